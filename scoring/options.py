@@ -1,19 +1,594 @@
-"""Rule options and named profiles (RULES.md, every section; seeds 000–004)."""
+"""Rule options: every choice RULES.md leaves to the organiser, in one frozen dataclass.
+
+Where the source rulebooks disagree, RULES.md makes the difference an option with a named default; each
+seed's own choices are a named profile (:mod:`scoring.profiles`). :class:`RuleOptions` validates itself on
+construction, so a combination that cannot work (``best_of`` without a number of games, a late-arrival
+point deduction in a level game, …) is refused with a clear ``bad_input`` error instead of failing later.
+
+The JSON form (:meth:`RuleOptions.to_json`, accepted back by :meth:`RuleOptions.from_json` and by the
+``rules`` overrides of the CLI) uses the option names of issue 3 and RULES.md verbatim.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any, TypeVar
+
+from scoring.errors import bad_input
+
+__all__ = [
+    "DEFAULT_TIE_BREAKERS",
+    "TIE_BREAKERS",
+    "APass",
+    "AtTimeUp",
+    "ByeResult",
+    "Game",
+    "LateArrivalBand",
+    "LatePenalty",
+    "MatchFormat",
+    "MatchPoints",
+    "RuleOptions",
+    "SmallPoints",
+    "Stage",
+    "TimeUpTie",
+    "TributeVariant",
+    "default_late_arrival",
+]
 
 
 class TributeVariant(str, Enum):
-    """How tribute (进贡) is paid and returned (RULES.md §6).
+    """How tribute (进贡) is paid and returned (RULES.md §6; :mod:`scoring.tribute` applies it).
 
-    - ``standard``: the return card has rank ≤ 10 (or the returner's smallest if none); the payer
-      to 上游 leads; after a double-down equal tribute cards go clockwise.
-    - ``seed_000``: seed 000's text (return ≤ 10; after double tribute the larger-card payer leads).
-    - ``national_2017``: the 2017 national rules (the larger-card payer leads).
+    - ``standard`` (seeds 002, 003, RULES.md §6): every return card has rank ≤ 10 (or the returner's
+      smallest if none); the payer to 上游 leads; after a double-down equal tribute cards go clockwise
+      (贡左还右: each payer gives to the opponent on their left, and gets the return from the right).
+    - ``seed_000``: seed 000's text: only 上游's return must be ≤ 10; after a double tribute the
+      larger-card payer leads; equal cards go counter-clockwise (each payer gives to the opponent on
+      their right) and 上游's 上家 leads.
+    - ``national_2017``: the 2017 national rules: returns ≤ 10, the larger-card payer leads; equal cards
+      go clockwise and the payer to 上游 leads.
     """
 
     STANDARD = "standard"
     SEED_000 = "seed_000"
     NATIONAL_2017 = "national_2017"
+
+
+class Game(str, Enum):
+    """Which card game the event plays: Guandan (RULES.md §1–8) or three-deck Tractor (§9, seed 001)."""
+
+    GUANDAN = "guandan"
+    TRACTOR = "tractor"
+
+
+class MatchFormat(str, Enum):
+    """What one pairing plays (RULES.md §3)."""
+
+    LEVEL_GAME = "level_game"
+    """One game 2→A (seeds 000, 002, 003)."""
+    BEST_OF = "best_of"
+    """``games`` games, first to ⌈N/2⌉ game wins (seed 004 finals: 三局两胜)."""
+    FIXED_DEALS_POINTS = "fixed_deals_points"
+    """Exactly ``deals`` deals, every one at 2, scored by ``points_table`` (seed 004 company knockout)."""
+    FIXED_DEALS_LEVELS = "fixed_deals_levels"
+    """``deals`` deals with normal level progress; passing A ends early (national 2017 计副制)."""
+
+
+class APass(str, Enum):
+    """What passing A (过A) takes (RULES.md §1; seeds 000, 002)."""
+
+    TOP_AND_PARTNER_NOT_LAST = "top_and_partner_not_last"
+    """The side takes 上游 and the partner is not 下游: a 1-2 or 1-3 finish (default)."""
+    ONE_TWO_ONLY = "one_two_only"
+    """Only a 1-2 finish passes A."""
+
+
+class AtTimeUp(str, Enum):
+    """What happens when the time cap is reached mid-deal (RULES.md §2)."""
+
+    FINISH_CURRENT_DEAL = "finish_current_deal"
+    """The deal in progress is the last regular deal (default)."""
+    ONE_MORE_DEAL = "one_more_deal"
+    """One more deal is played after it (seed 001 §3). Seed 001's nuance — time called while the next
+    deal is still being drawn makes *that* deal the last — is recorded by calling time during the deal
+    before it."""
+
+
+class TimeUpTie(str, Enum):
+    """Who wins when the regular deals end with equal levels (RULES.md §2)."""
+
+    FIRST_TO_REACH = "first_to_reach"
+    """The side that reached that level at the earlier deal (seed 002)."""
+    EXTRA_DEAL = "extra_deal"
+    """One more deal (加赛一牌); its 上游's side wins (seed 003)."""
+    SETTING_SIDE = "setting_side"
+    """The side that set the level of the last deal."""
+    DRAW = "draw"
+    """A draw (Swiss and round-robin stages only; refused in a knockout)."""
+
+
+class SmallPoints(str, Enum):
+    """How small points (小分 / 级差分) are counted in standings (RULES.md §5)."""
+
+    LEVEL_DIFFERENCE = "level_difference"
+    """Own level minus the opponents' (a passed A counts 15): the winner +d, the loser −d."""
+    SPLIT_13 = "split_13"
+    """"13 ± difference": the winner 13 + d, the loser 13 − d (a draw 13 each)."""
+
+
+class ByeResult(str, Enum):
+    """What a bye (轮空) counts as in standings (RULES.md §5)."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+
+
+class LatePenalty(str, Enum):
+    """What a late-arrival band does (RULES.md §7, §9; seed 001 §2)."""
+
+    WARNING = "warning"
+    """A recorded warning; nothing changes."""
+    LEVEL_PENALTY = "level_penalty"
+    """The opponents upgrade ``amount`` levels (capped at A)."""
+    POINT_DEDUCTION = "point_deduction"
+    """``amount`` points off: from the late side's total in points formats; in Tractor from the late
+    side's card points in the first deal (seed 001: −20 / −30)."""
+    FORFEIT_FIRST_DEAL = "forfeit_first_deal"
+    """The first deal is forfeited: the opponents gain ``amount`` (levels, or points in points formats)
+    as if they had won it, and set the level of (Tractor: declare) the next deal."""
+    FORFEIT_MATCH = "forfeit_match"
+    """The late pair forfeits the match."""
+
+
+class Stage(str, Enum):
+    """The tournament stage a match is played in (RULES.md §4): a knockout must produce a winner."""
+
+    SWISS = "swiss"
+    ROUND_ROBIN = "round_robin"
+    KNOCKOUT = "knockout"
+
+
+TIE_BREAKERS: tuple[str, ...] = (
+    "match_points",
+    "small_points",
+    "levels_sum",
+    "deal_points",
+    "head_to_head",
+    "buchholz",
+    "wins",
+    "lots",
+)
+"""Every tie-breaker :mod:`scoring.standings` knows (RULES.md §5); the organiser orders a subset."""
+
+DEFAULT_TIE_BREAKERS: tuple[str, ...] = (
+    "match_points",
+    "small_points",
+    "levels_sum",
+    "head_to_head",
+    "buchholz",
+    "wins",
+    "lots",
+)
+"""RULES.md §5's order: match points → small points → levels → head-to-head → Buchholz → wins → lots."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPoints:
+    """Match points (场分) for a win, a draw and a loss (national 2017 rules: 2/1/0; RULES.md §5)."""
+
+    win: int = 2
+    draw: int = 1
+    loss: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {"win": self.win, "draw": self.draw, "loss": self.loss}
+
+
+@dataclass(frozen=True, slots=True)
+class LateArrivalBand:
+    """One band of the late-arrival table: up to ``up_to_minutes`` late (None: any later), ``penalty``
+    with ``amount`` (levels or points, see :class:`LatePenalty`). RULES.md §7, seed 001 §2."""
+
+    up_to_minutes: int | None
+    penalty: LatePenalty
+    amount: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"up_to_minutes": self.up_to_minutes, "penalty": self.penalty.value, "amount": self.amount}
+
+
+GUANDAN_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = (
+    LateArrivalBand(5, LatePenalty.WARNING),
+    LateArrivalBand(10, LatePenalty.LEVEL_PENALTY, 1),
+    LateArrivalBand(15, LatePenalty.LEVEL_PENALTY, 2),
+    LateArrivalBand(20, LatePenalty.FORFEIT_FIRST_DEAL, 3),
+    LateArrivalBand(None, LatePenalty.FORFEIT_MATCH),
+)
+"""RULES.md §7 (seed 001 adapted to levels): ≤5 warning; 6–10 and 11–15 a deduction (here: the opponents
+upgrade 1, then 2 levels — the seeds give no Guandan figure); 16–20 the first deal forfeited as if the
+opponents finished 1-2 (+3); ≥21 the match forfeited."""
+
+POINTS_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = (
+    LateArrivalBand(5, LatePenalty.WARNING),
+    LateArrivalBand(10, LatePenalty.POINT_DEDUCTION, 1),
+    LateArrivalBand(15, LatePenalty.POINT_DEDUCTION, 2),
+    LateArrivalBand(20, LatePenalty.FORFEIT_FIRST_DEAL, 3),
+    LateArrivalBand(None, LatePenalty.FORFEIT_MATCH),
+)
+"""The same bands for ``fixed_deals_points``: the deductions come off the late pair's points (1, then 2),
+a forfeited first deal scores 3 for the opponents as a 1-2 finish would."""
+
+TRACTOR_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = (
+    LateArrivalBand(5, LatePenalty.WARNING),
+    LateArrivalBand(10, LatePenalty.POINT_DEDUCTION, 20),
+    LateArrivalBand(15, LatePenalty.POINT_DEDUCTION, 30),
+    LateArrivalBand(20, LatePenalty.FORFEIT_FIRST_DEAL, 1),
+    LateArrivalBand(None, LatePenalty.FORFEIT_MATCH),
+)
+"""Seed 001 §2 verbatim: ≤5 warning, 6–10 −20 points in the first deal, 11–15 −30, 16–20 the first deal
+forfeited and the opponents upgrade (one level), ≥21 the team forfeits the round."""
+
+
+def default_late_arrival(game: Game, format: MatchFormat) -> tuple[LateArrivalBand, ...]:
+    """The late-arrival table used when the options do not give one."""
+    if game is Game.TRACTOR:
+        return TRACTOR_LATE_ARRIVAL
+    if format is MatchFormat.FIXED_DEALS_POINTS:
+        return POINTS_LATE_ARRIVAL
+    return GUANDAN_LATE_ARRIVAL
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleOptions:
+    """Every rule option of RULES.md, with its default. Immutable; build variants with
+    :meth:`with_overrides` (or :func:`scoring.profiles.options_for`)."""
+
+    game: Game = Game.GUANDAN
+    format: MatchFormat = MatchFormat.LEVEL_GAME
+    deals: int | None = None
+    """Regular deals of ``fixed_deals_points`` / ``fixed_deals_levels`` (seed 004: 6)."""
+    games: int | None = None
+    """Games of ``best_of`` (odd; seed 004 finals: 3)."""
+    a_pass: APass = APass.TOP_AND_PARTNER_NOT_LAST
+    a_failure_limit: int | None = None
+    """Failed A attempts that reset a side to 2 (seeds 002, 003: 3); None: no reset (seed 000)."""
+    time_cap_minutes: int | None = None
+    """The match clock (seed 002: 40, seed 003: 90); None: untimed. The clock itself lives in the
+    tournament app; the rules core only needs to know during which deal time was called."""
+    at_time_up: AtTimeUp = AtTimeUp.FINISH_CURRENT_DEAL
+    time_up_tie: TimeUpTie = TimeUpTie.FIRST_TO_REACH
+    points_table: tuple[int, int, int] = (3, 2, 1)
+    """Points of a ``fixed_deals_points`` deal to the 上游's side for a 1-2, 1-3, 1-4 finish (seed 004)."""
+    tribute_variant: TributeVariant = TributeVariant.STANDARD
+    match_points: MatchPoints = field(default_factory=MatchPoints)
+    tie_breakers: tuple[str, ...] = DEFAULT_TIE_BREAKERS
+    small_points: SmallPoints = SmallPoints.LEVEL_DIFFERENCE
+    bye_result: ByeResult = ByeResult.WIN
+    bye_margin: int = 0
+    """Small points credited for a bye."""
+    forfeit_margin: int = 13
+    """Small points of a forfeit (walkover): +margin to the winner, −margin to the forfeiting pair. 13 is
+    the largest margin a played match can have (a passed A, 15, against a side at 2)."""
+    late_arrival: tuple[LateArrivalBand, ...] | None = None
+    """The late-arrival table; None: the default for the game and format (:func:`default_late_arrival`)."""
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @property
+    def is_points_format(self) -> bool:
+        return self.format is MatchFormat.FIXED_DEALS_POINTS
+
+    @property
+    def has_levels(self) -> bool:
+        """False only for ``fixed_deals_points``, where every deal is played at 2 (seed 004)."""
+        return self.format is not MatchFormat.FIXED_DEALS_POINTS
+
+    @property
+    def games_to_win(self) -> int:
+        """Game wins that decide a ``best_of`` match: ⌈N/2⌉ (1 for every other format)."""
+        return (self.games + 1) // 2 if self.games else 1
+
+    @property
+    def late_arrival_bands(self) -> tuple[LateArrivalBand, ...]:
+        """The late-arrival table in force (the given one, or the default for the game and format)."""
+        if self.late_arrival is not None:
+            return self.late_arrival
+        return default_late_arrival(self.game, self.format)
+
+    def late_arrival_band(self, minutes: int) -> LateArrivalBand:
+        """The band that applies to a pair ``minutes`` late (RULES.md §7)."""
+        for band in self.late_arrival_bands:
+            if band.up_to_minutes is None or minutes <= band.up_to_minutes:
+                return band
+        return LateArrivalBand(None, LatePenalty.WARNING)  # a table without an open-ended last band
+
+    def check_stage(self, stage: Stage | str) -> None:
+        """Refuse options that cannot work in ``stage``: a knockout match must produce a winner, so
+        ``time_up_tie: draw`` and a bye counted as a draw are refused there (RULES.md §2, §4)."""
+        stage = _enum(Stage, stage, "stage")
+        if stage is Stage.KNOCKOUT and self.time_up_tie is TimeUpTie.DRAW:
+            raise bad_input(
+                "A knockout match must produce a winner, so time_up_tie 'draw' is not allowed there.",
+                "淘汰赛必须分出胜负，不能使用“平局”（time_up_tie: draw）。",
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game.value,
+            "format": self.format.value,
+            "deals": self.deals,
+            "games": self.games,
+            "a_pass": self.a_pass.value,
+            "a_failure_limit": self.a_failure_limit,
+            "time_cap_minutes": self.time_cap_minutes,
+            "at_time_up": self.at_time_up.value,
+            "time_up_tie": self.time_up_tie.value,
+            "points_table": dict(zip(_PLACE_KEYS, self.points_table, strict=True)),
+            "tribute_variant": self.tribute_variant.value,
+            "match_points": self.match_points.to_json(),
+            "tie_breakers": list(self.tie_breakers),
+            "small_points": self.small_points.value,
+            "bye_result": self.bye_result.value,
+            "bye_margin": self.bye_margin,
+            "forfeit_margin": self.forfeit_margin,
+            "late_arrival": [band.to_json() for band in self.late_arrival_bands],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RuleOptions:
+        """The inverse of :meth:`to_json`; missing keys take their defaults."""
+        return cls().with_overrides(data)
+
+    def with_overrides(self, overrides: Mapping[str, Any]) -> RuleOptions:
+        """These options with some replaced, each given in its JSON form (as in the CLI's ``rules``).
+
+        Unknown names and bad values are ``bad_input`` errors that name the option. When ``format``
+        changes, ``deals`` and ``games`` that belonged to the old format are cleared unless given too,
+        and a late-arrival table that was not given falls back to the new format's default, so
+        ``points-6`` + ``{"format": "level_game"}`` just works.
+        """
+        if not isinstance(overrides, Mapping):
+            raise bad_input(
+                "Rule overrides must be a JSON object of option names to values.",
+                "规则覆盖项必须是“选项名: 值”的 JSON 对象。",
+            )
+        changes: dict[str, Any] = {}
+        for name, value in overrides.items():
+            parser = _PARSERS.get(name)
+            if parser is None:
+                known = ", ".join(_PARSERS)
+                raise bad_input(
+                    f"Unknown rule option {name!r}; the options are: {known}.",
+                    f"没有规则选项 {name!r}；可用选项：{known}。",
+                )
+            changes[name] = parser(self, value)
+        new_format = changes.get("format", self.format)
+        if new_format is not self.format:
+            if "deals" not in changes and new_format not in _FIXED:
+                changes["deals"] = None
+            if "games" not in changes and new_format is not MatchFormat.BEST_OF:
+                changes["games"] = None
+        if (new_format is not self.format or changes.get("game", self.game) is not self.game) and (
+            "late_arrival" not in changes
+        ):
+            changes["late_arrival"] = None
+        result = dataclasses.replace(self, **changes)
+        if result.late_arrival is not None and result.late_arrival == default_late_arrival(
+            result.game, result.format
+        ):
+            # the default table spelled out is the default: keeps to_json → from_json an identity
+            result = dataclasses.replace(result, late_arrival=None)
+        return result
+
+
+_PLACE_KEYS = ("1-2", "1-3", "1-4")
+_FIXED = (MatchFormat.FIXED_DEALS_POINTS, MatchFormat.FIXED_DEALS_LEVELS)
+
+E = TypeVar("E", bound=Enum)
+
+
+def _enum(kind: type[E], value: object, name: str) -> E:
+    if isinstance(value, kind):
+        return value
+    try:
+        return kind(value)
+    except ValueError:
+        choices = ", ".join(str(member.value) for member in kind)
+        raise bad_input(
+            f"Option {name!r} must be one of {choices}; got {value!r}.",
+            f"选项 {name!r} 必须是以下之一：{choices}；收到 {value!r}。",
+        ) from None
+
+
+def _int(value: object, name: str, *, minimum: int | None = None, nullable: bool = False) -> Any:
+    if value is None and nullable:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        what = "a whole number or null" if nullable else "a whole number"
+        raise bad_input(
+            f"Option {name!r} must be {what}; got {value!r}.",
+            f"选项 {name!r} 必须是整数{'或 null' if nullable else ''}；收到 {value!r}。",
+        )
+    if minimum is not None and value < minimum:
+        raise bad_input(
+            f"Option {name!r} must be at least {minimum}; got {value}.",
+            f"选项 {name!r} 不能小于 {minimum}；收到 {value}。",
+        )
+    return value
+
+
+def _parse_points_table(current: RuleOptions, value: object) -> tuple[int, int, int]:
+    if isinstance(value, list | tuple) and len(value) == 3:
+        items = {key: item for key, item in zip(_PLACE_KEYS, value, strict=True)}
+    elif isinstance(value, Mapping) and set(value) <= set(_PLACE_KEYS):
+        items = {**dict(zip(_PLACE_KEYS, current.points_table, strict=True)), **value}
+    else:
+        raise bad_input(
+            'Option \'points_table\' must look like {"1-2": 3, "1-3": 2, "1-4": 1} (or [3, 2, 1]).',
+            '选项 points_table 的格式应为 {"1-2": 3, "1-3": 2, "1-4": 1}（或 [3, 2, 1]）。',
+        )
+    p2, p3, p4 = (_int(items[key], f"points_table {key}", minimum=0) for key in _PLACE_KEYS)
+    return (p2, p3, p4)
+
+
+def _parse_match_points(current: RuleOptions, value: object) -> MatchPoints:
+    if not isinstance(value, Mapping) or not set(value) <= {"win", "draw", "loss"}:
+        raise bad_input(
+            'Option \'match_points\' must look like {"win": 2, "draw": 1, "loss": 0}.',
+            '选项 match_points 的格式应为 {"win": 2, "draw": 1, "loss": 0}。',
+        )
+    merged = {**current.match_points.to_json(), **value}
+    return MatchPoints(**{key: _int(merged[key], f"match_points {key}") for key in ("win", "draw", "loss")})
+
+
+def _parse_tie_breakers(current: RuleOptions, value: object) -> tuple[str, ...]:
+    del current
+    if not isinstance(value, list | tuple) or not all(isinstance(item, str) for item in value):
+        raise bad_input(
+            "Option 'tie_breakers' must be a list of tie-breaker names.",
+            "选项 tie_breakers 必须是破同分规则名称的列表。",
+        )
+    return tuple(value)
+
+
+def _parse_late_arrival(current: RuleOptions, value: object) -> tuple[LateArrivalBand, ...]:
+    del current
+    if not isinstance(value, list | tuple):
+        raise bad_input(
+            "Option 'late_arrival' must be a list of bands like "
+            '{"up_to_minutes": 5, "penalty": "warning", "amount": 0}.',
+            "选项 late_arrival 必须是列表，每项形如 "
+            '{"up_to_minutes": 5, "penalty": "warning", "amount": 0}。',
+        )
+    bands = []
+    for item in value:
+        if not isinstance(item, Mapping) or not {"up_to_minutes", "penalty"} <= set(item) <= {
+            "up_to_minutes",
+            "penalty",
+            "amount",
+        }:
+            raise bad_input(
+                "Each late_arrival band needs 'up_to_minutes' (a number or null) and 'penalty' "
+                "(and may have 'amount').",
+                "每个迟到档次需要 up_to_minutes（数字或 null）和 penalty（可选 amount）。",
+            )
+        bands.append(
+            LateArrivalBand(
+                _int(item["up_to_minutes"], "late_arrival up_to_minutes", minimum=0, nullable=True),
+                _enum(LatePenalty, item["penalty"], "late_arrival penalty"),
+                _int(item.get("amount", 0), "late_arrival amount", minimum=0),
+            )
+        )
+    return tuple(bands)
+
+
+_PARSERS: dict[str, Any] = {
+    "game": lambda current, value: _enum(Game, value, "game"),
+    "format": lambda current, value: _enum(MatchFormat, value, "format"),
+    "deals": lambda current, value: _int(value, "deals", minimum=1, nullable=True),
+    "games": lambda current, value: _int(value, "games", minimum=1, nullable=True),
+    "a_pass": lambda current, value: _enum(APass, value, "a_pass"),
+    "a_failure_limit": lambda current, value: _int(value, "a_failure_limit", minimum=1, nullable=True),
+    "time_cap_minutes": lambda current, value: _int(value, "time_cap_minutes", minimum=1, nullable=True),
+    "at_time_up": lambda current, value: _enum(AtTimeUp, value, "at_time_up"),
+    "time_up_tie": lambda current, value: _enum(TimeUpTie, value, "time_up_tie"),
+    "points_table": _parse_points_table,
+    "tribute_variant": lambda current, value: _enum(TributeVariant, value, "tribute_variant"),
+    "match_points": _parse_match_points,
+    "tie_breakers": _parse_tie_breakers,
+    "small_points": lambda current, value: _enum(SmallPoints, value, "small_points"),
+    "bye_result": lambda current, value: _enum(ByeResult, value, "bye_result"),
+    "bye_margin": lambda current, value: _int(value, "bye_margin", minimum=0),
+    "forfeit_margin": lambda current, value: _int(value, "forfeit_margin", minimum=0),
+    "late_arrival": _parse_late_arrival,
+}
+
+
+def _validate(options: RuleOptions) -> None:
+    """Refuse combinations that cannot work, each with a sentence an organiser understands."""
+    fmt = options.format
+    if fmt in _FIXED:
+        if options.deals is None:
+            raise bad_input(
+                f"Format {fmt.value} needs 'deals' (how many regular deals, e.g. 6).",
+                f"赛制 {fmt.value} 需要设置 deals（常规副数，例如 6）。",
+            )
+    elif options.deals is not None:
+        raise bad_input(
+            f"'deals' only applies to fixed_deals_points and fixed_deals_levels, not {fmt.value}.",
+            f"deals 只适用于 fixed_deals_points 和 fixed_deals_levels，不适用于 {fmt.value}。",
+        )
+    if fmt is MatchFormat.BEST_OF:
+        if options.games is None or options.games % 2 == 0:
+            raise bad_input(
+                "Format best_of needs an odd number of 'games' (e.g. 3 for best of three).",
+                "best_of 赛制需要奇数局数 games（例如三局两胜为 3）。",
+            )
+    elif options.games is not None:
+        raise bad_input(
+            f"'games' only applies to best_of, not {fmt.value}.",
+            f"games 只适用于 best_of，不适用于 {fmt.value}。",
+        )
+    if options.game is Game.TRACTOR:
+        if fmt is not MatchFormat.LEVEL_GAME:
+            raise bad_input(
+                "Tractor is played as a level game only (seed 001); set format to level_game.",
+                "拖拉机只按升级赛制进行（规则 001），请把 format 设为 level_game。",
+            )
+        if options.a_failure_limit is not None:
+            raise bad_input(
+                "a_failure_limit (the triple-A reset) is a Guandan rule; Tractor has none (seed 001).",
+                "a_failure_limit（三次打A不过降级）是掼蛋规则，拖拉机没有（规则 001）。",
+            )
+    for name in options.tie_breakers:
+        if name not in TIE_BREAKERS:
+            raise bad_input(
+                f"Unknown tie-breaker {name!r}; the tie-breakers are: {', '.join(TIE_BREAKERS)}.",
+                f"没有破同分规则 {name!r}；可用：{', '.join(TIE_BREAKERS)}。",
+            )
+    if len(set(options.tie_breakers)) != len(options.tie_breakers):
+        raise bad_input("A tie-breaker is listed twice.", "破同分规则重复。")
+    mp = options.match_points
+    if not mp.win >= mp.draw >= mp.loss:
+        raise bad_input(
+            "Match points must satisfy win ≥ draw ≥ loss.",
+            "场分必须满足 胜 ≥ 平 ≥ 负。",
+        )
+    _validate_late_arrival(options)
+
+
+def _validate_late_arrival(options: RuleOptions) -> None:
+    previous = -1
+    bands = options.late_arrival_bands
+    for index, band in enumerate(bands):
+        last = index == len(bands) - 1
+        if band.up_to_minutes is None and not last:
+            raise bad_input(
+                "Only the last late_arrival band may be open-ended (up_to_minutes null).",
+                "只有最后一个迟到档次可以不设上限（up_to_minutes 为 null）。",
+            )
+        if band.up_to_minutes is not None:
+            if band.up_to_minutes <= previous:
+                raise bad_input(
+                    "late_arrival bands must be in increasing order of up_to_minutes.",
+                    "迟到档次必须按 up_to_minutes 从小到大排列。",
+                )
+            previous = band.up_to_minutes
+        points_game = options.is_points_format or options.game is Game.TRACTOR
+        if band.penalty is LatePenalty.POINT_DEDUCTION and not points_game:
+            raise bad_input(
+                "A late-arrival point deduction needs a points format or Tractor; "
+                "use level_penalty in a level game.",
+                "迟到扣分只适用于积分赛制或拖拉机；升级赛制请用 level_penalty。",
+            )
+        if band.penalty is LatePenalty.LEVEL_PENALTY and options.is_points_format:
+            raise bad_input(
+                "A late-arrival level penalty cannot apply in fixed_deals_points (every deal is at 2); "
+                "use point_deduction.",
+                "fixed_deals_points 每副都打 2，不能罚级；请用 point_deduction。",
+            )

@@ -1,0 +1,889 @@
+"""The Guandan game and match reducer: immutable state + a deal → new state + what the deal did.
+
+A match's state is a pure fold of its deals, adjustments and a "time called during deal k" event
+(DESIGN.md principle 1). The rules, in RULES.md's words (§1–3; seeds 000, 002, 003, 004):
+
+- A deal is played at the level of the side that won the previous deal (that side *sets the level*,
+  台上); a game's first deal is played at 2.
+- Only 上游's side upgrades, from its own level: partner 2nd +3, 3rd +2, last +1 — never past A.
+- A deal played at the setting side's own A is an *A attempt*. It passes A when that side takes 上游 and
+  the partner is not last (``a_pass``); passing A wins the game. A deal at the opponents' level is not an
+  attempt. A failed attempt counts toward ``a_failure_limit``; the limit-th failure sends the side back to
+  2 (counter to 0), while the opponents upgrade normally if they won the deal.
+- Time called during deal k makes deal k (``finish_current_deal``) or k+1 (``one_more_deal``) the last
+  regular deal; after it the higher level wins, equal levels follow ``time_up_tie``
+  (:func:`scoring.outcome.settle_on_levels`). An extra deal is won by its 上游's side (or reported as
+  passed_a when it passes A).
+- ``best_of``: each game starts at 2–2; first to ⌈N/2⌉ games. ``fixed_deals_points``: every deal at 2,
+  scored 3/2/1 by the partner's place; after ``deals`` deals the higher total wins, a tie needs an extra
+  deal. ``fixed_deals_levels``: ``deals`` deals with normal levels, then the higher level wins.
+- A deal entered after the match has finished is a ``match_finished`` error.
+
+Use :func:`replay` for a whole match, or :meth:`MatchState.initial` and :meth:`MatchState.apply` deal by
+deal; ``state.apply(deal)`` on an immutable state is also the referee's preview ("what would this deal
+do?") — nothing is committed until the caller keeps the new state. Tractor matches go through the same
+:func:`replay` (see :mod:`scoring.tractor`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from scoring.adjustments import (
+    Adjustment,
+    AdjustmentRecord,
+    Effect,
+    Forfeit,
+    LateArrival,
+    LevelPenalty,
+    PointPenalty,
+    parse_adjustments,
+)
+from scoring.errors import ErrorCode, ScoringError, bad_input
+from scoring.finishing_order import FinishingOrder
+from scoring.levels import ACE, LOWEST, level_label
+from scoring.options import APass, AtTimeUp, Game, LatePenalty, MatchFormat, RuleOptions
+from scoring.outcome import MatchResult, NextDeal, Reason, Status, settle_on_levels
+from scoring.seats import Pair, Side, pair_json
+from scoring.tractor import TractorDeal, TractorState, parse_tractor_deal
+
+__all__ = [
+    "DealInput",
+    "DealRecord",
+    "MatchState",
+    "parse_deal",
+    "parse_deals",
+    "replay",
+    "start",
+]
+
+DealInput = FinishingOrder | TractorDeal
+"""One deal as a referee enters it: a finishing order (Guandan) or a Tractor deal."""
+
+_NEVER = 1 << 62  # "no last regular deal yet": larger than any deal number
+_FINISHED = Status.FINISHED
+_IN_PROGRESS = Status.IN_PROGRESS
+_EXTRA = Status.NEEDS_EXTRA_DEAL
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """What one Guandan deal did (one object per deal of :attr:`MatchResult.deals`)."""
+
+    number: int
+    order: FinishingOrder
+    level: int
+    """The level the deal was played at."""
+    sets_level: Side | None
+    """The side whose level it was (None for a game's first deal)."""
+    upgrade: int
+    """Levels the winner actually gained (0 when capped at A, or on passing A)."""
+    a_attempt: bool
+    passed_a: bool
+    reset: bool
+    """The setting side's limit-th failed A attempt sent it back to 2."""
+    levels_after: Pair
+    a_failures_after: Pair
+    points: int
+    """Points this deal gave 上游's side (points formats; 0 otherwise)."""
+    points_after: Pair | None
+    game: int
+    """The game of a best_of match (1 otherwise)."""
+    extra: bool
+    """A tiebreak deal (加赛) played after the regular deals."""
+
+    @property
+    def winner(self) -> Side:
+        """上游's side."""
+        return self.order.winner
+
+    @property
+    def partner_place(self) -> int:
+        return self.order.partner_place
+
+    def __repr__(self) -> str:
+        setter = self.sets_level.code if self.sets_level is not None else "-"
+        ns, ew = self.levels_after
+        flags = "".join(
+            f" {flag}"
+            for flag, on in (
+                ("A-attempt", self.a_attempt),
+                ("passed-A", self.passed_a),
+                ("reset", self.reset),
+            )
+            if on
+        )
+        return (
+            f"DealRecord(#{self.number} {str(self.order)!r} at {level_label(self.level)} ({setter}) "
+            f"+{self.upgrade}{flags} → NS {level_label(ns)}, EW {level_label(ew)})"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "number": self.number,
+            "order": self.order.to_json(),
+            "level": self.level,
+            "sets_level": self.sets_level.code if self.sets_level is not None else None,
+            "winner": self.order.winner.code,
+            "partner_place": self.order.partner_place,
+            "upgrade": self.upgrade,
+            "a_attempt": self.a_attempt,
+            "passed_a": self.passed_a,
+            "reset": self.reset,
+            "levels_after": pair_json(self.levels_after),
+            "a_failures_after": pair_json(self.a_failures_after),
+            "game": self.game,
+            "extra": self.extra,
+        }
+        if self.points_after is not None:
+            out["points"] = self.points
+            out["points_after"] = pair_json(self.points_after)
+        return out
+
+
+_DEAL_RECORD_SETTERS: tuple[Any, ...] = tuple(vars(DealRecord)[f.name].__set__ for f in fields(DealRecord))
+
+
+def _deal_record(
+    number: int,
+    order: FinishingOrder,
+    level: int,
+    sets_level: Side | None,
+    upgrade: int,
+    a_attempt: bool,
+    passed_a: bool,
+    reset: bool,
+    levels_after: Pair,
+    a_failures_after: Pair,
+    points: int,
+    points_after: Pair | None,
+    game: int,
+    extra: bool,
+    *,
+    _new: Any = object.__new__,
+    _setters: tuple[Any, ...] = _DEAL_RECORD_SETTERS,
+) -> DealRecord:
+    """``DealRecord(...)`` for the replay hot path, about twice as fast.
+
+    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, which dominates the
+    cost of a deal; writing the slots through their descriptors directly gives the same frozen object
+    (same class, same fields, still immutable afterwards) at half the price. Field order is checked at
+    import time below.
+    """
+    record: DealRecord = _new(DealRecord)
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13 = _setters
+    s0(record, number)
+    s1(record, order)
+    s2(record, level)
+    s3(record, sets_level)
+    s4(record, upgrade)
+    s5(record, a_attempt)
+    s6(record, passed_a)
+    s7(record, reset)
+    s8(record, levels_after)
+    s9(record, a_failures_after)
+    s10(record, points)
+    s11(record, points_after)
+    s12(record, game)
+    s13(record, extra)
+    return record
+
+
+assert [f.name for f in fields(DealRecord)] == list(_deal_record.__code__.co_varnames[:14])
+
+
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """Per-options lookup tables, so a deal costs a few indexings instead of enum comparisons."""
+
+    has_levels: bool
+    best_of: bool
+    points_by_place: tuple[int, ...]
+    upgrade_by_place: tuple[int, ...]
+    passes_by_place: tuple[bool, ...]
+    failure_limit: int
+    fixed_deals: int
+    games_to_win: int
+
+
+# Upgrade by the partner's place (RULES.md §1, all seeds): index = partner's place.
+_UPGRADE_BY_PLACE = (0, 0, 3, 2, 1)
+
+
+_RULES_CACHE: dict[int, tuple[RuleOptions, _Rules]] = {}
+
+
+def _rules_for(options: RuleOptions) -> _Rules:
+    """The tables for ``options``, cached by identity: hashing a RuleOptions costs more than a short
+    match's deals, and the same few option objects (profiles, an event's options) are used again and
+    again. The entry keeps its options alive, so an id is never reused while cached."""
+    entry = _RULES_CACHE.get(id(options))
+    if entry is not None and entry[0] is options:
+        return entry[1]
+    rules = _build_rules(options)
+    if len(_RULES_CACHE) >= 256:
+        _RULES_CACHE.clear()
+    _RULES_CACHE[id(options)] = (options, rules)
+    return rules
+
+
+def _build_rules(options: RuleOptions) -> _Rules:
+    if options.game is not Game.GUANDAN:
+        raise bad_input(
+            "These are Tractor options; a Tractor match is played with TractorState (or replay).",
+            "这是拖拉机的规则，请用拖拉机的比赛状态（或 replay）。",
+        )
+    if options.a_pass is APass.ONE_TWO_ONLY:
+        passes = (False, False, True, False, False)
+    else:
+        passes = (False, False, True, True, False)
+    p2, p3, p4 = options.points_table
+    return _Rules(
+        has_levels=options.has_levels,
+        best_of=options.format is MatchFormat.BEST_OF,
+        points_by_place=(0, 0, p2, p3, p4),
+        upgrade_by_place=_UPGRADE_BY_PLACE,
+        passes_by_place=passes,
+        failure_limit=options.a_failure_limit or 0,
+        fixed_deals=options.deals or 0,
+        games_to_win=options.games_to_win,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """A Guandan match after some deals: immutable. Start with :meth:`initial`."""
+
+    options: RuleOptions
+    levels: Pair = (LOWEST, LOWEST)
+    a_failures: Pair = (0, 0)
+    reached_at: Pair = (0, 0)
+    """When each side's current level was reached (an event counter: deals and adjustments), for
+    ``first_to_reach`` (seed 002)."""
+    sets_level: Side | None = None
+    """The side whose level the next deal is played at (None at a game's start)."""
+    last_sets_level: Side | None = None
+    """The side that set the level of the last deal played (for ``setting_side``)."""
+    deals_played: int = 0
+    forfeited_deals: int = 0
+    """1 after a late arrival forfeited the first deal: it counts toward a fixed-deal format's deals
+    but has no deal number."""
+    game: int = 1
+    game_deals: int = 0
+    games: Pair = (0, 0)
+    points: Pair = (0, 0)
+    status: Status = Status.IN_PROGRESS
+    winner: Side | None = None
+    reason: Reason | None = None
+    last_regular_deal: int | None = None
+    time_called_during_deal: int | None = None
+    events: int = 0
+
+    @classmethod
+    def initial(cls, options: RuleOptions) -> MatchState:
+        """A match before its first deal: both sides at 2 (RULES.md §1)."""
+        _rules_for(options)  # refuse Tractor options here, not at the first deal
+        return cls(options)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status is Status.FINISHED
+
+    @property
+    def next_deal(self) -> NextDeal | None:
+        """The deal to play next (its level and whose level it is), or None once finished."""
+        return _Running.thaw(self).next_deal()
+
+    def apply(self, deal: FinishingOrder) -> tuple[MatchState, DealRecord]:
+        """The state after ``deal`` and what the deal did. ``self`` is unchanged: calling this without
+        keeping the new state is the referee's preview."""
+        running = _Running.thaw(self)
+        record = running.play(deal)
+        return running.freeze(), record
+
+    def preview(self, deal: FinishingOrder) -> DealRecord:
+        """What ``deal`` would do, committing nothing."""
+        return self.apply(deal)[1]
+
+    def adjust(self, adjustment: Adjustment) -> tuple[MatchState, AdjustmentRecord]:
+        """The state after an adjustment (forfeit, late arrival, penalty) and what it did."""
+        running = _Running.thaw(self)
+        record = running.adjust(adjustment)
+        return running.freeze(), record
+
+    def call_time(self, *, during_deal: int) -> MatchState:
+        """Time was called while deal ``during_deal`` was being played (RULES.md §2): that deal
+        (``finish_current_deal``) or the next one (``one_more_deal``) is the last regular deal."""
+        running = _Running.thaw(self)
+        running.call_time(during_deal)
+        return running.freeze()
+
+    def result(
+        self, *, deals: Sequence[DealRecord] = (), adjustments: Sequence[AdjustmentRecord] = ()
+    ) -> MatchResult:
+        """The match as it stands, with the records of how it got here."""
+        return _Running.thaw(self).result(deals, adjustments)
+
+    def __repr__(self) -> str:
+        ns, ew = self.levels
+        head = f"MatchState(NS {level_label(ns)}, EW {level_label(ew)}, {self.status.value}"
+        if self.winner is not None:
+            head += f", winner {self.winner.code}"
+        return head + f", after {self.deals_played} deals)"
+
+
+class _Running:
+    """The mutable accumulator behind the immutable :class:`MatchState` — one per replay, so a deal costs
+    no state copy. Never escapes this module."""
+
+    __slots__ = (
+        "a_failures",
+        "deals",
+        "events",
+        "forfeited",
+        "game",
+        "game_deals",
+        "games",
+        "last_regular",
+        "last_setter",
+        "levels",
+        "options",
+        "points",
+        "reached",
+        "reason",
+        "rules",
+        "setter",
+        "status",
+        "stop",
+        "time_called",
+        "winner",
+    )
+
+    def __init__(self, options: RuleOptions) -> None:
+        self.options = options
+        self.rules = _rules_for(options)
+        self.levels = [LOWEST, LOWEST]
+        self.a_failures = [0, 0]
+        self.reached = [0, 0]
+        self.setter: Side | None = None
+        self.last_setter: Side | None = None
+        self.deals = 0
+        self.forfeited = 0
+        self.game = 1
+        self.game_deals = 0
+        self.games = [0, 0]
+        self.points = [0, 0]
+        self.status = _IN_PROGRESS
+        self.winner: Side | None = None
+        self.reason: Reason | None = None
+        self.last_regular: int | None = None
+        self.time_called: int | None = None
+        self.events = 0
+        self.stop = _NEVER
+        self._update_stop()
+
+    @classmethod
+    def thaw(cls, state: MatchState) -> _Running:
+        running = cls(state.options)
+        running.levels = list(state.levels)
+        running.a_failures = list(state.a_failures)
+        running.reached = list(state.reached_at)
+        running.setter = state.sets_level
+        running.last_setter = state.last_sets_level
+        running.deals = state.deals_played
+        running.forfeited = state.forfeited_deals
+        running.game = state.game
+        running.game_deals = state.game_deals
+        running.games = list(state.games)
+        running.points = list(state.points)
+        running.status = state.status
+        running.winner = state.winner
+        running.reason = state.reason
+        running.last_regular = state.last_regular_deal
+        running.time_called = state.time_called_during_deal
+        running.events = state.events
+        running._update_stop()
+        return running
+
+    def freeze(self) -> MatchState:
+        return MatchState(
+            self.options,
+            (self.levels[0], self.levels[1]),
+            (self.a_failures[0], self.a_failures[1]),
+            (self.reached[0], self.reached[1]),
+            self.setter,
+            self.last_setter,
+            self.deals,
+            self.forfeited,
+            self.game,
+            self.game_deals,
+            (self.games[0], self.games[1]),
+            (self.points[0], self.points[1]),
+            self.status,
+            self.winner,
+            self.reason,
+            self.last_regular,
+            self.time_called,
+            self.events,
+        )
+
+    # -- deals ---------------------------------------------------------------------------------------
+
+    def play(self, order: FinishingOrder) -> DealRecord:
+        """Apply one deal. This is the hot path of every replay: table lookups, no allocation beyond
+        the record."""
+        number = self.deals + 1
+        status = self.status
+        if status is _FINISHED:
+            what, what_zh = f"deal {number} cannot be entered", f"不能再录入第 {number} 副"
+            raise self._finished_error(what, what_zh, number)
+        if type(order) is not FinishingOrder:
+            raise bad_input(
+                f"Deal {number} of a Guandan match must be a finishing order.",
+                f"掼蛋比赛的第 {number} 副必须是名次顺序。",
+                number,
+            )
+        rules = self.rules
+        self.events = event = self.events + 1
+        extra = status is _EXTRA
+        setter = self.setter
+        winner = order.winner
+        place = order.partner_place
+        levels = self.levels
+        a_failures = self.a_failures
+        a_attempt = passed = reset = False
+        upgrade = 0
+        gained = 0
+        points_after: Pair | None = None
+        if rules.has_levels:
+            if setter is None:
+                level = LOWEST
+            else:
+                level = levels[setter]
+                if level == ACE:
+                    a_attempt = True
+                    passed = winner is setter and rules.passes_by_place[place]
+            if not passed:
+                before = levels[winner]
+                after = before + rules.upgrade_by_place[place]
+                if after > ACE:  # A must be played: an upgrade never passes A (RULES.md §1)
+                    after = ACE
+                if after != before:
+                    levels[winner] = after
+                    self.reached[winner] = event
+                    upgrade = after - before
+                if a_attempt:
+                    assert setter is not None
+                    failures = a_failures[setter] + 1
+                    if failures == rules.failure_limit:  # 三次打A不过降至2 (seeds 002, 003)
+                        failures = 0
+                        reset = True
+                        levels[setter] = LOWEST
+                        self.reached[setter] = event
+                    a_failures[setter] = failures
+        else:
+            level = LOWEST  # every deal at 2 (seed 004)
+            gained = rules.points_by_place[place]
+            self.points[winner] += gained
+            points_after = (self.points[0], self.points[1])
+        self.deals = number
+        self.game_deals += 1
+        self.last_setter = setter
+        self.setter = winner
+        record = _deal_record(
+            number,
+            order,
+            level,
+            setter,
+            upgrade,
+            a_attempt,
+            passed,
+            reset,
+            (levels[0], levels[1]),
+            (a_failures[0], a_failures[1]),
+            gained,
+            points_after,
+            self.game,
+            extra,
+        )
+        if extra:
+            self._finish(winner, Reason.PASSED_A if passed else Reason.EXTRA_DEAL)
+        else:
+            if passed:
+                self._game_won(winner)
+            if number >= self.stop and self.status is _IN_PROGRESS:
+                self._settle()
+        return record
+
+    def _update_stop(self) -> None:
+        """``stop``: the number of the last regular deal, when known — by the fixed count (a forfeited
+        first deal has no number, so it shortens the count), by the time call, or the earlier of both."""
+        stop = _NEVER
+        if self.rules.fixed_deals:
+            stop = self.rules.fixed_deals - self.forfeited
+        if self.last_regular is not None and self.last_regular < stop:
+            stop = self.last_regular
+        self.stop = stop
+
+    def _game_won(self, side: Side) -> None:
+        """A side passed A: the game is won (RULES.md §1). In best_of a new game starts at 2–2."""
+        if not self.rules.best_of:
+            self._finish(side, Reason.PASSED_A)
+            return
+        self.games[side] += 1
+        if self.games[side] >= self.rules.games_to_win:
+            self._finish(side, Reason.GAMES)
+            return
+        self.game += 1
+        self.game_deals = 0
+        self.levels = [LOWEST, LOWEST]
+        self.a_failures = [0, 0]
+        self.reached = [self.events, self.events]
+        self.setter = None
+        self.last_setter = None
+
+    def _settle(self) -> None:
+        """The regular deals are over (time, or the fixed count): decide, or ask for an extra deal."""
+        options = self.options
+        if not self.rules.has_levels:
+            ns, ew = self.points
+            if ns != ew:
+                self._finish(Side.NS if ns > ew else Side.EW, Reason.POINTS)
+            elif options.time_up_tie.value == "draw":
+                self._finish(None, Reason.DRAW)
+            else:  # seed 004: 积分相同则加赛一局
+                self.status = _EXTRA
+            return
+        if self.rules.best_of and self.games[0] != self.games[1]:
+            self._finish(Side.NS if self.games[0] > self.games[1] else Side.EW, Reason.GAMES)
+            return
+        status, winner, reason = settle_on_levels(
+            levels=(self.levels[0], self.levels[1]),
+            reached_at=(self.reached[0], self.reached[1]),
+            last_setter=self.last_setter,
+            tie=options.time_up_tie,
+        )
+        self.status, self.winner, self.reason = status, winner, reason
+
+    def _finish(self, winner: Side | None, reason: Reason) -> None:
+        self.status = _FINISHED
+        self.winner = winner
+        self.reason = reason
+
+    def _finished_error(self, what: str, what_zh: str, deal: int | None) -> ScoringError:
+        reason = self.reason.value if self.reason is not None else "finished"
+        won = f"{self.winner.code} won ({reason})" if self.winner is not None else f"it ended ({reason})"
+        won_zh = f"{self.winner.label_zh}已获胜（{reason}）" if self.winner is not None else f"（{reason}）"
+        return ScoringError(
+            ErrorCode.MATCH_FINISHED,
+            f"The match is already finished: {won}; {what}.",
+            deal,
+            message_zh=f"比赛已经结束：{won_zh}；{what_zh}。",
+        )
+
+    # -- time ----------------------------------------------------------------------------------------
+
+    def call_time(self, during_deal: int) -> None:
+        if isinstance(during_deal, bool) or not isinstance(during_deal, int) or during_deal < 1:
+            raise bad_input(
+                f"time_called_during_deal must be a deal number (1 or more); got {during_deal!r}.",
+                f"time_called_during_deal 必须是副数（从 1 开始）；收到 {during_deal!r}。",
+            )
+        if self.time_called is not None:
+            raise bad_input(
+                f"Time was already called during deal {self.time_called}.",
+                f"已在第 {self.time_called} 副时宣布时间到。",
+            )
+        if during_deal < self.deals:
+            raise bad_input(
+                f"Time cannot be called during deal {during_deal}: {self.deals} deals have been played.",
+                f"不能在第 {during_deal} 副宣布时间到：已经打了 {self.deals} 副。",
+            )
+        self.time_called = during_deal
+        if self.options.at_time_up is AtTimeUp.ONE_MORE_DEAL:
+            self.last_regular = during_deal + 1  # seed 001 §3: cards in play → one more deal
+        else:
+            self.last_regular = during_deal
+        self.events += 1
+        self._update_stop()
+        if self.status is _IN_PROGRESS and self.deals >= self.stop:
+            self._settle()
+
+    # -- adjustments ---------------------------------------------------------------------------------
+
+    def adjust(self, adjustment: Adjustment) -> AdjustmentRecord:
+        if self.status is _FINISHED:
+            raise self._finished_error(
+                f"a {adjustment.kind} adjustment cannot be applied", "不能再做调整", None
+            )
+        self.events += 1
+        if isinstance(adjustment, Forfeit):
+            return self._forfeit(adjustment, adjustment.side)
+        if isinstance(adjustment, LevelPenalty):
+            return self._opponents_upgrade(adjustment, adjustment.side, adjustment.levels)
+        if isinstance(adjustment, PointPenalty):
+            return self._deduct(adjustment, adjustment.side, adjustment.points)
+        if isinstance(adjustment, LateArrival):
+            band = self.options.late_arrival_band(adjustment.minutes)
+            penalty = band.penalty
+            if penalty is LatePenalty.LEVEL_PENALTY:
+                return self._opponents_upgrade(adjustment, adjustment.side, band.amount)
+            if penalty is LatePenalty.POINT_DEDUCTION:
+                return self._deduct(adjustment, adjustment.side, band.amount)
+            if penalty is LatePenalty.FORFEIT_FIRST_DEAL:
+                return self._forfeit_first_deal(adjustment, adjustment.side, band.amount)
+            if penalty is LatePenalty.FORFEIT_MATCH:
+                return self._forfeit(adjustment, adjustment.side)
+            return self._record(adjustment, Effect.WARNING, 0)
+        raise bad_input(f"Unknown adjustment {adjustment!r}.", "未知的调整项。")
+
+    def _record(self, adjustment: Adjustment, effect: Effect, amount: int) -> AdjustmentRecord:
+        points = (self.points[0], self.points[1]) if not self.rules.has_levels else None
+        return AdjustmentRecord(adjustment, effect, amount, (self.levels[0], self.levels[1]), points)
+
+    def _forfeit(self, adjustment: Adjustment, side: Side | None) -> AdjustmentRecord:
+        """A walkover: the other side wins; a double forfeit has no winner (RULES.md §5)."""
+        self._finish(side.other if side is not None else None, Reason.FORFEIT)
+        return self._record(adjustment, Effect.FORFEIT, 0)
+
+    def _opponents_upgrade(self, adjustment: Adjustment, side: Side, levels: int) -> AdjustmentRecord:
+        """RULES.md §7: the opponents upgrade N levels — capped at A, so a penalty never passes A."""
+        if not self.rules.has_levels:
+            raise bad_input(
+                "A level penalty cannot apply in fixed_deals_points (every deal is at 2); "
+                "use a point penalty.",
+                "fixed_deals_points 每副都打 2，不能罚级；请用扣分。",
+            )
+        opponents = side.other
+        before = self.levels[opponents]
+        after = min(ACE, before + levels)
+        if after != before:
+            self.levels[opponents] = after
+            self.reached[opponents] = self.events
+        return self._record(adjustment, Effect.OPPONENTS_UPGRADE, after - before)
+
+    def _deduct(self, adjustment: Adjustment, side: Side, points: int) -> AdjustmentRecord:
+        if self.rules.has_levels:
+            raise bad_input(
+                "A point penalty needs a points format (fixed_deals_points); use a level penalty.",
+                "扣分只适用于积分赛制（fixed_deals_points）；升级赛制请用罚级。",
+            )
+        self.points[side] -= points
+        return self._record(adjustment, Effect.POINTS_DEDUCTED, points)
+
+    def _forfeit_first_deal(self, adjustment: Adjustment, side: Side, amount: int) -> AdjustmentRecord:
+        """RULES.md §7: the first deal is forfeited — the opponents gain as if they had won it 1-2 and
+        set the level of the next deal. It counts as a regular deal of a fixed-deal format."""
+        if self.deals:
+            raise bad_input(
+                "A forfeited first deal can only be recorded before the first deal is played.",
+                "首副判负只能在第一副开始前登记。",
+            )
+        opponents = side.other
+        if self.rules.has_levels:
+            before = self.levels[opponents]
+            after = min(ACE, before + amount)
+            self.levels[opponents] = after
+            self.reached[opponents] = self.events
+            gained = after - before
+        else:
+            self.points[opponents] += amount
+            gained = amount
+        self.setter = opponents
+        self.forfeited += 1
+        self._update_stop()
+        if self.deals >= self.stop:
+            self._settle()
+        return self._record(adjustment, Effect.FIRST_DEAL_FORFEITED, gained)
+
+    def next_deal(self) -> NextDeal | None:
+        if self.status is _FINISHED:
+            return None
+        setter = self.setter
+        return NextDeal(
+            number=self.deals + 1,
+            level=LOWEST if setter is None or not self.rules.has_levels else self.levels[setter],
+            sets_level=setter,
+            extra=self.status is _EXTRA,
+            game=self.game if self.rules.best_of else None,
+        )
+
+    def result(self, records: Sequence[DealRecord], adjustments: Sequence[AdjustmentRecord]) -> MatchResult:
+        options = self.options
+        return MatchResult(
+            options=options,
+            status=self.status,
+            winner=self.winner,
+            reason=self.reason,
+            levels=(self.levels[0], self.levels[1]),
+            a_failures=(self.a_failures[0], self.a_failures[1]),
+            points=(self.points[0], self.points[1]) if not self.rules.has_levels else None,
+            games=(self.games[0], self.games[1]) if self.rules.best_of else None,
+            deals=tuple(records),
+            adjustments=tuple(adjustments),
+            next_deal=self.next_deal(),
+            last_regular_deal=self.stop if self.stop != _NEVER else None,
+        )
+
+
+# -- whole matches ------------------------------------------------------------------------------------
+
+
+def start(*, options: RuleOptions) -> MatchState | TractorState:
+    """The initial state of a match under ``options``: a :class:`MatchState` for Guandan, a
+    :class:`~scoring.tractor.TractorState` for Tractor."""
+    if options.game is Game.TRACTOR:
+        return TractorState.initial(options)
+    return MatchState.initial(options)
+
+
+def replay(
+    *,
+    options: RuleOptions,
+    deals: Sequence[DealInput],
+    time_called_during_deal: int | None = None,
+    adjustments: Sequence[Adjustment] = (),
+) -> MatchResult:
+    """Replay a whole match: the result equals applying ``call_time``, then each deal (with each
+    adjustment after deal ``adjustment.after_deal``) to :meth:`MatchState.initial` one by one.
+
+    Raises ScoringError with the offending deal's number: ``invalid_order`` is caught earlier by
+    :func:`parse_deals`; here ``match_finished`` (a deal after the end) and ``bad_input``.
+    """
+    if options.game is Game.TRACTOR:
+        from scoring.tractor import replay_tractor
+
+        tractor_deals = [_expect_tractor(deal, number) for number, deal in enumerate(deals, 1)]
+        return replay_tractor(
+            options=options,
+            deals=tractor_deals,
+            time_called_during_deal=time_called_during_deal,
+            adjustments=adjustments,
+        )
+    running = _Running(options)
+    if time_called_during_deal is not None:
+        running.call_time(time_called_during_deal)
+    if not adjustments:
+        play = running.play
+        records = [play(deal) for deal in deals]  # type: ignore[arg-type]  # checked in play()
+        return running.result(records, ())
+    pending = _schedule(adjustments, len(deals))
+    records = []
+    adjustment_records = []
+    for index, deal in enumerate(deals):
+        for adjustment in pending.get(index, ()):
+            adjustment_records.append(_at_deal(running.adjust, adjustment))
+        records.append(running.play(deal))  # type: ignore[arg-type]  # checked in play()
+    for adjustment in pending.get(len(deals), ()):
+        adjustment_records.append(_at_deal(running.adjust, adjustment))
+    return running.result(records, adjustment_records)
+
+
+def _expect_tractor(deal: DealInput, number: int) -> TractorDeal:
+    if not isinstance(deal, TractorDeal):
+        raise bad_input(
+            f"Deal {number} of a Tractor match must give the declarer and the defenders' points.",
+            f"拖拉机比赛的第 {number} 副必须填写庄家和防家得分。",
+            number,
+        )
+    return deal
+
+
+def _schedule(adjustments: Sequence[Adjustment], deal_count: int) -> dict[int, list[Adjustment]]:
+    """Adjustments grouped by the deal they follow, in the order given."""
+    pending: dict[int, list[Adjustment]] = {}
+    for adjustment in adjustments:
+        if adjustment.after_deal > deal_count:
+            raise bad_input(
+                f"An adjustment is set after deal {adjustment.after_deal}, but only {deal_count} deals "
+                "have been entered.",
+                f"调整项设在第 {adjustment.after_deal} 副之后，但只录入了 {deal_count} 副。",
+            )
+        pending.setdefault(adjustment.after_deal, []).append(adjustment)
+    return pending
+
+
+def _at_deal(apply: Any, adjustment: Adjustment) -> AdjustmentRecord:
+    try:
+        record: AdjustmentRecord = apply(adjustment)
+    except ScoringError as error:
+        if error.deal is None:
+            raise error.with_deal(adjustment.after_deal) if adjustment.after_deal else error from None
+        raise
+    return record
+
+
+# -- JSON input ---------------------------------------------------------------------------------------
+
+
+def parse_deal(*, options: RuleOptions, data: object, number: int) -> DealInput:
+    """One deal from its JSON form: ``{"order": ["N", "E", "S"]}`` for Guandan, ``{"declarer": "NS",
+    "defender_points": 125, …}`` for Tractor (:func:`scoring.tractor.parse_tractor_deal`). Errors carry
+    ``number``."""
+    if options.game is Game.TRACTOR:
+        return parse_tractor_deal(data, number=number)
+    if not isinstance(data, Mapping) or "order" not in data:
+        raise bad_input(
+            f'Deal {number} must look like {{"order": ["N", "E", "S"]}}.',
+            f'第 {number} 副的格式应为 {{"order": ["N", "E", "S"]}}。',
+            number,
+        )
+    extra = set(data) - {"order"}
+    if extra:
+        raise bad_input(
+            f"Deal {number} has an unknown field {sorted(extra)[0]!r}; a Guandan deal only has 'order'.",
+            f"第 {number} 副有未知字段 {sorted(extra)[0]!r}；掼蛋每副只需要 order。",
+            number,
+        )
+    try:
+        return FinishingOrder.parse(data["order"])
+    except ScoringError as error:
+        raise error.with_deal(number) from None
+
+
+def parse_deals(*, options: RuleOptions, data: object) -> list[DealInput]:
+    """Every deal of a JSON ``deals`` list (see :func:`parse_deal`)."""
+    if not isinstance(data, list):
+        raise bad_input("'deals' must be a list of deals.", "deals 必须是列表。")
+    return [parse_deal(options=options, data=item, number=number) for number, item in enumerate(data, 1)]
+
+
+def replay_json(data: object) -> MatchResult:
+    """The CLI's ``replay``: ``{"profile": …, "rules": {…}, "deals": […], "time_called_during_deal": k,
+    "adjustments": […]}`` → :class:`MatchResult` (``rules``, ``time_called_during_deal`` and
+    ``adjustments`` optional)."""
+    from scoring.profiles import options_for
+
+    if not isinstance(data, Mapping):
+        raise bad_input(
+            'The input must be a JSON object like {"profile": "classic", "deals": [...]}.',
+            '输入必须是 JSON 对象，例如 {"profile": "classic", "deals": [...]}。',
+        )
+    unknown = set(data) - {"profile", "rules", "deals", "time_called_during_deal", "adjustments"}
+    if unknown:
+        raise bad_input(
+            f"Unknown field {sorted(unknown)[0]!r}; a replay has profile, rules, deals, "
+            "time_called_during_deal and adjustments.",
+            f"未知字段 {sorted(unknown)[0]!r}；"
+            "可用字段：profile、rules、deals、time_called_during_deal、adjustments。",
+        )
+    if "profile" not in data:
+        raise bad_input(
+            "The input needs a 'profile' (see python -m scoring profiles).",
+            "输入需要 profile（见 python -m scoring profiles）。",
+        )
+    options = options_for(profile=data["profile"], overrides=data.get("rules") or {})
+    if "deals" not in data:
+        raise bad_input(
+            "The input needs 'deals' (a list, possibly empty).", "输入需要 deals（列表，可以为空）。"
+        )
+    deals = parse_deals(options=options, data=data["deals"])
+    adjustments = parse_adjustments(data.get("adjustments", []))
+    return replay(
+        options=options,
+        deals=deals,
+        time_called_during_deal=data.get("time_called_during_deal"),
+        adjustments=adjustments,
+    )

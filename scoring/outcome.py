@@ -1,0 +1,158 @@
+"""How a match stands and how it ends: status, reason, the time-up decision, and :class:`MatchResult`.
+
+Shared by both games (Guandan in :mod:`scoring.match`, Tractor in :mod:`scoring.tractor`): RULES.md §2's
+end of a timed game — "the higher level wins; equal levels follow ``time_up_tie``" — is the same rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Protocol
+
+from scoring.adjustments import AdjustmentRecord
+from scoring.options import Game, RuleOptions, TimeUpTie
+from scoring.seats import Pair, Seat, Side, pair_json
+
+__all__ = ["DealRecordLike", "MatchResult", "NextDeal", "Reason", "Status", "settle_on_levels"]
+
+
+class Status(str, Enum):
+    IN_PROGRESS = "in_progress"
+    FINISHED = "finished"
+    NEEDS_EXTRA_DEAL = "needs_extra_deal"
+    """The regular deals are over and tied: one extra deal (加赛一牌) decides (seeds 003, 004)."""
+
+
+class Reason(str, Enum):
+    """Why the winner won (or why it is a draw)."""
+
+    PASSED_A = "passed_a"
+    HIGHER_LEVEL = "higher_level"
+    FIRST_TO_REACH = "first_to_reach"
+    SETTING_SIDE = "setting_side"
+    EXTRA_DEAL = "extra_deal"
+    DRAW = "draw"
+    POINTS = "points"
+    GAMES = "games"
+    FORFEIT = "forfeit"
+
+
+Decision = tuple[Status, "Side | None", "Reason | None"]
+
+
+def settle_on_levels(*, levels: Pair, reached_at: Pair, last_setter: Side | None, tie: TimeUpTie) -> Decision:
+    """The result when the regular deals end without anyone passing A (RULES.md §2).
+
+    The higher level wins. Equal levels follow ``tie``:
+
+    - ``first_to_reach`` (seed 002): the side whose current level was reached at the earlier event;
+      if both were reached at the same one, the side that set the level of the last deal;
+    - ``setting_side``: the side that set the level of the last deal;
+    - ``extra_deal`` (seed 003): one more deal decides;
+    - ``draw``: a draw.
+
+    ``reached_at`` orders events (deals and adjustments); when the rule has no side to name (no deal
+    set a level yet), one extra deal decides rather than guessing.
+    """
+    ns, ew = levels
+    if ns != ew:
+        return Status.FINISHED, (Side.NS if ns > ew else Side.EW), Reason.HIGHER_LEVEL
+    if tie is TimeUpTie.DRAW:
+        return Status.FINISHED, None, Reason.DRAW
+    if tie is TimeUpTie.FIRST_TO_REACH:
+        if reached_at[0] != reached_at[1]:
+            earlier = Side.NS if reached_at[0] < reached_at[1] else Side.EW
+            return Status.FINISHED, earlier, Reason.FIRST_TO_REACH
+        if last_setter is not None:
+            return Status.FINISHED, last_setter, Reason.FIRST_TO_REACH
+    elif tie is TimeUpTie.SETTING_SIDE and last_setter is not None:
+        return Status.FINISHED, last_setter, Reason.SETTING_SIDE
+    return Status.NEEDS_EXTRA_DEAL, None, None
+
+
+class DealRecordLike(Protocol):
+    """What both games' deal records offer."""
+
+    @property
+    def number(self) -> int: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class NextDeal:
+    """What the referee plays next: its number, its level and whose level it is (Guandan), or who
+    declares (Tractor); ``extra`` for a tiebreak deal; ``game`` in best_of."""
+
+    number: int
+    level: int
+    sets_level: Side | None = None
+    extra: bool = False
+    game: int | None = None
+    declarer: Side | None = None
+    declarer_seat: Seat | None = None
+    tractor: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"number": self.number, "level": self.level}
+        if self.tractor:
+            out["declarer"] = self.declarer.code if self.declarer is not None else None
+            out["declarer_seat"] = self.declarer_seat.value if self.declarer_seat is not None else None
+        else:
+            out["sets_level"] = self.sets_level.code if self.sets_level is not None else None
+        if self.game is not None:
+            out["game"] = self.game
+        out["extra"] = self.extra
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A match as a fold of its deals and adjustments; :meth:`to_json` is exactly what
+    ``python -m scoring replay`` prints."""
+
+    options: RuleOptions
+    status: Status
+    winner: Side | None
+    reason: Reason | None
+    levels: Pair
+    a_failures: Pair | None
+    """Guandan only (None for Tractor)."""
+    points: Pair | None
+    """``fixed_deals_points`` only."""
+    games: Pair | None
+    """``best_of`` only: games won."""
+    deals: Sequence[DealRecordLike]
+    adjustments: Sequence[AdjustmentRecord]
+    next_deal: NextDeal | None
+    """None once the match is finished."""
+    last_regular_deal: int | None
+    """The last regular deal once time has been called (or for fixed-deal formats, their count)."""
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status is Status.FINISHED
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status.value,
+            "winner": self.winner.code if self.winner is not None else None,
+            "reason": self.reason.value if self.reason is not None else None,
+            "levels": pair_json(self.levels),
+        }
+        if self.a_failures is not None:
+            out["a_failures"] = pair_json(self.a_failures)
+        if self.points is not None:
+            out["points"] = pair_json(self.points)
+        if self.games is not None:
+            out["games"] = pair_json(self.games)
+        out["deals"] = [deal.to_json() for deal in self.deals]
+        out["adjustments"] = [adjustment.to_json() for adjustment in self.adjustments]
+        out["next_deal"] = self.next_deal.to_json() if self.next_deal is not None else None
+        if self.options.game is Game.TRACTOR:  # issue 9: who declares next
+            declarer = self.next_deal.declarer if self.next_deal is not None else None
+            out["next_declarer"] = declarer.code if declarer is not None else None
+        out["last_regular_deal"] = self.last_regular_deal
+        return out

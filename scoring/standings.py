@@ -1,0 +1,606 @@
+"""Standings of Swiss and round-robin stages: match results → ranked rows (RULES.md §5).
+
+Tie-breakers are a registry of metrics (:data:`METRICS`, after Tabbycat's metric classes) that the
+organiser orders through ``RuleOptions.tie_breakers``; entrants equal on every listed metric share a rank
+(``shared``) until lots are drawn. The metrics:
+
+- ``match_points`` (场分): win/draw/loss from ``RuleOptions.match_points`` (default 2/1/0);
+- ``small_points`` (小分 / 级差分): own level minus the opponents' with a passed A counted as 15
+  (``small_points: split_13`` gives 13 ± that difference instead);
+- ``levels_sum``: the sum of the levels reached (a passed A counts 15);
+- ``deal_points``: the sum of deal points of points formats (seed 004);
+- ``head_to_head``: match points earned against the other entrants still tied at that point;
+- ``buchholz``: the sum of the opponents' match points;
+- ``wins``: matches won (forfeit wins and byes counted as wins included);
+- ``lots``: a seeded random draw (``lots_seed``; the seed and every lot used are in the output, so the
+  draw can be reproduced). Without a seed lots are not drawn and full ties stay shared.
+
+Byes (轮空) count as ``bye_result`` (default a win) with ``bye_margin`` small points; a forfeit (弃权) is a
+win for the other side by ``forfeit_margin`` small points; a double forfeit is a loss for both, each
+−``forfeit_margin``. Byes and forfeits add nothing to ``levels_sum`` or ``deal_points``, and a bye has no
+opponent for ``buchholz``.
+
+JSON input of ``python -m scoring standings [FILE]`` (stdin when no FILE)::
+
+    {
+      "profile": "timed-40",                    # optional (default "classic"): scoring of results
+      "rules": {"tie_breakers": ["match_points", "small_points", "lots"]},   # optional overrides
+      "entrants": ["A", "B", "C", "D", "E"],    # optional: every registered entrant, even without results
+      "lots_seed": 20240501,                    # optional: draw lots with this seed
+      "results": [
+        {"round": 1, "NS": "A", "EW": "B", "winner": "NS", "levels": {"NS": 14, "EW": 9}, "passed_a": true},
+        {"round": 1, "NS": "C", "EW": "D", "winner": null, "levels": {"NS": 8, "EW": 8}},   # a draw
+        {"round": 1, "NS": "E", "EW": null, "bye": true},
+        {"round": 2, "NS": "A", "EW": "C", "forfeit": "EW"},     # C forfeits: A wins
+        {"round": 2, "NS": "B", "EW": "D", "forfeit": "both"},   # double forfeit: both lose
+        {"round": 3, "NS": "A", "EW": "D", "winner": "EW", "points": {"NS": 6, "EW": 9}}   # points format
+      ]
+    }
+
+``levels`` default to 2–2, ``passed_a`` to false (it means the winner passed A), ``points`` to none.
+Output: ``{"tie_breakers": […], "lots_seed": n | null, "rows": [{"rank", "entrant", "shared", "played",
+"wins", "draws", "losses", "byes", "match_points", "small_points", "levels_sum", "deal_points",
+"buchholz", "head_to_head", "lot"}, …]}`` in ranking order (``head_to_head`` and ``lot`` are null where
+they were not needed).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.errors import bad_input
+from scoring.levels import ACE, LOWEST, PASSED_A_VALUE
+from scoring.options import TIE_BREAKERS, ByeResult, RuleOptions, SmallPoints
+from scoring.outcome import MatchResult, Reason
+from scoring.seats import Pair, Side
+
+__all__ = [
+    "METRICS",
+    "MatchRecord",
+    "Metric",
+    "StandingRow",
+    "Standings",
+    "assign_tiers",
+    "parse_results",
+    "rank",
+    "standings_json",
+]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchRecord:
+    """One pairing's result as standings need it. ``ew`` None: ``ns`` had a bye.
+
+    ``winner`` None is a draw (or, with ``forfeit="both"``, a double forfeit). ``forfeit`` names the
+    side that forfeited (``"NS"``/``"EW"``) or ``"both"``; ``passed_a``: the winner passed A.
+    """
+
+    round: int
+    ns: str
+    ew: str | None
+    winner: Side | None = None
+    levels: Pair = (LOWEST, LOWEST)
+    passed_a: bool = False
+    points: Pair | None = None
+    forfeit: Side | None = None
+    double_forfeit: bool = False
+
+    @property
+    def bye(self) -> bool:
+        return self.ew is None
+
+    @classmethod
+    def from_result(cls, *, round: int, ns: str, ew: str, result: MatchResult) -> MatchRecord:
+        """A finished :class:`~scoring.outcome.MatchResult` (from :func:`scoring.match.replay`) as a
+        standings record."""
+        forfeit = result.reason is Reason.FORFEIT
+        return cls(
+            round=round,
+            ns=ns,
+            ew=ew,
+            winner=result.winner,
+            levels=result.levels,
+            passed_a=result.reason is Reason.PASSED_A,
+            points=result.points,
+            forfeit=result.winner.other if forfeit and result.winner is not None else None,
+            double_forfeit=forfeit and result.winner is None,
+        )
+
+
+class _Tally:
+    """Running totals of one entrant (mutable while aggregating, then read by the metrics)."""
+
+    __slots__ = (
+        "buchholz",
+        "byes",
+        "deal_points",
+        "draws",
+        "levels_sum",
+        "losses",
+        "match_points",
+        "meetings",
+        "opponents",
+        "played",
+        "small_points",
+        "wins",
+    )
+
+    def __init__(self) -> None:
+        self.played = self.wins = self.draws = self.losses = self.byes = 0
+        self.match_points = self.small_points = self.levels_sum = self.deal_points = self.buchholz = 0
+        self.opponents: list[str] = []
+        self.meetings: list[tuple[str, int]] = []  # (opponent, match points earned) for head-to-head
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """A tie-breaker. ``of_entrant`` reads one entrant's totals; ``of_group`` ranks the entrants still
+    tied (head-to-head, lots). Higher values rank first."""
+
+    name: str
+    title: str
+    title_zh: str
+    of_entrant: Callable[[_Tally], int] | None = None
+    of_group: Callable[[Sequence[str], _Context], dict[str, int]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    rank: int
+    entrant: str
+    shared: bool
+    """The rank is shared with another entrant (a full tie not broken by lots)."""
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    match_points: int
+    small_points: int
+    levels_sum: int
+    deal_points: int
+    buchholz: int
+    head_to_head: int | None
+    lot: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "entrant": self.entrant,
+            "shared": self.shared,
+            "played": self.played,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "byes": self.byes,
+            "match_points": self.match_points,
+            "small_points": self.small_points,
+            "levels_sum": self.levels_sum,
+            "deal_points": self.deal_points,
+            "buchholz": self.buchholz,
+            "head_to_head": self.head_to_head,
+            "lot": self.lot,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    rows: tuple[StandingRow, ...]
+    tie_breakers: tuple[str, ...]
+    lots_seed: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tie_breakers": list(self.tie_breakers),
+            "lots_seed": self.lots_seed,
+            "rows": [row.to_json() for row in self.rows],
+        }
+
+
+class _Context:
+    """What group metrics need: every entrant's totals and the lots."""
+
+    __slots__ = ("lots", "tallies")
+
+    def __init__(self, tallies: dict[str, _Tally], lots: dict[str, int] | None) -> None:
+        self.tallies = tallies
+        self.lots = lots
+
+
+def _head_to_head(group: Sequence[str], context: _Context) -> dict[str, int]:
+    """Match points each entrant earned against the others of ``group`` (the entrants still tied)."""
+    members = set(group)
+    tallies = context.tallies
+    return {
+        entrant: sum(points for opponent, points in tallies[entrant].meetings if opponent in members)
+        for entrant in group
+    }
+
+
+def _lots(group: Sequence[str], context: _Context) -> dict[str, int]:
+    lots = context.lots
+    assert lots is not None
+    return {entrant: -lots[entrant] for entrant in group}  # lot 1 ranks first
+
+
+METRICS: Mapping[str, Metric] = {
+    "match_points": Metric("match_points", "Match points", "场分", of_entrant=lambda t: t.match_points),
+    "small_points": Metric("small_points", "Small points", "小分", of_entrant=lambda t: t.small_points),
+    "levels_sum": Metric("levels_sum", "Levels reached", "级数和", of_entrant=lambda t: t.levels_sum),
+    "deal_points": Metric("deal_points", "Deal points", "局分", of_entrant=lambda t: t.deal_points),
+    "head_to_head": Metric("head_to_head", "Head-to-head", "相互胜负", of_group=_head_to_head),
+    "buchholz": Metric("buchholz", "Opponents' match points", "对手分", of_entrant=lambda t: t.buchholz),
+    "wins": Metric("wins", "Wins", "胜场", of_entrant=lambda t: t.wins),
+    "lots": Metric("lots", "Drawing lots", "抽签", of_group=_lots),
+}
+"""Every tie-breaker by name (RULES.md §5)."""
+
+assert tuple(METRICS) == TIE_BREAKERS, "options.TIE_BREAKERS and the metric registry must agree"
+
+
+def _aggregate(
+    entrants: Iterable[str] | None, results: Sequence[MatchRecord], options: RuleOptions
+) -> dict[str, _Tally]:
+    tallies: dict[str, _Tally] = {}
+    if entrants is not None:
+        for entrant in entrants:
+            if entrant in tallies:
+                raise bad_input(f"Entrant {entrant!r} is listed twice.", f"参赛者 {entrant!r} 重复。")
+            tallies[entrant] = _Tally()
+    closed = entrants is not None
+    mp = options.match_points
+    win, draw, loss = mp.win, mp.draw, mp.loss
+    base = 13 if options.small_points is SmallPoints.SPLIT_13 else 0
+    margin = options.forfeit_margin
+    seen: set[tuple[int, str]] = set()
+
+    def tally(entrant: str, round_number: int) -> _Tally:
+        key = (round_number, entrant)
+        if key in seen:
+            raise bad_input(
+                f"Entrant {entrant!r} has two results in round {round_number}.",
+                f"参赛者 {entrant!r} 在第 {round_number} 轮有两个成绩。",
+            )
+        seen.add(key)
+        found = tallies.get(entrant)
+        if found is None:
+            if closed:
+                raise bad_input(
+                    f"Entrant {entrant!r} in round {round_number} is not in the list of entrants.",
+                    f"第 {round_number} 轮的参赛者 {entrant!r} 不在参赛名单中。",
+                )
+            found = tallies[entrant] = _Tally()
+        return found
+
+    for result in results:
+        a = tally(result.ns, result.round)
+        if result.ew is None:  # a bye (轮空)
+            a.byes += 1
+            outcome = options.bye_result
+            if outcome is ByeResult.WIN:
+                a.wins += 1
+                a.match_points += win
+                a.small_points += base + options.bye_margin
+            elif outcome is ByeResult.DRAW:
+                a.draws += 1
+                a.match_points += draw
+                a.small_points += base
+            else:
+                a.losses += 1
+                a.match_points += loss
+                a.small_points += base - options.bye_margin
+            continue
+        if result.ew == result.ns:
+            raise bad_input(
+                f"Entrant {result.ns!r} cannot play itself (round {result.round}).",
+                f"参赛者 {result.ns!r} 不能与自己比赛（第 {result.round} 轮）。",
+            )
+        b = tally(result.ew, result.round)
+        a.played += 1
+        b.played += 1
+        a.opponents.append(result.ew)
+        b.opponents.append(result.ns)
+        if result.double_forfeit:  # both lose (RULES.md §5)
+            a.losses += 1
+            b.losses += 1
+            a.match_points += loss
+            b.match_points += loss
+            a.small_points += base - margin
+            b.small_points += base - margin
+            a.meetings.append((result.ew, loss))
+            b.meetings.append((result.ns, loss))
+            continue
+        winner = result.winner
+        if result.forfeit is not None:
+            winner = result.forfeit.other
+            a_diff = margin if winner is Side.NS else -margin
+        else:
+            ns_level, ew_level = result.levels
+            if result.passed_a and winner is not None:  # a passed A counts as 15 (RULES.md §5)
+                if winner is Side.NS:
+                    ns_level = PASSED_A_VALUE
+                else:
+                    ew_level = PASSED_A_VALUE
+            a_diff = ns_level - ew_level
+            a.levels_sum += ns_level
+            b.levels_sum += ew_level
+            if result.points is not None:
+                a.deal_points += result.points[0]
+                b.deal_points += result.points[1]
+        a.small_points += base + a_diff
+        b.small_points += base - a_diff
+        if winner is None:
+            a.draws += 1
+            b.draws += 1
+            a_points = b_points = draw
+        elif winner is Side.NS:
+            a.wins += 1
+            b.losses += 1
+            a_points, b_points = win, loss
+        else:
+            b.wins += 1
+            a.losses += 1
+            a_points, b_points = loss, win
+        a.match_points += a_points
+        b.match_points += b_points
+        a.meetings.append((result.ew, a_points))
+        b.meetings.append((result.ns, b_points))
+
+    for entrant_tally in tallies.values():
+        entrant_tally.buchholz = sum(tallies[opponent].match_points for opponent in entrant_tally.opponents)
+    return tallies
+
+
+def _split(group: list[str], values: Mapping[str, Any]) -> list[list[str]]:
+    """``group`` ordered by value, highest first, cut into runs of equal value (stable: input order
+    breaks nothing, it only keeps the output reproducible)."""
+    ordered = sorted(group, key=values.__getitem__, reverse=True)
+    runs: list[list[str]] = []
+    previous: Any = object()
+    for entrant in ordered:
+        value = values[entrant]
+        if runs and value == previous:
+            runs[-1].append(entrant)
+        else:
+            runs.append([entrant])
+            previous = value
+    return runs
+
+
+def rank(
+    *,
+    entrants: Sequence[str] | None = None,
+    results: Sequence[MatchRecord],
+    options: RuleOptions,
+    lots_seed: int | None = None,
+) -> Standings:
+    """Rank entrants by ``options.tie_breakers`` in order (RULES.md §5).
+
+    Consecutive per-entrant metrics are applied as one composite sort; group metrics (head-to-head,
+    lots) are applied to each group still tied at that point. Entrants equal on every metric share the
+    rank of the first of them.
+    """
+    tallies = _aggregate(entrants, results, options)
+    ids = sorted(tallies)
+    lots: dict[str, int] | None = None
+    if lots_seed is not None:
+        shuffled = list(ids)
+        random.Random(lots_seed).shuffle(shuffled)
+        lots = {entrant: number for number, entrant in enumerate(shuffled, 1)}
+    context = _Context(tallies, lots)
+    head_to_head: dict[str, int] = {}
+    lots_used: dict[str, int] = {}
+    groups: list[list[str]] = [ids] if ids else []
+    order = list(options.tie_breakers)
+    index = 0
+    while index < len(order):
+        metric = METRICS[order[index]]
+        if metric.of_entrant is not None:
+            readers: list[Callable[[_Tally], int]] = []
+            while index < len(order) and (reader := METRICS[order[index]].of_entrant) is not None:
+                readers.append(reader)
+                index += 1
+            keys = {entrant: tuple(read(tallies[entrant]) for read in readers) for entrant in ids}
+            groups = [run for group in groups for run in (_split(group, keys) if len(group) > 1 else [group])]
+            continue
+        index += 1
+        if metric.name == "lots" and lots is None:
+            continue  # no seed: full ties stay shared until the organiser draws lots
+        assert metric.of_group is not None
+        refined: list[list[str]] = []
+        for group in groups:
+            if len(group) == 1:
+                refined.append(group)
+                continue
+            values = metric.of_group(group, context)
+            if metric.name == "head_to_head":
+                head_to_head.update(values)
+            else:
+                lots_used.update({entrant: -value for entrant, value in values.items()})
+            refined.extend(_split(group, values))
+        groups = refined
+
+    rows: list[StandingRow] = []
+    position = 1
+    for group in groups:
+        shared = len(group) > 1
+        for entrant in group:
+            t = tallies[entrant]
+            rows.append(
+                StandingRow(
+                    rank=position,
+                    entrant=entrant,
+                    shared=shared,
+                    played=t.played,
+                    wins=t.wins,
+                    draws=t.draws,
+                    losses=t.losses,
+                    byes=t.byes,
+                    match_points=t.match_points,
+                    small_points=t.small_points,
+                    levels_sum=t.levels_sum,
+                    deal_points=t.deal_points,
+                    buchholz=t.buchholz,
+                    head_to_head=head_to_head.get(entrant),
+                    lot=lots_used.get(entrant),
+                )
+            )
+        position += len(group)
+    return Standings(tuple(rows), tuple(options.tie_breakers), lots_seed)
+
+
+def assign_tiers(*, standings: Standings, tiers: Sequence[tuple[str, int]]) -> dict[str, str]:
+    """Prize tiers from the final ranking (RULES.md §4; seed 003: 1st 1 pair, 2nd 2 pairs, 3rd 3 pairs,
+    then 优胜者): ``tiers`` are (name, number of entrants), best first. Entrant → tier name.
+
+    A shared rank that straddles a tier boundary cannot be split fairly: that is a ``bad_input`` error
+    asking for lots to be drawn.
+    """
+    awarded: dict[str, str] = {}
+    rows = standings.rows
+    position = 0
+    for name, count in tiers:
+        end = position + count
+        if end < len(rows) and end > 0 and rows[end].rank == rows[end - 1].rank:
+            raise bad_input(
+                f"Rank {rows[end].rank} is shared across the boundary of tier {name!r}; draw lots first.",
+                f"第 {rows[end].rank} 名并列且跨越奖项“{name}”的名额界线，请先抽签。",
+            )
+        for row in rows[position:end]:
+            awarded[row.entrant] = name
+        position = end
+    return awarded
+
+
+# -- JSON ---------------------------------------------------------------------------------------------
+
+_RESULT_FIELDS = {"round", "NS", "EW", "winner", "levels", "passed_a", "points", "forfeit", "bye"}
+
+
+def _pair(value: object, what: str, where: str, *, levels: bool) -> Pair:
+    if not isinstance(value, Mapping) or set(value) != {"NS", "EW"}:
+        raise bad_input(
+            f'{where}: {what} must look like {{"NS": …, "EW": …}}.',
+            f'{where}：{what} 的格式应为 {{"NS": …, "EW": …}}。',
+        )
+    out = []
+    for side in ("NS", "EW"):
+        item = value[side]
+        ok = isinstance(item, int) and not isinstance(item, bool)
+        if ok and levels:
+            ok = LOWEST <= item <= ACE
+        if not ok:
+            rule = "a level 2..14" if levels else "a whole number"
+            raise bad_input(f"{where}: {what} {side} must be {rule}.", f"{where}：{what} {side} 取值无效。")
+        out.append(item)
+    return (out[0], out[1])
+
+
+def parse_results(data: object) -> list[MatchRecord]:
+    """The ``results`` list of the standings JSON (see the module docstring)."""
+    if not isinstance(data, list):
+        raise bad_input("'results' must be a list of match results.", "results 必须是比赛结果列表。")
+    records = []
+    for index, item in enumerate(data, 1):
+        where = f"Result {index}"
+        if not isinstance(item, Mapping):
+            raise bad_input(f"{where} must be a JSON object.", f"第 {index} 个结果必须是 JSON 对象。")
+        unknown = set(item) - _RESULT_FIELDS
+        if unknown:
+            raise bad_input(
+                f"{where} has an unknown field {sorted(unknown)[0]!r}.",
+                f"第 {index} 个结果有未知字段 {sorted(unknown)[0]!r}。",
+            )
+        round_number = item.get("round")
+        if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+            raise bad_input(
+                f"{where} needs a 'round' (1 or more).", f"第 {index} 个结果需要 round（从 1 开始）。"
+            )
+        ns, ew = item.get("NS"), item.get("EW")
+        bye = item.get("bye", False) is True
+        if not isinstance(ns, str) or not (isinstance(ew, str) or (ew is None and bye)):
+            raise bad_input(
+                f"{where} needs entrant ids 'NS' and 'EW' (EW null only with \"bye\": true).",
+                f"第 {index} 个结果需要参赛者 NS 和 EW（只有轮空时 EW 才能为 null）。",
+            )
+        if bye:
+            if ew is not None:
+                raise bad_input(
+                    f"{where}: a bye has no EW entrant.", f"第 {index} 个结果：轮空没有 EW 对手。"
+                )
+            records.append(MatchRecord(round=round_number, ns=ns, ew=None))
+            continue
+        raw_winner = item.get("winner")
+        winner = Side.parse(raw_winner) if raw_winner is not None else None
+        forfeit_raw = item.get("forfeit")
+        double = forfeit_raw == "both"
+        forfeit = Side.parse(forfeit_raw) if forfeit_raw is not None and not double else None
+        if forfeit is not None and winner is not None and winner is forfeit:
+            raise bad_input(
+                f"{where}: the side that forfeited cannot be the winner.",
+                f"第 {index} 个结果：弃权的一方不能是胜方。",
+            )
+        levels = _pair(item["levels"], "levels", where, levels=True) if "levels" in item else (LOWEST, LOWEST)
+        points = None
+        if item.get("points") is not None:
+            points = _pair(item["points"], "points", where, levels=False)
+        passed_a = item.get("passed_a", False)
+        if not isinstance(passed_a, bool):
+            raise bad_input(
+                f"{where}: passed_a must be true or false.",
+                f"第 {index} 个结果：passed_a 必须是 true 或 false。",
+            )
+        if passed_a and (winner is None or levels[winner] != ACE):
+            raise bad_input(
+                f"{where}: passed_a needs a winner whose level is A (14).",
+                f"第 {index} 个结果：过A需要胜方的级数为 A（14）。",
+            )
+        records.append(
+            MatchRecord(
+                round=round_number,
+                ns=ns,
+                ew=ew,
+                winner=winner,
+                levels=levels,
+                passed_a=passed_a,
+                points=points,
+                forfeit=forfeit,
+                double_forfeit=double,
+            )
+        )
+    return records
+
+
+def standings_json(data: object) -> Standings:
+    """The CLI's ``standings`` command (input shape in the module docstring)."""
+    from scoring.profiles import options_for
+
+    if not isinstance(data, Mapping):
+        raise bad_input(
+            'The input must be a JSON object like {"results": [...]}.',
+            '输入必须是 JSON 对象，例如 {"results": [...]}。',
+        )
+    unknown = set(data) - {"profile", "rules", "entrants", "results", "lots_seed"}
+    if unknown:
+        raise bad_input(
+            f"Unknown field {sorted(unknown)[0]!r}; "
+            "standings take profile, rules, entrants, results, lots_seed.",
+            f"未知字段 {sorted(unknown)[0]!r}；可用字段：profile、rules、entrants、results、lots_seed。",
+        )
+    options = options_for(profile=data.get("profile", "classic"), overrides=data.get("rules") or {})
+    entrants = data.get("entrants")
+    if entrants is not None and (
+        not isinstance(entrants, list) or not all(isinstance(entrant, str) for entrant in entrants)
+    ):
+        raise bad_input(
+            "'entrants' must be a list of entrant ids (text).", "entrants 必须是参赛者编号（文字）的列表。"
+        )
+    seed = data.get("lots_seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise bad_input("'lots_seed' must be a whole number.", "lots_seed 必须是整数。")
+    if "results" not in data:
+        raise bad_input("The input needs 'results' (a list).", "输入需要 results（列表）。")
+    return rank(entrants=entrants, results=parse_results(data["results"]), options=options, lots_seed=seed)

@@ -1,0 +1,740 @@
+"""Three-deck Tractor (拖拉机), the second game (seed 001; RULES.md §9).
+
+One side declares (庄家), the other defends. Per deal the referee records the defenders' card points
+(5s count 5, 10s and Ks count 10; three decks hold 300); the level change follows seed 001 §4:
+
+============  =======================================
+defenders' p  result
+============  =======================================
+… −115..−60   declarers +4 (one more per further 60)
+−55..0        declarers +3
+5..55         declarers +2
+60..115       declarers +1
+120..175      defenders take over (上台), +0
+180..235      defenders +1
+240..295      defenders +2
+300..355      defenders +3
+360..415 …    defenders +4 (one more per further 60)
+============  =======================================
+
+- Bottom capture (抠底, §15): when the defenders win the last trick the bottom's points are multiplied:
+  single ×2, pair ×3, triple ×4, tractor of 2 pairs ×5, of 3 pairs ×6, of 2 triples ×7.
+- Declarer rotation (§8): declarers upgrade → the declarer's partner declares next; declarers fall (下台)
+  → the declarer's right-hand opponent (下家) declares next. So the declaring *side* stays after an
+  upgrade and changes after a fall.
+- Penalties (§13, §16, §19, §20): exposing a card, a wrong follow found in the trick, playing out of turn,
+  a failed throw (甩牌) — 20 points each. Against the defenders they come off the defenders' points;
+  against the declarers they are added to the defenders' points (the declarers hold no points).
+- Revoke (藏张, §17) ends the deal and the non-offending side upgrades: a declarer revoke makes the
+  declarers fall and the defenders take over with max(1, the table's gain); a defender revoke upgrades
+  the declarers by max(1, the table's gain).
+- Late arrival (§2) is a :class:`~scoring.adjustments.LateArrival` adjustment: −20 / −30 points in the
+  first deal, the first deal forfeited (opponents upgrade), or the round forfeited.
+- The last 10 minutes (§3): one more deal is played (``at_time_up: one_more_deal``).
+
+Seed 001 is silent on how a game ends; by analogy with Guandan (A必打, RULES.md §1) levels stop at A and a
+side wins by keeping the declaration at its own A (passing A). When time ends the round, the higher level
+wins and equal levels follow ``time_up_tie``, as in Guandan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from scoring.adjustments import (
+    Adjustment,
+    AdjustmentRecord,
+    Effect,
+    Forfeit,
+    LateArrival,
+    LevelPenalty,
+    PointPenalty,
+)
+from scoring.errors import ErrorCode, ScoringError, bad_input
+from scoring.levels import ACE, LOWEST
+from scoring.options import AtTimeUp, Game, LatePenalty, RuleOptions
+from scoring.outcome import MatchResult, NextDeal, Reason, Status, settle_on_levels
+from scoring.seats import Pair, Seat, Side, pair_json
+
+__all__ = [
+    "PENALTY_POINTS",
+    "BottomCapture",
+    "Capture",
+    "Infraction",
+    "LevelChange",
+    "Penalty",
+    "TractorDeal",
+    "TractorDealRecord",
+    "TractorResult",
+    "TractorState",
+    "level_change",
+    "parse_tractor_deal",
+    "replay_tractor",
+]
+
+PENALTY_POINTS = 20
+"""Seed 001 §13, §16, §19, §20: each infraction costs 20 points."""
+
+TAKE_OVER_POINTS = 120
+"""Defenders with this many points take over (上台)."""
+
+
+class Capture(str, Enum):
+    """What the defenders won the last trick with (抠底, seed 001 §15)."""
+
+    SINGLE = "single"
+    PAIR = "pair"
+    TRIPLE = "triple"
+    TRACTOR_2_PAIRS = "tractor_2_pairs"
+    TRACTOR_3_PAIRS = "tractor_3_pairs"
+    TRACTOR_2_TRIPLES = "tractor_2_triples"
+
+    @property
+    def multiplier(self) -> int:
+        return _MULTIPLIERS[self]
+
+
+_MULTIPLIERS = {
+    Capture.SINGLE: 2,
+    Capture.PAIR: 3,
+    Capture.TRIPLE: 4,
+    Capture.TRACTOR_2_PAIRS: 5,
+    Capture.TRACTOR_3_PAIRS: 6,
+    Capture.TRACTOR_2_TRIPLES: 7,
+}
+
+
+class Infraction(str, Enum):
+    """A 20-point infraction (seed 001)."""
+
+    EXPOSED_CARD = "exposed_card"
+    """暴露张 (§19)."""
+    OUT_OF_TURN = "out_of_turn"
+    """越序出牌 (§20)."""
+    FAILED_THROW = "failed_throw"
+    """甩牌 blocked (§13)."""
+    WRONG_FOLLOW = "wrong_follow"
+    """跟错牌 found within the trick (§16)."""
+
+
+class TractorResult(str, Enum):
+    DECLARERS_UP = "declarers_up"
+    DEFENDERS_TAKE_OVER = "defenders_take_over"
+    DEFENDERS_UP = "defenders_up"
+
+
+@dataclass(frozen=True, slots=True)
+class LevelChange:
+    """The seed-001 table's verdict for some defenders' points: who gains ``levels``."""
+
+    result: TractorResult
+    levels: int
+
+    @property
+    def declarers_keep(self) -> bool:
+        return self.result is TractorResult.DECLARERS_UP
+
+
+def level_change(defender_points: int) -> LevelChange:
+    """Seed 001 §4 (RULES.md §9), every band including the open ends:
+
+    >>> level_change(0), level_change(5), level_change(-60), level_change(355), level_change(360)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    (LevelChange(result=<TractorResult.DECLARERS_UP: 'declarers_up'>, levels=3),
+     LevelChange(result=<TractorResult.DECLARERS_UP: 'declarers_up'>, levels=2),
+     LevelChange(result=<TractorResult.DECLARERS_UP: 'declarers_up'>, levels=4),
+     LevelChange(result=<TractorResult.DEFENDERS_UP: 'defenders_up'>, levels=3),
+     LevelChange(result=<TractorResult.DEFENDERS_UP: 'defenders_up'>, levels=4))
+    """
+    p = defender_points
+    if p >= TAKE_OVER_POINTS:
+        gain = (p - TAKE_OVER_POINTS) // 60
+        return LevelChange(TractorResult.DEFENDERS_UP if gain else TractorResult.DEFENDERS_TAKE_OVER, gain)
+    if p >= 60:
+        return LevelChange(TractorResult.DECLARERS_UP, 1)
+    if p > 0:
+        return LevelChange(TractorResult.DECLARERS_UP, 2)
+    # 0 down to −55 is +3; each further 60 below −55 is one more level
+    return LevelChange(TractorResult.DECLARERS_UP, 3 + (-p) // 60)
+
+
+@dataclass(frozen=True, slots=True)
+class BottomCapture:
+    """The bottom's card points and how the defenders captured it; counts ``points × multiplier``."""
+
+    points: int
+    capture: Capture
+
+    @property
+    def multiplier(self) -> int:
+        return self.capture.multiplier
+
+    @property
+    def total(self) -> int:
+        return self.points * self.capture.multiplier
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "points": self.points,
+            "capture": self.capture.value,
+            "multiplier": self.multiplier,
+            "total": self.total,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """A 20-point infraction by ``side`` (seed 001)."""
+
+    side: Side
+    infraction: Infraction
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side.code, "kind": self.infraction.value}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TractorDeal:
+    """A Tractor deal as the referee enters it.
+
+    ``defender_points`` are the defenders' card points — the final figure, or, when ``bottom`` and
+    ``penalties`` are given, the points before them (the system adds the multiplied bottom and the
+    penalties). ``declarer`` may be omitted after the first deal (the rotation knows it); when given it
+    must match. ``declarer_seat`` lets the rotation name seats, not just sides.
+    """
+
+    declarer: Side | None = None
+    defender_points: int
+    declarer_seat: Seat | None = None
+    bottom: BottomCapture | None = None
+    penalties: tuple[Penalty, ...] = ()
+    revoke: Side | None = None
+    """The side that revoked (藏张): ends the deal, the other side upgrades (seed 001 §17)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TractorDealRecord:
+    """What one Tractor deal did."""
+
+    number: int
+    declarer: Side
+    declarer_seat: Seat | None
+    level: int
+    """The declarers' level: the deal's level."""
+    defender_points: int
+    bottom: BottomCapture | None
+    penalty_points: int
+    """Net change of the defenders' points from penalties and late-arrival deductions."""
+    total_points: int
+    """The points the table was read with."""
+    result: TractorResult
+    upgrade: int
+    """Levels actually gained (capped at A)."""
+    revoke: Side | None
+    passed_a: bool
+    levels_after: Pair
+    next_declarer: Side
+    next_declarer_seat: Seat | None
+    extra: bool
+
+    @property
+    def winner(self) -> Side:
+        """The side the deal went to: the declarers if they upgraded, else the defenders."""
+        return self.declarer if self.result is TractorResult.DECLARERS_UP else self.declarer.other
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "declarer": self.declarer.code,
+            "declarer_seat": self.declarer_seat.value if self.declarer_seat is not None else None,
+            "level": self.level,
+            "defender_points": self.defender_points,
+            "bottom": self.bottom.to_json() if self.bottom is not None else None,
+            "penalty_points": self.penalty_points,
+            "total_points": self.total_points,
+            "result": self.result.value,
+            "winner": self.winner.code,
+            "upgrade": self.upgrade,
+            "revoke": self.revoke.code if self.revoke is not None else None,
+            "passed_a": self.passed_a,
+            "levels_after": pair_json(self.levels_after),
+            "next_declarer": self.next_declarer.code,
+            "next_declarer_seat": self.next_declarer_seat.value if self.next_declarer_seat else None,
+            "extra": self.extra,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TractorState:
+    """A Tractor match after some deals: immutable. Start with :meth:`initial`."""
+
+    options: RuleOptions
+    levels: Pair = (LOWEST, LOWEST)
+    reached_at: Pair = (0, 0)
+    declarer: Side | None = None
+    """Who declares the next deal (None before the first: decided at the table by 抢庄, seed 001 §7)."""
+    declarer_seat: Seat | None = None
+    last_declarer: Side | None = None
+    deals_played: int = 0
+    pending_points: Pair = (0, 0)
+    """Points each side loses in the next deal (late arrival, point penalties)."""
+    status: Status = Status.IN_PROGRESS
+    winner: Side | None = None
+    reason: Reason | None = None
+    last_regular_deal: int | None = None
+    time_called_during_deal: int | None = None
+    events: int = 0
+
+    @classmethod
+    def initial(cls, options: RuleOptions) -> TractorState:
+        if options.game is not Game.TRACTOR:
+            raise bad_input(
+                "These are Guandan options; a Guandan match is played with MatchState.",
+                "这是掼蛋的规则，请用掼蛋的比赛状态。",
+            )
+        return cls(options)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status is Status.FINISHED
+
+    @property
+    def next_deal(self) -> NextDeal | None:
+        if self.status is Status.FINISHED:
+            return None
+        declarer = self.declarer
+        return NextDeal(
+            number=self.deals_played + 1,
+            level=self.levels[declarer] if declarer is not None else LOWEST,
+            extra=self.status is Status.NEEDS_EXTRA_DEAL,
+            declarer=declarer,
+            declarer_seat=self.declarer_seat,
+            tractor=True,
+        )
+
+    def apply(self, deal: TractorDeal) -> tuple[TractorState, TractorDealRecord]:
+        """The state after ``deal`` and what it did; ``self`` is unchanged (the referee's preview)."""
+        running = _TractorRunning(self)
+        record = running.play(deal)
+        return running.freeze(), record
+
+    def preview(self, deal: TractorDeal) -> TractorDealRecord:
+        return self.apply(deal)[1]
+
+    def adjust(self, adjustment: Adjustment) -> tuple[TractorState, AdjustmentRecord]:
+        running = _TractorRunning(self)
+        record = running.adjust(adjustment)
+        return running.freeze(), record
+
+    def call_time(self, *, during_deal: int) -> TractorState:
+        running = _TractorRunning(self)
+        running.call_time(during_deal)
+        return running.freeze()
+
+    def result(
+        self, *, deals: Sequence[TractorDealRecord] = (), adjustments: Sequence[AdjustmentRecord] = ()
+    ) -> MatchResult:
+        return MatchResult(
+            options=self.options,
+            status=self.status,
+            winner=self.winner,
+            reason=self.reason,
+            levels=self.levels,
+            a_failures=None,
+            points=None,
+            games=None,
+            deals=tuple(deals),
+            adjustments=tuple(adjustments),
+            next_deal=self.next_deal,
+            last_regular_deal=self.last_regular_deal,
+        )
+
+
+class _TractorRunning:
+    """Mutable accumulator behind :class:`TractorState` (Tractor is not on a benchmark's hot path, so
+    this favours plainness)."""
+
+    def __init__(self, state: TractorState) -> None:
+        self.options = state.options
+        self.levels = list(state.levels)
+        self.reached = list(state.reached_at)
+        self.declarer = state.declarer
+        self.declarer_seat = state.declarer_seat
+        self.last_declarer = state.last_declarer
+        self.deals = state.deals_played
+        self.pending = list(state.pending_points)
+        self.status = state.status
+        self.winner = state.winner
+        self.reason = state.reason
+        self.last_regular = state.last_regular_deal
+        self.time_called = state.time_called_during_deal
+        self.events = state.events
+
+    def freeze(self) -> TractorState:
+        return TractorState(
+            options=self.options,
+            levels=(self.levels[0], self.levels[1]),
+            reached_at=(self.reached[0], self.reached[1]),
+            declarer=self.declarer,
+            declarer_seat=self.declarer_seat,
+            last_declarer=self.last_declarer,
+            deals_played=self.deals,
+            pending_points=(self.pending[0], self.pending[1]),
+            status=self.status,
+            winner=self.winner,
+            reason=self.reason,
+            last_regular_deal=self.last_regular,
+            time_called_during_deal=self.time_called,
+            events=self.events,
+        )
+
+    def play(self, deal: TractorDeal) -> TractorDealRecord:
+        number = self.deals + 1
+        if self.status is Status.FINISHED:
+            raise _finished(self.winner, self.reason, f"deal {number} cannot be entered", number)
+        if not isinstance(deal, TractorDeal):
+            raise bad_input(
+                f"Deal {number} of a Tractor match must give the declarer and the defenders' points.",
+                f"拖拉机比赛的第 {number} 副必须填写庄家和防家得分。",
+                number,
+            )
+        declarer, seat = self._declarer_of(deal, number)
+        defenders = declarer.other
+        extra = self.status is Status.NEEDS_EXTRA_DEAL
+        self.events = event = self.events + 1
+
+        penalty_points = 0
+        for penalty in deal.penalties:
+            penalty_points += -PENALTY_POINTS if penalty.side is defenders else PENALTY_POINTS
+        penalty_points += self.pending[declarer] - self.pending[defenders]
+        self.pending = [0, 0]
+        bottom_points = deal.bottom.total if deal.bottom is not None else 0
+        total = deal.defender_points + bottom_points + penalty_points
+
+        change = level_change(total)
+        if deal.revoke is declarer:  # seed 001 §17: declarers fall, defenders upgrade at least one level
+            gain = 0 if change.declarers_keep else change.levels
+            change = LevelChange(TractorResult.DEFENDERS_UP, max(1, gain))
+        elif deal.revoke is defenders:  # the declarers upgrade at least one level
+            gain = change.levels if change.declarers_keep else 0
+            change = LevelChange(TractorResult.DECLARERS_UP, max(1, gain))
+
+        level = self.levels[declarer]
+        passed = False
+        if change.declarers_keep:
+            gainer = declarer
+            passed = level == ACE  # declarers keep their own A: the game is won
+            next_declarer, next_seat = declarer, (seat.partner if seat is not None else None)
+        else:
+            gainer = defenders
+            next_declarer, next_seat = defenders, (seat.right_hand_opponent if seat is not None else None)
+        upgrade = 0
+        if not passed:
+            before = self.levels[gainer]
+            after = min(ACE, before + change.levels)
+            if after != before:
+                self.levels[gainer] = after
+                self.reached[gainer] = event
+            upgrade = after - before
+        self.deals = number
+        self.last_declarer = declarer
+        self.declarer, self.declarer_seat = next_declarer, next_seat
+        record = TractorDealRecord(
+            number=number,
+            declarer=declarer,
+            declarer_seat=seat,
+            level=level,
+            defender_points=deal.defender_points,
+            bottom=deal.bottom,
+            penalty_points=penalty_points,
+            total_points=total,
+            result=change.result,
+            upgrade=upgrade,
+            revoke=deal.revoke,
+            passed_a=passed,
+            levels_after=(self.levels[0], self.levels[1]),
+            next_declarer=next_declarer,
+            next_declarer_seat=next_seat,
+            extra=extra,
+        )
+        if extra:
+            self._finish(gainer, Reason.PASSED_A if passed else Reason.EXTRA_DEAL)
+        elif passed:
+            self._finish(gainer, Reason.PASSED_A)
+        elif self.last_regular is not None and number >= self.last_regular:
+            self._settle()
+        return record
+
+    def _declarer_of(self, deal: TractorDeal, number: int) -> tuple[Side, Seat | None]:
+        given = deal.declarer
+        seat = deal.declarer_seat
+        if seat is not None:
+            if given is not None and seat.side is not given:
+                raise bad_input(
+                    f"Deal {number}: seat {seat.value} is not on side {given.code}.",
+                    f"第 {number} 副：座位 {seat.value} 不属于 {given.label_zh}。",
+                    number,
+                )
+            given = seat.side
+        expected = self.declarer
+        if expected is None:
+            if given is None:
+                raise bad_input(
+                    f"Deal {number} needs the 'declarer' (who won the first declaration, 抢庄).",
+                    f"第 {number} 副需要填写庄家 declarer（首副由抢庄决定）。",
+                    number,
+                )
+            return given, seat
+        if given is not None and given is not expected:
+            raise bad_input(
+                f"Deal {number} is declared by {expected.code} under the rotation (seed 001 §8), "
+                f"not {given.code}.",
+                f"按轮庄规定（规则 001 第八条），第 {number} 副应由{expected.label_zh}坐庄，"
+                f"而不是{given.label_zh}。",
+                number,
+            )
+        known = self.declarer_seat
+        if seat is not None and known is not None and seat is not known:
+            raise bad_input(
+                f"Deal {number} is declared by seat {known.value} under the rotation (seed 001 §8), "
+                f"not {seat.value}.",
+                f"按轮庄规定，第 {number} 副应由 {known.value} 坐庄，而不是 {seat.value}。",
+                number,
+            )
+        return expected, seat if seat is not None else known
+
+    def _settle(self) -> None:
+        status, winner, reason = settle_on_levels(
+            levels=(self.levels[0], self.levels[1]),
+            reached_at=(self.reached[0], self.reached[1]),
+            last_setter=self.last_declarer,
+            tie=self.options.time_up_tie,
+        )
+        self.status, self.winner, self.reason = status, winner, reason
+
+    def _finish(self, winner: Side | None, reason: Reason) -> None:
+        self.status, self.winner, self.reason = Status.FINISHED, winner, reason
+
+    def call_time(self, during_deal: int) -> None:
+        if isinstance(during_deal, bool) or not isinstance(during_deal, int) or during_deal < 1:
+            raise bad_input(
+                f"time_called_during_deal must be a deal number (1 or more); got {during_deal!r}.",
+                f"time_called_during_deal 必须是副数（从 1 开始）；收到 {during_deal!r}。",
+            )
+        if self.time_called is not None:
+            raise bad_input(
+                f"Time was already called during deal {self.time_called}.",
+                f"已在第 {self.time_called} 副时宣布时间到。",
+            )
+        if during_deal < self.deals:
+            raise bad_input(
+                f"Time cannot be called during deal {during_deal}: {self.deals} deals have been played.",
+                f"不能在第 {during_deal} 副宣布时间到：已经打了 {self.deals} 副。",
+            )
+        self.time_called = during_deal
+        one_more = self.options.at_time_up is AtTimeUp.ONE_MORE_DEAL
+        self.last_regular = during_deal + 1 if one_more else during_deal
+        self.events += 1
+        if self.status is Status.IN_PROGRESS and self.deals >= self.last_regular:
+            self._settle()
+
+    def adjust(self, adjustment: Adjustment) -> AdjustmentRecord:
+        if self.status is Status.FINISHED:
+            what = f"a {adjustment.kind} adjustment cannot be applied"
+            raise _finished(self.winner, self.reason, what, None)
+        self.events += 1
+        if isinstance(adjustment, Forfeit):
+            return self._forfeit(adjustment, adjustment.side)
+        if isinstance(adjustment, LevelPenalty):
+            return self._opponents_upgrade(
+                adjustment, adjustment.side, adjustment.levels, Effect.OPPONENTS_UPGRADE
+            )
+        if isinstance(adjustment, PointPenalty):
+            return self._next_deal_points(adjustment, adjustment.side, adjustment.points)
+        if isinstance(adjustment, LateArrival):
+            band = self.options.late_arrival_band(adjustment.minutes)
+            if band.penalty is LatePenalty.POINT_DEDUCTION:
+                return self._next_deal_points(adjustment, adjustment.side, band.amount)
+            if band.penalty is LatePenalty.LEVEL_PENALTY:
+                return self._opponents_upgrade(
+                    adjustment, adjustment.side, band.amount, Effect.OPPONENTS_UPGRADE
+                )
+            if band.penalty is LatePenalty.FORFEIT_FIRST_DEAL:
+                if self.deals:
+                    raise bad_input(
+                        "A forfeited first deal can only be recorded before the first deal is played.",
+                        "首局判负只能在第一副开始前登记。",
+                    )
+                record = self._opponents_upgrade(
+                    adjustment, adjustment.side, band.amount, Effect.FIRST_DEAL_FORFEITED
+                )
+                # seed 001 §2 首局自动放弃，对手自动升级: the opponents won the first deal, so they declare
+                self.declarer, self.declarer_seat = adjustment.side.other, None
+                return record
+            if band.penalty is LatePenalty.FORFEIT_MATCH:
+                return self._forfeit(adjustment, adjustment.side)
+            return AdjustmentRecord(adjustment, Effect.WARNING, 0, (self.levels[0], self.levels[1]))
+        raise bad_input(f"Unknown adjustment {adjustment!r}.", "未知的调整项。")
+
+    def _forfeit(self, adjustment: Adjustment, side: Side | None) -> AdjustmentRecord:
+        self._finish(side.other if side is not None else None, Reason.FORFEIT)
+        return AdjustmentRecord(adjustment, Effect.FORFEIT, 0, (self.levels[0], self.levels[1]))
+
+    def _opponents_upgrade(
+        self, adjustment: Adjustment, side: Side, levels: int, effect: Effect
+    ) -> AdjustmentRecord:
+        opponents = side.other
+        before = self.levels[opponents]
+        after = min(ACE, before + levels)
+        if after != before:
+            self.levels[opponents] = after
+            self.reached[opponents] = self.events
+        return AdjustmentRecord(adjustment, effect, after - before, (self.levels[0], self.levels[1]))
+
+    def _next_deal_points(self, adjustment: Adjustment, side: Side, points: int) -> AdjustmentRecord:
+        self.pending[side] += points
+        return AdjustmentRecord(adjustment, Effect.NEXT_DEAL_POINTS, points, (self.levels[0], self.levels[1]))
+
+
+def _finished(winner: Side | None, reason: Reason | None, what: str, deal: int | None) -> ScoringError:
+    why = reason.value if reason is not None else "finished"
+    won = f"{winner.code} won ({why})" if winner is not None else f"it ended ({why})"
+    return ScoringError(
+        ErrorCode.MATCH_FINISHED,
+        f"The match is already finished: {won}; {what}.",
+        deal,
+        message_zh="比赛已经结束，不能再录入。",
+    )
+
+
+def replay_tractor(
+    *,
+    options: RuleOptions,
+    deals: Sequence[TractorDeal],
+    time_called_during_deal: int | None = None,
+    adjustments: Sequence[Adjustment] = (),
+) -> MatchResult:
+    """A whole Tractor match (same contract as :func:`scoring.match.replay`)."""
+    running = _TractorRunning(TractorState.initial(options))
+    if time_called_during_deal is not None:
+        running.call_time(time_called_during_deal)
+    pending: dict[int, list[Adjustment]] = {}
+    for adjustment in adjustments:
+        if adjustment.after_deal > len(deals):
+            raise bad_input(
+                f"An adjustment is set after deal {adjustment.after_deal}, but only {len(deals)} deals "
+                "have been entered.",
+                f"调整项设在第 {adjustment.after_deal} 副之后，但只录入了 {len(deals)} 副。",
+            )
+        pending.setdefault(adjustment.after_deal, []).append(adjustment)
+    records: list[TractorDealRecord] = []
+    adjustment_records: list[AdjustmentRecord] = []
+    for index in range(len(deals) + 1):
+        for adjustment in pending.get(index, ()):
+            adjustment_records.append(running.adjust(adjustment))
+        if index < len(deals):
+            records.append(running.play(deals[index]))
+    return running.freeze().result(deals=records, adjustments=adjustment_records)
+
+
+# -- JSON input ---------------------------------------------------------------------------------------
+
+_DEAL_FIELDS = {"declarer", "defender_points", "bottom", "penalties", "revoke"}
+
+
+def _points(value: object, what: str, number: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value % 5:
+        raise bad_input(
+            f"Deal {number}: {what} must be a whole multiple of 5; got {value!r}.",
+            f"第 {number} 副：{what} 必须是 5 的整数倍；收到 {value!r}。",
+            number,
+        )
+    return value
+
+
+def parse_tractor_deal(data: object, *, number: int) -> TractorDeal:
+    """``{"declarer": "NS" | "N", "defender_points": 125, "bottom": {"points": 20, "capture": "pair"},
+    "penalties": [{"side": "EW", "kind": "exposed_card"}], "revoke": "NS"}`` (all but
+    ``defender_points`` optional; ``declarer`` required for the first deal)."""
+    if not isinstance(data, Mapping) or "defender_points" not in data:
+        raise bad_input(
+            f'Deal {number} must look like {{"declarer": "NS", "defender_points": 125}}.',
+            f'第 {number} 副的格式应为 {{"declarer": "NS", "defender_points": 125}}。',
+            number,
+        )
+    unknown = set(data) - _DEAL_FIELDS
+    if unknown:
+        raise bad_input(
+            f"Deal {number} has an unknown field {sorted(unknown)[0]!r}; a Tractor deal has "
+            + ", ".join(sorted(_DEAL_FIELDS))
+            + ".",
+            f"第 {number} 副有未知字段 {sorted(unknown)[0]!r}。",
+            number,
+        )
+    try:
+        declarer: Side | None = None
+        seat: Seat | None = None
+        raw = data.get("declarer")
+        if isinstance(raw, str) and len(raw) == 1:
+            seat = Seat.parse(raw)
+            declarer = seat.side
+        elif raw is not None:
+            declarer = Side.parse(raw)
+        bottom = None
+        if data.get("bottom") is not None:
+            raw_bottom = data["bottom"]
+            if not isinstance(raw_bottom, Mapping) or set(raw_bottom) - {"points", "capture"}:
+                raise bad_input(
+                    f'Deal {number}: bottom must look like {{"points": 20, "capture": "pair"}}.',
+                    f'第 {number} 副：bottom 的格式应为 {{"points": 20, "capture": "pair"}}。',
+                )
+            bottom_points = _points(raw_bottom.get("points"), "the bottom's points", number)
+            if bottom_points < 0:
+                raise bad_input(
+                    f"Deal {number}: the bottom's points cannot be negative.",
+                    f"第 {number} 副：底牌分不能为负。",
+                )
+            try:
+                capture = Capture(raw_bottom.get("capture"))
+            except ValueError:
+                kinds = ", ".join(c.value for c in Capture)
+                raise bad_input(
+                    f"Deal {number}: capture must be one of {kinds}.",
+                    f"第 {number} 副：capture 必须是以下之一：{kinds}。",
+                ) from None
+            bottom = BottomCapture(bottom_points, capture)
+        penalties = []
+        raw_penalties = data.get("penalties", [])
+        if not isinstance(raw_penalties, list):
+            raise bad_input(
+                f"Deal {number}: penalties must be a list.", f"第 {number} 副：penalties 必须是列表。"
+            )
+        for item in raw_penalties:
+            if not isinstance(item, Mapping) or set(item) != {"side", "kind"}:
+                raise bad_input(
+                    f'Deal {number}: each penalty looks like {{"side": "EW", "kind": "exposed_card"}}.',
+                    f'第 {number} 副：罚分项的格式应为 {{"side": "EW", "kind": "exposed_card"}}。',
+                )
+            try:
+                infraction = Infraction(item["kind"])
+            except ValueError:
+                kinds = ", ".join(i.value for i in Infraction)
+                raise bad_input(
+                    f"Deal {number}: a penalty's kind must be one of {kinds}.",
+                    f"第 {number} 副：罚分种类必须是以下之一：{kinds}。",
+                ) from None
+            penalties.append(Penalty(Side.parse(item["side"]), infraction))
+        revoke = Side.parse(data["revoke"]) if data.get("revoke") is not None else None
+        return TractorDeal(
+            declarer=declarer,
+            declarer_seat=seat,
+            defender_points=_points(data["defender_points"], "defender_points", number),
+            bottom=bottom,
+            penalties=tuple(penalties),
+            revoke=revoke,
+        )
+    except ScoringError as error:
+        raise error.with_deal(number) if error.deal is None else error from None

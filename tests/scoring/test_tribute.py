@@ -1,0 +1,99 @@
+"""Tribute guidance between deals (RULES.md §6; seeds 000 §5, 002 §4, 003 §3.5)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.errors import ScoringError
+from scoring.finishing_order import FinishingOrder
+from scoring.options import TributeVariant
+from scoring.seats import Seat
+from scoring.tribute import Transfer, TributeKind, tribute_for
+
+STANDARD = TributeVariant.STANDARD
+
+
+def order(text: str) -> FinishingOrder:
+    return FinishingOrder.parse(text)
+
+
+def test_single_tribute_after_a_1_3_finish() -> None:
+    """RULES.md §6: 下游 gives their highest card to 上游, who returns a card ≤ 10; the payer leads."""
+    guidance = tribute_for(order=order("N E S W"), variant=STANDARD)
+    assert guidance.kind is TributeKind.SINGLE
+    assert guidance.tributes == (Transfer(Seat.W, Seat.N),)
+    assert guidance.returns == (Transfer(Seat.N, Seat.W, 10),)
+    assert guidance.leader is Seat.W
+    assert "smallest" in guidance.note and "红心级牌除外" in guidance.note_zh
+
+
+def test_single_tribute_after_a_1_4_finish_comes_from_the_partner() -> None:
+    """The rule names places: after 1-4, 下游 is 上游's partner and still pays 上游."""
+    guidance = tribute_for(order=order("N E W S"), variant=STANDARD)
+    assert guidance.tributes == (Transfer(Seat.S, Seat.N),) and guidance.leader is Seat.S
+
+
+def test_anti_tribute() -> None:
+    """RULES.md §6 (seeds 000, 002): the paying side holds both big jokers — no tribute, 上游 leads."""
+    guidance = tribute_for(order=order("E W"), variant=STANDARD, anti_tribute=True)
+    assert guidance.kind is TributeKind.ANTI_TRIBUTE and guidance.tributes == () and guidance.leader is Seat.E
+
+
+def test_double_tribute_with_the_larger_card_known() -> None:
+    """RULES.md §6 (seed 002 §4): 上游 takes the larger card, 二游 the smaller; each returns to whoever
+    paid them; the payer to 上游 leads."""
+    guidance = tribute_for(order=order("N S"), variant=STANDARD, larger_tribute_from=Seat.W)
+    assert guidance.tributes == (Transfer(Seat.W, Seat.N), Transfer(Seat.E, Seat.S))
+    assert guidance.returns == (Transfer(Seat.N, Seat.W, 10), Transfer(Seat.S, Seat.E, 10))
+    assert guidance.leader is Seat.W
+
+
+def test_double_tribute_before_the_cards_are_compared() -> None:
+    guidance = tribute_for(order=order("E W"), variant=STANDARD)
+    assert guidance.kind is TributeKind.DOUBLE and guidance.leader is None
+    assert {transfer.giver for transfer in guidance.tributes} == {Seat.N, Seat.S}
+    assert all(transfer.receiver is None for transfer in guidance.tributes)
+    assert guidance.to_json()["leader"] is None
+
+
+def test_equal_cards_go_clockwise() -> None:
+    """Seed 003 §3.5 (贡左还右): each payer gives to the opponent on their left (上家) and receives the
+    return from the right; the payer to 上游 leads."""
+    guidance = tribute_for(order=order("N S"), variant=STANDARD, equal_cards=True)
+    assert guidance.tributes == (Transfer(Seat.W, Seat.N), Transfer(Seat.E, Seat.S))
+    assert all(t.receiver is t.giver.left_hand_opponent for t in guidance.tributes)
+    assert guidance.leader is Seat.W
+
+
+def test_equal_cards_seed_000_go_counter_clockwise_and_uppers_left_neighbour_leads() -> None:
+    """Seed 000 §5: 按照逆时针方向进贡 … 由上游的上家先出牌; only 上游's return must be ≤ 10."""
+    guidance = tribute_for(order=order("N S"), variant=TributeVariant.SEED_000, equal_cards=True)
+    assert guidance.tributes == (Transfer(Seat.E, Seat.N), Transfer(Seat.W, Seat.S))
+    assert guidance.leader is Seat.N.left_hand_opponent is Seat.E
+    assert guidance.returns == (Transfer(Seat.N, Seat.E, 10), Transfer(Seat.S, Seat.W, None))
+
+
+def test_national_2017_larger_card_payer_leads() -> None:
+    guidance = tribute_for(
+        order=order("S N"), variant=TributeVariant.NATIONAL_2017, larger_tribute_from=Seat.E
+    )
+    assert guidance.leader is Seat.E and guidance.returns[1].max_rank == 10
+    single = tribute_for(order=order("S E N W"), variant=TributeVariant.NATIONAL_2017)
+    assert "smallest" not in single.note
+
+
+def test_bad_comparisons() -> None:
+    with pytest.raises(ScoringError, match="only applies to a double tribute"):
+        tribute_for(order=order("N E S"), variant=STANDARD, equal_cards=True)
+    with pytest.raises(ScoringError, match="did not pay tribute"):
+        tribute_for(order=order("N S"), variant=STANDARD, larger_tribute_from=Seat.S)
+    with pytest.raises(ScoringError, match="not both"):
+        tribute_for(order=order("N S"), variant=STANDARD, larger_tribute_from=Seat.E, equal_cards=True)
+
+
+def test_guidance_json() -> None:
+    out = tribute_for(order=order("N E S W"), variant=STANDARD).to_json()
+    assert out["kind"] == "single" and out["leader"] == "W"
+    assert out["tributes"] == [{"from": "W", "to": "N", "max_rank": None}]
+    assert out["returns"] == [{"from": "N", "to": "W", "max_rank": 10}]
+    assert repr(Transfer(Seat.N, Seat.W, 10)) == "Transfer(N→W (≤10))"
