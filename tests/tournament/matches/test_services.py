@@ -1,0 +1,61 @@
+"""Deal entry through the service: the rules core's fold is stored; bad deals change nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.errors import ScoringError
+from tests.factories import MatchFactory
+from tournament.matches.models import Deal, MatchStatus
+from tournament.matches.services import StaleVersion, deal_record, match_replay
+
+pytestmark = pytest.mark.django_db
+
+
+def play(match, *orders):
+    for order in orders:
+        deal_record(match_id=match.pk, outcome={"order": list(order)})
+    match.refresh_from_db()
+    return match
+
+
+def test_deals_fold_into_the_match_snapshot():
+    match = play(MatchFactory(), "NS", "NS", "NS", "NS")
+    assert match.status == MatchStatus.RUNNING
+    assert match.state["levels"] == {"NS": 14, "EW": 2}
+    assert match.version == 4
+    match = play(match, "NES")
+    assert (match.status, match.winner, match.result_reason) == (MatchStatus.FINISHED, "NS", "passed_a")
+    assert Deal.objects.get(match=match, number=5).record["passed_a"] is True
+
+
+def test_an_invalid_order_or_a_deal_after_the_end_changes_nothing():
+    match = play(MatchFactory(), "NS", "NS", "NS", "NS", "NES")
+    with pytest.raises(ScoringError) as caught:
+        deal_record(match_id=match.pk, outcome={"order": ["E", "W"]})
+    assert caught.value.code == "match_finished"
+    with pytest.raises(ScoringError) as caught:
+        deal_record(match_id=MatchFactory().pk, outcome={"order": ["N", "E"]})
+    assert caught.value.code == "invalid_order"
+    assert Deal.objects.filter(match=match).count() == 5
+
+
+def test_idempotency_key_and_stale_version():
+    match = MatchFactory()
+    first = deal_record(match_id=match.pk, outcome={"order": ["N", "S"]}, idempotency_key="abc")
+    again = deal_record(match_id=match.pk, outcome={"order": ["N", "S"]}, idempotency_key="abc")
+    assert again.replayed and again.deal.pk == first.deal.pk
+    assert Deal.objects.filter(match=match).count() == 1
+    with pytest.raises(StaleVersion):
+        deal_record(match_id=match.pk, outcome={"order": ["E", "W"]}, expected_version=0)
+    deal_record(match_id=match.pk, outcome={"order": ["E", "W"]}, expected_version=1)
+
+
+def test_a_correction_that_shortens_the_match_flags_the_deals_after_its_end():
+    match = play(MatchFactory(), "NS", "NS", "NS", "NS", "NEW", "NES")  # deal 5: 1-4, a failed A attempt
+    assert match.status == MatchStatus.FINISHED
+    Deal.objects.filter(match=match, number=5).update(outcome={"order": ["N", "S"]})  # corrected: passed A
+    match_replay(match=match)
+    match.refresh_from_db()
+    assert (match.winner, match.result_reason) == ("NS", "passed_a")
+    assert list(match.deals.order_by("number").values_list("flagged", flat=True)) == [False] * 5 + [True]

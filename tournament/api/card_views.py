@@ -1,0 +1,95 @@
+"""API of the referee's dispute assistant (read-only; changes no result)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring.cards import beats, classify
+from tournament.registration.roles import user_may_use_referee_tools
+
+
+class RefereeToolsPermission(permissions.BasePermission):
+    message = "Referees and organisers only."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return user_may_use_referee_tools(request.user)
+
+
+class LevelField(serializers.CharField):
+    """A level as 2–14 or its label (2–10, J, Q, K, A); the rules core validates it."""
+
+
+class ClassifyInput(serializers.Serializer):
+    level = LevelField(max_length=3)
+    cards = serializers.CharField(max_length=200)
+
+
+class BeatsInput(serializers.Serializer):
+    level = LevelField(max_length=3)
+    play = serializers.CharField(max_length=200)
+    previous = serializers.CharField(max_length=200)
+    declared = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    previous_declared = serializers.CharField(max_length=40, required=False, allow_blank=True)
+
+
+class ReadingOutput(serializers.Serializer):
+    type = serializers.CharField()
+    rank = serializers.CharField()
+    size = serializers.IntegerField()
+
+
+class ClassificationOutput(serializers.Serializer):
+    readings = ReadingOutput(many=True)
+    default = ReadingOutput(allow_null=True)
+
+
+class VerdictOutput(serializers.Serializer):
+    beats = serializers.BooleanField()
+    play = ReadingOutput()
+    previous = ReadingOutput()
+    reason = serializers.CharField()
+    reason_zh = serializers.CharField()
+
+
+class CardClassifyView(APIView):
+    permission_classes = [RefereeToolsPermission]
+
+    @extend_schema(
+        request=ClassifyInput,
+        responses=ClassificationOutput,
+        summary="Every reading of a set of cards as one play (RULES.md §8)",
+    )
+    def post(self, request: Request) -> Response:
+        data = ClassifyInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(
+            classify(cards=data.validated_data["cards"], level=data.validated_data["level"]).to_json()
+        )
+
+
+class CardBeatsView(APIView):
+    permission_classes = [RefereeToolsPermission]
+
+    @extend_schema(
+        request=BeatsInput,
+        responses=VerdictOutput,
+        summary="Does this play beat the previous one? (RULES.md §8)",
+    )
+    def post(self, request: Request) -> Response:
+        data = BeatsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        verdict = beats(
+            play=values["play"],
+            previous=values["previous"],
+            level=values["level"],
+            declared=values.get("declared") or None,
+            previous_declared=values.get("previous_declared") or None,
+        )
+        return Response({**verdict.to_json(), "reason_zh": verdict.reason_zh})

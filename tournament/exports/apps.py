@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ExportsConfig(AppConfig):
+    name = "tournament.exports"
+    label = "exports"
+    verbose_name = _("Exports")

@@ -1,0 +1,300 @@
+"""Stages, rounds, tables, matches, deals, adjustments and referees' tables.
+
+Deals are the source of truth (DESIGN.md principle 1): ``Match.state`` is a snapshot of the
+rules core's fold of the match's deals and adjustments, refreshed in the transaction that
+writes a deal. Database constraints back every invariant: one deal per (match, number), one
+idempotency key per match, a pair at most once in a round (``RoundEntry``), one match per table
+and round, one referee per table and round.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from tournament.audit import AuditedHistory
+from tournament.registration.models import Pair, Tournament
+
+
+class StageFormat(models.TextChoices):
+    KNOCKOUT = "knockout", _("Knockout")
+    SWISS = "swiss", _("Swiss")
+    ROUND_ROBIN = "round_robin", _("Round robin")
+
+
+class Stage(models.Model):
+    """A phase of the event (e.g. Swiss preliminaries, then a knockout).
+
+    ``rule_profile`` empty means the tournament's profile; ``rule_overrides`` are applied on top
+    of the tournament's own overrides (e.g. a best-of-3 final).
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    name = models.CharField(_("name"), max_length=80)
+    order = models.PositiveSmallIntegerField(_("order"), default=1)
+    format = models.CharField(_("format"), max_length=16, choices=StageFormat.choices)
+    rule_profile = models.CharField(_("rule profile"), max_length=32, blank=True)
+    rule_overrides = models.JSONField(_("rule overrides"), default=dict, blank=True)
+    options = models.JSONField(_("structure options"), default=dict, blank=True)
+    advance_count = models.PositiveIntegerField(_("pairs advancing"), null=True, blank=True)
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
+        ordering = ["tournament", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
+            models.CheckConstraint(condition=Q(format__in=StageFormat.values), name="stage_format_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RoundStatus(models.TextChoices):
+    DRAFT = "draft", _("Draft")
+    PUBLISHED = "published", _("Published")
+    RUNNING = "running", _("Running")
+    TIME_CALLED = "time_called", _("Time called")
+    FINISHED = "finished", _("Finished")
+
+
+class Round(models.Model):
+    """One round of a stage. The draw's algorithm, options and seed are kept (principle 8)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=16, choices=RoundStatus.choices, default=RoundStatus.DRAFT
+    )
+    time_cap_minutes = models.PositiveSmallIntegerField(_("time cap (minutes)"), null=True, blank=True)
+    warning_minutes = models.PositiveSmallIntegerField(_("warning before the end (minutes)"), default=10)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    time_called_at = models.DateTimeField(_("time called at"), null=True, blank=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    draw_algorithm = models.CharField(_("draw algorithm"), max_length=40, blank=True)
+    draw_options = models.JSONField(_("draw options"), default=dict, blank=True)
+    draw_seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["stage", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(condition=Q(status__in=RoundStatus.values), name="round_status_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage} · {self.number}"
+
+
+class Table(models.Model):
+    """A physical table (桌), numbered within the tournament; ``area`` groups tables for referees."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField(_("number"))
+    area = models.CharField(_("area"), max_length=40, blank=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.number)
+
+
+class MatchStatus(models.TextChoices):
+    PENDING = "pending", _("Not started")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished, awaiting sign-off")
+    CONFIRMED = "confirmed", _("Confirmed")
+
+
+class Side(models.TextChoices):
+    NS = "NS", _("N/S")
+    EW = "EW", _("E/W")
+
+
+class Match(models.Model):
+    """One pairing of two pairs (N/S against E/W). ``ew_pair`` is empty for a bye."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.ForeignKey(Table, on_delete=models.RESTRICT, null=True, blank=True, related_name="matches")
+    ns_pair = models.ForeignKey(Pair, on_delete=models.RESTRICT, related_name="ns_matches")
+    ew_pair = models.ForeignKey(
+        Pair, on_delete=models.RESTRICT, null=True, blank=True, related_name="ew_matches"
+    )
+    bracket_slot = models.PositiveIntegerField(_("bracket position"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=MatchStatus.choices, default=MatchStatus.PENDING
+    )
+    state = models.JSONField(_("state"), default=dict, blank=True)
+    winner = models.CharField(_("winner"), max_length=2, choices=Side.choices, blank=True)
+    result_reason = models.CharField(_("result reason"), max_length=20, blank=True)
+    time_called_during_deal = models.PositiveSmallIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    signed_off_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    signed_off_at = models.DateTimeField(null=True, blank=True)
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["round", "table__number", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(ns_pair=F("ew_pair")), name="match_pairs_differ"),
+            models.UniqueConstraint(fields=["round", "ns_pair"], name="match_ns_pair_once_per_round"),
+            models.UniqueConstraint(fields=["round", "ew_pair"], name="match_ew_pair_once_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "table"], condition=Q(table__isnull=False), name="match_table_once_per_round"
+            ),
+            models.CheckConstraint(condition=Q(status__in=MatchStatus.values), name="match_status_valid"),
+            models.CheckConstraint(condition=Q(winner__in=["", "NS", "EW"]), name="match_winner_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ns_pair} – {self.ew_pair or '—'}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.ew_pair_id is None
+
+
+class RoundEntry(models.Model):
+    """A pair's one seat in a round: unique (round, pair) is "one seat per player per round"."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="entries")
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="round_entries")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="entries")
+    side = models.CharField(max_length=2, choices=Side.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "pair"], name="round_entry_pair_once"),
+            models.UniqueConstraint(fields=["match", "side"], name="round_entry_side_once"),
+            models.CheckConstraint(condition=Q(side__in=["NS", "EW"]), name="round_entry_side_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}: {self.pair_id} {self.side}"
+
+
+class Deal(models.Model):
+    """One deal (一副牌) of a match as the referee recorded it.
+
+    ``outcome`` is what the referee entered, in the rules core's input shape (Guandan:
+    ``{"order": ["N", "E", "S"]}``; Tractor: declarer and defenders' points). ``record`` is the
+    rules core's account of what the deal did, refreshed whenever the match is replayed;
+    ``flagged`` marks a deal a correction made impossible (never silently dropped).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField(_("deal number"))
+    game_number = models.PositiveSmallIntegerField(_("game number"), default=1)
+    outcome = models.JSONField(_("outcome"))
+    record = models.JSONField(_("effect"), default=dict, blank=True)
+    flagged = models.BooleanField(_("needs the referee"), default=False)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+    version = models.PositiveIntegerField(default=1)
+    # NULL, not "", for "no key": the unique constraint must ignore deals entered without one.
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="deal_number_unique_per_match"),
+            models.UniqueConstraint(
+                fields=["match", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="deal_idempotency_key_unique",
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_positive"),
+            models.CheckConstraint(condition=Q(game_number__gte=1), name="deal_game_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} #{self.number}"
+
+
+class AdjustmentKind(models.TextChoices):
+    FORFEIT = "forfeit", _("Forfeit")
+    LATE_ARRIVAL = "late_arrival", _("Late arrival")
+    PENALTY = "penalty", _("Penalty")
+    WARNING = "warning", _("Warning")
+
+
+class Adjustment(models.Model):
+    """A referee's or organiser's decision that changes a result: always with a reason and author."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="adjustments")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="adjustments"
+    )
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="adjustments")
+    kind = models.CharField(_("kind"), max_length=16, choices=AdjustmentKind.choices)
+    levels = models.SmallIntegerField(_("levels to the opponents"), default=0)
+    points = models.SmallIntegerField(_("points deducted"), default=0)
+    minutes_late = models.PositiveSmallIntegerField(_("minutes late"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("adjustment")
+        verbose_name_plural = _("adjustments")
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=AdjustmentKind.values), name="adjustment_kind_valid"),
+            models.CheckConstraint(condition=~Q(reason=""), name="adjustment_reason_required"),
+            models.CheckConstraint(condition=Q(levels__gte=0), name="adjustment_levels_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.pair}"
+
+
+class RefereeAssignment(models.Model):
+    """A referee's table in a round; referees reach only these (DESIGN.md principle 5)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="referee_assignments")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="referee_assignments")
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments"
+    )
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("referee assignment")
+        verbose_name_plural = _("referee assignments")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "table"], name="referee_assignment_table_once_per_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} · {self.table}: {self.referee}"

@@ -1,0 +1,172 @@
+"""Tournaments and who plays in them: departments, players, pairs.
+
+Invariants live in the database as well as in the services (DESIGN.md principle 2): a player
+sits in at most one pair (``PairMember.player`` is one-to-one), a pair has exactly the slots 1
+and 2 (so never the same player twice), employee numbers are unique within a tournament.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournament.audit import AuditedHistory
+
+
+class Game(models.TextChoices):
+    GUANDAN = "guandan", _("Guandan")
+    TRACTOR = "tractor", _("Three-deck Tractor")
+
+
+class TournamentStatus(models.TextChoices):
+    REGISTRATION = "registration", _("Registration")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+
+
+class Tournament(models.Model):
+    """One event. Its rules are a named profile of the rules core plus per-event overrides."""
+
+    name = models.CharField(_("name"), max_length=120)
+    game = models.CharField(_("game"), max_length=16, choices=Game.choices, default=Game.GUANDAN)
+    rule_profile = models.CharField(_("rule profile"), max_length=32, default="timed-40")
+    rule_overrides = models.JSONField(_("rule overrides"), default=dict, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.REGISTRATION
+    )
+    venue = models.CharField(_("venue"), max_length=120, blank=True)
+    starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        related_name="organised_tournaments",
+        blank=True,
+        verbose_name=_("organisers"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(game__in=Game.values), name="tournament_game_valid"),
+            models.CheckConstraint(
+                condition=Q(status__in=TournamentStatus.values), name="tournament_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Department(models.Model):
+    """A company unit (部门/单位); the draw can keep pairs of one department apart."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="departments")
+    name = models.CharField(_("name"), max_length=80)
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("department")
+        verbose_name_plural = _("departments")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="department_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=60)
+    employee_number = models.CharField(_("employee number"), max_length=32, blank=True)
+    department = models.ForeignKey(
+        Department,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("department"),
+    )
+    phone = models.CharField(_("phone"), max_length=32, blank=True)
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "employee_number"],
+                condition=~Q(employee_number=""),
+                name="player_employee_number_unique",
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
+        ]
+        indexes = [models.Index(fields=["tournament", "name"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.employee_number})" if self.employee_number else self.name
+
+
+class PairStatus(models.TextChoices):
+    REGISTERED = "registered", _("Registered")
+    CHECKED_IN = "checked_in", _("Checked in")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
+
+
+class Pair(models.Model):
+    """A partnership (对). ``name`` is the players' names, kept by the services for fast lists."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairs")
+    name = models.CharField(_("name"), max_length=130)
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=PairStatus.choices, default=PairStatus.REGISTERED
+    )
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    players = models.ManyToManyField(Player, through="PairMember", related_name="pairs")
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("pair")
+        verbose_name_plural = _("pairs")
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(status__in=PairStatus.values), name="pair_status_valid"),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"], condition=Q(seed__isnull=False), name="pair_seed_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PairMember(models.Model):
+    """One of the two players of a pair.
+
+    ``player`` is one-to-one: a player sits in at most one pair (players belong to one
+    tournament, so this is "one pair per tournament"). ``slot`` 1 or 2, unique per pair: a pair
+    has at most two members and can never hold the same player twice.
+    """
+
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="members")
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="membership")
+    slot = models.PositiveSmallIntegerField()
+    history = AuditedHistory()
+
+    class Meta:
+        ordering = ["pair", "slot"]
+        constraints = [
+            models.UniqueConstraint(fields=["pair", "slot"], name="pair_member_slot_unique"),
+            models.CheckConstraint(condition=Q(slot__in=[1, 2]), name="pair_member_slot_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pair_id}#{self.slot}: {self.player_id}"

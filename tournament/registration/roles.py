@@ -1,0 +1,74 @@
+"""Who may do what (DESIGN.md principle 5), checked on the server for every request.
+
+- organiser: a member of the ``organisers`` group may create tournaments; a tournament's own
+  organisers (or a superuser) may do everything in it;
+- referee: a member of the ``referees`` group (later scoped to the tables assigned to them);
+- public: read-only pages, no login.
+
+Out-of-scope lookups answer 404, not 403, so they give no hint that the object exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+
+from tournament.registration.models import Tournament
+
+ORGANISERS_GROUP = "organisers"
+REFEREES_GROUP = "referees"
+
+
+def _in_group(user: Any, group: str) -> bool:
+    if not user.is_authenticated:
+        return False
+    cache = getattr(user, "_group_names", None)
+    if cache is None:
+        cache = set(user.groups.values_list("name", flat=True))
+        user._group_names = cache
+    return group in cache
+
+
+def user_can_create_tournaments(user: Any) -> bool:
+    return bool(user.is_authenticated and (user.is_superuser or _in_group(user, ORGANISERS_GROUP)))
+
+
+def user_is_referee(user: Any) -> bool:
+    return bool(user.is_authenticated and (user.is_superuser or _in_group(user, REFEREES_GROUP)))
+
+
+def user_may_use_referee_tools(user: Any) -> bool:
+    """Referees and organisers (of any tournament) may use the referee's read-only tools."""
+    return bool(
+        user.is_authenticated
+        and (
+            user_is_referee(user) or user_can_create_tournaments(user) or user.organised_tournaments.exists()
+        )
+    )
+
+
+def tournament_for_organiser(*, user: Any, tournament_id: int) -> Tournament:
+    """The tournament if ``user`` organises it, else 404."""
+    if not user.is_authenticated:
+        raise Http404
+    tournaments = (
+        Tournament.objects.all() if user.is_superuser else Tournament.objects.filter(organisers=user)
+    )
+    return get_object_or_404(tournaments, pk=tournament_id)
+
+
+def organiser_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A view of one tournament's organiser pages: login required, scoped, passes ``tournament``."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, tournament_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        tournament = tournament_for_organiser(user=request.user, tournament_id=tournament_id)
+        return view(request, tournament, *args, **kwargs)
+
+    return wrapper

@@ -1,0 +1,278 @@
+"""Roster import from Excel (.xlsx): all-or-nothing, with a report of every bad row.
+
+The template has one row per player: name, employee number, department, partner's employee
+number, phone (Chinese headers; English headers are accepted too). Two rows that name each other
+as partners make a pair; a partner cell may be left empty on one of the two rows. Any bad row
+means nothing is written and the organiser sees every problem with its Excel row number.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext as _
+from openpyxl import Workbook, load_workbook
+from openpyxl.utils.exceptions import InvalidFileException
+from simple_history.utils import bulk_create_with_history
+
+from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
+from tournament.registration.services import PlayerData
+from tournament.registration.text import clean_text
+
+# Column key → accepted header texts (the first is the template's).
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "name": ("姓名", "name"),
+    "employee_number": ("工号", "employee number", "employee_number"),
+    "department": ("部门", "department"),
+    "partner": ("搭档工号", "partner employee number", "partner"),
+    "phone": ("手机", "phone"),
+}
+REQUIRED_COLUMNS = ("name", "employee_number", "partner")
+
+
+@dataclass(frozen=True, slots=True)
+class RowError:
+    row: int | None  # the Excel row number; None for a problem with the whole file
+    message: str
+
+
+class RosterImportError(Exception):
+    """The import was refused; ``errors`` lists every problem. Nothing was written."""
+
+    def __init__(self, errors: list[RowError]) -> None:
+        super().__init__(f"{len(errors)} problem(s) in the roster")
+        self.errors = errors
+
+
+@dataclass(slots=True)
+class RosterImportResult:
+    players: int = 0
+    pairs: int = 0
+    departments: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Row:
+    number: int
+    player: PlayerData
+    partner: str
+
+
+def roster_template() -> bytes:
+    """The empty template (.xlsx) with Chinese headers and one example pair."""
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = "参赛名单"
+    sheet.append([names[0] for names in COLUMNS.values()])
+    sheet.append(["张伟", "1001", "财务部", "1002", "13800000001"])
+    sheet.append(["李娜", "1002", "财务部", "1001", ""])
+    for column, width in zip("ABCDE", (14, 12, 16, 12, 16), strict=True):
+        sheet.column_dimensions[column].width = width
+    sheet.freeze_panes = "A2"
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def _header_map(header: tuple[Any, ...]) -> tuple[dict[str, int], list[RowError]]:
+    lookup = {alias.lower(): key for key, aliases in COLUMNS.items() for alias in aliases}
+    positions: dict[str, int] = {}
+    for index, cell in enumerate(header):
+        key = lookup.get(clean_text(cell).lower())
+        if key and key not in positions:
+            positions[key] = index
+    missing = [COLUMNS[key][0] for key in REQUIRED_COLUMNS if key not in positions]
+    if missing:
+        return positions, [
+            RowError(1, _("Missing column(s): %(columns)s.") % {"columns": ", ".join(missing)})
+        ]
+    return positions, []
+
+
+def _read_rows(file: IO[bytes]) -> list[_Row]:
+    try:
+        workbook = load_workbook(file, read_only=True, data_only=False)
+    except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, ValueError) as exc:
+        raise RosterImportError([RowError(None, _("The file is not an Excel workbook (.xlsx)."))]) from exc
+    try:
+        sheet = workbook.worksheets[0]
+        rows = sheet.iter_rows(values_only=True)
+        header = next(rows, None)
+        if header is None or all(cell is None for cell in header):
+            raise RosterImportError([RowError(None, _("The sheet is empty."))])
+        positions, errors = _header_map(header)
+        if errors:
+            raise RosterImportError(errors)
+        parsed: list[_Row] = []
+        formula_errors: list[RowError] = []
+        for number, values in enumerate(rows, start=2):
+            if all(value is None or clean_text(value) == "" for value in values):
+                continue
+            if len(parsed) >= settings.ROSTER_IMPORT_MAX_ROWS:
+                raise RosterImportError(
+                    [
+                        RowError(
+                            number,
+                            _("Too many rows (at most %(max)d).") % {"max": settings.ROSTER_IMPORT_MAX_ROWS},
+                        )
+                    ]
+                )
+            cells = {key: values[index] if index < len(values) else None for key, index in positions.items()}
+            if any(isinstance(value, str) and value.startswith("=") for value in cells.values()):
+                formula_errors.append(RowError(number, _("A cell holds a formula; type plain values.")))
+                continue
+            parsed.append(
+                _Row(
+                    number=number,
+                    player=PlayerData(
+                        name=cells.get("name"),  # type: ignore[arg-type]  # cleaned below
+                        employee_number=cells.get("employee_number"),  # type: ignore[arg-type]
+                        department=cells.get("department"),  # type: ignore[arg-type]
+                        phone=cells.get("phone"),  # type: ignore[arg-type]
+                    ).cleaned(),
+                    partner=clean_text(cells.get("partner")),
+                )
+            )
+        if formula_errors:
+            raise RosterImportError(formula_errors + _validate(parsed, existing=set()))
+        if not parsed:
+            raise RosterImportError([RowError(None, _("The sheet has no players."))])
+        return parsed
+    finally:
+        workbook.close()
+
+
+def _validate(rows: list[_Row], *, existing: set[str]) -> list[RowError]:
+    """Every problem of the rows, each with its Excel row number."""
+    errors: list[RowError] = []
+    counts = Counter(row.player.employee_number for row in rows if row.player.employee_number)
+    by_number = {row.player.employee_number: row for row in rows if row.player.employee_number}
+    claimed_by: dict[str, list[_Row]] = {}
+    for row in rows:
+        if row.partner:
+            claimed_by.setdefault(row.partner, []).append(row)
+
+    for row in rows:
+        for message in row.player.errors().values():
+            errors.append(RowError(row.number, message))
+        number = row.player.employee_number
+        if not number:
+            errors.append(RowError(row.number, _("Employee number is required.")))
+            continue
+        if counts[number] > 1:
+            errors.append(
+                RowError(
+                    row.number, _("Employee number %(number)s appears more than once.") % {"number": number}
+                )
+            )
+        if number in existing:
+            errors.append(
+                RowError(
+                    row.number, _("Employee number %(number)s is already registered.") % {"number": number}
+                )
+            )
+        claimants = [other for other in claimed_by.get(number, []) if other is not row]
+        if row.partner == number:
+            errors.append(RowError(row.number, _("A player cannot be their own partner (a pair of one).")))
+        elif row.partner:
+            partner = by_number.get(row.partner)
+            if partner is None:
+                errors.append(
+                    RowError(
+                        row.number, _("Partner %(number)s is not in the file.") % {"number": row.partner}
+                    )
+                )
+            elif partner.partner and partner.partner != number:
+                errors.append(
+                    RowError(
+                        row.number,
+                        _(
+                            "Partner %(partner)s is paired with %(other)s in row %(row)d; "
+                            "a player can be in only one pair."
+                        )
+                        % {"partner": row.partner, "other": partner.partner, "row": partner.number},
+                    )
+                )
+        elif not claimants:
+            errors.append(RowError(row.number, _("No partner: a pair needs two players (a pair of one).")))
+        if len(claimants) > 1:
+            rows_text = ", ".join(str(other.number) for other in claimants)
+            errors.append(
+                RowError(
+                    row.number,
+                    _("Named as partner in several rows (%(rows)s); a player can be in only one pair.")
+                    % {"rows": rows_text},
+                )
+            )
+    return sorted(errors, key=lambda error: error.row or 0)
+
+
+def _pairs_of(rows: list[_Row]) -> list[tuple[_Row, _Row]]:
+    by_number = {row.player.employee_number: row for row in rows}
+    pairs: list[tuple[_Row, _Row]] = []
+    seen: set[str] = set()
+    for row in rows:
+        number = row.player.employee_number
+        if number in seen:
+            continue
+        partner = by_number[row.partner] if row.partner else next(r for r in rows if r.partner == number)
+        seen.update({number, partner.player.employee_number})
+        pairs.append((row, partner))
+    return pairs
+
+
+def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) -> RosterImportResult:
+    """Import a roster workbook into ``tournament``: all rows or none (RosterImportError)."""
+    rows = _read_rows(file)
+    existing = set(
+        Player.objects.filter(tournament=tournament)
+        .exclude(employee_number="")
+        .values_list("employee_number", flat=True)
+    )
+    errors = _validate(rows, existing=existing)
+    if errors:
+        raise RosterImportError(errors)
+
+    history_user = user if user is not None and getattr(user, "is_authenticated", False) else None
+    # PostgreSQL and SQLite both return primary keys from bulk inserts, so the created rows
+    # can be linked without re-reading them.
+    with transaction.atomic():
+        departments = {dept.name: dept for dept in Department.objects.filter(tournament=tournament)}
+        new_names = sorted(
+            {row.player.department for row in rows if row.player.department} - departments.keys()
+        )
+        for department in bulk_create_with_history(
+            [Department(tournament=tournament, name=name) for name in new_names],
+            Department,
+            default_user=history_user,
+        ):
+            departments[department.name] = department
+        pairs = _pairs_of(rows)
+        players = {
+            row.player.employee_number: Player(
+                tournament=tournament,
+                name=row.player.name,
+                employee_number=row.player.employee_number,
+                department=departments.get(row.player.department),
+                phone=row.player.phone,
+            )
+            for row in rows
+        }
+        bulk_create_with_history(list(players.values()), Player, default_user=history_user)
+        pair_objects = [
+            Pair(tournament=tournament, name=f"{first.player.name} / {second.player.name}")
+            for first, second in pairs
+        ]
+        pair_objects = bulk_create_with_history(pair_objects, Pair, default_user=history_user)
+        members = []
+        for pair, (first, second) in zip(pair_objects, pairs, strict=True):
+            members.append(PairMember(pair=pair, player=players[first.player.employee_number], slot=1))
+            members.append(PairMember(pair=pair, player=players[second.player.employee_number], slot=2))
+        bulk_create_with_history(members, PairMember, default_user=history_user)
+    return RosterImportResult(players=len(players), pairs=len(pairs), departments=new_names)

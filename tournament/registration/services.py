@@ -1,0 +1,235 @@
+"""Registration writes: tournaments, departments, players, pairs, check-in.
+
+The one write path (DESIGN.md principle 2): the organiser's forms, the Excel importer, the API
+and the demo call these functions. Each validates, raises ``django.core.exceptions
+.ValidationError`` keyed by field for bad input (nothing written), and writes atomically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.errors import ScoringError
+from scoring.profiles import options_for
+from tournament.registration.models import (
+    Department,
+    Game,
+    Pair,
+    PairMember,
+    PairStatus,
+    Player,
+    Tournament,
+)
+from tournament.registration.text import clean_text
+from tournament.rules import scoring_message
+
+User = AbstractBaseUser | AnonymousUser
+
+NAME_MAX = Player._meta.get_field("name").max_length
+EMPLOYEE_NUMBER_MAX = Player._meta.get_field("employee_number").max_length
+PHONE_MAX = Player._meta.get_field("phone").max_length
+DEPARTMENT_MAX = Department._meta.get_field("name").max_length
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerData:
+    """A player as typed by an organiser or read from a roster row, before validation."""
+
+    name: str
+    employee_number: str = ""
+    department: str = ""
+    phone: str = ""
+
+    def cleaned(self) -> PlayerData:
+        return PlayerData(
+            name=clean_text(self.name),
+            employee_number=clean_text(self.employee_number),
+            department=clean_text(self.department),
+            phone=clean_text(self.phone),
+        )
+
+    def errors(self) -> dict[str, str]:
+        """Field → message for everything wrong with this player on its own."""
+        errors: dict[str, str] = {}
+        if not self.name:
+            errors["name"] = _("Name is required.")
+        elif len(self.name) > NAME_MAX:
+            errors["name"] = _("Name is longer than %(max)d characters.") % {"max": NAME_MAX}
+        if len(self.employee_number) > EMPLOYEE_NUMBER_MAX:
+            errors["employee_number"] = _("Employee number is longer than %(max)d characters.") % {
+                "max": EMPLOYEE_NUMBER_MAX
+            }
+        if len(self.department) > DEPARTMENT_MAX:
+            errors["department"] = _("Department is longer than %(max)d characters.") % {
+                "max": DEPARTMENT_MAX
+            }
+        if len(self.phone) > PHONE_MAX:
+            errors["phone"] = _("Phone is longer than %(max)d characters.") % {"max": PHONE_MAX}
+        return errors
+
+
+def tournament_create(
+    *,
+    name: str,
+    rule_profile: str,
+    game: str = Game.GUANDAN,
+    rule_overrides: Mapping[str, Any] | None = None,
+    venue: str = "",
+    starts_on: Any = None,
+    organiser: Any = None,
+) -> Tournament:
+    """Create a tournament; its rules must be a profile the rules core knows (RULES.md)."""
+    name = clean_text(name)
+    errors: dict[str, str] = {}
+    if not name:
+        errors["name"] = _("Name is required.")
+    if game not in Game.values:
+        errors["game"] = _("Unknown game.")
+    overrides = dict(rule_overrides or {})
+    try:
+        options_for(profile=rule_profile, overrides=overrides)
+    except ScoringError as exc:
+        errors["rule_profile" if exc.code == "unknown_profile" else "rule_overrides"] = scoring_message(exc)
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name,
+            game=game,
+            rule_profile=rule_profile,
+            rule_overrides=overrides,
+            venue=clean_text(venue),
+            starts_on=starts_on,
+        )
+        if organiser is not None and organiser.is_authenticated:
+            tournament.organisers.add(organiser)
+    return tournament
+
+
+def department_get_or_create(*, tournament: Tournament, name: str) -> Department | None:
+    """The department named ``name`` (created on first use); None for an empty name."""
+    name = clean_text(name)
+    if not name:
+        return None
+    if len(name) > DEPARTMENT_MAX:
+        raise ValidationError(
+            {"department": _("Department is longer than %(max)d characters.") % {"max": DEPARTMENT_MAX}}
+        )
+    department, _created = Department.objects.get_or_create(tournament=tournament, name=name)
+    return department
+
+
+def _player_write(*, tournament: Tournament, player: Player, data: PlayerData, prefix: str = "") -> Player:
+    data = data.cleaned()
+    errors = {prefix + field: message for field, message in data.errors().items()}
+    if data.employee_number:
+        clash = Player.objects.filter(tournament=tournament, employee_number=data.employee_number)
+        if player.pk:
+            clash = clash.exclude(pk=player.pk)
+        if clash.exists():
+            errors[prefix + "employee_number"] = _("Employee number %(number)s is already registered.") % {
+                "number": data.employee_number
+            }
+    if errors:
+        raise ValidationError(errors)
+    player.tournament = tournament
+    player.name = data.name
+    player.employee_number = data.employee_number
+    player.phone = data.phone
+    player.department = department_get_or_create(tournament=tournament, name=data.department)
+    player.save()
+    return player
+
+
+def _pair_name(players: list[Player]) -> str:
+    return " / ".join(player.name for player in players)
+
+
+def pair_register(
+    *, tournament: Tournament, first: PlayerData, second: PlayerData, seed: int | None = None
+) -> Pair:
+    """Register two new players as a pair (the organiser's "add pair" form)."""
+    first, second = first.cleaned(), second.cleaned()
+    if first.employee_number and first.employee_number == second.employee_number:
+        raise ValidationError(
+            {"second_employee_number": _("The two players of a pair must be different people.")}
+        )
+    with transaction.atomic():
+        players = [
+            _player_write(tournament=tournament, player=Player(), data=first, prefix="first_"),
+            _player_write(tournament=tournament, player=Player(), data=second, prefix="second_"),
+        ]
+        return pair_create(tournament=tournament, players=players, seed=seed)
+
+
+def pair_create(*, tournament: Tournament, players: list[Player], seed: int | None = None) -> Pair:
+    """Make a pair of two existing players of the tournament, neither already in a pair."""
+    if len(players) != 2 or players[0].pk == players[1].pk:
+        raise ValidationError({"players": _("A pair is two different players.")})
+    for player in players:
+        if player.tournament_id != tournament.pk:
+            raise ValidationError(
+                {"players": _("%(name)s is not registered in this tournament.") % {"name": player.name}}
+            )
+        if PairMember.objects.filter(player=player).exists():
+            raise ValidationError({"players": _("%(name)s is already in a pair.") % {"name": player.name}})
+    if seed is not None and Pair.objects.filter(tournament=tournament, seed=seed).exists():
+        raise ValidationError({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
+    try:
+        with transaction.atomic():
+            pair = Pair.objects.create(tournament=tournament, name=_pair_name(players), seed=seed)
+            PairMember.objects.bulk_create(
+                [
+                    PairMember(pair=pair, player=player, slot=slot)
+                    for slot, player in enumerate(players, start=1)
+                ]
+            )
+    except IntegrityError as exc:  # a concurrent registration took a player first
+        raise ValidationError({"players": _("A player is already in a pair.")}) from exc
+    return pair
+
+
+def pair_update(*, pair: Pair, first: PlayerData, second: PlayerData, seed: int | None) -> Pair:
+    """Edit both players of a pair and its seed."""
+    members = list(pair.members.select_related("player").order_by("slot"))
+    with transaction.atomic():
+        players = [
+            _player_write(tournament=pair.tournament, player=members[0].player, data=first, prefix="first_"),
+            _player_write(
+                tournament=pair.tournament, player=members[1].player, data=second, prefix="second_"
+            ),
+        ]
+        if (
+            seed is not None
+            and Pair.objects.filter(tournament=pair.tournament, seed=seed).exclude(pk=pair.pk).exists()
+        ):
+            raise ValidationError({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
+        pair.name = _pair_name(players)
+        pair.seed = seed
+        pair.save(update_fields=["name", "seed"])
+    return pair
+
+
+def pair_withdraw(*, pair: Pair) -> Pair:
+    """Withdraw a pair: it is not drawn again (its past results stay)."""
+    pair.status = PairStatus.WITHDRAWN
+    pair.save(update_fields=["status"])
+    return pair
+
+
+def pair_check_in(*, pair: Pair, checked_in: bool = True) -> Pair:
+    """Check a pair in on the day (one tap), or undo it. A withdrawn pair cannot check in."""
+    if pair.status == PairStatus.WITHDRAWN:
+        raise ValidationError(_("%(pair)s has withdrawn.") % {"pair": pair.name})
+    pair.status = PairStatus.CHECKED_IN if checked_in else PairStatus.REGISTERED
+    pair.checked_in_at = timezone.now() if checked_in else None
+    pair.save(update_fields=["status", "checked_in_at"])
+    return pair

@@ -1,0 +1,24 @@
+from django.urls import path
+
+from tournament.registration import views
+
+app_name = "registration"
+
+urlpatterns = [
+    path("t/new/", views.tournament_create, name="tournament_create"),
+    path("t/<int:tournament_id>/", views.tournament_detail, name="tournament"),
+    path("t/<int:tournament_id>/manage/pairs/", views.pair_list, name="pairs"),
+    path("t/<int:tournament_id>/manage/pairs/<int:pair_id>/edit/", views.pair_edit, name="pair_edit"),
+    path(
+        "t/<int:tournament_id>/manage/pairs/<int:pair_id>/withdraw/",
+        views.pair_withdraw,
+        name="pair_withdraw",
+    ),
+    path("t/<int:tournament_id>/manage/departments/", views.department_list, name="departments"),
+    path("t/<int:tournament_id>/manage/check-in/", views.check_in, name="checkin"),
+    path(
+        "t/<int:tournament_id>/manage/check-in/<int:pair_id>/", views.check_in_toggle, name="checkin_toggle"
+    ),
+    path("t/<int:tournament_id>/manage/import/", views.roster_upload, name="roster_import"),
+    path("roster-template.xlsx", views.roster_template_download, name="roster_template"),
+]

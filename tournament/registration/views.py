@@ -1,0 +1,204 @@
+"""Registration pages: thin views that validate a form and call a service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.registration import services
+from tournament.registration.forms import DepartmentForm, PairForm, RosterImportForm, TournamentForm
+from tournament.registration.models import Department, Pair, PairStatus, Tournament
+from tournament.registration.roles import organiser_view, user_can_create_tournaments
+from tournament.registration.roster import RosterImportError, roster_import, roster_template
+from tournament.registration.selectors import pair_search, pairs_with_players
+
+
+def add_service_errors(form: Any, error: ValidationError) -> None:
+    """Show a service's ValidationError on the form: field errors where the form has the field."""
+    if hasattr(error, "error_dict"):
+        for field, field_errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, field_errors)
+    else:
+        form.add_error(None, error)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    tournaments = Tournament.objects.annotate(pair_count=Count("pairs"))[:50]
+    return render(request, "registration/home.html", {"tournaments": tournaments})
+
+
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    counts = tournament.pairs.aggregate(
+        total=Count("id", filter=~Q(status=PairStatus.WITHDRAWN)),
+        checked_in=Count("id", filter=Q(status=PairStatus.CHECKED_IN)),
+    )
+    is_organiser = request.user.is_authenticated and (
+        request.user.is_superuser or tournament.organisers.filter(pk=request.user.pk).exists()
+    )
+    return render(
+        request,
+        "registration/tournament_detail.html",
+        {"tournament": tournament, "counts": counts, "is_organiser": is_organiser},
+    )
+
+
+@login_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    if not user_can_create_tournaments(request.user):
+        raise PermissionDenied
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(organiser=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("Tournament created."))
+            return redirect("registration:pairs", tournament_id=tournament.pk)
+    return render(request, "registration/tournament_form.html", {"form": form})
+
+
+@organiser_view
+def pair_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = PairForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            pair = services.pair_register(
+                tournament=tournament,
+                first=form.player("first"),
+                second=form.player("second"),
+                seed=form.cleaned_data["seed"],
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("Pair %(pair)s registered.") % {"pair": pair.name})
+            return redirect("registration:pairs", tournament_id=tournament.pk)
+    return render(
+        request,
+        "registration/pair_list.html",
+        {"tournament": tournament, "pairs": pairs_with_players(tournament=tournament), "form": form},
+    )
+
+
+@organiser_view
+def pair_edit(request: HttpRequest, tournament: Tournament, pair_id: int) -> HttpResponse:
+    pair = get_object_or_404(Pair.objects.filter(tournament=tournament), pk=pair_id)
+    members = [member.player for member in pair.members.select_related("player__department").order_by("slot")]
+    initial: dict[str, Any] = {"seed": pair.seed}
+    for prefix, player in zip(("first", "second"), members, strict=True):
+        initial.update(
+            {
+                f"{prefix}_name": player.name,
+                f"{prefix}_employee_number": player.employee_number,
+                f"{prefix}_department": player.department.name if player.department else "",
+                f"{prefix}_phone": player.phone,
+            }
+        )
+    form = PairForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.pair_update(
+                pair=pair,
+                first=form.player("first"),
+                second=form.player("second"),
+                seed=form.cleaned_data["seed"],
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("Pair %(pair)s saved.") % {"pair": pair.name})
+            return redirect("registration:pairs", tournament_id=tournament.pk)
+    return render(
+        request, "registration/pair_form.html", {"tournament": tournament, "pair": pair, "form": form}
+    )
+
+
+@require_POST
+@organiser_view
+def pair_withdraw(request: HttpRequest, tournament: Tournament, pair_id: int) -> HttpResponse:
+    pair = get_object_or_404(Pair.objects.filter(tournament=tournament), pk=pair_id)
+    services.pair_withdraw(pair=pair)
+    messages.success(request, _("Pair %(pair)s withdrawn.") % {"pair": pair.name})
+    return redirect("registration:pairs", tournament_id=tournament.pk)
+
+
+@organiser_view
+def department_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = DepartmentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.department_get_or_create(tournament=tournament, name=form.cleaned_data["name"])
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            return redirect("registration:departments", tournament_id=tournament.pk)
+    departments = Department.objects.filter(tournament=tournament).annotate(player_count=Count("players"))
+    return render(
+        request,
+        "registration/department_list.html",
+        {"tournament": tournament, "departments": departments, "form": form},
+    )
+
+
+@organiser_view
+def check_in(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    query = request.GET.get("q", "").strip()
+    pairs = pair_search(tournament=tournament, query=query) if query else []
+    template = "registration/_checkin_results.html" if request.htmx else "registration/checkin.html"
+    return render(request, template, {"tournament": tournament, "pairs": pairs, "query": query})
+
+
+@require_POST
+@organiser_view
+def check_in_toggle(request: HttpRequest, tournament: Tournament, pair_id: int) -> HttpResponse:
+    pair = get_object_or_404(Pair.objects.filter(tournament=tournament), pk=pair_id)
+    try:
+        services.pair_check_in(pair=pair, checked_in=request.POST.get("undo") != "1")
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    if request.htmx:
+        pair = pairs_with_players(tournament=tournament).get(pk=pair.pk)
+        return render(request, "registration/_checkin_row.html", {"tournament": tournament, "pair": pair})
+    url = reverse("registration:checkin", kwargs={"tournament_id": tournament.pk})
+    return redirect(f"{url}?{urlencode({'q': request.POST.get('q', '')})}")
+
+
+@organiser_view
+def roster_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = RosterImportForm(request.POST or None, request.FILES or None)
+    errors = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            result = roster_import(tournament=tournament, file=form.cleaned_data["file"], user=request.user)
+        except RosterImportError as error:
+            errors = error.errors
+        else:
+            messages.success(
+                request,
+                _("Imported %(players)d players in %(pairs)d pairs.")
+                % {"players": result.players, "pairs": result.pairs},
+            )
+            return redirect("registration:pairs", tournament_id=tournament.pk)
+    return render(
+        request, "registration/roster_import.html", {"tournament": tournament, "form": form, "errors": errors}
+    )
+
+
+def roster_template_download(request: HttpRequest) -> HttpResponse:
+    response = HttpResponse(
+        roster_template(), content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    )
+    response["Content-Disposition"] = 'attachment; filename="roster-template.xlsx"'
+    return response

@@ -1,0 +1,37 @@
+"""The Django side's one door to the rules core: which options apply, and its messages.
+
+No rule is computed here; this only resolves *which* rules apply to a tournament or stage (the
+tournament's profile and overrides, then the stage's) and shows the rules core's errors in the
+user's language.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import get_language
+
+from scoring.errors import ScoringError
+from scoring.options import RuleOptions
+from scoring.profiles import options_for
+
+if TYPE_CHECKING:
+    from tournament.matches.models import Stage
+    from tournament.registration.models import Tournament
+
+
+def rules_for_tournament(tournament: Tournament) -> RuleOptions:
+    return options_for(profile=tournament.rule_profile, overrides=tournament.rule_overrides)
+
+
+def rules_for_stage(stage: Stage) -> RuleOptions:
+    """A stage's match rules: its own profile (or the tournament's) with both sets of overrides."""
+    tournament = stage.tournament
+    overrides: dict[str, Any] = {**tournament.rule_overrides, **stage.rule_overrides}
+    return options_for(profile=stage.rule_profile or tournament.rule_profile, overrides=overrides)
+
+
+def scoring_message(error: ScoringError) -> str:
+    """The rules core's message in the active language (Chinese first)."""
+    language = get_language() or ""
+    return error.message_zh if language.startswith("zh") else error.message
