@@ -96,17 +96,25 @@ class MatchRecord:
     def from_result(cls, *, round: int, ns: str, ew: str, result: MatchResult) -> MatchRecord:
         """A finished :class:`~scoring.outcome.MatchResult` (from :func:`scoring.match.replay`) as a
         standings record."""
-        forfeit = result.reason is Reason.FORFEIT
+        return cls.from_result_json(round=round, ns=ns, ew=ew, result=result.to_json())
+
+    @classmethod
+    def from_result_json(cls, *, round: int, ns: str, ew: str, result: Mapping[str, Any]) -> MatchRecord:
+        """The same from a stored ``MatchResult.to_json()`` snapshot (what the database keeps)."""
+        winner = Side.parse(result["winner"]) if result.get("winner") else None
+        levels = result.get("levels") or {}
+        points = result.get("points")
+        forfeit = result.get("reason") == Reason.FORFEIT.value
         return cls(
             round=round,
             ns=ns,
             ew=ew,
-            winner=result.winner,
-            levels=result.levels,
-            passed_a=result.reason is Reason.PASSED_A,
-            points=result.points,
-            forfeit=result.winner.other if forfeit and result.winner is not None else None,
-            double_forfeit=forfeit and result.winner is None,
+            winner=winner,
+            levels=(levels.get("NS", LOWEST), levels.get("EW", LOWEST)),
+            passed_a=result.get("reason") == Reason.PASSED_A.value,
+            points=(points["NS"], points["EW"]) if points else None,
+            forfeit=winner.other if forfeit and winner is not None else None,
+            double_forfeit=forfeit and winner is None,
         )
 
 

@@ -2,13 +2,15 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tournament.matches import card_views
 from tournament.registration import views as registration_views
 
 urlpatterns = [
     path("", registration_views.home, name="home"),
     path("", include("tournament.registration.urls")),
-    path("referee/cards/", card_views.card_dispute, name="card_dispute"),
+    path("", include("tournament.matches.urls")),
+    path("", include("tournament.draw.urls")),
+    path("", include("tournament.standings.urls")),
+    path("", include("tournament.exports.urls")),
     path("api/", include("tournament.api.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -280,3 +280,21 @@ def test_the_registry_names_every_tie_breaker() -> None:
     }
     assert all(metric.title_zh for metric in METRICS.values())
     assert dataclasses.is_dataclass(MatchRecord)
+
+
+def test_a_stored_snapshot_gives_the_same_record_as_the_result() -> None:
+    """The database keeps ``MatchResult.to_json()``; standings read it back identically."""
+    from scoring.match import parse_deals, replay
+    from scoring.profiles import options_for
+    from scoring.standings import MatchRecord
+
+    for profile, orders in (
+        ("classic", [["N", "S"]] * 4 + [["N", "E", "S"]]),
+        ("points-6", [["E", "W"], ["N", "S", "E"], ["W", "N", "E"], ["S", "N"], ["E", "W"], ["N", "E", "S"]]),
+    ):
+        options = options_for(profile=profile)
+        result = replay(options=options, deals=parse_deals(options=options, data=[{"order": o} for o in orders]))
+        from_json = MatchRecord.from_result_json(round=1, ns="A", ew="B", result=result.to_json())
+        assert from_json.winner is result.winner
+        assert from_json.levels == result.levels and from_json.points == result.points
+        assert from_json == MatchRecord.from_result(round=1, ns="A", ew="B", result=result)

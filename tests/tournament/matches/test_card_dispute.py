@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 def test_a_referee_sees_the_verdict_the_reading_used_and_the_other_readings(client):
     client.force_login(referee())
     response = client.get(
-        reverse("card_dispute"), {"level": "5", "play": "KS,KD,5H,2C,2D", "previous": "QS,QD,QC,3S,3D"}
+        reverse("matches:card_dispute"), {"level": "5", "play": "KS,KD,5H,2C,2D", "previous": "QS,QD,QC,3S,3D"}
     )
     assert response.status_code == 200
     verdict = response.context["verdict"]
@@ -29,7 +29,7 @@ def test_a_referee_sees_the_verdict_the_reading_used_and_the_other_readings(clie
 def test_a_declared_reading_is_used(client):
     client.force_login(referee())
     response = client.get(
-        reverse("card_dispute"),
+        reverse("matches:card_dispute"),
         {"level": "5", "play": "KS,KD,5H,2C,2D", "previous": "QS,QD,QC,3S,3D", "declared": "full_house:2"},
     )
     assert response.context["verdict"].beats is False
@@ -39,7 +39,7 @@ def test_the_page_is_chinese_first_with_the_card_picker(client):
     client.force_login(organiser())
     with translation.override("zh-hans"):
         response = client.get(
-            reverse("card_dispute"), {"level": "9", "play": "9S,9D,9C,9H", "previous": "6D,7D,8D,9D,TD"}
+            reverse("matches:card_dispute"), {"level": "9", "play": "9S,9D,9C,9H", "previous": "6D,7D,8D,9D,TD"}
         )
     html = response.content.decode()
     assert response.context["verdict"].beats is False
@@ -49,7 +49,7 @@ def test_the_page_is_chinese_first_with_the_card_picker(client):
 
 def test_bad_cards_are_a_form_error_not_a_crash(client):
     client.force_login(referee())
-    response = client.get(reverse("card_dispute"), {"level": "5", "play": "KS,XX", "previous": "QS"})
+    response = client.get(reverse("matches:card_dispute"), {"level": "5", "play": "KS,XX", "previous": "QS"})
     assert response.status_code == 200
     assert "XX" in " ".join(response.context["form"].non_field_errors())
 
@@ -57,23 +57,23 @@ def test_bad_cards_are_a_form_error_not_a_crash(client):
 def test_htmx_requests_get_only_the_verdict(client):
     client.force_login(referee())
     response = client.get(
-        reverse("card_dispute"), {"level": "5", "play": "5S", "previous": "AS"}, HTTP_HX_REQUEST="true"
+        reverse("matches:card_dispute"), {"level": "5", "play": "5S", "previous": "AS"}, HTTP_HX_REQUEST="true"
     )
     assert next(t.name for t in response.templates) == "matches/_card_verdict.html"
     assert response.context["verdict"].beats is True
 
 
 def test_players_and_the_public_cannot_use_it(client):
-    assert client.get(reverse("card_dispute")).status_code == 302
+    assert client.get(reverse("matches:card_dispute")).status_code == 302
     client.force_login(UserFactory())
-    assert client.get(reverse("card_dispute")).status_code == 404
+    assert client.get(reverse("matches:card_dispute")).status_code == 404
 
 
 def test_an_organiser_of_a_tournament_may_use_it(client):
     user = UserFactory()
     TournamentFactory().organisers.add(user)
     client.force_login(user)
-    assert client.get(reverse("card_dispute")).status_code == 200
+    assert client.get(reverse("matches:card_dispute")).status_code == 200
 
 
 def test_api_beats_and_classify(client):
@@ -122,5 +122,5 @@ def test_api_is_for_referees_and_organisers_only(client):
 def test_it_changes_no_result(client):
     client.force_login(referee())
     before = (Match.objects.count(), Deal.objects.count())
-    client.get(reverse("card_dispute"), {"level": "5", "play": "5S", "previous": "AS"})
+    client.get(reverse("matches:card_dispute"), {"level": "5", "play": "5S", "previous": "AS"})
     assert (Match.objects.count(), Deal.objects.count()) == before

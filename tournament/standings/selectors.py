@@ -1,0 +1,58 @@
+"""Standings of a stage: stored match snapshots fed through the rules core (RULES.md §5).
+
+Nothing is ranked here: the rows, ranks and tie-break values come from ``scoring.standings``.
+Results count once the rules core has finished the match (finished or confirmed); a bye match
+(no E/W pair) is finished when it is drawn and counts as the stage's rules say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.standings import MatchRecord, Standings, rank
+from tournament.matches.models import Match, MatchStatus, RoundEntry, Stage
+from tournament.registration.models import Pair
+from tournament.rules import rules_for_stage
+
+COUNTED = (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
+
+
+@dataclass(frozen=True, slots=True)
+class StageStandings:
+    stage: Stage
+    standings: Standings
+    pairs: dict[int, Pair]
+
+    def rows_with_pairs(self) -> list[tuple[object, Pair]]:
+        return [(row, self.pairs[int(row.entrant)]) for row in self.standings.rows]
+
+
+def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
+    """The stage's counted results as the rules core's records (entrants are pair ids as text)."""
+    records: list[MatchRecord] = []
+    matches = Match.objects.filter(round__stage=stage).filter(status__in=COUNTED)
+    for round_number, ns, ew, state in matches.values_list(
+        "round__number", "ns_pair_id", "ew_pair_id", "state"
+    ):
+        if ew is None:
+            records.append(MatchRecord(round=round_number, ns=str(ns), ew=None))
+        else:
+            records.append(
+                MatchRecord.from_result_json(round=round_number, ns=str(ns), ew=str(ew), result=state)
+            )
+    return records
+
+
+def stage_standings(*, stage: Stage, lots_seed: int | None = None) -> StageStandings:
+    """Ranked rows of every pair drawn in the stage (or, before any draw, every active pair)."""
+    entrant_ids = set(RoundEntry.objects.filter(round__stage=stage).values_list("pair_id", flat=True))
+    pairs_qs = Pair.objects.filter(tournament_id=stage.tournament_id)
+    pairs_qs = pairs_qs.filter(pk__in=entrant_ids) if entrant_ids else pairs_qs.exclude(status="withdrawn")
+    pairs = {pair.pk: pair for pair in pairs_qs}
+    standings = rank(
+        entrants=[str(pk) for pk in sorted(pairs)],
+        results=stage_match_records(stage=stage),
+        options=rules_for_stage(stage),
+        lots_seed=lots_seed,
+    )
+    return StageStandings(stage=stage, standings=standings, pairs=pairs)
