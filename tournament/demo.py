@@ -15,6 +15,10 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from openpyxl import Workbook
 
+from tournament.draw.pairing import Referee, referees_assign
+from tournament.draw.services import round_draw, round_publish, stage_create
+from tournament.matches.models import Match, MatchStatus, RefereeAssignment, Round
+from tournament.matches.services import deal_record
 from tournament.registration import services
 from tournament.registration.models import Tournament
 from tournament.registration.roles import ORGANISERS_GROUP, REFEREES_GROUP
@@ -33,6 +37,18 @@ GIVEN = (
     "俊杰晓东海燕雪梅立新永春子涵思远嘉怡欣悦"
 )
 PAIRS = 48
+SWISS_ROUNDS = 3
+# Finishing orders a referee taps, weighted toward the common ones (3- and 4-seat orders).
+ORDERS = [
+    ["N", "S"],
+    ["E", "W"],
+    ["N", "E", "S"],
+    ["E", "N", "W"],
+    ["S", "W", "N"],
+    ["W", "S", "E"],
+    ["N", "E", "W", "S"],
+    ["E", "S", "N", "W"],
+]
 
 
 @dataclass
@@ -49,14 +65,14 @@ def _user(username: str, group: str, *, staff: bool = False) -> None:
     user.groups.add(Group.objects.get_or_create(name=group)[0])
 
 
-def _roster(rng: random.Random) -> io.BytesIO:
-    """The organiser's Excel roster: 48 pairs, each from one of six departments."""
+def _roster(rng: random.Random, pairs: int) -> io.BytesIO:
+    """The organiser's Excel roster: ``pairs`` pairs, each from one of six departments."""
     book = Workbook()
     sheet = book.active
     sheet.append(["姓名", "工号", "部门", "搭档工号", "手机"])
     names: set[str] = set()
     number = 10001
-    for index in range(PAIRS):
+    for index in range(pairs):
         department = DEPARTMENTS[index % len(DEPARTMENTS)]
         for partner_offset in (1, -1):
             while True:
@@ -73,7 +89,7 @@ def _roster(rng: random.Random) -> io.BytesIO:
     return buffer
 
 
-def demo_build(*, seed: int = 2026) -> DemoSummary:
+def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWISS_ROUNDS) -> DemoSummary:
     """(Re)build the demo event; other tournaments are left alone."""
     rng = random.Random(seed)
     _user("organiser", ORGANISERS_GROUP, staff=True)
@@ -85,11 +101,52 @@ def demo_build(*, seed: int = 2026) -> DemoSummary:
         tournament = services.tournament_create(
             name=DEMO_NAME, rule_profile="timed-40", venue="集团职工活动中心", organiser=organiser
         )
-        roster_import(tournament=tournament, file=_roster(rng), user=organiser)
+        roster_import(tournament=tournament, file=_roster(rng, pairs), user=organiser)
         pairs = list(tournament.pairs.order_by("id"))
         for pair in pairs[:-2]:  # two pairs have not arrived yet
             services.pair_check_in(pair=pair)
+        stage = stage_create(
+            tournament=tournament, name="预赛（瑞士移位）", format="swiss", options={"department_rounds": 1}
+        )
+        referees = list(get_user_model().objects.filter(username__startswith="referee").order_by("username"))
+        for number in range(1, swiss_rounds + 1):
+            round_ = round_publish(round_=round_draw(stage=stage, seed=seed + number))
+            _assign_referees(round_, referees)
+            # Earlier rounds are complete; the current round is under way with a few results in.
+            _play_round(round_, rng, organiser, finish=number < swiss_rounds)
     logins = [("organiser", "organiser", DEMO_PASSWORD)] + [
         ("referee", f"referee{index}", DEMO_PASSWORD) for index in (1, 2, 3)
     ]
     return DemoSummary(tournament=tournament, logins=logins)
+
+
+def _assign_referees(round_: Round, referees: list) -> None:
+    tables = list(round_.matches.exclude(table=None).values_list("table__number", "table_id"))
+    plan = referees_assign(
+        tables=[number for number, _ in tables],
+        referees=[Referee(id=referee.pk) for referee in referees],
+        tables_per_referee=(len(tables) + len(referees) - 1) // len(referees),
+    )
+    table_ids = dict(tables)
+    RefereeAssignment.objects.bulk_create(
+        RefereeAssignment(round=round_, table_id=table_ids[item.table], referee_id=item.referee) for item in plan
+    )
+
+
+def _play_round(round_: Round, rng: random.Random, user: object, *, finish: bool) -> None:
+    matches = list(round_.matches.filter(status=MatchStatus.PENDING).order_by("table__number"))
+    for index, match in enumerate(matches):
+        if finish or index % 3 == 0:
+            _play_match(match, rng, user, max_deals=None)
+        elif index % 3 == 1:  # the current round: a third finished, a third under way, a third not started
+            _play_match(match, rng, user, max_deals=rng.randrange(2, 9))
+
+
+def _play_match(match: Match, rng: random.Random, user: object, *, max_deals: int | None) -> None:
+    """Enter random deals the way a referee would, until the match ends (or ``max_deals``)."""
+    played = 0
+    while max_deals is None or played < max_deals:
+        entry = deal_record(match_id=match.pk, outcome={"order": rng.choice(ORDERS)}, user=user)
+        played += 1
+        if entry.match.status != MatchStatus.RUNNING:
+            return

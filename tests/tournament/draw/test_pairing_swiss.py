@@ -1,0 +1,621 @@
+"""Swiss pairing: the guarantees of tournament/draw/pairing_swiss.py, checked on simulated events.
+
+Each simulated event plays up to 9 rounds with random results (win 2, draw 1, loss 0 — the
+default match points of RULES.md §5; a bye scores as a win). After every draw an independent
+checker verifies the module's guarantees 1–8, using its own oracles: a brute-force search over
+all pairings for small fields, and maximum matchings (Edmonds, tested on its own in
+test_pairing_matching.py) for the "could it have been avoided?" questions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from tournament.draw.pairing import Draw, DrawError, Engine, Entrant, EntrantId, WithinGroup, swiss_pair
+from tournament.draw.pairing_matching import max_cardinality_matching
+
+SCALE = int(os.environ.get("DRAW_TEST_SCALE", "1"))  # raise for a longer local hunt
+SLOW = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
+
+# -- a simulated event ------------------------------------------------------------------------
+
+
+@dataclass
+class _Record:
+    id: int
+    score: int = 0
+    small: float = 0.0
+    opponents: set[EntrantId] = field(default_factory=set)
+    byes: int = 0
+    ns: int = 0
+    ew: int = 0
+    last: str | None = None
+    departments: frozenset[int] = frozenset()
+    withdrawn: bool = False
+
+
+class Event:
+    """Standings of a simulated Swiss event (results drawn at random)."""
+
+    def __init__(self, n: int, seed: int, *, departments: int = 0, draw_rate: float = 0.1) -> None:
+        self.rng = random.Random(seed)
+        self.draw_rate = draw_rate
+        self.records = {
+            i: _Record(i, departments=frozenset({self.rng.randrange(departments)}) if departments else frozenset())
+            for i in range(1, n + 1)
+        }
+
+    def entrants(self) -> list[Entrant]:
+        ranked = sorted(self.records.values(), key=lambda r: (-r.score, -r.small, r.id))
+        return [
+            Entrant(
+                id=r.id,
+                rank=k,
+                score=r.score,
+                opponents=frozenset(r.opponents),
+                byes=r.byes,
+                departments=r.departments,
+                seats_ns=r.ns,
+                seats_ew=r.ew,
+                last_seat="NS" if r.last == "NS" else "EW" if r.last == "EW" else None,
+                withdrawn=r.withdrawn,
+            )
+            for k, r in enumerate(ranked, start=1)
+        ]
+
+    def play(self, draw: Draw) -> None:
+        for p in draw.pairings:
+            if p.ew is None:
+                bye = self.records[int(p.ns)]
+                bye.byes += 1
+                bye.score += 2
+                continue
+            a, b = self.records[int(p.ns)], self.records[int(p.ew)]
+            a.opponents.add(b.id)
+            b.opponents.add(a.id)
+            a.ns, b.ew = a.ns + 1, b.ew + 1
+            a.last, b.last = "NS", "EW"
+            x = self.rng.random()
+            margin = 1 + self.rng.random() * 10  # small points (级差分) go to the winner
+            if x < self.draw_rate:
+                a.score, b.score = a.score + 1, b.score + 1
+            elif x < (1 + self.draw_rate) / 2:
+                a.score, a.small, b.small = a.score + 2, a.small + margin, b.small - margin
+            else:
+                b.score, b.small, a.small = b.score + 2, b.small + margin, a.small - margin
+
+
+# -- oracles ----------------------------------------------------------------------------------
+
+
+def severe_seats(a: Entrant, b: Entrant) -> bool:
+    """Both pairs already sit two or more rounds more one way — the same way."""
+    return (a.seat_need >= 2 and b.seat_need >= 2) or (a.seat_need <= -2 and b.seat_need <= -2)
+
+
+def _compatible(a: Entrant, b: Entrant, *, departments: bool, seats: bool = False) -> bool:
+    if b.id in a.opponents or a.id in b.opponents:
+        return False
+    if seats and severe_seats(a, b):
+        return False
+    return not (departments and a.departments & b.departments)
+
+
+def max_tables(group: Sequence[Entrant], *, departments: bool = False, seats: bool = False) -> int:
+    """ν: the largest number of allowed tables inside ``group`` (Edmonds' maximum matching)."""
+    index = list(range(len(group)))
+    mate: dict[int, int] = {}
+    for i in index:  # a greedy start makes the search fast; the result is still maximum
+        if i in mate:
+            continue
+        for j in range(i + 1, len(group)):
+            if j not in mate and _compatible(group[i], group[j], departments=departments, seats=seats):
+                mate[i], mate[j] = j, i
+                break
+
+    def neighbours(v: int) -> Iterator[int]:
+        return (u for u in index if u != v and _compatible(group[v], group[u], departments=departments, seats=seats))
+
+    max_cardinality_matching(index, neighbours, mate)
+    return len(mate) // 2
+
+
+def can_pair_all(group: Sequence[Entrant], *, departments: bool = False, seats: bool = False) -> bool:
+    return 2 * max_tables(group, departments=departments, seats=seats) == len(group)
+
+
+def objective(tables: Sequence[tuple[Entrant, Entrant]], *, protect: bool) -> tuple[int, ...]:
+    """The exact engine's criteria, written out from the module docstring (guarantees 5 and 6)."""
+    scores = sorted({x.score for t in tables for x in t}, reverse=True)
+    group = {s: g for g, s in enumerate(scores)}
+    crossings = [0] * max(len(scores) - 1, 0)
+    rematches = departments = severe = skips = seats = 0
+    for a, b in tables:
+        severe += severe_seats(a, b)
+        if (a.seat_need > 0 and b.seat_need > 0) or (a.seat_need < 0 and b.seat_need < 0):
+            seats += min(abs(a.seat_need), abs(b.seat_need), 8)
+        rematches += b.id in a.opponents
+        departments += bool(protect and a.departments & b.departments)
+        low, high = sorted((group[a.score], group[b.score]))
+        for boundary in range(low, high):
+            crossings[boundary] += 1
+        skips += max(high - low - 1, 0)
+    return (rematches, departments, severe, *crossings, skips, seats)
+
+
+def brute_force_best(field: Sequence[Entrant], *, allow_rematches: bool, protect: bool) -> tuple[int, ...] | None:
+    best: tuple[int, ...] | None = None
+
+    def pairings(rest: list[Entrant]) -> Iterator[list[tuple[Entrant, Entrant]]]:
+        if not rest:
+            yield []
+            return
+        a, others = rest[0], rest[1:]
+        for k, b in enumerate(others):
+            if not allow_rematches and b.id in a.opponents:
+                continue
+            for tail in pairings(others[:k] + others[k + 1 :]):
+                yield [(a, b), *tail]
+
+    for candidate in pairings(list(field)):
+        value = objective(candidate, protect=protect)
+        if best is None or value < best:
+            best = value
+    return best
+
+
+# -- the checker ------------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    rounds: int = 0
+    exact: int = 0
+    fast: int = 0
+    brute_forced: int = 0
+    tails: int = 0
+    rematch_rounds: int = 0
+    seat_strained: int = 0
+
+
+def ranked(entrants: Sequence[Entrant]) -> list[Entrant]:
+    return sorted((e for e in entrants if not e.withdrawn), key=lambda e: (-e.score, e.rank))
+
+
+def check_draw(
+    entrants: Sequence[Entrant],
+    draw: Draw,
+    *,
+    allow_rematches: bool,
+    protect: bool,
+    stats: Stats,
+    cross_check: bool = False,
+) -> None:
+    by_id = {e.id: e for e in entrants}
+    order = ranked(entrants)
+    position = {e.id: k for k, e in enumerate(order)}
+    assert draw.notes["ranking"] == [e.id for e in order]
+
+    # 1. Everyone once.
+    placed = [x for p in draw.pairings for x in p.entrants]
+    assert Counter(placed) == Counter(e.id for e in order)
+
+    tables = [(by_id[p.ns], by_id[p.ew]) for p in draw.pairings if p.ew is not None]
+    tables = [(a, b) if position[a.id] < position[b.id] else (b, a) for a, b in tables]
+    paired = sorted((x for t in tables for x in t), key=lambda e: position[e.id])
+    byes = [by_id[p.ns] for p in draw.pairings if p.ew is None]
+    assert len(byes) == len(order) % 2
+
+    # 2. No rematch; with rematches allowed, as few as possible.
+    rematches = [t for t in tables if t[1].id in t[0].opponents]
+    nu = max_tables(paired)
+    if rematches:
+        assert allow_rematches
+        assert not can_pair_all(paired)
+        assert len(rematches) == len(paired) // 2 - nu
+        stats.rematch_rounds += 1
+    warned_rematches = {frozenset(w.entrants) for w in draw.warnings if w.code == "rematch"}
+    assert warned_rematches == {frozenset((a.id, b.id)) for a, b in rematches}
+
+    # 3. The bye: lowest-ranked without a bye whose removal leaves a rematch-free field.
+    if byes:
+        (bye,) = byes
+        assert bye.byes == 0
+        lower_fresh = [e for e in order[position[bye.id] + 1 :] if e.byes == 0]
+        for other in lower_fresh:
+            assert not can_pair_all([e for e in order if e.id != other.id]), "bye skipped a possible pair"
+        if rematches:
+            assert not lower_fresh
+
+    # 4. Department protection.
+    clashes = [t for t in tables if protect and t[0].departments & t[1].departments]
+    if clashes:
+        assert not can_pair_all(paired, departments=True)
+        fewest = len(paired) // 2 - max_tables(paired, departments=True)  # a lower bound
+        assert len(clashes) >= fewest
+        if draw.notes.get("compatibility") == "fewest_department_clashes":
+            assert len(clashes) == fewest
+    warned = {frozenset(w.entrants) for w in draw.warnings if w.code == "same_department"}
+    assert warned == {frozenset((a.id, b.id)) for a, b in clashes}
+
+    # 6a. Severe seat tables only if no pairing avoids them (given how 4 was settled).
+    severe = [t for t in tables if severe_seats(*t)]
+    compatibility = draw.notes.get("compatibility")
+    if severe and compatibility in ("no_rematch", "no_rematch_no_department"):
+        assert not draw.notes["seats_protected"]
+        assert not can_pair_all(paired, departments=compatibility == "no_rematch_no_department", seats=True)
+
+    # 5. Smallest score differences.
+    engine = draw.notes["engine"]
+    value = objective(tables, protect=protect)
+    if engine == "exact":
+        stats.exact += 1
+        department_rounds = draw.options["department_rounds"]
+        assert isinstance(department_rounds, int)
+        if len(paired) <= 12:
+            assert value == brute_force_best(paired, allow_rematches=allow_rematches, protect=protect)
+            stats.brute_forced += 1
+        if cross_check:
+            fast_draw = swiss_pair(
+                entrants=entrants,
+                round_number=draw.round_number,
+                seed=draw.seed,
+                allow_rematches=allow_rematches,
+                department_rounds=department_rounds,
+                engine="fast",
+            )
+            other_tables = [(by_id[p.ns], by_id[p.ew]) for p in fast_draw.pairings if p.ew is not None]
+            if fast_draw.byes == draw.byes:
+                assert value <= objective(other_tables, protect=protect)
+    else:
+        stats.fast += 1
+        check_brackets(paired, tables, draw, protect=protect, stats=stats)
+
+    # 6. Seats: the greater need (then last seat E/W, then rank) sits N/S; strain only if forced.
+    last_order = {"EW": 2, None: 1, "NS": 0}
+    for p in draw.matches:
+        assert p.ew is not None
+        ns, ew = by_id[p.ns], by_id[p.ew]
+        key_ns = (ns.seat_need, last_order[ns.last_seat])
+        key_ew = (ew.seat_need, last_order[ew.last_seat])
+        assert key_ns >= key_ew
+        if key_ns == key_ew:
+            assert position[ns.id] < position[ew.id]
+        for pair, sits in ((ns, 1), (ew, -1)):
+            after = (pair.seats_ns - pair.seats_ew) + sits
+            if abs(after) > 1 and abs(after) > abs(pair.seats_ns - pair.seats_ew):
+                both_want = (ns.seat_need > 0 and ew.seat_need > 0) or (ns.seat_need < 0 and ew.seat_need < 0)
+                assert both_want, "seat imbalance grew although the table could satisfy both"
+                assert any(w.code == "seat_imbalance" and pair.id in w.entrants for w in p.warnings)
+                stats.seat_strained += 1
+
+    # 8. Tables numbered 1…T, best-ranked table first; the bye last without a table.
+    numbers = [p.table for p in draw.matches]
+    assert numbers == list(range(1, len(numbers) + 1))
+    best = [min(position[p.ns], position[p.ew]) for p in draw.matches if p.ew is not None]
+    assert best == sorted(best)
+    assert all(p.table is None for p in draw.byes) and draw.pairings[len(numbers) :] == draw.byes
+    stats.rounds += 1
+
+
+def check_brackets(
+    paired: list[Entrant], tables: list[tuple[Entrant, Entrant]], draw: Draw, *, protect: bool, stats: Stats
+) -> None:
+    """Fast engine, guarantee 5: no bracket above the tail floats more entrants than it must."""
+    scores = sorted({e.score for e in paired}, reverse=True)
+    group = {e.id: scores.index(e.score) for e in paired}
+    partner = {a.id: b for a, b in tables} | {b.id: a for a, b in tables}
+    tail = draw.notes.get("tail_from_group")
+    if tail is not None:
+        stats.tails += 1
+    hard_departments = draw.notes["compatibility"] == "no_rematch_no_department"
+    hard_seats = bool(draw.notes["seats_protected"])
+    if draw.notes["compatibility"] in ("rematches_allowed", "fewest_department_clashes"):
+        assert tail == 1
+    assert tail is None or isinstance(tail, int)
+    limit = len(scores) if tail is None else tail - 1
+    for k in range(limit):
+        bracket = [e for e in paired if group[e.id] == k or (group[e.id] < k and group[partner[e.id].id] >= k)]
+        floaters = [e for e in bracket if group[partner[e.id].id] > k]
+        must = len(bracket) - 2 * max_tables(bracket, departments=hard_departments, seats=hard_seats)
+        assert len(floaters) == must, f"bracket {k + 1} floats {len(floaters)} but needs only {must}"
+    if tail is None:
+        assert not [e for e in paired if group[partner[e.id].id] > len(scores) - 1]
+    del protect
+
+
+def run_event(
+    n: int,
+    seed: int,
+    *,
+    rounds: int = 9,
+    engine: Engine = "auto",
+    departments: int = 0,
+    department_rounds: int = 0,
+    within_group: WithinGroup = "adjacent",
+    cross_check: bool = False,
+    withdraw_every: int = 0,
+) -> Stats:
+    event = Event(n, seed, departments=departments)
+    stats = Stats()
+    allow = False
+    for round_number in range(1, rounds + 1):
+        if withdraw_every and round_number % withdraw_every == 0:
+            alive = [r for r in event.records.values() if not r.withdrawn]
+            if len(alive) > 4:
+                event.rng.choice(alive).withdrawn = True
+        entrants = event.entrants()
+
+        def pair(allow_rematches: bool, entrants: list[Entrant] = entrants, round_number: int = round_number) -> Draw:
+            return swiss_pair(
+                entrants=entrants,
+                round_number=round_number,
+                seed=seed * 31 + round_number,
+                allow_rematches=allow_rematches,
+                department_rounds=department_rounds,
+                within_group=within_group,
+                engine=engine,
+            )
+
+        try:
+            draw = pair(allow)
+        except DrawError as error:
+            assert error.code == "no_pairing_without_rematch"
+            active = ranked(entrants)
+            if len(active) % 2 == 0:
+                assert not can_pair_all(active)
+            else:
+                for c in (e for e in active if e.byes == 0):
+                    assert not can_pair_all([e for e in active if e.id != c.id])
+            allow = True  # the organiser allows rematches from now on
+            draw = pair(True)
+        check_draw(
+            entrants,
+            draw,
+            allow_rematches=allow,
+            protect=round_number <= department_rounds,
+            stats=stats,
+            cross_check=cross_check,
+        )
+        event.play(draw)
+    assert all(r.byes <= 1 for r in event.records.values()), "a pair had two byes"
+    return stats
+
+
+# -- the properties ---------------------------------------------------------------------------
+
+
+@settings(SLOW, max_examples=20 * SCALE)
+@given(n=st.integers(8, 300), seed=st.integers(0, 2**32 - 1))
+@example(n=8, seed=1)
+@example(n=99, seed=2)
+@example(n=101, seed=3)
+@example(n=300, seed=4)
+def test_nine_round_events_keep_every_guarantee(n: int, seed: int) -> None:
+    stats = run_event(n, seed, cross_check=n <= 40)
+    assert stats.rounds == 9
+
+
+@settings(SLOW, max_examples=40 * SCALE)
+@given(n=st.integers(8, 70), seed=st.integers(0, 2**32 - 1), within=st.sampled_from(["adjacent", "slide"]))
+def test_fast_engine_on_small_crowded_fields(n: int, seed: int, within: WithinGroup) -> None:
+    """Small fields late in an event strain the fast engine most (floats, tails, repairs)."""
+    stats = run_event(n, seed, engine="fast", within_group=within, withdraw_every=4)
+    assert stats.fast == stats.rounds
+
+
+@settings(SLOW, max_examples=20 * SCALE)
+@given(n=st.integers(8, 60), seed=st.integers(0, 2**32 - 1), departments=st.integers(2, 5))
+def test_department_protection_in_simulated_events(n: int, seed: int, departments: int) -> None:
+    run_event(n, seed, rounds=5, departments=departments, department_rounds=3)
+    run_event(n, seed, rounds=4, departments=departments, department_rounds=3, engine="fast")
+
+
+@settings(SLOW, max_examples=150 * SCALE)
+@given(data=st.data(), n=st.integers(2, 12))
+def test_exact_engine_matches_brute_force_on_random_histories(data: st.DataObject, n: int) -> None:
+    """Arbitrary scores, opponents and departments — not only histories a Swiss could produce."""
+    scores = data.draw(st.lists(st.integers(0, 6), min_size=n, max_size=n))
+    edges = data.draw(st.sets(st.tuples(st.integers(1, n), st.integers(1, n)), max_size=n * 2))
+    opponents: dict[int, set[EntrantId]] = {i: set() for i in range(1, n + 1)}
+    for a, b in edges:
+        if a != b:
+            opponents[a].add(b)
+            opponents[b].add(a)
+    departments = data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    protect = data.draw(st.booleans())
+    allow = data.draw(st.booleans())
+    entrants = [
+        Entrant(
+            id=i,
+            rank=i,
+            score=scores[i - 1],
+            opponents=frozenset(opponents[i]),
+            departments={departments[i - 1]},
+        )
+        for i in range(1, n + 1)
+    ]
+    try:
+        draw = swiss_pair(
+            entrants=entrants,
+            round_number=1,
+            seed=7,
+            allow_rematches=allow,
+            department_rounds=1 if protect else 0,
+            engine="exact",
+        )
+    except DrawError as error:
+        assert error.code == "no_pairing_without_rematch" and not allow
+        return
+    check_draw(entrants, draw, allow_rematches=allow, protect=protect, stats=Stats())
+
+
+# -- examples ---------------------------------------------------------------------------------
+
+
+def _field(n: int, *, byes: int = 0) -> list[Entrant]:
+    return [Entrant(id=i, rank=i, byes=byes) for i in range(1, n + 1)]
+
+
+@pytest.mark.parametrize("engine", ["exact", "fast"])
+def test_first_round_orders(engine: Engine) -> None:
+    field = _field(8)
+    adjacent = swiss_pair(entrants=field, round_number=1, seed=1, engine=engine)
+    assert [(p.ns, p.ew) for p in adjacent.pairings] == [(1, 2), (3, 4), (5, 6), (7, 8)]
+    slide = swiss_pair(entrants=field, round_number=1, seed=1, engine=engine, within_group="slide")
+    assert [(p.ns, p.ew) for p in slide.pairings] == [(1, 5), (2, 6), (3, 7), (4, 8)]
+
+
+@pytest.mark.parametrize("engine", ["exact", "fast"])
+def test_rematch_impossible_is_a_clear_error_unless_allowed(engine: Engine) -> None:
+    # Four pairs after a full round-robin: every opponent has been met.
+    field = [Entrant(id=i, rank=i, opponents=frozenset({1, 2, 3, 4} - {i})) for i in range(1, 5)]
+    with pytest.raises(DrawError) as caught:
+        swiss_pair(entrants=field, round_number=4, seed=3, engine=engine)
+    assert caught.value.code == "no_pairing_without_rematch"
+    assert caught.value.message_zh and caught.value.message_en
+    draw = swiss_pair(entrants=field, round_number=4, seed=3, allow_rematches=True, engine=engine)
+    assert len(draw.matches) == 2
+    assert [w.code for w in draw.warnings if w.code == "rematch"] == ["rematch", "rematch"]
+
+
+@pytest.mark.parametrize("engine", ["exact", "fast"])
+def test_bye_goes_to_lowest_ranked_without_one_and_never_twice(engine: Engine) -> None:
+    field = _field(5)
+    field[4] = Entrant(id=5, rank=5, byes=1)
+    draw = swiss_pair(entrants=field, round_number=2, seed=1, engine=engine)
+    assert [p.ns for p in draw.byes] == [4]
+    # If giving the bye to pair 4 would force a rematch among the rest, the next one up gets it.
+    opp = {1: {2, 3, 5}, 2: {1}, 3: {1}, 5: {1}}
+    field = [
+        Entrant(id=i, rank=i, byes=1 if i == 5 else 0, opponents=frozenset(opp.get(i, set()))) for i in range(1, 6)
+    ]
+    draw = swiss_pair(entrants=field, round_number=3, seed=1, engine=engine)
+    assert [p.ns for p in draw.byes] == [3]
+    everyone_had_one = _field(3, byes=1)
+    with pytest.raises(DrawError) as caught:
+        swiss_pair(entrants=everyone_had_one, round_number=4, seed=1, engine=engine)
+    assert caught.value.code == "no_bye_available"
+
+
+def test_withdrawn_pairs_are_not_drawn_and_inputs_are_validated() -> None:
+    field = _field(6)
+    field[2] = Entrant(id=3, rank=3, withdrawn=True)
+    draw = swiss_pair(entrants=field, round_number=1, seed=1)
+    assert 3 not in [x for p in draw.pairings for x in p.entrants]
+    assert [p.ns for p in draw.byes] == [6]
+    with pytest.raises(DrawError) as caught:
+        swiss_pair(entrants=[*field, Entrant(id=1)], round_number=1, seed=1)
+    assert caught.value.code == "duplicate_entrant"
+    with pytest.raises(DrawError) as caught:
+        swiss_pair(entrants=_field(1), round_number=1, seed=1)
+    assert caught.value.code == "too_few_entrants"
+    with pytest.raises(DrawError) as caught:
+        swiss_pair(entrants=field, round_number=0, seed=1)
+    assert caught.value.code == "invalid_option"
+
+
+@pytest.mark.parametrize("engine", ["exact", "fast"])
+def test_department_protection_and_its_warning(engine: Engine) -> None:
+    # 1 and 2 are neighbours in the ranking but share a department: kept apart in round 1 only.
+    field = [Entrant(id=i, rank=i, departments={"sales" if i <= 2 else f"d{i}"}) for i in range(1, 7)]
+    protected = swiss_pair(entrants=field, round_number=1, seed=1, department_rounds=1, engine=engine)
+    assert {frozenset(p.entrants) for p in protected.matches}.isdisjoint({frozenset({1, 2})})
+    assert not protected.warnings
+    later = swiss_pair(entrants=field, round_number=2, seed=1, department_rounds=1, engine=engine)
+    assert frozenset({1, 2}) in {frozenset(p.entrants) for p in later.matches}
+    # Unavoidable: a department with three of four pairs.
+    crowded = [Entrant(id=i, rank=i, departments={"sales" if i <= 3 else "it"}) for i in range(1, 5)]
+    draw = swiss_pair(entrants=crowded, round_number=1, seed=1, department_rounds=2, engine=engine)
+    codes = [w.code for w in draw.warnings]
+    assert codes.count("same_department") == 1
+    (warning,) = [w for w in draw.warnings if w.code == "same_department"]
+    assert warning.message_zh and warning.table is not None
+
+
+@pytest.mark.parametrize("engine", ["exact", "fast"])
+def test_same_inputs_and_seed_give_the_same_draw(engine: Engine) -> None:
+    event = Event(40, 5)
+    for round_number in range(1, 4):
+        entrants = event.entrants()
+        first = swiss_pair(entrants=entrants, round_number=round_number, seed=99, engine=engine)
+        again = swiss_pair(entrants=list(entrants), round_number=round_number, seed=99, engine=engine)
+        assert first == again
+        assert first.as_record() == again.as_record()
+        assert first.as_record()["algorithm"] == "swiss.v1" and first.seed == 99
+        event.play(first)
+    # Unranked round 1: the seed draws lots, so a different seed gives a different order.
+    unranked = [Entrant(id=i) for i in range(1, 30)]
+    one = swiss_pair(entrants=unranked, round_number=1, seed=1, engine=engine)
+    two = swiss_pair(entrants=unranked, round_number=1, seed=2, engine=engine)
+    assert one.pairings != two.pairings
+    assert one == swiss_pair(entrants=unranked, round_number=1, seed=1, engine=engine)
+
+
+def test_large_field_is_fast() -> None:
+    event = Event(3000, 11)
+    slowest = 0.0
+    for round_number in range(1, 6):
+        entrants = event.entrants()
+        started = time.perf_counter()
+        draw = swiss_pair(entrants=entrants, round_number=round_number, seed=round_number)
+        slowest = max(slowest, time.perf_counter() - started)
+        assert draw.notes["engine"] == "fast"
+        event.play(draw)
+    assert slowest < 2.0
+
+
+def test_combinations_of_pairs_are_explored_not_only_neighbours() -> None:
+    """1-2 and 3-4 already met: the exact and fast engines both find 1-3, 2-4 (no floats)."""
+    opp = {1: {2}, 2: {1}, 3: {4}, 4: {3}}
+    field = [Entrant(id=i, rank=i, score=2, opponents=frozenset(opp[i])) for i in range(1, 5)]
+    field += [Entrant(id=i, rank=i, score=0) for i in range(5, 9)]
+    for engine in ("exact", "fast"):
+        draw = swiss_pair(entrants=field, round_number=2, seed=1, engine=engine)
+        top = {frozenset(p.entrants) for p in draw.matches[:2]}
+        assert top == {frozenset({1, 3}), frozenset({2, 4})}
+        assert list(itertools.chain.from_iterable(p.entrants for p in draw.matches[2:])) == [5, 6, 7, 8]
+
+
+@pytest.mark.parametrize("n", [5, 11, 45])
+def test_every_combination_of_options_works(n: int) -> None:
+    """Options never crash in combination (Tabbycat's weak spot): each one is checked in full."""
+    event = Event(n, n, departments=2)
+    for round_number in range(1, 7):
+        entrants = event.entrants()
+        chosen: Draw | None = None
+        for allow, department_rounds, within, engine, limit in itertools.product(
+            (False, True), (0, 9), ("adjacent", "slide"), ("auto", "exact", "fast"), (0, 100)
+        ):
+            try:
+                draw = swiss_pair(
+                    entrants=entrants,
+                    round_number=round_number,
+                    seed=round_number,
+                    allow_rematches=allow,
+                    department_rounds=department_rounds,
+                    within_group=within,  # type: ignore[arg-type]
+                    engine=engine,  # type: ignore[arg-type]
+                    exact_limit=limit,
+                )
+            except DrawError as error:
+                if error.code == "no_bye_available":  # five pairs, sixth round: all had one
+                    assert all(e.byes for e in entrants)
+                    return
+                assert error.code == "no_pairing_without_rematch" and not allow
+                continue
+            check_draw(entrants, draw, allow_rematches=allow, protect=department_rounds > 0, stats=Stats())
+            assert draw.options["within_group"] == within and draw.options["engine"] == engine
+            chosen = chosen or draw
+        assert chosen is not None
+        event.play(chosen)

@@ -1,0 +1,84 @@
+"""Pairing algorithms of the draw (抽签/编排) — pure functions, no Django, no database.
+
+The draw service turns rows into :class:`Entrant` values, calls one generator, and bulk-writes the
+:class:`Draw` it gets back (storing ``Draw.as_record()``: algorithm, options and seed, so the same
+inputs and seed reproduce the same tables). Generators raise :class:`DrawError` for problems
+the organiser must resolve (code + English and Chinese message) and :class:`DrawBug` for
+broken internal invariants.
+
+Generators (all keyword-only, all seeded with ``random.Random(seed)``):
+
+- :func:`swiss_pair` — one Swiss (瑞士移位) round; guarantees in :mod:`.pairing_swiss`.
+- :func:`knockout_bracket` / :func:`knockout_round` / :func:`knockout_champion` — a fixed
+  bracket with byes to the top seeds, and the next round from the winners so far.
+- :func:`knockout_redraw` — seed 004's fresh draw every round, byes go to the next draw.
+- :func:`round_robin_schedule` — every round of a round-robin group (circle method).
+- :func:`referees_assign` — referees to tables, up to N each, optionally by area.
+"""
+
+from tournament.draw.pairing_knockout import (
+    KNOCKOUT_ALGORITHM,
+    REDRAW_ALGORITHM,
+    KnockoutBracket,
+    MatchRef,
+    Seeding,
+    knockout_bracket,
+    knockout_champion,
+    knockout_redraw,
+    knockout_round,
+    seeding_order,
+)
+from tournament.draw.pairing_round_robin import ROUND_ROBIN_ALGORITHM, round_robin_schedule
+from tournament.draw.pairing_seating import (
+    Referee,
+    RefereeAssignment,
+    TableArea,
+    referees_assign,
+    seat_pair,
+)
+from tournament.draw.pairing_swiss import EXACT_LIMIT, SWISS_ALGORITHM, Engine, WithinGroup, swiss_pair
+from tournament.draw.pairing_types import (
+    DepartmentId,
+    Draw,
+    DrawBug,
+    DrawError,
+    DrawWarning,
+    Entrant,
+    EntrantId,
+    Pairing,
+    Seat,
+)
+
+__all__ = [
+    "EXACT_LIMIT",
+    "KNOCKOUT_ALGORITHM",
+    "REDRAW_ALGORITHM",
+    "ROUND_ROBIN_ALGORITHM",
+    "SWISS_ALGORITHM",
+    "DepartmentId",
+    "Draw",
+    "DrawBug",
+    "DrawError",
+    "DrawWarning",
+    "Engine",
+    "Entrant",
+    "EntrantId",
+    "KnockoutBracket",
+    "MatchRef",
+    "Pairing",
+    "Referee",
+    "RefereeAssignment",
+    "Seat",
+    "Seeding",
+    "TableArea",
+    "WithinGroup",
+    "knockout_bracket",
+    "knockout_champion",
+    "knockout_redraw",
+    "knockout_round",
+    "referees_assign",
+    "round_robin_schedule",
+    "seat_pair",
+    "seeding_order",
+    "swiss_pair",
+]
