@@ -44,8 +44,8 @@ from scoring.adjustments import (
 from scoring.errors import ErrorCode, ScoringError, bad_input
 from scoring.finishing_order import FinishingOrder
 from scoring.levels import ACE, LOWEST, level_label
-from scoring.options import APass, AtTimeUp, Game, LatePenalty, MatchFormat, RuleOptions
-from scoring.outcome import MatchResult, NextDeal, Reason, Status, settle_on_levels
+from scoring.options import APass, Game, LatePenalty, MatchFormat, RuleOptions
+from scoring.outcome import MatchResult, NextDeal, Reason, Status, last_regular_deal, settle_on_levels
 from scoring.seats import Pair, Side, pair_json
 from scoring.tractor import TractorDeal, TractorState, parse_tractor_deal
 
@@ -53,9 +53,11 @@ __all__ = [
     "DealInput",
     "DealRecord",
     "MatchState",
+    "PartialReplay",
     "parse_deal",
     "parse_deals",
     "replay",
+    "replay_partial",
     "start",
 ]
 
@@ -586,26 +588,10 @@ class _Running:
     # -- time ----------------------------------------------------------------------------------------
 
     def call_time(self, during_deal: int) -> None:
-        if isinstance(during_deal, bool) or not isinstance(during_deal, int) or during_deal < 1:
-            raise bad_input(
-                f"time_called_during_deal must be a deal number (1 or more); got {during_deal!r}.",
-                f"time_called_during_deal 必须是副数（从 1 开始）；收到 {during_deal!r}。",
-            )
-        if self.time_called is not None:
-            raise bad_input(
-                f"Time was already called during deal {self.time_called}.",
-                f"已在第 {self.time_called} 副时宣布时间到。",
-            )
-        if during_deal < self.deals:
-            raise bad_input(
-                f"Time cannot be called during deal {during_deal}: {self.deals} deals have been played.",
-                f"不能在第 {during_deal} 副宣布时间到：已经打了 {self.deals} 副。",
-            )
+        self.last_regular = last_regular_deal(
+            options=self.options, during_deal=during_deal, called_before=self.time_called, played=self.deals
+        )
         self.time_called = during_deal
-        if self.options.at_time_up is AtTimeUp.ONE_MORE_DEAL:
-            self.last_regular = during_deal + 1  # seed 001 §3: cards in play → one more deal
-        else:
-            self.last_regular = during_deal
         self.events += 1
         self._update_stop()
         if self.status is _IN_PROGRESS and self.deals >= self.stop:
@@ -779,6 +765,96 @@ def replay(
     for adjustment in pending.get(len(deals), ()):
         adjustment_records.append(_at_deal(running.adjust, adjustment))
     return running.result(records, adjustment_records)
+
+
+@dataclass(frozen=True, slots=True)
+class PartialReplay:
+    """A match replayed as far as the rules allow (:func:`replay_partial`).
+
+    ``result`` folds every deal and adjustment before the first one the rules core refused;
+    ``deals_applied`` deals (1..n) and the adjustments at the indices ``adjustments_applied`` (indices
+    into the sequence given) are in it; ``error`` says why the rest was refused (None: nothing was).
+    """
+
+    result: MatchResult
+    deals_applied: int
+    adjustments_applied: tuple[int, ...]
+    error: ScoringError | None
+
+    @property
+    def complete(self) -> bool:
+        return self.error is None
+
+
+def replay_partial(
+    *,
+    options: RuleOptions,
+    deals: Sequence[DealInput],
+    time_called_during_deal: int | None = None,
+    adjustments: Sequence[Adjustment] = (),
+) -> PartialReplay:
+    """Replay a match in :func:`replay`'s order, stopping at the first deal or adjustment the rules refuse.
+
+    A correction to an early deal can make later ones impossible — typically a deal or an adjustment
+    after the match has ended (``match_finished``), or an adjustment set after a deal that no longer
+    exists. DESIGN.md principle 1 wants those flagged for the referee, never silently kept or dropped: the
+    caller keeps ``result`` (everything before the refusal) and flags everything from the refused item on.
+    When nothing is refused the result equals :func:`replay`'s.
+
+    The order is :func:`replay`'s: time is called first, then for each deal the adjustments set after the
+    previous deal (in the order given), then the deal; adjustments set after the last deal come last. An
+    invalid ``time_called_during_deal`` is not a deal's fault and raises, as in :func:`replay`.
+    """
+    state: MatchState | TractorState = start(options=options)
+    if time_called_during_deal is not None:
+        state = state.call_time(during_deal=time_called_during_deal)
+    schedule: dict[int, list[int]] = {}
+    for index, adjustment in enumerate(adjustments):
+        schedule.setdefault(min(adjustment.after_deal, len(deals) + 1), []).append(index)
+    records: list[Any] = []
+    adjustment_records: list[AdjustmentRecord] = []
+    applied: list[int] = []
+    error: ScoringError | None = None
+    for position in range(len(deals) + 2):
+        for index in schedule.get(position, ()):
+            adjustment = adjustments[index]
+            try:
+                if position > len(deals):
+                    raise bad_input(
+                        f"An adjustment is set after deal {adjustment.after_deal}, but only {len(deals)} "
+                        "deals have been entered.",
+                        f"调整项设在第 {adjustment.after_deal} 副之后，但只录入了 {len(deals)} 副。",
+                    )
+                state, adjustment_record = state.adjust(adjustment)
+            except ScoringError as refused:
+                error = refused
+                break
+            adjustment_records.append(adjustment_record)
+            applied.append(index)
+        if error is not None:
+            break
+        if position >= len(deals):
+            continue  # only adjustments come after the last deal
+        number = position + 1
+        deal = deals[position]
+        record: Any
+        try:
+            if isinstance(state, TractorState):
+                state, record = state.apply(_expect_tractor(deal, number))
+            elif isinstance(deal, FinishingOrder):
+                state, record = state.apply(deal)
+            else:
+                raise bad_input(
+                    f"Deal {number} of a Guandan match must be a finishing order.",
+                    f"掼蛋比赛的第 {number} 副必须是名次顺序。",
+                    number,
+                )
+        except ScoringError as refused:
+            error = refused if refused.deal is not None else refused.with_deal(number)
+            break
+        records.append(record)
+    result = state.result(deals=records, adjustments=adjustment_records)
+    return PartialReplay(result, len(records), tuple(applied), error)
 
 
 def _expect_tractor(deal: DealInput, number: int) -> TractorDeal:

@@ -12,7 +12,8 @@ from enum import Enum
 from typing import Any, Protocol
 
 from scoring.adjustments import AdjustmentRecord
-from scoring.options import Game, RuleOptions, TimeUpTie
+from scoring.errors import bad_input
+from scoring.options import AtTimeUp, Game, RuleOptions, TimeUpTie
 from scoring.seats import Pair, Seat, Side, pair_json
 
 __all__ = ["DealRecordLike", "MatchResult", "NextDeal", "Reason", "Status", "settle_on_levels"]
@@ -40,6 +41,30 @@ class Reason(str, Enum):
 
 
 Decision = tuple[Status, "Side | None", "Reason | None"]
+
+
+def last_regular_deal(*, options: RuleOptions, during_deal: int, called_before: int | None, played: int) -> int:
+    """The last regular deal when time is called during deal ``during_deal`` (RULES.md §2): that deal
+    (``finish_current_deal``) or the next one (``one_more_deal``, seed 001 §3: cards in play → one more).
+
+    Refuses a deal number that is not a positive integer, a second call, and a deal already played.
+    """
+    if isinstance(during_deal, bool) or not isinstance(during_deal, int) or during_deal < 1:
+        raise bad_input(
+            f"time_called_during_deal must be a deal number (1 or more); got {during_deal!r}.",
+            f"time_called_during_deal 必须是副数（从 1 开始）；收到 {during_deal!r}。",
+        )
+    if called_before is not None:
+        raise bad_input(
+            f"Time was already called during deal {called_before}.",
+            f"已在第 {called_before} 副时宣布时间到。",
+        )
+    if during_deal < played:
+        raise bad_input(
+            f"Time cannot be called during deal {during_deal}: {played} deals have been played.",
+            f"不能在第 {during_deal} 副宣布时间到：已经打了 {played} 副。",
+        )
+    return during_deal + 1 if options.at_time_up is AtTimeUp.ONE_MORE_DEAL else during_deal
 
 
 def settle_on_levels(*, levels: Pair, reached_at: Pair, last_setter: Side | None, tie: TimeUpTie) -> Decision:

@@ -55,8 +55,8 @@ from scoring.adjustments import (
 )
 from scoring.errors import ErrorCode, ScoringError, bad_input
 from scoring.levels import ACE, LOWEST
-from scoring.options import AtTimeUp, Game, LatePenalty, RuleOptions
-from scoring.outcome import MatchResult, NextDeal, Reason, Status, settle_on_levels
+from scoring.options import Game, LatePenalty, RuleOptions
+from scoring.outcome import MatchResult, NextDeal, Reason, Status, last_regular_deal, settle_on_levels
 from scoring.seats import Pair, Seat, Side, pair_json
 
 __all__ = [
@@ -519,24 +519,10 @@ class _TractorRunning:
         self.status, self.winner, self.reason = Status.FINISHED, winner, reason
 
     def call_time(self, during_deal: int) -> None:
-        if isinstance(during_deal, bool) or not isinstance(during_deal, int) or during_deal < 1:
-            raise bad_input(
-                f"time_called_during_deal must be a deal number (1 or more); got {during_deal!r}.",
-                f"time_called_during_deal 必须是副数（从 1 开始）；收到 {during_deal!r}。",
-            )
-        if self.time_called is not None:
-            raise bad_input(
-                f"Time was already called during deal {self.time_called}.",
-                f"已在第 {self.time_called} 副时宣布时间到。",
-            )
-        if during_deal < self.deals:
-            raise bad_input(
-                f"Time cannot be called during deal {during_deal}: {self.deals} deals have been played.",
-                f"不能在第 {during_deal} 副宣布时间到：已经打了 {self.deals} 副。",
-            )
+        self.last_regular = last_regular_deal(
+            options=self.options, during_deal=during_deal, called_before=self.time_called, played=self.deals
+        )
         self.time_called = during_deal
-        one_more = self.options.at_time_up is AtTimeUp.ONE_MORE_DEAL
-        self.last_regular = during_deal + 1 if one_more else during_deal
         self.events += 1
         if self.status is Status.IN_PROGRESS and self.deals >= self.last_regular:
             self._settle()
