@@ -29,14 +29,17 @@ def event(boss):
 
 def test_home_page_is_chinese_by_default_with_an_english_switch(client):
     TournamentFactory(name="联鑫钢铁掼蛋争霸赛")
-    response = client.get("/", HTTP_ACCEPT_LANGUAGE="")
+    # Chinese first, even for a browser that prefers English: only the switch changes it.
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9")
     html = response.content.decode()
     assert response.status_code == 200
     assert '<html lang="zh-hans">' in html
     assert "联鑫钢铁掼蛋争霸赛" in html
     assert "登录" in html and "English" in html
-    english = client.get("/", HTTP_ACCEPT_LANGUAGE="en")
-    assert "Log in" in english.content.decode()
+    switched = client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert switched.status_code == 302
+    english = client.get("/").content.decode()
+    assert '<html lang="en">' in english and "Log in" in english and "中文" in english
 
 
 def test_login_page_logs_an_organiser_in(client):
