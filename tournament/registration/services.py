@@ -95,9 +95,12 @@ def tournament_create(
         errors["game"] = _("Unknown game.")
     overrides = dict(rule_overrides or {})
     try:
-        options_for(profile=rule_profile, overrides=overrides)
+        options = options_for(profile=rule_profile, overrides=overrides)
     except ScoringError as exc:
         errors["rule_profile" if exc.code == "unknown_profile" else "rule_overrides"] = scoring_message(exc)
+    else:
+        if game in Game.values and options.game.value != game:
+            errors["rule_profile"] = _("Rule profile %(profile)s is for another game.") % {"profile": rule_profile}
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():

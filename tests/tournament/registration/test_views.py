@@ -196,3 +196,11 @@ def test_admin_lists_every_model(client):
         "matches/roundentry",
     ):
         assert client.get(f"/admin/{model}/").status_code == 200, model
+
+
+def test_the_rule_profile_must_be_of_the_tournaments_game(client, boss):
+    url = reverse("registration:tournament_create")
+    response = client.post(url, {"name": "拖拉机赛", "game": "tractor", "rule_profile": "timed-40"})
+    assert response.context["form"].errors["rule_profile"]
+    assert client.post(url, {"name": "拖拉机赛", "game": "tractor", "rule_profile": "tractor-3deck"}).status_code == 302
+    assert Tournament.objects.get(name="拖拉机赛").game == "tractor"
