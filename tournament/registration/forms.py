@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from tournament.registration.models import Game
@@ -10,9 +11,11 @@ from tournament.registration.services import PlayerData
 
 
 def profile_choices() -> list[tuple[str, str]]:
-    from scoring.profiles import PROFILES
+    """Each rule profile with the rulebook's own description, in the user's language."""
+    from scoring.profiles import PROFILE_INFO
 
-    return [(name, name) for name in PROFILES]
+    chinese = (get_language() or "").startswith("zh")
+    return [(name, f"{info.title_zh if chinese else info.title} ({name})") for name, info in PROFILE_INFO.items()]
 
 
 class TournamentForm(forms.Form):
