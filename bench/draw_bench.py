@@ -1,15 +1,26 @@
-"""BENCH draw.swiss_5000_s: pairing Swiss round 9 of 5,000 pairs (issue 5: target <= 2 s).
+"""Draw benchmarks (issue 5).
 
-Eight rounds are simulated first (random results: win 2, draw 1, loss 0; seats and opponents
-recorded); then only the ninth round's ``swiss_pair`` call is timed — the median of three runs
-of the same (deterministic) draw. Algorithm only: no database.
+``BENCH draw.swiss_5000_s``: pairing Swiss round 9 of 5,000 pairs (target <= 2 s). Eight rounds
+are simulated first (random results: win 2, draw 1, loss 0; seats and opponents recorded); then
+only the ninth round's ``swiss_pair`` call is timed — the median of three runs of the same
+(deterministic) draw. Algorithm only: no database.
+
+``BENCH draw.write_2500_tables_s``: writing that round — 2,500 tables, 2,500 matches and 5,000
+round entries — with ``round_write`` in one transaction (target <= 3 s on PostgreSQL). The worst
+case is timed: the tournament has no table rows yet, so the 2,500 tables are created too. Median
+of three runs, each into a fresh tournament of 5,000 pairs. Runs on ``DATABASE_URL``; the line is
+named ``draw.write_2500_tables_sqlite_s`` when that is SQLite or unset (then a throw-away SQLite
+file is used), so a SQLite figure is never mistaken for the PostgreSQL target.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import random
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,7 +83,7 @@ def _play(table: dict[int, _Standing], draw: Draw, rng: random.Random) -> None:
             b.score, b.small, a.small = b.score + 2, b.small + margin, a.small - margin
 
 
-def main() -> None:
+def swiss_round_9() -> Draw:
     rng = random.Random(20240905)
     table = {i: _Standing(i) for i in range(1, PAIRS + 1)}
     for round_number in range(1, ROUNDS_BEFORE + 1):
@@ -86,6 +97,54 @@ def main() -> None:
         timings.append(time.perf_counter() - started)
     assert len(draw.matches) == PAIRS // 2 and not any(w.code == "rematch" for w in draw.warnings)
     print(f"BENCH draw.swiss_5000_s {statistics.median(timings):.3f} s")
+    return draw
+
+
+def write_round(draw: Draw) -> None:
+    """Time ``round_write`` of the round-9 draw into a fresh tournament (see the module docstring)."""
+    scratch = tempfile.TemporaryDirectory()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{scratch.name}/bench.sqlite3")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import transaction
+
+    from tournament.draw.services import round_write
+    from tournament.matches.models import Match, Round, RoundStatus, Stage
+    from tournament.registration.models import Pair, Tournament
+
+    call_command("migrate", verbosity=0)
+    postgres = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    timings = []
+    for run in range(3):
+        tournament = Tournament.objects.create(name=f"bench draw write {run}", rule_profile="timed-40")
+        pairs = Pair.objects.bulk_create(Pair(tournament=tournament, name=f"对{i}") for i in range(1, PAIRS + 1))
+        pk_of = {i: pair.pk for i, pair in enumerate(pairs, start=1)}
+        stage = Stage.objects.create(tournament=tournament, name="预赛", format="swiss")
+        round_ = Round.objects.create(stage=stage, number=ROUNDS_BEFORE + 1, status=RoundStatus.DRAFT)
+        ours = dataclasses.replace(
+            draw,
+            pairings=tuple(
+                dataclasses.replace(p, ns=pk_of[int(p.ns)], ew=None if p.ew is None else pk_of[int(p.ew)])
+                for p in draw.pairings
+            ),
+        )
+        started = time.perf_counter()
+        with transaction.atomic():
+            round_write(round_=round_, draw=ours)
+        timings.append(time.perf_counter() - started)
+        assert Match.objects.filter(round=round_, table__isnull=False).count() == PAIRS // 2
+        tournament.delete()
+    name = "draw.write_2500_tables_s" if postgres else "draw.write_2500_tables_sqlite_s"
+    print(f"BENCH {name} {statistics.median(timings):.3f} s")
+    scratch.cleanup()
+
+
+def main() -> None:
+    write_round(swiss_round_9())
 
 
 if __name__ == "__main__":

@@ -6,3 +6,7 @@ class DrawConfig(AppConfig):
     name = "tournament.draw"
     label = "draw"
     verbose_name = _("Draw")
+
+    def ready(self) -> None:
+        # Winners of a fixed bracket advance when a match is signed off (issue 5).
+        from tournament.draw import receivers  # noqa: F401

@@ -116,6 +116,84 @@ class KnockoutBracket:
             "warnings": [w.as_record() for w in self.warnings],
         }
 
+    @classmethod
+    def from_record(
+        cls,
+        record: Mapping[str, OptionValue],
+        *,
+        departments: Mapping[EntrantId, Collection[DepartmentId]] | None = None,
+    ) -> KnockoutBracket:
+        """Rebuild a bracket from :meth:`as_record` (e.g. as stored with a knockout stage).
+
+        Departments are not part of the record (players may change department); pass them to
+        get ``same_department`` warnings in the rounds ``<= department_rounds`` — an entrant
+        missing from ``departments`` has none. Raises :class:`DrawError` ``invalid_bracket``
+        when the record is not a consistent bracket (wrong size, an entrant twice, seeds that
+        do not match the slots).
+        """
+
+        def invalid(why: str) -> DrawError:
+            return DrawError("invalid_bracket", f"The stored bracket is broken: {why}.", "保存的签表已损坏。")
+
+        size, seed, slots_value, seeds_value = (record.get(k) for k in ("size", "seed", "slots", "seeds"))
+        if not isinstance(size, int) or size < 2 or size & (size - 1):
+            raise invalid("size")
+        if not isinstance(seed, int) or not isinstance(slots_value, list) or not isinstance(seeds_value, list):
+            raise invalid("fields")
+        slots: list[EntrantId | None] = []
+        for value in slots_value:
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int | str)):
+                raise invalid("slot")
+            slots.append(value)
+        seeds: list[EntrantId] = []
+        for value in seeds_value:
+            if not isinstance(value, int | str) or isinstance(value, bool):
+                raise invalid("seed list")
+            seeds.append(value)
+        if len(slots) != size or len(set(seeds)) != len(seeds):
+            raise invalid("slots")
+        # Seed number k is the entrant at the position the standard order gives number k.
+        numbers = zip(seeding_order(size), slots, strict=True)
+        placed = {number: entrant for number, entrant in numbers if entrant is not None}
+        if placed != dict(enumerate(seeds, start=1)):
+            raise invalid("slots and seeds")
+        options_value = record.get("options")
+        options: dict[str, OptionValue] = dict(options_value) if isinstance(options_value, dict) else {}
+        department_rounds = options.get("department_rounds", 0)
+        if not isinstance(department_rounds, int):
+            raise invalid("department_rounds")
+        algorithm = record.get("algorithm", KNOCKOUT_ALGORITHM)
+        given = departments or {}
+        warnings: list[DrawWarning] = []
+        warnings_value = record.get("warnings")
+        for w in warnings_value if isinstance(warnings_value, list) else []:
+            if not isinstance(w, dict) or not isinstance(w.get("code"), str):
+                raise invalid("warning")
+            listed = w.get("entrants")
+            entrants = tuple(e for e in (listed if isinstance(listed, list) else []) if isinstance(e, int | str))
+            table = w.get("table")
+            warnings.append(
+                DrawWarning(
+                    code=str(w["code"]),
+                    entrants=entrants,
+                    table=table if isinstance(table, int) else None,
+                    message_en=str(w.get("message_en", "")),
+                    message_zh=str(w.get("message_zh", "")),
+                )
+            )
+        return cls(
+            size=size,
+            slots=tuple(slots),
+            seeds=tuple(seeds),
+            third_place=bool(record.get("third_place", False)),
+            seed=seed,
+            options=options,
+            departments={e: frozenset(given.get(e, ())) for e in seeds} if department_rounds >= 1 else {},
+            department_rounds=department_rounds,
+            warnings=tuple(warnings),
+            algorithm=algorithm if isinstance(algorithm, str) else KNOCKOUT_ALGORITHM,
+        )
+
     def __repr__(self) -> str:
         firsts = ", ".join(f"{self.slots[k]!r}-{self.slots[k + 1]!r}" for k in range(0, min(self.size, 8), 2))
         return f"<KnockoutBracket size={self.size} {firsts}{', …' if self.size > 8 else ''}>"
@@ -349,6 +427,9 @@ def _decide(
                 f"比赛 {ref} 的胜者必须是该场的两对之一。",
                 details={"round": ref[0], "match": ref[1]},
             )
+        if a is None or b is None:
+            # A bye's "winner" is the pair that advanced: nothing was played, nobody lost.
+            return _Match(a, b, w, None, True, False)
         # A pair that withdraws after winning still holds its place; its next match is a walkover.
         return _Match(a, b, w, b if w == a else a, True, True)
     present = [x for x in (a, b) if x is not None and x not in gone]

@@ -90,6 +90,13 @@ _WARNING_TEXT: dict[str, tuple[str, str]] = {
         "该对南北/东西座位相差两轮以上。",
     ),
     "walkover": ("The opponent withdrew; this pair advances.", "对手退赛，该对直接晋级。"),
+    "bye": ("This pair has the bye this round.", "该对本轮轮空。"),
+    "withdrawn": ("This pair has withdrawn since the draw.", "该对在抽签后已退赛。"),
+    "tables_swapped": ("That table was taken: the two matches swapped tables.", "该桌已有比赛，两场比赛互换了桌号。"),
+    "referee_assigned": (
+        "Referees are assigned to tables, not matches: check the referee plan.",
+        "裁判按桌安排，请检查裁判安排。",
+    ),
     "table_without_referee": ("No referee is free for this table.", "该桌没有可分配的裁判。"),
     "referee_outside_area": ("The referee comes from another area.", "裁判来自其他赛区。"),
 }

@@ -1,29 +1,68 @@
-"""Draw writes: stages, and a round's tables and matches from a pairing generator.
+"""Draw writes: stages, a round's tables and matches, edits before publishing, brackets, referees.
 
 The generators (``tournament.draw.pairing``) are pure; this module maps the database to their
 plain ``Entrant`` values, calls one, and bulk-writes the round it returns, recording the
 algorithm, options and seed so the same inputs and seed give the same tables (DESIGN.md
-principle 8). Which pairs are drawn: the checked-in pairs once check-in has started, otherwise
-every registered pair; withdrawn pairs never.
+principle 8). Which pairs are drawn: the pairs a previous stage advanced into this one
+(``Stage.options["entrants"]``, see :func:`stage_advance`); otherwise the checked-in pairs once
+check-in has started, else every registered pair; withdrawn pairs never.
+
+Stage options (``Stage.options``, JSON):
+
+- ``department_rounds``: department protection in rounds 1…k (all formats);
+- knockout: ``bracket`` — ``"redraw"`` (default; seed 004's fresh draw every round) or
+  ``"fixed"`` (seed 003: one bracket drawn at the start, kept in ``bracket_record``);
+  ``seeding`` — ``"seeds"`` (the organiser's, or the advancement order) or ``"random"``;
+  ``third_place`` — play off the losing semi-finalists;
+- written by the services: ``bracket_record`` (a fixed bracket's ``as_record()``),
+  ``schedule_seed`` (a round robin's), ``entrants`` and ``advancement`` (:func:`stage_advance`).
+
+Every write names its author on the history rows (django-simple-history keeps who, when, from
+where, before → after; principle 4); manual edits are also listed in ``Round.draw_options["edits"]``
+because the bulk-written matches have no "before" history row of their own.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 import secrets
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from simple_history.models import HistoricalRecords
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from scoring.errors import ScoringError
-from tournament.draw.pairing import Draw, DrawError, Entrant, knockout_redraw, round_robin_schedule, swiss_pair
+from tournament.audit import client_ip
+from tournament.draw import pairing
+from tournament.draw.pairing import (
+    Draw,
+    DrawError,
+    DrawWarning,
+    Entrant,
+    KnockoutBracket,
+    MatchRef,
+    Pairing,
+    knockout_bracket,
+    knockout_redraw,
+    knockout_round,
+    round_robin_schedule,
+    swiss_pair,
+)
 from tournament.matches.models import (
+    Adjustment,
+    Deal,
     Match,
     MatchStatus,
+    RefereeAssignment,
     Round,
     RoundEntry,
     RoundStatus,
@@ -35,9 +74,77 @@ from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.rules import rules_for_stage
 from tournament.standings.selectors import stage_standings
 
+logger = logging.getLogger(__name__)
+
+BRACKET_FIXED = "fixed"
+BRACKET_REDRAW = "redraw"
+SEEDINGS = ("seeds", "random")
+REASON_MAX = 100
+"""A reason is kept as the history row's change reason (simple-history: 100 characters)."""
+
 
 def draw_message(error: DrawError) -> str:
     return error.message_zh if (get_language() or "").startswith("zh") else error.message_en
+
+
+def warning_message(warning: DrawWarning) -> str:
+    return warning.message_zh if (get_language() or "").startswith("zh") else warning.message_en
+
+
+def _author(instance: Any, user: Any, reason: str | None = None) -> None:
+    """Name the author (and reason) on the history row, also outside a request (demo, shell)."""
+    if getattr(user, "is_authenticated", False):
+        instance._history_user = user
+    if reason:
+        instance._change_reason = reason[:REASON_MAX]
+
+
+def _bulk_history_attrs() -> dict[str, Any]:
+    # Bulk history rows skip the signal that adds the client address (tournament.audit).
+    request = getattr(HistoricalRecords.context, "request", None)
+    return {"history_ip_address": client_ip(request)} if request is not None else {}
+
+
+def _clean_reason(reason: str, *, required: bool) -> str:
+    text = " ".join((reason or "").split())
+    if required and not text:
+        raise ValidationError({"reason": _("Give a reason.")}, code="reason_required")
+    if len(text) > REASON_MAX:
+        raise ValidationError(
+            {"reason": _("The reason is longer than %(max)d characters.") % {"max": REASON_MAX}},
+            code="reason_too_long",
+        )
+    return text
+
+
+def _edit_record(user: Any, kind: str, **details: Any) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "by": user.pk if getattr(user, "is_authenticated", False) else None,
+        "at": timezone.now().isoformat(),
+        **details,
+    }
+
+
+# -- stages ------------------------------------------------------------------------------------
+
+
+def _stage_options(format: str, options: dict[str, Any] | None) -> dict[str, Any]:
+    options = dict(options or {})
+    errors: dict[str, str] = {}
+    rounds = options.get("department_rounds", 0)
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
+        errors["department_rounds"] = _("Department protection needs a number of rounds (0 or more).")
+    if format == StageFormat.KNOCKOUT:
+        if options.get("bracket", BRACKET_REDRAW) not in (BRACKET_FIXED, BRACKET_REDRAW):
+            errors["bracket"] = _("A knockout is either a fixed bracket or re-drawn every round.")
+        if options.get("seeding", "seeds") not in SEEDINGS:
+            errors["seeding"] = _("A bracket is seeded by the seeds or drawn at random.")
+        if not isinstance(options.get("third_place", False), bool):
+            errors["third_place"] = _("Choose whether a third-place match is played.")
+    if errors:
+        raise ValidationError(errors)
+    return options
 
 
 def stage_create(
@@ -50,6 +157,7 @@ def stage_create(
     rule_overrides: dict[str, Any] | None = None,
     options: dict[str, Any] | None = None,
     advance_count: int | None = None,
+    user: Any = None,
 ) -> Stage:
     """Add a stage (e.g. Swiss preliminaries, then a knockout) to a tournament."""
     if order is None:
@@ -61,26 +169,39 @@ def stage_create(
         order=order,
         rule_profile=rule_profile,
         rule_overrides=rule_overrides or {},
-        options=options or {},
+        options=_stage_options(format, options),
         advance_count=advance_count,
     )
     try:
         rules_for_stage(stage).check_stage(format)
     except ScoringError as error:
         raise ValidationError({"rule_overrides": error.message}) from error
+    _author(stage, user)
     stage.save()
     return stage
 
 
+def _advanced_seeds(stage: Stage) -> dict[int, int]:
+    """Pairs a previous stage advanced into this one, by seed (1 = the best ranked)."""
+    return {pair_id: number for number, pair_id in enumerate(stage.options.get("entrants") or [], start=1)}
+
+
 def _drawn_pairs(stage: Stage) -> list[int]:
     pairs = stage.tournament.pairs.exclude(status=PairStatus.WITHDRAWN)
-    if pairs.filter(status=PairStatus.CHECKED_IN).exists():
+    advanced = _advanced_seeds(stage)
+    if advanced:
+        pairs = pairs.filter(pk__in=advanced)
+    elif pairs.filter(status=PairStatus.CHECKED_IN).exists():
         pairs = pairs.filter(status=PairStatus.CHECKED_IN)
     return list(pairs.order_by("id").values_list("id", flat=True))
 
 
 def stage_entrants(*, stage: Stage, pair_ids: list[int] | None = None) -> list[Entrant]:
-    """The draw's view of every pair to be drawn: score, rank, opponents, byes, seats, departments."""
+    """The draw's view of every pair to be drawn: score, rank, opponents, byes, seats, departments.
+
+    In a stage seeded by :func:`stage_advance` a pair's seed is its advancement rank, which
+    also ranks the pairs until the stage has a result.
+    """
     pair_ids = _drawn_pairs(stage) if pair_ids is None else pair_ids
     standings = stage_standings(stage=stage).standings
     ranks = {row.entrant: (row.rank, row.match_points) for row in standings.rows}
@@ -106,7 +227,13 @@ def stage_entrants(*, stage: Stage, pair_ids: list[int] | None = None) -> list[E
         .values_list("pair_id", "side")
     ):
         seats[pair_id].append(side)
-    seeds = dict(stage.tournament.pairs.filter(pk__in=pair_ids).values_list("id", "seed"))
+    advanced = _advanced_seeds(stage)
+    if advanced:
+        seeds = advanced
+        if not opponents and not byes:
+            ranks = {str(pair_id): (number, 0) for pair_id, number in advanced.items()}
+    else:
+        seeds = dict(stage.tournament.pairs.filter(pk__in=pair_ids).values_list("id", "seed"))
     return [
         Entrant(
             id=pair_id,
@@ -124,32 +251,143 @@ def stage_entrants(*, stage: Stage, pair_ids: list[int] | None = None) -> list[E
     ]
 
 
-def _generate(stage: Stage, number: int, seed: int, allow_rematches: bool) -> Draw:
+def stage_advance(
+    *,
+    stage: Stage,
+    next_stage: Stage,
+    count: int | None = None,
+    overrides: Sequence[tuple[int, int]] = (),
+    reason: str = "",
+    user: Any,
+) -> Stage:
+    """Seed ``next_stage`` with the top ``count`` pairs of ``stage`` (RULES.md §4: 预赛 → 淘汰赛).
+
+    The order is the rules core's standings of ``stage`` (withdrawn pairs skipped); the
+    ``count`` best become the next stage's entrants, seeded by rank (seed 1 = the best; a fixed
+    bracket places them by these seeds). ``count`` defaults to ``stage.advance_count``. Each
+    override ``(leaving, joining)`` replaces an advancing pair by another active pair of the
+    tournament, which takes its seed; overrides need a ``reason``. The standings order, the
+    overrides, the reason and the author are kept in ``next_stage.options["advancement"]`` and on
+    the stage's history row. Allowed until ``next_stage`` has a round; doing it again replaces
+    the previous advancement.
+    """
+    if next_stage.tournament_id != stage.tournament_id or next_stage.order <= stage.order:
+        raise ValidationError(_("Pairs advance into a later stage of the same tournament."), code="invalid_stage")
+    count = count if count is not None else stage.advance_count
+    if not count:
+        raise ValidationError({"count": _("Say how many pairs advance.")}, code="count_required")
+    if next_stage.rounds.exists():
+        raise ValidationError(_("The next stage has been drawn already."), code="next_stage_started")
+    unfinished = Match.objects.filter(round__stage=stage, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
+    if not stage.rounds.exists() or stage.rounds.filter(status=RoundStatus.DRAFT).exists() or unfinished.exists():
+        raise ValidationError(_("Every round of this stage needs its results first."), code="stage_not_finished")
+    withdrawn = set(
+        stage.tournament.pairs.filter(status=PairStatus.WITHDRAWN).values_list("id", flat=True)
+    )
+    ranked = [int(row.entrant) for row in stage_standings(stage=stage).standings.rows]
+    ranked = [pair_id for pair_id in ranked if pair_id not in withdrawn]
+    if count < 2 or count > len(ranked):
+        raise ValidationError(
+            {"count": _("Between 2 and %(n)d pairs can advance.") % {"n": len(ranked)}}, code="invalid_count"
+        )
+    reason = _clean_reason(reason, required=bool(overrides))
+    chosen = ranked[:count]
+    active = set(stage.tournament.pairs.exclude(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
+    for leaving, joining in overrides:
+        if leaving not in chosen:
+            raise ValidationError(_("Pair %(pair)s is not among the pairs advancing.") % {"pair": leaving})
+        if joining in chosen or joining not in active:
+            raise ValidationError(_("Pair %(pair)s cannot take that place.") % {"pair": joining})
+        chosen[chosen.index(leaving)] = joining
+    with transaction.atomic():
+        next_stage = Stage.objects.select_for_update().get(pk=next_stage.pk)
+        if next_stage.rounds.exists():
+            raise ValidationError(_("The next stage has been drawn already."), code="next_stage_started")
+        next_stage.options = {
+            **next_stage.options,
+            "entrants": chosen,
+            "advancement": _edit_record(
+                user,
+                "advance",
+                from_stage=stage.pk,
+                count=count,
+                by_rank=ranked[:count],
+                overrides=[[leaving, joining] for leaving, joining in overrides],
+                reason=reason,
+            ),
+        }
+        _author(next_stage, user, reason or f"advance top {count} from stage {stage.pk}")
+        next_stage.save(update_fields=["options"])
+    return next_stage
+
+
+# -- drawing a round -----------------------------------------------------------------------------
+
+
+def _generate(stage: Stage, number: int, seed: int, allow_rematches: bool) -> tuple[Draw, dict[str, Any]]:
+    """The round's draw and the stage options to store with it."""
     department_rounds = int(stage.options.get("department_rounds", 0))
     if stage.format == StageFormat.SWISS:
-        return swiss_pair(
+        draw = swiss_pair(
             entrants=stage_entrants(stage=stage),
             round_number=number,
             seed=seed,
             allow_rematches=allow_rematches,
             department_rounds=department_rounds,
         )
+        return draw, {}
     if stage.format == StageFormat.ROUND_ROBIN:
-        # The whole schedule comes from the stage's first seed, so every round fits the others.
-        schedule_seed = int(stage.options.setdefault("schedule_seed", seed))
-        first_round = stage.rounds.filter(number=1).first()
-        pair_ids = sorted(first_round.entries.values_list("pair_id", flat=True)) if first_round else None
-        schedule = round_robin_schedule(
-            entrants=stage_entrants(stage=stage, pair_ids=pair_ids), seed=schedule_seed, shuffle=True
-        )
-        if number > len(schedule):
-            raise DrawError(
-                "stage_complete", "Every round of this round robin has been drawn.", "循环赛各轮已全部编排。"
-            )
-        return schedule[number - 1]
+        return _round_robin_draw(stage, number, seed)
+    if stage.options.get("bracket") == BRACKET_FIXED:
+        return _bracket_draw(stage, number, seed)
     # Knockout, re-drawn every round among the pairs still in (seed 004).
-    still_in = _knockout_still_in(stage, stage_entrants(stage=stage))
-    return knockout_redraw(entrants=still_in, round_number=number, seed=seed, department_rounds=department_rounds)
+    entrants = stage_entrants(stage=stage)
+    still_in = _knockout_still_in(stage, entrants)
+    if len(still_in) == 1 and stage.rounds.exists():
+        raise DrawError("bracket_complete", "Every match of this knockout is decided.", "该淘汰赛的比赛已全部结束。")
+    third = _redraw_third_place(stage, entrants, still_in) if stage.options.get("third_place") else None
+    draw = knockout_redraw(
+        entrants=still_in, round_number=number, seed=seed, department_rounds=department_rounds, third_place=third
+    )
+    return draw, {}
+
+
+def _round_robin_draw(stage: Stage, number: int, seed: int) -> tuple[Draw, dict[str, Any]]:
+    # The whole schedule comes from the stage's first seed, so every round fits the others.
+    schedule_seed = int(stage.options.get("schedule_seed", seed))
+    first_round = stage.rounds.filter(number=1).first()
+    pair_ids = sorted(first_round.entries.values_list("pair_id", flat=True)) if first_round else None
+    schedule = round_robin_schedule(
+        entrants=stage_entrants(stage=stage, pair_ids=pair_ids), seed=schedule_seed, shuffle=True
+    )
+    if number > len(schedule):
+        raise DrawError("stage_complete", "Every round of this round robin has been drawn.", "循环赛各轮已全部编排。")
+    # A pair that withdrew keeps its number in the schedule (the others still meet once);
+    # its opponents advance without playing.
+    gone = set(
+        stage.tournament.pairs.filter(pk__in=pair_ids or (), status=PairStatus.WITHDRAWN).values_list("id", flat=True)
+    )
+    return _walkovers(schedule[number - 1], gone), {"schedule_seed": schedule_seed}
+
+
+def _walkovers(draw: Draw, gone: set[int]) -> Draw:
+    """The draw with withdrawn pairs taken out: their opponents get a walkover (a bye)."""
+    if not gone.intersection(e for p in draw.pairings for e in p.entrants):
+        return draw
+    tables: list[Pairing] = []
+    byes: list[Pairing] = []
+    for p in draw.pairings:
+        present = [e for e in p.entrants if e not in gone]
+        if len(present) == 2:
+            tables.append(p)
+        elif present:
+            warnings = p.warnings if p.ew is None else (DrawWarning.of("walkover", present[0]),)
+            byes.append(Pairing(None, present[0], None, warnings, p.bracket_match, p.third_place))
+    renumbered = [
+        dataclasses.replace(p, table=number, warnings=tuple(dataclasses.replace(w, table=number) for w in p.warnings))
+        for number, p in enumerate(tables, start=1)
+    ]
+    return dataclasses.replace(draw, pairings=tuple(renumbered + byes))
 
 
 def _knockout_still_in(stage: Stage, entrants: list[Entrant]) -> list[Entrant]:
@@ -170,36 +408,209 @@ def _knockout_still_in(stage: Stage, entrants: list[Entrant]) -> list[Entrant]:
     return [entrant for entrant in entrants if entrant.id not in losers]
 
 
-def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool = False) -> Round:
+def _redraw_third_place(
+    stage: Stage, entrants: list[Entrant], still_in: list[Entrant]
+) -> tuple[Entrant, Entrant] | None:
+    """The losing semi-finalists, when the two pairs left play the final (re-draw knockout)."""
+    if len(still_in) != 2:
+        return None
+    last = stage.rounds.order_by("-number").first()
+    if last is None:
+        return None
+    played = list(last.matches.filter(ew_pair__isnull=False).values_list("ns_pair_id", "ew_pair_id", "winner"))
+    if len(played) != 2:
+        return None  # one semi-final was a bye: there are not two losers to play off
+    losers = {ew if winner == "NS" else ns for ns, ew, winner in played}
+    by_id = {e.id: e for e in entrants}
+    if not all(loser in by_id for loser in losers):
+        return None  # a loser has withdrawn since
+    first, second = sorted(losers)
+    return by_id[first], by_id[second]
+
+
+# -- fixed brackets --------------------------------------------------------------------------------
+
+
+def _is_fixed_bracket(stage: Stage) -> bool:
+    return stage.format == StageFormat.KNOCKOUT and stage.options.get("bracket") == BRACKET_FIXED
+
+
+def stage_bracket(*, stage: Stage) -> KnockoutBracket | None:
+    """A fixed-bracket stage's bracket once drawn (with departments for its warnings), else None."""
+    record = stage.options.get("bracket_record")
+    if not _is_fixed_bracket(stage) or not record:
+        return None
+    departments: dict[int, set[int]] = defaultdict(set)
+    if int(record.get("options", {}).get("department_rounds", 0)) >= 1:
+        for pair_id, department_id in PairMember.objects.filter(pair_id__in=record["seeds"]).values_list(
+            "pair_id", "player__department_id"
+        ):
+            if department_id is not None:
+                departments[pair_id].add(department_id)
+    return KnockoutBracket.from_record(record, departments=departments)
+
+
+def stage_bracket_winners(*, stage: Stage) -> dict[MatchRef, int]:
+    """``(round, bracket position) → winning pair`` of every confirmed (signed-off) bracket match.
+
+    Winners advance on confirmed results only. Byes and walkovers are left out: the bracket
+    decides those itself (``knockout_round``), from its slots and the withdrawn pairs.
+    """
+    rows = Match.objects.filter(
+        round__stage=stage, bracket_slot__isnull=False, ew_pair__isnull=False, status=MatchStatus.CONFIRMED
+    ).exclude(winner="")
+    return {
+        (number, slot): ns if winner == "NS" else ew
+        for number, slot, ns, ew, winner in rows.values_list(
+            "round__number", "bracket_slot", "ns_pair_id", "ew_pair_id", "winner"
+        )
+    }
+
+
+def _bracket_next(stage: Stage, bracket: KnockoutBracket) -> Draw:
+    withdrawn = stage.tournament.pairs.filter(pk__in=bracket.seeds, status=PairStatus.WITHDRAWN)
+    return knockout_round(
+        bracket=bracket,
+        winners=stage_bracket_winners(stage=stage),
+        withdrawn=set(withdrawn.values_list("id", flat=True)),
+    )
+
+
+def _bracket_draw(stage: Stage, number: int, seed: int) -> tuple[Draw, dict[str, Any]]:
+    bracket = stage_bracket(stage=stage)
+    updates: dict[str, Any] = {}
+    if bracket is None:
+        if number != 1:
+            raise DrawError("invalid_bracket", "This stage has rounds but no bracket.", "该阶段已有轮次但没有签表。")
+        bracket = knockout_bracket(
+            entrants=stage_entrants(stage=stage),
+            seed=seed,
+            seeding=stage.options.get("seeding", "seeds"),
+            third_place=bool(stage.options.get("third_place", False)),
+            department_rounds=int(stage.options.get("department_rounds", 0)),
+        )
+        updates["bracket_record"] = bracket.as_record()
+    draw = _bracket_next(stage, bracket)
+    if draw.round_number < number:
+        raise DrawError(
+            "round_not_finished",
+            "Every match of the current round must be signed off first.",
+            "本轮还有比赛未确认结果。",
+        )
+    if draw.round_number != number:
+        raise DrawError("invalid_bracket", "The rounds do not fit the bracket.", "轮次与签表不符。")
+    return draw, updates
+
+
+def _pairs_of_round(round_: Round) -> set[tuple[int | None, frozenset[int]]]:
+    return {
+        (slot, frozenset(p for p in (ns, ew) if p is not None))
+        for slot, ns, ew in round_.matches.values_list("bracket_slot", "ns_pair_id", "ew_pair_id")
+    }
+
+
+def _pairs_of_draw(draw: Draw) -> set[tuple[int | None, frozenset[int]]]:
+    return {(p.bracket_match, frozenset(int(e) for e in p.entrants)) for p in draw.pairings}
+
+
+def bracket_after_result(*, match: Match, user: Any = None) -> Round | None:
+    """Advance a fixed bracket's winners once a match is confirmed — the sign-off hook.
+
+    Call it after a match's result is confirmed (``tournament.draw.apps`` connects it to
+    ``tournament.matches.signals.match_confirmed``, sent after the sign-off commits). When the
+    match belongs to a fixed-bracket knockout and every match of its round is now decided
+    (confirmed, or a bye), the next round is drawn from the bracket (``knockout_round``) as a
+    **draft** that the organiser checks, assigns referees to and publishes; the final round
+    holds the final (table 1) and, if the stage plays one, the third-place match (table 2).
+    Returns the round drawn, else ``None``.
+
+    Idempotent and safe to call for any match: for a match of another format, a re-drawn
+    knockout (the organiser draws each round), a match not confirmed, a round not yet complete
+    or a bracket already decided it does nothing. If the next round exists already as a draft
+    whose pairs no longer fit the results (a result was unlocked and changed), that draft is
+    replaced; a published next round is never touched (``round_publish`` refuses stale drafts).
+    Problems are returned as ``None`` (and logged), never raised: a sign-off must not fail
+    because of the bracket — the organiser can still draw the round by hand.
+    """
+    match = Match.objects.select_related("round__stage__tournament").get(pk=match.pk)
+    stage = match.round.stage
+    if not _is_fixed_bracket(stage) or match.status != MatchStatus.CONFIRMED:
+        return None
+    with transaction.atomic():
+        # One sign-off at a time per stage: two tables confirmed together must not both draw.
+        stage = Stage.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=stage.pk)
+        bracket = stage_bracket(stage=stage)
+        if bracket is None:
+            return None
+        try:
+            draw = _bracket_next(stage, bracket)
+        except DrawError as error:
+            if error.code != "bracket_complete":
+                logger.warning("bracket of stage %s not advanced: %s", stage.pk, error)
+            return None
+        existing = stage.rounds.filter(number=draw.round_number).first()
+        if existing is not None:
+            if existing.status != RoundStatus.DRAFT or _pairs_of_round(existing) == _pairs_of_draw(draw):
+                return None
+            _author(existing, user, "results changed: bracket round redrawn")
+            existing.delete()
+        elif stage.rounds.filter(status=RoundStatus.DRAFT).exists():
+            return None
+        return _round_create(stage=stage, draw=draw, user=user)
+
+
+# -- rounds ------------------------------------------------------------------------------------------
+
+
+def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool = False, user: Any = None) -> Round:
     """Draw the stage's next round as a draft: tables numbered top-ranked first, byes finished.
 
     Raises ValidationError with the draw's message (in the user's language) when the round
-    cannot be drawn as asked (e.g. ``no_pairing_without_rematch``).
+    cannot be drawn as asked (e.g. ``no_pairing_without_rematch``; the organiser may then
+    allow rematches explicitly). ``seed`` defaults to a fresh random one; it is stored with the
+    round (a fixed bracket keeps the seed it was drawn with).
     """
-    if stage.rounds.filter(status=RoundStatus.DRAFT).exists():
-        raise ValidationError(_("A draft round exists already: publish or delete it first."))
-    playing = Match.objects.filter(round__stage=stage, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
-    if playing.exists():
-        raise ValidationError(_("The current round is still being played."))
-    number = (stage.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    seed = secrets.randbelow(2**31) if seed is None else seed
-    try:
-        draw = _generate(stage, number, seed, allow_rematches)
-    except DrawError as error:
-        raise ValidationError(draw_message(error), code=error.code) from error
     with transaction.atomic():
-        if stage.format == StageFormat.ROUND_ROBIN:
-            stage.save(update_fields=["options"])
-        round_ = Round.objects.create(
-            stage=stage,
-            number=number,
-            status=RoundStatus.DRAFT,
-            time_cap_minutes=_time_cap(stage),
-            draw_algorithm=draw.algorithm,
-            draw_options={**draw.options, "warnings": [w.as_record() for w in draw.warnings]},
-            draw_seed=draw.seed,
+        # Locking the stage serialises two organisers drawing at once (else: two round Ns).
+        locked = Stage.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=stage.pk)
+        if locked.rounds.filter(status=RoundStatus.DRAFT).exists():
+            raise ValidationError(_("A draft round exists already: publish or delete it first."), code="draft_exists")
+        playing = Match.objects.filter(
+            round__stage=locked, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING)
         )
-        round_write(round_=round_, draw=draw)
+        if playing.exists():
+            raise ValidationError(_("The current round is still being played."), code="round_playing")
+        number = (locked.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        try:
+            draw, updates = _generate(locked, number, seed, allow_rematches)
+        except DrawError as error:
+            raise ValidationError(draw_message(error), code=error.code) from error
+        if any(locked.options.get(key) != value for key, value in updates.items()):
+            locked.options = {**locked.options, **updates}
+            _author(locked, user)
+            locked.save(update_fields=["options"])
+        stage.options = locked.options
+        return _round_create(stage=locked, draw=draw, user=user)
+
+
+def _round_create(*, stage: Stage, draw: Draw, user: Any) -> Round:
+    draw_options: dict[str, Any] = {**draw.options, "warnings": [w.as_record() for w in draw.warnings]}
+    third = [p for p in draw.pairings if p.third_place]
+    if third:
+        draw_options["third_place_pairs"] = [third[0].ns, third[0].ew]
+    round_ = Round(
+        stage=stage,
+        number=draw.round_number,
+        status=RoundStatus.DRAFT,
+        time_cap_minutes=_time_cap(stage),
+        draw_algorithm=draw.algorithm,
+        draw_options=draw_options,
+        draw_seed=draw.seed,
+    )
+    _author(round_, user)
+    round_.save()
+    round_write(round_=round_, draw=draw)
     return round_
 
 
@@ -242,11 +653,371 @@ def round_write(*, round_: Round, draw: Draw) -> None:
     RoundEntry.objects.bulk_create(entries)
 
 
-def round_publish(*, round_: Round) -> Round:
-    """Publish a draft round: players see it and referees can enter results."""
+def _locked_round(round_: Round) -> Round:
+    # of=("self",): lock the round row only, not its stage and tournament (PostgreSQL).
+    return Round.objects.select_for_update(of=("self",)).select_related("stage__tournament").get(pk=round_.pk)
+
+
+def _refuse_unless_draft(round_: Round) -> None:
     if round_.status != RoundStatus.DRAFT:
-        raise ValidationError(_("Only a draft round can be published."))
-    round_.status = RoundStatus.PUBLISHED
-    round_.published_at = timezone.now()
-    round_.save(update_fields=["status", "published_at"])
+        raise ValidationError(_("A published round cannot be changed; un-publish it first."), code="not_draft")
+
+
+def round_publish(*, round_: Round, user: Any = None) -> Round:
+    """Publish a draft round: it is frozen, players see it and referees can enter results.
+
+    A fixed bracket's round is refused when the results have changed since it was drawn.
+    """
+    with transaction.atomic():
+        locked = _locked_round(round_)
+        if locked.status != RoundStatus.DRAFT:
+            raise ValidationError(_("Only a draft round can be published."), code="not_draft")
+        stage = locked.stage
+        bracket = stage_bracket(stage=stage)
+        if bracket is not None:
+            try:
+                current = _pairs_of_draw(_bracket_next(stage, bracket))
+            except DrawError:
+                current = set()
+            if current != _pairs_of_round(locked):
+                raise ValidationError(
+                    _(
+                        "The bracket has changed since this round was drawn (a result or a withdrawal): "
+                        "delete it and draw it again."
+                    ),
+                    code="stale_bracket_round",
+                )
+        locked.status = RoundStatus.PUBLISHED
+        locked.published_at = timezone.now()
+        _author(locked, user)
+        locked.save(update_fields=["status", "published_at"])
+    round_.status, round_.published_at = locked.status, locked.published_at
     return round_
+
+
+def round_has_results(*, round_: Round) -> bool:
+    """Whether any result has been entered in the round (a deal, an adjustment, a played match over)."""
+    return (
+        Deal.objects.filter(match__round=round_).exists()
+        or Adjustment.objects.filter(match__round=round_).exists()
+        or round_.matches.filter(
+            ew_pair__isnull=False, status__in=(MatchStatus.FINISHED, MatchStatus.CONFIRMED)
+        ).exists()
+    )
+
+
+def round_unpublish(*, round_: Round, user: Any = None, reason: str = "") -> Round:
+    """Take a published round back to draft — only while no result has been entered.
+
+    A clock already started is reset (its scheduled time call then finds nothing to do).
+    """
+    with transaction.atomic():
+        locked = _locked_round(round_)
+        if locked.status == RoundStatus.DRAFT:
+            raise ValidationError(_("The round is not published."), code="not_published")
+        if locked.stage.rounds.filter(number__gt=locked.number).exists():
+            raise ValidationError(_("A later round has been drawn already."), code="later_round")
+        if round_has_results(round_=locked):
+            raise ValidationError(
+                _("A result has been entered: the round can no longer be un-published."), code="has_results"
+            )
+        locked.status = RoundStatus.DRAFT
+        locked.published_at = None
+        locked.started_at = locked.ends_at = locked.time_called_at = None
+        _author(locked, user, _clean_reason(reason, required=False) or "un-published")
+        locked.save(update_fields=["status", "published_at", "started_at", "ends_at", "time_called_at"])
+        locked.matches.filter(ew_pair__isnull=False).exclude(started_at=None, clock_ends_at=None).update(
+            status=MatchStatus.PENDING,
+            started_at=None,
+            clock_ends_at=None,
+            time_called_at=None,
+            time_called_during_deal=None,
+        )
+    round_.status, round_.published_at = locked.status, locked.published_at
+    return round_
+
+
+def round_delete(*, round_: Round, user: Any = None) -> None:
+    """Delete a draft round. Deleting a stage's first round also forgets its bracket or schedule,
+    so the next draw starts afresh (with a new seed)."""
+    with transaction.atomic():
+        locked = _locked_round(round_)
+        if locked.status != RoundStatus.DRAFT:
+            raise ValidationError(_("Only a draft round can be deleted."), code="not_draft")
+        if locked.number == 1:
+            stage = Stage.objects.select_for_update().get(pk=locked.stage_id)
+            kept = {k: v for k, v in stage.options.items() if k not in ("bracket_record", "schedule_seed")}
+            if kept != stage.options:
+                stage.options = kept
+                _author(stage, user, "first round deleted")
+                stage.save(update_fields=["options"])
+        _author(locked, user, "draft deleted")
+        locked.delete()
+
+
+# -- manual edits before publishing ------------------------------------------------------------------
+
+
+def _log_edit(round_: Round, record: dict[str, Any], user: Any, reason: str) -> None:
+    round_.draw_options = {**round_.draw_options, "edits": [*round_.draw_options.get("edits", []), record]}
+    _author(round_, user, reason)
+    round_.save(update_fields=["draw_options"])
+
+
+_OTHER_SIDE = {"NS": "EW", "EW": "NS"}
+
+
+def _flip(match_id: int) -> None:
+    # One UPDATE reads the old values on both sides, so no unique constraint sees a half-swap.
+    Match.objects.filter(pk=match_id).update(ns_pair=F("ew_pair"), ew_pair=F("ns_pair"))
+
+
+def _set_side(match_id: int, side: str, pair_id: int) -> None:
+    Match.objects.filter(pk=match_id).update(**{"ns_pair_id" if side == "NS" else "ew_pair_id": pair_id})
+
+
+def round_pairs_swap(*, round_: Round, first_pair_id: int, second_pair_id: int, user: Any = None) -> list[DrawWarning]:
+    """Swap two pairs' places in a draft round (each takes the other's table and seat, or bye).
+
+    Refused in a round robin (the schedule decides who meets whom) and after a fixed bracket's
+    first round (the bracket decides); in a fixed bracket's first round the two pairs also swap
+    bracket positions and seeds, so later rounds follow the edit. Audited: the matches' history
+    rows name the author and the edit, and ``draw_options["edits"]`` keeps before → after.
+    Returns the warnings (rematch, same department, bye, seat imbalance …) of the two tables.
+    """
+    from tournament.draw.selectors import round_warnings
+
+    if first_pair_id == second_pair_id:
+        raise ValidationError(_("Choose two different pairs."), code="same_pair")
+    with transaction.atomic():
+        locked = _locked_round(round_)
+        _refuse_unless_draft(locked)
+        stage = locked.stage
+        if stage.format == StageFormat.ROUND_ROBIN:
+            raise ValidationError(
+                _("In a round robin the schedule decides who meets whom: move tables instead."), code="round_robin"
+            )
+        if _is_fixed_bracket(stage) and locked.number > 1:
+            raise ValidationError(
+                _("After the first round the bracket decides who meets whom."), code="bracket_decides"
+            )
+        entries = {
+            e.pair_id: e for e in RoundEntry.objects.filter(round=locked, pair_id__in=(first_pair_id, second_pair_id))
+        }
+        if len(entries) != 2:
+            raise ValidationError(_("Both pairs must be in this round."), code="pair_not_in_round")
+        a, b = entries[first_pair_id], entries[second_pair_id]
+        m1, m2 = (Match.objects.select_for_update().get(pk=pk) for pk in (a.match_id, b.match_id))
+        before = {m.pk: [m.ns_pair_id, m.ew_pair_id] for m in (m1, m2)}
+        if m1.pk == m2.pk:
+            _flip(m1.pk)
+        elif m1.is_bye and m2.is_bye:
+            # Two byes (a bracket's first round): the pairs swap bracket positions.
+            Match.objects.filter(pk=m1.pk).update(bracket_slot=m2.bracket_slot)
+            Match.objects.filter(pk=m2.pk).update(bracket_slot=m1.bracket_slot)
+        else:
+            side_a, side_b = a.side, b.side
+            flipped = None
+            if side_a == side_b:
+                # Same side at both tables: turn one table round first (not a bye), so no
+                # moment has a pair twice on one side of the round.
+                flipped = m2.pk if not m2.is_bye else m1.pk
+                _flip(flipped)
+                if flipped == m2.pk:
+                    side_b = _OTHER_SIDE[side_b]
+                else:
+                    side_a = _OTHER_SIDE[side_a]
+            _set_side(m1.pk, side_a, b.pair_id)
+            _set_side(m2.pk, side_b, a.pair_id)
+            if flipped is not None:
+                _flip(flipped)
+        reason = f"swap pairs {first_pair_id} and {second_pair_id}"
+        for match in Match.objects.filter(pk__in=(m1.pk, m2.pk)):
+            match.version += 1
+            _author(match, user, reason)
+            match.save(update_fields=["version"])  # the history row records the swapped pairs
+        RoundEntry.objects.filter(round=locked, pair_id__in=(first_pair_id, second_pair_id)).delete()
+        RoundEntry.objects.bulk_create(
+            RoundEntry(round=locked, pair_id=pair_id, match=match, side=side)
+            for match in Match.objects.filter(pk__in=(m1.pk, m2.pk))
+            for pair_id, side in ((match.ns_pair_id, "NS"), (match.ew_pair_id, "EW"))
+            if pair_id in (first_pair_id, second_pair_id)
+        )
+        if _is_fixed_bracket(stage) and m1.pk != m2.pk:  # a table turned round keeps its seeds
+            _bracket_swap(stage, first_pair_id, second_pair_id, user, reason)
+        after = {m.pk: [m.ns_pair_id, m.ew_pair_id] for m in Match.objects.filter(pk__in=(m1.pk, m2.pk))}
+        _log_edit(
+            locked,
+            _edit_record(
+                user, "swap", pairs=[first_pair_id, second_pair_id], before=_by_key(before), after=_by_key(after)
+            ),
+            user,
+            reason,
+        )
+    warnings = round_warnings(round_=locked)
+    return [w for pk in (m1.pk, m2.pk) for w in warnings.get(pk, [])]
+
+
+def _by_key(matches: dict[int, list[int | None]]) -> dict[str, list[int | None]]:
+    return {str(pk): pairs for pk, pairs in matches.items()}
+
+
+def _bracket_swap(stage: Stage, first: int, second: int, user: Any, reason: str) -> None:
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    record = dict(stage.options["bracket_record"])
+
+    def swapped(values: list[Any]) -> list[Any]:
+        return [second if v == first else first if v == second else v for v in values]
+
+    record["slots"] = swapped(record["slots"])
+    record["seeds"] = swapped(record["seeds"])
+    KnockoutBracket.from_record(record)  # still a consistent bracket (raises if not: a bug here)
+    stage.options = {**stage.options, "bracket_record": record}
+    _author(stage, user, reason)
+    stage.save(update_fields=["options"])
+
+
+def match_table_move(*, match: Match, table_number: int, user: Any = None) -> list[DrawWarning]:
+    """Move a draft round's match to another table; if that table is taken, the two matches swap.
+
+    Table numbers otherwise follow the ranking (table 1 = the top match); a table with no row
+    yet is created. Audited like :func:`round_pairs_swap`. Returns warnings: the swap of tables,
+    referees already planned for those tables, and the match's own warnings.
+    """
+    from tournament.draw.selectors import round_warnings
+
+    if table_number < 1:
+        raise ValidationError({"table": _("Tables are numbered from 1.")}, code="invalid_table")
+    warnings: list[DrawWarning] = []
+    with transaction.atomic():
+        locked = _locked_round(match.round)
+        _refuse_unless_draft(locked)
+        match = Match.objects.select_for_update(of=("self",)).select_related("table").get(pk=match.pk, round=locked)
+        if match.is_bye:
+            raise ValidationError(_("A bye has no table."), code="bye")
+        table, _created = Table.objects.get_or_create(tournament_id=locked.stage.tournament_id, number=table_number)
+        if match.table_id == table.pk:
+            return []
+        old_table = match.table
+        reason = f"move match {match.pk} to table {table_number}"
+        other = locked.matches.filter(table=table).first()
+        if other is not None:
+            Match.objects.filter(pk=match.pk).update(table=None)
+            other.table = old_table
+            _author(other, user, reason)
+            other.save(update_fields=["table"])
+            warnings.append(
+                DrawWarning.of("tables_swapped", other.ns_pair_id, table=old_table.number if old_table else None)
+            )
+        match.table = table
+        _author(match, user, reason)
+        match.save(update_fields=["table"])
+        touched = [t for t in (table.pk, old_table.pk if old_table else None) if t is not None]
+        if RefereeAssignment.objects.filter(round=locked, table_id__in=touched).exists():
+            warnings.append(DrawWarning.of("referee_assigned", table=table_number))
+        _log_edit(
+            locked,
+            _edit_record(
+                user,
+                "move",
+                match=match.pk,
+                before=old_table.number if old_table else None,
+                after=table_number,
+                swapped_with=other.pk if other else None,
+            ),
+            user,
+            reason,
+        )
+    return warnings + round_warnings(round_=locked).get(match.pk, [])
+
+
+# -- tables and referees -----------------------------------------------------------------------------
+
+
+def table_areas_set(*, tournament: Tournament, first: int, last: int, area: str) -> int:
+    """Put tables ``first``…``last`` in ``area`` (赛区/楼层; "" for none), creating missing tables."""
+    if first < 1 or last < first:
+        raise ValidationError({"last": _("Give a range of table numbers, lowest first.")}, code="invalid_range")
+    if last - first >= 10_000:
+        raise ValidationError({"last": _("At most 10,000 tables at once.")}, code="invalid_range")
+    with transaction.atomic():
+        have = set(
+            Table.objects.filter(tournament=tournament, number__range=(first, last)).values_list("number", flat=True)
+        )
+        Table.objects.bulk_create(
+            Table(tournament=tournament, number=n, area=area) for n in range(first, last + 1) if n not in have
+        )
+        Table.objects.filter(tournament=tournament, number__range=(first, last)).update(area=area)
+    return last - first + 1
+
+
+def round_referees_assign(
+    *,
+    round_: Round,
+    referees: Sequence[pairing.Referee],
+    tables_per_referee: int,
+    by_area: bool = False,
+    user: Any = None,
+) -> tuple[pairing.RefereeAssignment, ...]:
+    """Assign referees (ids are user ids) to the round's tables with ``referees_assign``.
+
+    Each referee takes at most ``tables_per_referee`` tables, in runs of consecutive numbers; with
+    ``by_area`` first in their own area (``Table.area``). Replaces the round's previous plan
+    (changed rows only, each with a history row); allowed until the round is finished. The
+    settings are kept in ``draw_options["referees"]`` to prefill the next round. Returns the
+    plan with its warnings (a table without a referee, a referee from another area).
+    """
+    tables = list(
+        round_.matches.filter(table__isnull=False).values_list("table_id", "table__number", "table__area")
+    )
+    try:
+        plan = pairing.referees_assign(
+            tables=[pairing.TableArea(number, area or None) for _id, number, area in tables],
+            referees=referees,
+            tables_per_referee=tables_per_referee,
+            by_area=by_area,
+        )
+    except DrawError as error:
+        raise ValidationError(draw_message(error), code=error.code) from error
+    table_ids = {number: table_id for table_id, number, _area in tables}
+    reason = "referee plan"
+    with transaction.atomic():
+        locked = _locked_round(round_)
+        if locked.status == RoundStatus.FINISHED:
+            raise ValidationError(_("The round is finished."), code="round_finished")
+        existing = {a.table_id: a for a in RefereeAssignment.objects.filter(round=locked)}
+        create: list[RefereeAssignment] = []
+        update: list[RefereeAssignment] = []
+        for item in plan:
+            if item.referee is None:
+                continue  # a table nobody can take: an old assignment of it is removed below
+            current = existing.pop(table_ids[item.table], None)
+            if current is None:
+                create.append(RefereeAssignment(round=locked, table_id=table_ids[item.table], referee_id=item.referee))
+            elif current.referee_id != item.referee:
+                current.referee_id = item.referee
+                update.append(current)
+        for stale in existing.values():  # tables no longer planned (or no longer in the round)
+            _author(stale, user, reason)
+            stale.delete()
+        history: dict[str, Any] = {
+            "default_user": user if getattr(user, "is_authenticated", False) else None,
+            "default_change_reason": reason,
+            "custom_historical_attrs": _bulk_history_attrs(),
+        }
+        if create:
+            bulk_create_with_history(create, RefereeAssignment, **history)
+        if update:
+            bulk_update_with_history(update, RefereeAssignment, ["referee"], **history)
+        locked.draw_options = {
+            **locked.draw_options,
+            "referees": {
+                "tables_per_referee": tables_per_referee,
+                "by_area": by_area,
+                "referees": [{"id": r.id, "area": r.area or ""} for r in referees],
+            },
+        }
+        _author(locked, user, reason)
+        locked.save(update_fields=["draw_options"])
+    return plan
+

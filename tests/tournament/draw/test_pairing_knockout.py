@@ -24,6 +24,9 @@ from tournament.draw.pairing import (
     seeding_order,
 )
 from tournament.draw.pairing_matching import max_cardinality_matching
+from tournament.draw.pairing_types import OptionValue
+
+SEEDINGS: list[Seeding] = ["seeds", "random"]
 
 
 def _seeded(n: int) -> list[Entrant]:
@@ -338,3 +341,48 @@ def test_redraw_third_place_and_odd_counts() -> None:
             third_place=(Entrant(id="a"), Entrant(id="d")),
         )
     assert caught.value.code == "duplicate_entrant"
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 70), seed=st.integers(0, 2**31 - 1), third=st.booleans(), mode=st.sampled_from(SEEDINGS))
+def test_a_bracket_rebuilt_from_its_record_is_the_same_bracket(n: int, seed: int, third: bool, mode: Seeding) -> None:
+    bracket = knockout_bracket(entrants=_seeded(n), seed=seed, seeding=mode, third_place=third)
+    assert KnockoutBracket.from_record(bracket.as_record()) == bracket
+
+
+def test_a_rebuilt_bracket_takes_departments_for_its_warnings() -> None:
+    entrants = [Entrant(id=i, seed=i, departments={i % 3}) for i in range(1, 9)]
+    bracket = knockout_bracket(entrants=entrants, seed=3, department_rounds=2)
+    rebuilt = KnockoutBracket.from_record(bracket.as_record(), departments={e.id: e.departments for e in entrants})
+    assert rebuilt == bracket
+    winners = {(1, p.bracket_match or 0): p.ns for p in knockout_round(bracket=bracket, winners={}).matches}
+    assert knockout_round(bracket=rebuilt, winners=winners) == knockout_round(bracket=bracket, winners=winners)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"size": 6},
+        {"slots": [1, 2]},
+        {"seeds": [2, 1, 3, 4, 5]},
+        {"slots": [1, None, 4, 5, 2, None, 3, 3]},
+        {"seed": "x"},
+    ],
+)
+def test_a_broken_bracket_record_is_refused(change: dict[str, OptionValue]) -> None:
+    record = knockout_bracket(entrants=_seeded(5), seed=1).as_record()
+    with pytest.raises(DrawError) as caught:
+        KnockoutBracket.from_record({**record, **change})
+    assert caught.value.code == "invalid_bracket"
+
+
+def test_winners_given_for_byes_are_accepted_while_their_round_is_played() -> None:
+    # 5 pairs in a bracket of 8: seeds 1-3 have byes; their "wins" may be passed with the results.
+    bracket = knockout_bracket(entrants=_seeded(5), seed=1)
+    first = knockout_round(bracket=bracket, winners={})
+    byes = {(1, p.bracket_match or 0): p.ns for p in first.byes}
+    assert len(byes) == 3
+    again = knockout_round(bracket=bracket, winners=byes)
+    assert again.round_number == 1
+    assert [(p.ns, p.ew) for p in again.matches] == [(p.ns, p.ew) for p in first.matches]
+    assert sorted(str(p.ns) for p in again.byes) == sorted(str(p.ns) for p in first.byes)

@@ -1,0 +1,198 @@
+"""Draw forms validate shape only; the services hold the rules and raise the errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.db.models import F
+from django.utils.translation import gettext_lazy as _
+
+from tournament.draw.pairing import Referee
+from tournament.draw.services import BRACKET_FIXED, BRACKET_REDRAW
+from tournament.matches.models import Match, Round, StageFormat
+from tournament.registration.forms import profile_choices
+
+
+def _profile_choices() -> list[tuple[str, str]]:
+    return [("", _("The tournament's rules")), *profile_choices()]
+
+
+class StageForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    format = forms.ChoiceField(label=_("Format"), choices=StageFormat.choices)
+    rule_profile = forms.ChoiceField(label=_("Rule profile"), choices=_profile_choices, required=False)
+    best_of = forms.IntegerField(
+        label=_("Games per match (best of)"),
+        min_value=3,
+        max_value=9,
+        required=False,
+        help_text=_("Leave empty for the rules' format; 3 for a best-of-three final."),
+    )
+    department_rounds = forms.IntegerField(
+        label=_("Keep departments apart in the first rounds"), min_value=0, max_value=99, initial=0
+    )
+    bracket = forms.ChoiceField(
+        label=_("Knockout draw"),
+        choices=[(BRACKET_REDRAW, _("Draw again every round")), (BRACKET_FIXED, _("Fixed bracket"))],
+        initial=BRACKET_REDRAW,
+        required=False,
+    )
+    seeding = forms.ChoiceField(
+        label=_("Bracket seeding"),
+        choices=[("seeds", _("By seeds")), ("random", _("At random"))],
+        initial="seeds",
+        required=False,
+    )
+    third_place = forms.BooleanField(label=_("Play a third-place match"), required=False)
+    advance_count = forms.IntegerField(label=_("Pairs advancing to the next stage"), min_value=2, required=False)
+
+    KNOCKOUT_FIELDS = ("bracket", "seeding", "third_place")
+
+    def general_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name not in self.KNOCKOUT_FIELDS]
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        options: dict[str, Any] = {"department_rounds": data["department_rounds"] or 0}
+        if data["format"] == StageFormat.KNOCKOUT:
+            options.update(
+                bracket=data["bracket"] or BRACKET_REDRAW,
+                seeding=data["seeding"] or "seeds",
+                third_place=data["third_place"],
+            )
+        overrides = {"format": "best_of", "games": data["best_of"]} if data["best_of"] else {}
+        return {
+            "name": data["name"],
+            "format": data["format"],
+            "rule_profile": data["rule_profile"],
+            "rule_overrides": overrides,
+            "options": options,
+            "advance_count": data["advance_count"],
+        }
+
+
+class RoundDrawForm(forms.Form):
+    seed = forms.IntegerField(
+        label=_("Random seed"),
+        min_value=0,
+        max_value=2**31 - 1,
+        required=False,
+        help_text=_("Optional: the same seed and entrants give the same tables."),
+    )
+    allow_rematches = forms.BooleanField(label=_("Allow rematches if there is no other way"), required=False)
+
+
+def _pair_label(match: Match, side: str) -> str:
+    pair = match.ns_pair if side == "NS" else match.ew_pair
+    where = _("bye") if match.table is None else f"{match.table.number} {side[0]}/{side[1]}"
+    return f"{where} · #{pair.pk} {pair.name}" if pair else ""
+
+
+class SwapForm(forms.Form):
+    first = forms.TypedChoiceField(label=_("Pair"), coerce=int)
+    second = forms.TypedChoiceField(label=_("Swap with"), coerce=int)
+
+    def __init__(self, *args: Any, round_: Round, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [
+            (pair.pk, _pair_label(match, side))
+            for match in round_.matches.select_related("table", "ns_pair", "ew_pair").order_by(
+                F("table__number").asc(nulls_last=True), "id"
+            )
+            for side, pair in (("NS", match.ns_pair), ("EW", match.ew_pair))
+            if pair is not None
+        ]
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices
+
+
+class MoveForm(forms.Form):
+    match = forms.TypedChoiceField(label=_("Match at table"), coerce=int)
+    table = forms.IntegerField(label=_("To table"), min_value=1)
+
+    def __init__(self, *args: Any, round_: Round, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["match"].choices = [
+            (pk, str(number))
+            for pk, number in round_.matches.filter(table__isnull=False)
+            .order_by("table__number")
+            .values_list("pk", "table__number")
+        ]
+
+
+class AdvanceForm(forms.Form):
+    """Top K into the next stage; up to three overrides (a pair leaves, another takes its seed)."""
+
+    OVERRIDES = 3
+
+    next_stage = forms.TypedChoiceField(label=_("Into stage"), coerce=int)
+    count = forms.IntegerField(label=_("Pairs advancing"), min_value=2)
+    reason = forms.CharField(label=_("Reason for the changes"), max_length=100, required=False)
+
+    def __init__(self, *args: Any, stages: list[tuple[int, str]], pairs: list[tuple[int, str]], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["next_stage"].choices = stages
+        choices = [("", "—"), *pairs]
+        for k in range(1, self.OVERRIDES + 1):
+            self.fields[f"out_{k}"] = forms.TypedChoiceField(
+                label=_("Instead of"), choices=choices, coerce=int, required=False, empty_value=None
+            )
+            self.fields[f"in_{k}"] = forms.TypedChoiceField(
+                label=_("advance"), choices=choices, coerce=int, required=False, empty_value=None
+            )
+
+    def override_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[f"out_{k}"], self[f"in_{k}"]) for k in range(1, self.OVERRIDES + 1)]
+
+    def overrides(self) -> list[tuple[int, int]]:
+        rows = []
+        for k in range(1, self.OVERRIDES + 1):
+            leaving, joining = self.cleaned_data.get(f"out_{k}"), self.cleaned_data.get(f"in_{k}")
+            if leaving is not None and joining is not None:
+                rows.append((leaving, joining))
+        return rows
+
+
+class RefereePlanForm(forms.Form):
+    """Which referees work this round (with their area) and how many tables each may take."""
+
+    tables_per_referee = forms.IntegerField(label=_("Tables per referee"), min_value=1, max_value=500)
+    by_area = forms.BooleanField(label=_("Keep referees to their area"), required=False)
+
+    def __init__(self, *args: Any, referees: list[Any], initial_areas: dict[int, str], **kwargs: Any) -> None:
+        """``initial_areas``: the referees chosen last time and their areas (none yet: everyone)."""
+        super().__init__(*args, **kwargs)
+        self.referee_users = referees
+        for user in referees:
+            self.fields[f"use_{user.pk}"] = forms.BooleanField(
+                label=user.get_full_name() or user.get_username(),
+                required=False,
+                initial=user.pk in initial_areas or not initial_areas,
+            )
+            self.fields[f"area_{user.pk}"] = forms.CharField(
+                label=_("Area"), max_length=40, required=False, initial=initial_areas.get(user.pk, "")
+            )
+
+    def referee_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[f"use_{u.pk}"], self[f"area_{u.pk}"]) for u in self.referee_users]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.referees():
+            raise forms.ValidationError(_("Choose at least one referee."))
+        return data
+
+    def referees(self) -> list[Referee]:
+        data = self.cleaned_data
+        return [
+            Referee(id=u.pk, area=(data.get(f"area_{u.pk}") or "").strip() or None)
+            for u in self.referee_users
+            if data.get(f"use_{u.pk}")
+        ]
+
+
+class TableAreaForm(forms.Form):
+    first = forms.IntegerField(label=_("From table"), min_value=1)
+    last = forms.IntegerField(label=_("To table"), min_value=1)
+    area = forms.CharField(label=_("Area"), max_length=40, required=False)

@@ -1,0 +1,127 @@
+"""Reads for the draw pages: a round's tables with their warnings and referees, the draw sheet.
+
+Warnings are worked out from the rows as they are now (after any manual edit), with the same
+codes and texts as the generators' (``DrawWarning``): ``rematch``, ``same_department`` (in the
+rounds under department protection), ``bye`` and ``repeat_bye``, ``seat_imbalance`` (a pair
+that would sit one way two rounds more than the other; not in a fixed bracket, where the better
+seed sits N/S) and ``withdrawn`` (a pair that withdrew after the draw).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from django.db.models import F
+
+from tournament.draw.pairing import DrawWarning
+from tournament.matches.models import Match, RefereeAssignment, Round, RoundEntry, StageFormat
+from tournament.registration.models import Pair, PairMember, PairStatus
+
+
+def round_warnings(*, round_: Round) -> dict[int, list[DrawWarning]]:
+    """Match id → the warnings of that table (or bye) as the round stands."""
+    stage = round_.stage
+    earlier = Match.objects.filter(round__stage=stage, round__number__lt=round_.number)
+    opponents: dict[int, set[int]] = defaultdict(set)
+    byes: Counter[int] = Counter()
+    for ns, ew in earlier.values_list("ns_pair_id", "ew_pair_id"):
+        if ew is None:
+            byes[ns] += 1
+        else:
+            opponents[ns].add(ew)
+            opponents[ew].add(ns)
+    seats: dict[int, Counter[str]] = defaultdict(Counter)
+    for pair_id, side in RoundEntry.objects.filter(
+        round__stage=stage, round__number__lt=round_.number, match__ew_pair__isnull=False
+    ).values_list("pair_id", "side"):
+        seats[pair_id][side] += 1
+    matches = list(round_.matches.values_list("pk", "table__number", "ns_pair_id", "ew_pair_id"))
+    pair_ids = [p for _pk, _t, ns, ew in matches for p in (ns, ew) if p is not None]
+    protect = round_.number <= int(stage.options.get("department_rounds", 0))
+    departments: dict[int, set[int]] = defaultdict(set)
+    if protect:
+        for pair_id, department_id in PairMember.objects.filter(pair_id__in=pair_ids).values_list(
+            "pair_id", "player__department_id"
+        ):
+            if department_id is not None:
+                departments[pair_id].add(department_id)
+    withdrawn = set(
+        Pair.objects.filter(pk__in=pair_ids, status=PairStatus.WITHDRAWN).values_list("id", flat=True)
+    )
+    seat_rule = not (stage.format == StageFormat.KNOCKOUT and stage.options.get("bracket") == "fixed")
+    result: dict[int, list[DrawWarning]] = {}
+    for pk, table, ns, ew in matches:
+        found: list[DrawWarning] = []
+        if ew is None:
+            found.append(DrawWarning.of("bye", ns))
+            if byes[ns]:
+                found.append(DrawWarning.of("repeat_bye", ns))
+        else:
+            if ew in opponents[ns]:
+                found.append(DrawWarning.of("rematch", ns, ew))
+            if protect and departments[ns] & departments[ew]:
+                found.append(DrawWarning.of("same_department", ns, ew))
+            if seat_rule:
+                for pair_id, side, other in ((ns, "NS", "EW"), (ew, "EW", "NS")):
+                    if seats[pair_id][side] + 1 - seats[pair_id][other] >= 2:
+                        found.append(DrawWarning.of("seat_imbalance", pair_id))
+        found += [DrawWarning.of("withdrawn", p) for p in (ns, ew) if p in withdrawn]
+        result[pk] = [DrawWarning(w.code, w.entrants, table, w.message_en, w.message_zh) for w in found]
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class TableLine:
+    """One table (or bye) of a round as the pages show it."""
+
+    match: Match
+    warnings: tuple[DrawWarning, ...]
+    referee: str
+    third_place: bool
+
+    @property
+    def problems(self) -> tuple[DrawWarning, ...]:
+        """Warnings that need a look (a bye alone is just information)."""
+        return tuple(w for w in self.warnings if w.code != "bye")
+
+
+def round_lines(*, round_: Round, with_warnings: bool = True) -> list[TableLine]:
+    """The round's tables in table order, byes last, with warnings and referees."""
+    warnings = round_warnings(round_=round_) if with_warnings else {}
+    referees = {
+        a.table_id: a.referee.get_full_name() or a.referee.get_username()
+        for a in RefereeAssignment.objects.filter(round=round_).select_related("referee")
+    }
+    third = set(round_.draw_options.get("third_place_pairs") or [])
+    matches = (
+        round_.matches.select_related("table", "ns_pair", "ew_pair")
+        .order_by(F("table__number").asc(nulls_last=True), "bracket_slot", "id")
+    )
+    return [
+        TableLine(
+            match=match,
+            warnings=tuple(warnings.get(match.pk, ())),
+            referee=referees.get(match.table_id, "") if match.table_id else "",
+            third_place=bool(third) and {match.ns_pair_id, match.ew_pair_id} == third,
+        )
+        for match in matches
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    """"Find my table": a pair, its table and seat (or its bye)."""
+
+    pair: Pair
+    table: int | None
+    side: str
+
+
+def round_seats(*, round_: Round) -> list[SeatLine]:
+    """Every pair of the round by name, with its table and seat — the wall list of the draw sheet."""
+    entries = RoundEntry.objects.filter(round=round_).select_related("pair", "match__table")
+    lines = [
+        SeatLine(pair=e.pair, table=e.match.table.number if e.match.table else None, side=e.side) for e in entries
+    ]
+    return sorted(lines, key=lambda line: (line.pair.name, line.pair.pk))

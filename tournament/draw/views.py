@@ -1,0 +1,367 @@
+"""Organiser pages of the draw: stages, generating and editing a round, referees, the draw sheet.
+
+Thin views: a form checks the shape, a service in ``tournament.draw.services`` does the work and
+raises ``ValidationError`` with a message for the organiser. Every lookup is scoped to the
+organiser's tournament (``organiser_view``): anything else is 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.draw import services
+from tournament.draw.forms import (
+    AdvanceForm,
+    MoveForm,
+    RefereePlanForm,
+    RoundDrawForm,
+    StageForm,
+    SwapForm,
+    TableAreaForm,
+)
+from tournament.draw.pairing import DrawWarning
+from tournament.draw.selectors import round_lines, round_seats
+from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
+from tournament.registration.models import PairStatus, Tournament
+from tournament.registration.roles import REFEREES_GROUP, organiser_view
+from tournament.registration.views import add_service_errors
+from tournament.standings.selectors import stage_standings
+
+
+def _stage(tournament: Tournament, stage_id: int) -> Stage:
+    return get_object_or_404(Stage.objects.filter(tournament=tournament).select_related("tournament"), pk=stage_id)
+
+
+def _round(tournament: Tournament, round_id: int) -> Round:
+    rounds = Round.objects.filter(stage__tournament=tournament).select_related("stage__tournament")
+    return get_object_or_404(rounds, pk=round_id)
+
+
+def _error_text(error: ValidationError) -> str:
+    return " ".join(str(m) for m in error.messages)
+
+
+def _warn(request: HttpRequest, warnings: list[DrawWarning]) -> None:
+    for warning in warnings:
+        where = _("Table %(table)s: ") % {"table": warning.table} if warning.table else ""
+        messages.warning(request, where + services.warning_message(warning))
+
+
+@organiser_view
+def stage_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = StageForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            stage = services.stage_create(tournament=tournament, user=request.user, **form.service_kwargs())
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("Stage %(stage)s added.") % {"stage": stage.name})
+            return redirect("draw:stage", tournament_id=tournament.pk, stage_id=stage.pk)
+    stages = tournament.stages.order_by("order")
+    return render(request, "draw/stage_list.html", {"tournament": tournament, "stages": stages, "form": form})
+
+
+def _stage_page(request: HttpRequest, tournament: Tournament, stage: Stage, draw_form: RoundDrawForm) -> HttpResponse:
+    rounds = stage.rounds.order_by("number")
+    bracket = services.stage_bracket(stage=stage)
+    seeds: list[Any] = []
+    if bracket is not None:
+        names = dict(tournament.pairs.filter(pk__in=bracket.seeds).values_list("id", "name"))
+        seeds = [(number, names.get(pair_id, pair_id)) for number, pair_id in enumerate(bracket.seeds, start=1)]
+    advanced = stage.options.get("advancement")
+    return render(
+        request,
+        "draw/stage_detail.html",
+        {
+            "tournament": tournament,
+            "stage": stage,
+            "rounds": rounds,
+            "draw_form": draw_form,
+            "can_draw": not rounds.filter(status=RoundStatus.DRAFT).exists(),
+            "seeds": seeds,
+            "advanced": advanced,
+            "later_stages": tournament.stages.filter(order__gt=stage.order).exists(),
+        },
+    )
+
+
+@organiser_view
+def stage_detail(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    return _stage_page(request, tournament, _stage(tournament, stage_id), RoundDrawForm())
+
+
+@require_POST
+@organiser_view
+def round_generate(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    stage = _stage(tournament, stage_id)
+    form = RoundDrawForm(request.POST)
+    if form.is_valid():
+        try:
+            round_ = services.round_draw(
+                stage=stage,
+                seed=form.cleaned_data["seed"],
+                allow_rematches=form.cleaned_data["allow_rematches"],
+                user=request.user,
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("Round %(number)d drawn: check it, then publish.") % {"number": round_.number})
+            return redirect("draw:round", tournament_id=tournament.pk, round_id=round_.pk)
+    return _stage_page(request, tournament, stage, form)
+
+
+@organiser_view
+def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    stage = _stage(tournament, stage_id)
+    later = list(tournament.stages.filter(order__gt=stage.order).order_by("order").values_list("pk", "name"))
+    rows = stage_standings(stage=stage).rows_with_pairs()
+    active = set(tournament.pairs.exclude(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
+    pairs = [(pair.pk, f"{row.rank}. {pair.name}") for row, pair in rows if pair.pk in active]
+    form = AdvanceForm(
+        request.POST or None,
+        stages=later,
+        pairs=pairs,
+        initial={"count": stage.advance_count, "next_stage": later[0][0] if later else None},
+    )
+    if request.method == "POST" and form.is_valid():
+        next_stage = _stage(tournament, form.cleaned_data["next_stage"])
+        try:
+            services.stage_advance(
+                stage=stage,
+                next_stage=next_stage,
+                count=form.cleaned_data["count"],
+                overrides=form.overrides(),
+                reason=form.cleaned_data["reason"],
+                user=request.user,
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("The pairs advance into %(stage)s.") % {"stage": next_stage.name})
+            return redirect("draw:stage", tournament_id=tournament.pk, stage_id=next_stage.pk)
+    return render(
+        request,
+        "draw/stage_advance.html",
+        {"tournament": tournament, "stage": stage, "rows": rows, "form": form, "has_later": bool(later)},
+    )
+
+
+@organiser_view
+def round_detail(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+    round_ = _round(tournament, round_id)
+    lines = round_lines(round_=round_)
+    draft = round_.status == RoundStatus.DRAFT
+    return render(
+        request,
+        "draw/round_detail.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "stage": round_.stage,
+            "lines": lines,
+            "tables": sum(1 for line in lines if line.match.table_id),
+            "byes": sum(1 for line in lines if line.match.is_bye),
+            "problems": sum(len(line.problems) for line in lines),
+            "draft": draft,
+            "swap_form": SwapForm(round_=round_) if draft else None,
+            "move_form": MoveForm(round_=round_) if draft else None,
+            "can_unpublish": not draft and not services.round_has_results(round_=round_),
+        },
+    )
+
+
+@require_POST
+@organiser_view
+def round_swap(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+    round_ = _round(tournament, round_id)
+    form = SwapForm(request.POST, round_=round_)
+    if not form.is_valid():
+        messages.error(request, _("Choose two pairs of this round."))
+    else:
+        try:
+            warnings = services.round_pairs_swap(
+                round_=round_,
+                first_pair_id=form.cleaned_data["first"],
+                second_pair_id=form.cleaned_data["second"],
+                user=request.user,
+            )
+        except ValidationError as error:
+            messages.error(request, _error_text(error))
+        else:
+            messages.success(request, _("The two pairs were swapped."))
+            _warn(request, warnings)
+    return redirect("draw:round", tournament_id=tournament.pk, round_id=round_.pk)
+
+
+@require_POST
+@organiser_view
+def round_move(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+    round_ = _round(tournament, round_id)
+    form = MoveForm(request.POST, round_=round_)
+    if not form.is_valid():
+        messages.error(request, _("Choose a match and a table number."))
+    else:
+        match = get_object_or_404(Match.objects.filter(round=round_), pk=form.cleaned_data["match"])
+        try:
+            warnings = services.match_table_move(
+                match=match, table_number=form.cleaned_data["table"], user=request.user
+            )
+        except ValidationError as error:
+            messages.error(request, _error_text(error))
+        else:
+            messages.success(request, _("The match was moved."))
+            _warn(request, warnings)
+    return redirect("draw:round", tournament_id=tournament.pk, round_id=round_.pk)
+
+
+@require_POST
+@organiser_view
+def round_publish(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+    round_ = _round(tournament, round_id)
+    try:
+        services.round_publish(round_=round_, user=request.user)
+    except ValidationError as error:
+        messages.error(request, _error_text(error))
+    else:
+        messages.success(request, _("Round %(number)d published.") % {"number": round_.number})
+    return redirect("draw:round", tournament_id=tournament.pk, round_id=round_.pk)
+
+
+@require_POST
+@organiser_view
+def round_unpublish(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+    round_ = _round(tournament, round_id)
+    try:
+        services.round_unpublish(round_=round_, user=request.user, reason=request.POST.get("reason", ""))
+    except ValidationError as error:
+        messages.error(request, _error_text(error))
+    else:
+        messages.success(request, _("Round %(number)d is a draft again.") % {"number": round_.number})
+    return redirect("draw:round", tournament_id=tournament.pk, round_id=round_.pk)
+
+
+@require_POST
+@organiser_view
+def round_delete(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+    round_ = _round(tournament, round_id)
+    try:
+        services.round_delete(round_=round_, user=request.user)
+    except ValidationError as error:
+        messages.error(request, _error_text(error))
+        return redirect("draw:round", tournament_id=tournament.pk, round_id=round_.pk)
+    messages.success(request, _("The draft was deleted."))
+    return redirect("draw:stage", tournament_id=tournament.pk, stage_id=round_.stage_id)
+
+
+def _referee_settings(round_: Round) -> dict[str, Any]:
+    """This round's referee settings, else the latest earlier round's of the tournament."""
+    if "referees" in round_.draw_options:
+        return dict(round_.draw_options["referees"])
+    earlier = (
+        Round.objects.filter(stage__tournament_id=round_.stage.tournament_id, draw_options__has_key="referees")
+        .exclude(pk=round_.pk)
+        .order_by("-stage__order", "-number")
+        .values_list("draw_options", flat=True)
+        .first()
+    )
+    return dict(earlier["referees"]) if earlier else {}
+
+
+@organiser_view
+def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+    round_ = _round(tournament, round_id)
+    settings = _referee_settings(round_)
+    referees = list(get_user_model().objects.filter(groups__name=REFEREES_GROUP).order_by("username"))
+    areas = {int(r["id"]): r.get("area", "") for r in settings.get("referees", [])}
+    tables = round_.matches.filter(table__isnull=False).count()
+    form = RefereePlanForm(
+        request.POST or None,
+        referees=referees,
+        initial_areas=areas,
+        initial={
+            "tables_per_referee": settings.get("tables_per_referee")
+            or max(1, -(-tables // max(1, len(referees)))),
+            "by_area": settings.get("by_area", False),
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            plan = services.round_referees_assign(
+                round_=round_,
+                referees=form.referees(),
+                tables_per_referee=form.cleaned_data["tables_per_referee"],
+                by_area=form.cleaned_data["by_area"],
+                user=request.user,
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("Referees assigned."))
+            _warn(request, [w for item in plan for w in item.warnings])
+            return redirect("draw:referees", tournament_id=tournament.pk, round_id=round_.pk)
+    return render(
+        request,
+        "draw/round_referees.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "stage": round_.stage,
+            "form": form,
+            "lines": round_lines(round_=round_, with_warnings=False),
+        },
+    )
+
+
+@organiser_view
+def round_sheet(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+    round_ = _round(tournament, round_id)
+    return render(
+        request,
+        "draw/round_sheet.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "stage": round_.stage,
+            "lines": round_lines(round_=round_, with_warnings=False),
+            "seats": round_seats(round_=round_),
+        },
+    )
+
+
+@organiser_view
+def table_areas(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = TableAreaForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            count = services.table_areas_set(tournament=tournament, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("%(count)d tables updated.") % {"count": count})
+            return redirect("draw:tables", tournament_id=tournament.pk)
+    areas: dict[str, list[int]] = {}
+    for number, area in Table.objects.filter(tournament=tournament).order_by("number").values_list("number", "area"):
+        areas.setdefault(area, []).append(number)
+    rows = [(area, _ranges(numbers), len(numbers)) for area, numbers in sorted(areas.items())]
+    return render(request, "draw/tables.html", {"tournament": tournament, "form": form, "areas": rows})
+
+
+def _ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 7] → "1–3, 7" (numbers sorted)."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
