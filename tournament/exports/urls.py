@@ -1,5 +1,27 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from tournament.exports import views
 
 app_name = "exports"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("t/<int:tournament_id>/manage/exports/", views.export_home, name="home"),
+    path("t/<int:tournament_id>/manage/exports/<int:job_id>/", views.export_job_detail, name="job"),
+    path("t/<int:tournament_id>/manage/exports/<int:job_id>/download/", views.export_job_download, name="download"),
+    path(
+        "t/<int:tournament_id>/manage/exports/rounds/<int:round_id>/draw-sheet/",
+        views.round_draw_sheet,
+        name="round_draw",
+    ),
+    path(
+        "t/<int:tournament_id>/manage/exports/rounds/<int:round_id>/score-sheets/",
+        views.score_sheets,
+        name="score_sheets",
+    ),
+    path(
+        "t/<int:tournament_id>/manage/exports/rounds/<int:round_id>/<str:kind>/start/",
+        views.round_export_start,
+        name="round_export_start",
+    ),
+    path("t/<int:tournament_id>/manage/prizes/", views.prizes, name="prizes"),
+]

@@ -1,0 +1,311 @@
+"""Every header, sheet name and value label of the exported files, in Chinese and English.
+
+Sheet headers are data, not UI text: an organiser's workbook is in Chinese by default whatever the
+language of the page, and in English on request. So they live here, in one table per sheet, rather
+than in the gettext catalogue. The registration sheet's headers are the roster importer's own
+(``roster.COLUMNS``), so an exported roster can be imported again; the standings' tie-break titles
+are the rules core's (``scoring.standings.METRICS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
+
+from scoring.standings import METRICS
+from tournament.registration.roster import COLUMNS as ROSTER_COLUMNS
+
+Language = Literal["zh", "en"]
+LANGUAGES: tuple[Language, ...] = ("zh", "en")
+DEFAULT_LANGUAGE: Language = "zh"
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a sheet: its key (how the code names it), titles and width in characters."""
+
+    key: str
+    zh: str
+    en: str
+    width: float = 10
+    style: str | None = None
+    """A style of ``xlsx.STYLES`` for every value of the column (e.g. ``datetime``)."""
+
+    def title(self, language: Language) -> str:
+        return self.zh if language == "zh" else self.en
+
+
+def titles(columns: tuple[Column, ...], language: Language) -> list[str]:
+    return [column.title(language) for column in columns]
+
+
+def widths(columns: tuple[Column, ...]) -> list[float]:
+    return [column.width for column in columns]
+
+
+def styles(columns: tuple[Column, ...]) -> list[str | None]:
+    return [column.style for column in columns]
+
+
+def _roster(key: str, en: str, width: float) -> Column:
+    # The importer matches headers case-insensitively; English titles are its English aliases.
+    assert en.lower() in ROSTER_COLUMNS[key], f"{en!r} is not a header roster_import accepts"
+    return Column(key, ROSTER_COLUMNS[key][0], en, width)
+
+
+REGISTRATION = (
+    _roster("name", "Name", 16),
+    _roster("employee_number", "Employee number", 14),
+    _roster("department", "Department", 18),
+    _roster("partner", "Partner employee number", 14),
+    _roster("phone", "Phone", 15),
+    Column("pair", "对号", "Pair no.", 8),
+    Column("seed", "种子", "Seed", 6),
+    Column("status", "状态", "Status", 10),
+)
+
+DRAW = (
+    Column("table", "桌号", "Table", 6),
+    Column("area", "区域", "Area", 8),
+    Column("ns_pair", "南北对号", "N/S pair no.", 9),
+    Column("north", "北", "North", 14),
+    Column("south", "南", "South", 14),
+    Column("ns_departments", "南北部门", "N/S department", 18),
+    Column("ew_pair", "东西对号", "E/W pair no.", 9),
+    Column("east", "东", "East", 14),
+    Column("west", "西", "West", 14),
+    Column("ew_departments", "东西部门", "E/W department", 18),
+    Column("note", "备注", "Note", 8),
+)
+
+RESULTS = (
+    Column("match", "比赛编号", "Match no.", 9),
+    Column("stage", "阶段", "Stage", 10),
+    Column("round", "轮次", "Round", 6),
+    Column("table", "桌号", "Table", 6),
+    Column("ns_pair", "南北对号", "N/S pair no.", 9),
+    Column("ns_name", "南北", "N/S", 22),
+    Column("ew_pair", "东西对号", "E/W pair no.", 9),
+    Column("ew_name", "东西", "E/W", 22),
+    Column("status", "状态", "Status", 12),
+    Column("ns_level", "南北级数", "N/S level", 9),
+    Column("ew_level", "东西级数", "E/W level", 9),
+    Column("ns_points", "南北局分", "N/S points", 9),
+    Column("ew_points", "东西局分", "E/W points", 9),
+    Column("ns_games", "南北胜局", "N/S games", 9),
+    Column("ew_games", "东西胜局", "E/W games", 9),
+    Column("winner", "胜方", "Winner", 22),
+    Column("reason", "胜负原因", "Decided by", 12),
+    Column("deals", "副数", "Deals", 6),
+    Column("started", "开始时间", "Started", 17, "datetime"),
+    Column("finished", "结束时间", "Finished", 17, "datetime"),
+    Column("minutes", "用时(分钟)", "Minutes", 9, "decimal1"),
+)
+
+DEALS = (
+    Column("match", "比赛编号", "Match no.", 9),
+    Column("stage", "阶段", "Stage", 10),
+    Column("round", "轮次", "Round", 6),
+    Column("table", "桌号", "Table", 6),
+    Column("deal", "副", "Deal", 5),
+    Column("game", "局", "Game", 5),
+    Column("level", "打几", "Level played", 7),
+    Column("sets_level", "台上", "Setting side", 7),
+    Column("order", "名次顺序", "Finishing order", 12),
+    Column("winner_side", "上游方", "1st out side", 8),
+    Column("upgrade", "升级", "Upgrade", 6),
+    Column("a_attempt", "打A", "A attempt", 7),
+    Column("passed_a", "过A", "Passed A", 7),
+    Column("reset", "三次不过降2", "Reset to 2", 8),
+    Column("extra", "加赛", "Extra deal", 7),
+    Column("ns_after", "南北级数", "N/S level after", 9),
+    Column("ew_after", "东西级数", "E/W level after", 9),
+    Column("flagged", "待核对", "Needs referee", 8),
+    Column("entered_by", "录入人", "Entered by", 12),
+    Column("entered_at", "录入时间", "Entered at", 17, "datetime"),
+)
+
+STANDINGS_FIXED = (
+    Column("rank", "名次", "Rank", 6),
+    Column("shared", "并列", "Shared", 6),
+    Column("pair", "对号", "Pair no.", 8),
+    Column("pair_name", "对名", "Pair", 22),
+    Column("departments", "部门", "Department", 18),
+    Column("played", "场数", "Played", 6),
+    Column("wins", "胜", "Won", 5),
+    Column("draws", "平", "Drawn", 5),
+    Column("losses", "负", "Lost", 5),
+    Column("byes", "轮空", "Byes", 5),
+)
+
+# The standings row's attribute for each tie-breaker of the rules core.
+METRIC_ATTRIBUTES: Mapping[str, str] = MappingProxyType(
+    {
+        "match_points": "match_points",
+        "small_points": "small_points",
+        "levels_sum": "levels_sum",
+        "deal_points": "deal_points",
+        "head_to_head": "head_to_head",
+        "buchholz": "buchholz",
+        "wins": "wins",
+        "lots": "lot",
+    }
+)
+assert set(METRIC_ATTRIBUTES) == set(METRICS), "every tie-breaker of the rules core needs a column"
+
+
+def metric_column(name: str) -> Column:
+    metric = METRICS[name]
+    return Column(name, metric.title_zh, metric.title, 10)
+
+
+ADJUSTMENTS = (
+    Column("created_at", "时间", "When", 17, "datetime"),
+    Column("match", "比赛编号", "Match no.", 9),
+    Column("stage", "阶段", "Stage", 10),
+    Column("round", "轮次", "Round", 6),
+    Column("table", "桌号", "Table", 6),
+    Column("pair", "对号", "Pair no.", 8),
+    Column("pair_name", "对名", "Pair", 22),
+    Column("kind", "类别", "Kind", 10),
+    Column("levels", "对方升级", "Levels to opponents", 9),
+    Column("points", "扣分", "Points deducted", 8),
+    Column("minutes_late", "迟到(分钟)", "Minutes late", 9),
+    Column("reason", "原因", "Reason", 30),
+    Column("created_by", "录入人", "Entered by", 12),
+)
+
+AWARDS = (
+    Column("tier", "奖项", "Prize", 12),
+    Column("rank", "名次", "Rank", 6),
+    Column("pair", "对号", "Pair no.", 8),
+    Column("player1", "选手1", "Player 1", 14),
+    Column("department1", "部门1", "Department 1", 16),
+    Column("player2", "选手2", "Player 2", 14),
+    Column("department2", "部门2", "Department 2", 16),
+)
+
+SCORE_SHEET_LEVELS = (
+    Column("deal", "副", "Deal", 5),
+    Column("level", "打几", "Level played", 8),
+    Column("sets_level", "台上", "Setting side", 8),
+    Column("first", "上游", "1st out", 8),
+    Column("second", "二游", "2nd", 8),
+    Column("third", "三游", "3rd", 8),
+    Column("last", "下游", "Last", 8),
+    Column("ns_after", "南北级数", "N/S level", 9),
+    Column("ew_after", "东西级数", "E/W level", 9),
+    Column("referee", "裁判", "Referee", 10),
+)
+
+SCORE_SHEET_POINTS = (
+    Column("deal", "副", "Deal", 5),
+    Column("first", "上游", "1st out", 8),
+    Column("second", "二游", "2nd", 8),
+    Column("third", "三游", "3rd", 8),
+    Column("last", "下游", "Last", 8),
+    Column("ns_points", "南北得分", "N/S points", 9),
+    Column("ew_points", "东西得分", "E/W points", 9),
+    Column("referee", "裁判", "Referee", 10),
+)
+
+SCORE_SHEET_TRACTOR = (
+    Column("deal", "副", "Deal", 5),
+    Column("declarer", "庄家", "Declarer", 8),
+    Column("level", "打几", "Level played", 8),
+    Column("defender_points", "防家得分", "Defenders' points", 10),
+    Column("ns_after", "南北级数", "N/S level", 9),
+    Column("ew_after", "东西级数", "E/W level", 9),
+    Column("referee", "裁判", "Referee", 10),
+)
+
+# Labels of the values and of the score sheets' printed lines.
+WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        # sides and seats
+        "NS": ("南北", "N/S"),
+        "EW": ("东西", "E/W"),
+        "N": ("北", "North"),
+        "S": ("南", "South"),
+        "E": ("东", "East"),
+        "W": ("西", "West"),
+        # how a match was decided (scoring.outcome.Reason)
+        "passed_a": ("过A", "Passed A"),
+        "higher_level": ("级数高", "Higher level"),
+        "first_to_reach": ("先到该级", "First to reach"),
+        "setting_side": ("台上方", "Setting side"),
+        "extra_deal": ("加赛", "Extra deal"),
+        "draw": ("平局", "Draw"),
+        "points": ("局分", "Points"),
+        "games": ("胜局", "Games"),
+        "forfeit": ("弃权", "Forfeit"),
+        "bye": ("轮空", "Bye"),
+        "defender_points": ("防家 {points} 分", "Defenders {points}"),
+        # match status
+        "pending": ("未开始", "Not started"),
+        "running": ("进行中", "Running"),
+        "finished": ("已结束待确认", "Finished"),
+        "confirmed": ("已确认", "Confirmed"),
+        # pair status
+        "registered": ("已报名", "Registered"),
+        "checked_in": ("已签到", "Checked in"),
+        "withdrawn": ("已退赛", "Withdrawn"),
+        # adjustment kinds
+        "late_arrival": ("迟到", "Late arrival"),
+        "penalty": ("处罚", "Penalty"),
+        "warning": ("警告", "Warning"),
+        # score sheets
+        "score_sheet": ("记分表", "Score sheet"),
+        "table": ("桌号", "Table"),
+        "round": ("第{round}轮", "Round {round}"),
+        "pair": ("对号", "Pair no."),
+        "time_cap": ("限时 {minutes} 分钟", "Time cap {minutes} min"),
+        "result": ("结果", "Result"),
+        "winner": ("胜方", "Winner"),
+        "final_levels": ("终局级数", "Final levels"),
+        "signature": ("签名", "Signature"),
+        "referee": ("裁判", "Referee"),
+        "started": ("开始时间", "Started"),
+        "finished_at": ("结束时间", "Finished"),
+        "no_tiers": ("尚未设置奖项。", "No prize tiers defined yet."),
+        # downloaded file names
+        "file_workbook": ("{tournament} 赛事工作簿", "{tournament} workbook"),
+        "file_round_draw": ("{tournament} {stage}第{round}轮对阵表", "{tournament} {stage} round {round} draw"),
+        "file_score_sheets": (
+            "{tournament} {stage}第{round}轮记分表",
+            "{tournament} {stage} round {round} score sheets",
+        ),
+    }
+)
+
+SHEETS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        "registration": ("参赛名单", "Registration"),
+        "draw": ("{stage}第{round}轮对阵", "{stage} R{round} draw"),
+        "results": ("比赛结果", "Match results"),
+        "deals": ("牌局记录", "Deal log"),
+        "standings": ("{stage}排名", "{stage} standings"),
+        "adjustments": ("调整与处罚", "Adjustments"),
+        "awards": ("获奖名单", "Awards"),
+        "score_sheets": ("记分表", "Score sheets"),
+    }
+)
+
+
+def word(key: str, language: Language, **values: object) -> str:
+    """The label of ``key`` (an unknown key is shown as itself rather than failing an export)."""
+    labels = WORDS.get(key)
+    if labels is None:
+        return key
+    text = labels[0] if language == "zh" else labels[1]
+    return text.format(**values) if values else text
+
+
+def sheet_name(key: str, language: Language, *, stage: str = "", round: int | None = None) -> str:
+    """The sheet's name; a long stage name is shortened so the rest of the name still fits in 31."""
+    template = SHEETS[key][0] if language == "zh" else SHEETS[key][1]
+    rest = len(template.replace("{stage}", "").replace("{round}", str(round or "")))
+    stage = stage[: max(31 - rest, 1)]
+    return template.format(stage=stage, round=round)

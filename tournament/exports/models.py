@@ -1,0 +1,134 @@
+"""Prize tiers, the ranking they are awarded from, and background export jobs."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournament.audit import AuditedHistory
+from tournament.matches.models import Round, Stage
+from tournament.registration.models import Tournament
+
+
+class PrizeTier(models.Model):
+    """A prize (奖项) for the next ``pair_count`` pairs of the final ranking, best tier first.
+
+    Seed 003 (RULES.md §4): 1st place 1 pair, 2nd 2 pairs, 3rd 3 pairs, then 优胜 for the next ones.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prize_tiers")
+    name = models.CharField(_("name"), max_length=40)
+    pair_count = models.PositiveIntegerField(_("pairs"))
+    order = models.PositiveSmallIntegerField(_("order"))
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("prize tier")
+        verbose_name_plural = _("prize tiers")
+        ordering = ["tournament", "order", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "order"], name="prize_tier_order_unique"),
+            models.UniqueConstraint(fields=["tournament", "name"], name="prize_tier_name_unique"),
+            models.CheckConstraint(condition=Q(pair_count__gte=1), name="prize_tier_pair_count_positive"),
+            models.CheckConstraint(condition=~Q(name=""), name="prize_tier_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.pair_count})"
+
+
+class PrizeRanking(models.Model):
+    """Which ranking the prizes come from, and the lots that break its full ties.
+
+    ``stage`` empty means the tournament's last stage. ``lots_seed`` is the seed of the drawing of
+    lots (抽签) handed to the rules core's standings: recorded, so the award list can be reproduced
+    (DESIGN.md principle 8) — needed when a shared rank straddles the boundary of a tier.
+    """
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="prize_ranking")
+    stage = models.ForeignKey(
+        Stage, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("stage")
+    )
+    lots_seed = models.BigIntegerField(_("lots seed"), null=True, blank=True)
+    lots_drawn_at = models.DateTimeField(_("lots drawn at"), null=True, blank=True)
+    lots_drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("prize ranking")
+        verbose_name_plural = _("prize rankings")
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.stage or '—'}"
+
+
+class ExportKind(models.TextChoices):
+    WORKBOOK = "workbook", _("Tournament workbook")
+    ROUND_DRAW = "round_draw", _("Round draw sheet")
+    SCORE_SHEETS = "score_sheets", _("Score sheets")
+
+
+class ExportStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting")
+    RUNNING = "running", _("Being generated")
+    DONE = "done", _("Ready")
+    FAILED = "failed", _("Failed")
+
+
+class ExportLanguage(models.TextChoices):
+    ZH = "zh", "中文"
+    EN = "en", "English"
+
+
+def export_file_name(job: ExportJob, filename: str) -> str:
+    """One fixed name per job, so a job run again replaces its own file (idempotent)."""
+    return f"exports/{job.tournament_id}/{job.pk}-{job.kind}.xlsx"
+
+
+class ExportJob(models.Model):
+    """One export generated in the background (Celery; inline in eager mode) with its progress.
+
+    The file is kept under MEDIA_ROOT and served only through the organiser's download view, never
+    as a public media URL: a workbook holds players' phone numbers.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="export_jobs")
+    kind = models.CharField(_("kind"), max_length=16, choices=ExportKind.choices, default=ExportKind.WORKBOOK)
+    language = models.CharField(
+        _("language of the sheets"), max_length=2, choices=ExportLanguage.choices, default=ExportLanguage.ZH
+    )
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    status = models.CharField(_("status"), max_length=16, choices=ExportStatus.choices, default=ExportStatus.PENDING)
+    progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
+    error = models.TextField(_("error"), blank=True)
+    file = models.FileField(_("file"), upload_to=export_file_name, max_length=200, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("export")
+        verbose_name_plural = _("exports")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=ExportKind.values), name="export_job_kind_valid"),
+            models.CheckConstraint(condition=Q(status__in=ExportStatus.values), name="export_job_status_valid"),
+            models.CheckConstraint(condition=Q(progress__lte=100), name="export_job_progress_at_most_100"),
+            models.CheckConstraint(
+                condition=Q(kind=ExportKind.WORKBOOK) | Q(round__isnull=False), name="export_job_round_needed"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (ExportStatus.PENDING, ExportStatus.RUNNING)

@@ -1,0 +1,162 @@
+"""Prize tiers (RULES.md §4): the organiser names the tiers, the final ranking awards them.
+
+The ranking is the rules core's standings of the prize stage (by default the tournament's last
+stage); ``scoring.standings.assign_tiers`` hands out the tiers and refuses to split a shared rank
+across a tier boundary — then the organiser draws lots, whose seed is recorded so the same award
+list comes out every time.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.errors import ScoringError
+from scoring.standings import assign_tiers
+from tournament.exports.models import PrizeRanking, PrizeTier
+from tournament.exports.selectors import PairCard, pair_cards
+from tournament.matches.models import Stage
+from tournament.registration.models import Tournament
+from tournament.registration.text import clean_text
+from tournament.standings.selectors import StageStandings, stage_standings
+
+TIER_NAME_MAX = PrizeTier._meta.get_field("name").max_length
+LOTS_SEED_BOUND = 2**31
+
+
+@dataclass(frozen=True, slots=True)
+class TierData:
+    """A tier as the organiser typed it."""
+
+    name: str
+    pair_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    tier: str
+    rank: int
+    pair: PairCard
+
+
+@dataclass(frozen=True, slots=True)
+class AwardList:
+    """The award list, best first. ``problem`` is the rules core's refusal (e.g. a shared rank across
+    a tier boundary: lots must be drawn), with no awards."""
+
+    stage: Stage | None
+    lots_seed: int | None
+    tiers: tuple[TierData, ...]
+    awards: tuple[Award, ...]
+    problem: ScoringError | None = None
+
+
+def prize_tiers_set(*, tournament: Tournament, tiers: Sequence[TierData]) -> list[PrizeTier]:
+    """Replace the tournament's tiers by ``tiers`` (best first). ValidationError, nothing written, for
+    an empty or duplicate name or a count below 1."""
+    cleaned = [TierData(name=clean_text(tier.name), pair_count=tier.pair_count) for tier in tiers]
+    errors: list[str] = []
+    seen: set[str] = set()
+    for position, tier in enumerate(cleaned, 1):
+        if not tier.name:
+            errors.append(_("Prize %(position)d needs a name.") % {"position": position})
+        elif len(tier.name) > TIER_NAME_MAX:
+            errors.append(
+                _("Prize %(position)d: the name is longer than %(max)d characters.")
+                % {"position": position, "max": TIER_NAME_MAX}
+            )
+        elif tier.name in seen:
+            errors.append(_("Prize name %(name)s is used twice.") % {"name": tier.name})
+        seen.add(tier.name)
+        if not isinstance(tier.pair_count, int) or tier.pair_count < 1:
+            errors.append(_("Prize %(position)d needs at least 1 pair.") % {"position": position})
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        # One by one (not in bulk) so the audit history records every removed and added tier.
+        for old in PrizeTier.objects.filter(tournament=tournament):
+            old.delete()
+        return [
+            PrizeTier.objects.create(tournament=tournament, name=tier.name, pair_count=tier.pair_count, order=order)
+            for order, tier in enumerate(cleaned, 1)
+        ]
+
+
+def _ranking(tournament: Tournament) -> PrizeRanking:
+    ranking, _created = PrizeRanking.objects.get_or_create(tournament=tournament)
+    return ranking
+
+
+def prize_stage_set(*, tournament: Tournament, stage: Stage | None) -> PrizeRanking:
+    """Award the prizes from ``stage``'s ranking (None: the last stage). Lots drawn for another
+    stage no longer apply."""
+    if stage is not None and stage.tournament_id != tournament.pk:
+        raise ValidationError(_("That stage is not part of this tournament."))
+    with transaction.atomic():
+        ranking = _ranking(tournament)
+        if ranking.stage_id != (stage.pk if stage else None):
+            ranking.stage = stage
+            ranking.lots_seed = ranking.lots_drawn_at = ranking.lots_drawn_by = None
+            ranking.save()
+    return ranking
+
+
+def prize_lots_draw(*, tournament: Tournament, user: object = None) -> PrizeRanking:
+    """Draw lots (抽签) for the full ties of the prize ranking: a fresh random seed, recorded."""
+    with transaction.atomic():
+        ranking = _ranking(tournament)
+        ranking.lots_seed = secrets.randbelow(LOTS_SEED_BOUND)
+        ranking.lots_drawn_at = timezone.now()
+        ranking.lots_drawn_by = user if getattr(user, "is_authenticated", False) else None  # type: ignore[assignment]
+        ranking.save()
+    return ranking
+
+
+def prize_stage(*, tournament: Tournament) -> tuple[Stage | None, int | None]:
+    """The stage whose ranking awards the prizes, and the lots seed for it."""
+    ranking = PrizeRanking.objects.filter(tournament=tournament).select_related("stage__tournament").first()
+    if ranking is not None and ranking.stage is not None:
+        return ranking.stage, ranking.lots_seed
+    last = Stage.objects.filter(tournament=tournament).select_related("tournament").order_by("-order").first()
+    return last, ranking.lots_seed if ranking is not None else None
+
+
+def prize_tiers_award(
+    *,
+    tournament: Tournament,
+    cards: dict[int, PairCard] | None = None,
+    standings: StageStandings | None = None,
+) -> AwardList:
+    """The award list from the final ranking (names and departments in ``Award.pair``).
+
+    ``cards`` and ``standings`` may be passed by a caller that already has them (the workbook).
+    """
+    tiers = tuple(
+        TierData(name, count)
+        for name, count in PrizeTier.objects.filter(tournament=tournament)
+        .order_by("order", "id")
+        .values_list("name", "pair_count")
+    )
+    stage, lots_seed = prize_stage(tournament=tournament)
+    if stage is None or not tiers:
+        return AwardList(stage=stage, lots_seed=lots_seed, tiers=tiers, awards=())
+    if standings is None:
+        standings = stage_standings(stage=stage, lots_seed=lots_seed)
+    if cards is None:
+        cards = pair_cards(tournament_id=tournament.pk)
+    try:
+        awarded = assign_tiers(standings=standings.standings, tiers=[(tier.name, tier.pair_count) for tier in tiers])
+    except ScoringError as problem:
+        return AwardList(stage=stage, lots_seed=lots_seed, tiers=tiers, awards=(), problem=problem)
+    awards = tuple(
+        Award(tier=awarded[row.entrant], rank=row.rank, pair=cards[int(row.entrant)])
+        for row in standings.standings.rows
+        if row.entrant in awarded
+    )
+    return AwardList(stage=stage, lots_seed=lots_seed, tiers=tiers, awards=awards)

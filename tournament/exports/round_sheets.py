@@ -1,0 +1,249 @@
+"""A round's draw sheet and its paper score sheets (issue 8), as .xlsx and for the print pages.
+
+Paper score sheets are the fallback when the network fails: one per table with the pairs, who sits
+where and an empty grid to write each deal's finishing order and levels. Seats follow one rule
+everywhere: slot 1 of the N/S pair sits North, slot 2 South; slot 1 of the E/W pair East, slot 2 West.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+
+from django.db.models import F
+from django.utils import timezone
+from openpyxl.worksheet.pagebreak import Break
+
+from scoring.options import Game, MatchFormat, RuleOptions
+from tournament.exports import headers as h
+from tournament.exports.headers import Language
+from tournament.exports.selectors import PairCard, PlayerCard, pair_cards
+from tournament.exports.xlsx import Book, StreamedSheet, Styled
+from tournament.matches.models import Match, Round
+from tournament.rules import rules_for_stage
+
+CHUNK = 5000
+A4 = "9"
+GRID_ROWS_LEVEL_GAME = 24
+"""Deals a level game's sheet has room for: a 40–90 minute game rarely needs more (seeds 002, 003)."""
+ROW_HEIGHT_GRID = 24  # points: room to write by hand
+
+
+@dataclass(frozen=True, slots=True)
+class TableSheet:
+    """One table of a round: its match, the pairs and the four seats."""
+
+    match_id: int
+    table: int | None
+    area: str
+    ns: PairCard
+    ew: PairCard | None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.ew is None
+
+    @property
+    def north(self) -> PlayerCard | None:
+        return self.ns.player(0)
+
+    @property
+    def south(self) -> PlayerCard | None:
+        return self.ns.player(1)
+
+    @property
+    def east(self) -> PlayerCard | None:
+        return self.ew.player(0) if self.ew else None
+
+    @property
+    def west(self) -> PlayerCard | None:
+        return self.ew.player(1) if self.ew else None
+
+    @property
+    def seats(self) -> tuple[tuple[str, PlayerCard | None], ...]:
+        """(seat, player) for N, S, E, W."""
+        return (("N", self.north), ("S", self.south), ("E", self.east), ("W", self.west))
+
+
+def round_table_rows(*, round: Round) -> Iterator[tuple[int, int | None, str, int, int | None]]:
+    """The round's matches in table order, byes last: (match id, table, area, N/S pair, E/W pair)."""
+    return (
+        Match.objects.filter(round=round)
+        .order_by(F("table__number").asc(nulls_last=True), "id")
+        .values_list("id", "table__number", "table__area", "ns_pair_id", "ew_pair_id")
+        .iterator(chunk_size=CHUNK)
+    )
+
+
+def round_tables(
+    *,
+    round: Round,
+    cards: dict[int, PairCard] | None = None,
+    first_table: int | None = None,
+    last_table: int | None = None,
+) -> Iterator[TableSheet]:
+    """The round's tables (optionally only tables ``first_table``..``last_table``, for printing in
+    batches)."""
+    if cards is None:
+        cards = pair_cards(tournament_id=round.stage.tournament_id)
+    for match_id, table, area, ns, ew in round_table_rows(round=round):
+        if first_table is not None and (table is None or table < first_table):
+            continue
+        if last_table is not None and (table is None or table > last_table):
+            continue
+        yield TableSheet(match_id, table, area or "", cards[ns], cards[ew] if ew is not None else None)
+
+
+def draw_row(sheet: TableSheet, language: Language) -> list[Any]:
+    """A row of a draw sheet (columns ``headers.DRAW``)."""
+    north, south, east, west = (player for _seat, player in sheet.seats)
+    ew = sheet.ew
+    return [
+        sheet.table,
+        sheet.area or None,
+        sheet.ns.id,
+        north.name if north else None,
+        south.name if south else None,
+        sheet.ns.departments or None,
+        ew.id if ew else None,
+        east.name if east else None,
+        west.name if west else None,
+        (ew.departments or None) if ew else None,
+        None if ew else h.word("bye", language),
+    ]
+
+
+def _print_setup(sheet: StreamedSheet, *, landscape: bool) -> None:
+    sheet.page_setup.paperSize = A4
+    sheet.page_setup.orientation = "landscape" if landscape else "portrait"
+    sheet.page_setup.fitToWidth = 1
+    sheet.page_setup.fitToHeight = 0
+    sheet.sheet_properties.pageSetUpPr.fitToPage = True
+
+
+def round_draw_sheet_write(
+    *, book: Book, round: Round, language: Language, cards: dict[int, PairCard], progress: Any = None
+) -> StreamedSheet:
+    """The round's draw as one sheet of ``book`` (shared by the workbook and the round's own file)."""
+    title = h.sheet_name("draw", language, stage=round.stage.name, round=round.number)
+    sheet = book.sheet(title, header=h.titles(h.DRAW, language), widths=h.widths(h.DRAW), styles=h.styles(h.DRAW))
+    _print_setup(sheet, landscape=True)
+    for table in round_tables(round=round, cards=cards):
+        sheet.append(draw_row(table, language))
+        if progress is not None:
+            progress()
+    return sheet
+
+
+def round_draw_build(
+    *, round: Round, target: str | os.PathLike[str] | IO[bytes], language: Language = h.DEFAULT_LANGUAGE
+) -> None:
+    """The round's draw sheet (.xlsx): one row per table, ready to print or post on the wall."""
+    cards = pair_cards(tournament_id=round.stage.tournament_id)
+    with Book(time_zone=timezone.get_default_timezone()) as book:
+        round_draw_sheet_write(book=book, round=round, language=language, cards=cards)
+        book.save(target)
+
+
+def score_sheet_columns(options: RuleOptions) -> tuple[h.Column, ...]:
+    if options.game is Game.TRACTOR:
+        return h.SCORE_SHEET_TRACTOR
+    if options.format is MatchFormat.FIXED_DEALS_POINTS:
+        return h.SCORE_SHEET_POINTS
+    return h.SCORE_SHEET_LEVELS
+
+
+def score_sheet_rows(options: RuleOptions) -> int:
+    """Grid rows: the fixed deals and room for two tiebreak deals, else a game's worth."""
+    if options.format in (MatchFormat.FIXED_DEALS_POINTS, MatchFormat.FIXED_DEALS_LEVELS) and options.deals:
+        return options.deals + 2
+    if options.format is MatchFormat.BEST_OF and options.games:
+        return min(GRID_ROWS_LEVEL_GAME * 2, 12 * options.games)
+    return GRID_ROWS_LEVEL_GAME
+
+
+def score_sheets_build(
+    *,
+    round: Round,
+    target: str | os.PathLike[str] | IO[bytes],
+    language: Language = h.DEFAULT_LANGUAGE,
+    progress: Any = None,
+) -> None:
+    """Paper score sheets (.xlsx): one printed page per table (byes have none), each with the
+    pairs, the seats and an empty grid for every deal."""
+    stage = round.stage
+    tournament = stage.tournament
+    options = rules_for_stage(stage)
+    columns = score_sheet_columns(options)
+    grid_rows = score_sheet_rows(options)
+    width = len(columns)
+    word = h.word
+    with Book(time_zone=timezone.get_default_timezone()) as book:
+        sheet = book.sheet(h.sheet_name("score_sheets", language), widths=h.widths(columns))
+        _print_setup(sheet, landscape=False)
+        heading = f"{tournament.name} · {stage.name} {word('round', language, round=round.number)}"
+        cap = options.time_cap_minutes or round.time_cap_minutes
+        for table in round_tables(round=round):
+            if table.is_bye:
+                continue
+            sheet.append([Styled(f"{heading} · {word('score_sheet', language)}", "title")])
+            sheet.append(
+                [
+                    Styled(word("table", language), "label"),
+                    table.table,
+                    table.area or None,
+                    word("time_cap", language, minutes=cap) if cap else None,
+                ]
+            )
+            players = dict(table.seats)
+            for side, pair, seats in (("NS", table.ns, ("N", "S")), ("EW", table.ew, ("E", "W"))):
+                assert pair is not None
+                first, second = (
+                    f"{word(seat, language)}: {player.name}" if (player := players[seat]) else None for seat in seats
+                )
+                # Each name has an empty cell to its right to run into: the grid's columns are narrow.
+                sheet.append(
+                    [
+                        Styled(word(side, language), "label"),
+                        pair.id,
+                        first,
+                        None,
+                        second,
+                        None,
+                        pair.departments or None,
+                    ]
+                )
+            sheet.append([])
+            sheet.append([Styled(title, "grid_header") for title in h.titles(columns, language)])
+            for deal in range(1, grid_rows + 1):
+                sheet.append(
+                    [Styled(deal, "grid"), *(Styled(None, "grid") for _ in range(width - 1))], height=ROW_HEIGHT_GRID
+                )
+            sheet.append([])
+            sheet.append(
+                [
+                    Styled(word("result", language), "label"),
+                    f"{word('winner', language)}:",
+                    None,
+                    None,
+                    f"{word('final_levels', language)}:",
+                ]
+            )
+            sheet.append(
+                [
+                    Styled(word("signature", language), "label"),
+                    f"{word('NS', language)}:",
+                    None,
+                    None,
+                    f"{word('EW', language)}:",
+                    None,
+                    None,
+                    f"{word('referee', language)}:",
+                ]
+            )
+            sheet.row_breaks.append(Break(id=sheet.row_count))
+            if progress is not None:
+                progress()
+        book.save(target)

@@ -1,0 +1,79 @@
+"""Reads for the exports: who plays in which pair, where each match was played.
+
+These maps are small (one entry per pair or per match, not per deal) and every sheet needs them, so
+they are read once per export; the large tables (deals, matches) are streamed by the sheet writers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tournament.matches.models import Match, Stage
+from tournament.registration.models import Pair, PairMember
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCard:
+    name: str
+    employee_number: str
+    department: str
+    phone: str
+
+
+@dataclass(frozen=True, slots=True)
+class PairCard:
+    """A pair as the exports show it. ``players`` in seat order: slot 1 sits N (or E), slot 2 S (or W)."""
+
+    id: int
+    name: str
+    status: str
+    seed: int | None
+    players: tuple[PlayerCard, ...]
+
+    @property
+    def departments(self) -> str:
+        """The players' departments, once each ("财务部" or "财务部 / 销售公司")."""
+        names = list(dict.fromkeys(player.department for player in self.players if player.department))
+        return " / ".join(names)
+
+    def player(self, index: int) -> PlayerCard | None:
+        return self.players[index] if index < len(self.players) else None
+
+
+def pair_cards(*, tournament_id: int) -> dict[int, PairCard]:
+    """Every pair of the tournament with its players, by pair id (in id order)."""
+    players: dict[int, list[PlayerCard]] = {}
+    members = (
+        PairMember.objects.filter(pair__tournament_id=tournament_id)
+        .order_by("pair_id", "slot")
+        .values_list("pair_id", "player__name", "player__employee_number", "player__department__name", "player__phone")
+    )
+    for pair_id, name, number, department, phone in members.iterator(chunk_size=5000):
+        players.setdefault(pair_id, []).append(PlayerCard(name, number or "", department or "", phone or ""))
+    pairs = Pair.objects.filter(tournament_id=tournament_id).order_by("id")
+    return {
+        pair_id: PairCard(pair_id, name, status, seed, tuple(players.get(pair_id, ())))
+        for pair_id, name, status, seed in pairs.values_list("id", "name", "status", "seed").iterator(chunk_size=5000)
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPlace:
+    stage: str
+    round: int
+    table: int | None
+
+
+def match_places(*, tournament_id: int) -> dict[int, MatchPlace]:
+    """Where each match of the tournament was played, by match id."""
+    matches = Match.objects.filter(round__stage__tournament_id=tournament_id).values_list(
+        "id", "round__stage__name", "round__number", "table__number"
+    )
+    return {
+        match_id: MatchPlace(stage, round_number, table)
+        for match_id, stage, round_number, table in matches.iterator(chunk_size=5000)
+    }
+
+
+def tournament_stages(*, tournament_id: int) -> list[Stage]:
+    return list(Stage.objects.filter(tournament_id=tournament_id).select_related("tournament").order_by("order"))

@@ -1,0 +1,432 @@
+"""The organiser's tournament workbook (issue 8): one .xlsx with every list management asks for.
+
+Sheets, in order: registration (参赛名单, first, so the roster importer reads it back), each round's
+draw, match results, the deal log, the standings of each stage with every tie-break column,
+adjustments, and the award list. Everything comes from the stored snapshots the rules core wrote
+(DESIGN.md: nothing downstream recomputes the rules); the big tables are streamed from the
+database in chunks and written row by row, so memory does not grow with the event.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import IO, Any
+
+from django.db.models import Count, F, IntegerField, OuterRef, Subquery
+from django.utils import timezone
+
+from tournament.exports import headers as h
+from tournament.exports.headers import Language
+from tournament.exports.prizes import prize_stage, prize_tiers_award
+from tournament.exports.round_sheets import round_draw_sheet_write
+from tournament.exports.selectors import MatchPlace, PairCard, match_places, pair_cards, tournament_stages
+from tournament.exports.xlsx import Book, StreamedSheet
+from tournament.matches.models import Adjustment, Deal, Match, Round
+from tournament.registration.models import PairMember, Tournament
+from tournament.standings.selectors import StageStandings, stage_standings
+
+ProgressReport = Callable[[int], None]
+"""Called with the percentage done (0–99) each time it grows."""
+
+CHUNK = 5000
+
+
+@dataclass
+class _Progress:
+    """Counts written rows against an estimate and reports whole percentages, at most 100 times."""
+
+    total: int
+    report: ProgressReport | None
+    done: int = 0
+    _next: int = 0
+    _percent: int = field(default=-1)
+
+    def advance(self, rows: int = 1) -> None:
+        self.done += rows
+        if self.done >= self._next:
+            self._emit()
+
+    def _emit(self) -> None:
+        total = max(self.total, 1)
+        percent = min(99, self.done * 100 // total)
+        if percent > self._percent:
+            self._percent = percent
+            if self.report is not None:
+                self.report(percent)
+        self._next = (percent + 1) * total // 100 + 1
+
+
+@dataclass
+class _Context:
+    tournament: Tournament
+    language: Language
+    pairs: dict[int, PairCard]
+    places: dict[int, MatchPlace]
+    progress: _Progress
+
+    def word(self, key: str | None) -> str | None:
+        return h.word(key, self.language) if key else None
+
+
+def _sheet(book: Book, context: _Context, title: str, columns: tuple[h.Column, ...]) -> StreamedSheet:
+    return book.sheet(
+        title,
+        header=h.titles(columns, context.language),
+        widths=h.widths(columns),
+        styles=h.styles(columns),
+    )
+
+
+def _registration(book: Book, context: _Context) -> None:
+    """One row per player, in the roster importer's columns (partners name each other)."""
+    sheet = _sheet(book, context, h.sheet_name("registration", context.language), h.REGISTRATION)
+    for pair in context.pairs.values():
+        players = pair.players
+        for index, player in enumerate(players):
+            partner = players[1 - index].employee_number if len(players) == 2 else ""
+            sheet.append(
+                [
+                    player.name,
+                    player.employee_number or None,
+                    player.department or None,
+                    partner or None,
+                    player.phone or None,
+                    pair.id,
+                    pair.seed,
+                    context.word(pair.status),
+                ]
+            )
+            context.progress.advance()
+
+
+def _draws(book: Book, context: _Context, rounds: list[Round]) -> None:
+    for round_ in rounds:
+        round_draw_sheet_write(
+            book=book, round=round_, language=context.language, cards=context.pairs, progress=context.progress.advance
+        )
+
+
+def _minutes(started: datetime | None, finished: datetime | None) -> float | None:
+    if started is None or finished is None:
+        return None
+    return round((finished - started).total_seconds() / 60, 1)
+
+
+def _results(book: Book, context: _Context) -> None:
+    sheet = _sheet(book, context, h.sheet_name("results", context.language), h.RESULTS)
+    played = (
+        Deal.objects.filter(match=OuterRef("pk"), flagged=False)
+        .order_by()
+        .values("match")
+        .annotate(count=Count("id"))
+        .values("count")
+    )
+    matches = (
+        Match.objects.filter(round__stage__tournament=context.tournament)
+        # A correlated count (over the unique (match, number) index), not a join + GROUP BY: grouping
+        # would sort every match row with its whole JSON snapshot.
+        .annotate(deals_played=Subquery(played, output_field=IntegerField()))
+        .order_by("round__stage__order", "round__number", F("table__number").asc(nulls_last=True), "id")
+        .values_list(
+            "id",
+            "round__stage__name",
+            "round__number",
+            "table__number",
+            "ns_pair_id",
+            "ew_pair_id",
+            "status",
+            "winner",
+            "result_reason",
+            "state__levels__NS",
+            "state__levels__EW",
+            "state__points__NS",
+            "state__points__EW",
+            "state__games__NS",
+            "state__games__EW",
+            "deals_played",
+            "started_at",
+            "finished_at",
+        )
+    )
+    pairs = context.pairs
+    word = context.word
+    for (
+        match_id,
+        stage,
+        round_number,
+        table,
+        ns,
+        ew,
+        status,
+        winner,
+        reason,
+        ns_level,
+        ew_level,
+        ns_points,
+        ew_points,
+        ns_games,
+        ew_games,
+        deals,
+        started,
+        finished,
+    ) in matches.iterator(chunk_size=CHUNK):
+        bye = ew is None
+        if winner:
+            winner_name: str | None = pairs[ns if winner == "NS" else ew].name  # type: ignore[index]
+        else:
+            winner_name = word("draw") if reason == "draw" else None
+        sheet.append(
+            [
+                match_id,
+                stage,
+                round_number,
+                table,
+                ns,
+                pairs[ns].name,
+                ew,
+                pairs[ew].name if ew is not None else None,
+                word(status),
+                _number(ns_level),
+                _number(ew_level),
+                _number(ns_points),
+                _number(ew_points),
+                _number(ns_games),
+                _number(ew_games),
+                winner_name,
+                word("bye") if bye else word(reason),
+                deals,
+                started,
+                finished,
+                _minutes(started, finished),
+            ]
+        )
+        context.progress.advance()
+
+
+def _number(value: Any) -> int | None:
+    """A number read out of a JSON snapshot (SQLite and PostgreSQL hand them back differently)."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _deals(book: Book, context: _Context) -> None:
+    sheet = _sheet(book, context, h.sheet_name("deals", context.language), h.DEALS)
+    scope = Deal.objects.filter(match__round__stage__tournament=context.tournament)
+    # A deal a correction made impossible (flagged) has no record; show what the referee entered.
+    # Those are few, so their entries are read apart instead of decoding every deal's twice.
+    entered = {
+        (match_id, number): outcome
+        for match_id, number, outcome in scope.filter(flagged=True).values_list("match_id", "number", "outcome")
+    }
+    deals = scope.order_by(
+        "match__round__stage__order",
+        "match__round__number",
+        F("match__table__number").asc(nulls_last=True),
+        "match_id",
+        "number",
+    ).values_list("match_id", "number", "game_number", "record", "flagged", "entered_by__username", "entered_at")
+    places = context.places
+    language = context.language
+    sides = {"NS": h.word("NS", language), "EW": h.word("EW", language)}.get  # the only words of this sheet
+    append = sheet.append
+    advance = context.progress.advance
+    missing = MatchPlace("", 0, None)
+    for match_id, number, game, record, flagged, user, entered_at in deals.iterator(chunk_size=CHUNK):
+        place = places.get(match_id, missing)
+        if not record:
+            outcome = entered.get((match_id, number))
+            record = {"order": outcome.get("order")} if isinstance(outcome, dict) else {}
+        if "declarer" in record:  # a Tractor deal: who declared and the defenders' points
+            sets_level = record["declarer"]
+            order_text: str | None = h.word("defender_points", language, points=record.get("total_points"))
+        else:
+            sets_level = record.get("sets_level")
+            order = record.get("order")
+            order_text = " ".join(order) if isinstance(order, list) else None
+        levels_after = record.get("levels_after") or {}
+        append(
+            [
+                match_id,
+                place.stage,
+                place.round,
+                place.table,
+                number,
+                record.get("game", game),
+                record.get("level"),
+                sides(sets_level),
+                order_text,
+                sides(record.get("winner")),
+                record.get("upgrade"),
+                record.get("a_attempt"),
+                record.get("passed_a"),
+                record.get("reset"),
+                record.get("extra"),
+                levels_after.get("NS"),
+                levels_after.get("EW"),
+                flagged,
+                user,
+                entered_at,
+            ]
+        )
+        advance()
+
+
+def _standings_columns(tie_breakers: tuple[str, ...]) -> tuple[h.Column, ...]:
+    """The fixed columns, then the stage's tie-breakers in its order, then the other metrics (wins
+    are already a fixed column)."""
+    metrics = [name for name in tie_breakers if name != "wins"]
+    metrics += [name for name in h.METRIC_ATTRIBUTES if name not in metrics and name != "wins"]
+    return h.STANDINGS_FIXED + tuple(h.metric_column(name) for name in metrics)
+
+
+def _standings(book: Book, context: _Context, standings: StageStandings) -> None:
+    columns = _standings_columns(standings.standings.tie_breakers)
+    metric_attributes = [h.METRIC_ATTRIBUTES[column.key] for column in columns[len(h.STANDINGS_FIXED) :]]
+    title = h.sheet_name("standings", context.language, stage=standings.stage.name)
+    sheet = _sheet(book, context, title, columns)
+    for row in standings.standings.rows:
+        pair = context.pairs[int(row.entrant)]
+        sheet.append(
+            [
+                row.rank,
+                row.shared,
+                pair.id,
+                pair.name,
+                pair.departments or None,
+                row.played,
+                row.wins,
+                row.draws,
+                row.losses,
+                row.byes,
+                *(getattr(row, attribute) for attribute in metric_attributes),
+            ]
+        )
+        context.progress.advance()
+
+
+def _adjustments(book: Book, context: _Context) -> None:
+    sheet = _sheet(book, context, h.sheet_name("adjustments", context.language), h.ADJUSTMENTS)
+    adjustments = (
+        Adjustment.objects.filter(tournament=context.tournament)
+        .order_by("created_at", "id")
+        .values_list(
+            "created_at",
+            "match_id",
+            "pair_id",
+            "kind",
+            "levels",
+            "points",
+            "minutes_late",
+            "reason",
+            "created_by__username",
+        )
+    )
+    for created_at, match_id, pair_id, kind, levels, points, minutes, reason, user in adjustments.iterator(
+        chunk_size=CHUNK
+    ):
+        place = context.places.get(match_id) if match_id is not None else None
+        pair = context.pairs.get(pair_id)
+        sheet.append(
+            [
+                created_at,
+                match_id,
+                place.stage if place else None,
+                place.round if place else None,
+                place.table if place else None,
+                pair_id,
+                pair.name if pair else None,
+                context.word(kind),
+                levels,
+                points,
+                minutes,
+                reason,
+                user,
+            ]
+        )
+        context.progress.advance()
+
+
+def _awards(book: Book, context: _Context, final: StageStandings | None) -> None:
+    sheet = _sheet(book, context, h.sheet_name("awards", context.language), h.AWARDS)
+    award_list = prize_tiers_award(tournament=context.tournament, cards=context.pairs, standings=final)
+    if award_list.problem is not None:
+        problem = award_list.problem
+        sheet.append([problem.message_zh if context.language == "zh" else problem.message])
+        return
+    if not award_list.tiers:
+        sheet.append([h.word("no_tiers", context.language)])
+        return
+    for award in award_list.awards:
+        first, second = award.pair.player(0), award.pair.player(1)
+        sheet.append(
+            [
+                award.tier,
+                award.rank,
+                award.pair.id,
+                first.name if first else None,
+                (first.department or None) if first else None,
+                second.name if second else None,
+                (second.department or None) if second else None,
+            ]
+        )
+        context.progress.advance()
+
+
+def _estimate(tournament: Tournament) -> int:
+    """Rows the workbook will have besides the standings, for the progress bar (counts, no rows read)."""
+    matches = Match.objects.filter(round__stage__tournament=tournament).count()
+    return (
+        PairMember.objects.filter(pair__tournament=tournament).count()
+        + 2 * matches  # the draw sheets and the results
+        + Deal.objects.filter(match__round__stage__tournament=tournament).count()
+        + Adjustment.objects.filter(tournament=tournament).count()
+    )
+
+
+def workbook_build(
+    *,
+    tournament: Tournament,
+    target: str | os.PathLike[str] | IO[bytes],
+    language: Language = h.DEFAULT_LANGUAGE,
+    progress: ProgressReport | None = None,
+) -> None:
+    """Write the tournament workbook to ``target`` (a path or a binary file), headers in ``language``.
+
+    ``progress`` is called with the percentage done as rows are written (for the export page's bar).
+    """
+    stages = tournament_stages(tournament_id=tournament.pk)
+    rounds = list(
+        Round.objects.filter(stage__tournament=tournament).select_related("stage").order_by("stage__order", "number")
+    )
+    context = _Context(
+        tournament=tournament,
+        language=language,
+        pairs=pair_cards(tournament_id=tournament.pk),
+        places=match_places(tournament_id=tournament.pk),
+        progress=_Progress(total=_estimate(tournament), report=progress),
+    )
+    # Each stage ranks at most every pair; the award list is short enough to leave out.
+    context.progress.total += len(context.pairs) * len(stages)
+    prize_stage_, lots_seed = prize_stage(tournament=tournament)
+    final: StageStandings | None = None
+    with Book(time_zone=timezone.get_default_timezone()) as book:
+        _registration(book, context)
+        _draws(book, context, rounds)
+        _results(book, context)
+        _deals(book, context)
+        for stage in stages:
+            is_final = prize_stage_ is not None and stage.pk == prize_stage_.pk
+            standings = stage_standings(stage=stage, lots_seed=lots_seed if is_final else None)
+            _standings(book, context, standings)
+            if is_final:
+                final = standings
+        _adjustments(book, context)
+        _awards(book, context, final)
+        book.save(target)
