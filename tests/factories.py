@@ -6,7 +6,7 @@ import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from tournament.matches.models import Match, Round, Stage, StageFormat, Table
+from tournament.matches.models import Match, RefereeAssignment, Round, RoundStatus, Stage, StageFormat, Table
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
 from tournament.registration.roles import ORGANISERS_GROUP, REFEREES_GROUP
 
@@ -109,3 +109,53 @@ class MatchFactory(factory.django.DjangoModelFactory):
     round = factory.SubFactory(RoundFactory)
     ns_pair = factory.SubFactory(PairFactory, tournament=factory.SelfAttribute("..round.stage.tournament"))
     ew_pair = factory.SubFactory(PairFactory, tournament=factory.SelfAttribute("..round.stage.tournament"))
+
+
+# -- issue 6: referees' tables ----------------------------------------------------------------------
+
+
+class RefereeAssignmentFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = RefereeAssignment
+
+    round = factory.SubFactory(RoundFactory)
+    table = factory.SubFactory(TableFactory, tournament=factory.SelfAttribute("..round.stage.tournament"))
+    referee = factory.SubFactory(UserFactory)
+
+
+def table_match(
+    *,
+    profile: str = "timed-40",
+    overrides: dict | None = None,
+    stage_format: str = StageFormat.SWISS,
+    round_status: str = RoundStatus.PUBLISHED,
+    time_cap_minutes: int | None = None,
+    referee_user: object = None,
+    organiser_user: object = None,
+) -> Match:
+    """A match at a table of a published round, with its referee assigned (and an organiser)."""
+    tournament = TournamentFactory(rule_profile=profile, rule_overrides=overrides or {})
+    if organiser_user is not None:
+        tournament.organisers.add(organiser_user)
+    stage = StageFactory(tournament=tournament, format=stage_format)
+    round_ = RoundFactory(stage=stage, status=round_status, time_cap_minutes=time_cap_minutes)
+    return round_match(round_=round_, referee_user=referee_user)
+
+
+def round_match(*, round_: Round, referee_user: object = None) -> Match:
+    """One more match at a new table of ``round_`` (assigned to ``referee_user`` if given)."""
+    table = TableFactory(tournament=round_.stage.tournament)
+    match = MatchFactory(round=round_, table=table)
+    if referee_user is not None:
+        RefereeAssignment.objects.create(round=round_, table=table, referee=referee_user)
+    return match
+
+
+def english_client(**kwargs: object) -> object:
+    """A test client that chose English with the header's switch (pages are Chinese otherwise)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client(**kwargs)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client

@@ -6,6 +6,7 @@ transactions, Celery tasks run eagerly in-process, a local-memory cache. Product
 ``REDIS_URL``, ``SECRET_KEY``, ``DEBUG=0`` and ``ALLOWED_HOSTS``.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -46,6 +47,7 @@ INSTALLED_APPS = [
     "tournament.standings",
     "tournament.exports",
     "tournament.api",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -60,6 +62,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: turns a lockout into HTTP 429
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -129,6 +132,17 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from
+# one address, that pair is locked out for AXES_COOLOFF_MINUTES (pages and the API token login).
+AUTHENTICATION_BACKENDS = [
+    "tournament.throttling.LoginThrottle",  # django-axes; see tournament/throttling.py
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_IPWARE_PROXY_COUNT = env.int("AXES_PROXY_COUNT", default=0) or None
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -198,3 +212,5 @@ LOGGING = {
 
 # --- Product settings -----------------------------------------------------------------------
 ROSTER_IMPORT_MAX_ROWS = env.int("ROSTER_IMPORT_MAX_ROWS", default=20000)
+# The public API's rate per client address: generous, since a venue's phones may share one address.
+PUBLIC_API_THROTTLE_RATE = env.str("PUBLIC_API_THROTTLE_RATE", default="1200/minute")

@@ -11,7 +11,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {key: value for key, value in os.environ.items() if key not in {"SECRET_KEY", "DEBUG"}}
+    # A fresh process with only the environment a deployment would have (nothing a test set).
+    dropped = {"SECRET_KEY", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {key: value for key, value in os.environ.items() if key not in dropped}
     return subprocess.run(
         [sys.executable, *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=120
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
 from django.utils.translation import get_language
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -29,11 +30,23 @@ class RulesError(exceptions.APIException):
         super().__init__(detail=error.message, code=str(getattr(error.code, "value", error.code)))
 
 
+class ApiError(exceptions.APIException):
+    """An error of the API's own (not the rules core's): a stable code, a message in the user's
+    language, and extra fields (e.g. the match's current state with a 409)."""
+
+    def __init__(self, *, code: str, message: str, status_code: int, extra: dict[str, Any] | None = None) -> None:
+        self.status_code = status_code
+        self.extra = extra or {}
+        super().__init__(detail=message, code=code)
+
+
 def _message(error: ScoringError | CardError) -> str:
     return error.message_zh if (get_language() or "").startswith("zh") else error.message
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, Http404):  # scoped lookups answer 404 (DESIGN.md principle 5): same shape
+        exc = exceptions.NotFound()
     if isinstance(exc, (ScoringError, CardError)):
         exc = RulesError(exc)
     if isinstance(exc, RulesError):
@@ -45,6 +58,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         if isinstance(exc.error, ScoringError):
             body["deal"] = exc.error.deal
         return Response({"error": body}, status=exc.status_code)
+    if isinstance(exc, ApiError):
+        code = exc.get_codes()
+        return Response(
+            {"error": {"code": code, "message": str(exc.detail), **exc.extra}}, status=exc.status_code
+        )
     response = exception_handler(exc, context)
     if response is None:
         return None

@@ -3,6 +3,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from tournament.matches.models import (
     Adjustment,
+    ChiefReferee,
     Deal,
     Match,
     RefereeAssignment,
@@ -21,7 +22,7 @@ class StageAdmin(SimpleHistoryAdmin):
 
 @admin.register(Round)
 class RoundAdmin(SimpleHistoryAdmin):
-    list_display = ["__str__", "status", "time_cap_minutes", "started_at", "draw_algorithm", "draw_seed"]
+    list_display = ["__str__", "status", "time_cap_minutes", "started_at", "ends_at", "time_called_at", "draw_seed"]
     list_filter = ["status", "stage__tournament"]
 
 
@@ -60,7 +61,7 @@ class DealAdmin(SimpleHistoryAdmin):
 
 @admin.register(Adjustment)
 class AdjustmentAdmin(SimpleHistoryAdmin):
-    list_display = ["kind", "pair", "match", "levels", "points", "reason", "created_by", "created_at"]
+    list_display = ["kind", "pair", "match", "after_deal", "levels", "points", "flagged", "reason", "created_by"]
     list_filter = ["kind", "tournament"]
     raw_id_fields = ["pair", "match"]
 
@@ -69,3 +70,10 @@ class AdjustmentAdmin(SimpleHistoryAdmin):
 class RefereeAssignmentAdmin(SimpleHistoryAdmin):
     list_display = ["round", "table", "referee"]
     raw_id_fields = ["round", "table"]
+
+
+@admin.register(ChiefReferee)
+class ChiefRefereeAdmin(SimpleHistoryAdmin):
+    list_display = ["tournament", "user"]
+    list_filter = ["tournament"]
+    raw_id_fields = ["user"]

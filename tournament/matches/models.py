@@ -15,7 +15,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from tournament.audit import AuditedHistory
-from tournament.registration.models import Pair, Tournament
+from tournament.registration.models import Pair, Player, Tournament
 
 
 class StageFormat(models.TextChoices):
@@ -73,6 +73,8 @@ class Round(models.Model):
     time_cap_minutes = models.PositiveSmallIntegerField(_("time cap (minutes)"), null=True, blank=True)
     warning_minutes = models.PositiveSmallIntegerField(_("warning before the end (minutes)"), default=10)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    # The round's clock lives in the database (not in a task): a lost task or a restart loses nothing.
+    ends_at = models.DateTimeField(_("time is up at"), null=True, blank=True)
     time_called_at = models.DateTimeField(_("time called at"), null=True, blank=True)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     draw_algorithm = models.CharField(_("draw algorithm"), max_length=40, blank=True)
@@ -144,7 +146,12 @@ class Match(models.Model):
     result_reason = models.CharField(_("result reason"), max_length=20, blank=True)
     time_called_during_deal = models.PositiveSmallIntegerField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
+    # The match clock: started with its round (or alone); ``clock_ends_at`` is fixed at the start so
+    # a later change of the rules does not move a running clock. ``time_called_at``: the cap was
+    # processed (time is called at most once).
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    clock_ends_at = models.DateTimeField(_("time is up at"), null=True, blank=True)
+    time_called_at = models.DateTimeField(_("time called at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     signed_off_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -256,6 +263,12 @@ class Adjustment(models.Model):
     levels = models.SmallIntegerField(_("levels to the opponents"), default=0)
     points = models.SmallIntegerField(_("points deducted"), default=0)
     minutes_late = models.PositiveSmallIntegerField(_("minutes late"), null=True, blank=True)
+    # A forfeit because one player of the pair is absent: the pair forfeits (RULES.md §4, seed 004).
+    absent_player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("absent player")
+    )
+    after_deal = models.PositiveSmallIntegerField(_("after deal"), default=0)
+    flagged = models.BooleanField(_("needs the referee"), default=False)
     reason = models.CharField(_("reason"), max_length=200)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -298,3 +311,21 @@ class RefereeAssignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} · {self.table}: {self.referee}"
+
+
+class ChiefReferee(models.Model):
+    """The chief referee (裁判长) of a tournament: reaches every table of it, records adjustments."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chief_referees")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("chief referee")
+        verbose_name_plural = _("chief referees")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="chief_referee_once_per_tournament"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.user}"

@@ -1,25 +1,60 @@
-"""Match writes: recording deals and refreshing a match's snapshot from its deals.
+"""Match writes: deals, corrections, adjustments, sign-off, and the match clock.
 
 Deals are the source of truth (DESIGN.md principle 1): the match row's ``state``, ``winner``,
-``result_reason`` and ``status`` are the rules core's fold of its deals, rewritten in the same
-transaction that writes a deal. Entry locks the match row (``select_for_update`` on PostgreSQL;
-SQLite's IMMEDIATE transactions serialise writers), checks the expected version and honours an
-idempotency key, so a retried or doubled submission records one deal (principle 3).
+``result_reason`` and ``status`` are the rules core's fold of its deals and adjustments, rewritten
+in the same transaction that writes a deal. Every write locks the match row
+(``select_for_update`` on PostgreSQL; SQLite's IMMEDIATE transactions serialise writers), checks
+the expected version and, for deal entry, honours an idempotency key, so a retried or doubled
+submission records one deal (principle 3). Every change is kept by django-simple-history with its
+author, address and reason (principle 4); a correction never erases history.
+
+The clock (RULES.md §2): an organiser starts a round (every match of it) or a single match; the
+cap comes from the round or the rules. The deadline is stored on the rows, a Celery task is
+scheduled for it, and :func:`match_time_check` calls time lazily whenever a page or API call
+touches a match after its cap, so a lost task or a restart loses nothing. Calling time twice has
+no further effect.
+
+Who may call what is checked by the callers (``tournament.matches.access``); these functions
+trust their ``match_id``.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from scoring.adjustments import Adjustment as ScoringAdjustment
+from scoring.adjustments import Forfeit, LateArrival, LevelPenalty, PointPenalty
 from scoring.errors import ScoringError
-from scoring.match import parse_deal, replay
+from scoring.match import DealInput, PartialReplay, parse_deal, replay_partial
+from scoring.options import RuleOptions
 from scoring.outcome import MatchResult, Status
-from tournament.matches.models import Deal, Match, MatchStatus
+from scoring.seats import Side
+from tournament.matches.models import (
+    Adjustment,
+    AdjustmentKind,
+    Deal,
+    Match,
+    MatchStatus,
+    Round,
+    RoundStatus,
+)
+from tournament.matches.signals import match_confirmed, match_unlocked
 from tournament.rules import rules_for_stage
+
+logger = logging.getLogger(__name__)
+
+REASON_MAX = 100
+"""A correction's reason is kept as the history row's change reason (simple-history: 100 chars)."""
+
+SNAPSHOT_FIELDS = ["state", "winner", "result_reason", "status", "finished_at"]
 
 
 class StaleVersion(Exception):
@@ -28,6 +63,20 @@ class StaleVersion(Exception):
     def __init__(self, match: Match) -> None:
         super().__init__(f"match {match.pk} is at version {match.version}")
         self.match = match
+
+
+class MatchRefused(Exception):
+    """A write the match's state does not allow (signed off, not finished, flagged deals …).
+
+    ``code`` is stable (the API returns it); ``message`` is in the user's language. ``conflict``:
+    the match's state is the reason (HTTP 409), else the input is (HTTP 400).
+    """
+
+    def __init__(self, code: str, message: str, *, conflict: bool = True) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.conflict = conflict
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,16 +88,97 @@ class DealEntry:
     replayed: bool = False
 
 
-def _options(match: Match) -> Any:
+# -- folding a match through the rules core --------------------------------------------------------
+
+
+def match_rules(match: Match) -> RuleOptions:
+    """The rules that apply to ``match`` (its stage's, through ``tournament.rules``)."""
     return rules_for_stage(match.round.stage)
 
 
-def _result(match: Match, outcomes: list[dict[str, Any]]) -> MatchResult:
-    options = _options(match)
-    deals = [
-        parse_deal(options=options, data=outcome, number=number) for number, outcome in enumerate(outcomes, 1)
-    ]
-    return replay(options=options, deals=deals, time_called_during_deal=match.time_called_during_deal)
+def _side_of(match: Match, pair_id: int) -> Side:
+    return Side.NS if pair_id == match.ns_pair_id else Side.EW
+
+
+def scoring_adjustments(
+    *, match: Match, rows: Sequence[Adjustment]
+) -> list[tuple[list[Adjustment], ScoringAdjustment]]:
+    """The rules core's adjustments for ``rows`` (RULES.md §5, §7), each with the rows it stands for.
+
+    Warnings change nothing and are left out. Both pairs forfeiting at the same point is one
+    double forfeit (both lose), not two walkovers.
+    """
+    out: list[tuple[list[Adjustment], ScoringAdjustment]] = []
+    forfeits: dict[tuple[int, Side], int] = {}
+    for row in rows:
+        side = _side_of(match, row.pair_id)
+        if row.kind == AdjustmentKind.FORFEIT:
+            other = forfeits.get((row.after_deal, side.other))
+            if other is not None and isinstance(out[other][1], Forfeit) and len(out[other][0]) == 1:
+                out[other] = (
+                    [*out[other][0], row],
+                    Forfeit(side=None, after_deal=row.after_deal, reason=row.reason),
+                )
+                continue
+            forfeits[(row.after_deal, side)] = len(out)
+            out.append(([row], Forfeit(side=side, after_deal=row.after_deal, reason=row.reason)))
+        elif row.kind == AdjustmentKind.LATE_ARRIVAL:
+            out.append(([row], LateArrival(side=side, minutes=row.minutes_late or 0, after_deal=row.after_deal)))
+        elif row.kind == AdjustmentKind.PENALTY and row.levels:
+            out.append(
+                ([row], LevelPenalty(side=side, levels=row.levels, after_deal=row.after_deal, reason=row.reason))
+            )
+        elif row.kind == AdjustmentKind.PENALTY and row.points:
+            out.append(
+                ([row], PointPenalty(side=side, points=row.points, after_deal=row.after_deal, reason=row.reason))
+            )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """A match folded through the rules core, with what it refused (to be flagged)."""
+
+    partial: PartialReplay
+    deals_valid: int
+    adjustments_valid: frozenset[int]
+    """Ids of the adjustment rows the fold applied (warnings count as applied)."""
+
+    @property
+    def result(self) -> MatchResult:
+        return self.partial.result
+
+
+def match_fold(
+    *,
+    match: Match,
+    outcomes: Sequence[Any],
+    adjustments: Sequence[Adjustment],
+    time_called_during_deal: int | None,
+) -> Fold:
+    """Fold outcomes and adjustment rows through ``scoring.match.replay_partial`` (no writes).
+
+    A stored outcome the rules core cannot even read stops the fold at that deal, like any other
+    deal it refuses.
+    """
+    options = match_rules(match)
+    deals: list[DealInput] = []
+    for number, outcome in enumerate(outcomes, 1):
+        try:
+            deals.append(parse_deal(options=options, data=outcome, number=number))
+        except ScoringError:
+            break
+    groups = scoring_adjustments(match=match, rows=adjustments)
+    partial = replay_partial(
+        options=options,
+        deals=deals,
+        time_called_during_deal=time_called_during_deal,
+        adjustments=[adjustment for _rows, adjustment in groups],
+    )
+    applied = {row.pk for index in partial.adjustments_applied for row in groups[index][0]}
+    grouped = {row.pk for rows, _adjustment in groups for row in rows}
+    applied |= {row.pk for row in adjustments if row.pk not in grouped}  # warnings
+    return Fold(partial=partial, deals_valid=partial.deals_applied, adjustments_valid=frozenset(applied))
 
 
 def _store(match: Match, result: MatchResult) -> None:
@@ -60,40 +190,113 @@ def _store(match: Match, result: MatchResult) -> None:
             match.status = MatchStatus.FINISHED
             match.finished_at = match.finished_at or timezone.now()
         else:
-            match.status = MatchStatus.RUNNING if result.deals else MatchStatus.PENDING
+            started = bool(result.deals) or match.started_at is not None
+            match.status = MatchStatus.RUNNING if started else MatchStatus.PENDING
             match.finished_at = None
 
 
-def match_replay(*, match: Match) -> MatchResult:
-    """Refold ``match`` from its deals and store the snapshot (call inside a transaction).
+def match_replay(*, match: Match, fields: Iterable[str] = ()) -> MatchResult:
+    """Refold ``match`` from its deals and adjustments and store the snapshot (call inside a
+    transaction, on a locked row; ``fields`` are other fields of ``match`` to save with it).
 
-    A deal the rules core refuses (e.g. entered after the match ended, once a correction
-    shortened it) is flagged for the referee along with every deal after it — never silently
-    kept in the result or dropped.
+    A deal or adjustment the rules core refuses (e.g. entered after the match ended, once a
+    correction shortened it) is flagged for the referee along with everything after it — never
+    silently kept in the result or dropped (DESIGN.md principle 1).
     """
     deals = list(match.deals.order_by("number"))
-    valid = len(deals)
-    while True:
-        try:
-            result = _result(match, [deal.outcome for deal in deals[:valid]])
-            break
-        except ScoringError as error:
-            if error.deal is None or error.deal > valid:
-                raise
-            valid = error.deal - 1
-    records = {record["number"]: record for record in result.to_json()["deals"]}
+    adjustments = list(match.adjustments.order_by("created_at", "id"))
+    fold = match_fold(
+        match=match,
+        outcomes=[deal.outcome for deal in deals],
+        adjustments=adjustments,
+        time_called_during_deal=match.time_called_during_deal,
+    )
+    snapshot = fold.result.to_json()
+    records = snapshot["deals"]
     changed = []
-    for deal in deals:
-        record = records.get(deal.number, {})
-        flagged = deal.number > valid
+    for index, deal in enumerate(deals):
+        record = records[index] if index < fold.deals_valid else {}
+        flagged = index >= fold.deals_valid
         if deal.record != record or deal.flagged != flagged:
             deal.record, deal.flagged = record, flagged
             changed.append(deal)
     if changed:
+        # derived data, not an edit: no history row of its own (the edit that caused it has one)
         Deal.objects.bulk_update(changed, ["record", "flagged"])
-    _store(match, result)
-    match.save(update_fields=["state", "winner", "result_reason", "status", "finished_at"])
-    return result
+    changed_adjustments = []
+    for row in adjustments:
+        flagged = row.pk not in fold.adjustments_valid
+        if row.flagged != flagged:
+            row.flagged = flagged
+            changed_adjustments.append(row)
+    if changed_adjustments:
+        Adjustment.objects.bulk_update(changed_adjustments, ["flagged"])
+    _store(match, fold.result)
+    match.save(update_fields=list(dict.fromkeys([*SNAPSHOT_FIELDS, *fields])))
+    return fold.result
+
+
+# -- helpers shared by the writes ------------------------------------------------------------------
+
+
+def _locked(match_id: int) -> Match:
+    # of=("self",): lock the match row only. A bare FOR UPDATE would also lock the joined round,
+    # stage and tournament rows and so serialise every table of the event on one row.
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__stage__tournament")
+        .get(pk=match_id)
+    )
+
+
+def _author(instance: Any, user: Any, reason: str | None = None) -> None:
+    """Name the author (and reason) on the history row even outside a request (tasks, shell)."""
+    if getattr(user, "is_authenticated", False):
+        instance._history_user = user
+    if reason is not None:
+        instance._change_reason = reason
+
+
+def _user_or_none(user: Any) -> Any:
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def _refuse_unless_open(match: Match) -> None:
+    if match.is_bye:
+        raise MatchRefused("bye", _("A bye has no deals."))
+    if match.status == MatchStatus.CONFIRMED:
+        raise MatchRefused("match_locked", _("The match is signed off; an organiser must unlock it first."))
+
+
+def _check_version(match: Match, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != match.version:
+        raise StaleVersion(match)
+
+
+def _clean_reason(reason: str | None) -> str:
+    text = " ".join((reason or "").split())
+    if not text:
+        raise MatchRefused("reason_required", _("Give a reason."), conflict=False)
+    if len(text) > REASON_MAX:
+        raise MatchRefused(
+            "reason_too_long",
+            _("The reason is longer than %(max)d characters.") % {"max": REASON_MAX},
+            conflict=False,
+        )
+    return text
+
+
+def match_outcomes(match: Match) -> list[Any]:
+    """The outcomes of the match's deals, in order."""
+    return list(match.deals.order_by("number").values_list("outcome", flat=True))
+
+
+def match_adjustment_rows(match: Match) -> list[Adjustment]:
+    """The match's adjustments in the order they were recorded (the order they apply in)."""
+    return list(match.adjustments.order_by("created_at", "id"))
+
+
+# -- deals -------------------------------------------------------------------------------------------
 
 
 def deal_record(
@@ -106,37 +309,506 @@ def deal_record(
 ) -> DealEntry:
     """Record the next deal of a match (RULES.md §1–3 through the rules core).
 
-    Raises ScoringError for an impossible deal (``invalid_order``, ``match_finished`` …) and
-    StaleVersion when ``expected_version`` is not the match's version; nothing is written then.
-    A repeated ``idempotency_key`` returns the deal first recorded with it.
+    Raises ScoringError for an impossible deal (``invalid_order``, ``match_finished`` …),
+    StaleVersion when ``expected_version`` is not the match's version and MatchRefused when the
+    match is signed off or has flagged deals to resolve; nothing is written then. A repeated
+    ``idempotency_key`` returns the deal first recorded with it. The first deal starts the match
+    clock if nobody started it.
     """
+    now = timezone.now()
+    match_time_check(match=Match.objects.select_related("round").get(pk=match_id), now=now)
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("round__stage__tournament").get(pk=match_id)
+        match = _locked(match_id)
         if idempotency_key:
             earlier = match.deals.filter(idempotency_key=idempotency_key).first()
             if earlier is not None:
                 return DealEntry(deal=earlier, match=match, replayed=True)
-        if expected_version is not None and expected_version != match.version:
-            raise StaleVersion(match)
-        if match.status == MatchStatus.CONFIRMED:
-            raise ScoringError(
-                "match_finished",
-                "The match has been signed off; unlock it to change it.",
-                message_zh="比赛结果已确认，需先解锁才能修改。",
-            )
-        number = match.deals.count() + 1
-        outcomes = [*match.deals.order_by("number").values_list("outcome", flat=True), outcome]
-        _result(match, outcomes)  # refuses an impossible deal before anything is written
-        deal = Deal.objects.create(
+        _refuse_unless_open(match)
+        _check_version(match, expected_version)
+        outcomes = match_outcomes(match)
+        number = len(outcomes) + 1
+        options = match_rules(match)
+        parse_deal(options=options, data=outcome, number=number)  # invalid_order before anything else
+        fold = match_fold(
+            match=match,
+            outcomes=[*outcomes, outcome],
+            adjustments=match_adjustment_rows(match),
+            time_called_during_deal=match.time_called_during_deal,
+        )
+        if fold.deals_valid < number:
+            if fold.deals_valid < number - 1 or fold.partial.error is None:
+                raise MatchRefused("flagged_deals", _("Resolve the flagged deals first."))
+            raise fold.partial.error
+        deal = Deal(
             match=match,
             number=number,
             outcome=outcome,
-            entered_by=user if getattr(user, "is_authenticated", False) else None,
+            entered_by=_user_or_none(user),
             idempotency_key=idempotency_key or None,
         )
+        _author(deal, user)
+        deal.save()
+        fields = ["version"]
+        if match.started_at is None:
+            _clock_start(match, now=now)
+            fields += ["started_at", "clock_ends_at"]
         match.version += 1
-        match.started_at = match.started_at or timezone.now()
-        match.save(update_fields=["version", "started_at"])
-        match_replay(match=match)
+        _author(match, user)
+        match_replay(match=match, fields=fields)
         deal.refresh_from_db()
     return DealEntry(deal=deal, match=match)
+
+
+def _deal(match: Match, number: int) -> Deal:
+    deal = match.deals.filter(number=number).first()
+    if deal is None:
+        raise MatchRefused("no_such_deal", _("There is no deal %(number)d.") % {"number": number}, conflict=False)
+    return deal
+
+
+def deal_correct(
+    *,
+    match_id: int,
+    number: int,
+    outcome: dict[str, Any],
+    reason: str,
+    user: Any = None,
+    expected_version: int | None = None,
+) -> Match:
+    """Change deal ``number``'s finishing order, with a reason, and replay the match from deal 1.
+
+    Deals that become impossible (the match now ends earlier) are flagged; a correction that
+    un-ends the match reopens it (RULES.md §1–3; DESIGN.md principle 1). An unreadable order is
+    refused (``invalid_order``) and nothing changes.
+    """
+    match_time_check(match=Match.objects.select_related("round").get(pk=match_id))
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_unless_open(match)
+        _check_version(match, expected_version)
+        reason = _clean_reason(reason)
+        deal = _deal(match, number)
+        parse_deal(options=match_rules(match), data=outcome, number=number)
+        deal.outcome = outcome
+        deal.version += 1
+        _author(deal, user, reason)
+        deal.save(update_fields=["outcome", "version"])
+        match.version += 1
+        _author(match, user, reason)
+        match_replay(match=match, fields=["version"])
+        _time_call_if_due(match, now=timezone.now())
+    return match
+
+
+def deal_delete(
+    *,
+    match_id: int,
+    number: int,
+    reason: str,
+    user: Any = None,
+    expected_version: int | None = None,
+) -> Match:
+    """Delete deal ``number`` with a reason; later deals move up one number and the match is replayed.
+
+    Adjustments set after a later deal, and the deal during which time was called, move with the
+    deals they follow, so deleting a doubled entry changes nothing else. The deleted deal stays in
+    the audit history.
+    """
+    match_time_check(match=Match.objects.select_related("round").get(pk=match_id))
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_unless_open(match)
+        _check_version(match, expected_version)
+        reason = _clean_reason(reason)
+        deal = _deal(match, number)
+        _author(deal, user, reason)
+        deal.delete()
+        # one by one, in order: each step keeps (match, number) unique on every database
+        for later in match.deals.filter(number__gt=number).order_by("number"):
+            later.number -= 1
+            _author(later, user, reason)
+            later.save(update_fields=["number"])
+        for row in match.adjustments.filter(after_deal__gte=number).order_by("id"):
+            row.after_deal -= 1
+            _author(row, user, reason)
+            row.save(update_fields=["after_deal"])
+        fields = ["version"]
+        if match.time_called_during_deal is not None and number < match.time_called_during_deal:
+            match.time_called_during_deal -= 1
+            fields.append("time_called_during_deal")
+        match.version += 1
+        _author(match, user, reason)
+        match_replay(match=match, fields=fields)
+    return match
+
+
+def deal_undo(*, match_id: int, user: Any = None, expected_version: int | None = None) -> Match:
+    """Undo the last deal of the match (a deletion of it, audited as such)."""
+    last = Deal.objects.filter(match_id=match_id).order_by("-number").values_list("number", flat=True).first()
+    if last is None:
+        raise MatchRefused("no_deals", _("There is no deal to undo."))
+    return deal_delete(
+        match_id=match_id, number=last, reason=_("Undo"), user=user, expected_version=expected_version
+    )
+
+
+# -- adjustments -------------------------------------------------------------------------------------
+
+
+def adjustment_record(
+    *,
+    match_id: int,
+    pair_id: int,
+    kind: str,
+    reason: str,
+    user: Any = None,
+    levels: int = 0,
+    points: int = 0,
+    minutes_late: int | None = None,
+    absent_player_id: int | None = None,
+    after_deal: int | None = None,
+    expected_version: int | None = None,
+) -> Adjustment:
+    """Record a forfeit, late arrival, penalty or warning against a pair of the match (RULES.md §7).
+
+    It applies after the deals entered so far (a late arrival: before the first deal). The rules
+    core decides what it does (the late-arrival table, the A cap on penalties …) and refuses what
+    cannot apply — a level penalty in a points format, anything after the match has ended, an
+    adjustment that would make entered deals impossible; nothing is written then.
+    """
+    match_time_check(match=Match.objects.select_related("round").get(pk=match_id))
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_unless_open(match)
+        _check_version(match, expected_version)
+        reason = _clean_reason(reason)
+        if pair_id not in (match.ns_pair_id, match.ew_pair_id):
+            raise MatchRefused("bad_pair", _("That pair does not play this match."), conflict=False)
+        deal_count = match.deals.count()
+        if kind not in AdjustmentKind.values:
+            raise MatchRefused("bad_input", _("Unknown kind of adjustment."), conflict=False)
+        if kind == AdjustmentKind.LATE_ARRIVAL:
+            # the late-arrival table (RULES.md §7) speaks of the first deal: it applies before it
+            if deal_count:
+                raise MatchRefused(
+                    "bad_input", _("A late arrival is recorded before the first deal."), conflict=False
+                )
+            after_deal = 0
+            if minutes_late is None:
+                raise MatchRefused("bad_input", _("Give the minutes late."), conflict=False)
+        if kind == AdjustmentKind.PENALTY and (levels > 0) == (points > 0):
+            raise MatchRefused("bad_input", _("A penalty is either levels or points."), conflict=False)
+        after_deal = deal_count if after_deal is None else after_deal
+        if not 0 <= after_deal <= deal_count:
+            raise MatchRefused("bad_input", _("No such deal."), conflict=False)
+        if absent_player_id is not None and not match.round.stage.tournament.players.filter(
+            pk=absent_player_id, membership__pair_id=pair_id
+        ).exists():
+            raise MatchRefused("bad_input", _("That player is not in the pair."), conflict=False)
+        row = Adjustment(
+            tournament=match.round.stage.tournament,
+            match=match,
+            pair_id=pair_id,
+            kind=kind,
+            levels=levels if kind == AdjustmentKind.PENALTY else 0,
+            points=points if kind == AdjustmentKind.PENALTY else 0,
+            minutes_late=minutes_late if kind == AdjustmentKind.LATE_ARRIVAL else None,
+            absent_player_id=absent_player_id if kind == AdjustmentKind.FORFEIT else None,
+            after_deal=after_deal,
+            reason=reason,
+            created_by=_user_or_none(user),
+        )
+        row.created_at = timezone.now()
+        rows = match_adjustment_rows(match)
+        outcomes = match_outcomes(match)
+        called = match.time_called_during_deal
+        before = match_fold(match=match, outcomes=outcomes, adjustments=rows, time_called_during_deal=called)
+        row.pk = -1  # a stand-in id for the trial fold
+        after = match_fold(match=match, outcomes=outcomes, adjustments=[*rows, row], time_called_during_deal=called)
+        row.pk = None
+        if -1 not in after.adjustments_valid or after.deals_valid < before.deals_valid:
+            error = after.partial.error
+            if error is not None:
+                raise error
+            raise MatchRefused("bad_input", _("This adjustment cannot apply here."), conflict=False)
+        _author(row, user)
+        row.save()
+        match.version += 1
+        _author(match, user, reason)
+        match_replay(match=match, fields=["version"])
+    return row
+
+
+def adjustment_delete(
+    *, match_id: int, adjustment_id: int, reason: str, user: Any = None, expected_version: int | None = None
+) -> Match:
+    """Remove an adjustment entered by mistake, with a reason (kept in the audit history)."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_unless_open(match)
+        _check_version(match, expected_version)
+        reason = _clean_reason(reason)
+        row = match.adjustments.filter(pk=adjustment_id).first()
+        if row is None:
+            raise MatchRefused("no_such_adjustment", _("There is no such adjustment."), conflict=False)
+        _author(row, user, reason)
+        row.delete()
+        match.version += 1
+        _author(match, user, reason)
+        match_replay(match=match, fields=["version"])
+    return match
+
+
+# -- sign-off ----------------------------------------------------------------------------------------
+
+
+def match_sign_off(*, match_id: int, user: Any = None, expected_version: int | None = None) -> Match:
+    """The referee confirms the final result: the match is locked and counts as confirmed.
+
+    Standings read confirmed snapshots; ``signals.match_confirmed`` is sent after the commit for
+    bracket progression. A second sign-off of a confirmed match changes nothing (a retry).
+    """
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status == MatchStatus.CONFIRMED:
+            return match
+        _refuse_unless_open(match)
+        _check_version(match, expected_version)
+        if match.status != MatchStatus.FINISHED:
+            raise MatchRefused("not_finished", _("The match has no result yet."))
+        if match.deals.filter(flagged=True).exists() or match.adjustments.filter(flagged=True).exists():
+            raise MatchRefused("flagged_deals", _("Resolve the flagged deals first."))
+        match.status = MatchStatus.CONFIRMED
+        match.signed_off_by = _user_or_none(user)
+        match.signed_off_at = timezone.now()
+        match.version += 1
+        _author(match, user)
+        match.save(update_fields=["status", "signed_off_by", "signed_off_at", "version"])
+        _round_finish_if_done(match.round)
+        transaction.on_commit(lambda: match_confirmed.send(sender=Match, match=match))
+    return match
+
+
+def match_unlock(*, match_id: int, reason: str, user: Any = None) -> Match:
+    """An organiser reopens a signed-off match, with a reason; it must be signed off again."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.CONFIRMED:
+            raise MatchRefused("not_locked", _("The match is not signed off."))
+        reason = _clean_reason(reason)
+        match.status = MatchStatus.FINISHED
+        match.signed_off_by = None
+        match.signed_off_at = None
+        match.version += 1
+        _author(match, user, reason)
+        match_replay(match=match, fields=["signed_off_by", "signed_off_at", "version"])
+        round_ = Round.objects.select_for_update().get(pk=match.round_id)
+        if round_.status == RoundStatus.FINISHED:
+            round_.status = _round_open_status(round_)
+            _author(round_, user, reason)
+            round_.save(update_fields=["status"])
+        transaction.on_commit(lambda: match_unlocked.send(sender=Match, match=match))
+    return match
+
+
+def _round_open_status(round_: Round) -> str:
+    if round_.time_called_at is not None:
+        return RoundStatus.TIME_CALLED
+    return RoundStatus.RUNNING if round_.started_at is not None else RoundStatus.PUBLISHED
+
+
+def _round_finish_if_done(round_: Round) -> None:
+    open_matches = round_.matches.exclude(status=MatchStatus.CONFIRMED).exclude(ew_pair__isnull=True)
+    if not open_matches.exists() and round_.status != RoundStatus.FINISHED:
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        round_.status = RoundStatus.FINISHED
+        round_.save(update_fields=["status"])
+
+
+# -- the clock ---------------------------------------------------------------------------------------
+
+
+def time_cap_minutes(*, round_: Round) -> int | None:
+    """The round's own cap (custom minutes) or the rules' (40, 90 … RULES.md §2); None: untimed."""
+    if round_.time_cap_minutes:
+        return round_.time_cap_minutes
+    minutes: int | None = rules_for_stage(round_.stage).time_cap_minutes
+    return minutes
+
+
+def _clock_start(match: Match, *, now: datetime, ends_at: datetime | None = None, schedule: bool = True) -> None:
+    minutes = time_cap_minutes(round_=match.round)
+    match.started_at = now
+    match.clock_ends_at = ends_at or (now + timedelta(minutes=minutes) if minutes else None)
+    if schedule and match.clock_ends_at is not None:
+        _schedule("match", match.pk, match.clock_ends_at)
+
+
+def _schedule(kind: str, pk: int, eta: datetime) -> None:
+    """Schedule the time call once the transaction commits. Losing it loses nothing: the lazy
+    check calls time when anyone touches the match after the cap."""
+
+    def send() -> None:
+        from tournament.matches import tasks
+
+        task = tasks.round_time_up if kind == "round" else tasks.match_time_up
+        try:
+            task.apply_async(args=[pk], eta=eta)
+        except Exception:  # broker down: the lazy check covers it; the write already committed
+            logger.warning("could not schedule the time call of %s %s", kind, pk, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+def match_start(*, match_id: int, user: Any = None, now: datetime | None = None) -> Match:
+    """Start one match's clock (its round's cap). Starting a started match changes nothing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_unless_open(match)
+        if match.started_at is not None:
+            return match
+        _clock_start(match, now=now)
+        _author(match, user)
+        match_replay(match=match, fields=["started_at", "clock_ends_at"])
+    return match
+
+
+def round_start(*, round_id: int, user: Any = None, now: datetime | None = None) -> Round:
+    """Start a round: its clock and that of every match not started yet (RULES.md §2).
+
+    One task is scheduled for the round's cap. Each match is started in its own short
+    transaction (locks are never held on the round while a match is locked, the order sign-off
+    uses); starting a started round only starts the matches that were missed.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        if round_.started_at is None:
+            if round_.status in (RoundStatus.DRAFT, RoundStatus.FINISHED):
+                raise MatchRefused("round_not_published", _("Only a published round can be started."))
+            minutes = time_cap_minutes(round_=round_)
+            round_.started_at = now
+            round_.ends_at = now + timedelta(minutes=minutes) if minutes else None
+            round_.status = RoundStatus.RUNNING
+            _author(round_, user)
+            round_.save(update_fields=["started_at", "ends_at", "status"])
+            if round_.ends_at is not None:
+                _schedule("round", round_.pk, round_.ends_at)
+    waiting = round_.matches.filter(
+        started_at__isnull=True, ew_pair__isnull=False, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING)
+    )
+    for match_id in waiting.values_list("pk", flat=True):
+        with transaction.atomic():
+            match = _locked(match_id)
+            if match.started_at is None:
+                _clock_start(match, now=round_.started_at or now, ends_at=round_.ends_at, schedule=False)
+                _author(match, user)
+                match_replay(match=match, fields=["started_at", "clock_ends_at"])
+    return round_
+
+
+def round_clock_set(
+    *, round_id: int, time_cap_minutes: int | None, warning_minutes: int, user: Any = None
+) -> Round:
+    """Set a round's cap (custom minutes; None: the rules') and when the warning shows, before it starts."""
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        if round_.started_at is not None:
+            raise MatchRefused("round_started", _("The round has started; its clock can no longer change."))
+        round_.time_cap_minutes = time_cap_minutes
+        round_.warning_minutes = warning_minutes
+        _author(round_, user)
+        round_.save(update_fields=["time_cap_minutes", "warning_minutes"])
+    return round_
+
+
+def _time_call_if_due(match: Match, *, now: datetime) -> bool:
+    """On a locked match: call time if its cap has passed and a deal is being played (RULES.md §2).
+
+    The deal being played when time is called is the one after those entered. A match that has
+    already ended needs no call; if a correction reopens it later, time is called then.
+    """
+    if match.clock_ends_at is None or now < match.clock_ends_at:
+        return False
+    fields = []
+    if match.time_called_at is None:
+        match.time_called_at = now
+        fields.append("time_called_at")
+    if match.time_called_during_deal is None and match.status in (MatchStatus.PENDING, MatchStatus.RUNNING):
+        match.time_called_during_deal = match.deals.count() + 1
+        match.version += 1
+        fields += ["time_called_during_deal", "version"]
+    if not fields:
+        return False
+    match_replay(match=match, fields=fields)
+    return True
+
+
+def match_call_time(*, match_id: int, now: datetime | None = None) -> bool:
+    """Call time for one match if its cap has passed; True if anything changed (idempotent)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status == MatchStatus.CONFIRMED:
+            return False
+        return _time_call_if_due(match, now=now)
+
+
+def match_time_check(*, match: Match, now: datetime | None = None) -> bool:
+    """The lazy half of the clock: call time if ``match`` (as read) is past its cap and not called.
+
+    Cheap when nothing is due (no query, no lock); used by every page and API call that touches
+    a match, so the clock holds without the scheduled task.
+    """
+    now = now or timezone.now()
+    due = (
+        match.clock_ends_at is not None
+        and now >= match.clock_ends_at
+        and (
+            match.time_called_at is None
+            or (match.time_called_during_deal is None and match.status in (MatchStatus.PENDING, MatchStatus.RUNNING))
+        )
+        and match.status != MatchStatus.CONFIRMED
+    )
+    if not due:
+        return False
+    changed = match_call_time(match_id=match.pk, now=now)
+    match.refresh_from_db()
+    return changed
+
+
+def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
+    """Call time for a round at its cap: the round once, then each of its matches that is due.
+
+    True the one time the round's time is called; later calls (a duplicate task, a lazy check)
+    change nothing (RULES.md §2: the project calls time itself, once) but finish any match a
+    crashed earlier call missed. Each match is called in its own short transaction.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        if round_.ends_at is None or now < round_.ends_at:
+            return False
+        first = round_.time_called_at is None
+        if first:
+            round_.time_called_at = now
+            if round_.status == RoundStatus.RUNNING:
+                round_.status = RoundStatus.TIME_CALLED
+            round_.save(update_fields=["time_called_at", "status"])
+    due = round_.matches.filter(clock_ends_at__lte=now, time_called_at__isnull=True).exclude(
+        status=MatchStatus.CONFIRMED
+    )
+    for match_id in due.values_list("pk", flat=True):
+        match_call_time(match_id=match_id, now=now)
+    return first
+
+
+def round_time_check(*, round_: Round, now: datetime | None = None) -> bool:
+    """The lazy check for a round (its organiser's page): call time if its cap has passed."""
+    now = now or timezone.now()
+    if round_.ends_at is None or round_.time_called_at is not None or now < round_.ends_at:
+        return False
+    changed = round_call_time(round_id=round_.pk, now=now)
+    round_.refresh_from_db()
+    return changed

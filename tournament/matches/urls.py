@@ -1,9 +1,32 @@
 from django.urls import path
 
-from tournament.matches import card_views
+from tournament.matches import card_views, views
 
 app_name = "matches"
 
 urlpatterns = [
     path("referee/cards/", card_views.card_dispute, name="card_dispute"),
+    path("referee/", views.referee_home, name="referee_home"),
+    path("referee/matches/<int:match_id>/", views.match_detail, name="match"),
+    path("referee/matches/<int:match_id>/deals/", views.deal_create, name="deal_create"),
+    path("referee/matches/<int:match_id>/undo/", views.deal_undo, name="deal_undo"),
+    path("referee/matches/<int:match_id>/deals/<int:number>/edit/", views.deal_edit, name="deal_edit"),
+    path("referee/matches/<int:match_id>/deals/<int:number>/delete/", views.deal_delete, name="deal_delete"),
+    path("referee/matches/<int:match_id>/start/", views.match_start, name="match_start"),
+    path("referee/matches/<int:match_id>/sign-off/", views.match_sign_off, name="sign_off"),
+    path("referee/matches/<int:match_id>/unlock/", views.match_unlock, name="unlock"),
+    path("referee/matches/<int:match_id>/adjustments/", views.adjustments, name="adjustments"),
+    path(
+        "referee/matches/<int:match_id>/adjustments/<int:adjustment_id>/delete/",
+        views.adjustment_delete,
+        name="adjustment_delete",
+    ),
+    path("referee/matches/<int:match_id>/audit/", views.match_audit, name="audit"),
+    path("t/<int:tournament_id>/manage/rounds/<int:round_id>/clock/", views.round_clock, name="round_clock"),
+    path(
+        "t/<int:tournament_id>/manage/rounds/<int:round_id>/clock/start/", views.round_start, name="round_start"
+    ),
+    path(
+        "t/<int:tournament_id>/manage/rounds/<int:round_id>/clock/set/", views.round_clock_set, name="round_clock_set"
+    ),
 ]

@@ -1,0 +1,241 @@
+"""Explicit input and output serializers of the referee API (no ``fields="__all__"``).
+
+Inputs validate shape only (the rules core validates the deal); outputs describe the stored
+snapshot, which is the rules core's ``MatchResult.to_json()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournament.matches.models import AdjustmentKind, Match
+from tournament.matches.selectors import match_clock
+from tournament.matches.services import REASON_MAX
+
+SEAT_CHOICES = ["N", "E", "S", "W"]
+
+
+class OrderField(serializers.ListField):
+    """Seats by finishing place: ["N", "E", "S"] (the missing seat is last) or ["N", "S"] (双下)."""
+
+    child = serializers.ChoiceField(choices=SEAT_CHOICES)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_length=2, max_length=4, **kwargs)
+
+
+# -- inputs ----------------------------------------------------------------------------------------
+
+
+class DealInput(serializers.Serializer):
+    order = OrderField()
+    expected_version = serializers.IntegerField(
+        min_value=0, help_text="The match version the device last saw; a stale one is answered 409."
+    )
+    idempotency_key = serializers.CharField(
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        help_text="A retried request with the same key returns the first result (or send an Idempotency-Key header).",
+    )
+
+
+class PreviewInput(serializers.Serializer):
+    order = OrderField()
+
+
+class CorrectionInput(serializers.Serializer):
+    order = OrderField()
+    reason = serializers.CharField(max_length=REASON_MAX)
+    expected_version = serializers.IntegerField(min_value=0)
+
+
+class DeletionInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=REASON_MAX)
+    expected_version = serializers.IntegerField(min_value=0)
+
+
+class VersionInput(serializers.Serializer):
+    expected_version = serializers.IntegerField(min_value=0)
+
+
+class ReasonInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=REASON_MAX)
+
+
+class AdjustmentInput(serializers.Serializer):
+    side = serializers.ChoiceField(choices=["NS", "EW"], help_text="The pair the adjustment is against.")
+    kind = serializers.ChoiceField(choices=AdjustmentKind.values)
+    reason = serializers.CharField(max_length=200)
+    levels = serializers.IntegerField(min_value=0, max_value=12, required=False, default=0)
+    points = serializers.IntegerField(min_value=0, max_value=99, required=False, default=0)
+    minutes_late = serializers.IntegerField(min_value=0, max_value=600, required=False, allow_null=True, default=None)
+    absent_player = serializers.IntegerField(required=False, allow_null=True, default=None)
+    expected_version = serializers.IntegerField(min_value=0)
+
+
+# -- outputs ---------------------------------------------------------------------------------------
+
+
+class SidesOutput(serializers.Serializer):
+    NS = serializers.IntegerField()
+    EW = serializers.IntegerField()
+
+
+class PairOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class NextDealOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    level = serializers.IntegerField()
+    sets_level = serializers.CharField(allow_null=True, required=False)
+    extra = serializers.BooleanField()
+    game = serializers.IntegerField(required=False)
+
+
+class ClockOutput(serializers.Serializer):
+    started_at = serializers.DateTimeField(allow_null=True)
+    ends_at = serializers.DateTimeField(allow_null=True)
+    seconds_left = serializers.IntegerField(allow_null=True)
+    warning = serializers.BooleanField()
+    time_called = serializers.BooleanField()
+
+
+class DealRecordOutput(serializers.Serializer):
+    """One deal as the rules core recorded it (``scoring replay``'s per-deal object)."""
+
+    number = serializers.IntegerField()
+    order = serializers.ListField(child=serializers.CharField())
+    level = serializers.IntegerField()
+    sets_level = serializers.CharField(allow_null=True)
+    winner = serializers.CharField()
+    partner_place = serializers.IntegerField()
+    upgrade = serializers.IntegerField()
+    a_attempt = serializers.BooleanField()
+    passed_a = serializers.BooleanField()
+    reset = serializers.BooleanField()
+    levels_after = SidesOutput()
+    a_failures_after = SidesOutput()
+    game = serializers.IntegerField()
+    extra = serializers.BooleanField()
+    points = serializers.IntegerField(required=False)
+    points_after = SidesOutput(required=False)
+
+
+class DealOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    outcome = serializers.JSONField()
+    flagged = serializers.BooleanField()
+    record = serializers.JSONField(help_text="The rules core's record of the deal (empty while flagged).")
+    version = serializers.IntegerField()
+    entered_at = serializers.DateTimeField()
+
+
+class MatchOutput(serializers.Serializer):
+    """A match as the referee's device shows it."""
+
+    id = serializers.IntegerField()
+    round = serializers.IntegerField(source="round.number")
+    round_id = serializers.IntegerField()
+    table = serializers.IntegerField(source="table.number", allow_null=True)
+    ns_pair = PairOutput()
+    ew_pair = PairOutput(allow_null=True)
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+    winner = serializers.SerializerMethodField()
+    result_reason = serializers.SerializerMethodField()
+    levels = serializers.SerializerMethodField()
+    a_failures = serializers.SerializerMethodField()
+    points = serializers.SerializerMethodField()
+    next_deal = serializers.SerializerMethodField()
+    time_called_during_deal = serializers.IntegerField(allow_null=True)
+    clock = serializers.SerializerMethodField()
+    flagged = serializers.SerializerMethodField()
+
+    def get_winner(self, match: Match) -> str | None:
+        return match.winner or None
+
+    def get_result_reason(self, match: Match) -> str | None:
+        return match.result_reason or None
+
+    def _state(self, match: Match, key: str) -> Any:
+        return (match.state or {}).get(key)
+
+    @extend_schema_field(SidesOutput)
+    def get_levels(self, match: Match) -> dict[str, int]:
+        return self._state(match, "levels") or {"NS": 2, "EW": 2}
+
+    @extend_schema_field(SidesOutput(allow_null=True))
+    def get_a_failures(self, match: Match) -> dict[str, int] | None:
+        return self._state(match, "a_failures")
+
+    @extend_schema_field(SidesOutput(allow_null=True))
+    def get_points(self, match: Match) -> dict[str, int] | None:
+        return self._state(match, "points")
+
+    @extend_schema_field(NextDealOutput(allow_null=True))
+    def get_next_deal(self, match: Match) -> dict[str, Any] | None:
+        if not match.state:
+            return None if match.is_bye else {"number": 1, "level": 2, "sets_level": None, "extra": False}
+        return self._state(match, "next_deal")
+
+    @extend_schema_field(ClockOutput)
+    def get_clock(self, match: Match) -> dict[str, Any]:
+        clock = match_clock(match=match)
+        return {
+            "started_at": clock.started_at,
+            "ends_at": clock.ends_at,
+            "seconds_left": clock.seconds_left,
+            "warning": clock.warning,
+            "time_called": clock.time_called,
+        }
+
+    def get_flagged(self, match: Match) -> int:
+        counted = getattr(match, "flagged_count", None)
+        if counted is not None:
+            return int(counted)
+        return match.deals.filter(flagged=True).count() + match.adjustments.filter(flagged=True).count()
+
+
+class MatchDetailOutput(MatchOutput):
+    deals = serializers.SerializerMethodField()
+
+    @extend_schema_field(DealOutput(many=True))
+    def get_deals(self, match: Match) -> list[dict[str, Any]]:
+        return list(DealOutput(match.deals.order_by("number"), many=True).data)
+
+
+class DealEntryOutput(serializers.Serializer):
+    deal = DealOutput()
+    match = MatchDetailOutput()
+    replayed = serializers.BooleanField(help_text="True when this answers a retry of an earlier request.")
+
+
+class TributeOutput(serializers.Serializer):
+    kind = serializers.CharField()
+    tributes = serializers.JSONField()
+    returns = serializers.JSONField()
+    leader = serializers.CharField(allow_null=True)
+    note = serializers.CharField()
+    note_zh = serializers.CharField()
+
+
+class PreviewOutput(serializers.Serializer):
+    record = DealRecordOutput()
+    result = serializers.JSONField(help_text="The match after this deal, in ``scoring replay``'s shape.")
+    tribute = TributeOutput(allow_null=True)
+
+
+class ErrorBody(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    match = MatchDetailOutput(required=False, help_text="The current state, with a 409.")
+
+
+class ErrorOutput(serializers.Serializer):
+    error = ErrorBody()

@@ -1,0 +1,346 @@
+"""The referee API: my tables, a match, enter / preview / correct / delete / undo a deal, start,
+sign off, unlock, adjustments, start a round.
+
+Thin views (HackSoft style): an input serializer checks the shape, ``tournament.matches.access``
+scopes the match by the caller (out of scope is 404, as on the pages), a service writes, an output
+serializer answers. Referee devices authenticate with a token (``POST /api/auth/token/``).
+
+Errors: ``{"error": {"code", "message", …}}``. The rules core's codes come through as they are
+(``invalid_order`` 400, ``match_finished`` 409); a stale ``expected_version`` is ``stale_version``
+409 with the match's current state; a refused write (``match_locked``, ``not_finished``,
+``flagged_deals`` …) is 409 with the current state, bad input 400.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import generics, permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring.errors import ErrorCode, ScoringError
+from tournament.api.errors import ApiError, RulesError
+from tournament.api.match_serializers import (
+    AdjustmentInput,
+    CorrectionInput,
+    DealEntryOutput,
+    DealInput,
+    DealOutput,
+    DeletionInput,
+    ErrorOutput,
+    MatchDetailOutput,
+    MatchOutput,
+    PreviewInput,
+    PreviewOutput,
+    ReasonInput,
+    VersionInput,
+)
+from tournament.matches import access, selectors, services
+from tournament.matches.models import Match
+
+ERRORS = {
+    400: OpenApiResponse(ErrorOutput, description="Bad input (e.g. invalid_order)."),
+    404: OpenApiResponse(ErrorOutput, description="Not a match you may reach."),
+    409: OpenApiResponse(ErrorOutput, description="stale_version, match_finished, match_locked …: with the state."),
+}
+
+
+def _detail(match_id: int) -> dict[str, Any]:
+    match = Match.objects.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair").get(pk=match_id)
+    return dict(MatchDetailOutput(match).data)
+
+
+def _translate(error: Exception, match_id: int) -> Exception:
+    """A service's refusal as the API's error (with the current state on a 409)."""
+    if isinstance(error, services.StaleVersion):
+        return ApiError(
+            code="stale_version",
+            message=str(error),
+            status_code=status.HTTP_409_CONFLICT,
+            extra={"match": _detail(match_id)},
+        )
+    if isinstance(error, services.MatchRefused):
+        extra = {"match": _detail(match_id)} if error.conflict else {}
+        code = status.HTTP_409_CONFLICT if error.conflict else status.HTTP_400_BAD_REQUEST
+        return ApiError(code=error.code, message=error.message, status_code=code, extra=extra)
+    if isinstance(error, ScoringError) and error.code is ErrorCode.MATCH_FINISHED:
+        return RulesError(error, status_code=status.HTTP_409_CONFLICT)
+    return error
+
+
+WRITE_ERRORS = (services.StaleVersion, services.MatchRefused, ScoringError)
+
+
+class MatchAccess(permissions.IsAuthenticated):
+    message = "Log in (a session or a token)."
+
+
+class MatchView(APIView):
+    """Base: the match in the caller's scope (404 otherwise), time checked lazily."""
+
+    permission_classes = [MatchAccess]
+
+    def match(self, request: Request, match_id: int) -> Match:
+        match = access.match_for_user(user=request.user, match_id=match_id)
+        services.match_time_check(match=match)
+        return match
+
+    def answer(self, match_id: int, code: int = status.HTTP_200_OK) -> Response:
+        return Response(_detail(match_id), status=code)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="My tables this round",
+        parameters=[OpenApiParameter("round", int, description="A round's matches (organisers, chief referees)")],
+    )
+)
+class MyTablesView(generics.ListAPIView):
+    """My tables this round: the matches at the tables assigned to me in rounds being played.
+    With ``?round=<id>`` an organiser or chief referee lists a round's matches instead."""
+
+    permission_classes = [MatchAccess]
+    serializer_class = MatchOutput
+    filter_backends: list[Any] = []
+
+    def get_queryset(self) -> QuerySet[Match]:
+        round_id = self.request.query_params.get("round")
+        if round_id and round_id.isdigit():
+            matches = access.matches_for_user(user=self.request.user).filter(round_id=int(round_id))
+            return selectors.with_flag_counts(matches.order_by("table__number", "id"))
+        return selectors.referee_tables(user=self.request.user)
+
+    def paginate_queryset(self, queryset: Any) -> Any:
+        page = super().paginate_queryset(queryset)
+        for match in page if page is not None else []:
+            services.match_time_check(match=match)  # the lazy half of the clock
+        return page
+
+
+class MatchDetailView(MatchView):
+    @extend_schema(summary="A match: state, clock and deals", responses={200: MatchDetailOutput, **ERRORS})
+    def get(self, request: Request, match_id: int) -> Response:
+        return self.answer(self.match(request, match_id).pk)
+
+
+class MatchStartView(MatchView):
+    @extend_schema(
+        summary="Start the match clock (no effect if already started)",
+        request=None,
+        responses={200: MatchDetailOutput, **ERRORS},
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = self.match(request, match_id)
+        try:
+            services.match_start(match_id=match.pk, user=request.user)
+        except WRITE_ERRORS as error:
+            raise _translate(error, match.pk) from error
+        return self.answer(match.pk)
+
+
+class DealListView(MatchView):
+    @extend_schema(
+        summary="Enter the next deal",
+        description=(
+            "RULES.md §1–3: the rules core records the deal. `expected_version` must be the match's version "
+            "(else 409 with the current state); a retry with the same idempotency key returns the first answer."
+        ),
+        request=DealInput,
+        responses={201: DealEntryOutput, **ERRORS},
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = self.match(request, match_id)
+        data = DealInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        key = values.get("idempotency_key") or request.headers.get("Idempotency-Key") or None
+        try:
+            entry = services.deal_record(
+                match_id=match.pk,
+                outcome={"order": values["order"]},
+                user=request.user,
+                expected_version=values["expected_version"],
+                idempotency_key=key,
+            )
+        except WRITE_ERRORS as error:
+            raise _translate(error, match.pk) from error
+        body = {"deal": DealOutput(entry.deal).data, "match": _detail(match.pk), "replayed": entry.replayed}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class DealPreviewView(MatchView):
+    @extend_schema(
+        summary="What a deal would do (nothing is written)",
+        description="The rules core's record of the deal, the match after it and the tribute before the next deal "
+        "(RULES.md §6).",
+        request=PreviewInput,
+        responses={200: PreviewOutput, **ERRORS},
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = self.match(request, match_id)
+        data = PreviewInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        preview = selectors.deal_preview(match=match, order=data.validated_data["order"])
+        if preview.error:
+            raise ApiError(code="refused", message=preview.error, status_code=status.HTTP_400_BAD_REQUEST)
+        tribute = preview.tribute.to_json() if preview.tribute else None
+        return Response({"record": preview.record, "result": preview.result, "tribute": tribute})
+
+
+class DealDetailView(MatchView):
+    @extend_schema(
+        summary="Correct a deal (with a reason); the match is replayed",
+        request=CorrectionInput,
+        responses={200: MatchDetailOutput, **ERRORS},
+    )
+    def put(self, request: Request, match_id: int, number: int) -> Response:
+        match = self.match(request, match_id)
+        data = CorrectionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        try:
+            services.deal_correct(
+                match_id=match.pk,
+                number=number,
+                outcome={"order": values["order"]},
+                reason=values["reason"],
+                user=request.user,
+                expected_version=values["expected_version"],
+            )
+        except WRITE_ERRORS as error:
+            raise _translate(error, match.pk) from error
+        return self.answer(match.pk)
+
+    @extend_schema(
+        summary="Delete a deal (with a reason); later deals move up and the match is replayed",
+        request=DeletionInput,
+        responses={200: MatchDetailOutput, **ERRORS},
+    )
+    def delete(self, request: Request, match_id: int, number: int) -> Response:
+        match = self.match(request, match_id)
+        data = DeletionInput(data=request.data or request.query_params)
+        data.is_valid(raise_exception=True)
+        try:
+            services.deal_delete(
+                match_id=match.pk,
+                number=number,
+                reason=data.validated_data["reason"],
+                user=request.user,
+                expected_version=data.validated_data["expected_version"],
+            )
+        except WRITE_ERRORS as error:
+            raise _translate(error, match.pk) from error
+        return self.answer(match.pk)
+
+
+class DealUndoView(MatchView):
+    @extend_schema(summary="Undo the last deal", request=VersionInput, responses={200: MatchDetailOutput, **ERRORS})
+    def post(self, request: Request, match_id: int) -> Response:
+        match = self.match(request, match_id)
+        data = VersionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            services.deal_undo(
+                match_id=match.pk, user=request.user, expected_version=data.validated_data["expected_version"]
+            )
+        except WRITE_ERRORS as error:
+            raise _translate(error, match.pk) from error
+        return self.answer(match.pk)
+
+
+class SignOffView(MatchView):
+    @extend_schema(
+        summary="Confirm the final result (locks the match)",
+        request=VersionInput,
+        responses={200: MatchDetailOutput, **ERRORS},
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = self.match(request, match_id)
+        data = VersionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            services.match_sign_off(
+                match_id=match.pk, user=request.user, expected_version=data.validated_data["expected_version"]
+            )
+        except WRITE_ERRORS as error:
+            raise _translate(error, match.pk) from error
+        return self.answer(match.pk)
+
+
+class UnlockView(MatchView):
+    @extend_schema(
+        summary="Unlock a signed-off match (organisers), with a reason",
+        request=ReasonInput,
+        responses={200: MatchDetailOutput, **ERRORS},
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = self.match(request, match_id)
+        if not access.user_may_unlock(user=request.user, match=match):
+            raise Http404
+        data = ReasonInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            services.match_unlock(match_id=match.pk, reason=data.validated_data["reason"], user=request.user)
+        except WRITE_ERRORS as error:
+            raise _translate(error, match.pk) from error
+        return self.answer(match.pk)
+
+
+class AdjustmentListView(MatchView):
+    @extend_schema(
+        summary="Record a forfeit, late arrival, penalty or warning (chief referee, organisers)",
+        description="RULES.md §7; the rules core decides what it does and refuses what cannot apply.",
+        request=AdjustmentInput,
+        responses={201: MatchDetailOutput, **ERRORS},
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = self.match(request, match_id)
+        if not access.user_may_adjust(user=request.user, match=match):
+            raise Http404
+        data = AdjustmentInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        pair_id = match.ns_pair_id if values["side"] == "NS" else match.ew_pair_id
+        if pair_id is None:
+            raise ApiError(code="bad_input", message="This match has no E/W pair.", status_code=400)
+        try:
+            services.adjustment_record(
+                match_id=match.pk,
+                pair_id=pair_id,
+                kind=values["kind"],
+                reason=values["reason"],
+                user=request.user,
+                levels=values["levels"],
+                points=values["points"],
+                minutes_late=values["minutes_late"],
+                absent_player_id=values["absent_player"],
+                expected_version=values["expected_version"],
+            )
+        except WRITE_ERRORS as error:
+            raise _translate(error, match.pk) from error
+        return self.answer(match.pk, status.HTTP_201_CREATED)
+
+
+class RoundStartView(APIView):
+    permission_classes = [MatchAccess]
+
+    @extend_schema(
+        summary="Start a round: its clock and every match's (organisers)",
+        request=None,
+        responses={200: MatchOutput(many=True), **ERRORS},
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        round_ = access.rounds_for_overseer(user=request.user).filter(pk=round_id).first()
+        if round_ is None or not access.user_may_start_round(user=request.user, round_=round_):
+            raise Http404
+        try:
+            services.round_start(round_id=round_.pk, user=request.user)
+        except services.MatchRefused as error:
+            raise ApiError(code=error.code, message=error.message, status_code=409) from error
+        matches = round_.matches.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair")
+        return Response(MatchOutput(matches.order_by("table__number", "id"), many=True).data)

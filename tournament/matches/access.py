@@ -1,0 +1,113 @@
+"""Who reaches which match (DESIGN.md principle 5), for pages and API alike.
+
+- a referee: the matches at the tables assigned to them in a round being played (published,
+  running or time called) — not earlier rounds, not other tables;
+- a tournament's chief referee (裁判长) and its organisers (and superusers): every match of it;
+- the public: none.
+
+Every lookup is scoped by the caller; out of scope is 404, never a hint that the match exists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import Http404
+
+from tournament.matches.models import ChiefReferee, Match, RefereeAssignment, Round, RoundStatus
+from tournament.registration.models import Tournament
+
+ACTIVE_ROUND = (RoundStatus.PUBLISHED, RoundStatus.RUNNING, RoundStatus.TIME_CALLED)
+
+
+def _organises(user: Any, tournament_ref: Any) -> Exists:
+    through = Tournament.organisers.through
+    return Exists(through.objects.filter(tournament_id=tournament_ref, user_id=user.pk))
+
+
+def _chief(user: Any, tournament_ref: Any) -> Exists:
+    return Exists(ChiefReferee.objects.filter(tournament_id=tournament_ref, user_id=user.pk))
+
+
+def matches_for_user(*, user: Any) -> QuerySet[Match]:
+    """Every match ``user`` may see and score."""
+    matches = Match.objects.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair")
+    if not user.is_authenticated:
+        return matches.none()
+    if user.is_superuser:
+        return matches
+    tournament = OuterRef("round__stage__tournament_id")
+    assigned = Exists(
+        RefereeAssignment.objects.filter(round_id=OuterRef("round_id"), table_id=OuterRef("table_id"), referee=user)
+    )
+    return matches.filter(
+        Q(assigned, round__status__in=ACTIVE_ROUND) | Q(_organises(user, tournament)) | Q(_chief(user, tournament))
+    )
+
+
+def match_for_user(*, user: Any, match_id: int) -> Match:
+    """The match if ``user`` reaches it, else 404."""
+    match = matches_for_user(user=user).filter(pk=match_id).first()
+    if match is None:
+        raise Http404
+    return match
+
+
+def user_organises(*, user: Any, tournament_id: int) -> bool:
+    if not user.is_authenticated:
+        return False
+    return bool(user.is_superuser or Tournament.organisers.through.objects.filter(
+        tournament_id=tournament_id, user_id=user.pk
+    ).exists())
+
+
+def user_is_chief_referee(*, user: Any, tournament_id: int) -> bool:
+    if not user.is_authenticated:
+        return False
+    return ChiefReferee.objects.filter(tournament_id=tournament_id, user_id=user.pk).exists()
+
+
+def user_may_adjust(*, user: Any, match: Match) -> bool:
+    """Adjustments (forfeits, late arrival, penalties) are the chief referee's or an organiser's."""
+    tournament_id = match.round.stage.tournament_id
+    return user_organises(user=user, tournament_id=tournament_id) or user_is_chief_referee(
+        user=user, tournament_id=tournament_id
+    )
+
+
+def user_may_unlock(*, user: Any, match: Match) -> bool:
+    """Only an organiser reopens a signed-off match."""
+    return user_organises(user=user, tournament_id=match.round.stage.tournament_id)
+
+
+def user_may_audit(*, user: Any, match: Match) -> bool:
+    """A match's audit trail is for its organisers (and the chief referee)."""
+    return user_may_adjust(user=user, match=match)
+
+
+def round_for_organiser(*, user: Any, tournament_id: int, round_id: int) -> Round:
+    """A round of a tournament ``user`` organises, else 404."""
+    if not user_organises(user=user, tournament_id=tournament_id):
+        raise Http404
+    round_ = Round.objects.select_related("stage__tournament").filter(
+        pk=round_id, stage__tournament_id=tournament_id
+    ).first()
+    if round_ is None:
+        raise Http404
+    return round_
+
+
+def rounds_for_overseer(*, user: Any) -> QuerySet[Round]:
+    """Rounds being played in the tournaments ``user`` organises or chief-referees."""
+    rounds = Round.objects.select_related("stage__tournament").filter(status__in=ACTIVE_ROUND)
+    if not user.is_authenticated:
+        return rounds.none()
+    if user.is_superuser:
+        return rounds
+    tournament = OuterRef("stage__tournament_id")
+    return rounds.filter(Q(_organises(user, tournament)) | Q(_chief(user, tournament)))
+
+
+def user_may_start_round(*, user: Any, round_: Round) -> bool:
+    return user_organises(user=user, tournament_id=round_.stage.tournament_id)

@@ -1,0 +1,385 @@
+"""Match reads for the referee's pages and the API: clock, summary, preview, tribute, audit.
+
+Nothing here computes a rule: the summary reads the stored snapshot (the rules core's
+``MatchResult.to_json()``), the preview replays the match with the new deal through the rules
+core, and tribute guidance is ``scoring.tribute.tribute_for``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from scoring.errors import ScoringError
+from scoring.finishing_order import FinishingOrder
+from scoring.seats import Seat
+from scoring.tribute import TributeGuidance, tribute_for
+from tournament.matches.access import ACTIVE_ROUND
+from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, RefereeAssignment
+from tournament.matches.services import match_adjustment_rows, match_fold, match_outcomes, match_rules
+from tournament.registration.models import Pair, Player
+
+SEATS = ("N", "E", "S", "W")
+
+
+def _zh() -> bool:
+    return (get_language() or "").startswith("zh")
+
+
+def scoring_text(error: ScoringError) -> str:
+    return error.message_zh if _zh() else error.message
+
+
+# -- the clock -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A match's clock as a referee sees it (RULES.md §2: the remaining time, a warning near the end)."""
+
+    started_at: datetime | None
+    ends_at: datetime | None
+    seconds_left: int | None
+    warning: bool
+    time_called: bool
+
+    @property
+    def timed(self) -> bool:
+        return self.ends_at is not None
+
+    @property
+    def minutes_left(self) -> int | None:
+        return None if self.seconds_left is None else math.ceil(self.seconds_left / 60)
+
+
+def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
+    now = now or timezone.now()
+    ends_at = match.clock_ends_at
+    seconds = None if ends_at is None else max(0, int((ends_at - now).total_seconds()))
+    called = match.time_called_at is not None or (ends_at is not None and now >= ends_at)
+    warning = seconds is not None and not called and seconds <= match.round.warning_minutes * 60
+    return Clock(match.started_at, ends_at, seconds, warning, called)
+
+
+# -- the summary -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SideView:
+    code: str
+    pair: Pair | None
+    level: int
+    a_failures: int | None
+    points: int | None
+    games: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """What the referee home and the match page show, read from the stored snapshot."""
+
+    match: Match
+    sides: tuple[SideView, SideView]
+    next_deal: dict[str, Any] | None
+    deals: int
+    flagged: int
+    clock: Clock
+    points_format: bool = False
+    best_of: bool = False
+
+    @property
+    def sets_level(self) -> str | None:
+        return self.next_deal.get("sets_level") if self.next_deal else None
+
+    @property
+    def needs_extra_deal(self) -> bool:
+        return self.match.state.get("status") == "needs_extra_deal"
+
+
+def match_summary(*, match: Match, now: datetime | None = None, flagged: int | None = None) -> MatchSummary:
+    state = match.state or {}
+    levels = state.get("levels") or {"NS": 2, "EW": 2}
+    failures = state.get("a_failures")
+    points = state.get("points")
+    games = state.get("games")
+    pairs = {"NS": match.ns_pair, "EW": match.ew_pair}
+    sides = tuple(
+        SideView(
+            code=code,
+            pair=pairs[code],
+            level=levels.get(code, 2),
+            a_failures=failures.get(code) if failures else None,
+            points=points.get(code) if points else None,
+            games=games.get(code) if games else None,
+        )
+        for code in ("NS", "EW")
+    )
+    if flagged is None:
+        flagged = getattr(match, "flagged_count", None)
+    if flagged is None:
+        flagged = match.deals.filter(flagged=True).count() + match.adjustments.filter(flagged=True).count()
+    next_deal = state.get("next_deal", {"number": 1, "level": 2, "sets_level": None, "extra": False})
+    if match.status in (MatchStatus.FINISHED, MatchStatus.CONFIRMED):
+        next_deal = None
+    return MatchSummary(
+        match=match,
+        sides=(sides[0], sides[1]),
+        next_deal=next_deal,
+        deals=len(state.get("deals", [])),
+        flagged=flagged,
+        clock=match_clock(match=match, now=now),
+        points_format=points is not None,
+        best_of=games is not None,
+    )
+
+
+def with_flag_counts(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """``flagged_count`` on each match (flagged deals and adjustments) in the same query."""
+    deals = Deal.objects.filter(match=OuterRef("pk"), flagged=True).values("match").annotate(n=Count("pk"))
+    adjustments = (
+        Adjustment.objects.filter(match=OuterRef("pk"), flagged=True).values("match").annotate(n=Count("pk"))
+    )
+    return matches.annotate(
+        flagged_count=Coalesce(Subquery(deals.values("n")), 0) + Coalesce(Subquery(adjustments.values("n")), 0)
+    )
+
+
+def referee_tables(*, user: Any) -> QuerySet[Match]:
+    """"My tables this round": the matches at the tables assigned to ``user`` in rounds being played."""
+    if not user.is_authenticated:
+        return Match.objects.none()
+    assigned = RefereeAssignment.objects.filter(
+        round_id=OuterRef("round_id"), table_id=OuterRef("table_id"), referee=user
+    )
+    return with_flag_counts(
+        Match.objects.filter(Exists(assigned), round__status__in=ACTIVE_ROUND)
+        .select_related("round__stage__tournament", "table", "ns_pair", "ew_pair")
+        .order_by("round__stage__tournament_id", "round_id", "table__number")
+    )
+
+
+# -- taps, preview, tribute ------------------------------------------------------------------------
+
+
+def parse_taps(text: str | None) -> list[str]:
+    """Seats tapped so far, in finishing order: letters N/E/S/W, each once (anything else ignored)."""
+    taps: list[str] = []
+    for char in (text or "").upper():
+        if char in SEATS and char not in taps:
+            taps.append(char)
+    return taps[:4]
+
+
+def taps_complete(taps: Sequence[str]) -> bool:
+    """Two partners (双下) or three seats (the fourth is last) make a finishing order (RULES.md §1)."""
+    if len(taps) == 2:
+        return Seat(taps[1]) is Seat(taps[0]).partner
+    return len(taps) >= 3
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What a deal (or a correction) would do, committing nothing."""
+
+    order: list[str]
+    error: str = ""
+    record: dict[str, Any] = field(default_factory=dict)
+    result: dict[str, Any] = field(default_factory=dict)
+    tribute: TributeGuidance | None = None
+    anti_tribute: TributeGuidance | None = None
+    flagged_after: int = 0
+    """Deals the rules core would refuse after this one (a correction that shortens the match)."""
+
+    @property
+    def finished(self) -> bool:
+        return self.result.get("status") == "finished"
+
+    @property
+    def tribute_note(self) -> str:
+        if self.tribute is None:
+            return ""
+        return self.tribute.note_zh if _zh() else self.tribute.note
+
+    @property
+    def anti_tribute_note(self) -> str:
+        if self.anti_tribute is None:
+            return ""
+        return self.anti_tribute.note_zh if _zh() else self.anti_tribute.note
+
+
+def _tributes(match: Match, order: list[str], result: dict[str, Any], game: int) -> tuple[Any, Any]:
+    """Tribute before the next deal (RULES.md §6), unless the match is over or a new game starts at 2."""
+    next_deal = result.get("next_deal")
+    if not next_deal or next_deal.get("game", game) != game or "declarer" in next_deal:
+        return None, None
+    variant = match_rules(match).tribute_variant
+    finishing = FinishingOrder.parse(order)
+    return (
+        tribute_for(order=finishing, variant=variant),
+        tribute_for(order=finishing, variant=variant, anti_tribute=True),
+    )
+
+
+def _preview(match: Match, outcomes: list[Any], number: int, order: list[str]) -> Preview:
+    fold = match_fold(
+        match=match,
+        outcomes=outcomes,
+        adjustments=match_adjustment_rows(match),
+        time_called_during_deal=match.time_called_during_deal,
+    )
+    if fold.deals_valid < number:
+        error = fold.partial.error
+        return Preview(order=order, error=scoring_text(error) if error else str(_("Resolve the flagged deals first.")))
+    result = fold.result.to_json()
+    record = result["deals"][number - 1]
+    tribute, anti = _tributes(match, order, result, record.get("game", 1))
+    return Preview(
+        order=order,
+        record=record,
+        result=result,
+        tribute=tribute,
+        anti_tribute=anti,
+        flagged_after=len(outcomes) - fold.deals_valid,
+    )
+
+
+def deal_preview(*, match: Match, order: list[str]) -> Preview:
+    """The referee's preview of the next deal: the rules core's record of it and the match after it."""
+    outcomes = match_outcomes(match)
+    try:
+        return _preview(match, [*outcomes, {"order": order}], len(outcomes) + 1, order)
+    except ScoringError as error:
+        return Preview(order=order, error=scoring_text(error))
+
+
+def correction_preview(*, match: Match, number: int, order: list[str]) -> Preview:
+    """What correcting deal ``number`` to ``order`` would do; ``flagged_after``: the deals it would
+    leave impossible (RULES.md §1–3; DESIGN.md principle 1)."""
+    outcomes = match_outcomes(match)
+    if not 1 <= number <= len(outcomes):
+        return Preview(order=order, error=str(_("There is no such deal.")))
+    changed = [*outcomes]
+    changed[number - 1] = {"order": order}
+    try:
+        return _preview(match, changed, number, order)
+    except ScoringError as error:
+        return Preview(order=order, error=scoring_text(error))
+
+
+def next_tribute(*, match: Match) -> tuple[TributeGuidance | None, TributeGuidance | None]:
+    """Tribute guidance before the next deal, from the last deal played (RULES.md §6)."""
+    state = match.state or {}
+    deals = state.get("deals") or []
+    if not deals or state.get("status") == "finished" or "order" not in deals[-1]:
+        return None, None
+    return _tributes(match, deals[-1]["order"], state, deals[-1].get("game", 1))
+
+
+# -- audit -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """One change: who, when, from where, what, before → after, why (DESIGN.md principle 4)."""
+
+    when: datetime
+    who: str
+    ip: str
+    subject: str
+    action: str
+    reason: str
+    changes: list[tuple[str, str, str]]
+
+
+_MATCH_FIELDS = (
+    "status",
+    "winner",
+    "result_reason",
+    "time_called_during_deal",
+    "started_at",
+    "clock_ends_at",
+    "time_called_at",
+    "signed_off_by",
+    "signed_off_at",
+)
+_DEAL_FIELDS = ("number", "outcome")
+_ADJUSTMENT_FIELDS = ("kind", "pair", "levels", "points", "minutes_late", "absent_player", "after_deal", "reason")
+_ACTIONS = {"+": _("created"), "~": _("changed"), "-": _("deleted")}
+
+
+def _value(name: str, value: Any, names: dict[str, dict[int, str]]) -> str:
+    if value is None or value == "":
+        return "—"
+    if name == "outcome" and isinstance(value, dict):
+        return " ".join(value.get("order", [])) or str(value)
+    if name in names and isinstance(value, int):
+        return names[name].get(value, str(value))
+    if isinstance(value, datetime):
+        return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
+    return str(value)
+
+
+def _entries(
+    rows: Sequence[Any], fields: Sequence[str], subject: Any, names: dict[str, dict[int, str]]
+) -> list[AuditEntry]:
+    entries = []
+    previous: dict[int, Any] = {}
+    users = names["user"]
+    for row in rows:
+        before = previous.get(row.id)
+        changes = []
+        for name in fields:
+            attname = f"{name}_id" if name in ("pair", "absent_player", "signed_off_by") else name
+            new = getattr(row, attname)
+            old = getattr(before, attname) if before is not None else None
+            if row.history_type == "-":
+                old, new = new, None
+            if old != new:
+                changes.append((name, _value(name, old, names), _value(name, new, names)))
+        previous[row.id] = row
+        if not changes and not row.history_change_reason and row.history_type == "~":
+            continue  # a version bump with nothing a person would read
+        entries.append(
+            AuditEntry(
+                when=row.history_date,
+                who=users.get(row.history_user_id, "") if row.history_user_id else "",
+                ip=row.history_ip_address or "",
+                subject=subject(row),
+                action=str(_ACTIONS.get(row.history_type, row.history_type)),
+                reason=row.history_change_reason or "",
+                changes=changes,
+            )
+        )
+    return entries
+
+
+def match_audit(*, match: Match) -> list[AuditEntry]:
+    """Every change to the match, its deals (deleted ones too) and its adjustments, newest first."""
+    match_rows = list(Match.history.filter(id=match.pk).order_by("history_date", "history_id"))
+    deal_rows = list(Deal.history.filter(match_id=match.pk).order_by("id", "history_date", "history_id"))
+    adjustment_rows = list(
+        Adjustment.history.filter(match_id=match.pk).order_by("id", "history_date", "history_id")
+    )
+    user_ids = {row.history_user_id for row in [*match_rows, *deal_rows, *adjustment_rows] if row.history_user_id}
+    user_ids |= {row.signed_off_by_id for row in match_rows if row.signed_off_by_id}
+    users = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
+    pairs = dict(Pair.objects.filter(pk__in=[match.ns_pair_id, match.ew_pair_id]).values_list("pk", "name"))
+    players = dict(Player.objects.filter(membership__pair_id__in=list(pairs)).values_list("pk", "name"))
+    names = {"user": users, "signed_off_by": users, "pair": pairs, "absent_player": players}
+    entries = [
+        *_entries(match_rows, _MATCH_FIELDS, lambda row: str(_("Match")), names),
+        *_entries(deal_rows, _DEAL_FIELDS, lambda row: str(_("Deal %(number)d") % {"number": row.number}), names),
+        *_entries(adjustment_rows, _ADJUSTMENT_FIELDS, lambda row: str(_("Adjustment")), names),
+    ]
+    entries.sort(key=lambda entry: entry.when, reverse=True)
+    return entries

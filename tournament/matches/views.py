@@ -1,0 +1,442 @@
+"""The referee's and the organiser's match pages: thin views over the match services.
+
+Every page scopes the match by the caller (``access.match_for_user``: out of scope is 404) and
+checks the clock lazily (``services.match_time_check``) before showing or changing anything.
+Pages work without JavaScript (each tap is a link, each action a form, then a redirect); with
+htmx the same URLs answer with the fragment to swap, so nothing reloads the whole page.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring.errors import ErrorCode, ScoringError
+from tournament.matches import access, selectors, services
+from tournament.matches.forms import (
+    AdjustmentForm,
+    CorrectionForm,
+    DealForm,
+    ReasonForm,
+    RoundClockForm,
+    UnlockForm,
+    VersionForm,
+)
+from tournament.matches.models import Match, MatchStatus
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+
+def _match(request: HttpRequest, match_id: int) -> Match:
+    match = access.match_for_user(user=request.user, match_id=match_id)
+    services.match_time_check(match=match)
+    return match
+
+
+def _context(request: HttpRequest, match: Match, *, taps: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    taps = taps or []
+    deals = list(match.deals.order_by("number"))
+    adjustments = list(match.adjustments.select_related("pair").order_by("created_at", "id"))
+    flagged = sum(deal.flagged for deal in deals) + sum(row.flagged for row in adjustments)
+    tribute, anti_tribute = selectors.next_tribute(match=match)
+    open_ = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye
+    complete = selectors.taps_complete(taps)
+    wants_preview = open_ and complete and not extra.get("correcting")
+    context = {
+        "match": match,
+        "summary": selectors.match_summary(match=match, flagged=flagged),
+        "deals": deals,
+        "adjustments": adjustments,
+        "taps": taps,
+        "complete": complete,
+        "preview": selectors.deal_preview(match=match, order=taps) if wants_preview else None,
+        "entry_open": open_ and not flagged,
+        "tribute": tribute,
+        "anti_tribute": anti_tribute,
+        "idempotency_key": uuid.uuid4().hex,
+        "may_adjust": access.user_may_adjust(user=request.user, match=match),
+        "may_unlock": access.user_may_unlock(user=request.user, match=match),
+        "entry_url": reverse("matches:match", args=[match.pk]),
+        "seats": selectors.SEATS,
+    }
+    context.update(extra)
+    return context
+
+
+def _render_match(
+    request: HttpRequest, match: Match, *, status: int = 200, taps: list[str] | None = None, error: str = ""
+) -> HttpResponse:
+    match.refresh_from_db()
+    context = _context(request, match, taps=taps, error=error)
+    template = "matches/_match_body.html" if request.htmx else "matches/match_detail.html"
+    return render(request, template, context, status=status)
+
+
+def _failure(request: HttpRequest, match_id: int, error: Exception, taps: list[str] | None = None) -> HttpResponse:
+    """A refused write: 409 with the current state (stale version, match state) or 400 (bad input)."""
+    match = Match.objects.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair").get(pk=match_id)
+    if isinstance(error, services.StaleVersion):
+        message = _("Someone else changed this match. Here is its current state; check it and try again.")
+        return _render_match(request, match, status=409, error=message)
+    if isinstance(error, services.MatchRefused):
+        return _render_match(request, match, status=409 if error.conflict else 400, taps=taps, error=error.message)
+    assert isinstance(error, ScoringError)
+    status = 409 if error.code is ErrorCode.MATCH_FINISHED else 400
+    return _render_match(request, match, status=status, taps=taps, error=selectors.scoring_text(error))
+
+
+def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
+    if request.htmx:
+        return _render_match(request, match)
+    messages.success(request, message)
+    return redirect("matches:match", match_id=match.pk)
+
+
+WRITE_ERRORS = (services.StaleVersion, services.MatchRefused, ScoringError)
+
+
+# -- referee home ----------------------------------------------------------------------------------
+
+
+@login_required
+def referee_home(request: HttpRequest) -> HttpResponse:
+    """My tables this round (referees) and the rounds being played (organisers, chief referees)."""
+    matches = list(selectors.referee_tables(user=request.user))
+    for match in matches:
+        services.match_time_check(match=match)
+    rows = [selectors.match_summary(match=match) for match in matches]
+    rounds = list(access.rounds_for_overseer(user=request.user)[:50])
+    context = {"rows": rows, "rounds": rounds}
+    template = "matches/_table_list.html" if request.htmx else "matches/referee_home.html"
+    return render(request, template, context)
+
+
+# -- a match ---------------------------------------------------------------------------------------
+
+
+@login_required
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The match page; ``?order=NE`` carries the seats tapped so far (no JavaScript needed)."""
+    match = _match(request, match_id)
+    if request.htmx and request.GET.get("panel") == "clock":  # the clock's 30-second refresh
+        return render(request, "matches/_clock.html", {"clock": selectors.match_clock(match=match)})
+    taps = selectors.parse_taps(request.GET.get("order"))
+    context = _context(request, match, taps=taps)
+    if request.htmx and request.GET.get("panel") == "entry":
+        return render(request, "matches/_entry.html", context)
+    template = "matches/_match_body.html" if request.htmx else "matches/match_detail.html"
+    return render(request, template, context)
+
+
+@require_POST
+@login_required
+def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _match(request, match_id)
+    form = DealForm(request.POST)
+    if not form.is_valid():
+        return _render_match(request, match, status=400, error=_("Tap the seats in finishing order."))
+    data = form.cleaned_data
+    try:
+        services.deal_record(
+            match_id=match.pk,
+            outcome={"order": data["order"]},
+            user=request.user,
+            expected_version=data["version"],
+            idempotency_key=data["idempotency_key"] or None,
+        )
+    except WRITE_ERRORS as error:
+        return _failure(request, match.pk, error, taps=data["order"])
+    return _done(request, match, _("Deal recorded."))
+
+
+@require_POST
+@login_required
+def deal_undo(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _match(request, match_id)
+    form = VersionForm(request.POST)
+    if not form.is_valid():
+        return _render_match(request, match, status=400)
+    try:
+        services.deal_undo(match_id=match.pk, user=request.user, expected_version=form.cleaned_data["version"])
+    except WRITE_ERRORS as error:
+        return _failure(request, match.pk, error)
+    return _done(request, match, _("Last deal undone."))
+
+
+@login_required
+def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+    """Correct deal ``number``: tap the right order, see what it changes, give a reason."""
+    match = _match(request, match_id)
+    deal = match.deals.filter(number=number).first()
+    if deal is None:
+        raise Http404
+    form = CorrectionForm(request.POST or None)
+    status = 200
+    taps = selectors.parse_taps(request.POST.get("order") if request.method == "POST" else request.GET.get("order"))
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.deal_correct(
+                    match_id=match.pk,
+                    number=number,
+                    outcome={"order": data["order"]},
+                    reason=data["reason"],
+                    user=request.user,
+                    expected_version=data["version"],
+                )
+            except WRITE_ERRORS as error:
+                if isinstance(error, services.StaleVersion):
+                    return _failure(request, match.pk, error)
+                message = error.message if isinstance(error, services.MatchRefused) else selectors.scoring_text(error)
+                form.add_error(None, message)
+                status = 409 if isinstance(error, services.MatchRefused) and error.conflict else 400
+            else:
+                messages.success(request, _("Deal %(number)d corrected.") % {"number": number})
+                return redirect("matches:match", match_id=match.pk)
+        else:
+            status = 400
+    complete = selectors.taps_complete(taps)
+    context = _context(
+        request,
+        match,
+        taps=taps,
+        complete=complete,
+        deal=deal,
+        form=form,
+        preview=selectors.correction_preview(match=match, number=number, order=taps) if complete else None,
+        entry_url=reverse("matches:deal_edit", args=[match.pk, number]),
+        correcting=True,
+    )
+    if request.htmx and request.GET.get("panel") == "entry":
+        return render(request, "matches/_entry.html", context)
+    return render(request, "matches/deal_edit.html", context, status=status)
+
+
+@login_required
+def deal_delete(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+    match = _match(request, match_id)
+    deal = match.deals.filter(number=number).first()
+    if deal is None:
+        raise Http404
+    form = ReasonForm(request.POST or None, initial={"version": match.version})
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.deal_delete(
+                    match_id=match.pk,
+                    number=number,
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,
+                    expected_version=form.cleaned_data["version"],
+                )
+            except WRITE_ERRORS as error:
+                return _failure(request, match.pk, error)
+            messages.success(request, _("Deal %(number)d deleted.") % {"number": number})
+            return redirect("matches:match", match_id=match.pk)
+        status = 400
+    return render(request, "matches/deal_delete.html", {"match": match, "deal": deal, "form": form}, status=status)
+
+
+@require_POST
+@login_required
+def match_start(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _match(request, match_id)
+    try:
+        services.match_start(match_id=match.pk, user=request.user)
+    except WRITE_ERRORS as error:
+        return _failure(request, match.pk, error)
+    return _done(request, match, _("Clock started."))
+
+
+@require_POST
+@login_required
+def match_sign_off(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _match(request, match_id)
+    form = VersionForm(request.POST)
+    if not form.is_valid():
+        return _render_match(request, match, status=400)
+    try:
+        services.match_sign_off(match_id=match.pk, user=request.user, expected_version=form.cleaned_data["version"])
+    except WRITE_ERRORS as error:
+        return _failure(request, match.pk, error)
+    if request.htmx:
+        return _render_match(request, match)
+    # back to my tables: once the last match of a round is confirmed, the round is over
+    messages.success(request, _("Result confirmed."))
+    return redirect("matches:referee_home")
+
+
+@login_required
+def match_unlock(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _match(request, match_id)
+    if not access.user_may_unlock(user=request.user, match=match):
+        raise Http404
+    form = UnlockForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.match_unlock(match_id=match.pk, reason=form.cleaned_data["reason"], user=request.user)
+            except services.MatchRefused as error:
+                form.add_error(None, error.message)
+                status = 409
+            else:
+                messages.success(request, _("Match unlocked."))
+                return redirect("matches:match", match_id=match.pk)
+        else:
+            status = 400
+    return render(request, "matches/unlock.html", {"match": match, "form": form}, status=status)
+
+
+@login_required
+def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Forfeits, late arrivals, penalties and warnings: the chief referee's or an organiser's."""
+    match = _match(request, match_id)
+    if not access.user_may_adjust(user=request.user, match=match):
+        raise Http404
+    form = AdjustmentForm(request.POST or None, match=match, initial={"version": match.version})
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                with transaction.atomic():  # a double forfeit is two rows, written together
+                    version = data["version"]
+                    for pair_id in form.pair_ids():
+                        absent = data["absent_player"]
+                        in_pair = absent is not None and match.round.stage.tournament.players.filter(
+                            pk=absent, membership__pair_id=pair_id
+                        ).exists()
+                        services.adjustment_record(
+                            match_id=match.pk,
+                            pair_id=pair_id,
+                            kind=data["kind"],
+                            reason=data["reason"],
+                            user=request.user,
+                            levels=data["levels"] or 0,
+                            points=data["points"] or 0,
+                            minutes_late=data["minutes_late"],
+                            absent_player_id=absent if in_pair else None,
+                            expected_version=version,
+                        )
+                        version += 1
+            except services.StaleVersion as error:
+                return _failure(request, match.pk, error)
+            except (services.MatchRefused, ScoringError) as error:
+                message = error.message if isinstance(error, services.MatchRefused) else selectors.scoring_text(error)
+                form.add_error(None, message)
+                status = 400
+            else:
+                messages.success(request, _("Adjustment recorded."))
+                return redirect("matches:adjustments", match_id=match.pk)
+        else:
+            status = 400
+    match.refresh_from_db()
+    context = {
+        "match": match,
+        "form": form,
+        "adjustments": match.adjustments.select_related("pair", "absent_player", "created_by").order_by("created_at"),
+        "summary": selectors.match_summary(match=match),
+    }
+    return render(request, "matches/adjustments.html", context, status=status)
+
+
+@require_POST
+@login_required
+def adjustment_delete(request: HttpRequest, match_id: int, adjustment_id: int) -> HttpResponse:
+    match = _match(request, match_id)
+    if not access.user_may_adjust(user=request.user, match=match):
+        raise Http404
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give a reason."))
+        return redirect("matches:adjustments", match_id=match.pk)
+    try:
+        services.adjustment_delete(
+            match_id=match.pk,
+            adjustment_id=adjustment_id,
+            reason=form.cleaned_data["reason"],
+            user=request.user,
+            expected_version=form.cleaned_data["version"],
+        )
+    except WRITE_ERRORS as error:
+        return _failure(request, match.pk, error)
+    messages.success(request, _("Adjustment removed."))
+    return redirect("matches:adjustments", match_id=match.pk)
+
+
+@login_required
+def match_audit(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Every change to the match: who, when, from where, before → after, why (organisers)."""
+    match = _match(request, match_id)
+    if not access.user_may_audit(user=request.user, match=match):
+        raise Http404
+    return render(request, "matches/audit.html", {"match": match, "entries": selectors.match_audit(match=match)})
+
+
+# -- the organiser's round clock -------------------------------------------------------------------
+
+
+@login_required
+def round_clock(request: HttpRequest, tournament_id: int, round_id: int) -> HttpResponse:
+    """A round's clock and its tables: start the round (or one match), watch time run out."""
+    round_ = access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
+    services.round_time_check(round_=round_)
+    matches = list(
+        selectors.with_flag_counts(
+            round_.matches.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair")
+        ).order_by("table__number", "id")
+    )
+    for match in matches:
+        services.match_time_check(match=match)
+    initial = {"time_cap_minutes": round_.time_cap_minutes, "warning_minutes": round_.warning_minutes}
+    context = {
+        "clock_form": RoundClockForm(initial=initial),
+        "round": round_,
+        "tournament": round_.stage.tournament,
+        "rows": [selectors.match_summary(match=match) for match in matches if not match.is_bye],
+        "byes": [match for match in matches if match.is_bye],
+        "cap": services.time_cap_minutes(round_=round_),
+    }
+    return render(request, "matches/round_clock.html", context)
+
+
+@require_POST
+@login_required
+def round_start(request: HttpRequest, tournament_id: int, round_id: int) -> HttpResponse:
+    round_ = access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
+    try:
+        services.round_start(round_id=round_.pk, user=request.user)
+    except services.MatchRefused as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Round started."))
+    return redirect("matches:round_clock", tournament_id=tournament_id, round_id=round_.pk)
+
+
+@require_POST
+@login_required
+def round_clock_set(request: HttpRequest, tournament_id: int, round_id: int) -> HttpResponse:
+    round_ = access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
+    form = RoundClockForm(request.POST)
+    if form.is_valid():
+        try:
+            services.round_clock_set(round_id=round_.pk, user=request.user, **form.cleaned_data)
+        except services.MatchRefused as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("Clock saved."))
+    else:
+        messages.error(request, _("Check the minutes."))
+    return redirect("matches:round_clock", tournament_id=tournament_id, round_id=round_.pk)
