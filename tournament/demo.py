@@ -15,10 +15,11 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from openpyxl import Workbook
 
-from tournament.draw.pairing import Referee, referees_assign
-from tournament.draw.services import round_draw, round_publish, stage_create
-from tournament.matches.models import Match, MatchStatus, RefereeAssignment, Round
-from tournament.matches.services import deal_record
+from tournament.draw.pairing import Referee
+from tournament.draw.services import round_draw, round_publish, round_referees_assign, stage_advance, stage_create
+from tournament.exports.services import export_job_start
+from tournament.matches.models import Match, MatchStatus, Round
+from tournament.matches.services import deal_record, match_sign_off
 from tournament.registration import services
 from tournament.registration.models import Tournament
 from tournament.registration.roles import ORGANISERS_GROUP, REFEREES_GROUP
@@ -105,40 +106,58 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
         pairs = list(tournament.pairs.order_by("id"))
         for pair in pairs[:-2]:  # two pairs have not arrived yet
             services.pair_check_in(pair=pair)
-        stage = stage_create(
-            tournament=tournament, name="预赛（瑞士移位）", format="swiss", options={"department_rounds": 1}
-        )
         referees = list(get_user_model().objects.filter(username__startswith="referee").order_by("username"))
+        # Seed 004's shape: Swiss preliminaries (40-minute games), then the top 8 in a knockout
+        # played to seed 003's 90-minute rules with a third-place match.
+        swiss = stage_create(
+            tournament=tournament,
+            name="预赛（瑞士移位）",
+            format="swiss",
+            options={"department_rounds": 1},
+            advance_count=min(8, len(pairs) // 2),
+        )
         for number in range(1, swiss_rounds + 1):
-            round_ = round_publish(round_=round_draw(stage=stage, seed=seed + number))
-            _assign_referees(round_, referees)
-            # Earlier rounds are complete; the current round is under way with a few results in.
-            _play_round(round_, rng, organiser, finish=number < swiss_rounds)
+            round_ = round_publish(round_=round_draw(stage=swiss, seed=seed + number, user=organiser), user=organiser)
+            _assign_referees(round_, referees, organiser)
+            _play_round(round_, rng, organiser, finish=True)
+        knockout = stage_create(
+            tournament=tournament,
+            name="淘汰赛",
+            format="knockout",
+            rule_profile="timed-90",
+            options={"bracket": "fixed", "third_place": True},
+        )
+        stage_advance(stage=swiss, next_stage=knockout, user=organiser)
+        quarter_finals = round_publish(round_=round_draw(stage=knockout, seed=seed, user=organiser), user=organiser)
+        _assign_referees(quarter_finals, referees, organiser)
+        # The quarter-finals are under way: some confirmed, one being played, one not started.
+        _play_round(quarter_finals, rng, organiser, finish=False)
+    export_job_start(tournament=tournament, user=organiser)  # the organiser's workbook, ready to download
     logins = [("organiser", "organiser", DEMO_PASSWORD)] + [
         ("referee", f"referee{index}", DEMO_PASSWORD) for index in (1, 2, 3)
     ]
     return DemoSummary(tournament=tournament, logins=logins)
 
 
-def _assign_referees(round_: Round, referees: list) -> None:
-    tables = list(round_.matches.exclude(table=None).values_list("table__number", "table_id"))
-    plan = referees_assign(
-        tables=[number for number, _ in tables],
+def _assign_referees(round_: Round, referees: list, user: object) -> None:
+    tables = round_.matches.exclude(table=None).count()
+    round_referees_assign(
+        round_=round_,
         referees=[Referee(id=referee.pk) for referee in referees],
-        tables_per_referee=(len(tables) + len(referees) - 1) // len(referees),
-    )
-    table_ids = dict(tables)
-    RefereeAssignment.objects.bulk_create(
-        RefereeAssignment(round=round_, table_id=table_ids[item.table], referee_id=item.referee) for item in plan
+        tables_per_referee=max(1, -(-tables // len(referees))),
+        user=user,
     )
 
 
 def _play_round(round_: Round, rng: random.Random, user: object, *, finish: bool) -> None:
+    """Play a round out (every result signed off), or leave it under way: a third of the tables
+    confirmed, a third being played, a third not started."""
     matches = list(round_.matches.filter(status=MatchStatus.PENDING).order_by("table__number"))
     for index, match in enumerate(matches):
         if finish or index % 3 == 0:
             _play_match(match, rng, user, max_deals=None)
-        elif index % 3 == 1:  # the current round: a third finished, a third under way, a third not started
+            match_sign_off(match_id=match.pk, user=user)
+        elif index % 3 == 1:
             _play_match(match, rng, user, max_deals=rng.randrange(2, 9))
 
 

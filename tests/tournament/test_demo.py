@@ -7,32 +7,41 @@ from django.contrib.auth import authenticate
 from django.core.management import call_command
 
 from tournament.demo import DEMO_NAME, DEMO_PASSWORD, demo_build
-from tournament.matches.models import Deal, Match, MatchStatus, RefereeAssignment, Round, RoundStatus
+from tournament.exports.models import ExportJob
+from tournament.matches.models import Deal, Match, MatchStatus, RefereeAssignment, RoundStatus
 from tournament.registration.models import Pair, PairStatus, Tournament
 from tournament.standings.selectors import stage_standings
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_demo_command_builds_the_company_event(capsys):
-    call_command("demo")
+def test_the_demo_command_builds_the_company_event(capsys, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):  # the export is queued after the commit
+        call_command("demo")
     out = capsys.readouterr().out
     assert "organiser" in out and DEMO_PASSWORD in out
     tournament = Tournament.objects.get(name=DEMO_NAME)
     assert tournament.pairs.count() == 48
     assert tournament.departments.count() == 6
     assert tournament.pairs.filter(status=PairStatus.CHECKED_IN).count() == 46
-    rounds = Round.objects.filter(stage__tournament=tournament).order_by("number")
-    assert [r.status for r in rounds] == [RoundStatus.PUBLISHED] * 3
-    assert not Match.objects.filter(round=rounds[0]).exclude(status=MatchStatus.FINISHED).exists()
-    current = Match.objects.filter(round=rounds[2])
-    assert current.filter(status=MatchStatus.FINISHED).exists() and current.filter(status=MatchStatus.PENDING).exists()
-    assert RefereeAssignment.objects.filter(round=rounds[2]).count() == current.exclude(table=None).count()
+    swiss, knockout = tournament.stages.order_by("order")
+    rounds = list(swiss.rounds.order_by("number"))
+    assert [r.status for r in rounds] == [RoundStatus.FINISHED] * 3
+    assert not Match.objects.filter(round__stage=swiss).exclude(status=MatchStatus.CONFIRMED).exists()
+    assert RefereeAssignment.objects.filter(round=rounds[0]).count() == rounds[0].matches.exclude(table=None).count()
     assert Deal.objects.filter(match__round__stage__tournament=tournament).count() > 100
-    standings = stage_standings(stage=rounds[0].stage).standings
-    assert standings.rows[0].match_points >= 4  # someone won both completed rounds
+    standings = stage_standings(stage=swiss).standings
+    assert standings.rows[0].match_points == 6  # 48 pairs, 3 rounds: someone won them all
     points = [row.match_points for row in standings.rows]
     assert points == sorted(points, reverse=True)
+    # The top 8 went on to a fixed knockout bracket whose quarter-finals are under way.
+    quarter_finals = knockout.rounds.get()
+    assert quarter_finals.status == RoundStatus.PUBLISHED
+    statuses = set(quarter_finals.matches.values_list("status", flat=True))
+    assert {MatchStatus.CONFIRMED, MatchStatus.RUNNING, MatchStatus.PENDING} <= statuses
+    top8 = {int(row.entrant) for row in standings.rows[:8]}
+    assert set(quarter_finals.entries.values_list("pair_id", flat=True)) == top8
+    assert ExportJob.objects.get(tournament=tournament).status == "done"
     assert authenticate(username="organiser", password=DEMO_PASSWORD) is not None
     assert authenticate(username="referee2", password=DEMO_PASSWORD) is not None
 
