@@ -45,6 +45,13 @@ class StageForm(forms.Form):
         required=False,
     )
     third_place = forms.BooleanField(label=_("Play a third-place match"), required=False)
+    groups = forms.IntegerField(
+        label=_("Round-robin groups"),
+        min_value=1,
+        max_value=64,
+        required=False,
+        help_text=_("Round robin only: pairs are dealt into this many groups (snake order by seed)."),
+    )
     advance_count = forms.IntegerField(label=_("Pairs advancing to the next stage"), min_value=2, required=False)
 
     KNOCKOUT_FIELDS = ("bracket", "seeding", "third_place")
@@ -61,6 +68,8 @@ class StageForm(forms.Form):
                 seeding=data["seeding"] or "seeds",
                 third_place=data["third_place"],
             )
+        if data["format"] == StageFormat.ROUND_ROBIN and data["groups"]:
+            options["groups"] = data["groups"]
         overrides = {"format": "best_of", "games": data["best_of"]} if data["best_of"] else {}
         return {
             "name": data["name"],

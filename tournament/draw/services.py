@@ -14,8 +14,11 @@ Stage options (``Stage.options``, JSON):
   ``"fixed"`` (seed 003: one bracket drawn at the start, kept in ``bracket_record``);
   ``seeding`` — ``"seeds"`` (the organiser's, or the advancement order) or ``"random"``;
   ``third_place`` — play off the losing semi-finalists;
+- round robin: ``groups`` — split the pairs into this many groups (default 1), each playing
+  its own round robin (see :func:`_round_robin_draw`);
 - written by the services: ``bracket_record`` (a fixed bracket's ``as_record()``),
-  ``schedule_seed`` (a round robin's), ``entrants`` and ``advancement`` (:func:`stage_advance`).
+  ``schedule_seed`` (a round robin's), ``group_of`` (a grouped round robin's pair id → group,
+  fixed when round 1 is drawn), ``entrants`` and ``advancement`` (:func:`stage_advance`).
 
 Every write names its author on the history rows (django-simple-history keeps who, when, from
 where, before → after; principle 4); manual edits are also listed in ``Round.draw_options["edits"]``
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import random
 import secrets
 from collections import defaultdict
 from collections.abc import Sequence
@@ -142,6 +146,12 @@ def _stage_options(format: str, options: dict[str, Any] | None) -> dict[str, Any
             errors["seeding"] = _("A bracket is seeded by the seeds or drawn at random.")
         if not isinstance(options.get("third_place", False), bool):
             errors["third_place"] = _("Choose whether a third-place match is played.")
+    if "groups" in options:
+        groups = options["groups"]
+        if format != StageFormat.ROUND_ROBIN:
+            errors["groups"] = _("Only a round robin is played in groups.")
+        elif isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
+            errors["groups"] = _("The number of groups is a whole number (1 or more).")
     if errors:
         raise ValidationError(errors)
     return options
@@ -270,6 +280,10 @@ def stage_advance(
     overrides, the reason and the author are kept in ``next_stage.options["advancement"]`` and on
     the stage's history row. Allowed until ``next_stage`` has a round; doing it again replaces
     the previous advancement.
+
+    A round robin played in groups (``options["groups"]`` > 1) advances the top ``count`` of
+    *each* group (rank within a group = order in the stage's standings), seeded by rank within
+    the group, then by group: group 1's winner, group 2's winner, …, group 1's runner-up, …
     """
     if next_stage.tournament_id != stage.tournament_id or next_stage.order <= stage.order:
         raise ValidationError(_("Pairs advance into a later stage of the same tournament."), code="invalid_stage")
@@ -286,12 +300,23 @@ def stage_advance(
     )
     ranked = [int(row.entrant) for row in stage_standings(stage=stage).standings.rows]
     ranked = [pair_id for pair_id in ranked if pair_id not in withdrawn]
-    if count < 2 or count > len(ranked):
-        raise ValidationError(
-            {"count": _("Between 2 and %(n)d pairs can advance.") % {"n": len(ranked)}}, code="invalid_count"
-        )
+    groups = _ranked_groups(stage, ranked)
+    if groups is None:
+        if count < 2 or count > len(ranked):
+            raise ValidationError(
+                {"count": _("Between 2 and %(n)d pairs can advance.") % {"n": len(ranked)}}, code="invalid_count"
+            )
+        by_rank = ranked[:count]
+    else:
+        smallest = min(len(group) for group in groups)
+        if count < 1 or count > smallest or count * len(groups) < 2:
+            raise ValidationError(
+                {"count": _("Between 1 and %(n)d pairs of each group can advance.") % {"n": smallest}},
+                code="invalid_count",
+            )
+        by_rank = [group[place] for place in range(count) for group in groups]
     reason = _clean_reason(reason, required=bool(overrides))
-    chosen = ranked[:count]
+    chosen = list(by_rank)
     active = set(stage.tournament.pairs.exclude(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
     for leaving, joining in overrides:
         if leaving not in chosen:
@@ -311,7 +336,8 @@ def stage_advance(
                 "advance",
                 from_stage=stage.pk,
                 count=count,
-                by_rank=ranked[:count],
+                per_group=groups is not None,
+                by_rank=by_rank,
                 overrides=[[leaving, joining] for leaving, joining in overrides],
                 reason=reason,
             ),
@@ -319,6 +345,18 @@ def stage_advance(
         _author(next_stage, user, reason or f"advance top {count} from stage {stage.pk}")
         next_stage.save(update_fields=["options"])
     return next_stage
+
+
+def _ranked_groups(stage: Stage, ranked: list[int]) -> list[list[int]] | None:
+    """The ranked pairs of each group of a round robin played in groups, else None."""
+    group_of = stage.options.get("group_of") if stage.format == StageFormat.ROUND_ROBIN else None
+    if not group_of or int(stage.options.get("groups", 1)) < 2:
+        return None
+    groups: list[list[int]] = [[] for _ in range(max(group_of.values()))]
+    for pair_id in ranked:
+        if str(pair_id) in group_of:
+            groups[group_of[str(pair_id)] - 1].append(pair_id)
+    return groups
 
 
 # -- drawing a round -----------------------------------------------------------------------------
@@ -353,21 +391,84 @@ def _generate(stage: Stage, number: int, seed: int, allow_rematches: bool) -> tu
 
 
 def _round_robin_draw(stage: Stage, number: int, seed: int) -> tuple[Draw, dict[str, Any]]:
-    # The whole schedule comes from the stage's first seed, so every round fits the others.
+    """Round ``number`` of a round robin; with ``groups`` > 1, round ``number`` of every group.
+
+    The whole schedule comes from the stage's first seed, so every round fits the others. Groups
+    are dealt in snake order (:func:`_snake_groups`) when round 1 is drawn and kept in
+    ``options["group_of"]``; each group gets its own circle schedule with that seed. The round
+    holds the group's tables group by group (group 1's first), then the byes; a group with fewer
+    rounds than the largest simply has none.
+    """
     schedule_seed = int(stage.options.get("schedule_seed", seed))
     first_round = stage.rounds.filter(number=1).first()
     pair_ids = sorted(first_round.entries.values_list("pair_id", flat=True)) if first_round else None
-    schedule = round_robin_schedule(
-        entrants=stage_entrants(stage=stage, pair_ids=pair_ids), seed=schedule_seed, shuffle=True
-    )
-    if number > len(schedule):
+    entrants = stage_entrants(stage=stage, pair_ids=pair_ids)
+    updates: dict[str, Any] = {"schedule_seed": schedule_seed}
+    groups = int(stage.options.get("groups", 1))
+    if groups == 1:
+        schedules = [round_robin_schedule(entrants=entrants, seed=schedule_seed, shuffle=True)]
+    else:
+        stored = stage.options.get("group_of")
+        group_of = stored if first_round and stored else _snake_groups(entrants, groups, schedule_seed)
+        members: list[list[Entrant]] = [[] for _ in range(groups)]
+        for entrant in entrants:
+            members[group_of[str(entrant.id)] - 1].append(entrant)
+        if any(len(group) < 2 for group in members):
+            raise DrawError(
+                "too_few_entrants",
+                f"{len(entrants)} pairs cannot make {groups} groups of at least two.",
+                f"{len(entrants)} 对无法分成 {groups} 个每组至少两对的小组。",
+            )
+        schedules = [round_robin_schedule(entrants=group, seed=schedule_seed, shuffle=True) for group in members]
+        updates["group_of"] = group_of
+    if number > max(len(schedule) for schedule in schedules):
         raise DrawError("stage_complete", "Every round of this round robin has been drawn.", "循环赛各轮已全部编排。")
+    draw = schedules[0][number - 1] if groups == 1 else _groups_round(schedules, number, groups)
     # A pair that withdrew keeps its number in the schedule (the others still meet once);
     # its opponents advance without playing.
     gone = set(
         stage.tournament.pairs.filter(pk__in=pair_ids or (), status=PairStatus.WITHDRAWN).values_list("id", flat=True)
     )
-    return _walkovers(schedule[number - 1], gone), {"schedule_seed": schedule_seed}
+    return _walkovers(draw, gone), updates
+
+
+def _snake_groups(entrants: list[Entrant], groups: int, seed: int) -> dict[str, int]:
+    """Pair id (as a string, the JSON key) → group 1…``groups``, dealt in snake order.
+
+    The order is by seed (the organiser's, or the advancement rank), then standings rank, then
+    lots drawn with ``seed``: 1st → group 1, …, ``groups``-th → group ``groups``, the next one
+    → group ``groups`` again and back up to group 1 (1 2 3 3 2 1 1 2 3 …).
+    """
+    lots = [e.id for e in entrants]
+    random.Random(seed).shuffle(lots)
+    lot = {pair_id: k for k, pair_id in enumerate(lots)}
+    unknown = len(entrants) + 1
+    ordered = sorted(entrants, key=lambda e: (e.seed or unknown, e.rank or unknown, lot[e.id]))
+    group_of: dict[str, int] = {}
+    for k, entrant in enumerate(ordered):
+        lap, place = divmod(k, groups)
+        group_of[str(entrant.id)] = groups - place if lap % 2 else place + 1
+    return group_of
+
+
+def _groups_round(schedules: list[tuple[Draw, ...]], number: int, groups: int) -> Draw:
+    """Round ``number`` of every group's schedule as one round: tables group by group, byes last."""
+    rounds = [schedule[number - 1] for schedule in schedules if number <= len(schedule)]
+    tables = [p for draw in rounds for p in draw.pairings if p.ew is not None]
+    byes = [p for draw in rounds for p in draw.pairings if p.ew is None]
+    numbered = [dataclasses.replace(p, table=table) for table, p in enumerate(tables, start=1)]
+    numbers: dict[str, Any] = {}
+    for draw in rounds:
+        numbers.update(draw.notes["numbers"])  # type: ignore[arg-type]
+    sizes = [schedule[0].options["group_size"] for schedule in schedules]
+    return Draw(
+        algorithm=rounds[0].algorithm,
+        round_number=number,
+        seed=rounds[0].seed,
+        options={**rounds[0].options, "groups": groups, "group_size": sizes},
+        pairings=tuple(numbered + byes),
+        notes={"numbers": numbers},
+    )
 
 
 def _walkovers(draw: Draw, gone: set[int]) -> Draw:
