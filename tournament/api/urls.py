@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
@@ -9,6 +9,7 @@ app_name = "api"
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("public/", include("tournament.api.public_urls")),  # read-only, anonymous (issue 7)
     path("cards/classify/", card_views.CardClassifyView.as_view(), name="cards_classify"),
     path("cards/beats/", card_views.CardBeatsView.as_view(), name="cards_beats"),
     # referee devices: a token for the device, then the same operations as the pages

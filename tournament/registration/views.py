@@ -21,6 +21,7 @@ from tournament.registration.models import Department, Pair, PairStatus, Tournam
 from tournament.registration.roles import organiser_view, user_can_create_tournaments
 from tournament.registration.roster import RosterImportError, roster_import, roster_template
 from tournament.registration.selectors import pair_search, pairs_with_players
+from tournament.standings.views import overview_html as public_overview_html
 
 
 def add_service_errors(form: Any, error: ValidationError) -> None:
@@ -49,7 +50,12 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(
         request,
         "registration/tournament_detail.html",
-        {"tournament": tournament, "counts": counts, "is_organiser": is_organiser},
+        {
+            "tournament": tournament,
+            "counts": counts,
+            "is_organiser": is_organiser,
+            "public_html": public_overview_html(tournament_id=tournament.pk),
+        },
     )
 
 

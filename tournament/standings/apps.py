@@ -6,3 +6,8 @@ class StandingsConfig(AppConfig):
     name = "tournament.standings"
     label = "standings"
     verbose_name = _("Standings")
+
+    def ready(self) -> None:
+        from tournament.standings import signals
+
+        signals.connect()

@@ -7,6 +7,7 @@ Results count once the rules core has finished the match (finished or confirmed)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.standings import MatchRecord, Standings, rank
@@ -15,6 +16,8 @@ from tournament.registration.models import Pair
 from tournament.rules import rules_for_stage
 
 COUNTED = (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
+RESULT_KEYS = ("winner", "levels", "reason", "points")
+"""What ``MatchRecord.from_result_json`` reads of a stored snapshot."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,27 +34,33 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
     """The stage's counted results as the rules core's records (entrants are pair ids as text)."""
     records: list[MatchRecord] = []
     matches = Match.objects.filter(round__stage=stage).filter(status__in=COUNTED)
-    for round_number, ns, ew, state in matches.values_list(
-        "round__number", "ns_pair_id", "ew_pair_id", "state"
+    # Only the snapshot's result keys: its deal list is most of its size, and a 5,000-pair stage
+    # has thousands of matches (DESIGN.md, numbers).
+    for round_number, ns, ew, *values in matches.values_list(
+        "round__number", "ns_pair_id", "ew_pair_id", *(f"state__{key}" for key in RESULT_KEYS)
     ):
         if ew is None:
             records.append(MatchRecord(round=round_number, ns=str(ns), ew=None))
         else:
-            records.append(
-                MatchRecord.from_result_json(round=round_number, ns=str(ns), ew=str(ew), result=state)
-            )
+            result = dict(zip(RESULT_KEYS, values, strict=True))
+            records.append(MatchRecord.from_result_json(round=round_number, ns=str(ns), ew=str(ew), result=result))
     return records
 
 
-def stage_standings(*, stage: Stage, lots_seed: int | None = None) -> StageStandings:
-    """Ranked rows of every pair drawn in the stage (or, before any draw, every active pair)."""
+def stage_standings(
+    *, stage: Stage, lots_seed: int | None = None, records: Sequence[MatchRecord] | None = None
+) -> StageStandings:
+    """Ranked rows of every pair drawn in the stage (or, before any draw, every active pair).
+
+    ``records``: the stage's :func:`stage_match_records` when the caller has them already.
+    """
     entrant_ids = set(RoundEntry.objects.filter(round__stage=stage).values_list("pair_id", flat=True))
     pairs_qs = Pair.objects.filter(tournament_id=stage.tournament_id)
     pairs_qs = pairs_qs.filter(pk__in=entrant_ids) if entrant_ids else pairs_qs.exclude(status="withdrawn")
     pairs = {pair.pk: pair for pair in pairs_qs}
     standings = rank(
         entrants=[str(pk) for pk in sorted(pairs)],
-        results=stage_match_records(stage=stage),
+        results=stage_match_records(stage=stage) if records is None else records,
         options=rules_for_stage(stage),
         lots_seed=lots_seed,
     )

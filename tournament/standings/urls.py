@@ -1,5 +1,18 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from tournament.standings import views
 
 app_name = "standings"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("t/<int:tournament_id>/draw/", views.draw, name="draw"),
+    path("t/<int:tournament_id>/draw/<int:round_id>/", views.draw, name="draw_round"),
+    path("t/<int:tournament_id>/find/", views.find, name="find"),
+    path("t/<int:tournament_id>/standings/", views.standings, name="standings"),
+    path("t/<int:tournament_id>/standings/<int:stage_id>/", views.standings, name="stage_standings"),
+    path("t/<int:tournament_id>/bracket/", views.bracket, name="bracket"),
+    path("t/<int:tournament_id>/bracket/<int:stage_id>/", views.bracket, name="stage_bracket"),
+    path("t/<int:tournament_id>/pairs/<int:pair_id>/", views.pair, name="pair"),
+    path("t/<int:tournament_id>/matches/<int:match_id>/", views.match, name="match"),
+    path("t/<int:tournament_id>/screen/", views.screen, name="screen"),
+]

@@ -1,0 +1,402 @@
+"""Load benchmark of the public pages (issue 7): ``python bench/web_bench.py``.
+
+Prints, in the ``make bench`` form ``BENCH <name> <value> <unit>``:
+
+- ``web.standings_p95_ms``: 95th percentile latency of the live standings pages of a 5,000-pair
+  Swiss stage (100 rows a page, random page) with 50 concurrent clients. Target ≤ 150.
+- ``web.find_table_p95_ms``: the same for "find my table" with a different player each time (part
+  of a name or an employee number: nearly every request misses the cache and runs the one query).
+  Target ≤ 50.
+- ``web.find_table_rps``: the find requests per second held meanwhile.
+
+How: PostgreSQL only (``DATABASE_URL``; elsewhere the bench prints a note and exits 0). The event
+goes into a database of its own next to DATABASE_URL's (``<name>_webbench``, created when the role
+may, else DATABASE_URL's own) and is kept for the next run: 10,000 players in 5,000 pairs, two
+Swiss rounds finished and a third under way, the matches' snapshots folded by the rules core —
+bulk-created, not timed. Then gunicorn (4 sync workers, production settings, the cache of
+``CACHE_URL``/``REDIS_URL`` when set) serves on 127.0.0.1, and a second process drives it with 50
+clients (asyncio, one connection per request, as gunicorn's sync workers close them) for
+``--seconds`` seconds per page kind (default 10). Everything it starts is stopped at the end;
+nothing leaves the loopback interface.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import quote, urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH_NAME = "负载测试 · 5000 对"
+PAIRS = 5000
+CLIENTS = 50
+WORKERS = 4
+SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁"
+GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉兰萍红建国志文斌波辉宇鹏飞浩然俊晓东海燕雪梅立新"
+
+
+def is_postgres(url: str) -> bool:
+    return url.split(":", 1)[0] in ("postgres", "postgresql", "pgsql", "postgis")
+
+
+def bench_database(url: str) -> str:
+    """A database of the bench's own beside DATABASE_URL's (created if the role may), else DATABASE_URL."""
+    import psycopg2
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/") or "postgres"
+    bench = f"{name}_webbench"
+    try:
+        connection = psycopg2.connect(url)
+        connection.autocommit = True
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [bench])
+            if cursor.fetchone() is None:
+                cursor.execute(f'CREATE DATABASE "{bench}"')
+        connection.close()
+    except psycopg2.Error as error:
+        print(f"NOTE web_bench: using {name} itself (cannot create {bench}: {error.pgerror or error})")
+        return url
+    return urlunsplit(parts._replace(path=f"/{bench}"))
+
+
+# -- seeding (in this process, with Django) ------------------------------------------------------------
+
+
+def snapshots(count: int, *, finished: bool, rng: random.Random) -> list[dict]:
+    """Match snapshots from the rules core: random finishing orders folded until the match ends
+    (or a few deals, for matches under way)."""
+    from scoring.match import replay_json
+
+    orders = [["N", "S"], ["E", "W"], ["N", "E", "S"], ["E", "N", "W"], ["S", "W", "N"], ["W", "S", "E"]]
+    orders += [["N", "E", "W", "S"], ["E", "S", "N", "W"], ["S", "E", "W", "N"], ["W", "N", "E", "S"]]
+    out = []
+    while len(out) < count:
+        deals: list[dict] = []
+        result = None
+        limit = 60 if finished else rng.randrange(2, 9)
+        while len(deals) < limit:
+            deals.append({"order": rng.choice(orders)})
+            result = replay_json({"profile": "timed-40", "deals": deals})
+            if result.is_finished:
+                break
+        if result is not None and result.is_finished == finished:
+            out.append(result.to_json())
+    return out
+
+
+def seed() -> tuple[int, int, list[str]]:
+    """The bench event (reused when complete): its id, its stage's id, and find queries."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, Table
+    from tournament.registration.models import Department, Pair, PairMember, PairStatus, Player, Tournament
+    from tournament.standings.cache import public_version_bump
+
+    rng = random.Random(2026)
+    existing = Tournament.objects.filter(name=BENCH_NAME).first()
+    if existing is not None:
+        stage = Stage.objects.filter(tournament=existing).first()
+        rounds = Round.objects.filter(stage=stage).count() if stage else 0
+        if stage is not None and rounds == 3 and existing.pairs.count() == PAIRS:
+            return existing.pk, stage.pk, queries(existing.pk, rng)
+        existing.delete()
+    started = time.perf_counter()
+    finished_states = snapshots(60, finished=True, rng=rng)
+    running_states = snapshots(30, finished=False, rng=rng)
+    now = timezone.now()
+    with transaction.atomic():
+        tournament = Tournament.objects.create(name=BENCH_NAME, rule_profile="timed-40", venue="体育馆")
+        departments = Department.objects.bulk_create(
+            Department(tournament=tournament, name=f"部门{number:02d}") for number in range(1, 41)
+        )
+        names: set[str] = set()
+        players = []
+        for index in range(2 * PAIRS):
+            while True:
+                name = rng.choice(SURNAMES) + "".join(rng.choice(GIVEN) for _ in range(rng.choice((1, 2, 2))))
+                name = name if name not in names else f"{name}{index}"
+                if name not in names:
+                    names.add(name)
+                    break
+            players.append(
+                Player(
+                    tournament=tournament,
+                    name=name,
+                    employee_number=str(300000 + index),
+                    department=departments[index // 2 % len(departments)],
+                )
+            )
+        Player.objects.bulk_create(players, batch_size=2000)
+        pairs = Pair.objects.bulk_create(
+            (
+                Pair(
+                    tournament=tournament,
+                    name=f"{players[2 * k].name} / {players[2 * k + 1].name}",
+                    status=PairStatus.CHECKED_IN,
+                )
+                for k in range(PAIRS)
+            ),
+            batch_size=2000,
+        )
+        PairMember.objects.bulk_create(
+            (
+                PairMember(pair=pairs[k], player=players[2 * k + slot - 1], slot=slot)
+                for k in range(PAIRS)
+                for slot in (1, 2)
+            ),
+            batch_size=4000,
+        )
+        stage = Stage.objects.create(tournament=tournament, name="公开赛（瑞士移位）", order=1, format="swiss")
+        tables = Table.objects.bulk_create(
+            (
+                Table(tournament=tournament, number=n, area=f"{chr(65 + (n - 1) // 500)}区")
+                for n in range(1, PAIRS // 2 + 1)
+            ),
+            batch_size=2500,
+        )
+        for number in (1, 2, 3):
+            current = number == 3
+            round_ = Round.objects.create(
+                stage=stage,
+                number=number,
+                status=RoundStatus.RUNNING if current else RoundStatus.FINISHED,
+                published_at=now,
+                started_at=now,
+                ends_at=now + timedelta(minutes=40) if current else None,
+                time_cap_minutes=40,
+            )
+            order = list(pairs)
+            rng.shuffle(order)
+            matches = []
+            for t in range(PAIRS // 2):
+                kind = t % 3 if current else 0  # the current round: done, under way, not started
+                state = rng.choice(finished_states) if kind == 0 else rng.choice(running_states) if kind == 1 else {}
+                matches.append(
+                    Match(
+                        round=round_,
+                        table=tables[t],
+                        ns_pair=order[2 * t],
+                        ew_pair=order[2 * t + 1],
+                        status=(MatchStatus.FINISHED, MatchStatus.RUNNING, MatchStatus.PENDING)[kind],
+                        state=state,
+                        winner=state.get("winner") or "",
+                        result_reason=state.get("reason") or "",
+                        started_at=now if kind < 2 else None,
+                    )
+                )
+            Match.objects.bulk_create(matches, batch_size=2500)
+            RoundEntry.objects.bulk_create(
+                (
+                    RoundEntry(round=round_, pair_id=pair_id, match=match, side=side)
+                    for match in matches
+                    for pair_id, side in ((match.ns_pair_id, "NS"), (match.ew_pair_id, "EW"))
+                ),
+                batch_size=5000,
+            )
+        public_version_bump(tournament_id=tournament.pk)
+    print(f"NOTE web_bench: seeded {PAIRS} pairs, 3 rounds in {time.perf_counter() - started:.1f} s", flush=True)
+    return tournament.pk, stage.pk, queries(tournament.pk, rng)
+
+
+def queries(tournament_id: int, rng: random.Random) -> list[str]:
+    """What players type: a whole employee number, or two or three characters of their name."""
+    from tournament.registration.models import Player
+
+    rows = list(Player.objects.filter(tournament_id=tournament_id).values_list("name", "employee_number"))
+    rng.shuffle(rows)
+    out = []
+    for name, number in rows[:4000]:
+        out.append(number if rng.random() < 0.5 else name[: rng.choice((2, 3))])
+    return out
+
+
+# -- serving -------------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_ready(url: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+        time.sleep(0.3)
+
+
+def serve(database_url: str, static_root: str, port: int) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_hex(32),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+        "SESSION_COOKIE_SECURE": "0",
+        "CSRF_COOKIE_SECURE": "0",
+        "SECURE_HSTS_SECONDS": "0",
+        "STATIC_ROOT": static_root,
+        "LOG_LEVEL": "ERROR",
+    }
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    command = [str(gunicorn), "tournament.wsgi", "-w", str(WORKERS), "-b", f"127.0.0.1:{port}"]
+    command += ["--log-level", "warning", "--backlog", "2048"]
+    return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+
+# -- driving (the second process) --------------------------------------------------------------------
+
+
+async def fetch(host: str, port: int, path: str) -> int:
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+    await writer.drain()
+    data = await reader.read()
+    writer.close()
+    return int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/") else 0
+
+
+async def drive_paths(base: str, paths: list[str], seconds: float, clients: int) -> dict:
+    parts = urlsplit(base)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    latencies: list[float] = []
+    errors = 0
+    deadline = time.monotonic() + seconds
+    rng = random.Random(7)
+
+    async def client() -> None:
+        nonlocal errors
+        while time.monotonic() < deadline:
+            path = rng.choice(paths)
+            started = time.perf_counter()
+            try:
+                status = await fetch(host, port, path)
+            except OSError:
+                status = 0
+            latencies.append(time.perf_counter() - started)
+            if status != 200:
+                errors += 1
+
+    began = time.monotonic()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    elapsed = time.monotonic() - began
+    latencies.sort()
+    p95 = latencies[int(0.95 * (len(latencies) - 1))] if latencies else float("nan")
+    return {"requests": len(latencies), "errors": errors, "p95_ms": p95 * 1000, "rps": len(latencies) / elapsed}
+
+
+def drive(args: argparse.Namespace) -> int:
+    spec = json.loads(Path(args.spec).read_text())
+    results = {}
+    for kind in ("standings", "find"):
+        results[kind] = asyncio.run(drive_paths(args.base, spec[kind], args.seconds, args.clients))
+    print(json.dumps(results))
+    return 0
+
+
+# -- main --------------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="driving time per page kind")
+    parser.add_argument("--clients", type=int, default=CLIENTS)
+    parser.add_argument("--drive", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--base", help=argparse.SUPPRESS)
+    parser.add_argument("--spec", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.drive:
+        return drive(args)
+
+    url = os.environ.get("DATABASE_URL", "")
+    if not is_postgres(url):
+        print("NOTE web_bench: skipped — needs DATABASE_URL pointing at PostgreSQL (the load test of 5,000 pairs).")
+        return 0
+    database_url = bench_database(url)
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", interactive=False, verbosity=0)
+    tournament_id, stage_id, find_queries = seed()
+    from django.db import connections
+
+    connections.close_all()
+
+    pages = -(-PAIRS // 100)
+    spec = {
+        "standings": [f"/t/{tournament_id}/standings/{stage_id}/?page={page}" for page in range(1, pages + 1)],
+        "find": [f"/t/{tournament_id}/find/?q={quote(query)}" for query in find_queries],
+    }
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        spec_file = Path(tmp) / "spec.json"
+        spec_file.write_text(json.dumps(spec))
+        server = serve(database_url, str(Path(tmp) / "static"), port)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            wait_ready(f"{base}/t/{tournament_id}/")
+            # Warm up as the first players would: every standings page once (the stage's standings
+            # are built once per worker, or once in all with a shared cache), a few finds.
+            for path in spec["standings"] + spec["find"][:20]:
+                urllib.request.urlopen(base + path, timeout=60).read()
+            command = [sys.executable, __file__, "--drive", "--base", base, "--spec", str(spec_file)]
+            command += ["--seconds", str(args.seconds), "--clients", str(args.clients)]
+            output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        finally:
+            stop(server)
+    results = json.loads(output.strip().splitlines()[-1])
+    for kind, result in results.items():
+        if result["errors"]:
+            print(f"NOTE web_bench: {result['errors']} of {result['requests']} {kind} requests were not 200")
+    cache = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or "local memory per worker"
+    print(
+        f"NOTE web_bench: {WORKERS} gunicorn workers, {args.clients} clients, cache: {urlsplit(cache).scheme or cache},"
+        f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} after the run"
+    )
+    print(f"BENCH web.standings_p95_ms {results['standings']['p95_ms']:.1f} ms")
+    print(f"BENCH web.find_table_p95_ms {results['find']['p95_ms']:.1f} ms")
+    print(f"BENCH web.find_table_rps {results['find']['rps']:.0f} req/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

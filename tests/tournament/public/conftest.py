@@ -1,0 +1,21 @@
+import pytest
+from django.core.cache import cache
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache (the version keys of one test never meet another's)."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def client():
+    """An anonymous visitor reading English (assertions are in English; Chinese is tested apart)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client(headers={"Accept-Language": "en"})
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client

@@ -1,0 +1,268 @@
+"""Output (and query) serializers of the public, read-only API — explicit fields, nothing private.
+
+They read the immutable values of ``tournament.standings.public`` (the same cached read models
+as the public pages), so the API and the pages always agree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournament.standings.public import QUERY_MAX
+
+
+class PairOfNumbers(serializers.Serializer):
+    """A value per side: N/S (南北) and E/W (东西)."""
+
+    NS = serializers.IntegerField()
+    EW = serializers.IntegerField()
+
+    def to_representation(self, instance: Any) -> dict[str, int]:
+        return {"NS": instance[0], "EW": instance[1]}
+
+
+class StageOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    format = serializers.CharField(help_text="knockout, swiss or round_robin")
+    order = serializers.IntegerField()
+
+
+class RoundOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    stage_id = serializers.IntegerField()
+    stage_name = serializers.CharField()
+    number = serializers.IntegerField()
+    status = serializers.CharField(help_text="published, running, time_called or finished")
+    published_at = serializers.DateTimeField(allow_null=True)
+    started_at = serializers.DateTimeField(allow_null=True)
+    ends_at = serializers.DateTimeField(allow_null=True, help_text="When the round's time cap is reached.")
+    time_called_at = serializers.DateTimeField(allow_null=True)
+
+
+class ProgressOut(serializers.Serializer):
+    tables = serializers.IntegerField()
+    finished = serializers.IntegerField()
+    running = serializers.IntegerField()
+
+
+class TournamentListOut(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+    game = serializers.CharField()
+    status = serializers.CharField()
+    venue = serializers.CharField()
+    starts_on = serializers.DateField(allow_null=True)
+
+
+class TournamentOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    status = serializers.CharField()
+    venue = serializers.CharField()
+    starts_on = serializers.DateField(allow_null=True)
+    stages = StageOut(many=True)
+    current_round = RoundOut(allow_null=True, help_text="The round being played now (or the last one).")
+    current_round_progress = ProgressOut(source="progress", allow_null=True)
+
+
+class SideOut(serializers.Serializer):
+    pair_id = serializers.IntegerField(allow_null=True, help_text="null: nobody (a bye)")
+    name = serializers.CharField()
+
+
+class DrawRowOut(serializers.Serializer):
+    match_id = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True, help_text="null for a bye")
+    area = serializers.CharField(help_text="The referees' area of the table.")
+    ns = SideOut()
+    ew = SideOut()
+    is_bye = serializers.BooleanField()
+    status = serializers.CharField(help_text="pending, running, finished or confirmed")
+    winner = serializers.CharField(help_text='"NS", "EW" or "" (none yet, or a draw)')
+    levels = PairOfNumbers(allow_null=True, help_text="Levels 2–14 (14 = A).")
+    points = PairOfNumbers(allow_null=True)
+
+
+class FindQuery(serializers.Serializer):
+    q = serializers.CharField(
+        min_length=1,
+        max_length=QUERY_MAX,
+        trim_whitespace=True,
+        help_text="Part of a player's name, or a whole employee number.",
+    )
+
+
+class SeatOut(serializers.Serializer):
+    player_name = serializers.CharField()
+    pair_id = serializers.IntegerField()
+    pair_name = serializers.CharField()
+    round_id = serializers.IntegerField()
+    round_number = serializers.IntegerField()
+    stage_name = serializers.CharField()
+    match_id = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True, help_text="null for a bye")
+    area = serializers.CharField()
+    side = serializers.CharField(help_text='"NS" (南北) or "EW" (东西)')
+    opponent = SideOut()
+
+
+class TieBreakOut(serializers.Serializer):
+    name = serializers.CharField(help_text="The rules core's metric (match_points, small_points, …).")
+    title = serializers.CharField()
+    title_zh = serializers.CharField()
+    value = serializers.IntegerField(allow_null=True)
+
+
+class StandingOut(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Within the group when the stage is played in groups.")
+    shared = serializers.BooleanField(help_text="The rank is shared (a full tie).")
+    group = serializers.IntegerField(allow_null=True, help_text="A round robin's group (1, 2, …), else null.")
+    movement = serializers.IntegerField(allow_null=True, help_text="Places gained since the round before.")
+    previous_rank = serializers.IntegerField(allow_null=True)
+    pair_id = serializers.IntegerField()
+    pair_name = serializers.CharField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    tie_breaks = serializers.SerializerMethodField()
+
+    @extend_schema_field(TieBreakOut(many=True))
+    def get_tie_breaks(self, line: Any) -> list[dict[str, Any]]:
+        columns = self.context.get("columns", ())
+        return [
+            {"name": column.name, "title": column.title, "title_zh": column.title_zh, "value": value}
+            for column, value in zip(columns, line.values, strict=False)
+        ]
+
+
+class BracketMatchOut(serializers.Serializer):
+    match_id = serializers.IntegerField(allow_null=True, help_text="null: a match still to be drawn")
+    position = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    ns = SideOut(allow_null=True)
+    ew = SideOut(allow_null=True)
+    is_bye = serializers.BooleanField()
+    status = serializers.CharField()
+    winner = serializers.CharField()
+    levels = PairOfNumbers(allow_null=True)
+    points = PairOfNumbers(allow_null=True)
+    third_place = serializers.BooleanField()
+
+
+class BracketRoundOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    drawn = serializers.BooleanField()
+    remaining = serializers.IntegerField(help_text="Pairs still in when the round starts (2: the final).")
+    matches = BracketMatchOut(many=True)
+
+
+class BracketOut(serializers.Serializer):
+    stage = StageOut()
+    rounds = BracketRoundOut(many=True)
+    third_place = BracketMatchOut(allow_null=True)
+    champion = SideOut(allow_null=True)
+    byes = serializers.IntegerField()
+
+
+class DealOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    order = serializers.ListField(child=serializers.CharField(), help_text="Seats in finishing order.")
+    winner = serializers.CharField()
+    level = serializers.IntegerField(allow_null=True, help_text="The level played.")
+    sets_level = serializers.CharField(allow_null=True)
+    upgrade = serializers.IntegerField()
+    levels_after = PairOfNumbers(allow_null=True)
+    a_attempt = serializers.BooleanField()
+    passed_a = serializers.BooleanField()
+    reset = serializers.BooleanField()
+    extra = serializers.BooleanField(help_text="A tiebreak deal.")
+    points = serializers.IntegerField(allow_null=True)
+    points_after = PairOfNumbers(allow_null=True)
+    declarer = serializers.CharField(allow_null=True, required=False, help_text="Tractor: the declaring side (庄家).")
+    declarer_seat = serializers.CharField(allow_null=True, required=False)
+    defender_points = serializers.IntegerField(allow_null=True, required=False, help_text="Tractor: as entered.")
+    total_points = serializers.IntegerField(
+        allow_null=True, required=False, help_text="Tractor: with bottom and penalties (the table is read with it)."
+    )
+    result = serializers.CharField(
+        allow_null=True, required=False, help_text="Tractor: declarers_up, defenders_take_over or defenders_up."
+    )
+
+
+class AdjustmentOut(serializers.Serializer):
+    kind = serializers.CharField(required=False)
+    side = serializers.CharField(required=False, allow_null=True)
+    reason = serializers.CharField(required=False, allow_blank=True)
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        return {key: instance.get(key) for key in ("kind", "side", "reason")}
+
+
+class NextDealOut(serializers.Serializer):
+    level = serializers.IntegerField()
+    sets_level = serializers.CharField(allow_null=True)
+
+
+class MatchOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    stage_id = serializers.IntegerField()
+    stage_name = serializers.CharField()
+    round_id = serializers.IntegerField()
+    round_number = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    area = serializers.CharField()
+    ns = SideOut()
+    ew = SideOut()
+    is_bye = serializers.BooleanField()
+    status = serializers.CharField()
+    winner = serializers.CharField()
+    reason = serializers.CharField(help_text="passed_a, higher_level, … as the rules core names it")
+    levels = PairOfNumbers(allow_null=True)
+    a_failures = PairOfNumbers(allow_null=True)
+    points = PairOfNumbers(allow_null=True)
+    games = PairOfNumbers(allow_null=True)
+    next_deal = serializers.SerializerMethodField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    clock_ends_at = serializers.DateTimeField(allow_null=True)
+    deals = DealOut(many=True)
+    adjustments = AdjustmentOut(many=True)
+
+    @extend_schema_field(NextDealOut(allow_null=True))
+    def get_next_deal(self, match: Any) -> dict[str, Any] | None:
+        if match.next_level is None:
+            return None
+        return {"level": match.next_level, "sets_level": match.next_sets_level}
+
+
+class PlayerOut(serializers.Serializer):
+    name = serializers.CharField()
+    department = serializers.CharField()
+
+    def to_representation(self, instance: Any) -> dict[str, str]:
+        return {"name": instance[0], "department": instance[1]}
+
+
+class RankOut(serializers.Serializer):
+    stage_id = serializers.IntegerField()
+    stage_name = serializers.CharField()
+    rank = serializers.IntegerField()
+    movement = serializers.IntegerField(allow_null=True)
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        stage, line = instance
+        return {"stage_id": stage.id, "stage_name": stage.name, "rank": line.rank, "movement": line.movement}
+
+
+class PairOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    players = PlayerOut(many=True)
+    ranks = RankOut(many=True)

@@ -1,0 +1,227 @@
+"""The public API: read-only, anonymous, paginated, throttled — what the public pages show.
+
+Thin views over the cached read models of ``tournament.standings.public`` (invalidated by events,
+never by time). No authentication is read and no session is touched: every caller is anonymous,
+throttled per address by :class:`PublicRateThrottle` (``PUBLIC_API_THROTTLE_RATE``, generous:
+a venue's phones may share one address). Unknown or unpublished things are 404 in the API's
+error shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, permissions
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+
+from tournament.api import public_serializers as out
+from tournament.registration.models import Tournament
+from tournament.standings.public import (
+    TournamentOverview,
+    bracket_cached,
+    draw_cached,
+    find_cached,
+    match_cached,
+    overview_cached,
+    pair_cached,
+    standings_cached,
+)
+
+TAG = "public"
+
+
+class PublicRateThrottle(AnonRateThrottle):
+    """Per client address; the rate is a setting (``PUBLIC_API_THROTTLE_RATE``)."""
+
+    scope = "public"
+
+    def get_rate(self) -> str:
+        return str(getattr(settings, "PUBLIC_API_THROTTLE_RATE", "1200/minute"))
+
+
+class PublicPagination(PageNumberPagination):
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+
+class PublicView(generics.GenericAPIView):
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [PublicRateThrottle]
+    pagination_class = PublicPagination
+    filter_backends: list[Any] = []
+
+    def overview(self) -> TournamentOverview:
+        overview = overview_cached(tournament_id=self.kwargs["tournament_id"])
+        if overview is None:
+            raise NotFound()
+        return overview
+
+
+class PublicListView(PublicView, generics.ListAPIView):
+    """A paginated list of cached values (``items``)."""
+
+    def items(self) -> Any:
+        raise NotImplementedError
+
+    def get_queryset(self) -> Any:
+        if getattr(self, "swagger_fake_view", False):  # the schema generator asks without a request
+            return ()
+        return self.items()
+
+    @extend_schema(tags=[TAG])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.list(request, *args, **kwargs)
+
+
+class TournamentList(PublicListView):
+    """Every tournament, newest first."""
+
+    serializer_class = out.TournamentListOut
+
+    def items(self) -> Any:
+        return Tournament.objects.order_by("-created_at", "-id").only(
+            "id", "name", "game", "status", "venue", "starts_on"
+        )
+
+
+class TournamentDetail(PublicView):
+    """A tournament with its stages and the round being played (its time cap and progress)."""
+
+    serializer_class = out.TournamentOut
+    pagination_class = None
+
+    @extend_schema(tags=[TAG])
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(self.get_serializer(self.overview()).data)
+
+
+class RoundList(PublicListView):
+    """The tournament's published rounds, stage by stage."""
+
+    serializer_class = out.RoundOut
+
+    def items(self) -> Any:
+        return self.overview().rounds
+
+
+class DrawList(PublicListView):
+    """A published round's draw: table, referees' area, N/S and E/W pairs, live result."""
+
+    serializer_class = out.DrawRowOut
+
+    def items(self) -> Any:
+        round_id = self.kwargs["round_id"]
+        if self.overview().round(round_id) is None:
+            raise NotFound()
+        return draw_cached(tournament_id=self.kwargs["tournament_id"], round_id=round_id)
+
+
+class FindTable(PublicListView):
+    """Find my table: the seats in the current round of players matching ``q`` (part of a name,
+    or a whole employee number)."""
+
+    serializer_class = out.SeatOut
+
+    def items(self) -> Any:
+        query = out.FindQuery(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        rounds = self.overview().current_rounds
+        return find_cached(tournament_id=self.kwargs["tournament_id"], rounds=rounds, query=query.data["q"])
+
+    @extend_schema(tags=[TAG], parameters=[out.FindQuery])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.list(request, *args, **kwargs)
+
+
+class StandingsList(PublicListView):
+    """A ranked stage's standings: rank, movement since the round before, and every tie-break
+    value in the order the stage's rules apply them (titles from the rules core)."""
+
+    serializer_class = out.StandingOut
+
+    def table(self) -> Any:
+        if not hasattr(self, "_table"):
+            stage = self.overview().stage(self.kwargs["stage_id"])
+            if stage is None or stage.is_knockout:
+                raise NotFound()
+            self._table = standings_cached(tournament_id=self.kwargs["tournament_id"], stage_id=stage.id)
+            if self._table is None:
+                raise NotFound()
+        return self._table
+
+    def items(self) -> Any:
+        return self.table().lines
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        if not getattr(self, "swagger_fake_view", False) and "stage_id" in self.kwargs:
+            context["columns"] = self.table().columns
+        return context
+
+
+class BracketDetail(PublicView):
+    """A knockout stage's bracket: rounds (drawn or to come), byes, winners, live levels, third place."""
+
+    serializer_class = out.BracketOut
+    pagination_class = None
+
+    @extend_schema(tags=[TAG])
+    def get(self, request: Request, tournament_id: int, stage_id: int) -> Response:
+        stage = self.overview().stage(stage_id)
+        if stage is None or not stage.is_knockout:
+            raise NotFound()
+        bracket = bracket_cached(tournament_id=tournament_id, stage_id=stage_id)
+        if bracket is None:
+            raise NotFound()
+        return Response(self.get_serializer(bracket).data)
+
+
+class MatchDetail(PublicView):
+    """A match of a published round with its deal-by-deal history (the rules core's records)."""
+
+    serializer_class = out.MatchOut
+    pagination_class = None
+
+    @extend_schema(tags=[TAG])
+    def get(self, request: Request, tournament_id: int, match_id: int) -> Response:
+        self.overview()
+        match = match_cached(tournament_id=tournament_id, match_id=match_id)
+        if match is None:
+            raise NotFound()
+        return Response(self.get_serializer(match).data)
+
+
+class PairDetail(PublicView):
+    """A pair: its players (names and departments only) and its rank in each ranked stage."""
+
+    serializer_class = out.PairOut
+    pagination_class = None
+
+    @extend_schema(tags=[TAG])
+    def get(self, request: Request, tournament_id: int, pair_id: int) -> Response:
+        self.overview()
+        pair = pair_cached(tournament_id=tournament_id, pair_id=pair_id)
+        if pair is None:
+            raise NotFound()
+        return Response(self.get_serializer(pair).data)
+
+
+class PairMatchList(PublicListView):
+    """A pair's match history: every match of a published round, each with its deals."""
+
+    serializer_class = out.MatchOut
+
+    def items(self) -> Any:
+        self.overview()
+        pair = pair_cached(tournament_id=self.kwargs["tournament_id"], pair_id=self.kwargs["pair_id"])
+        if pair is None:
+            raise NotFound()
+        return pair.matches

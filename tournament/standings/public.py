@@ -1,0 +1,889 @@
+"""What players see: read models of the public pages and the public API.
+
+Keyword-only selectors, each returning small immutable values (picklable, so they cache in Redis
+as they are) built from the stored match snapshots — nothing here applies a rule: results,
+levels and ranks come from the rules core through ``Match.state`` and
+:func:`tournament.standings.selectors.stage_standings`. Only published rounds are public
+(a draft draw is the organiser's); a lookup outside the tournament gives ``None`` (the views
+answer 404).
+
+The ``*_cached`` helpers wrap these with the tournament's versioned cache
+(:mod:`tournament.standings.cache`); views and the API call those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import connection
+from django.db.models import Q
+
+from scoring.standings import METRICS, rank
+from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, StageFormat, Table
+from tournament.registration.models import Pair, PairMember, Player, Tournament
+from tournament.rules import rules_for_stage
+from tournament.standings.cache import cache_key_part, public_cached
+from tournament.standings.selectors import stage_match_records, stage_standings
+
+PUBLIC_ROUND_STATUSES = (
+    RoundStatus.PUBLISHED,
+    RoundStatus.RUNNING,
+    RoundStatus.TIME_CALLED,
+    RoundStatus.FINISHED,
+)
+OPEN_ROUND_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.RUNNING, RoundStatus.TIME_CALLED)
+FIND_LIMIT = 20
+"""Find-my-table answers at most this many seats (a one-character surname matches many)."""
+QUERY_MAX = 40
+
+
+# -- values ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StageInfo:
+    id: int
+    name: str
+    format: str
+    order: int
+
+    @property
+    def is_knockout(self) -> bool:
+        return self.format == StageFormat.KNOCKOUT
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInfo:
+    id: int
+    stage_id: int
+    stage_name: str
+    stage_format: str
+    number: int
+    status: str
+    published_at: datetime | None
+    started_at: datetime | None
+    ends_at: datetime | None
+    time_called_at: datetime | None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_ROUND_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class RoundProgress:
+    tables: int
+    finished: int
+    running: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentOverview:
+    """The tournament home's public part: stages, published rounds, the round being played."""
+
+    id: int
+    name: str
+    game: str
+    status: str
+    venue: str
+    starts_on: Any
+    stages: tuple[StageInfo, ...]
+    rounds: tuple[RoundInfo, ...]
+    """Published rounds, stage by stage, in order."""
+    current_rounds: tuple[RoundInfo, ...]
+    """Each stage's newest published round if it is not finished (usually one), newest stage
+    first; else the last published round."""
+    progress: RoundProgress | None
+    """Results of the first current round."""
+
+    @property
+    def current_round(self) -> RoundInfo | None:
+        return self.current_rounds[0] if self.current_rounds else None
+
+    def stage(self, stage_id: int) -> StageInfo | None:
+        return next((stage for stage in self.stages if stage.id == stage_id), None)
+
+    def round(self, round_id: int) -> RoundInfo | None:
+        return next((round_ for round_ in self.rounds if round_.id == round_id), None)
+
+    def rounds_of(self, stage_id: int) -> tuple[RoundInfo, ...]:
+        return tuple(round_ for round_ in self.rounds if round_.stage_id == stage_id)
+
+    @property
+    def ranked_stages(self) -> tuple[StageInfo, ...]:
+        """Stages with a standings table (Swiss, round robin)."""
+        return tuple(stage for stage in self.stages if not stage.is_knockout)
+
+    @property
+    def knockout_stages(self) -> tuple[StageInfo, ...]:
+        return tuple(stage for stage in self.stages if stage.is_knockout)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One pair at a table as shown: its id and name (``None`` for a bye's empty side)."""
+
+    pair_id: int | None
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRow:
+    match_id: int
+    table: int | None
+    area: str
+    ns: Side
+    ew: Side
+    status: str
+    winner: str
+    levels: tuple[int, int] | None
+    points: tuple[int, int] | None
+    bracket_slot: int | None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.ew.pair_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFound:
+    """A find-my-table answer: where a player (or their pair) sits in a current round."""
+
+    player_name: str
+    pair_id: int
+    pair_name: str
+    round_id: int
+    round_number: int
+    stage_name: str
+    match_id: int
+    table: int | None
+    area: str
+    side: str
+    opponent: Side
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A tie-break column of a stage, titled by the rules core's metric registry."""
+
+    name: str
+    title: str
+    title_zh: str
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    rank: int
+    shared: bool
+    pair_id: int
+    pair_name: str
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    values: tuple[int | None, ...]
+    """The stage's tie-break values, in the order of ``StageTable.columns``."""
+    previous_rank: int | None
+    """Rank before the latest round with results (None: no earlier round)."""
+    group: int | None = None
+    """A round robin played in groups: the pair's group (1, 2, …); ``rank`` is then within it."""
+
+    @property
+    def movement(self) -> int | None:
+        """Places gained (> 0) or lost (< 0) since the previous round."""
+        return None if self.previous_rank is None else self.previous_rank - self.rank
+
+
+@dataclass(frozen=True, slots=True)
+class StageTable:
+    stage: StageInfo
+    columns: tuple[Column, ...]
+    lines: tuple[StandingLine, ...]
+    latest_round: int | None
+    """The latest round with a counted result; movement is measured against the one before."""
+
+    def line_of(self, pair_id: int) -> StandingLine | None:
+        return next((line for line in self.lines if line.pair_id == pair_id), None)
+
+    @property
+    def grouped(self) -> bool:
+        return any(line.group is not None for line in self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class DealLine:
+    """One deal as the rules core recorded it (``Match.state["deals"]``)."""
+
+    number: int
+    order: tuple[str, ...]
+    winner: str
+    level: int | None
+    sets_level: str | None
+    upgrade: int
+    levels_after: tuple[int, int] | None
+    a_attempt: bool
+    passed_a: bool
+    reset: bool
+    extra: bool
+    points: int | None
+    points_after: tuple[int, int] | None
+    # a Tractor deal (seed 001) has a declarer and the defenders' points instead of a finishing order
+    declarer: str | None = None
+    declarer_seat: str | None = None
+    defender_points: int | None = None
+    total_points: int | None = None
+    result: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    id: int
+    tournament_id: int
+    stage_id: int
+    stage_name: str
+    stage_format: str
+    round_id: int
+    round_number: int
+    table: int | None
+    area: str
+    ns: Side
+    ew: Side
+    status: str
+    winner: str
+    reason: str
+    levels: tuple[int, int] | None
+    a_failures: tuple[int, int] | None
+    points: tuple[int, int] | None
+    games: tuple[int, int] | None
+    next_level: int | None
+    next_sets_level: str | None
+    deals: tuple[DealLine, ...]
+    adjustments: tuple[Mapping[str, Any], ...]
+    started_at: datetime | None
+    clock_ends_at: datetime | None
+    bracket_slot: int | None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.ew.pair_id is None
+
+    def side_of(self, pair_id: int) -> str:
+        return "NS" if pair_id == self.ns.pair_id else "EW"
+
+
+@dataclass(frozen=True, slots=True)
+class PairView:
+    id: int
+    tournament_id: int
+    name: str
+    status: str
+    players: tuple[tuple[str, str], ...]
+    """(name, department) — nothing private (no employee number, no phone)."""
+    ranks: tuple[tuple[StageInfo, StandingLine], ...]
+    matches: tuple[MatchView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BracketMatch:
+    """A box of the bracket: a drawn match, or a place still to be drawn (``match_id`` None)."""
+
+    match_id: int | None
+    position: int
+    table: int | None
+    ns: Side | None
+    ew: Side | None
+    is_bye: bool
+    status: str
+    winner: str
+    levels: tuple[int, int] | None
+    points: tuple[int, int] | None
+    third_place: bool = False
+
+    @property
+    def is_placeholder(self) -> bool:
+        return self.match_id is None
+
+    @property
+    def is_live(self) -> bool:
+        return self.status == MatchStatus.RUNNING
+
+
+@dataclass(frozen=True, slots=True)
+class BracketRound:
+    number: int
+    matches: tuple[BracketMatch, ...]
+    drawn: bool
+    remaining: int
+    """Pairs still in when this round starts: 2 is the final, 4 the semi-finals, …"""
+
+
+@dataclass(frozen=True, slots=True)
+class Bracket:
+    stage: StageInfo
+    rounds: tuple[BracketRound, ...]
+    third_place: BracketMatch | None
+    champion: Side | None
+    byes: int = 0
+
+
+# -- helpers -------------------------------------------------------------------------------------------
+
+
+def _pair_of(value: Any) -> tuple[int, int] | None:
+    if isinstance(value, Mapping) and "NS" in value and "EW" in value:
+        try:
+            return int(value["NS"]), int(value["EW"])
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
+def _round_info(round_: Round) -> RoundInfo:
+    return RoundInfo(
+        id=round_.pk,
+        stage_id=round_.stage_id,
+        stage_name=round_.stage.name,
+        stage_format=round_.stage.format,
+        number=round_.number,
+        status=round_.status,
+        published_at=round_.published_at,
+        started_at=round_.started_at,
+        ends_at=getattr(round_, "ends_at", None),
+        time_called_at=round_.time_called_at,
+    )
+
+
+def _stage_info(stage: Stage) -> StageInfo:
+    return StageInfo(id=stage.pk, name=stage.name, format=stage.format, order=stage.order)
+
+
+def _public_rounds() -> Any:
+    return Round.objects.filter(status__in=PUBLIC_ROUND_STATUSES)
+
+
+# -- selectors -----------------------------------------------------------------------------------------
+
+
+def tournament_overview_get(*, tournament_id: int) -> TournamentOverview | None:
+    """The tournament, its stages and published rounds, and the round being played now."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return None
+    stages = tuple(_stage_info(stage) for stage in tournament.stages.order_by("order"))
+    rounds = tuple(
+        _round_info(round_)
+        for round_ in _public_rounds()
+        .filter(stage__tournament_id=tournament_id)
+        .select_related("stage")
+        .order_by("stage__order", "number")
+    )
+    latest: dict[int, RoundInfo] = {}
+    for round_ in rounds:  # in order: each stage's last published round wins
+        latest[round_.stage_id] = round_
+    # Each stage's newest round still open, newest stage first (rounds stay "published" until every
+    # match is signed off, so older rounds may still be open; only the newest is where players sit).
+    current = tuple(round_ for round_ in reversed(latest.values()) if round_.is_open) or rounds[-1:]
+    progress = None
+    if current:
+        matches = Match.objects.filter(round_id=current[0].id, ew_pair__isnull=False)
+        progress = RoundProgress(
+            tables=matches.count(),
+            finished=matches.filter(status__in=(MatchStatus.FINISHED, MatchStatus.CONFIRMED)).count(),
+            running=matches.filter(status=MatchStatus.RUNNING).count(),
+        )
+    return TournamentOverview(
+        id=tournament.pk,
+        name=tournament.name,
+        game=tournament.game,
+        status=tournament.status,
+        venue=tournament.venue,
+        starts_on=tournament.starts_on,
+        stages=stages,
+        rounds=rounds,
+        current_rounds=current,
+        progress=progress,
+    )
+
+
+def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
+    """A published round's tables in table order (byes last): pairs, area, status, live levels.
+
+    Empty for a round that is not public or not the tournament's.
+    """
+    rows = (
+        Match.objects.filter(
+            round_id=round_id,
+            round__stage__tournament_id=tournament_id,
+            round__status__in=PUBLIC_ROUND_STATUSES,
+        )
+        .order_by("table__number", "bracket_slot", "id")
+        .values_list(
+            "id",
+            "table__number",
+            "table__area",
+            "ns_pair_id",
+            "ns_pair__name",
+            "ew_pair_id",
+            "ew_pair__name",
+            "status",
+            "winner",
+            "state__levels",
+            "state__points",
+            "bracket_slot",
+        )
+    )
+    out = [
+        DrawRow(
+            match_id=match_id,
+            table=table,
+            area=area or "",
+            ns=Side(ns_id, ns_name),
+            ew=Side(ew_id, ew_name or ""),
+            status=status,
+            winner=winner,
+            levels=_pair_of(levels),
+            points=_pair_of(points),
+            bracket_slot=slot,
+        )
+        for match_id, table, area, ns_id, ns_name, ew_id, ew_name, status, winner, levels, points, slot in rows
+    ]
+    out.sort(key=lambda row: (row.table is None, row.table or 0, row.bracket_slot or 0, row.match_id))
+    return tuple(out)
+
+
+def normalise_query(text: str) -> str:
+    """A search as typed, tidied: outer and repeated spaces dropped, at most :data:`QUERY_MAX` characters."""
+    return " ".join(str(text).split())[:QUERY_MAX]
+
+
+def table_find(*, tournament_id: int, rounds: Sequence[RoundInfo], query: str) -> tuple[SeatFound, ...]:
+    """Find my table: players whose name contains ``query`` or whose employee number is ``query``.
+
+    One query over indexed joins — the tournament's players (indexed by tournament), their pair
+    membership (unique per player), the pair's entry in the round (unique per round and pair), the
+    match, its table and the two pairs' names — because thousands of players ask at once the minute
+    a draw is published. It is written out rather than built by the ORM: the ORM's path through
+    ``pair__round_entries`` adds two joins, and with eleven tables PostgreSQL spent several times
+    longer planning the query than running it. The employee number must match whole: a part of
+    one would let anybody list the roster; a query of digits only is an employee number and is
+    answered by the unique index alone.
+    """
+    query = normalise_query(query)
+    by_id = {round_.id: round_ for round_ in rounds}
+    if not query or not by_id:
+        return ()
+    quote = connection.ops.quote_name
+    player, member, entry = Player._meta.db_table, PairMember._meta.db_table, RoundEntry._meta.db_table
+    match, table, pair = Match._meta.db_table, Table._meta.db_table, Pair._meta.db_table
+    if query.isdigit():
+        condition, params = "p.employee_number = %s", [query]
+    else:
+        pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        # Chinese has no case: UPPER() on every name only when the query has letters with case.
+        name = (
+            "UPPER(p.name) LIKE UPPER(%s) ESCAPE '\\'"
+            if query.lower() != query.upper()
+            else "p.name LIKE %s ESCAPE '\\'"
+        )
+        condition, params = f"({name} OR p.employee_number = %s)", [pattern, query]
+    placeholders = ", ".join(["%s"] * len(by_id))
+    sql = f"""
+        SELECT p.name, e.pair_id, e.round_id, e.match_id, t.number, t.area, e.side,
+               m.ns_pair_id, ns.name, m.ew_pair_id, ew.name
+        FROM {quote(player)} p
+        JOIN {quote(member)} pm ON pm.player_id = p.id
+        JOIN {quote(entry)} e ON e.pair_id = pm.pair_id
+        JOIN {quote(match)} m ON m.id = e.match_id
+        LEFT JOIN {quote(table)} t ON t.id = m.table_id
+        JOIN {quote(pair)} ns ON ns.id = m.ns_pair_id
+        LEFT JOIN {quote(pair)} ew ON ew.id = m.ew_pair_id
+        WHERE p.tournament_id = %s AND e.round_id IN ({placeholders}) AND {condition}
+        ORDER BY p.name, e.round_id, p.id
+        LIMIT {FIND_LIMIT}
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id, *by_id, *params])
+        rows = cursor.fetchall()
+    out = []
+    for name, pair_id, round_id, match_id, number, area, side, ns, ns_name, ew, ew_name in rows:
+        round_ = by_id[round_id]
+        out.append(
+            SeatFound(
+                player_name=name,
+                pair_id=pair_id,
+                pair_name=ns_name if side == "NS" else ew_name,
+                round_id=round_id,
+                round_number=round_.number,
+                stage_name=round_.stage_name,
+                match_id=match_id,
+                table=number,
+                area=area or "",
+                side=side,
+                opponent=Side(ew, ew_name or "") if side == "NS" else Side(ns, ns_name),
+            )
+        )
+    return tuple(out)
+
+
+def _columns(stage: Stage) -> tuple[Column, ...]:
+    return tuple(
+        Column(name=name, title=METRICS[name].title, title_zh=METRICS[name].title_zh)
+        for name in rules_for_stage(stage).tie_breakers
+    )
+
+
+def _stage_groups(stage: Stage) -> dict[str, int]:
+    """Pair id (text) → group, for a round robin played in groups (the draw records them)."""
+    group_of = stage.options.get("group_of") if stage.format == StageFormat.ROUND_ROBIN else None
+    if not isinstance(group_of, Mapping) or int(stage.options.get("groups", 1) or 1) < 2:
+        return {}
+    return {str(pair_id): int(group) for pair_id, group in group_of.items()}
+
+
+def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
+    """A stage's standings with every tie-break column it uses and each pair's movement.
+
+    Movement compares with the ranking of the same pairs over the rounds before the latest one
+    that has a result — both rankings by the rules core (``scoring.standings.rank``). A round
+    robin played in groups is ranked group by group (its pairs meet only their group), so ranks,
+    head-to-head and movement are within the group; lines come group by group.
+    """
+    stage = Stage.objects.select_related("tournament").filter(pk=stage_id, tournament_id=tournament_id).first()
+    if stage is None:
+        return None
+    records = stage_match_records(stage=stage)
+    current = stage_standings(stage=stage, records=records)
+    options = rules_for_stage(stage)
+    latest = max((record.round for record in records), default=None)
+    group_of = _stage_groups(stage)
+    entrants = [row.entrant for row in current.standings.rows]
+    groups: dict[int | None, list[str]] = {}
+    for entrant in entrants:
+        groups.setdefault(group_of.get(entrant), []).append(entrant)
+    rows: list[tuple[int | None, Any]] = []
+    previous: dict[str, int] = {}
+    for group, members in sorted(groups.items(), key=lambda item: (item[0] is None, item[0] or 0)):
+        if group is None and len(groups) == 1:
+            ranked = current.standings.rows  # not grouped: the stage's own ranking
+            results = records
+        else:
+            member_set = set(members)
+            results = [record for record in records if record.ns in member_set]
+            ranked = rank(entrants=members, results=results, options=options).rows
+        rows.extend((group, row) for row in ranked)
+        if latest is not None and latest > 1:
+            before = rank(entrants=members, results=[r for r in results if r.round < latest], options=options)
+            previous.update({row.entrant: row.rank for row in before.rows})
+    columns = _columns(stage)
+    lines = []
+    for group, row in rows:
+        data = row.to_json()
+        pair = current.pairs[int(row.entrant)]
+        lines.append(
+            StandingLine(
+                rank=row.rank,
+                shared=row.shared,
+                pair_id=pair.pk,
+                pair_name=pair.name,
+                played=row.played,
+                wins=row.wins,
+                draws=row.draws,
+                losses=row.losses,
+                byes=row.byes,
+                values=tuple(data.get("lot" if column.name == "lots" else column.name) for column in columns),
+                previous_rank=previous.get(row.entrant),
+                group=group,
+            )
+        )
+    return StageTable(stage=_stage_info(stage), columns=columns, lines=tuple(lines), latest_round=latest)
+
+
+def _deal_line(record: Mapping[str, Any]) -> DealLine:
+    order = record.get("order")
+    if isinstance(order, Mapping):
+        order = order.get("order", [])
+    return DealLine(
+        number=int(record.get("number", 0)),
+        order=tuple(str(seat) for seat in (order if isinstance(order, list) else [])),
+        winner=str(record.get("winner") or ""),
+        level=record.get("level"),
+        sets_level=record.get("sets_level"),
+        upgrade=int(record.get("upgrade") or 0),
+        levels_after=_pair_of(record.get("levels_after")),
+        a_attempt=bool(record.get("a_attempt")),
+        passed_a=bool(record.get("passed_a")),
+        reset=bool(record.get("reset")),
+        extra=bool(record.get("extra")),
+        points=record.get("points") if isinstance(record.get("points"), int) else None,
+        points_after=_pair_of(record.get("points_after")),
+        declarer=record.get("declarer"),
+        declarer_seat=record.get("declarer_seat"),
+        defender_points=record.get("defender_points"),
+        total_points=record.get("total_points"),
+        result=record.get("result"),
+    )
+
+
+def _match_view(match: Match) -> MatchView:
+    state = match.state or {}
+    next_deal = state.get("next_deal") if isinstance(state.get("next_deal"), Mapping) else None
+    round_ = match.round
+    return MatchView(
+        id=match.pk,
+        tournament_id=round_.stage.tournament_id,
+        stage_id=round_.stage_id,
+        stage_name=round_.stage.name,
+        stage_format=round_.stage.format,
+        round_id=round_.pk,
+        round_number=round_.number,
+        table=match.table.number if match.table else None,
+        area=match.table.area if match.table else "",
+        ns=Side(match.ns_pair_id, match.ns_pair.name),
+        ew=Side(match.ew_pair_id, match.ew_pair.name if match.ew_pair else ""),
+        status=match.status,
+        winner=match.winner,
+        reason=match.result_reason,
+        levels=_pair_of(state.get("levels")),
+        a_failures=_pair_of(state.get("a_failures")),
+        points=_pair_of(state.get("points")),
+        games=_pair_of(state.get("games")),
+        next_level=next_deal.get("level") if next_deal else None,
+        # Tractor: the deal is played at the declarer's level (庄家), so the declarer sets it
+        next_sets_level=(next_deal.get("sets_level") or next_deal.get("declarer")) if next_deal else None,
+        deals=tuple(_deal_line(record) for record in state.get("deals", []) if isinstance(record, Mapping)),
+        adjustments=tuple(dict(item) for item in state.get("adjustments", []) if isinstance(item, Mapping)),
+        started_at=match.started_at,
+        clock_ends_at=getattr(match, "clock_ends_at", None),
+        bracket_slot=match.bracket_slot,
+    )
+
+
+def _public_matches(tournament_id: int) -> Any:
+    return Match.objects.filter(
+        round__stage__tournament_id=tournament_id, round__status__in=PUBLIC_ROUND_STATUSES
+    ).select_related("round__stage", "table", "ns_pair", "ew_pair")
+
+
+def match_history_get(*, tournament_id: int, match_id: int) -> MatchView | None:
+    """A public match with its deal-by-deal history (the rules core's records)."""
+    match = _public_matches(tournament_id).filter(pk=match_id).first()
+    return _match_view(match) if match is not None else None
+
+
+def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
+    """A pair: its players, its rank in each ranked stage, and every public match it played."""
+    pair = Pair.objects.filter(tournament_id=tournament_id, pk=pair_id).first()
+    if pair is None:
+        return None
+    players = tuple(
+        (member.player.name, member.player.department.name if member.player.department else "")
+        for member in pair.members.select_related("player__department").order_by("slot")
+    )
+    matches = tuple(
+        _match_view(match)
+        for match in _public_matches(tournament_id)
+        .filter(Q(ns_pair_id=pair_id) | Q(ew_pair_id=pair_id))
+        .order_by("round__stage__order", "round__number")
+    )
+    ranks = []
+    for stage in Stage.objects.filter(tournament_id=tournament_id).exclude(format=StageFormat.KNOCKOUT):
+        if not RoundEntry.objects.filter(round__stage=stage, pair_id=pair_id).exists():
+            continue
+        table = standings_cached(tournament_id=tournament_id, stage_id=stage.pk)
+        line = table.line_of(pair_id) if table is not None else None
+        if table is not None and line is not None:
+            ranks.append((table.stage, line))
+    return PairView(
+        id=pair.pk,
+        tournament_id=tournament_id,
+        name=pair.name,
+        status=pair.status,
+        players=players,
+        ranks=tuple(ranks),
+        matches=matches,
+    )
+
+
+def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> BracketMatch:
+    state = match.state or {}
+    return BracketMatch(
+        match_id=match.pk,
+        position=position,
+        table=match.table.number if match.table else None,
+        ns=Side(match.ns_pair_id, match.ns_pair.name),
+        ew=Side(match.ew_pair_id, match.ew_pair.name) if match.ew_pair_id else None,
+        is_bye=match.ew_pair_id is None,
+        status=match.status,
+        winner="NS" if match.ew_pair_id is None else match.winner,
+        levels=_pair_of(state.get("levels")),
+        points=_pair_of(state.get("points")),
+        third_place=third_place,
+    )
+
+
+def _advancing(box: BracketMatch | None) -> Side | None:
+    """Who goes on from a box: its winner (a bye's pair), if decided."""
+    if box is None:
+        return None
+    if box.winner == "NS":
+        return box.ns
+    if box.winner == "EW":
+        return box.ew
+    return None
+
+
+def _loser(box: BracketMatch) -> int | None:
+    if box.is_bye or box.ns is None or box.ew is None or box.winner not in ("NS", "EW"):
+        return None
+    return box.ew.pair_id if box.winner == "NS" else box.ns.pair_id
+
+
+def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
+    """A knockout stage as a tree: every round (drawn or still to come), byes, winners, live levels.
+
+    Works for a fixed bracket (matches carry ``bracket_slot``; match j of a round feeds match
+    ⌈j/2⌉ of the next) and for a knockout re-drawn each round (seed 004). The third-place match
+    is the match of the last round between two pairs that both lost in the round before. Rounds
+    not drawn yet are shown as empty boxes: a round of n pairs has ⌈n/2⌉ matches.
+    """
+    stage = Stage.objects.filter(pk=stage_id, tournament_id=tournament_id).first()
+    if stage is None:
+        return None
+    matches = list(
+        Match.objects.filter(round__stage=stage, round__status__in=PUBLIC_ROUND_STATUSES)
+        .select_related("round", "table", "ns_pair", "ew_pair")
+        .order_by("round__number", "bracket_slot", "table__number", "id")
+    )
+    by_round: dict[int, list[Match]] = {}
+    for match in matches:
+        by_round.setdefault(match.round.number, []).append(match)
+    rounds: list[BracketRound] = []
+    third: BracketMatch | None = None
+    losers_before: set[int] = set()
+    remaining = 0
+    number = 0
+    for number in sorted(by_round):
+        boxes: list[BracketMatch] = []
+        main: list[BracketMatch] = []
+        round_matches = sorted(
+            by_round[number], key=lambda m: (m.bracket_slot is None, m.bracket_slot or 0, m.ew_pair_id is None)
+        )
+        for position, match in enumerate(round_matches, 1):
+            both_lost = match.ew_pair_id is not None and {match.ns_pair_id, match.ew_pair_id} <= losers_before
+            box = _bracket_box(match, match.bracket_slot or position, third_place=both_lost)
+            boxes.append(box)
+            if both_lost:
+                third = box
+            else:
+                main.append(box)
+        remaining = sum(2 if box.ew is not None else 1 for box in main)
+        losers_before = {loser for box in main if (loser := _loser(box)) is not None}
+        rounds.append(BracketRound(number=number, matches=tuple(main), drawn=True, remaining=remaining))
+    champion: Side | None = None
+    if rounds:
+        last = rounds[-1]
+        still_in = len(last.matches)  # each match of the last drawn round sends one pair on
+        if still_in == 1 and last.matches[0].winner in ("NS", "EW") and not last.matches[0].is_bye:
+            winner = last.matches[0]
+            champion = winner.ns if winner.winner == "NS" else winner.ew
+        # A fixed bracket (every match has its bracket position) already knows who meets whom:
+        # match j of the next round is between the winners of matches 2j-1 and 2j.
+        fixed = all(match.bracket_slot is not None for match in matches)
+        while still_in > 1:
+            number += 1
+            count = (still_in + 1) // 2
+            before = {box.position: box for box in rounds[-1].matches} if fixed else {}
+            placeholders = tuple(
+                BracketMatch(
+                    match_id=None,
+                    position=position,
+                    table=None,
+                    ns=_advancing(before.get(2 * position - 1)),
+                    ew=_advancing(before.get(2 * position)),
+                    is_bye=False,
+                    status="",
+                    winner="",
+                    levels=None,
+                    points=None,
+                )
+                for position in range(1, count + 1)
+            )
+            rounds.append(BracketRound(number=number, matches=placeholders, drawn=False, remaining=still_in))
+            still_in = count
+    byes = sum(1 for round_ in rounds for box in round_.matches if box.is_bye)
+    return Bracket(stage=_stage_info(stage), rounds=tuple(rounds), third_place=third, champion=champion, byes=byes)
+
+
+# -- cached ----------------------------------------------------------------------------------------------
+
+
+def overview_cached(*, tournament_id: int, version: int | None = None) -> TournamentOverview | None:
+    return public_cached(
+        tournament_id=tournament_id,
+        key="overview",
+        build=lambda: tournament_overview_get(tournament_id=tournament_id),
+        version=version,
+    )
+
+
+def draw_cached(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
+    return public_cached(
+        tournament_id=tournament_id,
+        key=f"draw:{round_id}",
+        build=lambda: draw_list(tournament_id=tournament_id, round_id=round_id),
+        stale_ok=True,  # keyed by round: a round just published has no older value to serve
+    )
+
+
+def find_cached(
+    *, tournament_id: int, rounds: Sequence[RoundInfo], query: str, version: int | None = None
+) -> tuple[SeatFound, ...]:
+    query = normalise_query(query)
+    round_ids = ",".join(str(round_.id) for round_ in rounds)
+    return public_cached(
+        tournament_id=tournament_id,
+        key=f"find:{round_ids}:{cache_key_part(query.casefold())}",
+        build=lambda: table_find(tournament_id=tournament_id, rounds=rounds, query=query),
+        version=version,
+    )
+
+
+def standings_cached(*, tournament_id: int, stage_id: int) -> StageTable | None:
+    table = public_cached(
+        tournament_id=tournament_id,
+        key=f"standings:{stage_id}",
+        build=lambda: standings_get(tournament_id=tournament_id, stage_id=stage_id),
+        stale_ok=True,
+    )
+    return table
+
+
+def bracket_cached(*, tournament_id: int, stage_id: int) -> Bracket | None:
+    return public_cached(
+        tournament_id=tournament_id,
+        key=f"bracket:{stage_id}",
+        build=lambda: bracket_get(tournament_id=tournament_id, stage_id=stage_id),
+        stale_ok=True,
+    )
+
+
+def pair_cached(*, tournament_id: int, pair_id: int) -> PairView | None:
+    return public_cached(
+        tournament_id=tournament_id,
+        key=f"pair:{pair_id}",
+        build=lambda: pair_history_get(tournament_id=tournament_id, pair_id=pair_id),
+        stale_ok=True,
+    )
+
+
+def match_cached(*, tournament_id: int, match_id: int) -> MatchView | None:
+    return public_cached(
+        tournament_id=tournament_id,
+        key=f"match:{match_id}",
+        build=lambda: match_history_get(tournament_id=tournament_id, match_id=match_id),
+        stale_ok=True,
+    )

@@ -1,0 +1,77 @@
+"""Cache invalidation: every save that changes what players see bumps the tournament's version.
+
+Model signals rather than calls sprinkled through other apps' services, so no write path can
+forget one: a deal entered, corrected or deleted, an adjustment, a sign-off or unlock, a time
+call all save the match row (its snapshot); publishing, starting or finishing a round saves the
+round; registration changes save the pair or player. Writes that bypass ``save()``
+(``QuerySet.update``, ``bulk_update``) must call :func:`tournament.standings.cache.public_version_bump`
+themselves. Draft rounds are bulk-written without signals, which is fine: players never see them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models.signals import post_delete, post_save
+
+from tournament.matches.models import Match, Round, Stage, Table
+from tournament.registration.models import Pair, Player, Tournament
+from tournament.standings.cache import public_version_bump
+
+
+def _round_tournament_id(round_id: int | None) -> int | None:
+    if round_id is None:
+        return None
+    return Stage.objects.filter(rounds=round_id).values_list("tournament_id", flat=True).first()
+
+
+def match_tournament_id(match: Match) -> int | None:
+    """The match's tournament, from relations already loaded when possible (no query)."""
+    if Match.round.is_cached(match):
+        round_ = match.round
+        if Round.stage.is_cached(round_):
+            return round_.stage.tournament_id
+        return _round_tournament_id(round_.pk)
+    return _round_tournament_id(match.round_id)
+
+
+def _bump(tournament_id: int | None) -> None:
+    if tournament_id is not None:
+        public_version_bump(tournament_id=tournament_id)
+
+
+def _match_saved(sender: Any, instance: Match, raw: bool = False, **kwargs: Any) -> None:
+    if not raw:
+        _bump(match_tournament_id(instance))
+
+
+def _round_changed(sender: Any, instance: Round, raw: bool = False, **kwargs: Any) -> None:
+    if not raw:
+        if Round.stage.is_cached(instance):
+            _bump(instance.stage.tournament_id)
+        else:
+            _bump(Stage.objects.filter(pk=instance.stage_id).values_list("tournament_id", flat=True).first())
+
+
+def _owned_changed(sender: Any, instance: Any, raw: bool = False, **kwargs: Any) -> None:
+    """Stages, tables, pairs and players carry their tournament's id."""
+    if not raw:
+        _bump(instance.tournament_id)
+
+
+def _tournament_changed(sender: Any, instance: Tournament, raw: bool = False, **kwargs: Any) -> None:
+    if not raw:
+        _bump(instance.pk)
+
+
+def connect() -> None:
+    """Called once from ``StandingsConfig.ready``."""
+    uid = "public-cache"
+    post_save.connect(_match_saved, sender=Match, dispatch_uid=f"{uid}-match")
+    post_save.connect(_round_changed, sender=Round, dispatch_uid=f"{uid}-round")
+    post_delete.connect(_round_changed, sender=Round, dispatch_uid=f"{uid}-round-delete")
+    for model in (Stage, Table, Pair, Player):
+        post_save.connect(_owned_changed, sender=model, dispatch_uid=f"{uid}-{model.__name__}")
+    post_delete.connect(_owned_changed, sender=Stage, dispatch_uid=f"{uid}-stage-delete")
+    post_save.connect(_tournament_changed, sender=Tournament, dispatch_uid=f"{uid}-tournament")
+    post_delete.connect(_tournament_changed, sender=Tournament, dispatch_uid=f"{uid}-tournament-delete")

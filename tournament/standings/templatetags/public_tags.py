@@ -1,0 +1,106 @@
+"""Template filters of the public pages: levels, sides, statuses and movement as players read them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
+
+from scoring.levels import level_label
+from tournament.matches.models import MatchStatus, RoundStatus
+
+register = template.Library()
+
+
+@register.filter
+def level(value: Any) -> str:
+    """14 → "A", 11 → "J", 15 (a passed A) → "A+" (RULES.md §1)."""
+    try:
+        return level_label(int(value))
+    except (TypeError, ValueError, KeyError, IndexError):
+        return "—"
+
+
+@register.filter
+def side_label(code: Any) -> str:
+    """ "NS" → "N/S" (南北) in the user's language."""
+    return {"NS": _("N/S"), "EW": _("E/W")}.get(str(code), "—")
+
+
+@register.filter
+def seat_label(seat: Any) -> str:
+    return {"N": _("N"), "E": _("E"), "S": _("S"), "W": _("W")}.get(str(seat), str(seat))
+
+
+@register.filter
+def match_status(value: Any) -> str:
+    try:
+        return str(MatchStatus(value).label)
+    except ValueError:
+        return ""
+
+
+@register.filter
+def round_status(value: Any) -> str:
+    try:
+        return str(RoundStatus(value).label)
+    except ValueError:
+        return ""
+
+
+@register.filter
+def reason_label(reason: Any) -> str:
+    """Why a match was won, as the rules core names it (RULES.md §2–3)."""
+    names = {
+        "passed_a": _("passed A"),
+        "higher_level": _("higher level at time"),
+        "first_to_reach": _("first to reach the level"),
+        "setting_side": _("side setting the level"),
+        "extra_deal": _("tiebreak deal"),
+        "draw": _("draw"),
+        "points": _("points"),
+        "games": _("games"),
+        "forfeit": _("forfeit"),
+    }
+    return str(names.get(str(reason), ""))
+
+
+@register.filter
+def metric_title(column: Any) -> str:
+    """A tie-break column's title from the rules core's metric registry, Chinese first."""
+    if (get_language() or "").startswith("zh"):
+        return str(column.title_zh)
+    return str(column.title)
+
+
+@register.filter
+def dash(value: Any) -> Any:
+    return "—" if value is None or value == "" else value
+
+
+@register.simple_tag
+def movement(line: Any) -> str:
+    """▲ 3 / ▼ 2 / – with the words for screen readers (colour is never the only cue)."""
+    change = line.movement
+    if change is None:
+        return format_html(
+            '<span class="move new" title="{0}">·<span class="visually-hidden">{0}</span></span>', _("no earlier round")
+        )
+    if change == 0:
+        return format_html('<span class="move same">–<span class="visually-hidden">{}</span></span>', _("unchanged"))
+    if change > 0:
+        words = ngettext("up %(n)d place", "up %(n)d places", change) % {"n": change}
+        return format_html('<span class="move up">▲{}<span class="visually-hidden"> {}</span></span>', change, words)
+    words = ngettext("down %(n)d place", "down %(n)d places", -change) % {"n": -change}
+    return format_html('<span class="move down">▼{}<span class="visually-hidden"> {}</span></span>', -change, words)
+
+
+@register.filter
+def of_side(pair: Any, side: str) -> Any:
+    """The NS or EW half of a (ns, ew) tuple."""
+    if not pair:
+        return None
+    return pair[0] if side == "NS" else pair[1]
