@@ -189,6 +189,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Guandan tournament manager API",
     "DESCRIPTION": "Tournaments, draws, results and standings of Guandan (掼蛋) and Tractor events.",
     "VERSION": "0.1.0",
+    # a pair's side (NS/EW) is one enum wherever it appears (adjustments, Tractor penalties and revokes)
+    "ENUM_NAME_OVERRIDES": {"SideEnum": ["NS", "EW"]},
 }
 
 # --- Security (production) -------------------------------------------------------------------

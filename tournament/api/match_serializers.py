@@ -11,6 +11,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from scoring.tractor import Capture, Infraction
 from tournament.matches.models import AdjustmentKind, Match
 from tournament.matches.selectors import match_clock
 from tournament.matches.services import REASON_MAX
@@ -45,6 +46,71 @@ class DealInput(serializers.Serializer):
 
 class PreviewInput(serializers.Serializer):
     order = OrderField()
+
+
+# Tractor (seed 001, RULES.md §9): a deal is a declarer and the defenders' points, not a finishing order.
+
+
+class TractorBottomInput(serializers.Serializer):
+    points = serializers.IntegerField(min_value=0, help_text="The bottom's card points (multiple of 5).")
+    capture = serializers.ChoiceField(
+        choices=[capture.value for capture in Capture],
+        help_text="抠底: single ×2, pair ×3, triple ×4, tractor_2_pairs ×5, tractor_3_pairs ×6, tractor_2_triples ×7.",
+    )
+
+
+class TractorPenaltyInput(serializers.Serializer):
+    side = serializers.ChoiceField(choices=["NS", "EW"])
+    kind = serializers.ChoiceField(choices=[infraction.value for infraction in Infraction], help_text="20 points each.")
+
+
+class TractorDealFields(serializers.Serializer):
+    """A Tractor deal in the rules core's input shape (``scoring.match.parse_deal``)."""
+
+    declarer = serializers.ChoiceField(
+        choices=["NS", "EW", *SEAT_CHOICES],
+        required=False,
+        allow_null=True,
+        help_text="The declaring side or seat (庄家): required for the first deal; later deals follow the rotation "
+        "(the match's next_deal.declarer) and a different one is refused.",
+    )
+    defender_points = serializers.IntegerField(
+        help_text="The defenders' card points, a multiple of 5, may be negative (before bottom and penalties)."
+    )
+    bottom = TractorBottomInput(required=False, allow_null=True)
+    penalties = TractorPenaltyInput(many=True, required=False)
+    revoke = serializers.ChoiceField(
+        choices=["NS", "EW"], required=False, allow_null=True, help_text="The side that revoked (藏张): ends the deal."
+    )
+
+    def outcome(self) -> dict[str, Any]:
+        """The validated deal as the rules core reads it (absent and null fields left out)."""
+        data = self.validated_data
+        outcome: dict[str, Any] = {}
+        if data.get("declarer"):
+            outcome["declarer"] = data["declarer"]
+        outcome["defender_points"] = data["defender_points"]
+        if data.get("bottom"):
+            outcome["bottom"] = dict(data["bottom"])
+        if data.get("penalties"):
+            outcome["penalties"] = [dict(penalty) for penalty in data["penalties"]]
+        if data.get("revoke"):
+            outcome["revoke"] = data["revoke"]
+        return outcome
+
+
+class TractorDealInput(TractorDealFields):
+    expected_version = serializers.IntegerField(min_value=0)
+    idempotency_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
+
+
+class TractorPreviewInput(TractorDealFields):
+    pass
+
+
+class TractorCorrectionInput(TractorDealFields):
+    reason = serializers.CharField(max_length=REASON_MAX)
+    expected_version = serializers.IntegerField(min_value=0)
 
 
 class CorrectionInput(serializers.Serializer):
@@ -96,6 +162,8 @@ class NextDealOutput(serializers.Serializer):
     sets_level = serializers.CharField(allow_null=True, required=False)
     extra = serializers.BooleanField()
     game = serializers.IntegerField(required=False)
+    declarer = serializers.CharField(allow_null=True, required=False, help_text="Tractor: who declares (庄家).")
+    declarer_seat = serializers.CharField(allow_null=True, required=False)
 
 
 class ClockOutput(serializers.Serializer):
@@ -104,6 +172,8 @@ class ClockOutput(serializers.Serializer):
     seconds_left = serializers.IntegerField(allow_null=True)
     warning = serializers.BooleanField()
     time_called = serializers.BooleanField()
+    one_more_deal = serializers.BooleanField(help_text="Time up means one more deal for every table (Tractor).")
+    last_deal = serializers.IntegerField(allow_null=True, help_text="The last regular deal once time is called.")
 
 
 class DealRecordOutput(serializers.Serializer):
@@ -125,6 +195,28 @@ class DealRecordOutput(serializers.Serializer):
     extra = serializers.BooleanField()
     points = serializers.IntegerField(required=False)
     points_after = SidesOutput(required=False)
+
+
+class TractorDealRecordOutput(serializers.Serializer):
+    """One Tractor deal as the rules core recorded it (seed 001's table)."""
+
+    number = serializers.IntegerField()
+    declarer = serializers.CharField()
+    declarer_seat = serializers.CharField(allow_null=True)
+    level = serializers.IntegerField()
+    defender_points = serializers.IntegerField()
+    bottom = serializers.JSONField(allow_null=True)
+    penalty_points = serializers.IntegerField()
+    total_points = serializers.IntegerField()
+    result = serializers.ChoiceField(choices=["declarers_up", "defenders_take_over", "defenders_up"])
+    winner = serializers.CharField()
+    upgrade = serializers.IntegerField()
+    revoke = serializers.CharField(allow_null=True)
+    passed_a = serializers.BooleanField()
+    levels_after = SidesOutput()
+    next_declarer = serializers.CharField()
+    next_declarer_seat = serializers.CharField(allow_null=True)
+    extra = serializers.BooleanField()
 
 
 class DealOutput(serializers.Serializer):
@@ -193,6 +285,8 @@ class MatchOutput(serializers.Serializer):
             "seconds_left": clock.seconds_left,
             "warning": clock.warning,
             "time_called": clock.time_called,
+            "one_more_deal": clock.one_more_deal,
+            "last_deal": clock.last_deal,
         }
 
     def get_flagged(self, match: Match) -> int:
@@ -229,6 +323,12 @@ class PreviewOutput(serializers.Serializer):
     record = DealRecordOutput()
     result = serializers.JSONField(help_text="The match after this deal, in ``scoring replay``'s shape.")
     tribute = TributeOutput(allow_null=True)
+
+
+class TractorPreviewOutput(serializers.Serializer):
+    record = TractorDealRecordOutput()
+    result = serializers.JSONField(help_text="The match after this deal, in ``scoring replay``'s shape.")
+    tribute = serializers.JSONField(allow_null=True, help_text="Always null: Tractor has no tribute.")
 
 
 class ErrorBody(serializers.Serializer):

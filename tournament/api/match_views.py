@@ -17,7 +17,13 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import generics, permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -38,6 +44,10 @@ from tournament.api.match_serializers import (
     PreviewInput,
     PreviewOutput,
     ReasonInput,
+    TractorCorrectionInput,
+    TractorDealInput,
+    TractorPreviewInput,
+    TractorPreviewOutput,
     VersionInput,
 )
 from tournament.matches import access, selectors, services
@@ -74,6 +84,26 @@ def _translate(error: Exception, match_id: int) -> Exception:
 
 
 WRITE_ERRORS = (services.StaleVersion, services.MatchRefused, ScoringError)
+
+
+def _either(name: str, guandan: Any, tractor: Any) -> PolymorphicProxySerializer:
+    """A body that is Guandan's (a finishing order) or Tractor's (declarer, defenders' points), by the
+    match's game (RULES.md §9)."""
+    return PolymorphicProxySerializer(
+        component_name=name, serializers=[guandan, tractor], resource_type_field_name=None
+    )
+
+
+def _deal_body(match: Match, request: Request, guandan: type[Any], tractor: type[Any]) -> tuple[Any, dict[str, Any]]:
+    """The validated body and the deal as the rules core reads it: ``{"order": …}`` for Guandan, the
+    Tractor deal for a Tractor match."""
+    if selectors.is_tractor(match):
+        body = tractor(data=request.data)
+        body.is_valid(raise_exception=True)
+        return body.validated_data, body.outcome()
+    body = guandan(data=request.data)
+    body.is_valid(raise_exception=True)
+    return body.validated_data, {"order": body.validated_data["order"]}
 
 
 class MatchAccess(permissions.IsAuthenticated):
@@ -150,19 +180,17 @@ class DealListView(MatchView):
             "RULES.md §1–3: the rules core records the deal. `expected_version` must be the match's version "
             "(else 409 with the current state); a retry with the same idempotency key returns the first answer."
         ),
-        request=DealInput,
+        request=_either("DealBody", DealInput, TractorDealInput),
         responses={201: DealEntryOutput, **ERRORS},
     )
     def post(self, request: Request, match_id: int) -> Response:
         match = self.match(request, match_id)
-        data = DealInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values, outcome = _deal_body(match, request, DealInput, TractorDealInput)
         key = values.get("idempotency_key") or request.headers.get("Idempotency-Key") or None
         try:
             entry = services.deal_record(
                 match_id=match.pk,
-                outcome={"order": values["order"]},
+                outcome=outcome,
                 user=request.user,
                 expected_version=values["expected_version"],
                 idempotency_key=key,
@@ -178,14 +206,13 @@ class DealPreviewView(MatchView):
         summary="What a deal would do (nothing is written)",
         description="The rules core's record of the deal, the match after it and the tribute before the next deal "
         "(RULES.md §6).",
-        request=PreviewInput,
-        responses={200: PreviewOutput, **ERRORS},
+        request=_either("PreviewBody", PreviewInput, TractorPreviewInput),
+        responses={200: _either("PreviewAnswer", PreviewOutput, TractorPreviewOutput), **ERRORS},
     )
     def post(self, request: Request, match_id: int) -> Response:
         match = self.match(request, match_id)
-        data = PreviewInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        preview = selectors.deal_preview(match=match, order=data.validated_data["order"])
+        _values, outcome = _deal_body(match, request, PreviewInput, TractorPreviewInput)
+        preview = selectors.deal_preview(match=match, outcome=outcome)
         if preview.error:
             raise ApiError(code="refused", message=preview.error, status_code=status.HTTP_400_BAD_REQUEST)
         tribute = preview.tribute.to_json() if preview.tribute else None
@@ -195,19 +222,17 @@ class DealPreviewView(MatchView):
 class DealDetailView(MatchView):
     @extend_schema(
         summary="Correct a deal (with a reason); the match is replayed",
-        request=CorrectionInput,
+        request=_either("CorrectionBody", CorrectionInput, TractorCorrectionInput),
         responses={200: MatchDetailOutput, **ERRORS},
     )
     def put(self, request: Request, match_id: int, number: int) -> Response:
         match = self.match(request, match_id)
-        data = CorrectionInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values, outcome = _deal_body(match, request, CorrectionInput, TractorCorrectionInput)
         try:
             services.deal_correct(
                 match_id=match.pk,
                 number=number,
-                outcome={"order": values["order"]},
+                outcome=outcome,
                 reason=values["reason"],
                 user=request.user,
                 expected_version=values["expected_version"],

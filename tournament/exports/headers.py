@@ -127,6 +127,32 @@ DEALS = (
     Column("entered_at", "录入时间", "Entered at", 17, "datetime"),
 )
 
+DEALS_TRACTOR = (
+    # a Tractor event's deal log (seed 001, RULES.md §9): declarer and defenders' points, no finishing order
+    Column("match", "比赛编号", "Match no.", 9),
+    Column("stage", "阶段", "Stage", 10),
+    Column("round", "轮次", "Round", 6),
+    Column("table", "桌号", "Table", 6),
+    Column("deal", "副", "Deal", 5),
+    Column("level", "打几", "Level played", 7),
+    Column("declarer", "庄家", "Declarer", 7),
+    Column("declarer_seat", "庄家座位", "Declarer's seat", 8),
+    Column("defender_points", "防家得分", "Defenders' points", 9),
+    Column("bottom", "抠底", "Bottom capture", 12),
+    Column("penalty_points", "罚分", "Penalty points", 7),
+    Column("total_points", "防家计分", "Defenders' total", 9),
+    Column("tractor_result", "结果", "Result", 12),
+    Column("upgrade", "升级", "Upgrade", 6),
+    Column("revoke", "藏张", "Revoke", 6),
+    Column("passed_a", "过A", "Passed A", 7),
+    Column("extra", "加赛", "Extra deal", 7),
+    Column("ns_after", "南北级数", "N/S level after", 9),
+    Column("ew_after", "东西级数", "E/W level after", 9),
+    Column("flagged", "待核对", "Needs referee", 8),
+    Column("entered_by", "录入人", "Entered by", 12),
+    Column("entered_at", "录入时间", "Entered at", 17, "datetime"),
+)
+
 STANDINGS_FIXED = (
     Column("rank", "名次", "Rank", 6),
     Column("shared", "并列", "Shared", 6),
@@ -243,6 +269,11 @@ WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "forfeit": ("弃权", "Forfeit"),
         "bye": ("轮空", "Bye"),
         "defender_points": ("防家 {points} 分", "Defenders {points}"),
+        # a Tractor deal's verdict (scoring.tractor.TractorResult) and its bottom capture
+        "declarers_up": ("庄家升级", "Declarers up"),
+        "defenders_take_over": ("防家上台", "Defenders take over"),
+        "defenders_up": ("防家上台升级", "Defenders take over and up"),
+        "bottom": ("{points}×{multiplier}={total}", "{points}×{multiplier}={total}"),
         # match status
         "pending": ("未开始", "Not started"),
         "running": ("进行中", "Running"),

@@ -25,7 +25,7 @@ from tournament.exports.round_sheets import round_draw_sheet_write
 from tournament.exports.selectors import MatchPlace, PairCard, match_places, pair_cards, tournament_stages
 from tournament.exports.xlsx import Book, StreamedSheet
 from tournament.matches.models import Adjustment, Deal, Match, Round
-from tournament.registration.models import PairMember, Tournament
+from tournament.registration.models import Game, PairMember, Tournament
 from tournament.standings.selectors import StageStandings, stage_standings
 
 ProgressReport = Callable[[int], None]
@@ -216,7 +216,73 @@ def _number(value: Any) -> int | None:
         return None
 
 
+_DECLARER_SIDE = {"NS": "NS", "EW": "EW", "N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+"""A Tractor declarer as entered (a side or a seat) → its side."""
+
+
+def _tractor_deal_row(
+    context: _Context, place: MatchPlace, match_id: int, number: int, record: dict[str, Any], entered: dict[str, Any]
+) -> list[Any]:
+    """A Tractor deal's row (seed 001): who declared, the defenders' points as entered, the bottom and
+    penalties, the points the table was read with and its verdict. A flagged deal shows what was entered."""
+    language = context.language
+    bottom = record.get("bottom")
+    bottom_text = h.word("bottom", language, **bottom) if isinstance(bottom, dict) else None
+    if not record:
+        entered_bottom = entered.get("bottom")
+        if isinstance(entered_bottom, dict):
+            bottom_text = f"{entered_bottom.get('points')} ({entered_bottom.get('capture')})"
+    declarer = record.get("declarer") or entered.get("declarer")
+    levels_after = record.get("levels_after") or {}
+    return [
+        match_id,
+        place.stage,
+        place.round,
+        place.table,
+        number,
+        record.get("level"),
+        context.word(_DECLARER_SIDE.get(declarer or "")),
+        context.word(record.get("declarer_seat") or (declarer if declarer in ("N", "E", "S", "W") else None)),
+        record.get("defender_points", entered.get("defender_points")),
+        bottom_text,
+        record.get("penalty_points"),
+        record.get("total_points"),
+        context.word(record.get("result")),
+        record.get("upgrade"),
+        context.word(record.get("revoke") or entered.get("revoke")),
+        record.get("passed_a"),
+        record.get("extra"),
+        levels_after.get("NS"),
+        levels_after.get("EW"),
+    ]
+
+
+def _tractor_deals(book: Book, context: _Context) -> None:
+    sheet = _sheet(book, context, h.sheet_name("deals", context.language), h.DEALS_TRACTOR)
+    deals = (
+        Deal.objects.filter(match__round__stage__tournament=context.tournament)
+        .order_by(
+            "match__round__stage__order",
+            "match__round__number",
+            F("match__table__number").asc(nulls_last=True),
+            "match_id",
+            "number",
+        )
+        .values_list("match_id", "number", "record", "outcome", "flagged", "entered_by__username", "entered_at")
+    )
+    missing = MatchPlace("", 0, None)
+    for match_id, number, record, outcome, flagged, user, entered_at in deals.iterator(chunk_size=CHUNK):
+        place = context.places.get(match_id, missing)
+        entered = outcome if isinstance(outcome, dict) else {}
+        row = _tractor_deal_row(context, place, match_id, number, record or {}, entered)
+        sheet.append([*row, flagged, user, entered_at])
+        context.progress.advance()
+
+
 def _deals(book: Book, context: _Context) -> None:
+    if context.tournament.game == Game.TRACTOR:
+        _tractor_deals(book, context)
+        return
     sheet = _sheet(book, context, h.sheet_name("deals", context.language), h.DEALS)
     scope = Deal.objects.filter(match__round__stage__tournament=context.tournament)
     # A deal a correction made impossible (flagged) has no record; show what the referee entered.

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.tractor import Capture, Infraction
 from tournament.matches.models import AdjustmentKind, Match
 from tournament.matches.selectors import parse_taps, taps_complete
 from tournament.matches.services import REASON_MAX
@@ -38,6 +39,113 @@ class ReasonForm(VersionForm):
 
 class CorrectionForm(ReasonForm):
     order = OrderField(max_length=8, widget=forms.HiddenInput)
+
+
+SIDES = ("NS", "EW")
+CAPTURE_LABELS = {
+    Capture.SINGLE: _("single ×2"),
+    Capture.PAIR: _("pair ×3"),
+    Capture.TRIPLE: _("triple ×4"),
+    Capture.TRACTOR_2_PAIRS: _("tractor of 2 pairs ×5"),
+    Capture.TRACTOR_3_PAIRS: _("tractor of 3 pairs ×6"),
+    Capture.TRACTOR_2_TRIPLES: _("tractor of 2 triples ×7"),
+}
+INFRACTION_LABELS = {
+    Infraction.EXPOSED_CARD: _("exposed card"),
+    Infraction.OUT_OF_TURN: _("out of turn"),
+    Infraction.FAILED_THROW: _("failed throw"),
+    Infraction.WRONG_FOLLOW: _("wrong follow"),
+}
+
+
+class TractorDealFields(forms.Form):
+    """A Tractor deal as the referee enters it (seed 001, RULES.md §9); the rules core judges it.
+
+    The declarer is prefilled from the rotation (the state's ``next_declarer``) and required only for the
+    first deal (抢庄); penalties are counted per side and kind, 20 points each.
+    """
+
+    declarer = forms.ChoiceField(label=_("Declarer (庄家)"), required=False)
+    defender_points = forms.IntegerField(
+        label=_("Defenders' points"), min_value=-995, max_value=995, help_text=_("A multiple of 5; may be negative.")
+    )
+    bottom_points = forms.IntegerField(
+        label=_("Bottom points captured (抠底)"), required=False, min_value=0, max_value=300
+    )
+    capture = forms.ChoiceField(label=_("Captured with"), required=False)
+    revoke = forms.ChoiceField(label=_("Revoke (藏张) by"), required=False)
+
+    def __init__(self, *args: Any, next_deal: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        next_deal = next_deal or {}
+        self.rotation = next_deal.get("declarer_seat") or next_deal.get("declarer") or ""
+        kwargs.setdefault("initial", {})
+        kwargs["initial"] = {"declarer": self.rotation, **kwargs["initial"]}
+        super().__init__(*args, **kwargs)
+        sides = [("NS", str(_("N/S"))), ("EW", str(_("E/W")))]
+        seats = [(seat, seat) for seat in ("N", "E", "S", "W")]
+        self.fields["declarer"].choices = [("", "—"), *sides, *seats]
+        self.fields["capture"].choices = [("", "—"), *[(c.value, label) for c, label in CAPTURE_LABELS.items()]]
+        self.fields["revoke"].choices = [("", "—"), *sides]
+        for side in SIDES:
+            for infraction, label in INFRACTION_LABELS.items():
+                self.fields[self.penalty_field(side, infraction)] = forms.IntegerField(
+                    label=label, required=False, min_value=0, max_value=9
+                )
+
+    @staticmethod
+    def penalty_field(side: str, infraction: Infraction) -> str:
+        return f"penalty_{side.lower()}_{infraction.value}"
+
+    def penalty_rows(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """The penalty counters, one row per side (for the template)."""
+        return [
+            (side, [self[self.penalty_field(side, infraction)] for infraction in INFRACTION_LABELS]) for side in SIDES
+        ]
+
+    def tractor_fields(self) -> list[forms.BoundField]:
+        """Every deal field (to carry the entered deal as hidden inputs from the preview to the confirm)."""
+        names = ["declarer", "defender_points", "bottom_points", "capture", "revoke"]
+        names += [self.penalty_field(side, infraction) for side in SIDES for infraction in INFRACTION_LABELS]
+        return [self[name] for name in names]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("declarer") and not self.rotation:
+            self.add_error("declarer", _("Who declares the first deal (抢庄)?"))
+        if (data.get("bottom_points") is None) != (not data.get("capture")):
+            self.add_error("capture", _("Give both the bottom's points and how it was captured, or neither."))
+        return data
+
+    def outcome(self) -> dict[str, Any]:
+        """The deal in the rules core's input shape (``scoring.match.parse_deal``)."""
+        data = self.cleaned_data
+        outcome: dict[str, Any] = {}
+        if data.get("declarer"):
+            outcome["declarer"] = data["declarer"]
+        outcome["defender_points"] = data["defender_points"]
+        if data.get("capture"):
+            outcome["bottom"] = {"points": data["bottom_points"], "capture": data["capture"]}
+        penalties = [
+            {"side": side, "kind": infraction.value}
+            for side in SIDES
+            for infraction in INFRACTION_LABELS
+            for _count in range(data.get(self.penalty_field(side, infraction)) or 0)
+        ]
+        if penalties:
+            outcome["penalties"] = penalties
+        if data.get("revoke"):
+            outcome["revoke"] = data["revoke"]
+        return outcome
+
+
+class TractorDealForm(TractorDealFields):
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    idempotency_key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+
+
+class TractorCorrectionForm(TractorDealFields):
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
 
 
 class UnlockForm(forms.Form):

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import ScoringError
 from scoring.finishing_order import FinishingOrder
+from scoring.options import AtTimeUp, Game
 from scoring.seats import Seat
 from scoring.tribute import TributeGuidance, tribute_for
 from tournament.matches.access import ACTIVE_ROUND
@@ -52,6 +53,11 @@ class Clock:
     seconds_left: int | None
     warning: bool
     time_called: bool
+    one_more_deal: bool = False
+    """The rules play one more deal once time is called (``at_time_up: one_more_deal``; Tractor, seed 001
+    §3: in a round's last 10 minutes one more deal is announced for every table)."""
+    last_deal: int | None = None
+    """The last regular deal once time is called (the rules core's ``last_regular_deal``)."""
 
     @property
     def timed(self) -> bool:
@@ -68,7 +74,9 @@ def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
     seconds = None if ends_at is None else max(0, int((ends_at - now).total_seconds()))
     called = match.time_called_at is not None or (ends_at is not None and now >= ends_at)
     warning = seconds is not None and not called and seconds <= match.round.warning_minutes * 60
-    return Clock(match.started_at, ends_at, seconds, warning, called)
+    one_more = match_rules(match).at_time_up is AtTimeUp.ONE_MORE_DEAL
+    last_deal = (match.state or {}).get("last_regular_deal") if match.time_called_during_deal else None
+    return Clock(match.started_at, ends_at, seconds, warning, called, one_more, last_deal)
 
 
 # -- the summary -----------------------------------------------------------------------------------
@@ -96,10 +104,20 @@ class MatchSummary:
     clock: Clock
     points_format: bool = False
     best_of: bool = False
+    tractor: bool = False
 
     @property
     def sets_level(self) -> str | None:
         return self.next_deal.get("sets_level") if self.next_deal else None
+
+    @property
+    def next_declarer(self) -> str | None:
+        """Tractor: the side declaring the next deal (庄家), None before the first (decided by 抢庄)."""
+        return self.next_deal.get("declarer") if self.next_deal else None
+
+    @property
+    def next_declarer_seat(self) -> str | None:
+        return self.next_deal.get("declarer_seat") if self.next_deal else None
 
     @property
     def needs_extra_deal(self) -> bool:
@@ -140,22 +158,27 @@ def match_summary(*, match: Match, now: datetime | None = None, flagged: int | N
         clock=match_clock(match=match, now=now),
         points_format=points is not None,
         best_of=games is not None,
+        tractor=is_tractor(match),
     )
+
+
+def is_tractor(match: Match) -> bool:
+    """Whether ``match`` is played under Tractor rules (seed 001, RULES.md §9): its deals are a declarer
+    and the defenders' points, not a finishing order."""
+    return match_rules(match).game is Game.TRACTOR
 
 
 def with_flag_counts(matches: QuerySet[Match]) -> QuerySet[Match]:
     """``flagged_count`` on each match (flagged deals and adjustments) in the same query."""
     deals = Deal.objects.filter(match=OuterRef("pk"), flagged=True).values("match").annotate(n=Count("pk"))
-    adjustments = (
-        Adjustment.objects.filter(match=OuterRef("pk"), flagged=True).values("match").annotate(n=Count("pk"))
-    )
+    adjustments = Adjustment.objects.filter(match=OuterRef("pk"), flagged=True).values("match").annotate(n=Count("pk"))
     return matches.annotate(
         flagged_count=Coalesce(Subquery(deals.values("n")), 0) + Coalesce(Subquery(adjustments.values("n")), 0)
     )
 
 
 def referee_tables(*, user: Any) -> QuerySet[Match]:
-    """"My tables this round": the matches at the tables assigned to ``user`` in rounds being played."""
+    """ "My tables this round": the matches at the tables assigned to ``user`` in rounds being played."""
     if not user.is_authenticated:
         return Match.objects.none()
     assigned = RefereeAssignment.objects.filter(
@@ -193,6 +216,8 @@ class Preview:
 
     order: list[str]
     error: str = ""
+    outcome: dict[str, Any] = field(default_factory=dict)
+    """The deal as entered (the rules core's input shape): ``{"order": …}`` or a Tractor deal."""
     record: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] = field(default_factory=dict)
     tribute: TributeGuidance | None = None
@@ -231,6 +256,7 @@ def _tributes(match: Match, order: list[str], result: dict[str, Any], game: int)
 
 
 def _preview(match: Match, outcomes: list[Any], number: int, order: list[str]) -> Preview:
+    outcome = outcomes[number - 1] if isinstance(outcomes[number - 1], dict) else {}
     fold = match_fold(
         match=match,
         outcomes=outcomes,
@@ -239,12 +265,14 @@ def _preview(match: Match, outcomes: list[Any], number: int, order: list[str]) -
     )
     if fold.deals_valid < number:
         error = fold.partial.error
-        return Preview(order=order, error=scoring_text(error) if error else str(_("Resolve the flagged deals first.")))
+        message = scoring_text(error) if error else str(_("Resolve the flagged deals first."))
+        return Preview(order=order, outcome=outcome, error=message)
     result = fold.result.to_json()
     record = result["deals"][number - 1]
-    tribute, anti = _tributes(match, order, result, record.get("game", 1))
+    tribute, anti = _tributes(match, order, result, record.get("game", 1)) if order else (None, None)
     return Preview(
         order=order,
+        outcome=outcome,
         record=record,
         result=result,
         tribute=tribute,
@@ -253,27 +281,37 @@ def _preview(match: Match, outcomes: list[Any], number: int, order: list[str]) -
     )
 
 
-def deal_preview(*, match: Match, order: list[str]) -> Preview:
-    """The referee's preview of the next deal: the rules core's record of it and the match after it."""
+def deal_preview(*, match: Match, order: list[str] | None = None, outcome: dict[str, Any] | None = None) -> Preview:
+    """The referee's preview of the next deal: the rules core's record of it and the match after it.
+
+    Guandan gives the finishing ``order``; any game may give the deal as an ``outcome`` in the rules
+    core's input shape (a Tractor deal: declarer, defenders' points, bottom, penalties, revoke).
+    """
+    outcome = outcome if outcome is not None else {"order": order or []}
+    order = list(outcome.get("order") or [])
     outcomes = match_outcomes(match)
     try:
-        return _preview(match, [*outcomes, {"order": order}], len(outcomes) + 1, order)
+        return _preview(match, [*outcomes, outcome], len(outcomes) + 1, order)
     except ScoringError as error:
-        return Preview(order=order, error=scoring_text(error))
+        return Preview(order=order, outcome=outcome, error=scoring_text(error))
 
 
-def correction_preview(*, match: Match, number: int, order: list[str]) -> Preview:
-    """What correcting deal ``number`` to ``order`` would do; ``flagged_after``: the deals it would
-    leave impossible (RULES.md §1–3; DESIGN.md principle 1)."""
+def correction_preview(
+    *, match: Match, number: int, order: list[str] | None = None, outcome: dict[str, Any] | None = None
+) -> Preview:
+    """What correcting deal ``number`` to ``order`` (or ``outcome``) would do; ``flagged_after``: the
+    deals it would leave impossible (RULES.md §1–3; DESIGN.md principle 1)."""
+    outcome = outcome if outcome is not None else {"order": order or []}
+    order = list(outcome.get("order") or [])
     outcomes = match_outcomes(match)
     if not 1 <= number <= len(outcomes):
-        return Preview(order=order, error=str(_("There is no such deal.")))
+        return Preview(order=order, outcome=outcome, error=str(_("There is no such deal.")))
     changed = [*outcomes]
-    changed[number - 1] = {"order": order}
+    changed[number - 1] = outcome
     try:
         return _preview(match, changed, number, order)
     except ScoringError as error:
-        return Preview(order=order, error=scoring_text(error))
+        return Preview(order=order, outcome=outcome, error=scoring_text(error))
 
 
 def next_tribute(*, match: Match) -> tuple[TributeGuidance | None, TributeGuidance | None]:
@@ -283,6 +321,28 @@ def next_tribute(*, match: Match) -> tuple[TributeGuidance | None, TributeGuidan
     if not deals or state.get("status") == "finished" or "order" not in deals[-1]:
         return None, None
     return _tributes(match, deals[-1]["order"], state, deals[-1].get("game", 1))
+
+
+def tractor_outcome_text(outcome: dict[str, Any]) -> str:
+    """A Tractor deal as entered, in a line: "N/S (N) declares · defenders 125 · bottom 20×3 · …"."""
+    parts = []
+    declarer = outcome.get("declarer")
+    if declarer:
+        parts.append(str(_("%(who)s declares") % {"who": declarer}))
+    parts.append(str(_("defenders %(points)s") % {"points": outcome.get("defender_points")}))
+    bottom = outcome.get("bottom")
+    if isinstance(bottom, dict):
+        parts.append(
+            str(
+                _("bottom %(points)s (%(capture)s)")
+                % {"points": bottom.get("points"), "capture": bottom.get("capture")}
+            )
+        )
+    for penalty in outcome.get("penalties") or []:
+        parts.append(str(_("penalty %(side)s %(kind)s") % {"side": penalty.get("side"), "kind": penalty.get("kind")}))
+    if outcome.get("revoke"):
+        parts.append(str(_("revoke by %(side)s") % {"side": outcome["revoke"]}))
+    return " · ".join(parts)
 
 
 # -- audit -----------------------------------------------------------------------------------------
@@ -321,6 +381,8 @@ def _value(name: str, value: Any, names: dict[str, dict[int, str]]) -> str:
     if value is None or value == "":
         return "—"
     if name == "outcome" and isinstance(value, dict):
+        if "defender_points" in value:
+            return tractor_outcome_text(value)
         return " ".join(value.get("order", [])) or str(value)
     if name in names and isinstance(value, int):
         return names[name].get(value, str(value))
@@ -367,9 +429,7 @@ def match_audit(*, match: Match) -> list[AuditEntry]:
     """Every change to the match, its deals (deleted ones too) and its adjustments, newest first."""
     match_rows = list(Match.history.filter(id=match.pk).order_by("history_date", "history_id"))
     deal_rows = list(Deal.history.filter(match_id=match.pk).order_by("id", "history_date", "history_id"))
-    adjustment_rows = list(
-        Adjustment.history.filter(match_id=match.pk).order_by("id", "history_date", "history_id")
-    )
+    adjustment_rows = list(Adjustment.history.filter(match_id=match.pk).order_by("id", "history_date", "history_id"))
     user_ids = {row.history_user_id for row in [*match_rows, *deal_rows, *adjustment_rows] if row.history_user_id}
     user_ids |= {row.signed_off_by_id for row in match_rows if row.signed_off_by_id}
     users = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.errors import ErrorCode, ScoringError
+from scoring.options import AtTimeUp
 from tournament.matches import access, selectors, services
 from tournament.matches.forms import (
     AdjustmentForm,
@@ -28,10 +29,14 @@ from tournament.matches.forms import (
     DealForm,
     ReasonForm,
     RoundClockForm,
+    TractorCorrectionForm,
+    TractorDealFields,
+    TractorDealForm,
     UnlockForm,
     VersionForm,
 )
 from tournament.matches.models import Match, MatchStatus
+from tournament.rules import rules_for_stage
 
 # -- helpers ---------------------------------------------------------------------------------------
 
@@ -42,8 +47,16 @@ def _match(request: HttpRequest, match_id: int) -> Match:
     return match
 
 
+def _tractor_entry(match: Match, data: Any, *, next_deal: dict[str, Any] | None) -> TractorDealFields:
+    """The Tractor deal form, bound when the referee asked for a preview (``?defender_points=…``)."""
+    bound = data is not None and "defender_points" in data
+    return TractorDealFields(data if bound else None, next_deal=next_deal)
+
+
 def _context(request: HttpRequest, match: Match, *, taps: list[str] | None = None, **extra: Any) -> dict[str, Any]:
     taps = taps or []
+    if selectors.is_tractor(match):
+        return _tractor_context(request, match, **extra)
     deals = list(match.deals.order_by("number"))
     adjustments = list(match.adjustments.select_related("pair").order_by("created_at", "id"))
     flagged = sum(deal.flagged for deal in deals) + sum(row.flagged for row in adjustments)
@@ -104,6 +117,39 @@ def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
 WRITE_ERRORS = (services.StaleVersion, services.MatchRefused, ScoringError)
 
 
+def _tractor_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str, Any]:
+    """The match page of a Tractor match: a deal form (declarer, defenders' points, bottom, penalties,
+    revoke) instead of the seat taps, previewed by the rules core before it is confirmed."""
+    deals = list(match.deals.order_by("number"))
+    adjustments = list(match.adjustments.select_related("pair").order_by("created_at", "id"))
+    flagged = sum(deal.flagged for deal in deals) + sum(row.flagged for row in adjustments)
+    summary = selectors.match_summary(match=match, flagged=flagged)
+    open_ = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye
+    form = extra.pop("tractor_form", None)
+    if form is None:
+        form = _tractor_entry(match, request.GET, next_deal=summary.next_deal)
+    preview = extra.pop("preview", None)
+    if preview is None and open_ and form.is_bound and form.is_valid() and not extra.get("correcting"):
+        preview = selectors.deal_preview(match=match, outcome=form.outcome())
+    context = {
+        "match": match,
+        "summary": summary,
+        "deals": deals,
+        "adjustments": adjustments,
+        "tractor": True,
+        "tractor_form": form,
+        "complete": form.is_bound and form.is_valid(),
+        "preview": preview,
+        "entry_open": open_ and not flagged,
+        "idempotency_key": uuid.uuid4().hex,
+        "may_adjust": access.user_may_adjust(user=request.user, match=match),
+        "may_unlock": access.user_may_unlock(user=request.user, match=match),
+        "entry_url": reverse("matches:match", args=[match.pk]),
+    }
+    context.update(extra)
+    return context
+
+
 # -- referee home ----------------------------------------------------------------------------------
 
 
@@ -141,6 +187,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(request, match_id)
+    if selectors.is_tractor(match):
+        return _tractor_deal_create(request, match)
     form = DealForm(request.POST)
     if not form.is_valid():
         return _render_match(request, match, status=400, error=_("Tap the seats in finishing order."))
@@ -156,6 +204,43 @@ def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
     except WRITE_ERRORS as error:
         return _failure(request, match.pk, error, taps=data["order"])
     return _done(request, match, _("Deal recorded."))
+
+
+def _tractor_deal_create(request: HttpRequest, match: Match) -> HttpResponse:
+    form = TractorDealForm(request.POST, next_deal=selectors.match_summary(match=match).next_deal)
+    if not form.is_valid():
+        match.refresh_from_db()
+        context = _context(request, match, tractor_form=form, error=_("Check the deal."))
+        template = "matches/_match_body.html" if request.htmx else "matches/match_detail.html"
+        return render(request, template, context, status=400)
+    data = form.cleaned_data
+    try:
+        services.deal_record(
+            match_id=match.pk,
+            outcome=form.outcome(),
+            user=request.user,
+            expected_version=data["version"],
+            idempotency_key=data["idempotency_key"] or None,
+        )
+    except WRITE_ERRORS as error:
+        return _tractor_failure(request, match.pk, error, form)
+    return _done(request, match, _("Deal recorded."))
+
+
+def _tractor_failure(request: HttpRequest, match_id: int, error: Exception, form: TractorDealFields) -> HttpResponse:
+    """A refused Tractor deal: the page again with the deal as entered and the reason."""
+    if isinstance(error, services.StaleVersion):
+        return _failure(request, match_id, error)
+    match = Match.objects.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair").get(pk=match_id)
+    if isinstance(error, services.MatchRefused):
+        status, message = (409 if error.conflict else 400), error.message
+    else:
+        assert isinstance(error, ScoringError)
+        status = 409 if error.code is ErrorCode.MATCH_FINISHED else 400
+        message = selectors.scoring_text(error)
+    context = _context(request, match, tractor_form=form, error=message)
+    template = "matches/_match_body.html" if request.htmx else "matches/match_detail.html"
+    return render(request, template, context, status=status)
 
 
 @require_POST
@@ -179,6 +264,8 @@ def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     deal = match.deals.filter(number=number).first()
     if deal is None:
         raise Http404
+    if selectors.is_tractor(match):
+        return _tractor_deal_edit(request, match, deal)
     form = CorrectionForm(request.POST or None)
     status = 200
     taps = selectors.parse_taps(request.POST.get("order") if request.method == "POST" else request.GET.get("order"))
@@ -219,6 +306,81 @@ def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     )
     if request.htmx and request.GET.get("panel") == "entry":
         return render(request, "matches/_entry.html", context)
+    return render(request, "matches/deal_edit.html", context, status=status)
+
+
+def _tractor_initial(outcome: dict[str, Any]) -> dict[str, Any]:
+    """A stored Tractor outcome as the deal form's initial values."""
+    initial: dict[str, Any] = {
+        "declarer": outcome.get("declarer") or "",
+        "defender_points": outcome.get("defender_points"),
+        "revoke": outcome.get("revoke") or "",
+    }
+    bottom = outcome.get("bottom")
+    if isinstance(bottom, dict):
+        initial.update(bottom_points=bottom.get("points"), capture=bottom.get("capture"))
+    for penalty in outcome.get("penalties") or []:
+        name = f"penalty_{str(penalty.get('side', '')).lower()}_{penalty.get('kind')}"
+        initial[name] = initial.get(name, 0) + 1
+    return initial
+
+
+def _tractor_deal_edit(request: HttpRequest, match: Match, deal: Any) -> HttpResponse:
+    """Correct a Tractor deal: the same fields, prefilled with what was recorded; preview, then a reason."""
+    number = deal.number
+    recorded = deal.record or {}
+    rotation = (
+        {} if number == 1 else {"declarer": recorded.get("declarer"), "declarer_seat": recorded.get("declarer_seat")}
+    )
+    status = 200
+    data = request.POST if request.method == "POST" else request.GET
+    bound = "defender_points" in data
+    form = TractorCorrectionForm(
+        data if bound else None,
+        next_deal=rotation,
+        initial={**_tractor_initial(deal.outcome or {}), "version": match.version},
+    )
+    preview = None
+    if bound:
+        if request.method != "POST":
+            form.fields["reason"].required = False
+            form.fields["version"].required = False
+        if form.is_valid():
+            outcome = form.outcome()
+            if request.method == "POST":
+                try:
+                    services.deal_correct(
+                        match_id=match.pk,
+                        number=number,
+                        outcome=outcome,
+                        reason=form.cleaned_data["reason"],
+                        user=request.user,
+                        expected_version=form.cleaned_data["version"],
+                    )
+                except WRITE_ERRORS as error:
+                    if isinstance(error, services.StaleVersion):
+                        return _failure(request, match.pk, error)
+                    message = (
+                        error.message if isinstance(error, services.MatchRefused) else selectors.scoring_text(error)
+                    )
+                    form.add_error(None, message)
+                    status = 409 if isinstance(error, services.MatchRefused) and error.conflict else 400
+                else:
+                    messages.success(request, _("Deal %(number)d corrected.") % {"number": number})
+                    return redirect("matches:match", match_id=match.pk)
+            preview = selectors.correction_preview(match=match, number=number, outcome=outcome)
+        elif request.method == "POST":
+            status = 400
+    context = _context(
+        request,
+        match,
+        tractor_form=form,
+        preview=preview,
+        deal=deal,
+        form=form,
+        entry_url=reverse("matches:deal_edit", args=[match.pk, number]),
+        correcting=True,
+    )
     return render(request, "matches/deal_edit.html", context, status=status)
 
 
@@ -315,9 +477,12 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
                     version = data["version"]
                     for pair_id in form.pair_ids():
                         absent = data["absent_player"]
-                        in_pair = absent is not None and match.round.stage.tournament.players.filter(
-                            pk=absent, membership__pair_id=pair_id
-                        ).exists()
+                        in_pair = (
+                            absent is not None
+                            and match.round.stage.tournament.players.filter(
+                                pk=absent, membership__pair_id=pair_id
+                            ).exists()
+                        )
                         services.adjustment_record(
                             match_id=match.pk,
                             pair_id=pair_id,
@@ -408,6 +573,8 @@ def round_clock(request: HttpRequest, tournament_id: int, round_id: int) -> Http
         "rows": [selectors.match_summary(match=match) for match in matches if not match.is_bye],
         "byes": [match for match in matches if match.is_bye],
         "cap": services.time_cap_minutes(round_=round_),
+        # Tractor (seed 001 §3): when time is up one more deal is announced for every table
+        "one_more_deal": rules_for_stage(round_.stage).at_time_up is AtTimeUp.ONE_MORE_DEAL,
     }
     return render(request, "matches/round_clock.html", context)
 

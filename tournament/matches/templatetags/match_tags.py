@@ -24,7 +24,7 @@ def level(value: Any) -> str:
 
 @register.filter
 def side_name(code: Any) -> str:
-    """"NS" → "N/S" in the user's language."""
+    """ "NS" → "N/S" in the user's language."""
     return {"NS": _("N/S"), "EW": _("E/W")}.get(str(code), "—")
 
 
@@ -46,7 +46,7 @@ def get(mapping: Any, key: Any) -> Any:
 
 @register.filter
 def seat_name(seat: Any) -> str:
-    """"N" → "North" (北) …"""
+    """ "N" → "North" (北) …"""
     return {"N": _("North"), "E": _("East"), "S": _("South"), "W": _("West")}.get(str(seat), str(seat))
 
 
@@ -73,3 +73,36 @@ def note(guidance: Any) -> str:
     if guidance is None:
         return ""
     return guidance.note_zh if (get_language() or "").startswith("zh") else guidance.note
+
+
+@register.filter
+def tractor_result(record: Any) -> str:
+    """A Tractor deal's verdict from the seed-001 table: who goes up, or the defenders take over (上台)."""
+    if not isinstance(record, dict) or "declarer" not in record:
+        return ""
+    declarer = side_name(record.get("declarer"))
+    defenders = side_name("EW" if record.get("declarer") == "NS" else "NS")
+    result, upgrade = record.get("result"), record.get("upgrade", 0)
+    if record.get("revoke"):
+        prefix = _("Revoke by %(side)s: the deal ends. ") % {"side": side_name(record["revoke"])}
+    else:
+        prefix = ""
+    if record.get("passed_a"):
+        text = _("%(side)s keep their A: game won") % {"side": declarer}
+    elif result == "declarers_up":
+        text = _("Declarers %(side)s go up %(n)d") % {"side": declarer, "n": upgrade}
+    elif result == "defenders_take_over":
+        text = _("Defenders %(side)s take over (上台)") % {"side": defenders}
+    else:
+        text = _("Defenders %(side)s take over (上台) and go up %(n)d") % {"side": defenders, "n": upgrade}
+    return f"{prefix}{text}"
+
+
+@register.filter
+def deal_text(outcome: Any) -> str:
+    """A deal as entered: a finishing order ("N E S W"), or a Tractor deal (declarer, defenders' points)."""
+    if isinstance(outcome, dict) and "defender_points" in outcome:
+        from tournament.matches.selectors import tractor_outcome_text
+
+        return tractor_outcome_text(outcome)
+    return seats(outcome)

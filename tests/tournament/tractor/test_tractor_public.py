@@ -1,0 +1,31 @@
+"""Issue 9: the public match page and API show a Tractor deal in Tractor terms (declarer, defenders'
+points) where Guandan shows a finishing order."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from tests.factories import english_client
+from tournament.matches.services import deal_record
+
+pytestmark = pytest.mark.django_db
+
+
+def test_public_match_page_and_api_show_declarer_and_defenders_points(match):
+    tournament_id = match.round.stage.tournament_id
+    deal_record(match_id=match.pk, outcome={"declarer": "N", "defender_points": 125})
+    deal_record(match_id=match.pk, outcome={"defender_points": 60, "bottom": {"points": 10, "capture": "single"}})
+    page = english_client().get(reverse("standings:match", args=[tournament_id, match.pk]))
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "Declarer · defenders' points" in body and "Finishing order" not in body
+    assert "N/S (N) · 125" in body and "· 80" in body
+    assert "next deal at 3 (E/W)" in body  # E/W took over and went up: they declare at their level
+    answer = APIClient().get(reverse("api:public:match", kwargs={"tournament_id": tournament_id, "match_id": match.pk}))
+    assert answer.status_code == 200
+    deals = answer.data["deals"]
+    assert (deals[0]["declarer"], deals[0]["declarer_seat"], deals[0]["total_points"]) == ("NS", "N", 125)
+    assert (deals[1]["declarer"], deals[1]["defender_points"], deals[1]["total_points"]) == ("EW", 60, 80)
+    assert deals[0]["result"] == "defenders_take_over" and deals[0]["order"] == []
