@@ -37,6 +37,13 @@ def done_job(event, django_capture_on_commit_callbacks):
     return job
 
 
+
+@pytest.fixture(autouse=True)
+def english_pages(client, settings):
+    """These tests read the English texts: choose English with the language cookie, as the switch does."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+
 def test_anonymous_visitors_are_sent_to_log_in(client, event, done_job):
     for url in urls(event, done_job):
         response = client.get(url)
