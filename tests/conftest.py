@@ -9,9 +9,16 @@ missing service fails them instead, so CI can never pass by skipping.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _service_missing(marker: str) -> str | None:
@@ -32,3 +39,56 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if os.environ.get("REQUIRE_SERVICES") == "1":
             pytest.fail(f"REQUIRE_SERVICES=1 but this test {reason}")
         pytest.skip(reason)
+
+
+def _database_url() -> str:
+    """The test database as a URL, for a subprocess that must see what the test wrote."""
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture
+def worker_env() -> dict[str, str]:
+    """Extra environment of the real worker (a test module may override this fixture)."""
+    return {}
+
+
+@pytest.fixture
+def worker_queue(worker_env):
+    """A real ``celery -A tournament worker`` on a queue of its own, against the test database.
+
+    Its own queue means nothing else on the broker takes the task and no stale worker answers.
+    Use with ``@pytest.mark.celery_worker`` and ``django_db(transaction=True)``.
+    """
+    queue = f"test-{uuid.uuid4().hex[:12]}"
+    env = {**os.environ, "DATABASE_URL": _database_url(), **worker_env}
+    command = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "tournament",
+        "worker",
+        "--pool=solo",
+        "-Q",
+        queue,
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "-l",
+        "warning",
+    ]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        yield queue
+    finally:
+        process.terminate()
+        try:
+            output, _ = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            output, _ = process.communicate()
+        print(output)  # shown by pytest if the test failed

@@ -7,15 +7,9 @@ so the file it writes is the one this test opens.
 from __future__ import annotations
 
 import io
-import os
-import subprocess
-import sys
 import time
-import uuid
-from pathlib import Path
 
 import pytest
-from django.db import connection
 from openpyxl import load_workbook
 
 from tests.factories import MatchFactory, TournamentFactory, organiser
@@ -23,16 +17,7 @@ from tournament.exports.models import ExportJob, ExportStatus
 from tournament.exports.tasks import export_job_task
 from tournament.matches.models import Deal, RoundEntry
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    if db["ENGINE"] == "django.db.backends.sqlite3":
-        return f"sqlite:///{db['NAME']}"
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 @pytest.fixture
@@ -42,42 +27,8 @@ def media_root(settings, tmp_path):
 
 
 @pytest.fixture
-def worker_queue(media_root):
-    queue = f"test-{uuid.uuid4().hex[:12]}"
-    env = {**os.environ, "DATABASE_URL": _database_url(), "MEDIA_ROOT": media_root}
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "tournament",
-            "worker",
-            "--pool=solo",
-            "-Q",
-            queue,
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-l",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        yield queue
-    finally:
-        process.terminate()
-        try:
-            output, _ = process.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            output, _ = process.communicate()
-        print(output)  # shown by pytest if the test failed
+def worker_env(media_root):
+    return {"MEDIA_ROOT": media_root}
 
 
 def test_a_real_worker_builds_the_workbook_and_the_page_can_serve_it(worker_queue, client):

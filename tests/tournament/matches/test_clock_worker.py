@@ -10,7 +10,6 @@ import pytest
 from django.utils import timezone
 
 from tests.factories import table_match
-from tests.integration.test_celery_worker import worker_queue  # noqa: F401  (the fixture)
 from tournament.matches import services, tasks
 from tournament.matches.models import Match
 from tournament.matches.services import deal_record
@@ -24,7 +23,7 @@ def celery_eager():
     yield
 
 
-def test_a_real_worker_calls_time_at_the_scheduled_moment(worker_queue, monkeypatch):  # noqa: F811
+def test_a_real_worker_calls_time_at_the_scheduled_moment(worker_queue, monkeypatch):
     # only the tasks sent below go to the broker (to this test's queue), not the 40-minute one
     monkeypatch.setattr(services, "_schedule", lambda *args: None)
     match = table_match(profile="timed-40")
