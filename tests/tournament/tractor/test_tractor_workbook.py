@@ -50,7 +50,8 @@ def test_the_deal_log_of_a_tractor_event(match, ref, language):
         assert row[column["total_points"]] == record["total_points"]
         assert row[column["tractor_result"]] == h.word(record["result"], language)
         assert row[column["upgrade"]] == record["upgrade"]
-        assert (row[column["ns_after"]], row[column["ew_after"]]) == (record["levels_after"]["NS"], record["levels_after"]["EW"])
+        after = record["levels_after"]
+        assert (row[column["ns_after"]], row[column["ew_after"]]) == (after["NS"], after["EW"])
         assert row[column["entered_by"]] == "ref"
     first, second, third, fourth = log[1:]
     assert first[column["declarer_seat"]] == h.word("N", language)
