@@ -64,6 +64,7 @@ __all__ = [
     "StandingRow",
     "Standings",
     "assign_tiers",
+    "knockout_placings",
     "parse_results",
     "rank",
     "standings_json",
@@ -481,6 +482,68 @@ def assign_tiers(*, standings: Standings, tiers: Sequence[tuple[str, int]]) -> d
             awarded[row.entrant] = name
         position = end
     return awarded
+
+
+def knockout_placings(
+    *, standings: Standings, results: Sequence[MatchRecord], third_place: frozenset[str] = frozenset()
+) -> Standings:
+    """The final ranking of a knockout stage (RULES.md §4: losers are out; placings and prize tiers).
+
+    A pair's placing is how far it went, not its points: the final's winner 1st, its loser 2nd; with
+    a third-place match (``third_place`` names its two pairs) its winner 3rd and loser 4th; every
+    other pair by the round it lost in, later first (pairs still in rank above all who are out).
+    Pairs that went equally far share a rank; with ``standings.lots_seed`` the tie is broken by
+    lots drawn with that seed (reproducible; the lot is in each row). Byes never eliminate.
+    The rows keep every statistic of ``standings``.
+    """
+    lost_in: dict[str, int] = {}
+    third: dict[str, int] = {}
+    last_round = max((record.round for record in results), default=0)
+    for record in results:
+        if record.ew is None or record.winner is None:
+            continue
+        loser = record.ew if record.winner is Side.NS else record.ns
+        if third_place and {record.ns, record.ew} == set(third_place):
+            third[loser] = 1  # the play-off's loser is 4th, its winner 3rd
+            continue
+        lost_in[loser] = record.round
+
+    def placing(entrant: str) -> tuple[int, int]:
+        # (how far, finer order within it): still in > lost later > lost earlier.
+        if entrant not in lost_in:
+            return (last_round + 1, 0)
+        return (lost_in[entrant], -third.get(entrant, 0) if entrant in third_place else 0)
+
+    by_entrant = {row.entrant: row for row in standings.rows}
+    groups: dict[tuple[int, int], list[str]] = {}
+    for entrant in by_entrant:
+        groups.setdefault(placing(entrant), []).append(entrant)
+    rows: list[StandingRow] = []
+    rng = random.Random(standings.lots_seed) if standings.lots_seed is not None else None
+    order = {row.entrant: index for index, row in enumerate(standings.rows)}
+    for key in sorted(groups, reverse=True):
+        members = sorted(groups[key], key=order.__getitem__)
+        lots: dict[str, int] = {}
+        if rng is not None and len(members) > 1:
+            drawn = sorted(members)
+            rng.shuffle(drawn)
+            lots = {entrant: number for number, entrant in enumerate(drawn, 1)}
+            members = drawn
+        first = len(rows) + 1
+        for offset, entrant in enumerate(members):
+            shared = not lots and len(members) > 1
+            row = by_entrant[entrant]
+            rows.append(
+                StandingRow(
+                    **{
+                        **{name: getattr(row, name) for name in StandingRow.__dataclass_fields__},
+                        "rank": first if shared else first + offset,
+                        "shared": shared,
+                        "lot": lots.get(entrant, row.lot),
+                    }
+                )
+            )
+    return Standings(rows=tuple(rows), tie_breakers=standings.tie_breakers, lots_seed=standings.lots_seed)
 
 
 # -- JSON ---------------------------------------------------------------------------------------------

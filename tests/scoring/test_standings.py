@@ -19,9 +19,7 @@ NS, EW = Side.NS, Side.EW
 DEFAULT = RuleOptions()
 
 
-def won(
-    round_: int, a: str, b: str, levels: tuple[int, int] = (14, 8), passed_a: bool = False
-) -> MatchRecord:
+def won(round_: int, a: str, b: str, levels: tuple[int, int] = (14, 8), passed_a: bool = False) -> MatchRecord:
     """``a`` (NS) beat ``b`` (EW)."""
     return MatchRecord(round=round_, ns=a, ew=b, winner=NS, levels=levels, passed_a=passed_a)
 
@@ -298,3 +296,50 @@ def test_a_stored_snapshot_gives_the_same_record_as_the_result() -> None:
         assert from_json.winner is result.winner
         assert from_json.levels == result.levels and from_json.points == result.points
         assert from_json == MatchRecord.from_result(round=1, ns="A", ew="B", result=result)
+
+
+def _knockout(results, third_place=frozenset(), lots_seed=None):
+    from scoring.profiles import options_for
+    from scoring.standings import knockout_placings
+
+    options = options_for(profile="timed-90")
+    entrants = sorted({e for r in results for e in (r.ns, r.ew) if e})
+    base = rank(entrants=entrants, results=results, options=options, lots_seed=lots_seed)
+    return knockout_placings(standings=base, results=results, third_place=third_place)
+
+
+def test_a_knockout_ranks_by_how_far_each_pair_went() -> None:
+    """RULES.md §4: final winner 1st, loser 2nd, third-place match 3rd/4th, quarter-final losers
+    share 5th — whatever their points (the 3rd-place winner also has two wins, like the runner-up)."""
+    from scoring.seats import Side
+    from scoring.standings import MatchRecord
+
+    def won(rnd, ns, ew, winner=Side.NS):
+        return MatchRecord(round=rnd, ns=ns, ew=ew, winner=winner, levels=(14, 2), passed_a=True)
+
+    results = [
+        won(1, "A", "H"),
+        won(1, "B", "G"),
+        won(1, "C", "F"),
+        won(1, "D", "E"),
+        won(2, "A", "D"),
+        won(2, "B", "C", winner=Side.EW),
+        won(3, "C", "A", winner=Side.EW),
+        won(3, "B", "D"),  # final A beats C; third place B beats D
+    ]
+    rows = _knockout(results, third_place=frozenset({"B", "D"})).rows
+    assert [row.entrant for row in rows[:4]] == ["A", "C", "B", "D"]
+    assert [row.rank for row in rows] == [1, 2, 3, 4, 5, 5, 5, 5]
+    assert all(row.shared for row in rows[4:]) and not any(row.shared for row in rows[:4])
+    assert rows[2].wins == 2 and rows[1].wins == 2  # the statistics are kept
+
+
+def test_knockout_placing_ties_are_broken_by_reproducible_lots() -> None:
+    from scoring.seats import Side
+    from scoring.standings import MatchRecord
+
+    results = [MatchRecord(round=1, ns=ns, ew=ew, winner=Side.NS) for ns, ew in (("A", "D"), ("B", "C"))]
+    first = _knockout(results, lots_seed=7).rows
+    again = _knockout(results, lots_seed=7).rows
+    assert [r.entrant for r in first] == [r.entrant for r in again]
+    assert [r.rank for r in first] == [1, 2, 3, 4] and {r.lot for r in first} == {1, 2}

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.standings import MatchRecord, Standings, rank
-from tournament.matches.models import Match, MatchStatus, RoundEntry, Stage
+from scoring.standings import MatchRecord, Standings, knockout_placings, rank
+from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, Stage, StageFormat
 from tournament.registration.models import Pair
 from tournament.rules import rules_for_stage
 
@@ -58,10 +58,14 @@ def stage_standings(
     pairs_qs = Pair.objects.filter(tournament_id=stage.tournament_id)
     pairs_qs = pairs_qs.filter(pk__in=entrant_ids) if entrant_ids else pairs_qs.exclude(status="withdrawn")
     pairs = {pair.pk: pair for pair in pairs_qs}
+    records = stage_match_records(stage=stage) if records is None else records
     standings = rank(
-        entrants=[str(pk) for pk in sorted(pairs)],
-        results=stage_match_records(stage=stage) if records is None else records,
-        options=rules_for_stage(stage),
-        lots_seed=lots_seed,
+        entrants=[str(pk) for pk in sorted(pairs)], results=records, options=rules_for_stage(stage), lots_seed=lots_seed
     )
+    if stage.format == StageFormat.KNOCKOUT:
+        # A knockout ranks by how far each pair went (final, third-place match, round lost in).
+        third = set()
+        for options in Round.objects.filter(stage=stage).values_list("draw_options", flat=True):
+            third.update(str(pair) for pair in (options or {}).get("third_place_pairs") or ())
+        standings = knockout_placings(standings=standings, results=records, third_place=frozenset(third))
     return StageStandings(stage=stage, standings=standings, pairs=pairs)
