@@ -13,6 +13,16 @@ from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
 
+def ui_is_chinese() -> bool:
+    """Whether the active interface language is Chinese (the default)."""
+    return (translation.get_language() or settings.LANGUAGE_CODE).startswith("zh")
+
+
+def in_ui_language(*, en: str, zh: str) -> str:
+    """The text of a rules-core or draw message in the interface language (they carry both)."""
+    return zh if ui_is_chinese() else en
+
+
 class ChineseFirstLocaleMiddleware(LocaleMiddleware):
     def process_request(self, request: HttpRequest) -> None:
         chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)

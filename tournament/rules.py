@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.utils.translation import get_language
-
+from scoring.cards import CardError
 from scoring.errors import ScoringError
 from scoring.options import RuleOptions
 from scoring.profiles import options_for
+from tournament.locale import in_ui_language
 
 if TYPE_CHECKING:
     from tournament.matches.models import Stage
@@ -31,7 +31,6 @@ def rules_for_stage(stage: Stage) -> RuleOptions:
     return options_for(profile=stage.rule_profile or tournament.rule_profile, overrides=overrides)
 
 
-def scoring_message(error: ScoringError) -> str:
+def scoring_message(error: ScoringError | CardError) -> str:
     """The rules core's message in the active language (Chinese first)."""
-    language = get_language() or ""
-    return error.message_zh if language.startswith("zh") else error.message
+    return in_ui_language(en=error.message, zh=error.message_zh)

@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
-from django.utils.translation import get_language
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from scoring.cards import CardError
 from scoring.errors import ScoringError
+from tournament.rules import scoring_message
 
 
 class RulesError(exceptions.APIException):
@@ -40,10 +40,6 @@ class ApiError(exceptions.APIException):
         super().__init__(detail=message, code=code)
 
 
-def _message(error: ScoringError | CardError) -> str:
-    return error.message_zh if (get_language() or "").startswith("zh") else error.message
-
-
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, Http404):  # scoped lookups answer 404 (DESIGN.md principle 5): same shape
         exc = exceptions.NotFound()
@@ -52,7 +48,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, RulesError):
         body: dict[str, Any] = {
             "code": str(getattr(exc.error.code, "value", exc.error.code)),
-            "message": _message(exc.error),
+            "message": scoring_message(exc.error),
             "message_en": exc.error.message,
         }
         if isinstance(exc.error, ScoringError):

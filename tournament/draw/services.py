@@ -39,7 +39,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from simple_history.models import HistoricalRecords
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
@@ -61,6 +60,7 @@ from tournament.draw.pairing import (
     round_robin_schedule,
     swiss_pair,
 )
+from tournament.locale import in_ui_language
 from tournament.matches.models import (
     Adjustment,
     Deal,
@@ -88,11 +88,11 @@ REASON_MAX = 100
 
 
 def draw_message(error: DrawError) -> str:
-    return error.message_zh if (get_language() or "").startswith("zh") else error.message_en
+    return in_ui_language(en=error.message_en, zh=error.message_zh)
 
 
 def warning_message(warning: DrawWarning) -> str:
-    return warning.message_zh if (get_language() or "").startswith("zh") else warning.message_en
+    return in_ui_language(en=warning.message_en, zh=warning.message_zh)
 
 
 def _author(instance: Any, user: Any, reason: str | None = None) -> None:

@@ -16,7 +16,6 @@ from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -32,6 +31,7 @@ from tournament.exports.round_sheets import (
     score_sheets_build,
 )
 from tournament.exports.services import export_job_start
+from tournament.locale import ui_is_chinese
 from tournament.matches.models import Round
 from tournament.registration.models import Tournament
 from tournament.registration.roles import organiser_view
@@ -42,7 +42,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 def _page_language() -> h.Language:
     """The sheet vocabulary matching the page's language (score sheets printed from the page)."""
-    return "zh" if (get_language() or "zh").startswith("zh") else "en"
+    return "zh" if ui_is_chinese() else "en"
 
 
 def _language(request: HttpRequest) -> h.Language:

@@ -12,12 +12,13 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring.cards import CardError, beats, classify
 from scoring.levels import level_label
+from tournament.locale import in_ui_language
 from tournament.registration.roles import user_may_use_referee_tools
+from tournament.rules import scoring_message
 
 LEVEL_CHOICES = [(str(level), level_label(level)) for level in range(2, 15)]
 SUITS = [("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦")]
@@ -29,10 +30,6 @@ class CardDisputeForm(forms.Form):
     play = forms.CharField(label=_("Play"), max_length=200, help_text=_("e.g. KS,5H"))
     previous = forms.CharField(label=_("Previous play"), max_length=200, required=False)
     declared = forms.CharField(label=_("Declared as (optional)"), max_length=40, required=False)
-
-
-def _localised(reason: str, reason_zh: str) -> str:
-    return reason_zh if (get_language() or "").startswith("zh") else reason
 
 
 @login_required
@@ -54,9 +51,9 @@ def card_dispute(request: HttpRequest) -> HttpResponse:
                     declared=data["declared"] or None,
                 )
                 result["verdict"] = verdict
-                result["reason"] = _localised(verdict.reason, verdict.reason_zh)
+                result["reason"] = in_ui_language(en=verdict.reason, zh=verdict.reason_zh)
         except CardError as error:
-            form.add_error(None, _localised(error.message, error.message_zh))
+            form.add_error(None, scoring_message(error))
     context = {
         "form": form,
         "suits": SUITS,

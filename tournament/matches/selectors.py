@@ -17,7 +17,6 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import ScoringError
@@ -25,20 +24,14 @@ from scoring.finishing_order import FinishingOrder
 from scoring.options import AtTimeUp, Game
 from scoring.seats import Seat
 from scoring.tribute import TributeGuidance, tribute_for
+from tournament.locale import in_ui_language
 from tournament.matches.access import ACTIVE_ROUND
 from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, RefereeAssignment
 from tournament.matches.services import match_adjustment_rows, match_fold, match_outcomes, match_rules
 from tournament.registration.models import Pair, Player
+from tournament.rules import scoring_message
 
 SEATS = ("N", "E", "S", "W")
-
-
-def _zh() -> bool:
-    return (get_language() or "").startswith("zh")
-
-
-def scoring_text(error: ScoringError) -> str:
-    return error.message_zh if _zh() else error.message
 
 
 # -- the clock -------------------------------------------------------------------------------------
@@ -233,13 +226,13 @@ class Preview:
     def tribute_note(self) -> str:
         if self.tribute is None:
             return ""
-        return self.tribute.note_zh if _zh() else self.tribute.note
+        return in_ui_language(en=self.tribute.note, zh=self.tribute.note_zh)
 
     @property
     def anti_tribute_note(self) -> str:
         if self.anti_tribute is None:
             return ""
-        return self.anti_tribute.note_zh if _zh() else self.anti_tribute.note
+        return in_ui_language(en=self.anti_tribute.note, zh=self.anti_tribute.note_zh)
 
 
 def _tributes(match: Match, order: list[str], result: dict[str, Any], game: int) -> tuple[Any, Any]:
@@ -265,7 +258,7 @@ def _preview(match: Match, outcomes: list[Any], number: int, order: list[str]) -
     )
     if fold.deals_valid < number:
         error = fold.partial.error
-        message = scoring_text(error) if error else str(_("Resolve the flagged deals first."))
+        message = scoring_message(error) if error else str(_("Resolve the flagged deals first."))
         return Preview(order=order, outcome=outcome, error=message)
     result = fold.result.to_json()
     record = result["deals"][number - 1]
@@ -293,7 +286,7 @@ def deal_preview(*, match: Match, order: list[str] | None = None, outcome: dict[
     try:
         return _preview(match, [*outcomes, outcome], len(outcomes) + 1, order)
     except ScoringError as error:
-        return Preview(order=order, outcome=outcome, error=scoring_text(error))
+        return Preview(order=order, outcome=outcome, error=scoring_message(error))
 
 
 def correction_preview(
@@ -311,7 +304,7 @@ def correction_preview(
     try:
         return _preview(match, changed, number, order)
     except ScoringError as error:
-        return Preview(order=order, outcome=outcome, error=scoring_text(error))
+        return Preview(order=order, outcome=outcome, error=scoring_message(error))
 
 
 def next_tribute(*, match: Match) -> tuple[TributeGuidance | None, TributeGuidance | None]:

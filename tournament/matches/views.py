@@ -36,7 +36,7 @@ from tournament.matches.forms import (
     VersionForm,
 )
 from tournament.matches.models import Match, MatchStatus
-from tournament.rules import rules_for_stage
+from tournament.rules import rules_for_stage, scoring_message
 
 # -- helpers ---------------------------------------------------------------------------------------
 
@@ -104,7 +104,7 @@ def _failure(request: HttpRequest, match_id: int, error: Exception, taps: list[s
         return _render_match(request, match, status=409 if error.conflict else 400, taps=taps, error=error.message)
     assert isinstance(error, ScoringError)
     status = 409 if error.code is ErrorCode.MATCH_FINISHED else 400
-    return _render_match(request, match, status=status, taps=taps, error=selectors.scoring_text(error))
+    return _render_match(request, match, status=status, taps=taps, error=scoring_message(error))
 
 
 def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
@@ -237,7 +237,7 @@ def _tractor_failure(request: HttpRequest, match_id: int, error: Exception, form
     else:
         assert isinstance(error, ScoringError)
         status = 409 if error.code is ErrorCode.MATCH_FINISHED else 400
-        message = selectors.scoring_text(error)
+        message = scoring_message(error)
     context = _context(request, match, tractor_form=form, error=message)
     template = "matches/_match_body.html" if request.htmx else "matches/match_detail.html"
     return render(request, template, context, status=status)
@@ -284,7 +284,7 @@ def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
             except WRITE_ERRORS as error:
                 if isinstance(error, services.StaleVersion):
                     return _failure(request, match.pk, error)
-                message = error.message if isinstance(error, services.MatchRefused) else selectors.scoring_text(error)
+                message = error.message if isinstance(error, services.MatchRefused) else scoring_message(error)
                 form.add_error(None, message)
                 status = 409 if isinstance(error, services.MatchRefused) and error.conflict else 400
             else:
@@ -361,7 +361,7 @@ def _tractor_deal_edit(request: HttpRequest, match: Match, deal: Any) -> HttpRes
                     if isinstance(error, services.StaleVersion):
                         return _failure(request, match.pk, error)
                     message = (
-                        error.message if isinstance(error, services.MatchRefused) else selectors.scoring_text(error)
+                        error.message if isinstance(error, services.MatchRefused) else scoring_message(error)
                     )
                     form.add_error(None, message)
                     status = 409 if isinstance(error, services.MatchRefused) and error.conflict else 400
@@ -499,7 +499,7 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
             except services.StaleVersion as error:
                 return _failure(request, match.pk, error)
             except (services.MatchRefused, ScoringError) as error:
-                message = error.message if isinstance(error, services.MatchRefused) else selectors.scoring_text(error)
+                message = error.message if isinstance(error, services.MatchRefused) else scoring_message(error)
                 form.add_error(None, message)
                 status = 400
             else:

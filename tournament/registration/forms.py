@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from django import forms
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from tournament.locale import ui_is_chinese
 from tournament.registration.models import Game
 from tournament.registration.services import PlayerData
 
@@ -14,7 +14,7 @@ def profile_choices() -> list[tuple[str, str]]:
     """Each rule profile with the rulebook's own description, in the user's language."""
     from scoring.profiles import PROFILE_INFO
 
-    chinese = (get_language() or "").startswith("zh")
+    chinese = ui_is_chinese()
     return [(name, f"{info.title_zh if chinese else info.title} ({name})") for name, info in PROFILE_INFO.items()]
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring.levels import level_label
+from tournament.locale import in_ui_language
 
 register = template.Library()
 
@@ -72,7 +72,7 @@ def note(guidance: Any) -> str:
     """A tribute guidance's rule in the user's language (RULES.md §6)."""
     if guidance is None:
         return ""
-    return guidance.note_zh if (get_language() or "").startswith("zh") else guidance.note
+    return in_ui_language(en=guidance.note, zh=guidance.note_zh)
 
 
 @register.filter

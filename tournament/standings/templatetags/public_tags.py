@@ -6,10 +6,11 @@ from typing import Any
 
 from django import template
 from django.utils.html import format_html
-from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.levels import level_label
+from tournament.locale import in_ui_language
 from tournament.matches.models import MatchStatus, RoundStatus
 
 register = template.Library()
@@ -71,9 +72,7 @@ def reason_label(reason: Any) -> str:
 @register.filter
 def metric_title(column: Any) -> str:
     """A tie-break column's title from the rules core's metric registry, Chinese first."""
-    if (get_language() or "").startswith("zh"):
-        return str(column.title_zh)
-    return str(column.title)
+    return in_ui_language(en=str(column.title), zh=str(column.title_zh))
 
 
 @register.filter
