@@ -92,3 +92,20 @@ def worker_queue(worker_env):
             process.kill()
             output, _ = process.communicate()
         print(output)  # shown by pytest if the test failed
+
+
+@pytest.fixture
+def celery_eager():
+    """Run tasks in-process even when CELERY_BROKER_URL is set (the PostgreSQL CI run), so tasks a
+    test schedules never reach the shared broker; the real worker has its own tests (celery_worker)."""
+    from tournament.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -15,18 +15,8 @@ from tournament.standings.selectors import stage_standings
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def eager_celery():
-    """``make demo`` runs without a broker, so its export runs inline; so here, even in CI."""
-    from tournament.celery import app
-
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = before
-
-
-def test_the_demo_command_builds_the_company_event(capsys, django_capture_on_commit_callbacks, eager_celery):
+def test_the_demo_command_builds_the_company_event(capsys, django_capture_on_commit_callbacks, celery_eager):
+    # make demo runs without a broker, so its export runs inline; so here, even in CI.
     with django_capture_on_commit_callbacks(execute=True):  # the export is queued after the commit
         call_command("demo")
     out = capsys.readouterr().out

@@ -3,22 +3,12 @@
 import pytest
 
 from tests.factories import organiser, referee, table_match
-from tournament.celery import app
 from tournament.registration.models import Game
 
 
 @pytest.fixture(autouse=True)
-def celery_eager():
-    """Run tasks in-process even when CELERY_BROKER_URL is set (see tests/tournament/matches)."""
-    previous = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = previous
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def _eager_tasks_and_fast_passwords(celery_eager, fast_passwords):
+    """Every test here: tasks run in-process and logins hash quickly (fixtures in tests/conftest.py)."""
 
 
 def tractor_match(**kwargs):
