@@ -7,25 +7,15 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext as _
 
-from scoring.levels import level_label
+from tournament import labels
 from tournament.locale import in_ui_language
 
 register = template.Library()
 
 
-@register.filter
-def level(value: Any) -> str:
-    """14 → "A", 11 → "J" (RULES.md §1)."""
-    try:
-        return level_label(int(value))
-    except (TypeError, ValueError):
-        return "—"
-
-
-@register.filter
-def side_name(code: Any) -> str:
-    """ "NS" → "N/S" in the user's language."""
-    return {"NS": _("N/S"), "EW": _("E/W")}.get(str(code), "—")
+register.filter("level", labels.level)
+register.filter("side_name", labels.side)
+register.filter("reason_name", labels.reason)
 
 
 @register.filter
@@ -51,23 +41,6 @@ def seat_name(seat: Any) -> str:
 
 
 @register.filter
-def reason_name(reason: Any) -> str:
-    """Why a match was won, as the rules core names it (RULES.md §2–3)."""
-    names = {
-        "passed_a": _("passed A"),
-        "higher_level": _("higher level"),
-        "first_to_reach": _("first to reach the level"),
-        "setting_side": _("side setting the level"),
-        "extra_deal": _("extra deal"),
-        "draw": _("draw"),
-        "points": _("more points"),
-        "games": _("more games"),
-        "forfeit": _("forfeit"),
-    }
-    return names.get(str(reason), str(reason or ""))
-
-
-@register.filter
 def note(guidance: Any) -> str:
     """A tribute guidance's rule in the user's language (RULES.md §6)."""
     if guidance is None:
@@ -80,11 +53,11 @@ def tractor_result(record: Any) -> str:
     """A Tractor deal's verdict from the seed-001 table: who goes up, or the defenders take over (上台)."""
     if not isinstance(record, dict) or "declarer" not in record:
         return ""
-    declarer = side_name(record.get("declarer"))
-    defenders = side_name("EW" if record.get("declarer") == "NS" else "NS")
+    declarer = labels.side(record.get("declarer"))
+    defenders = labels.side("EW" if record.get("declarer") == "NS" else "NS")
     result, upgrade = record.get("result"), record.get("upgrade", 0)
     if record.get("revoke"):
-        prefix = _("Revoke by %(side)s: the deal ends. ") % {"side": side_name(record["revoke"])}
+        prefix = _("Revoke by %(side)s: the deal ends. ") % {"side": labels.side(record["revoke"])}
     else:
         prefix = ""
     if record.get("passed_a"):

@@ -9,26 +9,16 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.levels import level_label
+from tournament import labels
 from tournament.locale import in_ui_language
 from tournament.matches.models import MatchStatus, RoundStatus
 
 register = template.Library()
 
 
-@register.filter
-def level(value: Any) -> str:
-    """14 → "A", 11 → "J", 15 (a passed A) → "A+" (RULES.md §1)."""
-    try:
-        return level_label(int(value))
-    except (TypeError, ValueError, KeyError, IndexError):
-        return "—"
-
-
-@register.filter
-def side_label(code: Any) -> str:
-    """ "NS" → "N/S" (南北) in the user's language."""
-    return {"NS": _("N/S"), "EW": _("E/W")}.get(str(code), "—")
+register.filter("level", labels.level)
+register.filter("side_label", labels.side)
+register.filter("reason_label", labels.reason)
 
 
 @register.filter
@@ -50,23 +40,6 @@ def round_status(value: Any) -> str:
         return str(RoundStatus(value).label)
     except ValueError:
         return ""
-
-
-@register.filter
-def reason_label(reason: Any) -> str:
-    """Why a match was won, as the rules core names it (RULES.md §2–3)."""
-    names = {
-        "passed_a": _("passed A"),
-        "higher_level": _("higher level at time"),
-        "first_to_reach": _("first to reach the level"),
-        "setting_side": _("side setting the level"),
-        "extra_deal": _("tiebreak deal"),
-        "draw": _("draw"),
-        "points": _("points"),
-        "games": _("games"),
-        "forfeit": _("forfeit"),
-    }
-    return str(names.get(str(reason), ""))
 
 
 @register.filter
