@@ -17,11 +17,6 @@ from tournament.locale import in_ui_language
 
 if TYPE_CHECKING:
     from tournament.matches.models import Stage
-    from tournament.registration.models import Tournament
-
-
-def rules_for_tournament(tournament: Tournament) -> RuleOptions:
-    return options_for(profile=tournament.rule_profile, overrides=tournament.rule_overrides)
 
 
 def rules_for_stage(stage: Stage) -> RuleOptions:
