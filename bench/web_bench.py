@@ -60,7 +60,8 @@ def bench_database(url: str) -> str:
     name = parts.path.lstrip("/") or "postgres"
     bench = f"{name}_webbench"
     try:
-        connection = psycopg2.connect(url)
+        # Through the maintenance database: DATABASE_URL's own need not exist yet.
+        connection = psycopg2.connect(urlunsplit(parts._replace(path="/postgres")))
         connection.autocommit = True
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [bench])

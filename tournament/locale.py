@@ -3,14 +3,21 @@
 Django's LocaleMiddleware would follow the browser's Accept-Language, so a referee's phone set to
 English would get an English UI; the events this serves expect Chinese, so only the explicit
 choice (the language cookie set by the header's switch) changes it.
+
+The switch is a plain link (:func:`language_choose`), not Django's ``set_language`` form: a form
+needs a CSRF token, which would give every public page a cookie and a per-visitor body, and so
+keep it out of any shared cache. Choosing a language is harmless to trigger from elsewhere.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 
 def ui_is_chinese() -> bool:
@@ -29,3 +36,27 @@ class ChineseFirstLocaleMiddleware(LocaleMiddleware):
         language = chosen if chosen in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+
+
+@never_cache
+@require_safe
+def language_choose(request: HttpRequest, language: str) -> HttpResponse:
+    """The header's language switch: remember ``language`` in the language cookie and go back to
+    ``next`` (a page of this site; the home page otherwise)."""
+    if language not in dict(settings.LANGUAGES):
+        raise Http404
+    back = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = "/"
+    response = HttpResponseRedirect(back)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+    return response

@@ -2,18 +2,20 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from tournament.locale import language_choose
 from tournament.registration import views as registration_views
 
 urlpatterns = [
     path("", registration_views.home, name="home"),
+    # The public pages first: nearly all requests are theirs (no path here overlaps another app's).
+    path("", include("tournament.standings.urls")),
     path("", include("tournament.registration.urls")),
     path("", include("tournament.matches.urls")),
     path("", include("tournament.draw.urls")),
-    path("", include("tournament.standings.urls")),
     path("", include("tournament.exports.urls")),
     path("api/", include("tournament.api.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("language/<str:language>/", language_choose, name="language_choose"),
     path("admin/", admin.site.urls),
 ]

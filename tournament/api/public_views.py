@@ -26,12 +26,12 @@ from tournament.standings.public import (
     TournamentOverview,
     bracket_cached,
     draw_cached,
-    find_cached,
     match_cached,
     overview_cached,
     pair_cached,
     standings_cached,
 )
+from tournament.standings.seating import table_find
 
 TAG = "public"
 
@@ -134,7 +134,7 @@ class FindTable(PublicListView):
         query = out.FindQuery(data=self.request.query_params)
         query.is_valid(raise_exception=True)
         rounds = self.overview().current_rounds
-        return find_cached(tournament_id=self.kwargs["tournament_id"], rounds=rounds, query=query.data["q"])
+        return table_find(tournament_id=self.kwargs["tournament_id"], rounds=rounds, query=query.data["q"])
 
     @extend_schema(tags=[TAG], parameters=[out.FindQuery])
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:

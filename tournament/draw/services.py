@@ -76,6 +76,7 @@ from tournament.matches.models import (
 )
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.rules import rules_for_stage
+from tournament.standings.cache import public_version_bump
 from tournament.standings.selectors import stage_standings
 
 logger = logging.getLogger(__name__)
@@ -1049,6 +1050,7 @@ def table_areas_set(*, tournament: Tournament, first: int, last: int, area: str)
             Table(tournament=tournament, number=n, area=area) for n in range(first, last + 1) if n not in have
         )
         Table.objects.filter(tournament=tournament, number__range=(first, last)).update(area=area)
+        public_version_bump(tournament_id=tournament.pk)  # the draw and find my table show areas
     return last - first + 1
 
 

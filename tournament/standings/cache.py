@@ -16,15 +16,24 @@ Stampedes: the first request after a bump takes a short lock (``cache.add``) and
 others wait for its value (or, where the caller allows it, serve the last value built, at most
 one build old), so a draw published to thousands of phones costs the database one build per key.
 If the cache itself fails, the value is built directly: the pages stay up, just slower.
+
+Two versions per tournament. The *public* version moves with every event; the *seating* version
+only with events that can move a player (a round published or withdrawn, a table's number or
+area, a pair or player renamed — not a deal entered), so "find my table", which only needs
+seats, keeps its index through a round of results (:mod:`tournament.standings.seating`).
+
+Each worker also keeps the last values it read in memory (:class:`LocalMemo`), in front of the
+shared cache. That is safe with any number of workers because an entry's key carries the version:
+a key's value never changes, and the version itself is always read from the shared cache.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
-from collections.abc import Callable
-from typing import TypeVar
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from django.core.cache import cache
 from django.db import transaction
@@ -33,7 +42,8 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-PREFIX = "public:v1"
+PREFIX = "public:v2"
+"""Change it when the shape of cached values changes, so a release never reads an older one's."""
 VERSION_TIMEOUT = 60 * 60 * 24 * 30
 """The version key outlives any event; if it is evicted anyway a fresh clock value replaces it."""
 ENTRY_TIMEOUT = 60 * 60 * 6
@@ -45,47 +55,104 @@ WAIT_MAX = 5.0
 _MISSING = object()
 
 
-def _version_key(tournament_id: int) -> str:
-    return f"{PREFIX}:version:{tournament_id}"
+LOCAL_ENTRIES = 256
+"""Values a worker keeps in memory: the pages and answers of the last few versions."""
+
+Scope = Literal["public", "seating"]
 
 
-def cache_key_part(text: str) -> str:
-    """A safe, short key part for free text (a search query): any cache backend accepts it."""
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:20]
+class LocalMemo:
+    """A worker's memory of immutable values under versioned keys, the least recently used
+    dropped first.
+
+    Only for keys that name a version (a value stored under one never changes), so it can never
+    disagree with another worker. Plain ``OrderedDict`` operations, each atomic under the GIL:
+    with threaded workers two threads may build the same value once each, never a wrong one.
+    """
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[Hashable, Any] = OrderedDict()
+
+    def get(self, key: Hashable, default: Any = None) -> Any:
+        try:
+            self._entries.move_to_end(key)
+            return self._entries[key]
+        except KeyError:
+            return default
+
+    def put(self, key: Hashable, value: Any) -> None:
+        self._entries[key] = value
+        while len(self._entries) > self.max_entries:
+            try:
+                self._entries.popitem(last=False)
+            except KeyError:  # another thread emptied it meanwhile
+                break
+
+    def clear(self) -> None:
+        self._entries.clear()
 
 
-def public_version_get(*, tournament_id: int) -> int:
-    """The tournament's current cache version (created on first use)."""
-    key = _version_key(tournament_id)
-    version = cache.get(key)
-    if version is None:
-        cache.add(key, time.time_ns(), timeout=VERSION_TIMEOUT)
-        version = cache.get(key)
-        if version is None:  # a cache that stores nothing (DummyCache): never serve an old entry
-            return time.time_ns()
-    return int(version)
+local_memo = LocalMemo(LOCAL_ENTRIES)
 
 
-def _bump(tournament_id: int) -> None:
-    key = _version_key(tournament_id)
+def _version_key(tournament_id: int, scope: Scope = "public") -> str:
+    return f"{PREFIX}:version:{tournament_id}" if scope == "public" else f"{PREFIX}:{scope}:{tournament_id}"
+
+
+class Versions(NamedTuple):
+    public: int
+    seating: int
+
+
+def public_versions_get(*, tournament_id: int) -> Versions:
+    """The tournament's current cache versions (created on first use), in one round trip."""
+    keys = {scope: _version_key(tournament_id, scope) for scope in Versions._fields}
+    found = cache.get_many(list(keys.values()))
+    versions = {}
+    for scope, key in keys.items():
+        version = found.get(key)
+        if version is None:
+            cache.add(key, time.time_ns(), timeout=VERSION_TIMEOUT)
+            version = cache.get(key)
+            if version is None:  # a cache that stores nothing (DummyCache): never serve an old entry
+                version = time.time_ns()
+        versions[scope] = int(version)
+    return Versions(**versions)
+
+
+def public_version_get(*, tournament_id: int, scope: Scope = "public") -> int:
+    """The tournament's current cache version of ``scope`` (created on first use)."""
+    return getattr(public_versions_get(tournament_id=tournament_id), scope)  # type: ignore[no-any-return]
+
+
+def _bump(tournament_id: int, scope: Scope) -> None:
+    key = _version_key(tournament_id, scope)
     try:
         try:
             cache.incr(key)
         except ValueError:  # not there yet (or evicted): a fresh clock value is newer than any before
             cache.set(key, time.time_ns(), timeout=VERSION_TIMEOUT)
     except Exception:  # the cache is down: nothing is cached either, so nothing is stale
-        logger.warning("could not bump the public cache version of tournament %s", tournament_id, exc_info=True)
+        logger.warning("could not bump the %s cache version of tournament %s", scope, tournament_id, exc_info=True)
 
 
-def public_version_bump(*, tournament_id: int) -> None:
-    """Invalidate every cached public value of a tournament.
+def public_version_bump(*, tournament_id: int, seating: bool = True) -> None:
+    """Invalidate every cached public value of a tournament (and its seats, unless ``seating``
+    is false: the event moved nobody).
 
     Bumps now and again once the current transaction commits: a reader that builds between the
     write and the commit (and so still sees the old rows) stores its value under a version that
     the second bump retires. Outside a transaction the second bump runs at once (harmless).
     """
-    _bump(tournament_id)
-    transaction.on_commit(lambda: _bump(tournament_id))
+    scopes: tuple[Scope, ...] = ("public", "seating") if seating else ("public",)
+
+    def bump() -> None:
+        for scope in scopes:
+            _bump(tournament_id, scope)
+
+    bump()
+    transaction.on_commit(bump)
 
 
 def public_cached(
@@ -105,11 +172,15 @@ def public_cached(
         if version is None:
             version = public_version_get(tournament_id=tournament_id)
         entry_key = f"{PREFIX}:{tournament_id}:{version}:{key}"
+        value = local_memo.get(entry_key, _MISSING)
+        if value is not _MISSING:
+            return value  # type: ignore[no-any-return]
         value = cache.get(entry_key, _MISSING)
     except Exception:
         logger.warning("public cache unavailable; building %s directly", key, exc_info=True)
         return build()
     if value is not _MISSING:
+        local_memo.put(entry_key, value)
         return value  # type: ignore[return-value]
     latest_key = f"{PREFIX}:{tournament_id}:latest:{key}"
     # Where a value one build old may be served, one build at a time *whatever the version*: during
@@ -129,6 +200,7 @@ def public_cached(
             cache.set_many(entries, timeout=ENTRY_TIMEOUT)
         finally:
             cache.delete(lock_key)
+        local_memo.put(entry_key, value)
         return value
     if stale_ok:
         value = cache.get(latest_key, _MISSING)
@@ -139,5 +211,6 @@ def public_cached(
         time.sleep(WAIT_STEP)
         value = cache.get(entry_key, _MISSING)
         if value is not _MISSING:
+            local_memo.put(entry_key, value)
             return value  # type: ignore[return-value]
     return build()  # the first builder is slow or died: answer anyway

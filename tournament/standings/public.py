@@ -13,19 +13,18 @@ The ``*_cached`` helpers wrap these with the tournament's versioned cache
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
 from django.db.models import Q
 
 from scoring.standings import METRICS, rank
-from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, StageFormat, Table
-from tournament.registration.models import Pair, PairMember, Player, Tournament
+from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, StageFormat
+from tournament.registration.models import Pair, Tournament
 from tournament.rules import rules_for_stage
-from tournament.standings.cache import cache_key_part, public_cached
+from tournament.standings.cache import public_cached
 from tournament.standings.selectors import stage_match_records, stage_standings
 
 PUBLIC_ROUND_STATUSES = (
@@ -460,75 +459,6 @@ def normalise_query(text: str) -> str:
     return " ".join(str(text).split())[:QUERY_MAX]
 
 
-def table_find(*, tournament_id: int, rounds: Sequence[RoundInfo], query: str) -> tuple[SeatFound, ...]:
-    """Find my table: players whose name contains ``query`` or whose employee number is ``query``.
-
-    One query over indexed joins — the tournament's players (indexed by tournament), their pair
-    membership (unique per player), the pair's entry in the round (unique per round and pair), the
-    match, its table and the two pairs' names — because thousands of players ask at once the minute
-    a draw is published. It is written out rather than built by the ORM: the ORM's path through
-    ``pair__round_entries`` adds two joins, and with eleven tables PostgreSQL spent several times
-    longer planning the query than running it. The employee number must match whole: a part of
-    one would let anybody list the roster; a query of digits only is an employee number and is
-    answered by the unique index alone.
-    """
-    query = normalise_query(query)
-    by_id = {round_.id: round_ for round_ in rounds}
-    if not query or not by_id:
-        return ()
-    quote = connection.ops.quote_name
-    player, member, entry = Player._meta.db_table, PairMember._meta.db_table, RoundEntry._meta.db_table
-    match, table, pair = Match._meta.db_table, Table._meta.db_table, Pair._meta.db_table
-    if query.isdigit():
-        condition, params = "p.employee_number = %s", [query]
-    else:
-        pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        # Chinese has no case: UPPER() on every name only when the query has letters with case.
-        name = (
-            "UPPER(p.name) LIKE UPPER(%s) ESCAPE '\\'"
-            if query.lower() != query.upper()
-            else "p.name LIKE %s ESCAPE '\\'"
-        )
-        condition, params = f"({name} OR p.employee_number = %s)", [pattern, query]
-    placeholders = ", ".join(["%s"] * len(by_id))
-    sql = f"""
-        SELECT p.name, e.pair_id, e.round_id, e.match_id, t.number, t.area, e.side,
-               m.ns_pair_id, ns.name, m.ew_pair_id, ew.name
-        FROM {quote(player)} p
-        JOIN {quote(member)} pm ON pm.player_id = p.id
-        JOIN {quote(entry)} e ON e.pair_id = pm.pair_id
-        JOIN {quote(match)} m ON m.id = e.match_id
-        LEFT JOIN {quote(table)} t ON t.id = m.table_id
-        JOIN {quote(pair)} ns ON ns.id = m.ns_pair_id
-        LEFT JOIN {quote(pair)} ew ON ew.id = m.ew_pair_id
-        WHERE p.tournament_id = %s AND e.round_id IN ({placeholders}) AND {condition}
-        ORDER BY p.name, e.round_id, p.id
-        LIMIT {FIND_LIMIT}
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [tournament_id, *by_id, *params])
-        rows = cursor.fetchall()
-    out = []
-    for name, pair_id, round_id, match_id, number, area, side, ns, ns_name, ew, ew_name in rows:
-        round_ = by_id[round_id]
-        out.append(
-            SeatFound(
-                player_name=name,
-                pair_id=pair_id,
-                pair_name=ns_name if side == "NS" else ew_name,
-                round_id=round_id,
-                round_number=round_.number,
-                stage_name=round_.stage_name,
-                match_id=match_id,
-                table=number,
-                area=area or "",
-                side=side,
-                opponent=Side(ew, ew_name or "") if side == "NS" else Side(ns, ns_name),
-            )
-        )
-    return tuple(out)
-
-
 def _columns(stage: Stage) -> tuple[Column, ...]:
     return tuple(
         Column(name=name, title=METRICS[name].title, title_zh=METRICS[name].title_zh)
@@ -836,19 +766,6 @@ def draw_cached(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
         key=f"draw:{round_id}",
         build=lambda: draw_list(tournament_id=tournament_id, round_id=round_id),
         stale_ok=True,  # keyed by round: a round just published has no older value to serve
-    )
-
-
-def find_cached(
-    *, tournament_id: int, rounds: Sequence[RoundInfo], query: str, version: int | None = None
-) -> tuple[SeatFound, ...]:
-    query = normalise_query(query)
-    round_ids = ",".join(str(round_.id) for round_ in rounds)
-    return public_cached(
-        tournament_id=tournament_id,
-        key=f"find:{round_ids}:{cache_key_part(query.casefold())}",
-        build=lambda: table_find(tournament_id=tournament_id, rounds=rounds, query=query),
-        version=version,
     )
 
 

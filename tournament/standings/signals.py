@@ -35,14 +35,37 @@ def match_tournament_id(match: Match) -> int | None:
     return _round_tournament_id(match.round_id)
 
 
-def _bump(tournament_id: int | None) -> None:
+RESULT_FIELDS = frozenset(
+    {
+        "state",
+        "winner",
+        "result_reason",
+        "status",
+        "version",
+        "time_called_during_deal",
+        "started_at",
+        "clock_ends_at",
+        "time_called_at",
+        "finished_at",
+        "signed_off_by",
+        "signed_off_at",
+    }
+)
+"""A match saved with only these fields moved nobody: its seats stay cached (deal entry, the
+clock, sign-off)."""
+
+
+def _bump(tournament_id: int | None, *, seating: bool = True) -> None:
     if tournament_id is not None:
-        public_version_bump(tournament_id=tournament_id)
+        public_version_bump(tournament_id=tournament_id, seating=seating)
 
 
-def _match_saved(sender: Any, instance: Match, raw: bool = False, **kwargs: Any) -> None:
+def _match_saved(
+    sender: Any, instance: Match, raw: bool = False, update_fields: frozenset[str] | None = None, **kwargs: Any
+) -> None:
     if not raw:
-        _bump(match_tournament_id(instance))
+        seating = update_fields is None or not update_fields <= RESULT_FIELDS
+        _bump(match_tournament_id(instance), seating=seating)
 
 
 def _round_changed(sender: Any, instance: Round, raw: bool = False, **kwargs: Any) -> None:

@@ -145,7 +145,13 @@ def _leftovers() -> set[str]:
     return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith("guandan-")}
 
 
-def test_a_failed_build_leaves_no_temporary_files():
+@pytest.fixture
+def own_tempdir(tmp_path, monkeypatch):
+    """A temporary directory of this test's own: other tests running beside it make files too."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+
+def test_a_failed_build_leaves_no_temporary_files(own_tempdir):
     before = _leftovers()
     with pytest.raises(RuntimeError), Book(time_zone=SHANGHAI) as book:
         sheet = book.sheet("x", header=["a"])
@@ -155,7 +161,7 @@ def test_a_failed_build_leaves_no_temporary_files():
     assert _leftovers() == before
 
 
-def test_a_saved_book_leaves_no_temporary_files():
+def test_a_saved_book_leaves_no_temporary_files(own_tempdir):
     before = _leftovers()
     one_sheet([["a"]] * 10, header=["h"])
     assert _leftovers() == before

@@ -86,9 +86,18 @@ def test_no_time_expiry_decides_freshness():
     assert len(calls) == 2
 
 
+def test_a_worker_serves_a_value_from_memory_until_the_version_moves():
+    assert public_cached(tournament_id=5, key="m", build=lambda: "first") == "first"
+    version = public_version_get(tournament_id=5)
+    cache.delete(f"{public_cache.PREFIX}:5:{version}:m")  # the shared copy is evicted
+    assert public_cached(tournament_id=5, key="m", build=lambda: "again") == "first"  # no round trip
+    public_version_bump(tournament_id=5)
+    assert public_cached(tournament_id=5, key="m", build=lambda: "second") == "second"
+
+
 def test_a_lost_version_key_never_revives_old_entries():
     public_cached(tournament_id=1, key="k", build=lambda: "old")
-    cache.delete("public:v1:version:1")  # evicted
+    cache.delete(f"{public_cache.PREFIX}:version:1")  # evicted
     assert public_cached(tournament_id=1, key="k", build=lambda: "new") == "new"
 
 
@@ -119,9 +128,9 @@ def test_one_builder_at_a_time_the_others_wait_for_its_value(monkeypatch):
 def test_while_a_build_runs_a_stale_value_may_be_served():
     public_cached(tournament_id=3, key="t", build=lambda: "v1", stale_ok=True)
     public_version_bump(tournament_id=3)
-    cache.add("public:v1:3:lock:t", 1)  # somebody else is building (of whatever version)
+    cache.add(f"{public_cache.PREFIX}:3:lock:t", 1)  # somebody else is building (of whatever version)
     assert public_cached(tournament_id=3, key="t", build=lambda: "v2", stale_ok=True) == "v1"
-    cache.delete("public:v1:3:lock:t")  # done: the next reader builds the current version
+    cache.delete(f"{public_cache.PREFIX}:3:lock:t")  # done: the next reader builds the current version
     assert public_cached(tournament_id=3, key="t", build=lambda: "v2", stale_ok=True) == "v2"
 
 

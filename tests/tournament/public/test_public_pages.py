@@ -16,7 +16,8 @@ from tournament.matches.models import Match, MatchStatus
 from tournament.matches.services import deal_record, round_start
 from tournament.registration.models import Player
 from tournament.standings.cache import public_version_get
-from tournament.standings.public import table_find, tournament_overview_get
+from tournament.standings.public import tournament_overview_get
+from tournament.standings.seating import table_find
 
 pytestmark = pytest.mark.django_db
 

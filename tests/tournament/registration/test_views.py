@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.urls import reverse
@@ -36,10 +37,23 @@ def test_home_page_is_chinese_by_default_with_an_english_switch(client):
     assert '<html lang="zh-hans">' in html
     assert "联鑫钢铁掼蛋争霸赛" in html
     assert "登录" in html and "English" in html
-    switched = client.post("/i18n/setlang/", {"language": "en", "next": "/"})
-    assert switched.status_code == 302
+    switch = re.search(r'<a href="([^"]+)" lang="en">English</a>', html).group(1)
+    assert switch == "/language/en/?next=/"
+    switched = client.get(switch)
+    assert switched.status_code == 302 and switched["Location"] == "/"
     english = client.get("/").content.decode()
     assert '<html lang="en">' in english and "Log in" in english and "中文" in english
+
+
+def test_the_language_switch_returns_to_the_page_and_only_to_this_site(client):
+    tournament = TournamentFactory()
+    page = client.get(f"/t/{tournament.pk}/find/", {"q": "王 五&x"}).content.decode()
+    switch = re.search(r'<a href="([^"]+)" lang="en">English</a>', page).group(1)
+    assert switch == f"/language/en/?next=/t/{tournament.pk}/find/%3Fq%3D%25E7%258E%258B%2B%25E4%25BA%2594%2526x"
+    assert client.get(switch)["Location"] == f"/t/{tournament.pk}/find/?q=%E7%8E%8B+%E4%BA%94%26x"
+    assert client.get("/language/zh-hans/", {"next": "https://evil.example/"})["Location"] == "/"
+    assert client.get("/language/fr/").status_code == 404
+    assert client.post("/language/en/").status_code == 405
 
 
 def test_login_page_logs_an_organiser_in(client):

@@ -1,0 +1,160 @@
+"""Find my table: every seat of the current rounds, searched in the worker's memory.
+
+The minute a draw is published thousands of players ask at once, each a different question (part
+of a name, an employee number), so caching answers helps little and a ``LIKE '%…%'`` per
+question costs the database a scan of the roster. Instead each worker loads the current rounds'
+seats once — one query — into a :class:`SeatIndex` and answers from it: a whole employee number
+by a dictionary, part of a name by one ``str.find`` over all names in a single string.
+
+The index is held in the worker's memory (:data:`seat_indexes`) under the tournament's *seating*
+version and the current rounds, read from the shared cache on every
+question; deals entered do not move that version (:mod:`tournament.standings.signals`), a new
+draw, a renamed player or a moved table does. So every worker answers from the same seats.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+
+from django.db import connection
+
+from tournament.matches.models import Match, RoundEntry, Table
+from tournament.registration.models import Pair, PairMember, Player
+from tournament.standings.cache import LocalMemo, public_version_get
+from tournament.standings.public import FIND_LIMIT, RoundInfo, SeatFound, Side, normalise_query
+
+seat_indexes = LocalMemo(8)
+"""A worker's indexes: one per tournament with rounds under way (a few megabytes for 5,000 pairs)."""
+
+_SEPARATOR = "\n"
+"""Between names in the search string; a query never holds one (:func:`normalise_query`)."""
+
+
+class SeatIndex:
+    """The current rounds' seats, ordered by player name, round and player, ready to search.
+
+    Names are compared case-folded (``Wang`` finds ``WANG``; Chinese has no case). An employee
+    number must match whole: a part of one would let anybody list the roster by number.
+    """
+
+    def __init__(self, seats: Iterable[tuple[str, int, str, SeatFound]]) -> None:
+        """``seats``: (player name, player id, employee number, seat)."""
+        ordered = sorted(seats, key=lambda row: (row[0], row[3].round_id, row[1]))
+        self.seats: tuple[SeatFound, ...] = tuple(row[3] for row in ordered)
+        self._by_number: dict[str, list[int]] = {}
+        starts, offset = [], 0
+        folded = []
+        for index, (name, _player_id, number, _seat) in enumerate(ordered):
+            self._by_number.setdefault(number, []).append(index)
+            name = name.casefold()
+            starts.append(offset)
+            folded.append(name)
+            offset += len(name) + len(_SEPARATOR)
+        self._starts = starts
+        self._names = _SEPARATOR.join(folded)
+
+    def find(self, query: str, *, limit: int = FIND_LIMIT) -> tuple[SeatFound, ...]:
+        """The first ``limit`` seats whose player's name contains ``query`` or whose employee
+        number is ``query``; a query of digits only is an employee number."""
+        query = normalise_query(query)
+        if not query:
+            return ()
+        hits = set(self._by_number.get(query, ()))
+        if not query.isdigit():
+            hits.update(self._name_hits(query.casefold(), limit))
+        return tuple(self.seats[index] for index in sorted(hits)[:limit])
+
+    def _name_hits(self, needle: str, limit: int) -> list[int]:
+        hits: list[int] = []
+        names, starts = self._names, self._starts
+        position = names.find(needle)
+        while position != -1 and len(hits) < limit:
+            index = bisect_right(starts, position) - 1
+            hits.append(index)
+            if index + 1 == len(starts):
+                break
+            position = names.find(needle, starts[index + 1])  # on to the next name: one hit each
+        return hits
+
+
+def seat_index_build(*, rounds: Sequence[RoundInfo]) -> SeatIndex:
+    """Every seat of ``rounds`` in one query over indexed joins.
+
+    Written out rather than built by the ORM: the ORM's path through ``pair__round_entries``
+    adds two joins, and with eleven tables PostgreSQL spent longer planning the query than
+    running it.
+    """
+    by_id = {round_.id: round_ for round_ in rounds}
+    if not by_id:
+        return SeatIndex(())
+    quote = connection.ops.quote_name
+    player, member, entry = Player._meta.db_table, PairMember._meta.db_table, RoundEntry._meta.db_table
+    match, table, pair = Match._meta.db_table, Table._meta.db_table, Pair._meta.db_table
+    placeholders = ", ".join(["%s"] * len(by_id))
+    sql = f"""
+        SELECT p.id, p.name, p.employee_number, e.pair_id, e.round_id, e.match_id, t.number, t.area, e.side,
+               m.ns_pair_id, ns.name, m.ew_pair_id, ew.name
+        FROM {quote(entry)} e
+        JOIN {quote(member)} pm ON pm.pair_id = e.pair_id
+        JOIN {quote(player)} p ON p.id = pm.player_id
+        JOIN {quote(match)} m ON m.id = e.match_id
+        LEFT JOIN {quote(table)} t ON t.id = m.table_id
+        JOIN {quote(pair)} ns ON ns.id = m.ns_pair_id
+        LEFT JOIN {quote(pair)} ew ON ew.id = m.ew_pair_id
+        WHERE e.round_id IN ({placeholders})
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(by_id))
+        rows = cursor.fetchall()
+    sides: dict[int | None, Side] = {}
+
+    def side_of(pair_id: int | None, name: str | None) -> Side:
+        if pair_id not in sides:
+            sides[pair_id] = Side(pair_id, name or "")
+        return sides[pair_id]
+
+    seats = []
+    for row in rows:
+        player_id, name, number, pair_id, round_id, match_id, table_number, area, side, ns, ns_name, ew, ew_name = row
+        round_ = by_id[round_id]
+        seat = SeatFound(
+            player_name=name,
+            pair_id=pair_id,
+            pair_name=ns_name if side == "NS" else ew_name,
+            round_id=round_id,
+            round_number=round_.number,
+            stage_name=round_.stage_name,
+            match_id=match_id,
+            table=table_number,
+            area=area or "",
+            side=side,
+            opponent=side_of(ew, ew_name) if side == "NS" else side_of(ns, ns_name),
+        )
+        seats.append((name, player_id, number, seat))
+    return SeatIndex(seats)
+
+
+def seat_index_get(*, tournament_id: int, rounds: Sequence[RoundInfo], version: int | None = None) -> SeatIndex:
+    """The worker's index of the current rounds' seats, rebuilt when the seating version moves.
+
+    ``version``: the tournament's seating version as the caller read it (else it is read here).
+    """
+    if version is None:
+        version = public_version_get(tournament_id=tournament_id, scope="seating")
+    key = (tournament_id, version, tuple(round_.id for round_ in rounds))
+    index = seat_indexes.get(key)
+    if index is None:
+        index = seat_index_build(rounds=rounds)
+        seat_indexes.put(key, index)
+    return index  # type: ignore[no-any-return]
+
+
+def table_find(
+    *, tournament_id: int, rounds: Sequence[RoundInfo], query: str, version: int | None = None
+) -> tuple[SeatFound, ...]:
+    """Find my table: the current rounds' seats of players whose name contains ``query`` or whose
+    employee number is ``query`` (see :class:`SeatIndex`); ``version`` as for :func:`seat_index_get`."""
+    if not normalise_query(query) or not rounds:
+        return ()
+    return seat_index_get(tournament_id=tournament_id, rounds=rounds, version=version).find(query)
