@@ -131,6 +131,11 @@ def test_an_anonymous_visitor_gets_the_same_page_as_a_rendered_one_without_any_c
     assert again.content.decode() == usual.content.decode()
     page = again.content.decode()
     assert 'value="20005"' in page and "张三甲" in page
+    player = Player.objects.get(tournament=event.tournament, employee_number="20005")
+    match = Match.objects.get(round=event.second, entries__pair=player.membership.pair)
+    opponent = match.ew_pair if match.ns_pair == player.membership.pair else match.ns_pair
+    assert f'href="{reverse("standings:match", args=[event.tournament.pk, match.pk])}"' in page
+    assert f'href="{reverse("standings:pair", args=[event.tournament.pk, opponent.pk])}">{opponent.name}<' in page
     assert f'href="/language/en/?next={path}%3Fq%3D20005"' in page
 
 
