@@ -89,9 +89,6 @@ class LocalMemo:
             except KeyError:  # another thread emptied it meanwhile
                 break
 
-    def clear(self) -> None:
-        self._entries.clear()
-
 
 local_memo = LocalMemo(LOCAL_ENTRIES)
 

@@ -6,6 +6,7 @@ call all save the match row (its snapshot); publishing, starting or finishing a 
 round; registration changes save the pair or player. Writes that bypass ``save()``
 (``QuerySet.update``, ``bulk_update``) must call :func:`tournament.standings.cache.public_version_bump`
 themselves. Draft rounds are bulk-written without signals, which is fine: players never see them.
+A match saved with result fields only (:data:`RESULT_FIELDS`) leaves the seating version alone.
 """
 
 from __future__ import annotations

@@ -9,28 +9,23 @@ works as a plain page.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import lru_cache
+from collections.abc import Callable
 from typing import Any
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from tournament import labels
 from tournament.standings.cache import public_cached, public_versions_get
 from tournament.standings.public import (
     FIND_LIMIT,
-    SeatFound,
     TournamentOverview,
     bracket_cached,
     draw_cached,
@@ -40,6 +35,7 @@ from tournament.standings.public import (
     pair_cached,
     standings_cached,
 )
+from tournament.standings.seat_cards import seat_cards
 from tournament.standings.seating import table_find
 from tournament.standings.shell import page_render
 
@@ -165,70 +161,6 @@ def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) 
     )
 
 
-@lru_cache(maxsize=1024)
-def _id_url(name: str, tournament_id: int) -> Callable[[int], str]:
-    """``reverse(name, args=[tournament_id, id])`` for any ``id``, reversed once per worker: for
-    routes whose last argument is an ``<int:…>``."""
-    marker = 2_147_483_647
-    head, tail = reverse(name, args=[tournament_id, marker]).rsplit(str(marker), 1)
-    return lambda id_: f"{head}{id_}{tail}"
-
-
-@lru_cache(maxsize=8)
-def _card_words(language: str) -> dict[str, str]:
-    """The words of a find-my-table answer in ``language`` (the active one), looked up once per worker."""
-    return {
-        "opponents": _("Opponents"),
-        "bye": _("Bye"),
-        "match_page": _("Match page"),
-        "table": _("Table %(table)s"),
-        "round": _("round %(number)s"),
-        "NS": labels.side("NS"),
-        "EW": labels.side("EW"),
-    }
-
-
-def _seat_cards(*, tournament_id: int, seats: Sequence[SeatFound]) -> list[str]:
-    """Find-my-table answers as HTML: each player, the table and seat (or a bye), the opponents
-    and the match page. Built with ``format_html`` rather than a template, with the words and
-    addresses worked out once, because the minute a draw is published this is the answer
-    thousands of players wait for: a template took ten times as long for these few lines."""
-    pair_url, match_url = _id_url("standings:pair", tournament_id), _id_url("standings:match", tournament_id)
-    words = _card_words(get_language())
-    cards = []
-    for seat in seats:
-        if seat.table:
-            area = format_html(' <span class="badge">{}</span>', seat.area) if seat.area else ""
-            where = format_html(
-                '<p class="seat-where"><span class="pub-big">{}</span>\n    <span class="pub-big">{}</span>{}</p>'
-                '\n  <p>{}: <a href="{}">{}</a></p>',
-                words["table"] % {"table": seat.table},
-                words.get(seat.side, "—"),
-                area,
-                words["opponents"],
-                pair_url(seat.opponent.pair_id),
-                seat.opponent.name,
-            )
-        else:
-            where = format_html('<p class="seat-where"><span class="pub-big">{}</span></p>', words["bye"])
-        cards.append(
-            format_html(
-                '<li class="card found-seat" data-match="{}">\n'
-                '  <p class="seat-who"><strong>{}</strong> <span class="muted">{}</span></p>\n  {}\n'
-                '  <p class="muted small">{} · {} · <a href="{}">{}</a></p>\n</li>',
-                seat.match_id,
-                seat.player_name,
-                seat.pair_name,
-                where,
-                seat.stage_name,
-                words["round"] % {"number": seat.round_number},
-                match_url(seat.match_id),
-                words["match_page"],
-            )
-        )
-    return cards
-
-
 @require_safe
 def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Find my table: part of a name or a whole employee number → table and seat, at once."""
@@ -240,7 +172,7 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
         query=query,
         version=request.seating_version,  # type: ignore[attr-defined]
     )
-    cards = _seat_cards(tournament_id=tournament_id, seats=results)
+    cards = seat_cards(tournament_id=tournament_id, seats=results)
     context = {"overview": overview, "query": query, "cards": cards, "limit": FIND_LIMIT}
     html = render_to_string("public/_find_results.html", context)
     if request.htmx:
