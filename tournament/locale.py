@@ -15,6 +15,7 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
@@ -36,6 +37,12 @@ class ChineseFirstLocaleMiddleware(LocaleMiddleware):
         language = chosen if chosen in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        # The page depends on the language cookie, never on Accept-Language: say so to caches.
+        patch_vary_headers(response, ("Cookie",))
+        response.headers.setdefault("Content-Language", translation.get_language())
+        return response
 
 
 @never_cache
