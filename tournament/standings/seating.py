@@ -7,15 +7,18 @@ seats once — one query — into a :class:`SeatIndex` and answers from it: a wh
 by a dictionary, part of a name by one ``str.find`` over all names in a single string.
 
 The index is held in the worker's memory (:data:`seat_indexes`) under the tournament's *seating*
-version and the current rounds, read from the shared cache on every
-question; deals entered do not move that version (:mod:`tournament.standings.signals`), a new
-draw, a renamed player or a moved table does. So every worker answers from the same seats.
+version (read from the shared cache on every question) and the current rounds. Deals entered do
+not move that version (:mod:`tournament.standings.signals`); a new draw, a renamed player or a
+moved table does. So every worker answers from the same seats.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
+from itertools import accumulate
+from operator import itemgetter
+from typing import Any
 
 from django.db import connection
 
@@ -31,39 +34,42 @@ _SEPARATOR = "\n"
 """Between names in the search string; a query never holds one (:func:`normalise_query`)."""
 
 
+SeatRow = tuple[Any, ...]
+"""One seat as the index query gives it: player id, name, employee number, pair id, round id,
+match id, table number, area, side, N/S pair id and name, E/W pair id and name."""
+
+_BY_NAME = itemgetter(1, 4, 0)  # name, round, player
+
+
 class SeatIndex:
     """The current rounds' seats, ordered by player name, round and player, ready to search.
 
     Names are compared case-folded (``Wang`` finds ``WANG``; Chinese has no case). An employee
-    number must match whole: a part of one would let anybody list the roster by number.
+    number must match whole: a part of one would let anybody list the roster by number. The rows
+    stay as the query gave them; only the seats of an answer become :class:`SeatFound` values, so
+    building the index after a draw costs little more than the query.
     """
 
-    def __init__(self, seats: Iterable[tuple[str, int, str, SeatFound]]) -> None:
-        """``seats``: (player name, player id, employee number, seat)."""
-        ordered = sorted(seats, key=lambda row: (row[0], row[3].round_id, row[1]))
-        self.seats: tuple[SeatFound, ...] = tuple(row[3] for row in ordered)
+    def __init__(self, rows: Iterable[SeatRow], rounds: Sequence[RoundInfo]) -> None:
+        self._rows = sorted(rows, key=_BY_NAME)
+        self._rounds = {round_.id: round_ for round_ in rounds}
         self._by_number: dict[str, list[int]] = {}
-        starts, offset = [], 0
-        folded = []
-        for index, (name, _player_id, number, _seat) in enumerate(ordered):
-            self._by_number.setdefault(number, []).append(index)
-            name = name.casefold()
-            starts.append(offset)
-            folded.append(name)
-            offset += len(name) + len(_SEPARATOR)
-        self._starts = starts
+        for index, row in enumerate(self._rows):
+            self._by_number.setdefault(row[2], []).append(index)
+        folded = [row[1].casefold() for row in self._rows]
+        self._starts = list(accumulate((len(name) + len(_SEPARATOR) for name in folded[:-1]), initial=0))
         self._names = _SEPARATOR.join(folded)
 
     def find(self, query: str, *, limit: int = FIND_LIMIT) -> tuple[SeatFound, ...]:
         """The first ``limit`` seats whose player's name contains ``query`` or whose employee
         number is ``query``; a query of digits only is an employee number."""
         query = normalise_query(query)
-        if not query:
+        if not query or not self._rows:
             return ()
         hits = set(self._by_number.get(query, ()))
         if not query.isdigit():
             hits.update(self._name_hits(query.casefold(), limit))
-        return tuple(self.seats[index] for index in sorted(hits)[:limit])
+        return tuple(self._seat(self._rows[index]) for index in sorted(hits)[:limit])
 
     def _name_hits(self, needle: str, limit: int) -> list[int]:
         hits: list[int] = []
@@ -77,6 +83,23 @@ class SeatIndex:
             position = names.find(needle, starts[index + 1])  # on to the next name: one hit each
         return hits
 
+    def _seat(self, row: SeatRow) -> SeatFound:
+        _player_id, name, _number, pair_id, round_id, match_id, table, area, side, ns, ns_name, ew, ew_name = row
+        round_ = self._rounds[round_id]
+        return SeatFound(
+            player_name=name,
+            pair_id=pair_id,
+            pair_name=ns_name if side == "NS" else ew_name,
+            round_id=round_id,
+            round_number=round_.number,
+            stage_name=round_.stage_name,
+            match_id=match_id,
+            table=table,
+            area=area or "",
+            side=side,
+            opponent=Side(ew, ew_name or "") if side == "NS" else Side(ns, ns_name),
+        )
+
 
 def seat_index_build(*, rounds: Sequence[RoundInfo]) -> SeatIndex:
     """Every seat of ``rounds`` in one query over indexed joins.
@@ -85,13 +108,13 @@ def seat_index_build(*, rounds: Sequence[RoundInfo]) -> SeatIndex:
     adds two joins, and with eleven tables PostgreSQL spent longer planning the query than
     running it.
     """
-    by_id = {round_.id: round_ for round_ in rounds}
-    if not by_id:
-        return SeatIndex(())
+    round_ids = [round_.id for round_ in rounds]
+    if not round_ids:
+        return SeatIndex((), rounds)
     quote = connection.ops.quote_name
     player, member, entry = Player._meta.db_table, PairMember._meta.db_table, RoundEntry._meta.db_table
     match, table, pair = Match._meta.db_table, Table._meta.db_table, Pair._meta.db_table
-    placeholders = ", ".join(["%s"] * len(by_id))
+    placeholders = ", ".join(["%s"] * len(round_ids))
     sql = f"""
         SELECT p.id, p.name, p.employee_number, e.pair_id, e.round_id, e.match_id, t.number, t.area, e.side,
                m.ns_pair_id, ns.name, m.ew_pair_id, ew.name
@@ -105,34 +128,8 @@ def seat_index_build(*, rounds: Sequence[RoundInfo]) -> SeatIndex:
         WHERE e.round_id IN ({placeholders})
     """
     with connection.cursor() as cursor:
-        cursor.execute(sql, list(by_id))
-        rows = cursor.fetchall()
-    sides: dict[int | None, Side] = {}
-
-    def side_of(pair_id: int | None, name: str | None) -> Side:
-        if pair_id not in sides:
-            sides[pair_id] = Side(pair_id, name or "")
-        return sides[pair_id]
-
-    seats = []
-    for row in rows:
-        player_id, name, number, pair_id, round_id, match_id, table_number, area, side, ns, ns_name, ew, ew_name = row
-        round_ = by_id[round_id]
-        seat = SeatFound(
-            player_name=name,
-            pair_id=pair_id,
-            pair_name=ns_name if side == "NS" else ew_name,
-            round_id=round_id,
-            round_number=round_.number,
-            stage_name=round_.stage_name,
-            match_id=match_id,
-            table=table_number,
-            area=area or "",
-            side=side,
-            opponent=side_of(ew, ew_name) if side == "NS" else side_of(ns, ns_name),
-        )
-        seats.append((name, player_id, number, seat))
-    return SeatIndex(seats)
+        cursor.execute(sql, round_ids)
+        return SeatIndex(cursor.fetchall(), rounds)
 
 
 def seat_index_get(*, tournament_id: int, rounds: Sequence[RoundInfo], version: int | None = None) -> SeatIndex:

@@ -19,30 +19,33 @@ from tournament.matches.services import deal_record
 from tournament.registration.models import Player
 from tournament.registration.services import PlayerData, pair_update
 from tournament.standings.cache import LocalMemo, public_version_get
-from tournament.standings.public import SeatFound, Side, tournament_overview_get
+from tournament.standings.public import RoundInfo, SeatFound, tournament_overview_get
 from tournament.standings.seating import SeatIndex, table_find
 
 pytestmark = pytest.mark.django_db
 
 
-def seat(name: str, *, round_id: int = 1, table: int = 1) -> SeatFound:
-    return SeatFound(
-        player_name=name,
-        pair_id=table,
-        pair_name=f"{name} / x",
-        round_id=round_id,
-        round_number=round_id,
-        stage_name="预赛",
-        match_id=table,
-        table=table,
-        area="",
-        side="NS",
-        opponent=Side(99, "对手"),
-    )
+ROUND = RoundInfo(
+    id=1,
+    stage_id=1,
+    stage_name="预赛",
+    stage_format="swiss",
+    number=1,
+    status="running",
+    published_at=None,
+    started_at=None,
+    ends_at=None,
+    time_called_at=None,
+)
 
 
-def index_of(*rows: tuple[str, str]) -> SeatIndex:
-    return SeatIndex((name, n, number, seat(name, table=n)) for n, (name, number) in enumerate(rows, start=1))
+def index_of(*players: tuple[str, str]) -> SeatIndex:
+    """Each player (name, employee number) at a table of their own, N/S against pair 99."""
+    rows = [
+        (n, name, number, n, ROUND.id, n, n, "", "NS", n, f"{name} / x", 99, "对手")
+        for n, (name, number) in enumerate(players, start=1)
+    ]
+    return SeatIndex(rows, [ROUND])
 
 
 def names(found: tuple[SeatFound, ...]) -> list[str]:
@@ -56,6 +59,9 @@ def test_the_index_finds_part_of_a_name_in_any_case_and_only_whole_employee_numb
     assert names(index.find("20002")) == ["Wang Wei"]
     assert index.find("2000") == ()  # no listing the roster by a part of a number
     assert names(index.find("E300")) == ["李王"]  # a number with letters, whole
+    (seat,) = index.find("张三")
+    assert (seat.table, seat.side, seat.pair_name, seat.round_number) == (4, "NS", "张三 / x", 1)
+    assert (seat.opponent.pair_id, seat.opponent.name) == (99, "对手")
     assert index.find("明\n张") == index.find("") == ()  # never across two names
 
 
