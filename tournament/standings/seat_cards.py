@@ -1,4 +1,4 @@
-"""The HTML of find-my-table answers (the cards under the search box).
+"""The HTML of find-my-table answers (the list under the search box).
 
 Built with ``format_html`` rather than a template, with the words and addresses worked out once
 per worker, because the minute a draw is published this is the answer thousands of players wait
@@ -11,12 +11,13 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournament import labels
-from tournament.standings.public import SeatFound
+from tournament.standings.public import FIND_LIMIT, SeatFound, TournamentOverview
 
 
 @lru_cache(maxsize=1024)
@@ -79,3 +80,23 @@ def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound]) -> list[str]:
             )
         )
     return cards
+
+
+def find_results_html(*, overview: TournamentOverview, query: str, seats: Sequence[SeatFound]) -> SafeString:
+    """What a search gives: the seats found, a friendly line when nobody matches, a hint when the
+    list is cut at :data:`FIND_LIMIT`; nothing before a search."""
+    if not query:
+        return SafeString("")
+    if not overview.current_rounds:
+        return format_html('\n  <p class="muted">{}</p>\n', _("The draw of the first round is not published yet."))
+    cards = seat_cards(tournament_id=overview.id, seats=seats)
+    if cards:
+        items = format_html_join("\n  ", "{}", ((card,) for card in cards))
+    else:
+        nobody = _("Nobody in the current round matches “%(query)s”.") % {"query": query}
+        items = format_html('<li class="muted">{}</li>', nobody)
+    more = ""
+    if len(cards) >= FIND_LIMIT:
+        text = _("Only the first %(limit)s are shown: type more of the name.") % {"limit": FIND_LIMIT}
+        more = format_html('\n  <p class="muted small">{}</p>', text)
+    return format_html('\n  <ul class="found">\n  {}\n  </ul>{}\n', items, more)

@@ -25,7 +25,6 @@ from django.views.decorators.http import require_safe
 
 from tournament.standings.cache import public_cached, public_versions_get
 from tournament.standings.public import (
-    FIND_LIMIT,
     TournamentOverview,
     bracket_cached,
     draw_cached,
@@ -35,7 +34,7 @@ from tournament.standings.public import (
     pair_cached,
     standings_cached,
 )
-from tournament.standings.seat_cards import seat_cards
+from tournament.standings.seat_cards import find_results_html
 from tournament.standings.seating import table_find
 from tournament.standings.shell import page_render
 
@@ -172,9 +171,7 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
         query=query,
         version=request.seating_version,  # type: ignore[attr-defined]
     )
-    cards = seat_cards(tournament_id=tournament_id, seats=results)
-    context = {"overview": overview, "query": query, "cards": cards, "limit": FIND_LIMIT}
-    html = render_to_string("public/_find_results.html", context)
+    html = find_results_html(overview=overview, query=query, seats=results)
     if request.htmx:
         response = HttpResponse(html)
     else:
@@ -185,7 +182,7 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
             tournament_id=overview.id,
             version=request.public_version,  # type: ignore[attr-defined]
             key="find",
-            holes={"query": query, "results_html": mark_safe(html)},
+            holes={"query": query, "results_html": html},
         )
     patch_vary_headers(response, ["HX-Request"])
     return response

@@ -17,7 +17,7 @@ from tournament.draw.services import table_areas_set
 from tournament.matches.models import Match
 from tournament.matches.services import deal_record
 from tournament.registration.models import Player
-from tournament.registration.services import PlayerData, pair_update
+from tournament.registration.services import PlayerData, pair_update, tournament_create
 from tournament.standings.cache import LocalMemo, public_version_get
 from tournament.standings.public import RoundInfo, SeatFound, tournament_overview_get
 from tournament.standings.seating import SeatIndex, table_find
@@ -170,3 +170,19 @@ def test_a_signed_in_user_gets_their_own_header_not_the_shared_layout(django_use
     assert "裁判长" not in anonymous and "X-CSRFToken" not in anonymous
     assert re.search(r'<a href="/accounts/login/">', anonymous)
     assert settings.SESSION_COOKIE_NAME in client.cookies
+
+
+def test_a_long_list_is_cut_with_a_hint_and_before_any_draw_the_page_says_so():
+    event = swiss_event(pairs=24)
+    path = reverse("standings:find", args=[event.tournament.pk])
+    english = Client()
+    english.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = english.get(path, {"q": "队友"}).content.decode()
+    assert page.count('class="card found-seat"') == 20
+    assert "Only the first 20 are shown: type more of the name." in page
+    assert "Only the first" not in english.get(path, {"q": "队友01"}).content.decode()
+
+    empty = tournament_create(name="尚未抽签", rule_profile="timed-40")
+    page = english.get(reverse("standings:find", args=[empty.pk]), {"q": "王"}).content.decode()
+    assert "The draw of the first round is not published yet." in page
+    assert "The draw of the first round" not in english.get(reverse("standings:find", args=[empty.pk])).content.decode()
