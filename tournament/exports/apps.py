@@ -6,3 +6,8 @@ class ExportsConfig(AppConfig):
     name = "tournament.exports"
     label = "exports"
     verbose_name = _("Exports")
+
+    def ready(self) -> None:
+        from tournament.exports import signals
+
+        signals.connect()

@@ -28,6 +28,10 @@ from tournament.registration.models import Tournament
 
 logger = logging.getLogger(__name__)
 
+KEEP_DONE = 5
+"""Ended exports kept of each kind (per round and language): an organiser downloads the newest;
+older files only fill the disk, so they go with their jobs (:func:`export_jobs_prune`)."""
+
 REUSE_ACTIVE_FOR = timedelta(minutes=30)
 """A second click while the same export is still being made shows that job instead of starting
 another; a job older than this is presumed lost (its worker died) and a new one starts."""
@@ -130,5 +134,23 @@ def export_job_run(*, job_id: int) -> ExportJob:
         ExportJob.objects.filter(pk=job.pk).update(
             status=ExportStatus.DONE, progress=100, file=stored, finished_at=timezone.now()
         )
+        export_jobs_prune(job=job)
     job.refresh_from_db()
     return job
+
+
+def export_jobs_prune(*, job: ExportJob) -> int:
+    """Keep the newest :data:`KEEP_DONE` finished or failed exports like ``job`` (same kind, round
+    and language) and delete the older ones with their files; returns how many went. Running and
+    waiting jobs are never touched."""
+    ended = ExportJob.objects.filter(
+        tournament_id=job.tournament_id,
+        kind=job.kind,
+        language=job.language,
+        round_id=job.round_id,
+        status__in=(ExportStatus.DONE, ExportStatus.FAILED),
+    ).order_by("-created_at", "-id")
+    stale = list(ended[KEEP_DONE:])
+    for old in stale:
+        old.delete()  # its file goes with it (tournament.exports.signals)
+    return len(stale)

@@ -86,3 +86,48 @@ def test_a_round_export_needs_a_round_of_the_tournament(event):
     other_round = RoundFactory(stage__tournament=TournamentFactory())
     with pytest.raises(ValueError):
         export_job_start(tournament=event.tournament, kind=ExportKind.ROUND_DRAW, round=other_round)
+
+
+def test_only_the_newest_exports_of_a_kind_are_kept_with_their_files(
+    event, media_root, monkeypatch, django_capture_on_commit_callbacks
+):
+    monkeypatch.setattr(services, "workbook_build", lambda *, tournament, target, **kwargs: target.write(b"xlsx"))
+    english = ExportJob.objects.create(tournament=event.tournament, language="en")
+    export_job_run(job_id=english.pk)
+    failed = ExportJob.objects.create(tournament=event.tournament, status=ExportStatus.FAILED, error="disk full")
+    running = ExportJob.objects.create(tournament=event.tournament, status=ExportStatus.RUNNING)
+    done = []
+    with django_capture_on_commit_callbacks(execute=True):  # files go once the deletion commits
+        for _ in range(services.KEEP_DONE + 1):
+            job = ExportJob.objects.create(tournament=event.tournament)
+            done.append(export_job_run(job_id=job.pk))
+    left = set(ExportJob.objects.values_list("pk", flat=True))
+    # the newest five Chinese workbooks stay; the older one and the old failure go; the English
+    # workbook (another export) and the running job are not touched
+    assert left == {english.pk, running.pk, *(job.pk for job in done[1:])}
+    assert failed.pk not in left
+    assert files(media_root) == sorted(
+        f"exports/{event.tournament.pk}/{job.pk}-workbook.xlsx" for job in [english, *done[1:]]
+    )
+
+
+def test_deleting_a_tournament_deletes_its_export_files(media_root, monkeypatch, django_capture_on_commit_callbacks):
+    monkeypatch.setattr(services, "workbook_build", lambda *, tournament, target, **kwargs: target.write(b"xlsx"))
+    tournament = TournamentFactory()
+    export_job_run(job_id=ExportJob.objects.create(tournament=tournament).pk)
+    assert files(media_root)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament.delete()
+    assert files(media_root) == []
+
+
+def test_a_deletion_rolled_back_keeps_the_file(media_root, monkeypatch):
+    from django.db import transaction
+
+    monkeypatch.setattr(services, "workbook_build", lambda *, tournament, target, **kwargs: target.write(b"xlsx"))
+    job = export_job_run(job_id=ExportJob.objects.create(tournament=TournamentFactory()).pk)
+    pk, name = job.pk, job.file.name
+    with pytest.raises(RuntimeError), transaction.atomic():
+        job.delete()
+        raise RuntimeError("the organiser's request failed half-way")
+    assert ExportJob.objects.filter(pk=pk).exists() and job.file.storage.exists(name)
