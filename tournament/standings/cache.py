@@ -103,18 +103,27 @@ class Versions(NamedTuple):
 
 
 def public_versions_get(*, tournament_id: int) -> Versions:
-    """The tournament's current cache versions (created on first use), in one round trip."""
+    """The tournament's current cache versions (created on first use), in one round trip.
+
+    If the cache is down, versions nobody used before: every value is built afresh (never an old
+    one served) and the pages stay up.
+    """
     keys = {scope: _version_key(tournament_id, scope) for scope in Versions._fields}
-    found = cache.get_many(list(keys.values()))
-    versions = {}
-    for scope, key in keys.items():
-        version = found.get(key)
-        if version is None:
-            cache.add(key, time.time_ns(), timeout=VERSION_TIMEOUT)
-            version = cache.get(key)
-            if version is None:  # a cache that stores nothing (DummyCache): never serve an old entry
-                version = time.time_ns()
-        versions[scope] = int(version)
+    try:
+        found = cache.get_many(list(keys.values()))
+        versions = {}
+        for scope, key in keys.items():
+            version = found.get(key)
+            if version is None:
+                cache.add(key, time.time_ns(), timeout=VERSION_TIMEOUT)
+                version = cache.get(key)
+                if version is None:  # a cache that stores nothing (DummyCache): never serve an old entry
+                    version = time.time_ns()
+            versions[scope] = int(version)
+    except Exception:
+        logger.warning("public cache unavailable; tournament %s's pages are built afresh", tournament_id, exc_info=True)
+        now = time.time_ns()
+        return Versions(public=now, seating=now)
     return Versions(**versions)
 
 

@@ -186,3 +186,19 @@ def test_a_long_list_is_cut_with_a_hint_and_before_any_draw_the_page_says_so():
     page = english.get(reverse("standings:find", args=[empty.pk]), {"q": "王"}).content.decode()
     assert "The draw of the first round is not published yet." in page
     assert "The draw of the first round" not in english.get(reverse("standings:find", args=[empty.pk])).content.decode()
+
+
+def test_the_public_pages_stay_up_when_the_cache_is_down(monkeypatch):
+    from django.core.cache import cache
+
+    event = swiss_event()
+
+    def down(*args, **kwargs):
+        raise ConnectionError("redis is down")
+
+    for name in ("get", "get_many", "add", "set", "set_many", "delete", "incr"):
+        monkeypatch.setattr(cache, name, down)
+    visitor = Client()
+    page = visitor.get(reverse("standings:find", args=[event.tournament.pk]), {"q": "张三甲"})
+    assert page.status_code == 200 and "张三甲" in page.content.decode()
+    assert visitor.get(reverse("standings:draw", args=[event.tournament.pk])).status_code == 200
