@@ -417,12 +417,14 @@ def main() -> int:
 
     url = os.environ.get("DATABASE_URL", "")
     if not is_postgres(url) and local_service(LOCAL_POSTGRES):
+        print("NOTE web_bench: DATABASE_URL is not PostgreSQL; using the local one at 127.0.0.1:5432")
         url = LOCAL_POSTGRES
     if not is_postgres(url):
         print("NOTE web_bench: skipped — needs DATABASE_URL pointing at PostgreSQL (the load test of 5,000 pairs).")
         return 0
     if not (os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL")) and local_service(LOCAL_REDIS):
-        os.environ["CACHE_URL"] = LOCAL_REDIS  # as production runs several workers: one shared cache
+        print("NOTE web_bench: no CACHE_URL; using the local Redis at 127.0.0.1:6379 (workers share one cache)")
+        os.environ["CACHE_URL"] = LOCAL_REDIS
     database_url = bench_database(url)
     os.environ["DATABASE_URL"] = database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
