@@ -1,7 +1,9 @@
 """The public pages: no login, read-only, cached per tournament version, live by htmx polling.
 
 Each page is a cached fragment (rendered once per tournament version, page and language) inside
-the site's layout. A live fragment polls its own URL every few seconds with ``v=<version>``
+the site's layout (itself rendered once per version for visitors who are not signed in:
+:mod:`tournament.standings.shell`); find my table answers from each worker's index of the seats
+(:mod:`tournament.standings.seating`). A live fragment polls its own URL every few seconds with ``v=<version>``
 (``hx-get``); while nothing changed the answer is an empty 204 (htmx keeps the page as it is),
 so thousands of open phones cost one cache read each per poll. Without JavaScript every page
 works as a plain page.
