@@ -154,6 +154,9 @@ class BracketMatchOut(serializers.Serializer):
     levels = PairOfNumbers(allow_null=True)
     points = PairOfNumbers(allow_null=True)
     third_place = serializers.BooleanField()
+    next_sets_level = serializers.CharField(
+        allow_null=True, help_text="While running: the side whose level the next deal is played at (Tractor: declarer)."
+    )
 
 
 class BracketRoundOut(serializers.Serializer):

@@ -301,6 +301,8 @@ class BracketMatch:
     levels: tuple[int, int] | None
     points: tuple[int, int] | None
     third_place: bool = False
+    next_sets_level: str | None = None
+    """While the match runs: the side whose level the next deal is played at (Tractor: the declarer)."""
 
     @property
     def is_placeholder(self) -> bool:
@@ -582,8 +584,7 @@ def _match_view(match: Match) -> MatchView:
         points=_pair_of(state.get("points")),
         games=_pair_of(state.get("games")),
         next_level=next_deal.get("level") if next_deal else None,
-        # Tractor: the deal is played at the declarer's level (庄家), so the declarer sets it
-        next_sets_level=(next_deal.get("sets_level") or next_deal.get("declarer")) if next_deal else None,
+        next_sets_level=_next_sets_level(state),
         deals=tuple(_deal_line(record) for record in state.get("deals", []) if isinstance(record, Mapping)),
         adjustments=tuple(dict(item) for item in state.get("adjustments", []) if isinstance(item, Mapping)),
         started_at=match.started_at,
@@ -638,6 +639,14 @@ def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
     )
 
 
+def _next_sets_level(state: Mapping[str, Any]) -> str | None:
+    """The side whose level the next deal is played at; in Tractor the declarer (庄家) sets it."""
+    next_deal = state.get("next_deal")
+    if not isinstance(next_deal, Mapping):
+        return None
+    return next_deal.get("sets_level") or next_deal.get("declarer")
+
+
 def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> BracketMatch:
     state = match.state or {}
     return BracketMatch(
@@ -652,6 +661,7 @@ def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> B
         levels=_pair_of(state.get("levels")),
         points=_pair_of(state.get("points")),
         third_place=third_place,
+        next_sets_level=_next_sets_level(state) if match.status == MatchStatus.RUNNING else None,
     )
 
 

@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from tests.tournament.public.events import knockout_event, swiss_event
 from tournament.matches.models import Match
+from tournament.standings.public import bracket_get
 
 pytestmark = pytest.mark.django_db
 
@@ -91,6 +92,10 @@ def test_the_bracket(api):
     assert [r["remaining"] for r in body["rounds"]] == [5, 3, 2]
     assert body["byes"] == 2
     assert body["rounds"][2]["matches"][0]["status"] == "running"
+    boxes = [box for round_ in body["rounds"] for box in round_["matches"]]
+    assert all(box["next_sets_level"] is None for box in boxes if box["status"] != "running")
+    live = bracket_get(tournament_id=tournament.pk, stage_id=rounds[0].stage_id).rounds[2].matches[0]
+    assert body["rounds"][2]["matches"][0]["next_sets_level"] == live.next_sets_level
 
 
 def test_unknown_or_foreign_things_are_404_in_the_error_shape(api, event):

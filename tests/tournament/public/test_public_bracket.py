@@ -121,3 +121,28 @@ def test_a_fixed_bracket_shows_who_meets_whom_in_the_rounds_to_come():
     bracket = bracket_get(tournament_id=tournament.pk, stage_id=stage.pk)
     final = bracket.rounds[2].matches[0]
     assert final.is_placeholder and final.ns.name == "A" and final.ew.name == "F"
+
+
+@pytest.mark.parametrize(
+    ("next_deal", "side"),
+    [({"number": 4, "level": 12, "sets_level": "EW"}, "EW"), ({"number": 4, "level": 10, "declarer": "NS"}, "NS")],
+    ids=["guandan", "tractor-declarer"],
+)
+def test_a_live_box_marks_the_side_whose_level_is_played_next(client, next_deal, side):
+    tournament, stage = fixed_bracket()
+    final = Match.objects.get(round__stage=stage, round__number=3, bracket_slot=1)
+    final.state = {**final.state, "next_deal": next_deal}
+    final.save()
+    box = bracket_get(tournament_id=tournament.pk, stage_id=stage.pk).rounds[2].matches[0]
+    assert box.next_sets_level == side
+    page = client.get(reverse("standings:stage_bracket", args=[tournament.pk, stage.pk])).content.decode()
+    live = page[page.index("live-match") :]
+    live = live[: live.index("</li>")]
+    slots = live.split('<span class="slot')[1:]
+    marked = [("class=\"sets\"" in slot) for slot in slots]
+    assert marked == ([True, False] if side == "NS" else [False, True])
+    assert "The next deal is played at this level" in live
+    # a finished match marks nothing
+    final.status, final.winner = MatchStatus.FINISHED, "EW"
+    final.save()
+    assert bracket_get(tournament_id=tournament.pk, stage_id=stage.pk).rounds[2].matches[0].next_sets_level is None
