@@ -28,7 +28,8 @@ from tournament.standings.cache import LocalMemo, public_version_get
 from tournament.standings.public import FIND_LIMIT, RoundInfo, SeatFound, Side, normalise_query
 
 seat_indexes = LocalMemo(8)
-"""A worker's indexes: one per tournament with rounds under way (a few megabytes for 5,000 pairs)."""
+"""A worker's indexes, one per tournament (the latest built) for the last eight tournaments asked
+about: a few megabytes each for 5,000 pairs."""
 
 _SEPARATOR = "\n"
 """Between names in the search string; a query never holds one (:func:`normalise_query`)."""
@@ -139,12 +140,13 @@ def seat_index_get(*, tournament_id: int, rounds: Sequence[RoundInfo], version: 
     """
     if version is None:
         version = public_version_get(tournament_id=tournament_id, scope="seating")
-    key = (tournament_id, version, tuple(round_.id for round_ in rounds))
-    index = seat_indexes.get(key)
-    if index is None:
-        index = seat_index_build(rounds=rounds)
-        seat_indexes.put(key, index)
-    return index  # type: ignore[no-any-return]
+    built_for = (version, tuple(round_.id for round_ in rounds))
+    held = seat_indexes.get(tournament_id)
+    if held is not None and held[0] == built_for:
+        return held[1]  # type: ignore[no-any-return]
+    index = seat_index_build(rounds=rounds)
+    seat_indexes.put(tournament_id, (built_for, index))  # the one before is dropped, not kept
+    return index
 
 
 def table_find(
