@@ -25,6 +25,16 @@ def side(code: Any) -> str:
     return {"NS": _("N/S"), "EW": _("E/W")}.get(str(code), "—")
 
 
+def seat(code: Any) -> str:
+    """ "N" → "N" (北): a seat in a finishing order."""
+    return {"N": _("N"), "E": _("E"), "S": _("S"), "W": _("W")}.get(str(code), str(code))
+
+
+def seat_name(code: Any) -> str:
+    """ "N" → "North" (北家): a seat on its own, as on the referee's tap buttons."""
+    return {"N": _("North"), "E": _("East"), "S": _("South"), "W": _("West")}.get(str(code), str(code))
+
+
 def reason(code: Any) -> str:
     """Why a match was won, as the rules core names it (RULES.md §2–3)."""
     names = {

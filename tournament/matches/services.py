@@ -273,6 +273,15 @@ def _check_version(match: Match, expected_version: int | None) -> None:
         raise StaleVersion(match)
 
 
+def _locked_open(match_id: int, expected_version: int | None) -> Match:
+    """The match, locked, for an edit: refused if it is a bye or signed off, or if it changed
+    since the caller read ``expected_version``."""
+    match = _locked(match_id)
+    _refuse_unless_open(match)
+    _check_version(match, expected_version)
+    return match
+
+
 def _clean_reason(reason: str | None) -> str:
     text = " ".join((reason or "").split())
     if not text:
@@ -383,9 +392,7 @@ def deal_correct(
     """
     match_time_check(match=Match.objects.select_related("round").get(pk=match_id))
     with transaction.atomic():
-        match = _locked(match_id)
-        _refuse_unless_open(match)
-        _check_version(match, expected_version)
+        match = _locked_open(match_id, expected_version)
         reason = _clean_reason(reason)
         deal = _deal(match, number)
         parse_deal(options=match_rules(match), data=outcome, number=number)
@@ -416,9 +423,7 @@ def deal_delete(
     """
     match_time_check(match=Match.objects.select_related("round").get(pk=match_id))
     with transaction.atomic():
-        match = _locked(match_id)
-        _refuse_unless_open(match)
-        _check_version(match, expected_version)
+        match = _locked_open(match_id, expected_version)
         reason = _clean_reason(reason)
         deal = _deal(match, number)
         _author(deal, user, reason)
@@ -478,9 +483,7 @@ def adjustment_record(
     """
     match_time_check(match=Match.objects.select_related("round").get(pk=match_id))
     with transaction.atomic():
-        match = _locked(match_id)
-        _refuse_unless_open(match)
-        _check_version(match, expected_version)
+        match = _locked_open(match_id, expected_version)
         reason = _clean_reason(reason)
         if pair_id not in (match.ns_pair_id, match.ew_pair_id):
             raise MatchRefused("bad_pair", _("That pair does not play this match."), conflict=False)
@@ -544,9 +547,7 @@ def adjustment_delete(
 ) -> Match:
     """Remove an adjustment entered by mistake, with a reason (kept in the audit history)."""
     with transaction.atomic():
-        match = _locked(match_id)
-        _refuse_unless_open(match)
-        _check_version(match, expected_version)
+        match = _locked_open(match_id, expected_version)
         reason = _clean_reason(reason)
         row = match.adjustments.filter(pk=adjustment_id).first()
         if row is None:

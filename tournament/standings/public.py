@@ -780,13 +780,12 @@ def draw_cached(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
 
 
 def standings_cached(*, tournament_id: int, stage_id: int) -> StageTable | None:
-    table = public_cached(
+    return public_cached(
         tournament_id=tournament_id,
         key=f"standings:{stage_id}",
         build=lambda: standings_get(tournament_id=tournament_id, stage_id=stage_id),
         stale_ok=True,
     )
-    return table
 
 
 def bracket_cached(*, tournament_id: int, stage_id: int) -> Bracket | None:

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import quote
 
 from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -31,8 +32,6 @@ from django.utils.translation import get_language
 from tournament.standings.cache import public_cached
 
 _HOLE = re.compile("\x00hole:([a-z_]+)\x00")
-MESSAGES_COOKIE = "messages"
-"""Where ``django.contrib.messages`` keeps pending messages of a visitor without a session."""
 
 
 def _marker(name: str) -> str:
@@ -41,7 +40,7 @@ def _marker(name: str) -> str:
 
 def _plain_visitor(request: HttpRequest) -> bool:
     """Nobody signed in and nothing pending: the page is the same as for every other such visitor."""
-    return settings.SESSION_COOKIE_NAME not in request.COOKIES and MESSAGES_COOKIE not in request.COOKIES
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES and CookieStorage.cookie_name not in request.COOKIES
 
 
 def page_render(

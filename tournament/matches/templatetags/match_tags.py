@@ -16,6 +16,7 @@ register = template.Library()
 register.filter("level", labels.level)
 register.filter("side_name", labels.side)
 register.filter("reason_name", labels.reason)
+register.filter("seat_name", labels.seat_name)
 
 
 @register.filter
@@ -32,12 +33,6 @@ def get(mapping: Any, key: Any) -> Any:
         return mapping.get(key)
     except AttributeError:
         return None
-
-
-@register.filter
-def seat_name(seat: Any) -> str:
-    """ "N" → "North" (北) …"""
-    return {"N": _("North"), "E": _("East"), "S": _("South"), "W": _("West")}.get(str(seat), str(seat))
 
 
 @register.filter

@@ -19,11 +19,7 @@ register = template.Library()
 register.filter("level", labels.level)
 register.filter("side_label", labels.side)
 register.filter("reason_label", labels.reason)
-
-
-@register.filter
-def seat_label(seat: Any) -> str:
-    return {"N": _("N"), "E": _("E"), "S": _("S"), "W": _("W")}.get(str(seat), str(seat))
+register.filter("seat_label", labels.seat)
 
 
 @register.filter
