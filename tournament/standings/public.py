@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Count, Q
 
 from scoring.standings import METRICS, rank
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, StageFormat
@@ -390,12 +390,13 @@ def tournament_overview_get(*, tournament_id: int) -> TournamentOverview | None:
     current = tuple(round_ for round_ in reversed(latest.values()) if round_.is_open) or rounds[-1:]
     progress = None
     if current:
-        matches = Match.objects.filter(round_id=current[0].id, ew_pair__isnull=False)
-        progress = RoundProgress(
-            tables=matches.count(),
-            finished=matches.filter(status__in=(MatchStatus.FINISHED, MatchStatus.CONFIRMED)).count(),
-            running=matches.filter(status=MatchStatus.RUNNING).count(),
+        # One query: the overview is rebuilt after every deal entered anywhere in the event.
+        counts = Match.objects.filter(round_id=current[0].id, ew_pair__isnull=False).aggregate(
+            tables=Count("id"),
+            finished=Count("id", filter=Q(status__in=(MatchStatus.FINISHED, MatchStatus.CONFIRMED))),
+            running=Count("id", filter=Q(status=MatchStatus.RUNNING)),
         )
+        progress = RoundProgress(**counts)
     return TournamentOverview(
         id=tournament.pk,
         name=tournament.name,

@@ -199,3 +199,11 @@ def test_a_round_robin_in_groups_is_ranked_group_by_group(client):
     assert next(line.rank for line in table.lines if line.group == 2) == 1
     page = client.get(url("stage_standings", tournament.pk, stage.pk)).content.decode()
     assert "Group 1" in page and "Group 2" in page
+
+
+def test_the_overview_counts_the_current_rounds_tables_by_state(event):
+    matches = list(event.second.matches.exclude(ew_pair=None).order_by("table__number"))
+    play_out(matches[0])
+    deal_record(match_id=matches[1].pk, outcome={"order": ["N", "S"]})
+    progress = tournament_overview_get(tournament_id=event.tournament.pk).progress
+    assert (progress.tables, progress.finished, progress.running) == (len(matches), 1, 1)
