@@ -150,7 +150,7 @@ def export_jobs_prune(*, job: ExportJob) -> int:
         round_id=job.round_id,
         status__in=(ExportStatus.DONE, ExportStatus.FAILED),
     ).order_by("-created_at", "-id")
-    stale = list(ended[KEEP_DONE:])
-    for old in stale:
-        old.delete()  # its file goes with it (tournament.exports.signals)
-    return len(stale)
+    stale = list(ended.values_list("pk", flat=True)[KEEP_DONE:])
+    # Their files go with them (tournament.exports.signals).
+    deleted, _by_model = ExportJob.objects.filter(pk__in=stale).delete()
+    return deleted
