@@ -1,5 +1,5 @@
 """Card notation, classification and "beats": every example of RULES.md §8 and seeds 000/002/003,
-the shared vectors (../shared/vectors/cards.json), all ten types at several levels."""
+the worked examples (tests/data/cards.json), all ten types at several levels."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from scoring.cards import (
 )
 
 VECTORS = json.loads(
-    (Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "cards.json").read_text("utf-8")
+    (Path(__file__).resolve().parents[1] / "data" / "cards.json").read_text("utf-8")
 )
 
 

@@ -1,4 +1,4 @@
-"""Every worked example of ../shared/vectors/replay.json, replayed through the rules core and through
+"""Every worked example of tests/data/replay.json, replayed through the rules core and through
 the CLI. An example's ``expected`` object is checked key by key: the output may carry more (e.g.
 ``next_deal``), but every expected key must be there with the expected value."""
 
@@ -13,7 +13,7 @@ import pytest
 from scoring.cli import main
 from scoring.match import replay_json
 
-VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
+VECTORS = Path(__file__).resolve().parents[1] / "data"
 EXAMPLES: list[dict[str, Any]] = json.loads((VECTORS / "replay.json").read_text(encoding="utf-8"))
 
 
@@ -38,7 +38,7 @@ def test_the_vectors_exist() -> None:
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[example["why"][:70] for example in EXAMPLES])
 def test_replay_vector(example: dict[str, Any]) -> None:
-    """../shared/vectors/replay.json: each ``why`` cites its rule (RULES.md §1–3, seeds 002–004)."""
+    """tests/data/replay.json: each ``why`` cites its rule (RULES.md §1–3, seeds 002–004)."""
     assert_contains(example["expected"], replay_json(example["input"]).to_json())
 
 
