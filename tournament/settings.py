@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our own static files: the docs work offline
     "django_filters",
     "simple_history",
     "django_htmx",
@@ -191,6 +192,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     # a pair's side (NS/EW) is one enum wherever it appears (adjustments, Tractor penalties and revokes)
     "ENUM_NAME_OVERRIDES": {"SideEnum": ["NS", "EW"]},
+    # no CDN: a venue's network often has no internet, and the docs page must still work
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Security (production) -------------------------------------------------------------------
