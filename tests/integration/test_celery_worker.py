@@ -7,37 +7,36 @@ the broker can take the task and no stale worker can answer for this one.
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from tests.factories import MatchFactory
 from tournament.matches.models import Deal, MatchStatus
-from tournament.matches.tasks import match_refresh
+from tournament.matches.tasks import match_time_up
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_real_worker_replays_a_match_and_stores_its_result(worker_queue):
-    match = MatchFactory()
-    for number, order in enumerate((["N", "S"], ["N", "S"], ["N", "S"], ["N", "S"], ["N", "E", "S"]), start=1):
-        Deal.objects.create(match=match, number=number, outcome={"order": order})
-    assert match.state == {}
+def test_a_real_worker_calls_time_at_the_cap_and_stores_the_refolded_match(worker_queue):
+    """The time-up task on a real worker: it calls time during the deal in play (RULES.md §2) and
+    stores the match folded from its deals, as the scheduled task does on the day."""
+    now = timezone.now()
+    match = MatchFactory(started_at=now - timedelta(minutes=41), clock_ends_at=now - timedelta(minutes=1))
+    for number in (1, 2, 3):
+        Deal.objects.create(match=match, number=number, outcome={"order": ["N", "S"]})
+    assert match.state == {} and match.time_called_at is None
 
-    match_refresh.apply_async(args=[match.pk], queue=worker_queue)
+    match_time_up.apply_async(args=[match.pk], queue=worker_queue)
 
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         match.refresh_from_db()
-        if match.state:
+        if match.time_called_at is not None:
             break
         time.sleep(0.5)
-    assert match.state["status"] == "finished"
-    assert (match.winner, match.result_reason) == ("NS", "passed_a")
-    assert match.status == MatchStatus.FINISHED
-    assert [deal.record["levels_after"]["NS"] for deal in match.deals.order_by("number")] == [
-        5,
-        8,
-        11,
-        14,
-        14,
-    ]
+    assert match.time_called_at is not None
+    assert match.time_called_during_deal == 4  # the deal being played when time was called
+    assert match.status == MatchStatus.RUNNING
+    assert [deal.record["levels_after"]["NS"] for deal in match.deals.order_by("number")] == [5, 8, 11]

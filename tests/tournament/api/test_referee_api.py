@@ -316,3 +316,13 @@ def test_the_schema_documents_every_referee_endpoint():
 
 def test_a_user_without_a_role_sees_no_tables():
     assert device(UserFactory()).get(reverse("api:my_tables")).data["results"] == []
+
+
+def test_an_api_view_is_private_unless_it_says_otherwise(client):
+    """DRF's default permission is IsAuthenticated (issue 14): a view added without permission
+    classes is not readable anonymously; the public API and the schema opt in themselves."""
+    from django.conf import settings
+
+    assert settings.REST_FRAMEWORK["DEFAULT_PERMISSION_CLASSES"] == ["rest_framework.permissions.IsAuthenticated"]
+    assert client.get(reverse("api:my_tables")).status_code in (401, 403)
+    assert client.get(reverse("api:schema")).status_code == 200
