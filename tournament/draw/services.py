@@ -40,11 +40,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from simple_history.models import HistoricalRecords
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from scoring.errors import ScoringError
-from tournament.audit import client_ip
+from tournament.audit import bulk_history_attrs
 from tournament.draw import pairing
 from tournament.draw.pairing import (
     Draw,
@@ -102,12 +101,6 @@ def _author(instance: Any, user: Any, reason: str | None = None) -> None:
         instance._history_user = user
     if reason:
         instance._change_reason = reason[:REASON_MAX]
-
-
-def _bulk_history_attrs() -> dict[str, Any]:
-    # Bulk history rows skip the signal that adds the client address (tournament.audit).
-    request = getattr(HistoricalRecords.context, "request", None)
-    return {"history_ip_address": client_ip(request)} if request is not None else {}
 
 
 def _clean_reason(reason: str, *, required: bool) -> str:
@@ -1106,7 +1099,7 @@ def round_referees_assign(
         history: dict[str, Any] = {
             "default_user": user if getattr(user, "is_authenticated", False) else None,
             "default_change_reason": reason,
-            "custom_historical_attrs": _bulk_history_attrs(),
+            "custom_historical_attrs": bulk_history_attrs(),
         }
         if create:
             bulk_create_with_history(create, RefereeAssignment, **history)

@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Case, F, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -37,6 +38,7 @@ from scoring.match import DealInput, PartialReplay, parse_deal, replay_partial
 from scoring.options import RuleOptions
 from scoring.outcome import MatchResult, Status
 from scoring.seats import Side
+from tournament.audit import history_copy
 from tournament.matches.models import (
     Adjustment,
     AdjustmentKind,
@@ -48,6 +50,7 @@ from tournament.matches.models import (
 )
 from tournament.matches.signals import match_confirmed, match_unlocked
 from tournament.rules import rules_for_stage
+from tournament.standings.cache import public_version_bump
 
 logger = logging.getLogger(__name__)
 
@@ -678,9 +681,11 @@ def match_start(*, match_id: int, user: Any = None, now: datetime | None = None)
 def round_start(*, round_id: int, user: Any = None, now: datetime | None = None) -> Round:
     """Start a round: its clock and that of every match not started yet (RULES.md §2).
 
-    One task is scheduled for the round's cap. Each match is started in its own short
-    transaction (locks are never held on the round while a match is locked, the order sign-off
-    uses); starting a started round only starts the matches that were missed.
+    One task is scheduled for the round's cap. The matches are started set-based, in a second
+    short transaction (locks are never held on the round while a match is locked, the order
+    sign-off uses): their rows are locked in id order in one query, updated in one, and their
+    history rows copied by the database in one — four queries for 2,500 tables, where one
+    transaction per match cost seven queries each. Starting a started round only starts the matches that were missed.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -696,16 +701,25 @@ def round_start(*, round_id: int, user: Any = None, now: datetime | None = None)
             round_.save(update_fields=["started_at", "ends_at", "status"])
             if round_.ends_at is not None:
                 _schedule("round", round_.pk, round_.ends_at)
-    waiting = round_.matches.filter(
-        started_at__isnull=True, ew_pair__isnull=False, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING)
-    )
-    for match_id in waiting.values_list("pk", flat=True):
-        with transaction.atomic():
-            match = _locked(match_id)
-            if match.started_at is None:
-                _clock_start(match, now=round_.started_at or now, ends_at=round_.ends_at, schedule=False)
-                _author(match, user)
-                match_replay(match=match, fields=["started_at", "clock_ends_at"])
+    with transaction.atomic():
+        ids = list(
+            round_.matches.select_for_update(of=("self",))
+            .filter(started_at__isnull=True, ew_pair__isnull=False)
+            .filter(status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        if ids:
+            started = round_.started_at or now
+            # A match not started has no deals (the first deal starts its clock), so its fold is
+            # unchanged but for the status it reads: pending becomes running.
+            Match.objects.filter(pk__in=ids).update(
+                started_at=started,
+                clock_ends_at=round_.ends_at,
+                status=Case(When(status=MatchStatus.PENDING, then=Value(MatchStatus.RUNNING)), default=F("status")),
+            )
+            history_copy(queryset=Match.objects.filter(pk__in=ids), user=user)
+            public_version_bump(tournament_id=round_.stage.tournament_id, seating=False)
     return round_
 
 

@@ -80,6 +80,32 @@ def test_starting_a_round_starts_every_match_clock_with_the_rules_cap(frozen):
     assert again.started_at == T0  # starting twice changes nothing
 
 
+def test_starting_a_round_costs_the_same_queries_for_3_or_30_tables_and_audits_each_match(frozen):
+    """Issue 15: a round of 2,500 tables started match by match took seven queries a table."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.factories import UserFactory
+
+    def started(tables: int) -> tuple[int, Match]:
+        first = table_match(profile="timed-40")
+        for _ in range(tables - 1):
+            round_match(round_=first.round)
+        with CaptureQueriesContext(connection) as queries:
+            round_start(round_id=first.round_id, user=user)
+        return len(queries), first
+
+    user = UserFactory()
+    small, _first = started(3)
+    large, first = started(30)
+    assert large == small
+    matches = Match.objects.filter(round_id=first.round_id)
+    assert matches.filter(status=MatchStatus.RUNNING, started_at=T0).count() == 30
+    for match in matches:
+        row = match.history.order_by("-history_id").first()
+        assert (row.history_type, row.history_user, row.started_at) == ("~", user, T0)
+
+
 def test_a_custom_cap_and_an_untimed_profile(frozen):
     custom = table_match(profile="timed-90", time_cap_minutes=45)
     assert round_start(round_id=custom.round_id).ends_at == T0 + dt.timedelta(minutes=45)
