@@ -1,5 +1,5 @@
 """The Guandan game and match reducer, rule by rule, each by a worked example citing its source
-(RULES.md §1–3 and the seeds in ../shared/seeds/)."""
+(RULES.md §1–3, i.e. docs/rules.md, and the seeds it cites)."""
 
 from __future__ import annotations
 
