@@ -1,6 +1,6 @@
 """Guandan card combinations: notation, every reading of a set, and "does this play beat that one?".
 
-This is the referee's dispute assistant of ../shared/RULES.md §8 (seeds 000, 002, 003). It is pure
+This is the referee's dispute assistant of docs/rules.md §8 (seeds 000, 002, 003). It is pure
 and typed; the CLI (``python -m scoring cards …``), the referee page and the API call the same
 keyword-only functions:
 
