@@ -25,8 +25,8 @@ from tournament.exports.round_sheets import round_draw_sheet_write
 from tournament.exports.selectors import MatchPlace, PairCard, match_places, pair_cards, tournament_stages
 from tournament.exports.xlsx import Book, StreamedSheet
 from tournament.matches.models import Adjustment, Deal, Match, Round
-from tournament.registration.models import Game, PairMember, Tournament
-from tournament.standings.selectors import StageStandings, stage_standings
+from tournament.registration.models import Game, PairMember, PairStatus, Tournament
+from tournament.standings.selectors import StageStandings, stage_ranking_get
 
 ProgressReport = Callable[[int], None]
 """Called with the percentage done (0–99) each time it grows."""
@@ -346,18 +346,26 @@ def _deals(book: Book, context: _Context) -> None:
 
 def _standings_columns(tie_breakers: tuple[str, ...]) -> tuple[h.Column, ...]:
     """The fixed columns, then the stage's tie-breakers in its order, then the other metrics (wins
-    are already a fixed column)."""
+    are already a fixed column), then the group, the place in the stage and withdrawal."""
     metrics = [name for name in tie_breakers if name != "wins"]
     metrics += [name for name in h.METRIC_ATTRIBUTES if name not in metrics and name != "wins"]
-    return h.STANDINGS_FIXED + tuple(h.metric_column(name) for name in metrics)
+    return h.STANDINGS_FIXED + tuple(h.metric_column(name) for name in metrics) + h.STANDINGS_STAGE
 
 
 def _standings(book: Book, context: _Context, standings: StageStandings) -> None:
+    """The stage's one ranking (as the public page): a grouped round robin group by group, ranks
+    within the group; the stage place is the prizes' order."""
     columns = _standings_columns(standings.standings.tie_breakers)
-    metric_attributes = [h.METRIC_ATTRIBUTES[column.key] for column in columns[len(h.STANDINGS_FIXED) :]]
+    metric_columns = columns[len(h.STANDINGS_FIXED) : len(columns) - len(h.STANDINGS_STAGE)]
+    metric_attributes = [h.METRIC_ATTRIBUTES[column.key] for column in metric_columns]
     title = h.sheet_name("standings", context.language, stage=standings.stage.name)
     sheet = _sheet(book, context, title, columns)
-    for row in standings.standings.rows:
+    if standings.ranking is not None:
+        lines = [(item.row, item.group, item.place, item.withdrawn) for item in standings.ranking.rows]
+    else:  # a knockout: its placings
+        withdrawn = {pk for pk, pair in standings.pairs.items() if pair.status == PairStatus.WITHDRAWN}
+        lines = [(row, None, row.rank, int(row.entrant) in withdrawn) for row in standings.standings.rows]
+    for row, group, place, gone in lines:
         pair = context.pairs[int(row.entrant)]
         sheet.append(
             [
@@ -372,6 +380,9 @@ def _standings(book: Book, context: _Context, standings: StageStandings) -> None
                 row.losses,
                 row.byes,
                 *(getattr(row, attribute) for attribute in metric_attributes),
+                group,
+                place,
+                gone,
             ]
         )
         context.progress.advance()
@@ -489,7 +500,7 @@ def workbook_build(
         _deals(book, context)
         for stage in stages:
             is_final = prize_stage_ is not None and stage.pk == prize_stage_.pk
-            standings = stage_standings(stage=stage, lots_seed=lots_seed if is_final else None)
+            standings = stage_ranking_get(stage=stage, lots_seed=lots_seed if is_final else None)
             _standings(book, context, standings)
             if is_final:
                 final = standings
