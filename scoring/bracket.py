@@ -147,11 +147,14 @@ def bracket_state(
                 out_in.setdefault(pair, number)
             if not absent:
                 pending += 1
+    survivors = [entrant for entrant in entrants if entrant not in out_in]
+    # The final decided by a confirmed result: its winner is champion even if it withdrew since.
+    won_final = survivors[0] if rounds and len(survivors) == 1 else None
     for pair in gone & known:
-        if pair not in out_in:  # left out of the draw after its last match (a walkover)
+        if pair not in out_in and pair != won_final:  # left out of the draw after its last match
             out_in[pair] = last_seen.get(pair, 0) + 1
     still_in = tuple(entrant for entrant in entrants if entrant not in out_in and entrant not in gone)
-    champion = still_in[0] if rounds and len(still_in) == 1 else None
+    champion = won_final or (still_in[0] if rounds and len(still_in) == 1 else None)
 
     third_place_due: tuple[str, str] | None = None
     if rounds and len(still_in) == 2:

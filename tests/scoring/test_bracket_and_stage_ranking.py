@@ -37,6 +37,12 @@ def test_a_withdrawn_finalist_loses_the_final_by_walkover_and_is_second() -> Non
         assert [(row.entrant, row.rank, row.shared) for row in placings.rows[:2]] == [("B", 1, False), ("A", 2, False)]
 
 
+def test_a_champion_who_withdraws_after_the_final_keeps_the_title() -> None:
+    results = [ko(1, "A", "D"), ko(1, "B", "C"), ko(2, "A", "B")]
+    state = bracket_state(entrants="ABCD", results=results, withdrawn={"A"})
+    assert state.champion == "A" and state.out_in == {"D": 1, "C": 1, "B": 2}
+
+
 def test_a_withdrawn_pair_loses_a_drawn_match_it_has_not_played() -> None:
     state = bracket_state(
         entrants="ABCD", results=[ko(1, "A", "D", None, confirmed=False), ko(1, "B", "C")], withdrawn="D"

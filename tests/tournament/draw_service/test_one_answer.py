@@ -218,10 +218,12 @@ def test_a_final_awaiting_sign_off_names_no_champion_anywhere(client):
     prize_tiers_set(tournament=tournament, tiers=[TierData("冠军", 1)])
     assert prize_tiers_award(tournament=tournament).problem is not None  # not awarded on an unconfirmed final
     page = client.get(reverse("standings:stage_bracket", args=[tournament.pk, stage.pk])).content.decode()
-    assert "Champion" not in page and "awaiting sign-off" in page
+    assert 'class="champion"' not in page and 'class="tag muted small awaiting"' in page
 
     match_sign_off(match_id=final.pk)
     champion = final.ew_pair_id
+    page = client.get(reverse("standings:stage_bracket", args=[tournament.pk, stage.pk])).content.decode()
+    assert 'class="champion"' in page and "awaiting" not in page
     assert bracket_get(tournament_id=tournament.pk, stage_id=stage.pk).champion.pair_id == champion
     assert api(client, "bracket", tournament_id=tournament.pk, stage_id=stage.pk)["champion"]["pair_id"] == champion
     placings = stage_ranking_get(stage=stage).standings.rows
