@@ -59,8 +59,8 @@ def stage_groups(*, stage: Stage) -> dict[str, int]:
 def _walkovers(stage: Stage) -> dict[int, dict[str, str]]:
     """Round number → {pair given a walkover: the withdrawn pair it was due to meet}."""
     out: dict[int, dict[str, str]] = {}
-    for number, options in Round.objects.filter(stage=stage).values_list("number", "draw_options"):
-        walkovers = (options or {}).get("walkovers")
+    # Only that key of the draw options: they also hold every warning of a large draw.
+    for number, walkovers in Round.objects.filter(stage=stage).values_list("number", "draw_options__walkovers"):
         if isinstance(walkovers, Mapping):
             out[number] = {str(present): str(gone) for present, gone in walkovers.items()}
     return out
@@ -90,9 +90,8 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
 
 def _third_place_pairs(stage: Stage) -> dict[int, set[str]]:
     out: dict[int, set[str]] = {}
-    for number, options in Round.objects.filter(stage=stage).values_list("number", "draw_options"):
-        pairs = (options or {}).get("third_place_pairs") or ()
-        out[number] = {str(pair) for pair in pairs if pair is not None}
+    for number, pairs in Round.objects.filter(stage=stage).values_list("number", "draw_options__third_place_pairs"):
+        out[number] = {str(pair) for pair in (pairs if isinstance(pairs, list) else ()) if pair is not None}
     return out
 
 

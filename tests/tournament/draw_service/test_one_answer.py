@@ -149,7 +149,7 @@ def test_the_workbook_and_prizes_rank_a_grouped_stage_by_group_place():
 # -- a withdrawn pair ----------------------------------------------------------------------------------
 
 
-def test_a_withdrawn_pair_is_marked_last_in_its_group_and_its_opponent_wins_by_forfeit():
+def test_a_withdrawn_pair_is_marked_last_in_its_group_and_its_opponent_wins_by_forfeit(client):
     tournament = make_field(8, seeds=True)
     stage = stage_create(tournament=tournament, name="小组赛", format="round_robin", options={"groups": 2})
     state: dict[str, int] = {}
@@ -177,6 +177,14 @@ def test_a_withdrawn_pair_is_marked_last_in_its_group_and_its_opponent_wins_by_f
     lines = [line for line in page_lines(stage) if line.group == 1]
     assert lines[-1].pair_id == gone and lines[-1].withdrawn and lines[-1].rank == 4
     assert not any(line.withdrawn for line in lines[:-1])
+    api_rows = [
+        row
+        for row in api(client, "standings", tournament_id=tournament.pk, stage_id=stage.pk)["results"]
+        if row["group"] == 1
+    ]
+    assert [(row["pair_id"], row["rank"], row["withdrawn"]) for row in api_rows] == [
+        (line.pair_id, line.rank, line.withdrawn) for line in lines
+    ]
     final = stage_create(tournament=tournament, name="决赛", format="knockout")
     stage_advance(stage=stage, next_stage=final, count=1, user=organiser())
     final.refresh_from_db()
@@ -210,7 +218,9 @@ def test_a_final_awaiting_sign_off_names_no_champion_anywhere(client):
     assert bracket.champion is None
     box = bracket.rounds[-1].matches[0]
     assert box.winner == "EW" and box.awaiting_sign_off and len(bracket.rounds) == 2
-    assert api(client, "bracket", tournament_id=tournament.pk, stage_id=stage.pk)["champion"] is None
+    data = api(client, "bracket", tournament_id=tournament.pk, stage_id=stage.pk)
+    assert data["champion"] is None
+    assert data["rounds"][-1]["matches"][0]["winner"] == "EW" and data["rounds"][-1]["matches"][0]["confirmed"] is False
     placings = stage_ranking_get(stage=stage).standings.rows
     assert [(row.rank, row.shared) for row in placings[:2]] == [(1, True), (1, True)]
     _header, rows = sheet(tournament, stage)
