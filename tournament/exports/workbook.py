@@ -149,10 +149,19 @@ def _results(book: Book, context: _Context) -> None:
             "deals_played",
             "started_at",
             "finished_at",
+            "round_id",
         )
     )
     pairs = context.pairs
     word = context.word
+    # A walkover against a withdrawn pair is a forfeit win over that pair (RULES.md §5), not a bye.
+    walkovers = {
+        round_id: {int(present): int(gone) for present, gone in value.items()}
+        for round_id, value in Round.objects.filter(stage__tournament=context.tournament)
+        .values_list("id", "draw_options__walkovers")
+        .iterator()
+        if isinstance(value, dict)
+    }
     for (
         match_id,
         stage,
@@ -172,12 +181,16 @@ def _results(book: Book, context: _Context) -> None:
         deals,
         started,
         finished,
+        round_id,
     ) in matches.iterator(chunk_size=CHUNK):
-        bye = ew is None
+        absent = walkovers.get(round_id, {}).get(ns) if ew is None else None
+        bye = ew is None and absent is None
         if winner:
             winner_name: str | None = pairs[ns if winner == "NS" else ew].name  # type: ignore[index]
         else:
             winner_name = word("draw") if reason == "draw" else None
+        if absent is not None:
+            winner_name = pairs[ns].name
         sheet.append(
             [
                 match_id,
@@ -186,8 +199,8 @@ def _results(book: Book, context: _Context) -> None:
                 table,
                 ns,
                 pairs[ns].name,
-                ew,
-                pairs[ew].name if ew is not None else None,
+                ew if absent is None else absent,
+                pairs[ew].name if ew is not None else (pairs[absent].name if absent is not None else None),
                 word(status),
                 _number(ns_level),
                 _number(ew_level),
@@ -196,7 +209,7 @@ def _results(book: Book, context: _Context) -> None:
                 _number(ns_games),
                 _number(ew_games),
                 winner_name,
-                word("bye") if bye else word(reason),
+                word("bye") if bye else word("forfeit") if absent is not None else word(reason),
                 deals,
                 started,
                 finished,

@@ -185,6 +185,9 @@ def test_a_withdrawn_pair_is_marked_last_in_its_group_and_its_opponent_wins_by_f
     assert [(row["pair_id"], row["rank"], row["withdrawn"]) for row in api_rows] == [
         (line.pair_id, line.rank, line.withdrawn) for line in lines
     ]
+    results = read_book(build(tournament=tournament))[h.sheet_name("results", "zh")]
+    row = next(row for row in results[1:] if row[0] == walkover.pk)
+    assert row[6] == gone and row[results[0].index("胜负原因")] == "弃权"  # a forfeit win, not a bye
     final = stage_create(tournament=tournament, name="决赛", format="knockout")
     stage_advance(stage=stage, next_stage=final, count=1, user=organiser())
     final.refresh_from_db()
