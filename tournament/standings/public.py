@@ -141,6 +141,8 @@ class DrawRow:
     levels: tuple[int, int] | None
     points: tuple[int, int] | None
     bracket_slot: int | None
+    walkover_over: str = ""
+    """A walkover: the withdrawn pair this one was due to meet (a forfeit win, not a bye)."""
 
     @property
     def is_bye(self) -> bool:
@@ -447,6 +449,9 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             "bracket_slot",
         )
     )
+    walkovers = Round.objects.filter(pk=round_id).values_list("draw_options__walkovers", flat=True).first()
+    absent = {int(present): int(gone) for present, gone in walkovers.items()} if isinstance(walkovers, dict) else {}
+    absent_names = dict(Pair.objects.filter(pk__in=absent.values()).values_list("id", "name"))
     out = [
         DrawRow(
             match_id=match_id,
@@ -459,6 +464,7 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             levels=_pair_of(levels),
             points=_pair_of(points),
             bracket_slot=slot,
+            walkover_over=absent_names.get(absent.get(ns_id, 0), "") if ew_id is None else "",
         )
         for match_id, table, area, ns_id, ns_name, ew_id, ew_name, status, winner, levels, points, slot in rows
     ]

@@ -21,7 +21,7 @@ from tournament.matches.models import Match
 from tournament.matches.services import match_sign_off
 from tournament.registration.services import pair_withdraw
 from tournament.rules import rules_for_stage
-from tournament.standings.public import bracket_get, standings_get
+from tournament.standings.public import bracket_get, draw_list, standings_get
 from tournament.standings.selectors import stage_match_records, stage_ranking_get
 
 pytestmark = pytest.mark.django_db
@@ -185,6 +185,8 @@ def test_a_withdrawn_pair_is_marked_last_in_its_group_and_its_opponent_wins_by_f
     assert [(row["pair_id"], row["rank"], row["withdrawn"]) for row in api_rows] == [
         (line.pair_id, line.rank, line.withdrawn) for line in lines
     ]
+    row = next(row for row in draw_list(tournament_id=tournament.pk, round_id=third.pk) if row.match_id == walkover.pk)
+    assert row.is_bye and row.walkover_over == tournament.pairs.get(pk=gone).name  # the draw shows a walkover
     results = read_book(build(tournament=tournament))[h.sheet_name("results", "zh")]
     row = next(row for row in results[1:] if row[0] == walkover.pk)
     assert row[6] == gone and row[results[0].index("胜负原因")] == "弃权"  # a forfeit win, not a bye
