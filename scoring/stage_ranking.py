@@ -65,7 +65,10 @@ class StageRanking:
     def standings(self) -> Standings:
         """The stage order as :class:`~scoring.standings.Standings` whose ``rank`` is the place."""
         rows = tuple(
-            dataclasses.replace(ranked.row, rank=ranked.place, shared=ranked.place_shared) for ranked in self.by_place()
+            ranked.row
+            if (ranked.row.rank, ranked.row.shared) == (ranked.place, ranked.place_shared)
+            else dataclasses.replace(ranked.row, rank=ranked.place, shared=ranked.place_shared)
+            for ranked in self.by_place()
         )
         return Standings(rows=rows, tie_breakers=self.tie_breakers, lots_seed=self.lots_seed)
 
@@ -98,6 +101,8 @@ def _with_lots(options: RuleOptions) -> tuple[str, ...]:
 
 def _group_rows(rows: Sequence[StandingRow], withdrawn: Collection[str]) -> list[StandingRow]:
     """Active pairs first (ranks renumbered among them, shares kept), then the withdrawn."""
+    if not any(row.entrant in withdrawn for row in rows):
+        return list(rows)
     active = [row for row in rows if row.entrant not in withdrawn]
     out: list[StandingRow] = []
     previous: StandingRow | None = None
