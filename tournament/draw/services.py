@@ -18,7 +18,9 @@ Stage options (``Stage.options``, JSON):
   its own round robin (see :func:`_round_robin_draw`);
 - written by the services: ``bracket_record`` (a fixed bracket's ``as_record()``),
   ``schedule_seed`` (a round robin's), ``group_of`` (a grouped round robin's pair id → group,
-  fixed when round 1 is drawn), ``entrants`` and ``advancement`` (:func:`stage_advance`).
+  fixed when round 1 is drawn), ``entrants`` and ``advancement`` (:func:`stage_advance`), and
+  ``lots_seed`` (the lots :func:`stage_advance` drew for a full tie at the cut; every reader of
+  the stage's ranking uses them).
 
 Every write names its author on the history rows (django-simple-history keeps who, when, from
 where, before → after; principle 4); manual edits are also listed in ``Round.draw_options["edits"]``
