@@ -49,13 +49,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoring.errors import bad_input
 from scoring.levels import ACE, LOWEST, PASSED_A_VALUE
 from scoring.options import TIE_BREAKERS, ByeResult, RuleOptions, SmallPoints
 from scoring.outcome import MatchResult, Reason
 from scoring.seats import Pair, Side
+
+if TYPE_CHECKING:
+    from scoring.bracket import BracketState
 
 __all__ = [
     "METRICS",
@@ -64,6 +67,7 @@ __all__ = [
     "StandingRow",
     "Standings",
     "assign_tiers",
+    "bracket_placings",
     "knockout_placings",
     "parse_results",
     "rank",
@@ -485,39 +489,49 @@ def assign_tiers(*, standings: Standings, tiers: Sequence[tuple[str, int]]) -> d
 
 
 def knockout_placings(
-    *, standings: Standings, results: Sequence[MatchRecord], third_place: frozenset[str] = frozenset()
+    *,
+    standings: Standings,
+    results: Sequence[MatchRecord],
+    third_place: frozenset[str] = frozenset(),
+    withdrawn: frozenset[str] = frozenset(),
 ) -> Standings:
-    """The final ranking of a knockout stage (RULES.md §4: losers are out; placings and prize tiers).
+    """The final ranking of a knockout stage from its (confirmed) results (RULES.md §4).
 
-    A pair's placing is how far it went, not its points: the final's winner 1st, its loser 2nd; with
-    a third-place match (``third_place`` names its two pairs) its winner 3rd and loser 4th; every
-    other pair by the round it lost in, later first (pairs still in rank above all who are out).
-    Pairs that went equally far share a rank; with ``standings.lots_seed`` the tie is broken by
-    lots drawn with that seed (reproducible; the lot is in each row). Byes never eliminate.
-    The rows keep every statistic of ``standings``.
+    ``results`` are taken as signed off; ``third_place`` names the two pairs of the third-place
+    match, ``withdrawn`` the pairs that withdrew. The bracket's state is
+    :func:`scoring.bracket.bracket_state`'s; see :func:`bracket_placings`.
     """
-    lost_in: dict[str, int] = {}
-    third: dict[str, int] = {}
-    last_round = max((record.round for record in results), default=0)
-    for record in results:
-        if record.ew is None or record.winner is None:
-            continue
-        loser = record.ew if record.winner is Side.NS else record.ns
-        if third_place and {record.ns, record.ew} == set(third_place):
-            third[loser] = 1  # the play-off's loser is 4th, its winner 3rd
-            continue
-        lost_in[loser] = record.round
+    from scoring.bracket import KnockoutResult, bracket_state
 
-    def placing(entrant: str) -> tuple[int, int]:
-        # (how far, finer order within it): still in > lost later > lost earlier.
-        if entrant not in lost_in:
-            return (last_round + 1, 0)
-        return (lost_in[entrant], -third.get(entrant, 0) if entrant in third_place else 0)
+    knockout = [
+        KnockoutResult(
+            round=record.round,
+            ns=record.ns,
+            ew=record.ew,
+            winner=record.winner,
+            confirmed=True,
+            third_place=bool(third_place) and {record.ns, record.ew} == set(third_place),
+        )
+        for record in results
+    ]
+    entrants = [row.entrant for row in standings.rows]
+    state = bracket_state(entrants=entrants, results=knockout, withdrawn=withdrawn)
+    return bracket_placings(standings=standings, state=state)
 
+
+def bracket_placings(*, standings: Standings, state: BracketState) -> Standings:
+    """A knockout's placings: how far each pair went, not its points (RULES.md §4).
+
+    The champion 1st, the final's loser 2nd; with a third-place match its winner 3rd and loser
+    4th; every other pair by the round it went out in, later first (pairs still in rank above all
+    who are out). Pairs that went equally far share a rank; with ``standings.lots_seed`` the tie is
+    broken by lots drawn with that seed (reproducible; the lot is in each row). The rows keep every
+    statistic of ``standings``.
+    """
     by_entrant = {row.entrant: row for row in standings.rows}
     groups: dict[tuple[int, int], list[str]] = {}
     for entrant in by_entrant:
-        groups.setdefault(placing(entrant), []).append(entrant)
+        groups.setdefault(state.placing_key(entrant), []).append(entrant)
     rows: list[StandingRow] = []
     rng = random.Random(standings.lots_seed) if standings.lots_seed is not None else None
     order = {row.entrant: index for index, row in enumerate(standings.rows)}

@@ -122,6 +122,7 @@ class StandingOut(serializers.Serializer):
     rank = serializers.IntegerField(help_text="Within the group when the stage is played in groups.")
     shared = serializers.BooleanField(help_text="The rank is shared (a full tie).")
     group = serializers.IntegerField(allow_null=True, help_text="A round robin's group (1, 2, …), else null.")
+    withdrawn = serializers.BooleanField(help_text="The pair withdrew: listed after its group's active pairs.")
     movement = serializers.IntegerField(allow_null=True, help_text="Places gained since the round before.")
     previous_rank = serializers.IntegerField(allow_null=True)
     pair_id = serializers.IntegerField()
@@ -150,7 +151,11 @@ class BracketMatchOut(serializers.Serializer):
     ew = SideOut(allow_null=True)
     is_bye = serializers.BooleanField()
     status = serializers.CharField()
-    winner = serializers.CharField()
+    winner = serializers.CharField(help_text='The entered winner ("NS", "EW" or ""); see confirmed.')
+    confirmed = serializers.BooleanField(
+        help_text="The result is signed off (a bye always): only a confirmed winner goes on. "
+        "False with a winner: awaiting sign-off (待确认)."
+    )
     levels = PairOfNumbers(allow_null=True)
     points = PairOfNumbers(allow_null=True)
     third_place = serializers.BooleanField()

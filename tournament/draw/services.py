@@ -18,7 +18,9 @@ Stage options (``Stage.options``, JSON):
   its own round robin (see :func:`_round_robin_draw`);
 - written by the services: ``bracket_record`` (a fixed bracket's ``as_record()``),
   ``schedule_seed`` (a round robin's), ``group_of`` (a grouped round robin's pair id → group,
-  fixed when round 1 is drawn), ``entrants`` and ``advancement`` (:func:`stage_advance`).
+  fixed when round 1 is drawn), ``entrants`` and ``advancement`` (:func:`stage_advance`), and
+  ``lots_seed`` (the lots :func:`stage_advance` drew for a full tie at the cut; every reader of
+  the stage's ranking uses them).
 
 Every write names its author on the history rows (django-simple-history keeps who, when, from
 where, before → after; principle 4); manual edits are also listed in ``Round.draw_options["edits"]``
@@ -76,7 +78,7 @@ from tournament.matches.models import (
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.rules import rules_for_stage
 from tournament.standings.cache import public_version_bump
-from tournament.standings.selectors import stage_standings
+from tournament.standings.selectors import stage_bracket_state_get, stage_lots_seed, stage_ranking_get
 
 logger = logging.getLogger(__name__)
 
@@ -207,7 +209,7 @@ def stage_entrants(*, stage: Stage, pair_ids: list[int] | None = None) -> list[E
     also ranks the pairs until the stage has a result.
     """
     pair_ids = _drawn_pairs(stage) if pair_ids is None else pair_ids
-    standings = stage_standings(stage=stage).standings
+    standings = stage_ranking_get(stage=stage).standings
     ranks = {row.entrant: (row.rank, row.match_points) for row in standings.rows}
     departments: dict[int, set[int]] = defaultdict(set)
     for pair_id, department_id in PairMember.objects.filter(pair_id__in=pair_ids).values_list(
@@ -266,7 +268,10 @@ def stage_advance(
 ) -> Stage:
     """Seed ``next_stage`` with the top ``count`` pairs of ``stage`` (RULES.md §4: 预赛 → 淘汰赛).
 
-    The order is the rules core's standings of ``stage`` (withdrawn pairs skipped); the
+    The order is the stage's one ranking (:func:`~tournament.standings.selectors.stage_ranking_get`,
+    withdrawn pairs skipped). A full tie across the cut is decided by drawing lots (RULES.md §5):
+    a fresh seed is drawn, kept in ``stage.options["lots_seed"]`` (so the stage's pages, prizes and
+    workbook show the same lots) and in the advancement record. The
     ``count`` best become the next stage's entrants, seeded by rank (seed 1 = the best; a fixed
     bracket places them by these seeds). ``count`` defaults to ``stage.advance_count``. Each
     override ``(leaving, joining)`` replaces an advancing pair by another active pair of the
@@ -289,18 +294,25 @@ def stage_advance(
     unfinished = Match.objects.filter(round__stage=stage, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
     if not stage.rounds.exists() or stage.rounds.filter(status=RoundStatus.DRAFT).exists() or unfinished.exists():
         raise ValidationError(_("Every round of this stage needs its results first."), code="stage_not_finished")
-    withdrawn = set(
-        stage.tournament.pairs.filter(status=PairStatus.WITHDRAWN).values_list("id", flat=True)
-    )
-    ranked = [int(row.entrant) for row in stage_standings(stage=stage).standings.rows]
-    ranked = [pair_id for pair_id in ranked if pair_id not in withdrawn]
-    groups = _ranked_groups(stage, ranked)
-    if groups is None:
-        if count < 2 or count > len(ranked):
+    ranking = stage_ranking_get(stage=stage).ranking
+    lots_seed = None
+    if ranking is not None and ranking.lots_seed is None and ranking.cut_undecided(count):
+        # A full tie at the cut is decided by drawing lots (RULES.md §5): seeded, recorded with the
+        # stage (its pages then show the same lots), reproducible.
+        lots_seed = secrets.randbelow(2**31)
+        ranking = stage_ranking_get(stage=stage, lots_seed=lots_seed).ranking
+    groups = ranking.groups() if ranking is not None else []
+    if ranking is None or not ranking.grouped:
+        eligible = [row.entrant for group in groups for row in group]
+        if ranking is None:  # a knockout stage: its placings, withdrawn pairs skipped
+            withdrawn = set(stage.tournament.pairs.filter(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
+            placings = stage_ranking_get(stage=stage).standings.rows
+            eligible = [row.entrant for row in placings if int(row.entrant) not in withdrawn]
+        if count < 2 or count > len(eligible):
             raise ValidationError(
-                {"count": _("Between 2 and %(n)d pairs can advance.") % {"n": len(ranked)}}, code="invalid_count"
+                {"count": _("Between 2 and %(n)d pairs can advance.") % {"n": len(eligible)}}, code="invalid_count"
             )
-        by_rank = ranked[:count]
+        by_rank = [int(entrant) for entrant in eligible[:count]]
     else:
         smallest = min(len(group) for group in groups)
         if count < 1 or count > smallest or count * len(groups) < 2:
@@ -308,7 +320,8 @@ def stage_advance(
                 {"count": _("Between 1 and %(n)d pairs of each group can advance.") % {"n": smallest}},
                 code="invalid_count",
             )
-        by_rank = [group[place] for place in range(count) for group in groups]
+        by_rank = [int(entrant) for entrant in ranking.advancing(count)]
+    per_group = ranking is not None and ranking.grouped
     reason = _clean_reason(reason, required=bool(overrides))
     chosen = list(by_rank)
     active = set(stage.tournament.pairs.exclude(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
@@ -322,6 +335,12 @@ def stage_advance(
         next_stage = Stage.objects.select_for_update().get(pk=next_stage.pk)
         if next_stage.rounds.exists():
             raise ValidationError(_("The next stage has been drawn already."), code="next_stage_started")
+        if lots_seed is not None:
+            locked_stage = Stage.objects.select_for_update().get(pk=stage.pk)
+            locked_stage.options = {**locked_stage.options, "lots_seed": lots_seed}
+            _author(locked_stage, user, "lots drawn for the advancement cut")
+            locked_stage.save(update_fields=["options"])
+            stage.options = locked_stage.options
         next_stage.options = {
             **next_stage.options,
             "entrants": chosen,
@@ -330,7 +349,8 @@ def stage_advance(
                 "advance",
                 from_stage=stage.pk,
                 count=count,
-                per_group=groups is not None,
+                per_group=per_group,
+                lots_seed=stage_lots_seed(stage=stage),
                 by_rank=by_rank,
                 overrides=[[leaving, joining] for leaving, joining in overrides],
                 reason=reason,
@@ -339,18 +359,6 @@ def stage_advance(
         _author(next_stage, user, reason or f"advance top {count} from stage {stage.pk}")
         next_stage.save(update_fields=["options"])
     return next_stage
-
-
-def _ranked_groups(stage: Stage, ranked: list[int]) -> list[list[int]] | None:
-    """The ranked pairs of each group of a round robin played in groups, else None."""
-    group_of = stage.options.get("group_of") if stage.format == StageFormat.ROUND_ROBIN else None
-    if not group_of or int(stage.options.get("groups", 1)) < 2:
-        return None
-    groups: list[list[int]] = [[] for _ in range(max(group_of.values()))]
-    for pair_id in ranked:
-        if str(pair_id) in group_of:
-            groups[group_of[str(pair_id)] - 1].append(pair_id)
-    return groups
 
 
 # -- drawing a round -----------------------------------------------------------------------------
@@ -372,12 +380,24 @@ def _generate(stage: Stage, number: int, seed: int, allow_rematches: bool) -> tu
         return _round_robin_draw(stage, number, seed)
     if stage.options.get("bracket") == BRACKET_FIXED:
         return _bracket_draw(stage, number, seed)
-    # Knockout, re-drawn every round among the pairs still in (seed 004).
+    # Knockout, re-drawn every round among the pairs still in (seed 004), on confirmed results only
+    # (the bracket's one answer: stage_bracket_state_get), as a fixed bracket.
     entrants = stage_entrants(stage=stage)
-    still_in = _knockout_still_in(stage, entrants)
+    state = stage_bracket_state_get(stage=stage)
+    if state.pending:
+        raise DrawError(
+            "round_not_finished",
+            "Every match of the previous round must be signed off first.",
+            "上一轮还有比赛未确认结果。",
+        )
+    still_in = [entrant for entrant in entrants if str(entrant.id) in state.still_in]
     if len(still_in) == 1 and stage.rounds.exists():
         raise DrawError("bracket_complete", "Every match of this knockout is decided.", "该淘汰赛的比赛已全部结束。")
-    third = _redraw_third_place(stage, entrants, still_in) if stage.options.get("third_place") else None
+    third = None
+    if stage.options.get("third_place") and state.third_place_due is not None:
+        by_id = {str(entrant.id): entrant for entrant in entrants}
+        if all(pair in by_id for pair in state.third_place_due):
+            third = (by_id[state.third_place_due[0]], by_id[state.third_place_due[1]])
     draw = knockout_redraw(
         entrants=still_in, round_number=number, seed=seed, department_rounds=department_rounds, third_place=third
     )
@@ -466,11 +486,14 @@ def _groups_round(schedules: list[tuple[Draw, ...]], number: int, groups: int) -
 
 
 def _walkovers(draw: Draw, gone: set[int]) -> Draw:
-    """The draw with withdrawn pairs taken out: their opponents get a walkover (a bye)."""
+    """The draw with withdrawn pairs taken out: their opponents get a walkover — a row without a
+    table like a bye, listed in ``notes["walkovers"]`` (pair → the withdrawn opponent) so the
+    standings count it as a forfeit win (RULES.md §5), not as a bye."""
     if not gone.intersection(e for p in draw.pairings for e in p.entrants):
         return draw
     tables: list[Pairing] = []
     byes: list[Pairing] = []
+    walkovers: dict[str, Any] = {}
     for p in draw.pairings:
         present = [e for e in p.entrants if e not in gone]
         if len(present) == 2:
@@ -478,49 +501,15 @@ def _walkovers(draw: Draw, gone: set[int]) -> Draw:
         elif present:
             warnings = p.warnings if p.ew is None else (DrawWarning.of("walkover", present[0]),)
             byes.append(Pairing(None, present[0], None, warnings, p.bracket_match, p.third_place))
+            if p.ew is not None:
+                absent = p.ew if present[0] == p.ns else p.ns
+                walkovers[str(present[0])] = absent
     renumbered = [
         dataclasses.replace(p, table=number, warnings=tuple(dataclasses.replace(w, table=number) for w in p.warnings))
         for number, p in enumerate(tables, start=1)
     ]
-    return dataclasses.replace(draw, pairings=tuple(renumbered + byes))
-
-
-def _knockout_still_in(stage: Stage, entrants: list[Entrant]) -> list[Entrant]:
-    """Pairs that have not lost a match of this knockout stage."""
-    losers: set[int] = set()
-    for ns, ew, winner, status in Match.objects.filter(round__stage=stage).values_list(
-        "ns_pair_id", "ew_pair_id", "winner", "status"
-    ):
-        if ew is None:
-            continue
-        if status not in (MatchStatus.FINISHED, MatchStatus.CONFIRMED) or not winner:
-            raise DrawError(
-                "round_not_finished",
-                "Every match of the previous round needs a result first.",
-                "上一轮还有比赛没有结果。",
-            )
-        losers.add(ew if winner == "NS" else ns)
-    return [entrant for entrant in entrants if entrant.id not in losers]
-
-
-def _redraw_third_place(
-    stage: Stage, entrants: list[Entrant], still_in: list[Entrant]
-) -> tuple[Entrant, Entrant] | None:
-    """The losing semi-finalists, when the two pairs left play the final (re-draw knockout)."""
-    if len(still_in) != 2:
-        return None
-    last = stage.rounds.order_by("-number").first()
-    if last is None:
-        return None
-    played = list(last.matches.filter(ew_pair__isnull=False).values_list("ns_pair_id", "ew_pair_id", "winner"))
-    if len(played) != 2:
-        return None  # one semi-final was a bye: there are not two losers to play off
-    losers = {ew if winner == "NS" else ns for ns, ew, winner in played}
-    by_id = {e.id: e for e in entrants}
-    if not all(loser in by_id for loser in losers):
-        return None  # a loser has withdrawn since
-    first, second = sorted(losers)
-    return by_id[first], by_id[second]
+    notes = {**draw.notes, "walkovers": walkovers} if walkovers else draw.notes
+    return dataclasses.replace(draw, pairings=tuple(renumbered + byes), notes=notes)
 
 
 # -- fixed brackets --------------------------------------------------------------------------------
@@ -694,6 +683,8 @@ def _round_create(*, stage: Stage, draw: Draw, user: Any) -> Round:
     third = [p for p in draw.pairings if p.third_place]
     if third:
         draw_options["third_place_pairs"] = [third[0].ns, third[0].ew]
+    if draw.notes.get("walkovers"):
+        draw_options["walkovers"] = draw.notes["walkovers"]  # counted as forfeit wins by the standings
     round_ = Round(
         stage=stage,
         number=draw.round_number,

@@ -33,7 +33,7 @@ from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.registration.models import PairStatus, Tournament
 from tournament.registration.roles import REFEREES_GROUP, organiser_view
 from tournament.registration.views import add_service_errors
-from tournament.standings.selectors import stage_standings
+from tournament.standings.selectors import stage_ranking_get
 
 
 def _stage(tournament: Tournament, stage_id: int) -> Stage:
@@ -124,7 +124,7 @@ def round_generate(request: HttpRequest, tournament: Tournament, stage_id: int) 
 def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     stage = _stage(tournament, stage_id)
     later = list(tournament.stages.filter(order__gt=stage.order).order_by("order").values_list("pk", "name"))
-    rows = stage_standings(stage=stage).rows_with_pairs()
+    rows = stage_ranking_get(stage=stage).rows_with_pairs()
     active = set(tournament.pairs.exclude(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
     pairs = [(pair.pk, f"{row.rank}. {pair.name}") for row, pair in rows if pair.pk in active]
     form = AdvanceForm(

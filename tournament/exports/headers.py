@@ -166,6 +166,14 @@ STANDINGS_FIXED = (
     Column("byes", "轮空", "Byes", 5),
 )
 
+STANDINGS_STAGE = (
+    Column("group", "组别", "Group", 6),
+    Column("place", "阶段名次", "Stage place", 8),
+    Column("withdrawn", "退赛", "Withdrawn", 6),
+)
+"""After the metrics: a grouped round robin's group (``rank`` is then within it), the place in the
+whole stage (by group place, then across groups — what prizes award), and whether the pair withdrew."""
+
 # The standings row's attribute for each tie-breaker of the rules core.
 METRIC_ATTRIBUTES: Mapping[str, str] = MappingProxyType(
     {

@@ -1,7 +1,11 @@
 """Prize tiers (RULES.md §4): the organiser names the tiers, the final ranking awards them.
 
-The ranking is the rules core's standings of the prize stage (by default the tournament's last
-stage); ``scoring.standings.assign_tiers`` hands out the tiers and refuses to split a shared rank
+The ranking is the prize stage's one ranking (by default the tournament's last stage;
+:func:`tournament.standings.selectors.stage_ranking_get`, as the pages and the workbook show it):
+a knockout's placings, a Swiss's standings, and for a round robin played in groups its **stage
+place** — by group place first (every group's winner before any runner-up), then across groups
+by the stage's per-pair tie-breakers, then lots (``scoring.stage_ranking``).
+``scoring.standings.assign_tiers`` hands out the tiers and refuses to split a shared rank
 across a tier boundary — then the organiser draws lots, whose seed is recorded so the same award
 list comes out every time.
 """
@@ -24,7 +28,7 @@ from tournament.exports.selectors import PairCard, pair_cards
 from tournament.matches.models import Stage
 from tournament.registration.models import Tournament
 from tournament.registration.text import clean_text
-from tournament.standings.selectors import StageStandings, stage_standings
+from tournament.standings.selectors import StageStandings, stage_ranking_get
 
 TIER_NAME_MAX = PrizeTier._meta.get_field("name").max_length
 LOTS_SEED_BOUND = 2**31
@@ -147,7 +151,7 @@ def prize_tiers_award(
     if stage is None or not tiers:
         return AwardList(stage=stage, lots_seed=lots_seed, tiers=tiers, awards=())
     if standings is None:
-        standings = stage_standings(stage=stage, lots_seed=lots_seed)
+        standings = stage_ranking_get(stage=stage, lots_seed=lots_seed)
     if cards is None:
         cards = pair_cards(tournament_id=tournament.pk)
     try:

@@ -25,8 +25,8 @@ from tournament.exports.round_sheets import round_draw_sheet_write
 from tournament.exports.selectors import MatchPlace, PairCard, match_places, pair_cards, tournament_stages
 from tournament.exports.xlsx import Book, StreamedSheet
 from tournament.matches.models import Adjustment, Deal, Match, Round
-from tournament.registration.models import Game, PairMember, Tournament
-from tournament.standings.selectors import StageStandings, stage_standings
+from tournament.registration.models import Game, PairMember, PairStatus, Tournament
+from tournament.standings.selectors import StageStandings, stage_ranking_get
 
 ProgressReport = Callable[[int], None]
 """Called with the percentage done (0–99) each time it grows."""
@@ -149,10 +149,19 @@ def _results(book: Book, context: _Context) -> None:
             "deals_played",
             "started_at",
             "finished_at",
+            "round_id",
         )
     )
     pairs = context.pairs
     word = context.word
+    # A walkover against a withdrawn pair is a forfeit win over that pair (RULES.md §5), not a bye.
+    walkovers = {
+        round_id: {int(present): int(gone) for present, gone in value.items()}
+        for round_id, value in Round.objects.filter(stage__tournament=context.tournament)
+        .values_list("id", "draw_options__walkovers")
+        .iterator()
+        if isinstance(value, dict)
+    }
     for (
         match_id,
         stage,
@@ -172,12 +181,16 @@ def _results(book: Book, context: _Context) -> None:
         deals,
         started,
         finished,
+        round_id,
     ) in matches.iterator(chunk_size=CHUNK):
-        bye = ew is None
+        absent = walkovers.get(round_id, {}).get(ns) if ew is None else None
+        bye = ew is None and absent is None
         if winner:
             winner_name: str | None = pairs[ns if winner == "NS" else ew].name  # type: ignore[index]
         else:
             winner_name = word("draw") if reason == "draw" else None
+        if absent is not None:
+            winner_name = pairs[ns].name
         sheet.append(
             [
                 match_id,
@@ -186,8 +199,8 @@ def _results(book: Book, context: _Context) -> None:
                 table,
                 ns,
                 pairs[ns].name,
-                ew,
-                pairs[ew].name if ew is not None else None,
+                ew if absent is None else absent,
+                pairs[ew].name if ew is not None else (pairs[absent].name if absent is not None else None),
                 word(status),
                 _number(ns_level),
                 _number(ew_level),
@@ -196,7 +209,7 @@ def _results(book: Book, context: _Context) -> None:
                 _number(ns_games),
                 _number(ew_games),
                 winner_name,
-                word("bye") if bye else word(reason),
+                word("bye") if bye else word("forfeit") if absent is not None else word(reason),
                 deals,
                 started,
                 finished,
@@ -346,18 +359,26 @@ def _deals(book: Book, context: _Context) -> None:
 
 def _standings_columns(tie_breakers: tuple[str, ...]) -> tuple[h.Column, ...]:
     """The fixed columns, then the stage's tie-breakers in its order, then the other metrics (wins
-    are already a fixed column)."""
+    are already a fixed column), then the group, the place in the stage and withdrawal."""
     metrics = [name for name in tie_breakers if name != "wins"]
     metrics += [name for name in h.METRIC_ATTRIBUTES if name not in metrics and name != "wins"]
-    return h.STANDINGS_FIXED + tuple(h.metric_column(name) for name in metrics)
+    return h.STANDINGS_FIXED + tuple(h.metric_column(name) for name in metrics) + h.STANDINGS_STAGE
 
 
 def _standings(book: Book, context: _Context, standings: StageStandings) -> None:
+    """The stage's one ranking (as the public page): a grouped round robin group by group, ranks
+    within the group; the stage place is the prizes' order."""
     columns = _standings_columns(standings.standings.tie_breakers)
-    metric_attributes = [h.METRIC_ATTRIBUTES[column.key] for column in columns[len(h.STANDINGS_FIXED) :]]
+    metric_columns = columns[len(h.STANDINGS_FIXED) : len(columns) - len(h.STANDINGS_STAGE)]
+    metric_attributes = [h.METRIC_ATTRIBUTES[column.key] for column in metric_columns]
     title = h.sheet_name("standings", context.language, stage=standings.stage.name)
     sheet = _sheet(book, context, title, columns)
-    for row in standings.standings.rows:
+    if standings.ranking is not None:
+        lines = [(item.row, item.group, item.place, item.withdrawn) for item in standings.ranking.rows]
+    else:  # a knockout: its placings
+        withdrawn = {pk for pk, pair in standings.pairs.items() if pair.status == PairStatus.WITHDRAWN}
+        lines = [(row, None, row.rank, int(row.entrant) in withdrawn) for row in standings.standings.rows]
+    for row, group, place, gone in lines:
         pair = context.pairs[int(row.entrant)]
         sheet.append(
             [
@@ -372,6 +393,9 @@ def _standings(book: Book, context: _Context, standings: StageStandings) -> None
                 row.losses,
                 row.byes,
                 *(getattr(row, attribute) for attribute in metric_attributes),
+                group,
+                place,
+                gone,
             ]
         )
         context.progress.advance()
@@ -489,7 +513,7 @@ def workbook_build(
         _deals(book, context)
         for stage in stages:
             is_final = prize_stage_ is not None and stage.pk == prize_stage_.pk
-            standings = stage_standings(stage=stage, lots_seed=lots_seed if is_final else None)
+            standings = stage_ranking_get(stage=stage, lots_seed=lots_seed if is_final else None)
             _standings(book, context, standings)
             if is_final:
                 final = standings

@@ -3,7 +3,7 @@
 Keyword-only selectors, each returning small immutable values (picklable, so they cache in Redis
 as they are) built from the stored match snapshots — nothing here applies a rule: results,
 levels and ranks come from the rules core through ``Match.state`` and
-:func:`tournament.standings.selectors.stage_standings`. Only published rounds are public
+:func:`tournament.standings.selectors.stage_ranking_get`. Only published rounds are public
 (a draft draw is the organiser's); a lookup outside the tournament gives ``None`` (the views
 answer 404).
 
@@ -20,12 +20,12 @@ from typing import Any
 
 from django.db.models import Count, Q
 
-from scoring.standings import METRICS, rank
+from scoring.standings import METRICS
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, StageFormat
 from tournament.registration.models import Pair, Tournament
 from tournament.rules import rules_for_stage
 from tournament.standings.cache import public_cached
-from tournament.standings.selectors import stage_match_records, stage_standings
+from tournament.standings.selectors import stage_bracket_state_get, stage_match_records, stage_ranking_get
 
 PUBLIC_ROUND_STATUSES = (
     RoundStatus.PUBLISHED,
@@ -141,6 +141,8 @@ class DrawRow:
     levels: tuple[int, int] | None
     points: tuple[int, int] | None
     bracket_slot: int | None
+    walkover_over: str = ""
+    """A walkover: the withdrawn pair this one was due to meet (a forfeit win, not a bye)."""
 
     @property
     def is_bye(self) -> bool:
@@ -190,6 +192,8 @@ class StandingLine:
     """Rank before the latest round with results (None: no earlier round)."""
     group: int | None = None
     """A round robin played in groups: the pair's group (1, 2, …); ``rank`` is then within it."""
+    withdrawn: bool = False
+    """The pair withdrew (退赛): listed after the active pairs of its group, it does not advance."""
 
     @property
     def movement(self) -> int | None:
@@ -303,6 +307,13 @@ class BracketMatch:
     third_place: bool = False
     next_sets_level: str | None = None
     """While the match runs: the side whose level the next deal is played at (Tractor: the declarer)."""
+    confirmed: bool = False
+    """The result is signed off (a bye always is): only then does its winner go on. An entered
+    winner not yet confirmed is shown as awaiting sign-off (待确认)."""
+
+    @property
+    def awaiting_sign_off(self) -> bool:
+        return not self.confirmed and self.winner in ("NS", "EW")
 
     @property
     def is_placeholder(self) -> bool:
@@ -438,6 +449,9 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             "bracket_slot",
         )
     )
+    walkovers = Round.objects.filter(pk=round_id).values_list("draw_options__walkovers", flat=True).first()
+    absent = {int(present): int(gone) for present, gone in walkovers.items()} if isinstance(walkovers, dict) else {}
+    absent_names = dict(Pair.objects.filter(pk__in=absent.values()).values_list("id", "name"))
     out = [
         DrawRow(
             match_id=match_id,
@@ -450,6 +464,7 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             levels=_pair_of(levels),
             points=_pair_of(points),
             bracket_slot=slot,
+            walkover_over=absent_names.get(absent.get(ns_id, 0), "") if ew_id is None else "",
         )
         for match_id, table, area, ns_id, ns_name, ew_id, ew_name, status, winner, levels, points, slot in rows
     ]
@@ -469,51 +484,33 @@ def _columns(stage: Stage) -> tuple[Column, ...]:
     )
 
 
-def _stage_groups(stage: Stage) -> dict[str, int]:
-    """Pair id (text) → group, for a round robin played in groups (the draw records them)."""
-    group_of = stage.options.get("group_of") if stage.format == StageFormat.ROUND_ROBIN else None
-    if not isinstance(group_of, Mapping) or int(stage.options.get("groups", 1) or 1) < 2:
-        return {}
-    return {str(pair_id): int(group) for pair_id, group in group_of.items()}
-
-
 def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
     """A stage's standings with every tie-break column it uses and each pair's movement.
 
-    Movement compares with the ranking of the same pairs over the rounds before the latest one
-    that has a result — both rankings by the rules core (``scoring.standings.rank``). A round
-    robin played in groups is ranked group by group (its pairs meet only their group), so ranks,
-    head-to-head and movement are within the group; lines come group by group.
+    The ranking is the stage's one answer (:func:`tournament.standings.selectors.stage_ranking_get`):
+    a round robin played in groups is ranked group by group (ranks, head-to-head and movement are
+    within the group; lines come group by group), lots are those recorded for the stage, and a
+    withdrawn pair is listed after the active pairs of its group, marked. Movement compares with the
+    same ranking over the rounds before the latest one that has a result.
     """
     stage = Stage.objects.select_related("tournament").filter(pk=stage_id, tournament_id=tournament_id).first()
     if stage is None:
         return None
     records = stage_match_records(stage=stage)
-    current = stage_standings(stage=stage, records=records)
-    options = rules_for_stage(stage)
+    current = stage_ranking_get(stage=stage, records=records)
     latest = max((record.round for record in records), default=None)
-    group_of = _stage_groups(stage)
-    entrants = [row.entrant for row in current.standings.rows]
-    groups: dict[int | None, list[str]] = {}
-    for entrant in entrants:
-        groups.setdefault(group_of.get(entrant), []).append(entrant)
-    rows: list[tuple[int | None, Any]] = []
     previous: dict[str, int] = {}
-    for group, members in sorted(groups.items(), key=lambda item: (item[0] is None, item[0] or 0)):
-        if group is None and len(groups) == 1:
-            ranked = current.standings.rows  # not grouped: the stage's own ranking
-            results = records
-        else:
-            member_set = set(members)
-            results = [record for record in records if record.ns in member_set]
-            ranked = rank(entrants=members, results=results, options=options).rows
-        rows.extend((group, row) for row in ranked)
-        if latest is not None and latest > 1:
-            before = rank(entrants=members, results=[r for r in results if r.round < latest], options=options)
-            previous.update({row.entrant: row.rank for row in before.rows})
+    if latest is not None and latest > 1:
+        before = stage_ranking_get(stage=stage, records=[r for r in records if r.round < latest])
+        if before.ranking is not None:
+            previous = {row.entrant: row.row.rank for row in before.ranking.rows}
+    if current.ranking is not None:
+        ranked = [(item.row, item.group, item.withdrawn) for item in current.ranking.rows]
+    else:  # a knockout: its placings
+        ranked = [(row, None, False) for row in current.standings.rows]
     columns = _columns(stage)
     lines = []
-    for group, row in rows:
+    for row, group, withdrawn in ranked:
         data = row.to_json()
         pair = current.pairs[int(row.entrant)]
         lines.append(
@@ -530,6 +527,7 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
                 values=tuple(data.get("lot" if column.name == "lots" else column.name) for column in columns),
                 previous_rank=previous.get(row.entrant),
                 group=group,
+                withdrawn=withdrawn,
             )
         )
     return StageTable(stage=_stage_info(stage), columns=columns, lines=tuple(lines), latest_round=latest)
@@ -663,12 +661,13 @@ def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> B
         points=_pair_of(state.get("points")),
         third_place=third_place,
         next_sets_level=_next_sets_level(state) if match.status == MatchStatus.RUNNING else None,
+        confirmed=match.ew_pair_id is None or match.status == MatchStatus.CONFIRMED,
     )
 
 
 def _advancing(box: BracketMatch | None) -> Side | None:
-    """Who goes on from a box: its winner (a bye's pair), if decided."""
-    if box is None:
+    """Who goes on from a box: its winner (a bye's pair) once confirmed (signed off)."""
+    if box is None or not box.confirmed:
         return None
     if box.winner == "NS":
         return box.ns
@@ -677,19 +676,16 @@ def _advancing(box: BracketMatch | None) -> Side | None:
     return None
 
 
-def _loser(box: BracketMatch) -> int | None:
-    if box.is_bye or box.ns is None or box.ew is None or box.winner not in ("NS", "EW"):
-        return None
-    return box.ew.pair_id if box.winner == "NS" else box.ns.pair_id
-
-
 def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
     """A knockout stage as a tree: every round (drawn or still to come), byes, winners, live levels.
 
-    Works for a fixed bracket (matches carry ``bracket_slot``; match j of a round feeds match
-    ⌈j/2⌉ of the next) and for a knockout re-drawn each round (seed 004). The third-place match
-    is the match of the last round between two pairs that both lost in the round before. Rounds
-    not drawn yet are shown as empty boxes: a round of n pairs has ⌈n/2⌉ matches.
+    Who goes on, the third-place match and the champion are the bracket's one answer
+    (:func:`tournament.standings.selectors.stage_bracket_state_get`, confirmed results only): an
+    entered result awaiting sign-off shows its winner marked ``confirmed=False`` (待确认) and moves
+    nobody on. Works for a fixed bracket (matches carry ``bracket_slot``; match j of a round feeds
+    match ⌈j/2⌉ of the next) and for a knockout re-drawn each round (seed 004). Rounds not drawn
+    yet are shown as empty boxes: a round of n pairs has ⌈n/2⌉ matches; none once the champion is
+    decided (a walkover final included).
     """
     stage = Stage.objects.filter(pk=stage_id, tournament_id=tournament_id).first()
     if stage is None:
@@ -699,38 +695,32 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
         .select_related("round", "table", "ns_pair", "ew_pair")
         .order_by("round__number", "bracket_slot", "table__number", "id")
     )
+    state = stage_bracket_state_get(stage=stage, statuses=PUBLIC_ROUND_STATUSES)
     by_round: dict[int, list[Match]] = {}
     for match in matches:
         by_round.setdefault(match.round.number, []).append(match)
     rounds: list[BracketRound] = []
     third: BracketMatch | None = None
-    losers_before: set[int] = set()
-    remaining = 0
     number = 0
     for number in sorted(by_round):
-        boxes: list[BracketMatch] = []
         main: list[BracketMatch] = []
         round_matches = sorted(
             by_round[number], key=lambda m: (m.bracket_slot is None, m.bracket_slot or 0, m.ew_pair_id is None)
         )
         for position, match in enumerate(round_matches, 1):
-            both_lost = match.ew_pair_id is not None and {match.ns_pair_id, match.ew_pair_id} <= losers_before
-            box = _bracket_box(match, match.bracket_slot or position, third_place=both_lost)
-            boxes.append(box)
-            if both_lost:
+            is_third = state.third_place_match == (number, str(match.ns_pair_id))
+            box = _bracket_box(match, match.bracket_slot or position, third_place=is_third)
+            if is_third:
                 third = box
             else:
                 main.append(box)
         remaining = sum(2 if box.ew is not None else 1 for box in main)
-        losers_before = {loser for box in main if (loser := _loser(box)) is not None}
         rounds.append(BracketRound(number=number, matches=tuple(main), drawn=True, remaining=remaining))
-    champion: Side | None = None
-    if rounds:
-        last = rounds[-1]
-        still_in = len(last.matches)  # each match of the last drawn round sends one pair on
-        if still_in == 1 and last.matches[0].winner in ("NS", "EW") and not last.matches[0].is_bye:
-            winner = last.matches[0]
-            champion = winner.ns if winner.winner == "NS" else winner.ew
+    names = {match.ns_pair_id: match.ns_pair.name for match in matches}
+    names.update({match.ew_pair_id: match.ew_pair.name for match in matches if match.ew_pair is not None})
+    champion = Side(int(state.champion), names.get(int(state.champion), "")) if state.champion else None
+    if rounds and champion is None:
+        still_in = len(rounds[-1].matches)  # each match of the last drawn round sends one pair on
         # A fixed bracket (every match has its bracket position) already knows who meets whom:
         # match j of the next round is between the winners of matches 2j-1 and 2j.
         fixed = all(match.bracket_slot is not None for match in matches)

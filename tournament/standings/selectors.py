@@ -1,18 +1,29 @@
-"""Standings of a stage: stored match snapshots fed through the rules core (RULES.md §5).
+"""One answer to each question about a stage: its ranking and its bracket (DESIGN.md principle 9).
 
-Nothing is ranked here: the rows, ranks and tie-break values come from ``scoring.standings``.
-Results count once the rules core has finished the match (finished or confirmed); a bye match
-(no E/W pair) is finished when it is drawn and counts as the stage's rules say.
+Nothing is ranked here: the rows, ranks, groups, lots and bracket come from the rules core
+(:func:`scoring.stage_ranking.rank_stage`, :func:`scoring.bracket.bracket_state`,
+:func:`scoring.standings.bracket_placings`) fed with the stored match snapshots. The public pages,
+advancement, the next round's draw, prizes, the API and the workbook all call
+:func:`stage_ranking_get` and :func:`stage_bracket_state_get`.
+
+Results count in a Swiss or round robin once the rules core has finished the match (finished or
+confirmed); a bye match (no E/W pair) is finished when it is drawn and counts as the stage's rules
+say, and a walkover against a withdrawn pair (``Round.draw_options["walkovers"]``) counts as a
+forfeit win. A knockout advances, names its champion and places its pairs on **confirmed**
+(signed-off) results only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from scoring.standings import MatchRecord, Standings, knockout_placings, rank
+from scoring.bracket import BracketState, KnockoutResult, bracket_state
+from scoring.seats import Side
+from scoring.stage_ranking import StageRanking, rank_stage
+from scoring.standings import MatchRecord, Standings, bracket_placings, rank
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, Stage, StageFormat
-from tournament.registration.models import Pair
+from tournament.registration.models import Pair, PairStatus
 from tournament.rules import rules_for_stage
 
 COUNTED = (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
@@ -22,17 +33,43 @@ RESULT_KEYS = ("winner", "levels", "reason", "points")
 
 @dataclass(frozen=True, slots=True)
 class StageStandings:
+    """A stage's ranking: ``standings`` in stage order (``rank`` = the place in the whole stage: a
+    knockout's placings, a grouped round robin by group place then across groups); ``ranking`` the
+    Swiss / round-robin detail (groups, ranks within them, withdrawn pairs); ``bracket`` a
+    knockout's state."""
+
     stage: Stage
     standings: Standings
     pairs: dict[int, Pair]
+    ranking: StageRanking | None = None
+    bracket: BracketState | None = None
 
     def rows_with_pairs(self) -> list[tuple[object, Pair]]:
         return [(row, self.pairs[int(row.entrant)]) for row in self.standings.rows]
 
 
+def stage_groups(*, stage: Stage) -> dict[str, int]:
+    """Pair id (text) → group, for a round robin played in groups (the draw records them)."""
+    group_of = stage.options.get("group_of") if stage.format == StageFormat.ROUND_ROBIN else None
+    if not isinstance(group_of, Mapping) or int(stage.options.get("groups", 1) or 1) < 2:
+        return {}
+    return {str(pair_id): int(group) for pair_id, group in group_of.items()}
+
+
+def _walkovers(stage: Stage) -> dict[int, dict[str, str]]:
+    """Round number → {pair given a walkover: the withdrawn pair it was due to meet}."""
+    out: dict[int, dict[str, str]] = {}
+    # Only that key of the draw options: they also hold every warning of a large draw.
+    for number, walkovers in Round.objects.filter(stage=stage).values_list("number", "draw_options__walkovers"):
+        if isinstance(walkovers, Mapping):
+            out[number] = {str(present): str(gone) for present, gone in walkovers.items()}
+    return out
+
+
 def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
     """The stage's counted results as the rules core's records (entrants are pair ids as text)."""
     records: list[MatchRecord] = []
+    walkovers = _walkovers(stage)
     matches = Match.objects.filter(round__stage=stage).filter(status__in=COUNTED)
     # Only the snapshot's result keys: its deal list is most of its size, and a 5,000-pair stage
     # has thousands of matches (DESIGN.md, numbers).
@@ -40,32 +77,111 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
         "round__number", "ns_pair_id", "ew_pair_id", *(f"state__{key}" for key in RESULT_KEYS)
     ):
         if ew is None:
-            records.append(MatchRecord(round=round_number, ns=str(ns), ew=None))
+            against = walkovers.get(round_number, {}).get(str(ns))
+            if against is not None:  # the opponent withdrew: a forfeit win (RULES.md §5), not a bye
+                records.append(MatchRecord(round=round_number, ns=str(ns), ew=against, forfeit=Side.EW))
+            else:
+                records.append(MatchRecord(round=round_number, ns=str(ns), ew=None))
         else:
             result = dict(zip(RESULT_KEYS, values, strict=True))
             records.append(MatchRecord.from_result_json(round=round_number, ns=str(ns), ew=str(ew), result=result))
     return records
 
 
+def _third_place_pairs(stage: Stage) -> dict[int, set[str]]:
+    out: dict[int, set[str]] = {}
+    for number, pairs in Round.objects.filter(stage=stage).values_list("number", "draw_options__third_place_pairs"):
+        out[number] = {str(pair) for pair in (pairs if isinstance(pairs, list) else ()) if pair is not None}
+    return out
+
+
+def stage_knockout_results(*, stage: Stage, statuses: Sequence[str] | None = None) -> list[KnockoutResult]:
+    """Every drawn match of a knockout (of rounds in ``statuses`` if given) for the bracket state."""
+    third = _third_place_pairs(stage)
+    matches = Match.objects.filter(round__stage=stage)
+    if statuses is not None:
+        matches = matches.filter(round__status__in=statuses)
+    out = []
+    for number, ns, ew, winner, status in matches.order_by("round__number", "bracket_slot", "id").values_list(
+        "round__number", "ns_pair_id", "ew_pair_id", "winner", "status"
+    ):
+        out.append(
+            KnockoutResult(
+                round=number,
+                ns=str(ns),
+                ew=str(ew) if ew is not None else None,
+                winner=Side.parse(winner) if winner in ("NS", "EW") else None,
+                confirmed=status == MatchStatus.CONFIRMED,
+                third_place=str(ns) in third.get(number, ()),
+            )
+        )
+    return out
+
+
+def _entrants(stage: Stage) -> dict[int, Pair]:
+    entrant_ids = set(RoundEntry.objects.filter(round__stage=stage).values_list("pair_id", flat=True))
+    pairs_qs = Pair.objects.filter(tournament_id=stage.tournament_id)
+    pairs_qs = pairs_qs.filter(pk__in=entrant_ids) if entrant_ids else pairs_qs.exclude(status=PairStatus.WITHDRAWN)
+    return {pair.pk: pair for pair in pairs_qs}
+
+
+def _withdrawn(pairs: dict[int, Pair]) -> frozenset[str]:
+    return frozenset(str(pk) for pk, pair in pairs.items() if pair.status == PairStatus.WITHDRAWN)
+
+
+def stage_bracket_state_get(
+    *, stage: Stage, pairs: dict[int, Pair] | None = None, statuses: Sequence[str] | None = None
+) -> BracketState:
+    """A knockout's state: who is still in, who plays for third, the champion (confirmed results
+    only; :func:`scoring.bracket.bracket_state`). ``statuses``: only rounds in these statuses (the
+    public bracket leaves out a draft)."""
+    pairs = _entrants(stage) if pairs is None else pairs
+    return bracket_state(
+        entrants=[str(pk) for pk in sorted(pairs)],
+        results=stage_knockout_results(stage=stage, statuses=statuses),
+        withdrawn=_withdrawn(pairs),
+    )
+
+
+def stage_lots_seed(*, stage: Stage) -> int | None:
+    """The seed of the lots drawn for the stage (recorded when advancement needed them)."""
+    seed = stage.options.get("lots_seed")
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
+def stage_ranking_get(
+    *, stage: Stage, lots_seed: int | None = None, records: Sequence[MatchRecord] | None = None
+) -> StageStandings:
+    """The stage's ranking of every pair drawn in it (or, before any draw, every active pair).
+
+    Swiss and round robin: :func:`scoring.stage_ranking.rank_stage` (groups, withdrawn pairs last,
+    lots with the stage's recorded seed, else ``lots_seed``). Knockout: the placings from the
+    bracket state. ``records``: the stage's :func:`stage_match_records` when the caller has them.
+    """
+    pairs = _entrants(stage)
+    records = stage_match_records(stage=stage) if records is None else records
+    options = rules_for_stage(stage)
+    seed = stage_lots_seed(stage=stage)
+    seed = lots_seed if seed is None else seed
+    entrants = [str(pk) for pk in sorted(pairs)]
+    if stage.format == StageFormat.KNOCKOUT:
+        state = stage_bracket_state_get(stage=stage, pairs=pairs)
+        base = rank(entrants=entrants, results=records, options=options, lots_seed=seed)
+        placings = bracket_placings(standings=base, state=state)
+        return StageStandings(stage=stage, standings=placings, pairs=pairs, bracket=state)
+    ranking = rank_stage(
+        entrants=entrants,
+        results=records,
+        options=options,
+        groups=stage_groups(stage=stage),
+        withdrawn=_withdrawn(pairs),
+        lots_seed=seed,
+    )
+    return StageStandings(stage=stage, standings=ranking.standings(), pairs=pairs, ranking=ranking)
+
+
 def stage_standings(
     *, stage: Stage, lots_seed: int | None = None, records: Sequence[MatchRecord] | None = None
 ) -> StageStandings:
-    """Ranked rows of every pair drawn in the stage (or, before any draw, every active pair).
-
-    ``records``: the stage's :func:`stage_match_records` when the caller has them already.
-    """
-    entrant_ids = set(RoundEntry.objects.filter(round__stage=stage).values_list("pair_id", flat=True))
-    pairs_qs = Pair.objects.filter(tournament_id=stage.tournament_id)
-    pairs_qs = pairs_qs.filter(pk__in=entrant_ids) if entrant_ids else pairs_qs.exclude(status="withdrawn")
-    pairs = {pair.pk: pair for pair in pairs_qs}
-    records = stage_match_records(stage=stage) if records is None else records
-    standings = rank(
-        entrants=[str(pk) for pk in sorted(pairs)], results=records, options=rules_for_stage(stage), lots_seed=lots_seed
-    )
-    if stage.format == StageFormat.KNOCKOUT:
-        # A knockout ranks by how far each pair went (final, third-place match, round lost in).
-        third = set()
-        for options in Round.objects.filter(stage=stage).values_list("draw_options", flat=True):
-            third.update(str(pair) for pair in (options or {}).get("third_place_pairs") or ())
-        standings = knockout_placings(standings=standings, results=records, third_place=frozenset(third))
-    return StageStandings(stage=stage, standings=standings, pairs=pairs)
+    """The former name of :func:`stage_ranking_get` (the same answer)."""
+    return stage_ranking_get(stage=stage, lots_seed=lots_seed, records=records)

@@ -32,7 +32,7 @@ def test_a_pair_withdrawn_during_a_swiss_is_not_drawn_again():
 def test_a_redrawn_knockout_leaves_out_a_winner_who_withdrew():
     stage = stage_create(tournament=make_field(8), name="淘汰赛", format="knockout")
     first = round_publish(round_=round_draw(stage=stage, seed=1))
-    winners = [win(match).ns_pair for match in first.matches.all()]
+    winners = [confirm(match).ns_pair for match in first.matches.all()]
     pair_withdraw(pair=winners[0])
     second = round_draw(stage=stage, seed=2)
     assert drawn(second) == {pair.pk for pair in winners[1:]}

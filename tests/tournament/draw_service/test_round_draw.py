@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from tests.factories import PairFactory, TournamentFactory
 from tournament.draw.services import round_draw, round_publish, stage_create
 from tournament.matches.models import Match, MatchStatus, RoundEntry, RoundStatus
-from tournament.matches.services import deal_record
+from tournament.matches.services import deal_record, match_sign_off
 from tournament.registration.models import PairStatus
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +84,11 @@ def test_knockout_redraw_takes_winners_and_the_bye_forward():
     first = round_publish(round_=round_draw(stage=stage, seed=5))
     assert first.matches.count() == 3  # two tables and a bye
     play_out(first)
+    with pytest.raises(ValidationError) as error:  # entered, not signed off: nobody goes on yet
+        round_draw(stage=stage, seed=6)
+    assert error.value.code == "round_not_finished"
+    for match in first.matches.filter(ew_pair__isnull=False):
+        match_sign_off(match_id=match.pk)
     second = round_draw(stage=stage, seed=6)
     winners = set(first.matches.values_list("ns_pair_id", flat=True))  # NS won every deal
     assert set(RoundEntry.objects.filter(round=second).values_list("pair_id", flat=True)) == winners

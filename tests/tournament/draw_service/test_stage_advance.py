@@ -79,7 +79,13 @@ def test_withdrawn_pairs_do_not_advance_and_the_stage_must_be_over():
     tournament.pairs.filter(pk=order[0]).update(status=PairStatus.WITHDRAWN)
     stage_advance(stage=stage, next_stage=nxt, count=2, user=boss)
     nxt.refresh_from_db()
-    assert nxt.options["entrants"] == order[1:3]
+    stage.refresh_from_db()
+    # The stage's one ranking lists the withdrawn pair last; a full tie at the cut was decided by
+    # lots recorded with the stage (RULES.md §5), not by the text order of pair ids.
+    after = ranking(stage)
+    assert after[-1] == order[0]
+    assert nxt.options["entrants"] == after[:2]
+    assert nxt.options["advancement"]["lots_seed"] == stage.options.get("lots_seed")
     with pytest.raises(ValidationError):
         stage_advance(stage=stage, next_stage=nxt, count=99, user=boss)
     round_draw(stage=nxt, seed=1)

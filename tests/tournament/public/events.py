@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from tournament.draw.services import round_draw, round_publish, stage_create
 from tournament.matches.models import Match, MatchStatus, Round
-from tournament.matches.services import deal_record
+from tournament.matches.services import deal_record, match_sign_off
 from tournament.registration.models import Pair, Tournament
 from tournament.registration.services import PlayerData, pair_register, tournament_create
 
@@ -80,4 +80,5 @@ def knockout_event(*, pairs: int = 5) -> tuple[Tournament, list[Round]]:
             break
         for match in matches:
             play_out(match)
+            match_sign_off(match_id=match.pk)  # winners go on once signed off
     return tournament, rounds

@@ -19,7 +19,8 @@ def finished(winner: str, ns: int = 14, ew: int = 9) -> dict:
 
 def fixed_bracket():
     """Six pairs in a bracket of eight (byes to the top seeds), played to the final and the
-    third-place match (final round, bracket match 2) as ``knockout_round`` draws them."""
+    third-place match (final round, bracket match 2) as ``knockout_round`` draws them. Rounds 1
+    and 2 are signed off; the third-place match is entered, awaiting sign-off."""
     tournament = TournamentFactory()
     stage = StageFactory(tournament=tournament, format=StageFormat.KNOCKOUT, name="淘汰赛")
     a, b, c, d, e, f = (PairFactory(tournament=tournament, name=name) for name in "ABCDEF")
@@ -33,18 +34,19 @@ def fixed_bracket():
             bracket_slot=slot,
             table=table,
             status=status,
-            winner=winner if status == MatchStatus.FINISHED else "",
+            winner=winner if status in (MatchStatus.FINISHED, MatchStatus.CONFIRMED) else "",
             state=state if state is not None else ({} if ew is None else finished(winner)),
         )
 
+    signed = MatchStatus.CONFIRMED  # rounds 1 and 2 are signed off: their winners go on
     first = Round.objects.create(stage=stage, number=1, status=RoundStatus.FINISHED)
     match(first, 1, a, None)
-    match(first, 2, b, c, table=tables[0])
-    match(first, 3, d, e, table=tables[1], winner="EW")
+    match(first, 2, b, c, table=tables[0], status=signed)
+    match(first, 3, d, e, table=tables[1], winner="EW", status=signed)
     match(first, 4, f, None)
     second = Round.objects.create(stage=stage, number=2, status=RoundStatus.FINISHED)
-    match(second, 1, a, b, table=tables[0])
-    match(second, 2, e, f, table=tables[1], winner="EW")
+    match(second, 1, a, b, table=tables[0], status=signed)
+    match(second, 2, e, f, table=tables[1], winner="EW", status=signed)
     final = Round.objects.create(stage=stage, number=3, status=RoundStatus.RUNNING)
     running = {"status": "running", "winner": None, "levels": {"NS": 10, "EW": 12}, "deals": []}
     match(final, 1, a, f, table=tables[0], status=MatchStatus.RUNNING, state=running)
