@@ -548,8 +548,6 @@ class _Running:
         self.game_deals += 1
         self.last_setter = setter
         self.setter = winner
-        # "goes up" (seed 003 先升级): the winner's level rose — not a reset's climb from 2
-        went_up = upgrade > 0 and not (reset and winner is setter)
         record = _deal_record(
             number,
             order,
@@ -571,7 +569,8 @@ class _Running:
             if passed:
                 assert setter is not None
                 self._finish(setter, Reason.PASSED_A)
-            elif went_up or not rules.has_levels:
+            elif (upgrade and not (reset and winner is setter)) or not rules.has_levels:
+                # seed 003 先升级: the winner's level rose (a reset side's climb from 2 is no rise)
                 self._finish(winner, Reason.EXTRA_DEAL)
             # else: nobody went up (both at A) — the deal decides nothing, another extra deal follows
         else:

@@ -451,6 +451,7 @@ class _TractorRunning:
                 number,
             )
         declarer, seat = self._declarer_of(deal, number)
+        _check_faults(deal, declarer, number)  # before any change: a refused deal changes nothing
         defenders = declarer.other
         extra = self.status is Status.NEEDS_EXTRA_DEAL
         self.events = event = self.events + 1
@@ -465,7 +466,7 @@ class _TractorRunning:
         bottom_points = deal.bottom.total if deal.bottom is not None else 0
         total = deal.defender_points + bottom_points + penalty_points
 
-        change = _fault_change(level_change(total), deal, declarer, number)
+        change = _fault_change(level_change(total), deal, declarer)
 
         level = self.levels[declarer]
         passed = False
@@ -525,13 +526,6 @@ class _TractorRunning:
         """Seed 001 §18 如双方均错则重新该局比赛: the deal is void and played again — nothing changes,
         the same declarer declares; points pending from a late arrival or a penalty carry over to the
         replay. When it was the last regular deal, the replay takes its place."""
-        if deal.revoke is not None or deal.wrong_bottom or deal.bottom is not None or deal.penalties:
-            raise bad_input(
-                f"Deal {number} is replayed (wrong card counts in both sides' hands), so it has no revoke, "
-                "wrong bottom, bottom capture or penalties.",
-                f"第 {number} 副双方牌张数目均不符，重新比赛，不能再登记藏张、留错底牌、抠底或罚分。",
-                number,
-            )
         self.deals = number
         if self.last_regular is not None and number >= self.last_regular:
             self.last_regular = number + 1
@@ -675,16 +669,18 @@ class _TractorRunning:
         return AdjustmentRecord(adjustment, Effect.NEXT_DEAL_POINTS, points, (self.levels[0], self.levels[1]))
 
 
-def _fault_change(change: LevelChange, deal: TractorDeal, declarer: Side, number: int) -> LevelChange:
-    """The level change of a deal ended by a fault (seed 001 §9.1, §17, §18; RULES.md §9), from the
-    table's ``change`` at the defenders' points.
-
-    - the declarers' fault (their revoke, their wrong card count, a wrong number of bottom cards): the
-      declarers fall (下台); the defenders go up by the table only from 120 points (满120分，防家升级),
-      else they take over at +0;
-    - the defenders' fault (revoke, wrong card count): the declarers go up directly (直接升级), by the
-      table when the defenders' points are under 120 (不够120分), else by one level.
-    """
+def _check_faults(deal: TractorDeal, declarer: Side, number: int) -> None:
+    """Refuse faults that cannot all have ended one deal: the declarers' and the defenders' together, or
+    anything beside a replay (seed 001 §18: the replayed deal is void)."""
+    if deal.wrong_count is WrongCount.BOTH:
+        if deal.revoke is not None or deal.wrong_bottom or deal.bottom is not None or deal.penalties:
+            raise bad_input(
+                f"Deal {number} is replayed (wrong card counts in both sides' hands), so it has no revoke, "
+                "wrong bottom, bottom capture or penalties.",
+                f"第 {number} 副双方牌张数目均不符，重新比赛，不能再登记藏张、留错底牌、抠底或罚分。",
+                number,
+            )
+        return
     faulty = deal.faulty_side
     if deal.wrong_bottom:
         if faulty is not None and faulty is not declarer:
@@ -695,7 +691,6 @@ def _fault_change(change: LevelChange, deal: TractorDeal, declarer: Side, number
                 f"第 {number} 副：庄家留错底牌，防家又藏张或牌张数目不符；请只登记结束该副的违例。",
                 number,
             )
-        faulty = declarer
     elif (
         deal.revoke is not None
         and deal.wrong_count is not None
@@ -707,6 +702,19 @@ def _fault_change(change: LevelChange, deal: TractorDeal, declarer: Side, number
             f"第 {number} 副：同时登记了{deal.revoke.label_zh}藏张和另一方牌张数目不符；请只登记结束该副的违例。",
             number,
         )
+
+
+def _fault_change(change: LevelChange, deal: TractorDeal, declarer: Side) -> LevelChange:
+    """The level change of a deal ended by a fault (seed 001 §9.1, §17, §18; RULES.md §9), from the
+    table's ``change`` at the defenders' points (the faults were checked by :func:`_check_faults`).
+
+    - the declarers' fault (their revoke, their wrong card count, a wrong number of bottom cards): the
+      declarers fall (下台); the defenders go up by the table only from 120 points (满120分，防家升级),
+      else they take over at +0;
+    - the defenders' fault (revoke, wrong card count): the declarers go up directly (直接升级), by the
+      table when the defenders' points are under 120 (不够120分), else by one level.
+    """
+    faulty = declarer if deal.wrong_bottom else deal.faulty_side
     if faulty is None:
         return change
     if faulty is declarer:  # 下台
