@@ -84,7 +84,6 @@ __all__ = [
     "WrongCount",
     "level_change",
     "parse_tractor_deal",
-    "replay_tractor",
 ]
 
 PENALTY_POINTS = 20
@@ -422,6 +421,11 @@ class _TractorRunning:
         self.time_called = state.time_called_during_deal
         self.events = state.events
 
+    def result(
+        self, records: Sequence[TractorDealRecord], adjustments: Sequence[AdjustmentRecord]
+    ) -> MatchResult:
+        return self.freeze().result(deals=records, adjustments=adjustments)
+
     def freeze(self) -> TractorState:
         return TractorState(
             options=self.options,
@@ -733,36 +737,6 @@ def _finished(winner: Side | None, reason: Reason | None, what: str, deal: int |
         deal,
         message_zh="比赛已经结束，不能再录入。",
     )
-
-
-def replay_tractor(
-    *,
-    options: RuleOptions,
-    deals: Sequence[TractorDeal],
-    time_called_during_deal: int | None = None,
-    adjustments: Sequence[Adjustment] = (),
-) -> MatchResult:
-    """A whole Tractor match (same contract as :func:`scoring.match.replay`)."""
-    running = _TractorRunning(TractorState.initial(options))
-    if time_called_during_deal is not None:
-        running.call_time(time_called_during_deal)
-    pending: dict[int, list[Adjustment]] = {}
-    for adjustment in adjustments:
-        if adjustment.after_deal > len(deals):
-            raise bad_input(
-                f"An adjustment is set after deal {adjustment.after_deal}, but only {len(deals)} deals "
-                "have been entered.",
-                f"调整项设在第 {adjustment.after_deal} 副之后，但只录入了 {len(deals)} 副。",
-            )
-        pending.setdefault(adjustment.after_deal, []).append(adjustment)
-    records: list[TractorDealRecord] = []
-    adjustment_records: list[AdjustmentRecord] = []
-    for index in range(len(deals) + 1):
-        for adjustment in pending.get(index, ()):
-            adjustment_records.append(running.adjust(adjustment))
-        if index < len(deals):
-            records.append(running.play(deals[index]))
-    return running.freeze().result(deals=records, adjustments=adjustment_records)
 
 
 # -- JSON input ---------------------------------------------------------------------------------------
