@@ -5,30 +5,39 @@ A match's state is a pure fold of its deals, adjustments and a "time called duri
 
 - A deal is played at the level of the side that won the previous deal (that side *sets the level*,
   台上); a game's first deal is played at 2.
-- Only 上游's side upgrades, from its own level: partner 2nd +3, 3rd +2, last +1 — never past A.
-- A deal played at the setting side's own A is an *A attempt*. It passes A when that side takes 上游 and
-  the partner is not last (``a_pass``); passing A wins the game. A deal at the opponents' level is not an
-  attempt. A failed attempt counts toward ``a_failure_limit``; the limit-th failure sends the side back to
-  2 (counter to 0), while the opponents upgrade normally if they won the deal.
+- Only 上游's side upgrades, from its own level, by ``upgrades``: partner 2nd +3, 3rd +2, last +1 by
+  default (seed 002: +5/+3/+1) — never past A.
+- A deal played at the setting side's own A is an *A attempt*. It passes A by ``a_pass``: by default
+  when that side takes 上游 and the partner is not last; under ``side_not_last`` (seed 003) also when the
+  opponents finish 1-4. Passing A wins the game. A deal at the opponents' level is not an attempt. A
+  failed attempt counts toward ``a_failure_limit``; the limit-th failure sends the side back to 2
+  (counter to 0) — under ``a_reset: upgrade_from_2`` (seed 002) plus its own upgrade from 2 if it took
+  上游 itself — while the opponents upgrade normally if they won the deal.
 - Time called during deal k makes deal k (``finish_current_deal``) or k+1 (``one_more_deal``) the last
   regular deal; after it the higher level wins, equal levels follow ``time_up_tie``
-  (:func:`scoring.outcome.settle_on_levels`). An extra deal is won by its 上游's side (or reported as
-  passed_a when it passes A).
+  (:func:`scoring.outcome.settle_on_levels`; ``setting_side`` is the winner of the last regular deal).
+  An extra deal is won by the side that goes up in it (seed 003: 先升级的为获胜方), or by passing A
+  (reason passed_a); one in which nobody goes up (both at A) decides nothing and another extra deal
+  follows. In ``fixed_deals_points`` the extra deal's 上游's side wins (seed 004: 加赛一局).
+- A deal may record an anti-tribute (抗贡, RULES.md §6: ``GuandanDeal.anti_tribute``): it changes who
+  leads, not the levels, and is refused on a game's first deal, where no tribute is due.
 - ``best_of``: each game starts at 2–2; first to ⌈N/2⌉ games. ``fixed_deals_points``: every deal at 2,
   scored 3/2/1 by the partner's place; after ``deals`` deals the higher total wins, a tie needs an extra
   deal. ``fixed_deals_levels``: ``deals`` deals with normal levels, then the higher level wins.
 - A deal entered after the match has finished is a ``match_finished`` error.
 
-Use :func:`replay` for a whole match, or :meth:`MatchState.initial` and :meth:`MatchState.apply` deal by
-deal; ``state.apply(deal)`` on an immutable state is also the referee's preview ("what would this deal
-do?") — nothing is committed until the caller keeps the new state. Tractor matches go through the same
-:func:`replay` (see :mod:`scoring.tractor`).
+A deal as entered (:class:`GuandanDeal`, :func:`parse_deal`) and what it did (:class:`DealRecord`) live
+in :mod:`scoring.deals` and are re-exported here. Use :func:`replay` for a whole match, or
+:meth:`MatchState.initial` and :meth:`MatchState.apply` deal by deal; ``state.apply(deal)`` on an
+immutable state is also the referee's preview ("what would this deal do?") — nothing is committed until
+the caller keeps the new state. Tractor matches go through the same :func:`replay` (see
+:mod:`scoring.tractor`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from scoring.adjustments import (
@@ -41,17 +50,19 @@ from scoring.adjustments import (
     PointPenalty,
     parse_adjustments,
 )
+from scoring.deals import DealInput, DealRecord, GuandanDeal, new_deal_record, parse_deal, parse_deals
 from scoring.errors import ErrorCode, ScoringError, bad_input
 from scoring.finishing_order import FinishingOrder
 from scoring.levels import ACE, LOWEST, level_label
-from scoring.options import APass, Game, LatePenalty, MatchFormat, RuleOptions
+from scoring.options import APass, AReset, Game, LatePenalty, MatchFormat, RuleOptions
 from scoring.outcome import MatchResult, NextDeal, Reason, Status, last_regular_deal, settle_on_levels
-from scoring.seats import Pair, Side, pair_json
-from scoring.tractor import TractorDeal, TractorState, parse_tractor_deal
+from scoring.seats import Pair, Side
+from scoring.tractor import TractorState, _TractorRunning
 
 __all__ = [
     "DealInput",
     "DealRecord",
+    "GuandanDeal",
     "MatchState",
     "PartialReplay",
     "parse_deal",
@@ -61,139 +72,11 @@ __all__ = [
     "start",
 ]
 
-DealInput = FinishingOrder | TractorDeal
-"""One deal as a referee enters it: a finishing order (Guandan) or a Tractor deal."""
 
 _NEVER = 1 << 62  # "no last regular deal yet": larger than any deal number
 _FINISHED = Status.FINISHED
 _IN_PROGRESS = Status.IN_PROGRESS
 _EXTRA = Status.NEEDS_EXTRA_DEAL
-
-
-@dataclass(frozen=True, slots=True)
-class DealRecord:
-    """What one Guandan deal did (one object per deal of :attr:`MatchResult.deals`)."""
-
-    number: int
-    order: FinishingOrder
-    level: int
-    """The level the deal was played at."""
-    sets_level: Side | None
-    """The side whose level it was (None for a game's first deal)."""
-    upgrade: int
-    """Levels the winner actually gained (0 when capped at A, or on passing A)."""
-    a_attempt: bool
-    passed_a: bool
-    reset: bool
-    """The setting side's limit-th failed A attempt sent it back to 2."""
-    levels_after: Pair
-    a_failures_after: Pair
-    points: int
-    """Points this deal gave 上游's side (points formats; 0 otherwise)."""
-    points_after: Pair | None
-    game: int
-    """The game of a best_of match (1 otherwise)."""
-    extra: bool
-    """A tiebreak deal (加赛) played after the regular deals."""
-
-    @property
-    def winner(self) -> Side:
-        """上游's side."""
-        return self.order.winner
-
-    @property
-    def partner_place(self) -> int:
-        return self.order.partner_place
-
-    def __repr__(self) -> str:
-        setter = self.sets_level.code if self.sets_level is not None else "-"
-        ns, ew = self.levels_after
-        flags = "".join(
-            f" {flag}"
-            for flag, on in (
-                ("A-attempt", self.a_attempt),
-                ("passed-A", self.passed_a),
-                ("reset", self.reset),
-            )
-            if on
-        )
-        return (
-            f"DealRecord(#{self.number} {str(self.order)!r} at {level_label(self.level)} ({setter}) "
-            f"+{self.upgrade}{flags} → NS {level_label(ns)}, EW {level_label(ew)})"
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "number": self.number,
-            "order": self.order.to_json(),
-            "level": self.level,
-            "sets_level": self.sets_level.code if self.sets_level is not None else None,
-            "winner": self.order.winner.code,
-            "partner_place": self.order.partner_place,
-            "upgrade": self.upgrade,
-            "a_attempt": self.a_attempt,
-            "passed_a": self.passed_a,
-            "reset": self.reset,
-            "levels_after": pair_json(self.levels_after),
-            "a_failures_after": pair_json(self.a_failures_after),
-            "game": self.game,
-            "extra": self.extra,
-        }
-        if self.points_after is not None:
-            out["points"] = self.points
-            out["points_after"] = pair_json(self.points_after)
-        return out
-
-
-_DEAL_RECORD_SETTERS: tuple[Any, ...] = tuple(vars(DealRecord)[f.name].__set__ for f in fields(DealRecord))
-
-
-def _deal_record(
-    number: int,
-    order: FinishingOrder,
-    level: int,
-    sets_level: Side | None,
-    upgrade: int,
-    a_attempt: bool,
-    passed_a: bool,
-    reset: bool,
-    levels_after: Pair,
-    a_failures_after: Pair,
-    points: int,
-    points_after: Pair | None,
-    game: int,
-    extra: bool,
-    *,
-    _new: Any = object.__new__,
-    _setters: tuple[Any, ...] = _DEAL_RECORD_SETTERS,
-) -> DealRecord:
-    """``DealRecord(...)`` for the replay hot path, about twice as fast.
-
-    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, which dominates the
-    cost of a deal; writing the slots through their descriptors directly gives the same frozen object
-    (same class, same fields, still immutable afterwards) at half the price. Field order is checked at
-    import time below.
-    """
-    record: DealRecord = _new(DealRecord)
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13 = _setters
-    s0(record, number)
-    s1(record, order)
-    s2(record, level)
-    s3(record, sets_level)
-    s4(record, upgrade)
-    s5(record, a_attempt)
-    s6(record, passed_a)
-    s7(record, reset)
-    s8(record, levels_after)
-    s9(record, a_failures_after)
-    s10(record, points)
-    s11(record, points_after)
-    s12(record, game)
-    s13(record, extra)
-    return record
-
-
-assert [f.name for f in fields(DealRecord)] == list(_deal_record.__code__.co_varnames[:14])
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,13 +88,16 @@ class _Rules:
     points_by_place: tuple[int, ...]
     upgrade_by_place: tuple[int, ...]
     passes_by_place: tuple[bool, ...]
+    """At the setter's own A, when the setter took 上游: does this partner's place pass A?"""
+    passes_against_by_place: tuple[bool, ...]
+    """At the setter's own A, when the opponents took 上游: does their partner's place pass the setter's
+    A? (``side_not_last``, seed 003: the opponents' 1-4 leaves neither A player last)."""
+    upgrade_from_2: bool
+    """``a_reset: upgrade_from_2`` (seed 002)."""
     failure_limit: int
     fixed_deals: int
     games_to_win: int
 
-
-# Upgrade by the partner's place (RULES.md §1, all seeds): index = partner's place.
-_UPGRADE_BY_PLACE = (0, 0, 3, 2, 1)
 
 
 _RULES_CACHE: dict[int, tuple[RuleOptions, _Rules]] = {}
@@ -237,17 +123,22 @@ def _build_rules(options: RuleOptions) -> _Rules:
             "These are Tractor options; a Tractor match is played with TractorState (or replay).",
             "这是拖拉机的规则，请用拖拉机的比赛状态（或 replay）。",
         )
+    # index = the partner's place of 上游 (2, 3 or 4)
     if options.a_pass is APass.ONE_TWO_ONLY:
         passes = (False, False, True, False, False)
     else:
         passes = (False, False, True, True, False)
+    against = (False, False, False, False, options.a_pass is APass.SIDE_NOT_LAST)
     p2, p3, p4 = options.points_table
+    u2, u3, u4 = options.upgrades
     return _Rules(
         has_levels=options.has_levels,
         best_of=options.format is MatchFormat.BEST_OF,
         points_by_place=(0, 0, p2, p3, p4),
-        upgrade_by_place=_UPGRADE_BY_PLACE,
+        upgrade_by_place=(0, 0, u2, u3, u4),
         passes_by_place=passes,
+        passes_against_by_place=against,
+        upgrade_from_2=options.a_reset is AReset.UPGRADE_FROM_2,
         failure_limit=options.a_failure_limit or 0,
         fixed_deals=options.deals or 0,
         games_to_win=options.games_to_win,
@@ -298,14 +189,14 @@ class MatchState:
         """The deal to play next (its level and whose level it is), or None once finished."""
         return _Running.thaw(self).next_deal()
 
-    def apply(self, deal: FinishingOrder) -> tuple[MatchState, DealRecord]:
+    def apply(self, deal: FinishingOrder | GuandanDeal) -> tuple[MatchState, DealRecord]:
         """The state after ``deal`` and what the deal did. ``self`` is unchanged: calling this without
         keeping the new state is the referee's preview."""
         running = _Running.thaw(self)
         record = running.play(deal)
         return running.freeze(), record
 
-    def preview(self, deal: FinishingOrder) -> DealRecord:
+    def preview(self, deal: FinishingOrder | GuandanDeal) -> DealRecord:
         """What ``deal`` would do, committing nothing."""
         return self.apply(deal)[1]
 
@@ -433,7 +324,7 @@ class _Running:
 
     # -- deals ---------------------------------------------------------------------------------------
 
-    def play(self, order: FinishingOrder) -> DealRecord:
+    def play(self, order: FinishingOrder | GuandanDeal) -> DealRecord:
         """Apply one deal. This is the hot path of every replay: table lookups, no allocation beyond
         the record."""
         number = self.deals + 1
@@ -441,12 +332,24 @@ class _Running:
         if status is _FINISHED:
             what, what_zh = f"deal {number} cannot be entered", f"不能再录入第 {number} 副"
             raise self._finished_error(what, what_zh, number)
+        anti_tribute = False
         if type(order) is not FinishingOrder:
-            raise bad_input(
-                f"Deal {number} of a Guandan match must be a finishing order.",
-                f"掼蛋比赛的第 {number} 副必须是名次顺序。",
-                number,
-            )
+            if type(order) is not GuandanDeal:
+                raise bad_input(
+                    f"Deal {number} of a Guandan match must be a finishing order.",
+                    f"掼蛋比赛的第 {number} 副必须是名次顺序。",
+                    number,
+                )
+            anti_tribute = order.anti_tribute
+            if anti_tribute and not self.game_deals:
+                raise ScoringError(
+                    ErrorCode.INVALID_DEAL,
+                    f"Deal {number} is the first deal of its game: no tribute is due, so it cannot record "
+                    "an anti-tribute (RULES.md §6).",
+                    number,
+                    message_zh=f"第 {number} 副是本局第一副，不需要进贡，不能登记抗贡（规则第 6 节）。",
+                )
+            order = order.order
         rules = self.rules
         self.events = event = self.events + 1
         extra = status is _EXTRA
@@ -466,7 +369,8 @@ class _Running:
                 level = levels[setter]
                 if level == ACE:
                     a_attempt = True
-                    passed = winner is setter and rules.passes_by_place[place]
+                    by_place = rules.passes_by_place if winner is setter else rules.passes_against_by_place
+                    passed = by_place[place]
             if not passed:
                 before = levels[winner]
                 after = before + rules.upgrade_by_place[place]
@@ -482,7 +386,12 @@ class _Running:
                     if failures == rules.failure_limit:  # 三次打A不过降至2 (seeds 002, 003)
                         failures = 0
                         reset = True
-                        levels[setter] = LOWEST
+                        after = LOWEST
+                        if winner is setter and rules.upgrade_from_2:
+                            # seed 002: 降至2的一队中有一家取得上游时，从3开始打 — its upgrade applies from 2
+                            after = min(ACE, LOWEST + rules.upgrade_by_place[place])
+                            upgrade = after - LOWEST
+                        levels[setter] = after
                         self.reached[setter] = event
                     a_failures[setter] = failures
         else:
@@ -494,7 +403,7 @@ class _Running:
         self.game_deals += 1
         self.last_setter = setter
         self.setter = winner
-        record = _deal_record(
+        record = new_deal_record(
             number,
             order,
             level,
@@ -509,12 +418,20 @@ class _Running:
             points_after,
             self.game,
             extra,
+            anti_tribute,
         )
         if extra:
-            self._finish(winner, Reason.PASSED_A if passed else Reason.EXTRA_DEAL)
+            if passed:
+                assert setter is not None
+                self._finish(setter, Reason.PASSED_A)
+            elif (upgrade and not (reset and winner is setter)) or not rules.has_levels:
+                # seed 003 先升级: the winner's level rose (a reset side's climb from 2 is no rise)
+                self._finish(winner, Reason.EXTRA_DEAL)
+            # else: nobody went up (both at A) — the deal decides nothing, another extra deal follows
         else:
             if passed:
-                self._game_won(winner)
+                assert setter is not None
+                self._game_won(setter)
             if number >= self.stop and self.status is _IN_PROGRESS:
                 self._settle()
         return record
@@ -566,6 +483,7 @@ class _Running:
             reached_at=(self.reached[0], self.reached[1]),
             last_setter=self.last_setter,
             tie=options.time_up_tie,
+            on_stage=self.setter,
         )
         self.status, self.winner, self.reason = status, winner, reason
 
@@ -733,38 +651,16 @@ def replay(
     adjustments: Sequence[Adjustment] = (),
 ) -> MatchResult:
     """Replay a whole match: the result equals applying ``call_time``, then each deal (with each
-    adjustment after deal ``adjustment.after_deal``) to :meth:`MatchState.initial` one by one.
+    adjustment after deal ``adjustment.after_deal``) to :func:`start`'s state one by one.
 
-    Raises ScoringError with the offending deal's number: ``invalid_order`` is caught earlier by
-    :func:`parse_deals`; here ``match_finished`` (a deal after the end) and ``bad_input``.
+    This is :func:`replay_partial` raising what it refused (issue 14: one replay in the rules core):
+    a ScoringError with the offending deal's number — ``match_finished`` (a deal after the end),
+    ``invalid_deal``, ``bad_input``; ``invalid_order`` is caught earlier by :func:`parse_deals`.
     """
-    if options.game is Game.TRACTOR:
-        from scoring.tractor import replay_tractor
-
-        tractor_deals = [_expect_tractor(deal, number) for number, deal in enumerate(deals, 1)]
-        return replay_tractor(
-            options=options,
-            deals=tractor_deals,
-            time_called_during_deal=time_called_during_deal,
-            adjustments=adjustments,
-        )
-    running = _Running(options)
-    if time_called_during_deal is not None:
-        running.call_time(time_called_during_deal)
-    if not adjustments:
-        play = running.play
-        records = [play(deal) for deal in deals]  # type: ignore[arg-type]  # checked in play()
-        return running.result(records, ())
-    pending = _schedule(adjustments, len(deals))
-    records = []
-    adjustment_records = []
-    for index, deal in enumerate(deals):
-        for adjustment in pending.get(index, ()):
-            adjustment_records.append(_at_deal(running.adjust, adjustment))
-        records.append(running.play(deal))  # type: ignore[arg-type]  # checked in play()
-    for adjustment in pending.get(len(deals), ()):
-        adjustment_records.append(_at_deal(running.adjust, adjustment))
-    return running.result(records, adjustment_records)
+    result, _deals, _adjustments, error = _fold(options, deals, time_called_during_deal, adjustments)
+    if error is not None:
+        raise error
+    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -793,28 +689,55 @@ def replay_partial(
     time_called_during_deal: int | None = None,
     adjustments: Sequence[Adjustment] = (),
 ) -> PartialReplay:
-    """Replay a match in :func:`replay`'s order, stopping at the first deal or adjustment the rules refuse.
+    """Replay a match, stopping at the first deal or adjustment the rules refuse — the one fold of the
+    rules core (:func:`replay` is this plus raising the refusal).
 
     A correction to an early deal can make later ones impossible — typically a deal or an adjustment
     after the match has ended (``match_finished``), or an adjustment set after a deal that no longer
     exists. DESIGN.md principle 1 wants those flagged for the referee, never silently kept or dropped: the
     caller keeps ``result`` (everything before the refusal) and flags everything from the refused item on.
-    When nothing is refused the result equals :func:`replay`'s.
 
-    The order is :func:`replay`'s: time is called first, then for each deal the adjustments set after the
-    previous deal (in the order given), then the deal; adjustments set after the last deal come last. An
-    invalid ``time_called_during_deal`` is not a deal's fault and raises, as in :func:`replay`.
+    The order: time is called first, then for each deal the adjustments set after the previous deal (in
+    the order given), then the deal; adjustments set after the last deal come last, and one set after a
+    deal that was not entered is refused there. A refused deal carries its number; a refused adjustment
+    the number of the deal it follows (None before the first). An invalid ``time_called_during_deal`` is
+    not a deal's fault and raises.
+
+    Both games fold through their mutable accumulator (one per replay, no state copy per deal): the
+    result equals applying each item to the immutable :meth:`MatchState.apply` /
+    :meth:`TractorState.apply` one by one (tests/scoring/test_replay_partial.py checks it).
     """
-    state: MatchState | TractorState = start(options=options)
+    return PartialReplay(*_fold(options, deals, time_called_during_deal, adjustments))
+
+
+def _fold(
+    options: RuleOptions,
+    deals: Sequence[DealInput],
+    time_called_during_deal: int | None,
+    adjustments: Sequence[Adjustment],
+) -> tuple[MatchResult, int, tuple[int, ...], ScoringError | None]:
+    """:func:`replay_partial`'s fold, as a plain tuple (the replay hot path builds no wrapper)."""
+    # the accumulators stay private to the rules core; this is the one place both are driven from
+    tractor = options.game is Game.TRACTOR
+    running = _TractorRunning(TractorState.initial(options)) if tractor else _Running(options)
     if time_called_during_deal is not None:
-        state = state.call_time(during_deal=time_called_during_deal)
+        running.call_time(time_called_during_deal)
+    play = running.play
+    records: list[Any] = []
+    append = records.append
+    error: ScoringError | None = None
+    if not adjustments:  # the hot path: deals only
+        try:
+            for deal in deals:
+                append(play(deal))  # type: ignore[arg-type]  # play() checks the deal's type
+        except ScoringError as refused:
+            error = _numbered(refused, len(records) + 1)
+        return running.result(records, ()), len(records), (), error
     schedule: dict[int, list[int]] = {}
     for index, adjustment in enumerate(adjustments):
         schedule.setdefault(min(adjustment.after_deal, len(deals) + 1), []).append(index)
-    records: list[Any] = []
     adjustment_records: list[AdjustmentRecord] = []
     applied: list[int] = []
-    error: ScoringError | None = None
     for position in range(len(deals) + 2):
         for index in schedule.get(position, ()):
             adjustment = adjustments[index]
@@ -825,105 +748,29 @@ def replay_partial(
                         "deals have been entered.",
                         f"调整项设在第 {adjustment.after_deal} 副之后，但只录入了 {len(deals)} 副。",
                     )
-                state, adjustment_record = state.adjust(adjustment)
+                adjustment_records.append(running.adjust(adjustment))
             except ScoringError as refused:
-                error = refused
+                error = _numbered(refused, adjustment.after_deal or None)
                 break
-            adjustment_records.append(adjustment_record)
             applied.append(index)
-        if error is not None:
-            break
-        if position >= len(deals):
+        if error is not None or position >= len(deals):
+            if error is not None:
+                break
             continue  # only adjustments come after the last deal
-        number = position + 1
-        deal = deals[position]
-        record: Any
         try:
-            if isinstance(state, TractorState):
-                state, record = state.apply(_expect_tractor(deal, number))
-            elif isinstance(deal, FinishingOrder):
-                state, record = state.apply(deal)
-            else:
-                raise bad_input(
-                    f"Deal {number} of a Guandan match must be a finishing order.",
-                    f"掼蛋比赛的第 {number} 副必须是名次顺序。",
-                    number,
-                )
+            append(play(deals[position]))  # type: ignore[arg-type]  # play() checks the deal's type
         except ScoringError as refused:
-            error = refused if refused.deal is not None else refused.with_deal(number)
+            error = _numbered(refused, position + 1)
             break
-        records.append(record)
-    result = state.result(deals=records, adjustments=adjustment_records)
-    return PartialReplay(result, len(records), tuple(applied), error)
+    return running.result(records, adjustment_records), len(records), tuple(applied), error
 
 
-def _expect_tractor(deal: DealInput, number: int) -> TractorDeal:
-    if not isinstance(deal, TractorDeal):
-        raise bad_input(
-            f"Deal {number} of a Tractor match must give the declarer and the defenders' points.",
-            f"拖拉机比赛的第 {number} 副必须填写庄家和防家得分。",
-            number,
-        )
-    return deal
+def _numbered(error: ScoringError, deal: int | None) -> ScoringError:
+    """``error`` tied to ``deal`` unless it already names one."""
+    if error.deal is not None or deal is None:
+        return error
+    return error.with_deal(deal)
 
-
-def _schedule(adjustments: Sequence[Adjustment], deal_count: int) -> dict[int, list[Adjustment]]:
-    """Adjustments grouped by the deal they follow, in the order given."""
-    pending: dict[int, list[Adjustment]] = {}
-    for adjustment in adjustments:
-        if adjustment.after_deal > deal_count:
-            raise bad_input(
-                f"An adjustment is set after deal {adjustment.after_deal}, but only {deal_count} deals "
-                "have been entered.",
-                f"调整项设在第 {adjustment.after_deal} 副之后，但只录入了 {deal_count} 副。",
-            )
-        pending.setdefault(adjustment.after_deal, []).append(adjustment)
-    return pending
-
-
-def _at_deal(apply: Any, adjustment: Adjustment) -> AdjustmentRecord:
-    try:
-        record: AdjustmentRecord = apply(adjustment)
-    except ScoringError as error:
-        if error.deal is None:
-            raise error.with_deal(adjustment.after_deal) if adjustment.after_deal else error from None
-        raise
-    return record
-
-
-# -- JSON input ---------------------------------------------------------------------------------------
-
-
-def parse_deal(*, options: RuleOptions, data: object, number: int) -> DealInput:
-    """One deal from its JSON form: ``{"order": ["N", "E", "S"]}`` for Guandan, ``{"declarer": "NS",
-    "defender_points": 125, …}`` for Tractor (:func:`scoring.tractor.parse_tractor_deal`). Errors carry
-    ``number``."""
-    if options.game is Game.TRACTOR:
-        return parse_tractor_deal(data, number=number)
-    if not isinstance(data, Mapping) or "order" not in data:
-        raise bad_input(
-            f'Deal {number} must look like {{"order": ["N", "E", "S"]}}.',
-            f'第 {number} 副的格式应为 {{"order": ["N", "E", "S"]}}。',
-            number,
-        )
-    extra = set(data) - {"order"}
-    if extra:
-        raise bad_input(
-            f"Deal {number} has an unknown field {sorted(extra)[0]!r}; a Guandan deal only has 'order'.",
-            f"第 {number} 副有未知字段 {sorted(extra)[0]!r}；掼蛋每副只需要 order。",
-            number,
-        )
-    try:
-        return FinishingOrder.parse(data["order"])
-    except ScoringError as error:
-        raise error.with_deal(number) from None
-
-
-def parse_deals(*, options: RuleOptions, data: object) -> list[DealInput]:
-    """Every deal of a JSON ``deals`` list (see :func:`parse_deal`)."""
-    if not isinstance(data, list):
-        raise bad_input("'deals' must be a list of deals.", "deals 必须是列表。")
-    return [parse_deal(options=options, data=item, number=number) for number, item in enumerate(data, 1)]
 
 
 def replay_json(data: object) -> MatchResult:

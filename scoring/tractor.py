@@ -25,9 +25,20 @@ defenders' p  result
 - Penalties (§13, §16, §19, §20): exposing a card, a wrong follow found in the trick, playing out of turn,
   a failed throw (甩牌) — 20 points each. Against the defenders they come off the defenders' points;
   against the declarers they are added to the defenders' points (the declarers hold no points).
-- Revoke (藏张, §17) ends the deal and the non-offending side upgrades: a declarer revoke makes the
-  declarers fall and the defenders take over with max(1, the table's gain); a defender revoke upgrades
-  the declarers by max(1, the table's gain).
+- Revoke (藏张, §17: 如庄家藏张除判下台外并根据分数，满120分，防家升级；防家藏张则判庄家直接升级并根据
+  分数，不够120分，升级) ends the deal. A **declarer's** revoke makes the declarers fall (下台: the
+  defenders declare next); the defenders go up by the table only if their points reach 120, else +0
+  (they just take over). A **defender's** revoke makes the declarers go up: by the table at the
+  defenders' points if those are under 120, else +1 (always at least one level).
+- Wrong number of bottom cards (§9.1: 如庄家留错底牌张数则判“下台”, ``wrong_bottom``): the declarers
+  fall. The seed names no level change beyond 下台, and the fault is the declarers' own, so it is read
+  like a declarer's revoke: the defenders take over, and go up by the table only if their points reach
+  120 (the fault never costs the innocent side what its points earned, nor gives it more).
+- Wrong card count found mid-deal (§18 牌张数目不符，无错方升级，规则同藏张；如双方均错则重新该局比赛,
+  ``wrong_count``): in one side's hand, exactly that side's revoke; in both sides' hands the deal is
+  replayed — it is recorded (it was started and counts as a deal number, so a time call by deal number
+  stays meaningful) with the result ``replayed``: no level changes, no points count, and the same
+  declarer (same seat) declares again.
 - Late arrival (§2) is a :class:`~scoring.adjustments.LateArrival` adjustment: −20 / −30 points in the
   first deal, the first deal forfeited (opponents upgrade), or the round forfeited.
 - The last 10 minutes (§3): one more deal is played (``at_time_up: one_more_deal``).
@@ -39,10 +50,8 @@ wins and equal levels follow ``time_up_tie``, as in Guandan.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
-from typing import Any
 
 from scoring.adjustments import (
     Adjustment,
@@ -57,10 +66,26 @@ from scoring.errors import ErrorCode, ScoringError, bad_input
 from scoring.levels import ACE, LOWEST
 from scoring.options import Game, LatePenalty, RuleOptions
 from scoring.outcome import MatchResult, NextDeal, Reason, Status, last_regular_deal, settle_on_levels
-from scoring.seats import Pair, Seat, Side, pair_json
+from scoring.seats import Pair, Seat, Side
+from scoring.tractor_deals import (
+    PENALTY_POINTS,
+    TAKE_OVER_POINTS,
+    BottomCapture,
+    Capture,
+    Infraction,
+    LevelChange,
+    Penalty,
+    TractorDeal,
+    TractorDealRecord,
+    TractorResult,
+    WrongCount,
+    level_change,
+    parse_tractor_deal,
+)
 
 __all__ = [
     "PENALTY_POINTS",
+    "TAKE_OVER_POINTS",
     "BottomCapture",
     "Capture",
     "Infraction",
@@ -70,201 +95,10 @@ __all__ = [
     "TractorDealRecord",
     "TractorResult",
     "TractorState",
+    "WrongCount",
     "level_change",
     "parse_tractor_deal",
-    "replay_tractor",
 ]
-
-PENALTY_POINTS = 20
-"""Seed 001 §13, §16, §19, §20: each infraction costs 20 points."""
-
-TAKE_OVER_POINTS = 120
-"""Defenders with this many points take over (上台)."""
-
-
-class Capture(str, Enum):
-    """What the defenders won the last trick with (抠底, seed 001 §15)."""
-
-    SINGLE = "single"
-    PAIR = "pair"
-    TRIPLE = "triple"
-    TRACTOR_2_PAIRS = "tractor_2_pairs"
-    TRACTOR_3_PAIRS = "tractor_3_pairs"
-    TRACTOR_2_TRIPLES = "tractor_2_triples"
-
-    @property
-    def multiplier(self) -> int:
-        return _MULTIPLIERS[self]
-
-
-_MULTIPLIERS = {
-    Capture.SINGLE: 2,
-    Capture.PAIR: 3,
-    Capture.TRIPLE: 4,
-    Capture.TRACTOR_2_PAIRS: 5,
-    Capture.TRACTOR_3_PAIRS: 6,
-    Capture.TRACTOR_2_TRIPLES: 7,
-}
-
-
-class Infraction(str, Enum):
-    """A 20-point infraction (seed 001)."""
-
-    EXPOSED_CARD = "exposed_card"
-    """暴露张 (§19)."""
-    OUT_OF_TURN = "out_of_turn"
-    """越序出牌 (§20)."""
-    FAILED_THROW = "failed_throw"
-    """甩牌 blocked (§13)."""
-    WRONG_FOLLOW = "wrong_follow"
-    """跟错牌 found within the trick (§16)."""
-
-
-class TractorResult(str, Enum):
-    DECLARERS_UP = "declarers_up"
-    DEFENDERS_TAKE_OVER = "defenders_take_over"
-    DEFENDERS_UP = "defenders_up"
-
-
-@dataclass(frozen=True, slots=True)
-class LevelChange:
-    """The seed-001 table's verdict for some defenders' points: who gains ``levels``."""
-
-    result: TractorResult
-    levels: int
-
-    @property
-    def declarers_keep(self) -> bool:
-        return self.result is TractorResult.DECLARERS_UP
-
-
-def level_change(defender_points: int) -> LevelChange:
-    """Seed 001 §4 (RULES.md §9), every band including the open ends:
-
-    >>> level_change(0), level_change(5), level_change(-60), level_change(355), level_change(360)
-    ... # doctest: +NORMALIZE_WHITESPACE
-    (LevelChange(result=<TractorResult.DECLARERS_UP: 'declarers_up'>, levels=3),
-     LevelChange(result=<TractorResult.DECLARERS_UP: 'declarers_up'>, levels=2),
-     LevelChange(result=<TractorResult.DECLARERS_UP: 'declarers_up'>, levels=4),
-     LevelChange(result=<TractorResult.DEFENDERS_UP: 'defenders_up'>, levels=3),
-     LevelChange(result=<TractorResult.DEFENDERS_UP: 'defenders_up'>, levels=4))
-    """
-    p = defender_points
-    if p >= TAKE_OVER_POINTS:
-        gain = (p - TAKE_OVER_POINTS) // 60
-        return LevelChange(TractorResult.DEFENDERS_UP if gain else TractorResult.DEFENDERS_TAKE_OVER, gain)
-    if p >= 60:
-        return LevelChange(TractorResult.DECLARERS_UP, 1)
-    if p > 0:
-        return LevelChange(TractorResult.DECLARERS_UP, 2)
-    # 0 down to −55 is +3; each further 60 below −55 is one more level
-    return LevelChange(TractorResult.DECLARERS_UP, 3 + (-p) // 60)
-
-
-@dataclass(frozen=True, slots=True)
-class BottomCapture:
-    """The bottom's card points and how the defenders captured it; counts ``points × multiplier``."""
-
-    points: int
-    capture: Capture
-
-    @property
-    def multiplier(self) -> int:
-        return self.capture.multiplier
-
-    @property
-    def total(self) -> int:
-        return self.points * self.capture.multiplier
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "points": self.points,
-            "capture": self.capture.value,
-            "multiplier": self.multiplier,
-            "total": self.total,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Penalty:
-    """A 20-point infraction by ``side`` (seed 001)."""
-
-    side: Side
-    infraction: Infraction
-
-    def to_json(self) -> dict[str, Any]:
-        return {"side": self.side.code, "kind": self.infraction.value}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TractorDeal:
-    """A Tractor deal as the referee enters it.
-
-    ``defender_points`` are the defenders' card points — the final figure, or, when ``bottom`` and
-    ``penalties`` are given, the points before them (the system adds the multiplied bottom and the
-    penalties). ``declarer`` may be omitted after the first deal (the rotation knows it); when given it
-    must match. ``declarer_seat`` lets the rotation name seats, not just sides.
-    """
-
-    declarer: Side | None = None
-    defender_points: int
-    declarer_seat: Seat | None = None
-    bottom: BottomCapture | None = None
-    penalties: tuple[Penalty, ...] = ()
-    revoke: Side | None = None
-    """The side that revoked (藏张): ends the deal, the other side upgrades (seed 001 §17)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TractorDealRecord:
-    """What one Tractor deal did."""
-
-    number: int
-    declarer: Side
-    declarer_seat: Seat | None
-    level: int
-    """The declarers' level: the deal's level."""
-    defender_points: int
-    bottom: BottomCapture | None
-    penalty_points: int
-    """Net change of the defenders' points from penalties and late-arrival deductions."""
-    total_points: int
-    """The points the table was read with."""
-    result: TractorResult
-    upgrade: int
-    """Levels actually gained (capped at A)."""
-    revoke: Side | None
-    passed_a: bool
-    levels_after: Pair
-    next_declarer: Side
-    next_declarer_seat: Seat | None
-    extra: bool
-
-    @property
-    def winner(self) -> Side:
-        """The side the deal went to: the declarers if they upgraded, else the defenders."""
-        return self.declarer if self.result is TractorResult.DECLARERS_UP else self.declarer.other
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "declarer": self.declarer.code,
-            "declarer_seat": self.declarer_seat.value if self.declarer_seat is not None else None,
-            "level": self.level,
-            "defender_points": self.defender_points,
-            "bottom": self.bottom.to_json() if self.bottom is not None else None,
-            "penalty_points": self.penalty_points,
-            "total_points": self.total_points,
-            "result": self.result.value,
-            "winner": self.winner.code,
-            "upgrade": self.upgrade,
-            "revoke": self.revoke.code if self.revoke is not None else None,
-            "passed_a": self.passed_a,
-            "levels_after": pair_json(self.levels_after),
-            "next_declarer": self.next_declarer.code,
-            "next_declarer_seat": self.next_declarer_seat.value if self.next_declarer_seat else None,
-            "extra": self.extra,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,6 +207,11 @@ class _TractorRunning:
         self.time_called = state.time_called_during_deal
         self.events = state.events
 
+    def result(
+        self, records: Sequence[TractorDealRecord], adjustments: Sequence[AdjustmentRecord]
+    ) -> MatchResult:
+        return self.freeze().result(deals=records, adjustments=adjustments)
+
     def freeze(self) -> TractorState:
         return TractorState(
             options=self.options,
@@ -402,9 +241,12 @@ class _TractorRunning:
                 number,
             )
         declarer, seat = self._declarer_of(deal, number)
+        _check_faults(deal, declarer, number)  # before any change: a refused deal changes nothing
         defenders = declarer.other
         extra = self.status is Status.NEEDS_EXTRA_DEAL
         self.events = event = self.events + 1
+        if deal.wrong_count is WrongCount.BOTH:
+            return self._replayed(deal, number, declarer, seat, extra)
 
         penalty_points = 0
         for penalty in deal.penalties:
@@ -414,13 +256,7 @@ class _TractorRunning:
         bottom_points = deal.bottom.total if deal.bottom is not None else 0
         total = deal.defender_points + bottom_points + penalty_points
 
-        change = level_change(total)
-        if deal.revoke is declarer:  # seed 001 §17: declarers fall, defenders upgrade at least one level
-            gain = 0 if change.declarers_keep else change.levels
-            change = LevelChange(TractorResult.DEFENDERS_UP, max(1, gain))
-        elif deal.revoke is defenders:  # the declarers upgrade at least one level
-            gain = change.levels if change.declarers_keep else 0
-            change = LevelChange(TractorResult.DECLARERS_UP, max(1, gain))
+        change = _fault_change(level_change(total), deal, declarer)
 
         level = self.levels[declarer]
         passed = False
@@ -459,14 +295,51 @@ class _TractorRunning:
             next_declarer=next_declarer,
             next_declarer_seat=next_seat,
             extra=extra,
+            wrong_bottom=deal.wrong_bottom,
+            wrong_count=deal.wrong_count,
         )
         if extra:
-            self._finish(gainer, Reason.PASSED_A if passed else Reason.EXTRA_DEAL)
+            if passed:
+                self._finish(gainer, Reason.PASSED_A)
+            elif upgrade:  # seed 003 先升级的为获胜方 (RULES.md §2): the side that goes up wins
+                self._finish(gainer, Reason.EXTRA_DEAL)
+            # else nobody went up (a take-over at +0, or capped at A): another extra deal follows
         elif passed:
             self._finish(gainer, Reason.PASSED_A)
         elif self.last_regular is not None and number >= self.last_regular:
             self._settle()
         return record
+
+    def _replayed(
+        self, deal: TractorDeal, number: int, declarer: Side, seat: Seat | None, extra: bool
+    ) -> TractorDealRecord:
+        """Seed 001 §18 如双方均错则重新该局比赛: the deal is void and played again — nothing changes,
+        the same declarer declares; points pending from a late arrival or a penalty carry over to the
+        replay. When it was the last regular deal, the replay takes its place."""
+        self.deals = number
+        if self.last_regular is not None and number >= self.last_regular:
+            self.last_regular = number + 1
+        self.declarer, self.declarer_seat = declarer, seat
+        return TractorDealRecord(
+            number=number,
+            declarer=declarer,
+            declarer_seat=seat,
+            level=self.levels[declarer],
+            defender_points=deal.defender_points,
+            bottom=None,
+            penalty_points=0,
+            total_points=0,
+            result=TractorResult.REPLAYED,
+            upgrade=0,
+            revoke=None,
+            passed_a=False,
+            levels_after=(self.levels[0], self.levels[1]),
+            next_declarer=declarer,
+            next_declarer_seat=seat,
+            extra=extra,
+            wrong_bottom=False,
+            wrong_count=WrongCount.BOTH,
+        )
 
     def _declarer_of(self, deal: TractorDeal, number: int) -> tuple[Side, Seat | None]:
         given = deal.declarer
@@ -512,6 +385,7 @@ class _TractorRunning:
             reached_at=(self.reached[0], self.reached[1]),
             last_setter=self.last_declarer,
             tie=self.options.time_up_tie,
+            on_stage=self.declarer,
         )
         self.status, self.winner, self.reason = status, winner, reason
 
@@ -585,6 +459,61 @@ class _TractorRunning:
         return AdjustmentRecord(adjustment, Effect.NEXT_DEAL_POINTS, points, (self.levels[0], self.levels[1]))
 
 
+def _check_faults(deal: TractorDeal, declarer: Side, number: int) -> None:
+    """Refuse faults that cannot all have ended one deal: the declarers' and the defenders' together, or
+    anything beside a replay (seed 001 §18: the replayed deal is void)."""
+    if deal.wrong_count is WrongCount.BOTH:
+        if deal.revoke is not None or deal.wrong_bottom or deal.bottom is not None or deal.penalties:
+            raise bad_input(
+                f"Deal {number} is replayed (wrong card counts in both sides' hands), so it has no revoke, "
+                "wrong bottom, bottom capture or penalties.",
+                f"第 {number} 副双方牌张数目均不符，重新比赛，不能再登记藏张、留错底牌、抠底或罚分。",
+                number,
+            )
+        return
+    faulty = deal.faulty_side
+    if deal.wrong_bottom:
+        if faulty is not None and faulty is not declarer:
+            raise bad_input(
+                f"Deal {number}: the declarers buried the wrong bottom and the defenders "
+                f"{'revoked' if deal.revoke is not None else 'had a wrong card count'}; record the fault "
+                "that ended the deal.",
+                f"第 {number} 副：庄家留错底牌，防家又藏张或牌张数目不符；请只登记结束该副的违例。",
+                number,
+            )
+    elif (
+        deal.revoke is not None
+        and deal.wrong_count is not None
+        and deal.wrong_count.side is not deal.revoke
+    ):
+        raise bad_input(
+            f"Deal {number}: a revoke by {deal.revoke.code} and a wrong card count in "
+            f"{deal.wrong_count.value}'s hands; record the fault that ended the deal.",
+            f"第 {number} 副：同时登记了{deal.revoke.label_zh}藏张和另一方牌张数目不符；请只登记结束该副的违例。",
+            number,
+        )
+
+
+def _fault_change(change: LevelChange, deal: TractorDeal, declarer: Side) -> LevelChange:
+    """The level change of a deal ended by a fault (seed 001 §9.1, §17, §18; RULES.md §9), from the
+    table's ``change`` at the defenders' points (the faults were checked by :func:`_check_faults`).
+
+    - the declarers' fault (their revoke, their wrong card count, a wrong number of bottom cards): the
+      declarers fall (下台); the defenders go up by the table only from 120 points (满120分，防家升级),
+      else they take over at +0;
+    - the defenders' fault (revoke, wrong card count): the declarers go up directly (直接升级), by the
+      table when the defenders' points are under 120 (不够120分), else by one level.
+    """
+    faulty = declarer if deal.wrong_bottom else deal.faulty_side
+    if faulty is None:
+        return change
+    if faulty is declarer:  # 下台
+        gain = 0 if change.declarers_keep else change.levels
+        return LevelChange(TractorResult.DEFENDERS_UP if gain else TractorResult.DEFENDERS_TAKE_OVER, gain)
+    gain = change.levels if change.declarers_keep else 1  # 直接升级
+    return LevelChange(TractorResult.DECLARERS_UP, max(1, gain))
+
+
 def _finished(winner: Side | None, reason: Reason | None, what: str, deal: int | None) -> ScoringError:
     why = reason.value if reason is not None else "finished"
     won = f"{winner.code} won ({why})" if winner is not None else f"it ended ({why})"
@@ -594,133 +523,3 @@ def _finished(winner: Side | None, reason: Reason | None, what: str, deal: int |
         deal,
         message_zh="比赛已经结束，不能再录入。",
     )
-
-
-def replay_tractor(
-    *,
-    options: RuleOptions,
-    deals: Sequence[TractorDeal],
-    time_called_during_deal: int | None = None,
-    adjustments: Sequence[Adjustment] = (),
-) -> MatchResult:
-    """A whole Tractor match (same contract as :func:`scoring.match.replay`)."""
-    running = _TractorRunning(TractorState.initial(options))
-    if time_called_during_deal is not None:
-        running.call_time(time_called_during_deal)
-    pending: dict[int, list[Adjustment]] = {}
-    for adjustment in adjustments:
-        if adjustment.after_deal > len(deals):
-            raise bad_input(
-                f"An adjustment is set after deal {adjustment.after_deal}, but only {len(deals)} deals "
-                "have been entered.",
-                f"调整项设在第 {adjustment.after_deal} 副之后，但只录入了 {len(deals)} 副。",
-            )
-        pending.setdefault(adjustment.after_deal, []).append(adjustment)
-    records: list[TractorDealRecord] = []
-    adjustment_records: list[AdjustmentRecord] = []
-    for index in range(len(deals) + 1):
-        for adjustment in pending.get(index, ()):
-            adjustment_records.append(running.adjust(adjustment))
-        if index < len(deals):
-            records.append(running.play(deals[index]))
-    return running.freeze().result(deals=records, adjustments=adjustment_records)
-
-
-# -- JSON input ---------------------------------------------------------------------------------------
-
-_DEAL_FIELDS = {"declarer", "defender_points", "bottom", "penalties", "revoke"}
-
-
-def _points(value: object, what: str, number: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value % 5:
-        raise bad_input(
-            f"Deal {number}: {what} must be a whole multiple of 5; got {value!r}.",
-            f"第 {number} 副：{what} 必须是 5 的整数倍；收到 {value!r}。",
-            number,
-        )
-    return value
-
-
-def parse_tractor_deal(data: object, *, number: int) -> TractorDeal:
-    """``{"declarer": "NS" | "N", "defender_points": 125, "bottom": {"points": 20, "capture": "pair"},
-    "penalties": [{"side": "EW", "kind": "exposed_card"}], "revoke": "NS"}`` (all but
-    ``defender_points`` optional; ``declarer`` required for the first deal)."""
-    if not isinstance(data, Mapping) or "defender_points" not in data:
-        raise bad_input(
-            f'Deal {number} must look like {{"declarer": "NS", "defender_points": 125}}.',
-            f'第 {number} 副的格式应为 {{"declarer": "NS", "defender_points": 125}}。',
-            number,
-        )
-    unknown = set(data) - _DEAL_FIELDS
-    if unknown:
-        raise bad_input(
-            f"Deal {number} has an unknown field {sorted(unknown)[0]!r}; a Tractor deal has "
-            + ", ".join(sorted(_DEAL_FIELDS))
-            + ".",
-            f"第 {number} 副有未知字段 {sorted(unknown)[0]!r}。",
-            number,
-        )
-    try:
-        declarer: Side | None = None
-        seat: Seat | None = None
-        raw = data.get("declarer")
-        if isinstance(raw, str) and len(raw) == 1:
-            seat = Seat.parse(raw)
-            declarer = seat.side
-        elif raw is not None:
-            declarer = Side.parse(raw)
-        bottom = None
-        if data.get("bottom") is not None:
-            raw_bottom = data["bottom"]
-            if not isinstance(raw_bottom, Mapping) or set(raw_bottom) - {"points", "capture"}:
-                raise bad_input(
-                    f'Deal {number}: bottom must look like {{"points": 20, "capture": "pair"}}.',
-                    f'第 {number} 副：bottom 的格式应为 {{"points": 20, "capture": "pair"}}。',
-                )
-            bottom_points = _points(raw_bottom.get("points"), "the bottom's points", number)
-            if bottom_points < 0:
-                raise bad_input(
-                    f"Deal {number}: the bottom's points cannot be negative.",
-                    f"第 {number} 副：底牌分不能为负。",
-                )
-            try:
-                capture = Capture(raw_bottom.get("capture"))
-            except ValueError:
-                kinds = ", ".join(c.value for c in Capture)
-                raise bad_input(
-                    f"Deal {number}: capture must be one of {kinds}.",
-                    f"第 {number} 副：capture 必须是以下之一：{kinds}。",
-                ) from None
-            bottom = BottomCapture(bottom_points, capture)
-        penalties = []
-        raw_penalties = data.get("penalties", [])
-        if not isinstance(raw_penalties, list):
-            raise bad_input(
-                f"Deal {number}: penalties must be a list.", f"第 {number} 副：penalties 必须是列表。"
-            )
-        for item in raw_penalties:
-            if not isinstance(item, Mapping) or set(item) != {"side", "kind"}:
-                raise bad_input(
-                    f'Deal {number}: each penalty looks like {{"side": "EW", "kind": "exposed_card"}}.',
-                    f'第 {number} 副：罚分项的格式应为 {{"side": "EW", "kind": "exposed_card"}}。',
-                )
-            try:
-                infraction = Infraction(item["kind"])
-            except ValueError:
-                kinds = ", ".join(i.value for i in Infraction)
-                raise bad_input(
-                    f"Deal {number}: a penalty's kind must be one of {kinds}.",
-                    f"第 {number} 副：罚分种类必须是以下之一：{kinds}。",
-                ) from None
-            penalties.append(Penalty(Side.parse(item["side"]), infraction))
-        revoke = Side.parse(data["revoke"]) if data.get("revoke") is not None else None
-        return TractorDeal(
-            declarer=declarer,
-            declarer_seat=seat,
-            defender_points=_points(data["defender_points"], "defender_points", number),
-            bottom=bottom,
-            penalties=tuple(penalties),
-            revoke=revoke,
-        )
-    except ScoringError as error:
-        raise error.with_deal(number) if error.deal is None else error from None
