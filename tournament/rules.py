@@ -83,10 +83,57 @@ def stage_profile_name(stage: Stage) -> str:
     return stage.rule_profile or stage.tournament.rule_profile
 
 
-def stage_rules_differences(stage: Stage) -> dict[str, Any]:
-    """The stage's stored options that differ from its profile as ``scoring.profiles`` defines it now:
-    the organiser's overrides, and anything the profile's definition changed since the stage was
-    created (which this stage keeps)."""
-    profile = PROFILES.get(stage_profile_name(stage))
-    current = profile.to_json() if profile is not None else {}
-    return {name: value for name, value in stage.rules.items() if current.get(name) != value}
+@dataclass(frozen=True, slots=True)
+class RuleLine:
+    """One option in force as a page lists it: its name, its stored JSON value, and whether it differs
+    from the profile as defined now (an override, or a definition the stage kept)."""
+
+    name: str
+    value: Any
+    changed: bool
+
+
+_SHOWN_GUANDAN = (
+    "format",
+    "deals",
+    "games",
+    "time_cap_minutes",
+    "at_time_up",
+    "time_up_tie",
+    "upgrades",
+    "points_table",
+    "a_pass",
+    "a_failure_limit",
+    "a_reset",
+    "tribute_variant",
+    "wild_reading",
+)
+_SHOWN_TRACTOR = ("game", "time_cap_minutes", "at_time_up", "time_up_tie")
+
+
+def rules_lines(*, rules: dict[str, Any], profile: str) -> tuple[RuleLine, ...]:
+    """The options a page shows for stored ``rules`` created from ``profile``: the ones that matter for
+    the game and format, then every other option that differs from the profile."""
+    defined = PROFILES.get(profile)
+    current = defined.to_json() if defined is not None else {}
+    tractor = rules.get("game") == "tractor"
+    points = rules.get("format") == "fixed_deals_points"
+    skipped = {"deals", "games"}
+    if rules.get("deals") is not None:
+        skipped.discard("deals")
+    if rules.get("games") is not None:
+        skipped.discard("games")
+    if points:  # every deal at 2 (seed 004): no levels, no A
+        skipped |= {"upgrades", "a_pass", "a_failure_limit", "a_reset"}
+    else:
+        skipped.add("points_table")
+    if rules.get("a_failure_limit") is None:
+        skipped.add("a_reset")
+    shown = [name for name in (_SHOWN_TRACTOR if tractor else _SHOWN_GUANDAN) if name in rules and name not in skipped]
+    shown += [name for name in rules if name not in shown and name not in skipped and current.get(name) != rules[name]]
+    return tuple(RuleLine(name=name, value=rules[name], changed=current.get(name) != rules[name]) for name in shown)
+
+
+def stage_rules_lines(stage: Stage) -> tuple[RuleLine, ...]:
+    """:func:`rules_lines` of a stage's stored rules."""
+    return rules_lines(rules=stage.rules, profile=stage_profile_name(stage))

@@ -23,7 +23,7 @@ from django.db.models import Count, Q
 from scoring.standings import METRICS, rank
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, StageFormat
 from tournament.registration.models import Pair, Tournament
-from tournament.rules import rules_for_stage
+from tournament.rules import RuleLine, rules_for_stage, stage_profile_name, stage_rules_lines
 from tournament.standings.cache import public_cached
 from tournament.standings.selectors import stage_match_records, stage_standings
 
@@ -48,6 +48,10 @@ class StageInfo:
     name: str
     format: str
     order: int
+    profile: str = ""
+    """The profile the stage was created from (shown by its title)."""
+    rules: tuple[RuleLine, ...] = ()
+    """The options in force, as stored with the stage (issue 13)."""
 
     @property
     def is_knockout(self) -> bool:
@@ -359,7 +363,14 @@ def _round_info(round_: Round) -> RoundInfo:
 
 
 def _stage_info(stage: Stage) -> StageInfo:
-    return StageInfo(id=stage.pk, name=stage.name, format=stage.format, order=stage.order)
+    return StageInfo(
+        id=stage.pk,
+        name=stage.name,
+        format=stage.format,
+        order=stage.order,
+        profile=stage_profile_name(stage),
+        rules=stage_rules_lines(stage),
+    )
 
 
 def _public_rounds() -> Any:
@@ -691,7 +702,7 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
     is the match of the last round between two pairs that both lost in the round before. Rounds
     not drawn yet are shown as empty boxes: a round of n pairs has ⌈n/2⌉ matches.
     """
-    stage = Stage.objects.filter(pk=stage_id, tournament_id=tournament_id).first()
+    stage = Stage.objects.select_related("tournament").filter(pk=stage_id, tournament_id=tournament_id).first()
     if stage is None:
         return None
     matches = list(
