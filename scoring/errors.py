@@ -9,6 +9,8 @@ Codes are part of the contract (the CLI prints them, the API maps them to HTTP 4
 
 - ``invalid_order``: a finishing order that cannot happen (unknown seat, a seat twice, 2 seats that are
   not partners, …);
+- ``invalid_deal``: a deal that cannot be recorded as given (an anti-tribute on a deal where no tribute
+  is due, …);
 - ``match_finished``: a deal or adjustment entered after the match already has a result;
 - ``unknown_profile``: a rule profile name that does not exist;
 - ``bad_input``: anything else the user got wrong (wrong JSON shape, an option value out of range, an
@@ -27,6 +29,7 @@ class ErrorCode(str, Enum):
     """Stable machine-readable error codes (the API and the CLI expose them verbatim)."""
 
     INVALID_ORDER = "invalid_order"
+    INVALID_DEAL = "invalid_deal"
     MATCH_FINISHED = "match_finished"
     UNKNOWN_PROFILE = "unknown_profile"
     BAD_INPUT = "bad_input"
@@ -34,6 +37,7 @@ class ErrorCode(str, Enum):
 
 _GENERIC_ZH: dict[ErrorCode, str] = {
     ErrorCode.INVALID_ORDER: "名次顺序无效。",
+    ErrorCode.INVALID_DEAL: "这一副的录入无效。",
     ErrorCode.MATCH_FINISHED: "比赛已经结束，不能再录入。",
     ErrorCode.UNKNOWN_PROFILE: "没有这个规则方案。",
     ErrorCode.BAD_INPUT: "输入有误。",

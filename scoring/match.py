@@ -5,15 +5,22 @@ A match's state is a pure fold of its deals, adjustments and a "time called duri
 
 - A deal is played at the level of the side that won the previous deal (that side *sets the level*,
   台上); a game's first deal is played at 2.
-- Only 上游's side upgrades, from its own level: partner 2nd +3, 3rd +2, last +1 — never past A.
-- A deal played at the setting side's own A is an *A attempt*. It passes A when that side takes 上游 and
-  the partner is not last (``a_pass``); passing A wins the game. A deal at the opponents' level is not an
-  attempt. A failed attempt counts toward ``a_failure_limit``; the limit-th failure sends the side back to
-  2 (counter to 0), while the opponents upgrade normally if they won the deal.
+- Only 上游's side upgrades, from its own level, by ``upgrades``: partner 2nd +3, 3rd +2, last +1 by
+  default (seed 002: +5/+3/+1) — never past A.
+- A deal played at the setting side's own A is an *A attempt*. It passes A by ``a_pass``: by default
+  when that side takes 上游 and the partner is not last; under ``side_not_last`` (seed 003) also when the
+  opponents finish 1-4. Passing A wins the game. A deal at the opponents' level is not an attempt. A
+  failed attempt counts toward ``a_failure_limit``; the limit-th failure sends the side back to 2
+  (counter to 0) — under ``a_reset: upgrade_from_2`` (seed 002) plus its own upgrade from 2 if it took
+  上游 itself — while the opponents upgrade normally if they won the deal.
 - Time called during deal k makes deal k (``finish_current_deal``) or k+1 (``one_more_deal``) the last
   regular deal; after it the higher level wins, equal levels follow ``time_up_tie``
-  (:func:`scoring.outcome.settle_on_levels`). An extra deal is won by its 上游's side (or reported as
-  passed_a when it passes A).
+  (:func:`scoring.outcome.settle_on_levels`; ``setting_side`` is the winner of the last regular deal).
+  An extra deal is won by the side that goes up in it (seed 003: 先升级的为获胜方), or by passing A
+  (reason passed_a); one in which nobody goes up (both at A) decides nothing and another extra deal
+  follows. In ``fixed_deals_points`` the extra deal's 上游's side wins (seed 004: 加赛一局).
+- A deal may record an anti-tribute (抗贡, RULES.md §6: ``GuandanDeal.anti_tribute``): it changes who
+  leads, not the levels, and is refused on a game's first deal, where no tribute is due.
 - ``best_of``: each game starts at 2–2; first to ⌈N/2⌉ games. ``fixed_deals_points``: every deal at 2,
   scored 3/2/1 by the partner's place; after ``deals`` deals the higher total wins, a tie needs an extra
   deal. ``fixed_deals_levels``: ``deals`` deals with normal levels, then the higher level wins.
@@ -44,7 +51,7 @@ from scoring.adjustments import (
 from scoring.errors import ErrorCode, ScoringError, bad_input
 from scoring.finishing_order import FinishingOrder
 from scoring.levels import ACE, LOWEST, level_label
-from scoring.options import APass, Game, LatePenalty, MatchFormat, RuleOptions
+from scoring.options import APass, AReset, Game, LatePenalty, MatchFormat, RuleOptions
 from scoring.outcome import MatchResult, NextDeal, Reason, Status, last_regular_deal, settle_on_levels
 from scoring.seats import Pair, Side, pair_json
 from scoring.tractor import TractorDeal, TractorState, parse_tractor_deal
@@ -52,6 +59,7 @@ from scoring.tractor import TractorDeal, TractorState, parse_tractor_deal
 __all__ = [
     "DealInput",
     "DealRecord",
+    "GuandanDeal",
     "MatchState",
     "PartialReplay",
     "parse_deal",
@@ -61,8 +69,22 @@ __all__ = [
     "start",
 ]
 
-DealInput = FinishingOrder | TractorDeal
-"""One deal as a referee enters it: a finishing order (Guandan) or a Tractor deal."""
+
+@dataclass(frozen=True, slots=True)
+class GuandanDeal:
+    """A Guandan deal with more than its finishing order: ``anti_tribute`` (抗贡, RULES.md §6; seeds
+    000, 002, 003) records that at the start of this deal the side due to pay tribute (from the
+    previous deal) held both big jokers, so no tribute was paid and the previous deal's 上游 led. It
+    changes no level; it is refused on a game's first deal (no tribute is due there: seed 003 从第二副牌
+    开始进贡). A plain :class:`FinishingOrder` is a deal without anti-tribute."""
+
+    order: FinishingOrder
+    anti_tribute: bool = False
+
+
+DealInput = FinishingOrder | GuandanDeal | TractorDeal
+"""One deal as a referee enters it: a finishing order or a :class:`GuandanDeal` (Guandan), or a Tractor
+deal."""
 
 _NEVER = 1 << 62  # "no last regular deal yet": larger than any deal number
 _FINISHED = Status.FINISHED
@@ -95,6 +117,8 @@ class DealRecord:
     """The game of a best_of match (1 otherwise)."""
     extra: bool
     """A tiebreak deal (加赛) played after the regular deals."""
+    anti_tribute: bool = False
+    """抗贡 was recorded for this deal (RULES.md §6): no tribute was paid before it."""
 
     @property
     def winner(self) -> Side:
@@ -114,6 +138,7 @@ class DealRecord:
                 ("A-attempt", self.a_attempt),
                 ("passed-A", self.passed_a),
                 ("reset", self.reset),
+                ("anti-tribute", self.anti_tribute),
             )
             if on
         )
@@ -138,6 +163,7 @@ class DealRecord:
             "a_failures_after": pair_json(self.a_failures_after),
             "game": self.game,
             "extra": self.extra,
+            "anti_tribute": self.anti_tribute,
         }
         if self.points_after is not None:
             out["points"] = self.points
@@ -163,6 +189,7 @@ def _deal_record(
     points_after: Pair | None,
     game: int,
     extra: bool,
+    anti_tribute: bool,
     *,
     _new: Any = object.__new__,
     _setters: tuple[Any, ...] = _DEAL_RECORD_SETTERS,
@@ -175,7 +202,7 @@ def _deal_record(
     import time below.
     """
     record: DealRecord = _new(DealRecord)
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13 = _setters
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14 = _setters
     s0(record, number)
     s1(record, order)
     s2(record, level)
@@ -190,10 +217,11 @@ def _deal_record(
     s11(record, points_after)
     s12(record, game)
     s13(record, extra)
+    s14(record, anti_tribute)
     return record
 
 
-assert [f.name for f in fields(DealRecord)] == list(_deal_record.__code__.co_varnames[:14])
+assert [f.name for f in fields(DealRecord)] == list(_deal_record.__code__.co_varnames[:15])
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,13 +233,16 @@ class _Rules:
     points_by_place: tuple[int, ...]
     upgrade_by_place: tuple[int, ...]
     passes_by_place: tuple[bool, ...]
+    """At the setter's own A, when the setter took 上游: does this partner's place pass A?"""
+    passes_against_by_place: tuple[bool, ...]
+    """At the setter's own A, when the opponents took 上游: does their partner's place pass the setter's
+    A? (``side_not_last``, seed 003: the opponents' 1-4 leaves neither A player last)."""
+    upgrade_from_2: bool
+    """``a_reset: upgrade_from_2`` (seed 002)."""
     failure_limit: int
     fixed_deals: int
     games_to_win: int
 
-
-# Upgrade by the partner's place (RULES.md §1, all seeds): index = partner's place.
-_UPGRADE_BY_PLACE = (0, 0, 3, 2, 1)
 
 
 _RULES_CACHE: dict[int, tuple[RuleOptions, _Rules]] = {}
@@ -237,17 +268,22 @@ def _build_rules(options: RuleOptions) -> _Rules:
             "These are Tractor options; a Tractor match is played with TractorState (or replay).",
             "这是拖拉机的规则，请用拖拉机的比赛状态（或 replay）。",
         )
+    # index = the partner's place of 上游 (2, 3 or 4)
     if options.a_pass is APass.ONE_TWO_ONLY:
         passes = (False, False, True, False, False)
     else:
         passes = (False, False, True, True, False)
+    against = (False, False, False, False, options.a_pass is APass.SIDE_NOT_LAST)
     p2, p3, p4 = options.points_table
+    u2, u3, u4 = options.upgrades
     return _Rules(
         has_levels=options.has_levels,
         best_of=options.format is MatchFormat.BEST_OF,
         points_by_place=(0, 0, p2, p3, p4),
-        upgrade_by_place=_UPGRADE_BY_PLACE,
+        upgrade_by_place=(0, 0, u2, u3, u4),
         passes_by_place=passes,
+        passes_against_by_place=against,
+        upgrade_from_2=options.a_reset is AReset.UPGRADE_FROM_2,
         failure_limit=options.a_failure_limit or 0,
         fixed_deals=options.deals or 0,
         games_to_win=options.games_to_win,
@@ -298,14 +334,14 @@ class MatchState:
         """The deal to play next (its level and whose level it is), or None once finished."""
         return _Running.thaw(self).next_deal()
 
-    def apply(self, deal: FinishingOrder) -> tuple[MatchState, DealRecord]:
+    def apply(self, deal: FinishingOrder | GuandanDeal) -> tuple[MatchState, DealRecord]:
         """The state after ``deal`` and what the deal did. ``self`` is unchanged: calling this without
         keeping the new state is the referee's preview."""
         running = _Running.thaw(self)
         record = running.play(deal)
         return running.freeze(), record
 
-    def preview(self, deal: FinishingOrder) -> DealRecord:
+    def preview(self, deal: FinishingOrder | GuandanDeal) -> DealRecord:
         """What ``deal`` would do, committing nothing."""
         return self.apply(deal)[1]
 
@@ -433,7 +469,7 @@ class _Running:
 
     # -- deals ---------------------------------------------------------------------------------------
 
-    def play(self, order: FinishingOrder) -> DealRecord:
+    def play(self, order: FinishingOrder | GuandanDeal) -> DealRecord:
         """Apply one deal. This is the hot path of every replay: table lookups, no allocation beyond
         the record."""
         number = self.deals + 1
@@ -441,12 +477,24 @@ class _Running:
         if status is _FINISHED:
             what, what_zh = f"deal {number} cannot be entered", f"不能再录入第 {number} 副"
             raise self._finished_error(what, what_zh, number)
+        anti_tribute = False
         if type(order) is not FinishingOrder:
-            raise bad_input(
-                f"Deal {number} of a Guandan match must be a finishing order.",
-                f"掼蛋比赛的第 {number} 副必须是名次顺序。",
-                number,
-            )
+            if type(order) is not GuandanDeal:
+                raise bad_input(
+                    f"Deal {number} of a Guandan match must be a finishing order.",
+                    f"掼蛋比赛的第 {number} 副必须是名次顺序。",
+                    number,
+                )
+            anti_tribute = order.anti_tribute
+            if anti_tribute and not self.game_deals:
+                raise ScoringError(
+                    ErrorCode.INVALID_DEAL,
+                    f"Deal {number} is the first deal of its game: no tribute is due, so it cannot record "
+                    "an anti-tribute (RULES.md §6).",
+                    number,
+                    message_zh=f"第 {number} 副是本局第一副，不需要进贡，不能登记抗贡（规则第 6 节）。",
+                )
+            order = order.order
         rules = self.rules
         self.events = event = self.events + 1
         extra = status is _EXTRA
@@ -466,7 +514,8 @@ class _Running:
                 level = levels[setter]
                 if level == ACE:
                     a_attempt = True
-                    passed = winner is setter and rules.passes_by_place[place]
+                    by_place = rules.passes_by_place if winner is setter else rules.passes_against_by_place
+                    passed = by_place[place]
             if not passed:
                 before = levels[winner]
                 after = before + rules.upgrade_by_place[place]
@@ -482,7 +531,12 @@ class _Running:
                     if failures == rules.failure_limit:  # 三次打A不过降至2 (seeds 002, 003)
                         failures = 0
                         reset = True
-                        levels[setter] = LOWEST
+                        after = LOWEST
+                        if winner is setter and rules.upgrade_from_2:
+                            # seed 002: 降至2的一队中有一家取得上游时，从3开始打 — its upgrade applies from 2
+                            after = min(ACE, LOWEST + rules.upgrade_by_place[place])
+                            upgrade = after - LOWEST
+                        levels[setter] = after
                         self.reached[setter] = event
                     a_failures[setter] = failures
         else:
@@ -494,6 +548,8 @@ class _Running:
         self.game_deals += 1
         self.last_setter = setter
         self.setter = winner
+        # "goes up" (seed 003 先升级): the winner's level rose — not a reset's climb from 2
+        went_up = upgrade > 0 and not (reset and winner is setter)
         record = _deal_record(
             number,
             order,
@@ -509,12 +565,19 @@ class _Running:
             points_after,
             self.game,
             extra,
+            anti_tribute,
         )
         if extra:
-            self._finish(winner, Reason.PASSED_A if passed else Reason.EXTRA_DEAL)
+            if passed:
+                assert setter is not None
+                self._finish(setter, Reason.PASSED_A)
+            elif went_up or not rules.has_levels:
+                self._finish(winner, Reason.EXTRA_DEAL)
+            # else: nobody went up (both at A) — the deal decides nothing, another extra deal follows
         else:
             if passed:
-                self._game_won(winner)
+                assert setter is not None
+                self._game_won(setter)
             if number >= self.stop and self.status is _IN_PROGRESS:
                 self._settle()
         return record
@@ -566,6 +629,7 @@ class _Running:
             reached_at=(self.reached[0], self.reached[1]),
             last_setter=self.last_setter,
             tie=options.time_up_tie,
+            on_stage=self.setter,
         )
         self.status, self.winner, self.reason = status, winner, reason
 
@@ -841,7 +905,7 @@ def replay_partial(
         try:
             if isinstance(state, TractorState):
                 state, record = state.apply(_expect_tractor(deal, number))
-            elif isinstance(deal, FinishingOrder):
+            elif isinstance(deal, FinishingOrder | GuandanDeal):
                 state, record = state.apply(deal)
             else:
                 raise bad_input(
@@ -894,10 +958,15 @@ def _at_deal(apply: Any, adjustment: Adjustment) -> AdjustmentRecord:
 # -- JSON input ---------------------------------------------------------------------------------------
 
 
+_GUANDAN_DEAL_FIELDS = frozenset({"order", "anti_tribute"})
+
+
 def parse_deal(*, options: RuleOptions, data: object, number: int) -> DealInput:
-    """One deal from its JSON form: ``{"order": ["N", "E", "S"]}`` for Guandan, ``{"declarer": "NS",
-    "defender_points": 125, …}`` for Tractor (:func:`scoring.tractor.parse_tractor_deal`). Errors carry
-    ``number``."""
+    """One deal from its JSON form: ``{"order": ["N", "E", "S"], "anti_tribute": false}`` for Guandan
+    (``anti_tribute`` optional, default false: a :class:`FinishingOrder`; true: a :class:`GuandanDeal`),
+    ``{"declarer": "NS", "defender_points": 125, …}`` for Tractor
+    (:func:`scoring.tractor.parse_tractor_deal`). Errors carry ``number``. Whether an anti-tribute is
+    allowed (not on a game's first deal) is the replay's check: it depends on the deals before."""
     if options.game is Game.TRACTOR:
         return parse_tractor_deal(data, number=number)
     if not isinstance(data, Mapping) or "order" not in data:
@@ -906,17 +975,26 @@ def parse_deal(*, options: RuleOptions, data: object, number: int) -> DealInput:
             f'第 {number} 副的格式应为 {{"order": ["N", "E", "S"]}}。',
             number,
         )
-    extra = set(data) - {"order"}
+    extra = set(data) - _GUANDAN_DEAL_FIELDS
     if extra:
         raise bad_input(
-            f"Deal {number} has an unknown field {sorted(extra)[0]!r}; a Guandan deal only has 'order'.",
-            f"第 {number} 副有未知字段 {sorted(extra)[0]!r}；掼蛋每副只需要 order。",
+            f"Deal {number} has an unknown field {sorted(extra)[0]!r}; a Guandan deal has 'order' "
+            "and optionally 'anti_tribute'.",
+            f"第 {number} 副有未知字段 {sorted(extra)[0]!r}；掼蛋每副只有 order 和可选的 anti_tribute。",
+            number,
+        )
+    anti_tribute = data.get("anti_tribute", False)
+    if not isinstance(anti_tribute, bool):
+        raise bad_input(
+            f"Deal {number}: 'anti_tribute' must be true or false; got {anti_tribute!r}.",
+            f"第 {number} 副：anti_tribute 必须是 true 或 false；收到 {anti_tribute!r}。",
             number,
         )
     try:
-        return FinishingOrder.parse(data["order"])
+        order = FinishingOrder.parse(data["order"])
     except ScoringError as error:
         raise error.with_deal(number) from None
+    return GuandanDeal(order, anti_tribute=True) if anti_tribute else order
 
 
 def parse_deals(*, options: RuleOptions, data: object) -> list[DealInput]:

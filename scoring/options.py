@@ -21,8 +21,11 @@ from scoring.errors import bad_input
 
 __all__ = [
     "DEFAULT_TIE_BREAKERS",
+    "DEFAULT_UPGRADES",
+    "SEED_002_UPGRADES",
     "TIE_BREAKERS",
     "APass",
+    "AReset",
     "AtTimeUp",
     "ByeResult",
     "Game",
@@ -35,6 +38,7 @@ __all__ = [
     "Stage",
     "TimeUpTie",
     "TributeVariant",
+    "WildReading",
     "default_late_arrival",
 ]
 
@@ -50,11 +54,16 @@ class TributeVariant(str, Enum):
       their right) and 上游's 上家 leads.
     - ``national_2017``: the 2017 national rules: returns ≤ 10, the larger-card payer leads; equal cards
       go clockwise and the payer to 上游 leads.
+    - ``seed_002``: as ``standard`` (returns ≤ 10, the payer to 上游 leads), except equal double-tribute
+      cards: seed 002 四(1) 若输家两人贡牌大小一样，则赢家可以任选输家的牌，输家也可以任选赢家所还牌 —
+      the winners choose which payer's card each takes, the losers which return each takes; the
+      payer whose card 上游 took leads (RULES.md §6). Seed 002's profile (``timed-40``).
     """
 
     STANDARD = "standard"
     SEED_000 = "seed_000"
     NATIONAL_2017 = "national_2017"
+    SEED_002 = "seed_002"
 
 
 class Game(str, Enum):
@@ -81,9 +90,37 @@ class APass(str, Enum):
     """What passing A (过A) takes (RULES.md §1; seeds 000, 002)."""
 
     TOP_AND_PARTNER_NOT_LAST = "top_and_partner_not_last"
-    """The side takes 上游 and the partner is not 下游: a 1-2 or 1-3 finish (default)."""
+    """The side takes 上游 and the partner is not 下游: a 1-2 or 1-3 finish (seeds 000, 002; default)."""
+    SIDE_NOT_LAST = "side_not_last"
+    """Neither of the side's players is last (seed 003: 打A时，只要己方不出现末游就算通过): its own 1-2
+    or 1-3 finish, or the opponents' 1-4 (the A side then holds 2nd and 3rd)."""
     ONE_TWO_ONLY = "one_two_only"
     """Only a 1-2 finish passes A."""
+
+
+class AReset(str, Enum):
+    """What the limit-th failed A attempt gives the reset side when it took 上游 itself (RULES.md §1).
+
+    The side goes back to 2 either way; the difference is only the upgrade of that failing deal."""
+
+    TO_2 = "to_2"
+    """Nothing: it plays on from 2 (seed 003: 三次打不过从头开始打2). The default — what the rules core
+    always did, so an event that set nothing keeps its results."""
+    UPGRADE_FROM_2 = "upgrade_from_2"
+    """Its upgrade for that finish applies from 2: a 1-4 finish (+1) plays the next deal at 3 (seed 002:
+    降至2的一队中有一家取得上游时，从3开始打)."""
+
+
+class WildReading(str, Enum):
+    """The default reading of a set with heart level cards (逢人配) that reads several ways (RULES.md §8).
+
+    Either way the player may declare another reading (seed 003)."""
+
+    LARGEST = "largest"
+    """The largest reading (seed 003: 默认配成最大牌; the default)."""
+    STATED_EXAMPLE = "stated_example"
+    """Seed 000's stated example: ♥X+4567 reads as 34567 unless 45678 is declared — the lowest
+    reading of the set's best type (for a straight: the lowest straight)."""
 
 
 class AtTimeUp(str, Enum):
@@ -103,9 +140,11 @@ class TimeUpTie(str, Enum):
     FIRST_TO_REACH = "first_to_reach"
     """The side that reached that level at the earlier deal (seed 002)."""
     EXTRA_DEAL = "extra_deal"
-    """One more deal (加赛一牌); its 上游's side wins (seed 003)."""
+    """One more deal (加赛一牌); the side that goes up in it wins (seed 003: 先升级的为获胜方). An extra
+    deal in which nobody goes up (both at A) decides nothing and another follows; passing A wins."""
     SETTING_SIDE = "setting_side"
-    """The side that set the level of the last deal."""
+    """The side on stage (台上) when play stops: the winner of the last regular deal, at whose level
+    the next deal would be played (RULES.md §2)."""
     DRAW = "draw"
     """A draw (Swiss and round-robin stages only; refused in a knockout)."""
 
@@ -174,6 +213,13 @@ DEFAULT_TIE_BREAKERS: tuple[str, ...] = (
     "lots",
 )
 """RULES.md §5's order: match points → small points → levels → head-to-head → Buchholz → wins → lots."""
+
+
+DEFAULT_UPGRADES: tuple[int, int, int] = (3, 2, 1)
+"""Levels 上游's side gains for a 1-2, 1-3, 1-4 finish (seeds 000, 003, national rules; RULES.md §1)."""
+
+SEED_002_UPGRADES: tuple[int, int, int] = (5, 3, 1)
+"""Seed 002 三(2): 双贡 赢家升5级; 对手有一家是下游 升3级; 自己对门是下游 升1级."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,9 +299,15 @@ class RuleOptions:
     """Regular deals of ``fixed_deals_points`` / ``fixed_deals_levels`` (seed 004: 6)."""
     games: int | None = None
     """Games of ``best_of`` (odd; seed 004 finals: 3)."""
+    upgrades: tuple[int, int, int] = DEFAULT_UPGRADES
+    """Levels 上游's side gains for a 1-2, 1-3, 1-4 finish (RULES.md §1; JSON keys "1-2", "1-3", "1-4");
+    seed 002: (5, 3, 1)."""
     a_pass: APass = APass.TOP_AND_PARTNER_NOT_LAST
     a_failure_limit: int | None = None
     """Failed A attempts that reset a side to 2 (seeds 002, 003: 3); None: no reset (seed 000)."""
+    a_reset: AReset = AReset.TO_2
+    """What the reset deal gives the reset side when it took 上游 itself (seed 003 ``to_2``, seed 002
+    ``upgrade_from_2``)."""
     time_cap_minutes: int | None = None
     """The match clock (seed 002: 40, seed 003: 90); None: untimed. The clock itself lives in the
     tournament app; the rules core only needs to know during which deal time was called."""
@@ -264,6 +316,8 @@ class RuleOptions:
     points_table: tuple[int, int, int] = (3, 2, 1)
     """Points of a ``fixed_deals_points`` deal to the 上游's side for a 1-2, 1-3, 1-4 finish (seed 004)."""
     tribute_variant: TributeVariant = TributeVariant.STANDARD
+    wild_reading: WildReading = WildReading.LARGEST
+    """The card assistant's default reading of a set with wild cards (RULES.md §8)."""
     match_points: MatchPoints = field(default_factory=MatchPoints)
     tie_breakers: tuple[str, ...] = DEFAULT_TIE_BREAKERS
     small_points: SmallPoints = SmallPoints.LEVEL_DIFFERENCE
@@ -323,13 +377,16 @@ class RuleOptions:
             "format": self.format.value,
             "deals": self.deals,
             "games": self.games,
+            "upgrades": dict(zip(_PLACE_KEYS, self.upgrades, strict=True)),
             "a_pass": self.a_pass.value,
             "a_failure_limit": self.a_failure_limit,
+            "a_reset": self.a_reset.value,
             "time_cap_minutes": self.time_cap_minutes,
             "at_time_up": self.at_time_up.value,
             "time_up_tie": self.time_up_tie.value,
             "points_table": dict(zip(_PLACE_KEYS, self.points_table, strict=True)),
             "tribute_variant": self.tribute_variant.value,
+            "wild_reading": self.wild_reading.value,
             "match_points": self.match_points.to_json(),
             "tie_breakers": list(self.tie_breakers),
             "small_points": self.small_points.value,
@@ -422,18 +479,31 @@ def _int(value: object, name: str, *, minimum: int | None = None, nullable: bool
     return value
 
 
-def _parse_points_table(current: RuleOptions, value: object) -> tuple[int, int, int]:
+def _parse_place_table(
+    current: tuple[int, int, int], value: object, name: str, *, minimum: int
+) -> tuple[int, int, int]:
+    """A 1-2 / 1-3 / 1-4 table (``points_table``, ``upgrades``): ``{"1-2": 3, "1-3": 2, "1-4": 1}`` (keys
+    not given keep ``current``) or ``[3, 2, 1]``."""
     if isinstance(value, list | tuple) and len(value) == 3:
         items = {key: item for key, item in zip(_PLACE_KEYS, value, strict=True)}
     elif isinstance(value, Mapping) and set(value) <= set(_PLACE_KEYS):
-        items = {**dict(zip(_PLACE_KEYS, current.points_table, strict=True)), **value}
+        items = {**dict(zip(_PLACE_KEYS, current, strict=True)), **value}
     else:
         raise bad_input(
-            'Option \'points_table\' must look like {"1-2": 3, "1-3": 2, "1-4": 1} (or [3, 2, 1]).',
-            '选项 points_table 的格式应为 {"1-2": 3, "1-3": 2, "1-4": 1}（或 [3, 2, 1]）。',
+            f'Option {name!r} must look like {{"1-2": 3, "1-3": 2, "1-4": 1}} (or [3, 2, 1]).',
+            f'选项 {name} 的格式应为 {{"1-2": 3, "1-3": 2, "1-4": 1}}（或 [3, 2, 1]）。',
         )
-    p2, p3, p4 = (_int(items[key], f"points_table {key}", minimum=0) for key in _PLACE_KEYS)
+    p2, p3, p4 = (_int(items[key], f"{name} {key}", minimum=minimum) for key in _PLACE_KEYS)
     return (p2, p3, p4)
+
+
+def _parse_points_table(current: RuleOptions, value: object) -> tuple[int, int, int]:
+    return _parse_place_table(current.points_table, value, "points_table", minimum=0)
+
+
+def _parse_upgrades(current: RuleOptions, value: object) -> tuple[int, int, int]:
+    """RULES.md §1: only 上游's side goes up, so every finish gains at least one level."""
+    return _parse_place_table(current.upgrades, value, "upgrades", minimum=1)
 
 
 def _parse_match_points(current: RuleOptions, value: object) -> MatchPoints:
@@ -492,13 +562,16 @@ _PARSERS: dict[str, Any] = {
     "format": lambda current, value: _enum(MatchFormat, value, "format"),
     "deals": lambda current, value: _int(value, "deals", minimum=1, nullable=True),
     "games": lambda current, value: _int(value, "games", minimum=1, nullable=True),
+    "upgrades": _parse_upgrades,
     "a_pass": lambda current, value: _enum(APass, value, "a_pass"),
     "a_failure_limit": lambda current, value: _int(value, "a_failure_limit", minimum=1, nullable=True),
+    "a_reset": lambda current, value: _enum(AReset, value, "a_reset"),
     "time_cap_minutes": lambda current, value: _int(value, "time_cap_minutes", minimum=1, nullable=True),
     "at_time_up": lambda current, value: _enum(AtTimeUp, value, "at_time_up"),
     "time_up_tie": lambda current, value: _enum(TimeUpTie, value, "time_up_tie"),
     "points_table": _parse_points_table,
     "tribute_variant": lambda current, value: _enum(TributeVariant, value, "tribute_variant"),
+    "wild_reading": lambda current, value: _enum(WildReading, value, "wild_reading"),
     "match_points": _parse_match_points,
     "tie_breakers": _parse_tie_breakers,
     "small_points": lambda current, value: _enum(SmallPoints, value, "small_points"),
@@ -545,6 +618,18 @@ def _validate(options: RuleOptions) -> None:
                 "a_failure_limit (the triple-A reset) is a Guandan rule; Tractor has none (seed 001).",
                 "a_failure_limit（三次打A不过降级）是掼蛋规则，拖拉机没有（规则 001）。",
             )
+        if options.upgrades != DEFAULT_UPGRADES:
+            raise bad_input(
+                "upgrades (by the partner's place) is a Guandan rule; Tractor levels follow the "
+                "defenders' points (seed 001 §4).",
+                "upgrades（按同伴名次升级）是掼蛋规则；拖拉机按防家得分升降级（规则 001 第四条）。",
+            )
+    if options.is_points_format and options.upgrades != DEFAULT_UPGRADES:
+        raise bad_input(
+            "fixed_deals_points plays every deal at 2, so 'upgrades' does not apply; "
+            "set points_table instead.",
+            "fixed_deals_points 每副都打 2，不适用 upgrades；请设置 points_table。",
+        )
     for name in options.tie_breakers:
         if name not in TIE_BREAKERS:
             raise bad_input(

@@ -67,14 +67,23 @@ def last_regular_deal(*, options: RuleOptions, during_deal: int, called_before: 
     return during_deal + 1 if options.at_time_up is AtTimeUp.ONE_MORE_DEAL else during_deal
 
 
-def settle_on_levels(*, levels: Pair, reached_at: Pair, last_setter: Side | None, tie: TimeUpTie) -> Decision:
+def settle_on_levels(
+    *,
+    levels: Pair,
+    reached_at: Pair,
+    last_setter: Side | None,
+    tie: TimeUpTie,
+    on_stage: Side | None = None,
+) -> Decision:
     """The result when the regular deals end without anyone passing A (RULES.md §2).
 
     The higher level wins. Equal levels follow ``tie``:
 
     - ``first_to_reach`` (seed 002): the side whose current level was reached at the earlier event;
-      if both were reached at the same one, the side that set the level of the last deal;
-    - ``setting_side``: the side that set the level of the last deal;
+      if both were reached at the same one, ``last_setter`` (the side that set the level of the last
+      deal);
+    - ``setting_side``: ``on_stage``, the side on stage (台上) when play stops — the winner of the last
+      regular deal, at whose level the next deal would be played (Tractor: the next declarers);
     - ``extra_deal`` (seed 003): one more deal decides;
     - ``draw``: a draw.
 
@@ -92,8 +101,8 @@ def settle_on_levels(*, levels: Pair, reached_at: Pair, last_setter: Side | None
             return Status.FINISHED, earlier, Reason.FIRST_TO_REACH
         if last_setter is not None:
             return Status.FINISHED, last_setter, Reason.FIRST_TO_REACH
-    elif tie is TimeUpTie.SETTING_SIDE and last_setter is not None:
-        return Status.FINISHED, last_setter, Reason.SETTING_SIDE
+    elif tie is TimeUpTie.SETTING_SIDE and on_stage is not None:
+        return Status.FINISHED, on_stage, Reason.SETTING_SIDE
     return Status.NEEDS_EXTRA_DEAL, None, None
 
 

@@ -1,17 +1,35 @@
 """Named rule profiles: each seed's own choices (RULES.md; seeds 000–004), and per-event overrides.
 
-============== ====== ==========================================================================
-profile        seed   what it is
-============== ====== ==========================================================================
-classic        000    开发区 rulebook: one game 2→A, untimed, no triple-A reset (keep playing A until
-                      passed or time is up), first_to_reach if time is called
-timed-40       002    终审稿: 40 minutes, triple-A reset, equal levels at time → first to reach wins
-timed-90       003    联鑫钢铁 knockout: 90 minutes, triple-A reset, equal levels → one extra deal
-points-6       004    company knockout: six deals, all at 2, scored 3/2/1; a tie → one extra deal
-tractor-3deck  001    three-deck Tractor: the seed-001 table; last 10 minutes → one more deal
-============== ====== ==========================================================================
+Each profile follows one rulebook of ``RULES.md``'s seed list, named by its file number and its Chinese
+title:
 
-An organiser picks a profile and may override any option (:func:`options_for`).
+============== ====== ======================== ==========================================================
+profile        seed   rulebook                 what it is
+============== ====== ======================== ==========================================================
+classic        000    开发区掼蛋竞赛规则       one game 2→A, untimed, +3/+2/+1, A passed by 上游 with the
+                                               partner not last, no triple-A reset (keep playing A), its
+                                               own tribute text (``seed_000``), ♥X+4567 reads 34567
+                                               (``wild_reading: stated_example``), first_to_reach if
+                                               time is called
+timed-40       002    掼蛋比赛规则(终审稿)     40 minutes, +5/+3/+1 (三(2)), A passed by 上游 with the
+                                               partner not last, triple-A reset with the reset side's
+                                               own upgrade from 2 (``upgrade_from_2``), equal levels at
+                                               time → first to reach wins, equal double tribute: the
+                                               winners choose (``seed_002``)
+timed-90       003    联鑫钢铁第四届掼蛋争霸赛 90-minute knockout, +3/+2/+1, A passed unless an A player
+                                               is last (``side_not_last``), triple-A reset to 2
+                                               (``to_2``), equal levels → extra deals until one side
+                                               goes up (先升级的为获胜方), wild cards read largest
+points-6       004    掼蛋比赛赛制及规则       the company knockout: six deals, all at 2, scored 3/2/1; a
+                                               tie → one extra deal; its tribute text is seed 002's
+                                               (``seed_002``)
+tractor-3deck  001    三副牌拖拉机竞赛规则     three-deck Tractor: the seed-001 table; last 10 minutes →
+                                               one more deal
+============== ====== ======================== ==========================================================
+
+An organiser picks a profile and may override any option (:func:`options_for`). A profile's definition
+may change when a rulebook is read more carefully (issue 13); an event keeps the options it was created
+with because the web application stores :meth:`~scoring.options.RuleOptions.to_json` with each stage.
 """
 
 from __future__ import annotations
@@ -23,12 +41,16 @@ from typing import Any
 
 from scoring.errors import ErrorCode, ScoringError
 from scoring.options import (
+    SEED_002_UPGRADES,
+    APass,
+    AReset,
     AtTimeUp,
     Game,
     MatchFormat,
     RuleOptions,
     TimeUpTie,
     TributeVariant,
+    WildReading,
 )
 
 __all__ = ["PROFILES", "PROFILE_INFO", "ProfileInfo", "options_for", "profiles_json"]
@@ -45,32 +67,42 @@ class ProfileInfo:
 
 PROFILES: Mapping[str, RuleOptions] = MappingProxyType(
     {
-        "classic": RuleOptions(
-            a_failure_limit=None,
+        "classic": RuleOptions(  # seed 000 开发区掼蛋竞赛规则
+            a_pass=APass.TOP_AND_PARTNER_NOT_LAST,  # 胜方过A必须有一人是上游,另一人不是下游
+            a_failure_limit=None,  # 否则需要重复打A,直至打过或比赛时间到
             time_cap_minutes=None,
             time_up_tie=TimeUpTie.FIRST_TO_REACH,
             tribute_variant=TributeVariant.SEED_000,
+            wild_reading=WildReading.STATED_EXAMPLE,  # X4567,相当于34567(或45678须出牌时说明)
         ),
-        "timed-40": RuleOptions(
-            a_failure_limit=3,
+        "timed-40": RuleOptions(  # seed 002 掼蛋比赛规则(终审稿)
+            upgrades=SEED_002_UPGRADES,  # 三(2): 双贡升5级, 对手有一家是下游升3级, 对门是下游升1级
+            a_pass=APass.TOP_AND_PARTNER_NOT_LAST,  # 必须一家取得上游，且对家不是下游
+            a_failure_limit=3,  # 三次打A不过，降至2
+            a_reset=AReset.UPGRADE_FROM_2,  # 降至2的一队中有一家取得上游时，从3开始打
             time_cap_minutes=40,
             time_up_tie=TimeUpTie.FIRST_TO_REACH,
+            tribute_variant=TributeVariant.SEED_002,  # 赢家可以任选输家的牌，输家也可以任选赢家所还牌
         ),
-        "timed-90": RuleOptions(
-            a_failure_limit=3,
+        "timed-90": RuleOptions(  # seed 003 联鑫钢铁第四届掼蛋争霸赛
+            a_pass=APass.SIDE_NOT_LAST,  # 打A时，只要己方不出现末游就算通过
+            a_failure_limit=3,  # 打A只有三次机会
+            a_reset=AReset.TO_2,  # 三次打不过从头开始打2
             time_cap_minutes=90,
-            time_up_tie=TimeUpTie.EXTRA_DEAL,
+            time_up_tie=TimeUpTie.EXTRA_DEAL,  # 同级的加赛一牌，先升级的为获胜方
+            wild_reading=WildReading.LARGEST,  # 默认配成最大牌
         ),
-        "points-6": RuleOptions(
+        "points-6": RuleOptions(  # seed 004 掼蛋比赛赛制及规则 (the company knockout)
             format=MatchFormat.FIXED_DEALS_POINTS,
-            deals=6,
-            points_table=(3, 2, 1),
-            time_up_tie=TimeUpTie.EXTRA_DEAL,
+            deals=6,  # 6局积分制，每局比赛都打2
+            points_table=(3, 2, 1),  # 1-3积分规则
+            time_up_tie=TimeUpTie.EXTRA_DEAL,  # 积分相同，则加赛一局
+            tribute_variant=TributeVariant.SEED_002,  # its 进贡规则 are seed 002's, word for word
             tie_breakers=("match_points", "deal_points", "head_to_head", "buchholz", "wins", "lots"),
         ),
-        "tractor-3deck": RuleOptions(
+        "tractor-3deck": RuleOptions(  # seed 001 三副牌拖拉机竞赛规则
             game=Game.TRACTOR,
-            at_time_up=AtTimeUp.ONE_MORE_DEAL,
+            at_time_up=AtTimeUp.ONE_MORE_DEAL,  # 三、最后10分钟由大会统一再打一副牌
             time_up_tie=TimeUpTie.FIRST_TO_REACH,
         ),
     }
@@ -81,28 +113,38 @@ PROFILE_INFO: Mapping[str, ProfileInfo] = MappingProxyType(
     {
         "classic": ProfileInfo(
             "000",
-            "Development-zone rules: untimed, keep playing A until it is passed",
-            "开发区掼蛋竞赛规则：不限时，A必打，打不过继续打A",
+            "Seed 000, 开发区掼蛋竞赛规则 (development-zone rules): untimed, keep playing A until it is "
+            "passed; ♥X+4567 reads 34567 unless declared",
+            "规则 000《开发区掼蛋竞赛规则》：不限时，A必打，打不过继续打A；逢人配X4567默认为34567",
         ),
         "timed-40": ProfileInfo(
             "002",
-            "40-minute cap, three failed A attempts reset to 2, equal levels: first to reach wins",
-            "40分钟限时，三次打A不过降至2，时间到同级先到者胜",
+            "Seed 002, 掼蛋比赛规则(终审稿) (final draft): 40-minute cap, upgrades +5/+3/+1, three failed "
+            "A attempts reset to 2 (taking 上游 on the third plays on from 3), equal levels: first to "
+            "reach wins",
+            "规则 002《掼蛋比赛规则(终审稿)》：40分钟限时，双贡升5级、对手一家下游升3级、对门下游升1级，"
+            "三次打A不过降至2（降级方取得上游从3开始打），时间到同级先到者胜",
         ),
         "timed-90": ProfileInfo(
             "003",
-            "90-minute knockout, three failed A attempts reset to 2, equal levels: one extra deal",
-            "90分钟淘汰赛，三次打A不过从2打起，时间到同级加赛一牌",
+            "Seed 003, 联鑫钢铁第四届掼蛋争霸赛 (steel company championship): 90-minute knockout, A passed "
+            "unless an A player is last, three failed A attempts reset to 2, equal levels: extra deals "
+            "until a side goes up",
+            "规则 003《联鑫钢铁第四届掼蛋争霸赛》：90分钟淘汰赛，打A只要己方不出现末游就算通过，"
+            "三次打不过从2打起，时间到同级加赛一牌，先升级的为获胜方",
         ),
         "points-6": ProfileInfo(
             "004",
-            "Six deals all at 2, scored 3/2/1 by the partner's place; a tie plays one extra deal",
-            "6局积分制，每局都打2，1-2名3分、1-3名2分、1-4名1分，积分相同加赛一局",
+            "Seed 004, 掼蛋比赛赛制及规则 (company knockout): six deals all at 2, scored 3/2/1 by the "
+            "partner's place; a tie plays one extra deal",
+            "规则 004《掼蛋比赛赛制及规则》：6局积分制，每局都打2，1-2名3分、1-3名2分、1-4名1分，"
+            "积分相同加赛一局",
         ),
         "tractor-3deck": ProfileInfo(
             "001",
-            "Three-deck Tractor: level change by the defenders' points; one more deal in the last 10 minutes",
-            "三副牌拖拉机：按防家得分升降级，最后10分钟统一再打一副",
+            "Seed 001, 三副牌拖拉机竞赛规则 (three-deck Tractor): level change by the defenders' points; "
+            "one more deal in the last 10 minutes",
+            "规则 001《三副牌拖拉机竞赛规则》：按防家得分升降级，最后10分钟统一再打一副",
         ),
     }
 )

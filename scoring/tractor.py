@@ -512,6 +512,7 @@ class _TractorRunning:
             reached_at=(self.reached[0], self.reached[1]),
             last_setter=self.last_declarer,
             tie=self.options.time_up_tie,
+            on_stage=self.declarer,
         )
         self.status, self.winner, self.reason = status, winner, reason
 

@@ -121,14 +121,15 @@ def test_level_penalty_upgrades_the_opponents_but_never_past_a() -> None:
 
 def test_a_level_penalty_counts_for_first_to_reach() -> None:
     """Seed 002's first_to_reach compares when levels were reached; a penalty's upgrade is reached when
-    it is given. EW reach 5 by a penalty before deal 1, NS reach 5 in deal 1: EW were first."""
+    it is given. EW reach 7 by a penalty before deal 1, NS reach 7 in deal 1 (seed 002's 1-2 is +5):
+    EW were first."""
     out = replay(
         options=PROFILES["timed-40"],
         deals=orders("N S"),
-        adjustments=[LevelPenalty(side=Side.NS, levels=3)],
+        adjustments=[LevelPenalty(side=Side.NS, levels=5)],
         time_called_during_deal=1,
     )
-    assert out.levels == (5, 5) and out.winner is Side.EW
+    assert out.levels == (7, 7) and out.winner is Side.EW
     assert out.reason is not None and out.reason.value == "first_to_reach"
 
 
@@ -194,7 +195,7 @@ def test_adjustments_through_replay_json() -> None:
             "adjustments": [{"kind": "late_arrival", "side": "EW", "minutes": 8}],
         }
     ).to_json()
-    assert out["levels"] == {"NS": 6, "EW": 2}
+    assert out["levels"] == {"NS": 8, "EW": 2}  # seed 002's 1-2 is +5 (三(2)), then the late band's +1
     assert out["adjustments"] == [
         {
             "kind": "late_arrival",

@@ -26,8 +26,12 @@ def run(profile: str | RuleOptions, *texts: str, time_called: int | None = None)
     return replay(options=options, deals=orders(*texts), time_called_during_deal=time_called).to_json()
 
 
-NS_TO_A = ("N S", "N S", "N S", "N S")  # 2 → 5 → 8 → 11 → 14
+NS_TO_A = ("N S", "N S", "N S", "N S")  # 2 → 5 → 8 → 11 → 14 (default upgrades)
 EW_TO_A = ("E W", "E W", "E W", "E W")
+
+TIMED_40_PLUS_3 = options_for(profile="timed-40", overrides={"upgrades": {"1-2": 3, "1-3": 2, "1-4": 1}})
+"""Seed 002's time rules with the default upgrades: the tests below were written for them before the
+profile took seed 002's own +5/+3/+1 (issue 13); they are about the time rules, not the upgrades."""
 
 
 # -- RULES.md §1: deal level, upgrades, A ----------------------------------------------------------
@@ -117,9 +121,10 @@ def test_classic_keeps_playing_a_without_reset() -> None:
 
 
 def test_third_failed_attempt_resets_to_2_and_the_side_climbs_again() -> None:
-    """Seed 002 §3 (三次打A不过，降至2), seed 003: the 3rd failure sends the side to 2, counter to 0,
-    the other side keeps its level; then the side climbs by normal upgrades."""
-    out = run("timed-40", *NS_TO_A, "N E W S", "N E W S", "N E W S", "N S")
+    """Seed 003 (三次打不过从头开始打2; seed 002 三次打A不过，降至2): the 3rd failure sends the side to 2,
+    counter to 0, the other side keeps its level; then the side climbs by normal upgrades. (Seed 002's
+    own reset, 从3开始打, is ``a_reset: upgrade_from_2``: tests/data/replay.json and test_options_issue13.)"""
+    out = run("timed-90", *NS_TO_A, "N E W S", "N E W S", "N E W S", "N S")
     third = out["deals"][6]
     assert third["reset"] is True and third["levels_after"] == {"NS": 2, "EW": 2}
     assert third["a_failures_after"] == {"NS": 0, "EW": 0}
@@ -194,10 +199,12 @@ def test_first_to_reach_falls_back_to_the_setting_side_when_both_reached_togethe
 
 
 def test_setting_side_wins_equal_levels() -> None:
-    """RULES.md §2, time_up_tie = setting_side: the side that set the level of the last deal wins."""
-    options = options_for(profile="timed-40", overrides={"time_up_tie": "setting_side"})
-    out = run(options, "N S", "E W", time_called=2)  # deal 2 was played at NS's 5
-    assert (out["winner"], out["reason"]) == ("NS", "setting_side")
+    """RULES.md §2 (revised, issue 13), time_up_tie = setting_side: the side on stage (台上) when play
+    stops wins — the winner of the last regular deal, at whose level the next deal would be played."""
+    options = options_for(profile="timed-90", overrides={"time_up_tie": "setting_side"})
+    out = run(options, "N S", "E W", time_called=2)  # EW won deal 2 and draws level at 5: EW is on stage
+    assert (out["winner"], out["reason"]) == ("EW", "setting_side")
+    assert run(options, "E W", "N S", time_called=2)["winner"] == "NS"
 
 
 def test_draw_on_equal_levels_and_refused_in_a_knockout() -> None:
@@ -213,7 +220,8 @@ def test_draw_on_equal_levels_and_refused_in_a_knockout() -> None:
 
 
 def test_extra_deal_is_won_by_its_first_out_side() -> None:
-    """Seed 003 §3.7 (同级的加赛一牌): one extra deal; its 上游's side wins, even with 1-4."""
+    """Seed 003 §3.7 (同级的加赛一牌，先升级的为获胜方): below A the extra deal's 上游's side always goes
+    up, so it wins, even with 1-4."""
     out = run("timed-90", "N S", "E W", "S W E N", time_called=2)
     assert (out["status"], out["winner"], out["reason"]) == ("finished", "NS", "extra_deal")
     assert out["deals"][-1]["extra"] is True
@@ -231,7 +239,7 @@ def test_extra_deal_that_passes_a_is_reported_as_passed_a() -> None:
 
 def test_time_called_during_the_passing_deal_is_moot() -> None:
     """Passing A wins the game at once (RULES.md §2: a game ends when a side passes A)."""
-    out = run("timed-40", *NS_TO_A, "N S", time_called=5)
+    out = run(TIMED_40_PLUS_3, *NS_TO_A, "N S", time_called=5)
     assert (out["winner"], out["reason"]) == ("NS", "passed_a")
 
 
@@ -269,7 +277,7 @@ def test_best_of_three_starts_each_game_at_2() -> None:
 def test_best_of_time_up_goes_to_games_then_levels() -> None:
     """Time cap in best_of (RULES.md §3 'every format accepts a time cap'): more games won wins;
     equal games → the unfinished game's levels decide."""
-    options = options_for(profile="timed-40", overrides={"format": "best_of", "games": 3})
+    options = TIMED_40_PLUS_3.with_overrides({"format": "best_of", "games": 3})
     assert run(options, *NS_TO_A, "N S", "E W", time_called=6)["reason"] == "games"
     out = run(options, *NS_TO_A, "N S", *EW_TO_A, "E W", "N S", time_called=11)
     assert (out["winner"], out["reason"]) == ("NS", "higher_level")
@@ -323,8 +331,9 @@ def test_apply_matches_replay_and_preview_commits_nothing() -> None:
         assert preview == record
         records.append(record)
     assert state.result(deals=records) == replay(options=options, deals=deals)
-    assert repr(state) == "MatchState(NS 8, EW 7, in_progress, after 4 deals)"
-    assert state.next_deal is not None and state.next_deal.level == 8
+    # seed 002's upgrades (+5/+3/+1): NS 2→7, EW 2→7, EW 1-3 →10, NS 1-2 →Q
+    assert repr(state) == "MatchState(NS Q, EW 10, in_progress, after 4 deals)"
+    assert state.next_deal is not None and state.next_deal.level == 12
 
 
 def test_start_picks_the_game() -> None:

@@ -146,7 +146,7 @@ def test_changing_the_format_clears_what_belonged_to_the_old_one() -> None:
     ("overrides", "words"),
     [
         ({"colour": "red"}, "Unknown rule option 'colour'"),
-        ({"a_pass": "sometimes"}, "must be one of top_and_partner_not_last, one_two_only"),
+        ({"a_pass": "sometimes"}, "must be one of top_and_partner_not_last, side_not_last, one_two_only"),
         ({"time_cap_minutes": 0}, "at least 1"),
         ({"time_cap_minutes": "40"}, "whole number"),
         ({"a_failure_limit": True}, "whole number"),

@@ -27,9 +27,9 @@ def test_a_valid_match_replays_exactly_like_replay() -> None:
     deals = orders(*NS_TO_A, "E W", "N E S")
     adjustments = [LevelPenalty(side=Side.NS, levels=1, after_deal=2, reason="signalling")]
     partial = replay_partial(
-        options=PROFILES["timed-40"], deals=deals, adjustments=adjustments, time_called_during_deal=9
+        options=PROFILES["timed-90"], deals=deals, adjustments=adjustments, time_called_during_deal=9
     )
-    full = replay(options=PROFILES["timed-40"], deals=deals, adjustments=adjustments, time_called_during_deal=9)
+    full = replay(options=PROFILES["timed-90"], deals=deals, adjustments=adjustments, time_called_during_deal=9)
     assert partial.complete and partial.error is None
     assert partial.deals_applied == 6 and partial.adjustments_applied == (0,)
     assert partial.result.to_json() == full.to_json()
