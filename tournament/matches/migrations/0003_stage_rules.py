@@ -87,8 +87,6 @@ def old_rules(profile, overrides):
     from scoring.options import RuleOptions
 
     frozen = copy.deepcopy(OLD_PROFILES[profile])
-    known = RuleOptions().to_json()
-    frozen = {name: value for name, value in frozen.items() if name in known}
     return RuleOptions.from_json(frozen).with_overrides(overrides).to_json()
 
 
