@@ -33,6 +33,12 @@ class OrderField(serializers.ListField):
 
 class DealInput(serializers.Serializer):
     order = OrderField()
+    anti_tribute = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="抗贡 (RULES.md §6): the side due to pay tribute before this deal held both big jokers, so no "
+        "tribute was paid and 上游 led. Refused (invalid_deal) on a game's first deal.",
+    )
     expected_version = serializers.IntegerField(
         min_value=0, help_text="The match version the device last saw; a stale one is answered 409."
     )
@@ -46,6 +52,12 @@ class DealInput(serializers.Serializer):
 
 class PreviewInput(serializers.Serializer):
     order = OrderField()
+    anti_tribute = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="抗贡 (RULES.md §6): the side due to pay tribute before this deal held both big jokers, so no "
+        "tribute was paid and 上游 led. Refused (invalid_deal) on a game's first deal.",
+    )
 
 
 # Tractor (seed 001, RULES.md §9): a deal is a declarer and the defenders' points, not a finishing order.
@@ -115,6 +127,12 @@ class TractorCorrectionInput(TractorDealFields):
 
 class CorrectionInput(serializers.Serializer):
     order = OrderField()
+    anti_tribute = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="抗贡 (RULES.md §6): the side due to pay tribute before this deal held both big jokers, so no "
+        "tribute was paid and 上游 led. Refused (invalid_deal) on a game's first deal.",
+    )
     reason = serializers.CharField(max_length=REASON_MAX)
     expected_version = serializers.IntegerField(min_value=0)
 
@@ -193,6 +211,7 @@ class DealRecordOutput(serializers.Serializer):
     a_failures_after = SidesOutput()
     game = serializers.IntegerField()
     extra = serializers.BooleanField()
+    anti_tribute = serializers.BooleanField(required=False, help_text="抗贡 was recorded for this deal (RULES.md §6).")
     points = serializers.IntegerField(required=False)
     points_after = SidesOutput(required=False)
 

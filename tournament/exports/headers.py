@@ -120,6 +120,7 @@ DEALS = (
     Column("passed_a", "过A", "Passed A", 7),
     Column("reset", "三次不过降2", "Reset to 2", 8),
     Column("extra", "加赛", "Extra deal", 7),
+    Column("anti_tribute", "抗贡", "Anti-tribute", 7),
     Column("ns_after", "南北级数", "N/S level after", 9),
     Column("ew_after", "东西级数", "E/W level after", 9),
     Column("flagged", "待核对", "Needs referee", 8),

@@ -308,7 +308,11 @@ def _deals(book: Book, context: _Context) -> None:
         place = places.get(match_id, missing)
         if not record:
             outcome = entered.get((match_id, number))
-            record = {"order": outcome.get("order")} if isinstance(outcome, dict) else {}
+            record = (
+                {"order": outcome.get("order"), "anti_tribute": outcome.get("anti_tribute", False)}
+                if isinstance(outcome, dict)
+                else {}
+            )
         if "declarer" in record:  # a Tractor deal: who declared and the defenders' points
             sets_level = record["declarer"]
             order_text: str | None = h.word("defender_points", language, points=record.get("total_points"))
@@ -334,6 +338,7 @@ def _deals(book: Book, context: _Context) -> None:
                 record.get("passed_a"),
                 record.get("reset"),
                 record.get("extra"),
+                bool(record.get("anti_tribute")),
                 levels_after.get("NS"),
                 levels_after.get("EW"),
                 flagged,

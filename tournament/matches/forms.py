@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.tractor import Capture, Infraction
 from tournament.matches.models import AdjustmentKind, Match
-from tournament.matches.selectors import parse_taps, taps_complete
+from tournament.matches.selectors import guandan_outcome, parse_taps, taps_complete
 from tournament.matches.services import REASON_MAX
 
 
@@ -28,8 +28,18 @@ class VersionForm(forms.Form):
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
 
 
-class DealForm(VersionForm):
+class GuandanDealFields(forms.Form):
+    """A Guandan deal: the finishing order and whether 抗贡 was recorded for it (RULES.md §6)."""
+
     order = OrderField(max_length=8, widget=forms.HiddenInput)
+    anti_tribute = forms.BooleanField(label=_("Anti-tribute (抗贡)"), required=False)
+
+    def outcome(self) -> dict[str, Any]:
+        """The deal in the rules core's input shape (``scoring.match.parse_deal``)."""
+        return guandan_outcome(order=self.cleaned_data["order"], anti_tribute=self.cleaned_data["anti_tribute"])
+
+
+class DealForm(GuandanDealFields, VersionForm):
     idempotency_key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
 
@@ -37,8 +47,8 @@ class ReasonForm(VersionForm):
     reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
 
 
-class CorrectionForm(ReasonForm):
-    order = OrderField(max_length=8, widget=forms.HiddenInput)
+class CorrectionForm(GuandanDealFields, ReasonForm):
+    pass
 
 
 SIDES = ("NS", "EW")

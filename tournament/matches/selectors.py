@@ -203,6 +203,15 @@ def taps_complete(taps: Sequence[str]) -> bool:
     return len(taps) >= 3
 
 
+def guandan_outcome(*, order: Sequence[str], anti_tribute: bool = False) -> dict[str, Any]:
+    """A Guandan deal in the rules core's input shape: ``{"order": […]}``, with ``"anti_tribute": true``
+    when the referee recorded 抗贡 for it (RULES.md §6; left out otherwise, as deals always were)."""
+    outcome: dict[str, Any] = {"order": list(order)}
+    if anti_tribute:
+        outcome["anti_tribute"] = True
+    return outcome
+
+
 @dataclass(frozen=True, slots=True)
 class Preview:
     """What a deal (or a correction) would do, committing nothing."""

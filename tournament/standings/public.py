@@ -240,6 +240,8 @@ class DealLine:
     defender_points: int | None = None
     total_points: int | None = None
     result: str | None = None
+    anti_tribute: bool = False
+    """抗贡 was recorded for the deal (RULES.md §6): no tribute was paid before it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -569,6 +571,7 @@ def _deal_line(record: Mapping[str, Any]) -> DealLine:
         defender_points=record.get("defender_points"),
         total_points=record.get("total_points"),
         result=record.get("result"),
+        anti_tribute=bool(record.get("anti_tribute")),
     )
 
 

@@ -57,8 +57,8 @@ NAMES = [
     "孙丽",
     LONG_NAME,
 ]
-NS_WINS = (["N", "S"], ["N", "S"], ["N", "S"], ["N", "S"], ["N", "E", "S"])  # 2→5→8→11→14, then passes A
-EW_WINS = (["E", "W"], ["E", "W"], ["E", "W"], ["E", "W"], ["E", "N", "W"])
+NS_WINS = (["N", "S"], ["N", "S"], ["N", "S"], ["N", "E", "S"])  # timed-40 (+5, seed 002): 2→7→12→A, passes A
+EW_WINS = (["E", "W"], ["E", "W"], ["E", "W"], ["E", "N", "W"])
 
 
 @pytest.fixture(autouse=True)
