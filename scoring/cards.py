@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from scoring.options import WildReading
+
 __all__ = [
     "BIG_JOKER",
     "SMALL_JOKER",
@@ -525,16 +527,44 @@ def _add_straights(
 
 @dataclass(frozen=True, slots=True)
 class Classification:
-    """Every reading of a set at a level, largest first; the first is the default (seed 003)."""
+    """Every reading of a set at a level, largest first, and the default reading by ``wild_reading``
+    (RULES.md §8): the largest (seed 003) or seed 000's stated example."""
 
     cards: tuple[Card, ...]
     level: int
     readings: tuple[Reading, ...]
+    wild_reading: WildReading = WildReading.LARGEST
 
     @property
     def default(self) -> Reading | None:
-        """The largest reading, which a play is unless the player declares another (seed 003)."""
-        return self.readings[0] if self.readings else None
+        """The reading a play is unless the player declares another.
+
+        - ``largest`` (seed 003: 红心级牌组牌有多种配法时默认配成最大牌): the first reading;
+        - ``stated_example`` (seed 000: X4567,相当于34567(或45678须出牌时说明)): the wild cards take the
+          lowest place that keeps the largest reading's type and size — ♥X+4567 is 34567, K+K+♥X+2+2 is
+          KK222, ♥X+4♥5♥6♥7♥ the straight flush to 7. Wild cards played alone are read as themselves
+          (two heart level cards are a pair of the level; seed 003: 逢人配和其他牌配合使用才能变化).
+        """
+        readings = self.readings
+        if not readings:
+            return None
+        first = readings[0]
+        if self.wild_reading is WildReading.LARGEST or all(card.is_wild(self.level) for card in self.cards):
+            return first
+        lowest = first
+        for reading in readings:
+            if reading.type is first.type and reading.size == first.size:
+                lowest = reading  # readings are ordered largest first: the last match is the lowest
+        return lowest
+
+    @property
+    def ordered(self) -> tuple[Reading, ...]:
+        """The readings with the default first, then the others largest first (how :func:`beats` tries
+        an undeclared play)."""
+        default = self.default
+        if default is None or default is self.readings[0]:
+            return self.readings
+        return (default, *(reading for reading in self.readings if reading is not default))
 
     def reading(self, declared: str | Reading) -> Reading:
         """The reading a player declared, as ``TYPE:RANK`` (``straight:J``), ``TYPE`` alone (the
@@ -582,8 +612,11 @@ def _check_level(level: int) -> int:
     return parse_level(level)
 
 
-def classify(*, cards: str | Iterable[Card], level: int) -> Classification:
-    """Every reading of ``cards`` as one play at ``level``, largest first (RULES.md §8).
+def classify(
+    *, cards: str | Iterable[Card], level: int, wild_reading: WildReading = WildReading.LARGEST
+) -> Classification:
+    """Every reading of ``cards`` as one play at ``level``, largest first (RULES.md §8); the default
+    reading follows ``wild_reading`` (:attr:`Classification.default`).
 
     The heart level cards (逢人配, at most two) stand for any non-joker card of any suit; a lone
     one is just a level card (seed 003). Two of them alone are a pair of any rank, the level's
@@ -597,7 +630,7 @@ def classify(*, cards: str | Iterable[Card], level: int) -> Classification:
     """
     level = _check_level(level)
     card_tuple = _as_cards(cards)
-    return Classification(card_tuple, level, tuple(_readings(card_tuple, level)))
+    return Classification(card_tuple, level, tuple(_readings(card_tuple, level)), wild_reading)
 
 
 def parse_declaration(text: str) -> tuple[PlayType, int | None]:
@@ -667,18 +700,20 @@ def beats(
     level: int,
     declared: str | Reading | None = None,
     previous_declared: str | Reading | None = None,
+    wild_reading: WildReading = WildReading.LARGEST,
 ) -> Verdict:
     """Whether ``play`` beats ``previous`` at ``level`` (RULES.md §8), with the reason in words.
 
-    The previous play is read as declared, else by its default (largest) reading. The play is
-    read as declared; undeclared, its readings are tried largest first and the first that
-    beats is used (a player may declare any reading, seed 003), else the verdict is "no" with
-    the default reading. Raises ``not_a_play`` when either set has no reading and
-    ``bad_declaration`` when a declared reading is not one of the set's readings.
+    The previous play is read as declared, else by its default reading (``wild_reading``: the largest,
+    or seed 000's stated example). The play is read as declared; undeclared, its default reading is
+    tried first, then the others largest first, and the first that beats is used (a player may declare
+    any reading, seed 003), else the verdict is "no" with the default reading. Raises ``not_a_play``
+    when either set has no reading and ``bad_declaration`` when a declared reading is not one of the
+    set's readings.
     """
     level = _check_level(level)
-    play_set = classify(cards=play, level=level)
-    previous_set = classify(cards=previous, level=level)
+    play_set = classify(cards=play, level=level, wild_reading=wild_reading)
+    previous_set = classify(cards=previous, level=level, wild_reading=wild_reading)
     for name, name_zh, classification in (
         ("play", "所出的牌", play_set),
         ("previous play", "上家的牌", previous_set),
@@ -690,10 +725,12 @@ def beats(
                 f"The {name} {cards_text} is not a legal combination at level {RANK_LABELS[level]}.",
                 f"{name_zh} {cards_text} 在打{RANK_LABELS[level]}时不是合法牌型。",
             )
+    previous_default = previous_set.default
+    assert previous_default is not None  # checked above: the set has readings
     previous_reading = (
-        previous_set.reading(previous_declared) if previous_declared is not None else previous_set.readings[0]
+        previous_set.reading(previous_declared) if previous_declared is not None else previous_default
     )
-    candidates = (play_set.reading(declared),) if declared is not None else play_set.readings
+    candidates = (play_set.reading(declared),) if declared is not None else play_set.ordered
     for reading in candidates:
         if reading_beats(reading, previous_reading):
             reason, reason_zh = _reason(reading, previous_reading)

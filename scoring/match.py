@@ -54,7 +54,7 @@ from scoring.levels import ACE, LOWEST, level_label
 from scoring.options import APass, AReset, Game, LatePenalty, MatchFormat, RuleOptions
 from scoring.outcome import MatchResult, NextDeal, Reason, Status, last_regular_deal, settle_on_levels
 from scoring.seats import Pair, Side, pair_json
-from scoring.tractor import TractorDeal, TractorState, parse_tractor_deal
+from scoring.tractor import TractorDeal, TractorState, _TractorRunning, parse_tractor_deal
 
 __all__ = [
     "DealInput",
@@ -548,8 +548,6 @@ class _Running:
         self.game_deals += 1
         self.last_setter = setter
         self.setter = winner
-        # "goes up" (seed 003 先升级): the winner's level rose — not a reset's climb from 2
-        went_up = upgrade > 0 and not (reset and winner is setter)
         record = _deal_record(
             number,
             order,
@@ -571,7 +569,8 @@ class _Running:
             if passed:
                 assert setter is not None
                 self._finish(setter, Reason.PASSED_A)
-            elif went_up or not rules.has_levels:
+            elif (upgrade and not (reset and winner is setter)) or not rules.has_levels:
+                # seed 003 先升级: the winner's level rose (a reset side's climb from 2 is no rise)
                 self._finish(winner, Reason.EXTRA_DEAL)
             # else: nobody went up (both at A) — the deal decides nothing, another extra deal follows
         else:
@@ -797,38 +796,16 @@ def replay(
     adjustments: Sequence[Adjustment] = (),
 ) -> MatchResult:
     """Replay a whole match: the result equals applying ``call_time``, then each deal (with each
-    adjustment after deal ``adjustment.after_deal``) to :meth:`MatchState.initial` one by one.
+    adjustment after deal ``adjustment.after_deal``) to :func:`start`'s state one by one.
 
-    Raises ScoringError with the offending deal's number: ``invalid_order`` is caught earlier by
-    :func:`parse_deals`; here ``match_finished`` (a deal after the end) and ``bad_input``.
+    This is :func:`replay_partial` raising what it refused (issue 14: one replay in the rules core):
+    a ScoringError with the offending deal's number — ``match_finished`` (a deal after the end),
+    ``invalid_deal``, ``bad_input``; ``invalid_order`` is caught earlier by :func:`parse_deals`.
     """
-    if options.game is Game.TRACTOR:
-        from scoring.tractor import replay_tractor
-
-        tractor_deals = [_expect_tractor(deal, number) for number, deal in enumerate(deals, 1)]
-        return replay_tractor(
-            options=options,
-            deals=tractor_deals,
-            time_called_during_deal=time_called_during_deal,
-            adjustments=adjustments,
-        )
-    running = _Running(options)
-    if time_called_during_deal is not None:
-        running.call_time(time_called_during_deal)
-    if not adjustments:
-        play = running.play
-        records = [play(deal) for deal in deals]  # type: ignore[arg-type]  # checked in play()
-        return running.result(records, ())
-    pending = _schedule(adjustments, len(deals))
-    records = []
-    adjustment_records = []
-    for index, deal in enumerate(deals):
-        for adjustment in pending.get(index, ()):
-            adjustment_records.append(_at_deal(running.adjust, adjustment))
-        records.append(running.play(deal))  # type: ignore[arg-type]  # checked in play()
-    for adjustment in pending.get(len(deals), ()):
-        adjustment_records.append(_at_deal(running.adjust, adjustment))
-    return running.result(records, adjustment_records)
+    result, _deals, _adjustments, error = _fold(options, deals, time_called_during_deal, adjustments)
+    if error is not None:
+        raise error
+    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -857,28 +834,55 @@ def replay_partial(
     time_called_during_deal: int | None = None,
     adjustments: Sequence[Adjustment] = (),
 ) -> PartialReplay:
-    """Replay a match in :func:`replay`'s order, stopping at the first deal or adjustment the rules refuse.
+    """Replay a match, stopping at the first deal or adjustment the rules refuse — the one fold of the
+    rules core (:func:`replay` is this plus raising the refusal).
 
     A correction to an early deal can make later ones impossible — typically a deal or an adjustment
     after the match has ended (``match_finished``), or an adjustment set after a deal that no longer
     exists. DESIGN.md principle 1 wants those flagged for the referee, never silently kept or dropped: the
     caller keeps ``result`` (everything before the refusal) and flags everything from the refused item on.
-    When nothing is refused the result equals :func:`replay`'s.
 
-    The order is :func:`replay`'s: time is called first, then for each deal the adjustments set after the
-    previous deal (in the order given), then the deal; adjustments set after the last deal come last. An
-    invalid ``time_called_during_deal`` is not a deal's fault and raises, as in :func:`replay`.
+    The order: time is called first, then for each deal the adjustments set after the previous deal (in
+    the order given), then the deal; adjustments set after the last deal come last, and one set after a
+    deal that was not entered is refused there. A refused deal carries its number; a refused adjustment
+    the number of the deal it follows (None before the first). An invalid ``time_called_during_deal`` is
+    not a deal's fault and raises.
+
+    Both games fold through their mutable accumulator (one per replay, no state copy per deal): the
+    result equals applying each item to the immutable :meth:`MatchState.apply` /
+    :meth:`TractorState.apply` one by one (tests/scoring/test_replay_partial.py checks it).
     """
-    state: MatchState | TractorState = start(options=options)
+    return PartialReplay(*_fold(options, deals, time_called_during_deal, adjustments))
+
+
+def _fold(
+    options: RuleOptions,
+    deals: Sequence[DealInput],
+    time_called_during_deal: int | None,
+    adjustments: Sequence[Adjustment],
+) -> tuple[MatchResult, int, tuple[int, ...], ScoringError | None]:
+    """:func:`replay_partial`'s fold, as a plain tuple (the replay hot path builds no wrapper)."""
+    # the accumulators stay private to the rules core; this is the one place both are driven from
+    tractor = options.game is Game.TRACTOR
+    running = _TractorRunning(TractorState.initial(options)) if tractor else _Running(options)
     if time_called_during_deal is not None:
-        state = state.call_time(during_deal=time_called_during_deal)
+        running.call_time(time_called_during_deal)
+    play = running.play
+    records: list[Any] = []
+    append = records.append
+    error: ScoringError | None = None
+    if not adjustments:  # the hot path: deals only
+        try:
+            for deal in deals:
+                append(play(deal))  # type: ignore[arg-type]  # play() checks the deal's type
+        except ScoringError as refused:
+            error = _numbered(refused, len(records) + 1)
+        return running.result(records, ()), len(records), (), error
     schedule: dict[int, list[int]] = {}
     for index, adjustment in enumerate(adjustments):
         schedule.setdefault(min(adjustment.after_deal, len(deals) + 1), []).append(index)
-    records: list[Any] = []
     adjustment_records: list[AdjustmentRecord] = []
     applied: list[int] = []
-    error: ScoringError | None = None
     for position in range(len(deals) + 2):
         for index in schedule.get(position, ()):
             adjustment = adjustments[index]
@@ -889,70 +893,28 @@ def replay_partial(
                         "deals have been entered.",
                         f"调整项设在第 {adjustment.after_deal} 副之后，但只录入了 {len(deals)} 副。",
                     )
-                state, adjustment_record = state.adjust(adjustment)
+                adjustment_records.append(running.adjust(adjustment))
             except ScoringError as refused:
-                error = refused
+                error = _numbered(refused, adjustment.after_deal or None)
                 break
-            adjustment_records.append(adjustment_record)
             applied.append(index)
-        if error is not None:
-            break
-        if position >= len(deals):
+        if error is not None or position >= len(deals):
+            if error is not None:
+                break
             continue  # only adjustments come after the last deal
-        number = position + 1
-        deal = deals[position]
-        record: Any
         try:
-            if isinstance(state, TractorState):
-                state, record = state.apply(_expect_tractor(deal, number))
-            elif isinstance(deal, FinishingOrder | GuandanDeal):
-                state, record = state.apply(deal)
-            else:
-                raise bad_input(
-                    f"Deal {number} of a Guandan match must be a finishing order.",
-                    f"掼蛋比赛的第 {number} 副必须是名次顺序。",
-                    number,
-                )
+            append(play(deals[position]))  # type: ignore[arg-type]  # play() checks the deal's type
         except ScoringError as refused:
-            error = refused if refused.deal is not None else refused.with_deal(number)
+            error = _numbered(refused, position + 1)
             break
-        records.append(record)
-    result = state.result(deals=records, adjustments=adjustment_records)
-    return PartialReplay(result, len(records), tuple(applied), error)
+    return running.result(records, adjustment_records), len(records), tuple(applied), error
 
 
-def _expect_tractor(deal: DealInput, number: int) -> TractorDeal:
-    if not isinstance(deal, TractorDeal):
-        raise bad_input(
-            f"Deal {number} of a Tractor match must give the declarer and the defenders' points.",
-            f"拖拉机比赛的第 {number} 副必须填写庄家和防家得分。",
-            number,
-        )
-    return deal
-
-
-def _schedule(adjustments: Sequence[Adjustment], deal_count: int) -> dict[int, list[Adjustment]]:
-    """Adjustments grouped by the deal they follow, in the order given."""
-    pending: dict[int, list[Adjustment]] = {}
-    for adjustment in adjustments:
-        if adjustment.after_deal > deal_count:
-            raise bad_input(
-                f"An adjustment is set after deal {adjustment.after_deal}, but only {deal_count} deals "
-                "have been entered.",
-                f"调整项设在第 {adjustment.after_deal} 副之后，但只录入了 {deal_count} 副。",
-            )
-        pending.setdefault(adjustment.after_deal, []).append(adjustment)
-    return pending
-
-
-def _at_deal(apply: Any, adjustment: Adjustment) -> AdjustmentRecord:
-    try:
-        record: AdjustmentRecord = apply(adjustment)
-    except ScoringError as error:
-        if error.deal is None:
-            raise error.with_deal(adjustment.after_deal) if adjustment.after_deal else error from None
-        raise
-    return record
+def _numbered(error: ScoringError, deal: int | None) -> ScoringError:
+    """``error`` tied to ``deal`` unless it already names one."""
+    if error.deal is not None or deal is None:
+        return error
+    return error.with_deal(deal)
 
 
 # -- JSON input ---------------------------------------------------------------------------------------

@@ -25,9 +25,20 @@ defenders' p  result
 - Penalties (§13, §16, §19, §20): exposing a card, a wrong follow found in the trick, playing out of turn,
   a failed throw (甩牌) — 20 points each. Against the defenders they come off the defenders' points;
   against the declarers they are added to the defenders' points (the declarers hold no points).
-- Revoke (藏张, §17) ends the deal and the non-offending side upgrades: a declarer revoke makes the
-  declarers fall and the defenders take over with max(1, the table's gain); a defender revoke upgrades
-  the declarers by max(1, the table's gain).
+- Revoke (藏张, §17: 如庄家藏张除判下台外并根据分数，满120分，防家升级；防家藏张则判庄家直接升级并根据
+  分数，不够120分，升级) ends the deal. A **declarer's** revoke makes the declarers fall (下台: the
+  defenders declare next); the defenders go up by the table only if their points reach 120, else +0
+  (they just take over). A **defender's** revoke makes the declarers go up: by the table at the
+  defenders' points if those are under 120, else +1 (always at least one level).
+- Wrong number of bottom cards (§9.1: 如庄家留错底牌张数则判“下台”, ``wrong_bottom``): the declarers
+  fall. The seed names no level change beyond 下台, and the fault is the declarers' own, so it is read
+  like a declarer's revoke: the defenders take over, and go up by the table only if their points reach
+  120 (the fault never costs the innocent side what its points earned, nor gives it more).
+- Wrong card count found mid-deal (§18 牌张数目不符，无错方升级，规则同藏张；如双方均错则重新该局比赛,
+  ``wrong_count``): in one side's hand, exactly that side's revoke; in both sides' hands the deal is
+  replayed — it is recorded (it was started and counts as a deal number, so a time call by deal number
+  stays meaningful) with the result ``replayed``: no level changes, no points count, and the same
+  declarer (same seat) declares again.
 - Late arrival (§2) is a :class:`~scoring.adjustments.LateArrival` adjustment: −20 / −30 points in the
   first deal, the first deal forfeited (opponents upgrade), or the round forfeited.
 - The last 10 minutes (§3): one more deal is played (``at_time_up: one_more_deal``).
@@ -70,9 +81,9 @@ __all__ = [
     "TractorDealRecord",
     "TractorResult",
     "TractorState",
+    "WrongCount",
     "level_change",
     "parse_tractor_deal",
-    "replay_tractor",
 ]
 
 PENALTY_POINTS = 20
@@ -124,6 +135,21 @@ class TractorResult(str, Enum):
     DECLARERS_UP = "declarers_up"
     DEFENDERS_TAKE_OVER = "defenders_take_over"
     DEFENDERS_UP = "defenders_up"
+    REPLAYED = "replayed"
+    """A wrong card count in both sides' hands (seed 001 §18): the deal is played again."""
+
+
+class WrongCount(str, Enum):
+    """Whose hand had a wrong number of cards, found mid-deal (牌张数目不符, seed 001 §18)."""
+
+    NS = "NS"
+    EW = "EW"
+    BOTH = "both"
+
+    @property
+    def side(self) -> Side | None:
+        """The offending side, or None when both sides' hands were wrong."""
+        return None if self is WrongCount.BOTH else Side.parse(self.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +238,22 @@ class TractorDeal:
     bottom: BottomCapture | None = None
     penalties: tuple[Penalty, ...] = ()
     revoke: Side | None = None
-    """The side that revoked (藏张): ends the deal, the other side upgrades (seed 001 §17)."""
+    """The side that revoked (藏张): ends the deal (seed 001 §17, see the module docstring)."""
+    wrong_bottom: bool = False
+    """The declarer buried the wrong number of bottom cards: the declarers fall (seed 001 §9.1)."""
+    wrong_count: WrongCount | None = None
+    """A wrong card count found mid-deal (seed 001 §18): one side's is that side's revoke; ``both``:
+    the deal is replayed."""
+
+    @property
+    def faulty_side(self) -> Side | None:
+        """Whose fault (revoke, wrong bottom, wrong count) decides the deal, if any. ``declarer`` is
+        needed for ``wrong_bottom``; :class:`TractorState` checks that the faults do not conflict."""
+        if self.revoke is not None:
+            return self.revoke
+        if self.wrong_count is not None and self.wrong_count.side is not None:
+            return self.wrong_count.side
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,10 +280,15 @@ class TractorDealRecord:
     next_declarer: Side
     next_declarer_seat: Seat | None
     extra: bool
+    wrong_bottom: bool = False
+    wrong_count: WrongCount | None = None
 
     @property
-    def winner(self) -> Side:
-        """The side the deal went to: the declarers if they upgraded, else the defenders."""
+    def winner(self) -> Side | None:
+        """The side the deal went to: the declarers if they upgraded, else the defenders; None for a
+        replayed deal (seed 001 §18)."""
+        if self.result is TractorResult.REPLAYED:
+            return None
         return self.declarer if self.result is TractorResult.DECLARERS_UP else self.declarer.other
 
     def to_json(self) -> dict[str, Any]:
@@ -256,9 +302,11 @@ class TractorDealRecord:
             "penalty_points": self.penalty_points,
             "total_points": self.total_points,
             "result": self.result.value,
-            "winner": self.winner.code,
+            "winner": self.winner.code if self.winner is not None else None,
             "upgrade": self.upgrade,
             "revoke": self.revoke.code if self.revoke is not None else None,
+            "wrong_bottom": self.wrong_bottom,
+            "wrong_count": self.wrong_count.value if self.wrong_count is not None else None,
             "passed_a": self.passed_a,
             "levels_after": pair_json(self.levels_after),
             "next_declarer": self.next_declarer.code,
@@ -373,6 +421,11 @@ class _TractorRunning:
         self.time_called = state.time_called_during_deal
         self.events = state.events
 
+    def result(
+        self, records: Sequence[TractorDealRecord], adjustments: Sequence[AdjustmentRecord]
+    ) -> MatchResult:
+        return self.freeze().result(deals=records, adjustments=adjustments)
+
     def freeze(self) -> TractorState:
         return TractorState(
             options=self.options,
@@ -402,9 +455,12 @@ class _TractorRunning:
                 number,
             )
         declarer, seat = self._declarer_of(deal, number)
+        _check_faults(deal, declarer, number)  # before any change: a refused deal changes nothing
         defenders = declarer.other
         extra = self.status is Status.NEEDS_EXTRA_DEAL
         self.events = event = self.events + 1
+        if deal.wrong_count is WrongCount.BOTH:
+            return self._replayed(deal, number, declarer, seat, extra)
 
         penalty_points = 0
         for penalty in deal.penalties:
@@ -414,13 +470,7 @@ class _TractorRunning:
         bottom_points = deal.bottom.total if deal.bottom is not None else 0
         total = deal.defender_points + bottom_points + penalty_points
 
-        change = level_change(total)
-        if deal.revoke is declarer:  # seed 001 §17: declarers fall, defenders upgrade at least one level
-            gain = 0 if change.declarers_keep else change.levels
-            change = LevelChange(TractorResult.DEFENDERS_UP, max(1, gain))
-        elif deal.revoke is defenders:  # the declarers upgrade at least one level
-            gain = change.levels if change.declarers_keep else 0
-            change = LevelChange(TractorResult.DECLARERS_UP, max(1, gain))
+        change = _fault_change(level_change(total), deal, declarer)
 
         level = self.levels[declarer]
         passed = False
@@ -459,14 +509,51 @@ class _TractorRunning:
             next_declarer=next_declarer,
             next_declarer_seat=next_seat,
             extra=extra,
+            wrong_bottom=deal.wrong_bottom,
+            wrong_count=deal.wrong_count,
         )
         if extra:
-            self._finish(gainer, Reason.PASSED_A if passed else Reason.EXTRA_DEAL)
+            if passed:
+                self._finish(gainer, Reason.PASSED_A)
+            elif upgrade:  # seed 003 先升级的为获胜方 (RULES.md §2): the side that goes up wins
+                self._finish(gainer, Reason.EXTRA_DEAL)
+            # else nobody went up (a take-over at +0, or capped at A): another extra deal follows
         elif passed:
             self._finish(gainer, Reason.PASSED_A)
         elif self.last_regular is not None and number >= self.last_regular:
             self._settle()
         return record
+
+    def _replayed(
+        self, deal: TractorDeal, number: int, declarer: Side, seat: Seat | None, extra: bool
+    ) -> TractorDealRecord:
+        """Seed 001 §18 如双方均错则重新该局比赛: the deal is void and played again — nothing changes,
+        the same declarer declares; points pending from a late arrival or a penalty carry over to the
+        replay. When it was the last regular deal, the replay takes its place."""
+        self.deals = number
+        if self.last_regular is not None and number >= self.last_regular:
+            self.last_regular = number + 1
+        self.declarer, self.declarer_seat = declarer, seat
+        return TractorDealRecord(
+            number=number,
+            declarer=declarer,
+            declarer_seat=seat,
+            level=self.levels[declarer],
+            defender_points=deal.defender_points,
+            bottom=None,
+            penalty_points=0,
+            total_points=0,
+            result=TractorResult.REPLAYED,
+            upgrade=0,
+            revoke=None,
+            passed_a=False,
+            levels_after=(self.levels[0], self.levels[1]),
+            next_declarer=declarer,
+            next_declarer_seat=seat,
+            extra=extra,
+            wrong_bottom=False,
+            wrong_count=WrongCount.BOTH,
+        )
 
     def _declarer_of(self, deal: TractorDeal, number: int) -> tuple[Side, Seat | None]:
         given = deal.declarer
@@ -586,6 +673,61 @@ class _TractorRunning:
         return AdjustmentRecord(adjustment, Effect.NEXT_DEAL_POINTS, points, (self.levels[0], self.levels[1]))
 
 
+def _check_faults(deal: TractorDeal, declarer: Side, number: int) -> None:
+    """Refuse faults that cannot all have ended one deal: the declarers' and the defenders' together, or
+    anything beside a replay (seed 001 §18: the replayed deal is void)."""
+    if deal.wrong_count is WrongCount.BOTH:
+        if deal.revoke is not None or deal.wrong_bottom or deal.bottom is not None or deal.penalties:
+            raise bad_input(
+                f"Deal {number} is replayed (wrong card counts in both sides' hands), so it has no revoke, "
+                "wrong bottom, bottom capture or penalties.",
+                f"第 {number} 副双方牌张数目均不符，重新比赛，不能再登记藏张、留错底牌、抠底或罚分。",
+                number,
+            )
+        return
+    faulty = deal.faulty_side
+    if deal.wrong_bottom:
+        if faulty is not None and faulty is not declarer:
+            raise bad_input(
+                f"Deal {number}: the declarers buried the wrong bottom and the defenders "
+                f"{'revoked' if deal.revoke is not None else 'had a wrong card count'}; record the fault "
+                "that ended the deal.",
+                f"第 {number} 副：庄家留错底牌，防家又藏张或牌张数目不符；请只登记结束该副的违例。",
+                number,
+            )
+    elif (
+        deal.revoke is not None
+        and deal.wrong_count is not None
+        and deal.wrong_count.side is not deal.revoke
+    ):
+        raise bad_input(
+            f"Deal {number}: a revoke by {deal.revoke.code} and a wrong card count in "
+            f"{deal.wrong_count.value}'s hands; record the fault that ended the deal.",
+            f"第 {number} 副：同时登记了{deal.revoke.label_zh}藏张和另一方牌张数目不符；请只登记结束该副的违例。",
+            number,
+        )
+
+
+def _fault_change(change: LevelChange, deal: TractorDeal, declarer: Side) -> LevelChange:
+    """The level change of a deal ended by a fault (seed 001 §9.1, §17, §18; RULES.md §9), from the
+    table's ``change`` at the defenders' points (the faults were checked by :func:`_check_faults`).
+
+    - the declarers' fault (their revoke, their wrong card count, a wrong number of bottom cards): the
+      declarers fall (下台); the defenders go up by the table only from 120 points (满120分，防家升级),
+      else they take over at +0;
+    - the defenders' fault (revoke, wrong card count): the declarers go up directly (直接升级), by the
+      table when the defenders' points are under 120 (不够120分), else by one level.
+    """
+    faulty = declarer if deal.wrong_bottom else deal.faulty_side
+    if faulty is None:
+        return change
+    if faulty is declarer:  # 下台
+        gain = 0 if change.declarers_keep else change.levels
+        return LevelChange(TractorResult.DEFENDERS_UP if gain else TractorResult.DEFENDERS_TAKE_OVER, gain)
+    gain = change.levels if change.declarers_keep else 1  # 直接升级
+    return LevelChange(TractorResult.DECLARERS_UP, max(1, gain))
+
+
 def _finished(winner: Side | None, reason: Reason | None, what: str, deal: int | None) -> ScoringError:
     why = reason.value if reason is not None else "finished"
     won = f"{winner.code} won ({why})" if winner is not None else f"it ended ({why})"
@@ -597,39 +739,17 @@ def _finished(winner: Side | None, reason: Reason | None, what: str, deal: int |
     )
 
 
-def replay_tractor(
-    *,
-    options: RuleOptions,
-    deals: Sequence[TractorDeal],
-    time_called_during_deal: int | None = None,
-    adjustments: Sequence[Adjustment] = (),
-) -> MatchResult:
-    """A whole Tractor match (same contract as :func:`scoring.match.replay`)."""
-    running = _TractorRunning(TractorState.initial(options))
-    if time_called_during_deal is not None:
-        running.call_time(time_called_during_deal)
-    pending: dict[int, list[Adjustment]] = {}
-    for adjustment in adjustments:
-        if adjustment.after_deal > len(deals):
-            raise bad_input(
-                f"An adjustment is set after deal {adjustment.after_deal}, but only {len(deals)} deals "
-                "have been entered.",
-                f"调整项设在第 {adjustment.after_deal} 副之后，但只录入了 {len(deals)} 副。",
-            )
-        pending.setdefault(adjustment.after_deal, []).append(adjustment)
-    records: list[TractorDealRecord] = []
-    adjustment_records: list[AdjustmentRecord] = []
-    for index in range(len(deals) + 1):
-        for adjustment in pending.get(index, ()):
-            adjustment_records.append(running.adjust(adjustment))
-        if index < len(deals):
-            records.append(running.play(deals[index]))
-    return running.freeze().result(deals=records, adjustments=adjustment_records)
-
-
 # -- JSON input ---------------------------------------------------------------------------------------
 
-_DEAL_FIELDS = {"declarer", "defender_points", "bottom", "penalties", "revoke"}
+_DEAL_FIELDS = {
+    "declarer",
+    "defender_points",
+    "bottom",
+    "penalties",
+    "revoke",
+    "wrong_bottom",
+    "wrong_count",
+}
 
 
 def _points(value: object, what: str, number: int) -> int:
@@ -644,9 +764,11 @@ def _points(value: object, what: str, number: int) -> int:
 
 def parse_tractor_deal(data: object, *, number: int) -> TractorDeal:
     """``{"declarer": "NS" | "N", "defender_points": 125, "bottom": {"points": 20, "capture": "pair"},
-    "penalties": [{"side": "EW", "kind": "exposed_card"}], "revoke": "NS"}`` (all but
-    ``defender_points`` optional; ``declarer`` required for the first deal)."""
-    if not isinstance(data, Mapping) or "defender_points" not in data:
+    "penalties": [{"side": "EW", "kind": "exposed_card"}], "revoke": "NS", "wrong_bottom": true,
+    "wrong_count": "NS" | "EW" | "both"}`` (all but ``defender_points`` optional; ``declarer`` required for
+    the first deal; ``defender_points`` may be left out of a replayed deal, ``wrong_count: both``)."""
+    replayed = isinstance(data, Mapping) and data.get("wrong_count") == WrongCount.BOTH.value
+    if not isinstance(data, Mapping) or ("defender_points" not in data and not replayed):
         raise bad_input(
             f'Deal {number} must look like {{"declarer": "NS", "defender_points": 125}}.',
             f'第 {number} 副的格式应为 {{"declarer": "NS", "defender_points": 125}}。',
@@ -715,13 +837,30 @@ def parse_tractor_deal(data: object, *, number: int) -> TractorDeal:
                 ) from None
             penalties.append(Penalty(Side.parse(item["side"]), infraction))
         revoke = Side.parse(data["revoke"]) if data.get("revoke") is not None else None
+        wrong_bottom = data.get("wrong_bottom", False)
+        if not isinstance(wrong_bottom, bool):
+            raise bad_input(
+                f"Deal {number}: wrong_bottom must be true or false; got {wrong_bottom!r}.",
+                f"第 {number} 副：wrong_bottom 必须是 true 或 false；收到 {wrong_bottom!r}。",
+            )
+        wrong_count: WrongCount | None = None
+        if data.get("wrong_count") is not None:
+            try:
+                wrong_count = WrongCount(data["wrong_count"])
+            except ValueError:
+                raise bad_input(
+                    f'Deal {number}: wrong_count must be "NS", "EW" or "both"; got {data["wrong_count"]!r}.',
+                    f'第 {number} 副：wrong_count 必须是 "NS"、"EW" 或 "both"；收到 {data["wrong_count"]!r}。',
+                ) from None
         return TractorDeal(
             declarer=declarer,
             declarer_seat=seat,
-            defender_points=_points(data["defender_points"], "defender_points", number),
+            defender_points=_points(data.get("defender_points", 0), "defender_points", number),
             bottom=bottom,
             penalties=tuple(penalties),
             revoke=revoke,
+            wrong_bottom=wrong_bottom,
+            wrong_count=wrong_count,
         )
     except ScoringError as error:
         raise error.with_deal(number) if error.deal is None else error from None

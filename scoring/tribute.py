@@ -7,7 +7,10 @@ From the previous deal's finishing order:
   上游's own partner and still pays (the rule names places, not sides).
 - **Double tribute** (双下, a 1-2 finish): both opponents pay; 上游 takes the larger card, 二游 the
   smaller; each returns to whoever paid them; the payer to 上游 — the larger card — leads. Equal cards go
-  by seating, which is where the variants differ (see :class:`~scoring.options.TributeVariant`).
+  by seating, which is where the variants differ (see :class:`~scoring.options.TributeVariant`) — except
+  under ``seed_002`` (seed 002 四(1), RULES.md §6: 若输家两人贡牌大小一样，则赢家可以任选输家的牌，输家也
+  可以任选赢家所还牌): the winners choose whose card each takes and the losers which return each takes,
+  so receivers and leader are left to the table (the loser whose card 上游 took leads).
 - **Anti-tribute** (抗贡): the paying side holds both big jokers; no tribute, 上游 leads. The referee
   records it; this module cannot see the cards.
 
@@ -118,7 +121,7 @@ def tribute_for(
             )
         payer = order.seats[3]
         # RULES.md §6's fallback; the older texts (seed 000, 2017) do not have it
-        standard = variant is TributeVariant.STANDARD
+        standard = variant in (TributeVariant.STANDARD, TributeVariant.SEED_002)
         smallest = " (if none, their smallest)" if standard else ""
         smallest_zh = "（没有则还最小的牌）" if standard else ""
         return TributeGuidance(
@@ -159,6 +162,20 @@ def tribute_for(
             f"双贡：上游 {first.value} 拿 {larger.value} 的大牌，"
             f"二游 {second.value} 拿 {smaller.value} 的牌；"
             f"谁进贡就还给谁；由 {larger.value} 先出牌。",
+        )
+    if equal_cards and variant is TributeVariant.SEED_002:
+        return TributeGuidance(
+            TributeKind.DOUBLE,
+            (Transfer(payers[0], None), Transfer(payers[1], None)),
+            (Transfer(first, None, RETURN_MAX_RANK), Transfer(second, None, RETURN_MAX_RANK)),
+            None,
+            f"Double tribute with equal cards (seed 002): {first.value} (上游) and {second.value} (二游) "
+            f"choose which of {payers[0].value}'s and {payers[1].value}'s cards each takes, and the payers "
+            "choose which return each takes; returns are rank 10 or lower; the payer whose card "
+            f"{first.value} took leads.",
+            f"双贡且贡牌相同（规则 002）：赢家 {first.value}（上游）和 {second.value}（二游）可以任选"
+            f"{payers[0].value}、{payers[1].value} 的贡牌，输家也可以任选赢家所还的牌；还牌不大于 10；"
+            f"贡给上游 {first.value} 的输家先出牌。",
         )
     if equal_cards:
         if variant is TributeVariant.SEED_000:

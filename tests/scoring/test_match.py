@@ -123,7 +123,7 @@ def test_classic_keeps_playing_a_without_reset() -> None:
 def test_third_failed_attempt_resets_to_2_and_the_side_climbs_again() -> None:
     """Seed 003 (三次打不过从头开始打2; seed 002 三次打A不过，降至2): the 3rd failure sends the side to 2,
     counter to 0, the other side keeps its level; then the side climbs by normal upgrades. (Seed 002's
-    own reset, 从3开始打, is ``a_reset: upgrade_from_2``: tests/data/replay.json and test_options_issue13.)"""
+    own reset, 从3开始打, is ``a_reset: upgrade_from_2``: tests/data/replay.json and test_rulebook_options.py.)"""
     out = run("timed-90", *NS_TO_A, "N E W S", "N E W S", "N E W S", "N S")
     third = out["deals"][6]
     assert third["reset"] is True and third["levels_after"] == {"NS": 2, "EW": 2}

@@ -266,8 +266,11 @@ def test_standings_ranks_are_consistent_with_the_ordering(
             "at_time_up": st.sampled_from(["finish_current_deal", "one_more_deal"]),
             "time_up_tie": st.sampled_from(["first_to_reach", "extra_deal", "setting_side", "draw"]),
             "match_points": st.fixed_dictionaries({"win": st.integers(2, 3), "draw": st.integers(1, 1)}),
-            "tribute_variant": st.sampled_from(["standard", "seed_000", "national_2017"]),
+            "tribute_variant": st.sampled_from(["standard", "seed_000", "national_2017", "seed_002"]),
             "bye_margin": st.integers(0, 13),
+            "a_pass": st.sampled_from(["top_and_partner_not_last", "side_not_last", "one_two_only"]),
+            "a_reset": st.sampled_from(["to_2", "upgrade_from_2"]),
+            "wild_reading": st.sampled_from(["largest", "stated_example"]),
         },
     ),
 )

@@ -135,16 +135,22 @@ def test_penalties_are_20_points_each() -> None:
 @pytest.mark.parametrize(
     ("revoke", "points", "result", "upgrade"),
     [
-        ("NS", 0, "defenders_up", 1),  # declarers revoke: they fall, defenders up at least one level
+        ("NS", 0, "defenders_take_over", 0),  # declarers revoke: they fall; under 120 the defenders +0
+        ("NS", 40, "defenders_take_over", 0),  # (issue 13: this was +1 before RULES.md §9 was corrected)
+        ("NS", 120, "defenders_take_over", 0),  # 满120分: the table's take-over
         ("NS", 250, "defenders_up", 2),  # … and by the table when the points give more
         ("EW", 200, "declarers_up", 1),  # defenders revoke: declarers upgrade at least one level
         ("EW", 10, "declarers_up", 2),  # … and by the table under 120
+        ("EW", 115, "declarers_up", 1),
     ],
 )
 def test_revoke_ends_the_deal_and_the_other_side_upgrades(
     revoke: str, points: int, result: str, upgrade: int
 ) -> None:
-    """Seed 001 §17 (藏张): the deal ends, the non-offending side upgrades (RULES.md §9)."""
+    """Seed 001 §17 (藏张; RULES.md §9 as corrected for issue 13): 如庄家藏张除判下台外并根据分数，满120分，
+    防家升级 — a declarer's revoke makes the declarers fall and the defenders go up by the table only from
+    120 points; 防家藏张则判庄家直接升级并根据分数，不够120分，升级 — a defender's revoke sends the
+    declarers up by the table under 120 points, at least one level."""
     deal = tractor({"declarer": "NS", "defender_points": points, "revoke": revoke})["deals"][0]
     assert (deal["result"], deal["upgrade"], deal["revoke"]) == (result, upgrade, revoke)
 

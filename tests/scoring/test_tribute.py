@@ -97,3 +97,35 @@ def test_guidance_json() -> None:
     assert out["tributes"] == [{"from": "W", "to": "N", "max_rank": None}]
     assert out["returns"] == [{"from": "N", "to": "W", "max_rank": 10}]
     assert repr(Transfer(Seat.N, Seat.W, 10)) == "Transfer(N→W (≤10))"
+
+
+def test_seed_002_equal_double_tribute_lets_the_winners_choose() -> None:
+    """Seed 002 四(1) (RULES.md §6): 若输家两人贡牌大小一样，则赢家可以任选输家的牌，输家也可以任选赢家所还牌
+    — no seating rule: receivers and returns are chosen at the table, returns ≤ 10, the payer to 上游
+    leads."""
+    guidance = tribute_for(order=order("N S"), variant=TributeVariant.SEED_002, equal_cards=True)
+    assert guidance.kind is TributeKind.DOUBLE and guidance.leader is None
+    assert guidance.tributes == (Transfer(Seat.E, None), Transfer(Seat.W, None))
+    assert guidance.returns == (Transfer(Seat.N, None, 10), Transfer(Seat.S, None, 10))
+    assert "choose" in guidance.note and "任选" in guidance.note_zh
+    standard = tribute_for(order=order("N S"), variant=STANDARD, equal_cards=True)
+    assert standard.leader is not None and all(t.receiver is not None for t in standard.tributes)
+
+
+def test_seed_002_is_standard_outside_equal_double_tributes() -> None:
+    """Unequal double tribute and single tribute read as RULES.md §6's standard text (seed 002 四)."""
+    for kwargs in ({"larger_tribute_from": Seat.W}, {}):
+        assert tribute_for(order=order("N S"), variant=TributeVariant.SEED_002, **kwargs) == tribute_for(
+            order=order("N S"), variant=STANDARD, **kwargs
+        )
+    assert tribute_for(order=order("N E S W"), variant=TributeVariant.SEED_002) == tribute_for(
+        order=order("N E S W"), variant=STANDARD
+    )
+
+
+def test_seed_002_profiles_use_it() -> None:
+    """timed-40 follows seed 002; points-6 follows seed 004, whose 进贡规则 are seed 002's word for word."""
+    from scoring.profiles import PROFILES
+
+    assert PROFILES["timed-40"].tribute_variant is TributeVariant.SEED_002
+    assert PROFILES["points-6"].tribute_variant is TributeVariant.SEED_002
