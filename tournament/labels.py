@@ -150,3 +150,27 @@ def rule_value(name: Any, value: Any) -> str:
 
         return json.dumps(value, ensure_ascii=False)
     return str(value)
+
+
+# -- Tractor faults (seed 001 §9.1, §17, §18; RULES.md §9) -------------------------------------------
+
+
+def wrong_count(code: Any) -> str:
+    """Whose hands held a wrong number of cards: "NS" → "N/S", "both" → "both sides"."""
+    return _("both sides") if str(code) == "both" else side(code)
+
+
+def tractor_faults(deal: Any) -> list[str]:
+    """The faults a Tractor deal (as entered, or as recorded) ended with, in words."""
+    if not isinstance(deal, dict):
+        return []
+    faults = []
+    if deal.get("revoke"):
+        faults.append(_("revoke (藏张) by %(side)s") % {"side": side(deal["revoke"])})
+    if deal.get("wrong_bottom"):
+        faults.append(_("wrong number of bottom cards (留错底牌)"))
+    if deal.get("wrong_count") == "both":
+        faults.append(_("wrong card count (牌张数目不符) in both sides' hands: the deal is replayed"))
+    elif deal.get("wrong_count"):
+        faults.append(_("wrong card count (牌张数目不符) in %(side)s's hands") % {"side": side(deal["wrong_count"])})
+    return faults

@@ -92,7 +92,23 @@ class TractorDealFields(serializers.Serializer):
     bottom = TractorBottomInput(required=False, allow_null=True)
     penalties = TractorPenaltyInput(many=True, required=False)
     revoke = serializers.ChoiceField(
-        choices=["NS", "EW"], required=False, allow_null=True, help_text="The side that revoked (藏张): ends the deal."
+        choices=["NS", "EW"],
+        required=False,
+        allow_null=True,
+        help_text="The side that revoked (藏张, seed 001 §17): ends the deal. The declarers' revoke: they fall and "
+        "the defenders go up only from 120 points; the defenders' revoke: the declarers go up by the table.",
+    )
+    wrong_bottom = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="The declarers buried the wrong number of bottom cards (seed 001 §9.1): they fall (下台).",
+    )
+    wrong_count = serializers.ChoiceField(
+        choices=["NS", "EW", "both"],
+        required=False,
+        allow_null=True,
+        help_text="A wrong card count found mid-deal (seed 001 §18): in one side's hands like its revoke; in both "
+        "sides' hands the deal is replayed (result 'replayed').",
     )
 
     def outcome(self) -> dict[str, Any]:
@@ -108,6 +124,10 @@ class TractorDealFields(serializers.Serializer):
             outcome["penalties"] = [dict(penalty) for penalty in data["penalties"]]
         if data.get("revoke"):
             outcome["revoke"] = data["revoke"]
+        if data.get("wrong_bottom"):
+            outcome["wrong_bottom"] = True
+        if data.get("wrong_count"):
+            outcome["wrong_count"] = data["wrong_count"]
         return outcome
 
 
@@ -227,10 +247,12 @@ class TractorDealRecordOutput(serializers.Serializer):
     bottom = serializers.JSONField(allow_null=True)
     penalty_points = serializers.IntegerField()
     total_points = serializers.IntegerField()
-    result = serializers.ChoiceField(choices=["declarers_up", "defenders_take_over", "defenders_up"])
-    winner = serializers.CharField()
+    result = serializers.ChoiceField(choices=["declarers_up", "defenders_take_over", "defenders_up", "replayed"])
+    winner = serializers.CharField(allow_null=True, help_text="null for a replayed deal (seed 001 §18).")
     upgrade = serializers.IntegerField()
     revoke = serializers.CharField(allow_null=True)
+    wrong_bottom = serializers.BooleanField()
+    wrong_count = serializers.ChoiceField(choices=["NS", "EW", "both"], allow_null=True)
     passed_a = serializers.BooleanField()
     levels_after = SidesOutput()
     next_declarer = serializers.CharField()

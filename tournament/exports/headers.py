@@ -145,6 +145,8 @@ DEALS_TRACTOR = (
     Column("tractor_result", "结果", "Result", 12),
     Column("upgrade", "升级", "Upgrade", 6),
     Column("revoke", "藏张", "Revoke", 6),
+    Column("wrong_bottom", "留错底牌", "Wrong bottom", 8),
+    Column("wrong_count", "牌张数目不符", "Wrong card count", 10),
     Column("passed_a", "过A", "Passed A", 7),
     Column("extra", "加赛", "Extra deal", 7),
     Column("ns_after", "南北级数", "N/S level after", 9),
@@ -274,6 +276,8 @@ WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "declarers_up": ("庄家升级", "Declarers up"),
         "defenders_take_over": ("防家上台", "Defenders take over"),
         "defenders_up": ("防家上台升级", "Defenders take over and up"),
+        "replayed": ("重打", "Replayed"),
+        "both": ("双方", "Both sides"),
         "bottom": ("{points}×{multiplier}={total}", "{points}×{multiplier}={total}"),
         # match status
         "pending": ("未开始", "Not started"),

@@ -250,6 +250,8 @@ def _tractor_deal_row(
         context.word(record.get("result")),
         record.get("upgrade"),
         context.word(record.get("revoke") or entered.get("revoke")),
+        bool(record.get("wrong_bottom", entered.get("wrong_bottom"))),
+        context.word(record.get("wrong_count") or entered.get("wrong_count")),
         record.get("passed_a"),
         record.get("extra"),
         levels_after.get("NS"),

@@ -84,6 +84,10 @@ class TractorDealFields(forms.Form):
     )
     capture = forms.ChoiceField(label=_("Captured with"), required=False)
     revoke = forms.ChoiceField(label=_("Revoke (藏张) by"), required=False)
+    wrong_bottom = forms.BooleanField(
+        label=_("The declarers buried the wrong number of bottom cards (留错底牌张数)"), required=False
+    )
+    wrong_count = forms.ChoiceField(label=_("Wrong card count (牌张数目不符) in the hands of"), required=False)
 
     def __init__(self, *args: Any, next_deal: dict[str, Any] | None = None, **kwargs: Any) -> None:
         next_deal = next_deal or {}
@@ -96,6 +100,7 @@ class TractorDealFields(forms.Form):
         self.fields["declarer"].choices = [("", "—"), *sides, *seats]
         self.fields["capture"].choices = [("", "—"), *[(c.value, label) for c, label in CAPTURE_LABELS.items()]]
         self.fields["revoke"].choices = [("", "—"), *sides]
+        self.fields["wrong_count"].choices = [("", "—"), *sides, ("both", str(_("both sides (the deal is replayed)")))]
         for side in SIDES:
             for infraction, label in INFRACTION_LABELS.items():
                 self.fields[self.penalty_field(side, infraction)] = forms.IntegerField(
@@ -114,7 +119,7 @@ class TractorDealFields(forms.Form):
 
     def tractor_fields(self) -> list[forms.BoundField]:
         """Every deal field (to carry the entered deal as hidden inputs from the preview to the confirm)."""
-        names = ["declarer", "defender_points", "bottom_points", "capture", "revoke"]
+        names = ["declarer", "defender_points", "bottom_points", "capture", "revoke", "wrong_bottom", "wrong_count"]
         names += [self.penalty_field(side, infraction) for side in SIDES for infraction in INFRACTION_LABELS]
         return [self[name] for name in names]
 
@@ -145,6 +150,10 @@ class TractorDealFields(forms.Form):
             outcome["penalties"] = penalties
         if data.get("revoke"):
             outcome["revoke"] = data["revoke"]
+        if data.get("wrong_bottom"):
+            outcome["wrong_bottom"] = True
+        if data.get("wrong_count"):
+            outcome["wrong_count"] = data["wrong_count"]
         return outcome
 
 

@@ -24,6 +24,7 @@ from scoring.finishing_order import FinishingOrder
 from scoring.options import AtTimeUp, Game
 from scoring.seats import Seat
 from scoring.tribute import TributeGuidance, tribute_for
+from tournament import labels
 from tournament.locale import in_ui_language
 from tournament.matches.access import ACTIVE_ROUND
 from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, RefereeAssignment
@@ -342,8 +343,7 @@ def tractor_outcome_text(outcome: dict[str, Any]) -> str:
         )
     for penalty in outcome.get("penalties") or []:
         parts.append(str(_("penalty %(side)s %(kind)s") % {"side": penalty.get("side"), "kind": penalty.get("kind")}))
-    if outcome.get("revoke"):
-        parts.append(str(_("revoke by %(side)s") % {"side": outcome["revoke"]}))
+    parts += [str(fault) for fault in labels.tractor_faults(outcome)]
     return " · ".join(parts)
 
 

@@ -315,6 +315,8 @@ def _tractor_initial(outcome: dict[str, Any]) -> dict[str, Any]:
         "declarer": outcome.get("declarer") or "",
         "defender_points": outcome.get("defender_points"),
         "revoke": outcome.get("revoke") or "",
+        "wrong_bottom": bool(outcome.get("wrong_bottom")),
+        "wrong_count": outcome.get("wrong_count") or "",
     }
     bottom = outcome.get("bottom")
     if isinstance(bottom, dict):

@@ -23,6 +23,12 @@ register.filter("seat_label", labels.seat)
 
 
 @register.filter
+def tractor_faults(faults: Any) -> str:
+    """A Tractor deal's faults, as ``DealLine.faults`` holds them, in words (seed 001 §9.1, §17, §18)."""
+    return " · ".join(str(fault) for fault in labels.tractor_faults(dict(faults or ())))
+
+
+@register.filter
 def match_status(value: Any) -> str:
     try:
         return str(MatchStatus(value).label)
