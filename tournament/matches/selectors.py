@@ -21,12 +21,12 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import ScoringError
 from scoring.finishing_order import FinishingOrder
-from scoring.options import AtTimeUp, Game
+from scoring.options import AtTimeUp, Game, RuleOptions, WildReading
 from scoring.seats import Seat
 from scoring.tribute import TributeGuidance, tribute_for
 from tournament import labels
 from tournament.locale import in_ui_language
-from tournament.matches.access import ACTIVE_ROUND
+from tournament.matches.access import ACTIVE_ROUND, match_for_user
 from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, RefereeAssignment
 from tournament.matches.services import match_adjustment_rows, match_fold, match_outcomes, match_rules
 from tournament.registration.models import Pair, Player
@@ -183,6 +183,28 @@ def referee_tables(*, user: Any) -> QuerySet[Match]:
         .select_related("round__stage__tournament", "table", "ns_pair", "ew_pair")
         .order_by("round__stage__tournament_id", "round_id", "table__number")
     )
+
+
+# -- the card assistant's rules --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardRules:
+    """Which reading of wild cards the dispute assistant defaults to (RULES.md §8), and whose rules
+    those are: the stage's stored ``wild_reading`` of the match asked about, else of the referee's table
+    this round; the rules core's default when there is neither."""
+
+    wild_reading: WildReading
+    match: Match | None = None
+
+
+def card_rules(*, user: Any, match_id: int | None = None) -> CardRules:
+    """The card assistant's rules for ``user``: of ``match_id`` (404 if out of the user's scope), else
+    of the user's first table this round."""
+    match = match_for_user(user=user, match_id=match_id) if match_id is not None else referee_tables(user=user).first()
+    if match is None:
+        return CardRules(wild_reading=RuleOptions().wild_reading)
+    return CardRules(wild_reading=match_rules(match).wild_reading, match=match)
 
 
 # -- taps, preview, tribute ------------------------------------------------------------------------
