@@ -69,8 +69,8 @@ def rule_option(name: Any) -> str:
     names = {
         "game": _("Game"),
         "format": _("Match format"),
-        "deals": _("Deals"),
-        "games": _("Games"),
+        "deals": _("Number of deals"),
+        "games": _("Number of games"),
         "time_cap_minutes": _("Time cap"),
         "at_time_up": _("When time is up"),
         "time_up_tie": _("Equal levels at time"),
