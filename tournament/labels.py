@@ -59,7 +59,7 @@ def profile_title(name: Any) -> str:
     from tournament.rules import profile_view
 
     view = profile_view(str(name))
-    if not view.seed:
+    if not view.seed or view.seed in view.title:  # the title names its rulebook already
         return view.title
     return _("%(title)s (rulebook %(seed)s)") % {"title": view.title, "seed": view.seed}
 

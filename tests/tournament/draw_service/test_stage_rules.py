@@ -63,10 +63,10 @@ def test_the_organisers_stage_page_and_the_public_pages_show_the_rules_by_title(
     client = english_client()
     client.force_login(boss)
     html = client.get(reverse("draw:stage", args=[tournament.pk, stage.pk])).content.decode()
-    assert "40-minute cap" in html and "(rulebook 002)" in html and "timed-40" not in html
+    assert "40-minute cap" in html and "Seed 002" in html and "timed-40" not in html
     assert "45 minutes" in html and "changed from the profile" in html
     assert "+5 / +3 / +1" in html
     public = english_client().get(reverse("standings:stage_standings", args=[tournament.pk, stage.pk]))
-    assert "(rulebook 002)" in public.content.decode() and "45 minutes" in public.content.decode()
+    assert "Seed 002" in public.content.decode() and "45 minutes" in public.content.decode()
     home = client.get(reverse("registration:tournament", args=[tournament.pk]))
-    assert home.status_code == 200 and "rulebook 002" in home.content.decode()
+    assert home.status_code == 200 and "Seed 002" in home.content.decode()
