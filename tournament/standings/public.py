@@ -242,8 +242,10 @@ class DealLine:
     result: str | None = None
     anti_tribute: bool = False
     """抗贡 was recorded for the deal (RULES.md §6): no tribute was paid before it."""
-    faults: tuple[tuple[str, str], ...] = ()
-    """A Tractor deal's faults (seed 001 §9.1, §17, §18) as (name, value): revoke, wrong_bottom, wrong_count."""
+    # a Tractor deal's faults (seed 001 §17, §9.1, §18)
+    revoke: str | None = None
+    wrong_bottom: bool = False
+    wrong_count: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -574,9 +576,9 @@ def _deal_line(record: Mapping[str, Any]) -> DealLine:
         total_points=record.get("total_points"),
         result=record.get("result"),
         anti_tribute=bool(record.get("anti_tribute")),
-        faults=tuple(
-            (name, str(record[name])) for name in ("revoke", "wrong_bottom", "wrong_count") if record.get(name)
-        ),
+        revoke=record.get("revoke") or None,
+        wrong_bottom=bool(record.get("wrong_bottom")),
+        wrong_count=record.get("wrong_count") or None,
     )
 
 

@@ -134,6 +134,8 @@ def test_the_anti_tribute_shows_in_both_deal_histories(ref):
         reverse("standings:pair", args=[match.round.stage.tournament_id, match.ns_pair_id])
     ).content.decode()
     assert "anti-tribute (抗贡)" in pair
+    api = APIClient().get(reverse("api:public:match", args=[match.round.stage.tournament_id, match.pk]))
+    assert [deal["anti_tribute"] for deal in api.json()["deals"]] == [False, True, False]
 
 
 def test_an_anti_tribute_on_a_games_first_deal_is_refused_and_changes_nothing(ref):

@@ -89,6 +89,15 @@ def test_the_public_match_page_and_the_workbook_show_the_faults(ref, match):
     public = english_client().get(reverse("standings:match", args=[match.round.stage.tournament_id, match.pk]))
     html = public.content.decode()
     assert "revoke (藏张) by N/S" in html and "wrong number of bottom cards" in html and "replayed" in html
+    api = APIClient().get(reverse("api:public:match", args=[match.round.stage.tournament_id, match.pk])).json()
+    faults = [(deal["revoke"], deal["wrong_bottom"], deal["wrong_count"], deal["result"]) for deal in api["deals"]]
+    assert faults == [
+        ("NS", False, None, "defenders_take_over"),
+        (None, True, None, "defenders_take_over"),
+        (None, False, "both", "replayed"),
+        ("NS", False, None, "defenders_up"),
+        (None, False, "EW", "defenders_take_over"),
+    ]
     for language in ("zh", "en"):
         target = io.BytesIO()
         workbook_build(tournament=match.round.stage.tournament, target=target, language=language)
