@@ -152,3 +152,23 @@ def test_an_anti_tribute_on_a_games_first_deal_is_refused_and_changes_nothing(re
     )
     assert refused.status_code == 400
     assert not match.deals.exists()
+
+
+def test_a_correction_can_record_or_remove_an_anti_tribute(ref):
+    match = table_match(profile="timed-40", referee_user=ref)
+    client = english_client()
+    client.force_login(ref)
+    for deal in CASES["anti-tribute"]["deals"]:
+        _web_enter(client, match, deal)
+    edit = reverse("matches:deal_edit", args=[match.pk, 2])
+    page = client.get(edit, {"order": "ENW"}).content.decode()
+    assert 'name="anti_tribute" value="1" checked' in page  # prefilled from the deal as recorded
+    match.refresh_from_db()
+    response = client.post(edit, {"order": "ENW", "reason": "no jokers after all", "version": match.version})
+    assert response.status_code == 302
+    assert match.deals.get(number=2).outcome == {"order": ["E", "N", "W"]}
+    match.refresh_from_db()
+    deals = [{"order": ["N", "S"]}, {"order": ["E", "N", "W"]}, {"order": ["N", "E", "S"]}]
+    assert match.state == replay_json({"profile": "timed-40", "deals": deals}).to_json()
+    first = client.get(reverse("matches:deal_edit", args=[match.pk, 1]), {"order": "NS"}).content.decode()
+    assert 'name="anti_tribute"' not in first  # no tribute is due before a game's first deal
