@@ -13,7 +13,7 @@ from scoring.finishing_order import FinishingOrder
 from scoring.levels import level_label
 from scoring.options import Game, RuleOptions
 from scoring.seats import Pair, Side, pair_json
-from scoring.tractor import TractorDeal, parse_tractor_deal
+from scoring.tractor_deals import TractorDeal, parse_tractor_deal
 
 __all__ = ["DealInput", "DealRecord", "GuandanDeal", "new_deal_record", "parse_deal", "parse_deals"]
 

@@ -465,3 +465,20 @@ def test_levels_never_exceed_a_with_large_upgrades() -> None:
     out = run(options, "N E W S", "N S")
     assert out["levels"] == {"NS": 14, "EW": 2} and out["status"] == "finished"
 
+
+
+@pytest.mark.parametrize(
+    ("data", "deal"),
+    [
+        ({"profile": "classic", "deals": [{"order": ["N", "S"]}, {"order": ["E", "W"], "anti_tribute": "yes"}]}, 2),
+        ({"profile": "classic", "deals": [{"order": ["N", "S"], "anti_tribute": None}]}, 1),
+        ({"profile": "tractor-3deck", "deals": [{"declarer": "NS", "defender_points": 40, "wrong_count": "all"}]}, 1),
+        ({"profile": "tractor-3deck", "deals": [{"declarer": "NS", "defender_points": 40, "wrong_bottom": 1}]}, 1),
+    ],
+)
+def test_bad_new_deal_keys_exit_2_with_the_deal_number(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, data: dict, deal: int
+) -> None:  # type: ignore[type-arg]
+    status, out = cli(capsys, monkeypatch, data)
+    assert status == 2 and out["error"]["code"] == "bad_input" and out["error"]["deal"] == deal
+    assert out["error"]["message_zh"]
