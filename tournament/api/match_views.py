@@ -53,6 +53,7 @@ from tournament.api.match_serializers import (
 from tournament.errors import UserError
 from tournament.matches import access, selectors, services
 from tournament.matches.models import Match
+from tournament.parsing import int_parse
 
 ERRORS = {
     400: OpenApiResponse(ErrorOutput, description="Bad input (e.g. invalid_order)."),
@@ -126,9 +127,10 @@ class MyTablesView(generics.ListAPIView):
     filter_backends: list[Any] = []
 
     def get_queryset(self) -> QuerySet[Match]:
-        round_id = self.request.query_params.get("round")
-        if round_id and round_id.isdigit():
-            matches = access.matches_for_user(user=self.request.user).filter(round_id=int(round_id))
+        round_param = self.request.query_params.get("round")
+        if round_param:
+            round_id = int_parse(round_param, name="round")
+            matches = access.matches_for_user(user=self.request.user).filter(round_id=round_id)
             return selectors.with_flag_counts(matches.order_by("table__number", "id"))
         return selectors.referee_tables(user=self.request.user)
 
