@@ -214,6 +214,11 @@ LOGGING = {
 }
 
 # --- Product settings -----------------------------------------------------------------------
+# Roster import bounds (README "Limits"): rows read (blank rows count), the upload's size, the size
+# of its parts once unpacked, and the seconds spent reading it.
 ROSTER_IMPORT_MAX_ROWS = env.int("ROSTER_IMPORT_MAX_ROWS", default=20000)
+ROSTER_IMPORT_MAX_BYTES = env.int("ROSTER_IMPORT_MAX_BYTES", default=5 * 2**20)
+ROSTER_IMPORT_MAX_UNPACKED_BYTES = env.int("ROSTER_IMPORT_MAX_UNPACKED_BYTES", default=20 * 2**20)
+ROSTER_IMPORT_MAX_SECONDS = env.float("ROSTER_IMPORT_MAX_SECONDS", default=20.0)
 # The public API's rate per client address: generous, since a venue's phones may share one address.
 PUBLIC_API_THROTTLE_RATE = env.str("PUBLIC_API_THROTTLE_RATE", default="1200/minute")
