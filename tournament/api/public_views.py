@@ -18,7 +18,6 @@ from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 
 from tournament.api import public_serializers as out
 from tournament.registration.models import Tournament
@@ -32,12 +31,14 @@ from tournament.standings.public import (
     standings_cached,
 )
 from tournament.standings.seating import table_find
+from tournament.throttling import AtomicRateThrottle
 
 TAG = "public"
 
 
-class PublicRateThrottle(AnonRateThrottle):
-    """Per client address; the rate is a setting (``PUBLIC_API_THROTTLE_RATE``)."""
+class PublicRateThrottle(AtomicRateThrottle):
+    """Per client address, counted atomically in the shared cache; the rate is a setting
+    (``PUBLIC_API_THROTTLE_RATE``)."""
 
     scope = "public"
 
