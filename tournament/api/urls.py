@@ -1,8 +1,7 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 
-from tournament.api import card_views, match_views
+from tournament.api import auth_views, card_views, match_views
 
 app_name = "api"
 
@@ -13,7 +12,7 @@ urlpatterns = [
     path("cards/classify/", card_views.CardClassifyView.as_view(), name="cards_classify"),
     path("cards/beats/", card_views.CardBeatsView.as_view(), name="cards_beats"),
     # referee devices: a token for the device, then the same operations as the pages
-    path("auth/token/", obtain_auth_token, name="token"),
+    path("auth/token/", auth_views.token_view, name="token"),
     path("referee/tables/", match_views.MyTablesView.as_view(), name="my_tables"),
     path("matches/<int:match_id>/", match_views.MatchDetailView.as_view(), name="match"),
     path("matches/<int:match_id>/start/", match_views.MatchStartView.as_view(), name="match_start"),

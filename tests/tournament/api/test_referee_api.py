@@ -316,3 +316,20 @@ def test_the_schema_documents_every_referee_endpoint():
 
 def test_a_user_without_a_role_sees_no_tables():
     assert device(UserFactory()).get(reverse("api:my_tables")).data["results"] == []
+
+
+def test_a_token_login_during_a_lockout_is_429_locked_out_not_400(ref):
+    """Issue 18: a device must tell a lockout from a typo (the login page answers 429 too)."""
+    ref.set_password("referee-pass-1")
+    ref.save()
+    client = APIClient()
+    typo = client.post(reverse("api:token"), {"username": "ref", "password": "nope"}, format="json")
+    assert typo.status_code == 400 and typo.data["error"]["code"] == "bad_input"
+    for _ in range(4):
+        client.post(reverse("api:token"), {"username": "ref", "password": "nope"}, format="json")
+    for password in ("nope", "referee-pass-1"):
+        locked = client.post(reverse("api:token"), {"username": "ref", "password": password}, format="json")
+        assert locked.status_code == 429
+        assert locked.data["error"]["code"] == "locked_out"
+        assert "locked for 15 minutes" in locked.data["error"]["message"]
+        assert "token" not in locked.data
