@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -52,6 +53,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy: only the site's own scripts and styles
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "tournament.locale.ChineseFirstLocaleMiddleware",
@@ -192,6 +194,26 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     # a pair's side (NS/EW) is one enum wherever it appears (adjustments, Tractor penalties and revokes)
     "ENUM_NAME_OVERRIDES": {"SideEnum": ["NS", "EW"]},
+}
+
+# --- Content-Security-Policy (django-csp) ---------------------------------------------------
+# Scripts and styles only from this site (htmx is vendored in static/); nothing inline, so neither
+# 'unsafe-inline' nor 'unsafe-eval' (templates carry data-* attributes that static/js/site.js reads;
+# htmx's injected indicator style and hx-on evaluation are off in base.html). Only the API's
+# documentation page (Swagger UI, from its CDN) widens it, in tournament/api/urls.py.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
 }
 
 # --- Security (production) -------------------------------------------------------------------
