@@ -38,7 +38,7 @@ class UserError(Exception):
     ``code`` is stable (the API returns it); ``message`` is in the user's language; ``status`` the
     HTTP status; ``fields`` per-field messages (a form's or serializer's errors); ``message_en``
     the English message when the rules core gave one; ``extra`` more of the answer (e.g. the
-    match's current state with a 409).
+    match's current state with a 409); ``headers`` HTTP headers of the answer (``Retry-After``).
     """
 
     status = 400
@@ -52,6 +52,7 @@ class UserError(Exception):
         fields: dict[str, Any] | None = None,
         message_en: str | None = None,
         extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -61,6 +62,7 @@ class UserError(Exception):
         self.fields = fields
         self.message_en = message_en
         self.extra = extra or {}
+        self.headers = headers or {}
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"code": self.code, "message": self.message}

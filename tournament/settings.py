@@ -183,7 +183,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "tournament.api.schema.StrictPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "tournament.api.errors.api_exception_handler",
@@ -194,6 +194,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     # a pair's side (NS/EW) is one enum wherever it appears (adjustments, Tractor penalties and revokes)
     "ENUM_NAME_OVERRIDES": {"SideEnum": ["NS", "EW"]},
+    # every operation documents the 4xx answers of the one error mapping (tournament/api/schema.py)
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournament.api.schema.error_responses",
+    ],
 }
 
 # --- Content-Security-Policy (django-csp) ---------------------------------------------------

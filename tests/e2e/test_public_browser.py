@@ -5,8 +5,8 @@ from __future__ import annotations
 from urllib.parse import unquote
 
 import pytest
-from playwright.sync_api import expect
 from django.core.cache import cache
+from playwright.sync_api import expect
 
 from tests.tournament.public.events import knockout_event, swiss_event
 from tournament.matches.models import Match

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.defaults import page_not_found
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
@@ -30,7 +31,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         if extra is not None:
             body.update(extra(error))
         set_rollback()  # as DRF does for its own errors: nothing of a refused request is kept
-        return Response({"error": body}, status=error.status)
+        return Response({"error": body}, status=error.status, headers=error.headers)
     response = exception_handler(exc, context)
     if response is None:
         return None
@@ -50,3 +51,12 @@ def _first_message(detail: Any) -> str:
     if isinstance(detail, list) and detail:
         return _first_message(detail[0])
     return str(detail)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The site's 404 (``handler404``): JSON under ``/api/`` (a path that matches no route, e.g. a
+    non-numeric id), the page elsewhere."""
+    if request.path.startswith("/api/"):
+        body = {"error": {"code": "not_found", "message": str(exceptions.NotFound.default_detail)}}
+        return JsonResponse(body, status=404, json_dumps_params={"ensure_ascii": False})
+    return page_not_found(request, exception)

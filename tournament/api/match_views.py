@@ -50,6 +50,8 @@ from tournament.api.match_serializers import (
     TractorPreviewOutput,
     VersionInput,
 )
+from tournament.api.schema import StrictQueryParams
+from tournament.bounds import INT_MAX
 from tournament.errors import UserError
 from tournament.matches import access, selectors, services
 from tournament.matches.models import Match
@@ -91,7 +93,7 @@ class MatchAccess(permissions.IsAuthenticated):
     message = "Log in (a session or a token)."
 
 
-class MatchView(APIView):
+class MatchView(StrictQueryParams, APIView):
     """Base: the match in the caller's scope (404 otherwise), time checked lazily."""
 
     permission_classes = [MatchAccess]
@@ -115,16 +117,23 @@ class MatchView(APIView):
 @extend_schema_view(
     get=extend_schema(
         summary="My tables this round",
-        parameters=[OpenApiParameter("round", int, description="A round's matches (organisers, chief referees)")],
+        parameters=[
+            OpenApiParameter(
+                "round",
+                {"type": "integer", "minimum": 1, "maximum": INT_MAX},
+                description="A round's matches (organisers, chief referees)",
+            )
+        ],
     )
 )
-class MyTablesView(generics.ListAPIView):
+class MyTablesView(StrictQueryParams, generics.ListAPIView):
     """My tables this round: the matches at the tables assigned to me in rounds being played.
     With ``?round=<id>`` an organiser or chief referee lists a round's matches instead."""
 
     permission_classes = [MatchAccess]
     serializer_class = MatchOutput
     filter_backends: list[Any] = []
+    query_params_allowed = frozenset({"round"})
 
     def get_queryset(self) -> QuerySet[Match]:
         round_param = self.request.query_params.get("round")
@@ -203,6 +212,7 @@ class DealPreviewView(MatchView):
 
 
 class DealDetailView(MatchView):
+    query_params_allowed = frozenset({"reason", "expected_version"})  # a DELETE may carry them so
     @extend_schema(
         summary="Correct a deal (with a reason); the match is replayed",
         request=_either("CorrectionBody", CorrectionInput, TractorCorrectionInput),
@@ -316,7 +326,7 @@ class AdjustmentListView(MatchView):
         return self.answer(match.pk, status.HTTP_201_CREATED)
 
 
-class RoundStartView(APIView):
+class RoundStartView(StrictQueryParams, APIView):
     permission_classes = [MatchAccess]
 
     @extend_schema(

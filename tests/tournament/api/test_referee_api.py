@@ -324,12 +324,15 @@ def test_a_token_login_during_a_lockout_is_429_locked_out_not_400(ref):
     ref.save()
     client = APIClient()
     typo = client.post(reverse("api:token"), {"username": "ref", "password": "nope"}, format="json")
-    assert typo.status_code == 400 and typo.data["error"]["code"] == "bad_input"
+    assert typo.status_code == 401 and typo.data["error"]["code"] == "invalid_credentials"
+    assert typo.headers["WWW-Authenticate"].startswith("Token")
+    missing = client.post(reverse("api:token"), {"username": "ref"}, format="json")
+    assert missing.status_code == 400 and missing.data["error"]["code"] == "bad_input"
     for _ in range(4):
         client.post(reverse("api:token"), {"username": "ref", "password": "nope"}, format="json")
     for password in ("nope", "referee-pass-1"):
         locked = client.post(reverse("api:token"), {"username": "ref", "password": password}, format="json")
         assert locked.status_code == 429
         assert locked.data["error"]["code"] == "locked_out"
-        assert "locked for 15 minutes" in locked.data["error"]["message"]
-        assert "token" not in locked.data
+        assert "15" in locked.data["error"]["message"]  # the cool-off, in minutes (Chinese first)
+        assert "token" not in locked.data and locked.headers["Retry-After"] == "900"
