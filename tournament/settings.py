@@ -204,12 +204,15 @@ SPECTACULAR_SETTINGS = {
 # --- Content-Security-Policy (django-csp) ---------------------------------------------------
 # Scripts and styles only from this site (htmx is vendored in static/); nothing inline, so neither
 # 'unsafe-inline' nor 'unsafe-eval' (templates carry data-* attributes that static/js/site.js reads;
-# htmx's injected indicator style and hx-on evaluation are off in base.html). Only the API's
-# documentation page (Swagger UI, from its CDN) widens it, in tournament/api/urls.py.
+# htmx's injected indicator style and hx-on evaluation are off in base.html). One inline handler
+# stays, the print buttons' onclick="window.print()", allowed by its hash and nothing else
+# ('unsafe-hashes' lets a hash match a handler attribute). Only the API's documentation page
+# (Swagger UI, from its CDN) widens the policy, in tournament/api/urls.py.
+PRINT_HANDLER_HASH = "'sha256-MguIPR6qNR8D3B+eAlK+bIRTZe8t3wkOY4B/56Me9FU='"  # of: window.print()
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
-        "script-src": [SELF],
+        "script-src": [SELF, "'unsafe-hashes'", PRINT_HANDLER_HASH],
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
         "font-src": [SELF],

@@ -17,6 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "csp-browser-pass-1"
 WATCH = """
 window.__cspViolations = [];
+window.print = function () { window.__printed = true; };  // no print dialog in a test
 document.addEventListener("securitypolicyviolation", function (e) {
   window.__cspViolations.push(e.violatedDirective + " " + (e.blockedURI || "inline"));
 });
@@ -111,6 +112,10 @@ def test_organiser_pages_run_under_the_policy(watched):
         assert response is not None and response.status == 200, path
         watched.wait_for_load_state("networkidle")
         assert violations(watched) == [], path
+    watched.goto(f"/t/{tid}/manage/rounds/{rid}/sheet/")
+    watched.locator("button[onclick]").first.click()  # the print handler, allowed by its hash
+    assert watched.evaluate("window.__printed === true")
+    assert violations(watched) == []
     watched.goto(f"/t/{tid}/manage/pairs/")
     watched.locator("button[data-confirm]").first.click()  # site.js asks before the form is sent
     watched.wait_for_load_state("networkidle")
