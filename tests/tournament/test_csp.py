@@ -50,9 +50,12 @@ def test_organiser_and_public_pages_send_the_policy_too():
         assert _policy(response)["script-src"][0] == "'self'"
 
 
-def test_only_the_api_documentation_page_widens_it_to_its_cdn(client):
+def test_only_the_api_documentation_page_widens_it_and_only_to_inline_styles(client):
+    """Swagger UI is served from this site (sidecar: no CDN, works offline); it styles itself inline."""
     policy = _policy(client.get(reverse("api:docs")))
-    assert "https://cdn.jsdelivr.net" in policy["script-src"] and "'unsafe-inline'" not in policy["script-src"]
+    assert policy["script-src"][0] == "'self'" and "'unsafe-inline'" not in policy["script-src"]
+    assert not any(source.startswith("https:") for sources in policy.values() for source in sources)
+    assert "'unsafe-inline'" in policy["style-src"]
 
 
 INLINE = [

@@ -12,8 +12,8 @@ from rest_framework.views import APIView
 
 from scoring.cards import beats, classify
 from scoring.options import WildReading
-from tournament.matches.selectors import card_rules
 from tournament.api.schema import StrictQueryParams
+from tournament.matches.selectors import card_rules
 from tournament.registration.roles import user_may_use_referee_tools
 
 

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('exports', '0001_initial'),
-        ('matches', '0003_column_ranges'),
+        ('matches', '0004_column_ranges'),
         ('registration', '0002_column_ranges'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

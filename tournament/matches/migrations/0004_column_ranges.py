@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0002_clock_adjustments_chief_referee'),
+        ('matches', '0003_stage_rules'),
         ('registration', '0002_column_ranges'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
