@@ -27,10 +27,10 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
    count only when ``round_number <= department_rounds`` (two pairs sharing a department;
    warning ``same_department``). So: the top groups are paired as purely as possible first, no
    floater goes further than needed, and only then are ordinary seat wishes considered (6).
-5. **How the optimum is found** (``notes["optimality"]`` says which case a draw was in):
+5. **How the optimum is found** (``notes["optimality"]`` says how far it is proven):
 
-   - One maximum-weight perfect matching (rustworkx's ``max_weight_matching``, compiled Rust)
-     over *candidate tables*, with integer weights that encode the vector exactly: each
+   - *One matching.* A maximum-weight perfect matching (rustworkx's ``max_weight_matching``,
+     compiled Rust) over *candidate tables*, with integer weights that encode the vector: each
      criterion t counts units u_t(e) per table e; with a bound B_t on its total over any
      matching of the candidate graph, multipliers M_last = 1, M_t = 1 + Σ_{t'>t} M_t'·B_t',
      weight(e) = W - Σ_t M_t·u_t(e). A matching worse at the first criterion where two differ
@@ -42,31 +42,46 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      table across b; for skips, strain and order, half the sum over entrants of their worst
      candidate table.
    - *Candidate tables.* Up to ``DENSE_LIMIT`` entrants (bye excluded): every allowed table
-     (no rematch unless allowed), so the result is the exact optimum of the criteria vector
-     whenever the weights fit — ``"exact"``, which every field of up to 200 entrants in
-     ordinary events does (the tests draw from histories of up to 12 rounds).
+     (no rematch unless allowed), so the draw is the optimum over all pairings — ``"exact"``
+     (every field of up to 200 entrants the tests simulate, up to 12 rounds, fits the weights).
      Larger fields: every allowed table within ``_NEAR`` ranks below an entrant, then its first
      tables further down of each kind up to a quota (``_QUOTA``: clean — no clash, no severe
      seats, no strain; strain only; clash only), looking at most ``_SCAN`` ranks down (the
-     other kinds: ``_SCAN_OTHER``, once the clean quota is full); plus
-     the tables of the *seed pairings* below. The optimum is then exact over those tables.
-   - *Seed pairings.* A maximum rematch-free matching (Edmonds, ``pairing_matching``), with
-     what it leaves paired up (allowing rematches only if allowed), is in the candidate graph:
-     it exists whenever a rematch-free pairing does (guarantee 2), and a matching has at least
-     ``n/2 - ν`` rematches, so the minimum of 2 is reached. When departments are protected, a
-     maximum matching without rematch or clash whose leftover pairs up without rematches is
-     added too: no pairing has fewer clashes, so that count is the true minimum (tried unless
-     a department holds more than half of a field of over 1,000, where it is slow and a clash
-     is certain anyway). The draw returned is the lexicographically best of the matching and
-     the seeds.
-   - *Wide fields.* When the bounds of the candidate graph do not fit in 120 bits (hundreds of
-     entrants over many score groups: the crossing criteria alone need about log2 of the
-     crossing count per boundary), the bounds of same-department, severe-seat, crossing and
-     skip criteria are capped at the largest C that fits (``notes["tier_cap"]``); strain and
-     order keep their own. The matching is then the exact optimum over the candidates of
-     every draw whose counts stay within C for each capped criterion — in particular of the
-     optimum itself whenever its counts do (same argument, with B_t read as the optimum's
-     count) — ``"capped"``. Rematches, when allowed, always keep the true bound.
+     other kinds: ``_SCAN_OTHER``, once the clean quota is full); plus the tables of the *seed
+     pairings*. The draw is then the optimum over those tables — ``"candidates"``.
+   - *Seed pairings* (Edmonds' maximum matchings, ``pairing_matching``): a maximum rematch-free
+     matching with its leftover paired up is a candidate pairing; it exists whenever a
+     rematch-free pairing does (guarantee 2), and every pairing has at least ``n/2 - ν``
+     rematches, so the fewest rematches are always reached. When departments are protected, a
+     maximum matching without rematch or clash whose leftover pairs up without rematches:
+     no pairing has fewer clashes, so the fewest clashes are then reached too
+     (``notes["fewest_department_clashes"]``; tried unless a department holds more than half
+     of a field of over 1,000, where it is slow and clashes are certain anyway). A cascade
+     avoiding severe seat tables first is a seed as well. The draw is the lexicographically
+     best of the matching and the seeds, so it is never worse than any of them.
+   - *Blocks* (fields of at least ``2 × BLOCK_SIZE`` entrants, no rematch): the ranking is cut
+     between score groups into blocks of at least ``BLOCK_SIZE``, each cut with an even number
+     of entrants above it, and each block is paired on its own as above. Kept only if no table
+     has a clash or severe seats and every boundary above the last cut is crossed exactly as
+     often as its parity forces (0 or 1 times: |T_b| odd needs one floater). Those are lower
+     bounds of every pairing, so those criteria are optimal over all pairings, and any pairing
+     at least as good ties them, crosses no cut, and is a union of block pairings — none
+     better than the union of the blocks' optima (the criteria are sums over blocks, so the
+     lexicographic optimum of a union is the union of the optima; each block's is "exact" or
+     "candidates" as above). Otherwise the whole field is paired as one. Ordinary rounds of
+     thousands of pairs take this path (``notes["blocks"]``).
+   - *Wide fields.* When the bounds of the candidate graph do not fit in 120 bits, the bounds
+     of the same-department, severe-seat, crossing and skip criteria are capped at the largest
+     C that fits (``notes["tier_cap"]``); strain and order keep their own. The matching is then
+     the optimum over the candidates of every draw whose counts stay within C for each capped
+     criterion — in particular it is the optimum itself whenever the optimum's counts do (the
+     argument above, with B_t read as the optimum's count) — ``"capped"``.
+   - *What is not proven.* A single 128-bit weight cannot hold the whole vector for wide hard
+     fields: each boundary needs about log2(crossings it may carry) bits, 100–140 bits for
+     1,000–5,000 pairs after ten rounds. So above ``DENSE_LIMIT`` the optimum is proven over
+     the candidate tables (and, in blocks, for every criterion down to the last cut), not over
+     every pairing; the tests compare it with swiss.v1's exact engine on small fields (equal)
+     and with its heuristic on hard fields of 200–1,000 pairs (never worse, often better).
 6. **Seats** follow :mod:`tournament.draw.pairing_seating`: a pair's ``|NS-EW|`` grows past 1
    only at a table where both pairs wanted the same seat (warning ``seat_imbalance``). A
    *severe seat table* has two pairs that both already sit two or more rounds more one way
