@@ -27,7 +27,10 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
    count only when ``round_number <= department_rounds`` (two pairs sharing a department;
    warning ``same_department``). So: the top groups are paired as purely as possible first, no
    floater goes further than needed, and only then are ordinary seat wishes considered (6).
-5. **How the optimum is found** (``notes["optimality"]`` says how far it is proven):
+5. **How the optimum is found** (``notes["optimality"]`` says how, ``notes["proven"]`` how many
+   leading criteria of the vector are proven optimal over every pairing — all for ``"exact"``;
+   otherwise those up to the first one above a lower bound every pairing obeys: the fewest
+   rematches, no clash or the fewest, no severe seat table, the parity of each boundary, no skip):
 
    - *One matching.* A maximum-weight perfect matching (rustworkx's ``max_weight_matching``,
      compiled Rust) over *candidate tables*, with integer weights that encode the vector: each
@@ -419,11 +422,40 @@ class _Solver:
     # -- candidates and weights ---------------------------------------------------------------
     def pair(self, members: list[int], *, allow_rematches: bool) -> _Result | None:
         """Pair the ranked ``members`` (even count) or return None if no valid pairing exists."""
+        result: _Result | None = None
         if not allow_rematches and len(members) >= 2 * BLOCK_SIZE:
-            blocked = self._pair_in_blocks(members)
-            if blocked is not None:
-                return blocked
-        return self._pair_whole(members, allow_rematches=allow_rematches)
+            result = self._pair_in_blocks(members)
+        if result is None:
+            result = self._pair_whole(members, allow_rematches=allow_rematches)
+        if result is not None:
+            result.notes["proven"] = self._proven(members, result)
+        return result
+
+    def _proven(self, members: list[int], result: _Result) -> int:
+        """How many leading criteria (module docstring, 4; order excluded) are proven optimal.
+
+        All of them for an ``"exact"`` draw. Otherwise those up to the first one above a lower
+        bound that every pairing obeys: the fewest rematches (a seed reaches it), no clash (or
+        the fewest, when a seed proves it), no severe seat table, each boundary crossed only as
+        often as its parity forces, no skip. Criteria at such bounds cannot be improved.
+        """
+        groups = _group_numbers(self.field, members)
+        self._sizes = Counter(groups)
+        value = self.vector(members, groups, result.tables)
+        criteria = len(value) - 1
+        if result.notes["optimality"] == "exact":
+            return criteria
+        clashes_proven = value[1] == 0 or bool(result.notes.get("fewest_department_clashes"))
+        at_bound = [True, clashes_proven, value[2] == 0]
+        above = 0
+        for boundary in range(max(groups)):
+            above += self._sizes[boundary]
+            at_bound.append(value[3 + boundary] == above % 2)
+        at_bound.append(value[-3] == 0)
+        proven = 0
+        while proven < len(at_bound) and at_bound[proven]:
+            proven += 1
+        return proven
 
     def _pair_in_blocks(self, members: list[int]) -> _Result | None:
         """Pair ``members`` block by block, or None unless the lower bounds prove it optimal.

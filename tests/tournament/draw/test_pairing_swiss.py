@@ -273,10 +273,21 @@ def check_draw(
     stats.exact += optimality == "exact"
     stats.blocks += "blocks" in draw.notes
     stats.capped += optimality == "capped"
+    value = objective(tables, protect=protect)
     if optimality == "exact" and len(paired) <= 12:
-        value = objective(tables, protect=protect)
         assert value == brute_force_best(paired, allow_rematches=allow_rematches, protect=protect)
         stats.brute_forced += 1
+    # The criteria claimed proven sit at lower bounds worked out here independently.
+    proven = draw.notes["proven"]
+    assert isinstance(proven, int) and 0 <= proven <= len(value)
+    if optimality == "exact":
+        assert proven == len(value)
+    else:
+        scores = sorted({e.score for e in paired}, reverse=True)
+        above = itertools.accumulate(sum(e.score == x for e in paired) for x in scores[:-1])
+        fewest_clashes = len(paired) // 2 - max_tables(paired, departments=True) if protect else 0
+        bounds = (len(paired) // 2 - nu, fewest_clashes, 0, *(k % 2 for k in above), 0)
+        assert value[:proven] == bounds[:proven]
 
     # 6. Seats: the greater need (then last seat E/W, then rank) sits N/S; strain only if forced.
     last_order = {"EW": 2, None: 1, "NS": 0}
