@@ -46,7 +46,7 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      candidate table.
    - *Candidate tables.* Up to ``DENSE_LIMIT`` entrants (bye excluded): every allowed table
      (no rematch unless allowed), so the draw is the optimum over all pairings — ``"exact"``
-     (every field of up to 200 entrants the tests simulate, up to 12 rounds, fits the weights).
+     whenever the weights fit uncapped (the tests' nine-round events of up to 200 entrants do).
      Larger fields: every allowed table within ``_NEAR`` ranks below an entrant, then its first
      tables further down of each kind up to a quota (``_QUOTA``: clean — no clash, no severe
      seats, no strain; strain only; clash only), looking at most ``_SCAN`` ranks down (the
@@ -122,7 +122,7 @@ from typing import Literal, NamedTuple
 import rustworkx
 
 from tournament.draw.pairing_matching import max_cardinality_matching
-from tournament.draw.pairing_seating import seat_conflict, seat_pair, tables_in_rank_order
+from tournament.draw.pairing_seating import seat_pair, tables_in_rank_order
 from tournament.draw.pairing_types import (
     Draw,
     DrawBug,
@@ -142,8 +142,7 @@ DENSE_LIMIT = 200
 BLOCK_SIZE = 500
 """Fields of at least twice this many are first tried in blocks of at least this many."""
 
-WeightBits = 120  # rustworkx: i128 weights; duals and slacks reach a few times the largest weight
-WEIGHT_LIMIT = 1 << WeightBits
+WEIGHT_LIMIT = 1 << 120  # rustworkx: i128 weights; its duals and slacks reach a few times the largest
 
 WithinGroup = Literal["adjacent", "slide"]
 
@@ -272,9 +271,6 @@ class _Field:
         """Both pairs already sit two or more rounds more one way than the other — the same way."""
         na, nb = self.need[a], self.need[b]
         return (na >= 2 and nb >= 2) or (na <= -2 and nb <= -2)
-
-    def strain(self, a: int, b: int) -> int:
-        return min(seat_conflict(self.entrants[a], self.entrants[b]), _MAX_SEAT_SEVERITY)
 
 
 @dataclass(slots=True)
@@ -584,6 +580,7 @@ class _Solver:
         distance = q - p
         if self.within_group == "slide" and ga == gb:
             distance -= self._sizes[ga] // 2
+        # Seat strain as pairing_seating.seat_conflict counts it (inlined: this runs per candidate).
         na, nb = f.need[a], f.need[b]
         same_way = (na > 0 and nb > 0) or (na < 0 and nb < 0)
         return _Table(
