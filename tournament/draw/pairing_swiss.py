@@ -330,12 +330,15 @@ class _Solver:
                 return _complete(mate, [])
         return None
 
-    def _max_matching(self, members: list[int], allowed: Callable[[int, int], bool]) -> dict[int, int]:
+    def _max_matching(
+        self, members: list[int], allowed: Callable[[int, int], bool], cost: Callable[[int, int], int] | None = None
+    ) -> dict[int, int]:
         """A maximum matching of ``members`` under ``allowed``: greedy in rank order, then Edmonds.
 
         The greedy pairs each entrant with the next allowed one still free (a linked list of the
-        free ones, at most ``_SCAN`` looked at); Edmonds' search then covers what it can of the
-        rest and proves the remainder cannot be covered.
+        free ones, at most ``_SCAN`` looked at) — with ``cost``, the first of the lowest cost
+        seen, stopping at cost 0; Edmonds' search then covers what it can of the rest and
+        proves the remainder cannot be covered.
         """
         n = len(members)
         mate: dict[int, int] = {}
@@ -354,14 +357,21 @@ class _Solver:
             if a in mate:
                 continue
             j, looked = following[k], 0
+            best, best_cost = -1, 0
             while j < n and looked < _SCAN:
                 b = members[j]
                 if allowed(a, b):
-                    mate[a], mate[b] = b, a
-                    unlink(k)
-                    unlink(j)
-                    break
+                    here = 0 if cost is None else cost(a, b)
+                    if best < 0 or here < best_cost:
+                        best, best_cost = j, here
+                    if here == 0:
+                        break
                 j, looked = following[j], looked + 1
+            if best >= 0:
+                b = members[best]
+                mate[a], mate[b] = b, a
+                unlink(k)
+                unlink(best)
         unmatched = [i for i in members if i not in mate]
         if len(unmatched) > 1:
 
@@ -393,6 +403,19 @@ class _Solver:
         self._fewest_clashes = False
         if leftover:
             return seeds
+        # The old bracket heuristic's way: each entrant, in rank order, with the first free one
+        # below that suits it best (no clash, then no seat strain), completed by Edmonds. Its
+        # long tables (when the near ones are taken) join the candidates.
+        need = f.need
+
+        def cost(a: int, b: int) -> int:
+            na, nb = need[a], need[b]
+            strained = (na > 0 and nb > 0) or (na < 0 and nb < 0)
+            return 2 * f.same_department(a, b) + strained
+
+        greedy = self._max_matching(members, free, cost)
+        if len(greedy) == len(members):
+            seeds.append(_complete(greedy, []))
         strained = any(abs(f.need[i]) >= 2 for i in members)
         if f.protect and department_seed:
             counts: Counter[object] = Counter(d for i in members for d in f.departments[i])
