@@ -17,7 +17,7 @@ Each player's rounds are :class:`PlayerRound` values: one per round, from their 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -239,8 +239,12 @@ def _lots(players: Sequence[str], seed: int | None) -> dict[str, int] | None:
     return {player: number for number, player in enumerate(shuffled, 1)}
 
 
+_MakeRow = Callable[[str, int, bool, "int | None"], PlayerStandingRow]
+"""(player, rank, shared, lot) → its row."""
+
+
 def _ranked(
-    groups: list[list[str]], make_row: Any, lots: Mapping[str, int] | None
+    groups: list[list[str]], make_row: _MakeRow, lots: Mapping[str, int] | None
 ) -> tuple[PlayerStandingRow, ...]:
     """Rows for ``groups`` (runs of players equal on every metric, best first): a tie is broken by
     ``lots`` when drawn, else the rank is shared."""
@@ -256,10 +260,11 @@ def _ranked(
     return tuple(rows)
 
 
-def _runs(players: Sequence[str], key: Any) -> list[list[str]]:
+def _runs(players: Sequence[str], key: Callable[[str], tuple[int, ...]]) -> list[list[str]]:
+    """``players`` best first by ``key``, cut into runs of equal keys."""
     ordered = sorted(players, key=key, reverse=True)
     runs: list[list[str]] = []
-    previous: Any = object()
+    previous: tuple[int, ...] | None = None
     for player in ordered:
         value = key(player)
         if runs and value == previous:
@@ -352,9 +357,7 @@ def final_ranking(*, final: Sequence[PlayerRound], stage: PlayerStandings) -> Pl
     in ``stage`` (the standings before the final; RULES.md §10). Every finalist must be in ``stage``;
     players equal on both share the rank."""
     tallies = _tally(None, final)
-    stage_rank = {}
-    for player in tallies:
-        stage_rank[player] = stage.row(player).rank
+    stage_rank = {player: stage.row(player).rank for player in tallies}
 
     def key(player: str) -> tuple[int, int]:
         return (tallies[player].points, -stage_rank[player])

@@ -209,3 +209,12 @@ def test_a_cut_keeps_exactly_the_best_k(rounds: list[PlayerRound], keep: int, se
     eliminated = dict.fromkeys(cut.eliminated, 1)
     after = rank_players(players=PLAYERS, rounds=rounds, lots_seed=seed, eliminated_after=eliminated)
     assert [row.player for row in after.rows[:keep]] == list(cut.kept)
+
+
+def test_the_pairs_standings_refuse_dou_dizhu_options(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.scoring.test_cli import run_stdin
+
+    status, out = run_stdin(capsys, monkeypatch, {"profile": "doudizhu", "results": []}, "standings")
+    assert status == 2 and out["error"]["code"] == "bad_input" and "rank_players" in out["error"]["message"]
