@@ -339,3 +339,13 @@ def test_bad_adjustments_exit_2(
 ) -> None:
     status, out = run_stdin(capsys, monkeypatch, {**table(), "adjustments": adjustments}, "replay")
     assert status == 2 and out["error"]["code"] == "bad_input"
+
+
+def test_three_seats_are_their_own_type() -> None:
+    assert [seat.value for seat in ThreeSeat] == ["E", "S", "W"]
+    assert [seat.position for seat in ThreeSeat] == [0, 1, 2]
+    assert S.others == (E, W) and ThreeSeat.parse("W") is W and S.label_zh == "南"
+    with pytest.raises(ScoringError) as caught:
+        ThreeSeat.parse("N", deal=2)
+    assert (caught.value.code, caught.value.deal) == (ErrorCode.INVALID_DEAL, 2)
+    assert trio_json((1, 2, -3)) == {"E": 1, "S": 2, "W": -3}
