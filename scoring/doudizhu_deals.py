@@ -65,6 +65,9 @@ class Winner(str, Enum):
         return "地主" if self is Winner.LANDLORD else "农民"
 
 
+_WINNERS = frozenset(winner.value for winner in Winner)
+
+
 def _invalid(message: str, message_zh: str, deal: int | None = None) -> ScoringError:
     return ScoringError(ErrorCode.INVALID_DEAL, message, deal, message_zh=message_zh)
 
@@ -85,8 +88,10 @@ class StakeDeal:
     spring: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.landlord, ThreeSeat):
-            ThreeSeat.parse(self.landlord)
+        if not isinstance(self.landlord, ThreeSeat):  # "E" is accepted and kept as ThreeSeat.E
+            object.__setattr__(self, "landlord", ThreeSeat.parse(self.landlord))
+        if isinstance(self.winner, str) and self.winner in _WINNERS:
+            object.__setattr__(self, "winner", Winner(self.winner))
         if not isinstance(self.winner, Winner):
             raise _invalid(
                 f"The winner is 'landlord' or 'farmers'; got {self.winner!r}.",
@@ -118,7 +123,7 @@ class CardsLeftDeal:
 
     def __post_init__(self) -> None:
         if not isinstance(self.landlord, ThreeSeat):
-            ThreeSeat.parse(self.landlord)
+            object.__setattr__(self, "landlord", ThreeSeat.parse(self.landlord))
         counts = self.cards_left
         if not isinstance(counts, tuple) or len(counts) != 3 or not all(_whole(n) and n >= 0 for n in counts):
             raise _invalid(
@@ -261,10 +266,9 @@ def parse_doudizhu_deal(*, options: RuleOptions, data: object, number: int) -> D
                     f"第 {number} 局需要填写胜方 winner：landlord（地主）或 farmers（农民）。",
                     number,
                 )
-            winner = data["winner"]
             return StakeDeal(
                 landlord=landlord,
-                winner=Winner(winner) if isinstance(winner, str) and winner in _WINNERS else winner,
+                winner=data["winner"],
                 bid=data.get("bid", 1),
                 bombs=data.get("bombs", 0),
                 spring=data.get("spring", False),
@@ -288,8 +292,6 @@ def parse_doudizhu_deal(*, options: RuleOptions, data: object, number: int) -> D
             raise
         raise _invalid(f"Deal {number}: {error.message}", f"第 {number} 局：{error.message_zh}", number) from None
 
-
-_WINNERS = {winner.value for winner in Winner}
 
 
 def parse_doudizhu_deals(*, options: RuleOptions, data: object) -> list[DoudizhuDeal]:

@@ -349,3 +349,10 @@ def test_three_seats_are_their_own_type() -> None:
         ThreeSeat.parse("N", deal=2)
     assert (caught.value.code, caught.value.deal) == (ErrorCode.INVALID_DEAL, 2)
     assert trio_json((1, 2, -3)) == {"E": 1, "S": 2, "W": -3}
+
+
+def test_deals_accept_letters_and_words_and_keep_the_types() -> None:
+    deal = StakeDeal(landlord="S", winner="farmers")  # type: ignore[arg-type]
+    assert deal.landlord is S and deal.winner is Winner.FARMERS
+    assert CardsLeftDeal(landlord="W", cards_left=(1, 2, 0)).landlord is W  # type: ignore[arg-type]
+    assert DoudizhuTable.initial(DDZ).preview(deal).points == (1, -2, 1)
