@@ -110,7 +110,7 @@ def rule_value(name: Any, value: Any) -> str:
             return _("no reset: A is played until passed")
         return _("%(n)s failures: back to 2") % {"n": value}
     words: dict[str, dict[str, str]] = {
-        "game": {"guandan": _("Guandan"), "tractor": _("Tractor")},
+        "game": {"guandan": _("Guandan"), "tractor": _("Tractor"), "doudizhu": _("Dou Dizhu")},
         "format": {
             "level_game": _("one game 2→A"),
             "best_of": _("best of several games"),

@@ -45,6 +45,8 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from scoring.errors import ScoringError
+from scoring.options import RuleOptions
+from tournament import labels
 from tournament.audit import bulk_history_attrs
 from tournament.draw import pairing
 from tournament.draw.pairing import (
@@ -174,6 +176,7 @@ def stage_create(
         rules.check_stage(format)
     except ScoringError as error:
         raise ValidationError({"rule_overrides": error.message}) from error
+    _check_game(tournament=tournament, rules=rules, rule_profile=rule_profile, rule_overrides=rule_overrides)
     stage = Stage(
         tournament=tournament,
         name=name,
@@ -188,6 +191,22 @@ def stage_create(
     _author(stage, user)
     stage.save()
     return stage
+
+
+def _check_game(
+    *, tournament: Tournament, rules: RuleOptions, rule_profile: str, rule_overrides: dict[str, Any] | None
+) -> None:
+    """A stage plays the tournament's game (DESIGN.md principle 10): its pages, forms and sheets are the
+    game's (``tournament.games``), so a profile or an override of another game is refused."""
+    if rules.game.value == tournament.game:
+        return
+    message = _("The rules are of %(game)s, but %(tournament)s plays %(own)s.") % {
+        "game": labels.rule_value("game", rules.game.value),
+        "tournament": tournament.name,
+        "own": labels.rule_value("game", tournament.game),
+    }
+    overridden = "game" in (rule_overrides or {}) or "game" in tournament.rule_overrides
+    raise ValidationError({"rule_overrides" if overridden and not rule_profile else "rule_profile": message})
 
 
 def _advanced_seeds(stage: Stage) -> dict[int, int]:
