@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from scoring.cards import CardError
 from scoring.errors import ScoringError
-from scoring.options import RuleOptions
+from scoring.options import Game, RuleOptions
 from scoring.profiles import PROFILE_INFO, PROFILES, options_for
+from tournament import games
 from tournament.locale import in_ui_language
 
 if TYPE_CHECKING:
@@ -93,22 +94,11 @@ class RuleLine:
     changed: bool
 
 
-_SHOWN_GUANDAN = (
-    "format",
-    "deals",
-    "games",
-    "time_cap_minutes",
-    "at_time_up",
-    "time_up_tie",
-    "upgrades",
-    "points_table",
-    "a_pass",
-    "a_failure_limit",
-    "a_reset",
-    "tribute_variant",
-    "wild_reading",
-)
-_SHOWN_TRACTOR = ("game", "time_cap_minutes", "at_time_up", "time_up_tie")
+def _game(rules: dict[str, Any]) -> Game | None:
+    try:
+        return Game(rules.get("game", Game.GUANDAN.value))
+    except ValueError:
+        return None
 
 
 def rules_lines(*, rules: dict[str, Any], profile: str) -> tuple[RuleLine, ...]:
@@ -116,7 +106,6 @@ def rules_lines(*, rules: dict[str, Any], profile: str) -> tuple[RuleLine, ...]:
     the game and format, then every other option that differs from the profile."""
     defined = PROFILES.get(profile)
     current = defined.to_json() if defined is not None else {}
-    tractor = rules.get("game") == "tractor"
     points = rules.get("format") == "fixed_deals_points"
     skipped = {"deals", "games"}
     if rules.get("deals") is not None:
@@ -129,7 +118,9 @@ def rules_lines(*, rules: dict[str, Any], profile: str) -> tuple[RuleLine, ...]:
         skipped.add("points_table")
     if rules.get("a_failure_limit") is None:
         skipped.add("a_reset")
-    shown = [name for name in (_SHOWN_TRACTOR if tractor else _SHOWN_GUANDAN) if name in rules and name not in skipped]
+    game = _game(rules)
+    first = games.GAMES[game].shown_rules if game in games.GAMES else ()  # a game without pages: what differs
+    shown = [name for name in first if name in rules and name not in skipped]
     shown += [name for name in rules if name not in shown and name not in skipped and current.get(name) != rules[name]]
     return tuple(RuleLine(name=name, value=rules[name], changed=current.get(name) != rules[name]) for name in shown)
 

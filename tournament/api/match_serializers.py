@@ -14,7 +14,7 @@ from rest_framework import serializers
 from scoring.tractor import Capture, Infraction
 from tournament.bounds import column_max
 from tournament.matches.models import AdjustmentKind, Match
-from tournament.matches.selectors import match_clock
+from tournament.matches.selectors import guandan_outcome, match_clock
 from tournament.matches.services import REASON_MAX
 from tournament.registration.models import Player
 
@@ -36,7 +36,9 @@ ID_MAX = column_max(Player, "id")
 # -- inputs ----------------------------------------------------------------------------------------
 
 
-class DealInput(serializers.Serializer):
+class GuandanDealBody(serializers.Serializer):
+    """A Guandan deal: the finishing order and whether 抗贡 was recorded for it (RULES.md §1, §6)."""
+
     order = OrderField()
     anti_tribute = serializers.BooleanField(
         required=False,
@@ -44,6 +46,14 @@ class DealInput(serializers.Serializer):
         help_text="抗贡 (RULES.md §6): the side due to pay tribute before this deal held both big jokers, so no "
         "tribute was paid and 上游 led. Refused (invalid_deal) on a game's first deal.",
     )
+
+    def outcome(self) -> dict[str, Any]:
+        """The validated deal as the rules core reads it (``scoring.match.parse_deal``)."""
+        values = self.validated_data
+        return guandan_outcome(order=values["order"], anti_tribute=values.get("anti_tribute", False))
+
+
+class DealInput(GuandanDealBody):
     expected_version = serializers.IntegerField(
         min_value=0,
         max_value=VERSION_MAX,
@@ -57,14 +67,8 @@ class DealInput(serializers.Serializer):
     )
 
 
-class PreviewInput(serializers.Serializer):
-    order = OrderField()
-    anti_tribute = serializers.BooleanField(
-        required=False,
-        default=False,
-        help_text="抗贡 (RULES.md §6): the side due to pay tribute before this deal held both big jokers, so no "
-        "tribute was paid and 上游 led. Refused (invalid_deal) on a game's first deal.",
-    )
+class PreviewInput(GuandanDealBody):
+    pass
 
 
 # Tractor (seed 001, RULES.md §9): a deal is a declarer and the defenders' points, not a finishing order.
@@ -156,14 +160,7 @@ class TractorCorrectionInput(TractorDealFields):
     expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
-class CorrectionInput(serializers.Serializer):
-    order = OrderField()
-    anti_tribute = serializers.BooleanField(
-        required=False,
-        default=False,
-        help_text="抗贡 (RULES.md §6): the side due to pay tribute before this deal held both big jokers, so no "
-        "tribute was paid and 上游 led. Refused (invalid_deal) on a game's first deal.",
-    )
+class CorrectionInput(GuandanDealBody):
     reason = serializers.CharField(max_length=REASON_MAX)
     expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 

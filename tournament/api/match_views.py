@@ -31,23 +31,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournament import games
 from tournament.api.match_serializers import (
     AdjustmentInput,
-    CorrectionInput,
     DealEntryOutput,
-    DealInput,
     DealOutput,
     DeletionInput,
     ErrorOutput,
     MatchDetailOutput,
     MatchOutput,
-    PreviewInput,
-    PreviewOutput,
     ReasonInput,
-    TractorCorrectionInput,
-    TractorDealInput,
-    TractorPreviewInput,
-    TractorPreviewOutput,
     VersionInput,
 )
 from tournament.api.schema import StrictQueryParams
@@ -69,25 +62,21 @@ def _detail(match_id: int) -> dict[str, Any]:
     return dict(MatchDetailOutput(match).data)
 
 
-def _either(name: str, guandan: Any, tractor: Any) -> PolymorphicProxySerializer:
-    """A body that is Guandan's (a finishing order) or Tractor's (declarer, defenders' points), by the
-    match's game (RULES.md §9)."""
+def _either(name: str, body: str) -> PolymorphicProxySerializer:
+    """A body in the shape of the match's game (RULES.md §9): one of the games' serializers
+    (``tournament.games``, ``body`` is ``"api_deal"``, ``"api_preview"`` or ``"api_correction"``)."""
     return PolymorphicProxySerializer(
-        component_name=name, serializers=[guandan, tractor], resource_type_field_name=None
+        component_name=name,
+        serializers=[getattr(entry, body) for entry in games.GAMES.values()],
+        resource_type_field_name=None,
     )
 
 
-def _deal_body(match: Match, request: Request, guandan: type[Any], tractor: type[Any]) -> tuple[Any, dict[str, Any]]:
-    """The validated body and the deal as the rules core reads it: ``{"order": …}`` for Guandan, the
-    Tractor deal for a Tractor match."""
-    if selectors.is_tractor(match):
-        body = tractor(data=request.data)
-        body.is_valid(raise_exception=True)
-        return body.validated_data, body.outcome()
-    body = guandan(data=request.data)
-    body.is_valid(raise_exception=True)
-    values = body.validated_data
-    return values, selectors.guandan_outcome(order=values["order"], anti_tribute=values.get("anti_tribute", False))
+def _deal_body(match: Match, request: Request, body: str) -> tuple[Any, dict[str, Any]]:
+    """The validated body and the deal as the rules core reads it, by the match's game's serializer."""
+    serializer = getattr(games.game_entry_of_match(match), body)(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data, serializer.outcome()
 
 
 class MatchAccess(permissions.IsAuthenticated):
@@ -176,12 +165,12 @@ class DealListView(MatchView):
             "RULES.md §1–3: the rules core records the deal. `expected_version` must be the match's version "
             "(else 409 with the current state); a retry with the same idempotency key returns the first answer."
         ),
-        request=_either("DealBody", DealInput, TractorDealInput),
+        request=_either("DealBody", "api_deal"),
         responses={201: DealEntryOutput, **ERRORS},
     )
     def post(self, request: Request, match_id: int) -> Response:
         match = self.match(request, match_id)
-        values, outcome = _deal_body(match, request, DealInput, TractorDealInput)
+        values, outcome = _deal_body(match, request, "api_deal")
         key = values.get("idempotency_key") or request.headers.get("Idempotency-Key") or None
         entry = services.deal_record(
             match_id=match.pk,
@@ -199,12 +188,12 @@ class DealPreviewView(MatchView):
         summary="What a deal would do (nothing is written)",
         description="The rules core's record of the deal, the match after it and the tribute before the next deal "
         "(RULES.md §6).",
-        request=_either("PreviewBody", PreviewInput, TractorPreviewInput),
-        responses={200: _either("PreviewAnswer", PreviewOutput, TractorPreviewOutput), **ERRORS},
+        request=_either("PreviewBody", "api_preview"),
+        responses={200: _either("PreviewAnswer", "api_preview_output"), **ERRORS},
     )
     def post(self, request: Request, match_id: int) -> Response:
         match = self.match(request, match_id)
-        _values, outcome = _deal_body(match, request, PreviewInput, TractorPreviewInput)
+        _values, outcome = _deal_body(match, request, "api_preview")
         preview = selectors.deal_preview(match=match, outcome=outcome)
         if preview.error:
             raise UserError("refused", preview.error)
@@ -214,14 +203,15 @@ class DealPreviewView(MatchView):
 
 class DealDetailView(MatchView):
     query_params_allowed = frozenset({"reason", "expected_version"})  # a DELETE may carry them so
+
     @extend_schema(
         summary="Correct a deal (with a reason); the match is replayed",
-        request=_either("CorrectionBody", CorrectionInput, TractorCorrectionInput),
+        request=_either("CorrectionBody", "api_correction"),
         responses={200: MatchDetailOutput, **ERRORS},
     )
     def put(self, request: Request, match_id: int, number: int) -> Response:
         match = self.match(request, match_id)
-        values, outcome = _deal_body(match, request, CorrectionInput, TractorCorrectionInput)
+        values, outcome = _deal_body(match, request, "api_correction")
         services.deal_correct(
             match_id=match.pk,
             number=number,

@@ -16,11 +16,12 @@ from django.db.models import F
 from django.utils import timezone
 from openpyxl.worksheet.pagebreak import Break
 
-from scoring.options import Game, MatchFormat, RuleOptions
+from scoring.options import MatchFormat, RuleOptions
 from tournament.exports import headers as h
 from tournament.exports.headers import Language
 from tournament.exports.selectors import PairCard, PlayerCard, pair_cards
 from tournament.exports.xlsx import Book, StreamedSheet, Styled
+from tournament.games import game_entry
 from tournament.matches.models import Match, Round
 from tournament.rules import rules_for_stage
 
@@ -148,11 +149,8 @@ def round_draw_build(
 
 
 def score_sheet_columns(options: RuleOptions) -> tuple[h.Column, ...]:
-    if options.game is Game.TRACTOR:
-        return h.SCORE_SHEET_TRACTOR
-    if options.format is MatchFormat.FIXED_DEALS_POINTS:
-        return h.SCORE_SHEET_POINTS
-    return h.SCORE_SHEET_LEVELS
+    """The score sheet's grid columns: the game's (``tournament.games``), for the stage's format."""
+    return game_entry(options.game).score_sheet_columns(options)
 
 
 def score_sheet_rows(options: RuleOptions) -> int:

@@ -24,8 +24,9 @@ from tournament.exports.prizes import prize_stage, prize_tiers_award
 from tournament.exports.round_sheets import round_draw_sheet_write
 from tournament.exports.selectors import MatchPlace, PairCard, match_places, pair_cards, tournament_stages
 from tournament.exports.xlsx import Book, StreamedSheet
+from tournament.games import game_entry
 from tournament.matches.models import Adjustment, Deal, Match, Round
-from tournament.registration.models import Game, PairMember, PairStatus, Tournament
+from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.standings.selectors import StageStandings, stage_ranking_get
 
 ProgressReport = Callable[[int], None]
@@ -272,7 +273,8 @@ def _tractor_deal_row(
     ]
 
 
-def _tractor_deals(book: Book, context: _Context) -> None:
+def tractor_deals_write(book: Book, context: _Context) -> None:
+    """The deal log of a Tractor event (``tournament.games.TRACTOR``'s sheet)."""
     sheet = _sheet(book, context, h.sheet_name("deals", context.language), h.DEALS_TRACTOR)
     deals = (
         Deal.objects.filter(match__round__stage__tournament=context.tournament)
@@ -295,9 +297,12 @@ def _tractor_deals(book: Book, context: _Context) -> None:
 
 
 def _deals(book: Book, context: _Context) -> None:
-    if context.tournament.game == Game.TRACTOR:
-        _tractor_deals(book, context)
-        return
+    """The deal log, in the columns of the event's game (``tournament.games``)."""
+    game_entry(context.tournament.game).workbook_deals(book, context)
+
+
+def guandan_deals_write(book: Book, context: _Context) -> None:
+    """The deal log of a Guandan event (``tournament.games.GUANDAN``'s sheet)."""
     sheet = _sheet(book, context, h.sheet_name("deals", context.language), h.DEALS)
     scope = Deal.objects.filter(match__round__stage__tournament=context.tournament)
     # A deal a correction made impossible (flagged) has no record; show what the referee entered.

@@ -29,11 +29,38 @@ class VersionForm(forms.Form):
     version = forms.IntegerField(min_value=0, max_value=column_max(Match, "version"), widget=forms.HiddenInput)
 
 
-class GuandanDealFields(forms.Form):
+class DealEntryFields(forms.Form):
+    """What every game's deal form answers for the shared match page (``tournament.games``): whether
+    the deal entered so far is complete, the seats tapped so far, and the deal in the rules core's
+    input shape (``outcome``). ``next_deal`` is the rules core's rotation before the deal."""
+
+    def __init__(self, *args: Any, next_deal: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+
+    def complete(self) -> bool:
+        """A whole deal was entered (the page then previews it)."""
+        return self.is_bound and self.is_valid()
+
+    def taps(self) -> list[str]:
+        """Seats tapped so far (a game entered by taps); none otherwise."""
+        return []
+
+    def outcome(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class GuandanDealFields(DealEntryFields):
     """A Guandan deal: the finishing order and whether 抗贡 was recorded for it (RULES.md §6)."""
 
     order = OrderField(max_length=8, widget=forms.HiddenInput)
     anti_tribute = forms.BooleanField(label=_("Anti-tribute (抗贡)"), required=False)
+
+    def taps(self) -> list[str]:
+        return parse_taps(self.data.get("order")) if self.is_bound else []
+
+    def complete(self) -> bool:
+        """The taps make a finishing order (RULES.md §1), whatever else the form still lacks (a reason)."""
+        return taps_complete(self.taps())
 
     def outcome(self) -> dict[str, Any]:
         """The deal in the rules core's input shape (``scoring.match.parse_deal``)."""
@@ -69,7 +96,7 @@ INFRACTION_LABELS = {
 }
 
 
-class TractorDealFields(forms.Form):
+class TractorDealFields(DealEntryFields):
     """A Tractor deal as the referee enters it (seed 001, RULES.md §9); the rules core judges it.
 
     The declarer is prefilled from the rotation (the state's ``next_declarer``) and required only for the
@@ -95,7 +122,7 @@ class TractorDealFields(forms.Form):
         self.rotation = next_deal.get("declarer_seat") or next_deal.get("declarer") or ""
         kwargs.setdefault("initial", {})
         kwargs["initial"] = {"declarer": self.rotation, **kwargs["initial"]}
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, next_deal=next_deal, **kwargs)
         sides = [("NS", str(_("N/S"))), ("EW", str(_("E/W")))]
         seats = [(seat, seat) for seat in ("N", "E", "S", "W")]
         self.fields["declarer"].choices = [("", "—"), *sides, *seats]

@@ -21,10 +21,10 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import ScoringError
 from scoring.finishing_order import FinishingOrder
-from scoring.options import AtTimeUp, Game, RuleOptions, WildReading
+from scoring.options import AtTimeUp, RuleOptions, WildReading
 from scoring.seats import Seat
 from scoring.tribute import TributeGuidance, tribute_for
-from tournament import labels
+from tournament.games import GUANDAN, GameEntry, game_entry
 from tournament.locale import in_ui_language
 from tournament.matches.access import ACTIVE_ROUND, match_for_user
 from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, RefereeAssignment
@@ -98,7 +98,8 @@ class MatchSummary:
     clock: Clock
     points_format: bool = False
     best_of: bool = False
-    tractor: bool = False
+    game: GameEntry = GUANDAN
+    """The game's entry (``tournament.games``): what the sides' table shows besides the levels."""
 
     @property
     def sets_level(self) -> str | None:
@@ -152,14 +153,8 @@ def match_summary(*, match: Match, now: datetime | None = None, flagged: int | N
         clock=match_clock(match=match, now=now),
         points_format=points is not None,
         best_of=games is not None,
-        tractor=is_tractor(match),
+        game=game_entry(match_rules(match).game),
     )
-
-
-def is_tractor(match: Match) -> bool:
-    """Whether ``match`` is played under Tractor rules (seed 001, RULES.md §9): its deals are a declarer
-    and the defenders' points, not a finishing order."""
-    return match_rules(match).game is Game.TRACTOR
 
 
 def with_flag_counts(matches: QuerySet[Match]) -> QuerySet[Match]:
@@ -348,27 +343,6 @@ def next_tribute(*, match: Match) -> tuple[TributeGuidance | None, TributeGuidan
     return _tributes(match, deals[-1]["order"], state, deals[-1].get("game", 1))
 
 
-def tractor_outcome_text(outcome: dict[str, Any]) -> str:
-    """A Tractor deal as entered, in a line: "N/S (N) declares · defenders 125 · bottom 20×3 · …"."""
-    parts = []
-    declarer = outcome.get("declarer")
-    if declarer:
-        parts.append(str(_("%(who)s declares") % {"who": declarer}))
-    parts.append(str(_("defenders %(points)s") % {"points": outcome.get("defender_points")}))
-    bottom = outcome.get("bottom")
-    if isinstance(bottom, dict):
-        parts.append(
-            str(
-                _("bottom %(points)s (%(capture)s)")
-                % {"points": bottom.get("points"), "capture": bottom.get("capture")}
-            )
-        )
-    for penalty in outcome.get("penalties") or []:
-        parts.append(str(_("penalty %(side)s %(kind)s") % {"side": penalty.get("side"), "kind": penalty.get("kind")}))
-    parts += [str(fault) for fault in labels.tractor_faults(outcome)]
-    return " · ".join(parts)
-
-
 # -- audit -----------------------------------------------------------------------------------------
 
 
@@ -401,13 +375,11 @@ _ADJUSTMENT_FIELDS = ("kind", "pair", "levels", "points", "minutes_late", "absen
 _ACTIONS = {"+": _("created"), "~": _("changed"), "-": _("deleted")}
 
 
-def _value(name: str, value: Any, names: dict[str, dict[int, str]]) -> str:
+def _value(name: str, value: Any, names: dict[str, dict[int, str]], game: GameEntry) -> str:
     if value is None or value == "":
         return "—"
     if name == "outcome" and isinstance(value, dict):
-        if "defender_points" in value:
-            return tractor_outcome_text(value)
-        return " ".join(value.get("order", [])) or str(value)
+        return game.outcome_text(value) or str(value)
     if name in names and isinstance(value, int):
         return names[name].get(value, str(value))
     if isinstance(value, datetime):
@@ -416,7 +388,7 @@ def _value(name: str, value: Any, names: dict[str, dict[int, str]]) -> str:
 
 
 def _entries(
-    rows: Sequence[Any], fields: Sequence[str], subject: Any, names: dict[str, dict[int, str]]
+    rows: Sequence[Any], fields: Sequence[str], subject: Any, names: dict[str, dict[int, str]], game: GameEntry
 ) -> list[AuditEntry]:
     entries = []
     previous: dict[int, Any] = {}
@@ -431,7 +403,7 @@ def _entries(
             if row.history_type == "-":
                 old, new = new, None
             if old != new:
-                changes.append((name, _value(name, old, names), _value(name, new, names)))
+                changes.append((name, _value(name, old, names, game), _value(name, new, names, game)))
         previous[row.id] = row
         if not changes and not row.history_change_reason and row.history_type == "~":
             continue  # a version bump with nothing a person would read
@@ -460,10 +432,11 @@ def match_audit(*, match: Match) -> list[AuditEntry]:
     pairs = dict(Pair.objects.filter(pk__in=[match.ns_pair_id, match.ew_pair_id]).values_list("pk", "name"))
     players = dict(Player.objects.filter(membership__pair_id__in=list(pairs)).values_list("pk", "name"))
     names = {"user": users, "signed_off_by": users, "pair": pairs, "absent_player": players}
+    game = game_entry(match_rules(match).game)
     entries = [
-        *_entries(match_rows, _MATCH_FIELDS, lambda row: str(_("Match")), names),
-        *_entries(deal_rows, _DEAL_FIELDS, lambda row: str(_("Deal %(number)d") % {"number": row.number}), names),
-        *_entries(adjustment_rows, _ADJUSTMENT_FIELDS, lambda row: str(_("Adjustment")), names),
+        *_entries(match_rows, _MATCH_FIELDS, lambda row: str(_("Match")), names, game),
+        *_entries(deal_rows, _DEAL_FIELDS, lambda row: str(_("Deal %(number)d") % {"number": row.number}), names, game),
+        *_entries(adjustment_rows, _ADJUSTMENT_FIELDS, lambda row: str(_("Adjustment")), names, game),
     ]
     entries.sort(key=lambda entry: entry.when, reverse=True)
     return entries

@@ -21,17 +21,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.options import AtTimeUp
+from tournament import games
 from tournament.errors import USER_ERRORS, user_error_of
+from tournament.games import GameEntry
 from tournament.matches import access, selectors, services
 from tournament.matches.forms import (
     AdjustmentForm,
-    CorrectionForm,
-    DealForm,
+    DealEntryFields,
     ReasonForm,
     RoundClockForm,
-    TractorCorrectionForm,
-    TractorDealFields,
-    TractorDealForm,
     UnlockForm,
     VersionForm,
 )
@@ -47,31 +45,41 @@ def _match(request: HttpRequest, match_id: int) -> Match:
     return match
 
 
-def _tractor_entry(match: Match, data: Any, *, next_deal: dict[str, Any] | None) -> TractorDealFields:
-    """The Tractor deal form, bound when the referee asked for a preview (``?defender_points=…``)."""
-    bound = data is not None and "defender_points" in data
-    return TractorDealFields(data if bound else None, next_deal=next_deal)
+def _entry_form(game: GameEntry, data: Any, *, next_deal: dict[str, Any] | None) -> DealEntryFields:
+    """The game's deal form, bound when the referee entered a deal to preview (``?order=NE``, or the
+    Tractor fields): :attr:`GameEntry.bound_by` is in the query."""
+    bound = data is not None and game.bound_by in data
+    form: DealEntryFields = game.deal_fields(data if bound else None, next_deal=next_deal)
+    return form
 
 
-def _context(request: HttpRequest, match: Match, *, taps: list[str] | None = None, **extra: Any) -> dict[str, Any]:
-    taps = taps or []
-    if selectors.is_tractor(match):
-        return _tractor_context(request, match, **extra)
+def _context(
+    request: HttpRequest, match: Match, *, entry_form: DealEntryFields | None = None, **extra: Any
+) -> dict[str, Any]:
+    """The match page of any game: the game's deal form (``tournament.games``), previewed by the rules
+    core before it is confirmed; Guandan's form is the seat taps, Tractor's the declarer and points."""
+    game = games.game_entry_of_match(match)
     deals = list(match.deals.order_by("number"))
     adjustments = list(match.adjustments.select_related("pair").order_by("created_at", "id"))
     flagged = sum(deal.flagged for deal in deals) + sum(row.flagged for row in adjustments)
+    summary = selectors.match_summary(match=match, flagged=flagged)
     tribute, anti_tribute = selectors.next_tribute(match=match)
     open_ = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye
-    complete = selectors.taps_complete(taps)
-    wants_preview = open_ and complete and not extra.get("correcting")
+    form = entry_form if entry_form is not None else _entry_form(game, request.GET, next_deal=summary.next_deal)
+    complete = form.complete()
+    preview = extra.pop("preview", None)
+    if preview is None and open_ and complete and not extra.get("correcting") and form.is_valid():
+        preview = selectors.deal_preview(match=match, outcome=form.outcome())
     context = {
         "match": match,
-        "summary": selectors.match_summary(match=match, flagged=flagged),
+        "game": game,
+        "summary": summary,
         "deals": deals,
         "adjustments": adjustments,
-        "taps": taps,
+        "entry_form": form,
+        "taps": form.taps(),
         "complete": complete,
-        "preview": selectors.deal_preview(match=match, order=taps) if wants_preview else None,
+        "preview": preview,
         "entry_open": open_ and not flagged,
         "tribute": tribute,
         "anti_tribute": anti_tribute,
@@ -86,22 +94,30 @@ def _context(request: HttpRequest, match: Match, *, taps: list[str] | None = Non
 
 
 def _render_match(
-    request: HttpRequest, match: Match, *, status: int = 200, taps: list[str] | None = None, error: str = ""
+    request: HttpRequest,
+    match: Match,
+    *,
+    status: int = 200,
+    entry_form: DealEntryFields | None = None,
+    error: str = "",
 ) -> HttpResponse:
     match.refresh_from_db()
-    context = _context(request, match, taps=taps, error=error)
+    context = _context(request, match, entry_form=entry_form, error=error)
     template = "matches/_match_body.html" if request.htmx else "matches/match_detail.html"
     return render(request, template, context, status=status)
 
 
-def _failure(request: HttpRequest, match_id: int, error: Exception, taps: list[str] | None = None) -> HttpResponse:
-    """A refused write: the match page with the reason, at the status ``tournament.errors`` maps it
-    to (409 with the current state for a stale version or the match's state, 400 for bad input)."""
+def _failure(
+    request: HttpRequest, match_id: int, error: Exception, entry_form: DealEntryFields | None = None
+) -> HttpResponse:
+    """A refused write: the match page with the reason (and the deal as entered), at the status
+    ``tournament.errors`` maps it to (409 with the current state for a stale version or the match's
+    state, 400 for bad input)."""
     match = Match.objects.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair").get(pk=match_id)
     failure = user_error_of(error)
     if isinstance(error, services.StaleVersion):
-        taps = None  # the taps were for a state that is gone
-    return _render_match(request, match, status=failure.status, taps=taps, error=failure.message)
+        entry_form = None  # the deal was entered for a state that is gone
+    return _render_match(request, match, status=failure.status, entry_form=entry_form, error=failure.message)
 
 
 def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
@@ -112,39 +128,6 @@ def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
 
 
 WRITE_ERRORS = USER_ERRORS
-
-
-def _tractor_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str, Any]:
-    """The match page of a Tractor match: a deal form (declarer, defenders' points, bottom, penalties,
-    revoke) instead of the seat taps, previewed by the rules core before it is confirmed."""
-    deals = list(match.deals.order_by("number"))
-    adjustments = list(match.adjustments.select_related("pair").order_by("created_at", "id"))
-    flagged = sum(deal.flagged for deal in deals) + sum(row.flagged for row in adjustments)
-    summary = selectors.match_summary(match=match, flagged=flagged)
-    open_ = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye
-    form = extra.pop("tractor_form", None)
-    if form is None:
-        form = _tractor_entry(match, request.GET, next_deal=summary.next_deal)
-    preview = extra.pop("preview", None)
-    if preview is None and open_ and form.is_bound and form.is_valid() and not extra.get("correcting"):
-        preview = selectors.deal_preview(match=match, outcome=form.outcome())
-    context = {
-        "match": match,
-        "summary": summary,
-        "deals": deals,
-        "adjustments": adjustments,
-        "tractor": True,
-        "tractor_form": form,
-        "complete": form.is_bound and form.is_valid(),
-        "preview": preview,
-        "entry_open": open_ and not flagged,
-        "idempotency_key": uuid.uuid4().hex,
-        "may_adjust": access.user_may_adjust(user=request.user, match=match),
-        "may_unlock": access.user_may_unlock(user=request.user, match=match),
-        "entry_url": reverse("matches:match", args=[match.pk]),
-    }
-    context.update(extra)
-    return context
 
 
 # -- referee home ----------------------------------------------------------------------------------
@@ -172,8 +155,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(request, match_id)
     if request.htmx and request.GET.get("panel") == "clock":  # the clock's 30-second refresh
         return render(request, "matches/_clock.html", {"clock": selectors.match_clock(match=match)})
-    taps = selectors.parse_taps(request.GET.get("order"))
-    context = _context(request, match, taps=taps)
+    context = _context(request, match)
     if request.htmx and request.GET.get("panel") == "entry":
         return render(request, "matches/_entry.html", context)
     template = "matches/_match_body.html" if request.htmx else "matches/match_detail.html"
@@ -184,11 +166,10 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(request, match_id)
-    if selectors.is_tractor(match):
-        return _tractor_deal_create(request, match)
-    form = DealForm(request.POST)
+    game = games.game_entry_of_match(match)
+    form = game.deal_form(request.POST, next_deal=selectors.match_summary(match=match).next_deal)
     if not form.is_valid():
-        return _render_match(request, match, status=400, error=_("Tap the seats in finishing order."))
+        return _render_match(request, match, status=400, entry_form=form, error=str(game.invalid_entry))
     data = form.cleaned_data
     try:
         services.deal_record(
@@ -199,40 +180,8 @@ def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
             idempotency_key=data["idempotency_key"] or None,
         )
     except WRITE_ERRORS as error:
-        return _failure(request, match.pk, error, taps=data["order"])
+        return _failure(request, match.pk, error, entry_form=form)
     return _done(request, match, _("Deal recorded."))
-
-
-def _tractor_deal_create(request: HttpRequest, match: Match) -> HttpResponse:
-    form = TractorDealForm(request.POST, next_deal=selectors.match_summary(match=match).next_deal)
-    if not form.is_valid():
-        match.refresh_from_db()
-        context = _context(request, match, tractor_form=form, error=_("Check the deal."))
-        template = "matches/_match_body.html" if request.htmx else "matches/match_detail.html"
-        return render(request, template, context, status=400)
-    data = form.cleaned_data
-    try:
-        services.deal_record(
-            match_id=match.pk,
-            outcome=form.outcome(),
-            user=request.user,
-            expected_version=data["version"],
-            idempotency_key=data["idempotency_key"] or None,
-        )
-    except WRITE_ERRORS as error:
-        return _tractor_failure(request, match.pk, error, form)
-    return _done(request, match, _("Deal recorded."))
-
-
-def _tractor_failure(request: HttpRequest, match_id: int, error: Exception, form: TractorDealFields) -> HttpResponse:
-    """A refused Tractor deal: the page again with the deal as entered and the reason."""
-    if isinstance(error, services.StaleVersion):
-        return _failure(request, match_id, error)
-    match = Match.objects.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair").get(pk=match_id)
-    failure = user_error_of(error)
-    context = _context(request, match, tractor_form=form, error=failure.message)
-    template = "matches/_match_body.html" if request.htmx else "matches/match_detail.html"
-    return render(request, template, context, status=failure.status)
 
 
 @require_POST
@@ -251,27 +200,41 @@ def deal_undo(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
-    """Correct deal ``number``: tap the right order, see what it changes, give a reason."""
+    """Correct deal ``number``: enter it again (prefilled where the game can), see what it changes,
+    give a reason."""
     match = _match(request, match_id)
     deal = match.deals.filter(number=number).first()
     if deal is None:
         raise Http404
-    if selectors.is_tractor(match):
-        return _tractor_deal_edit(request, match, deal)
-    form = CorrectionForm(request.POST or None)
+    game = games.game_entry_of_match(match)
+    recorded = deal.record or {}
+    # the rotation at that deal (Tractor's declarer); the first deal's declarer is entered (抢庄)
+    rotation = (
+        {} if number == 1 else {"declarer": recorded.get("declarer"), "declarer_seat": recorded.get("declarer_seat")}
+    )
+    data = request.POST if request.method == "POST" else request.GET
+    bound = game.bound_by in data
+    form = game.correction_form(
+        data if bound else None,
+        next_deal=rotation,
+        initial={**game.initial(deal.outcome or {}), "version": match.version},
+    )
     status = 200
-    taps = selectors.parse_taps(request.POST.get("order") if request.method == "POST" else request.GET.get("order"))
-    if request.method == "POST":
-        if form.is_valid():
-            data = form.cleaned_data
+    preview = None
+    if bound:
+        if request.method != "POST":  # a preview: the reason comes with the save
+            form.fields["reason"].required = False
+            form.fields["version"].required = False
+        valid = form.is_valid()
+        if valid and request.method == "POST":
             try:
                 services.deal_correct(
                     match_id=match.pk,
                     number=number,
                     outcome=form.outcome(),
-                    reason=data["reason"],
+                    reason=form.cleaned_data["reason"],
                     user=request.user,
-                    expected_version=data["version"],
+                    expected_version=form.cleaned_data["version"],
                 )
             except WRITE_ERRORS as error:
                 if isinstance(error, services.StaleVersion):
@@ -282,97 +245,24 @@ def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
             else:
                 messages.success(request, _("Deal %(number)d corrected.") % {"number": number})
                 return redirect("matches:match", match_id=match.pk)
-        else:
+        if form.complete():
+            preview = selectors.correction_preview(match=match, number=number, outcome=form.outcome())
+        if not valid and request.method == "POST":
             status = 400
-    complete = selectors.taps_complete(taps)
+    elif request.method == "POST":
+        status = 400
     context = _context(
         request,
         match,
-        taps=taps,
-        complete=complete,
-        deal=deal,
-        form=form,
-        preview=selectors.correction_preview(match=match, number=number, order=taps) if complete else None,
-        entry_url=reverse("matches:deal_edit", args=[match.pk, number]),
-        correcting=True,
-    )
-    if request.htmx and request.GET.get("panel") == "entry":
-        return render(request, "matches/_entry.html", context)
-    return render(request, "matches/deal_edit.html", context, status=status)
-
-
-def _tractor_initial(outcome: dict[str, Any]) -> dict[str, Any]:
-    """A stored Tractor outcome as the deal form's initial values."""
-    initial: dict[str, Any] = {
-        "declarer": outcome.get("declarer") or "",
-        "defender_points": outcome.get("defender_points"),
-        "revoke": outcome.get("revoke") or "",
-        "wrong_bottom": bool(outcome.get("wrong_bottom")),
-        "wrong_count": outcome.get("wrong_count") or "",
-    }
-    bottom = outcome.get("bottom")
-    if isinstance(bottom, dict):
-        initial.update(bottom_points=bottom.get("points"), capture=bottom.get("capture"))
-    for penalty in outcome.get("penalties") or []:
-        name = f"penalty_{str(penalty.get('side', '')).lower()}_{penalty.get('kind')}"
-        initial[name] = initial.get(name, 0) + 1
-    return initial
-
-
-def _tractor_deal_edit(request: HttpRequest, match: Match, deal: Any) -> HttpResponse:
-    """Correct a Tractor deal: the same fields, prefilled with what was recorded; preview, then a reason."""
-    number = deal.number
-    recorded = deal.record or {}
-    rotation = (
-        {} if number == 1 else {"declarer": recorded.get("declarer"), "declarer_seat": recorded.get("declarer_seat")}
-    )
-    status = 200
-    data = request.POST if request.method == "POST" else request.GET
-    bound = "defender_points" in data
-    form = TractorCorrectionForm(
-        data if bound else None,
-        next_deal=rotation,
-        initial={**_tractor_initial(deal.outcome or {}), "version": match.version},
-    )
-    preview = None
-    if bound:
-        if request.method != "POST":
-            form.fields["reason"].required = False
-            form.fields["version"].required = False
-        if form.is_valid():
-            outcome = form.outcome()
-            if request.method == "POST":
-                try:
-                    services.deal_correct(
-                        match_id=match.pk,
-                        number=number,
-                        outcome=outcome,
-                        reason=form.cleaned_data["reason"],
-                        user=request.user,
-                        expected_version=form.cleaned_data["version"],
-                    )
-                except WRITE_ERRORS as error:
-                    if isinstance(error, services.StaleVersion):
-                        return _failure(request, match.pk, error)
-                    failure = user_error_of(error)
-                    form.add_error(None, failure.message)
-                    status = failure.status
-                else:
-                    messages.success(request, _("Deal %(number)d corrected.") % {"number": number})
-                    return redirect("matches:match", match_id=match.pk)
-            preview = selectors.correction_preview(match=match, number=number, outcome=outcome)
-        elif request.method == "POST":
-            status = 400
-    context = _context(
-        request,
-        match,
-        tractor_form=form,
+        entry_form=form,
         preview=preview,
         deal=deal,
         form=form,
         entry_url=reverse("matches:deal_edit", args=[match.pk, number]),
         correcting=True,
     )
+    if request.htmx and request.GET.get("panel") == "entry":
+        return render(request, "matches/_entry.html", context)
     return render(request, "matches/deal_edit.html", context, status=status)
 
 

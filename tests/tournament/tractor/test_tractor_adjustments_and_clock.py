@@ -60,7 +60,7 @@ def test_late_arrival_16_to_20_forfeits_the_first_deal(boss_client, match):
     assert match.state["adjustments"][0]["effect"] == "first_deal_forfeited"
     assert match.state["next_deal"]["declarer"] == "EW"  # the opponents won the first deal: they declare
     page = boss_client.get(reverse("matches:match", args=[match.pk]))
-    assert page.context["tractor_form"].initial["declarer"] == "EW"
+    assert page.context["entry_form"].initial["declarer"] == "EW"
     deal_record(match_id=match.pk, outcome={"defender_points": 60})  # no declarer needed now
     match.refresh_from_db()
     assert match.state["levels"] == {"NS": 2, "EW": 4}

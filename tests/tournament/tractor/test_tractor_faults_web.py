@@ -47,7 +47,7 @@ def test_faults_entered_on_the_page_are_stored_as_the_cli_replays_them(ref, matc
     for deal in FAULTS:
         context = client.get(url, _form_fields(deal)).context
         assert context["preview"] is not None and not context["preview"].error, context["preview"]
-        form = context["tractor_form"]
+        form = context["entry_form"]
         confirm = {field.html_name: "" if field.value() is None else field.value() for field in form.tractor_fields()}
         confirm.update(version=context["match"].version, idempotency_key=context["idempotency_key"])
         assert client.post(reverse("matches:deal_create", args=[match.pk]), confirm).status_code == 302

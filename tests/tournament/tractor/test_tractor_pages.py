@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from scoring.match import replay_json
 from tests.factories import english_client
+from tournament.games import TRACTOR
 from tournament.matches.models import Deal, MatchStatus
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +44,7 @@ def enter(client, match, **values):
     """Enter one deal as the page does: preview (GET), then post what the confirm form carries."""
     context = page(client, match, **values).context
     assert context["preview"] is not None and not context["preview"].error, context["preview"]
-    form = context["tractor_form"]
+    form = context["entry_form"]
     data = {field.html_name: "" if field.value() is None else field.value() for field in form.tractor_fields()}
     data.update(version=context["match"].version, idempotency_key=context["idempotency_key"])
     return client.post(reverse("matches:deal_create", args=[match.pk]), data)
@@ -52,7 +53,7 @@ def enter(client, match, **values):
 def test_the_page_shows_the_tractor_form_not_the_seat_taps(client, match):
     response = page(client, match)
     body = response.content.decode()
-    assert response.context["tractor"] is True
+    assert response.context["game"] is TRACTOR  # the game's entry (tournament.games)
     assert 'name="defender_points"' in body and "seat-grid" not in body
     assert "First deal: enter who won the declaration" in body
 
@@ -136,7 +137,7 @@ def test_the_first_deal_needs_a_declarer_later_ones_are_prefilled(client, match)
     assert response.context["preview"] is None
     assert "Who declares the first deal" in response.content.decode()
     assert enter(client, match, declarer="N", defender_points=60).status_code == 302
-    form = page(client, match).context["tractor_form"]
+    form = page(client, match).context["entry_form"]
     assert form.initial["declarer"] == "S"  # declarers up → the declarer's partner (seed 001 §8)
 
 
@@ -198,7 +199,7 @@ def test_a_full_tractor_match_through_the_pages_ends_in_the_rules_cores_result(c
     for number, deal in enumerate(FULL_MATCH, 1):
         values = _form_values(deal)
         if "declarer" not in values:  # leave the rotation's prefilled declarer as it is
-            values["declarer"] = page(client, match).context["tractor_form"].initial["declarer"]
+            values["declarer"] = page(client, match).context["entry_form"].initial["declarer"]
         response = enter(client, match, **values)
         assert response.status_code == 302, response.content.decode()[:2000]
         assert match.deals.count() == number
@@ -227,7 +228,7 @@ def test_correct_a_tractor_deal_on_its_page(client, match):
     url = reverse("matches:deal_edit", args=[match.pk, 2])
     response = client.get(url)
     assert response.status_code == 200
-    assert response.context["tractor_form"].initial["defender_points"] == 60
+    assert response.context["entry_form"].initial["defender_points"] == 60
     preview = client.get(url, fields(declarer="S", defender_points=0)).context["preview"]
     assert preview.record["upgrade"] == 3
     match.refresh_from_db()

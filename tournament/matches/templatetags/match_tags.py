@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.translation import gettext as _
 
 from tournament import labels
 from tournament.locale import in_ui_language
@@ -44,33 +43,13 @@ def note(guidance: Any) -> str:
 
 
 @register.filter
-def tractor_result(record: Any) -> str:
-    """A Tractor deal's verdict from the seed-001 table: who goes up, or the defenders take over (上台)."""
-    if not isinstance(record, dict) or "declarer" not in record:
-        return ""
-    declarer = labels.side(record.get("declarer"))
-    defenders = labels.side("EW" if record.get("declarer") == "NS" else "NS")
-    result, upgrade = record.get("result"), record.get("upgrade", 0)
-    faults = labels.tractor_faults(record)
-    if result == "replayed":  # seed 001 §18: a wrong card count in both sides' hands
-        return str(_("Wrong card count in both sides' hands: the deal is replayed, nothing changes"))
-    prefix = _("%(faults)s: the deal ends. ") % {"faults": "; ".join(faults)} if faults else ""
-    if record.get("passed_a"):
-        text = _("%(side)s keep their A: game won") % {"side": declarer}
-    elif result == "declarers_up":
-        text = _("Declarers %(side)s go up %(n)d") % {"side": declarer, "n": upgrade}
-    elif result == "defenders_take_over":
-        text = _("Defenders %(side)s take over (上台)") % {"side": defenders}
-    else:
-        text = _("Defenders %(side)s take over (上台) and go up %(n)d") % {"side": defenders, "n": upgrade}
-    return f"{prefix}{text}"
+def outcome_text(outcome: Any, game: Any) -> str:
+    """A deal as entered, in the words of its game (``{{ deal.outcome|outcome_text:game }}``, the game's
+    :class:`tournament.games.GameEntry`)."""
+    return str(game.outcome_text(outcome))
 
 
 @register.filter
-def deal_text(outcome: Any) -> str:
-    """A deal as entered: a finishing order ("N E S W"), or a Tractor deal (declarer, defenders' points)."""
-    if isinstance(outcome, dict) and "defender_points" in outcome:
-        from tournament.matches.selectors import tractor_outcome_text
-
-        return tractor_outcome_text(outcome)
-    return seats(outcome)
+def record_text(record: Any, game: Any) -> str:
+    """A deal's verdict as recorded, in the words of its game ("" when the levels say it all)."""
+    return str(game.record_text(record))

@@ -1,0 +1,250 @@
+"""The games the site runs, told apart in one place (DESIGN.md principle 10).
+
+Guandan and Tractor differ in their deal — how a referee enters it, how the API takes it, how it
+reads in the deal history and on the sheets — and in nothing else: registration, the draw, the
+clock, corrections, the audit, standings and the public pages are shared. Each game the site runs
+events of has one :class:`GameEntry` here, keyed by the rules core's game (``scoring.options.Game``,
+the ``game`` of a stage's stored rules); views, serializers, the workbook and the round sheets ask
+:func:`game_entry` instead of testing the game themselves.
+
+Adding a game is adding an entry (its forms, serializers, templates, texts and columns). The rules
+core already knows Dou Dizhu (``scoring.doudizhu``); until its pages exist it has no entry, and asking
+for it raises :class:`UnknownGame` with a readable message.
+
+Forms, serializers and the workbook's deal sheet are named by their dotted path and imported on
+first use: they import the match selectors, which ask this registry, so naming them here instead of
+importing them keeps the registry a leaf module every layer may import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.utils.functional import Promise
+from django.utils.module_loading import import_string
+from django.utils.translation import gettext_lazy as _
+
+from scoring.options import Game, MatchFormat, RuleOptions
+from tournament import deal_texts
+
+if TYPE_CHECKING:
+    from tournament.exports import headers as h
+    from tournament.matches.models import Match
+
+
+class UnknownGame(LookupError):
+    """A game the rules core knows but the site has no pages for (yet): a bug or a missing entry,
+    never a user's input (forms offer only the games with an entry)."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        known = ", ".join(entry.game.value for entry in GAMES.values())
+        super().__init__(f"No game entry for {game!r} in tournament.games (the site runs: {known}).")
+
+
+@dataclass(frozen=True, slots=True)
+class GameEntry:
+    """What one game's Django side is made of. Dotted paths are imported on first use (see the module)."""
+
+    game: Game
+    label: Promise
+    deal_fields_path: str
+    """The deal's fields alone: the entry previewed from the query string (no JavaScript needed)."""
+    deal_form_path: str
+    """The deal's fields with the match version and an idempotency key: a new deal."""
+    correction_form_path: str
+    """The deal's fields with the match version and a reason: a correction."""
+    bound_by: str
+    """The field whose presence in a request means a deal was entered (else the form starts empty)."""
+    api_deal_path: str
+    api_preview_path: str
+    api_correction_path: str
+    api_preview_output_path: str
+    """The API's bodies: a new deal, a preview, a correction (each with ``outcome()``), a preview's answer."""
+    initial: Callable[[dict[str, Any]], dict[str, Any]]
+    """A stored outcome (``Deal.outcome``) as the entry form's initial values (a correction starts there)."""
+    outcome_text: Callable[[Any], str]
+    """A deal as entered, in words (the deal history, the audit)."""
+    record_text: Callable[[Any], str]
+    """A deal's verdict as the rules core recorded it, in words ("" when the levels say it all)."""
+    entry_template: str
+    preview_template: str
+    deal_heading: Promise
+    """The deal history's column of the deal as entered."""
+    invalid_entry: Promise
+    """The page's message when a deal's fields do not validate."""
+    card_rulings: bool
+    """Whether the card assistant (RULES.md §8, Guandan's card combinations) applies."""
+    declarer_rotates: bool
+    """A declarer (庄家) rotates by the rules core's ``next_deal.declarer`` (Tractor, seed 001 §8)."""
+    counts_a_failures: bool
+    """The sides' table shows failed A attempts (RULES.md §3)."""
+    shown_rules: tuple[str, ...]
+    """The rule options a page shows first for the game (then any that differ from the profile)."""
+    score_sheet_columns: Callable[[RuleOptions], tuple[h.Column, ...]]
+    """The paper score sheet's grid columns for a stage's rules."""
+    workbook_deals_path: str
+    """The workbook's deal-log sheet writer: ``(book, context) -> None``."""
+
+    @property
+    def deal_fields(self) -> type[Any]:
+        return _load(self.deal_fields_path)
+
+    @property
+    def deal_form(self) -> type[Any]:
+        return _load(self.deal_form_path)
+
+    @property
+    def correction_form(self) -> type[Any]:
+        return _load(self.correction_form_path)
+
+    @property
+    def api_deal(self) -> type[Any]:
+        return _load(self.api_deal_path)
+
+    @property
+    def api_preview(self) -> type[Any]:
+        return _load(self.api_preview_path)
+
+    @property
+    def api_correction(self) -> type[Any]:
+        return _load(self.api_correction_path)
+
+    @property
+    def api_preview_output(self) -> type[Any]:
+        return _load(self.api_preview_output_path)
+
+    @property
+    def workbook_deals(self) -> Callable[..., None]:
+        return _load(self.workbook_deals_path)  # type: ignore[no-any-return]
+
+
+def _load(path: str) -> Any:
+    return import_string(path)
+
+
+def _guandan_initial(outcome: dict[str, Any]) -> dict[str, Any]:
+    """The finishing order is tapped again; only 抗贡 starts as recorded (RULES.md §6)."""
+    return {"anti_tribute": bool(outcome.get("anti_tribute"))}
+
+
+def _tractor_initial(outcome: dict[str, Any]) -> dict[str, Any]:
+    """A stored Tractor outcome as the deal form's initial values."""
+    initial: dict[str, Any] = {
+        "declarer": outcome.get("declarer") or "",
+        "defender_points": outcome.get("defender_points"),
+        "revoke": outcome.get("revoke") or "",
+        "wrong_bottom": bool(outcome.get("wrong_bottom")),
+        "wrong_count": outcome.get("wrong_count") or "",
+    }
+    bottom = outcome.get("bottom")
+    if isinstance(bottom, dict):
+        initial.update(bottom_points=bottom.get("points"), capture=bottom.get("capture"))
+    for penalty in outcome.get("penalties") or []:
+        name = f"penalty_{str(penalty.get('side', '')).lower()}_{penalty.get('kind')}"
+        initial[name] = initial.get(name, 0) + 1
+    return initial
+
+
+def _guandan_score_sheet(options: RuleOptions) -> tuple[h.Column, ...]:
+    from tournament.exports import headers as h  # the sheets' headers import the roster, which imports the rules
+
+    if options.format is MatchFormat.FIXED_DEALS_POINTS:
+        return h.SCORE_SHEET_POINTS
+    return h.SCORE_SHEET_LEVELS
+
+
+def _tractor_score_sheet(options: RuleOptions) -> tuple[h.Column, ...]:
+    from tournament.exports import headers as h
+
+    return h.SCORE_SHEET_TRACTOR
+
+
+GUANDAN = GameEntry(
+    game=Game.GUANDAN,
+    label=_("Guandan"),
+    deal_fields_path="tournament.matches.forms.GuandanDealFields",
+    deal_form_path="tournament.matches.forms.DealForm",
+    correction_form_path="tournament.matches.forms.CorrectionForm",
+    bound_by="order",
+    api_deal_path="tournament.api.match_serializers.DealInput",
+    api_preview_path="tournament.api.match_serializers.PreviewInput",
+    api_correction_path="tournament.api.match_serializers.CorrectionInput",
+    api_preview_output_path="tournament.api.match_serializers.PreviewOutput",
+    initial=_guandan_initial,
+    outcome_text=deal_texts.guandan_outcome_text,
+    record_text=deal_texts.guandan_record_text,
+    entry_template="matches/_guandan_entry.html",
+    preview_template="matches/_preview.html",
+    deal_heading=_("Order"),
+    invalid_entry=_("Tap the seats in finishing order."),
+    card_rulings=True,
+    declarer_rotates=False,
+    counts_a_failures=True,
+    shown_rules=(
+        "format",
+        "deals",
+        "games",
+        "time_cap_minutes",
+        "at_time_up",
+        "time_up_tie",
+        "upgrades",
+        "points_table",
+        "a_pass",
+        "a_failure_limit",
+        "a_reset",
+        "tribute_variant",
+        "wild_reading",
+    ),
+    score_sheet_columns=_guandan_score_sheet,
+    workbook_deals_path="tournament.exports.workbook.guandan_deals_write",
+)
+
+TRACTOR = GameEntry(
+    game=Game.TRACTOR,
+    label=_("Tractor"),
+    deal_fields_path="tournament.matches.forms.TractorDealFields",
+    deal_form_path="tournament.matches.forms.TractorDealForm",
+    correction_form_path="tournament.matches.forms.TractorCorrectionForm",
+    bound_by="defender_points",
+    api_deal_path="tournament.api.match_serializers.TractorDealInput",
+    api_preview_path="tournament.api.match_serializers.TractorPreviewInput",
+    api_correction_path="tournament.api.match_serializers.TractorCorrectionInput",
+    api_preview_output_path="tournament.api.match_serializers.TractorPreviewOutput",
+    initial=_tractor_initial,
+    outcome_text=deal_texts.tractor_outcome_text,
+    record_text=deal_texts.tractor_record_text,
+    entry_template="matches/_tractor_entry.html",
+    preview_template="matches/_tractor_preview.html",
+    deal_heading=_("Declarer · defenders' points"),
+    invalid_entry=_("Check the deal."),
+    card_rulings=False,
+    declarer_rotates=True,
+    counts_a_failures=False,
+    shown_rules=("game", "time_cap_minutes", "at_time_up", "time_up_tie"),
+    score_sheet_columns=_tractor_score_sheet,
+    workbook_deals_path="tournament.exports.workbook.tractor_deals_write",
+)
+
+GAMES: dict[Game, GameEntry] = {entry.game: entry for entry in (GUANDAN, TRACTOR)}
+"""One entry per game the site runs events of; Dou Dizhu joins when its pages do."""
+
+
+def game_entry(game: Game | str) -> GameEntry:
+    """The entry of ``game`` (the rules' ``Game`` or its value, e.g. ``Tournament.game``).
+
+    Raises :class:`UnknownGame` for a game without an entry (Dou Dizhu today) or no game at all.
+    """
+    try:
+        return GAMES[Game(game)]
+    except (KeyError, ValueError):
+        raise UnknownGame(game) from None
+
+
+def game_entry_of_match(match: Match) -> GameEntry:
+    """The entry of the game ``match`` is played under: its stage's stored rules."""
+    from tournament.matches.services import match_rules  # the services import the models, which need the apps
+
+    return game_entry(match_rules(match).game)
