@@ -28,7 +28,7 @@ from tournament.draw.forms import (
     TableAreaForm,
 )
 from tournament.draw.pairing import DrawWarning
-from tournament.draw.selectors import round_lines, round_seats
+from tournament.draw.selectors import round_lines, round_referee_loads, round_seats, table_ranges
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.registration.models import PairStatus, Tournament
 from tournament.registration.roles import REFEREES_GROUP, organiser_view
@@ -352,16 +352,5 @@ def table_areas(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     areas: dict[str, list[int]] = {}
     for number, area in Table.objects.filter(tournament=tournament).order_by("number").values_list("number", "area"):
         areas.setdefault(area, []).append(number)
-    rows = [(area, _ranges(numbers), len(numbers)) for area, numbers in sorted(areas.items())]
+    rows = [(area, table_ranges(numbers), len(numbers)) for area, numbers in sorted(areas.items())]
     return render(request, "draw/tables.html", {"tournament": tournament, "form": form, "areas": rows})
-
-
-def _ranges(numbers: list[int]) -> str:
-    """[1, 2, 3, 7] → "1–3, 7" (numbers sorted)."""
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][1] + 1:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n])
-    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
