@@ -1147,7 +1147,9 @@ def round_tables_assign(
                 {"last": ValidationError(_("Give a range of table numbers, lowest first."), code="invalid_range")}
             )
         matches = matches.filter(table__number__range=(first, last))
-        missing: dict[str, Any] = {"first": ValidationError(_("No table of this round is in that range."), code="no_tables")}
+        missing: dict[str, Any] = {
+            "first": ValidationError(_("No table of this round is in that range."), code="no_tables")
+        }
     else:
         matches = matches.filter(table__area=(area or "").strip())
         missing = {"area": ValidationError(_("No table of this round is in that area."), code="no_tables")}

@@ -29,7 +29,15 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.matches.models import ChiefReferee, Referee, RefereeSignInLink
+from tournament.draw.selectors import table_ranges
+from tournament.matches.models import (
+    ChiefReferee,
+    Referee,
+    RefereeAssignment,
+    RefereeSignInLink,
+    Round,
+    RoundStatus,
+)
 from tournament.registration.models import Tournament
 from tournament.registration.roles import REFEREES_GROUP
 
@@ -161,10 +169,29 @@ def referee_link_find(*, token: str) -> RefereeSignInLink | None:
     )
 
 
+def referee_link_refusal(*, link: RefereeSignInLink | None) -> ValidationError | None:
+    """Why ``link`` cannot sign in now (``None``: it can). The sign-in page asks this before
+    the button is pressed, and ``referee_link_redeem`` asks it again under the row lock."""
+    if link is None or link.revoked_at is not None:
+        return ValidationError(
+            _("This sign-in link is not valid. Ask the organiser for a new one."), code="link_invalid"
+        )
+    if link.used_at is not None:
+        return ValidationError(
+            _("This sign-in link has already been used. Ask the organiser for a new one."), code="link_used"
+        )
+    if link.expires_at <= timezone.now():
+        return ValidationError(
+            _("This sign-in link has expired. Ask the organiser for a new one."), code="link_expired"
+        )
+    if not link.referee.active or not link.referee.user.is_active:
+        return ValidationError(_("This referee account is deactivated."), code="inactive")
+    return None
+
+
 def referee_link_redeem(*, token: str) -> Any:
     """Use a sign-in link: its referee's account, to sign in. A link works once, before it
     expires, while it is not revoked and its referee is active; otherwise nothing changes."""
-    now = timezone.now()
     with transaction.atomic():
         link = (
             RefereeSignInLink.objects.select_for_update(of=("self",))
@@ -172,21 +199,11 @@ def referee_link_redeem(*, token: str) -> Any:
             .filter(token_hash=token_hash(token))
             .first()
         )
-        if link is None or link.revoked_at is not None:
-            raise ValidationError(
-                _("This sign-in link is not valid. Ask the organiser for a new one."), code="link_invalid"
-            )
-        if link.used_at is not None:
-            raise ValidationError(
-                _("This sign-in link has already been used. Ask the organiser for a new one."), code="link_used"
-            )
-        if link.expires_at <= now:
-            raise ValidationError(
-                _("This sign-in link has expired. Ask the organiser for a new one."), code="link_expired"
-            )
-        if not link.referee.active or not link.referee.user.is_active:
-            raise ValidationError(_("This referee account is deactivated."), code="inactive")
-        link.used_at = now
+        refusal = referee_link_refusal(link=link)
+        if refusal is not None:
+            raise refusal
+        assert link is not None
+        link.used_at = timezone.now()
         _author(link, link.referee.user, "signed in")
         link.save(update_fields=["used_at"])
     return link.referee.user
@@ -254,3 +271,32 @@ def referee_accounts_list(*, tournament: Tournament) -> QuerySet[Any]:
         .distinct()
         .order_by("first_name", "username")
     )
+
+
+def referee_is_chief(*, referee: Referee) -> bool:
+    return ChiefReferee.objects.filter(tournament_id=referee.tournament_id, user_id=referee.user_id).exists()
+
+
+@dataclass(frozen=True)
+class RoundTables:
+    """A referee's tables in one round, as ranges ("1–4, 9")."""
+
+    round: Round
+    tables: str
+    count: int
+
+
+def referee_tables_now(*, referee: Referee) -> list[RoundTables]:
+    """The referee's tables in the event's rounds not yet finished, round by round."""
+    by_round: dict[int, list[int]] = {}
+    rounds: dict[int, Round] = {}
+    assignments = (
+        RefereeAssignment.objects.filter(referee_id=referee.user_id, round__stage__tournament_id=referee.tournament_id)
+        .exclude(round__status=RoundStatus.FINISHED)
+        .select_related("round__stage", "table")
+        .order_by("round__stage__order", "round__number", "table__number")
+    )
+    for assignment in assignments:
+        rounds[assignment.round_id] = assignment.round
+        by_round.setdefault(assignment.round_id, []).append(assignment.table.number)
+    return [RoundTables(round=rounds[r], tables=table_ranges(n), count=len(n)) for r, n in by_round.items()]
