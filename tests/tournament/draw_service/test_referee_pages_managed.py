@@ -106,7 +106,8 @@ def test_tables_by_hand_and_who_has_which_tables_on_the_round_page(client, event
     round_ = published_round(event)  # 4 tables
     one, two = referee_create(tournament=event, name="甲"), referee_create(tournament=event, name="乙")
     url = reverse("draw:referees", args=[event.pk, round_.pk])
-    assert client.post(url, {"action": "hand", "hand-referee": one.user_id, "hand-first": 1, "hand-last": 3}).status_code == 302
+    by_range = {"action": "hand", "hand-referee": one.user_id, "hand-first": 1, "hand-last": 3}
+    assert client.post(url, by_range).status_code == 302
     assert client.post(url, {"action": "hand", "hand-referee": two.user_id, "hand-first": 3}).status_code == 302
     plan = dict(RefereeAssignment.objects.filter(round=round_).values_list("table__number", "referee_id"))
     assert plan == {1: one.user_id, 2: one.user_id, 3: two.user_id}
