@@ -203,7 +203,7 @@ class RefereePlanForm(forms.Form):
 
 class TableAreaForm(forms.Form):
     first = forms.IntegerField(label=_("From table"), min_value=1)
-    last = forms.IntegerField(label=_("To table"), min_value=1)
+    last = forms.IntegerField(label=_("Up to table"), min_value=1)
     area = forms.CharField(label=_("Area"), max_length=40, required=False)
 
 
@@ -212,7 +212,7 @@ class TablesByHandForm(forms.Form):
 
     referee = forms.TypedChoiceField(label=_("Referee"), coerce=int, empty_value=None)
     first = forms.IntegerField(label=_("From table"), min_value=1, required=False)
-    last = forms.IntegerField(label=_("To table"), min_value=1, required=False)
+    last = forms.IntegerField(label=_("Up to table"), min_value=1, required=False)
     area = forms.CharField(label=_("or area"), max_length=40, required=False)
 
     def __init__(self, *args: Any, referees: list[Any], **kwargs: Any) -> None:

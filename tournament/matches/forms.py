@@ -227,6 +227,6 @@ class RoundClockForm(forms.Form):
 class RefereeForm(forms.Form):
     """A referee of the event, as the organiser types it (the service trims and checks)."""
 
-    name = forms.CharField(label=_("Name"), max_length=60)
+    name = forms.CharField(label=_("Full name"), max_length=60)
     phone = forms.CharField(label=_("Phone"), max_length=30, required=False)
     employee_number = forms.CharField(label=_("Employee number"), max_length=30, required=False)
