@@ -218,11 +218,12 @@ class TablesByHandForm(forms.Form):
     def __init__(self, *args: Any, referees: list[Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.referee_users = {user.pk: user for user in referees}
+        # "Nobody" is a choice of its own, not the default: a forgotten choice must not remove referees.
         self.fields["referee"].choices = [
-            ("", _("— nobody —")),
+            ("", _("— choose —")),
+            (0, _("Nobody (remove the referee)")),
             *((user.pk, user.get_full_name() or user.get_username()) for user in referees),
         ]
-        self.fields["referee"].required = False
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -236,4 +237,4 @@ class TablesByHandForm(forms.Form):
 
     def referee_user(self) -> Any:
         referee_id = self.cleaned_data.get("referee")
-        return None if referee_id is None else self.referee_users[referee_id]
+        return None if not referee_id else self.referee_users[referee_id]

@@ -118,6 +118,10 @@ def test_tables_by_hand_and_who_has_which_tables_on_the_round_page(client, event
     assert bad.status_code == 400 and "No table of this round is in that range." in bad.content.decode()
     neither = client.post(url, {"action": "hand", "hand-referee": one.user_id})
     assert "Give either a range of tables or an area." in neither.content.decode()
+    unchosen = client.post(url, {"action": "hand", "hand-referee": "", "hand-first": 1})
+    assert unchosen.status_code == 400 and "This field is required." in unchosen.content.decode()
+    assert client.post(url, {"action": "hand", "hand-referee": 0, "hand-first": 3}).status_code == 302  # nobody
+    assert 3 not in dict(RefereeAssignment.objects.filter(round=round_).values_list("table__number", "referee_id"))
     other_event_referee = referee_create(tournament=make_field(4), name="外人")
     foreign = client.post(url, {"action": "hand", "hand-referee": other_event_referee.user_id, "hand-first": 4})
     assert foreign.status_code == 400 and 4 not in dict(
