@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.utils import timezone
@@ -204,3 +205,12 @@ def test_tables_by_hand_refuse_another_events_referee_and_tables_and_bad_ranges(
     assert not RefereeAssignment.objects.exists()
     round_referees_assign(round_=round_, referees=[PlanReferee(mine.user_id)], tables_per_referee=4)
     assert set(plan_of(round_).values()) == {mine.user_id}  # the auto plan takes the event's own
+
+
+def test_a_deleted_events_referee_accounts_go_with_it_and_are_offered_nowhere():
+    gone, kept = TournamentFactory(), TournamentFactory()
+    ref = referee_create(tournament=gone, name="临时")
+    user_id = ref.user_id
+    gone.delete()
+    assert not get_user_model().objects.filter(pk=user_id).exists()
+    assert not referee_accounts_list(tournament=kept).filter(pk=user_id).exists()
