@@ -52,7 +52,7 @@ def add_referee(page, tournament_id: int, name: str, *, phone: str = "", employe
     return link.get_attribute("href")
 
 
-def test_organiser_makes_two_referees_and_assigns_tables_then_a_referee_signs_in(page, browser, live_server, screenshot):
+def test_organiser_makes_two_referees_assigns_tables_and_a_referee_signs_in(page, browser, live_server, screenshot):
     boss = organiser()
     tournament = make_field(8)  # 4 tables
     tournament.organisers.add(boss)
