@@ -81,6 +81,38 @@ def tournament_rounds(tournament: Tournament) -> list[Round]:
     )
 
 
+def _link_and_qr(request: HttpRequest, token: str) -> tuple[str, str]:
+    url = request.build_absolute_uri(reverse("matches:referee_sign_in", args=[token]))
+    # segno writes presentation attributes only (no inline style), so the SVG passes the CSP.
+    svg = segno.make(url, error="m").svg_inline(scale=5, svgclass="qr", light="#fff")
+    return url, mark_safe(svg)
+
+
+@require_POST
+@organiser_view
+def referee_links_reset_all(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """New links for every active referee, then the sheet that shows them once."""
+    issued = services.referee_links_issue_all(tournament=tournament, user=request.user)
+    for referee, link in issued:
+        _keep_link(request, referee, link)
+    messages.success(request, _("New sign-in links for %(count)d referees; the old ones no longer work.") % {
+        "count": len(issued)
+    })
+    return redirect("matches:referee_links", tournament_id=tournament.pk)
+
+
+@organiser_view
+def referee_links(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The sheet of new links with their QR codes, to print or show; each is shown once."""
+    cards = []
+    for referee in services.referee_list(tournament=tournament):
+        token = _take_link(request, referee)
+        if token is not None:
+            url, svg = _link_and_qr(request, token)
+            cards.append({"referee": referee, "url": url, "qr_svg": svg})
+    return render(request, "matches/referee_links.html", {"tournament": tournament, "cards": cards})
+
+
 @organiser_view
 def referee_detail(request: HttpRequest, tournament: Tournament, referee_id: int) -> HttpResponse:
     """A referee: edit, the new sign-in link and its QR code (once), reset, deactivate, chief."""

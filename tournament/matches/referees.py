@@ -300,3 +300,11 @@ def referee_tables_now(*, referee: Referee) -> list[RoundTables]:
         rounds[assignment.round_id] = assignment.round
         by_round.setdefault(assignment.round_id, []).append(assignment.table.number)
     return [RoundTables(round=rounds[r], tables=table_ranges(n), count=len(n)) for r, n in by_round.items()]
+
+
+def referee_links_issue_all(*, tournament: Tournament, user: Any = None) -> list[tuple[Referee, IssuedLink]]:
+    """A new one-time link for every active referee of the event (a reset of each), to print
+    on one sheet the morning of the event."""
+    referees = Referee.objects.filter(tournament=tournament, active=True).select_related("user").order_by("name")
+    with transaction.atomic():
+        return [(referee, referee_link_issue(referee=referee, user=user)) for referee in referees]

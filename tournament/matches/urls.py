@@ -35,6 +35,12 @@ urlpatterns += [
     path("referee/sign-in/<str:token>/", referee_views.referee_sign_in, name="referee_sign_in"),
     path("t/<int:tournament_id>/manage/referees/", referee_views.referee_list, name="referees"),
     path("t/<int:tournament_id>/manage/referees/<int:referee_id>/", referee_views.referee_detail, name="referee"),
+    path("t/<int:tournament_id>/manage/referees/links/", referee_views.referee_links, name="referee_links"),
+    path(
+        "t/<int:tournament_id>/manage/referees/links/reset/",
+        referee_views.referee_links_reset_all,
+        name="referee_links_reset_all",
+    ),
     path(
         "t/<int:tournament_id>/manage/referees/<int:referee_id>/link/",
         referee_views.referee_link_reset,

@@ -146,3 +146,24 @@ def test_the_referee_home_groups_tables_by_event_and_round(event):
     assert event.name in page and second_event.name in page and "Round 1" in page
     match = round_.matches.get(table__number=2)
     assert match.ns_pair.name in page and match.ew_pair.name in page
+
+
+def test_new_links_for_everyone_on_one_sheet_each_shown_once(client, event):
+    first, second = referee_create(tournament=event, name="一号"), referee_create(tournament=event, name="二号")
+    off = referee_create(tournament=event, name="停用")
+    client.post(m("referee_active", event.pk, off.pk), {"active": "0"})
+    old = english()
+    old.force_login(first.user)
+    assert old.get(m("referee_home")).status_code == 200
+    response = client.post(m("referee_links_reset_all", event.pk))
+    assert response.url == m("referee_links", event.pk)
+    sheet = client.get(response.url).content.decode()
+    links = re.findall(r'href="(http://testserver/referee/sign-in/[^"]+/)" data-sign-in-link', sheet)
+    assert len(links) == 2 and "一号" in sheet and "二号" in sheet and "停用" not in sheet
+    assert "data-sign-in-link" not in client.get(response.url).content.decode()
+    assert old.get(m("referee_home")).status_code == 302  # each reset signed the old phone out
+    for link in links:
+        assert english().post(link).status_code == 302
+    assert {first.user_id, second.user_id} == set(
+        Referee.objects.filter(sign_in_links__used_at__isnull=False).values_list("user_id", flat=True)
+    )
