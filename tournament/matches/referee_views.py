@@ -91,13 +91,12 @@ def _link_and_qr(request: HttpRequest, token: str) -> tuple[str, str]:
 @require_POST
 @organiser_view
 def referee_links_reset_all(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """New links for every active referee, then the sheet that shows them once."""
+    """New links for every active referee not signed in yet, then the sheet that shows them once."""
     issued = services.referee_links_issue_all(tournament=tournament, user=request.user)
     for referee, link in issued:
         _keep_link(request, referee, link)
-    messages.success(request, _("New sign-in links for %(count)d referees; the old ones no longer work.") % {
-        "count": len(issued)
-    })
+    text = _("New sign-in links for %(count)d referees not signed in yet; their old links no longer work.")
+    messages.success(request, text % {"count": len(issued)})
     return redirect("matches:referee_links", tournament_id=tournament.pk)
 
 

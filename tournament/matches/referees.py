@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -303,8 +303,16 @@ def referee_tables_now(*, referee: Referee) -> list[RoundTables]:
 
 
 def referee_links_issue_all(*, tournament: Tournament, user: Any = None) -> list[tuple[Referee, IssuedLink]]:
-    """A new one-time link for every active referee of the event (a reset of each), to print
-    on one sheet the morning of the event."""
-    referees = Referee.objects.filter(tournament=tournament, active=True).select_related("user").order_by("name")
+    """A new one-time link for every active referee of the event not signed in yet (whose last
+    link, if any, was never used), to print on one sheet the morning of the event. A referee at
+    work is left signed in: a new link for them is the reset on their own page."""
+    last_link_used = RefereeSignInLink.objects.filter(referee=OuterRef("pk")).order_by("-created_at", "-pk")
+    referees = (
+        Referee.objects.filter(tournament=tournament, active=True)
+        .annotate(signed_in_at=Subquery(last_link_used.values("used_at")[:1]))
+        .filter(signed_in_at__isnull=True)
+        .select_related("user")
+        .order_by("name")
+    )
     with transaction.atomic():
         return [(referee, referee_link_issue(referee=referee, user=user)) for referee in referees]

@@ -13,7 +13,7 @@ from tests.factories import organiser, referee
 from tests.tournament.draw_service.conftest import make_field
 from tournament.draw.services import round_draw, round_publish, stage_create
 from tournament.matches.models import ChiefReferee, Referee, RefereeAssignment
-from tournament.matches.referees import referee_create
+from tournament.matches.referees import referee_create, referee_link_issue, referee_link_redeem
 
 pytestmark = pytest.mark.django_db
 
@@ -148,22 +148,26 @@ def test_the_referee_home_groups_tables_by_event_and_round(event):
     assert match.ns_pair.name in page and match.ew_pair.name in page
 
 
-def test_new_links_for_everyone_on_one_sheet_each_shown_once(client, event):
+def test_new_links_for_everyone_not_signed_in_yet_on_one_sheet_each_shown_once(client, event):
     first, second = referee_create(tournament=event, name="一号"), referee_create(tournament=event, name="二号")
+    working = referee_create(tournament=event, name="在岗")
     off = referee_create(tournament=event, name="停用")
     client.post(m("referee_active", event.pk, off.pk), {"active": "0"})
-    old = english()
-    old.force_login(first.user)
-    assert old.get(m("referee_home")).status_code == 200
+    signed_in = referee_link_redeem(token=referee_link_issue(referee=working).token)
+    unused = referee_link_issue(referee=first)  # made, never used: replaced on the sheet
+    phone = english()
+    phone.force_login(signed_in)
     response = client.post(m("referee_links_reset_all", event.pk))
     assert response.url == m("referee_links", event.pk)
     sheet = client.get(response.url).content.decode()
     links = re.findall(r'href="(http://testserver/referee/sign-in/[^"]+/)" data-sign-in-link', sheet)
-    assert len(links) == 2 and "一号" in sheet and "二号" in sheet and "停用" not in sheet
-    assert "data-sign-in-link" not in client.get(response.url).content.decode()
-    assert old.get(m("referee_home")).status_code == 302  # each reset signed the old phone out
+    assert len(links) == 2 and "一号" in sheet and "二号" in sheet
+    assert "在岗" not in sheet and "停用" not in sheet
+    assert "data-sign-in-link" not in client.get(response.url).content.decode()  # shown once
+    assert phone.get(m("referee_home")).status_code == 200  # the referee at work stays signed in
+    assert english().post(reverse("matches:referee_sign_in", args=[unused.token])).status_code == 400
     for link in links:
         assert english().post(link).status_code == 302
-    assert {first.user_id, second.user_id} == set(
+    assert {first.user_id, second.user_id, working.user_id} == set(
         Referee.objects.filter(sign_in_links__used_at__isnull=False).values_list("user_id", flat=True)
     )
