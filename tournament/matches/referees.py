@@ -25,11 +25,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.draw.selectors import table_ranges
+from tournament.matches.access import ACTIVE_ROUND
 from tournament.matches.models import (
     ChiefReferee,
     Referee,
@@ -249,9 +250,19 @@ def chief_referee_set(*, referee: Referee, chief: bool, user: Any = None) -> Non
 
 
 def referee_list(*, tournament: Tournament) -> list[Referee]:
-    """The event's referees, by name, each with ``is_chief``."""
+    """The event's referees, by name, each with ``is_chief`` and ``tables_now`` (their tables in
+    the event's rounds being played)."""
     chiefs = set(ChiefReferee.objects.filter(tournament=tournament).values_list("user_id", flat=True))
-    referees = list(Referee.objects.filter(tournament=tournament).select_related("user").order_by("name"))
+    now = Q(
+        user__assignments__round__status__in=ACTIVE_ROUND,
+        user__assignments__round__stage__tournament=tournament,
+    )
+    referees = list(
+        Referee.objects.filter(tournament=tournament)
+        .annotate(tables_now=Count("user__assignments", filter=now))
+        .select_related("user")
+        .order_by("name")
+    )
     for referee in referees:
         referee.is_chief = referee.user_id in chiefs  # type: ignore[attr-defined]
     return referees
