@@ -69,12 +69,12 @@ def referee_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "tournament": tournament,
         "form": form,
         "referees": services.referee_list(tournament=tournament),
-        "rounds": tournament_rounds(tournament),
+        "rounds": _rounds(tournament),
     }
     return render(request, "matches/referee_list.html", context, status=status)
 
 
-def tournament_rounds(tournament: Tournament) -> list[Round]:
+def _rounds(tournament: Tournament) -> list[Round]:
     """The event's rounds (newest first), for links to each round's referee page."""
     return list(
         Round.objects.filter(stage__tournament=tournament).select_related("stage").order_by("-stage__order", "-number")
