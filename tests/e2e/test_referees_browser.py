@@ -1,6 +1,6 @@
-"""Referees managed in the app (issue 15), in a real browser on a phone (390×844): the organiser
-makes two referees and gives them tables by hand; a referee signs in with the one-time link and
-sees their tables grouped under the event and the round."""
+"""Referees managed in the app (issue 15), in a real browser on a phone (390×844) and a laptop
+(1280×800): the organiser makes two referees and gives them tables by hand; a referee signs in
+with the one-time link and sees their tables grouped under the event and the round."""
 
 from __future__ import annotations
 
@@ -52,7 +52,14 @@ def add_referee(page, tournament_id: int, name: str, *, phone: str = "", employe
     return link.get_attribute("href")
 
 
-def test_organiser_makes_two_referees_assigns_tables_and_a_referee_signs_in(page, browser, live_server, screenshot):
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_organiser_makes_two_referees_assigns_tables_and_a_referee_signs_in(
+    page, browser, live_server, screenshot, size
+):
+    page.set_viewport_size(SIZES[size])
     boss = organiser()
     tournament = make_field(8)  # 4 tables
     tournament.organisers.add(boss)
@@ -62,11 +69,11 @@ def test_organiser_makes_two_referees_assigns_tables_and_a_referee_signs_in(page
 
     wang_link = add_referee(page, tournament.pk, "王裁判", phone="13800000001")
     assert fits_the_screen(page)
-    screenshot("referee-link-qr-phone")
+    screenshot(f"referee-link-qr-{size}")
     add_referee(page, tournament.pk, "李裁判", employee_number="E1001")
     page.goto(f"/t/{tournament.pk}/manage/referees/")
     assert page.locator(".referee-list tbody tr").count() == 2
-    screenshot("referee-list-phone")
+    screenshot(f"referee-list-{size}")
 
     page.goto(f"/t/{tournament.pk}/manage/rounds/{round_.pk}/referees/")
     form = page.locator("#tables-by-hand")
@@ -84,12 +91,12 @@ def test_organiser_makes_two_referees_assigns_tables_and_a_referee_signs_in(page
     loads = page.locator(".referee-loads tbody").inner_text()
     assert "王裁判\t1–2\t2" in loads and "李裁判\t3–4\t2" in loads
     assert fits_the_screen(page)
-    screenshot("round-referees-phone")
+    screenshot(f"round-referees-{size}")
     plan = dict(RefereeAssignment.objects.filter(round=round_).values_list("table__number", "referee__first_name"))
     assert plan == {1: "王裁判", 2: "王裁判", 3: "李裁判", 4: "李裁判"}
 
     # The referee's own phone: a fresh browser, nobody signed in.
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN").new_page()
+    phone = browser.new_context(viewport=SIZES[size], locale="zh-CN").new_page()
     try:
         phone.goto(wang_link)
         phone.get_by_role("button", name="登录").click()
@@ -104,7 +111,7 @@ def test_organiser_makes_two_referees_assigns_tables_and_a_referee_signs_in(page
         first = Match.objects.select_related("ns_pair", "ew_pair").get(round=round_, table__number=1)
         assert first.ns_pair.name in section.inner_text() and first.ew_pair.name in section.inner_text()
         assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        phone.screenshot(path=str(SCREENSHOTS / "referee-home-phone.png"), full_page=True)
+        phone.screenshot(path=str(SCREENSHOTS / f"referee-home-{size}.png"), full_page=True)
         phone.goto(wang_link)  # the link was used: it does not sign in twice
         assert "已被使用" in phone.locator(".alert").inner_text()
     finally:
