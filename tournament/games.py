@@ -80,6 +80,8 @@ class GameEntry:
     declarer_rotates: bool
     """A declarer (庄家) rotates by the rules core's ``next_deal.declarer`` (Tractor, seed 001 §8)."""
     counts_a_failures: bool
+    pays_tribute: bool
+    """Tribute is paid before a deal from the last finishing order (RULES.md §6; Guandan only)."""
     """The sides' table shows failed A attempts (RULES.md §3)."""
     shown_rules: tuple[str, ...]
     """The rule options a page shows first for the game (then any that differ from the profile)."""
@@ -183,6 +185,7 @@ GUANDAN = GameEntry(
     card_rulings=True,
     declarer_rotates=False,
     counts_a_failures=True,
+    pays_tribute=True,
     shown_rules=(
         "format",
         "deals",
@@ -223,6 +226,7 @@ TRACTOR = GameEntry(
     card_rulings=False,
     declarer_rotates=True,
     counts_a_failures=False,
+    pays_tribute=False,
     shown_rules=("game", "time_cap_minutes", "at_time_up", "time_up_tie"),
     score_sheet_columns=_tractor_score_sheet,
     workbook_deals_path="tournament.exports.workbook.tractor_deals_write",

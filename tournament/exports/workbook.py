@@ -333,13 +333,9 @@ def guandan_deals_write(book: Book, context: _Context) -> None:
                 if isinstance(outcome, dict)
                 else {}
             )
-        if "declarer" in record:  # a Tractor deal: who declared and the defenders' points
-            sets_level = record["declarer"]
-            order_text: str | None = h.word("defender_points", language, points=record.get("total_points"))
-        else:
-            sets_level = record.get("sets_level")
-            order = record.get("order")
-            order_text = " ".join(order) if isinstance(order, list) else None
+        sets_level = record.get("sets_level")
+        order = record.get("order")
+        order_text = " ".join(order) if isinstance(order, list) else None
         levels_after = record.get("levels_after") or {}
         append(
             [

@@ -283,9 +283,10 @@ class Preview:
 def _tributes(match: Match, order: list[str], result: dict[str, Any], game: int) -> tuple[Any, Any]:
     """Tribute before the next deal (RULES.md §6), unless the match is over or a new game starts at 2."""
     next_deal = result.get("next_deal")
-    if not next_deal or next_deal.get("game", game) != game or "declarer" in next_deal:
+    rules = match_rules(match)
+    if not game_entry(rules.game).pays_tribute or not next_deal or next_deal.get("game", game) != game:
         return None, None
-    variant = match_rules(match).tribute_variant
+    variant = rules.tribute_variant
     finishing = FinishingOrder.parse(order)
     return (
         tribute_for(order=finishing, variant=variant),
