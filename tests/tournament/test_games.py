@@ -1,0 +1,108 @@
+"""Issue 14 (DESIGN.md principle 10): the games are told apart in one registry, ``tournament.games``."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+from django.template.loader import get_template
+
+from scoring.options import Game, RuleOptions
+from scoring.profiles import PROFILES
+from tests.factories import table_match
+from tournament import games
+from tournament.exports import headers as h
+from tournament.games import GAMES, GUANDAN, TRACTOR, UnknownGame, game_entry, game_entry_of_match
+from tournament.matches.forms import DealEntryFields
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_one_entry_per_game_the_site_runs_keyed_by_the_rules_game():
+    assert GAMES == {Game.GUANDAN: GUANDAN, Game.TRACTOR: TRACTOR}
+    assert all(key is entry.game for key, entry in GAMES.items())
+    assert game_entry(Game.TRACTOR) is TRACTOR
+    assert game_entry("guandan") is GUANDAN  # Tournament.game stores the value
+
+
+@pytest.mark.parametrize("entry", list(GAMES.values()), ids=lambda entry: entry.game.value)
+def test_every_entry_names_things_that_exist(entry):
+    for form in (entry.deal_fields, entry.deal_form, entry.correction_form):
+        assert issubclass(form, DealEntryFields)
+        assert entry.bound_by in form.base_fields
+    assert {"version", "idempotency_key"} <= set(entry.deal_form.base_fields)
+    assert {"version", "reason"} <= set(entry.correction_form.base_fields)
+    for body in (entry.api_deal, entry.api_preview, entry.api_correction):
+        assert callable(body.outcome)
+    assert "expected_version" in entry.api_deal().fields and "reason" in entry.api_correction().fields
+    assert "record" in entry.api_preview_output().fields
+    get_template(entry.entry_template)
+    get_template(entry.preview_template)
+    assert callable(entry.workbook_deals)
+    assert set(entry.shown_rules) <= set(RuleOptions().to_json())
+
+
+def test_a_game_without_an_entry_is_a_clear_error():
+    with pytest.raises(UnknownGame) as caught:
+        game_entry(Game.DOUDIZHU)  # in the rules core, not on the site yet
+    assert "doudizhu" in str(caught.value) and "guandan, tractor" in str(caught.value)
+    assert caught.value.game is Game.DOUDIZHU
+    with pytest.raises(UnknownGame):
+        game_entry("chess")
+    with pytest.raises(UnknownGame):
+        game_entry(None)  # type: ignore[arg-type]
+
+
+def test_adding_a_game_is_adding_an_entry(monkeypatch):
+    later = dataclasses.replace(GUANDAN, game=Game.DOUDIZHU, label="Dou Dizhu")
+    monkeypatch.setitem(games.GAMES, Game.DOUDIZHU, later)
+    assert game_entry(Game.DOUDIZHU) is later
+    assert game_entry("doudizhu") is later
+
+
+@pytest.mark.django_db
+def test_a_match_is_told_by_its_stages_stored_rules():
+    assert game_entry_of_match(table_match(profile="timed-40")) is GUANDAN
+    assert game_entry_of_match(table_match(profile="tractor-3deck")) is TRACTOR
+
+
+def test_each_games_words_and_columns():
+    assert GUANDAN.outcome_text({"order": ["N", "E", "S", "W"]}) == "N E S W"
+    assert GUANDAN.record_text({"order": ["N", "E"], "upgrade": 3}) == ""
+    text = TRACTOR.outcome_text({"declarer": "NS", "defender_points": 125, "bottom": {"points": 20, "capture": "pair"}})
+    assert "NS" in text and "125" in text and "20" in text
+    assert TRACTOR.record_text({"declarer": "NS", "result": "declarers_up", "upgrade": 2}) != ""
+    assert TRACTOR.initial(
+        {"declarer": "EW", "defender_points": 40, "penalties": [{"side": "NS", "kind": "out_of_turn"}] * 2}
+    ) == {
+        "declarer": "EW",
+        "defender_points": 40,
+        "revoke": "",
+        "wrong_bottom": False,
+        "wrong_count": "",
+        "penalty_ns_out_of_turn": 2,
+    }
+    assert TRACTOR.score_sheet_columns(PROFILES["tractor-3deck"]) == h.SCORE_SHEET_TRACTOR
+    assert GUANDAN.score_sheet_columns(PROFILES["points-6"]) == h.SCORE_SHEET_POINTS
+    assert GUANDAN.score_sheet_columns(PROFILES["timed-40"]) == h.SCORE_SHEET_LEVELS
+    assert (GUANDAN.pays_tribute, TRACTOR.pays_tribute) == (True, False)
+
+
+FORKS = re.compile(r"is_tractor|Game\.TRACTOR|Game\.DOUDIZHU|game\s*==\s*[\"'](tractor|doudizhu)|\{% if (not )?tractor")
+
+
+def test_no_game_is_forked_outside_the_registry_and_the_rules_core():
+    """Views, selectors, the API, the sheets and the templates ask the registry (DESIGN.md principle 10)."""
+    found = []
+    for folder, pattern in (("tournament", "*.py"), ("templates", "*.html")):
+        for path in sorted((ROOT / folder).rglob(pattern)):
+            if path.name == "games.py" or "migrations" in path.parts:
+                continue
+            found += [
+                f"{path.relative_to(ROOT)}:{n}"
+                for n, line in enumerate(path.read_text().splitlines(), 1)
+                if FORKS.search(line)
+            ]
+    assert found == []
