@@ -106,3 +106,10 @@ def test_no_game_is_forked_outside_the_registry_and_the_rules_core():
                 if FORKS.search(line)
             ]
     assert found == []
+
+
+def test_the_games_an_event_may_play_are_the_registrys():
+    """``Tournament.game`` (a choice and a database check) offers exactly the games with an entry."""
+    from tournament.registration.models import Game as TournamentGame
+
+    assert set(TournamentGame.values) == {game.value for game in GAMES}
