@@ -1,5 +1,11 @@
 """The public pages: no login, read-only, cached per tournament version, live by htmx polling.
 
+Each page is keyed on what it shows (:mod:`tournament.standings.cache`): the draw, match, pair,
+bracket and screen pages on the *public* version (live levels: every deal moves them); the
+standings page on the tournament's frame (*seating* version) and the stage's last complete
+standings build; find my table on the frame and the seat index alone. So while results flow in,
+the standings page changes only when a new build lands and find my table not at all.
+
 Each page is a cached fragment (rendered once per tournament version, page and language) inside
 the site's layout (itself rendered once per version for visitors who are not signed in:
 :mod:`tournament.standings.shell`); find my table answers from each worker's index of the seats
@@ -30,10 +36,12 @@ from tournament.standings.public import (
     TournamentOverview,
     bracket_cached,
     draw_cached,
+    frame_cached,
     match_cached,
     normalise_query,
     overview_cached,
     pair_cached,
+    standings_build_get,
     standings_cached,
 )
 from tournament.standings.seat_cards import find_results_html
@@ -51,13 +59,19 @@ SCREEN_MAX_SLIDES = 6
 """Per kind (draw, standings): a projector shows the top of a big event, players use their phones."""
 
 
-def _overview(request: HttpRequest, tournament_id: int) -> TournamentOverview:
+def _overview(request: HttpRequest, tournament_id: int, *, live: bool = True) -> TournamentOverview:
     """The tournament's overview (404 if unknown); notes the cache versions on the request, read
-    once per request (one round trip for both)."""
+    once per request (one round trip for all three). ``live``: with the current round's progress
+    (at the public version); else the frame (:func:`frame_cached`, at the seating version) for a
+    page that shows no running tables."""
     versions = public_versions_get(tournament_id=tournament_id)
     request.public_version = versions.public  # type: ignore[attr-defined]
+    request.standings_version = versions.standings  # type: ignore[attr-defined]
     request.seating_version = versions.seating  # type: ignore[attr-defined]
-    overview = overview_cached(tournament_id=tournament_id, version=request.public_version)  # type: ignore[attr-defined]
+    if live:
+        overview = overview_cached(tournament_id=tournament_id, version=versions.public)
+    else:
+        overview = frame_cached(tournament_id=tournament_id, seating_version=versions.seating)
     if overview is None:
         raise Http404
     return overview
@@ -84,9 +98,16 @@ def _live_page(
     stale_ok: bool = False,
     section: str = "",
     template: str = "public/page.html",
+    version: int | str | None = None,
+    layout_version: int | str | None = None,
 ) -> HttpResponse:
-    """Render a cached fragment, whole (a page) or alone (an htmx poll), or 204 if unchanged."""
-    version: int = request.public_version  # type: ignore[attr-defined]
+    """Render a cached fragment, whole (a page) or alone (an htmx poll), or 204 if unchanged.
+
+    ``version``: what the fragment is built from (default: the request's public version);
+    ``layout_version``: what the layout around it is built from (default: ``version``).
+    """
+    if version is None:
+        version = request.public_version  # type: ignore[attr-defined]
     if request.htmx and request.GET.get("v") == str(version):
         response = HttpResponse(status=204)
         patch_vary_headers(response, ["HX-Request"])
@@ -122,7 +143,7 @@ def _live_page(
             template,
             {"overview": overview, "title": title, "section": section},
             tournament_id=overview.id,
-            version=version,
+            version=version if layout_version is None else layout_version,
             key=key,
             holes={"content": mark_safe(html)},
         )
@@ -165,7 +186,7 @@ def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) 
 @require_safe
 def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Find my table: part of a name or a whole employee number → table and seat, at once."""
-    overview = _overview(request, tournament_id)
+    overview = _overview(request, tournament_id, live=False)
     query = normalise_query(request.GET.get("q", ""))
     results = table_find(
         tournament_id=tournament_id,
@@ -182,7 +203,7 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "public/find.html",
             {"overview": overview, "title": _("Find my table"), "section": "find"},
             tournament_id=overview.id,
-            version=request.public_version,  # type: ignore[attr-defined]
+            version=f"s{request.seating_version}",  # type: ignore[attr-defined]
             key="find",
             holes={"query": query, "results_html": html},
         )
@@ -193,7 +214,8 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_safe
 def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
     """Live standings of a ranked stage with every tie-break column and the movement."""
-    overview = _overview(request, tournament_id)
+    overview = _overview(request, tournament_id, live=False)
+    frame = f"s{request.seating_version}"  # type: ignore[attr-defined]
     if stage_id is None:
         stages = overview.ranked_stages
         current = overview.current_round
@@ -207,15 +229,21 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
                 context=lambda: {"table": None},
                 title=_("Standings"),
                 section="standings",
+                version=frame,
             )
         return redirect("standings:stage_standings", tournament_id, (preferred or stages)[-1].id)
     stage = overview.stage(stage_id)
     if stage is None or stage.is_knockout:
         raise Http404
     page = _int_param(request, "page", 1, 1, 10_000)
+    # The stage's last complete build: the page (and its poll's 204) moves only when a new one lands.
+    build, table = standings_build_get(
+        tournament_id=tournament_id,
+        stage_id=stage_id,
+        version=request.standings_version,  # type: ignore[attr-defined]
+    )
 
     def context() -> dict[str, Any]:
-        table = standings_cached(tournament_id=tournament_id, stage_id=stage_id)
         lines = table.lines if table is not None else ()
         return {"table": table, "stage": stage, "page": Paginator(lines, STANDINGS_PAGE_SIZE).get_page(page)}
 
@@ -227,8 +255,9 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
         context=context,
         title=_("Standings"),
         params={"page": page} if page > 1 else None,
-        stale_ok=True,
         section="standings",
+        version=f"{frame}.b{build}",
+        layout_version=frame,
     )
 
 
