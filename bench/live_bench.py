@@ -16,8 +16,8 @@ under way; seeded once into a database of its own and reused — ``BENCH_DATABAS
 outright), served as in production (README, "Production"): gunicorn's public pool (4 sync
 workers) and a referee pool of its own (2 sync workers) — the reverse proxy's split, here two
 ports. Before each trial the third round's unfinished tables are reset, and a working set of
-``2 × rate`` matches is played to random depths (untimed, through the services) so that matches
-finish throughout the trial as in a real round (a deal every two seconds per table of the set;
+``2 × rate`` matches is played to random depths (untimed, through the services, and the pages
+warmed up again after the reset) so that matches finish throughout the trial as in a real round (a deal every two seconds per table of the set;
 a finished match is replaced by a fresh one). Then for ``--seconds`` (default 45): 50 closed-loop
 public clients (half standings, half find, one connection per request) in one process and an
 open-loop writer in another, sending a deal to the working set's least recently dealt idle match
@@ -57,6 +57,21 @@ REFEREE = "bench-referee"
 
 
 # -- preparing a trial (in this process, with Django) -------------------------------------------------
+
+
+def database_ensure(url: str) -> None:
+    """``BENCH_DATABASE_URL``'s database, created if it is not there yet (and the role may)."""
+    import psycopg2
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    connection = psycopg2.connect(parts._replace(path="/postgres").geturl())
+    connection.autocommit = True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        if cursor.fetchone() is None:
+            cursor.execute(f'CREATE DATABASE "{name}"')
+    connection.close()
 
 
 def referee_token() -> str:
@@ -327,6 +342,10 @@ def trial(*, rate: int, public: str, referee: str, spec_dir: Path, args: argpars
     connections.close_all()
     spec = spec_dir / f"live{rate}.json"
     spec.write_text(json.dumps({**context["paths"], "token": context["token"], "active": active, "pool": pool}))
+    # The reset moved every version (as a draw would): the pages and the seat index are rebuilt
+    # first, untimed — the trial measures a round in play, not its publication (web_bench does).
+    warm = spec_dir / "warm.json"
+    web_bench.drive_process(base=public, spec=warm, kind="warm", seconds=web_bench.WARM_SECONDS, clients=args.clients)
     me = [sys.executable, __file__, "--spec", str(spec), "--seconds", str(args.seconds)]
     public_driver = subprocess.Popen(
         [*me, "--drive-public", public, "--clients", str(args.clients)], stdout=subprocess.PIPE, text=True
@@ -372,7 +391,9 @@ def main() -> int:
         return 0
 
     database_url = os.environ.get("BENCH_DATABASE_URL", "")
-    if not database_url:
+    if database_url:
+        database_ensure(database_url)
+    else:
         url = os.environ.get("DATABASE_URL", "")
         if not web_bench.is_postgres(url) and web_bench.local_service(web_bench.LOCAL_POSTGRES):
             url = web_bench.LOCAL_POSTGRES
