@@ -16,9 +16,10 @@ under way; seeded once into a database of its own and reused — ``BENCH_DATABAS
 outright), served as in production (README, "Production"): gunicorn's public pool (4 sync
 workers) and a referee pool of its own (2 sync workers) — the reverse proxy's split, here two
 ports. Before each trial the third round's unfinished tables are reset, and a working set of
-``2 × rate`` matches is played to random depths (untimed, through the services, and the pages
-warmed up again after the reset) so that matches finish throughout the trial as in a real round (a deal every two seconds per table of the set;
-a finished match is replaced by a fresh one). Then for ``--seconds`` (default 45): 50 closed-loop
+``2 × rate`` matches is played to random depths (untimed, through the services; then the pages
+are warmed up again after the reset) so that matches finish throughout the trial as in a real
+round (a deal every two seconds per table of the set; a finished match is replaced by a fresh
+one). Then for ``--seconds`` (default 45): 50 closed-loop
 public clients (half standings, half find, one connection per request) in one process and an
 open-loop writer in another, sending a deal to the working set's least recently dealt idle match
 every ``1/rate`` seconds whether or not the earlier ones were answered (a deal it could not send,
