@@ -14,7 +14,7 @@ The public pages while every table enters results. Prints, in the ``make bench``
 How: the event of ``bench/web_bench.py`` (5,000 pairs, two Swiss rounds finished and a third
 under way; seeded once into a database of its own and reused — ``BENCH_DATABASE_URL`` names it
 outright), served as in production (README, "Production"): gunicorn's public pool (4 sync
-workers) and a referee pool of its own (2 sync workers) — the reverse proxy's split, here two
+workers) and the staff pool of result entry (2 sync workers) — the reverse proxy's split, here two
 ports. Before each trial the third round's unfinished tables are reset, and a working set of
 ``2 × rate`` matches is played to random depths (untimed, through the services; then the pages
 are warmed up again after the reset) so that matches finish throughout the trial as in a real
@@ -47,7 +47,7 @@ import web_bench  # the seeding, the server's settings and the client of the web
 
 ROOT = web_bench.ROOT
 PUBLIC_WORKERS = 4
-REFEREE_WORKERS = 2
+STAFF_WORKERS = 2
 SECONDS = 45.0
 RATES = (20, 50)
 SET_SECONDS = 2.0
@@ -158,7 +158,7 @@ def working_set_play(*, ids: list[int], size: int, rng: random.Random) -> tuple[
 
 
 def serve_pools(database_url: str, static_root: str, public_port: int, referee_port: int) -> list[subprocess.Popen]:
-    """The public pool and the referee pool, as README's production section runs them."""
+    """The public pool and the staff pool (result entry), as README's production section runs them."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -175,8 +175,8 @@ def serve_pools(database_url: str, static_root: str, public_port: int, referee_p
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     pools = []
-    for name, port, workers in (("public", public_port, PUBLIC_WORKERS), ("referee", referee_port, REFEREE_WORKERS)):
-        command = [gunicorn, "tournament.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}", "-n", name]
+    for name, port, workers in (("public", public_port, PUBLIC_WORKERS), ("staff", referee_port, STAFF_WORKERS)):
+        command = [gunicorn, "tournament.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}", "-n", f"guandan-{name}"]
         command += ["--log-level", "warning", "--backlog", "2048"]
         pools.append(subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True))
     return pools
@@ -457,7 +457,7 @@ def main() -> int:
                 web_bench.stop(pool)
     cache = os.environ.get("CACHE_URL") or ""
     print(
-        f"NOTE live_bench: gunicorn {PUBLIC_WORKERS} public + {REFEREE_WORKERS} referee sync workers, {args.clients}"
+        f"NOTE live_bench: gunicorn {PUBLIC_WORKERS} public + {STAFF_WORKERS} staff sync workers, {args.clients}"
         f" clients, {args.seconds:.0f} s a trial, cache {urlsplit(cache).scheme}, {os.cpu_count()} CPUs, load average"
         f" {load_before:.1f} before and {os.getloadavg()[0]:.1f} after; a fixed loop took {speed_before:.0f} ms"
         f" before and {web_bench.machine_speed_ms():.0f} ms after"
