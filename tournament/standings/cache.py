@@ -1,7 +1,7 @@
-"""The public pages' cache: one version number per tournament, bumped by events.
+"""The public pages' cache: version numbers per tournament, bumped by events.
 
 Every cached public value (a rendered standings page, a find-my-table answer, the API's data)
-is stored under the tournament's current *version*. An event that changes what players see — a
+is stored under one of the tournament's current *versions* (below: three scopes). An event that changes what players see — a
 draw published, a deal entered, a match signed off, a pair renamed — bumps the version
 (:func:`public_version_bump`, called by the signal receivers in ``tournament.standings.signals``),
 so the next request misses and rebuilds. Nothing relies on time-based expiry for freshness: the
@@ -31,8 +31,8 @@ Three versions per tournament (*scopes*), each moved by fewer events than the on
   and rounds: the navigation of every page) are keyed on it, so they hold through a round of
   results.
 
-Bumps: once at once and once again when the transaction commits, both needed inside a
-transaction and only there (:func:`public_version_bump`).
+Bumps: at once, and inside a transaction once more when it commits — both needed there, for
+different readers; outside a transaction one is enough (:func:`public_version_bump`).
 
 Coalesced builds (:func:`coalesced_get`, the standings): a build of a 5,000-pair stage takes a
 quarter to half a second, and during a round its version moves every second or so. So a request
@@ -80,6 +80,9 @@ VERSION_TIMEOUT = 60 * 60 * 24 * 30
 ENTRY_TIMEOUT = 60 * 60 * 6
 """Only frees memory: superseded versions are never read again."""
 LOCK_TIMEOUT = 30
+REBUILD_LOCK_TIMEOUT = 10
+"""A coalesced rebuild's lock: a builder that died frees it within this (a build takes well under
+a second), so the standings never stay frozen behind it for long."""
 WAIT_STEP = 0.02
 WAIT_MAX = 5.0
 
@@ -345,11 +348,11 @@ def coalesced_get(
             value = _held_build(tournament_id, key, built.version)
             if value is not _MISSING:
                 due = built.version < version and time.time() - built.started >= rebuild_seconds()
-                if not due or not cache.add(lock_key, 1, timeout=LOCK_TIMEOUT):
+                if not due or not cache.add(lock_key, 1, timeout=REBUILD_LOCK_TIMEOUT):
                     return built.version, value  # the last complete build
                 return _rebuild(tournament_id, key, build, version, lock_key)
         # Nothing complete to serve.
-        if cache.add(lock_key, 1, timeout=LOCK_TIMEOUT):
+        if cache.add(lock_key, 1, timeout=REBUILD_LOCK_TIMEOUT):
             return _rebuild(tournament_id, key, build, version, lock_key)
         deadline = time.monotonic() + WAIT_MAX
         while time.monotonic() < deadline:
