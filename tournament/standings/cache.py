@@ -1,11 +1,12 @@
 """The public pages' cache: version numbers per tournament, bumped by events.
 
 Every cached public value (a rendered standings page, a find-my-table answer, the API's data)
-is stored under one of the tournament's current *versions* (below: three scopes). An event that changes what players see — a
-draw published, a deal entered, a match signed off, a pair renamed — bumps the version
-(:func:`public_version_bump`, called by the signal receivers in ``tournament.standings.signals``),
-so the next request misses and rebuilds. Nothing relies on time-based expiry for freshness: the
-entries' timeout only returns memory once a version is superseded.
+is stored under one of the tournament's current *versions* (three scopes, below). An event that
+changes what players see — a draw published, a deal entered, a match signed off, a pair renamed —
+bumps the versions it concerns (:func:`public_version_bump`, called by the signal receivers in
+``tournament.standings.signals``), so the next request misses and rebuilds. Nothing relies on
+time-based expiry for freshness: the entries' timeout only returns memory once a version is
+superseded.
 
 With several gunicorn workers the cache must be shared (``CACHE_URL``/``REDIS_URL``: Redis);
 ``INCR`` on Redis is atomic, so concurrent bumps from many workers never lose one. The version

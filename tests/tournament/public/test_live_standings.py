@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from tests.tournament.public.events import play_out, swiss_event
 from tournament.matches.models import MatchStatus
-from tournament.matches.services import deal_record, match_sign_off, match_unlock
+from tournament.matches.services import deal_correct, deal_record, match_sign_off, match_unlock
 from tournament.standings import cache as public_cache
 from tournament.standings import public
 from tournament.standings.cache import LocalMemo, coalesced_get, public_version_bump, public_version_get
@@ -141,6 +141,26 @@ def test_a_worker_never_serves_a_build_older_than_the_last_complete_one(monkeypa
         assert new_token > old_token
         assert public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id) == (new_token, new)
         assert len(builds) == 2  # fetched from the shared cache, not built again
+
+
+def test_a_deal_moves_the_match_page_at_once_and_leaves_the_standings_build(client, event, builds):
+    """Live levels are on the public version: the match page follows every deal; the standings
+    build is not touched for it."""
+    match = running_match(event, deals=1)
+    public.standings_build_get(tournament_id=event.tournament.pk, stage_id=event.first.stage_id)
+    page_url = reverse("standings:match", args=[event.tournament.pk, match.pk])
+    before = client.get(page_url).content
+    deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
+    assert client.get(page_url).content != before
+    assert builds == [event.first.stage_id]
+
+
+def test_a_correction_of_a_finished_match_moves_the_standings_version(event):
+    match = event.first.matches.exclude(ew_pair=None).first()
+    assert match.status == MatchStatus.FINISHED
+    before = public_version_get(tournament_id=event.tournament.pk, scope="standings")
+    deal_correct(match_id=match.pk, number=1, outcome={"order": ["E", "W"]}, reason="记错了")
+    assert public_version_get(tournament_id=event.tournament.pk, scope="standings") > before
 
 
 @pytest.mark.parametrize("step", ["signed off", "unlocked"])
