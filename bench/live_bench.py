@@ -50,6 +50,8 @@ PUBLIC_WORKERS = 4
 STAFF_WORKERS = 2
 SECONDS = 45.0
 RATES = (20, 50)
+WARM_SECONDS = 8.0
+"""Public load after each trial's reset, untimed: every worker rebuilds its pages and seat index."""
 SET_SECONDS = 2.0
 """Each match of the writer's working set gets a deal about this often."""
 ORDERS = [["N", "S"], ["E", "W"], ["N", "E", "S"], ["E", "N", "W"], ["S", "W", "N"], ["W", "S", "E"]]
@@ -130,10 +132,10 @@ def round_reset(*, stage_id: int) -> list[int]:
     return ids
 
 
-def working_set_play(*, ids: list[int], size: int, rng: random.Random) -> tuple[list[list[int]], list[int]]:
-    """``size`` matches played to random depths (0–12 deals, none finished): [id, version] each,
-    and the match ids left for the writer to start."""
-    from tournament.matches.models import MatchStatus
+def working_set_play(*, ids: list[int], size: int, rng: random.Random) -> tuple[list[list[int]], list[list[int]]]:
+    """``size`` matches played to random depths (0–12 deals, none finished), and the matches left
+    for the writer to start: [id, version] each."""
+    from tournament.matches.models import Match, MatchStatus
     from tournament.matches.services import deal_record
 
     pool = list(ids)
@@ -141,7 +143,7 @@ def working_set_play(*, ids: list[int], size: int, rng: random.Random) -> tuple[
     active: list[list[int]] = []
     while len(active) < size and pool:
         match_id = pool.pop()
-        version = 0
+        version = Match.objects.values_list("version", flat=True).get(pk=match_id)
         finished = False
         for _deal in range(rng.randrange(0, 13)):
             entry = deal_record(match_id=match_id, outcome={"order": rng.choice(ORDERS)})
@@ -151,10 +153,26 @@ def working_set_play(*, ids: list[int], size: int, rng: random.Random) -> tuple[
                 break
         if not finished:
             active.append([match_id, version])
-    return active, pool
+    versions = dict(Match.objects.filter(pk__in=pool).values_list("id", "version"))
+    return active, [[match_id, versions[match_id]] for match_id in pool]
 
 
 # -- serving ---------------------------------------------------------------------------------------------
+
+
+def staff_warm(*, base: str, token: str, match_ids: list[int]) -> None:
+    """A few API reads from several threads at once, so every staff worker has loaded the API
+    before the first timed deal (a worker's first request imports half the project)."""
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    def read(match_id: int) -> None:
+        request = urllib.request.Request(f"{base}/api/matches/{match_id}/", headers={"Authorization": f"Token {token}"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            response.read()
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(read, match_ids))
 
 
 def serve_pools(database_url: str, static_root: str, public_port: int, referee_port: int) -> list[subprocess.Popen]:
@@ -287,7 +305,8 @@ async def drive_writer(base: str, spec: dict, seconds: float, rate: float) -> di
         else:  # finished (or refused for good): a fresh table joins the set
             finished += 1
             if fresh:
-                idle.append((fresh.pop(), 0))
+                fresh_id, fresh_version = fresh.pop()
+                idle.append((fresh_id, fresh_version))
 
     tasks = []
     started = time.perf_counter()
@@ -346,7 +365,7 @@ def trial(*, rate: int, public: str, referee: str, spec_dir: Path, args: argpars
     # The reset moved every version (as a draw would): the pages and the seat index are rebuilt
     # first, untimed — the trial measures a round in play, not its publication (web_bench does).
     warm = spec_dir / "warm.json"
-    web_bench.drive_process(base=public, spec=warm, kind="warm", seconds=web_bench.WARM_SECONDS, clients=args.clients)
+    web_bench.drive_process(base=public, spec=warm, kind="warm", seconds=WARM_SECONDS, clients=args.clients)
     me = [sys.executable, __file__, "--spec", str(spec), "--seconds", str(args.seconds)]
     public_driver = subprocess.Popen(
         [*me, "--drive-public", public, "--clients", str(args.clients)], stdout=subprocess.PIPE, text=True
@@ -440,6 +459,7 @@ def main() -> int:
             public, referee = f"http://127.0.0.1:{public_port}", f"http://127.0.0.1:{referee_port}"
             web_bench.wait_ready(f"{public}/t/{tournament_id}/")
             web_bench.wait_ready(f"{referee}/t/{tournament_id}/")
+            staff_warm(base=referee, token=context["token"], match_ids=round_reset(stage_id=stage_id)[:16])
             web_bench.drive_process(base=public, spec=warm, kind="warm", seconds=web_bench.WARM_SECONDS, clients=50)
             for rate in (int(rate) for rate in args.rates.split(",")):
                 results[rate] = trial(
