@@ -12,8 +12,9 @@ The ``*_cached`` helpers wrap these with the tournament's versioned cache
 whose events can change it: the standings are a coalesced build of the *standings* version
 (moved only by what a ranking counts, rebuilt at most every few seconds, never in front of a
 waiting request); the frame (stages and rounds) on the *seating* version; what shows live levels
-or the running tables (the draw, a match, a pair, the bracket, the overview's progress) on the
-*public* version, moved by every deal.
+or the running tables on the *public* version, moved by every deal — the draw and the overview
+(with its progress) as coalesced builds like the standings, a match, a pair and the bracket
+(one key each, small) as plain cached values.
 """
 
 from __future__ import annotations
@@ -767,15 +768,22 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
 # -- cached ----------------------------------------------------------------------------------------------
 
 
-def overview_cached(*, tournament_id: int, version: int | None = None) -> TournamentOverview | None:
-    """The overview with the current round's progress, at the *public* version (it moves with
-    the tables that start or finish)."""
-    return public_cached(
+def overview_build_get(*, tournament_id: int, version: int | None = None) -> tuple[int, TournamentOverview | None]:
+    """The overview with the current round's progress as last built, and the build's token: a
+    coalesced build of the *public* version (its progress counts the tables started and finished,
+    so it would move with nearly every deal), rebuilt at most every ``PUBLIC_REBUILD_SECONDS``."""
+    return coalesced_get(
         tournament_id=tournament_id,
         key="overview",
         build=lambda: tournament_overview_get(tournament_id=tournament_id),
         version=version,
+        scope="public",
     )
+
+
+def overview_cached(*, tournament_id: int, version: int | None = None) -> TournamentOverview | None:
+    """The overview with the current round's progress (:func:`overview_build_get`)."""
+    return overview_build_get(tournament_id=tournament_id, version=version)[1]
 
 
 def _frame_get(*, tournament_id: int) -> TournamentOverview | None:
@@ -798,13 +806,25 @@ def frame_cached(*, tournament_id: int, seating_version: int | None = None) -> T
     )
 
 
-def draw_cached(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
-    return public_cached(
+def draw_build_get(
+    *, tournament_id: int, round_id: int, version: int | None = None
+) -> tuple[int, tuple[DrawRow, ...]]:
+    """A round's draw with its live levels as last built, and the build's token: a coalesced build
+    of the *public* version (every deal moves it), so a round of results costs one rebuild every
+    ``PUBLIC_REBUILD_SECONDS`` at most, not one per deal; a round just published has no build yet
+    and is built at once."""
+    return coalesced_get(
         tournament_id=tournament_id,
         key=f"draw:{round_id}",
         build=lambda: draw_list(tournament_id=tournament_id, round_id=round_id),
-        stale_ok=True,  # keyed by round: a round just published has no older value to serve
+        version=version,
+        scope="public",
     )
+
+
+def draw_cached(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
+    """A round's draw as last built (:func:`draw_build_get`)."""
+    return draw_build_get(tournament_id=tournament_id, round_id=round_id)[1]
 
 
 def standings_build_get(

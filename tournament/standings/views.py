@@ -1,10 +1,13 @@
 """The public pages: no login, read-only, cached per tournament version, live by htmx polling.
 
-Each page is keyed on what it shows (:mod:`tournament.standings.cache`): the draw, match, pair,
-bracket and screen pages on the *public* version (live levels: every deal moves them); the
-standings page on the tournament's frame (*seating* version) and the stage's last complete
-standings build; find my table on the frame and the seat index alone. So while results flow in,
-the standings page changes only when a new build lands and find my table not at all.
+Each page is keyed on what it shows (:mod:`tournament.standings.cache`), around the tournament's
+frame (stages and rounds, on the *seating* version): the standings page on the stage's last
+complete standings build (moved only by what a ranking counts), the draw on the round's last
+complete draw build (live levels: coalesced, at most one rebuild every few seconds); the match,
+pair and bracket pages on the *public* version (every deal moves them; one small value each);
+find my table on the seat index alone; the big screen and the tournament home show the running
+tables (the overview's progress). So while results flow in, find my table does not change, the
+standings change only when a match finishes, and nothing is rebuilt once per deal for everyone.
 
 Each page is a cached fragment (rendered once per tournament version, page and language) inside
 the site's layout (itself rendered once per version for visitors who are not signed in:
@@ -35,10 +38,12 @@ from tournament.standings.cache import public_cached, public_versions_get
 from tournament.standings.public import (
     TournamentOverview,
     bracket_cached,
+    draw_build_get,
     draw_cached,
     frame_cached,
     match_cached,
     normalise_query,
+    overview_build_get,
     overview_cached,
     pair_cached,
     standings_build_get,
@@ -154,7 +159,8 @@ def _live_page(
 @require_safe
 def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) -> HttpResponse:
     """The draw of a published round (the current one by default): table, pairs, area, live state."""
-    overview = _overview(request, tournament_id)
+    overview = _overview(request, tournament_id, live=False)
+    frame = f"s{request.seating_version}"  # type: ignore[attr-defined]
     if round_id is None:
         round_ = overview.current_round
     else:
@@ -162,13 +168,21 @@ def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) 
         if round_ is None:
             raise Http404
     page = _int_param(request, "page", 1, 1, 10_000)
+    rows: tuple[Any, ...] = ()
+    version = frame
+    if round_ is not None:
+        # The round's last complete build: the page (and its poll's 204) moves when a new one lands.
+        build, rows = draw_build_get(
+            tournament_id=tournament_id,
+            round_id=round_.id,
+            version=request.public_version,  # type: ignore[attr-defined]
+        )
+        version = f"{frame}.d{build}"
 
     def context() -> dict[str, Any]:
         if round_ is None:
             return {"round": None}
-        rows = draw_cached(tournament_id=tournament_id, round_id=round_.id)
-        paginator = Paginator(rows, DRAW_PAGE_SIZE)
-        return {"round": round_, "page": paginator.get_page(page)}
+        return {"round": round_, "page": Paginator(rows, DRAW_PAGE_SIZE).get_page(page)}
 
     return _live_page(
         request,
@@ -178,8 +192,9 @@ def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) 
         context=context,
         title=_("Draw"),
         params={"page": page} if page > 1 else None,
-        stale_ok=round_ is not None,
         section="draw",
+        version=version,
+        layout_version=frame,
     )
 
 
@@ -264,7 +279,7 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
 @require_safe
 def bracket(request: HttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
     """A knockout stage's bracket: the whole tree, byes, winners, live levels, third place."""
-    overview = _overview(request, tournament_id)
+    overview = _overview(request, tournament_id, live=False)
     if stage_id is None:
         stages = overview.knockout_stages
         if not stages:
@@ -296,7 +311,7 @@ def bracket(request: HttpRequest, tournament_id: int, stage_id: int | None = Non
 @require_safe
 def pair(request: HttpRequest, tournament_id: int, pair_id: int) -> HttpResponse:
     """A pair's page: its players, its ranks, and every match with its deal-by-deal history."""
-    overview = _overview(request, tournament_id)
+    overview = _overview(request, tournament_id, live=False)
     view = pair_cached(tournament_id=tournament_id, pair_id=pair_id)
     if view is None:
         raise Http404
@@ -314,7 +329,7 @@ def pair(request: HttpRequest, tournament_id: int, pair_id: int) -> HttpResponse
 @require_safe
 def match(request: HttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
     """A match as it stands: live levels and every deal as the referee entered it."""
-    overview = _overview(request, tournament_id)
+    overview = _overview(request, tournament_id, live=False)
     view = match_cached(tournament_id=tournament_id, match_id=match_id)
     if view is None:
         raise Http404
@@ -387,7 +402,7 @@ def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def overview_html(*, tournament_id: int) -> str:
     """The public part of the tournament home (current round, time left, links), cached; for
     ``registration.views.tournament_detail``. Empty for an unknown tournament."""
-    overview = overview_cached(tournament_id=tournament_id)
+    build, overview = overview_build_get(tournament_id=tournament_id)
     if overview is None:
         return ""
     language = get_language() or ""
@@ -395,4 +410,5 @@ def overview_html(*, tournament_id: int) -> str:
         tournament_id=tournament_id,
         key=f"html:{language}:overview",
         build=lambda: render_to_string("public/_overview.html", {"overview": overview}),
+        version=f"o{build}",
     )

@@ -223,3 +223,20 @@ def test_outside_a_transaction_a_bump_happens_once(monkeypatch):
     monkeypatch.setattr(public_cache, "_bump", lambda tournament_id, scope: bumped.append(scope))
     public_version_bump(tournament_id=1, seating=False)
     assert bumped == ["public", "standings"]
+
+
+def test_the_draw_follows_deals_one_build_every_window(client, event, window):
+    """The draw's live levels are a coalesced build of the public version: a deal shows within
+    the window, and a poll is answered 204 (nothing new) until the next build lands."""
+    draw_url = reverse("standings:draw", args=[event.tournament.pk])
+    match = running_match(event, deals=1)
+    with time_machine.travel("2026-05-01 09:00:00 +0000", tick=False) as clock:
+        before = client.get(draw_url).content.decode()
+        poll = before[before.index(draw_url + "?v=") :].split('"', 1)[0].replace("&amp;", "&")
+        deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
+        assert client.get(draw_url).content.decode() == before  # inside the window: the last build
+        assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
+        clock.shift(window)
+        after = client.get(draw_url).content.decode()
+        assert after != before
+        assert client.get(poll, headers={"HX-Request": "true"}).status_code == 200  # the new build
