@@ -806,9 +806,7 @@ def frame_cached(*, tournament_id: int, seating_version: int | None = None) -> T
     )
 
 
-def draw_build_get(
-    *, tournament_id: int, round_id: int, version: int | None = None
-) -> tuple[int, tuple[DrawRow, ...]]:
+def draw_build_get(*, tournament_id: int, round_id: int, version: int | None = None) -> tuple[int, tuple[DrawRow, ...]]:
     """A round's draw with its live levels as last built, and the build's token: a coalesced build
     of the *public* version (every deal moves it), so a round of results costs one rebuild every
     ``PUBLIC_REBUILD_SECONDS`` at most, not one per deal; a round just published has no build yet
