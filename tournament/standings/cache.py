@@ -129,6 +129,9 @@ class LocalMemo:
 
 
 local_memo = LocalMemo(LOCAL_ENTRIES)
+build_memo = LocalMemo(32)
+"""A worker's coalesced builds (a stage's standings, a round's draw, the overview), apart from
+the pages: a page visited once per deal (a match's) never pushes a 350 KB build out."""
 
 
 def _version_key(tournament_id: int, scope: Scope = "public") -> str:
@@ -293,12 +296,12 @@ def rebuild_seconds() -> float:
 def _held_build(tournament_id: int, key: str, version: int) -> Any:
     """The value built at ``version``: from the worker's memory, else from the shared cache (and
     then kept in memory), else ``_MISSING`` (evicted)."""
-    memo_key = ("build", tournament_id, key, version)
-    value = local_memo.get(memo_key, _MISSING)
+    memo_key = (tournament_id, key, version)
+    value = build_memo.get(memo_key, _MISSING)
     if value is _MISSING:
         value = cache.get(f"{PREFIX}:{tournament_id}:build:{key}:{version}", _MISSING)
         if value is not _MISSING:
-            local_memo.put(memo_key, value)
+            build_memo.put(memo_key, value)
     return value
 
 
@@ -322,7 +325,7 @@ def _rebuild(tournament_id: int, key: str, build: Callable[[], T], version: int,
             cache.set(marker_key, tuple(Built(version, started)), timeout=ENTRY_TIMEOUT)
     finally:
         cache.delete(lock_key)
-    local_memo.put(("build", tournament_id, key, version), value)
+    build_memo.put((tournament_id, key, version), value)
     return version, value
 
 

@@ -132,12 +132,12 @@ def test_a_worker_never_serves_a_build_older_than_the_last_complete_one(monkeypa
     match = running_match(event)
     with time_machine.travel("2026-05-01 09:00:00 +0000", tick=False) as clock:
         old_token, _old = public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
-        this_worker = public_cache.local_memo  # holds the old build
+        this_worker = public_cache.build_memo  # holds the old build
         deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
         clock.shift(window)
-        monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))  # another worker builds the new one
+        monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))  # another worker builds the new one
         new_token, new = public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
-        monkeypatch.setattr(public_cache, "local_memo", this_worker)
+        monkeypatch.setattr(public_cache, "build_memo", this_worker)
         assert new_token > old_token
         assert public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id) == (new_token, new)
         assert len(builds) == 2  # fetched from the shared cache, not built again
