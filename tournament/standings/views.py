@@ -109,10 +109,14 @@ def _live_page(
     """Render a cached fragment, whole (a page) or alone (an htmx poll), or 204 if unchanged.
 
     ``version``: what the fragment is built from (default: the request's public version);
-    ``layout_version``: what the layout around it is built from (default: ``version``).
+    ``layout_version``: what the layout around it is built from (default: the frame's, the
+    seating version: the layout shows the tournament's name and stages and the page's title — a
+    pair's name, a table's number — all moved only by seating events).
     """
     if version is None:
         version = request.public_version  # type: ignore[attr-defined]
+    if layout_version is None:
+        layout_version = f"s{request.seating_version}"  # type: ignore[attr-defined]
     if request.htmx and request.GET.get("v") == str(version):
         response = HttpResponse(status=204)
         patch_vary_headers(response, ["HX-Request"])
@@ -148,7 +152,7 @@ def _live_page(
             template,
             {"overview": overview, "title": title, "section": section},
             tournament_id=overview.id,
-            version=version if layout_version is None else layout_version,
+            version=layout_version,
             key=key,
             holes={"content": mark_safe(html)},
         )
@@ -194,7 +198,6 @@ def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) 
         params={"page": page} if page > 1 else None,
         section="draw",
         version=version,
-        layout_version=frame,
     )
 
 
@@ -272,7 +275,6 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
         params={"page": page} if page > 1 else None,
         section="standings",
         version=f"{frame}.b{build}",
-        layout_version=frame,
     )
 
 
