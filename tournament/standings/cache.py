@@ -285,7 +285,9 @@ class Built(NamedTuple):
     version: int
     """The scope's version read before the build: the build holds every event up to it."""
     started: float
-    """When its build started (``time.time()``): the next may start ``PUBLIC_REBUILD_SECONDS`` later."""
+    """When its build started (``time.time()``): the next may start ``PUBLIC_REBUILD_SECONDS`` later.
+    Wall-clock time, compared across machines: a clock off by some seconds only shifts when the
+    next rebuild may start (keep the machines on NTP)."""
 
 
 def rebuild_seconds() -> float:
