@@ -196,7 +196,9 @@ def public_version_bump(*, tournament_id: int, seating: bool = True, standings: 
     reads) must not be served a value cached before the write; and again once the transaction
     commits, because a reader on another connection that builds between the first bump and the
     commit still sees the old rows and stores them under the new version — the second bump
-    retires that value. Outside a transaction the write is already committed: one bump.
+    retires that value. Outside a transaction the write is already committed: one bump. The second
+    bump costs one ``INCR``, not a second rebuild: coalesced builds (the standings, the draw) are
+    rebuilt at most every ``PUBLIC_REBUILD_SECONDS`` however often their version moves.
     """
     scopes: list[Scope] = ["public"]
     if standings or seating:
