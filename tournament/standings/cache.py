@@ -88,6 +88,8 @@ WAIT_STEP = 0.02
 WAIT_MAX = 5.0
 
 _MISSING = object()
+UNREAD = _MISSING
+"""A coalesced build's marker the caller has not read (:func:`coalesced_get` reads it)."""
 
 
 LOCAL_ENTRIES = 256
@@ -144,15 +146,19 @@ class Versions(NamedTuple):
     seating: int
 
 
-def public_versions_get(*, tournament_id: int) -> Versions:
+def public_versions_get(*, tournament_id: int, markers: dict[str, Any] | None = None) -> Versions:
     """The tournament's current cache versions (created on first use), in one round trip.
 
+    ``markers``: the keys of coalesced builds (:func:`coalesced_get`) whose markers the caller
+    will need, read in the same round trip; filled in with what was found (``None``: no build;
+    left :data:`UNREAD` if the cache is down).
     If the cache is down, versions nobody used before: every value is built afresh (never an old
     one served) and the pages stay up.
     """
     keys = {scope: _version_key(tournament_id, scope) for scope in Versions._fields}
+    wanted = {_marker_key(tournament_id, key): key for key in markers or ()}
     try:
-        found = cache.get_many(list(keys.values()))
+        found = cache.get_many([*keys.values(), *wanted])
         versions = {}
         for scope, key in keys.items():
             version = found.get(key)
@@ -166,6 +172,8 @@ def public_versions_get(*, tournament_id: int) -> Versions:
         logger.warning("public cache unavailable; tournament %s's pages are built afresh", tournament_id, exc_info=True)
         now = time.time_ns()
         return Versions(public=now, standings=now, seating=now)
+    if markers is not None:
+        markers.update({key: found.get(marker_key) for marker_key, key in wanted.items()})
     return Versions(**versions)
 
 
@@ -315,7 +323,7 @@ class _BuildFailed(Exception):
 
 def _rebuild(tournament_id: int, key: str, build: Callable[[], T], version: int, lock_key: str) -> tuple[int, T]:
     """Build at ``version`` (the caller holds ``lock_key``), store the value, then its marker."""
-    marker_key = f"{PREFIX}:{tournament_id}:built:{key}"
+    marker_key = _marker_key(tournament_id, key)
     try:
         started = time.time()
         try:
@@ -333,8 +341,18 @@ def _rebuild(tournament_id: int, key: str, build: Callable[[], T], version: int,
     return version, value
 
 
+def _marker_key(tournament_id: int, key: str) -> str:
+    return f"{PREFIX}:{tournament_id}:built:{key}"
+
+
 def coalesced_get(
-    *, tournament_id: int, key: str, build: Callable[[], T], version: int | None = None, scope: Scope = "standings"
+    *,
+    tournament_id: int,
+    key: str,
+    build: Callable[[], T],
+    version: int | None = None,
+    scope: Scope = "standings",
+    marker: Any = UNREAD,
 ) -> tuple[int, T]:
     """The last complete build of ``key`` and the ``scope`` version it was built at; rebuilt by
     at most one request at a time across all workers, at most every :func:`rebuild_seconds`, and
@@ -342,15 +360,18 @@ def coalesced_get(
 
     Only when there is no complete build to serve (the first request, or the build evicted) does
     a request wait for the builder (up to :data:`WAIT_MAX`, then it builds itself). ``version``:
-    the scope's version as the caller read it. With the cache down the value is built afresh
-    (its token a fresh clock value, so nothing derived from it is ever taken for another build's).
+    the scope's version as the caller read it; ``marker``: the build's marker as the caller read
+    it with the version (:func:`public_versions_get`), one round trip less. With the cache down
+    the value is built afresh (its token a fresh clock value, so nothing derived from it is ever
+    taken for another build's).
     """
-    marker_key = f"{PREFIX}:{tournament_id}:built:{key}"
+    marker_key = _marker_key(tournament_id, key)
     lock_key = f"{PREFIX}:{tournament_id}:rebuild:{key}"
     try:
         if version is None:
             version = public_version_get(tournament_id=tournament_id, scope=scope)
-        marker = cache.get(marker_key)
+        if marker is UNREAD:
+            marker = cache.get(marker_key)
         if marker is not None:
             built = Built(*marker)
             value = _held_build(tournament_id, key, built.version)

@@ -30,7 +30,7 @@ from scoring.standings import METRICS, rank
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, StageFormat
 from tournament.registration.models import Pair, Tournament
 from tournament.rules import rules_for_stage
-from tournament.standings.cache import coalesced_get, public_cached, public_version_get
+from tournament.standings.cache import UNREAD, coalesced_get, public_cached, public_version_get
 from tournament.standings.selectors import stage_match_records, stage_standings
 
 PUBLIC_ROUND_STATUSES = (
@@ -825,19 +825,26 @@ def draw_cached(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
     return draw_build_get(tournament_id=tournament_id, round_id=round_id)[1]
 
 
+def standings_key(stage_id: int) -> str:
+    """The coalesced build's key of a stage's standings."""
+    return f"standings:{stage_id}"
+
+
 def standings_build_get(
-    *, tournament_id: int, stage_id: int, version: int | None = None
+    *, tournament_id: int, stage_id: int, version: int | None = None, marker: Any = UNREAD
 ) -> tuple[int, StageTable | None]:
     """A stage's standings as last completely built, and the build's token (the standings version
     it was built at: pages rendered from the build are keyed on it). A rebuild is coalesced: at
     most one at a time and at most every ``PUBLIC_REBUILD_SECONDS`` per stage, only once something
     counted has changed (:func:`tournament.standings.cache.coalesced_get`). ``version``: the
-    tournament's standings version as the caller read it."""
+    tournament's standings version as the caller read it; ``marker``: the build's marker read
+    with it (under :func:`standings_key`)."""
     return coalesced_get(
         tournament_id=tournament_id,
-        key=f"standings:{stage_id}",
+        key=standings_key(stage_id),
         build=lambda: standings_get(tournament_id=tournament_id, stage_id=stage_id),
         version=version,
+        marker=marker,
     )
 
 

@@ -34,7 +34,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from tournament.standings.cache import public_cached, public_versions_get
+from tournament.standings.cache import UNREAD, public_cached, public_versions_get
 from tournament.standings.public import (
     TournamentOverview,
     bracket_cached,
@@ -48,6 +48,7 @@ from tournament.standings.public import (
     pair_cached,
     standings_build_get,
     standings_cached,
+    standings_key,
 )
 from tournament.standings.seat_cards import find_results_html
 from tournament.standings.seating import table_find
@@ -64,12 +65,14 @@ SCREEN_MAX_SLIDES = 6
 """Per kind (draw, standings): a projector shows the top of a big event, players use their phones."""
 
 
-def _overview(request: HttpRequest, tournament_id: int, *, live: bool = True) -> TournamentOverview:
+def _overview(
+    request: HttpRequest, tournament_id: int, *, live: bool = True, markers: dict[str, Any] | None = None
+) -> TournamentOverview:
     """The tournament's overview (404 if unknown); notes the cache versions on the request, read
-    once per request (one round trip for all three). ``live``: with the current round's progress
-    (at the public version); else the frame (:func:`frame_cached`, at the seating version) for a
-    page that shows no running tables."""
-    versions = public_versions_get(tournament_id=tournament_id)
+    once per request (one round trip for all three, and for the ``markers`` of coalesced builds
+    the page will need). ``live``: with the current round's progress (at the public version); else
+    the frame (:func:`frame_cached`, at the seating version) for a page that shows no running tables."""
+    versions = public_versions_get(tournament_id=tournament_id, markers=markers)
     request.public_version = versions.public  # type: ignore[attr-defined]
     request.standings_version = versions.standings  # type: ignore[attr-defined]
     request.seating_version = versions.seating  # type: ignore[attr-defined]
@@ -232,7 +235,8 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_safe
 def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
     """Live standings of a ranked stage with every tie-break column and the movement."""
-    overview = _overview(request, tournament_id, live=False)
+    markers: dict[str, Any] = {standings_key(stage_id): UNREAD} if stage_id is not None else {}
+    overview = _overview(request, tournament_id, live=False, markers=markers)
     frame = f"s{request.seating_version}"  # type: ignore[attr-defined]
     if stage_id is None:
         stages = overview.ranked_stages
@@ -259,6 +263,7 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
         tournament_id=tournament_id,
         stage_id=stage_id,
         version=request.standings_version,  # type: ignore[attr-defined]
+        marker=markers[standings_key(stage_id)],
     )
 
     def context() -> dict[str, Any]:

@@ -240,3 +240,33 @@ def test_the_draw_follows_deals_one_build_every_window(client, event, window):
         after = client.get(draw_url).content.decode()
         assert after != before
         assert client.get(poll, headers={"HX-Request": "true"}).status_code == 200  # the new build
+
+
+def test_a_standings_or_find_page_served_from_memory_costs_one_cache_round_trip(client, event, monkeypatch):
+    pages = [
+        reverse("standings:stage_standings", args=[event.tournament.pk, event.first.stage_id]),
+        reverse("standings:find", args=[event.tournament.pk]) + "?q=20001",
+    ]
+    for url in pages:
+        client.get(url)
+    calls = []
+    depth = [0]
+
+    def counted(name, real):
+        def call(*args, **kwargs):
+            if depth[0] == 0:  # the local-memory cache's get_many calls get: one call to Redis
+                calls.append(name)
+            depth[0] += 1
+            try:
+                return real(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+
+        return call
+
+    for name in ("get", "get_many", "add", "set", "set_many", "incr"):
+        monkeypatch.setattr(cache, name, counted(name, getattr(cache, name)))
+    for url in pages:
+        calls.clear()
+        assert client.get(url).status_code == 200
+        assert calls == ["get_many"], url  # the versions (and the standings build's marker) at once
