@@ -175,7 +175,9 @@ def staff_warm(*, base: str, token: str, match_ids: list[int]) -> None:
         list(pool.map(read, match_ids))
 
 
-def serve_pools(database_url: str, static_root: str, public_port: int, referee_port: int) -> list[subprocess.Popen]:
+def serve_pools(
+    database_url: str, static_root: str, public_port: int, referee_port: int, *, public_workers: int, staff_workers: int
+) -> list[subprocess.Popen]:
     """The public pool and the staff pool (result entry), as README's production section runs them."""
     env = {
         **os.environ,
@@ -193,7 +195,7 @@ def serve_pools(database_url: str, static_root: str, public_port: int, referee_p
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     pools = []
-    for name, port, workers in (("public", public_port, PUBLIC_WORKERS), ("staff", referee_port, STAFF_WORKERS)):
+    for name, port, workers in (("public", public_port, public_workers), ("staff", referee_port, staff_workers)):
         command = [gunicorn, "tournament.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}", "-n", f"guandan-{name}"]
         command += ["--log-level", "warning", "--backlog", "2048"]
         pools.append(subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True))
@@ -396,6 +398,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=SECONDS, help="driving time of one trial")
     parser.add_argument("--rates", default=",".join(map(str, RATES)), help="deals a second of each trial")
     parser.add_argument("--clients", type=int, default=web_bench.CLIENTS)
+    parser.add_argument("--public-workers", type=int, default=PUBLIC_WORKERS)
+    parser.add_argument("--staff-workers", type=int, default=STAFF_WORKERS)
     parser.add_argument("--spec", help=argparse.SUPPRESS)
     parser.add_argument("--drive-public", help=argparse.SUPPRESS)
     parser.add_argument("--write", help=argparse.SUPPRESS)
@@ -454,7 +458,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         warm = Path(tmp) / "warm.json"
         warm.write_text(json.dumps({"warm": paths["standings"] + paths["find"][:500]}))
-        pools = serve_pools(database_url, str(Path(tmp) / "static"), public_port, referee_port)
+        pools = serve_pools(
+            database_url,
+            str(Path(tmp) / "static"),
+            public_port,
+            referee_port,
+            public_workers=args.public_workers,
+            staff_workers=args.staff_workers,
+        )
         try:
             public, referee = f"http://127.0.0.1:{public_port}", f"http://127.0.0.1:{referee_port}"
             web_bench.wait_ready(f"{public}/t/{tournament_id}/")
@@ -477,10 +488,10 @@ def main() -> int:
                 web_bench.stop(pool)
     cache = os.environ.get("CACHE_URL") or ""
     print(
-        f"NOTE live_bench: gunicorn {PUBLIC_WORKERS} public + {STAFF_WORKERS} staff sync workers, {args.clients}"
-        f" clients, {args.seconds:.0f} s a trial, cache {urlsplit(cache).scheme}, {os.cpu_count()} CPUs, load average"
-        f" {load_before:.1f} before and {os.getloadavg()[0]:.1f} after; a fixed loop took {speed_before:.0f} ms"
-        f" before and {web_bench.machine_speed_ms():.0f} ms after"
+        f"NOTE live_bench: gunicorn {args.public_workers} public + {args.staff_workers} staff sync workers,"
+        f" {args.clients} clients, {args.seconds:.0f} s a trial, cache {urlsplit(cache).scheme},"
+        f" {os.cpu_count()} CPUs, load average {load_before:.1f} before and {os.getloadavg()[0]:.1f} after;"
+        f" a fixed loop took {speed_before:.0f} ms before and {web_bench.machine_speed_ms():.0f} ms after"
     )
     for rate, result in results.items():
         prefix = "web.live" if rate == RATES[0] else f"web.live{rate}"
