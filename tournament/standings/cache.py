@@ -324,19 +324,22 @@ class _BuildFailed(Exception):
 def _rebuild(tournament_id: int, key: str, build: Callable[[], T], version: int, lock_key: str) -> tuple[int, T]:
     """Build at ``version`` (the caller holds ``lock_key``), store the value, then its marker."""
     marker_key = _marker_key(tournament_id, key)
+    started = time.time()
     try:
-        started = time.time()
-        try:
-            value = build()
-        except Exception as error:
-            raise _BuildFailed from error
+        value = build()
+    except Exception as error:
+        cache.delete(lock_key)
+        raise _BuildFailed from error
+    try:
         cache.set(f"{PREFIX}:{tournament_id}:build:{key}:{version}", value, timeout=ENTRY_TIMEOUT)
         marker = cache.get(marker_key)
         # A builder slower than the lock's timeout must not put an older build back in front.
         if marker is None or Built(*marker).version < version:
             cache.set(marker_key, tuple(Built(version, started)), timeout=ENTRY_TIMEOUT)
-    finally:
         cache.delete(lock_key)
+    except Exception:  # the cache went down meanwhile: the value is still right, only not shared
+        logger.warning("public cache unavailable; %s built but not stored", key, exc_info=True)
+        return time.time_ns(), value
     build_memo.put((tournament_id, key, version), value)
     return version, value
 
