@@ -112,8 +112,8 @@ def write_round(draw: Draw) -> None:
     from django.core.management import call_command
     from django.db import transaction
 
-    from tournament.draw.services import round_write
-    from tournament.matches.models import Match, Round, RoundStatus, Stage
+    from tournament.draw.services import round_write, stage_create
+    from tournament.matches.models import Match, Round, RoundStatus
     from tournament.registration.models import Pair, Tournament
 
     call_command("migrate", verbosity=0)
@@ -123,7 +123,7 @@ def write_round(draw: Draw) -> None:
         tournament = Tournament.objects.create(name=f"bench draw write {run}", rule_profile="timed-40")
         pairs = Pair.objects.bulk_create(Pair(tournament=tournament, name=f"对{i}") for i in range(1, PAIRS + 1))
         pk_of = {i: pair.pk for i, pair in enumerate(pairs, start=1)}
-        stage = Stage.objects.create(tournament=tournament, name="预赛", format="swiss")
+        stage = stage_create(tournament=tournament, name="预赛", format="swiss")
         round_ = Round.objects.create(stage=stage, number=ROUNDS_BEFORE + 1, status=RoundStatus.DRAFT)
         ours = dataclasses.replace(
             draw,

@@ -47,6 +47,7 @@ from django.utils import timezone  # noqa: E402
 from scoring.finishing_order import FinishingOrder  # noqa: E402
 from scoring.match import MatchState, replay  # noqa: E402
 from scoring.seats import SEATS  # noqa: E402
+from tournament.draw.services import stage_create  # noqa: E402
 from tournament.exports.workbook import workbook_build  # noqa: E402
 from tournament.matches.models import (  # noqa: E402
     Deal,
@@ -55,7 +56,6 @@ from tournament.matches.models import (  # noqa: E402
     Round,
     RoundEntry,
     RoundStatus,
-    Stage,
     StageFormat,
     Table,
 )
@@ -116,7 +116,7 @@ def seed() -> int:
         batch_size=2000,
     )
     tables = Table.objects.bulk_create([Table(tournament=tournament, number=n + 1) for n in range(PAIRS // 2)])
-    stage = Stage.objects.create(tournament=tournament, name="预赛", format=StageFormat.SWISS, order=1)
+    stage = stage_create(tournament=tournament, name="预赛", format=StageFormat.SWISS, order=1)
     options = rules_for_stage(stage)
     orders = _orders()
     start = timezone.now() - timedelta(days=1)

@@ -114,6 +114,7 @@ def seed() -> tuple[int, int, list[str]]:
     from django.db import transaction
     from django.utils import timezone
 
+    from tournament.draw.services import stage_create
     from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, Table
     from tournament.registration.models import Department, Pair, PairMember, PairStatus, Player, Tournament
     from tournament.standings.cache import public_version_bump
@@ -172,7 +173,7 @@ def seed() -> tuple[int, int, list[str]]:
             ),
             batch_size=4000,
         )
-        stage = Stage.objects.create(tournament=tournament, name="公开赛（瑞士移位）", order=1, format="swiss")
+        stage = stage_create(tournament=tournament, name="公开赛（瑞士移位）", order=1, format="swiss")
         tables = Table.objects.bulk_create(
             (
                 Table(tournament=tournament, number=n, area=f"{chr(65 + (n - 1) // 500)}区")

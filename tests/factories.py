@@ -9,6 +9,7 @@ from django.contrib.auth.models import Group
 from tournament.matches.models import Match, RefereeAssignment, Round, RoundStatus, Stage, StageFormat, Table
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
 from tournament.registration.roles import ORGANISERS_GROUP, REFEREES_GROUP
+from tournament.rules import stage_rules_resolve
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -77,6 +78,8 @@ class PairFactory(factory.django.DjangoModelFactory):
 
 
 class StageFactory(factory.django.DjangoModelFactory):
+    """A stage with the rules in force stored as ``stage_create`` stores them (issue 13)."""
+
     class Meta:
         model = Stage
 
@@ -84,6 +87,13 @@ class StageFactory(factory.django.DjangoModelFactory):
     name = "预赛"
     format = StageFormat.SWISS
     order = factory.Sequence(lambda n: n + 1)
+    rule_profile = ""
+    rule_overrides = factory.LazyFunction(dict)
+    rules = factory.LazyAttribute(
+        lambda stage: stage_rules_resolve(
+            tournament=stage.tournament, rule_profile=stage.rule_profile, rule_overrides=stage.rule_overrides
+        ).to_json()
+    )
 
 
 class RoundFactory(factory.django.DjangoModelFactory):

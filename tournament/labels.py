@@ -49,3 +49,128 @@ def reason(code: Any) -> str:
         "forfeit": _("forfeit"),
     }
     return str(names.get(str(code), code or ""))
+
+
+# -- the rules in force (issue 13) -------------------------------------------------------------------
+
+
+def profile_title(name: Any) -> str:
+    """A rule profile by its title and the rulebook it follows ("40分钟限时…（规则 002）"), not "timed-40"."""
+    from tournament.rules import profile_view
+
+    view = profile_view(str(name))
+    if not view.seed or view.seed in view.title:  # the title names its rulebook already
+        return view.title
+    return _("%(title)s (rulebook %(seed)s)") % {"title": view.title, "seed": view.seed}
+
+
+def rule_option(name: Any) -> str:
+    """An option's name as an organiser reads it (RULES.md names the option itself)."""
+    names = {
+        "game": _("Game"),
+        "format": _("Match format"),
+        "deals": _("Number of deals"),
+        "games": _("Number of games"),
+        "time_cap_minutes": _("Time cap"),
+        "at_time_up": _("When time is up"),
+        "time_up_tie": _("Equal levels at time"),
+        "upgrades": _("Upgrades (1-2 / 1-3 / 1-4)"),
+        "points_table": _("Points (1-2 / 1-3 / 1-4)"),
+        "a_pass": _("Passing A"),
+        "a_failure_limit": _("Failed A attempts"),
+        "a_reset": _("After the reset"),
+        "tribute_variant": _("Tribute"),
+        "wild_reading": _("Wild cards (card assistant)"),
+        "match_points": _("Match points"),
+        "tie_breakers": _("Tie-breakers"),
+        "small_points": _("Small points"),
+        "bye_result": _("Bye"),
+        "bye_margin": _("Bye margin"),
+        "forfeit_margin": _("Forfeit margin"),
+        "late_arrival": _("Late arrival"),
+    }
+    return str(names.get(str(name), name))
+
+
+def _place_table(value: Any, sign: str) -> str:
+    if isinstance(value, dict):
+        return " / ".join(f"{sign}{value.get(key)}" for key in ("1-2", "1-3", "1-4"))
+    return str(value)
+
+
+def rule_value(name: Any, value: Any) -> str:
+    """An option's value in words (RULES.md §1–§9)."""
+    name = str(name)
+    if name in ("upgrades", "points_table"):
+        return _place_table(value, "+" if name == "upgrades" else "")
+    if name == "time_cap_minutes":
+        return _("untimed") if value is None else _("%(minutes)s minutes") % {"minutes": value}
+    if name == "a_failure_limit":
+        if value is None:
+            return _("no reset: A is played until passed")
+        return _("%(n)s failures: back to 2") % {"n": value}
+    words: dict[str, dict[str, str]] = {
+        "game": {"guandan": _("Guandan"), "tractor": _("Tractor")},
+        "format": {
+            "level_game": _("one game 2→A"),
+            "best_of": _("best of several games"),
+            "fixed_deals_points": _("fixed deals, points 3/2/1"),
+            "fixed_deals_levels": _("fixed deals with levels"),
+        },
+        "at_time_up": {"finish_current_deal": _("the current deal is the last"), "one_more_deal": _("one more deal")},
+        "time_up_tie": {
+            "first_to_reach": _("first to reach the level wins"),
+            "extra_deal": _("an extra deal: the side that goes up wins"),
+            "setting_side": _("the side on stage wins"),
+            "draw": _("a draw"),
+        },
+        "a_pass": {
+            "top_and_partner_not_last": _("上游 with the partner not last (1-2, 1-3)"),
+            "side_not_last": _("neither player last (also the opponents' 1-4)"),
+            "one_two_only": _("only a 1-2 finish"),
+        },
+        "a_reset": {"to_2": _("plays on from 2"), "upgrade_from_2": _("its upgrade of that deal counts from 2")},
+        "tribute_variant": {
+            "standard": _("standard"),
+            "seed_000": _("rulebook 000"),
+            "seed_002": _("rulebook 002 (winners choose equal cards)"),
+            "national_2017": _("national rules 2017"),
+        },
+        "wild_reading": {
+            "largest": _("the largest reading"),
+            "stated_example": _("the lowest straight (rulebook 000)"),
+        },
+    }
+    if name in words and str(value) in words[name]:
+        return str(words[name][str(value)])
+    if value is None:
+        return "—"
+    if isinstance(value, list | dict):
+        import json
+
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+# -- Tractor faults (seed 001 §9.1, §17, §18; RULES.md §9) -------------------------------------------
+
+
+def wrong_count(code: Any) -> str:
+    """Whose hands held a wrong number of cards: "NS" → "N/S", "both" → "both sides"."""
+    return _("both sides") if str(code) == "both" else side(code)
+
+
+def tractor_faults(deal: Any) -> list[str]:
+    """The faults a Tractor deal (as entered, or as recorded) ended with, in words."""
+    if not isinstance(deal, dict):
+        return []
+    faults = []
+    if deal.get("revoke"):
+        faults.append(_("revoke (藏张) by %(side)s") % {"side": side(deal["revoke"])})
+    if deal.get("wrong_bottom"):
+        faults.append(_("wrong number of bottom cards (留错底牌)"))
+    if deal.get("wrong_count") == "both":
+        faults.append(_("wrong card count (牌张数目不符) in both sides' hands: the deal is replayed"))
+    elif deal.get("wrong_count"):
+        faults.append(_("wrong card count (牌张数目不符) in %(side)s's hands") % {"side": side(deal["wrong_count"])})
+    return faults

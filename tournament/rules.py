@@ -1,31 +1,139 @@
 """The Django side's one door to the rules core: which options apply, and its messages.
 
-No rule is computed here; this only resolves *which* rules apply to a tournament or stage (the
-tournament's profile and overrides, then the stage's) and shows the rules core's errors in the
-user's language.
+No rule is computed here. A stage **keeps the rules it was created with** (issue 13): when a stage
+is created, :func:`stage_rules_resolve` resolves its profile (the stage's own, else the
+tournament's) with the tournament's and then the stage's overrides, and the stage stores the result
+(``Stage.rules``, :meth:`RuleOptions.to_json`). From then on :func:`rules_for_stage` — the one
+function every page, service, standing and export asks — reads the stored options back; a later
+change of a profile's definition in ``scoring.profiles`` never changes a running or finished event.
+
+``Tournament.rule_profile`` / ``rule_overrides`` and ``Stage.rule_profile`` / ``rule_overrides`` stay
+as what the organiser *chose* (shown by the profile's title; the starting point of stages created
+later); they are not read again to score anything.
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from scoring.cards import CardError
 from scoring.errors import ScoringError
 from scoring.options import RuleOptions
-from scoring.profiles import options_for
+from scoring.profiles import PROFILE_INFO, PROFILES, options_for
 from tournament.locale import in_ui_language
 
 if TYPE_CHECKING:
     from tournament.matches.models import Stage
+    from tournament.registration.models import Tournament
+
+
+def stage_rules_resolve(
+    *, tournament: Tournament, rule_profile: str = "", rule_overrides: dict[str, Any] | None = None
+) -> RuleOptions:
+    """The options a stage created now starts with: its profile (or the tournament's) as
+    ``scoring.profiles`` defines it today, with the tournament's overrides, then the stage's.
+
+    Raises ScoringError (``unknown_profile``, ``bad_input``) for options that cannot work.
+    """
+    overrides: dict[str, Any] = {**tournament.rule_overrides, **(rule_overrides or {})}
+    return options_for(profile=rule_profile or tournament.rule_profile, overrides=overrides)
+
+
+@lru_cache(maxsize=256)
+def _options_from_text(text: str) -> RuleOptions:
+    return RuleOptions.from_json(json.loads(text))
 
 
 def rules_for_stage(stage: Stage) -> RuleOptions:
-    """A stage's match rules: its own profile (or the tournament's) with both sets of overrides."""
-    tournament = stage.tournament
-    overrides: dict[str, Any] = {**tournament.rule_overrides, **stage.rule_overrides}
-    return options_for(profile=stage.rule_profile or tournament.rule_profile, overrides=overrides)
+    """A stage's match rules: the options stored with it when it was created (``Stage.rules``)."""
+    # RuleOptions is frozen, so equal stored options can share one parsed value
+    return _options_from_text(json.dumps(stage.rules, sort_keys=True))
 
 
 def scoring_message(error: ScoringError | CardError) -> str:
     """The rules core's message in the active language (Chinese first)."""
     return in_ui_language(en=error.message, zh=error.message_zh)
+
+
+# -- showing the rules ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileView:
+    """A profile as an organiser or player recognises it: its title and the rulebook (seed) it follows."""
+
+    name: str
+    title: str
+    seed: str
+
+
+def profile_view(name: str) -> ProfileView:
+    """The profile ``name`` by its title in the active language (not ``timed-40``)."""
+    info = PROFILE_INFO.get(name)
+    if info is None:
+        return ProfileView(name=name, title=name, seed="")
+    return ProfileView(name=name, title=in_ui_language(en=info.title, zh=info.title_zh), seed=info.seed)
+
+
+def stage_profile_name(stage: Stage) -> str:
+    """The profile a stage was created from (its own, else its tournament's)."""
+    return stage.rule_profile or stage.tournament.rule_profile
+
+
+@dataclass(frozen=True, slots=True)
+class RuleLine:
+    """One option in force as a page lists it: its name, its stored JSON value, and whether it differs
+    from the profile as defined now (an override, or a definition the stage kept)."""
+
+    name: str
+    value: Any
+    changed: bool
+
+
+_SHOWN_GUANDAN = (
+    "format",
+    "deals",
+    "games",
+    "time_cap_minutes",
+    "at_time_up",
+    "time_up_tie",
+    "upgrades",
+    "points_table",
+    "a_pass",
+    "a_failure_limit",
+    "a_reset",
+    "tribute_variant",
+    "wild_reading",
+)
+_SHOWN_TRACTOR = ("game", "time_cap_minutes", "at_time_up", "time_up_tie")
+
+
+def rules_lines(*, rules: dict[str, Any], profile: str) -> tuple[RuleLine, ...]:
+    """The options a page shows for stored ``rules`` created from ``profile``: the ones that matter for
+    the game and format, then every other option that differs from the profile."""
+    defined = PROFILES.get(profile)
+    current = defined.to_json() if defined is not None else {}
+    tractor = rules.get("game") == "tractor"
+    points = rules.get("format") == "fixed_deals_points"
+    skipped = {"deals", "games"}
+    if rules.get("deals") is not None:
+        skipped.discard("deals")
+    if rules.get("games") is not None:
+        skipped.discard("games")
+    if points:  # every deal at 2 (seed 004): no levels, no A
+        skipped |= {"upgrades", "a_pass", "a_failure_limit", "a_reset"}
+    else:
+        skipped.add("points_table")
+    if rules.get("a_failure_limit") is None:
+        skipped.add("a_reset")
+    shown = [name for name in (_SHOWN_TRACTOR if tractor else _SHOWN_GUANDAN) if name in rules and name not in skipped]
+    shown += [name for name in rules if name not in shown and name not in skipped and current.get(name) != rules[name]]
+    return tuple(RuleLine(name=name, value=rules[name], changed=current.get(name) != rules[name]) for name in shown)
+
+
+def stage_rules_lines(stage: Stage) -> tuple[RuleLine, ...]:
+    """:func:`rules_lines` of a stage's stored rules."""
+    return rules_lines(rules=stage.rules, profile=stage_profile_name(stage))

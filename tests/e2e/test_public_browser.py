@@ -45,7 +45,7 @@ def test_a_deal_entered_shows_on_the_match_page_without_reload(page, screenshot)
     deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})  # what the referee's entry does
     page.locator('[data-deal="1"]').wait_for(timeout=10_000)  # the bound: 10 seconds
     assert page.evaluate("window.__notReloaded") is True
-    assert page.locator('[data-side="NS"]').inner_text() == "5"
+    assert page.locator('[data-side="NS"]').inner_text() == "7"  # timed-40: +5 a 1-2 (seed 002)
     screenshot("match-live-update")
 
 

@@ -23,7 +23,7 @@ def test_finished_matches_rank_pairs_and_running_ones_do_not_count():
     stage = StageFactory()
     round_ = RoundFactory(stage=stage, number=1)
     won = MatchFactory(round=round_)
-    enter(won, "NS", "NS", "NS", "NS", "NES")  # NS passes A
+    enter(won, "NS", "NS", "NS", "NES")  # timed-40: +5 a 1-2 (seed 002), NS passes A
     running = MatchFactory(round=round_)
     enter(running, "EW")
     bye_pair = PairFactory(tournament=stage.tournament)

@@ -11,6 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.cards import beats, classify
+from scoring.options import WildReading
+from tournament.matches.selectors import card_rules
 from tournament.registration.roles import user_may_use_referee_tools
 
 
@@ -25,9 +27,16 @@ class LevelField(serializers.CharField):
     """A level as 2–14 or its label (2–10, J, Q, K, A); the rules core validates it."""
 
 
+MATCH_HELP = (
+    "Optional: the match being disputed; wild cards are read by its stage's rules (wild_reading, RULES.md §8). "
+    "Without it, the rules of the caller's table this round (else the default, largest)."
+)
+
+
 class ClassifyInput(serializers.Serializer):
     level = LevelField(max_length=3)
     cards = serializers.CharField(max_length=200)
+    match = serializers.IntegerField(required=False, min_value=1, help_text=MATCH_HELP)
 
 
 class BeatsInput(serializers.Serializer):
@@ -36,6 +45,7 @@ class BeatsInput(serializers.Serializer):
     previous = serializers.CharField(max_length=200)
     declared = serializers.CharField(max_length=40, required=False, allow_blank=True)
     previous_declared = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    match = serializers.IntegerField(required=False, min_value=1, help_text=MATCH_HELP)
 
 
 class ReadingOutput(serializers.Serializer):
@@ -47,6 +57,7 @@ class ReadingOutput(serializers.Serializer):
 class ClassificationOutput(serializers.Serializer):
     readings = ReadingOutput(many=True)
     default = ReadingOutput(allow_null=True)
+    wild_reading = serializers.ChoiceField(choices=[value.value for value in WildReading])
 
 
 class VerdictOutput(serializers.Serializer):
@@ -55,6 +66,7 @@ class VerdictOutput(serializers.Serializer):
     previous = ReadingOutput()
     reason = serializers.CharField()
     reason_zh = serializers.CharField()
+    wild_reading = serializers.ChoiceField(choices=[value.value for value in WildReading])
 
 
 class CardClassifyView(APIView):
@@ -68,9 +80,10 @@ class CardClassifyView(APIView):
     def post(self, request: Request) -> Response:
         data = ClassifyInput(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(
-            classify(cards=data.validated_data["cards"], level=data.validated_data["level"]).to_json()
-        )
+        values = data.validated_data
+        wild_reading = card_rules(user=request.user, match_id=values.get("match")).wild_reading
+        classification = classify(cards=values["cards"], level=values["level"], wild_reading=wild_reading)
+        return Response({**classification.to_json(), "wild_reading": wild_reading.value})
 
 
 class CardBeatsView(APIView):
@@ -85,11 +98,13 @@ class CardBeatsView(APIView):
         data = BeatsInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
+        wild_reading = card_rules(user=request.user, match_id=values.get("match")).wild_reading
         verdict = beats(
             play=values["play"],
             previous=values["previous"],
             level=values["level"],
             declared=values.get("declared") or None,
             previous_declared=values.get("previous_declared") or None,
+            wild_reading=wild_reading,
         )
-        return Response({**verdict.to_json(), "reason_zh": verdict.reason_zh})
+        return Response({**verdict.to_json(), "reason_zh": verdict.reason_zh, "wild_reading": wild_reading.value})

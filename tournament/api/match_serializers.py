@@ -33,6 +33,12 @@ class OrderField(serializers.ListField):
 
 class DealInput(serializers.Serializer):
     order = OrderField()
+    anti_tribute = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="抗贡 (RULES.md §6): the side due to pay tribute before this deal held both big jokers, so no "
+        "tribute was paid and 上游 led. Refused (invalid_deal) on a game's first deal.",
+    )
     expected_version = serializers.IntegerField(
         min_value=0, help_text="The match version the device last saw; a stale one is answered 409."
     )
@@ -46,6 +52,12 @@ class DealInput(serializers.Serializer):
 
 class PreviewInput(serializers.Serializer):
     order = OrderField()
+    anti_tribute = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="抗贡 (RULES.md §6): the side due to pay tribute before this deal held both big jokers, so no "
+        "tribute was paid and 上游 led. Refused (invalid_deal) on a game's first deal.",
+    )
 
 
 # Tractor (seed 001, RULES.md §9): a deal is a declarer and the defenders' points, not a finishing order.
@@ -80,7 +92,23 @@ class TractorDealFields(serializers.Serializer):
     bottom = TractorBottomInput(required=False, allow_null=True)
     penalties = TractorPenaltyInput(many=True, required=False)
     revoke = serializers.ChoiceField(
-        choices=["NS", "EW"], required=False, allow_null=True, help_text="The side that revoked (藏张): ends the deal."
+        choices=["NS", "EW"],
+        required=False,
+        allow_null=True,
+        help_text="The side that revoked (藏张, seed 001 §17): ends the deal. The declarers' revoke: they fall and "
+        "the defenders go up only from 120 points; the defenders' revoke: the declarers go up by the table.",
+    )
+    wrong_bottom = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="The declarers buried the wrong number of bottom cards (seed 001 §9.1): they fall (下台).",
+    )
+    wrong_count = serializers.ChoiceField(
+        choices=["NS", "EW", "both"],
+        required=False,
+        allow_null=True,
+        help_text="A wrong card count found mid-deal (seed 001 §18): in one side's hands like its revoke; in both "
+        "sides' hands the deal is replayed (result 'replayed').",
     )
 
     def outcome(self) -> dict[str, Any]:
@@ -96,6 +124,10 @@ class TractorDealFields(serializers.Serializer):
             outcome["penalties"] = [dict(penalty) for penalty in data["penalties"]]
         if data.get("revoke"):
             outcome["revoke"] = data["revoke"]
+        if data.get("wrong_bottom"):
+            outcome["wrong_bottom"] = True
+        if data.get("wrong_count"):
+            outcome["wrong_count"] = data["wrong_count"]
         return outcome
 
 
@@ -115,6 +147,12 @@ class TractorCorrectionInput(TractorDealFields):
 
 class CorrectionInput(serializers.Serializer):
     order = OrderField()
+    anti_tribute = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="抗贡 (RULES.md §6): the side due to pay tribute before this deal held both big jokers, so no "
+        "tribute was paid and 上游 led. Refused (invalid_deal) on a game's first deal.",
+    )
     reason = serializers.CharField(max_length=REASON_MAX)
     expected_version = serializers.IntegerField(min_value=0)
 
@@ -193,6 +231,7 @@ class DealRecordOutput(serializers.Serializer):
     a_failures_after = SidesOutput()
     game = serializers.IntegerField()
     extra = serializers.BooleanField()
+    anti_tribute = serializers.BooleanField(required=False, help_text="抗贡 was recorded for this deal (RULES.md §6).")
     points = serializers.IntegerField(required=False)
     points_after = SidesOutput(required=False)
 
@@ -208,10 +247,12 @@ class TractorDealRecordOutput(serializers.Serializer):
     bottom = serializers.JSONField(allow_null=True)
     penalty_points = serializers.IntegerField()
     total_points = serializers.IntegerField()
-    result = serializers.ChoiceField(choices=["declarers_up", "defenders_take_over", "defenders_up"])
-    winner = serializers.CharField()
+    result = serializers.ChoiceField(choices=["declarers_up", "defenders_take_over", "defenders_up", "replayed"])
+    winner = serializers.CharField(allow_null=True, help_text="null for a replayed deal (seed 001 §18).")
     upgrade = serializers.IntegerField()
     revoke = serializers.CharField(allow_null=True)
+    wrong_bottom = serializers.BooleanField()
+    wrong_count = serializers.ChoiceField(choices=["NS", "EW", "both"], allow_null=True)
     passed_a = serializers.BooleanField()
     levels_after = SidesOutput()
     next_declarer = serializers.CharField()

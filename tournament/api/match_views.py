@@ -103,7 +103,8 @@ def _deal_body(match: Match, request: Request, guandan: type[Any], tractor: type
         return body.validated_data, body.outcome()
     body = guandan(data=request.data)
     body.is_valid(raise_exception=True)
-    return body.validated_data, {"order": body.validated_data["order"]}
+    values = body.validated_data
+    return values, selectors.guandan_outcome(order=values["order"], anti_tribute=values.get("anti_tribute", False))
 
 
 class MatchAccess(permissions.IsAuthenticated):

@@ -76,7 +76,7 @@ from tournament.matches.models import (
     Table,
 )
 from tournament.registration.models import PairMember, PairStatus, Tournament
-from tournament.rules import rules_for_stage
+from tournament.rules import rules_for_stage, stage_rules_resolve
 from tournament.standings.cache import public_version_bump
 from tournament.standings.selectors import stage_bracket_state_get, stage_lots_seed, stage_ranking_get
 
@@ -168,6 +168,12 @@ def stage_create(
     """Add a stage (e.g. Swiss preliminaries, then a knockout) to a tournament."""
     if order is None:
         order = (tournament.stages.order_by("-order").values_list("order", flat=True).first() or 0) + 1
+    try:
+        # the options in force are stored with the stage: it keeps them (issue 13)
+        rules = stage_rules_resolve(tournament=tournament, rule_profile=rule_profile, rule_overrides=rule_overrides)
+        rules.check_stage(format)
+    except ScoringError as error:
+        raise ValidationError({"rule_overrides": error.message}) from error
     stage = Stage(
         tournament=tournament,
         name=name,
@@ -175,13 +181,10 @@ def stage_create(
         order=order,
         rule_profile=rule_profile,
         rule_overrides=rule_overrides or {},
+        rules=rules.to_json(),
         options=_stage_options(format, options),
         advance_count=advance_count,
     )
-    try:
-        rules_for_stage(stage).check_stage(format)
-    except ScoringError as error:
-        raise ValidationError({"rule_overrides": error.message}) from error
     _author(stage, user)
     stage.save()
     return stage

@@ -33,6 +33,7 @@ from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.registration.models import PairStatus, Tournament
 from tournament.registration.roles import REFEREES_GROUP, organiser_view
 from tournament.registration.views import add_service_errors
+from tournament.rules import stage_profile_name, stage_rules_lines
 from tournament.standings.selectors import stage_ranking_get
 
 
@@ -90,6 +91,8 @@ def _stage_page(request: HttpRequest, tournament: Tournament, stage: Stage, draw
             "seeds": seeds,
             "advanced": advanced,
             "later_stages": tournament.stages.filter(order__gt=stage.order).exists(),
+            "rules_profile": stage_profile_name(stage),
+            "rules_lines": stage_rules_lines(stage),
         },
     )
 

@@ -263,6 +263,8 @@ def _tractor_deal_row(
         context.word(record.get("result")),
         record.get("upgrade"),
         context.word(record.get("revoke") or entered.get("revoke")),
+        bool(record.get("wrong_bottom", entered.get("wrong_bottom"))),
+        context.word(record.get("wrong_count") or entered.get("wrong_count")),
         record.get("passed_a"),
         record.get("extra"),
         levels_after.get("NS"),
@@ -321,7 +323,11 @@ def _deals(book: Book, context: _Context) -> None:
         place = places.get(match_id, missing)
         if not record:
             outcome = entered.get((match_id, number))
-            record = {"order": outcome.get("order")} if isinstance(outcome, dict) else {}
+            record = (
+                {"order": outcome.get("order"), "anti_tribute": outcome.get("anti_tribute", False)}
+                if isinstance(outcome, dict)
+                else {}
+            )
         if "declarer" in record:  # a Tractor deal: who declared and the defenders' points
             sets_level = record["declarer"]
             order_text: str | None = h.word("defender_points", language, points=record.get("total_points"))
@@ -347,6 +353,7 @@ def _deals(book: Book, context: _Context) -> None:
                 record.get("passed_a"),
                 record.get("reset"),
                 record.get("extra"),
+                bool(record.get("anti_tribute")),
                 levels_after.get("NS"),
                 levels_after.get("EW"),
                 flagged,

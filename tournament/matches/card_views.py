@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.cards import CardError, beats, classify
 from scoring.levels import level_label
 from tournament.locale import in_ui_language
+from tournament.matches.selectors import card_rules
 from tournament.registration.roles import user_may_use_referee_tools
 from tournament.rules import scoring_message
 
@@ -30,6 +31,7 @@ class CardDisputeForm(forms.Form):
     play = forms.CharField(label=_("Play"), max_length=200, help_text=_("e.g. KS,5H"))
     previous = forms.CharField(label=_("Previous play"), max_length=200, required=False)
     declared = forms.CharField(label=_("Declared as (optional)"), max_length=40, required=False)
+    match = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
 
 @login_required
@@ -37,18 +39,24 @@ def card_dispute(request: HttpRequest) -> HttpResponse:
     """Classify a play and, given the previous play, say whether it beats it."""
     if not user_may_use_referee_tools(request.user):
         raise Http404
-    form = CardDisputeForm(request.GET or None)
+    match_id = request.GET.get("match")
+    rules = card_rules(user=request.user, match_id=int(match_id) if match_id and match_id.isdigit() else None)
+    initial = {"match": rules.match.pk} if rules.match is not None else {}
+    form = CardDisputeForm(request.GET if "play" in request.GET else None, initial=initial)
     result: dict[str, Any] = {}
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
         try:
-            result["classification"] = classify(cards=data["play"], level=data["level"])
+            result["classification"] = classify(
+                cards=data["play"], level=data["level"], wild_reading=rules.wild_reading
+            )
             if data["previous"]:
                 verdict = beats(
                     play=data["play"],
                     previous=data["previous"],
                     level=data["level"],
                     declared=data["declared"] or None,
+                    wild_reading=rules.wild_reading,
                 )
                 result["verdict"] = verdict
                 result["reason"] = in_ui_language(en=verdict.reason, zh=verdict.reason_zh)
@@ -56,6 +64,7 @@ def card_dispute(request: HttpRequest) -> HttpResponse:
             form.add_error(None, scoring_message(error))
     context = {
         "form": form,
+        "card_rules": rules,
         "suits": SUITS,
         "ranks": RANKS,
         **result,

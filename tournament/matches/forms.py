@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.tractor import Capture, Infraction
 from tournament.matches.models import AdjustmentKind, Match
-from tournament.matches.selectors import parse_taps, taps_complete
+from tournament.matches.selectors import guandan_outcome, parse_taps, taps_complete
 from tournament.matches.services import REASON_MAX
 
 
@@ -28,8 +28,18 @@ class VersionForm(forms.Form):
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
 
 
-class DealForm(VersionForm):
+class GuandanDealFields(forms.Form):
+    """A Guandan deal: the finishing order and whether 抗贡 was recorded for it (RULES.md §6)."""
+
     order = OrderField(max_length=8, widget=forms.HiddenInput)
+    anti_tribute = forms.BooleanField(label=_("Anti-tribute (抗贡)"), required=False)
+
+    def outcome(self) -> dict[str, Any]:
+        """The deal in the rules core's input shape (``scoring.match.parse_deal``)."""
+        return guandan_outcome(order=self.cleaned_data["order"], anti_tribute=self.cleaned_data["anti_tribute"])
+
+
+class DealForm(GuandanDealFields, VersionForm):
     idempotency_key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
 
@@ -37,8 +47,8 @@ class ReasonForm(VersionForm):
     reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
 
 
-class CorrectionForm(ReasonForm):
-    order = OrderField(max_length=8, widget=forms.HiddenInput)
+class CorrectionForm(GuandanDealFields, ReasonForm):
+    pass
 
 
 SIDES = ("NS", "EW")
@@ -74,6 +84,10 @@ class TractorDealFields(forms.Form):
     )
     capture = forms.ChoiceField(label=_("Captured with"), required=False)
     revoke = forms.ChoiceField(label=_("Revoke (藏张) by"), required=False)
+    wrong_bottom = forms.BooleanField(
+        label=_("The declarers buried the wrong number of bottom cards (留错底牌张数)"), required=False
+    )
+    wrong_count = forms.ChoiceField(label=_("Wrong card count (牌张数目不符) in the hands of"), required=False)
 
     def __init__(self, *args: Any, next_deal: dict[str, Any] | None = None, **kwargs: Any) -> None:
         next_deal = next_deal or {}
@@ -86,6 +100,7 @@ class TractorDealFields(forms.Form):
         self.fields["declarer"].choices = [("", "—"), *sides, *seats]
         self.fields["capture"].choices = [("", "—"), *[(c.value, label) for c, label in CAPTURE_LABELS.items()]]
         self.fields["revoke"].choices = [("", "—"), *sides]
+        self.fields["wrong_count"].choices = [("", "—"), *sides, ("both", str(_("both sides (the deal is replayed)")))]
         for side in SIDES:
             for infraction, label in INFRACTION_LABELS.items():
                 self.fields[self.penalty_field(side, infraction)] = forms.IntegerField(
@@ -104,7 +119,7 @@ class TractorDealFields(forms.Form):
 
     def tractor_fields(self) -> list[forms.BoundField]:
         """Every deal field (to carry the entered deal as hidden inputs from the preview to the confirm)."""
-        names = ["declarer", "defender_points", "bottom_points", "capture", "revoke"]
+        names = ["declarer", "defender_points", "bottom_points", "capture", "revoke", "wrong_bottom", "wrong_count"]
         names += [self.penalty_field(side, infraction) for side in SIDES for infraction in INFRACTION_LABELS]
         return [self[name] for name in names]
 
@@ -135,6 +150,10 @@ class TractorDealFields(forms.Form):
             outcome["penalties"] = penalties
         if data.get("revoke"):
             outcome["revoke"] = data["revoke"]
+        if data.get("wrong_bottom"):
+            outcome["wrong_bottom"] = True
+        if data.get("wrong_count"):
+            outcome["wrong_count"] = data["wrong_count"]
         return outcome
 
 

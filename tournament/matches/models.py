@@ -27,8 +27,11 @@ class StageFormat(models.TextChoices):
 class Stage(models.Model):
     """A phase of the event (e.g. Swiss preliminaries, then a knockout).
 
-    ``rule_profile`` empty means the tournament's profile; ``rule_overrides`` are applied on top
-    of the tournament's own overrides (e.g. a best-of-3 final).
+    ``rules`` are the options in force (the rules core's ``RuleOptions.to_json()``), stored when the
+    stage is created and read by ``tournament.rules.rules_for_stage``: a later change of a profile's
+    definition does not change the stage's results (issue 13). ``rule_profile`` (empty: the
+    tournament's) and ``rule_overrides`` (on top of the tournament's own, e.g. a best-of-3 final)
+    are what the organiser chose, kept for display.
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
@@ -37,6 +40,7 @@ class Stage(models.Model):
     format = models.CharField(_("format"), max_length=16, choices=StageFormat.choices)
     rule_profile = models.CharField(_("rule profile"), max_length=32, blank=True)
     rule_overrides = models.JSONField(_("rule overrides"), default=dict, blank=True)
+    rules = models.JSONField(_("rules in force"), default=dict)
     options = models.JSONField(_("structure options"), default=dict, blank=True)
     advance_count = models.PositiveIntegerField(_("pairs advancing"), null=True, blank=True)
     history = AuditedHistory()
@@ -48,6 +52,8 @@ class Stage(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
             models.CheckConstraint(condition=Q(format__in=StageFormat.values), name="stage_format_valid"),
+            # a stage without its rules would be scored by nobody knows what
+            models.CheckConstraint(condition=~Q(rules={}), name="stage_rules_stored"),
         ]
 
     def __str__(self) -> str:

@@ -21,11 +21,12 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.errors import ScoringError
 from scoring.finishing_order import FinishingOrder
-from scoring.options import AtTimeUp, Game
+from scoring.options import AtTimeUp, Game, RuleOptions, WildReading
 from scoring.seats import Seat
 from scoring.tribute import TributeGuidance, tribute_for
+from tournament import labels
 from tournament.locale import in_ui_language
-from tournament.matches.access import ACTIVE_ROUND
+from tournament.matches.access import ACTIVE_ROUND, match_for_user
 from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, RefereeAssignment
 from tournament.matches.services import match_adjustment_rows, match_fold, match_outcomes, match_rules
 from tournament.registration.models import Pair, Player
@@ -184,6 +185,28 @@ def referee_tables(*, user: Any) -> QuerySet[Match]:
     )
 
 
+# -- the card assistant's rules --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardRules:
+    """Which reading of wild cards the dispute assistant defaults to (RULES.md §8), and whose rules
+    those are: the stage's stored ``wild_reading`` of the match asked about, else of the referee's table
+    this round; the rules core's default when there is neither."""
+
+    wild_reading: WildReading
+    match: Match | None = None
+
+
+def card_rules(*, user: Any, match_id: int | None = None) -> CardRules:
+    """The card assistant's rules for ``user``: of ``match_id`` (404 if out of the user's scope), else
+    of the user's first table this round."""
+    match = match_for_user(user=user, match_id=match_id) if match_id is not None else referee_tables(user=user).first()
+    if match is None:
+        return CardRules(wild_reading=RuleOptions().wild_reading)
+    return CardRules(wild_reading=match_rules(match).wild_reading, match=match)
+
+
 # -- taps, preview, tribute ------------------------------------------------------------------------
 
 
@@ -201,6 +224,15 @@ def taps_complete(taps: Sequence[str]) -> bool:
     if len(taps) == 2:
         return Seat(taps[1]) is Seat(taps[0]).partner
     return len(taps) >= 3
+
+
+def guandan_outcome(*, order: Sequence[str], anti_tribute: bool = False) -> dict[str, Any]:
+    """A Guandan deal in the rules core's input shape: ``{"order": […]}``, with ``"anti_tribute": true``
+    when the referee recorded 抗贡 for it (RULES.md §6; left out otherwise, as deals always were)."""
+    outcome: dict[str, Any] = {"order": list(order)}
+    if anti_tribute:
+        outcome["anti_tribute"] = True
+    return outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,8 +365,7 @@ def tractor_outcome_text(outcome: dict[str, Any]) -> str:
         )
     for penalty in outcome.get("penalties") or []:
         parts.append(str(_("penalty %(side)s %(kind)s") % {"side": penalty.get("side"), "kind": penalty.get("kind")}))
-    if outcome.get("revoke"):
-        parts.append(str(_("revoke by %(side)s") % {"side": outcome["revoke"]}))
+    parts += [str(fault) for fault in labels.tractor_faults(outcome)]
     return " · ".join(parts)
 
 

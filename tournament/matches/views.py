@@ -196,7 +196,7 @@ def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         services.deal_record(
             match_id=match.pk,
-            outcome={"order": data["order"]},
+            outcome=form.outcome(),
             user=request.user,
             expected_version=data["version"],
             idempotency_key=data["idempotency_key"] or None,
@@ -276,7 +276,7 @@ def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
                 services.deal_correct(
                     match_id=match.pk,
                     number=number,
-                    outcome={"order": data["order"]},
+                    outcome=form.outcome(),
                     reason=data["reason"],
                     user=request.user,
                     expected_version=data["version"],
@@ -315,6 +315,8 @@ def _tractor_initial(outcome: dict[str, Any]) -> dict[str, Any]:
         "declarer": outcome.get("declarer") or "",
         "defender_points": outcome.get("defender_points"),
         "revoke": outcome.get("revoke") or "",
+        "wrong_bottom": bool(outcome.get("wrong_bottom")),
+        "wrong_count": outcome.get("wrong_count") or "",
     }
     bottom = outcome.get("bottom")
     if isinstance(bottom, dict):

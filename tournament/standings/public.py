@@ -23,7 +23,7 @@ from django.db.models import Count, Q
 from scoring.standings import METRICS
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, StageFormat
 from tournament.registration.models import Pair, Tournament
-from tournament.rules import rules_for_stage
+from tournament.rules import RuleLine, rules_for_stage, stage_profile_name, stage_rules_lines
 from tournament.standings.cache import public_cached
 from tournament.standings.selectors import stage_bracket_state_get, stage_match_records, stage_ranking_get
 
@@ -48,6 +48,10 @@ class StageInfo:
     name: str
     format: str
     order: int
+    profile: str = ""
+    """The profile the stage was created from (shown by its title)."""
+    rules: tuple[RuleLine, ...] = ()
+    """The options in force, as stored with the stage (issue 13)."""
 
     @property
     def is_knockout(self) -> bool:
@@ -240,6 +244,12 @@ class DealLine:
     defender_points: int | None = None
     total_points: int | None = None
     result: str | None = None
+    anti_tribute: bool = False
+    """抗贡 was recorded for the deal (RULES.md §6): no tribute was paid before it."""
+    # a Tractor deal's faults (seed 001 §17, §9.1, §18)
+    revoke: str | None = None
+    wrong_bottom: bool = False
+    wrong_count: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,7 +380,14 @@ def _round_info(round_: Round) -> RoundInfo:
 
 
 def _stage_info(stage: Stage) -> StageInfo:
-    return StageInfo(id=stage.pk, name=stage.name, format=stage.format, order=stage.order)
+    return StageInfo(
+        id=stage.pk,
+        name=stage.name,
+        format=stage.format,
+        order=stage.order,
+        profile=stage_profile_name(stage),
+        rules=stage_rules_lines(stage),
+    )
 
 
 def _public_rounds() -> Any:
@@ -556,6 +573,10 @@ def _deal_line(record: Mapping[str, Any]) -> DealLine:
         defender_points=record.get("defender_points"),
         total_points=record.get("total_points"),
         result=record.get("result"),
+        anti_tribute=bool(record.get("anti_tribute")),
+        revoke=record.get("revoke") or None,
+        wrong_bottom=bool(record.get("wrong_bottom")),
+        wrong_count=record.get("wrong_count") or None,
     )
 
 
@@ -687,7 +708,7 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
     yet are shown as empty boxes: a round of n pairs has ⌈n/2⌉ matches; none once the champion is
     decided (a walkover final included).
     """
-    stage = Stage.objects.filter(pk=stage_id, tournament_id=tournament_id).first()
+    stage = Stage.objects.select_related("tournament").filter(pk=stage_id, tournament_id=tournament_id).first()
     if stage is None:
         return None
     matches = list(

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 FULL_MATCHES = {
     "classic": ["NS"] * 4 + ["NES"],
-    "timed-40": ["NS"] * 4 + ["EW", "NEW", "EW", "NEW", "EW", "EW", "ENW"],
+    "timed-40": ["NS"] * 3 + ["EW", "NEW", "EW", "NEW", "EW", "ENW"],  # +5 a 1-2 (seed 002)
     "timed-90": ["EW"] * 4 + ["WNE"],
     "points-6": ["NS", "EW", "NES", "ENW", "NEW", "ENS", "WSE"],
 }
@@ -117,7 +117,7 @@ def test_a_full_match_of_every_profile_through_the_api(ref, profile):
 def test_the_preview_says_what_a_deal_would_do_and_writes_nothing(ref, match):
     response = device(ref).post(reverse("api:deal_preview", args=[match.pk]), {"order": ["N", "S"]}, format="json")
     assert response.status_code == 200
-    assert response.data["record"]["upgrade"] == 3
+    assert response.data["record"]["upgrade"] == 5  # timed-40: 双贡 +5 (seed 002)
     assert response.data["result"]["next_deal"]["sets_level"] == "NS"
     assert response.data["tribute"]["kind"] == "double"
     assert not Deal.objects.exists()
@@ -131,11 +131,11 @@ def test_errors_carry_the_rules_cores_code(ref, match):
     assert bad.data["error"]["message_en"].startswith("N and E are not partners")
     shape = client.post(reverse("api:deals", args=[match.pk]), {"order": ["X"]}, format="json")
     assert shape.status_code == 400 and shape.data["error"]["code"] == "bad_input"
-    for order in ["NS"] * 4 + ["NES"]:
+    for order in ["NS"] * 3 + ["NES"]:  # 2→7→12→A (+5, seed 002), then passes A
         enter(client, match, order)
     finished = enter(client, match, "EW")
     assert finished.status_code == 409 and finished.data["error"]["code"] == "match_finished"
-    assert Deal.objects.filter(match=match).count() == 5
+    assert Deal.objects.filter(match=match).count() == 4
 
 
 def test_a_stale_version_is_409_with_the_current_state(ref, match):
@@ -147,7 +147,7 @@ def test_a_stale_version_is_409_with_the_current_state(ref, match):
     assert response.status_code == 409
     error = response.data["error"]
     assert error["code"] == "stale_version"
-    assert error["match"]["version"] == 1 and error["match"]["levels"] == {"NS": 2, "EW": 5}
+    assert error["match"]["version"] == 1 and error["match"]["levels"] == {"NS": 2, "EW": 7}
     assert error["match"]["deals"][0]["outcome"] == {"order": ["E", "W"]}
 
 
@@ -164,23 +164,23 @@ def test_a_retried_request_returns_the_first_response(ref, match):
 
 def test_correct_delete_and_undo_through_the_api(ref, boss, match):
     client = device(ref)
-    for order in ["NS"] * 4 + ["NEW", "NES"]:
+    for order in ["NS"] * 3 + ["NEW", "NES"]:  # at A after 3 deals (+5, seed 002)
         enter(client, match, order)
-    url = reverse("api:deal", args=[match.pk, 5])
-    corrected = client.put(url, {"order": ["N", "S"], "reason": "misread", "expected_version": 6}, format="json")
+    url = reverse("api:deal", args=[match.pk, 4])
+    corrected = client.put(url, {"order": ["N", "S"], "reason": "misread", "expected_version": 5}, format="json")
     assert corrected.status_code == 200
     assert corrected.data["result_reason"] == "passed_a" and corrected.data["flagged"] == 1
-    assert [deal["flagged"] for deal in corrected.data["deals"]] == [False] * 5 + [True]
-    refused = client.post(reverse("api:sign_off", args=[match.pk]), {"expected_version": 7}, format="json")
+    assert [deal["flagged"] for deal in corrected.data["deals"]] == [False] * 4 + [True]
+    refused = client.post(reverse("api:sign_off", args=[match.pk]), {"expected_version": 6}, format="json")
     assert refused.status_code == 409 and refused.data["error"]["code"] == "flagged_deals"
     assert refused.data["error"]["match"]["flagged"] == 1
     deleted = client.delete(
-        reverse("api:deal", args=[match.pk, 6]), {"reason": "not played", "expected_version": 7}, format="json"
+        reverse("api:deal", args=[match.pk, 5]), {"reason": "not played", "expected_version": 6}, format="json"
     )
-    assert deleted.status_code == 200 and len(deleted.data["deals"]) == 5
-    undone = client.post(reverse("api:undo", args=[match.pk]), {"expected_version": 8}, format="json")
+    assert deleted.status_code == 200 and len(deleted.data["deals"]) == 4
+    undone = client.post(reverse("api:undo", args=[match.pk]), {"expected_version": 7}, format="json")
     assert undone.status_code == 200 and undone.data["status"] == "running"
-    no_reason = client.put(url, {"order": ["N", "S"], "reason": "", "expected_version": 9}, format="json")
+    no_reason = client.put(url, {"order": ["N", "S"], "reason": "", "expected_version": 8}, format="json")
     assert no_reason.status_code == 400
     history = Deal.history.filter(match_id=match.pk, history_change_reason="misread").get()
     assert history.history_user == ref
@@ -189,11 +189,11 @@ def test_correct_delete_and_undo_through_the_api(ref, boss, match):
 def test_unlock_and_adjustments_are_for_organisers(ref, boss, match):
     round_match(round_=match.round)  # another table still playing: the round goes on
     client = device(ref)
-    for order in ["NS"] * 4 + ["NES"]:
+    for order in ["NS"] * 3 + ["NES"]:
         enter(client, match, order)
-    client.post(reverse("api:sign_off", args=[match.pk]), {"expected_version": 5}, format="json")
+    client.post(reverse("api:sign_off", args=[match.pk]), {"expected_version": 4}, format="json")
     assert client.post(reverse("api:unlock", args=[match.pk]), {"reason": "x"}, format="json").status_code == 404
-    adjustment = {"side": "EW", "kind": "warning", "reason": "talking", "expected_version": 6}
+    adjustment = {"side": "EW", "kind": "warning", "reason": "talking", "expected_version": 5}
     assert client.post(reverse("api:adjustments", args=[match.pk]), adjustment, format="json").status_code == 404
     locked = enter(client, match, "EW")
     assert locked.status_code == 409 and locked.data["error"]["code"] == "match_locked"
@@ -202,14 +202,14 @@ def test_unlock_and_adjustments_are_for_organisers(ref, boss, match):
     unlocked = organiser_device.post(reverse("api:unlock", args=[match.pk]), {"reason": "dispute"}, format="json")
     assert unlocked.status_code == 200 and unlocked.data["status"] == "finished"
     created = organiser_device.post(
-        reverse("api:adjustments", args=[match.pk]), {**adjustment, "expected_version": 7}, format="json"
+        reverse("api:adjustments", args=[match.pk]), {**adjustment, "expected_version": 6}, format="json"
     )
     assert created.status_code == 201
     assert Adjustment.objects.get(match=match).created_by == boss
 
     chief = referee(username="chief")
     ChiefReferee.objects.create(tournament=match.round.stage.tournament, user=chief)
-    penalty = {"side": "EW", "kind": "penalty", "levels": 1, "reason": "x", "expected_version": 8}
+    penalty = {"side": "EW", "kind": "penalty", "levels": 1, "reason": "x", "expected_version": 7}
     refused = device(chief).post(reverse("api:adjustments", args=[match.pk]), penalty, format="json")
     assert refused.status_code == 409 and refused.data["error"]["code"] == "match_finished"
 

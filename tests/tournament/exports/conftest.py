@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from openpyxl import load_workbook
 
-from tests.factories import DepartmentFactory, TournamentFactory, organiser, referee
+from tests.factories import DepartmentFactory, StageFactory, TournamentFactory, organiser, referee
 from tournament.celery import app
 from tournament.exports.models import PrizeTier
 from tournament.matches.models import (
@@ -57,8 +57,8 @@ NAMES = [
     "孙丽",
     LONG_NAME,
 ]
-NS_WINS = (["N", "S"], ["N", "S"], ["N", "S"], ["N", "S"], ["N", "E", "S"])  # 2→5→8→11→14, then passes A
-EW_WINS = (["E", "W"], ["E", "W"], ["E", "W"], ["E", "W"], ["E", "N", "W"])
+NS_WINS = (["N", "S"], ["N", "S"], ["N", "S"], ["N", "E", "S"])  # timed-40 (+5, seed 002): 2→7→12→A, passes A
+EW_WINS = (["E", "W"], ["E", "W"], ["E", "W"], ["E", "N", "W"])
 
 
 @pytest.fixture(autouse=True)
@@ -140,7 +140,7 @@ def event(db) -> Event:
     ]
     pairs = [_pair(tournament, index, departments) for index in range(9)]
     tables = [Table.objects.create(tournament=tournament, number=n, area="A区" if n <= 2 else "") for n in (1, 2, 3, 4)]
-    stage = Stage.objects.create(tournament=tournament, name="预赛", format=StageFormat.SWISS, order=1)
+    stage = StageFactory(tournament=tournament, name="预赛", format=StageFormat.SWISS, order=1)
     rounds = [
         Round.objects.create(stage=stage, number=n, status=RoundStatus.PUBLISHED, time_cap_minutes=40) for n in (1, 2)
     ]

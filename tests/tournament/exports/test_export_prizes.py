@@ -15,7 +15,7 @@ from tournament.exports.prizes import (
     prize_tiers_award,
     prize_tiers_set,
 )
-from tournament.matches.models import Stage, StageFormat
+from tournament.matches.models import StageFormat
 from tournament.standings.selectors import stage_standings
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +91,7 @@ def test_tiers_that_end_on_a_group_boundary_need_no_lots(event):
 
 
 def test_prizes_come_from_the_last_stage_unless_another_is_chosen(event):
-    final = Stage.objects.create(tournament=event.tournament, name="决赛", format=StageFormat.KNOCKOUT, order=2)
+    final = StageFactory(tournament=event.tournament, name="决赛", format=StageFormat.KNOCKOUT, order=2)
     assert prize_tiers_award(tournament=event.tournament).stage == final
     prize_lots_draw(tournament=event.tournament)
     ranking = prize_stage_set(tournament=event.tournament, stage=event.stage)

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
+from scoring.profiles import options_for
 from tests.tournament.exports.conftest import INJECTION_NAMES, read_book, read_cells, sheet_xml
 from tournament.exports import headers as h
 from tournament.exports.round_sheets import (
@@ -79,6 +80,7 @@ def test_score_sheets_one_page_per_table_with_an_empty_grid(event):
 def test_score_sheet_grid_follows_the_match_format(event):
     stage = event.stage
     stage.rule_profile = "points-6"
+    stage.rules = options_for(profile="points-6").to_json()
     stage.save()
     options = rules_for_stage(stage)
     assert score_sheet_columns(options) == h.SCORE_SHEET_POINTS

@@ -93,7 +93,7 @@ def test_organiser_starts_the_workbook_and_downloads_it(client, event, django_ca
     assert file.status_code == 200 and "attachment" in file["Content-Disposition"]
     assert "workbook.xlsx" in file["Content-Disposition"]
     book = read_book(b"".join(file.streaming_content))
-    assert "Deal log" in book and len(book["Deal log"]) == 38
+    assert "Deal log" in book and len(book["Deal log"]) == 31
 
 
 def test_a_running_job_shows_a_progress_bar_that_polls(client, event):

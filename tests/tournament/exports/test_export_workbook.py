@@ -149,7 +149,7 @@ def test_deal_log_has_every_deal_as_recorded(event, book):
     rows = book["牌局记录"]
     assert rows[0] == tuple(h.titles(h.DEALS, "zh"))
     deals = Deal.objects.filter(match__round__stage__tournament=event.tournament)
-    assert len(rows) - 1 == deals.count() == 37
+    assert len(rows) - 1 == deals.count() == 30
     logged = {(row[0], row[4]): row for row in rows[1:]}
     for deal in deals.select_related("entered_by", "match__table"):
         row = logged[(deal.match_id, deal.number)]
@@ -161,10 +161,11 @@ def test_deal_log_has_every_deal_as_recorded(event, book):
         assert row[9] == h.word(record["winner"], "zh")
         assert row[10] == record["upgrade"]
         assert row[11] is record["a_attempt"] and row[12] is record["passed_a"]
-        assert (row[15], row[16]) == (record["levels_after"]["NS"], record["levels_after"]["EW"])
-        assert row[17] is False
-        assert row[18] == "referee1"
-        assert row[19] == local(deal.entered_at)
+        assert row[15] is record["anti_tribute"]
+        assert (row[16], row[17]) == (record["levels_after"]["NS"], record["levels_after"]["EW"])
+        assert row[18] is False
+        assert row[19] == "referee1"
+        assert row[20] == local(deal.entered_at)
     # In table order within each round, deals in their order within each match.
     keys = [(row[2], row[3], row[0], row[4]) for row in rows[1:]]
     assert keys == sorted(keys)

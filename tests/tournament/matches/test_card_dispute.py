@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import TournamentFactory, UserFactory, organiser, referee
+from tests.factories import TournamentFactory, UserFactory, organiser, referee, table_match
 from tournament.matches.models import Deal, Match
 
 pytestmark = pytest.mark.django_db
@@ -93,7 +93,57 @@ def test_api_beats_and_classify(client):
     assert response.json() == {
         "readings": [{"type": "bomb", "rank": "3", "size": 4}],
         "default": {"type": "bomb", "rank": "3", "size": 4},
+        "wild_reading": "largest",  # no table this round: the rules core's default
     }
+
+
+# -- wild_reading follows the tournament (issue 13, RULES.md §8) ------------------------------------------
+
+WILD = "4S,5S,6D,7C,5H"  # at level 5 ♥5 is wild: with 4567 it reads 45678 (largest) or 34567 (seed 000)
+NATURAL = "4D,5C,6C,7D,8S"  # a natural 45678: it beats the wild straight only when that reads 34567
+
+
+def test_the_dispute_page_reads_wild_cards_by_the_matchs_rules(client):
+    ref = referee(username="ref")
+    classic = table_match(profile="classic", referee_user=ref)  # seed 000: stated_example
+    knockout = table_match(profile="timed-90", referee_user=ref)  # seed 003: largest
+    client.force_login(ref)
+    url = reverse("matches:card_dispute")
+    query = {"level": "5", "play": NATURAL, "previous": WILD}
+    lowest = client.get(url, {**query, "match": classic.pk}).context
+    assert lowest["card_rules"].wild_reading.value == "stated_example"
+    assert lowest["verdict"].previous.label == "7" and lowest["verdict"].beats is True
+    largest = client.get(url, {**query, "match": knockout.pk}).context
+    assert largest["verdict"].previous.label == "8" and largest["verdict"].beats is False
+    alone = client.get(url, {"level": "5", "play": WILD, "match": classic.pk}).context
+    assert alone["classification"].default.label == "7"  # the default reading follows the rules too
+    page = client.get(url, {"match": classic.pk}).content.decode()
+    assert f'name="match" value="{classic.pk}"' in page and str(classic.round.stage.tournament) in page
+
+
+def test_without_a_match_the_page_follows_the_referees_table_and_out_of_scope_is_404(client):
+    ref = referee(username="ref")
+    table_match(profile="classic", referee_user=ref)
+    client.force_login(ref)
+    context = client.get(reverse("matches:card_dispute"), {"level": "5", "play": WILD}).context
+    assert context["card_rules"].wild_reading.value == "stated_example"
+    other = table_match(profile="classic")
+    assert client.get(reverse("matches:card_dispute"), {"match": other.pk}).status_code == 404
+
+
+def test_the_cards_api_follows_the_matchs_wild_reading(client):
+    ref = referee(username="ref")
+    classic = table_match(profile="classic", referee_user=ref)
+    client.force_login(ref)
+    body = {"level": "5", "cards": WILD, "match": classic.pk}
+    answer = client.post(reverse("api:cards_classify"), body, content_type="application/json").json()
+    assert answer["wild_reading"] == "stated_example" and answer["default"]["rank"] == "7"
+    beats = {"level": "5", "play": NATURAL, "previous": WILD, "match": classic.pk}
+    verdict = client.post(reverse("api:cards_beats"), beats, content_type="application/json").json()
+    assert (verdict["beats"], verdict["wild_reading"]) == (True, "stated_example")
+    other = table_match(profile="classic")
+    outside = client.post(reverse("api:cards_beats"), {**beats, "match": other.pk}, content_type="application/json")
+    assert outside.status_code == 404
 
 
 def test_api_errors_carry_the_rules_core_code(client):

@@ -46,14 +46,15 @@ def flags(match: Match) -> list[bool]:
 
 def test_a_correction_that_shortens_the_match_flags_what_follows_and_blocks_sign_off():
     ref = referee(username="ref")
-    match = play(table_match(), "NS", "NS", "NS", "NEW", "NS", "EW", user=ref)
+    # timed-40 (seed 002: +5/+3/+1): N/S 7, 12; E/W 7; N/S 13 (1-4), A; deal 6 a failed A attempt
+    match = play(table_match(), "NS", "NS", "EW", "NEW", "NS", "EW", user=ref)
     assert match.status == MatchStatus.RUNNING
     # deal 4 was really a double-down: N/S reach A at deal 4 and pass it at deal 5
     match = deal_correct(match_id=match.pk, number=4, outcome={"order": ["N", "S"]}, reason="misread", user=ref)
     match.refresh_from_db()
     assert (match.status, match.winner, match.result_reason) == (MatchStatus.FINISHED, "NS", "passed_a")
     assert flags(match) == [False] * 5 + [True]
-    assert match.state == core("timed-40", "NS", "NS", "NS", "NS", "NS")
+    assert match.state == core("timed-40", "NS", "NS", "EW", "NS", "NS")
     assert Deal.objects.get(match=match, number=6).record == {}
     with pytest.raises(MatchRefused) as refused:
         match_sign_off(match_id=match.pk, user=ref)
@@ -132,11 +133,11 @@ def test_corrections_are_refused_without_a_reason_with_a_bad_order_or_a_stale_ve
 
 
 def test_a_level_penalty_is_folded_into_the_replay_capped_at_a():
-    match = play(table_match(), "EW", "EW", "EW")  # E/W at J
+    match = play(table_match(), "EW", "EW")  # E/W at Q (+5 a 1-2, seed 002)
     adjustment_record(match_id=match.pk, pair_id=match.ns_pair_id, kind="penalty", levels=5, reason="signalling")
     match.refresh_from_db()
     assert match.state["levels"] == {"NS": 2, "EW": 14}
-    assert match.state["adjustments"][0]["amount"] == 3  # never past A
+    assert match.state["adjustments"][0]["amount"] == 2  # never past A
     match = play(match, "EW")
     assert match.state["deals"][-1]["a_attempt"] is True
 
@@ -183,25 +184,25 @@ def test_warnings_are_recorded_and_change_nothing_and_adjustments_can_be_removed
     match = play(table_match(), "NS")
     warning = adjustment_record(match_id=match.pk, pair_id=match.ew_pair_id, kind="warning", reason="talking")
     match.refresh_from_db()
-    assert match.state["levels"] == {"NS": 5, "EW": 2} and not warning.flagged
+    assert match.state["levels"] == {"NS": 7, "EW": 2} and not warning.flagged
     penalty = adjustment_record(match_id=match.pk, pair_id=match.ew_pair_id, kind="penalty", levels=1, reason="x")
     match = adjustment_delete(match_id=match.pk, adjustment_id=penalty.pk, reason="wrong pair", user=boss)
     match.refresh_from_db()
-    assert match.state["levels"] == {"NS": 5, "EW": 2}
+    assert match.state["levels"] == {"NS": 7, "EW": 2}
     removed = Adjustment.history.get(id=penalty.pk, history_type="-")
     assert (removed.history_user, removed.history_change_reason) == (boss, "wrong pair")
 
 
 def test_a_correction_can_flag_an_adjustment_after_the_new_end():
-    match = play(table_match(), "NS", "NS", "NS", "NS", "NEW")  # deal 5: a failed A attempt
+    match = play(table_match(), "NS", "NS", "NS", "NEW")  # at A after 3 (+5, seed 002); deal 4: a failed attempt
     adjustment_record(match_id=match.pk, pair_id=match.ew_pair_id, kind="penalty", levels=1, reason="x")
-    match = play(match, "NS")  # N/S pass A at deal 6
+    match = play(match, "NS")  # N/S pass A at deal 5
     assert match.result_reason == "passed_a" and not Adjustment.objects.get().flagged
-    deal_correct(match_id=match.pk, number=5, outcome={"order": ["N", "E", "S"]}, reason="S was third")
-    match.refresh_from_db()  # N/S passed A at deal 5: the penalty after it and deal 6 cannot have happened
+    deal_correct(match_id=match.pk, number=4, outcome={"order": ["N", "E", "S"]}, reason="S was third")
+    match.refresh_from_db()  # N/S passed A at deal 4: the penalty after it and deal 5 cannot have happened
     assert (match.status, match.result_reason) == (MatchStatus.FINISHED, "passed_a")
-    assert Adjustment.objects.get().flagged and flags(match) == [False] * 5 + [True]
-    assert match.state == core("timed-40", "NS", "NS", "NS", "NS", "NES")
+    assert Adjustment.objects.get().flagged and flags(match) == [False] * 4 + [True]
+    assert match.state == core("timed-40", "NS", "NS", "NS", "NES")
 
 
 # -- sign-off and unlock ----------------------------------------------------------------------------
@@ -209,7 +210,7 @@ def test_a_correction_can_flag_an_adjustment_after_the_new_end():
 
 def test_sign_off_locks_sends_the_signal_and_is_idempotent(django_capture_on_commit_callbacks):
     ref, boss = referee(username="ref"), organiser(username="boss")
-    match = play(table_match(), "NS", "NS", "NS", "NS", "NES")
+    match = play(table_match(), "NS", "NS", "NS", "NES")
     received = []
 
     def listener(sender, match, **kwargs):
@@ -219,9 +220,9 @@ def test_sign_off_locks_sends_the_signal_and_is_idempotent(django_capture_on_com
     match_unlocked.connect(listener)
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            confirmed = match_sign_off(match_id=match.pk, user=ref, expected_version=5)
-        assert (confirmed.status, confirmed.signed_off_by, confirmed.version) == (MatchStatus.CONFIRMED, ref, 6)
-        assert match_sign_off(match_id=match.pk, user=ref, expected_version=5).version == 6  # a retry
+            confirmed = match_sign_off(match_id=match.pk, user=ref, expected_version=4)
+        assert (confirmed.status, confirmed.signed_off_by, confirmed.version) == (MatchStatus.CONFIRMED, ref, 5)
+        assert match_sign_off(match_id=match.pk, user=ref, expected_version=4).version == 5  # a retry
         for write in (
             lambda: deal_record(match_id=match.pk, outcome={"order": ["E", "W"]}),
             lambda: deal_correct(match_id=match.pk, number=1, outcome={"order": ["E", "W"]}, reason="x"),

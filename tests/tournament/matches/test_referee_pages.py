@@ -32,8 +32,8 @@ def client():
 # A full match of every profile, ending as the rules core says (RULES.md §1–3):
 FULL_MATCHES = {
     "classic": (["NS"] * 4 + ["NES"], "NS", "passed_a"),
-    # three failed A attempts send N/S back to 2 (seed 002), then E/W climb and pass A
-    "timed-40": (["NS"] * 4 + ["EW", "NEW", "EW", "NEW", "EW", "EW", "ENW"], "EW", "passed_a"),
+    # +5 a 1-2 (seed 002); three failed A attempts send N/S back to 2, then E/W climb and pass A
+    "timed-40": (["NS"] * 3 + ["EW", "NEW", "EW", "NEW", "EW", "ENW"], "EW", "passed_a"),
     "timed-90": (["EW"] * 4 + ["WNE"], "EW", "passed_a"),
     # six deals at 2 scored 3/2/1, tied 6–6, then one extra deal decides (seed 004)
     "points-6": (["NS", "EW", "NES", "ENW", "NEW", "ENS", "WSE"], "EW", "extra_deal"),
@@ -91,7 +91,7 @@ def test_referee_home_lists_my_tables_this_round_with_their_state(client, ref, m
     rows = response.context["rows"]
     assert [row.match.pk for row in rows] == [match.pk]
     row = rows[0]
-    assert [side.level for side in row.sides] == [7, 5]
+    assert [side.level for side in row.sides] == [10, 7]  # timed-40: +5 a 1-2, +3 a 1-3 (seed 002)
     assert row.sets_level == "NS"
     assert [side.a_failures for side in row.sides] == [0, 0]
     assert row.clock.timed and row.clock.minutes_left == 40
@@ -135,11 +135,11 @@ def test_tapping_seats_builds_the_order_and_previews_it_from_the_rules_core(clie
     two = page(client, match, "NS")  # partners first and second: 双下 in two taps
     assert two.context["complete"]
     preview = two.context["preview"]
-    assert preview.record["upgrade"] == 3 and preview.record["levels_after"] == {"NS": 5, "EW": 2}
-    assert preview.result["next_deal"] == {"number": 2, "level": 5, "sets_level": "NS", "extra": False}
+    assert preview.record["upgrade"] == 5 and preview.record["levels_after"] == {"NS": 7, "EW": 2}
+    assert preview.result["next_deal"] == {"number": 2, "level": 7, "sets_level": "NS", "extra": False}
     assert preview.tribute.kind.value == "double" and "E and W each give" in preview.tribute.note
     html = two.content.decode()
-    assert "goes up 3" in html and "Next: deal 2 at 5" in html and "Tribute" in html
+    assert "goes up 5" in html and "Next: deal 2 at 7" in html and "Tribute" in html
     assert not Deal.objects.exists()  # a preview writes nothing
 
     three = page(client, match, "NE")
@@ -149,12 +149,12 @@ def test_tapping_seats_builds_the_order_and_previews_it_from_the_rules_core(clie
 
 def test_the_preview_shows_a_attempts_failures_and_the_reset(client, ref):
     match = table_match(referee_user=ref)
-    for order in ["NS"] * 4 + ["EW", "NEW", "EW", "NEW"]:
+    for order in ["NS"] * 3 + ["EW", "NEW", "EW", "NEW"]:
         deal_record(match_id=match.pk, outcome={"order": list(order)})
     client.force_login(ref)
     preview = page(client, match, "EW").context["preview"]
     assert preview.record["a_attempt"] and preview.record["reset"]
-    assert preview.record["levels_after"] == {"NS": 2, "EW": 11}
+    assert preview.record["levels_after"] == {"NS": 2, "EW": 14}
     assert "back to 2" in page(client, match, "EW").content.decode()
 
 
@@ -223,16 +223,16 @@ def test_a_stale_form_gets_409_with_the_current_state(client, ref, match):
 
 def test_an_impossible_deal_is_refused_with_the_rules_cores_message(client, ref, match):
     client.force_login(ref)
-    for order in ["NS"] * 4 + ["NES"]:
+    for order in ["NS"] * 3 + ["NES"]:
         enter(client, match, order)
     response = client.post(
-        reverse("matches:deal_create", args=[match.pk]), {"order": "EW", "version": 5, "idempotency_key": "x"}
+        reverse("matches:deal_create", args=[match.pk]), {"order": "EW", "version": 4, "idempotency_key": "x"}
     )
     assert response.status_code == 409  # match_finished
     assert "already finished" in response.content.decode()
-    bad = client.post(reverse("matches:deal_create", args=[match.pk]), {"order": "NE", "version": 5})
+    bad = client.post(reverse("matches:deal_create", args=[match.pk]), {"order": "NE", "version": 4})
     assert bad.status_code == 400
-    assert Deal.objects.filter(match=match).count() == 5
+    assert Deal.objects.filter(match=match).count() == 4
 
 
 def test_undo_removes_the_last_deal_and_keeps_it_in_the_history(client, ref, boss, match):
@@ -244,7 +244,7 @@ def test_undo_removes_the_last_deal_and_keeps_it_in_the_history(client, ref, bos
     assert response.status_code == 302
     match.refresh_from_db()
     assert list(match.deals.values_list("outcome", flat=True)) == [{"order": ["N", "S"]}]
-    assert match.state["levels"] == {"NS": 5, "EW": 2}
+    assert match.state["levels"] == {"NS": 7, "EW": 2}
     deleted = Deal.history.filter(match_id=match.pk, history_type="-").get()
     assert deleted.number == 2 and deleted.history_change_reason == "Undo" and deleted.history_user == ref
 
@@ -254,10 +254,10 @@ def test_undo_removes_the_last_deal_and_keeps_it_in_the_history(client, ref, bos
 
 def test_a_correction_that_shortens_the_match_flags_later_deals_until_resolved(client, ref, boss, match):
     client.force_login(ref)
-    for order in ["NS"] * 4 + ["NEW", "NES"]:  # deal 5 a failed A attempt, deal 6 passes A
+    for order in ["NS"] * 3 + ["NEW", "NES"]:  # deal 4 a failed A attempt, deal 5 passes A
         enter(client, match, order)
     match.refresh_from_db()
-    edit = reverse("matches:deal_edit", args=[match.pk, 5])
+    edit = reverse("matches:deal_edit", args=[match.pk, 4])
     preview = client.get(edit, {"order": "NS"}).context["preview"]
     assert preview.result["status"] == "finished" and preview.flagged_after == 1
 
@@ -267,17 +267,17 @@ def test_a_correction_that_shortens_the_match_flags_later_deals_until_resolved(c
     assert response.status_code == 302
     match.refresh_from_db()
     assert (match.status, match.winner, match.result_reason) == (MatchStatus.FINISHED, "NS", "passed_a")
-    assert list(match.deals.order_by("number").values_list("flagged", flat=True)) == [False] * 5 + [True]
+    assert list(match.deals.order_by("number").values_list("flagged", flat=True)) == [False] * 4 + [True]
     refused = client.post(reverse("matches:sign_off", args=[match.pk]), {"version": match.version})
     assert refused.status_code == 409
     assert "flagged" in refused.content.decode()
 
-    delete = reverse("matches:deal_delete", args=[match.pk, 6])
+    delete = reverse("matches:deal_delete", args=[match.pk, 5])
     assert client.post(delete, {"reason": "not played", "version": match.version}).status_code == 302
     match.refresh_from_db()
     assert client.post(reverse("matches:sign_off", args=[match.pk]), {"version": match.version}).status_code == 302
 
-    corrected = Deal.history.filter(match_id=match.pk, number=5, history_type="~").get()
+    corrected = Deal.history.filter(match_id=match.pk, number=4, history_type="~").get()
     assert corrected.outcome == {"order": ["N", "S"]}
     assert (corrected.history_user, corrected.history_change_reason) == (ref, "wrong seat tapped")
     assert corrected.history_ip_address == "10.1.2.3"
@@ -286,21 +286,21 @@ def test_a_correction_that_shortens_the_match_flags_later_deals_until_resolved(c
     client.force_login(boss)
     audit = client.get(reverse("matches:audit", args=[match.pk]))
     entries = audit.context["entries"]
-    change = next(e for e in entries if e.subject == "Deal 5" and e.action == "changed")
+    change = next(e for e in entries if e.subject == "Deal 4" and e.action == "changed")
     assert change.changes == [("outcome", "N E W", "N S")]
     assert (change.who, change.ip, change.reason) == ("ref", "10.1.2.3", "wrong seat tapped")
-    assert any(e.subject == "Deal 6" and e.action == "deleted" for e in entries)
+    assert any(e.subject == "Deal 5" and e.action == "deleted" for e in entries)
     assert "wrong seat tapped" in audit.content.decode()
 
 
 def test_a_correction_that_lengthens_the_match_reopens_it(client, ref, match):
     client.force_login(ref)
-    for order in ["NS"] * 4 + ["NES"]:
+    for order in ["NS"] * 3 + ["NES"]:
         enter(client, match, order)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     response = client.post(
-        reverse("matches:deal_edit", args=[match.pk, 5]),
+        reverse("matches:deal_edit", args=[match.pk, 4]),
         {"order": "NEW", "reason": "S finished last", "version": match.version},
     )
     assert response.status_code == 302
@@ -309,7 +309,7 @@ def test_a_correction_that_lengthens_the_match_reopens_it(client, ref, match):
     assert match.state["a_failures"] == {"NS": 1, "EW": 0}
     assert enter(client, match, "NS").status_code == 302  # play goes on
     match.refresh_from_db()
-    assert match.state == core_result("timed-40", ["NS"] * 4 + ["NEW", "NS"])
+    assert match.state == core_result("timed-40", ["NS"] * 3 + ["NEW", "NS"])
     assert Match.history.filter(id=match.pk, history_change_reason="S finished last").exists()
 
 
@@ -329,10 +329,10 @@ def test_a_correction_needs_a_reason_and_a_readable_order(client, ref, match):
 def test_a_signed_off_match_is_locked_until_an_organiser_unlocks_it_with_a_reason(client, ref, boss, match):
     round_match(round_=match.round)  # another table still playing: the round goes on
     client.force_login(ref)
-    for order in ["NS"] * 4 + ["NES"]:
+    for order in ["NS"] * 3 + ["NES"]:
         enter(client, match, order)
-    assert client.post(reverse("matches:sign_off", args=[match.pk]), {"version": 5}).status_code == 302
-    locked = client.post(reverse("matches:deal_undo", args=[match.pk]), {"version": 6})
+    assert client.post(reverse("matches:sign_off", args=[match.pk]), {"version": 4}).status_code == 302
+    locked = client.post(reverse("matches:deal_undo", args=[match.pk]), {"version": 5})
     assert locked.status_code == 409 and "signed off" in locked.content.decode()
     assert client.get(reverse("matches:unlock", args=[match.pk])).status_code == 404  # referees cannot
 

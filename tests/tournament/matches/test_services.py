@@ -20,24 +20,24 @@ def play(match, *orders):
 
 
 def test_deals_fold_into_the_match_snapshot():
-    match = play(MatchFactory(), "NS", "NS", "NS", "NS")
+    match = play(MatchFactory(), "NS", "NS", "NS")  # timed-40: +5 a 1-2 (seed 002), 2→7→12→A
     assert match.status == MatchStatus.RUNNING
     assert match.state["levels"] == {"NS": 14, "EW": 2}
-    assert match.version == 4
+    assert match.version == 3
     match = play(match, "NES")
     assert (match.status, match.winner, match.result_reason) == (MatchStatus.FINISHED, "NS", "passed_a")
-    assert Deal.objects.get(match=match, number=5).record["passed_a"] is True
+    assert Deal.objects.get(match=match, number=4).record["passed_a"] is True
 
 
 def test_an_invalid_order_or_a_deal_after_the_end_changes_nothing():
-    match = play(MatchFactory(), "NS", "NS", "NS", "NS", "NES")
+    match = play(MatchFactory(), "NS", "NS", "NS", "NES")
     with pytest.raises(ScoringError) as caught:
         deal_record(match_id=match.pk, outcome={"order": ["E", "W"]})
     assert caught.value.code == "match_finished"
     with pytest.raises(ScoringError) as caught:
         deal_record(match_id=MatchFactory().pk, outcome={"order": ["N", "E"]})
     assert caught.value.code == "invalid_order"
-    assert Deal.objects.filter(match=match).count() == 5
+    assert Deal.objects.filter(match=match).count() == 4
 
 
 def test_idempotency_key_and_stale_version():
@@ -52,10 +52,10 @@ def test_idempotency_key_and_stale_version():
 
 
 def test_a_correction_that_shortens_the_match_flags_the_deals_after_its_end():
-    match = play(MatchFactory(), "NS", "NS", "NS", "NS", "NEW", "NES")  # deal 5: 1-4, a failed A attempt
+    match = play(MatchFactory(), "NS", "NS", "NS", "NEW", "NES")  # deal 4: 1-4, a failed A attempt
     assert match.status == MatchStatus.FINISHED
-    Deal.objects.filter(match=match, number=5).update(outcome={"order": ["N", "S"]})  # corrected: passed A
+    Deal.objects.filter(match=match, number=4).update(outcome={"order": ["N", "S"]})  # corrected: passed A
     match_replay(match=match)
     match.refresh_from_db()
     assert (match.winner, match.result_reason) == ("NS", "passed_a")
-    assert list(match.deals.order_by("number").values_list("flagged", flat=True)) == [False] * 5 + [True]
+    assert list(match.deals.order_by("number").values_list("flagged", flat=True)) == [False] * 4 + [True]

@@ -35,7 +35,7 @@ def test_a_deal_entered_changes_the_standings_page_on_the_next_request(client, e
     page_url = reverse("standings:stage_standings", args=[event.tournament.pk, event.first.stage_id])
     before = standings_shown(client, page_url)
     match = event.second.matches.exclude(ew_pair=None).select_related("ns_pair").first()
-    match = play_out(match, deals=4)  # N/S at A: one deal from the end
+    match = play_out(match, deals=3)  # N/S at A (timed-40: +5 a 1-2): one deal from the end
     assert match.status == MatchStatus.RUNNING
     assert standings_shown(client, page_url) == before  # running matches do not count yet …
     deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})  # … the deal that ends it does

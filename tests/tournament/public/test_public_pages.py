@@ -130,7 +130,7 @@ def test_the_match_page_shows_live_levels_and_polls_its_own_url(client, event):
     deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
     response = client.get(url("match", event.tournament.pk, match.pk))
     page = response.content.decode()
-    assert 'data-deal="1"' in page and 'data-side="NS">5<' in page
+    assert 'data-deal="1"' in page and 'data-side="NS">7<' in page  # +5 a 1-2 (seed 002)
     version = public_version_get(tournament_id=event.tournament.pk)
     assert f'hx-get="{url("match", event.tournament.pk, match.pk)}?v={version}"' in page
     assert 'hx-trigger="every 5s"' in page

@@ -104,11 +104,31 @@ def test_bottom_capture_and_penalties_are_added_by_the_rules_core(client, match)
     assert preview.record["total_points"] == 40 + 125 - 20
 
 
-def test_a_revoke_ends_the_deal_and_the_other_side_upgrades(client, match):
+def test_a_declarers_revoke_makes_them_fall_and_the_defenders_go_up_only_from_120(client, match):
+    """Seed 001 §17 (RULES.md §9): 满120分，防家升级 — under 120 the defenders only take over."""
     preview = page(client, match, declarer="N", defender_points=10, revoke="NS").context["preview"]
     assert preview.record["revoke"] == "NS"
-    assert preview.record["result"] == "defenders_up" and preview.record["upgrade"] >= 1
+    assert (preview.record["result"], preview.record["upgrade"]) == ("defenders_take_over", 0)
     assert preview.record["next_declarer"] == "EW"
+    high = page(client, match, declarer="N", defender_points=185, revoke="NS").context["preview"]
+    assert (high.record["result"], high.record["upgrade"]) == ("defenders_up", 1)
+
+
+def test_a_defenders_revoke_sends_the_declarers_up_by_the_table(client, match):
+    preview = page(client, match, declarer="N", defender_points=10, revoke="EW").context["preview"]
+    assert (preview.record["result"], preview.record["upgrade"]) == ("declarers_up", 2)  # 5–55: +2
+
+
+def test_a_wrong_bottom_and_a_wrong_count_are_entries_with_their_labels(client, match):
+    html = page(client, match).content.decode()
+    assert "wrong number of bottom cards" in html and "Wrong card count" in html
+    bottom = page(client, match, declarer="N", defender_points=40, wrong_bottom="on").context["preview"]
+    assert bottom.record["wrong_bottom"] is True and bottom.record["result"] == "defenders_take_over"
+    both = page(client, match, declarer="N", defender_points=40, wrong_count="both")
+    assert both.context["preview"].record["result"] == "replayed"
+    assert "the deal is replayed" in both.content.decode()
+    one = page(client, match, declarer="N", defender_points=40, wrong_count="NS").context["preview"]
+    assert one.record["wrong_count"] == "NS" and one.record["result"] == "defenders_take_over"
 
 
 def test_the_first_deal_needs_a_declarer_later_ones_are_prefilled(client, match):

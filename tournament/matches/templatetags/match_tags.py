@@ -51,10 +51,10 @@ def tractor_result(record: Any) -> str:
     declarer = labels.side(record.get("declarer"))
     defenders = labels.side("EW" if record.get("declarer") == "NS" else "NS")
     result, upgrade = record.get("result"), record.get("upgrade", 0)
-    if record.get("revoke"):
-        prefix = _("Revoke by %(side)s: the deal ends. ") % {"side": labels.side(record["revoke"])}
-    else:
-        prefix = ""
+    faults = labels.tractor_faults(record)
+    if result == "replayed":  # seed 001 §18: a wrong card count in both sides' hands
+        return str(_("Wrong card count in both sides' hands: the deal is replayed, nothing changes"))
+    prefix = _("%(faults)s: the deal ends. ") % {"faults": "; ".join(faults)} if faults else ""
     if record.get("passed_a"):
         text = _("%(side)s keep their A: game won") % {"side": declarer}
     elif result == "declarers_up":

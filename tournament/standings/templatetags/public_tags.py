@@ -23,6 +23,13 @@ register.filter("seat_label", labels.seat)
 
 
 @register.filter
+def tractor_faults(deal: Any) -> str:
+    """A Tractor deal's faults (a ``DealLine``) in words (seed 001 §9.1, §17, §18)."""
+    names = ("revoke", "wrong_bottom", "wrong_count")
+    return " · ".join(str(fault) for fault in labels.tractor_faults({name: getattr(deal, name) for name in names}))
+
+
+@register.filter
 def match_status(value: Any) -> str:
     try:
         return str(MatchStatus(value).label)
