@@ -227,11 +227,10 @@ def _fold_store(
 ) -> MatchResult:
     """Store ``fold`` — the fold of exactly ``deals`` and ``adjustments`` as they are now saved — on
     the match, its deals' records and the flags (the one fold of a write; issue 14)."""
-    snapshot = fold.result.to_json()
-    records = snapshot["deals"]
+    records = fold.result.deals
     changed = []
     for index, deal in enumerate(deals):
-        record = records[index] if index < fold.deals_valid else {}
+        record = records[index].to_json() if index < fold.deals_valid else {}
         flagged = index >= fold.deals_valid
         if deal.record != record or deal.flagged != flagged:
             deal.record, deal.flagged = record, flagged
@@ -258,11 +257,7 @@ def _fold_store(
 def _locked(match_id: int) -> Match:
     # of=("self",): lock the match row only. A bare FOR UPDATE would also lock the joined round,
     # stage and tournament rows and so serialise every table of the event on one row.
-    return (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__stage__tournament")
-        .get(pk=match_id)
-    )
+    return Match.objects.select_for_update(of=("self",)).select_related("round__stage__tournament").get(pk=match_id)
 
 
 def _author(instance: Any, user: Any, reason: str | None = None) -> None:
@@ -637,9 +632,10 @@ def _adjustment_trial(
     after_deal = deal_count if after_deal is None else after_deal
     if not 0 <= after_deal <= deal_count:
         raise MatchRefused("bad_input", _("No such deal."), conflict=False)
-    if absent_player_id is not None and not match.round.stage.tournament.players.filter(
-        pk=absent_player_id, membership__pair_id=pair_id
-    ).exists():
+    if (
+        absent_player_id is not None
+        and not match.round.stage.tournament.players.filter(pk=absent_player_id, membership__pair_id=pair_id).exists()
+    ):
         raise MatchRefused("bad_input", _("That player is not in the pair."), conflict=False)
     row = Adjustment(
         tournament=match.round.stage.tournament,

@@ -330,9 +330,14 @@ def _tractor_initial(outcome: dict[str, Any]) -> dict[str, Any]:
 def _tractor_deal_edit(request: HttpRequest, match: Match, deal: Any) -> HttpResponse:
     """Correct a Tractor deal: the same fields, prefilled with what was recorded; preview, then a reason."""
     number = deal.number
-    recorded = deal.record or {}
+    recorded = deal.snapshot
     rotation = (
-        {} if number == 1 else {"declarer": recorded.get("declarer"), "declarer_seat": recorded.get("declarer_seat")}
+        {}
+        if number == 1
+        else {
+            "declarer": recorded.declarer if recorded else None,
+            "declarer_seat": recorded.declarer_seat if recorded else None,
+        }
     )
     status = 200
     data = request.POST if request.method == "POST" else request.GET
@@ -362,9 +367,7 @@ def _tractor_deal_edit(request: HttpRequest, match: Match, deal: Any) -> HttpRes
                 except WRITE_ERRORS as error:
                     if isinstance(error, services.StaleVersion):
                         return _failure(request, match.pk, error)
-                    message = (
-                        error.message if isinstance(error, services.MatchRefused) else scoring_message(error)
-                    )
+                    message = error.message if isinstance(error, services.MatchRefused) else scoring_message(error)
                     form.add_error(None, message)
                     status = 409 if isinstance(error, services.MatchRefused) and error.conflict else 400
                 else:
