@@ -51,6 +51,14 @@ class SidePair(NamedTuple):
     def to_json(self) -> dict[str, int]:
         return {"NS": self.NS, "EW": self.EW}
 
+    def get(self, code: object, default: int | None = None) -> int | None:
+        """The value of side ``code`` ("NS" / "EW"), as the stored dict answered it."""
+        if code == "NS":
+            return self.NS
+        if code == "EW":
+            return self.EW
+        return default
+
 
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value else None

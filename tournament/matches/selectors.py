@@ -257,6 +257,16 @@ class Preview:
         return self.result.get("status") == Status.FINISHED.value
 
     @property
+    def deal(self) -> DealSnapshot | None:
+        """``record`` read by the rules core's reader (what the preview templates show)."""
+        return DealSnapshot.from_json(self.record)
+
+    @property
+    def after(self) -> MatchSnapshot:
+        """``result`` read by the rules core's reader."""
+        return MatchSnapshot.from_json(self.result)
+
+    @property
     def tribute_note(self) -> str:
         if self.tribute is None:
             return ""
