@@ -210,7 +210,7 @@ def parse_level(text: str | int) -> int:
     else:
         token = text.strip().upper()
         level = _RANKS_BY_TOKEN.get(token)
-        if level is None and token.isdigit():
+        if level is None and token.isascii() and token.isdigit():  # "³".isdigit(), but int("³") fails
             level = int(token)
     if level is None or not 2 <= level <= ACE:
         raise CardError(

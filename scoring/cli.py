@@ -51,11 +51,41 @@ def read_json_input(path: str | None, *, stdin: TextIO | None = None) -> Any:
     except OSError as exc:
         raise CliError("bad_input", f"Cannot read {path}: {exc.strerror}.") from exc
     try:
-        return json.loads(text)
+        document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CliError(
             "bad_input", f"The input is not valid JSON (line {exc.lineno}, column {exc.colno})."
         ) from exc
+    except RecursionError as exc:  # the parser recurses per level: "[[[[…" is bad input, not a bug
+        raise CliError("bad_input", _TOO_DEEP) from exc
+    if _depth(document) > MAX_JSON_DEPTH:
+        raise CliError("bad_input", _TOO_DEEP)
+    return document
+
+
+# No command's input nests more than a few levels; a deeper document would only reach Python's
+# recursion limit later (in a handler or in printing), so it is refused as it is read.
+MAX_JSON_DEPTH = 64
+_TOO_DEEP = f"The input nests arrays or objects too deeply (at most {MAX_JSON_DEPTH} levels)."
+
+
+def _depth(document: Any) -> int:
+    """How deeply ``document`` nests lists and dicts (iteratively: it may be deep)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(document, 1)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_JSON_DEPTH:
+            return deepest
+        stack.extend((child, level + 1) for child in children)
+    return deepest
 
 
 def build_parser() -> JsonArgumentParser:

@@ -1,7 +1,8 @@
 """Suite-wide switches.
 
 Tests marked ``postgres`` need row locks and real concurrent connections; ``celery_worker``
-tests start a real worker against ``CELERY_BROKER_URL``. On the zero-setup default (SQLite, no
+tests start a real worker against ``CELERY_BROKER_URL``; ``redis`` tests need the shared cache
+(``CACHE_URL=redis://…``). On the zero-setup default (SQLite, no
 broker) they are skipped with the reason; with ``REQUIRE_SERVICES=1`` (set by ``.ci/run``) a
 missing service fails them instead, so CI can never pass by skipping.
 """
@@ -26,11 +27,13 @@ def _service_missing(marker: str) -> str | None:
         return "needs PostgreSQL (set DATABASE_URL)"
     if marker == "celery_worker" and not settings.CELERY_BROKER_URL:
         return "needs a Celery broker (set CELERY_BROKER_URL)"
+    if marker == "redis" and "redis" not in settings.CACHES["default"]["BACKEND"].lower():
+        return "needs Redis as the cache (set CACHE_URL=redis://…)"
     return None
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    for marker in ("postgres", "celery_worker"):
+    for marker in ("postgres", "celery_worker", "redis"):
         if item.get_closest_marker(marker) is None:
             continue
         reason = _service_missing(marker)

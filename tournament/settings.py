@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -53,6 +54,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy: only the site's own scripts and styles
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "tournament.locale.ChineseFirstLocaleMiddleware",
@@ -60,6 +62,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "tournament.errors.UserErrorMiddleware",  # a user's error no page caught: its 4xx, never a 500
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -182,7 +185,7 @@ REST_FRAMEWORK = {
     # a new view is private unless it says otherwise (the public API says AllowAny itself)
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "tournament.api.schema.StrictPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "tournament.api.errors.api_exception_handler",
@@ -197,6 +200,34 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # every operation documents the 4xx answers of the one error mapping (tournament/api/schema.py)
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournament.api.schema.error_responses",
+    ],
+}
+
+# --- Content-Security-Policy (django-csp) ---------------------------------------------------
+# Scripts and styles only from this site (htmx is vendored in static/); nothing inline, so neither
+# 'unsafe-inline' nor 'unsafe-eval' (templates carry data-* attributes that static/js/site.js reads;
+# htmx's injected indicator style and hx-on evaluation are off in base.html). One inline handler
+# stays, the print buttons' onclick="window.print()", allowed by its hash and nothing else
+# ('unsafe-hashes' lets a hash match a handler attribute). Only the API's documentation page
+# (Swagger UI's inline styles) widens the policy, in tournament/api/urls.py.
+PRINT_HANDLER_HASH = "'sha256-MguIPR6qNR8D3B+eAlK+bIRTZe8t3wkOY4B/56Me9FU='"  # of: window.print()
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, "'unsafe-hashes'", PRINT_HANDLER_HASH],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
 }
 
 # --- Security (production) -------------------------------------------------------------------
@@ -219,6 +250,11 @@ LOGGING = {
 }
 
 # --- Product settings -----------------------------------------------------------------------
+# Roster import bounds (README "Limits"): rows read (blank rows count), the upload's size, the size
+# of its parts once unpacked, and the seconds spent reading it.
 ROSTER_IMPORT_MAX_ROWS = env.int("ROSTER_IMPORT_MAX_ROWS", default=20000)
+ROSTER_IMPORT_MAX_BYTES = env.int("ROSTER_IMPORT_MAX_BYTES", default=5 * 2**20)
+ROSTER_IMPORT_MAX_UNPACKED_BYTES = env.int("ROSTER_IMPORT_MAX_UNPACKED_BYTES", default=20 * 2**20)
+ROSTER_IMPORT_MAX_SECONDS = env.float("ROSTER_IMPORT_MAX_SECONDS", default=20.0)
 # The public API's rate per client address: generous, since a venue's phones may share one address.
 PUBLIC_API_THROTTLE_RATE = env.str("PUBLIC_API_THROTTLE_RATE", default="1200/minute")

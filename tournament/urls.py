@@ -5,6 +5,9 @@ from django.urls import include, path
 from tournament.locale import language_choose
 from tournament.registration import views as registration_views
 
+# Under /api/ an unknown address answers in the API's error shape (JSON), not the HTML page.
+handler404 = "tournament.api.errors.not_found"
+
 urlpatterns = [
     path("", registration_views.home, name="home"),
     # The public pages first: nearly all requests are theirs (no path here overlaps another app's).

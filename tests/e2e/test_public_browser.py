@@ -6,6 +6,7 @@ from urllib.parse import unquote
 
 import pytest
 from django.core.cache import cache
+from playwright.sync_api import expect
 
 from tests.tournament.public.events import knockout_event, swiss_event
 from tournament.matches.models import Match
@@ -72,7 +73,8 @@ def test_big_screen_mode_advances(page, screenshot):
     assert page.locator(".slide:visible").count() == 1
     first = screen.get_attribute("data-current")
     screenshot("big-screen-phone")
-    page.wait_for_function(f"document.querySelector('[data-screen]').dataset.current !== '{first}'", timeout=5000)
+    # the page's CSP forbids evaluating strings (wait_for_function's predicate): Playwright's expect
+    expect(page.locator("[data-screen]")).not_to_have_attribute("data-current", first, timeout=5000)
     assert page.locator(".slide:visible").count() == 1
     page.set_viewport_size({"width": 1920, "height": 1080})
     screenshot("big-screen-projector", full_page=False)

@@ -228,3 +228,28 @@ def test_usage_errors_are_json_too(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 2 and out["error"]["code"] == "bad_input"
     status, out = run(capsys, "shuffle")
     assert status == 2 and out["error"]["code"] == "bad_input"
+
+
+DEEP = [
+    "[" * 100_000,
+    '{"profile": "classic", "deals": ' + "[" * 500 + "]" * 500 + "}",
+    '{"a":' * 5000 + "1" + "}" * 5000,
+]
+
+
+@pytest.mark.parametrize("command", ["replay", "standings"])
+@pytest.mark.parametrize("text", DEEP, ids=["unclosed-100000", "closed-500", "objects-5000"])
+def test_deeply_nested_json_is_bad_input_not_a_recursion_error(command: str, text: str) -> None:
+    """Issue 18: the JSON parser recursed into Python's limit and the CLI exited 1 with
+    ``internal_error: RecursionError``; a document nested too deeply is the user's bad input."""
+    status, out, stderr = cli(command, stdin=text)
+    assert status == 2 and stderr == ""
+    assert out["error"]["code"] == "bad_input" and "too deeply" in out["error"]["message"]
+
+
+def test_nesting_up_to_the_limit_is_read(tmp_path: Path) -> None:
+    from scoring.cli import MAX_JSON_DEPTH, read_json_input
+
+    path = tmp_path / "deep.json"
+    path.write_text("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH)
+    assert read_json_input(str(path)) == json.loads("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH)

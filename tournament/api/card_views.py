@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from scoring.cards import beats, classify
 from scoring.options import WildReading
+from tournament.api.schema import StrictQueryParams
 from tournament.matches.selectors import card_rules
 from tournament.registration.roles import user_may_use_referee_tools
 
@@ -23,8 +24,28 @@ class RefereeToolsPermission(permissions.BasePermission):
         return user_may_use_referee_tools(request.user)
 
 
+# The notation's shape, documented in the schema; the rules core judges the text itself (its codes:
+# bad_card, bad_level, too_many_copies, not_a_play; RULES.md §8), so no second validator here.
+CARD = r"(?:[2-9]|10|[TtJjQqKkAa])[SsHhCcDd]|[SsBb][Jj]"
+CARDS_PATTERN = rf"^[\s,]*(?:{CARD})(?:[\s,]+(?:{CARD}))*[\s,]*$"
+LEVEL_PATTERN = r"^\s*(?:[2-9]|1[0-4]|[TtJjQqKkAa])\s*$"
+
+
+@extend_schema_field({"type": "string", "maxLength": 3, "pattern": LEVEL_PATTERN})
 class LevelField(serializers.CharField):
-    """A level as 2–14 or its label (2–10, J, Q, K, A); the rules core validates it."""
+    """A level as 2–14 or its label (2–10, J, Q, K, A); the rules core validates it. Lengths
+    count what was sent (the core trims), as the schema says."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(trim_whitespace=False, **kwargs)
+
+
+@extend_schema_field({"type": "string", "maxLength": 200, "pattern": CARDS_PATTERN})
+class CardsField(serializers.CharField):
+    """A set of cards in notation (commas and/or spaces between them): ``KS,KD,5H``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=200, trim_whitespace=False, **kwargs)
 
 
 MATCH_HELP = (
@@ -35,14 +56,14 @@ MATCH_HELP = (
 
 class ClassifyInput(serializers.Serializer):
     level = LevelField(max_length=3)
-    cards = serializers.CharField(max_length=200)
+    cards = CardsField()
     match = serializers.IntegerField(required=False, min_value=1, help_text=MATCH_HELP)
 
 
 class BeatsInput(serializers.Serializer):
     level = LevelField(max_length=3)
-    play = serializers.CharField(max_length=200)
-    previous = serializers.CharField(max_length=200)
+    play = CardsField()
+    previous = CardsField()
     declared = serializers.CharField(max_length=40, required=False, allow_blank=True)
     previous_declared = serializers.CharField(max_length=40, required=False, allow_blank=True)
     match = serializers.IntegerField(required=False, min_value=1, help_text=MATCH_HELP)
@@ -69,7 +90,7 @@ class VerdictOutput(serializers.Serializer):
     wild_reading = serializers.ChoiceField(choices=[value.value for value in WildReading])
 
 
-class CardClassifyView(APIView):
+class CardClassifyView(StrictQueryParams, APIView):
     permission_classes = [RefereeToolsPermission]
 
     @extend_schema(
@@ -86,7 +107,7 @@ class CardClassifyView(APIView):
         return Response({**classification.to_json(), "wild_reading": wild_reading.value})
 
 
-class CardBeatsView(APIView):
+class CardBeatsView(StrictQueryParams, APIView):
     permission_classes = [RefereeToolsPermission]
 
     @extend_schema(

@@ -1,71 +1,42 @@
 """One error shape for the whole API: ``{"error": {"code", "message", …}}`` with a 4xx status.
 
-The rules core's errors keep their own codes (``invalid_order``, ``bad_card`` …); DRF's own
-errors are mapped to stable codes (``bad_input``, ``not_authenticated``, ``not_found`` …).
+The mapping itself is :func:`tournament.errors.user_error` (the one the pages use too): the
+application's :class:`~tournament.errors.UserError`, the rules core's errors (their own codes:
+``invalid_order``, ``bad_card`` …) and Django's ``ValidationError`` all answer 4xx here, so a view
+needs no ``try`` for bad input. DRF's own errors are mapped to stable codes (``bad_input``,
+``not_authenticated``, ``not_found`` …).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
-from rest_framework import exceptions, status
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.defaults import page_not_found
+from rest_framework import exceptions
 from rest_framework.response import Response
-from rest_framework.views import exception_handler
+from rest_framework.views import exception_handler, set_rollback
 
-from scoring.cards import CardError
-from scoring.errors import ScoringError
-from tournament.rules import scoring_message
-
-
-class RulesError(exceptions.APIException):
-    """A rules-core error raised from a view: 400 (or ``status_code``) with the core's code."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-
-    def __init__(self, error: ScoringError | CardError, *, status_code: int | None = None) -> None:
-        self.error = error
-        if status_code is not None:
-            self.status_code = status_code
-        super().__init__(detail=error.message, code=str(getattr(error.code, "value", error.code)))
-
-
-class ApiError(exceptions.APIException):
-    """An error of the API's own (not the rules core's): a stable code, a message in the user's
-    language, and extra fields (e.g. the match's current state with a 409)."""
-
-    def __init__(self, *, code: str, message: str, status_code: int, extra: dict[str, Any] | None = None) -> None:
-        self.status_code = status_code
-        self.extra = extra or {}
-        super().__init__(detail=message, code=code)
+from tournament.errors import user_error
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, Http404):  # scoped lookups answer 404 (DESIGN.md principle 5): same shape
         exc = exceptions.NotFound()
-    if isinstance(exc, (ScoringError, CardError)):
-        exc = RulesError(exc)
-    if isinstance(exc, RulesError):
-        body: dict[str, Any] = {
-            "code": str(getattr(exc.error.code, "value", exc.error.code)),
-            "message": scoring_message(exc.error),
-            "message_en": exc.error.message,
-        }
-        if isinstance(exc.error, ScoringError):
-            body["deal"] = exc.error.deal
-        return Response({"error": body}, status=exc.status_code)
-    if isinstance(exc, ApiError):
-        code = exc.get_codes()
-        return Response(
-            {"error": {"code": code, "message": str(exc.detail), **exc.extra}}, status=exc.status_code
-        )
+    error = user_error(exc)
+    if error is not None:  # a view may add to the answer (the match views: its state with a 409)
+        body = error.to_json()
+        view = context.get("view")
+        extra = getattr(view, "error_extra", None)
+        if extra is not None:
+            body.update(extra(error))
+        set_rollback()  # as DRF does for its own errors: nothing of a refused request is kept
+        return Response({"error": body}, status=error.status, headers=error.headers)
     response = exception_handler(exc, context)
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
-        response.data = {
-            "error": {"code": "bad_input", "message": _first_message(exc.detail), "fields": exc.detail}
-        }
+        response.data = {"error": {"code": "bad_input", "message": _first_message(exc.detail), "fields": exc.detail}}
     elif isinstance(exc, exceptions.APIException):
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else "error"
@@ -80,3 +51,12 @@ def _first_message(detail: Any) -> str:
     if isinstance(detail, list) and detail:
         return _first_message(detail[0])
     return str(detail)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The site's 404 (``handler404``): JSON under ``/api/`` (a path that matches no route, e.g. a
+    non-numeric id), the page elsewhere."""
+    if request.path.startswith("/api/"):
+        body = {"error": {"code": "not_found", "message": str(exceptions.NotFound.default_detail)}}
+        return JsonResponse(body, status=404, json_dumps_params={"ensure_ascii": False})
+    return page_not_found(request, exception)

@@ -12,9 +12,11 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scoring.tractor import Capture, Infraction
+from tournament.bounds import column_max
 from tournament.matches.models import AdjustmentKind, Match
 from tournament.matches.selectors import match_clock
 from tournament.matches.services import REASON_MAX
+from tournament.registration.models import Player
 
 SEAT_CHOICES = ["N", "E", "S", "W"]
 
@@ -28,6 +30,9 @@ class OrderField(serializers.ListField):
         super().__init__(min_length=2, max_length=4, **kwargs)
 
 
+VERSION_MAX = column_max(Match, "version")
+ID_MAX = column_max(Player, "id")
+
 # -- inputs ----------------------------------------------------------------------------------------
 
 
@@ -40,7 +45,9 @@ class DealInput(serializers.Serializer):
         "tribute was paid and 上游 led. Refused (invalid_deal) on a game's first deal.",
     )
     expected_version = serializers.IntegerField(
-        min_value=0, help_text="The match version the device last saw; a stale one is answered 409."
+        min_value=0,
+        max_value=VERSION_MAX,
+        help_text="The match version the device last saw; a stale one is answered 409.",
     )
     idempotency_key = serializers.CharField(
         max_length=64,
@@ -64,7 +71,9 @@ class PreviewInput(serializers.Serializer):
 
 
 class TractorBottomInput(serializers.Serializer):
-    points = serializers.IntegerField(min_value=0, help_text="The bottom's card points (multiple of 5).")
+    points = serializers.IntegerField(
+        min_value=0, max_value=300, help_text="The bottom's card points (multiple of 5; three decks hold 300)."
+    )
     capture = serializers.ChoiceField(
         choices=[capture.value for capture in Capture],
         help_text="抠底: single ×2, pair ×3, triple ×4, tractor_2_pairs ×5, tractor_3_pairs ×6, tractor_2_triples ×7.",
@@ -87,7 +96,9 @@ class TractorDealFields(serializers.Serializer):
         "(the match's next_deal.declarer) and a different one is refused.",
     )
     defender_points = serializers.IntegerField(
-        help_text="The defenders' card points, a multiple of 5, may be negative (before bottom and penalties)."
+        min_value=-995,
+        max_value=995,
+        help_text="The defenders' card points, a multiple of 5, may be negative (before bottom and penalties).",
     )
     bottom = TractorBottomInput(required=False, allow_null=True)
     penalties = TractorPenaltyInput(many=True, required=False)
@@ -132,7 +143,7 @@ class TractorDealFields(serializers.Serializer):
 
 
 class TractorDealInput(TractorDealFields):
-    expected_version = serializers.IntegerField(min_value=0)
+    expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
     idempotency_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
 
 
@@ -142,7 +153,7 @@ class TractorPreviewInput(TractorDealFields):
 
 class TractorCorrectionInput(TractorDealFields):
     reason = serializers.CharField(max_length=REASON_MAX)
-    expected_version = serializers.IntegerField(min_value=0)
+    expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
 class CorrectionInput(serializers.Serializer):
@@ -154,16 +165,16 @@ class CorrectionInput(serializers.Serializer):
         "tribute was paid and 上游 led. Refused (invalid_deal) on a game's first deal.",
     )
     reason = serializers.CharField(max_length=REASON_MAX)
-    expected_version = serializers.IntegerField(min_value=0)
+    expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
 class DeletionInput(serializers.Serializer):
     reason = serializers.CharField(max_length=REASON_MAX)
-    expected_version = serializers.IntegerField(min_value=0)
+    expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
 class VersionInput(serializers.Serializer):
-    expected_version = serializers.IntegerField(min_value=0)
+    expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
 class ReasonInput(serializers.Serializer):
@@ -177,8 +188,10 @@ class AdjustmentInput(serializers.Serializer):
     levels = serializers.IntegerField(min_value=0, max_value=12, required=False, default=0)
     points = serializers.IntegerField(min_value=0, max_value=99, required=False, default=0)
     minutes_late = serializers.IntegerField(min_value=0, max_value=600, required=False, allow_null=True, default=None)
-    absent_player = serializers.IntegerField(required=False, allow_null=True, default=None)
-    expected_version = serializers.IntegerField(min_value=0)
+    absent_player = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, required=False, allow_null=True, default=None
+    )
+    expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
 # -- outputs ---------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ Thin views (HackSoft style): an input serializer checks the shape, ``tournament.
 scopes the match by the caller (out of scope is 404, as on the pages), a service writes, an output
 serializer answers. Referee devices authenticate with a token (``POST /api/auth/token/``).
 
-Errors: ``{"error": {"code", "message", …}}``. The rules core's codes come through as they are
+Errors: ``{"error": {"code", "message", …}}``, mapped in one place (``tournament.errors``), so the
+views raise and never catch. The rules core's codes come through as they are
 (``invalid_order`` 400, ``match_finished`` 409); a stale ``expected_version`` is ``stale_version``
 409 with the match's current state; a refused write (``match_locked``, ``not_finished``,
 ``flagged_deals`` …) is 409 with the current state, bad input 400.
@@ -17,6 +18,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -29,8 +31,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.errors import ErrorCode, ScoringError
-from tournament.api.errors import ApiError, RulesError
 from tournament.api.match_serializers import (
     AdjustmentInput,
     CorrectionInput,
@@ -50,8 +50,12 @@ from tournament.api.match_serializers import (
     TractorPreviewOutput,
     VersionInput,
 )
+from tournament.api.schema import StrictQueryParams
+from tournament.bounds import INT_MAX
+from tournament.errors import UserError
 from tournament.matches import access, selectors, services
 from tournament.matches.models import Match
+from tournament.parsing import int_parse
 
 ERRORS = {
     400: OpenApiResponse(ErrorOutput, description="Bad input (e.g. invalid_order)."),
@@ -63,27 +67,6 @@ ERRORS = {
 def _detail(match_id: int) -> dict[str, Any]:
     match = Match.objects.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair").get(pk=match_id)
     return dict(MatchDetailOutput(match).data)
-
-
-def _translate(error: Exception, match_id: int) -> Exception:
-    """A service's refusal as the API's error (with the current state on a 409)."""
-    if isinstance(error, services.StaleVersion):
-        return ApiError(
-            code="stale_version",
-            message=str(error),
-            status_code=status.HTTP_409_CONFLICT,
-            extra={"match": _detail(match_id)},
-        )
-    if isinstance(error, services.MatchRefused):
-        extra = {"match": _detail(match_id)} if error.conflict else {}
-        code = status.HTTP_409_CONFLICT if error.conflict else status.HTTP_400_BAD_REQUEST
-        return ApiError(code=error.code, message=error.message, status_code=code, extra=extra)
-    if isinstance(error, ScoringError) and error.code is ErrorCode.MATCH_FINISHED:
-        return RulesError(error, status_code=status.HTTP_409_CONFLICT)
-    return error
-
-
-WRITE_ERRORS = (services.StaleVersion, services.MatchRefused, ScoringError)
 
 
 def _either(name: str, guandan: Any, tractor: Any) -> PolymorphicProxySerializer:
@@ -111,7 +94,7 @@ class MatchAccess(permissions.IsAuthenticated):
     message = "Log in (a session or a token)."
 
 
-class MatchView(APIView):
+class MatchView(StrictQueryParams, APIView):
     """Base: the match in the caller's scope (404 otherwise), time checked lazily."""
 
     permission_classes = [MatchAccess]
@@ -121,6 +104,13 @@ class MatchView(APIView):
         services.match_time_check(match=match)
         return match
 
+    def error_extra(self, error: UserError) -> dict[str, Any]:
+        """A refusal because of the match's state (409) comes with that state (the device redraws)."""
+        match_id = self.kwargs.get("match_id")
+        if error.status != status.HTTP_409_CONFLICT or match_id is None:
+            return {}
+        return {"match": _detail(match_id)}
+
     def answer(self, match_id: int, code: int = status.HTTP_200_OK) -> Response:
         return Response(_detail(match_id), status=code)
 
@@ -128,21 +118,29 @@ class MatchView(APIView):
 @extend_schema_view(
     get=extend_schema(
         summary="My tables this round",
-        parameters=[OpenApiParameter("round", int, description="A round's matches (organisers, chief referees)")],
+        parameters=[
+            OpenApiParameter(
+                "round",
+                {"type": "integer", "minimum": 1, "maximum": INT_MAX},
+                description="A round's matches (organisers, chief referees)",
+            )
+        ],
     )
 )
-class MyTablesView(generics.ListAPIView):
+class MyTablesView(StrictQueryParams, generics.ListAPIView):
     """My tables this round: the matches at the tables assigned to me in rounds being played.
     With ``?round=<id>`` an organiser or chief referee lists a round's matches instead."""
 
     permission_classes = [MatchAccess]
     serializer_class = MatchOutput
     filter_backends: list[Any] = []
+    query_params_allowed = frozenset({"round"})
 
     def get_queryset(self) -> QuerySet[Match]:
-        round_id = self.request.query_params.get("round")
-        if round_id and round_id.isdigit():
-            matches = access.matches_for_user(user=self.request.user).filter(round_id=int(round_id))
+        round_param = self.request.query_params.get("round")
+        if round_param:
+            round_id = int_parse(round_param, name="round")
+            matches = access.matches_for_user(user=self.request.user).filter(round_id=round_id)
             return selectors.with_flag_counts(matches.order_by("table__number", "id"))
         return selectors.referee_tables(user=self.request.user)
 
@@ -167,10 +165,7 @@ class MatchStartView(MatchView):
     )
     def post(self, request: Request, match_id: int) -> Response:
         match = self.match(request, match_id)
-        try:
-            services.match_start(match_id=match.pk, user=request.user)
-        except WRITE_ERRORS as error:
-            raise _translate(error, match.pk) from error
+        services.match_start(match_id=match.pk, user=request.user)
         return self.answer(match.pk)
 
 
@@ -188,16 +183,13 @@ class DealListView(MatchView):
         match = self.match(request, match_id)
         values, outcome = _deal_body(match, request, DealInput, TractorDealInput)
         key = values.get("idempotency_key") or request.headers.get("Idempotency-Key") or None
-        try:
-            entry = services.deal_record(
-                match_id=match.pk,
-                outcome=outcome,
-                user=request.user,
-                expected_version=values["expected_version"],
-                idempotency_key=key,
-            )
-        except WRITE_ERRORS as error:
-            raise _translate(error, match.pk) from error
+        entry = services.deal_record(
+            match_id=match.pk,
+            outcome=outcome,
+            user=request.user,
+            expected_version=values["expected_version"],
+            idempotency_key=key,
+        )
         body = {"deal": DealOutput(entry.deal).data, "match": _detail(match.pk), "replayed": entry.replayed}
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -215,12 +207,13 @@ class DealPreviewView(MatchView):
         _values, outcome = _deal_body(match, request, PreviewInput, TractorPreviewInput)
         preview = selectors.deal_preview(match=match, outcome=outcome)
         if preview.error:
-            raise ApiError(code="refused", message=preview.error, status_code=status.HTTP_400_BAD_REQUEST)
+            raise UserError("refused", preview.error)
         tribute = preview.tribute.to_json() if preview.tribute else None
         return Response({"record": preview.record, "result": preview.result, "tribute": tribute})
 
 
 class DealDetailView(MatchView):
+    query_params_allowed = frozenset({"reason", "expected_version"})  # a DELETE may carry them so
     @extend_schema(
         summary="Correct a deal (with a reason); the match is replayed",
         request=_either("CorrectionBody", CorrectionInput, TractorCorrectionInput),
@@ -229,17 +222,14 @@ class DealDetailView(MatchView):
     def put(self, request: Request, match_id: int, number: int) -> Response:
         match = self.match(request, match_id)
         values, outcome = _deal_body(match, request, CorrectionInput, TractorCorrectionInput)
-        try:
-            services.deal_correct(
-                match_id=match.pk,
-                number=number,
-                outcome=outcome,
-                reason=values["reason"],
-                user=request.user,
-                expected_version=values["expected_version"],
-            )
-        except WRITE_ERRORS as error:
-            raise _translate(error, match.pk) from error
+        services.deal_correct(
+            match_id=match.pk,
+            number=number,
+            outcome=outcome,
+            reason=values["reason"],
+            user=request.user,
+            expected_version=values["expected_version"],
+        )
         return self.answer(match.pk)
 
     @extend_schema(
@@ -251,16 +241,13 @@ class DealDetailView(MatchView):
         match = self.match(request, match_id)
         data = DeletionInput(data=request.data or request.query_params)
         data.is_valid(raise_exception=True)
-        try:
-            services.deal_delete(
-                match_id=match.pk,
-                number=number,
-                reason=data.validated_data["reason"],
-                user=request.user,
-                expected_version=data.validated_data["expected_version"],
-            )
-        except WRITE_ERRORS as error:
-            raise _translate(error, match.pk) from error
+        services.deal_delete(
+            match_id=match.pk,
+            number=number,
+            reason=data.validated_data["reason"],
+            user=request.user,
+            expected_version=data.validated_data["expected_version"],
+        )
         return self.answer(match.pk)
 
 
@@ -270,12 +257,9 @@ class DealUndoView(MatchView):
         match = self.match(request, match_id)
         data = VersionInput(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.deal_undo(
-                match_id=match.pk, user=request.user, expected_version=data.validated_data["expected_version"]
-            )
-        except WRITE_ERRORS as error:
-            raise _translate(error, match.pk) from error
+        services.deal_undo(
+            match_id=match.pk, user=request.user, expected_version=data.validated_data["expected_version"]
+        )
         return self.answer(match.pk)
 
 
@@ -289,12 +273,9 @@ class SignOffView(MatchView):
         match = self.match(request, match_id)
         data = VersionInput(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.match_sign_off(
-                match_id=match.pk, user=request.user, expected_version=data.validated_data["expected_version"]
-            )
-        except WRITE_ERRORS as error:
-            raise _translate(error, match.pk) from error
+        services.match_sign_off(
+            match_id=match.pk, user=request.user, expected_version=data.validated_data["expected_version"]
+        )
         return self.answer(match.pk)
 
 
@@ -310,10 +291,7 @@ class UnlockView(MatchView):
             raise Http404
         data = ReasonInput(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.match_unlock(match_id=match.pk, reason=data.validated_data["reason"], user=request.user)
-        except WRITE_ERRORS as error:
-            raise _translate(error, match.pk) from error
+        services.match_unlock(match_id=match.pk, reason=data.validated_data["reason"], user=request.user)
         return self.answer(match.pk)
 
 
@@ -333,26 +311,23 @@ class AdjustmentListView(MatchView):
         values = data.validated_data
         pair_id = match.ns_pair_id if values["side"] == "NS" else match.ew_pair_id
         if pair_id is None:
-            raise ApiError(code="bad_input", message="This match has no E/W pair.", status_code=400)
-        try:
-            services.adjustment_record(
-                match_id=match.pk,
-                pair_id=pair_id,
-                kind=values["kind"],
-                reason=values["reason"],
-                user=request.user,
-                levels=values["levels"],
-                points=values["points"],
-                minutes_late=values["minutes_late"],
-                absent_player_id=values["absent_player"],
-                expected_version=values["expected_version"],
-            )
-        except WRITE_ERRORS as error:
-            raise _translate(error, match.pk) from error
+            raise UserError("bad_input", _("This match has no E/W pair."))
+        services.adjustment_record(
+            match_id=match.pk,
+            pair_id=pair_id,
+            kind=values["kind"],
+            reason=values["reason"],
+            user=request.user,
+            levels=values["levels"],
+            points=values["points"],
+            minutes_late=values["minutes_late"],
+            absent_player_id=values["absent_player"],
+            expected_version=values["expected_version"],
+        )
         return self.answer(match.pk, status.HTTP_201_CREATED)
 
 
-class RoundStartView(APIView):
+class RoundStartView(StrictQueryParams, APIView):
     permission_classes = [MatchAccess]
 
     @extend_schema(
@@ -364,9 +339,6 @@ class RoundStartView(APIView):
         round_ = access.rounds_for_overseer(user=request.user).filter(pk=round_id).first()
         if round_ is None or not access.user_may_start_round(user=request.user, round_=round_):
             raise Http404
-        try:
-            services.round_start(round_id=round_.pk, user=request.user)
-        except services.MatchRefused as error:
-            raise ApiError(code=error.code, message=error.message, status_code=409) from error
+        services.round_start(round_id=round_.pk, user=request.user)
         matches = round_.matches.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair")
         return Response(MatchOutput(matches.order_by("table__number", "id"), many=True).data)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -92,7 +93,9 @@ class FindQuery(serializers.Serializer):
     q = serializers.CharField(
         min_length=1,
         max_length=QUERY_MAX,
-        trim_whitespace=True,
+        trim_whitespace=False,  # lengths count what was sent, as the schema says (the search trims)
+        # the schema says what the server accepts: something besides spaces, and no NUL
+        validators=[RegexValidator(r"^[^\x00]*\S[^\x00]*$", "Type part of a name or an employee number.")],
         help_text="Part of a player's name, or a whole employee number.",
     )
 

@@ -15,12 +15,11 @@ from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions
 from rest_framework.exceptions import NotFound
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 
 from tournament.api import public_serializers as out
+from tournament.api.schema import StrictPagination, StrictQueryParams
 from tournament.registration.models import Tournament
 from tournament.standings.public import (
     TournamentOverview,
@@ -32,12 +31,14 @@ from tournament.standings.public import (
     standings_cached,
 )
 from tournament.standings.seating import table_find
+from tournament.throttling import AtomicRateThrottle
 
 TAG = "public"
 
 
-class PublicRateThrottle(AnonRateThrottle):
-    """Per client address; the rate is a setting (``PUBLIC_API_THROTTLE_RATE``)."""
+class PublicRateThrottle(AtomicRateThrottle):
+    """Per client address, counted atomically in the shared cache; the rate is a setting
+    (``PUBLIC_API_THROTTLE_RATE``)."""
 
     scope = "public"
 
@@ -45,13 +46,13 @@ class PublicRateThrottle(AnonRateThrottle):
         return str(getattr(settings, "PUBLIC_API_THROTTLE_RATE", "1200/minute"))
 
 
-class PublicPagination(PageNumberPagination):
+class PublicPagination(StrictPagination):
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 500
 
 
-class PublicView(generics.GenericAPIView):
+class PublicView(StrictQueryParams, generics.GenericAPIView):
     authentication_classes: list[Any] = []
     permission_classes = [permissions.AllowAny]
     throttle_classes = [PublicRateThrottle]
@@ -129,6 +130,7 @@ class FindTable(PublicListView):
     or a whole employee number)."""
 
     serializer_class = out.SeatOut
+    query_params_allowed = frozenset({"q"})
 
     def items(self) -> Any:
         query = out.FindQuery(data=self.request.query_params)

@@ -8,9 +8,10 @@ from django import forms
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
+from tournament.bounds import INT_MAX, column_max
 from tournament.draw.pairing import Referee
 from tournament.draw.services import BRACKET_FIXED, BRACKET_REDRAW
-from tournament.matches.models import Match, Round, StageFormat
+from tournament.matches.models import Match, Round, Stage, StageFormat, Table
 from tournament.registration.forms import profile_choices
 
 
@@ -52,7 +53,12 @@ class StageForm(forms.Form):
         required=False,
         help_text=_("Round robin only: pairs are dealt into this many groups (snake order by seed)."),
     )
-    advance_count = forms.IntegerField(label=_("Pairs advancing to the next stage"), min_value=2, required=False)
+    advance_count = forms.IntegerField(
+        label=_("Pairs advancing to the next stage"),
+        min_value=2,
+        max_value=column_max(Stage, "advance_count"),
+        required=False,
+    )
 
     KNOCKOUT_FIELDS = ("bracket", "seeding", "third_place")
 
@@ -85,7 +91,7 @@ class RoundDrawForm(forms.Form):
     seed = forms.IntegerField(
         label=_("Random seed"),
         min_value=0,
-        max_value=2**31 - 1,
+        max_value=INT_MAX,
         required=False,
         help_text=_("Optional: the same seed and entrants give the same tables."),
     )
@@ -118,7 +124,7 @@ class SwapForm(forms.Form):
 
 class MoveForm(forms.Form):
     match = forms.TypedChoiceField(label=_("Match at table"), coerce=int)
-    table = forms.IntegerField(label=_("To table"), min_value=1)
+    table = forms.IntegerField(label=_("To table"), min_value=1, max_value=column_max(Table, "number"))
 
     def __init__(self, *args: Any, round_: Round, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -136,7 +142,7 @@ class AdvanceForm(forms.Form):
     OVERRIDES = 3
 
     next_stage = forms.TypedChoiceField(label=_("Into stage"), coerce=int)
-    count = forms.IntegerField(label=_("Pairs advancing"), min_value=2)
+    count = forms.IntegerField(label=_("Pairs advancing"), min_value=2, max_value=column_max(Stage, "advance_count"))
     reason = forms.CharField(label=_("Reason for the changes"), max_length=100, required=False)
 
     def __init__(self, *args: Any, stages: list[tuple[int, str]], pairs: list[tuple[int, str]], **kwargs: Any):
@@ -202,6 +208,6 @@ class RefereePlanForm(forms.Form):
 
 
 class TableAreaForm(forms.Form):
-    first = forms.IntegerField(label=_("From table"), min_value=1)
-    last = forms.IntegerField(label=_("To table"), min_value=1)
+    first = forms.IntegerField(label=_("From table"), min_value=1, max_value=column_max(Table, "number"))
+    last = forms.IntegerField(label=_("To table"), min_value=1, max_value=column_max(Table, "number"))
     area = forms.CharField(label=_("Area"), max_length=40, required=False)

@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournament.audit import AuditedHistory
+from tournament.bounds import column_checks
 from tournament.matches.models import Round, Stage
 from tournament.registration.models import Tournament
 
@@ -33,6 +34,7 @@ class PrizeTier(models.Model):
             models.UniqueConstraint(fields=["tournament", "name"], name="prize_tier_name_unique"),
             models.CheckConstraint(condition=Q(pair_count__gte=1), name="prize_tier_pair_count_positive"),
             models.CheckConstraint(condition=~Q(name=""), name="prize_tier_name_not_empty"),
+            *column_checks("prize_tier", pair_count="PositiveIntegerField", order="PositiveSmallIntegerField"),
         ]
 
     def __str__(self) -> str:
@@ -59,6 +61,9 @@ class PrizeRanking(models.Model):
     history = AuditedHistory()
 
     class Meta:
+        constraints = [
+            *column_checks("prize_ranking", lots_seed="BigIntegerField"),
+        ]
         verbose_name = _("prize ranking")
         verbose_name_plural = _("prize rankings")
 
@@ -124,6 +129,7 @@ class ExportJob(models.Model):
             models.CheckConstraint(
                 condition=Q(kind=ExportKind.WORKBOOK) | Q(round__isnull=False), name="export_job_round_needed"
             ),
+            *column_checks("export_job", progress="PositiveSmallIntegerField"),
         ]
 
     def __str__(self) -> str:

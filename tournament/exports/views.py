@@ -19,6 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournament.bounds import column_max
 from tournament.exports import headers as h
 from tournament.exports.forms import ExportForm, PrizeStageForm, PrizeTierFormSet
 from tournament.exports.models import ExportJob, ExportKind, ExportStatus, PrizeTier
@@ -32,7 +33,8 @@ from tournament.exports.round_sheets import (
 )
 from tournament.exports.services import export_job_start
 from tournament.locale import ui_is_chinese
-from tournament.matches.models import Round
+from tournament.matches.models import Round, Table
+from tournament.parsing import int_or_none
 from tournament.registration.models import Tournament
 from tournament.registration.roles import organiser_view
 from tournament.rules import rules_for_stage, scoring_message
@@ -147,10 +149,7 @@ def round_draw_sheet(request: HttpRequest, tournament: Tournament, round_id: int
 
 
 def _table_number(value: str | None) -> int | None:
-    try:
-        return int(value) if value else None
-    except ValueError:
-        return None
+    return int_or_none(value, low=1, high=column_max(Table, "number")) if value else None
 
 
 @organiser_view

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.tractor import Capture, Infraction
+from tournament.bounds import column_max
 from tournament.matches.models import AdjustmentKind, Match
 from tournament.matches.selectors import guandan_outcome, parse_taps, taps_complete
 from tournament.matches.services import REASON_MAX
@@ -25,7 +26,7 @@ class OrderField(forms.CharField):
 
 
 class VersionForm(forms.Form):
-    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=0, max_value=column_max(Match, "version"), widget=forms.HiddenInput)
 
 
 class GuandanDealFields(forms.Form):
@@ -158,12 +159,12 @@ class TractorDealFields(forms.Form):
 
 
 class TractorDealForm(TractorDealFields):
-    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=0, max_value=column_max(Match, "version"), widget=forms.HiddenInput)
     idempotency_key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
 
 class TractorCorrectionForm(TractorDealFields):
-    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=0, max_value=column_max(Match, "version"), widget=forms.HiddenInput)
     reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
 
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.snapshot import DealSnapshot, MatchSnapshot
 from tournament.audit import AuditedHistory
+from tournament.bounds import column_checks
 from tournament.registration.models import Pair, Player, Tournament
 
 
@@ -57,6 +58,7 @@ class Stage(models.Model):
             models.CheckConstraint(condition=Q(format__in=StageFormat.values), name="stage_format_valid"),
             # a stage without its rules would be scored by nobody knows what
             models.CheckConstraint(condition=~Q(rules={}), name="stage_rules_stored"),
+            *column_checks("stage", order="PositiveSmallIntegerField", advance_count="PositiveIntegerField"),
         ]
 
     def __str__(self) -> str:
@@ -99,6 +101,13 @@ class Round(models.Model):
             models.UniqueConstraint(fields=["stage", "number"], name="round_number_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
             models.CheckConstraint(condition=Q(status__in=RoundStatus.values), name="round_status_valid"),
+            *column_checks(
+                "round",
+                number="PositiveSmallIntegerField",
+                time_cap_minutes="PositiveSmallIntegerField",
+                warning_minutes="PositiveSmallIntegerField",
+                draw_seed="BigIntegerField",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -119,6 +128,7 @@ class Table(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="table_number_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+            *column_checks("table", number="PositiveIntegerField"),
         ]
 
     def __str__(self) -> str:
@@ -181,6 +191,12 @@ class Match(models.Model):
             ),
             models.CheckConstraint(condition=Q(status__in=MatchStatus.values), name="match_status_valid"),
             models.CheckConstraint(condition=Q(winner__in=["", "NS", "EW"]), name="match_winner_valid"),
+            *column_checks(
+                "match",
+                bracket_slot="PositiveIntegerField",
+                time_called_during_deal="PositiveSmallIntegerField",
+                version="PositiveIntegerField",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -257,6 +273,12 @@ class Deal(models.Model):
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_positive"),
             models.CheckConstraint(condition=Q(game_number__gte=1), name="deal_game_number_positive"),
+            *column_checks(
+                "deal",
+                number="PositiveSmallIntegerField",
+                game_number="PositiveSmallIntegerField",
+                version="PositiveIntegerField",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -314,6 +336,13 @@ class Adjustment(models.Model):
             models.CheckConstraint(condition=Q(kind__in=AdjustmentKind.values), name="adjustment_kind_valid"),
             models.CheckConstraint(condition=~Q(reason=""), name="adjustment_reason_required"),
             models.CheckConstraint(condition=Q(levels__gte=0), name="adjustment_levels_not_negative"),
+            *column_checks(
+                "adjustment",
+                levels="SmallIntegerField",
+                points="SmallIntegerField",
+                minutes_late="PositiveSmallIntegerField",
+                after_deal="PositiveSmallIntegerField",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -39,6 +39,7 @@ from scoring.options import RuleOptions
 from scoring.outcome import MatchResult, Status
 from scoring.seats import Side
 from tournament.audit import history_copy
+from tournament.errors import UserError
 from tournament.matches.models import (
     Adjustment,
     AdjustmentKind,
@@ -60,15 +61,20 @@ REASON_MAX = 100
 SNAPSHOT_FIELDS = ["state", "winner", "result_reason", "status", "finished_at"]
 
 
-class StaleVersion(Exception):
+class StaleVersion(UserError):
     """The match changed since the caller read it (HTTP 409 with the current state)."""
 
     def __init__(self, match: Match) -> None:
-        super().__init__(f"match {match.pk} is at version {match.version}")
+        super().__init__(
+            "stale_version",
+            _("Someone else changed this match. Here is its current state; check it and try again."),
+            status=409,
+            message_en=f"match {match.pk} is at version {match.version}",
+        )
         self.match = match
 
 
-class MatchRefused(Exception):
+class MatchRefused(UserError):
     """A write the match's state does not allow (signed off, not finished, flagged deals …).
 
     ``code`` is stable (the API returns it); ``message`` is in the user's language. ``conflict``:
@@ -76,9 +82,7 @@ class MatchRefused(Exception):
     """
 
     def __init__(self, code: str, message: str, *, conflict: bool = True) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message, status=409 if conflict else 400)
         self.conflict = conflict
 
 
@@ -284,7 +288,7 @@ def _check_version(match: Match, expected_version: int | None) -> None:
         raise StaleVersion(match)
 
 
-REFUSALS = (ScoringError, MatchRefused, StaleVersion)
+REFUSALS = (ScoringError, UserError)
 """What a write refuses with; nothing it was asked for is written then (a due time call still is)."""
 
 

@@ -20,8 +20,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring.errors import ErrorCode, ScoringError
 from scoring.options import AtTimeUp
+from tournament.errors import USER_ERRORS, user_error_of
 from tournament.matches import access, selectors, services
 from tournament.matches.forms import (
     AdjustmentForm,
@@ -36,7 +36,7 @@ from tournament.matches.forms import (
     VersionForm,
 )
 from tournament.matches.models import Match, MatchStatus
-from tournament.rules import rules_for_stage, scoring_message
+from tournament.rules import rules_for_stage
 
 # -- helpers ---------------------------------------------------------------------------------------
 
@@ -95,16 +95,13 @@ def _render_match(
 
 
 def _failure(request: HttpRequest, match_id: int, error: Exception, taps: list[str] | None = None) -> HttpResponse:
-    """A refused write: 409 with the current state (stale version, match state) or 400 (bad input)."""
+    """A refused write: the match page with the reason, at the status ``tournament.errors`` maps it
+    to (409 with the current state for a stale version or the match's state, 400 for bad input)."""
     match = Match.objects.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair").get(pk=match_id)
+    failure = user_error_of(error)
     if isinstance(error, services.StaleVersion):
-        message = _("Someone else changed this match. Here is its current state; check it and try again.")
-        return _render_match(request, match, status=409, error=message)
-    if isinstance(error, services.MatchRefused):
-        return _render_match(request, match, status=409 if error.conflict else 400, taps=taps, error=error.message)
-    assert isinstance(error, ScoringError)
-    status = 409 if error.code is ErrorCode.MATCH_FINISHED else 400
-    return _render_match(request, match, status=status, taps=taps, error=scoring_message(error))
+        taps = None  # the taps were for a state that is gone
+    return _render_match(request, match, status=failure.status, taps=taps, error=failure.message)
 
 
 def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
@@ -114,7 +111,7 @@ def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
     return redirect("matches:match", match_id=match.pk)
 
 
-WRITE_ERRORS = (services.StaleVersion, services.MatchRefused, ScoringError)
+WRITE_ERRORS = USER_ERRORS
 
 
 def _tractor_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str, Any]:
@@ -232,15 +229,10 @@ def _tractor_failure(request: HttpRequest, match_id: int, error: Exception, form
     if isinstance(error, services.StaleVersion):
         return _failure(request, match_id, error)
     match = Match.objects.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair").get(pk=match_id)
-    if isinstance(error, services.MatchRefused):
-        status, message = (409 if error.conflict else 400), error.message
-    else:
-        assert isinstance(error, ScoringError)
-        status = 409 if error.code is ErrorCode.MATCH_FINISHED else 400
-        message = scoring_message(error)
-    context = _context(request, match, tractor_form=form, error=message)
+    failure = user_error_of(error)
+    context = _context(request, match, tractor_form=form, error=failure.message)
     template = "matches/_match_body.html" if request.htmx else "matches/match_detail.html"
-    return render(request, template, context, status=status)
+    return render(request, template, context, status=failure.status)
 
 
 @require_POST
@@ -284,9 +276,9 @@ def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
             except WRITE_ERRORS as error:
                 if isinstance(error, services.StaleVersion):
                     return _failure(request, match.pk, error)
-                message = error.message if isinstance(error, services.MatchRefused) else scoring_message(error)
-                form.add_error(None, message)
-                status = 409 if isinstance(error, services.MatchRefused) and error.conflict else 400
+                failure = user_error_of(error)
+                form.add_error(None, failure.message)
+                status = failure.status
             else:
                 messages.success(request, _("Deal %(number)d corrected.") % {"number": number})
                 return redirect("matches:match", match_id=match.pk)
@@ -367,9 +359,9 @@ def _tractor_deal_edit(request: HttpRequest, match: Match, deal: Any) -> HttpRes
                 except WRITE_ERRORS as error:
                     if isinstance(error, services.StaleVersion):
                         return _failure(request, match.pk, error)
-                    message = error.message if isinstance(error, services.MatchRefused) else scoring_message(error)
-                    form.add_error(None, message)
-                    status = 409 if isinstance(error, services.MatchRefused) and error.conflict else 400
+                    failure = user_error_of(error)
+                    form.add_error(None, failure.message)
+                    status = failure.status
                 else:
                     messages.success(request, _("Deal %(number)d corrected.") % {"number": number})
                     return redirect("matches:match", match_id=match.pk)
@@ -455,9 +447,10 @@ def match_unlock(request: HttpRequest, match_id: int) -> HttpResponse:
         if form.is_valid():
             try:
                 services.match_unlock(match_id=match.pk, reason=form.cleaned_data["reason"], user=request.user)
-            except services.MatchRefused as error:
-                form.add_error(None, error.message)
-                status = 409
+            except USER_ERRORS as error:
+                failure = user_error_of(error)
+                form.add_error(None, failure.message)
+                status = failure.status
             else:
                 messages.success(request, _("Match unlocked."))
                 return redirect("matches:match", match_id=match.pk)
@@ -503,10 +496,9 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
                         version += 1
             except services.StaleVersion as error:
                 return _failure(request, match.pk, error)
-            except (services.MatchRefused, ScoringError) as error:
-                message = error.message if isinstance(error, services.MatchRefused) else scoring_message(error)
-                form.add_error(None, message)
-                status = 400
+            except USER_ERRORS as error:
+                form.add_error(None, user_error_of(error).message)
+                status = 400  # the form again with its error (several adjustments may have been asked)
             else:
                 messages.success(request, _("Adjustment recorded."))
                 return redirect("matches:adjustments", match_id=match.pk)
@@ -590,8 +582,8 @@ def round_start(request: HttpRequest, tournament_id: int, round_id: int) -> Http
     round_ = access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
     try:
         services.round_start(round_id=round_.pk, user=request.user)
-    except services.MatchRefused as error:
-        messages.error(request, error.message)
+    except USER_ERRORS as error:
+        messages.error(request, user_error_of(error).message)
     else:
         messages.success(request, _("Round started."))
     return redirect("matches:round_clock", tournament_id=tournament_id, round_id=round_.pk)
@@ -605,8 +597,8 @@ def round_clock_set(request: HttpRequest, tournament_id: int, round_id: int) -> 
     if form.is_valid():
         try:
             services.round_clock_set(round_id=round_.pk, user=request.user, **form.cleaned_data)
-        except services.MatchRefused as error:
-            messages.error(request, error.message)
+        except USER_ERRORS as error:
+            messages.error(request, user_error_of(error).message)
         else:
             messages.success(request, _("Clock saved."))
     else:

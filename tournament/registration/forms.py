@@ -5,8 +5,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournament.bounds import column_max
 from tournament.locale import ui_is_chinese
-from tournament.registration.models import Game
+from tournament.registration.models import Game, Pair
 from tournament.registration.services import PlayerData
 
 
@@ -41,7 +42,7 @@ class PairForm(forms.Form):
     )
     second_department = forms.CharField(label=_("Player 2 department"), max_length=80, required=False)
     second_phone = forms.CharField(label=_("Player 2 phone"), max_length=32, required=False)
-    seed = forms.IntegerField(label=_("Seed"), min_value=1, required=False)
+    seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=column_max(Pair, "seed"), required=False)
 
     def player(self, prefix: str) -> PlayerData:
         data = self.cleaned_data

@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournament.audit import AuditedHistory
+from tournament.bounds import column_checks
 
 
 class Game(models.TextChoices):
@@ -142,6 +143,7 @@ class Pair(models.Model):
             models.UniqueConstraint(
                 fields=["tournament", "seed"], condition=Q(seed__isnull=False), name="pair_seed_unique"
             ),
+            *column_checks("pair", seed="PositiveIntegerField"),
         ]
 
     def __str__(self) -> str:
@@ -166,6 +168,7 @@ class PairMember(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["pair", "slot"], name="pair_member_slot_unique"),
             models.CheckConstraint(condition=Q(slot__in=[1, 2]), name="pair_member_slot_valid"),
+            *column_checks("pair_member", slot="PositiveSmallIntegerField"),
         ]
 
     def __str__(self) -> str:

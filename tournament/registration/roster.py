@@ -4,12 +4,22 @@ The template has one row per player: name, employee number, department, partner'
 number, phone (Chinese headers; English headers are accepted too). Two rows that name each other
 as partners make a pair; a partner cell may be left empty on one of the two rows. Any bad row
 means nothing is written and the organiser sees every problem with its Excel row number.
+
+A workbook is a zip of XML that anyone can write by hand, so reading one is bounded (settings,
+documented in the README): the upload's size (``ROSTER_IMPORT_MAX_BYTES``), the size of its parts
+once unpacked (``ROSTER_IMPORT_MAX_UNPACKED_BYTES``: memory, and a 64 MiB shared string is
+refused before it is parsed), the rows read — blank rows count, they cost as much to read —
+(``ROSTER_IMPORT_MAX_ROWS``), the columns read (:data:`MAX_COLUMNS`) and the time spent reading
+(``ROSTER_IMPORT_MAX_SECONDS``). A file that breaks any bound, or whose XML does not parse, is
+refused with the importer's own error (:class:`RosterImportError`, a 400), never a 500.
 """
 
 from __future__ import annotations
 
 import io
+import time
 import zipfile
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -21,6 +31,7 @@ from openpyxl import Workbook, load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
 from simple_history.utils import bulk_create_with_history
 
+from tournament.errors import UserError
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
 from tournament.registration.services import PlayerData
 from tournament.registration.text import clean_text
@@ -34,6 +45,11 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "phone": ("手机", "phone"),
 }
 REQUIRED_COLUMNS = ("name", "employee_number", "partner")
+MAX_COLUMNS = 64  # the template has 5; a sheet claiming 16,384 columns is not padded to them
+
+# What a damaged or hand-made workbook raises while it is read (the XML parsers' errors are
+# SyntaxError subclasses: ElementTree's ParseError and lxml's XMLSyntaxError).
+_UNREADABLE = (SyntaxError, zipfile.BadZipFile, zlib.error, EOFError, KeyError, OSError, TypeError, ValueError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,12 +58,40 @@ class RowError:
     message: str
 
 
-class RosterImportError(Exception):
+class RosterImportError(UserError):
     """The import was refused; ``errors`` lists every problem. Nothing was written."""
 
     def __init__(self, errors: list[RowError]) -> None:
-        super().__init__(f"{len(errors)} problem(s) in the roster")
+        super().__init__("roster_invalid", "; ".join(error.message for error in errors[:3]))
         self.errors = errors
+
+
+def _refused(message: str, row: int | None = None) -> RosterImportError:
+    return RosterImportError([RowError(row, message)])
+
+
+def _check_size(file: IO[bytes]) -> None:
+    """The upload and its unpacked parts within the settings' bounds (before anything is parsed)."""
+    limit = settings.ROSTER_IMPORT_MAX_BYTES
+    size = getattr(file, "size", None)
+    if size is None:
+        file.seek(0, io.SEEK_END)
+        size = file.tell()
+    file.seek(0)
+    if size > limit:
+        raise _refused(_("The file is too large (at most %(mb).1f MB).") % {"mb": limit / 2**20})
+    try:
+        with zipfile.ZipFile(file) as archive:
+            unpacked = sum(member.file_size for member in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        raise _refused(_("The file is not an Excel workbook (.xlsx).")) from exc
+    finally:
+        file.seek(0)
+    if unpacked > settings.ROSTER_IMPORT_MAX_UNPACKED_BYTES:
+        raise _refused(
+            _("The workbook holds too much data (at most %(mb).1f MB unpacked).")
+            % {"mb": settings.ROSTER_IMPORT_MAX_UNPACKED_BYTES / 2**20}
+        )
 
 
 @dataclass(slots=True)
@@ -96,56 +140,63 @@ def _header_map(header: tuple[Any, ...]) -> tuple[dict[str, int], list[RowError]
 
 
 def _read_rows(file: IO[bytes]) -> list[_Row]:
+    _check_size(file)
     try:
         workbook = load_workbook(file, read_only=True, data_only=False)
-    except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, ValueError) as exc:
-        raise RosterImportError([RowError(None, _("The file is not an Excel workbook (.xlsx)."))]) from exc
+    except SyntaxError as exc:
+        raise _refused(_("The workbook is damaged: its sheet cannot be read.")) from exc
+    except (InvalidFileException, *_UNREADABLE) as exc:
+        raise _refused(_("The file is not an Excel workbook (.xlsx).")) from exc
     try:
-        sheet = workbook.worksheets[0]
-        rows = sheet.iter_rows(values_only=True)
-        header = next(rows, None)
-        if header is None or all(cell is None for cell in header):
-            raise RosterImportError([RowError(None, _("The sheet is empty."))])
-        positions, errors = _header_map(header)
-        if errors:
-            raise RosterImportError(errors)
-        parsed: list[_Row] = []
-        formula_errors: list[RowError] = []
-        for number, values in enumerate(rows, start=2):
-            if all(value is None or clean_text(value) == "" for value in values):
-                continue
-            if len(parsed) >= settings.ROSTER_IMPORT_MAX_ROWS:
-                raise RosterImportError(
-                    [
-                        RowError(
-                            number,
-                            _("Too many rows (at most %(max)d).") % {"max": settings.ROSTER_IMPORT_MAX_ROWS},
-                        )
-                    ]
-                )
-            cells = {key: values[index] if index < len(values) else None for key, index in positions.items()}
-            if any(isinstance(value, str) and value.startswith("=") for value in cells.values()):
-                formula_errors.append(RowError(number, _("A cell holds a formula; type plain values.")))
-                continue
-            parsed.append(
-                _Row(
-                    number=number,
-                    player=PlayerData(
-                        name=cells.get("name"),  # type: ignore[arg-type]  # cleaned below
-                        employee_number=cells.get("employee_number"),  # type: ignore[arg-type]
-                        department=cells.get("department"),  # type: ignore[arg-type]
-                        phone=cells.get("phone"),  # type: ignore[arg-type]
-                    ).cleaned(),
-                    partner=clean_text(cells.get("partner")),
-                )
-            )
-        if formula_errors:
-            raise RosterImportError(formula_errors + _validate(parsed, existing=set()))
-        if not parsed:
-            raise RosterImportError([RowError(None, _("The sheet has no players."))])
-        return parsed
+        return _sheet_rows(workbook.worksheets[0])
+    except _UNREADABLE as exc:
+        raise _refused(_("The workbook is damaged: its sheet cannot be read.")) from exc
     finally:
         workbook.close()
+
+
+def _sheet_rows(sheet: Any) -> list[_Row]:
+    """The sheet's players, read within the row, column and time bounds."""
+    max_rows = settings.ROSTER_IMPORT_MAX_ROWS
+    deadline = time.monotonic() + settings.ROSTER_IMPORT_MAX_SECONDS
+    rows = sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS)
+    header = next(rows, None)
+    if header is None or all(cell is None for cell in header):
+        raise RosterImportError([RowError(None, _("The sheet is empty."))])
+    positions, errors = _header_map(header)
+    if errors:
+        raise RosterImportError(errors)
+    parsed: list[_Row] = []
+    formula_errors: list[RowError] = []
+    for number, values in enumerate(rows, start=2):
+        # every row read counts, blank or not: a million blank rows cost as much to read
+        if number - 1 > max_rows:
+            raise _refused(_("Too many rows (at most %(max)d).") % {"max": max_rows}, number)
+        if time.monotonic() >= deadline:
+            raise _refused(_("The workbook takes too long to read; save it again in Excel or split it."), number)
+        if all(value is None or clean_text(value) == "" for value in values):
+            continue
+        cells = {key: values[index] if index < len(values) else None for key, index in positions.items()}
+        if any(isinstance(value, str) and value.startswith("=") for value in cells.values()):
+            formula_errors.append(RowError(number, _("A cell holds a formula; type plain values.")))
+            continue
+        parsed.append(
+            _Row(
+                number=number,
+                player=PlayerData(
+                    name=cells.get("name"),  # type: ignore[arg-type]  # cleaned below
+                    employee_number=cells.get("employee_number"),  # type: ignore[arg-type]
+                    department=cells.get("department"),  # type: ignore[arg-type]
+                    phone=cells.get("phone"),  # type: ignore[arg-type]
+                ).cleaned(),
+                partner=clean_text(cells.get("partner")),
+            )
+        )
+    if formula_errors:
+        raise RosterImportError(formula_errors + _validate(parsed, existing=set()))
+    if not parsed:
+        raise RosterImportError([RowError(None, _("The sheet has no players."))])
+    return parsed
 
 
 def _validate(rows: list[_Row], *, existing: set[str]) -> list[RowError]:

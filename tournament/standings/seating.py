@@ -23,6 +23,7 @@ from typing import Any
 from django.db import connection
 
 from tournament.matches.models import Match, RoundEntry, Table
+from tournament.parsing import ascii_digits
 from tournament.registration.models import Pair, PairMember, Player
 from tournament.standings.cache import LocalMemo, public_version_get
 from tournament.standings.public import FIND_LIMIT, RoundInfo, SeatFound, Side, normalise_query
@@ -68,7 +69,7 @@ class SeatIndex:
         if not query or not self._rows:
             return ()
         hits = set(self._by_number.get(query, ()))
-        if not query.isdigit():
+        if not ascii_digits(query):
             hits.update(self._name_hits(query.casefold(), limit))
         return tuple(self._seat(self._rows[index]) for index in sorted(hits)[:limit])
 

@@ -25,6 +25,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from tournament.parsing import int_or_none
 from tournament.standings.cache import public_cached, public_versions_get
 from tournament.standings.public import (
     TournamentOverview,
@@ -64,11 +65,8 @@ def _overview(request: HttpRequest, tournament_id: int) -> TournamentOverview:
 
 
 def _int_param(request: HttpRequest, name: str, default: int, low: int, high: int) -> int:
-    try:
-        value = int(request.GET.get(name, default))
-    except (TypeError, ValueError):
-        return default
-    return min(max(value, low), high)
+    value = int_or_none(request.GET.get(name, default))
+    return default if value is None else min(max(value, low), high)
 
 
 def _live_page(

@@ -326,3 +326,23 @@ def test_an_api_view_is_private_unless_it_says_otherwise(client):
     assert settings.REST_FRAMEWORK["DEFAULT_PERMISSION_CLASSES"] == ["rest_framework.permissions.IsAuthenticated"]
     assert client.get(reverse("api:my_tables")).status_code in (401, 403)
     assert client.get(reverse("api:schema")).status_code == 200
+
+
+def test_a_token_login_during_a_lockout_is_429_locked_out_not_400(ref):
+    """Issue 18: a device must tell a lockout from a typo (the login page answers 429 too)."""
+    ref.set_password("referee-pass-1")
+    ref.save()
+    client = APIClient()
+    typo = client.post(reverse("api:token"), {"username": "ref", "password": "nope"}, format="json")
+    assert typo.status_code == 401 and typo.data["error"]["code"] == "invalid_credentials"
+    assert typo.headers["WWW-Authenticate"].startswith("Token")
+    missing = client.post(reverse("api:token"), {"username": "ref"}, format="json")
+    assert missing.status_code == 400 and missing.data["error"]["code"] == "bad_input"
+    for _ in range(4):
+        client.post(reverse("api:token"), {"username": "ref", "password": "nope"}, format="json")
+    for password in ("nope", "referee-pass-1"):
+        locked = client.post(reverse("api:token"), {"username": "ref", "password": password}, format="json")
+        assert locked.status_code == 429
+        assert locked.data["error"]["code"] == "locked_out"
+        assert "15" in locked.data["error"]["message"]  # the cool-off, in minutes (Chinese first)
+        assert "token" not in locked.data and locked.headers["Retry-After"] == "900"

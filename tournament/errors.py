@@ -1,0 +1,125 @@
+"""The application's one error type and its one mapping to an HTTP status.
+
+Everything a user can get wrong ends here as a :class:`UserError` — a stable ``code``, a message in
+the user's language and an HTTP ``status`` (400 bad input, 409 the state refuses it, 413 too large,
+429 too many) — whatever raised it:
+
+- the application's own errors are :class:`UserError` (or subclasses: ``StaleVersion``,
+  ``MatchRefused`` in ``tournament.matches.services``, the roster importer's errors …);
+- the rules core's :class:`~scoring.errors.ScoringError` and :class:`~scoring.cards.CardError` (the
+  core imports no Django, so they are mapped here, not subclassed): 400, or 409 for
+  ``match_finished``;
+- Django's :class:`~django.core.exceptions.ValidationError` (a model's ``full_clean``, a service
+  refusing a value): 400 ``bad_input`` with the field errors.
+
+:func:`user_error` is the mapping; the API's exception handler (``tournament.api.errors``) and the
+pages (:class:`UserErrorMiddleware`, and views that re-render a form with the message) both use it,
+so a new endpoint cannot turn bad input into a 500 by forgetting a ``try``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from scoring.cards import CardError
+from scoring.errors import ErrorCode, ScoringError
+
+__all__ = ["USER_ERRORS", "UserError", "UserErrorMiddleware", "user_error", "user_error_of"]
+
+
+class UserError(Exception):
+    """Bad input or a refused action, fit to show the person who caused it.
+
+    ``code`` is stable (the API returns it); ``message`` is in the user's language; ``status`` the
+    HTTP status; ``fields`` per-field messages (a form's or serializer's errors); ``message_en``
+    the English message when the rules core gave one; ``extra`` more of the answer (e.g. the
+    match's current state with a 409); ``headers`` HTTP headers of the answer (``Retry-After``).
+    """
+
+    status = 400
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        status: int | None = None,
+        fields: dict[str, Any] | None = None,
+        message_en: str | None = None,
+        extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        if status is not None:
+            self.status = status
+        self.fields = fields
+        self.message_en = message_en
+        self.extra = extra or {}
+        self.headers = headers or {}
+
+    def to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.message_en is not None:
+            body["message_en"] = self.message_en
+        if self.fields:
+            body["fields"] = self.fields
+        body.update(self.extra)
+        return body
+
+
+USER_ERRORS: tuple[type[Exception], ...]  # every exception :func:`user_error` maps (for an ``except``)
+
+
+def user_error(error: BaseException) -> UserError | None:
+    """``error`` as the user's error (code, message, status), or None if it is not one (a bug)."""
+    if isinstance(error, UserError):
+        return error
+    if isinstance(error, (ScoringError, CardError)):
+        from tournament.rules import scoring_message  # the active language; rules imports the models
+
+        code = str(getattr(error.code, "value", error.code))
+        status = 409 if isinstance(error, ScoringError) and error.code is ErrorCode.MATCH_FINISHED else 400
+        extra = {"deal": error.deal} if isinstance(error, ScoringError) else None
+        return UserError(code, scoring_message(error), status=status, message_en=error.message, extra=extra)
+    if isinstance(error, ValidationError):
+        fields = error.message_dict if hasattr(error, "error_dict") else None
+        messages = [message for message in error.messages if message] or [_("The input is not valid.")]
+        code = getattr(error, "code", None)  # set only on a single error (a list or dict has none)
+        return UserError(str(code or "bad_input"), " ".join(messages), fields=fields)
+    return None
+
+
+USER_ERRORS = (UserError, ScoringError, CardError, ValidationError)
+
+
+def user_error_of(error: BaseException) -> UserError:
+    """:func:`user_error` for an exception caught as one of :data:`USER_ERRORS`."""
+    mapped = user_error(error)
+    if mapped is None:  # pragma: no cover - USER_ERRORS and user_error are kept together above
+        raise TypeError(f"not a user's error: {error!r}")
+    return mapped
+
+
+class UserErrorMiddleware:
+    """Pages: a user's error that no view caught answers its status with a page saying what was
+    wrong, never a 500 (views that can re-render their form with the message still do so)."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response: HttpResponse = self.get_response(request)
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        error = user_error(exception)
+        if error is None:
+            return None
+        return render(request, "user_error.html", {"error": error}, status=error.status)
