@@ -51,6 +51,7 @@ from scoring.adjustments import (
     parse_adjustments,
 )
 from scoring.deals import DealInput, DealRecord, GuandanDeal, new_deal_record, parse_deal, parse_deals
+from scoring.doudizhu import DoudizhuResult, DoudizhuTable, replay_doudizhu_json
 from scoring.errors import ErrorCode, ScoringError, bad_input
 from scoring.finishing_order import FinishingOrder
 from scoring.levels import ACE, LOWEST, level_label
@@ -118,6 +119,12 @@ def _rules_for(options: RuleOptions) -> _Rules:
 
 
 def _build_rules(options: RuleOptions) -> _Rules:
+    if options.game is Game.DOUDIZHU:
+        raise bad_input(
+            "These are Dou Dizhu options; a Dou Dizhu table is played with scoring.doudizhu "
+            "(DoudizhuTable, replay_table).",
+            "这是斗地主的规则，请用斗地主的牌桌（scoring.doudizhu）。",
+        )
     if options.game is not Game.GUANDAN:
         raise bad_input(
             "These are Tractor options; a Tractor match is played with TractorState (or replay).",
@@ -635,9 +642,12 @@ class _Running:
 # -- whole matches ------------------------------------------------------------------------------------
 
 
-def start(*, options: RuleOptions) -> MatchState | TractorState:
+def start(*, options: RuleOptions) -> MatchState | TractorState | DoudizhuTable:
     """The initial state of a match under ``options``: a :class:`MatchState` for Guandan, a
-    :class:`~scoring.tractor.TractorState` for Tractor."""
+    :class:`~scoring.tractor.TractorState` for Tractor, a :class:`~scoring.doudizhu.DoudizhuTable` for Dou
+    Dizhu."""
+    if options.game is Game.DOUDIZHU:
+        return DoudizhuTable.initial(options)
     if options.game is Game.TRACTOR:
         return TractorState.initial(options)
     return MatchState.initial(options)
@@ -773,10 +783,12 @@ def _numbered(error: ScoringError, deal: int | None) -> ScoringError:
 
 
 
-def replay_json(data: object) -> MatchResult:
+def replay_json(data: object) -> MatchResult | DoudizhuResult:
     """The CLI's ``replay``: ``{"profile": …, "rules": {…}, "deals": […], "time_called_during_deal": k,
     "adjustments": […]}`` → :class:`MatchResult` (``rules``, ``time_called_during_deal`` and
-    ``adjustments`` optional)."""
+    ``adjustments`` optional). A Dou Dizhu table (``game: doudizhu``, e.g. the ``doudizhu`` profile) is
+    replayed by :func:`scoring.doudizhu.replay_doudizhu_json` into a
+    :class:`~scoring.doudizhu.DoudizhuResult` (RULES.md §10)."""
     from scoring.profiles import options_for
 
     if not isinstance(data, Mapping):
@@ -802,6 +814,8 @@ def replay_json(data: object) -> MatchResult:
         raise bad_input(
             "The input needs 'deals' (a list, possibly empty).", "输入需要 deals（列表，可以为空）。"
         )
+    if options.game is Game.DOUDIZHU:
+        return replay_doudizhu_json(options=options, data=data)
     deals = parse_deals(options=options, data=data["deals"])
     adjustments = parse_adjustments(data.get("adjustments", []))
     return replay(

@@ -17,22 +17,28 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, TypeVar
 
-from scoring.errors import bad_input
+from scoring.errors import ScoringError, bad_input
 
 __all__ = [
     "DEFAULT_TIE_BREAKERS",
     "DEFAULT_UPGRADES",
+    "DOUDIZHU_DEALS",
+    "DOUDIZHU_OPTIONS",
+    "GUANDAN_ONLY_OPTIONS",
     "SEED_002_UPGRADES",
     "TIE_BREAKERS",
     "APass",
     "AReset",
     "AtTimeUp",
     "ByeResult",
+    "DealScoring",
     "Game",
+    "LandlordBy",
     "LateArrivalBand",
     "LatePenalty",
     "MatchFormat",
     "MatchPoints",
+    "Reseat",
     "RuleOptions",
     "SmallPoints",
     "Stage",
@@ -67,10 +73,42 @@ class TributeVariant(str, Enum):
 
 
 class Game(str, Enum):
-    """Which card game the event plays: Guandan (RULES.md §1–8) or three-deck Tractor (§9, seed 001)."""
+    """Which card game the event plays: Guandan (RULES.md §1–8), three-deck Tractor (§9, seed 001) or
+    Dou Dizhu (§10, seed 004 and the national 《中国二打一扑克竞赛规则》)."""
 
     GUANDAN = "guandan"
     TRACTOR = "tractor"
+    DOUDIZHU = "doudizhu"
+
+
+class DealScoring(str, Enum):
+    """How a Dou Dizhu deal is scored (RULES.md §10; :mod:`scoring.doudizhu_deals` applies it)."""
+
+    STAKE = "stake"
+    """The national rules (the default): multiple = bid × 2^bombs × (2 for a spring), capped by
+    ``multiple_cap``; stake = ``base`` × multiple; the landlord wins or loses 2 × stake, each farmer the
+    opposite stake."""
+    CARDS_LEFT = "cards_left"
+    """Seed 004 (根据每个玩家手中剩余的牌数给予相应的积分): the player who went out gains the cards left in the
+    other two hands, each of them loses one point per card."""
+
+
+class LandlordBy(str, Enum):
+    """How a Dou Dizhu deal's landlord is chosen (RULES.md §10)."""
+
+    BID = "bid"
+    """The highest bidder, on a bid of 1–3 (叫分; the default)."""
+    LOT = "lot"
+    """Seed 004 (每轮比赛开始前，通过抽签的方式确定每个桌子的地主座位): the seat is drawn each round; every bid is 1."""
+
+
+class Reseat(str, Enum):
+    """How Dou Dizhu tables are drawn after round 1 (RULES.md §10; the draw applies it)."""
+
+    LOT = "lot"
+    """By lot again every round (seed 004 每轮比赛结束后，重新抽签; the default)."""
+    SCORE = "score"
+    """By standing (瑞士移位): the top three at table 1, the next three at table 2, …"""
 
 
 class MatchFormat(str, Enum):
@@ -329,9 +367,34 @@ class RuleOptions:
     the largest margin a played match can have (a passed A, 15, against a side at 2)."""
     late_arrival: tuple[LateArrivalBand, ...] | None = None
     """The late-arrival table; None: the default for the game and format (:func:`default_late_arrival`)."""
+    # -- Dou Dizhu (RULES.md §10); refused in the other games unless left at their defaults ---------------
+    deal_scoring: DealScoring = DealScoring.STAKE
+    multiple_cap: int | None = None
+    """The largest multiple a Dou Dizhu deal can reach (e.g. 32); None: uncapped."""
+    base: int = 1
+    """A Dou Dizhu deal's stake is ``base`` × its multiple."""
+    landlord_by: LandlordBy = LandlordBy.BID
+    reseat: Reseat = Reseat.LOT
+    bye_points: int = 0
+    """Points of a Dou Dizhu bye, and of the two players at a table a late player forfeited."""
+    forfeit_points: int | None = None
+    """Points of a Dou Dizhu player who forfeits the round (late or absent); None: −6 × ``base``
+    (:attr:`forfeit_points_in_force`)."""
+    late_forfeit_minutes: int = 10
+    """A Dou Dizhu player more than this many minutes late forfeits the round."""
 
     def __post_init__(self) -> None:
         _validate(self)
+
+    @property
+    def is_doudizhu(self) -> bool:
+        return self.game is Game.DOUDIZHU
+
+    @property
+    def forfeit_points_in_force(self) -> int:
+        """What a Dou Dizhu player who forfeits the round scores: ``forfeit_points``, by default
+        −6 × ``base`` (RULES.md §10)."""
+        return self.forfeit_points if self.forfeit_points is not None else -6 * self.base
 
     @property
     def is_points_format(self) -> bool:
@@ -372,6 +435,22 @@ class RuleOptions:
             )
 
     def to_json(self) -> dict[str, Any]:
+        """Every option of this game by name (Guandan and Tractor: all but the Dou Dizhu ones; Dou
+        Dizhu: ``game``, ``deals``, ``time_cap_minutes`` and its own, :data:`DOUDIZHU_OPTIONS`)."""
+        if self.game is Game.DOUDIZHU:
+            return {
+                "game": self.game.value,
+                "deals": self.deals,
+                "time_cap_minutes": self.time_cap_minutes,
+                "deal_scoring": self.deal_scoring.value,
+                "multiple_cap": self.multiple_cap,
+                "base": self.base,
+                "landlord_by": self.landlord_by.value,
+                "reseat": self.reseat.value,
+                "bye_points": self.bye_points,
+                "forfeit_points": self.forfeit_points_in_force,
+                "late_forfeit_minutes": self.late_forfeit_minutes,
+            }
         return {
             "game": self.game.value,
             "format": self.format.value,
@@ -408,6 +487,12 @@ class RuleOptions:
         changes, ``deals`` and ``games`` that belonged to the old format are cleared unless given too,
         and a late-arrival table that was not given falls back to the new format's default, so
         ``points-6`` + ``{"format": "level_game"}`` just works.
+
+        Dou Dizhu (RULES.md §10) shares only ``game``, ``deals`` and ``time_cap_minutes`` with the other
+        games: an option of the other game named beside the game in force is refused by name, and when
+        ``game`` changes to or from ``doudizhu`` every option of the old game that is not given goes back
+        to its default (``deals`` to 3 for Dou Dizhu), so a stored Dou Dizhu ``to_json`` applied to any
+        profile gives the same options.
         """
         if not isinstance(overrides, Mapping):
             raise bad_input(
@@ -424,6 +509,15 @@ class RuleOptions:
                     f"没有规则选项 {name!r}；可用选项：{known}。",
                 )
             changes[name] = parser(self, value)
+        new_game = changes.get("game", self.game)
+        _refuse_other_games_options(new_game, overrides)
+        if (new_game is Game.DOUDIZHU) != (self.game is Game.DOUDIZHU):
+            left_behind = GUANDAN_ONLY_OPTIONS if new_game is Game.DOUDIZHU else DOUDIZHU_OPTIONS
+            for name in left_behind:
+                if name not in changes:
+                    changes[name] = _DEFAULTS[name]
+            if "deals" not in changes:
+                changes["deals"] = DOUDIZHU_DEALS[0] if new_game is Game.DOUDIZHU else None
         new_format = changes.get("format", self.format)
         if new_format is not self.format:
             if "deals" not in changes and new_format not in _FIXED:
@@ -440,7 +534,84 @@ class RuleOptions:
         ):
             # the default table spelled out is the default: keeps to_json → from_json an identity
             result = dataclasses.replace(result, late_arrival=None)
+        if result.forfeit_points is not None and result.forfeit_points == -6 * result.base:
+            # likewise −6 × base spelled out is the default, so it follows a later change of base
+            result = dataclasses.replace(result, forfeit_points=None)
         return result
+
+
+DOUDIZHU_DEALS: tuple[int, ...] = (3, 5, 7)
+"""Deals a Dou Dizhu table plays in a round (seed 004: 通常为3局、5局或7局); the first is the default."""
+
+DOUDIZHU_OPTIONS: tuple[str, ...] = (
+    "deal_scoring",
+    "multiple_cap",
+    "base",
+    "landlord_by",
+    "reseat",
+    "bye_points",
+    "forfeit_points",
+    "late_forfeit_minutes",
+)
+"""The options only Dou Dizhu has (RULES.md §10); refused in Guandan and Tractor."""
+
+GUANDAN_ONLY_OPTIONS: tuple[str, ...] = (
+    "format",
+    "games",
+    "upgrades",
+    "a_pass",
+    "a_failure_limit",
+    "a_reset",
+    "at_time_up",
+    "time_up_tie",
+    "points_table",
+    "tribute_variant",
+    "wild_reading",
+    "match_points",
+    "tie_breakers",
+    "small_points",
+    "bye_result",
+    "bye_margin",
+    "forfeit_margin",
+    "late_arrival",
+)
+"""The options of Guandan and Tractor that Dou Dizhu does not have (it shares ``game``, ``deals`` and
+``time_cap_minutes``): its table plays a fixed number of deals with no levels, the deal in play is
+finished when time is called, its standings follow RULES.md §10, and its late rule is
+``late_forfeit_minutes``."""
+
+_DEFAULTS: dict[str, Any] = {
+    f.name: (f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default)
+    for f in dataclasses.fields(RuleOptions)
+}
+
+assert set(DOUDIZHU_OPTIONS) | set(GUANDAN_ONLY_OPTIONS) | {"game", "deals", "time_cap_minutes"} == set(
+    _DEFAULTS
+), "every option belongs to Dou Dizhu, to the other games, or to all"
+
+
+def _refuse_other_games_options(game: Game, overrides: Mapping[str, Any]) -> None:
+    """Name the first option given that the game in force does not have (RULES.md §10)."""
+    other = GUANDAN_ONLY_OPTIONS if game is Game.DOUDIZHU else DOUDIZHU_OPTIONS
+    for name in overrides:
+        if name in other:
+            raise _other_games_option(game, name)
+
+
+def _other_games_option(game: Game, name: str) -> ScoringError:
+    if game is Game.DOUDIZHU:
+        return bad_input(
+            f"Option {name!r} is a Guandan/Tractor option; Dou Dizhu does not have it (RULES.md §10).",
+            f"选项 {name!r} 是掼蛋/拖拉机的规则，斗地主没有这一项（规则第 10 节）。",
+        )
+    return bad_input(
+        f"Option {name!r} is a Dou Dizhu option; {_GAME_EN[game]} does not have it (RULES.md §10).",
+        f"选项 {name!r} 是斗地主的规则，{_GAME_ZH[game]}没有这一项（规则第 10 节）。",
+    )
+
+
+_GAME_EN = {Game.GUANDAN: "Guandan", Game.TRACTOR: "Tractor", Game.DOUDIZHU: "Dou Dizhu"}
+_GAME_ZH = {Game.GUANDAN: "掼蛋", Game.TRACTOR: "拖拉机", Game.DOUDIZHU: "斗地主"}
 
 
 _PLACE_KEYS = ("1-2", "1-3", "1-4")
@@ -579,11 +750,25 @@ _PARSERS: dict[str, Any] = {
     "bye_margin": lambda current, value: _int(value, "bye_margin", minimum=0),
     "forfeit_margin": lambda current, value: _int(value, "forfeit_margin", minimum=0),
     "late_arrival": _parse_late_arrival,
+    "deal_scoring": lambda current, value: _enum(DealScoring, value, "deal_scoring"),
+    "multiple_cap": lambda current, value: _int(value, "multiple_cap", minimum=1, nullable=True),
+    "base": lambda current, value: _int(value, "base", minimum=1),
+    "landlord_by": lambda current, value: _enum(LandlordBy, value, "landlord_by"),
+    "reseat": lambda current, value: _enum(Reseat, value, "reseat"),
+    "bye_points": lambda current, value: _int(value, "bye_points", minimum=0),
+    "forfeit_points": lambda current, value: _int(value, "forfeit_points", nullable=True),
+    "late_forfeit_minutes": lambda current, value: _int(value, "late_forfeit_minutes", minimum=0),
 }
 
 
 def _validate(options: RuleOptions) -> None:
     """Refuse combinations that cannot work, each with a sentence an organiser understands."""
+    if options.game is Game.DOUDIZHU:
+        _validate_doudizhu(options)
+        return
+    for name in DOUDIZHU_OPTIONS:
+        if getattr(options, name) != _DEFAULTS[name]:
+            raise _other_games_option(options.game, name)
     fmt = options.format
     if fmt in _FIXED:
         if options.deals is None:
@@ -677,3 +862,22 @@ def _validate_late_arrival(options: RuleOptions) -> None:
                 "use point_deduction.",
                 "fixed_deals_points 每副都打 2，不能罚级；请用 point_deduction。",
             )
+
+
+def _validate_doudizhu(options: RuleOptions) -> None:
+    """RULES.md §10: 3, 5 or 7 deals; a forfeit scores no more than a bye; no option of the other games."""
+    for name in GUANDAN_ONLY_OPTIONS:
+        if getattr(options, name) != _DEFAULTS[name]:
+            raise _other_games_option(options.game, name)
+    if options.deals not in DOUDIZHU_DEALS:
+        raise bad_input(
+            f"A Dou Dizhu table plays 3, 5 or 7 deals (seed 004); 'deals' is {options.deals!r}.",
+            f"斗地主每桌打 3、5 或 7 局（规则 004）；deals 为 {options.deals!r}。",
+        )
+    if options.forfeit_points_in_force > options.bye_points:
+        raise bad_input(
+            f"A forfeit cannot score more than a bye: forfeit_points {options.forfeit_points_in_force} is "
+            f"above bye_points {options.bye_points}.",
+            f"弃权得分不能高于轮空得分：forfeit_points 为 {options.forfeit_points_in_force}，"
+            f"bye_points 为 {options.bye_points}。",
+        )

@@ -25,6 +25,10 @@ points-6       004    掼蛋比赛赛制及规则       the company knockout: si
                                                (``seed_002``)
 tractor-3deck  001    三副牌拖拉机竞赛规则     three-deck Tractor: the seed-001 table; last 10 minutes →
                                                one more deal
+doudizhu       004    中国二打一扑克竞赛规则   Dou Dizhu (RULES.md §10): seed 004's three-player texts
+                                               (3-deal tables, tables redrawn by lot each round) scored by
+                                               the national rules of record (2011): the highest bidder is
+                                               landlord, stake = bid × 2^bombs × spring, base 1, uncapped
 ============== ====== ======================== ==========================================================
 
 An organiser picks a profile and may override any option (:func:`options_for`). A profile's definition
@@ -45,8 +49,11 @@ from scoring.options import (
     APass,
     AReset,
     AtTimeUp,
+    DealScoring,
     Game,
+    LandlordBy,
     MatchFormat,
+    Reseat,
     RuleOptions,
     TimeUpTie,
     TributeVariant,
@@ -105,6 +112,13 @@ PROFILES: Mapping[str, RuleOptions] = MappingProxyType(
             at_time_up=AtTimeUp.ONE_MORE_DEAL,  # 三、最后10分钟由大会统一再打一副牌
             time_up_tie=TimeUpTie.FIRST_TO_REACH,
         ),
+        "doudizhu": RuleOptions(  # seed 004's 斗地主 texts + the national 中国二打一扑克竞赛规则 (2011)
+            game=Game.DOUDIZHU,
+            deals=3,  # 比赛可以设置多局制，通常为3局、5局或7局
+            deal_scoring=DealScoring.STAKE,  # the national rules' stake; seed 004's cards_left is an option
+            landlord_by=LandlordBy.BID,  # 叫分高者为地主 (seed 004's other way, 随机发地牌, is ``lot``)
+            reseat=Reseat.LOT,  # 每轮比赛结束后，重新抽签
+        ),
     }
 )
 """Profile name → its options (read-only)."""
@@ -145,6 +159,15 @@ PROFILE_INFO: Mapping[str, ProfileInfo] = MappingProxyType(
             "Seed 001, 三副牌拖拉机竞赛规则 (three-deck Tractor): level change by the defenders' points; "
             "one more deal in the last 10 minutes",
             "规则 001《三副牌拖拉机竞赛规则》：按防家得分升降级，最后10分钟统一再打一副",
+        ),
+        "doudizhu": ProfileInfo(
+            "004",
+            "Seed 004, 掼蛋比赛赛制及规则 (its three-player texts, really Dou Dizhu), scored by the national "
+            "中国二打一扑克竞赛规则 (2011): three to a table, 3 deals a round, the highest bidder is landlord, "
+            "stake = bid × 2^bombs × spring, landlord ±2 stakes, farmers ∓1; tables redrawn by lot each round",
+            "规则 004《掼蛋比赛赛制及规则》（其中三人“地主”玩法即斗地主），"
+            "按全国《中国二打一扑克竞赛规则》（2011）计分：每桌三人，每轮3局，叫分高者为地主，"
+            "分数 = 叫分 × 2^炸弹数 × 春天，地主输赢2倍、农民各1倍；每轮重新抽签分桌",
         ),
     }
 )

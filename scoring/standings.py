@@ -401,6 +401,12 @@ def rank(
     lots) are applied to each group still tied at that point. Entrants equal on every metric share the
     rank of the first of them.
     """
+    if options.is_doudizhu:
+        raise bad_input(
+            "Dou Dizhu ranks individuals by points, deals won, deals won as landlord and best round "
+            "(scoring.doudizhu_standings.rank_players), not pairs by match results.",
+            "斗地主按个人积分、胜局、地主胜局、单轮最高分排名（scoring.doudizhu_standings），不按对局结果排名。",
+        )
     tallies = _aggregate(entrants, results, options)
     ids = sorted(tallies)
     lots: dict[str, int] | None = None

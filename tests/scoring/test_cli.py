@@ -181,6 +181,7 @@ def test_profiles_command(capsys: pytest.CaptureFixture[str]) -> None:
         "timed-90",
         "points-6",
         "tractor-3deck",
+        "doudizhu",
     ]
     assert out["profiles"]["timed-40"]["options"]["a_failure_limit"] == 3
     real_status, real, _ = cli("profiles")

@@ -23,7 +23,7 @@ from scoring.profiles import PROFILE_INFO, PROFILES, options_for, profiles_json
 
 
 def test_profile_names() -> None:
-    assert list(PROFILES) == ["classic", "timed-40", "timed-90", "points-6", "tractor-3deck"]
+    assert list(PROFILES) == ["classic", "timed-40", "timed-90", "points-6", "tractor-3deck", "doudizhu"]
     assert set(PROFILE_INFO) == set(PROFILES)
 
 

@@ -20,7 +20,15 @@ from scoring.cli import main
 from scoring.errors import ErrorCode, ScoringError
 from scoring.finishing_order import FinishingOrder
 from scoring.match import GuandanDeal, MatchState, parse_deal, replay, replay_json
-from scoring.options import DEFAULT_UPGRADES, SEED_002_UPGRADES, APass, AReset, RuleOptions, WildReading
+from scoring.options import (
+    DEFAULT_UPGRADES,
+    DOUDIZHU_OPTIONS,
+    SEED_002_UPGRADES,
+    APass,
+    AReset,
+    RuleOptions,
+    WildReading,
+)
 from scoring.profiles import PROFILE_INFO, PROFILES, options_for
 from scoring.seats import SEATS
 
@@ -305,6 +313,7 @@ RULEBOOKS = {
     "timed-40": ("002", "掼蛋比赛规则(终审稿)"),
     "timed-90": ("003", "联鑫钢铁第四届掼蛋争霸赛"),
     "points-6": ("004", "掼蛋比赛赛制及规则"),
+    "doudizhu": ("004", "中国二打一扑克竞赛规则"),
 }
 
 
@@ -347,7 +356,8 @@ def test_every_option_round_trips_and_to_json_names_every_field(profile: str, ov
     data = options.to_json()
     assert RuleOptions.from_json(data) == options
     assert RuleOptions.from_json(json.loads(json.dumps(data))) == options
-    assert set(data) == {f for f in RuleOptions.__dataclass_fields__}
+    # every field but Dou Dizhu's own (RULES.md §10), which Guandan and Tractor do not have
+    assert set(data) == {f for f in RuleOptions.__dataclass_fields__} - set(DOUDIZHU_OPTIONS)
     assert options_for(profile="classic", overrides=data) == options  # any profile + the stored options
 
 

@@ -36,7 +36,7 @@ from tournament.draw.pairing_seating import (
     referees_assign,
     seat_pair,
 )
-from tournament.draw.pairing_swiss import EXACT_LIMIT, SWISS_ALGORITHM, Engine, WithinGroup, swiss_pair
+from tournament.draw.pairing_swiss import DENSE_LIMIT, SWISS_ALGORITHM, WithinGroup, swiss_pair
 from tournament.draw.pairing_types import (
     DepartmentId,
     Draw,
@@ -50,7 +50,7 @@ from tournament.draw.pairing_types import (
 )
 
 __all__ = [
-    "EXACT_LIMIT",
+    "DENSE_LIMIT",
     "KNOCKOUT_ALGORITHM",
     "REDRAW_ALGORITHM",
     "ROUND_ROBIN_ALGORITHM",
@@ -60,7 +60,6 @@ __all__ = [
     "DrawBug",
     "DrawError",
     "DrawWarning",
-    "Engine",
     "Entrant",
     "EntrantId",
     "KnockoutBracket",

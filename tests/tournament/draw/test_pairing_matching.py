@@ -1,4 +1,5 @@
-"""The matching engines against brute force on small random graphs."""
+"""The matching engines against brute force on small random graphs: Edmonds' cardinality search
+(production) and the hand-written weighted blossom that swiss.v1 used (kept as a test reference)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.draw.pairing_matching import max_cardinality_matching, max_weight_matching
+from tests.tournament.draw.reference.blossom import max_weight_matching
+from tournament.draw.pairing_matching import max_cardinality_matching
 
 Edge = tuple[int, int, int]
 
