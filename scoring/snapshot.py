@@ -21,7 +21,7 @@ The reader also accepts a snapshot with only some keys (a query that fetched ``l
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 __all__ = ["SCHEMA", "DealSnapshot", "MatchSnapshot", "NextDealSnapshot", "SidePair"]
@@ -82,11 +82,11 @@ def _side_pair(value: object) -> SidePair | None:
 _new_pair = tuple.__new__
 
 
-@dataclass(frozen=True, slots=True)
-class DealSnapshot:
-    """One deal's stored record, either game. Guandan: ``order`` … ``a_failures_after``; Tractor
-    (seed 001): ``declarer`` … ``next_declarer_seat``. ``winner`` is a side code (None: a replayed
-    Tractor deal)."""
+class DealSnapshot(NamedTuple):
+    """One deal's stored record, either game. Guandan: ``order`` … ``points_after``; Tractor (seed
+    001): ``declarer`` … ``next_declarer_seat``. ``winner`` is a side code (None: a replayed Tractor
+    deal). An immutable named tuple rather than a dataclass: the workbook reads every deal of an
+    event through it, and a tuple is built in one step."""
 
     number: int
     winner: str | None
@@ -130,53 +130,68 @@ class DealSnapshot:
     def from_json(cls, record: object) -> DealSnapshot | None:
         """A stored record; None for none (``{}``: a deal a correction flagged has no record).
 
-        The workbook reads every deal of an event through this (300,000 for 5,000 pairs), so the
-        frozen object's slots are written through their descriptors (as ``scoring.deals`` does for
-        ``DealRecord``): the same immutable value at half the price of ``__init__``.
+        The workbook reads every deal of an event through this (300,000 for 5,000 pairs): exact-type
+        checks and one tuple built from the values, in field order.
         """
         if not isinstance(record, Mapping) or not record:
             return None
         get = record.get
-        order = get("order")
-        if isinstance(order, Mapping):  # an order stored with its anti-tribute flag
-            order = order.get("order")
-        bottom = get("bottom")
         pair = _side_pair
         number, upgrade = get("number"), get("upgrade")
-        values = (
-            number if number.__class__ is int else 0,
-            _text(get("winner")),
-            _int(get("level")),
-            upgrade if upgrade.__class__ is int else 0,
-            bool(get("passed_a")),
-            bool(get("extra")),
-            pair(get("levels_after")),
-            _int(get("game")),
-            tuple(order) if order.__class__ is list else (),
-            _text(get("sets_level")),
-            _int(get("partner_place")),
-            bool(get("a_attempt")),
-            bool(get("reset")),
-            pair(get("a_failures_after")),
-            bool(get("anti_tribute")),
-            _int(get("points")),
-            pair(get("points_after")),
-            _text(get("declarer")),
-            _text(get("declarer_seat")),
-            _int(get("defender_points")),
-            dict(bottom) if isinstance(bottom, Mapping) else None,
-            _int(get("penalty_points")),
-            _int(get("total_points")),
-            _text(get("result")),
-            _text(get("revoke")),
-            bool(get("wrong_bottom")),
-            _text(get("wrong_count")),
-            _text(get("next_declarer")),
-            _text(get("next_declarer_seat")),
-        )
-        deal: DealSnapshot = object.__new__(cls)
-        for setter, value in zip(_DEAL_SETTERS, values, strict=True):
-            setter(deal, value)
+        number = number if number.__class__ is int else 0
+        upgrade = upgrade if upgrade.__class__ is int else 0
+        declarer = _text(get("declarer"))
+        values: tuple[Any, ...]
+        if declarer is None:  # Guandan: the Tractor fields are absent
+            order = get("order")
+            if isinstance(order, Mapping):  # an order stored with its anti-tribute flag
+                order = order.get("order")
+            values = (
+                number,
+                _text(get("winner")),
+                _int(get("level")),
+                upgrade,
+                bool(get("passed_a")),
+                bool(get("extra")),
+                pair(get("levels_after")),
+                _int(get("game")),
+                tuple(order) if order.__class__ is list else (),
+                _text(get("sets_level")),
+                _int(get("partner_place")),
+                bool(get("a_attempt")),
+                bool(get("reset")),
+                pair(get("a_failures_after")),
+                bool(get("anti_tribute")),
+                _int(get("points")),
+                pair(get("points_after")),
+                *_NO_TRACTOR,
+            )
+        else:  # Tractor (seed 001): the Guandan fields are absent
+            bottom = get("bottom")
+            values = (
+                number,
+                _text(get("winner")),
+                _int(get("level")),
+                upgrade,
+                bool(get("passed_a")),
+                bool(get("extra")),
+                pair(get("levels_after")),
+                _int(get("game")),
+                *_NO_GUANDAN,
+                declarer,
+                _text(get("declarer_seat")),
+                _int(get("defender_points")),
+                dict(bottom) if isinstance(bottom, Mapping) else None,
+                _int(get("penalty_points")),
+                _int(get("total_points")),
+                _text(get("result")),
+                _text(get("revoke")),
+                bool(get("wrong_bottom")),
+                _text(get("wrong_count")),
+                _text(get("next_declarer")),
+                _text(get("next_declarer_seat")),
+            )
+        deal: DealSnapshot = _new_pair(cls, values)
         return deal
 
     def to_json(self) -> dict[str, Any]:
@@ -232,8 +247,11 @@ _DEAL_FIELDS = (
     "declarer", "declarer_seat", "defender_points", "bottom", "penalty_points", "total_points", "result",
     "revoke", "wrong_bottom", "wrong_count", "next_declarer", "next_declarer_seat",
 )  # fmt: skip
-assert tuple(field.name for field in fields(DealSnapshot)) == _DEAL_FIELDS, "DealSnapshot.from_json's order"
-_DEAL_SETTERS: tuple[Any, ...] = tuple(vars(DealSnapshot)[name].__set__ for name in _DEAL_FIELDS)
+assert DealSnapshot._fields == _DEAL_FIELDS, "DealSnapshot.from_json's order"
+_NO_GUANDAN = ((), None, None, False, False, None, False, None, None)
+"""``order`` … ``points_after`` of a Tractor deal."""
+_NO_TRACTOR = (None, None, None, None, None, None, None, None, False, None, None, None)
+"""``declarer`` … ``next_declarer_seat`` of a Guandan deal."""
 
 
 def _pair_json(pair: SidePair | None) -> dict[str, int] | None:
