@@ -135,61 +135,61 @@ class DealSnapshot(NamedTuple):
         """
         if not isinstance(record, Mapping) or not record:
             return None
+        # The writer (``DealRecord.to_json`` / ``TractorDealRecord.to_json``) gives every field its
+        # type, so the values are taken as stored; only what may be missing (a record stored before
+        # a field existed) or empty is defaulted.
         get = record.get
         pair = _side_pair
-        number, upgrade = get("number"), get("upgrade")
-        number = number if number.__class__ is int else 0
-        upgrade = upgrade if upgrade.__class__ is int else 0
-        declarer = _text(get("declarer"))
+        declarer = get("declarer") or None
         values: tuple[Any, ...]
         if declarer is None:  # Guandan: the Tractor fields are absent
             order = get("order")
-            if isinstance(order, Mapping):  # an order stored with its anti-tribute flag
-                order = order.get("order")
+            if order.__class__ is not list:
+                order = order.get("order") if isinstance(order, Mapping) else None  # stored with its flag
             values = (
-                number,
-                _text(get("winner")),
-                _int(get("level")),
-                upgrade,
-                bool(get("passed_a")),
-                bool(get("extra")),
+                get("number") or 0,
+                get("winner") or None,
+                get("level"),
+                get("upgrade") or 0,
+                get("passed_a") is True,
+                get("extra") is True,
                 pair(get("levels_after")),
-                _int(get("game")),
+                get("game"),
                 tuple(order) if order.__class__ is list else (),
-                _text(get("sets_level")),
-                _int(get("partner_place")),
-                bool(get("a_attempt")),
-                bool(get("reset")),
+                get("sets_level") or None,
+                get("partner_place"),
+                get("a_attempt") is True,
+                get("reset") is True,
                 pair(get("a_failures_after")),
-                bool(get("anti_tribute")),
-                _int(get("points")),
+                get("anti_tribute") is True,
+                get("points"),
                 pair(get("points_after")),
                 *_NO_TRACTOR,
             )
         else:  # Tractor (seed 001): the Guandan fields are absent
             bottom = get("bottom")
             values = (
-                number,
-                _text(get("winner")),
-                _int(get("level")),
-                upgrade,
-                bool(get("passed_a")),
-                bool(get("extra")),
+                get("number") or 0,
+                get("winner") or None,
+                get("level"),
+                get("upgrade") or 0,
+                get("passed_a") is True,
+                get("extra") is True,
                 pair(get("levels_after")),
-                _int(get("game")),
+                get("game"),
                 *_NO_GUANDAN,
                 declarer,
-                _text(get("declarer_seat")),
-                _int(get("defender_points")),
+                get("declarer_seat") or None,
+                get("defender_points"),
                 dict(bottom) if isinstance(bottom, Mapping) else None,
-                _int(get("penalty_points")),
-                _int(get("total_points")),
-                _text(get("result")),
-                _text(get("revoke")),
-                bool(get("wrong_bottom")),
-                _text(get("wrong_count")),
-                _text(get("next_declarer")),
-                _text(get("next_declarer_seat")),
+                get("penalty_points"),
+                get("total_points"),
+                get("result") or None,
+                get("revoke") or None,
+                get("wrong_bottom") is True,
+                get("wrong_count") or None,
+                get("next_declarer") or None,
+                get("next_declarer_seat") or None,
             )
         deal: DealSnapshot = _new_pair(cls, values)
         return deal
