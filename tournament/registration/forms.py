@@ -12,11 +12,16 @@ from tournament.registration.services import PlayerData
 
 
 def profile_choices() -> list[tuple[str, str]]:
-    """Each rule profile with the rulebook's own description, in the user's language."""
-    from scoring.profiles import PROFILE_INFO
+    """Each rule profile of a game this site runs events of, with the rulebook's own description, in
+    the user's language (a Dou Dizhu profile exists in the rules core before its events do)."""
+    from scoring.profiles import PROFILE_INFO, PROFILES
 
     chinese = ui_is_chinese()
-    return [(name, f"{info.title_zh if chinese else info.title} ({name})") for name, info in PROFILE_INFO.items()]
+    return [
+        (name, f"{info.title_zh if chinese else info.title} ({name})")
+        for name, info in PROFILE_INFO.items()
+        if PROFILES[name].game.value in Game.values
+    ]
 
 
 class TournamentForm(forms.Form):
