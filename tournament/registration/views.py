@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.registration import services
 from tournament.registration.forms import DepartmentForm, PairForm, RosterImportForm, TournamentForm
-from tournament.registration.models import Department, Pair, PairStatus, Tournament
+from tournament.registration.models import Department, Pair, PairStatus, Tournament, TournamentStatus
 from tournament.registration.roles import organiser_view, user_can_create_tournaments
 from tournament.registration.roster import RosterImportError, roster_import, roster_template
 from tournament.registration.selectors import pair_search, pairs_with_players
@@ -34,8 +34,25 @@ def add_service_errors(form: Any, error: ValidationError) -> None:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.annotate(pair_count=Count("pairs"))[:50]
-    return render(request, "registration/home.html", {"tournaments": tournaments})
+    """The events grouped by status: under way first, then coming, then past (each capped)."""
+    shown = (
+        TournamentStatus.RUNNING,
+        TournamentStatus.CHECK_IN,
+        TournamentStatus.REGISTRATION,
+        TournamentStatus.FINISHED,
+        TournamentStatus.ARCHIVED,
+    )
+    if request.user.is_authenticated and (request.user.is_superuser or user_can_create_tournaments(request.user)):
+        shown = (*shown[:3], TournamentStatus.DRAFT, *shown[3:])  # a draft is the organiser's, not public
+    tournaments = list(
+        Tournament.objects.filter(status__in=shown).annotate(pair_count=Count("pairs")).order_by("-created_at", "-id")[:200]
+    )
+    groups = []
+    for status in shown:
+        members = [tournament for tournament in tournaments if tournament.status == status][:50]
+        if members:
+            groups.append({"status": TournamentStatus(status), "tournaments": members})
+    return render(request, "registration/home.html", {"groups": groups})
 
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
