@@ -199,17 +199,31 @@ def test_an_archived_event_refuses_every_write_with_a_clear_error():
     services.pair_check_in(pair=pair)  # writable again
 
 
-@pytest.mark.parametrize(
-    "module", [services, draw_services, match_services], ids=["registration", "draw", "matches"]
-)
+@pytest.mark.parametrize("module", [services, draw_services, match_services], ids=["registration", "draw", "matches"])
 def test_the_write_services_are_guarded(module):
     """The one guard is on every write of these modules (reads and the clock's own calls aside)."""
     unguarded_ok = {
-        "department_get_or_create", "tournament_create", "stage_entrants", "stage_bracket",
-        "stage_bracket_winners", "bracket_after_result", "round_has_results", "round_write",
-        "draw_message", "warning_message", "match_rules", "scoring_adjustments", "match_fold",
-        "match_replay", "match_outcomes", "match_adjustment_rows", "time_cap_minutes",
-        "match_call_time", "match_time_check", "round_call_time", "round_time_check",
+        "department_get_or_create",
+        "tournament_create",
+        "stage_entrants",
+        "stage_bracket",
+        "stage_bracket_winners",
+        "bracket_after_result",
+        "round_has_results",
+        "round_write",
+        "draw_message",
+        "warning_message",
+        "match_rules",
+        "scoring_adjustments",
+        "match_fold",
+        "match_replay",
+        "match_outcomes",
+        "match_adjustment_rows",
+        "time_cap_minutes",
+        "match_call_time",
+        "match_time_check",
+        "round_call_time",
+        "round_time_check",
     }
     writes = [
         name
