@@ -15,12 +15,12 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournament.errors import UserError
 from tournament.registration import services
 from tournament.registration.forms import DepartmentForm, PairForm, RosterImportForm, TournamentForm
 from tournament.registration.models import Department, Pair, PairStatus, Tournament, TournamentStatus
 from tournament.registration.roles import organiser_view, user_can_create_tournaments
 from tournament.registration.roster import RosterImportError, roster_import, roster_template
-from tournament.errors import UserError
 from tournament.registration.selectors import checkin_counts, checkin_page, checkin_row, pairs_with_players
 from tournament.standings.views import overview_html as public_overview_html
 
