@@ -60,7 +60,9 @@ class Tournament(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(game__in=Game.values), name="tournament_game_valid"),
-            models.CheckConstraint(condition=Q(status__in=TournamentStatus.values), name="tournament_status_valid"),
+            models.CheckConstraint(
+                condition=Q(status__in=TournamentStatus.values), name="tournament_status_valid"
+            ),
             models.CheckConstraint(
                 condition=Q(ends_on__isnull=True) | Q(starts_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
                 name="tournament_dates_ordered",
@@ -135,7 +137,9 @@ class Pair(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairs")
     name = models.CharField(_("name"), max_length=130)
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
-    status = models.CharField(_("status"), max_length=16, choices=PairStatus.choices, default=PairStatus.REGISTERED)
+    status = models.CharField(
+        _("status"), max_length=16, choices=PairStatus.choices, default=PairStatus.REGISTERED
+    )
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
     players = models.ManyToManyField(Player, through="PairMember", related_name="pairs")
     history = AuditedHistory()

@@ -46,7 +46,9 @@ def user_may_use_referee_tools(user: Any) -> bool:
     """Referees and organisers (of any tournament) may use the referee's read-only tools."""
     return bool(
         user.is_authenticated
-        and (user_is_referee(user) or user_can_create_tournaments(user) or user.organised_tournaments.exists())
+        and (
+            user_is_referee(user) or user_can_create_tournaments(user) or user.organised_tournaments.exists()
+        )
     )
 
 
@@ -54,7 +56,9 @@ def tournament_for_organiser(*, user: Any, tournament_id: int) -> Tournament:
     """The tournament if ``user`` organises it, else 404."""
     if not user.is_authenticated:
         raise Http404
-    tournaments = Tournament.objects.all() if user.is_superuser else Tournament.objects.filter(organisers=user)
+    tournaments = (
+        Tournament.objects.all() if user.is_superuser else Tournament.objects.filter(organisers=user)
+    )
     return get_object_or_404(tournaments, pk=tournament_id)
 
 

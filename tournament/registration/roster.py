@@ -134,7 +134,9 @@ def _header_map(header: tuple[Any, ...]) -> tuple[dict[str, int], list[RowError]
             positions[key] = index
     missing = [COLUMNS[key][0] for key in REQUIRED_COLUMNS if key not in positions]
     if missing:
-        return positions, [RowError(1, _("Missing column(s): %(columns)s.") % {"columns": ", ".join(missing)})]
+        return positions, [
+            RowError(1, _("Missing column(s): %(columns)s.") % {"columns": ", ".join(missing)})
+        ]
     return positions, []
 
 
@@ -217,11 +219,15 @@ def _validate(rows: list[_Row], *, existing: set[str]) -> list[RowError]:
             continue
         if counts[number] > 1:
             errors.append(
-                RowError(row.number, _("Employee number %(number)s appears more than once.") % {"number": number})
+                RowError(
+                    row.number, _("Employee number %(number)s appears more than once.") % {"number": number}
+                )
             )
         if number in existing:
             errors.append(
-                RowError(row.number, _("Employee number %(number)s is already registered.") % {"number": number})
+                RowError(
+                    row.number, _("Employee number %(number)s is already registered.") % {"number": number}
+                )
             )
         claimants = [other for other in claimed_by.get(number, []) if other is not row]
         if row.partner == number:
@@ -230,7 +236,9 @@ def _validate(rows: list[_Row], *, existing: set[str]) -> list[RowError]:
             partner = by_number.get(row.partner)
             if partner is None:
                 errors.append(
-                    RowError(row.number, _("Partner %(number)s is not in the file.") % {"number": row.partner})
+                    RowError(
+                        row.number, _("Partner %(number)s is not in the file.") % {"number": row.partner}
+                    )
                 )
             elif partner.partner and partner.partner != number:
                 errors.append(
@@ -289,7 +297,9 @@ def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) 
     # can be linked without re-reading them.
     with transaction.atomic():
         departments = {dept.name: dept for dept in Department.objects.filter(tournament=tournament)}
-        new_names = sorted({row.player.department for row in rows if row.player.department} - departments.keys())
+        new_names = sorted(
+            {row.player.department for row in rows if row.player.department} - departments.keys()
+        )
         for department in bulk_create_with_history(
             [Department(tournament=tournament, name=name) for name in new_names],
             Department,
@@ -309,7 +319,8 @@ def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) 
         }
         bulk_create_with_history(list(players.values()), Player, default_user=history_user)
         pair_objects = [
-            Pair(tournament=tournament, name=f"{first.player.name} / {second.player.name}") for first, second in pairs
+            Pair(tournament=tournament, name=f"{first.player.name} / {second.player.name}")
+            for first, second in pairs
         ]
         pair_objects = bulk_create_with_history(pair_objects, Pair, default_user=history_user)
         members = []

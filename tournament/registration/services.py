@@ -69,7 +69,9 @@ class PlayerData:
                 "max": EMPLOYEE_NUMBER_MAX
             }
         if len(self.department) > DEPARTMENT_MAX:
-            errors["department"] = _("Department is longer than %(max)d characters.") % {"max": DEPARTMENT_MAX}
+            errors["department"] = _("Department is longer than %(max)d characters.") % {
+                "max": DEPARTMENT_MAX
+            }
         if len(self.phone) > PHONE_MAX:
             errors["phone"] = _("Phone is longer than %(max)d characters.") % {"max": PHONE_MAX}
         return errors
@@ -156,11 +158,15 @@ def _pair_name(players: list[Player]) -> str:
 
 
 @event_write
-def pair_register(*, tournament: Tournament, first: PlayerData, second: PlayerData, seed: int | None = None) -> Pair:
+def pair_register(
+    *, tournament: Tournament, first: PlayerData, second: PlayerData, seed: int | None = None
+) -> Pair:
     """Register two new players as a pair (the organiser's "add pair" form)."""
     first, second = first.cleaned(), second.cleaned()
     if first.employee_number and first.employee_number == second.employee_number:
-        raise ValidationError({"second_employee_number": _("The two players of a pair must be different people.")})
+        raise ValidationError(
+            {"second_employee_number": _("The two players of a pair must be different people.")}
+        )
     with transaction.atomic():
         players = [
             _player_write(tournament=tournament, player=Player(), data=first, prefix="first_"),
@@ -187,7 +193,10 @@ def pair_create(*, tournament: Tournament, players: list[Player], seed: int | No
         with transaction.atomic():
             pair = Pair.objects.create(tournament=tournament, name=_pair_name(players), seed=seed)
             PairMember.objects.bulk_create(
-                [PairMember(pair=pair, player=player, slot=slot) for slot, player in enumerate(players, start=1)]
+                [
+                    PairMember(pair=pair, player=player, slot=slot)
+                    for slot, player in enumerate(players, start=1)
+                ]
             )
     except IntegrityError as exc:  # a concurrent registration took a player first
         raise ValidationError({"players": _("A player is already in a pair.")}) from exc
@@ -201,9 +210,14 @@ def pair_update(*, pair: Pair, first: PlayerData, second: PlayerData, seed: int 
     with transaction.atomic():
         players = [
             _player_write(tournament=pair.tournament, player=members[0].player, data=first, prefix="first_"),
-            _player_write(tournament=pair.tournament, player=members[1].player, data=second, prefix="second_"),
+            _player_write(
+                tournament=pair.tournament, player=members[1].player, data=second, prefix="second_"
+            ),
         ]
-        if seed is not None and Pair.objects.filter(tournament=pair.tournament, seed=seed).exclude(pk=pair.pk).exists():
+        if (
+            seed is not None
+            and Pair.objects.filter(tournament=pair.tournament, seed=seed).exclude(pk=pair.pk).exists()
+        ):
             raise ValidationError({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
         pair.name = _pair_name(players)
         pair.seed = seed

@@ -19,7 +19,9 @@ urlpatterns = [
     ),
     path("t/<int:tournament_id>/manage/departments/", views.department_list, name="departments"),
     path("t/<int:tournament_id>/manage/check-in/", views.check_in, name="checkin"),
-    path("t/<int:tournament_id>/manage/check-in/<int:pair_id>/", views.check_in_toggle, name="checkin_toggle"),
+    path(
+        "t/<int:tournament_id>/manage/check-in/<int:pair_id>/", views.check_in_toggle, name="checkin_toggle"
+    ),
     path("t/<int:tournament_id>/manage/import/", views.roster_upload, name="roster_import"),
     path("roster-template.xlsx", views.roster_template_download, name="roster_template"),
 ]

@@ -52,7 +52,9 @@ def test_a_pair_has_at_most_two_players():
 
 def test_employee_numbers_are_unique_per_tournament_but_may_repeat_across_tournaments():
     first = PlayerFactory(employee_number="1001")
-    assert refused(lambda: Player.objects.create(tournament=first.tournament, name="B", employee_number="1001"))
+    assert refused(
+        lambda: Player.objects.create(tournament=first.tournament, name="B", employee_number="1001")
+    )
     Player.objects.create(tournament=TournamentFactory(), name="C", employee_number="1001")
     # Empty employee numbers do not clash.
     Player.objects.create(tournament=first.tournament, name="D", employee_number="")
@@ -75,15 +77,21 @@ def test_an_idempotency_key_is_used_once_per_match():
 
 def test_a_pair_cannot_play_itself():
     match = MatchFactory()
-    assert refused(lambda: Match.objects.create(round=match.round, ns_pair=match.ns_pair, ew_pair=match.ns_pair))
+    assert refused(
+        lambda: Match.objects.create(round=match.round, ns_pair=match.ns_pair, ew_pair=match.ns_pair)
+    )
 
 
 def test_a_pair_sits_once_per_round_whichever_side():
     match = MatchFactory()
     RoundEntry.objects.create(round=match.round, pair=match.ns_pair, match=match, side="NS")
     other = MatchFactory(round=match.round)
-    assert refused(lambda: RoundEntry.objects.create(round=match.round, pair=match.ns_pair, match=other, side="EW"))
-    assert refused(lambda: Match.objects.create(round=match.round, ns_pair=match.ns_pair, ew_pair=other.ns_pair))
+    assert refused(
+        lambda: RoundEntry.objects.create(round=match.round, pair=match.ns_pair, match=other, side="EW")
+    )
+    assert refused(
+        lambda: Match.objects.create(round=match.round, ns_pair=match.ns_pair, ew_pair=other.ns_pair)
+    )
 
 
 def test_one_match_per_table_and_one_referee_per_table_in_a_round():

@@ -142,7 +142,9 @@ def test_a_formula_cell():
 
 
 def test_a_file_that_is_not_a_workbook():
-    assert errors_of(io.BytesIO(b"name,number\nA,1\n")) == [(None, "The file is not an Excel workbook (.xlsx).")]
+    assert errors_of(io.BytesIO(b"name,number\nA,1\n")) == [
+        (None, "The file is not an Excel workbook (.xlsx).")
+    ]
 
 
 def test_an_empty_sheet():

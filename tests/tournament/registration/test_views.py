@@ -142,9 +142,13 @@ def test_check_in_by_name_or_employee_number_with_one_tap(client, event):
     player = pair.members.first().player
     page = client.get(reverse("registration:checkin", args=[event.pk]), {"q": player.employee_number[:4]})
     assert pair in list(page.context["pairs"])
-    by_name = client.get(reverse("registration:checkin", args=[event.pk]), {"q": player.name}, HTTP_HX_REQUEST="true")
+    by_name = client.get(
+        reverse("registration:checkin", args=[event.pk]), {"q": player.name}, HTTP_HX_REQUEST="true"
+    )
     assert by_name.templates[0].name == "registration/_checkin_results.html"
-    response = client.post(reverse("registration:checkin_toggle", args=[event.pk, pair.pk]), HTTP_HX_REQUEST="true")
+    response = client.post(
+        reverse("registration:checkin_toggle", args=[event.pk, pair.pk]), HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 200
     pair.refresh_from_db()
     assert pair.status == PairStatus.CHECKED_IN and pair.checked_in_at is not None

@@ -15,7 +15,9 @@ class Command(BaseCommand):
         summary = demo_build(seed=seed)
         tournament = summary.tournament
         self.stdout.write(self.style.SUCCESS(f"Demo event ready: {tournament.name} (/t/{tournament.pk}/)"))
-        self.stdout.write(f"  {tournament.pairs.count()} pairs from {tournament.departments.count()} departments")
+        self.stdout.write(
+            f"  {tournament.pairs.count()} pairs from {tournament.departments.count()} departments"
+        )
         self.stdout.write("Logins (role, username, password):")
         for role, username, password in summary.logins:
             self.stdout.write(f"  {role:<10} {username:<10} {password}")
