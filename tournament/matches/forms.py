@@ -223,3 +223,11 @@ class RoundClockForm(forms.Form):
         help_text=_("Empty: as the rules say"),
     )
     warning_minutes = forms.IntegerField(label=_("Warning before the end (minutes)"), min_value=0, max_value=120)
+
+
+class RefereeForm(forms.Form):
+    """A referee of the event, as the organiser types it (the service trims and checks)."""
+
+    name = forms.CharField(label=_("Full name"), max_length=60)
+    phone = forms.CharField(label=_("Phone"), max_length=30, required=False)
+    employee_number = forms.CharField(label=_("Employee number"), max_length=30, required=False)

@@ -38,7 +38,7 @@ def _started_round(minutes_ago):
 
 
 def test_nothing_is_offered_before_the_threshold():
-    round_, match = _started_round(10)
+    round_, _match = _started_round(10)
     offer = round_no_shows(round_=round_)
     assert offer.minutes == 20 and offer.elapsed == 10 and not offer.due and offer.tables == []
 
@@ -89,7 +89,7 @@ def test_the_chief_referee_page_offers_and_records(client):
     assert client.post(url, {"match": match.pk}).status_code == 302
     assert Adjustment.objects.filter(match=match, kind=AdjustmentKind.FORFEIT).count() == 2
     assert client.post(url, {"match": "x"}).status_code == 302  # refused with a message, nothing written
-    other_round, other = _started_round(30)
+    _other, other = _started_round(30)
     assert client.post(url, {"match": other.pk}).status_code == 302
     assert not Adjustment.objects.filter(match=other).exists()  # not a table of this round
     client.force_login(UserFactory())
