@@ -1132,6 +1132,7 @@ def round_referees_assign(
 
 
 
+@event_write
 def round_tables_assign(
     *,
     round_: Round,
