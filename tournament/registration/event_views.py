@@ -39,6 +39,21 @@ def _add_errors(form: Any, error: ValidationError) -> None:
         form.add_error(None, error)
 
 
+def _show_profile_values(form: TournamentEditForm, tournament: Tournament) -> None:
+    """An empty override field shows, greyed, what the profile itself says."""
+    from scoring.errors import ScoringError
+    from scoring.profiles import options_for
+    from tournament.labels import rule_value
+
+    try:
+        profile = options_for(profile=tournament.rule_profile, overrides={})
+    except ScoringError:
+        return
+    for key in ("time_cap_minutes", "a_failure_limit"):
+        value = getattr(profile, key)
+        form.fields[key].widget.attrs["placeholder"] = rule_value(key, value)
+
+
 @organiser_view
 def event_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     archived = tournament.status == TournamentStatus.ARCHIVED
@@ -47,6 +62,7 @@ def event_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
     if archived:
         for field in form.fields.values():
             field.disabled = True
+    _show_profile_values(form, tournament)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
