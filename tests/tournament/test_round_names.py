@@ -56,3 +56,28 @@ def test_the_round_page_uses_the_names(client):
     client.force_login(boss)
     html = client.get(reverse("draw:round", args=[tournament.pk, rounds[-1].pk])).content.decode()
     assert "决赛" in html and "第 3 轮" not in html
+
+
+@pytest.mark.django_db
+def test_final_placings_of_a_finished_knockout_with_the_prize_tiers(client):
+    from django.urls import reverse
+
+    from tests.tournament.public.events import play_out
+    from tournament.exports.prizes import TierData, prize_tiers_set
+    from tournament.matches.services import match_sign_off
+
+    tournament, rounds = knockout_event(pairs=5)
+    url = reverse("standings:placings", args=[tournament.pk])
+    assert "决赛确认后" in client.get(url).content.decode()  # not decided yet: the final is under way
+    final = rounds[-1].matches.get()
+    final = play_out(final)
+    match_sign_off(match_id=final.pk)
+    prize_tiers_set(tournament=tournament, tiers=[TierData("一等奖", 1), TierData("二等奖", 1)])
+    response = client.get(url)
+    html = response.content.decode()
+    assert response.status_code == 200
+    champion = final.ns_pair.name  # play_out: N/S wins
+    runner_up = final.ew_pair.name
+    assert html.index(champion) < html.index("一等奖") < html.index(runner_up) < html.index("二等奖")
+    bracket = client.get(reverse("standings:bracket", args=[tournament.pk]), follow=True).content.decode()
+    assert reverse("standings:stage_placings", args=[tournament.pk, rounds[-1].stage_id]) in bracket
