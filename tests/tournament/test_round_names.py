@@ -81,3 +81,12 @@ def test_final_placings_of_a_finished_knockout_with_the_prize_tiers(client):
     assert html.index(champion) < html.index("一等奖") < html.index(runner_up) < html.index("二等奖")
     bracket = client.get(reverse("standings:bracket", args=[tournament.pk]), follow=True).content.decode()
     assert reverse("standings:stage_placings", args=[tournament.pk, rounds[-1].stage_id]) in bracket
+
+
+@pytest.mark.django_db
+def test_the_draw_sheet_of_a_knockout_round_is_named_by_the_round():
+    from tournament.exports.headers import knockout_round_title, sheet_name
+
+    assert knockout_round_title(4, "zh") == "半决赛" and knockout_round_title(2, "en") == "Final"
+    final = knockout_round_title(2, "zh")
+    assert sheet_name("draw_knockout", "zh", stage="决赛阶段", round=final) == "决赛阶段决赛对阵"
