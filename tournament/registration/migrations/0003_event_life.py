@@ -4,18 +4,9 @@ from django.conf import settings
 from django.db import migrations, models
 
 
-def statuses_from_rounds(apps, schema_editor):
-    """Existing events: one with a published round is in progress (the old status never moved)."""
-    Tournament = apps.get_model("registration", "Tournament")
-    Round = apps.get_model("matches", "Round")
-    started = Round.objects.exclude(status="draft").values("stage__tournament_id")
-    Tournament.objects.filter(pk__in=started, status="registration").update(status="running")
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("matches", "0004_column_ranges"),
         ('registration', '0002_column_ranges'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
@@ -53,5 +44,4 @@ class Migration(migrations.Migration):
             model_name='tournament',
             constraint=models.CheckConstraint(condition=models.Q(('ends_on__isnull', True), ('starts_on__isnull', True), ('ends_on__gte', models.F('starts_on')), _connector='OR'), name='tournament_dates_ordered'),
         ),
-        migrations.RunPython(statuses_from_rounds, migrations.RunPython.noop),
     ]
