@@ -304,9 +304,11 @@ def rules_locked_reason() -> str:
 
 def tournament_status_after_publish(*, tournament_id: int) -> None:
     """A round is published: an event not yet under way is now in progress."""
-    Tournament.objects.filter(pk=tournament_id, status__in=[S.DRAFT, S.REGISTRATION, S.CHECK_IN]).update(
-        status=S.RUNNING
-    )
+    moved = Tournament.objects.filter(
+        pk=tournament_id, status__in=[S.DRAFT, S.REGISTRATION, S.CHECK_IN]
+    ).update(status=S.RUNNING)
+    if moved:
+        _public_pages_changed(tournament_id)
 
 
 def tournament_finish_if_decided(*, match: Any) -> bool:
@@ -324,4 +326,14 @@ def tournament_finish_if_decided(*, match: Any) -> bool:
     state = stage_bracket_state_get(stage=stage)
     if not state.complete or state.pending:
         return False
-    return bool(Tournament.objects.filter(pk=tournament.pk, status=S.RUNNING).update(status=S.FINISHED))
+    moved = bool(Tournament.objects.filter(pk=tournament.pk, status=S.RUNNING).update(status=S.FINISHED))
+    if moved:
+        _public_pages_changed(tournament.pk)
+    return moved
+
+
+def _public_pages_changed(tournament_id: int) -> None:
+    """``QuerySet.update`` sends no signal: tell the public pages' cache (``standings.signals``)."""
+    from tournament.standings.cache import public_version_bump
+
+    public_version_bump(tournament_id=tournament_id, seating=False)
