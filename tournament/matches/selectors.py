@@ -22,7 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from scoring.errors import ScoringError
 from scoring.finishing_order import FinishingOrder
 from scoring.options import AtTimeUp, RuleOptions, WildReading
+from scoring.outcome import Status
 from scoring.seats import Seat
+from scoring.snapshot import DealSnapshot, MatchSnapshot
 from scoring.tribute import TributeGuidance, tribute_for
 from tournament.games import GUANDAN, GameEntry, game_entry
 from tournament.locale import in_ui_language
@@ -69,7 +71,7 @@ def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
     called = match.time_called_at is not None or (ends_at is not None and now >= ends_at)
     warning = seconds is not None and not called and seconds <= match.round.warning_minutes * 60
     one_more = match_rules(match).at_time_up is AtTimeUp.ONE_MORE_DEAL
-    last_deal = (match.state or {}).get("last_regular_deal") if match.time_called_during_deal else None
+    last_deal = match.snapshot.last_regular_deal if match.time_called_during_deal else None
     return Clock(match.started_at, ends_at, seconds, warning, called, one_more, last_deal)
 
 
@@ -116,39 +118,38 @@ class MatchSummary:
 
     @property
     def needs_extra_deal(self) -> bool:
-        return self.match.state.get("status") == "needs_extra_deal"
+        return self.match.snapshot.needs_extra_deal
 
 
 def match_summary(*, match: Match, now: datetime | None = None, flagged: int | None = None) -> MatchSummary:
-    state = match.state or {}
-    levels = state.get("levels") or {"NS": 2, "EW": 2}
-    failures = state.get("a_failures")
-    points = state.get("points")
-    games = state.get("games")
+    snapshot = match.snapshot
+    levels = snapshot.levels_or_start
+    failures, points, games = snapshot.a_failures, snapshot.points, snapshot.games
     pairs = {"NS": match.ns_pair, "EW": match.ew_pair}
     sides = tuple(
         SideView(
             code=code,
             pair=pairs[code],
-            level=levels.get(code, 2),
-            a_failures=failures.get(code) if failures else None,
-            points=points.get(code) if points else None,
-            games=games.get(code) if games else None,
+            level=levels[index],
+            a_failures=failures[index] if failures else None,
+            points=points[index] if points else None,
+            games=games[index] if games else None,
         )
-        for code in ("NS", "EW")
+        for index, code in enumerate(("NS", "EW"))
     )
     if flagged is None:
         flagged = getattr(match, "flagged_count", None)
     if flagged is None:
         flagged = match.deals.filter(flagged=True).count() + match.adjustments.filter(flagged=True).count()
-    next_deal = state.get("next_deal", {"number": 1, "level": 2, "sets_level": None, "extra": False})
+    upcoming = snapshot.next_deal_or_start
+    next_deal = upcoming.to_json() if upcoming is not None else None
     if match.status in (MatchStatus.FINISHED, MatchStatus.CONFIRMED):
         next_deal = None
     return MatchSummary(
         match=match,
         sides=(sides[0], sides[1]),
         next_deal=next_deal,
-        deals=len(state.get("deals", [])),
+        deals=len(snapshot.deals),
         flagged=flagged,
         clock=match_clock(match=match, now=now),
         points_format=points is not None,
@@ -258,6 +259,7 @@ class Preview:
     """The deal as entered (the rules core's input shape): ``{"order": …}`` or a Tractor deal."""
     record: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] = field(default_factory=dict)
+    """The deal's record and the match after it as the rules core's fold writes them (not stored)."""
     tribute: TributeGuidance | None = None
     anti_tribute: TributeGuidance | None = None
     flagged_after: int = 0
@@ -265,7 +267,17 @@ class Preview:
 
     @property
     def finished(self) -> bool:
-        return self.result.get("status") == "finished"
+        return self.result.get("status") == Status.FINISHED.value
+
+    @property
+    def deal(self) -> DealSnapshot | None:
+        """``record`` read by the rules core's reader (what the preview templates show)."""
+        return DealSnapshot.from_json(self.record)
+
+    @property
+    def after(self) -> MatchSnapshot:
+        """``result`` read by the rules core's reader."""
+        return MatchSnapshot.from_json(self.result)
 
     @property
     def tribute_note(self) -> str:
@@ -280,11 +292,15 @@ class Preview:
         return in_ui_language(en=self.anti_tribute.note, zh=self.anti_tribute.note_zh)
 
 
-def _tributes(match: Match, order: list[str], result: dict[str, Any], game: int) -> tuple[Any, Any]:
+def _tributes(match: Match, order: Sequence[str], result: MatchSnapshot, game: int) -> tuple[Any, Any]:
     """Tribute before the next deal (RULES.md §6), unless the match is over or a new game starts at 2."""
-    next_deal = result.get("next_deal")
+    next_deal = result.next_deal
     rules = match_rules(match)
-    if not game_entry(rules.game).pays_tribute or not next_deal or next_deal.get("game", game) != game:
+    if (
+        not game_entry(rules.game).pays_tribute
+        or next_deal is None
+        or (next_deal.game if next_deal.game is not None else game) != game
+    ):
         return None, None
     variant = rules.tribute_variant
     finishing = FinishingOrder.parse(order)
@@ -307,12 +323,12 @@ def _preview(match: Match, outcomes: list[Any], number: int, order: list[str]) -
         message = scoring_message(error) if error else str(_("Resolve the flagged deals first."))
         return Preview(order=order, outcome=outcome, error=message)
     result = fold.result.to_json()
-    record = result["deals"][number - 1]
-    tribute, anti = _tributes(match, order, result, record.get("game", 1)) if order else (None, None)
+    snapshot = MatchSnapshot.from_json(result)
+    tribute, anti = _tributes(match, order, snapshot, _game_of(snapshot.deals[number - 1])) if order else (None, None)
     return Preview(
         order=order,
         outcome=outcome,
-        record=record,
+        record=fold.result.deals[number - 1].to_json(),
         result=result,
         tribute=tribute,
         anti_tribute=anti,
@@ -355,11 +371,16 @@ def correction_preview(
 
 def next_tribute(*, match: Match) -> tuple[TributeGuidance | None, TributeGuidance | None]:
     """Tribute guidance before the next deal, from the last deal played (RULES.md §6)."""
-    state = match.state or {}
-    deals = state.get("deals") or []
-    if not deals or state.get("status") == "finished" or "order" not in deals[-1]:
+    snapshot = match.snapshot
+    if not snapshot.deals or snapshot.finished or not game_entry(match_rules(match).game).pays_tribute:
         return None, None
-    return _tributes(match, deals[-1]["order"], state, deals[-1].get("game", 1))
+    last = snapshot.deals[-1]
+    return _tributes(match, last.order, snapshot, _game_of(last))
+
+
+def _game_of(record: DealSnapshot) -> int:
+    """The game a deal belongs to (``best_of``); 1 when the record names none (Tractor)."""
+    return record.game if record.game is not None else 1
 
 
 # -- audit -----------------------------------------------------------------------------------------
@@ -459,3 +480,28 @@ def match_audit(*, match: Match) -> list[AuditEntry]:
     ]
     entries.sort(key=lambda entry: entry.when, reverse=True)
     return entries
+
+
+def round_knockout_pairs(*, round_: Any) -> int | None:
+    """The pairs still in at a knockout round (byes count; the third-place match's pairs, who lost
+    a round before, do not), for the round's name; None for a round of another format. One query,
+    kept on the round object."""
+    from django.db.models import F
+
+    from tournament.matches.models import RoundEntry, StageFormat
+
+    cached = getattr(round_, "_knockout_pairs", False)
+    if cached is not False:
+        return cached  # type: ignore[no-any-return]
+    pairs: int | None = None
+    if round_.stage.format == StageFormat.KNOCKOUT:
+        lost_before = (
+            RoundEntry.objects.filter(
+                round__stage_id=round_.stage_id, round__number__lt=round_.number, match__winner__in=["NS", "EW"]
+            )
+            .exclude(side=F("match__winner"))
+            .values("pair_id")
+        )
+        pairs = RoundEntry.objects.filter(round_id=round_.pk).exclude(pair_id__in=lost_before).count() or None
+    round_._knockout_pairs = pairs
+    return pairs

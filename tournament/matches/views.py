@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -24,7 +24,7 @@ from scoring.options import AtTimeUp
 from tournament import games
 from tournament.errors import USER_ERRORS, user_error_of
 from tournament.games import GameEntry
-from tournament.matches import access, selectors, services
+from tournament.matches import access, no_shows, selectors, services
 from tournament.matches.forms import (
     AdjustmentForm,
     DealEntryFields,
@@ -33,7 +33,7 @@ from tournament.matches.forms import (
     UnlockForm,
     VersionForm,
 )
-from tournament.matches.models import Match, MatchStatus
+from tournament.matches.models import Match, MatchStatus, Round
 from tournament.rules import rules_for_stage
 
 # -- helpers ---------------------------------------------------------------------------------------
@@ -207,10 +207,15 @@ def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     if deal is None:
         raise Http404
     game = games.game_entry_of_match(match)
-    recorded = deal.record or {}
+    recorded = deal.snapshot
     # the rotation at that deal (Tractor's declarer); the first deal's declarer is entered (抢庄)
     rotation = (
-        {} if number == 1 else {"declarer": recorded.get("declarer"), "declarer_seat": recorded.get("declarer_seat")}
+        {}
+        if number == 1
+        else {
+            "declarer": recorded.declarer if recorded else None,
+            "declarer_seat": recorded.declarer_seat if recorded else None,
+        }
     )
     data = request.POST if request.method == "POST" else request.GET
     bound = game.bound_by in data
@@ -489,3 +494,42 @@ def round_clock_set(request: HttpRequest, tournament_id: int, round_id: int) -> 
     else:
         messages.error(request, _("Check the minutes."))
     return redirect("matches:round_clock", tournament_id=tournament_id, round_id=round_.pk)
+
+
+# -- no-shows (issue 15) -----------------------------------------------------------------------------
+
+
+def _round_for_adjuster(request: HttpRequest, tournament_id: int, round_id: int) -> Round:
+    """A round of a tournament the user organises or chief-referees, else 404."""
+    user = request.user
+    if not (
+        access.user_organises(user=user, tournament_id=tournament_id)
+        or access.user_is_chief_referee(user=user, tournament_id=tournament_id)
+    ):
+        raise Http404
+    return get_object_or_404(
+        Round.objects.select_related("stage__tournament"), pk=round_id, stage__tournament_id=tournament_id
+    )
+
+
+@login_required
+def round_no_shows(request: HttpRequest, tournament_id: int, round_id: int) -> HttpResponse:
+    """Tables whose pair never arrived, once the forfeit band is reached: one tap each."""
+    round_ = _round_for_adjuster(request, tournament_id, round_id)
+    if request.method == "POST":
+        match_id = request.POST.get("match", "")
+        try:
+            no_shows.no_show_forfeit(
+                round_=round_, match_id=int(match_id) if match_id.isdigit() else 0, user=request.user
+            )
+        except USER_ERRORS as error:
+            messages.error(request, user_error_of(error).message)
+        else:
+            messages.success(request, _("Forfeit recorded."))
+        return redirect("matches:round_no_shows", tournament_id=tournament_id, round_id=round_.pk)
+    offer = no_shows.round_no_shows(round_=round_)
+    return render(
+        request,
+        "matches/round_no_shows.html",
+        {"round": round_, "tournament": round_.stage.tournament, "offer": offer},
+    )

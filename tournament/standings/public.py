@@ -2,7 +2,8 @@
 
 Keyword-only selectors, each returning small immutable values (picklable, so they cache in Redis
 as they are) built from the stored match snapshots — nothing here applies a rule: results,
-levels and ranks come from the rules core through ``Match.state`` and
+levels and ranks come from the rules core through ``Match.snapshot`` (its reader of the stored
+snapshot) and
 :func:`tournament.standings.selectors.stage_ranking_get`. Only published rounds are public
 (a draft draw is the organiser's); a lookup outside the tournament gives ``None`` (the views
 answer 404).
@@ -26,6 +27,7 @@ from typing import Any
 
 from django.db.models import Count, Q
 
+from scoring.snapshot import DealSnapshot, MatchSnapshot, SidePair
 from scoring.standings import METRICS
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, StageFormat
 from tournament.registration.models import Pair, Tournament
@@ -229,7 +231,7 @@ class StageTable:
 
 @dataclass(frozen=True, slots=True)
 class DealLine:
-    """One deal as the rules core recorded it (``Match.state["deals"]``)."""
+    """One deal as the rules core recorded it (``Match.snapshot.deals``)."""
 
     number: int
     order: tuple[str, ...]
@@ -361,13 +363,13 @@ class Bracket:
 # -- helpers -------------------------------------------------------------------------------------------
 
 
-def _pair_of(value: Any) -> tuple[int, int] | None:
-    if isinstance(value, Mapping) and "NS" in value and "EW" in value:
-        try:
-            return int(value["NS"]), int(value["EW"])
-        except (TypeError, ValueError):
-            return None
-    return None
+def _pair_of(pair: SidePair | None) -> tuple[int, int] | None:
+    return (pair.NS, pair.EW) if pair is not None else None
+
+
+def _stored_pair(value: object) -> tuple[int, int] | None:
+    """One per-side value of a stored snapshot fetched alone (``state__levels``), read by the rules core."""
+    return _pair_of(SidePair.from_json(value))
 
 
 def _round_info(round_: Round) -> RoundInfo:
@@ -484,8 +486,8 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             ew=Side(ew_id, ew_name or ""),
             status=status,
             winner=winner,
-            levels=_pair_of(levels),
-            points=_pair_of(points),
+            levels=_stored_pair(levels),
+            points=_stored_pair(points),
             bracket_slot=slot,
             walkover_over=absent_names.get(absent.get(ns_id, 0), "") if ew_id is None else "",
         )
@@ -556,39 +558,36 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
     return StageTable(stage=_stage_info(stage), columns=columns, lines=tuple(lines), latest_round=latest)
 
 
-def _deal_line(record: Mapping[str, Any]) -> DealLine:
-    order = record.get("order")
-    if isinstance(order, Mapping):
-        order = order.get("order", [])
+def _deal_line(record: DealSnapshot) -> DealLine:
     return DealLine(
-        number=int(record.get("number", 0)),
-        order=tuple(str(seat) for seat in (order if isinstance(order, list) else [])),
-        winner=str(record.get("winner") or ""),
-        level=record.get("level"),
-        sets_level=record.get("sets_level"),
-        upgrade=int(record.get("upgrade") or 0),
-        levels_after=_pair_of(record.get("levels_after")),
-        a_attempt=bool(record.get("a_attempt")),
-        passed_a=bool(record.get("passed_a")),
-        reset=bool(record.get("reset")),
-        extra=bool(record.get("extra")),
-        points=record.get("points") if isinstance(record.get("points"), int) else None,
-        points_after=_pair_of(record.get("points_after")),
-        declarer=record.get("declarer"),
-        declarer_seat=record.get("declarer_seat"),
-        defender_points=record.get("defender_points"),
-        total_points=record.get("total_points"),
-        result=record.get("result"),
-        anti_tribute=bool(record.get("anti_tribute")),
-        revoke=record.get("revoke") or None,
-        wrong_bottom=bool(record.get("wrong_bottom")),
-        wrong_count=record.get("wrong_count") or None,
+        number=record.number,
+        order=record.order,
+        winner=record.winner or "",
+        level=record.level,
+        sets_level=record.sets_level,
+        upgrade=record.upgrade,
+        levels_after=_pair_of(record.levels_after),
+        a_attempt=record.a_attempt,
+        passed_a=record.passed_a,
+        reset=record.reset,
+        extra=record.extra,
+        points=record.points,
+        points_after=_pair_of(record.points_after),
+        declarer=record.declarer,
+        declarer_seat=record.declarer_seat,
+        defender_points=record.defender_points,
+        total_points=record.total_points,
+        result=record.result,
+        anti_tribute=record.anti_tribute,
+        revoke=record.revoke,
+        wrong_bottom=record.wrong_bottom,
+        wrong_count=record.wrong_count,
     )
 
 
 def _match_view(match: Match) -> MatchView:
-    state = match.state or {}
-    next_deal = state.get("next_deal") if isinstance(state.get("next_deal"), Mapping) else None
+    snapshot = match.snapshot
+    next_deal = snapshot.next_deal
     round_ = match.round
     return MatchView(
         id=match.pk,
@@ -605,14 +604,14 @@ def _match_view(match: Match) -> MatchView:
         status=match.status,
         winner=match.winner,
         reason=match.result_reason,
-        levels=_pair_of(state.get("levels")),
-        a_failures=_pair_of(state.get("a_failures")),
-        points=_pair_of(state.get("points")),
-        games=_pair_of(state.get("games")),
-        next_level=next_deal.get("level") if next_deal else None,
-        next_sets_level=_next_sets_level(state),
-        deals=tuple(_deal_line(record) for record in state.get("deals", []) if isinstance(record, Mapping)),
-        adjustments=tuple(dict(item) for item in state.get("adjustments", []) if isinstance(item, Mapping)),
+        levels=_pair_of(snapshot.levels),
+        a_failures=_pair_of(snapshot.a_failures),
+        points=_pair_of(snapshot.points),
+        games=_pair_of(snapshot.games),
+        next_level=next_deal.level if next_deal else None,
+        next_sets_level=_next_sets_level(snapshot),
+        deals=tuple(_deal_line(record) for record in snapshot.deals),
+        adjustments=snapshot.adjustments,
         started_at=match.started_at,
         clock_ends_at=getattr(match, "clock_ends_at", None),
         bracket_slot=match.bracket_slot,
@@ -665,16 +664,16 @@ def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
     )
 
 
-def _next_sets_level(state: Mapping[str, Any]) -> str | None:
+def _next_sets_level(snapshot: MatchSnapshot) -> str | None:
     """The side whose level the next deal is played at; in Tractor the declarer (庄家) sets it."""
-    next_deal = state.get("next_deal")
-    if not isinstance(next_deal, Mapping):
+    next_deal = snapshot.next_deal
+    if next_deal is None:
         return None
-    return next_deal.get("sets_level") or next_deal.get("declarer")
+    return next_deal.sets_level or next_deal.declarer
 
 
 def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> BracketMatch:
-    state = match.state or {}
+    snapshot = match.snapshot
     return BracketMatch(
         match_id=match.pk,
         position=position,
@@ -684,10 +683,10 @@ def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> B
         is_bye=match.ew_pair_id is None,
         status=match.status,
         winner="NS" if match.ew_pair_id is None else match.winner,
-        levels=_pair_of(state.get("levels")),
-        points=_pair_of(state.get("points")),
+        levels=_pair_of(snapshot.levels),
+        points=_pair_of(snapshot.points),
         third_place=third_place,
-        next_sets_level=_next_sets_level(state) if match.status == MatchStatus.RUNNING else None,
+        next_sets_level=_next_sets_level(snapshot) if match.status == MatchStatus.RUNNING else None,
         confirmed=match.ew_pair_id is None or match.status == MatchStatus.CONFIRMED,
     )
 

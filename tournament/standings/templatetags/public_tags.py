@@ -79,3 +79,18 @@ def of_side(pair: Any, side: str) -> Any:
     if not pair:
         return None
     return pair[0] if side == "NS" else pair[1]
+
+
+@register.filter
+def knockout_round_name(pairs: Any) -> str:
+    """``{{ round.remaining|knockout_round_name }}``: 决赛, 半决赛, 四分之一决赛, 1/8 决赛 … (``labels``)."""
+    from tournament import labels
+
+    return labels.knockout_round_name(int(pairs or 0))
+
+
+@register.filter
+def third_place_name(_value: Any) -> str:
+    from tournament import labels
+
+    return labels.third_place_name()
