@@ -39,6 +39,7 @@ from tournament.matches.models import (
     Round,
     RoundStatus,
 )
+from tournament.registration.lifecycle import event_write
 from tournament.registration.models import Tournament
 from tournament.registration.roles import REFEREES_GROUP
 
@@ -80,6 +81,7 @@ def _check_unique(*, tournament: Tournament, name: str, phone: str, employee_num
         raise ValidationError(errors, code="duplicate")
 
 
+@event_write
 def referee_create(
     *, tournament: Tournament, name: str, phone: str = "", employee_number: str = "", user: Any = None
 ) -> Referee:
@@ -109,6 +111,7 @@ def referee_create(
     return referee
 
 
+@event_write
 def referee_update(
     *, referee: Referee, name: str, phone: str = "", employee_number: str = "", user: Any = None
 ) -> Referee:
@@ -137,6 +140,7 @@ def _revoke_open_links(*, referee: Referee, user: Any, now: Any) -> None:
         link.save(update_fields=["revoked_at"])
 
 
+@event_write
 def referee_link_issue(*, referee: Referee, user: Any = None) -> IssuedLink:
     """A new one-time sign-in link (a reset): the old link stops working and the phone that
     signed in with it is signed out (a new unusable password changes the session hash)."""
@@ -210,6 +214,7 @@ def referee_link_redeem(*, token: str) -> Any:
     return link.referee.user
 
 
+@event_write
 def referee_active_set(*, referee: Referee, active: bool, user: Any = None) -> Referee:
     """Deactivate (or activate again) a referee. Deactivating revokes their open link and signs
     their phone out; their tables stay assigned and show as such until the organiser reassigns
@@ -232,6 +237,7 @@ def referee_active_set(*, referee: Referee, active: bool, user: Any = None) -> R
     return referee
 
 
+@event_write
 def chief_referee_set(*, referee: Referee, chief: bool, user: Any = None) -> None:
     """Name ``referee`` a chief referee (裁判长) of their event, or no longer: a chief referee
     reaches every table of the event, records adjustments (forfeits, penalties) and sees the
@@ -313,6 +319,7 @@ def referee_tables_now(*, referee: Referee) -> list[RoundTables]:
     return [RoundTables(round=rounds[r], tables=table_ranges(n), count=len(n)) for r, n in by_round.items()]
 
 
+@event_write
 def referee_links_issue_all(*, tournament: Tournament, user: Any = None) -> list[tuple[Referee, IssuedLink]]:
     """A new one-time link for every active referee of the event not signed in yet (whose last
     link, if any, was never used), to print on one sheet the morning of the event. A referee at

@@ -80,7 +80,7 @@ def _tournament_id_of(kwargs: Mapping[str, Any]) -> int | None:
     """The event a service call writes to, from its keyword arguments (None: none found)."""
     from tournament.matches.models import Match, Round
 
-    for key in ("tournament", "stage", "round_", "round", "match", "pair", "deal", "table"):
+    for key in ("tournament", "stage", "round_", "round", "match", "pair", "deal", "table", "referee"):
         value = kwargs.get(key)
         if value is None:
             continue

@@ -18,6 +18,7 @@ from tests.factories import (
     organiser,
 )
 from tournament.draw import services as draw_services
+from tournament.matches import referees as referee_services
 from tournament.matches import services as match_services
 from tournament.matches.models import Deal, RoundStatus, Stage
 from tournament.registration import lifecycle, services
@@ -199,7 +200,11 @@ def test_an_archived_event_refuses_every_write_with_a_clear_error():
     services.pair_check_in(pair=pair)  # writable again
 
 
-@pytest.mark.parametrize("module", [services, draw_services, match_services], ids=["registration", "draw", "matches"])
+@pytest.mark.parametrize(
+    "module",
+    [services, draw_services, match_services, referee_services],
+    ids=["registration", "draw", "matches", "referees"],
+)
 def test_the_write_services_are_guarded(module):
     """The one guard is on every write of these modules (reads and the clock's own calls aside)."""
     unguarded_ok = {
@@ -224,6 +229,15 @@ def test_the_write_services_are_guarded(module):
         "match_time_check",
         "round_call_time",
         "round_time_check",
+        # referees: reads, and the sign-in (a referee of an archived event signs in to read)
+        "token_hash",
+        "referee_link_find",
+        "referee_link_refusal",
+        "referee_link_redeem",
+        "referee_list",
+        "referee_accounts_list",
+        "referee_is_chief",
+        "referee_tables_now",
     }
     writes = [
         name
