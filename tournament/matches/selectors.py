@@ -52,6 +52,8 @@ class Clock:
     §3: in a round's last 10 minutes one more deal is announced for every table)."""
     last_deal: int | None = None
     """The last regular deal once time is called (the rules core's ``last_regular_deal``)."""
+    paused: bool = False
+    """The organiser paused the clock: ``seconds_left`` stands still (shown as 已暂停)."""
 
     @property
     def timed(self) -> bool:
@@ -65,12 +67,14 @@ class Clock:
 def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
     now = now or timezone.now()
     ends_at = match.clock_ends_at
-    seconds = None if ends_at is None else max(0, int((ends_at - now).total_seconds()))
-    called = match.time_called_at is not None or (ends_at is not None and now >= ends_at)
-    warning = seconds is not None and not called and seconds <= match.round.warning_minutes * 60
+    paused = match.paused_at is not None and match.time_called_at is None
+    standing = match.paused_at if paused and match.paused_at is not None else now  # a paused clock stands still
+    seconds = None if ends_at is None else max(0, int((ends_at - standing).total_seconds()))
+    called = match.time_called_at is not None or (ends_at is not None and not paused and now >= ends_at)
+    warning = seconds is not None and not called and not paused and seconds <= match.round.warning_minutes * 60
     one_more = match_rules(match).at_time_up is AtTimeUp.ONE_MORE_DEAL
     last_deal = (match.state or {}).get("last_regular_deal") if match.time_called_during_deal else None
-    return Clock(match.started_at, ends_at, seconds, warning, called, one_more, last_deal)
+    return Clock(match.started_at, ends_at, seconds, warning, called, one_more, last_deal, paused)
 
 
 # -- the summary -----------------------------------------------------------------------------------
@@ -392,6 +396,7 @@ _MATCH_FIELDS = (
     "time_called_during_deal",
     "started_at",
     "clock_ends_at",
+    "paused_at",
     "time_called_at",
     "signed_off_by",
     "signed_off_at",

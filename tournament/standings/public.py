@@ -70,6 +70,8 @@ class RoundInfo:
     started_at: datetime | None
     ends_at: datetime | None
     time_called_at: datetime | None
+    paused_at: datetime | None = None
+    """The organiser paused the round's clock (shown as 已暂停; ``ends_at`` moves on when resumed)."""
 
     @property
     def is_open(self) -> bool:
@@ -279,6 +281,7 @@ class MatchView:
     started_at: datetime | None
     clock_ends_at: datetime | None
     bracket_slot: int | None
+    paused_at: datetime | None = None
 
     @property
     def is_bye(self) -> bool:
@@ -376,6 +379,7 @@ def _round_info(round_: Round) -> RoundInfo:
         started_at=round_.started_at,
         ends_at=getattr(round_, "ends_at", None),
         time_called_at=round_.time_called_at,
+        paused_at=getattr(round_, "paused_at", None),
     )
 
 
@@ -610,6 +614,7 @@ def _match_view(match: Match) -> MatchView:
         started_at=match.started_at,
         clock_ends_at=getattr(match, "clock_ends_at", None),
         bracket_slot=match.bracket_slot,
+        paused_at=getattr(match, "paused_at", None),
     )
 
 
