@@ -148,6 +148,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_IPWARE_PROXY_COUNT = env.int("AXES_PROXY_COUNT", default=0) or None
 LOGIN_URL = "login"
+# A referee's one-time sign-in link (QR code) is valid this long after the organiser made it.
+REFEREE_LINK_HOURS = env.int("REFEREE_LINK_HOURS", default=24)
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 

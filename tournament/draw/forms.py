@@ -209,5 +209,42 @@ class RefereePlanForm(forms.Form):
 
 class TableAreaForm(forms.Form):
     first = forms.IntegerField(label=_("From table"), min_value=1, max_value=column_max(Table, "number"))
-    last = forms.IntegerField(label=_("To table"), min_value=1, max_value=column_max(Table, "number"))
+    last = forms.IntegerField(label=_("Up to table"), min_value=1, max_value=column_max(Table, "number"))
     area = forms.CharField(label=_("Area"), max_length=40, required=False)
+
+
+class TablesByHandForm(forms.Form):
+    """Give one referee (or nobody) tables by hand: a range (one table: "from" only) or an area."""
+
+    referee = forms.TypedChoiceField(label=_("Referee"), coerce=int, empty_value=None)
+    first = forms.IntegerField(
+        label=_("From table"), min_value=1, max_value=column_max(Table, "number"), required=False
+    )
+    last = forms.IntegerField(
+        label=_("Up to table"), min_value=1, max_value=column_max(Table, "number"), required=False
+    )
+    area = forms.CharField(label=_("or area"), max_length=40, required=False)
+
+    def __init__(self, *args: Any, referees: list[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.referee_users = {user.pk: user for user in referees}
+        # "Nobody" is a choice of its own, not the default: a forgotten choice must not remove referees.
+        self.fields["referee"].choices = [
+            ("", _("— choose —")),
+            (0, _("Nobody (remove the referee)")),
+            *((user.pk, user.get_full_name() or user.get_username()) for user in referees),
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        has_range = data.get("first") is not None
+        has_area = bool((data.get("area") or "").strip())
+        if has_range == has_area and not self.errors:
+            raise forms.ValidationError(_("Give either a range of tables or an area."))
+        if data.get("last") is not None and data.get("first") is None:
+            self.add_error("first", _("Give the first table."))
+        return data
+
+    def referee_user(self) -> Any:
+        referee_id = self.cleaned_data.get("referee")
+        return None if not referee_id else self.referee_users[referee_id]

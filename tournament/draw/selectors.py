@@ -125,3 +125,58 @@ def round_seats(*, round_: Round) -> list[SeatLine]:
         SeatLine(pair=e.pair, table=e.match.table.number if e.match.table else None, side=e.side) for e in entries
     ]
     return sorted(lines, key=lambda line: (line.pair.name, line.pair.pk))
+
+
+def table_ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 7] → "1–3, 7" (numbers sorted)."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
+
+
+@dataclass(frozen=True)
+class RefereeLoad:
+    """Who has which tables in a round: a referee, their tables as ranges, how many, where."""
+
+    referee_id: int
+    name: str
+    active: bool
+    tables: str
+    count: int
+    areas: str
+
+
+def round_referee_loads(*, round_: Round) -> list[RefereeLoad]:
+    """Every referee with tables in ``round_``, most tables first, in one query."""
+    tables: dict[int, list[int]] = defaultdict(list)
+    areas: dict[int, set[str]] = defaultdict(set)
+    names: dict[int, tuple[str, bool]] = {}
+    rows = (
+        RefereeAssignment.objects.filter(round=round_)
+        .order_by("table__number")
+        .values_list(
+            "referee_id", "table__number", "table__area", "referee__first_name", "referee__username",
+            "referee__is_active",
+        )
+    )
+    for referee_id, number, area, first_name, username, active in rows:
+        tables[referee_id].append(number)
+        if area:
+            areas[referee_id].add(area)
+        names[referee_id] = (first_name or username, active)
+    loads = [
+        RefereeLoad(
+            referee_id=referee_id,
+            name=names[referee_id][0],
+            active=names[referee_id][1],
+            tables=table_ranges(numbers),
+            count=len(numbers),
+            areas=", ".join(sorted(areas[referee_id])),
+        )
+        for referee_id, numbers in tables.items()
+    ]
+    return sorted(loads, key=lambda load: (-load.count, load.name))

@@ -75,6 +75,7 @@ from tournament.matches.models import (
     StageFormat,
     Table,
 )
+from tournament.matches.referees import referee_accounts_list
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.rules import rules_for_stage, stage_rules_resolve
 from tournament.standings.cache import public_version_bump
@@ -1057,6 +1058,12 @@ def round_referees_assign(
     settings are kept in ``draw_options["referees"]`` to prefill the next round. Returns the
     plan with its warnings (a table without a referee, a referee from another area).
     """
+    wanted = {r.id for r in referees}
+    allowed = set(
+        referee_accounts_list(tournament=round_.stage.tournament).filter(pk__in=wanted).values_list("pk", flat=True)
+    )
+    if wanted - allowed:
+        raise ValidationError(_("Not a referee of this event."), code="not_event_referee")
     tables = list(
         round_.matches.filter(table__isnull=False).values_list("table_id", "table__number", "table__area")
     )
@@ -1111,3 +1118,73 @@ def round_referees_assign(
         locked.save(update_fields=["draw_options"])
     return plan
 
+
+
+def round_tables_assign(
+    *,
+    round_: Round,
+    referee: Any,
+    first: int | None = None,
+    last: int | None = None,
+    area: str | None = None,
+    user: Any = None,
+) -> int:
+    """Give ``referee`` (an account; ``None``: nobody) the round's tables by hand: the tables
+    ``first``…``last`` (``last`` omitted: table ``first`` alone), or every table of ``area``.
+
+    Whoever had those tables in this round loses them (one referee per table and round). Only
+    the event's own referees (``referee_accounts_list``) may be given its tables, and only
+    tables of this round; allowed until the round is finished. Returns the number of tables.
+    """
+    tournament = round_.stage.tournament
+    if referee is not None and not referee_accounts_list(tournament=tournament).filter(pk=referee.pk).exists():
+        raise ValidationError({"referee": ValidationError(_("Not a referee of this event."), code="not_event_referee")})
+    by_range, by_area = first is not None, area is not None and area.strip() != ""
+    if by_range == by_area:
+        raise ValidationError(_("Give either a range of tables or an area."), code="tables_required")
+    matches = round_.matches.filter(table__isnull=False, table__tournament=tournament)
+    if by_range:
+        last = first if last is None else last
+        if first is None or first < 1 or last < first:
+            raise ValidationError(
+                {"last": ValidationError(_("Give a range of table numbers, lowest first."), code="invalid_range")}
+            )
+        matches = matches.filter(table__number__range=(first, last))
+        missing: dict[str, Any] = {
+            "first": ValidationError(_("No table of this round is in that range."), code="no_tables")
+        }
+    else:
+        matches = matches.filter(table__area=(area or "").strip())
+        missing = {"area": ValidationError(_("No table of this round is in that area."), code="no_tables")}
+    table_ids = list(matches.values_list("table_id", flat=True))
+    if not table_ids:
+        raise ValidationError(missing)
+    reason = "referee tables by hand"
+    with transaction.atomic():
+        locked = _locked_round(round_)
+        if locked.status == RoundStatus.FINISHED:
+            raise ValidationError(_("The round is finished."), code="round_finished")
+        existing = {a.table_id: a for a in RefereeAssignment.objects.filter(round=locked, table_id__in=table_ids)}
+        create: list[RefereeAssignment] = []
+        update: list[RefereeAssignment] = []
+        for table_id in table_ids:
+            current = existing.get(table_id)
+            if referee is None:
+                if current is not None:
+                    _author(current, user, reason)
+                    current.delete()
+            elif current is None:
+                create.append(RefereeAssignment(round=locked, table_id=table_id, referee_id=referee.pk))
+            elif current.referee_id != referee.pk:
+                current.referee_id = referee.pk
+                update.append(current)
+        history: dict[str, Any] = {
+            "default_user": user if getattr(user, "is_authenticated", False) else None,
+            "default_change_reason": reason,
+            "custom_historical_attrs": bulk_history_attrs(),
+        }
+        if create:
+            bulk_create_with_history(create, RefereeAssignment, **history)
+        if update:
+            bulk_update_with_history(update, RefereeAssignment, ["referee"], **history)
+    return len(table_ids)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -26,12 +25,14 @@ from tournament.draw.forms import (
     StageForm,
     SwapForm,
     TableAreaForm,
+    TablesByHandForm,
 )
 from tournament.draw.pairing import DrawWarning
-from tournament.draw.selectors import round_lines, round_seats
+from tournament.draw.selectors import round_lines, round_referee_loads, round_seats, table_ranges
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
+from tournament.matches.referees import referee_accounts_list
 from tournament.registration.models import PairStatus, Tournament
-from tournament.registration.roles import REFEREES_GROUP, organiser_view
+from tournament.registration.roles import organiser_view
 from tournament.registration.views import add_service_errors
 from tournament.rules import stage_profile_name, stage_rules_lines
 from tournament.standings.selectors import stage_ranking_get
@@ -282,13 +283,15 @@ def _referee_settings(round_: Round) -> dict[str, Any]:
 
 @organiser_view
 def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+    """The round's referees: the automatic plan, tables by hand, and who has which tables."""
     round_ = _round(tournament, round_id)
     settings = _referee_settings(round_)
-    referees = list(get_user_model().objects.filter(groups__name=REFEREES_GROUP).order_by("username"))
+    referees = list(referee_accounts_list(tournament=tournament))
     areas = {int(r["id"]): r.get("area", "") for r in settings.get("referees", [])}
     tables = round_.matches.filter(table__isnull=False).count()
+    action = request.POST.get("action", "plan") if request.method == "POST" else None
     form = RefereePlanForm(
-        request.POST or None,
+        request.POST if action == "plan" else None,
         referees=referees,
         initial_areas=areas,
         initial={
@@ -297,7 +300,8 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
             "by_area": settings.get("by_area", False),
         },
     )
-    if request.method == "POST" and form.is_valid():
+    by_hand = TablesByHandForm(request.POST if action == "hand" else None, referees=referees, prefix="hand")
+    if action == "plan" and form.is_valid():
         try:
             plan = services.round_referees_assign(
                 round_=round_,
@@ -312,6 +316,23 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
             messages.success(request, _("Referees assigned."))
             _warn(request, [w for item in plan for w in item.warnings])
             return redirect("draw:referees", tournament_id=tournament.pk, round_id=round_.pk)
+    if action == "hand" and by_hand.is_valid():
+        data = by_hand.cleaned_data
+        try:
+            count = services.round_tables_assign(
+                round_=round_,
+                referee=by_hand.referee_user(),
+                first=data["first"],
+                last=data["last"],
+                area=(data["area"] or "").strip() or None,
+                user=request.user,
+            )
+        except ValidationError as error:
+            add_service_errors(by_hand, error)
+        else:
+            messages.success(request, _("%(count)d tables assigned.") % {"count": count})
+            return redirect("draw:referees", tournament_id=tournament.pk, round_id=round_.pk)
+    status = 400 if request.method == "POST" else 200
     return render(
         request,
         "draw/round_referees.html",
@@ -320,8 +341,11 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
             "round": round_,
             "stage": round_.stage,
             "form": form,
+            "by_hand": by_hand,
+            "loads": round_referee_loads(round_=round_),
             "lines": round_lines(round_=round_, with_warnings=False),
         },
+        status=status,
     )
 
 
@@ -355,16 +379,5 @@ def table_areas(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     areas: dict[str, list[int]] = {}
     for number, area in Table.objects.filter(tournament=tournament).order_by("number").values_list("number", "area"):
         areas.setdefault(area, []).append(number)
-    rows = [(area, _ranges(numbers), len(numbers)) for area, numbers in sorted(areas.items())]
+    rows = [(area, table_ranges(numbers), len(numbers)) for area, numbers in sorted(areas.items())]
     return render(request, "draw/tables.html", {"tournament": tournament, "form": form, "areas": rows})
-
-
-def _ranges(numbers: list[int]) -> str:
-    """[1, 2, 3, 7] → "1–3, 7" (numbers sorted)."""
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][1] + 1:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n])
-    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)

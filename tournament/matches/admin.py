@@ -6,7 +6,9 @@ from tournament.matches.models import (
     ChiefReferee,
     Deal,
     Match,
+    Referee,
     RefereeAssignment,
+    RefereeSignInLink,
     Round,
     RoundEntry,
     Stage,
@@ -77,3 +79,20 @@ class ChiefRefereeAdmin(SimpleHistoryAdmin):
     list_display = ["tournament", "user"]
     list_filter = ["tournament"]
     raw_id_fields = ["user"]
+
+
+@admin.register(Referee)
+class RefereeAdmin(SimpleHistoryAdmin):
+    """Made by organisers on their pages (issue 15); here for a developer to look."""
+
+    list_display = ["name", "tournament", "phone", "employee_number", "active"]
+    list_filter = ["tournament", "active"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(RefereeSignInLink)
+class RefereeSignInLinkAdmin(SimpleHistoryAdmin):
+    """Only the token's hash is stored: a link cannot be read back here, only seen used or not."""
+
+    list_display = ["referee", "created_at", "expires_at", "used_at", "revoked_at"]
+    readonly_fields = ["referee", "token_hash", "created_at", "expires_at", "used_at", "revoked_at"]

@@ -6,3 +6,7 @@ class MatchesConfig(AppConfig):
     name = "tournament.matches"
     label = "matches"
     verbose_name = _("Matches")
+
+    def ready(self) -> None:
+        # A referee's account is deleted with the referee (issue 15).
+        from tournament.matches import receivers  # noqa: F401

@@ -249,3 +249,11 @@ class ClockChangeForm(forms.Form):
         if data.get("action") in ("extend", "cap") and data.get("minutes") is None:
             self.add_error("minutes", _("Give the number of minutes."))
         return data
+
+
+class RefereeForm(forms.Form):
+    """A referee of the event, as the organiser types it (the service trims and checks)."""
+
+    name = forms.CharField(label=_("Full name"), max_length=60)
+    phone = forms.CharField(label=_("Phone"), max_length=30, required=False)
+    employee_number = forms.CharField(label=_("Employee number"), max_length=30, required=False)

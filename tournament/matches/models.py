@@ -370,3 +370,77 @@ class ChiefReferee(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.user}"
+
+
+class Referee(models.Model):
+    """A referee (裁判) of one tournament, made by its organiser (issue 15).
+
+    Referees belong to one event: an organiser running several events makes each event's
+    referees in that event, so that a referee of one event never reaches another's tables and
+    an event's list holds only its own people. Each referee has its own sign-in account
+    (``user``, no password: they sign in with a one-time link, ``RefereeSignInLink``);
+    ``active`` is mirrored on ``user.is_active`` by the services, so a deactivated referee's
+    phone is signed out at its next request.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="referees")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="referee_profile"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    phone = models.CharField(_("phone"), max_length=30, blank=True)
+    employee_number = models.CharField(_("employee number"), max_length=30, blank=True)
+    active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("referee")
+        verbose_name_plural = _("referees")
+        ordering = ["tournament", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="referee_name_once_per_tournament"),
+            models.UniqueConstraint(
+                fields=["tournament", "phone"], condition=~Q(phone=""), name="referee_phone_once_per_tournament"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "employee_number"],
+                condition=~Q(employee_number=""),
+                name="referee_employee_number_once_per_tournament",
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="referee_name_required"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RefereeSignInLink(models.Model):
+    """A one-time sign-in link of a referee: only the SHA-256 of its token is kept.
+
+    The link signs its referee in once (``used_at``), until ``expires_at``; a reset revokes it
+    (``revoked_at``). At most one link per referee is open (neither used nor revoked).
+    """
+
+    referee = models.ForeignKey(Referee, on_delete=models.CASCADE, related_name="sign_in_links")
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(_("created at"))
+    expires_at = models.DateTimeField(_("expires at"))
+    used_at = models.DateTimeField(_("used at"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("referee sign-in link")
+        verbose_name_plural = _("referee sign-in links")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["referee"],
+                condition=Q(used_at__isnull=True, revoked_at__isnull=True),
+                name="referee_one_open_sign_in_link",
+            ),
+            models.CheckConstraint(condition=Q(expires_at__gt=F("created_at")), name="referee_link_expires_later"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.referee}: {self.created_at:%Y-%m-%d %H:%M}"

@@ -189,6 +189,24 @@ def referee_tables(*, user: Any) -> QuerySet[Match]:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class RoundTablesGroup:
+    """A referee's tables of one round, under the event's name and the round (issue 15)."""
+
+    round: Any
+    rows: list[MatchSummary]
+
+
+def referee_table_groups(*, rows: Sequence[MatchSummary]) -> list[RoundTablesGroup]:
+    """``rows`` (in ``referee_tables`` order: event, round, table) grouped round by round."""
+    groups: list[RoundTablesGroup] = []
+    for row in rows:
+        if not groups or groups[-1].round.pk != row.match.round_id:
+            groups.append(RoundTablesGroup(round=row.match.round, rows=[]))
+        groups[-1].rows.append(row)
+    return groups
+
+
 # -- the card assistant's rules --------------------------------------------------------------------
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.matches import card_views, clock_views, views
+from tournament.matches import card_views, clock_views, referee_views, views
 
 app_name = "matches"
 
@@ -38,5 +38,32 @@ urlpatterns = [
         "t/<int:tournament_id>/manage/rounds/<int:round_id>/clock/tables/<int:match_id>/change/",
         clock_views.table_clock_change,
         name="table_clock_change",
+    ),
+]
+
+urlpatterns += [
+    path("referee/sign-in/<str:token>/", referee_views.referee_sign_in, name="referee_sign_in"),
+    path("t/<int:tournament_id>/manage/referees/", referee_views.referee_list, name="referees"),
+    path("t/<int:tournament_id>/manage/referees/<int:referee_id>/", referee_views.referee_detail, name="referee"),
+    path("t/<int:tournament_id>/manage/referees/links/", referee_views.referee_links, name="referee_links"),
+    path(
+        "t/<int:tournament_id>/manage/referees/links/reset/",
+        referee_views.referee_links_reset_all,
+        name="referee_links_reset_all",
+    ),
+    path(
+        "t/<int:tournament_id>/manage/referees/<int:referee_id>/link/",
+        referee_views.referee_link_reset,
+        name="referee_link_reset",
+    ),
+    path(
+        "t/<int:tournament_id>/manage/referees/<int:referee_id>/active/",
+        referee_views.referee_active,
+        name="referee_active",
+    ),
+    path(
+        "t/<int:tournament_id>/manage/referees/<int:referee_id>/chief/",
+        referee_views.referee_chief,
+        name="referee_chief",
     ),
 ]

@@ -159,7 +159,7 @@ def referee_home(request: HttpRequest) -> HttpResponse:
         services.match_time_check(match=match)
     rows = [selectors.match_summary(match=match) for match in matches]
     rounds = list(access.rounds_for_overseer(user=request.user)[:50])
-    context = {"rows": rows, "rounds": rounds}
+    context = {"groups": selectors.referee_table_groups(rows=rows), "rows": rows, "rounds": rounds}
     template = "matches/_table_list.html" if request.htmx else "matches/referee_home.html"
     return render(request, template, context)
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0004_column_ranges'),
+        ('matches', '0005_referees'),
     ]
 
     operations = [
