@@ -829,9 +829,9 @@ def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
             if round_.status == RoundStatus.RUNNING:
                 round_.status = RoundStatus.TIME_CALLED
             round_.save(update_fields=["time_called_at", "status"])
-    due = round_.matches.filter(clock_ends_at__lte=now, time_called_at__isnull=True, paused_at__isnull=True).exclude(
-        status=MatchStatus.CONFIRMED
-    )
+    due = round_.matches.filter(
+        clock_ends_at__lte=now, time_called_at__isnull=True, paused_at__isnull=True
+    ).exclude(status=MatchStatus.CONFIRMED)
     for match_id in due.values_list("pk", flat=True):
         match_call_time(match_id=match_id, now=now)
     return first
@@ -972,9 +972,8 @@ def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime 
         round_.paused_at = None
         _author(round_, user, reason)
         round_.save(update_fields=["ends_at", "paused_at"])
-        _matches_update(
-            round_, paused_with_round, user=user, reason=reason, paused_at=None, clock_ends_at=F("clock_ends_at") + pause
-        )
+        moved = F("clock_ends_at") + pause
+        _matches_update(round_, paused_with_round, user=user, reason=reason, paused_at=None, clock_ends_at=moved)
         _schedule_round(round_)
     return round_
 
@@ -991,7 +990,8 @@ def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) 
         round_.ends_at += delta
         _author(round_, user, reason)
         round_.save(update_fields=["ends_at"])
-        _matches_update(round_, _round_open_matches(round_), user=user, reason=reason, clock_ends_at=F("clock_ends_at") + delta)
+        moved = F("clock_ends_at") + delta
+        _matches_update(round_, _round_open_matches(round_), user=user, reason=reason, clock_ends_at=moved)
         _schedule_round(round_)
     return round_
 

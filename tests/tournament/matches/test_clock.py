@@ -255,9 +255,8 @@ def test_a_match_started_on_its_own_has_its_own_clock_and_task(frozen, django_ca
     with mock.patch.object(tasks.match_time_up, "apply_async") as schedule:
         for callback in callbacks:
             callback()  # what the commit runs: the cache bump and the schedule
-    schedule.assert_called_once_with(
-        args=[match.pk], kwargs={"ends_at": (T0 + dt.timedelta(minutes=40)).isoformat()}, eta=T0 + dt.timedelta(minutes=40)
-    )
+    ends_at = T0 + dt.timedelta(minutes=40)
+    schedule.assert_called_once_with(args=[match.pk], kwargs={"ends_at": ends_at.isoformat()}, eta=ends_at)
     later.refresh_from_db()
     assert later.started_at is None
 
