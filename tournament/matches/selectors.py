@@ -22,7 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from scoring.errors import ScoringError
 from scoring.finishing_order import FinishingOrder
 from scoring.options import AtTimeUp, Game, RuleOptions, WildReading
-from scoring.seats import Seat
+from scoring.outcome import Reason, Status
+from scoring.seats import Seat, Side
+from scoring.time_up import TimeUpNotice, time_up_notice
 from scoring.tribute import TributeGuidance, tribute_for
 from tournament import labels
 from tournament.locale import in_ui_language
@@ -54,6 +56,13 @@ class Clock:
     """The last regular deal once time is called (the rules core's ``last_regular_deal``)."""
     paused: bool = False
     """The organiser paused the clock: ``seconds_left`` stands still (shown as 已暂停)."""
+    notice: TimeUpNotice | None = None
+    """Once time is called: what the table does next, from the rules core (``scoring.time_up``)."""
+
+    @property
+    def notice_text(self) -> str:
+        """The notice in the interface language (empty before time is called)."""
+        return in_ui_language(en=self.notice.text_en, zh=self.notice.text_zh) if self.notice else ""
 
     @property
     def timed(self) -> bool:
@@ -74,7 +83,29 @@ def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
     warning = seconds is not None and not called and not paused and seconds <= match.round.warning_minutes * 60
     one_more = match_rules(match).at_time_up is AtTimeUp.ONE_MORE_DEAL
     last_deal = (match.state or {}).get("last_regular_deal") if match.time_called_during_deal else None
-    return Clock(match.started_at, ends_at, seconds, warning, called, one_more, last_deal, paused)
+    return Clock(match.started_at, ends_at, seconds, warning, called, one_more, last_deal, paused, match_time_up(match))
+
+
+def match_time_up(match: Match) -> TimeUpNotice | None:
+    """What happens now that time is called at ``match``, read by the rules core from its snapshot."""
+    if match.time_called_during_deal is None or match.is_bye:
+        return None
+    state = match.state or {}
+    try:
+        status = Status(state.get("status") or Status.IN_PROGRESS.value)
+        winner = Side.parse(state["winner"]) if state.get("winner") else None
+        reason = Reason(state["reason"]) if state.get("reason") else None
+    except (ValueError, ScoringError):  # a snapshot the fold will rewrite: say nothing rather than guess
+        return None
+    return time_up_notice(
+        options=match_rules(match),
+        time_called_during_deal=match.time_called_during_deal,
+        status=status,
+        winner=winner,
+        reason=reason,
+        deals_played=len(state.get("deals") or ()),
+        last_regular_deal=state.get("last_regular_deal"),
+    )
 
 
 # -- the summary -----------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tests.factories import english_client, organiser, referee, round_match, table_match
@@ -95,3 +96,25 @@ def test_one_table_is_called_from_its_card(setup):
     assert "Time called." in response.content.decode()
     match.refresh_from_db()
     assert match.time_called_at == T0
+
+
+def test_the_referee_page_says_what_happens_at_time_up(setup):
+    boss, ref, match, frozen = setup
+    services.deal_record(match_id=match.pk, outcome={"order": ["N", "E", "S"]})
+    frozen.shift(dt.timedelta(minutes=41))
+    referee_client = english_client()
+    referee_client.force_login(ref)
+    html = referee_client.get(reverse("matches:match", args=[match.pk])).content.decode()
+    assert "Time is up: deal 2 is the last deal" in html  # the deal being played when time was called
+    services.deal_record(match_id=match.pk, outcome={"order": ["E", "N", "W"]})  # 4 : 4 after deal 2
+    html = referee_client.get(reverse("matches:match", args=[match.pk])).content.decode()
+    match.refresh_from_db()
+    rule = match.round.stage.rules["time_up_tie"]
+    expected = {
+        "first_to_reach": "Levels are equal: first to reach wins: N/S.",
+        "extra_deal": "Levels are equal: an extra deal (deal 3) decides.",
+    }[rule]
+    assert expected in html
+    chinese = Client()
+    chinese.force_login(ref)
+    assert "级数相同" in chinese.get(reverse("matches:match", args=[match.pk])).content.decode()
