@@ -91,21 +91,43 @@ def match_time_up(match: Match) -> TimeUpNotice | None:
     if match.time_called_during_deal is None or match.is_bye:
         return None
     state = match.state or {}
-    try:
-        status = Status(state.get("status") or Status.IN_PROGRESS.value)
-        winner = Side.parse(state["winner"]) if state.get("winner") else None
-        reason = Reason(state["reason"]) if state.get("reason") else None
-    except (ValueError, ScoringError):  # a snapshot the fold will rewrite: say nothing rather than guess
-        return None
-    return time_up_notice(
+    return snapshot_time_up(
         options=match_rules(match),
         time_called_during_deal=match.time_called_during_deal,
-        status=status,
-        winner=winner,
-        reason=reason,
+        status=state.get("status"),
+        winner=state.get("winner"),
+        reason=state.get("reason"),
         deals_played=len(state.get("deals") or ()),
         last_regular_deal=state.get("last_regular_deal"),
     )
+
+
+def snapshot_time_up(
+    *,
+    options: RuleOptions,
+    time_called_during_deal: int | None,
+    status: Any,
+    winner: Any,
+    reason: Any,
+    deals_played: int,
+    last_regular_deal: Any,
+) -> TimeUpNotice | None:
+    """``scoring.time_up.time_up_notice`` of a stored snapshot's fields (as JSON holds them); lists
+    that read a few fields per match (the big screen) call it without loading whole snapshots."""
+    if time_called_during_deal is None:
+        return None
+    try:
+        return time_up_notice(
+            options=options,
+            time_called_during_deal=time_called_during_deal,
+            status=Status(status or Status.IN_PROGRESS.value),
+            winner=Side.parse(winner) if winner else None,
+            reason=Reason(reason) if reason else None,
+            deals_played=deals_played,
+            last_regular_deal=last_regular_deal if isinstance(last_regular_deal, int) else None,
+        )
+    except (ValueError, ScoringError):  # a snapshot the fold will rewrite: say nothing rather than guess
+        return None
 
 
 # -- the summary -----------------------------------------------------------------------------------

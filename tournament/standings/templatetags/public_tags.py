@@ -79,3 +79,11 @@ def of_side(pair: Any, side: str) -> Any:
     if not pair:
         return None
     return pair[0] if side == "NS" else pair[1]
+
+
+@register.filter
+def in_language(texts: Any) -> str:
+    """``(english, chinese)`` → the one of the interface language (a rules-core text carries both)."""
+    if not texts:
+        return ""
+    return in_ui_language(en=texts[0], zh=texts[1])
