@@ -19,11 +19,13 @@ import asyncio
 import json
 import os
 import random
+import secrets
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -130,6 +132,42 @@ class Writer(threading.Thread):
             connection.close()
 
 
+def bench_database(url: str) -> str:
+    """A database of this bench's own (``<name>_boardbench``): the deals it enters and the time it
+    calls must not change what ``web_bench`` measures."""
+    from urllib.parse import urlunsplit
+
+    import psycopg2
+
+    parts = urlsplit(url)
+    name = f"{parts.path.lstrip('/') or 'postgres'}_boardbench"
+    connection = psycopg2.connect(urlunsplit(parts._replace(path="/postgres")))
+    connection.autocommit = True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        if cursor.fetchone() is None:
+            cursor.execute(f'CREATE DATABASE "{name}"')
+    connection.close()
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def round_under_way(round_: Any) -> None:
+    """The round as it is mid-session: its clock running (a run before may have called its time)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournament.matches.models import RoundStatus
+
+    now = timezone.now()
+    type(round_).objects.filter(pk=round_.pk).update(
+        status=RoundStatus.RUNNING, started_at=now, ends_at=now + timedelta(minutes=40), time_called_at=None
+    )
+    round_.matches.filter(started_at__isnull=False).update(
+        started_at=now, clock_ends_at=now + timedelta(minutes=40), time_called_at=None, time_called_during_deal=None
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
@@ -152,8 +190,10 @@ def main() -> int:
         web_bench.LOCAL_REDIS
     ):
         os.environ["CACHE_URL"] = web_bench.LOCAL_REDIS
-    database_url = web_bench.bench_database(url)
+    database_url = bench_database(url)
     os.environ["DATABASE_URL"] = database_url
+    # the server must read the session this process signs the organiser in with
+    secret_key = os.environ["SECRET_KEY"] = secrets.token_hex(32)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
     sys.path.insert(0, str(ROOT))
     import django
@@ -167,6 +207,7 @@ def main() -> int:
     call_command("migrate", interactive=False, verbosity=0)
     tournament_id, stage_id, _ = web_bench.seed()
     round_ = Round.objects.get(stage_id=stage_id, number=3)
+    round_under_way(round_)
     tables = round_.matches.exclude(ew_pair=None).count()
     cookie = organiser_cookie(tournament_id)
     connections.close_all()
@@ -180,7 +221,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         spec = Path(tmp) / "spec.json"
         spec.write_text(json.dumps({"paths": paths, "cookie": cookie}))
-        server = web_bench.serve(database_url, str(Path(tmp) / "static"), port)
+        server = web_bench.serve(database_url, str(Path(tmp) / "static"), port, secret_key=secret_key)
         writer = Writer(round_.pk)
         try:
             base = f"http://127.0.0.1:{port}"
@@ -204,6 +245,7 @@ def main() -> int:
     )
     if result["errors"]:
         print(f"NOTE board_bench: {result['errors']} of {result['requests']} requests were not 200")
+    print(f"NOTE board_bench: {result['rps']:.1f} requests/s held")
     print(f"BENCH web.progress_board_2500_p95_ms {result['p95_ms']:.1f} ms")
     return 0
 

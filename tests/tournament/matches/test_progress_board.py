@@ -124,3 +124,9 @@ def test_the_board_page_is_the_organisers_and_polls(room):
     fragment = client.get(url + "?state=flagged", headers={"HX-Request": "true"}).content.decode()
     assert fragment.startswith('<div id="board"') and "<html" not in fragment
     assert RefereeAssignment.objects.filter(round=round_).count() == 6
+
+
+def test_the_rows_link_to_the_match_page(room):
+    _, _, _, round_, tables = room
+    row = board.round_board(round_=round_).rows[0]
+    assert row.url == reverse("matches:match", args=[row.match.pk])
