@@ -127,6 +127,6 @@ def test_the_board_page_is_the_organisers_and_polls(room):
 
 
 def test_the_rows_link_to_the_match_page(room):
-    _, _, _, round_, tables = room
+    round_ = room[3]
     row = board.round_board(round_=round_).rows[0]
     assert row.url == reverse("matches:match", args=[row.match.pk])
