@@ -32,7 +32,6 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament import labels
-
 from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, RefereeAssignment, Round
 
 PAGE_SIZE = 100
