@@ -49,7 +49,8 @@ _SIDE_ZH = {Side.NS: "南北", Side.EW: "东西"}
 
 @dataclass(frozen=True, slots=True)
 class TimeUpNotice:
-    """What the referee announces once time is called; ``text_en`` / ``text_zh`` say it."""
+    """What the referee announces once time is called; ``text_en`` / ``text_zh`` say it (shown
+    beside "time called", so the texts do not repeat it)."""
 
     step: TimeUpStep
     last_deal: int | None
@@ -61,10 +62,10 @@ class TimeUpNotice:
     @property
     def text_en(self) -> str:
         if self.step is TimeUpStep.LAST_DEAL:
-            return f"Time is up: deal {self.last_deal} is the last deal; {_TIE_EN[self.tie]}."
+            return f"Deal {self.last_deal} is the last deal; {_TIE_EN[self.tie]}."
         if self.step is TimeUpStep.ONE_MORE_DEAL:
             return (
-                f"Time is up: finish this deal, then one more deal is played (deal {self.last_deal} is the last); "
+                f"Finish this deal, then one more deal is played (deal {self.last_deal} is the last); "
                 f"{_TIE_EN[self.tie]}."
             )
         if self.step is TimeUpStep.EXTRA_DEAL:
@@ -74,9 +75,9 @@ class TimeUpNotice:
     @property
     def text_zh(self) -> str:
         if self.step is TimeUpStep.LAST_DEAL:
-            return f"时间到：第 {self.last_deal} 副为最后一副；{_TIE_ZH[self.tie]}。"
+            return f"第 {self.last_deal} 副为最后一副；{_TIE_ZH[self.tie]}。"
         if self.step is TimeUpStep.ONE_MORE_DEAL:
-            return f"时间到：打完本副后再打一副（第 {self.last_deal} 副为最后一副）；{_TIE_ZH[self.tie]}。"
+            return f"打完本副后再打一副（第 {self.last_deal} 副为最后一副）；{_TIE_ZH[self.tie]}。"
         if self.step is TimeUpStep.EXTRA_DEAL:
             return f"级数相同：加赛一副（第 {self.last_deal} 副）决定胜负。"
         return self._decided_zh()

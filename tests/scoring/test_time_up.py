@@ -27,9 +27,9 @@ def test_no_notice_before_time_is_called():
 def test_finish_current_deal_makes_the_deal_being_played_the_last():
     told = notice({"at_time_up": "finish_current_deal", "time_up_tie": "first_to_reach"}, "NES", "ENW", called=3)
     assert (told.step, told.last_deal) == (TimeUpStep.LAST_DEAL, 3)
-    assert told.text_en.startswith("Time is up: deal 3 is the last deal;")
+    assert told.text_en.startswith("Deal 3 is the last deal;")
     assert "reached that level first" in told.text_en
-    assert told.text_zh.startswith("时间到：第 3 副为最后一副") and "先到该级" in told.text_zh
+    assert told.text_zh.startswith("第 3 副为最后一副") and "先到该级" in told.text_zh
 
 
 def test_one_more_deal_is_played_then_the_next_is_the_last():
@@ -86,4 +86,4 @@ def test_the_notice_from_the_snapshot_fields_and_as_json():
         last_regular_deal=5,
     )
     assert told is not None
-    assert told.to_json()["step"] == "last_deal" and told.to_json()["text_zh"].startswith("时间到：第 5 副")
+    assert told.to_json()["step"] == "last_deal" and told.to_json()["text_zh"].startswith("第 5 副为最后一副")

@@ -105,7 +105,7 @@ def test_the_referee_page_says_what_happens_at_time_up(setup):
     referee_client = english_client()
     referee_client.force_login(ref)
     html = referee_client.get(reverse("matches:match", args=[match.pk])).content.decode()
-    assert "Time is up: deal 2 is the last deal" in html  # the deal being played when time was called
+    assert "Deal 2 is the last deal" in html  # the deal being played when time was called
     services.deal_record(match_id=match.pk, outcome={"order": ["E", "N", "W"]})  # 4 : 4 after deal 2
     html = referee_client.get(reverse("matches:match", args=[match.pk])).content.decode()
     assert "Levels are equal: first to reach wins: N/S." in html  # timed-40: first_to_reach

@@ -26,7 +26,7 @@ def test_the_big_screen_shows_a_paused_round_then_each_tables_time_up(client):
     deal_record(match_id=match.pk, outcome={"order": ["N", "E", "S"]})
     round_call_now(round_id=event.second.pk, reason="the hall closes")
     page = client.get(screen).content.decode()
-    assert "Time is up: deal 2 is the last deal" in page  # the table with one deal played
-    assert "Time is up: deal 1 is the last deal" in page  # the others
+    assert "Deal 2 is the last deal" in page  # the table with one deal played
+    assert "Deal 1 is the last deal" in page  # the others
     detail = reverse("standings:match", args=[event.tournament.pk, match.pk])
     assert "第 2 副为最后一副" in Client().get(detail).content.decode()
