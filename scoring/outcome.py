@@ -15,6 +15,7 @@ from scoring.adjustments import AdjustmentRecord
 from scoring.errors import bad_input
 from scoring.options import AtTimeUp, Game, RuleOptions, TimeUpTie
 from scoring.seats import Pair, Seat, Side, pair_json
+from scoring.snapshot import SCHEMA
 
 __all__ = ["DealRecordLike", "MatchResult", "NextDeal", "Reason", "Status", "settle_on_levels"]
 
@@ -170,7 +171,10 @@ class MatchResult:
         return self.status is Status.FINISHED
 
     def to_json(self) -> dict[str, Any]:
+        """The snapshot the web application stores (``Match.state``), read back by
+        :class:`scoring.snapshot.MatchSnapshot`; ``schema`` is its version."""
         out: dict[str, Any] = {
+            "schema": SCHEMA,
             "status": self.status.value,
             "winner": self.winner.code if self.winner is not None else None,
             "reason": self.reason.value if self.reason is not None else None,

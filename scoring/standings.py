@@ -56,6 +56,7 @@ from scoring.levels import ACE, LOWEST, PASSED_A_VALUE
 from scoring.options import TIE_BREAKERS, ByeResult, RuleOptions, SmallPoints
 from scoring.outcome import MatchResult, Reason
 from scoring.seats import Pair, Side
+from scoring.snapshot import MatchSnapshot
 
 if TYPE_CHECKING:
     from scoring.bracket import BracketState
@@ -106,18 +107,22 @@ class MatchRecord:
     @classmethod
     def from_result_json(cls, *, round: int, ns: str, ew: str, result: Mapping[str, Any]) -> MatchRecord:
         """The same from a stored ``MatchResult.to_json()`` snapshot (what the database keeps)."""
-        winner = Side.parse(result["winner"]) if result.get("winner") else None
-        levels = result.get("levels") or {}
-        points = result.get("points")
-        forfeit = result.get("reason") == Reason.FORFEIT.value
+        return cls.from_snapshot(round=round, ns=ns, ew=ew, snapshot=MatchSnapshot.from_json(result))
+
+    @classmethod
+    def from_snapshot(cls, *, round: int, ns: str, ew: str, snapshot: MatchSnapshot) -> MatchRecord:
+        """The same from a stored snapshot read back (:class:`scoring.snapshot.MatchSnapshot`)."""
+        winner = Side.parse(snapshot.winner) if snapshot.winner else None
+        levels = snapshot.levels_or_start
+        forfeit = snapshot.reason == Reason.FORFEIT.value
         return cls(
             round=round,
             ns=ns,
             ew=ew,
             winner=winner,
-            levels=(levels.get("NS", LOWEST), levels.get("EW", LOWEST)),
-            passed_a=result.get("reason") == Reason.PASSED_A.value,
-            points=(points["NS"], points["EW"]) if points else None,
+            levels=(levels.NS, levels.EW),
+            passed_a=snapshot.reason == Reason.PASSED_A.value,
+            points=(snapshot.points.NS, snapshot.points.EW) if snapshot.points else None,
             forfeit=winner.other if forfeit and winner is not None else None,
             double_forfeit=forfeit and winner is None,
         )
@@ -677,8 +682,7 @@ def standings_json(data: object) -> Standings:
     unknown = set(data) - {"profile", "rules", "entrants", "results", "lots_seed"}
     if unknown:
         raise bad_input(
-            f"Unknown field {sorted(unknown)[0]!r}; "
-            "standings take profile, rules, entrants, results, lots_seed.",
+            f"Unknown field {sorted(unknown)[0]!r}; standings take profile, rules, entrants, results, lots_seed.",
             f"未知字段 {sorted(unknown)[0]!r}；可用字段：profile、rules、entrants、results、lots_seed。",
         )
     options = options_for(profile=data.get("profile", "classic"), overrides=data.get("rules") or {})

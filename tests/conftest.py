@@ -53,6 +53,14 @@ def _database_url() -> str:
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
+@pytest.fixture(autouse=True)
+def standings_rebuilt_at_once(settings):
+    """A result shows in the standings on the next request: no coalescing window between two
+    rebuilds (production waits ``PUBLIC_REBUILD_SECONDS``). The window itself is tested with a
+    controlled clock (tests/tournament/public/test_live_standings.py), which sets it back."""
+    settings.PUBLIC_REBUILD_SECONDS = 0
+
+
 @pytest.fixture
 def worker_env() -> dict[str, str]:
     """Extra environment of the real worker (a test module may override this fixture)."""

@@ -260,3 +260,6 @@ ROSTER_IMPORT_MAX_UNPACKED_BYTES = env.int("ROSTER_IMPORT_MAX_UNPACKED_BYTES", d
 ROSTER_IMPORT_MAX_SECONDS = env.float("ROSTER_IMPORT_MAX_SECONDS", default=20.0)
 # The public API's rate per client address: generous, since a venue's phones may share one address.
 PUBLIC_API_THROTTLE_RATE = env.str("PUBLIC_API_THROTTLE_RATE", default="1200/minute")
+# Standings are rebuilt at most this often per stage while results flow in (a finished match shows
+# within this plus one build: tournament.standings.cache).
+PUBLIC_REBUILD_SECONDS = env.float("PUBLIC_REBUILD_SECONDS", default=3.0)

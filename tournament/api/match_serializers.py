@@ -277,7 +277,9 @@ class DealOutput(serializers.Serializer):
     number = serializers.IntegerField()
     outcome = serializers.JSONField()
     flagged = serializers.BooleanField()
-    record = serializers.JSONField(help_text="The rules core's record of the deal (empty while flagged).")
+    record = serializers.JSONField(
+        source="record_json", help_text="The rules core's record of the deal (empty while flagged)."
+    )
     version = serializers.IntegerField()
     entered_at = serializers.DateTimeField()
 
@@ -309,26 +311,26 @@ class MatchOutput(serializers.Serializer):
     def get_result_reason(self, match: Match) -> str | None:
         return match.result_reason or None
 
-    def _state(self, match: Match, key: str) -> Any:
-        return (match.state or {}).get(key)
-
     @extend_schema_field(SidesOutput)
     def get_levels(self, match: Match) -> dict[str, int]:
-        return self._state(match, "levels") or {"NS": 2, "EW": 2}
+        return match.snapshot.levels_or_start.to_json()
 
     @extend_schema_field(SidesOutput(allow_null=True))
     def get_a_failures(self, match: Match) -> dict[str, int] | None:
-        return self._state(match, "a_failures")
+        failures = match.snapshot.a_failures
+        return failures.to_json() if failures is not None else None
 
     @extend_schema_field(SidesOutput(allow_null=True))
     def get_points(self, match: Match) -> dict[str, int] | None:
-        return self._state(match, "points")
+        points = match.snapshot.points
+        return points.to_json() if points is not None else None
 
     @extend_schema_field(NextDealOutput(allow_null=True))
     def get_next_deal(self, match: Match) -> dict[str, Any] | None:
-        if not match.state:
-            return None if match.is_bye else {"number": 1, "level": 2, "sets_level": None, "extra": False}
-        return self._state(match, "next_deal")
+        if match.is_bye and not match.snapshot.folded:
+            return None
+        next_deal = match.snapshot.next_deal_or_start
+        return next_deal.to_json() if next_deal is not None else None
 
     @extend_schema_field(ClockOutput)
     def get_clock(self, match: Match) -> dict[str, Any]:

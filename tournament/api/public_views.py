@@ -25,6 +25,7 @@ from tournament.standings.public import (
     TournamentOverview,
     bracket_cached,
     draw_cached,
+    frame_cached,
     match_cached,
     overview_cached,
     pair_cached,
@@ -60,10 +61,19 @@ class PublicView(StrictQueryParams, generics.GenericAPIView):
     filter_backends: list[Any] = []
 
     def overview(self) -> TournamentOverview:
+        """The tournament with its current round's progress (moves with every table started or finished)."""
         overview = overview_cached(tournament_id=self.kwargs["tournament_id"])
         if overview is None:
             raise NotFound()
         return overview
+
+    def frame(self) -> TournamentOverview:
+        """The tournament's stages and rounds without the progress: what every other endpoint
+        needs, cached under the seating version, so results flowing in leave it as it is."""
+        frame = frame_cached(tournament_id=self.kwargs["tournament_id"])
+        if frame is None:
+            raise NotFound()
+        return frame
 
 
 class PublicListView(PublicView, generics.ListAPIView):
@@ -110,7 +120,7 @@ class RoundList(PublicListView):
     serializer_class = out.RoundOut
 
     def items(self) -> Any:
-        return self.overview().rounds
+        return self.frame().rounds
 
 
 class DrawList(PublicListView):
@@ -120,7 +130,7 @@ class DrawList(PublicListView):
 
     def items(self) -> Any:
         round_id = self.kwargs["round_id"]
-        if self.overview().round(round_id) is None:
+        if self.frame().round(round_id) is None:
             raise NotFound()
         return draw_cached(tournament_id=self.kwargs["tournament_id"], round_id=round_id)
 
@@ -135,7 +145,7 @@ class FindTable(PublicListView):
     def items(self) -> Any:
         query = out.FindQuery(data=self.request.query_params)
         query.is_valid(raise_exception=True)
-        rounds = self.overview().current_rounds
+        rounds = self.frame().current_rounds
         return table_find(tournament_id=self.kwargs["tournament_id"], rounds=rounds, query=query.data["q"])
 
     @extend_schema(tags=[TAG], parameters=[out.FindQuery])
@@ -151,7 +161,7 @@ class StandingsList(PublicListView):
 
     def table(self) -> Any:
         if not hasattr(self, "_table"):
-            stage = self.overview().stage(self.kwargs["stage_id"])
+            stage = self.frame().stage(self.kwargs["stage_id"])
             if stage is None or stage.is_knockout:
                 raise NotFound()
             self._table = standings_cached(tournament_id=self.kwargs["tournament_id"], stage_id=stage.id)
@@ -177,7 +187,7 @@ class BracketDetail(PublicView):
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, stage_id: int) -> Response:
-        stage = self.overview().stage(stage_id)
+        stage = self.frame().stage(stage_id)
         if stage is None or not stage.is_knockout:
             raise NotFound()
         bracket = bracket_cached(tournament_id=tournament_id, stage_id=stage_id)
@@ -194,7 +204,7 @@ class MatchDetail(PublicView):
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, match_id: int) -> Response:
-        self.overview()
+        self.frame()
         match = match_cached(tournament_id=tournament_id, match_id=match_id)
         if match is None:
             raise NotFound()
@@ -209,7 +219,7 @@ class PairDetail(PublicView):
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, pair_id: int) -> Response:
-        self.overview()
+        self.frame()
         pair = pair_cached(tournament_id=tournament_id, pair_id=pair_id)
         if pair is None:
             raise NotFound()
@@ -222,7 +232,7 @@ class PairMatchList(PublicListView):
     serializer_class = out.MatchOut
 
     def items(self) -> Any:
-        self.overview()
+        self.frame()
         pair = pair_cached(tournament_id=self.kwargs["tournament_id"], pair_id=self.kwargs["pair_id"])
         if pair is None:
             raise NotFound()

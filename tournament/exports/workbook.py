@@ -18,6 +18,7 @@ from typing import IO, Any
 from django.db.models import Count, F, IntegerField, OuterRef, Subquery
 from django.utils import timezone
 
+from scoring.snapshot import DealSnapshot, MatchSnapshot, SidePair
 from tournament.exports import headers as h
 from tournament.exports.headers import Language
 from tournament.exports.prizes import prize_stage, prize_tiers_award
@@ -140,12 +141,10 @@ def _results(book: Book, context: _Context) -> None:
             "status",
             "winner",
             "result_reason",
-            "state__levels__NS",
-            "state__levels__EW",
-            "state__points__NS",
-            "state__points__EW",
-            "state__games__NS",
-            "state__games__EW",
+            # the snapshot's per-side values only (its deals are most of it), read by the rules core
+            "state__levels",
+            "state__points",
+            "state__games",
             "deals_played",
             "started_at",
             "finished_at",
@@ -172,12 +171,9 @@ def _results(book: Book, context: _Context) -> None:
         status,
         winner,
         reason,
-        ns_level,
-        ew_level,
-        ns_points,
-        ew_points,
-        ns_games,
-        ew_games,
+        levels,
+        points,
+        games,
         deals,
         started,
         finished,
@@ -185,6 +181,7 @@ def _results(book: Book, context: _Context) -> None:
     ) in matches.iterator(chunk_size=CHUNK):
         absent = walkovers.get(round_id, {}).get(ns) if ew is None else None
         bye = ew is None and absent is None
+        snapshot = MatchSnapshot.from_json({"levels": levels, "points": points, "games": games})
         if winner:
             winner_name: str | None = pairs[ns if winner == "NS" else ew].name  # type: ignore[index]
         else:
@@ -202,12 +199,9 @@ def _results(book: Book, context: _Context) -> None:
                 ew if absent is None else absent,
                 pairs[ew].name if ew is not None else (pairs[absent].name if absent is not None else None),
                 word(status),
-                _number(ns_level),
-                _number(ew_level),
-                _number(ns_points),
-                _number(ew_points),
-                _number(ns_games),
-                _number(ew_games),
+                *_sides(snapshot.levels),
+                *_sides(snapshot.points),
+                *_sides(snapshot.games),
                 winner_name,
                 word("bye") if bye else word("forfeit") if absent is not None else word(reason),
                 deals,
@@ -219,14 +213,8 @@ def _results(book: Book, context: _Context) -> None:
         context.progress.advance()
 
 
-def _number(value: Any) -> int | None:
-    """A number read out of a JSON snapshot (SQLite and PostgreSQL hand them back differently)."""
-    if value is None or isinstance(value, bool):
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
+def _sides(pair: SidePair | None) -> tuple[int | None, int | None]:
+    return (pair.NS, pair.EW) if pair is not None else (None, None)
 
 
 _DECLARER_SIDE = {"NS": "NS", "EW": "EW", "N": "NS", "S": "NS", "E": "EW", "W": "EW"}
@@ -234,41 +222,52 @@ _DECLARER_SIDE = {"NS": "NS", "EW": "EW", "N": "NS", "S": "NS", "E": "EW", "W": 
 
 
 def _tractor_deal_row(
-    context: _Context, place: MatchPlace, match_id: int, number: int, record: dict[str, Any], entered: dict[str, Any]
+    context: _Context,
+    place: MatchPlace,
+    match_id: int,
+    number: int,
+    record: DealSnapshot | None,
+    entered: dict[str, Any],
 ) -> list[Any]:
     """A Tractor deal's row (seed 001): who declared, the defenders' points as entered, the bottom and
-    penalties, the points the table was read with and its verdict. A flagged deal shows what was entered."""
+    penalties, the points the table was read with and its verdict. A flagged deal (no record) shows
+    what was entered."""
     language = context.language
-    bottom = record.get("bottom")
-    bottom_text = h.word("bottom", language, **bottom) if isinstance(bottom, dict) else None
-    if not record:
+    if record is not None:
+        bottom_text = h.word("bottom", language, **record.bottom) if record.bottom is not None else None
+        declarer = record.declarer
+    else:
         entered_bottom = entered.get("bottom")
-        if isinstance(entered_bottom, dict):
-            bottom_text = f"{entered_bottom.get('points')} ({entered_bottom.get('capture')})"
-    declarer = record.get("declarer") or entered.get("declarer")
-    levels_after = record.get("levels_after") or {}
+        bottom_text = (
+            f"{entered_bottom.get('points')} ({entered_bottom.get('capture')})"
+            if isinstance(entered_bottom, dict)
+            else None
+        )
+        declarer = entered.get("declarer")
+    levels_after = record.levels_after if record is not None else None
     return [
         match_id,
         place.stage,
         place.round,
         place.table,
         number,
-        record.get("level"),
+        record.level if record else None,
         context.word(_DECLARER_SIDE.get(declarer or "")),
-        context.word(record.get("declarer_seat") or (declarer if declarer in ("N", "E", "S", "W") else None)),
-        record.get("defender_points", entered.get("defender_points")),
+        context.word(
+            (record.declarer_seat if record else None) or (declarer if declarer in ("N", "E", "S", "W") else None)
+        ),
+        record.defender_points if record else entered.get("defender_points"),
         bottom_text,
-        record.get("penalty_points"),
-        record.get("total_points"),
-        context.word(record.get("result")),
-        record.get("upgrade"),
-        context.word(record.get("revoke") or entered.get("revoke")),
-        bool(record.get("wrong_bottom", entered.get("wrong_bottom"))),
-        context.word(record.get("wrong_count") or entered.get("wrong_count")),
-        record.get("passed_a"),
-        record.get("extra"),
-        levels_after.get("NS"),
-        levels_after.get("EW"),
+        record.penalty_points if record else None,
+        record.total_points if record else None,
+        context.word(record.result if record else None),
+        record.upgrade if record else None,
+        context.word((record.revoke if record else None) or entered.get("revoke")),
+        record.wrong_bottom if record else bool(entered.get("wrong_bottom")),
+        context.word((record.wrong_count if record else None) or entered.get("wrong_count")),
+        record.passed_a if record else None,
+        record.extra if record else None,
+        *_sides(levels_after),
     ]
 
 
@@ -289,7 +288,7 @@ def _tractor_deals(book: Book, context: _Context) -> None:
     for match_id, number, record, outcome, flagged, user, entered_at in deals.iterator(chunk_size=CHUNK):
         place = context.places.get(match_id, missing)
         entered = outcome if isinstance(outcome, dict) else {}
-        row = _tractor_deal_row(context, place, match_id, number, record or {}, entered)
+        row = _tractor_deal_row(context, place, match_id, number, DealSnapshot.from_json(record), entered)
         sheet.append([*row, flagged, user, entered_at])
         context.progress.advance()
 
@@ -319,23 +318,48 @@ def _deals(book: Book, context: _Context) -> None:
     append = sheet.append
     advance = context.progress.advance
     missing = MatchPlace("", 0, None)
-    for match_id, number, game, record, flagged, user, entered_at in deals.iterator(chunk_size=CHUNK):
+    for match_id, number, game, stored, flagged, user, entered_at in deals.iterator(chunk_size=CHUNK):
         place = places.get(match_id, missing)
-        if not record:
+        record = DealSnapshot.from_json(stored)
+        if record is None:  # flagged: what the referee entered
             outcome = entered.get((match_id, number))
-            record = (
-                {"order": outcome.get("order"), "anti_tribute": outcome.get("anti_tribute", False)}
-                if isinstance(outcome, dict)
-                else {}
+            order = outcome.get("order") if isinstance(outcome, dict) else None
+            anti_tribute = bool(outcome.get("anti_tribute", False)) if isinstance(outcome, dict) else False
+            append(
+                [
+                    match_id,
+                    place.stage,
+                    place.round,
+                    place.table,
+                    number,
+                    game,
+                    None,
+                    None,
+                    " ".join(order) if isinstance(order, list) else None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    anti_tribute,
+                    None,
+                    None,
+                    flagged,
+                    user,
+                    entered_at,
+                ]
             )
-        if "declarer" in record:  # a Tractor deal: who declared and the defenders' points
-            sets_level = record["declarer"]
-            order_text: str | None = h.word("defender_points", language, points=record.get("total_points"))
-        else:
-            sets_level = record.get("sets_level")
-            order = record.get("order")
-            order_text = " ".join(order) if isinstance(order, list) else None
-        levels_after = record.get("levels_after") or {}
+            advance()
+            continue
+        guandan = not record.tractor
+        if guandan:
+            sets_level = record.sets_level
+            order_text: str | None = " ".join(record.order)
+        else:  # a Tractor deal: who declared and the defenders' points
+            sets_level = record.declarer
+            order_text = h.word("defender_points", language, points=record.total_points)
+        levels_after = record.levels_after
         append(
             [
                 match_id,
@@ -343,19 +367,19 @@ def _deals(book: Book, context: _Context) -> None:
                 place.round,
                 place.table,
                 number,
-                record.get("game", game),
-                record.get("level"),
+                record.game if record.game is not None else game,
+                record.level,
                 sides(sets_level),
                 order_text,
-                sides(record.get("winner")),
-                record.get("upgrade"),
-                record.get("a_attempt"),
-                record.get("passed_a"),
-                record.get("reset"),
-                record.get("extra"),
-                bool(record.get("anti_tribute")),
-                levels_after.get("NS"),
-                levels_after.get("EW"),
+                sides(record.winner),
+                record.upgrade,
+                record.a_attempt if guandan else None,
+                record.passed_a,
+                record.reset if guandan else None,
+                record.extra,
+                record.anti_tribute,
+                levels_after.NS if levels_after else None,
+                levels_after.EW if levels_after else None,
                 flagged,
                 user,
                 entered_at,

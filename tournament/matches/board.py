@@ -215,8 +215,7 @@ def round_board(
 
 
 def _row(match: Any, *, now: datetime) -> BoardRow:
-    state = match.state or {}
-    levels = state.get("levels")
+    levels = match.snapshot.levels
     end = match.paused_at or match.finished_at or now
     elapsed = end - match.started_at if match.started_at is not None else None
     return BoardRow(
@@ -225,5 +224,5 @@ def _row(match: Any, *, now: datetime) -> BoardRow:
         deals=match.deals_played,
         referee=match.referee_label or "",
         elapsed=elapsed if elapsed is None or elapsed >= timedelta(0) else timedelta(0),
-        levels=(levels.get("NS"), levels.get("EW")) if isinstance(levels, dict) else None,
+        levels=(levels.NS, levels.EW) if levels is not None else None,
     )

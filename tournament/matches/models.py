@@ -9,11 +9,14 @@ and round, one referee per table and round.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring.snapshot import DealSnapshot, MatchSnapshot
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks
 from tournament.registration.models import Pair, Player, Tournament
@@ -209,6 +212,16 @@ class Match(models.Model):
     def is_bye(self) -> bool:
         return self.ew_pair_id is None
 
+    @property
+    def snapshot(self) -> MatchSnapshot:
+        """``state`` read back by the rules core (issue 14: the one reader of the snapshot); kept
+        until ``state`` is replaced (a write stores a new dict)."""
+        cached = self.__dict__.get("_snapshot")
+        if cached is None or cached[0] is not self.state:
+            cached = (self.state, MatchSnapshot.from_json(self.state))
+            self.__dict__["_snapshot"] = cached
+        return cached[1]
+
 
 class RoundEntry(models.Model):
     """A pair's one seat in a round: unique (round, pair) is "one seat per player per round"."""
@@ -276,6 +289,17 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} #{self.number}"
+
+    @property
+    def snapshot(self) -> DealSnapshot | None:
+        """``record`` read back by the rules core; None while the deal is flagged (no record)."""
+        return DealSnapshot.from_json(self.record)
+
+    @property
+    def record_json(self) -> dict[str, Any]:
+        """The record in its schema's shape (``{}`` while flagged), as the API shows it."""
+        snapshot = self.snapshot
+        return snapshot.to_json() if snapshot is not None else {}
 
 
 class AdjustmentKind(models.TextChoices):

@@ -24,6 +24,7 @@ from scoring.finishing_order import FinishingOrder
 from scoring.options import AtTimeUp, Game, RuleOptions, WildReading
 from scoring.outcome import Reason, Status
 from scoring.seats import Seat, Side
+from scoring.snapshot import DealSnapshot, MatchSnapshot
 from scoring.time_up import TimeUpNotice, time_up_notice
 from scoring.tribute import TributeGuidance, tribute_for
 from tournament import labels
@@ -82,7 +83,7 @@ def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
     called = match.time_called_at is not None or (ends_at is not None and not paused and now >= ends_at)
     warning = seconds is not None and not called and not paused and seconds <= match.round.warning_minutes * 60
     one_more = match_rules(match).at_time_up is AtTimeUp.ONE_MORE_DEAL
-    last_deal = (match.state or {}).get("last_regular_deal") if match.time_called_during_deal else None
+    last_deal = match.snapshot.last_regular_deal if match.time_called_during_deal else None
     return Clock(match.started_at, ends_at, seconds, warning, called, one_more, last_deal, paused, match_time_up(match))
 
 
@@ -90,15 +91,15 @@ def match_time_up(match: Match) -> TimeUpNotice | None:
     """What happens now that time is called at ``match``, read by the rules core from its snapshot."""
     if match.time_called_during_deal is None or match.is_bye:
         return None
-    state = match.state or {}
+    snapshot = match.snapshot
     return snapshot_time_up(
         options=match_rules(match),
         time_called_during_deal=match.time_called_during_deal,
-        status=state.get("status"),
-        winner=state.get("winner"),
-        reason=state.get("reason"),
-        deals_played=len(state.get("deals") or ()),
-        last_regular_deal=state.get("last_regular_deal"),
+        status=snapshot.status,
+        winner=snapshot.winner,
+        reason=snapshot.reason,
+        deals_played=len(snapshot.deals),
+        last_regular_deal=snapshot.last_regular_deal,
     )
 
 
@@ -172,39 +173,38 @@ class MatchSummary:
 
     @property
     def needs_extra_deal(self) -> bool:
-        return self.match.state.get("status") == "needs_extra_deal"
+        return self.match.snapshot.needs_extra_deal
 
 
 def match_summary(*, match: Match, now: datetime | None = None, flagged: int | None = None) -> MatchSummary:
-    state = match.state or {}
-    levels = state.get("levels") or {"NS": 2, "EW": 2}
-    failures = state.get("a_failures")
-    points = state.get("points")
-    games = state.get("games")
+    snapshot = match.snapshot
+    levels = snapshot.levels_or_start
+    failures, points, games = snapshot.a_failures, snapshot.points, snapshot.games
     pairs = {"NS": match.ns_pair, "EW": match.ew_pair}
     sides = tuple(
         SideView(
             code=code,
             pair=pairs[code],
-            level=levels.get(code, 2),
-            a_failures=failures.get(code) if failures else None,
-            points=points.get(code) if points else None,
-            games=games.get(code) if games else None,
+            level=levels[index],
+            a_failures=failures[index] if failures else None,
+            points=points[index] if points else None,
+            games=games[index] if games else None,
         )
-        for code in ("NS", "EW")
+        for index, code in enumerate(("NS", "EW"))
     )
     if flagged is None:
         flagged = getattr(match, "flagged_count", None)
     if flagged is None:
         flagged = match.deals.filter(flagged=True).count() + match.adjustments.filter(flagged=True).count()
-    next_deal = state.get("next_deal", {"number": 1, "level": 2, "sets_level": None, "extra": False})
+    upcoming = snapshot.next_deal_or_start
+    next_deal = upcoming.to_json() if upcoming is not None else None
     if match.status in (MatchStatus.FINISHED, MatchStatus.CONFIRMED):
         next_deal = None
     return MatchSummary(
         match=match,
         sides=(sides[0], sides[1]),
         next_deal=next_deal,
-        deals=len(state.get("deals", [])),
+        deals=len(snapshot.deals),
         flagged=flagged,
         clock=match_clock(match=match, now=now),
         points_format=points is not None,
@@ -320,6 +320,7 @@ class Preview:
     """The deal as entered (the rules core's input shape): ``{"order": …}`` or a Tractor deal."""
     record: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] = field(default_factory=dict)
+    """The deal's record and the match after it as the rules core's fold writes them (not stored)."""
     tribute: TributeGuidance | None = None
     anti_tribute: TributeGuidance | None = None
     flagged_after: int = 0
@@ -327,7 +328,17 @@ class Preview:
 
     @property
     def finished(self) -> bool:
-        return self.result.get("status") == "finished"
+        return self.result.get("status") == Status.FINISHED.value
+
+    @property
+    def deal(self) -> DealSnapshot | None:
+        """``record`` read by the rules core's reader (what the preview templates show)."""
+        return DealSnapshot.from_json(self.record)
+
+    @property
+    def after(self) -> MatchSnapshot:
+        """``result`` read by the rules core's reader."""
+        return MatchSnapshot.from_json(self.result)
 
     @property
     def tribute_note(self) -> str:
@@ -342,10 +353,10 @@ class Preview:
         return in_ui_language(en=self.anti_tribute.note, zh=self.anti_tribute.note_zh)
 
 
-def _tributes(match: Match, order: list[str], result: dict[str, Any], game: int) -> tuple[Any, Any]:
+def _tributes(match: Match, order: Sequence[str], result: MatchSnapshot, game: int) -> tuple[Any, Any]:
     """Tribute before the next deal (RULES.md §6), unless the match is over or a new game starts at 2."""
-    next_deal = result.get("next_deal")
-    if not next_deal or next_deal.get("game", game) != game or "declarer" in next_deal:
+    next_deal = result.next_deal
+    if next_deal is None or (next_deal.game if next_deal.game is not None else game) != game or next_deal.tractor:
         return None, None
     variant = match_rules(match).tribute_variant
     finishing = FinishingOrder.parse(order)
@@ -368,12 +379,12 @@ def _preview(match: Match, outcomes: list[Any], number: int, order: list[str]) -
         message = scoring_message(error) if error else str(_("Resolve the flagged deals first."))
         return Preview(order=order, outcome=outcome, error=message)
     result = fold.result.to_json()
-    record = result["deals"][number - 1]
-    tribute, anti = _tributes(match, order, result, record.get("game", 1)) if order else (None, None)
+    snapshot = MatchSnapshot.from_json(result)
+    tribute, anti = _tributes(match, order, snapshot, _game_of(snapshot.deals[number - 1])) if order else (None, None)
     return Preview(
         order=order,
         outcome=outcome,
-        record=record,
+        record=fold.result.deals[number - 1].to_json(),
         result=result,
         tribute=tribute,
         anti_tribute=anti,
@@ -416,11 +427,16 @@ def correction_preview(
 
 def next_tribute(*, match: Match) -> tuple[TributeGuidance | None, TributeGuidance | None]:
     """Tribute guidance before the next deal, from the last deal played (RULES.md §6)."""
-    state = match.state or {}
-    deals = state.get("deals") or []
-    if not deals or state.get("status") == "finished" or "order" not in deals[-1]:
+    snapshot = match.snapshot
+    if not snapshot.deals or snapshot.finished or snapshot.deals[-1].tractor:
         return None, None
-    return _tributes(match, deals[-1]["order"], state, deals[-1].get("game", 1))
+    last = snapshot.deals[-1]
+    return _tributes(match, last.order, snapshot, _game_of(last))
+
+
+def _game_of(record: DealSnapshot) -> int:
+    """The game a deal belongs to (``best_of``); 1 when the record names none (Tractor)."""
+    return record.game if record.game is not None else 1
 
 
 def tractor_outcome_text(outcome: dict[str, Any]) -> str:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -174,15 +174,20 @@ def match_fold(
     outcomes: Sequence[Any],
     adjustments: Sequence[Adjustment],
     time_called_during_deal: int | None,
+    parsed: dict[int, DealInput] | None = None,
 ) -> Fold:
     """Fold outcomes and adjustment rows through ``scoring.match.replay_partial`` (no writes).
 
     A stored outcome the rules core cannot even read stops the fold at that deal, like any other
-    deal it refuses.
+    deal it refuses. ``parsed``: deal number → that deal already parsed by the caller (a write
+    parses the deal it was given once, to refuse it first; issue 14).
     """
     options = match_rules(match)
     deals: list[DealInput] = []
     for number, outcome in enumerate(outcomes, 1):
+        if parsed and number in parsed:
+            deals.append(parsed[number])
+            continue
         try:
             deals.append(parse_deal(options=options, data=outcome, number=number))
         except ScoringError:
@@ -223,18 +228,25 @@ def match_replay(*, match: Match, fields: Iterable[str] = ()) -> MatchResult:
     silently kept in the result or dropped (DESIGN.md principle 1).
     """
     deals = list(match.deals.order_by("number"))
-    adjustments = list(match.adjustments.order_by("created_at", "id"))
+    adjustments = match_adjustment_rows(match)
     fold = match_fold(
         match=match,
         outcomes=[deal.outcome for deal in deals],
         adjustments=adjustments,
         time_called_during_deal=match.time_called_during_deal,
     )
-    snapshot = fold.result.to_json()
-    records = snapshot["deals"]
+    return _fold_store(match, deals=deals, adjustments=adjustments, fold=fold, fields=fields)
+
+
+def _fold_store(
+    match: Match, *, deals: Sequence[Deal], adjustments: Sequence[Adjustment], fold: Fold, fields: Iterable[str]
+) -> MatchResult:
+    """Store ``fold`` — the fold of exactly ``deals`` and ``adjustments`` as they are now saved — on
+    the match, its deals' records and the flags (the one fold of a write; issue 14)."""
+    records = fold.result.deals
     changed = []
     for index, deal in enumerate(deals):
-        record = records[index] if index < fold.deals_valid else {}
+        record = records[index].to_json() if index < fold.deals_valid else {}
         flagged = index >= fold.deals_valid
         if deal.record != record or deal.flagged != flagged:
             deal.record, deal.flagged = record, flagged
@@ -261,11 +273,7 @@ def match_replay(*, match: Match, fields: Iterable[str] = ()) -> MatchResult:
 def _locked(match_id: int) -> Match:
     # of=("self",): lock the match row only. A bare FOR UPDATE would also lock the joined round,
     # stage and tournament rows and so serialise every table of the event on one row.
-    return (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__stage__tournament")
-        .get(pk=match_id)
-    )
+    return Match.objects.select_for_update(of=("self",)).select_related("round__stage__tournament").get(pk=match_id)
 
 
 def _author(instance: Any, user: Any, reason: str | None = None) -> None:
@@ -290,6 +298,17 @@ def _refuse_unless_open(match: Match) -> None:
 def _check_version(match: Match, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != match.version:
         raise StaleVersion(match)
+
+
+REFUSALS = (ScoringError, UserError)
+"""What a write refuses with; nothing it was asked for is written then (a due time call still is)."""
+
+
+def _locked_clocked(match_id: int, *, now: datetime) -> tuple[Match, list[str]]:
+    """The match, locked, with time called on it if its cap has passed (not saved yet: the write's
+    one fold stores it; issue 14). Returns the fields the time call changed."""
+    match = _locked(match_id)
+    return match, _time_call_due(match, now=now)
 
 
 def _locked_open(match_id: int, expected_version: int | None) -> Match:
@@ -344,46 +363,59 @@ def deal_record(
     clock if nobody started it.
     """
     now = timezone.now()
-    match_time_check(match=Match.objects.select_related("round").get(pk=match_id), now=now)
+    refusal: Exception | None = None
     with transaction.atomic():
         match = _locked(match_id)
+        called = _time_call_due(match, now=now)  # the clock, once, inside the lock (issue 14)
         if idempotency_key:
             earlier = match.deals.filter(idempotency_key=idempotency_key).first()
             if earlier is not None:
+                if called:
+                    match_replay(match=match, fields=called)
                 return DealEntry(deal=earlier, match=match, replayed=True)
-        _refuse_unless_open(match)
-        _check_version(match, expected_version)
-        outcomes = match_outcomes(match)
-        number = len(outcomes) + 1
-        options = match_rules(match)
-        parse_deal(options=options, data=outcome, number=number)  # invalid_order before anything else
-        fold = match_fold(
-            match=match,
-            outcomes=[*outcomes, outcome],
-            adjustments=match_adjustment_rows(match),
-            time_called_during_deal=match.time_called_during_deal,
-        )
-        if fold.deals_valid < number:
-            if fold.deals_valid < number - 1 or fold.partial.error is None:
-                raise MatchRefused("flagged_deals", _("Resolve the flagged deals first."))
-            raise fold.partial.error
-        deal = Deal(
-            match=match,
-            number=number,
-            outcome=outcome,
-            entered_by=_user_or_none(user),
-            idempotency_key=idempotency_key or None,
-        )
-        _author(deal, user)
-        deal.save()
-        fields = ["version"]
-        if match.started_at is None:
-            _clock_start(match, now=now)
-            fields += ["started_at", "clock_ends_at"]
-        match.version += 1
-        _author(match, user)
-        match_replay(match=match, fields=fields)
-        deal.refresh_from_db()
+        deals = list(match.deals.order_by("number"))
+        adjustments = match_adjustment_rows(match)
+        number = len(deals) + 1
+        try:
+            _refuse_unless_open(match)
+            _check_version(match, expected_version)
+            # parsed once: invalid_order before anything else, then folded as parsed
+            parsed = parse_deal(options=match_rules(match), data=outcome, number=number)
+            fold = match_fold(
+                match=match,
+                outcomes=[*(deal.outcome for deal in deals), outcome],
+                adjustments=adjustments,
+                time_called_during_deal=match.time_called_during_deal,
+                parsed={number: parsed},
+            )
+            if fold.deals_valid < number:
+                if fold.deals_valid < number - 1 or fold.partial.error is None:
+                    raise MatchRefused("flagged_deals", _("Resolve the flagged deals first."))
+                raise fold.partial.error
+        except REFUSALS as error:
+            refusal = error
+            if called:  # the time call stands even when the deal is refused
+                match_replay(match=match, fields=called)
+        else:
+            deal = Deal(
+                match=match,
+                number=number,
+                outcome=outcome,
+                entered_by=_user_or_none(user),
+                idempotency_key=idempotency_key or None,
+            )
+            _author(deal, user)
+            deal.save()
+            fields = [*called, "version"]
+            if match.started_at is None:
+                _clock_start(match, now=now)
+                fields += ["started_at", "clock_ends_at"]
+            match.version += 1
+            _author(match, user)
+            _fold_store(match, deals=[*deals, deal], adjustments=adjustments, fold=fold, fields=fields)
+            deal.refresh_from_db()
+    if refusal is not None:
+        raise refusal
     return DealEntry(deal=deal, match=match)
 
 
@@ -409,20 +441,42 @@ def deal_correct(
     un-ends the match reopens it (RULES.md §1–3; DESIGN.md principle 1). An unreadable order is
     refused (``invalid_order``) and nothing changes.
     """
-    match_time_check(match=Match.objects.select_related("round").get(pk=match_id))
+    now = timezone.now()
+    refusal: Exception | None = None
     with transaction.atomic():
-        match = _locked_open(match_id, expected_version)
-        reason = _clean_reason(reason)
-        deal = _deal(match, number)
-        parse_deal(options=match_rules(match), data=outcome, number=number)
-        deal.outcome = outcome
-        deal.version += 1
-        _author(deal, user, reason)
-        deal.save(update_fields=["outcome", "version"])
-        match.version += 1
-        _author(match, user, reason)
-        match_replay(match=match, fields=["version"])
-        _time_call_if_due(match, now=timezone.now())
+        match, called = _locked_clocked(match_id, now=now)
+        try:
+            _refuse_unless_open(match)
+            _check_version(match, expected_version)
+            reason = _clean_reason(reason)
+            deal = _deal(match, number)
+            parsed = parse_deal(options=match_rules(match), data=outcome, number=number)
+        except REFUSALS as error:
+            refusal = error
+            if called:
+                match_replay(match=match, fields=called)
+        else:
+            deal.outcome = outcome
+            deal.version += 1
+            _author(deal, user, reason)
+            deal.save(update_fields=["outcome", "version"])
+            match.version += 1
+            _author(match, user, reason)
+            deals = list(match.deals.order_by("number"))
+            adjustments = match_adjustment_rows(match)
+            fold = match_fold(
+                match=match,
+                outcomes=[row.outcome for row in deals],
+                adjustments=adjustments,
+                time_called_during_deal=match.time_called_during_deal,
+                parsed={number: parsed},
+            )
+            _fold_store(match, deals=deals, adjustments=adjustments, fold=fold, fields=[*called, "version"])
+            # Only a correction that reopens a match finished before its cap folds again: time is
+            # called during the deal now being played (RULES.md §2).
+            _time_call_if_due(match, now=now)
+    if refusal is not None:
+        raise refusal
     return match
 
 
@@ -440,29 +494,40 @@ def deal_delete(
     deals they follow, so deleting a doubled entry changes nothing else. The deleted deal stays in
     the audit history.
     """
-    match_time_check(match=Match.objects.select_related("round").get(pk=match_id))
+    now = timezone.now()
+    refusal: Exception | None = None
     with transaction.atomic():
-        match = _locked_open(match_id, expected_version)
-        reason = _clean_reason(reason)
-        deal = _deal(match, number)
-        _author(deal, user, reason)
-        deal.delete()
-        # one by one, in order: each step keeps (match, number) unique on every database
-        for later in match.deals.filter(number__gt=number).order_by("number"):
-            later.number -= 1
-            _author(later, user, reason)
-            later.save(update_fields=["number"])
-        for row in match.adjustments.filter(after_deal__gte=number).order_by("id"):
-            row.after_deal -= 1
-            _author(row, user, reason)
-            row.save(update_fields=["after_deal"])
-        fields = ["version"]
-        if match.time_called_during_deal is not None and number < match.time_called_during_deal:
-            match.time_called_during_deal -= 1
-            fields.append("time_called_during_deal")
-        match.version += 1
-        _author(match, user, reason)
-        match_replay(match=match, fields=fields)
+        match, called = _locked_clocked(match_id, now=now)
+        try:
+            _refuse_unless_open(match)
+            _check_version(match, expected_version)
+            reason = _clean_reason(reason)
+            deal = _deal(match, number)
+        except REFUSALS as error:
+            refusal = error
+            if called:
+                match_replay(match=match, fields=called)
+        else:
+            _author(deal, user, reason)
+            deal.delete()
+            # one by one, in order: each step keeps (match, number) unique on every database
+            for later in match.deals.filter(number__gt=number).order_by("number"):
+                later.number -= 1
+                _author(later, user, reason)
+                later.save(update_fields=["number"])
+            for row in match.adjustments.filter(after_deal__gte=number).order_by("id"):
+                row.after_deal -= 1
+                _author(row, user, reason)
+                row.save(update_fields=["after_deal"])
+            fields = [*called, "version"]
+            if match.time_called_during_deal is not None and number < match.time_called_during_deal:
+                match.time_called_during_deal -= 1
+                fields.append("time_called_during_deal")
+            match.version += 1
+            _author(match, user, reason)
+            match_replay(match=match, fields=fields)
+    if refusal is not None:
+        raise refusal
     return match
 
 
@@ -500,65 +565,126 @@ def adjustment_record(
     cannot apply — a level penalty in a points format, anything after the match has ended, an
     adjustment that would make entered deals impossible; nothing is written then.
     """
-    match_time_check(match=Match.objects.select_related("round").get(pk=match_id))
+    now = timezone.now()
+    refusal: Exception | None = None
     with transaction.atomic():
-        match = _locked_open(match_id, expected_version)
-        reason = _clean_reason(reason)
-        if pair_id not in (match.ns_pair_id, match.ew_pair_id):
-            raise MatchRefused("bad_pair", _("That pair does not play this match."), conflict=False)
-        deal_count = match.deals.count()
-        if kind not in AdjustmentKind.values:
-            raise MatchRefused("bad_input", _("Unknown kind of adjustment."), conflict=False)
-        if kind == AdjustmentKind.LATE_ARRIVAL:
-            # the late-arrival table (RULES.md §7) speaks of the first deal: it applies before it
-            if deal_count:
-                raise MatchRefused(
-                    "bad_input", _("A late arrival is recorded before the first deal."), conflict=False
-                )
-            after_deal = 0
-            if minutes_late is None:
-                raise MatchRefused("bad_input", _("Give the minutes late."), conflict=False)
-        if kind == AdjustmentKind.PENALTY and (levels > 0) == (points > 0):
-            raise MatchRefused("bad_input", _("A penalty is either levels or points."), conflict=False)
-        after_deal = deal_count if after_deal is None else after_deal
-        if not 0 <= after_deal <= deal_count:
-            raise MatchRefused("bad_input", _("No such deal."), conflict=False)
-        if absent_player_id is not None and not match.round.stage.tournament.players.filter(
-            pk=absent_player_id, membership__pair_id=pair_id
-        ).exists():
-            raise MatchRefused("bad_input", _("That player is not in the pair."), conflict=False)
-        row = Adjustment(
-            tournament=match.round.stage.tournament,
-            match=match,
-            pair_id=pair_id,
-            kind=kind,
-            levels=levels if kind == AdjustmentKind.PENALTY else 0,
-            points=points if kind == AdjustmentKind.PENALTY else 0,
-            minutes_late=minutes_late if kind == AdjustmentKind.LATE_ARRIVAL else None,
-            absent_player_id=absent_player_id if kind == AdjustmentKind.FORFEIT else None,
-            after_deal=after_deal,
-            reason=reason,
-            created_by=_user_or_none(user),
-        )
-        row.created_at = timezone.now()
-        rows = match_adjustment_rows(match)
-        outcomes = match_outcomes(match)
-        called = match.time_called_during_deal
-        before = match_fold(match=match, outcomes=outcomes, adjustments=rows, time_called_during_deal=called)
-        row.pk = -1  # a stand-in id for the trial fold
-        after = match_fold(match=match, outcomes=outcomes, adjustments=[*rows, row], time_called_during_deal=called)
-        row.pk = None
-        if -1 not in after.adjustments_valid or after.deals_valid < before.deals_valid:
-            error = after.partial.error
-            if error is not None:
-                raise error
-            raise MatchRefused("bad_input", _("This adjustment cannot apply here."), conflict=False)
-        _author(row, user)
-        row.save()
-        match.version += 1
-        _author(match, user, reason)
-        match_replay(match=match, fields=["version"])
+        match, called = _locked_clocked(match_id, now=now)
+        try:
+            row, deals, rows, fold = _adjustment_trial(
+                match,
+                expected_version=expected_version,
+                pair_id=pair_id,
+                kind=kind,
+                reason=reason,
+                user=user,
+                levels=levels,
+                points=points,
+                minutes_late=minutes_late,
+                absent_player_id=absent_player_id,
+                after_deal=after_deal,
+                now=now,
+            )
+        except REFUSALS as error:
+            refusal = error
+            if called:
+                match_replay(match=match, fields=called)
+        else:
+            _author(row, user)
+            row.save()
+            applied = frozenset(row.pk if pk == TRIAL_PK else pk for pk in fold.adjustments_valid)
+            match.version += 1
+            _author(match, user, row.reason)
+            _fold_store(
+                match,
+                deals=deals,
+                adjustments=[*rows, row],
+                fold=replace(fold, adjustments_valid=applied),
+                fields=[*called, "version"],
+            )
+    if refusal is not None:
+        raise refusal
     return row
+
+
+TRIAL_PK = -1
+"""A stand-in id for an adjustment row in the fold that decides whether it may be saved."""
+
+
+def _adjustment_trial(
+    match: Match,
+    *,
+    expected_version: int | None,
+    pair_id: int,
+    kind: str,
+    reason: str,
+    user: Any,
+    levels: int,
+    points: int,
+    minutes_late: int | None,
+    absent_player_id: int | None,
+    after_deal: int | None,
+    now: datetime,
+) -> tuple[Adjustment, list[Deal], list[Adjustment], Fold]:
+    """The adjustment row ``adjustment_record`` would save and the match folded with it (the one
+    fold of the write), or the refusal."""
+    _refuse_unless_open(match)
+    _check_version(match, expected_version)
+    reason = _clean_reason(reason)
+    if pair_id not in (match.ns_pair_id, match.ew_pair_id):
+        raise MatchRefused("bad_pair", _("That pair does not play this match."), conflict=False)
+    deals = list(match.deals.order_by("number"))
+    deal_count = len(deals)
+    if kind not in AdjustmentKind.values:
+        raise MatchRefused("bad_input", _("Unknown kind of adjustment."), conflict=False)
+    if kind == AdjustmentKind.LATE_ARRIVAL:
+        # the late-arrival table (RULES.md §7) speaks of the first deal: it applies before it
+        if deal_count:
+            raise MatchRefused("bad_input", _("A late arrival is recorded before the first deal."), conflict=False)
+        after_deal = 0
+        if minutes_late is None:
+            raise MatchRefused("bad_input", _("Give the minutes late."), conflict=False)
+    if kind == AdjustmentKind.PENALTY and (levels > 0) == (points > 0):
+        raise MatchRefused("bad_input", _("A penalty is either levels or points."), conflict=False)
+    after_deal = deal_count if after_deal is None else after_deal
+    if not 0 <= after_deal <= deal_count:
+        raise MatchRefused("bad_input", _("No such deal."), conflict=False)
+    if (
+        absent_player_id is not None
+        and not match.round.stage.tournament.players.filter(pk=absent_player_id, membership__pair_id=pair_id).exists()
+    ):
+        raise MatchRefused("bad_input", _("That player is not in the pair."), conflict=False)
+    row = Adjustment(
+        tournament=match.round.stage.tournament,
+        match=match,
+        pair_id=pair_id,
+        kind=kind,
+        levels=levels if kind == AdjustmentKind.PENALTY else 0,
+        points=points if kind == AdjustmentKind.PENALTY else 0,
+        minutes_late=minutes_late if kind == AdjustmentKind.LATE_ARRIVAL else None,
+        absent_player_id=absent_player_id if kind == AdjustmentKind.FORFEIT else None,
+        after_deal=after_deal,
+        reason=reason,
+        created_by=_user_or_none(user),
+    )
+    row.created_at = now
+    rows = match_adjustment_rows(match)
+    # The deals the rules accept now are those the last fold left unflagged (flags are a suffix:
+    # ``_fold_store``), so only the fold with the new row is needed.
+    valid_before = sum(1 for deal in deals if not deal.flagged)
+    row.pk = TRIAL_PK
+    fold = match_fold(
+        match=match,
+        outcomes=[deal.outcome for deal in deals],
+        adjustments=[*rows, row],
+        time_called_during_deal=match.time_called_during_deal,
+    )
+    row.pk = None
+    if TRIAL_PK not in fold.adjustments_valid or fold.deals_valid < valid_before:
+        error = fold.partial.error
+        if error is not None:
+            raise error
+        raise MatchRefused("bad_input", _("This adjustment cannot apply here."), conflict=False)
+    return row, deals, rows, fold
 
 
 def adjustment_delete(
@@ -761,8 +887,23 @@ def _time_call_if_due(match: Match, *, now: datetime) -> bool:
     The deal being played when time is called is the one after those entered. A match that has
     already ended needs no call; if a correction reopens it later, time is called then.
     """
-    if match.clock_ends_at is None or now < match.clock_ends_at or match.paused_at is not None:
+    fields = _time_call_due(match, now=now)
+    if not fields:
         return False
+    match_replay(match=match, fields=fields)
+    return True
+
+
+def _time_call_due(match: Match, *, now: datetime) -> list[str]:
+    """On a locked match: call time in memory if its cap has passed (RULES.md §2); the fields it
+    changed, for the caller's fold to store (none: nothing was due). A signed-off match is left as is."""
+    if (
+        match.status == MatchStatus.CONFIRMED
+        or match.clock_ends_at is None
+        or now < match.clock_ends_at
+        or match.paused_at is not None  # a paused clock never calls time
+    ):
+        return []
     fields = []
     if match.time_called_at is None:
         match.time_called_at = now
@@ -771,10 +912,7 @@ def _time_call_if_due(match: Match, *, now: datetime) -> bool:
         match.time_called_during_deal = match.deals.count() + 1
         match.version += 1
         fields += ["time_called_during_deal", "version"]
-    if not fields:
-        return False
-    match_replay(match=match, fields=fields)
-    return True
+    return fields
 
 
 def match_call_time(*, match_id: int, now: datetime | None = None) -> bool:

@@ -323,9 +323,14 @@ def _tractor_initial(outcome: dict[str, Any]) -> dict[str, Any]:
 def _tractor_deal_edit(request: HttpRequest, match: Match, deal: Any) -> HttpResponse:
     """Correct a Tractor deal: the same fields, prefilled with what was recorded; preview, then a reason."""
     number = deal.number
-    recorded = deal.record or {}
+    recorded = deal.snapshot
     rotation = (
-        {} if number == 1 else {"declarer": recorded.get("declarer"), "declarer_seat": recorded.get("declarer_seat")}
+        {}
+        if number == 1
+        else {
+            "declarer": recorded.declarer if recorded else None,
+            "declarer_seat": recorded.declarer_seat if recorded else None,
+        }
     )
     status = 200
     data = request.POST if request.method == "POST" else request.GET

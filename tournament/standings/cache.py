@@ -1,11 +1,12 @@
-"""The public pages' cache: one version number per tournament, bumped by events.
+"""The public pages' cache: version numbers per tournament, bumped by events.
 
 Every cached public value (a rendered standings page, a find-my-table answer, the API's data)
-is stored under the tournament's current *version*. An event that changes what players see — a
-draw published, a deal entered, a match signed off, a pair renamed — bumps the version
-(:func:`public_version_bump`, called by the signal receivers in ``tournament.standings.signals``),
-so the next request misses and rebuilds. Nothing relies on time-based expiry for freshness: the
-entries' timeout only returns memory once a version is superseded.
+is stored under one of the tournament's current *versions* (three scopes, below). An event that
+changes what players see — a draw published, a deal entered, a match signed off, a pair renamed —
+bumps the versions it concerns (:func:`public_version_bump`, called by the signal receivers in
+``tournament.standings.signals``), so the next request misses and rebuilds. Nothing relies on
+time-based expiry for freshness: the entries' timeout only returns memory once a version is
+superseded.
 
 With several gunicorn workers the cache must be shared (``CACHE_URL``/``REDIS_URL``: Redis);
 ``INCR`` on Redis is atomic, so concurrent bumps from many workers never lose one. The version
@@ -17,10 +18,40 @@ others wait for its value (or, where the caller allows it, serve the last value 
 one build old), so a draw published to thousands of phones costs the database one build per key.
 If the cache itself fails, the value is built directly: the pages stay up, just slower.
 
-Two versions per tournament. The *public* version moves with every event; the *seating* version
-only with events that can move a player (a round published or withdrawn, a table's number or
-area, a pair or player renamed — not a deal entered), so "find my table", which only needs
-seats, keeps its index through a round of results (:mod:`tournament.standings.seating`).
+Three versions per tournament (*scopes*), each moved by fewer events than the one before:
+
+- *public* moves with every event, a deal entered included: the draw, match and pair pages, the
+  bracket (its boxes show live levels) and the overview (its progress counts running tables);
+- *standings* moves only with what a ranking counts — a match that finishes or leaves finished,
+  is signed off or unlocked, a finished match's result corrected or adjusted — and with every
+  event that moves the seating version below (a pair renamed shows in the standings too). A
+  timed-40 match takes about fifteen deals; fourteen of them leave this version alone;
+- *seating* moves with every event but a match's result (a round published, started, withdrawn
+  or finished; a table's number or area; a stage, pair or player changed): "find my table", which
+  only needs seats (:mod:`tournament.standings.seating`), and the tournament's *frame* (its stages
+  and rounds: the navigation of every page) are keyed on it, so they hold through a round of
+  results.
+
+Bumps: at once, and inside a transaction once more when it commits — both needed there, for
+different readers; outside a transaction one is enough (:func:`public_version_bump`).
+
+Coalesced builds (:func:`coalesced_get`, the standings): a build of a 5,000-pair stage takes a
+quarter to half a second, and during a round its version moves every second or so. So a request
+never waits for one: it serves the *last complete build* — held ready in each worker's memory
+under the version it was built at — and, when that build is behind the current version and the
+last rebuild started at least ``PUBLIC_REBUILD_SECONDS`` ago (a setting, 3 s), the one request
+that takes the shared rebuild lock (``cache.add``, so one builder per stage across all workers
+and machines) builds the next one. Everybody else goes on serving the last complete build
+meanwhile. A result therefore shows within the interval plus a build (and twice that if a build
+started between a write and its commit), well inside the 10 seconds the live pages promise.
+
+Why in the request and not a Celery task: the rebuild then needs nothing but what the page
+needs (database and cache) — a Celery worker busy with exports, or down, cannot freeze the
+standings — and the freshness bound holds with no queue in between; the price is one request
+every few seconds that takes a build's time (the one that took the lock), while every other
+request serves memory. The *marker* of a build (its version and when it started) is one small
+shared key read per request, so a worker never serves a build older than the last one any worker
+completed: it fetches the newer build from the shared cache once and keeps it in memory.
 
 Each worker also keeps the last values it read in memory (:class:`LocalMemo`), in front of the
 shared cache. That is safe with any number of workers because an entry's key carries the version:
@@ -35,6 +66,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, Literal, NamedTuple, TypeVar
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
@@ -49,16 +81,24 @@ VERSION_TIMEOUT = 60 * 60 * 24 * 30
 ENTRY_TIMEOUT = 60 * 60 * 6
 """Only frees memory: superseded versions are never read again."""
 LOCK_TIMEOUT = 30
+REBUILD_LOCK_TIMEOUT = 10
+"""A coalesced rebuild's lock: a builder that died frees it within this (a build takes well under
+a second), so the standings never stay frozen behind it for long."""
 WAIT_STEP = 0.02
 WAIT_MAX = 5.0
 
 _MISSING = object()
+UNREAD = _MISSING
+"""A coalesced build's marker the caller has not read (:func:`coalesced_get` reads it)."""
 
 
 LOCAL_ENTRIES = 256
 """Values a worker keeps in memory: the pages and answers of the last few versions."""
 
-Scope = Literal["public", "seating"]
+Scope = Literal["public", "standings", "seating"]
+REBUILD_SECONDS = 3.0
+"""The default of the ``PUBLIC_REBUILD_SECONDS`` setting: the least time between two rebuilds of one
+coalesced value (a stage's standings)."""
 
 
 class LocalMemo:
@@ -91,6 +131,9 @@ class LocalMemo:
 
 
 local_memo = LocalMemo(LOCAL_ENTRIES)
+build_memo = LocalMemo(32)
+"""A worker's coalesced builds (a stage's standings, a round's draw, the overview), apart from
+the pages: a page visited once per deal (a match's) never pushes a 350 KB build out."""
 
 
 def _version_key(tournament_id: int, scope: Scope = "public") -> str:
@@ -99,18 +142,23 @@ def _version_key(tournament_id: int, scope: Scope = "public") -> str:
 
 class Versions(NamedTuple):
     public: int
+    standings: int
     seating: int
 
 
-def public_versions_get(*, tournament_id: int) -> Versions:
+def public_versions_get(*, tournament_id: int, markers: dict[str, Any] | None = None) -> Versions:
     """The tournament's current cache versions (created on first use), in one round trip.
 
+    ``markers``: the keys of coalesced builds (:func:`coalesced_get`) whose markers the caller
+    will need, read in the same round trip; filled in with what was found (``None``: no build;
+    left :data:`UNREAD` if the cache is down).
     If the cache is down, versions nobody used before: every value is built afresh (never an old
     one served) and the pages stay up.
     """
     keys = {scope: _version_key(tournament_id, scope) for scope in Versions._fields}
+    wanted = {_marker_key(tournament_id, key): key for key in markers or ()}
     try:
-        found = cache.get_many(list(keys.values()))
+        found = cache.get_many([*keys.values(), *wanted])
         versions = {}
         for scope, key in keys.items():
             version = found.get(key)
@@ -123,7 +171,9 @@ def public_versions_get(*, tournament_id: int) -> Versions:
     except Exception:
         logger.warning("public cache unavailable; tournament %s's pages are built afresh", tournament_id, exc_info=True)
         now = time.time_ns()
-        return Versions(public=now, seating=now)
+        return Versions(public=now, standings=now, seating=now)
+    if markers is not None:
+        markers.update({key: found.get(marker_key) for marker_key, key in wanted.items()})
     return Versions(**versions)
 
 
@@ -143,26 +193,38 @@ def _bump(tournament_id: int, scope: Scope) -> None:
         logger.warning("could not bump the %s cache version of tournament %s", scope, tournament_id, exc_info=True)
 
 
-def public_version_bump(*, tournament_id: int, seating: bool = True) -> None:
-    """Invalidate every cached public value of a tournament (and its seats, unless ``seating``
-    is false: the event moved nobody).
+def public_version_bump(*, tournament_id: int, seating: bool = True, standings: bool = True) -> None:
+    """Invalidate a tournament's cached public values: the *public* scope always, its standings
+    unless ``standings`` is false (the event changed nothing a ranking counts) and its seats and
+    frame unless ``seating`` is false (the event moved nobody). An event that moves the seating
+    version moves the standings version too (the standings show pairs' names).
 
-    Bumps now and again once the current transaction commits: a reader that builds between the
-    write and the commit (and so still sees the old rows) stores its value under a version that
-    the second bump retires. Outside a transaction the second bump runs at once (harmless).
+    Inside a transaction this bumps twice, and both are needed: at once, because a reader in the
+    same transaction (it sees its own new rows: a command, a test, a view that writes and then
+    reads) must not be served a value cached before the write; and again once the transaction
+    commits, because a reader on another connection that builds between the first bump and the
+    commit still sees the old rows and stores them under the new version — the second bump
+    retires that value. Outside a transaction the write is already committed: one bump. The second
+    bump costs one ``INCR``, not a second rebuild: coalesced builds (the standings, the draw) are
+    rebuilt at most every ``PUBLIC_REBUILD_SECONDS`` however often their version moves.
     """
-    scopes: tuple[Scope, ...] = ("public", "seating") if seating else ("public",)
+    scopes: list[Scope] = ["public"]
+    if standings or seating:
+        scopes.append("standings")
+    if seating:
+        scopes.append("seating")
 
     def bump() -> None:
         for scope in scopes:
             _bump(tournament_id, scope)
 
     bump()
-    transaction.on_commit(bump)
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(bump)
 
 
 def public_cached(
-    *, tournament_id: int, key: str, build: Callable[[], T], stale_ok: bool = False, version: int | None = None
+    *, tournament_id: int, key: str, build: Callable[[], T], stale_ok: bool = False, version: int | str | None = None
 ) -> T:
     """The value of ``key`` at the tournament's current version, built by ``build`` on a miss.
 
@@ -172,7 +234,9 @@ def public_cached(
     pages where a value one build old is fine, like standings during a round — never for "find
     my table" or the current round right after a draw).
     ``version``: the tournament's version as the caller read it at the start of the request (one
-    cache round trip less per value). Exceptions from ``build`` propagate and nothing is cached.
+    cache round trip less per value), or a token naming what the value is built from (another
+    scope's version, a coalesced build: ``"s<seating>"``, ``"s<seating>.b<build>"``; a prefix
+    letter keeps the scopes' numbers apart). Exceptions from ``build`` propagate and nothing is cached.
     """
     try:
         if version is None:
@@ -220,3 +284,120 @@ def public_cached(
             local_memo.put(entry_key, value)
             return value  # type: ignore[return-value]
     return build()  # the first builder is slow or died: answer anyway
+
+
+# -- coalesced builds ---------------------------------------------------------------------------------
+
+
+class Built(NamedTuple):
+    """The marker of a coalesced value's last complete build, shared by all workers."""
+
+    version: int
+    """The scope's version read before the build: the build holds every event up to it."""
+    started: float
+    """When its build started (``time.time()``): the next may start ``PUBLIC_REBUILD_SECONDS`` later.
+    Wall-clock time, compared across machines: a clock off by some seconds only shifts when the
+    next rebuild may start (keep the machines on NTP)."""
+
+
+def rebuild_seconds() -> float:
+    """The least time between two rebuilds of one coalesced value (``PUBLIC_REBUILD_SECONDS``)."""
+    return float(getattr(settings, "PUBLIC_REBUILD_SECONDS", REBUILD_SECONDS))
+
+
+def _held_build(tournament_id: int, key: str, version: int) -> Any:
+    """The value built at ``version``: from the worker's memory, else from the shared cache (and
+    then kept in memory), else ``_MISSING`` (evicted)."""
+    memo_key = (tournament_id, key, version)
+    value = build_memo.get(memo_key, _MISSING)
+    if value is _MISSING:
+        value = cache.get(f"{PREFIX}:{tournament_id}:build:{key}:{version}", _MISSING)
+        if value is not _MISSING:
+            build_memo.put(memo_key, value)
+    return value
+
+
+class _BuildFailed(Exception):
+    """``build`` itself raised (not the cache): its exception goes to the caller, as it is."""
+
+
+def _rebuild(tournament_id: int, key: str, build: Callable[[], T], version: int, lock_key: str) -> tuple[int, T]:
+    """Build at ``version`` (the caller holds ``lock_key``), store the value, then its marker."""
+    marker_key = _marker_key(tournament_id, key)
+    started = time.time()
+    try:
+        value = build()
+    except Exception as error:
+        cache.delete(lock_key)
+        raise _BuildFailed from error
+    try:
+        cache.set(f"{PREFIX}:{tournament_id}:build:{key}:{version}", value, timeout=ENTRY_TIMEOUT)
+        marker = cache.get(marker_key)
+        # A builder slower than the lock's timeout must not put an older build back in front.
+        if marker is None or Built(*marker).version < version:
+            cache.set(marker_key, tuple(Built(version, started)), timeout=ENTRY_TIMEOUT)
+        cache.delete(lock_key)
+    except Exception:  # the cache went down meanwhile: the value is still right, only not shared
+        logger.warning("public cache unavailable; %s built but not stored", key, exc_info=True)
+        return time.time_ns(), value
+    build_memo.put((tournament_id, key, version), value)
+    return version, value
+
+
+def _marker_key(tournament_id: int, key: str) -> str:
+    return f"{PREFIX}:{tournament_id}:built:{key}"
+
+
+def coalesced_get(
+    *,
+    tournament_id: int,
+    key: str,
+    build: Callable[[], T],
+    version: int | None = None,
+    scope: Scope = "standings",
+    marker: Any = UNREAD,
+) -> tuple[int, T]:
+    """The last complete build of ``key`` and the ``scope`` version it was built at; rebuilt by
+    at most one request at a time across all workers, at most every :func:`rebuild_seconds`, and
+    only when ``scope``'s version has moved past it (see the module's docstring).
+
+    Only when there is no complete build to serve (the first request, or the build evicted) does
+    a request wait for the builder (up to :data:`WAIT_MAX`, then it builds itself). ``version``:
+    the scope's version as the caller read it; ``marker``: the build's marker as the caller read
+    it with the version (:func:`public_versions_get`), one round trip less. With the cache down
+    the value is built afresh (its token a fresh clock value, so nothing derived from it is ever
+    taken for another build's).
+    """
+    marker_key = _marker_key(tournament_id, key)
+    lock_key = f"{PREFIX}:{tournament_id}:rebuild:{key}"
+    try:
+        if version is None:
+            version = public_version_get(tournament_id=tournament_id, scope=scope)
+        if marker is UNREAD:
+            marker = cache.get(marker_key)
+        if marker is not None:
+            built = Built(*marker)
+            value = _held_build(tournament_id, key, built.version)
+            if value is not _MISSING:
+                due = built.version < version and time.time() - built.started >= rebuild_seconds()
+                if not due or not cache.add(lock_key, 1, timeout=REBUILD_LOCK_TIMEOUT):
+                    return built.version, value  # the last complete build
+                return _rebuild(tournament_id, key, build, version, lock_key)
+        # Nothing complete to serve.
+        if cache.add(lock_key, 1, timeout=REBUILD_LOCK_TIMEOUT):
+            return _rebuild(tournament_id, key, build, version, lock_key)
+        deadline = time.monotonic() + WAIT_MAX
+        while time.monotonic() < deadline:
+            time.sleep(WAIT_STEP)
+            marker = cache.get(marker_key)
+            if marker is not None:
+                built = Built(*marker)
+                value = _held_build(tournament_id, key, built.version)
+                if value is not _MISSING:
+                    return built.version, value
+    except _BuildFailed as failed:
+        assert failed.__cause__ is not None
+        raise failed.__cause__ from None
+    except Exception:
+        logger.warning("public cache unavailable; building %s directly", key, exc_info=True)
+    return time.time_ns(), build()  # the cache is down, or the builder is slow or died: answer anyway

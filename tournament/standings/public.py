@@ -2,29 +2,37 @@
 
 Keyword-only selectors, each returning small immutable values (picklable, so they cache in Redis
 as they are) built from the stored match snapshots — nothing here applies a rule: results,
-levels and ranks come from the rules core through ``Match.state`` and
+levels and ranks come from the rules core through ``Match.snapshot`` (its reader of the stored
+snapshot) and
 :func:`tournament.standings.selectors.stage_ranking_get`. Only published rounds are public
 (a draft draw is the organiser's); a lookup outside the tournament gives ``None`` (the views
 answer 404).
 
 The ``*_cached`` helpers wrap these with the tournament's versioned cache
-(:mod:`tournament.standings.cache`); views and the API call those.
+(:mod:`tournament.standings.cache`); views and the API call those. Each is keyed on the scope
+whose events can change it: the standings are a coalesced build of the *standings* version
+(moved only by what a ranking counts, rebuilt at most every few seconds, never in front of a
+waiting request); the frame (stages and rounds) on the *seating* version; what shows live levels
+or the running tables on the *public* version, moved by every deal — the draw and the overview
+(with its progress) as coalesced builds like the standings, a match, a pair and the bracket
+(one key each, small) as plain cached values.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Q
 
+from scoring.snapshot import DealSnapshot, MatchSnapshot, SidePair
 from scoring.standings import METRICS
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, StageFormat
 from tournament.registration.models import Pair, Tournament
 from tournament.rules import RuleLine, rules_for_stage, stage_profile_name, stage_rules_lines
-from tournament.standings.cache import public_cached
+from tournament.standings.cache import UNREAD, coalesced_get, public_cached, public_version_get
 from tournament.standings.selectors import stage_bracket_state_get, stage_match_records, stage_ranking_get
 
 PUBLIC_ROUND_STATUSES = (
@@ -227,7 +235,7 @@ class StageTable:
 
 @dataclass(frozen=True, slots=True)
 class DealLine:
-    """One deal as the rules core recorded it (``Match.state["deals"]``)."""
+    """One deal as the rules core recorded it (``Match.snapshot.deals``)."""
 
     number: int
     order: tuple[str, ...]
@@ -362,13 +370,13 @@ class Bracket:
 # -- helpers -------------------------------------------------------------------------------------------
 
 
-def _pair_of(value: Any) -> tuple[int, int] | None:
-    if isinstance(value, Mapping) and "NS" in value and "EW" in value:
-        try:
-            return int(value["NS"]), int(value["EW"])
-        except (TypeError, ValueError):
-            return None
-    return None
+def _pair_of(pair: SidePair | None) -> tuple[int, int] | None:
+    return (pair.NS, pair.EW) if pair is not None else None
+
+
+def _stored_pair(value: object) -> tuple[int, int] | None:
+    """One per-side value of a stored snapshot fetched alone (``state__levels``), read by the rules core."""
+    return _pair_of(SidePair.from_json(value))
 
 
 def _round_info(round_: Round) -> RoundInfo:
@@ -493,8 +501,8 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             ew=Side(ew_id, ew_name or ""),
             status=status,
             winner=winner,
-            levels=_pair_of(levels),
-            points=_pair_of(points),
+            levels=_stored_pair(levels),
+            points=_stored_pair(points),
             bracket_slot=slot,
             walkover_over=absent_names.get(absent.get(ns_id, 0), "") if ew_id is None else "",
             time_up=time_up(called, fold_status, fold_winner, fold_reason, next_number, last_regular)
@@ -613,39 +621,36 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
     return StageTable(stage=_stage_info(stage), columns=columns, lines=tuple(lines), latest_round=latest)
 
 
-def _deal_line(record: Mapping[str, Any]) -> DealLine:
-    order = record.get("order")
-    if isinstance(order, Mapping):
-        order = order.get("order", [])
+def _deal_line(record: DealSnapshot) -> DealLine:
     return DealLine(
-        number=int(record.get("number", 0)),
-        order=tuple(str(seat) for seat in (order if isinstance(order, list) else [])),
-        winner=str(record.get("winner") or ""),
-        level=record.get("level"),
-        sets_level=record.get("sets_level"),
-        upgrade=int(record.get("upgrade") or 0),
-        levels_after=_pair_of(record.get("levels_after")),
-        a_attempt=bool(record.get("a_attempt")),
-        passed_a=bool(record.get("passed_a")),
-        reset=bool(record.get("reset")),
-        extra=bool(record.get("extra")),
-        points=record.get("points") if isinstance(record.get("points"), int) else None,
-        points_after=_pair_of(record.get("points_after")),
-        declarer=record.get("declarer"),
-        declarer_seat=record.get("declarer_seat"),
-        defender_points=record.get("defender_points"),
-        total_points=record.get("total_points"),
-        result=record.get("result"),
-        anti_tribute=bool(record.get("anti_tribute")),
-        revoke=record.get("revoke") or None,
-        wrong_bottom=bool(record.get("wrong_bottom")),
-        wrong_count=record.get("wrong_count") or None,
+        number=record.number,
+        order=record.order,
+        winner=record.winner or "",
+        level=record.level,
+        sets_level=record.sets_level,
+        upgrade=record.upgrade,
+        levels_after=_pair_of(record.levels_after),
+        a_attempt=record.a_attempt,
+        passed_a=record.passed_a,
+        reset=record.reset,
+        extra=record.extra,
+        points=record.points,
+        points_after=_pair_of(record.points_after),
+        declarer=record.declarer,
+        declarer_seat=record.declarer_seat,
+        defender_points=record.defender_points,
+        total_points=record.total_points,
+        result=record.result,
+        anti_tribute=record.anti_tribute,
+        revoke=record.revoke,
+        wrong_bottom=record.wrong_bottom,
+        wrong_count=record.wrong_count,
     )
 
 
 def _match_view(match: Match) -> MatchView:
-    state = match.state or {}
-    next_deal = state.get("next_deal") if isinstance(state.get("next_deal"), Mapping) else None
+    snapshot = match.snapshot
+    next_deal = snapshot.next_deal
     round_ = match.round
     return MatchView(
         id=match.pk,
@@ -662,14 +667,14 @@ def _match_view(match: Match) -> MatchView:
         status=match.status,
         winner=match.winner,
         reason=match.result_reason,
-        levels=_pair_of(state.get("levels")),
-        a_failures=_pair_of(state.get("a_failures")),
-        points=_pair_of(state.get("points")),
-        games=_pair_of(state.get("games")),
-        next_level=next_deal.get("level") if next_deal else None,
-        next_sets_level=_next_sets_level(state),
-        deals=tuple(_deal_line(record) for record in state.get("deals", []) if isinstance(record, Mapping)),
-        adjustments=tuple(dict(item) for item in state.get("adjustments", []) if isinstance(item, Mapping)),
+        levels=_pair_of(snapshot.levels),
+        a_failures=_pair_of(snapshot.a_failures),
+        points=_pair_of(snapshot.points),
+        games=_pair_of(snapshot.games),
+        next_level=next_deal.level if next_deal else None,
+        next_sets_level=_next_sets_level(snapshot),
+        deals=tuple(_deal_line(record) for record in snapshot.deals),
+        adjustments=snapshot.adjustments,
         started_at=match.started_at,
         clock_ends_at=getattr(match, "clock_ends_at", None),
         bracket_slot=match.bracket_slot,
@@ -734,16 +739,16 @@ def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
     )
 
 
-def _next_sets_level(state: Mapping[str, Any]) -> str | None:
+def _next_sets_level(snapshot: MatchSnapshot) -> str | None:
     """The side whose level the next deal is played at; in Tractor the declarer (庄家) sets it."""
-    next_deal = state.get("next_deal")
-    if not isinstance(next_deal, Mapping):
+    next_deal = snapshot.next_deal
+    if next_deal is None:
         return None
-    return next_deal.get("sets_level") or next_deal.get("declarer")
+    return next_deal.sets_level or next_deal.declarer
 
 
 def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> BracketMatch:
-    state = match.state or {}
+    snapshot = match.snapshot
     return BracketMatch(
         match_id=match.pk,
         position=position,
@@ -753,10 +758,10 @@ def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> B
         is_bye=match.ew_pair_id is None,
         status=match.status,
         winner="NS" if match.ew_pair_id is None else match.winner,
-        levels=_pair_of(state.get("levels")),
-        points=_pair_of(state.get("points")),
+        levels=_pair_of(snapshot.levels),
+        points=_pair_of(snapshot.points),
         third_place=third_place,
-        next_sets_level=_next_sets_level(state) if match.status == MatchStatus.RUNNING else None,
+        next_sets_level=_next_sets_level(snapshot) if match.status == MatchStatus.RUNNING else None,
         confirmed=match.ew_pair_id is None or match.status == MatchStatus.CONFIRMED,
     )
 
@@ -848,31 +853,89 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
 # -- cached ----------------------------------------------------------------------------------------------
 
 
-def overview_cached(*, tournament_id: int, version: int | None = None) -> TournamentOverview | None:
-    return public_cached(
+def overview_build_get(*, tournament_id: int, version: int | None = None) -> tuple[int, TournamentOverview | None]:
+    """The overview with the current round's progress as last built, and the build's token: a
+    coalesced build of the *public* version (its progress counts the tables started and finished,
+    so it would move with nearly every deal), rebuilt at most every ``PUBLIC_REBUILD_SECONDS``."""
+    return coalesced_get(
         tournament_id=tournament_id,
         key="overview",
         build=lambda: tournament_overview_get(tournament_id=tournament_id),
         version=version,
+        scope="public",
+    )
+
+
+def overview_cached(*, tournament_id: int, version: int | None = None) -> TournamentOverview | None:
+    """The overview with the current round's progress (:func:`overview_build_get`)."""
+    return overview_build_get(tournament_id=tournament_id, version=version)[1]
+
+
+def _frame_get(*, tournament_id: int) -> TournamentOverview | None:
+    overview = tournament_overview_get(tournament_id=tournament_id)
+    return replace(overview, progress=None) if overview is not None else None
+
+
+def frame_cached(*, tournament_id: int, seating_version: int | None = None) -> TournamentOverview | None:
+    """The tournament's frame — the overview without its progress (``progress`` is None): the
+    stages, the published rounds and the current one, all of which only change with events that
+    move the *seating* version. Pages that show no running tables (standings, find my table, the
+    navigation) take it, so a deal entered leaves them as they are."""
+    if seating_version is None:
+        seating_version = public_version_get(tournament_id=tournament_id, scope="seating")
+    return public_cached(
+        tournament_id=tournament_id,
+        key="frame",
+        build=lambda: _frame_get(tournament_id=tournament_id),
+        version=f"s{seating_version}",
+    )
+
+
+def draw_build_get(*, tournament_id: int, round_id: int, version: int | None = None) -> tuple[int, tuple[DrawRow, ...]]:
+    """A round's draw with its live levels as last built, and the build's token: a coalesced build
+    of the *public* version (every deal moves it), so a round of results costs one rebuild every
+    ``PUBLIC_REBUILD_SECONDS`` at most, not one per deal; a round just published has no build yet
+    and is built at once."""
+    return coalesced_get(
+        tournament_id=tournament_id,
+        key=f"draw:{round_id}",
+        build=lambda: draw_list(tournament_id=tournament_id, round_id=round_id),
+        version=version,
+        scope="public",
     )
 
 
 def draw_cached(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
-    return public_cached(
+    """A round's draw as last built (:func:`draw_build_get`)."""
+    return draw_build_get(tournament_id=tournament_id, round_id=round_id)[1]
+
+
+def standings_key(stage_id: int) -> str:
+    """The coalesced build's key of a stage's standings."""
+    return f"standings:{stage_id}"
+
+
+def standings_build_get(
+    *, tournament_id: int, stage_id: int, version: int | None = None, marker: Any = UNREAD
+) -> tuple[int, StageTable | None]:
+    """A stage's standings as last completely built, and the build's token (the standings version
+    it was built at: pages rendered from the build are keyed on it). A rebuild is coalesced: at
+    most one at a time and at most every ``PUBLIC_REBUILD_SECONDS`` per stage, only once something
+    counted has changed (:func:`tournament.standings.cache.coalesced_get`). ``version``: the
+    tournament's standings version as the caller read it; ``marker``: the build's marker read
+    with it (under :func:`standings_key`)."""
+    return coalesced_get(
         tournament_id=tournament_id,
-        key=f"draw:{round_id}",
-        build=lambda: draw_list(tournament_id=tournament_id, round_id=round_id),
-        stale_ok=True,  # keyed by round: a round just published has no older value to serve
+        key=standings_key(stage_id),
+        build=lambda: standings_get(tournament_id=tournament_id, stage_id=stage_id),
+        version=version,
+        marker=marker,
     )
 
 
 def standings_cached(*, tournament_id: int, stage_id: int) -> StageTable | None:
-    return public_cached(
-        tournament_id=tournament_id,
-        key=f"standings:{stage_id}",
-        build=lambda: standings_get(tournament_id=tournament_id, stage_id=stage_id),
-        stale_ok=True,
-    )
+    """A stage's standings, as last completely built (:func:`standings_build_get`)."""
+    return standings_build_get(tournament_id=tournament_id, stage_id=stage_id)[1]
 
 
 def bracket_cached(*, tournament_id: int, stage_id: int) -> Bracket | None:

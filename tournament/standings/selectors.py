@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from scoring.bracket import BracketState, KnockoutResult, bracket_state
 from scoring.seats import Side
+from scoring.snapshot import MatchSnapshot
 from scoring.stage_ranking import StageRanking, rank_stage
 from scoring.standings import MatchRecord, Standings, bracket_placings, rank
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, Stage, StageFormat
@@ -28,7 +29,7 @@ from tournament.rules import rules_for_stage
 
 COUNTED = (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
 RESULT_KEYS = ("winner", "levels", "reason", "points")
-"""What ``MatchRecord.from_result_json`` reads of a stored snapshot."""
+"""What ``MatchRecord.from_snapshot`` reads of a stored snapshot (fetched alone: its deals are most of it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +84,8 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
             else:
                 records.append(MatchRecord(round=round_number, ns=str(ns), ew=None))
         else:
-            result = dict(zip(RESULT_KEYS, values, strict=True))
-            records.append(MatchRecord.from_result_json(round=round_number, ns=str(ns), ew=str(ew), result=result))
+            snapshot = MatchSnapshot.from_json(dict(zip(RESULT_KEYS, values, strict=True)))
+            records.append(MatchRecord.from_snapshot(round=round_number, ns=str(ns), ew=str(ew), snapshot=snapshot))
     return records
 
 

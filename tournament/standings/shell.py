@@ -49,7 +49,7 @@ def page_render(
     context: Mapping[str, Any],
     *,
     tournament_id: int,
-    version: int,
+    version: int | str,
     key: str,
     holes: Mapping[str, Any],
 ) -> HttpResponse:
@@ -57,7 +57,8 @@ def page_render(
     escaped as the template would escape them: pass HTML as a ``SafeString``).
 
     ``key`` names the page among the tournament's (the same key, the same template, title and
-    context at one version); ``version`` is the tournament's public version the context was built at.
+    context at one version); ``version`` is the tournament's version the context was built at (or a token naming
+    what it was built from: :func:`tournament.standings.cache.public_cached`).
     """
     if not _plain_visitor(request):
         return render(request, template, {**context, **holes})

@@ -6,18 +6,24 @@ call all save the match row (its snapshot); publishing, starting or finishing a 
 round; registration changes save the pair or player. Writes that bypass ``save()``
 (``QuerySet.update``, ``bulk_update``) must call :func:`tournament.standings.cache.public_version_bump`
 themselves. Draft rounds are bulk-written without signals, which is fine: players never see them.
-A match saved with result fields only (:data:`RESULT_FIELDS`) leaves the seating version alone.
+A match saved with result fields only (:data:`RESULT_FIELDS`) leaves the seating version alone,
+and the standings version too unless the match was or is counted (finished or confirmed): a deal
+that does not finish its match changes no ranking. Whether it *was* counted is noted when the
+row is loaded (``post_init``), so telling costs no query.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_delete, post_init, post_save
 
 from tournament.matches.models import Match, Round, Stage, Table
 from tournament.registration.models import Pair, Player, Tournament
 from tournament.standings.cache import public_version_bump
+from tournament.standings.selectors import COUNTED
+
+_WAS_COUNTED = "_public_was_counted"
 
 
 def _round_tournament_id(round_id: int | None) -> int | None:
@@ -57,17 +63,29 @@ RESULT_FIELDS = frozenset(
 clock, sign-off)."""
 
 
-def _bump(tournament_id: int | None, *, seating: bool = True) -> None:
+def _bump(tournament_id: int | None, *, seating: bool = True, standings: bool = True) -> None:
     if tournament_id is not None:
-        public_version_bump(tournament_id=tournament_id, seating=seating)
+        public_version_bump(tournament_id=tournament_id, seating=seating, standings=standings)
+
+
+def _match_loaded(sender: Any, instance: Match, **kwargs: Any) -> None:
+    # ``__dict__``: a deferred status (``.only(...)``) is not fetched; unknown counts as counted.
+    status = instance.__dict__.get("status")
+    instance.__dict__[_WAS_COUNTED] = status is None or status in COUNTED
 
 
 def _match_saved(
     sender: Any, instance: Match, raw: bool = False, update_fields: frozenset[str] | None = None, **kwargs: Any
 ) -> None:
-    if not raw:
-        seating = update_fields is None or not update_fields <= RESULT_FIELDS
-        _bump(match_tournament_id(instance), seating=seating)
+    if raw:
+        return
+    seating = update_fields is None or not update_fields <= RESULT_FIELDS
+    counted = instance.status in COUNTED
+    # Finished now or before: it finished, left finished, was signed off or unlocked, or a counted
+    # result was corrected or adjusted. Else only live values (levels, the clock) moved.
+    standings = seating or counted or instance.__dict__.get(_WAS_COUNTED, True)
+    _bump(match_tournament_id(instance), seating=seating, standings=standings)
+    instance.__dict__[_WAS_COUNTED] = counted  # what the row holds now, for the next save
 
 
 def _round_changed(sender: Any, instance: Round, raw: bool = False, **kwargs: Any) -> None:
@@ -92,6 +110,7 @@ def _tournament_changed(sender: Any, instance: Tournament, raw: bool = False, **
 def connect() -> None:
     """Called once from ``StandingsConfig.ready``."""
     uid = "public-cache"
+    post_init.connect(_match_loaded, sender=Match, dispatch_uid=f"{uid}-match-loaded")
     post_save.connect(_match_saved, sender=Match, dispatch_uid=f"{uid}-match")
     post_save.connect(_round_changed, sender=Round, dispatch_uid=f"{uid}-round")
     post_delete.connect(_round_changed, sender=Round, dispatch_uid=f"{uid}-round-delete")

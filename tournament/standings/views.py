@@ -1,5 +1,14 @@
 """The public pages: no login, read-only, cached per tournament version, live by htmx polling.
 
+Each page is keyed on what it shows (:mod:`tournament.standings.cache`), around the tournament's
+frame (stages and rounds, on the *seating* version): the standings page on the stage's last
+complete standings build (moved only by what a ranking counts), the draw on the round's last
+complete draw build (live levels: coalesced, at most one rebuild every few seconds); the match,
+pair and bracket pages on the *public* version (every deal moves them; one small value each);
+find my table on the seat index alone; the big screen and the tournament home show the running
+tables (the overview's progress). So while results flow in, find my table does not change, the
+standings change only when a match finishes, and nothing is rebuilt once per deal for everyone.
+
 Each page is a cached fragment (rendered once per tournament version, page and language) inside
 the site's layout (itself rendered once per version for visitors who are not signed in:
 :mod:`tournament.standings.shell`); find my table answers from each worker's index of the seats
@@ -26,16 +35,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from tournament.parsing import int_or_none
-from tournament.standings.cache import public_cached, public_versions_get
+from tournament.standings.cache import UNREAD, public_cached, public_versions_get
 from tournament.standings.public import (
     TournamentOverview,
     bracket_cached,
+    draw_build_get,
     draw_cached,
+    frame_cached,
     match_cached,
     normalise_query,
+    overview_build_get,
     overview_cached,
     pair_cached,
+    standings_build_get,
     standings_cached,
+    standings_key,
 )
 from tournament.standings.seat_cards import find_results_html
 from tournament.standings.seating import table_find
@@ -52,13 +66,21 @@ SCREEN_MAX_SLIDES = 6
 """Per kind (draw, standings): a projector shows the top of a big event, players use their phones."""
 
 
-def _overview(request: HttpRequest, tournament_id: int) -> TournamentOverview:
+def _overview(
+    request: HttpRequest, tournament_id: int, *, live: bool = True, markers: dict[str, Any] | None = None
+) -> TournamentOverview:
     """The tournament's overview (404 if unknown); notes the cache versions on the request, read
-    once per request (one round trip for both)."""
-    versions = public_versions_get(tournament_id=tournament_id)
+    once per request (one round trip for all three, and for the ``markers`` of coalesced builds
+    the page will need). ``live``: with the current round's progress (at the public version); else
+    the frame (:func:`frame_cached`, at the seating version) for a page that shows no running tables."""
+    versions = public_versions_get(tournament_id=tournament_id, markers=markers)
     request.public_version = versions.public  # type: ignore[attr-defined]
+    request.standings_version = versions.standings  # type: ignore[attr-defined]
     request.seating_version = versions.seating  # type: ignore[attr-defined]
-    overview = overview_cached(tournament_id=tournament_id, version=request.public_version)  # type: ignore[attr-defined]
+    if live:
+        overview = overview_cached(tournament_id=tournament_id, version=versions.public)
+    else:
+        overview = frame_cached(tournament_id=tournament_id, seating_version=versions.seating)
     if overview is None:
         raise Http404
     return overview
@@ -82,9 +104,20 @@ def _live_page(
     stale_ok: bool = False,
     section: str = "",
     template: str = "public/page.html",
+    version: int | str | None = None,
+    layout_version: int | str | None = None,
 ) -> HttpResponse:
-    """Render a cached fragment, whole (a page) or alone (an htmx poll), or 204 if unchanged."""
-    version: int = request.public_version  # type: ignore[attr-defined]
+    """Render a cached fragment, whole (a page) or alone (an htmx poll), or 204 if unchanged.
+
+    ``version``: what the fragment is built from (default: the request's public version);
+    ``layout_version``: what the layout around it is built from (default: the frame's, the
+    seating version: the layout shows the tournament's name and stages and the page's title — a
+    pair's name, a table's number — all moved only by seating events).
+    """
+    if version is None:
+        version = request.public_version  # type: ignore[attr-defined]
+    if layout_version is None:
+        layout_version = f"s{request.seating_version}"  # type: ignore[attr-defined]
     if request.htmx and request.GET.get("v") == str(version):
         response = HttpResponse(status=204)
         patch_vary_headers(response, ["HX-Request"])
@@ -120,7 +153,7 @@ def _live_page(
             template,
             {"overview": overview, "title": title, "section": section},
             tournament_id=overview.id,
-            version=version,
+            version=layout_version,
             key=key,
             holes={"content": mark_safe(html)},
         )
@@ -131,7 +164,8 @@ def _live_page(
 @require_safe
 def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) -> HttpResponse:
     """The draw of a published round (the current one by default): table, pairs, area, live state."""
-    overview = _overview(request, tournament_id)
+    overview = _overview(request, tournament_id, live=False)
+    frame = f"s{request.seating_version}"  # type: ignore[attr-defined]
     if round_id is None:
         round_ = overview.current_round
     else:
@@ -139,13 +173,21 @@ def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) 
         if round_ is None:
             raise Http404
     page = _int_param(request, "page", 1, 1, 10_000)
+    rows: tuple[Any, ...] = ()
+    version = frame
+    if round_ is not None:
+        # The round's last complete build: the page (and its poll's 204) moves when a new one lands.
+        build, rows = draw_build_get(
+            tournament_id=tournament_id,
+            round_id=round_.id,
+            version=request.public_version,  # type: ignore[attr-defined]
+        )
+        version = f"{frame}.d{build}"
 
     def context() -> dict[str, Any]:
         if round_ is None:
             return {"round": None}
-        rows = draw_cached(tournament_id=tournament_id, round_id=round_.id)
-        paginator = Paginator(rows, DRAW_PAGE_SIZE)
-        return {"round": round_, "page": paginator.get_page(page)}
+        return {"round": round_, "page": Paginator(rows, DRAW_PAGE_SIZE).get_page(page)}
 
     return _live_page(
         request,
@@ -155,15 +197,15 @@ def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) 
         context=context,
         title=_("Draw"),
         params={"page": page} if page > 1 else None,
-        stale_ok=round_ is not None,
         section="draw",
+        version=version,
     )
 
 
 @require_safe
 def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Find my table: part of a name or a whole employee number → table and seat, at once."""
-    overview = _overview(request, tournament_id)
+    overview = _overview(request, tournament_id, live=False)
     query = normalise_query(request.GET.get("q", ""))
     results = table_find(
         tournament_id=tournament_id,
@@ -180,7 +222,7 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "public/find.html",
             {"overview": overview, "title": _("Find my table"), "section": "find"},
             tournament_id=overview.id,
-            version=request.public_version,  # type: ignore[attr-defined]
+            version=f"s{request.seating_version}",  # type: ignore[attr-defined]
             key="find",
             holes={"query": query, "results_html": html},
         )
@@ -191,7 +233,9 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_safe
 def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
     """Live standings of a ranked stage with every tie-break column and the movement."""
-    overview = _overview(request, tournament_id)
+    markers: dict[str, Any] = {standings_key(stage_id): UNREAD} if stage_id is not None else {}
+    overview = _overview(request, tournament_id, live=False, markers=markers)
+    frame = f"s{request.seating_version}"  # type: ignore[attr-defined]
     if stage_id is None:
         stages = overview.ranked_stages
         current = overview.current_round
@@ -205,15 +249,22 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
                 context=lambda: {"table": None},
                 title=_("Standings"),
                 section="standings",
+                version=frame,
             )
         return redirect("standings:stage_standings", tournament_id, (preferred or stages)[-1].id)
     stage = overview.stage(stage_id)
     if stage is None or stage.is_knockout:
         raise Http404
     page = _int_param(request, "page", 1, 1, 10_000)
+    # The stage's last complete build: the page (and its poll's 204) moves only when a new one lands.
+    build, table = standings_build_get(
+        tournament_id=tournament_id,
+        stage_id=stage_id,
+        version=request.standings_version,  # type: ignore[attr-defined]
+        marker=markers[standings_key(stage_id)],
+    )
 
     def context() -> dict[str, Any]:
-        table = standings_cached(tournament_id=tournament_id, stage_id=stage_id)
         lines = table.lines if table is not None else ()
         return {"table": table, "stage": stage, "page": Paginator(lines, STANDINGS_PAGE_SIZE).get_page(page)}
 
@@ -225,15 +276,15 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
         context=context,
         title=_("Standings"),
         params={"page": page} if page > 1 else None,
-        stale_ok=True,
         section="standings",
+        version=f"{frame}.b{build}",
     )
 
 
 @require_safe
 def bracket(request: HttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
     """A knockout stage's bracket: the whole tree, byes, winners, live levels, third place."""
-    overview = _overview(request, tournament_id)
+    overview = _overview(request, tournament_id, live=False)
     if stage_id is None:
         stages = overview.knockout_stages
         if not stages:
@@ -265,7 +316,7 @@ def bracket(request: HttpRequest, tournament_id: int, stage_id: int | None = Non
 @require_safe
 def pair(request: HttpRequest, tournament_id: int, pair_id: int) -> HttpResponse:
     """A pair's page: its players, its ranks, and every match with its deal-by-deal history."""
-    overview = _overview(request, tournament_id)
+    overview = _overview(request, tournament_id, live=False)
     view = pair_cached(tournament_id=tournament_id, pair_id=pair_id)
     if view is None:
         raise Http404
@@ -283,7 +334,7 @@ def pair(request: HttpRequest, tournament_id: int, pair_id: int) -> HttpResponse
 @require_safe
 def match(request: HttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
     """A match as it stands: live levels and every deal as the referee entered it."""
-    overview = _overview(request, tournament_id)
+    overview = _overview(request, tournament_id, live=False)
     view = match_cached(tournament_id=tournament_id, match_id=match_id)
     if view is None:
         raise Http404
@@ -356,7 +407,7 @@ def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def overview_html(*, tournament_id: int) -> str:
     """The public part of the tournament home (current round, time left, links), cached; for
     ``registration.views.tournament_detail``. Empty for an unknown tournament."""
-    overview = overview_cached(tournament_id=tournament_id)
+    build, overview = overview_build_get(tournament_id=tournament_id)
     if overview is None:
         return ""
     language = get_language() or ""
@@ -364,4 +415,5 @@ def overview_html(*, tournament_id: int) -> str:
         tournament_id=tournament_id,
         key=f"html:{language}:overview",
         build=lambda: render_to_string("public/_overview.html", {"overview": overview}),
+        version=f"o{build}",
     )

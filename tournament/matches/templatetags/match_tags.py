@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import template
 from django.utils.translation import gettext as _
 
+from scoring.snapshot import DealSnapshot
 from tournament import labels
 from tournament.locale import in_ui_language
 
@@ -45,17 +47,22 @@ def note(guidance: Any) -> str:
 
 @register.filter
 def tractor_result(record: Any) -> str:
-    """A Tractor deal's verdict from the seed-001 table: who goes up, or the defenders take over (上台)."""
-    if not isinstance(record, dict) or "declarer" not in record:
+    """A Tractor deal's verdict from the seed-001 table: who goes up, or the defenders take over (上台).
+    ``record``: a stored record read back (``Deal.snapshot``), or a preview's record as the fold wrote it."""
+    if isinstance(record, Mapping):
+        record = DealSnapshot.from_json(record)
+    if not isinstance(record, DealSnapshot) or not record.tractor:
         return ""
-    declarer = labels.side(record.get("declarer"))
-    defenders = labels.side("EW" if record.get("declarer") == "NS" else "NS")
-    result, upgrade = record.get("result"), record.get("upgrade", 0)
-    faults = labels.tractor_faults(record)
+    declarer = labels.side(record.declarer)
+    defenders = labels.side("EW" if record.declarer == "NS" else "NS")
+    result, upgrade = record.result, record.upgrade
+    faults = labels.tractor_faults(
+        {"revoke": record.revoke, "wrong_bottom": record.wrong_bottom, "wrong_count": record.wrong_count}
+    )
     if result == "replayed":  # seed 001 §18: a wrong card count in both sides' hands
         return str(_("Wrong card count in both sides' hands: the deal is replayed, nothing changes"))
     prefix = _("%(faults)s: the deal ends. ") % {"faults": "; ".join(faults)} if faults else ""
-    if record.get("passed_a"):
+    if record.passed_a:
         text = _("%(side)s keep their A: game won") % {"side": declarer}
     elif result == "declarers_up":
         text = _("Declarers %(side)s go up %(n)d") % {"side": declarer, "n": upgrade}
