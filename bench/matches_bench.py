@@ -56,6 +56,7 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
+    from scoring.profiles import options_for
     from tournament.matches.models import Match, MatchStatus, Round, RoundStatus, Stage, Table
     from tournament.matches.services import round_start
     from tournament.registration.models import Pair, Tournament
@@ -66,7 +67,9 @@ def main() -> None:
         tournament = Tournament.objects.create(name=f"bench round start {run}", rule_profile="timed-40")
         pairs = Pair.objects.bulk_create(Pair(tournament=tournament, name=f"对{i}") for i in range(1, PAIRS + 1))
         tables = Table.objects.bulk_create(Table(tournament=tournament, number=n) for n in range(1, PAIRS // 2 + 1))
-        stage = Stage.objects.create(tournament=tournament, name="预赛", format="swiss")
+        stage = Stage.objects.create(
+            tournament=tournament, name="预赛", format="swiss", rules=options_for(profile="timed-40").to_json()
+        )
         round_ = Round.objects.create(stage=stage, number=1, status=RoundStatus.PUBLISHED)
         Match.objects.bulk_create(
             Match(round=round_, table=table, ns_pair=pairs[2 * k], ew_pair=pairs[2 * k + 1])

@@ -174,3 +174,34 @@ def tractor_faults(deal: Any) -> list[str]:
     elif deal.get("wrong_count"):
         faults.append(_("wrong card count (牌张数目不符) in %(side)s's hands") % {"side": side(deal["wrong_count"])})
     return faults
+
+
+# -- knockout rounds by their names (issue 15) ------------------------------------------------------
+
+
+def knockout_round_name(pairs: int) -> str:
+    """A knockout round by its name, from the pairs still in (byes count): 2 → 决赛 (final),
+    3–4 → 半决赛, 5–8 → 四分之一决赛, then 1/8 决赛, 1/16 决赛 … (the bracket's size: the pairs
+    rounded up to a power of two, halved)."""
+    size = 2
+    while size < pairs:
+        size *= 2
+    if size <= 2:
+        return _("Final")
+    if size == 4:
+        return _("Semi-finals")
+    if size == 8:
+        return _("Quarter-finals")
+    return _("1/%(fraction)d final") % {"fraction": size // 2}
+
+
+def third_place_name() -> str:
+    return _("Third-place match")
+
+
+def round_name(*, number: int, knockout_pairs: int | None = None) -> str:
+    """A round as every page, sheet and workbook names it: a knockout round by its name (given the
+    pairs still in, :func:`knockout_round_name`), any other by its number."""
+    if knockout_pairs:
+        return knockout_round_name(knockout_pairs)
+    return _("Round %(number)s") % {"number": number}

@@ -13,6 +13,7 @@ from django.dispatch import receiver
 
 from tournament.draw.services import bracket_after_result
 from tournament.matches.signals import match_confirmed
+from tournament.registration.lifecycle import tournament_finish_if_decided
 
 logger = logging.getLogger(__name__)
 
@@ -23,3 +24,12 @@ def advance_bracket(sender: Any, match: Any, **kwargs: Any) -> None:
         bracket_after_result(match=match)
     except Exception:  # never turn a committed sign-off into an error page
         logger.exception("bracket not advanced after match %s", match.pk)
+
+
+@receiver(match_confirmed, dispatch_uid="registration.tournament_finish_if_decided")
+def finish_event(sender: Any, match: Any, **kwargs: Any) -> None:
+    """The last stage's final confirmed: the event is finished (``registration.lifecycle``)."""
+    try:
+        tournament_finish_if_decided(match=match)
+    except Exception:  # the sign-off has committed; the organiser can still finish the event by hand
+        logger.exception("event status not updated after match %s", match.pk)

@@ -76,6 +76,7 @@ from tournament.matches.models import (
     Table,
 )
 from tournament.matches.referees import referee_accounts_list
+from tournament.registration.lifecycle import event_write, tournament_status_after_publish
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.rules import rules_for_stage, stage_rules_resolve
 from tournament.standings.cache import public_version_bump
@@ -154,6 +155,7 @@ def _stage_options(format: str, options: dict[str, Any] | None) -> dict[str, Any
     return options
 
 
+@event_write
 def stage_create(
     *,
     tournament: Tournament,
@@ -261,6 +263,7 @@ def stage_entrants(*, stage: Stage, pair_ids: list[int] | None = None) -> list[E
     ]
 
 
+@event_write
 def stage_advance(
     *,
     stage: Stage,
@@ -650,6 +653,7 @@ def bracket_after_result(*, match: Match, user: Any = None) -> Round | None:
 # -- rounds ------------------------------------------------------------------------------------------
 
 
+@event_write
 def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool = False, user: Any = None) -> Round:
     """Draw the stage's next round as a draft: tables numbered top-ranked first, byes finished.
 
@@ -753,6 +757,7 @@ def _refuse_unless_draft(round_: Round) -> None:
         raise ValidationError(_("A published round cannot be changed; un-publish it first."), code="not_draft")
 
 
+@event_write
 def round_publish(*, round_: Round, user: Any = None) -> Round:
     """Publish a draft round: it is frozen, players see it and referees can enter results.
 
@@ -781,6 +786,7 @@ def round_publish(*, round_: Round, user: Any = None) -> Round:
         locked.published_at = timezone.now()
         _author(locked, user)
         locked.save(update_fields=["status", "published_at"])
+        tournament_status_after_publish(tournament_id=stage.tournament_id)
     round_.status, round_.published_at = locked.status, locked.published_at
     return round_
 
@@ -796,6 +802,7 @@ def round_has_results(*, round_: Round) -> bool:
     )
 
 
+@event_write
 def round_unpublish(*, round_: Round, user: Any = None, reason: str = "") -> Round:
     """Take a published round back to draft — only while no result has been entered.
 
@@ -827,6 +834,7 @@ def round_unpublish(*, round_: Round, user: Any = None, reason: str = "") -> Rou
     return round_
 
 
+@event_write
 def round_delete(*, round_: Round, user: Any = None) -> None:
     """Delete a draft round. Deleting a stage's first round also forgets its bracket or schedule,
     so the next draw starts afresh (with a new seed)."""
@@ -866,6 +874,7 @@ def _set_side(match_id: int, side: str, pair_id: int) -> None:
     Match.objects.filter(pk=match_id).update(**{"ns_pair_id" if side == "NS" else "ew_pair_id": pair_id})
 
 
+@event_write
 def round_pairs_swap(*, round_: Round, first_pair_id: int, second_pair_id: int, user: Any = None) -> list[DrawWarning]:
     """Swap two pairs' places in a draft round (each takes the other's table and seat, or bye).
 
@@ -967,6 +976,7 @@ def _bracket_swap(stage: Stage, first: int, second: int, user: Any, reason: str)
     stage.save(update_fields=["options"])
 
 
+@event_write
 def match_table_move(*, match: Match, table_number: int, user: Any = None) -> list[DrawWarning]:
     """Move a draft round's match to another table; if that table is taken, the two matches swap.
 
@@ -1024,6 +1034,7 @@ def match_table_move(*, match: Match, table_number: int, user: Any = None) -> li
 # -- tables and referees -----------------------------------------------------------------------------
 
 
+@event_write
 def table_areas_set(*, tournament: Tournament, first: int, last: int, area: str) -> int:
     """Put tables ``first``…``last`` in ``area`` (赛区/楼层; "" for none), creating missing tables."""
     if first < 1 or last < first:
@@ -1042,6 +1053,7 @@ def table_areas_set(*, tournament: Tournament, first: int, last: int, area: str)
     return last - first + 1
 
 
+@event_write
 def round_referees_assign(
     *,
     round_: Round,
@@ -1120,6 +1132,7 @@ def round_referees_assign(
 
 
 
+@event_write
 def round_tables_assign(
     *,
     round_: Round,

@@ -328,6 +328,7 @@ SHEETS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
         "registration": ("参赛名单", "Registration"),
         "draw": ("{stage}第{round}轮对阵", "{stage} R{round} draw"),
+        "draw_knockout": ("{stage}{round}对阵", "{stage} {round} draw"),
         "results": ("比赛结果", "Match results"),
         "deals": ("牌局记录", "Deal log"),
         "standings": ("{stage}排名", "{stage} standings"),
@@ -347,7 +348,18 @@ def word(key: str, language: Language, **values: object) -> str:
     return text.format(**values) if values else text
 
 
-def sheet_name(key: str, language: Language, *, stage: str = "", round: int | None = None) -> str:
+def knockout_round_title(pairs: int, language: Language) -> str:
+    """A knockout round's name in the workbook's language (``labels.knockout_round_name``, the one
+    function every page uses too)."""
+    from django.utils import translation
+
+    from tournament import labels
+
+    with translation.override("zh-hans" if language == "zh" else "en"):
+        return labels.knockout_round_name(pairs)
+
+
+def sheet_name(key: str, language: Language, *, stage: str = "", round: int | str | None = None) -> str:
     """The sheet's name; a long stage name is shortened so the rest of the name still fits in 31."""
     template = SHEETS[key][0] if language == "zh" else SHEETS[key][1]
     rest = len(template.replace("{stage}", "").replace("{round}", str(round or "")))

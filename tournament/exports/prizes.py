@@ -26,6 +26,7 @@ from scoring.standings import assign_tiers
 from tournament.exports.models import PrizeRanking, PrizeTier
 from tournament.exports.selectors import PairCard, pair_cards
 from tournament.matches.models import Stage
+from tournament.registration.lifecycle import event_write
 from tournament.registration.models import Tournament
 from tournament.registration.text import clean_text
 from tournament.standings.selectors import StageStandings, stage_ranking_get
@@ -61,6 +62,7 @@ class AwardList:
     problem: ScoringError | None = None
 
 
+@event_write
 def prize_tiers_set(*, tournament: Tournament, tiers: Sequence[TierData]) -> list[PrizeTier]:
     """Replace the tournament's tiers by ``tiers`` (best first). ValidationError, nothing written, for
     an empty or duplicate name or a count below 1."""
@@ -97,6 +99,7 @@ def _ranking(tournament: Tournament) -> PrizeRanking:
     return ranking
 
 
+@event_write
 def prize_stage_set(*, tournament: Tournament, stage: Stage | None) -> PrizeRanking:
     """Award the prizes from ``stage``'s ranking (None: the last stage). Lots drawn for another
     stage no longer apply."""
@@ -111,6 +114,7 @@ def prize_stage_set(*, tournament: Tournament, stage: Stage | None) -> PrizeRank
     return ranking
 
 
+@event_write
 def prize_lots_draw(*, tournament: Tournament, user: object = None) -> PrizeRanking:
     """Draw lots (抽签) for the full ties of the prize ranking: a fresh random seed, recorded."""
     with transaction.atomic():

@@ -22,6 +22,7 @@ from tournament.exports.headers import Language
 from tournament.exports.selectors import PairCard, PlayerCard, pair_cards
 from tournament.exports.xlsx import Book, StreamedSheet, Styled
 from tournament.matches.models import Match, Round
+from tournament.matches.selectors import round_knockout_pairs
 from tournament.rules import rules_for_stage
 
 CHUNK = 5000
@@ -127,7 +128,12 @@ def round_draw_sheet_write(
     *, book: Book, round: Round, language: Language, cards: dict[int, PairCard], progress: Any = None
 ) -> StreamedSheet:
     """The round's draw as one sheet of ``book`` (shared by the workbook and the round's own file)."""
-    title = h.sheet_name("draw", language, stage=round.stage.name, round=round.number)
+    pairs = round_knockout_pairs(round_=round)
+    if pairs:  # a knockout round by its name: 决赛, 半决赛 … (issue 15)
+        name = h.knockout_round_title(pairs, language)
+        title = h.sheet_name("draw_knockout", language, stage=round.stage.name, round=name)
+    else:
+        title = h.sheet_name("draw", language, stage=round.stage.name, round=round.number)
     sheet = book.sheet(title, header=h.titles(h.DRAW, language), widths=h.widths(h.DRAW), styles=h.styles(h.DRAW))
     _print_setup(sheet, landscape=True)
     for table in round_tables(round=round, cards=cards):

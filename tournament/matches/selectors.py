@@ -559,3 +559,28 @@ def match_audit(*, match: Match) -> list[AuditEntry]:
     ]
     entries.sort(key=lambda entry: entry.when, reverse=True)
     return entries
+
+
+def round_knockout_pairs(*, round_: Any) -> int | None:
+    """The pairs still in at a knockout round (byes count; the third-place match's pairs, who lost
+    a round before, do not), for the round's name; None for a round of another format. One query,
+    kept on the round object."""
+    from django.db.models import F
+
+    from tournament.matches.models import RoundEntry, StageFormat
+
+    cached = getattr(round_, "_knockout_pairs", False)
+    if cached is not False:
+        return cached  # type: ignore[no-any-return]
+    pairs: int | None = None
+    if round_.stage.format == StageFormat.KNOCKOUT:
+        lost_before = (
+            RoundEntry.objects.filter(
+                round__stage_id=round_.stage_id, round__number__lt=round_.number, match__winner__in=["NS", "EW"]
+            )
+            .exclude(side=F("match__winner"))
+            .values("pair_id")
+        )
+        pairs = RoundEntry.objects.filter(round_id=round_.pk).exclude(pair_id__in=lost_before).count() or None
+    round_._knockout_pairs = pairs
+    return pairs

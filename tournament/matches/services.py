@@ -62,6 +62,7 @@ from tournament.matches.models import (
     RoundStatus,
 )
 from tournament.matches.signals import match_confirmed, match_unlocked
+from tournament.registration.lifecycle import event_write
 from tournament.rules import rules_for_stage
 from tournament.standings.cache import public_version_bump
 
@@ -346,6 +347,7 @@ def match_adjustment_rows(match: Match) -> list[Adjustment]:
 # -- deals -------------------------------------------------------------------------------------------
 
 
+@event_write
 def deal_record(
     *,
     match_id: int,
@@ -426,6 +428,7 @@ def _deal(match: Match, number: int) -> Deal:
     return deal
 
 
+@event_write
 def deal_correct(
     *,
     match_id: int,
@@ -480,6 +483,7 @@ def deal_correct(
     return match
 
 
+@event_write
 def deal_delete(
     *,
     match_id: int,
@@ -531,6 +535,7 @@ def deal_delete(
     return match
 
 
+@event_write
 def deal_undo(*, match_id: int, user: Any = None, expected_version: int | None = None) -> Match:
     """Undo the last deal of the match (a deletion of it, audited as such)."""
     last = Deal.objects.filter(match_id=match_id).order_by("-number").values_list("number", flat=True).first()
@@ -544,6 +549,7 @@ def deal_undo(*, match_id: int, user: Any = None, expected_version: int | None =
 # -- adjustments -------------------------------------------------------------------------------------
 
 
+@event_write
 def adjustment_record(
     *,
     match_id: int,
@@ -687,6 +693,7 @@ def _adjustment_trial(
     return row, deals, rows, fold
 
 
+@event_write
 def adjustment_delete(
     *, match_id: int, adjustment_id: int, reason: str, user: Any = None, expected_version: int | None = None
 ) -> Match:
@@ -708,6 +715,7 @@ def adjustment_delete(
 # -- sign-off ----------------------------------------------------------------------------------------
 
 
+@event_write
 def match_sign_off(*, match_id: int, user: Any = None, expected_version: int | None = None) -> Match:
     """The referee confirms the final result: the match is locked and counts as confirmed.
 
@@ -735,6 +743,7 @@ def match_sign_off(*, match_id: int, user: Any = None, expected_version: int | N
     return match
 
 
+@event_write
 def match_unlock(*, match_id: int, reason: str, user: Any = None) -> Match:
     """An organiser reopens a signed-off match, with a reason; it must be signed off again."""
     with transaction.atomic():
@@ -807,6 +816,7 @@ def _schedule(kind: str, pk: int, eta: datetime) -> None:
     transaction.on_commit(send)
 
 
+@event_write
 def match_start(*, match_id: int, user: Any = None, now: datetime | None = None) -> Match:
     """Start one match's clock (its round's cap). Starting a started match changes nothing."""
     now = now or timezone.now()
@@ -821,6 +831,7 @@ def match_start(*, match_id: int, user: Any = None, now: datetime | None = None)
     return match
 
 
+@event_write
 def round_start(*, round_id: int, user: Any = None, now: datetime | None = None) -> Round:
     """Start a round: its clock and that of every match not started yet (RULES.md §2).
 
@@ -866,6 +877,7 @@ def round_start(*, round_id: int, user: Any = None, now: datetime | None = None)
     return round_
 
 
+@event_write
 def round_clock_set(
     *, round_id: int, time_cap_minutes: int | None, warning_minutes: int, user: Any = None
 ) -> Round:

@@ -27,6 +27,11 @@ urlpatterns = [
         "t/<int:tournament_id>/manage/rounds/<int:round_id>/clock/start/", views.round_start, name="round_start"
     ),
     path(
+        "t/<int:tournament_id>/manage/rounds/<int:round_id>/no-shows/",
+        views.round_no_shows,
+        name="round_no_shows",
+    ),
+    path(
         "t/<int:tournament_id>/manage/rounds/<int:round_id>/clock/set/", views.round_clock_set, name="round_clock_set"
     ),
     path(

@@ -16,14 +16,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.options import AtTimeUp
 from tournament.errors import USER_ERRORS, user_error_of
-from tournament.matches import access, selectors, services
+from tournament.matches import access, no_shows, selectors, services
 from tournament.matches.forms import (
     AdjustmentForm,
     CorrectionForm,
@@ -36,7 +36,7 @@ from tournament.matches.forms import (
     UnlockForm,
     VersionForm,
 )
-from tournament.matches.models import Match, MatchStatus
+from tournament.matches.models import Match, MatchStatus, Round
 from tournament.rules import rules_for_stage
 
 # -- helpers ---------------------------------------------------------------------------------------
@@ -613,3 +613,42 @@ def round_clock_set(request: HttpRequest, tournament_id: int, round_id: int) -> 
     else:
         messages.error(request, _("Check the minutes."))
     return redirect("matches:round_clock", tournament_id=tournament_id, round_id=round_.pk)
+
+
+# -- no-shows (issue 15) -----------------------------------------------------------------------------
+
+
+def _round_for_adjuster(request: HttpRequest, tournament_id: int, round_id: int) -> Round:
+    """A round of a tournament the user organises or chief-referees, else 404."""
+    user = request.user
+    if not (
+        access.user_organises(user=user, tournament_id=tournament_id)
+        or access.user_is_chief_referee(user=user, tournament_id=tournament_id)
+    ):
+        raise Http404
+    return get_object_or_404(
+        Round.objects.select_related("stage__tournament"), pk=round_id, stage__tournament_id=tournament_id
+    )
+
+
+@login_required
+def round_no_shows(request: HttpRequest, tournament_id: int, round_id: int) -> HttpResponse:
+    """Tables whose pair never arrived, once the forfeit band is reached: one tap each."""
+    round_ = _round_for_adjuster(request, tournament_id, round_id)
+    if request.method == "POST":
+        match_id = request.POST.get("match", "")
+        try:
+            no_shows.no_show_forfeit(
+                round_=round_, match_id=int(match_id) if match_id.isdigit() else 0, user=request.user
+            )
+        except USER_ERRORS as error:
+            messages.error(request, user_error_of(error).message)
+        else:
+            messages.success(request, _("Forfeit recorded."))
+        return redirect("matches:round_no_shows", tournament_id=tournament_id, round_id=round_.pk)
+    offer = no_shows.round_no_shows(round_=round_)
+    return render(
+        request,
+        "matches/round_no_shows.html",
+        {"round": round_, "tournament": round_.stage.tournament, "offer": offer},
+    )

@@ -29,22 +29,16 @@ class TournamentForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=Game.choices, initial=Game.GUANDAN)
     rule_profile = forms.ChoiceField(label=_("Rule profile"), choices=profile_choices, initial="timed-40")
     venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
-    starts_on = forms.DateField(
-        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    starts_on = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
 
 class PairForm(forms.Form):
     first_name = forms.CharField(label=_("Player 1 name"), max_length=60)
-    first_employee_number = forms.CharField(
-        label=_("Player 1 employee number"), max_length=32, required=False
-    )
+    first_employee_number = forms.CharField(label=_("Player 1 employee number"), max_length=32, required=False)
     first_department = forms.CharField(label=_("Player 1 department"), max_length=80, required=False)
     first_phone = forms.CharField(label=_("Player 1 phone"), max_length=32, required=False)
     second_name = forms.CharField(label=_("Player 2 name"), max_length=60)
-    second_employee_number = forms.CharField(
-        label=_("Player 2 employee number"), max_length=32, required=False
-    )
+    second_employee_number = forms.CharField(label=_("Player 2 employee number"), max_length=32, required=False)
     second_department = forms.CharField(label=_("Player 2 department"), max_length=80, required=False)
     second_phone = forms.CharField(label=_("Player 2 phone"), max_length=32, required=False)
     seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=column_max(Pair, "seed"), required=False)
@@ -65,3 +59,62 @@ class DepartmentForm(forms.Form):
 
 class RosterImportForm(forms.Form):
     file = forms.FileField(label=_("Roster workbook (.xlsx)"))
+
+
+def tie_rule_choices() -> list[tuple[str, str]]:
+    from scoring.options import TimeUpTie
+    from tournament.labels import rule_value
+
+    return [("", _("as the profile says")), *[(tie.value, rule_value("time_up_tie", tie.value)) for tie in TimeUpTie]]
+
+
+class TournamentEditForm(forms.Form):
+    """The event's details and, until the first draw, its rules (``lifecycle.tournament_update``).
+
+    The overrides offered are the ones organisers change on the day; an empty field means "as the
+    profile says" (other overrides the event already has are kept as they are)."""
+
+    OVERRIDES = ("time_cap_minutes", "a_failure_limit", "time_up_tie")
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
+    starts_on = forms.DateField(label=_("First day"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label=_("Last day"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    rule_profile = forms.ChoiceField(label=_("Rule profile"), choices=profile_choices)
+    time_cap_minutes = forms.IntegerField(
+        label=_("Time cap (minutes)"),
+        min_value=1,
+        max_value=600,
+        required=False,
+        help_text=_("Empty: as the profile says."),
+    )
+    a_failure_limit = forms.IntegerField(
+        label=_("A-failure limit"),
+        min_value=1,
+        max_value=20,
+        required=False,
+        help_text=_("Failed attempts at A before a side goes back to 2. Empty: as the profile says."),
+    )
+    time_up_tie = forms.ChoiceField(label=_("Equal levels at time-up"), choices=tie_rule_choices, required=False)
+
+    def __init__(self, *args: object, locked: bool = False, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.locked = locked
+        if locked:
+            for field in ("rule_profile", *self.OVERRIDES):
+                self.fields[field].disabled = True
+
+    def overrides(self, current: dict[str, object]) -> dict[str, object]:
+        """The event's overrides with the ones of this form replaced (empty: removed)."""
+        overrides = {key: value for key, value in current.items() if key not in self.OVERRIDES}
+        for key in self.OVERRIDES:
+            value = self.cleaned_data.get(key)
+            if value not in (None, ""):
+                overrides[key] = value
+        return overrides
+
+
+class ConfirmForm(forms.Form):
+    """A destructive action asks for the event's name, typed (a tap alone is too easy on a phone)."""
+
+    name = forms.CharField(label=_("Type the event's name to confirm"), max_length=120)

@@ -22,9 +22,14 @@ class Game(models.TextChoices):
 
 
 class TournamentStatus(models.TextChoices):
+    """An event's life, in order (``tournament.registration.lifecycle`` moves it; issue 15)."""
+
+    DRAFT = "draft", _("Draft")
     REGISTRATION = "registration", _("Registration")
-    RUNNING = "running", _("Running")
+    CHECK_IN = "check_in", _("Check-in")
+    RUNNING = "running", _("In progress")
     FINISHED = "finished", _("Finished")
+    ARCHIVED = "archived", _("Archived")
 
 
 class Tournament(models.Model):
@@ -39,6 +44,7 @@ class Tournament(models.Model):
     )
     venue = models.CharField(_("venue"), max_length=120, blank=True)
     starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    ends_on = models.DateField(_("ends on"), null=True, blank=True)
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         related_name="organised_tournaments",
@@ -56,6 +62,10 @@ class Tournament(models.Model):
             models.CheckConstraint(condition=Q(game__in=Game.values), name="tournament_game_valid"),
             models.CheckConstraint(
                 condition=Q(status__in=TournamentStatus.values), name="tournament_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(starts_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
+                name="tournament_dates_ordered",
             ),
         ]
 

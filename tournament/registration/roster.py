@@ -32,6 +32,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 from simple_history.utils import bulk_create_with_history
 
 from tournament.errors import UserError
+from tournament.registration.lifecycle import event_write
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
 from tournament.registration.services import PlayerData
 from tournament.registration.text import clean_text
@@ -278,6 +279,7 @@ def _pairs_of(rows: list[_Row]) -> list[tuple[_Row, _Row]]:
     return pairs
 
 
+@event_write
 def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) -> RosterImportResult:
     """Import a roster workbook into ``tournament``: all rows or none (RosterImportError)."""
     rows = _read_rows(file)

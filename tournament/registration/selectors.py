@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet
+from dataclasses import dataclass
 
-from tournament.registration.models import Pair, PairMember, Tournament
+from django.db.models import Case, Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
+
+from tournament.registration.models import Pair, PairMember, PairStatus, Tournament
 
 
 def pairs_with_players(*, tournament: Tournament) -> QuerySet[Pair]:
@@ -23,3 +25,76 @@ def pair_search(*, tournament: Tournament, query: str, limit: int = 30) -> Query
         Q(player__name__icontains=query) | Q(player__employee_number__istartswith=query)
     )
     return pairs_with_players(tournament=tournament).filter(pk__in=matching.values("pair_id"))[:limit]
+
+
+CHECKIN_PAGE_SIZE = 50
+
+
+@dataclass(frozen=True, slots=True)
+class CheckinPage:
+    """One page of the door's list: pairs still to check in first, then checked in, then withdrawn."""
+
+    pairs: list[Pair]
+    number: int
+    has_next: bool
+    counts: dict[str, int]
+
+
+def checkin_counts(*, tournament: Tournament) -> dict[str, int]:
+    """Checked in / expected (every pair not withdrawn) / withdrawn — one query."""
+    counts = Pair.objects.filter(tournament=tournament).aggregate(
+        expected=Count("id", filter=~Q(status=PairStatus.WITHDRAWN)),
+        checked_in=Count("id", filter=Q(status=PairStatus.CHECKED_IN)),
+        withdrawn=Count("id", filter=Q(status=PairStatus.WITHDRAWN)),
+    )
+    counts["to_come"] = counts["expected"] - counts["checked_in"]
+    return counts
+
+
+def checkin_page(
+    *, tournament: Tournament, query: str = "", page: int = 1, per_page: int = CHECKIN_PAGE_SIZE
+) -> CheckinPage:
+    """A page of the check-in list in one query (the two players' employee numbers are
+    subqueries, not a prefetch; ``per_page + 1`` rows tell whether there is a next page without a
+    count). ``query``: a player's name (part), an employee number (start) or the pair's number."""
+    page = max(1, page)
+    first = PairMember.objects.filter(pair=OuterRef("pk"), slot=1).values("player__employee_number")[:1]
+    second = PairMember.objects.filter(pair=OuterRef("pk"), slot=2).values("player__employee_number")[:1]
+    pairs = Pair.objects.filter(tournament=tournament)
+    query = query.strip()
+    if query:
+        matching = PairMember.objects.filter(player__tournament=tournament).filter(
+            Q(player__name__icontains=query) | Q(player__employee_number__istartswith=query)
+        )
+        found = Q(pk__in=matching.values("pair_id")) | Q(name__icontains=query)
+        if query.lstrip("#").isdigit():
+            found |= Q(pk=int(query.lstrip("#")))
+        pairs = pairs.filter(found)
+    rows = list(
+        pairs.annotate(
+            door_order=Case(
+                When(status=PairStatus.REGISTERED, then=Value(0)),
+                When(status=PairStatus.CHECKED_IN, then=Value(1)),
+                default=Value(2),
+            ),
+            first_number=Subquery(first),
+            second_number=Subquery(second),
+        )
+        .only("id", "name", "status", "seed", "checked_in_at", "tournament_id")
+        .order_by("door_order", "id")[(page - 1) * per_page : page * per_page + 1]
+    )
+    return CheckinPage(
+        pairs=rows[:per_page],
+        number=page,
+        has_next=len(rows) > per_page,
+        counts=checkin_counts(tournament=tournament),
+    )
+
+
+def checkin_row(*, tournament: Tournament, pair_id: int) -> Pair:
+    """One row of the check-in list, as :func:`checkin_page` reads it (after a tap)."""
+    first = PairMember.objects.filter(pair=OuterRef("pk"), slot=1).values("player__employee_number")[:1]
+    second = PairMember.objects.filter(pair=OuterRef("pk"), slot=2).values("player__employee_number")[:1]
+    return Pair.objects.annotate(first_number=Subquery(first), second_number=Subquery(second)).get(
+        tournament=tournament, pk=pair_id
+    )

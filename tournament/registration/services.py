@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
 from scoring.profiles import options_for
+from tournament.registration.lifecycle import event_write
 from tournament.registration.models import (
     Department,
     Game,
@@ -156,6 +157,7 @@ def _pair_name(players: list[Player]) -> str:
     return " / ".join(player.name for player in players)
 
 
+@event_write
 def pair_register(
     *, tournament: Tournament, first: PlayerData, second: PlayerData, seed: int | None = None
 ) -> Pair:
@@ -173,6 +175,7 @@ def pair_register(
         return pair_create(tournament=tournament, players=players, seed=seed)
 
 
+@event_write
 def pair_create(*, tournament: Tournament, players: list[Player], seed: int | None = None) -> Pair:
     """Make a pair of two existing players of the tournament, neither already in a pair."""
     if len(players) != 2 or players[0].pk == players[1].pk:
@@ -200,6 +203,7 @@ def pair_create(*, tournament: Tournament, players: list[Player], seed: int | No
     return pair
 
 
+@event_write
 def pair_update(*, pair: Pair, first: PlayerData, second: PlayerData, seed: int | None) -> Pair:
     """Edit both players of a pair and its seed."""
     members = list(pair.members.select_related("player").order_by("slot"))
@@ -221,6 +225,7 @@ def pair_update(*, pair: Pair, first: PlayerData, second: PlayerData, seed: int 
     return pair
 
 
+@event_write
 def pair_withdraw(*, pair: Pair) -> Pair:
     """Withdraw a pair: it is not drawn again (its past results stay)."""
     pair.status = PairStatus.WITHDRAWN
@@ -228,6 +233,7 @@ def pair_withdraw(*, pair: Pair) -> Pair:
     return pair
 
 
+@event_write
 def pair_check_in(*, pair: Pair, checked_in: bool = True) -> Pair:
     """Check a pair in on the day (one tap), or undo it. A withdrawn pair cannot check in."""
     if pair.status == PairStatus.WITHDRAWN:

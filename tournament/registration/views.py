@@ -15,12 +15,13 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournament.errors import UserError
 from tournament.registration import services
 from tournament.registration.forms import DepartmentForm, PairForm, RosterImportForm, TournamentForm
-from tournament.registration.models import Department, Pair, PairStatus, Tournament
+from tournament.registration.models import Department, Pair, PairStatus, Tournament, TournamentStatus
 from tournament.registration.roles import organiser_view, user_can_create_tournaments
 from tournament.registration.roster import RosterImportError, roster_import, roster_template
-from tournament.registration.selectors import pair_search, pairs_with_players
+from tournament.registration.selectors import checkin_counts, checkin_page, checkin_row, pairs_with_players
 from tournament.standings.views import overview_html as public_overview_html
 
 
@@ -34,8 +35,27 @@ def add_service_errors(form: Any, error: ValidationError) -> None:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.annotate(pair_count=Count("pairs"))[:50]
-    return render(request, "registration/home.html", {"tournaments": tournaments})
+    """The events grouped by status: under way first, then coming, then past (each capped)."""
+    shown = (
+        TournamentStatus.RUNNING,
+        TournamentStatus.CHECK_IN,
+        TournamentStatus.REGISTRATION,
+        TournamentStatus.FINISHED,
+        TournamentStatus.ARCHIVED,
+    )
+    if request.user.is_authenticated and (request.user.is_superuser or user_can_create_tournaments(request.user)):
+        shown = (*shown[:3], TournamentStatus.DRAFT, *shown[3:])  # a draft is the organiser's, not public
+    tournaments = list(
+        Tournament.objects.filter(status__in=shown)
+        .annotate(pair_count=Count("pairs"))
+        .order_by("-created_at", "-id")[:200]
+    )
+    groups = []
+    for status in shown:
+        members = [tournament for tournament in tournaments if tournament.status == status][:50]
+        if members:
+            groups.append({"status": TournamentStatus(status), "tournaments": members})
+    return render(request, "registration/home.html", {"groups": groups})
 
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -126,9 +146,7 @@ def pair_edit(request: HttpRequest, tournament: Tournament, pair_id: int) -> Htt
         else:
             messages.success(request, _("Pair %(pair)s saved.") % {"pair": pair.name})
             return redirect("registration:pairs", tournament_id=tournament.pk)
-    return render(
-        request, "registration/pair_form.html", {"tournament": tournament, "pair": pair, "form": form}
-    )
+    return render(request, "registration/pair_form.html", {"tournament": tournament, "pair": pair, "form": form})
 
 
 @require_POST
@@ -158,12 +176,24 @@ def department_list(request: HttpRequest, tournament: Tournament) -> HttpRespons
     )
 
 
+def _page_number(request: HttpRequest) -> int:
+    try:
+        return max(1, min(int(request.GET.get("page", "1")), 10_000))
+    except ValueError:
+        return 1
+
+
 @organiser_view
 def check_in(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    query = request.GET.get("q", "").strip()
-    pairs = pair_search(tournament=tournament, query=query) if query else []
+    """The door: every pair, those still to come first, paged, searchable (issue 15)."""
+    query = request.GET.get("q", "").strip()[:60]
+    page = checkin_page(tournament=tournament, query=query, page=_page_number(request))
     template = "registration/_checkin_results.html" if request.htmx else "registration/checkin.html"
-    return render(request, template, {"tournament": tournament, "pairs": pairs, "query": query})
+    return render(
+        request,
+        template,
+        {"tournament": tournament, "page": page, "pairs": page.pairs, "counts": page.counts, "query": query},
+    )
 
 
 @require_POST
@@ -174,11 +204,17 @@ def check_in_toggle(request: HttpRequest, tournament: Tournament, pair_id: int) 
         services.pair_check_in(pair=pair, checked_in=request.POST.get("undo") != "1")
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
+    except UserError as error:
+        messages.error(request, error.message)
     if request.htmx:
-        pair = pairs_with_players(tournament=tournament).get(pk=pair.pk)
-        return render(request, "registration/_checkin_row.html", {"tournament": tournament, "pair": pair})
+        row = checkin_row(tournament=tournament, pair_id=pair.pk)
+        return render(
+            request,
+            "registration/_checkin_row.html",
+            {"tournament": tournament, "pair": row, "counts": checkin_counts(tournament=tournament), "oob": True},
+        )
     url = reverse("registration:checkin", kwargs={"tournament_id": tournament.pk})
-    return redirect(f"{url}?{urlencode({'q': request.POST.get('q', '')})}")
+    return redirect(f"{url}?{urlencode({'q': request.POST.get('q', ''), 'page': request.POST.get('page', '1')})}")
 
 
 @organiser_view

@@ -17,7 +17,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournament import labels
+from tournament.registration.models import PairStatus
 from tournament.standings.public import FIND_LIMIT, SeatFound, TournamentOverview
+from tournament.standings.seating import NotSeated
 
 
 @lru_cache(maxsize=1024)
@@ -34,7 +36,11 @@ def _card_words(language: str) -> dict[str, str]:
     """The words of a find-my-table answer in ``language`` (the active one), looked up once per worker."""
     return {
         "opponents": _("Opponents"),
-        "bye": _("Bye"),
+        "bye": _("Bye this round"),
+        "not_checked_in": _("Registered, not checked in yet: check in at the desk to be seated."),
+        "withdrawn": _("Withdrawn: this pair no longer plays."),
+        "eliminated": _("Eliminated in round %(number)s of %(stage)s."),
+        "not_drawn": _("Checked in, but not in the current round."),
         "match_page": _("Match page"),
         "table": _("Table %(table)s"),
         "round": _("round %(number)s"),
@@ -43,13 +49,37 @@ def _card_words(language: str) -> dict[str, str]:
     }
 
 
-def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound]) -> list[str]:
+def standing_line(seat: NotSeated, words: dict[str, str]) -> str:
+    """Where a player without a seat stands, in words (the most telling reason first)."""
+    if seat.state == PairStatus.WITHDRAWN:
+        return words["withdrawn"]
+    if seat.eliminated_in is not None:
+        return words["eliminated"] % {"number": seat.eliminated_in, "stage": seat.stage_name}
+    if seat.state == PairStatus.REGISTERED:
+        return words["not_checked_in"]
+    return words["not_drawn"]
+
+
+def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound | NotSeated]) -> list[str]:
     """Find-my-table answers as HTML: each player, the table and seat (or a bye), the opponents
-    and the match page."""
+    and the match page; for a player without a seat, where they stand."""
     pair_url, match_url = _id_url("standings:pair", tournament_id), _id_url("standings:match", tournament_id)
     words = _card_words(get_language())
     cards = []
     for seat in seats:
+        if isinstance(seat, NotSeated):
+            cards.append(
+                format_html(
+                    '<li class="card found-seat found-{}">\n'
+                    '  <p class="seat-who"><strong>{}</strong> <span class="muted">{}</span></p>\n'
+                    '  <p class="seat-standing">{}</p>\n</li>',
+                    seat.state or "none",
+                    seat.player_name,
+                    seat.pair_name,
+                    standing_line(seat, words),
+                )
+            )
+            continue
         if seat.table:
             area = format_html(' <span class="badge">{}</span>', seat.area) if seat.area else ""
             where = format_html(
@@ -82,21 +112,27 @@ def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound]) -> list[str]:
     return cards
 
 
-def find_results_html(*, overview: TournamentOverview, query: str, seats: Sequence[SeatFound]) -> SafeString:
-    """What a search gives: the seats found, a friendly line when nobody matches, a hint when the
-    list is cut at :data:`FIND_LIMIT`; nothing before a search."""
+def find_results_html(
+    *, overview: TournamentOverview, query: str, seats: Sequence[SeatFound | NotSeated]
+) -> SafeString:
+    """What a search gives: the seats found (and where players without one stand), a friendly
+    line when nobody matches, a hint when the list is cut at :data:`FIND_LIMIT`; nothing before a
+    search."""
     if not query:
         return SafeString("")
+    not_yet = ""
     if not overview.current_rounds:
-        return format_html('\n  <p class="muted">{}</p>\n', _("The draw of the first round is not published yet."))
+        not_yet = format_html('\n  <p class="muted">{}</p>\n', _("The draw of the first round is not published yet."))
+        if not seats:
+            return not_yet
     cards = seat_cards(tournament_id=overview.id, seats=seats)
     if cards:
         items = format_html_join("\n  ", "{}", ((card,) for card in cards))
     else:
-        nobody = _("Nobody in the current round matches “%(query)s”.") % {"query": query}
+        nobody = _("Nobody registered in this event matches “%(query)s”.") % {"query": query}
         items = format_html('<li class="muted">{}</li>', nobody)
     more = ""
     if len(cards) >= FIND_LIMIT:
         text = _("Only the first %(limit)s are shown: type more of the name.") % {"limit": FIND_LIMIT}
         more = format_html('\n  <p class="muted small">{}</p>', text)
-    return format_html('\n  <ul class="found">\n  {}\n  </ul>{}\n', items, more)
+    return format_html('{}\n  <ul class="found">\n  {}\n  </ul>{}\n', not_yet, items, more)

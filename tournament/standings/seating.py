@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from itertools import accumulate
 from operator import itemgetter
 from typing import Any
@@ -26,7 +27,7 @@ from tournament.matches.models import Match, RoundEntry, Table
 from tournament.parsing import ascii_digits
 from tournament.registration.models import Pair, PairMember, Player
 from tournament.standings.cache import LocalMemo, public_version_get
-from tournament.standings.public import FIND_LIMIT, RoundInfo, SeatFound, Side, normalise_query
+from tournament.standings.public import FIND_LIMIT, PUBLIC_ROUND_STATUSES, RoundInfo, SeatFound, Side, normalise_query
 
 seat_indexes = LocalMemo(8)
 """A worker's indexes, one per tournament (the latest built) for the last eight tournaments asked
@@ -38,7 +39,28 @@ _SEPARATOR = "\n"
 
 SeatRow = tuple[Any, ...]
 """One seat as the index query gives it: player id, name, employee number, pair id, round id,
-match id, table number, area, side, N/S pair id and name, E/W pair id and name."""
+match id, table number, area, side, N/S pair id and name, E/W pair id and name. A player of the
+tournament who has no seat in the current rounds has a row with round id 0 and the seat's fields
+None except the pair's name (in the N/S name's place) — see :class:`NotSeated`."""
+
+NOT_SEATED = 0
+"""The round id of a player's row when the player has no seat in the current rounds."""
+
+
+@dataclass(frozen=True, slots=True)
+class NotSeated:
+    """A find-my-table answer for a player without a seat in the current rounds: where they stand.
+
+    ``eliminated_in``: the knockout round the pair went out in (current knockout stages, from the
+    index's build); ``state``: the pair's registration status, read when the question is answered
+    (check-in does not rebuild the index) — :func:`player_find` fills it in."""
+
+    player_name: str
+    pair_id: int
+    pair_name: str
+    eliminated_in: int | None = None
+    stage_name: str = ""
+    state: str = ""
 
 _BY_NAME = itemgetter(1, 4, 0)  # name, round, player
 
@@ -52,9 +74,15 @@ class SeatIndex:
     building the index after a draw costs little more than the query.
     """
 
-    def __init__(self, rows: Iterable[SeatRow], rounds: Sequence[RoundInfo]) -> None:
+    def __init__(
+        self,
+        rows: Iterable[SeatRow],
+        rounds: Sequence[RoundInfo],
+        eliminated: dict[int, tuple[int, str]] | None = None,
+    ) -> None:
         self._rows = sorted(rows, key=_BY_NAME)
         self._rounds = {round_.id: round_ for round_ in rounds}
+        self._eliminated = eliminated or {}  # pair → (knockout round, stage name)
         self._by_number: dict[str, list[int]] = {}
         for index, row in enumerate(self._rows):
             self._by_number.setdefault(row[2], []).append(index)
@@ -62,7 +90,7 @@ class SeatIndex:
         self._starts = list(accumulate((len(name) + len(_SEPARATOR) for name in folded[:-1]), initial=0))
         self._names = _SEPARATOR.join(folded)
 
-    def find(self, query: str, *, limit: int = FIND_LIMIT) -> tuple[SeatFound, ...]:
+    def find(self, query: str, *, limit: int = FIND_LIMIT) -> tuple[SeatFound | NotSeated, ...]:
         """The first ``limit`` seats whose player's name contains ``query`` or whose employee
         number is ``query``; a query of digits only is an employee number."""
         query = normalise_query(query)
@@ -85,8 +113,13 @@ class SeatIndex:
             position = names.find(needle, starts[index + 1])  # on to the next name: one hit each
         return hits
 
-    def _seat(self, row: SeatRow) -> SeatFound:
+    def _seat(self, row: SeatRow) -> SeatFound | NotSeated:
         _player_id, name, _number, pair_id, round_id, match_id, table, area, side, ns, ns_name, ew, ew_name = row
+        if round_id == NOT_SEATED:
+            out_in, stage_name = self._eliminated.get(pair_id, (None, ""))
+            return NotSeated(
+                player_name=name, pair_id=pair_id, pair_name=ns_name, eliminated_in=out_in, stage_name=stage_name
+            )
         round_ = self._rounds[round_id]
         return SeatFound(
             player_name=name,
@@ -103,21 +136,23 @@ class SeatIndex:
         )
 
 
-def seat_index_build(*, rounds: Sequence[RoundInfo]) -> SeatIndex:
-    """Every seat of ``rounds`` in one query over indexed joins.
+def seat_index_build(*, rounds: Sequence[RoundInfo], tournament_id: int | None = None) -> SeatIndex:
+    """Every seat of ``rounds`` in one query over indexed joins; with ``tournament_id``, every other
+    player of the tournament too (a row without a seat: registered, withdrawn, out), in the same
+    query. A current knockout stage adds its bracket's state (who went out in which round).
 
     Written out rather than built by the ORM: the ORM's path through ``pair__round_entries``
     adds two joins, and with eleven tables PostgreSQL spent longer planning the query than
     running it.
     """
     round_ids = [round_.id for round_ in rounds]
-    if not round_ids:
+    if not round_ids and tournament_id is None:
         return SeatIndex((), rounds)
     quote = connection.ops.quote_name
     player, member, entry = Player._meta.db_table, PairMember._meta.db_table, RoundEntry._meta.db_table
     match, table, pair = Match._meta.db_table, Table._meta.db_table, Pair._meta.db_table
-    placeholders = ", ".join(["%s"] * len(round_ids))
-    sql = f"""
+    placeholders = ", ".join(["%s"] * len(round_ids)) or "NULL"
+    seats = f"""
         SELECT p.id, p.name, p.employee_number, e.pair_id, e.round_id, e.match_id, t.number, t.area, e.side,
                m.ns_pair_id, ns.name, m.ew_pair_id, ew.name
         FROM {quote(entry)} e
@@ -129,9 +164,38 @@ def seat_index_build(*, rounds: Sequence[RoundInfo]) -> SeatIndex:
         LEFT JOIN {quote(pair)} ew ON ew.id = m.ew_pair_id
         WHERE e.round_id IN ({placeholders})
     """
+    params: list[Any] = list(round_ids)
+    if tournament_id is not None:
+        seats += f"""
+        UNION ALL
+        SELECT p.id, p.name, p.employee_number, pm.pair_id, {NOT_SEATED}, NULL, NULL, NULL, NULL,
+               NULL, pr.name, NULL, NULL
+        FROM {quote(player)} p
+        JOIN {quote(member)} pm ON pm.player_id = p.id
+        JOIN {quote(pair)} pr ON pr.id = pm.pair_id
+        WHERE p.tournament_id = %s AND NOT EXISTS (
+            SELECT 1 FROM {quote(entry)} e2 WHERE e2.pair_id = pm.pair_id AND e2.round_id IN ({placeholders})
+        )
+        """
+        params += [tournament_id, *round_ids]
     with connection.cursor() as cursor:
-        cursor.execute(sql, round_ids)
-        return SeatIndex(cursor.fetchall(), rounds)
+        cursor.execute(seats, params)
+        rows = cursor.fetchall()
+    return SeatIndex(rows, rounds, _eliminated(rounds) if tournament_id is not None else None)
+
+
+def _eliminated(rounds: Sequence[RoundInfo]) -> dict[int, tuple[int, str]]:
+    """Pair → (round, stage name) it went out in, in the current rounds' knockout stages."""
+    from tournament.matches.models import Stage, StageFormat
+    from tournament.standings.selectors import stage_bracket_state_get
+
+    stage_ids = {round_.stage_id: round_.stage_name for round_ in rounds if round_.stage_format == StageFormat.KNOCKOUT}
+    out: dict[int, tuple[int, str]] = {}
+    for stage in Stage.objects.filter(pk__in=stage_ids):
+        state = stage_bracket_state_get(stage=stage, statuses=PUBLIC_ROUND_STATUSES)
+        for pair_id, round_number in state.out_in.items():
+            out[int(pair_id)] = (round_number, stage_ids[stage.pk])
+    return out
 
 
 def seat_index_get(*, tournament_id: int, rounds: Sequence[RoundInfo], version: int | None = None) -> SeatIndex:
@@ -145,7 +209,7 @@ def seat_index_get(*, tournament_id: int, rounds: Sequence[RoundInfo], version: 
     held = seat_indexes.get(tournament_id)
     if held is not None and held[0] == built_for:
         return held[1]  # type: ignore[no-any-return]
-    index = seat_index_build(rounds=rounds)
+    index = seat_index_build(rounds=rounds, tournament_id=tournament_id)
     seat_indexes.put(tournament_id, (built_for, index))  # the one before is dropped, not kept
     return index
 
@@ -157,4 +221,25 @@ def table_find(
     employee number is ``query`` (see :class:`SeatIndex`); ``version`` as for :func:`seat_index_get`."""
     if not normalise_query(query) or not rounds:
         return ()
-    return seat_index_get(tournament_id=tournament_id, rounds=rounds, version=version).find(query)
+    found = seat_index_get(tournament_id=tournament_id, rounds=rounds, version=version).find(query)
+    return tuple(seat for seat in found if isinstance(seat, SeatFound))
+
+
+def player_find(
+    *, tournament_id: int, rounds: Sequence[RoundInfo], query: str, version: int | None = None
+) -> tuple[SeatFound | NotSeated, ...]:
+    """Find my table, and where a player without a seat stands (issue 15): registered but not
+    checked in, withdrawn, eliminated in round N, or checked in but not in this round. The seats
+    come from the index alone; the registration status of the players without a seat is read in
+    one query by primary key (the door changes it all morning; it does not rebuild the index)."""
+    if not normalise_query(query):
+        return ()
+    found = seat_index_get(tournament_id=tournament_id, rounds=rounds, version=version).find(query)
+    pair_ids = {answer.pair_id for answer in found if isinstance(answer, NotSeated)}
+    if not pair_ids:
+        return found
+    states = dict(Pair.objects.filter(pk__in=pair_ids).values_list("pk", "status"))
+    return tuple(
+        replace(answer, state=states.get(answer.pair_id, "")) if isinstance(answer, NotSeated) else answer
+        for answer in found
+    )

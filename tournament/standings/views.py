@@ -52,7 +52,7 @@ from tournament.standings.public import (
     standings_key,
 )
 from tournament.standings.seat_cards import find_results_html
-from tournament.standings.seating import table_find
+from tournament.standings.seating import player_find
 from tournament.standings.shell import page_render
 
 DRAW_PAGE_SIZE = 100
@@ -207,7 +207,7 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Find my table: part of a name or a whole employee number → table and seat, at once."""
     overview = _overview(request, tournament_id, live=False)
     query = normalise_query(request.GET.get("q", ""))
-    results = table_find(
+    results = player_find(
         tournament_id=tournament_id,
         rounds=overview.current_rounds,
         query=query,

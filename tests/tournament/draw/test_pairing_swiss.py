@@ -418,6 +418,8 @@ def test_as_good_as_the_v1_exact_engine_on_small_fields(
 ) -> None:
     """Issue 21: where swiss.v1 was exact (up to 100 entrants), swiss.v2 reaches the same criteria
     vector every round — ordinary and hard fields (few departments protected every round)."""
+    if n % 2:
+        rounds = min(rounds, n)  # an odd field has byes for n rounds; then nobody may have a second
     run_event(
         n,
         seed,

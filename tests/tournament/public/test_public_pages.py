@@ -99,7 +99,7 @@ def test_find_answers_from_the_cache_without_touching_the_database(client, event
 def test_find_fragment_for_htmx_and_a_friendly_answer_for_nobody(client, event):
     response = client.get(url("find", event.tournament.pk), {"q": "无此人"}, headers={"HX-Request": "true"})
     body = response.content.decode()
-    assert "<html" not in body and "Nobody in the current round matches" in body
+    assert "<html" not in body and "Nobody registered in this event matches" in body
 
 
 def test_standings_show_every_tie_break_column_and_the_movement(client, event):

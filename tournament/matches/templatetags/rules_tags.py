@@ -18,3 +18,11 @@ register.filter("rule_option", labels.rule_option)
 def rule_value(value: Any, name: Any) -> str:
     """``{{ line.value|rule_value:line.name }}``: an option's value in words."""
     return labels.rule_value(name, value)
+
+
+@register.filter
+def round_name(round_: Any) -> str:
+    """``{{ round|round_name }}``: 决赛, 半决赛 … for a knockout round, else 第 N 轮 (``labels.round_name``)."""
+    from tournament.matches.selectors import round_knockout_pairs
+
+    return labels.round_name(number=round_.number, knockout_pairs=round_knockout_pairs(round_=round_))

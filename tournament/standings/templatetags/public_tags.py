@@ -87,3 +87,18 @@ def in_language(texts: Any) -> str:
     if not texts:
         return ""
     return in_ui_language(en=texts[0], zh=texts[1])
+
+
+@register.filter
+def knockout_round_name(pairs: Any) -> str:
+    """``{{ round.remaining|knockout_round_name }}``: 决赛, 半决赛, 四分之一决赛, 1/8 决赛 … (``labels``)."""
+    from tournament import labels
+
+    return labels.knockout_round_name(int(pairs or 0))
+
+
+@register.filter
+def third_place_name(_value: Any) -> str:
+    from tournament import labels
+
+    return labels.third_place_name()

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0005_referees'),
+        ('matches', '0006_event_status_from_rounds'),
     ]
 
     operations = [

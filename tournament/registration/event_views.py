@@ -1,0 +1,147 @@
+"""The event's own page for its organiser: details and rules, status, archive, delete (issue 15)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.errors import UserError
+from tournament.registration import lifecycle
+from tournament.registration.forms import ConfirmForm, TournamentEditForm
+from tournament.registration.models import Tournament, TournamentStatus
+from tournament.registration.roles import organiser_view
+
+
+def _initial(tournament: Tournament) -> dict[str, Any]:
+    initial: dict[str, Any] = {
+        "name": tournament.name,
+        "venue": tournament.venue,
+        "starts_on": tournament.starts_on,
+        "ends_on": tournament.ends_on,
+        "rule_profile": tournament.rule_profile,
+    }
+    for key in TournamentEditForm.OVERRIDES:
+        initial[key] = tournament.rule_overrides.get(key)
+    return initial
+
+
+def _add_errors(form: Any, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, field_errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, field_errors)
+    else:
+        form.add_error(None, error)
+
+
+def _show_profile_values(form: TournamentEditForm, tournament: Tournament) -> None:
+    """An empty override field shows, greyed, what the profile itself says."""
+    from scoring.errors import ScoringError
+    from scoring.profiles import options_for
+    from tournament.labels import rule_value
+
+    try:
+        profile = options_for(profile=tournament.rule_profile, overrides={})
+    except ScoringError:
+        return
+    for key in ("time_cap_minutes", "a_failure_limit"):
+        value = getattr(profile, key)
+        form.fields[key].widget.attrs["placeholder"] = rule_value(key, value)
+
+
+@organiser_view
+def event_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    archived = tournament.status == TournamentStatus.ARCHIVED
+    locked = lifecycle.tournament_drawn(tournament=tournament)
+    form = TournamentEditForm(request.POST or None, initial=_initial(tournament), locked=locked or archived)
+    if archived:
+        for field in form.fields.values():
+            field.disabled = True
+    _show_profile_values(form, tournament)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            lifecycle.tournament_update(
+                tournament=tournament,
+                name=data["name"],
+                venue=data["venue"],
+                starts_on=data["starts_on"],
+                ends_on=data["ends_on"],
+                rule_profile=None if locked else data["rule_profile"],
+                rule_overrides=None if locked else form.overrides(tournament.rule_overrides),
+                user=request.user,
+            )
+        except ValidationError as error:
+            _add_errors(form, error)
+        except UserError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Event saved."))
+            return redirect("registration:event", tournament_id=tournament.pk)
+    return render(
+        request,
+        "registration/event_settings.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "locked": locked,
+            "locked_reason": lifecycle.rules_locked_reason() if locked else "",
+            "archived": archived,
+            "moves": [TournamentStatus(status) for status in lifecycle.status_moves(tournament=tournament)],
+            "statuses": [TournamentStatus(status) for status in lifecycle.ORDER],
+            "has_results": lifecycle.tournament_has_results(tournament=tournament),
+        },
+    )
+
+
+@require_POST
+@organiser_view
+def event_status(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    action = request.POST.get("action", "")
+    try:
+        if action == "archive":
+            lifecycle.tournament_archive(tournament=tournament, user=request.user)
+        elif action == "unarchive":
+            lifecycle.tournament_unarchive(tournament=tournament, user=request.user)
+        else:
+            lifecycle.tournament_status_set(
+                tournament=tournament, status=request.POST.get("status", ""), user=request.user
+            )
+    except (ValidationError, UserError) as error:
+        text = error.message if isinstance(error, UserError) else " ".join(error.messages)
+        messages.error(request, text)
+    else:
+        messages.success(
+            request, _("The event is now: %(status)s.") % {"status": TournamentStatus(tournament.status).label}
+        )
+    return redirect("registration:event", tournament_id=tournament.pk)
+
+
+@organiser_view
+def event_delete(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = ConfirmForm(request.POST or None)
+    has_results = lifecycle.tournament_has_results(tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        if form.cleaned_data["name"].strip() != tournament.name:
+            form.add_error("name", _("The name does not match."))
+        else:
+            try:
+                lifecycle.tournament_delete(tournament=tournament, user=request.user)
+            except ValidationError as error:
+                _add_errors(form, error)
+            except UserError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(request, _("Event %(event)s deleted.") % {"event": tournament.name})
+                return redirect("home")
+    return render(
+        request,
+        "registration/event_delete.html",
+        {"tournament": tournament, "form": form, "has_results": has_results},
+        status=400 if request.method == "POST" else 200,
+    )

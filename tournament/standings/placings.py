@@ -1,0 +1,45 @@
+"""The final placings of a finished knockout (issue 15): who came where, and the prize tiers.
+
+A public page, read-only. The knockout ranking is the stage's (``stage_ranking_get``: the bracket's
+placings, ``scoring.standings.bracket_placings``); the tiers are the organiser's prize tiers
+awarded from the prize stage's ranking (``tournament.exports.prizes.prize_tiers_award``) when the
+prize stage is this knockout. Shown once the bracket is decided (a champion, nothing pending).
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
+
+from tournament.exports.prizes import prize_tiers_award
+from tournament.matches.models import Stage, StageFormat
+from tournament.registration.models import Tournament
+from tournament.standings.selectors import stage_ranking_get
+
+
+@require_safe
+def placings(request: HttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    stages = Stage.objects.filter(tournament=tournament, format=StageFormat.KNOCKOUT).order_by("-order")
+    stage = get_object_or_404(stages, pk=stage_id) if stage_id is not None else stages.first()
+    if stage is None:
+        raise Http404
+    standings = stage_ranking_get(stage=stage)
+    decided = standings.bracket is not None and standings.bracket.complete and not standings.bracket.pending
+    tiers: dict[int, str] = {}
+    problem = None
+    if decided:
+        awards = prize_tiers_award(tournament=tournament)
+        if awards.stage is not None and awards.stage.pk == stage.pk:
+            tiers = {award.pair.id: award.tier for award in awards.awards}
+            problem = awards.problem
+    rows = [
+        {"rank": row.rank, "pair": pair, "tier": tiers.get(pair.pk, "")}
+        for row, pair in standings.rows_with_pairs()
+    ] if decided else []
+    return render(
+        request,
+        "public/placings.html",
+        {"tournament": tournament, "stage": stage, "decided": decided, "rows": rows, "problem": problem},
+    )
