@@ -1091,6 +1091,7 @@ def _round_locked(round_id: int) -> Round:
     return Round.objects.select_for_update(of=("self",)).select_related("stage").get(pk=round_id)
 
 
+@event_write
 def round_pause(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
     """Pause a round's clock and that of every table running with it (a fire alarm, a dispute)."""
     now = now or timezone.now()
@@ -1107,6 +1108,7 @@ def round_pause(*, round_id: int, reason: str, user: Any = None, now: datetime |
     return round_
 
 
+@event_write
 def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
     """Resume a paused round: its deadline, and that of each table its pause paused, move on by the
     pause's length; tables paused on their own stay paused."""
@@ -1128,6 +1130,7 @@ def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime 
     return round_
 
 
+@event_write
 def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) -> Round:
     """Give a round's clock, and every table running with it, ``minutes`` more (paused or not)."""
     minutes = _clean_minutes(minutes)
@@ -1146,6 +1149,7 @@ def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) 
     return round_
 
 
+@event_write
 def round_cap_change(
     *, round_id: int, minutes: int, reason: str, user: Any = None, now: datetime | None = None
 ) -> Round:
@@ -1181,6 +1185,7 @@ def round_cap_change(
     return round_
 
 
+@event_write
 def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
     """Call time for a round now (paused or not): every table running with it is called at once."""
     now = now or timezone.now()
@@ -1207,6 +1212,7 @@ def _match_clock_save(match: Match, *, user: Any, reason: str, fields: list[str]
     public_version_bump(tournament_id=match.round.stage.tournament_id, seating=False)
 
 
+@event_write
 def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
     """Pause one table's clock (a dispute at that table)."""
     now = now or timezone.now()
@@ -1219,6 +1225,7 @@ def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime |
     return match
 
 
+@event_write
 def match_resume(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
     """Resume one table's clock (paused alone or with its round): its deadline moves on by the pause."""
     now = now or timezone.now()
@@ -1234,6 +1241,7 @@ def match_resume(*, match_id: int, reason: str, user: Any = None, now: datetime 
     return match
 
 
+@event_write
 def match_extend(*, match_id: int, minutes: int, reason: str, user: Any = None) -> Match:
     """Give one table ``minutes`` more (a long dispute there), paused or not."""
     minutes = _clean_minutes(minutes)
@@ -1249,6 +1257,7 @@ def match_extend(*, match_id: int, minutes: int, reason: str, user: Any = None) 
     return match
 
 
+@event_write
 def match_call_now(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
     """Call time at one table now (paused or not, timed or not)."""
     now = now or timezone.now()
