@@ -259,12 +259,14 @@ def wait_ready(url: str, seconds: float = 60) -> None:
         time.sleep(0.3)
 
 
-def serve(database_url: str, static_root: str, port: int) -> subprocess.Popen:
+def serve(database_url: str, static_root: str, port: int, *, secret_key: str | None = None) -> subprocess.Popen:
+    """gunicorn on ``port``; ``secret_key``: the one this process signs sessions with (a bench that
+    signs an organiser in), else a fresh one."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
         "DEBUG": "0",
-        "SECRET_KEY": secrets.token_hex(32),
+        "SECRET_KEY": secret_key or secrets.token_hex(32),
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "0",
         "SESSION_COOKIE_SECURE": "0",

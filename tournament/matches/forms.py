@@ -252,6 +252,32 @@ class RoundClockForm(forms.Form):
     warning_minutes = forms.IntegerField(label=_("Warning before the end (minutes)"), min_value=0, max_value=120)
 
 
+class ClockChangeForm(forms.Form):
+    """The organiser's change of a running clock (issue 15): what, by how many minutes, and why.
+
+    ``minutes`` is needed for "extend" (minutes more) and "cap" (the new cap); the services check
+    it and the state the change needs, and refuse with a readable message.
+    """
+
+    ACTIONS = (
+        ("pause", _("Pause")),
+        ("resume", _("Resume")),
+        ("extend", _("Extend")),
+        ("cap", _("Change the cap")),
+        ("call", _("Call time now")),
+    )
+
+    action = forms.ChoiceField(label=_("Change"), choices=ACTIONS)
+    minutes = forms.IntegerField(label=_("Minutes"), required=False, min_value=1, max_value=240)
+    reason = forms.CharField(label=_("Reason"), max_length=100)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("action") in ("extend", "cap") and data.get("minutes") is None:
+            self.add_error("minutes", _("Give the number of minutes."))
+        return data
+
+
 class RefereeForm(forms.Form):
     """A referee of the event, as the organiser types it (the service trims and checks)."""
 

@@ -87,6 +87,9 @@ class Round(models.Model):
     # The round's clock lives in the database (not in a task): a lost task or a restart loses nothing.
     ends_at = models.DateTimeField(_("time is up at"), null=True, blank=True)
     time_called_at = models.DateTimeField(_("time called at"), null=True, blank=True)
+    # Paused by the organiser (a fire alarm, a dispute): the clock stands still; on resume the pause's
+    # length is added to ``ends_at`` (and to its matches' ``clock_ends_at``), so no running total is kept.
+    paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     draw_algorithm = models.CharField(_("draw algorithm"), max_length=40, blank=True)
     draw_options = models.JSONField(_("draw options"), default=dict, blank=True)
@@ -171,6 +174,9 @@ class Match(models.Model):
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     clock_ends_at = models.DateTimeField(_("time is up at"), null=True, blank=True)
     time_called_at = models.DateTimeField(_("time called at"), null=True, blank=True)
+    # Paused (with its round or alone): time is not called while set; resuming adds the pause to
+    # ``clock_ends_at``.
+    paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     signed_off_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

@@ -22,9 +22,10 @@ from django.utils.translation import gettext_lazy as _
 from scoring.errors import ScoringError
 from scoring.finishing_order import FinishingOrder
 from scoring.options import AtTimeUp, RuleOptions, WildReading
-from scoring.outcome import Status
-from scoring.seats import Seat
+from scoring.outcome import Reason, Status
+from scoring.seats import Seat, Side
 from scoring.snapshot import DealSnapshot, MatchSnapshot
+from scoring.time_up import TimeUpNotice, time_up_notice
 from scoring.tribute import TributeGuidance, tribute_for
 from tournament.games import GUANDAN, GameEntry, game_entry
 from tournament.locale import in_ui_language
@@ -54,6 +55,15 @@ class Clock:
     §3: in a round's last 10 minutes one more deal is announced for every table)."""
     last_deal: int | None = None
     """The last regular deal once time is called (the rules core's ``last_regular_deal``)."""
+    paused: bool = False
+    """The organiser paused the clock: ``seconds_left`` stands still (shown as 已暂停)."""
+    notice: TimeUpNotice | None = None
+    """Once time is called: what the table does next, from the rules core (``scoring.time_up``)."""
+
+    @property
+    def notice_text(self) -> str:
+        """The notice in the interface language (empty before time is called)."""
+        return in_ui_language(en=self.notice.text_en, zh=self.notice.text_zh) if self.notice else ""
 
     @property
     def timed(self) -> bool:
@@ -67,12 +77,58 @@ class Clock:
 def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
     now = now or timezone.now()
     ends_at = match.clock_ends_at
-    seconds = None if ends_at is None else max(0, int((ends_at - now).total_seconds()))
-    called = match.time_called_at is not None or (ends_at is not None and now >= ends_at)
-    warning = seconds is not None and not called and seconds <= match.round.warning_minutes * 60
+    paused = match.paused_at is not None and match.time_called_at is None
+    standing = match.paused_at if paused and match.paused_at is not None else now  # a paused clock stands still
+    seconds = None if ends_at is None else max(0, int((ends_at - standing).total_seconds()))
+    called = match.time_called_at is not None or (ends_at is not None and not paused and now >= ends_at)
+    warning = seconds is not None and not called and not paused and seconds <= match.round.warning_minutes * 60
     one_more = match_rules(match).at_time_up is AtTimeUp.ONE_MORE_DEAL
     last_deal = match.snapshot.last_regular_deal if match.time_called_during_deal else None
-    return Clock(match.started_at, ends_at, seconds, warning, called, one_more, last_deal)
+    return Clock(match.started_at, ends_at, seconds, warning, called, one_more, last_deal, paused, match_time_up(match))
+
+
+def match_time_up(match: Match) -> TimeUpNotice | None:
+    """What happens now that time is called at ``match``, read by the rules core from its snapshot."""
+    if match.time_called_during_deal is None or match.is_bye:
+        return None
+    snapshot = match.snapshot
+    return snapshot_time_up(
+        options=match_rules(match),
+        time_called_during_deal=match.time_called_during_deal,
+        status=snapshot.status,
+        winner=snapshot.winner,
+        reason=snapshot.reason,
+        deals_played=len(snapshot.deals),
+        last_regular_deal=snapshot.last_regular_deal,
+    )
+
+
+def snapshot_time_up(
+    *,
+    options: RuleOptions,
+    time_called_during_deal: int | None,
+    status: Any,
+    winner: Any,
+    reason: Any,
+    deals_played: int,
+    last_regular_deal: Any,
+) -> TimeUpNotice | None:
+    """``scoring.time_up.time_up_notice`` of a stored snapshot's fields (as JSON holds them); lists
+    that read a few fields per match (the big screen) call it without loading whole snapshots."""
+    if time_called_during_deal is None:
+        return None
+    try:
+        return time_up_notice(
+            options=options,
+            time_called_during_deal=time_called_during_deal,
+            status=Status(status or Status.IN_PROGRESS.value),
+            winner=Side.parse(winner) if winner else None,
+            reason=Reason(reason) if reason else None,
+            deals_played=deals_played,
+            last_regular_deal=last_regular_deal if isinstance(last_regular_deal, int) else None,
+        )
+    except (ValueError, ScoringError):  # a snapshot the fold will rewrite: say nothing rather than guess
+        return None
 
 
 # -- the summary -----------------------------------------------------------------------------------
@@ -406,6 +462,7 @@ _MATCH_FIELDS = (
     "time_called_during_deal",
     "started_at",
     "clock_ends_at",
+    "paused_at",
     "time_called_at",
     "signed_off_by",
     "signed_off_at",

@@ -14,6 +14,18 @@ scheduled for it, and :func:`match_time_check` calls time lazily whenever a page
 touches a match after its cap, so a lost task or a restart loses nothing. Calling time twice has
 no further effect.
 
+The organiser's hand on a running clock (issue 15): pause and resume, extend by N minutes, change
+the round's cap, call time now — for a round (every open table of it, set-based: a few queries for
+2,500 tables) or one table, each with a reason kept on the history rows. A pause is stored as
+``paused_at`` on the round and its tables; while it is set time is never called, and on resume the
+pause's length is added to ``ends_at`` / ``clock_ends_at`` (no running total: the deadline is always
+the one stored). A round's resume resumes the tables its pause paused (``paused_at`` equal to the
+round's); a table paused on its own is resumed on its own. Every change schedules a new task for the
+new deadline, carrying that deadline: a task whose deadline is no longer the stored one is stale and
+schedules nothing (it still asks the database, which stays the source of truth, so it can never call
+time early). Refused where it makes no sense, with a stable code: not started, untimed, already
+paused, not paused, time already called, match over.
+
 Who may call what is checked by the callers (``tournament.matches.access``); these functions
 trust their ``match_id``.
 """
@@ -796,7 +808,8 @@ def _schedule(kind: str, pk: int, eta: datetime) -> None:
 
         task = tasks.round_time_up if kind == "round" else tasks.match_time_up
         try:
-            task.apply_async(args=[pk], eta=eta)
+            # the deadline travels with the task: a later change makes it stale (see tasks.py)
+            task.apply_async(args=[pk], kwargs={"ends_at": eta.isoformat()}, eta=eta)
         except Exception:  # broker down: the lazy check covers it; the write already committed
             logger.warning("could not schedule the time call of %s %s", kind, pk, exc_info=True)
 
@@ -896,7 +909,12 @@ def _time_call_if_due(match: Match, *, now: datetime) -> bool:
 def _time_call_due(match: Match, *, now: datetime) -> list[str]:
     """On a locked match: call time in memory if its cap has passed (RULES.md §2); the fields it
     changed, for the caller's fold to store (none: nothing was due). A signed-off match is left as is."""
-    if match.status == MatchStatus.CONFIRMED or match.clock_ends_at is None or now < match.clock_ends_at:
+    if (
+        match.status == MatchStatus.CONFIRMED
+        or match.clock_ends_at is None
+        or now < match.clock_ends_at
+        or match.paused_at is not None  # a paused clock never calls time
+    ):
         return []
     fields = []
     if match.time_called_at is None:
@@ -929,6 +947,7 @@ def match_time_check(*, match: Match, now: datetime | None = None) -> bool:
     due = (
         match.clock_ends_at is not None
         and now >= match.clock_ends_at
+        and match.paused_at is None
         and (
             match.time_called_at is None
             or (match.time_called_during_deal is None and match.status in (MatchStatus.PENDING, MatchStatus.RUNNING))
@@ -952,7 +971,7 @@ def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     with transaction.atomic():
         round_ = Round.objects.select_for_update().get(pk=round_id)
-        if round_.ends_at is None or now < round_.ends_at:
+        if round_.ends_at is None or now < round_.ends_at or round_.paused_at is not None:
             return False
         first = round_.time_called_at is None
         if first:
@@ -960,9 +979,9 @@ def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
             if round_.status == RoundStatus.RUNNING:
                 round_.status = RoundStatus.TIME_CALLED
             round_.save(update_fields=["time_called_at", "status"])
-    due = round_.matches.filter(clock_ends_at__lte=now, time_called_at__isnull=True).exclude(
-        status=MatchStatus.CONFIRMED
-    )
+    due = round_.matches.filter(
+        clock_ends_at__lte=now, time_called_at__isnull=True, paused_at__isnull=True
+    ).exclude(status=MatchStatus.CONFIRMED)
     for match_id in due.values_list("pk", flat=True):
         match_call_time(match_id=match_id, now=now)
     return first
@@ -971,8 +990,285 @@ def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
 def round_time_check(*, round_: Round, now: datetime | None = None) -> bool:
     """The lazy check for a round (its organiser's page): call time if its cap has passed."""
     now = now or timezone.now()
-    if round_.ends_at is None or round_.time_called_at is not None or now < round_.ends_at:
+    if (
+        round_.ends_at is None
+        or round_.time_called_at is not None
+        or round_.paused_at is not None
+        or now < round_.ends_at
+    ):
         return False
     changed = round_call_time(round_id=round_.pk, now=now)
     round_.refresh_from_db()
     return changed
+
+
+# -- the organiser's hand on a running clock (issue 15) ----------------------------------------------
+
+EXTEND_MAX_MINUTES = 240
+"""An extension or a cap beyond four hours is a typing error, not a decision."""
+
+_OPEN = (MatchStatus.PENDING, MatchStatus.RUNNING)
+
+
+def _refuse_round_clock(round_: Round, *, paused: bool | None = None, timed: bool = True) -> None:
+    """Refuse a change of a round's clock that makes no sense; ``paused``: the state it needs."""
+    if round_.started_at is None:
+        raise MatchRefused("clock_not_started", _("The round's clock has not started."))
+    if round_.status == RoundStatus.FINISHED:
+        raise MatchRefused("round_finished", _("The round is finished; its clock can no longer change."))
+    if round_.time_called_at is not None:
+        raise MatchRefused("time_called", _("Time has already been called for this round."))
+    if timed and round_.ends_at is None:
+        raise MatchRefused("untimed", _("This round has no time limit."))
+    if paused is True and round_.paused_at is None:
+        raise MatchRefused("not_paused", _("The clock is running, not paused."))
+    if paused is False and round_.paused_at is not None:
+        raise MatchRefused("already_paused", _("The clock is already paused."))
+
+
+def _refuse_match_clock(match: Match, *, paused: bool | None = None, timed: bool = True) -> None:
+    """Refuse a change of one table's clock that makes no sense; ``paused``: the state it needs."""
+    if match.is_bye:
+        raise MatchRefused("bye", _("A bye has no clock."))
+    if match.status not in _OPEN:
+        raise MatchRefused("match_over", _("The match is over; its clock can no longer change."))
+    if match.started_at is None:
+        raise MatchRefused("clock_not_started", _("This table's clock has not started."))
+    if match.time_called_at is not None:
+        raise MatchRefused("time_called", _("Time has already been called at this table."))
+    if timed and match.clock_ends_at is None:
+        raise MatchRefused("untimed", _("This table has no time limit."))
+    if paused is True and match.paused_at is None:
+        raise MatchRefused("not_paused", _("The clock is running, not paused."))
+    if paused is False and match.paused_at is not None:
+        raise MatchRefused("already_paused", _("The clock is already paused."))
+
+
+def _clean_minutes(minutes: Any, *, low: int = 1) -> int:
+    try:
+        value = int(minutes)
+    except (TypeError, ValueError):
+        value = low - 1
+    if not low <= value <= EXTEND_MAX_MINUTES:
+        raise MatchRefused(
+            "minutes_out_of_range",
+            _("Give a number of minutes from %(low)d to %(high)d.") % {"low": low, "high": EXTEND_MAX_MINUTES},
+            conflict=False,
+        )
+    return value
+
+
+def _round_open_matches(round_: Round) -> Any:
+    """The round's tables whose clock runs with the round's: started, timed, time not called."""
+    return round_.matches.filter(
+        started_at__isnull=False, clock_ends_at__isnull=False, time_called_at__isnull=True, status__in=_OPEN
+    )
+
+
+def _matches_update(round_: Round, queryset: Any, *, user: Any, reason: str, **values: Any) -> list[int]:
+    """Lock ``queryset``'s rows in id order (one query), update them (one) and copy their history
+    rows with the reason (one): the set-based write of a round-wide clock change."""
+    ids = list(queryset.select_for_update(of=("self",)).order_by("pk").values_list("pk", flat=True))
+    if ids:
+        Match.objects.filter(pk__in=ids).update(**values)
+        history_copy(queryset=Match.objects.filter(pk__in=ids), user=user, reason=reason)
+    public_version_bump(tournament_id=round_.stage.tournament_id, seating=False)
+    return ids
+
+
+def _schedule_round(round_: Round) -> None:
+    """A task for the round's new deadline, and one for each of its tables whose deadline differs
+    (extended or paused on its own): the round's task calls only the tables then due."""
+    if round_.ends_at is None or round_.paused_at is not None:
+        return
+    _schedule("round", round_.pk, round_.ends_at)
+    own = _round_open_matches(round_).filter(paused_at__isnull=True).exclude(clock_ends_at=round_.ends_at)
+    for pk, ends_at in own.values_list("pk", "clock_ends_at"):
+        _schedule("match", pk, ends_at)
+
+
+def _round_locked(round_id: int) -> Round:
+    return Round.objects.select_for_update(of=("self",)).select_related("stage").get(pk=round_id)
+
+
+@event_write
+def round_pause(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
+    """Pause a round's clock and that of every table running with it (a fire alarm, a dispute)."""
+    now = now or timezone.now()
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        round_ = _round_locked(round_id)
+        _refuse_round_clock(round_, paused=False)
+        round_.paused_at = now
+        _author(round_, user, reason)
+        round_.save(update_fields=["paused_at"])
+        _matches_update(
+            round_, _round_open_matches(round_).filter(paused_at__isnull=True), user=user, reason=reason, paused_at=now
+        )
+    return round_
+
+
+@event_write
+def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
+    """Resume a paused round: its deadline, and that of each table its pause paused, move on by the
+    pause's length; tables paused on their own stay paused."""
+    now = now or timezone.now()
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        round_ = _round_locked(round_id)
+        _refuse_round_clock(round_, paused=True)
+        assert round_.paused_at is not None and round_.ends_at is not None
+        pause = now - round_.paused_at
+        paused_with_round = _round_open_matches(round_).filter(paused_at=round_.paused_at)
+        round_.ends_at += pause
+        round_.paused_at = None
+        _author(round_, user, reason)
+        round_.save(update_fields=["ends_at", "paused_at"])
+        moved = F("clock_ends_at") + pause
+        _matches_update(round_, paused_with_round, user=user, reason=reason, paused_at=None, clock_ends_at=moved)
+        _schedule_round(round_)
+    return round_
+
+
+@event_write
+def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) -> Round:
+    """Give a round's clock, and every table running with it, ``minutes`` more (paused or not)."""
+    minutes = _clean_minutes(minutes)
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        round_ = _round_locked(round_id)
+        _refuse_round_clock(round_)
+        assert round_.ends_at is not None
+        delta = timedelta(minutes=minutes)
+        round_.ends_at += delta
+        _author(round_, user, reason)
+        round_.save(update_fields=["ends_at"])
+        moved = F("clock_ends_at") + delta
+        _matches_update(round_, _round_open_matches(round_), user=user, reason=reason, clock_ends_at=moved)
+        _schedule_round(round_)
+    return round_
+
+
+@event_write
+def round_cap_change(
+    *, round_id: int, minutes: int, reason: str, user: Any = None, now: datetime | None = None
+) -> Round:
+    """Change a started round's cap to ``minutes``: every deadline moves by the difference (pauses
+    and extensions already given are kept). A cap already past calls time at once."""
+    now = now or timezone.now()
+    minutes = _clean_minutes(minutes)
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        round_ = _round_locked(round_id)
+        _refuse_round_clock(round_, timed=False)
+        assert round_.started_at is not None
+        old = time_cap_minutes(round_=round_)
+        round_.time_cap_minutes = minutes
+        open_matches = _round_open_matches(round_)
+        if round_.ends_at is None or old is None:  # an untimed round gets its first deadline
+            round_.ends_at = round_.started_at + timedelta(minutes=minutes)
+            open_matches = round_.matches.filter(
+                started_at__isnull=False, clock_ends_at__isnull=True, time_called_at__isnull=True, status__in=_OPEN
+            )
+            values: dict[str, Any] = {"clock_ends_at": F("started_at") + timedelta(minutes=minutes)}
+        else:
+            delta = timedelta(minutes=minutes - old)
+            round_.ends_at += delta
+            values = {"clock_ends_at": F("clock_ends_at") + delta}
+        _author(round_, user, reason)
+        round_.save(update_fields=["time_cap_minutes", "ends_at"])
+        _matches_update(round_, open_matches, user=user, reason=reason, **values)
+        _schedule_round(round_)
+    if round_.paused_at is None and round_.ends_at <= now:
+        round_call_time(round_id=round_.pk, now=now)
+        round_.refresh_from_db()
+    return round_
+
+
+@event_write
+def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
+    """Call time for a round now (paused or not): every table running with it is called at once."""
+    now = now or timezone.now()
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        round_ = _round_locked(round_id)
+        _refuse_round_clock(round_, timed=False)
+        round_.ends_at = now
+        round_.paused_at = None
+        _author(round_, user, reason)
+        round_.save(update_fields=["ends_at", "paused_at"])
+        # the untimed tables too: "call time now" is the organiser's cap
+        open_matches = round_.matches.filter(started_at__isnull=False, time_called_at__isnull=True, status__in=_OPEN)
+        _matches_update(round_, open_matches, user=user, reason=reason, clock_ends_at=now, paused_at=None)
+    # each table's time call replays it through the rules core (the deal being played is recorded)
+    round_call_time(round_id=round_.pk, now=now)
+    round_.refresh_from_db()
+    return round_
+
+
+def _match_clock_save(match: Match, *, user: Any, reason: str, fields: list[str]) -> None:
+    _author(match, user, reason)
+    match.save(update_fields=fields)
+    public_version_bump(tournament_id=match.round.stage.tournament_id, seating=False)
+
+
+@event_write
+def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
+    """Pause one table's clock (a dispute at that table)."""
+    now = now or timezone.now()
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_match_clock(match, paused=False)
+        match.paused_at = now
+        _match_clock_save(match, user=user, reason=reason, fields=["paused_at"])
+    return match
+
+
+@event_write
+def match_resume(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
+    """Resume one table's clock (paused alone or with its round): its deadline moves on by the pause."""
+    now = now or timezone.now()
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_match_clock(match, paused=True)
+        assert match.paused_at is not None and match.clock_ends_at is not None
+        match.clock_ends_at += now - match.paused_at
+        match.paused_at = None
+        _match_clock_save(match, user=user, reason=reason, fields=["clock_ends_at", "paused_at"])
+        _schedule("match", match.pk, match.clock_ends_at)
+    return match
+
+
+@event_write
+def match_extend(*, match_id: int, minutes: int, reason: str, user: Any = None) -> Match:
+    """Give one table ``minutes`` more (a long dispute there), paused or not."""
+    minutes = _clean_minutes(minutes)
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_match_clock(match)
+        assert match.clock_ends_at is not None
+        match.clock_ends_at += timedelta(minutes=minutes)
+        _match_clock_save(match, user=user, reason=reason, fields=["clock_ends_at"])
+        if match.paused_at is None:
+            _schedule("match", match.pk, match.clock_ends_at)
+    return match
+
+
+@event_write
+def match_call_now(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
+    """Call time at one table now (paused or not, timed or not)."""
+    now = now or timezone.now()
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_match_clock(match, timed=False)
+        match.clock_ends_at = now
+        match.paused_at = None
+        _author(match, user, reason)
+        match.save(update_fields=["clock_ends_at", "paused_at"])
+        _time_call_if_due(match, now=now)
+        public_version_bump(tournament_id=match.round.stage.tournament_id, seating=False)
+    return match

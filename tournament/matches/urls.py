@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.matches import card_views, referee_views, views
+from tournament.matches import board_views, card_views, clock_views, referee_views, views
 
 app_name = "matches"
 
@@ -33,6 +33,19 @@ urlpatterns = [
     ),
     path(
         "t/<int:tournament_id>/manage/rounds/<int:round_id>/clock/set/", views.round_clock_set, name="round_clock_set"
+    ),
+    path(
+        "t/<int:tournament_id>/manage/rounds/<int:round_id>/clock/change/",
+        clock_views.round_clock_change,
+        name="round_clock_change",
+    ),
+    path(
+        "t/<int:tournament_id>/manage/rounds/<int:round_id>/clock/tables/<int:match_id>/change/",
+        clock_views.table_clock_change,
+        name="table_clock_change",
+    ),
+    path(
+        "t/<int:tournament_id>/manage/rounds/<int:round_id>/board/", board_views.progress_board, name="progress_board"
     ),
 ]
 

@@ -8,6 +8,7 @@ htmx the same URLs answer with the fragment to swap, so nothing reloads the whol
 
 from __future__ import annotations
 
+import math
 import uuid
 from typing import Any
 
@@ -460,10 +461,18 @@ def round_clock(request: HttpRequest, tournament_id: int, round_id: int) -> Http
         "rows": [selectors.match_summary(match=match) for match in matches if not match.is_bye],
         "byes": [match for match in matches if match.is_bye],
         "cap": services.time_cap_minutes(round_=round_),
+        "paused_minutes_left": _paused_minutes_left(round_),
         # Tractor (seed 001 §3): when time is up one more deal is announced for every table
         "one_more_deal": rules_for_stage(round_.stage).at_time_up is AtTimeUp.ONE_MORE_DEAL,
     }
     return render(request, "matches/round_clock.html", context)
+
+
+def _paused_minutes_left(round_: Any) -> int | None:
+    """A paused round's time left, standing still until it resumes."""
+    if round_.paused_at is None or round_.ends_at is None:
+        return None
+    return max(0, math.ceil((round_.ends_at - round_.paused_at).total_seconds() / 60))
 
 
 @require_POST

@@ -78,6 +78,8 @@ class RoundInfo:
     started_at: datetime | None
     ends_at: datetime | None
     time_called_at: datetime | None
+    paused_at: datetime | None = None
+    """The organiser paused the round's clock (shown as 已暂停; ``ends_at`` moves on when resumed)."""
 
     @property
     def is_open(self) -> bool:
@@ -155,6 +157,8 @@ class DrawRow:
     bracket_slot: int | None
     walkover_over: str = ""
     """A walkover: the withdrawn pair this one was due to meet (a forfeit win, not a bye)."""
+    time_up: tuple[str, str] | None = None
+    """Once time is called: what the table does next (English, Chinese), from the rules core."""
 
     @property
     def is_bye(self) -> bool:
@@ -287,6 +291,9 @@ class MatchView:
     started_at: datetime | None
     clock_ends_at: datetime | None
     bracket_slot: int | None
+    paused_at: datetime | None = None
+    time_up: tuple[str, str] | None = None
+    """Once time is called: what the table does next (English, Chinese), from the rules core."""
 
     @property
     def is_bye(self) -> bool:
@@ -384,6 +391,7 @@ def _round_info(round_: Round) -> RoundInfo:
         started_at=round_.started_at,
         ends_at=getattr(round_, "ends_at", None),
         time_called_at=round_.time_called_at,
+        paused_at=getattr(round_, "paused_at", None),
     )
 
 
@@ -472,8 +480,15 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             "state__levels",
             "state__points",
             "bracket_slot",
+            "time_called_during_deal",
+            "state__status",
+            "state__winner",
+            "state__reason",
+            "state__next_deal__number",
+            "state__last_regular_deal",
         )
     )
+    time_up = _draw_time_up(round_id)
     walkovers = Round.objects.filter(pk=round_id).values_list("draw_options__walkovers", flat=True).first()
     absent = {int(present): int(gone) for present, gone in walkovers.items()} if isinstance(walkovers, dict) else {}
     absent_names = dict(Pair.objects.filter(pk__in=absent.values()).values_list("id", "name"))
@@ -490,11 +505,59 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             points=_stored_pair(points),
             bracket_slot=slot,
             walkover_over=absent_names.get(absent.get(ns_id, 0), "") if ew_id is None else "",
+            time_up=time_up(called, fold_status, fold_winner, fold_reason, next_number, last_regular)
+            if called is not None and ew_id is not None
+            else None,
         )
-        for match_id, table, area, ns_id, ns_name, ew_id, ew_name, status, winner, levels, points, slot in rows
+        for (
+            match_id,
+            table,
+            area,
+            ns_id,
+            ns_name,
+            ew_id,
+            ew_name,
+            status,
+            winner,
+            levels,
+            points,
+            slot,
+            called,
+            fold_status,
+            fold_winner,
+            fold_reason,
+            next_number,
+            last_regular,
+        ) in rows
     ]
     out.sort(key=lambda row: (row.table is None, row.table or 0, row.bracket_slot or 0, row.match_id))
     return tuple(out)
+
+
+def _draw_time_up(round_id: int) -> Any:
+    """A reader of the time-up notice for the round's rows (issue 15): the rules are read once, at
+    the first row whose time was called; each row gives only the few snapshot fields it needs."""
+    from tournament.matches.selectors import snapshot_time_up  # the match pages' reader; imported late
+
+    options: list[Any] = []
+
+    def read(called: int, status: Any, winner: Any, reason: Any, next_number: Any, last: Any) -> Any:
+        if not options:
+            round_ = Round.objects.select_related("stage").get(pk=round_id)
+            options.append(rules_for_stage(round_.stage))
+        played = next_number - 1 if isinstance(next_number, int) else 0
+        notice = snapshot_time_up(
+            options=options[0],
+            time_called_during_deal=called,
+            status=status,
+            winner=winner,
+            reason=reason,
+            deals_played=played,
+            last_regular_deal=last,
+        )
+        return (notice.text_en, notice.text_zh) if notice is not None else None
+
+    return read
 
 
 def normalise_query(text: str) -> str:
@@ -615,7 +678,19 @@ def _match_view(match: Match) -> MatchView:
         started_at=match.started_at,
         clock_ends_at=getattr(match, "clock_ends_at", None),
         bracket_slot=match.bracket_slot,
+        paused_at=getattr(match, "paused_at", None),
+        time_up=_time_up_texts(match),
     )
+
+
+def _time_up_texts(match: Match) -> tuple[str, str] | None:
+    """The rules core's time-up notice of ``match`` (issue 15), both languages (the view is cached)."""
+    if getattr(match, "time_called_during_deal", None) is None:
+        return None
+    from tournament.matches.selectors import match_time_up  # the match pages' reader; imported late
+
+    notice = match_time_up(match)
+    return (notice.text_en, notice.text_zh) if notice is not None else None
 
 
 def _public_matches(tournament_id: int) -> Any:

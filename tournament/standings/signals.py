@@ -52,6 +52,7 @@ RESULT_FIELDS = frozenset(
         "time_called_during_deal",
         "started_at",
         "clock_ends_at",
+        "paused_at",
         "time_called_at",
         "finished_at",
         "signed_off_by",

@@ -255,7 +255,8 @@ def test_a_match_started_on_its_own_has_its_own_clock_and_task(frozen, django_ca
     with mock.patch.object(tasks.match_time_up, "apply_async") as schedule:
         for callback in callbacks:
             callback()  # what the commit runs: the cache bump and the schedule
-    schedule.assert_called_once_with(args=[match.pk], eta=T0 + dt.timedelta(minutes=40))
+    ends_at = T0 + dt.timedelta(minutes=40)
+    schedule.assert_called_once_with(args=[match.pk], kwargs={"ends_at": ends_at.isoformat()}, eta=ends_at)
     later.refresh_from_db()
     assert later.started_at is None
 
@@ -276,7 +277,7 @@ def test_a_task_delivered_early_schedules_itself_again(frozen):
     round_ = round_start(round_id=match.round_id)
     with mock.patch.object(tasks.round_time_up, "apply_async") as again:
         assert tasks.round_time_up.run(round_.pk) == {"round": round_.pk, "called": False}
-    again.assert_called_once_with(args=[round_.pk], eta=round_.ends_at)
+    again.assert_called_once_with(args=[round_.pk], kwargs={"ends_at": round_.ends_at.isoformat()}, eta=round_.ends_at)
     assert tasks.round_time_up.run(0) == {"round": 0, "called": False}  # a deleted round
 
 

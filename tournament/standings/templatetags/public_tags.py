@@ -82,6 +82,14 @@ def of_side(pair: Any, side: str) -> Any:
 
 
 @register.filter
+def in_language(texts: Any) -> str:
+    """``(english, chinese)`` → the one of the interface language (a rules-core text carries both)."""
+    if not texts:
+        return ""
+    return in_ui_language(en=texts[0], zh=texts[1])
+
+
+@register.filter
 def knockout_round_name(pairs: Any) -> str:
     """``{{ round.remaining|knockout_round_name }}``: 决赛, 半决赛, 四分之一决赛, 1/8 决赛 … (``labels``)."""
     from tournament import labels

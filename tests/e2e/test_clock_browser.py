@@ -1,0 +1,150 @@
+"""The organiser's clock and progress board in a real Chromium (issue 15): the organiser pauses
+and extends the round from its clock page, the referee's page shows the paused and the new time,
+time is called and the referee's page says what happens next; the progress board shows each
+table's state. Screenshots at phone (390×844) and desktop (1280×800) sizes, in Chinese and
+English, go to ``test-output/screenshots/clock-*.png`` for a person to look at."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+
+from tests.e2e.conftest import PHONE, SCREENSHOTS
+from tests.factories import organiser, referee
+from tests.tournament.public.events import swiss_event
+from tournament.matches import services
+from tournament.matches.models import RefereeAssignment, Round
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "clock-browser-pass-1"
+DESKTOP = {"width": 1280, "height": 800}
+OTHER_VIEWS = (
+    ("phone", PHONE, "en", "en"),
+    ("desktop", DESKTOP, "zh-hans", "zh"),
+    ("desktop", DESKTOP, "en", "en"),
+)
+WATCH = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.__cspViolations.push(e.violatedDirective + " " + (e.blockedURI || "inline"));
+});
+"""
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def context_for(browser, live_server, *, size, language):
+    context = browser.new_context(viewport=size, locale="zh-CN", base_url=live_server.url)
+    host = live_server.url.split("//", 1)[1].split(":")[0]
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "domain": host, "path": "/"}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.add_init_script(WATCH)
+    return context, page
+
+
+def log_in(page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("form [type=submit]").last.click()
+    page.wait_for_load_state()
+
+
+def shot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"clock-{name}.png"), full_page=True)
+
+
+def test_pause_extend_call_time_and_the_board(browser, live_server):
+    event = swiss_event()
+    boss = organiser(username="clock-boss")
+    ref = referee(username="clock-ref", first_name="王裁判")
+    for user in (boss, ref):
+        user.set_password(PASSWORD)
+        user.save()
+    event.tournament.organisers.add(boss)
+    tid, rid = event.tournament.pk, event.second.pk
+    tables = list(event.second.matches.exclude(ew_pair=None).order_by("table__number").select_related("table"))
+    for index, match in enumerate(tables):
+        RefereeAssignment.objects.create(round=event.second, table=match.table, referee=ref)
+        match.table.area = "A区" if index % 2 == 0 else "B区"
+        match.table.save()
+    services.round_start(round_id=rid)
+    match = tables[0]
+    services.deal_record(match_id=match.pk, outcome={"order": ["N", "E", "S"]})
+
+    boss_context, boss_page = context_for(browser, live_server, size=PHONE, language="zh-hans")
+    ref_context, ref_page = context_for(browser, live_server, size=PHONE, language="zh-hans")
+    try:
+        log_in(boss_page, "clock-boss")
+        log_in(ref_page, "clock-ref")
+        clock = f"/t/{tid}/manage/rounds/{rid}/clock/"
+        boss_page.goto(clock)
+        boss_page.fill("#round-reason", "火警演习")
+        boss_page.locator(".clock-controls button[value=pause]").click()
+        boss_page.wait_for_load_state()
+        assert Round.objects.get(pk=rid).paused_at is not None
+        assert "已暂停" in boss_page.content()
+        ref_page.goto(f"/referee/matches/{match.pk}/")
+        assert "已暂停" in ref_page.locator(".clock").first.inner_text()
+
+        boss_page.fill("#round-reason", "警报解除")
+        boss_page.locator(".clock-controls button[value=resume]").click()
+        boss_page.wait_for_load_state()
+        boss_page.fill("#round-reason", "开赛晚了")
+        boss_page.fill("#round-minutes", "10")
+        boss_page.locator(".clock-controls button[value=extend]").click()
+        boss_page.wait_for_load_state()
+        ref_page.goto(f"/referee/matches/{match.pk}/")
+        assert "50" in ref_page.locator(".clock").first.inner_text()  # 40 + 10 minutes left
+        shot(boss_page, "round-clock-phone-zh")
+
+        board = f"/t/{tid}/manage/rounds/{rid}/board/"
+        boss_page.goto(board)
+        boss_page.wait_for_load_state("networkidle")
+        shot(boss_page, "board-phone-zh")
+
+        for size_name, size, language, suffix in OTHER_VIEWS:
+            context, page = context_for(browser, live_server, size=size, language=language)
+            try:
+                log_in(page, "clock-boss")
+                page.goto(clock)
+                shot(page, f"round-clock-{size_name}-{suffix}")
+                page.goto(board)
+                page.wait_for_load_state("networkidle")
+                shot(page, f"board-{size_name}-{suffix}")
+                assert page.evaluate("window.__cspViolations") == []
+            finally:
+                context.close()
+
+        boss_page.goto(clock)
+        boss_page.fill("#round-reason", "场馆关门")
+        boss_page.locator(".clock-controls button[value=call]").click()
+        boss_page.wait_for_load_state()
+        ref_page.goto(f"/referee/matches/{match.pk}/")
+        assert "第 2 副为最后一副" in ref_page.locator(".clock").first.inner_text()
+        shot(ref_page, "referee-time-up-phone-zh")
+        for page in (boss_page, ref_page):
+            assert page.evaluate("window.__cspViolations") == []
+    finally:
+        boss_context.close()
+        ref_context.close()
+
+    # the referee's page after time is called, at the other sizes and in English
+    for size_name, size, language, suffix in OTHER_VIEWS:
+        context, page = context_for(browser, live_server, size=size, language=language)
+        try:
+            log_in(page, "clock-ref")
+            page.goto(f"/referee/matches/{match.pk}/")
+            shot(page, f"referee-time-up-{size_name}-{suffix}")
+            assert page.evaluate("window.__cspViolations") == []
+        finally:
+            context.close()

@@ -1,0 +1,114 @@
+"""The organiser's clock buttons (issue 15): organiser-only (another organiser gets 404), a refused
+change is said plainly and changes nothing, and the referee's page shows the new time."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import english_client, organiser, referee, round_match, table_match
+from tournament.matches import services
+from tournament.matches.models import Match, Round
+
+pytestmark = pytest.mark.django_db
+
+T0 = dt.datetime(2026, 5, 1, 9, 0, tzinfo=dt.timezone.utc)
+
+
+@pytest.fixture
+def setup(time_machine):
+    time_machine.move_to(T0, tick=False)
+    boss = organiser(username="boss")
+    ref = referee(username="ref")
+    match = table_match(profile="timed-40", organiser_user=boss, referee_user=ref)
+    round_match(round_=match.round)
+    services.round_start(round_id=match.round_id)
+    return boss, ref, match, time_machine
+
+
+def change_url(match: Match) -> str:
+    return reverse("matches:round_clock_change", args=[match.round.stage.tournament_id, match.round_id])
+
+
+def table_url(match: Match) -> str:
+    return reverse("matches:table_clock_change", args=[match.round.stage.tournament_id, match.round_id, match.pk])
+
+
+def test_another_organiser_and_a_referee_get_404(setup):
+    _, ref, match, _ = setup
+    client = english_client()
+    for user in (organiser(username="other"), ref):
+        client.force_login(user)
+        assert client.post(change_url(match), {"action": "pause", "reason": "x"}).status_code == 404
+        assert client.post(table_url(match), {"action": "pause", "reason": "x"}).status_code == 404
+    assert Round.objects.get(pk=match.round_id).paused_at is None
+
+
+def test_the_organiser_pauses_and_extends_and_the_referee_sees_it(setup):
+    boss, ref, match, frozen = setup
+    client = english_client()
+    client.force_login(boss)
+    page = reverse("matches:round_clock", args=[match.round.stage.tournament_id, match.round_id])
+    html = client.get(page).content.decode()
+    assert "Pause" in html and "Call time now" in html and "This table’s clock" in html
+    frozen.shift(dt.timedelta(minutes=10))
+    response = client.post(change_url(match), {"action": "pause", "reason": "fire alarm"}, follow=True)
+    assert "Clock paused." in response.content.decode() and "Paused" in response.content.decode()
+
+    referee_client = english_client()
+    referee_client.force_login(ref)
+    html = referee_client.get(reverse("matches:match", args=[match.pk])).content.decode()
+    assert "Paused" in html and "30 minutes left" in html
+
+    frozen.shift(dt.timedelta(minutes=5))
+    client.post(change_url(match), {"action": "resume", "reason": "all clear"})
+    client.post(change_url(match), {"action": "extend", "minutes": "10", "reason": "lost time"})
+    html = referee_client.get(reverse("matches:match", args=[match.pk])).content.decode()
+    assert "Paused" not in html and "40 minutes left" in html  # 30 left + 10 more
+    match.refresh_from_db()
+    assert match.clock_ends_at == T0 + dt.timedelta(minutes=55)
+
+
+def test_a_refused_change_is_said_and_changes_nothing(setup):
+    boss, _, match, _ = setup
+    client = english_client()
+    client.force_login(boss)
+    response = client.post(change_url(match), {"action": "resume", "reason": "x"}, follow=True)
+    assert "The clock is running, not paused." in response.content.decode()
+    response = client.post(change_url(match), {"action": "extend", "reason": "x"}, follow=True)
+    assert "Give the number of minutes." in response.content.decode()
+    response = client.post(table_url(match), {"action": "cap", "minutes": "5", "reason": "x"}, follow=True)
+    assert "extend it instead" in response.content.decode()
+    response = client.post(change_url(match), {"action": "pause", "reason": ""}, follow=True)
+    assert response.status_code == 200
+    round_ = Round.objects.get(pk=match.round_id)
+    assert round_.ends_at == T0 + dt.timedelta(minutes=40) and round_.paused_at is None
+
+
+def test_one_table_is_called_from_its_card(setup):
+    boss, _, match, _ = setup
+    client = english_client()
+    client.force_login(boss)
+    response = client.post(table_url(match), {"action": "call", "reason": "slow play"}, follow=True)
+    assert "Time called." in response.content.decode()
+    match.refresh_from_db()
+    assert match.time_called_at == T0
+
+
+def test_the_referee_page_says_what_happens_at_time_up(setup):
+    _, ref, match, frozen = setup
+    services.deal_record(match_id=match.pk, outcome={"order": ["N", "E", "S"]})
+    frozen.shift(dt.timedelta(minutes=41))
+    referee_client = english_client()
+    referee_client.force_login(ref)
+    html = referee_client.get(reverse("matches:match", args=[match.pk])).content.decode()
+    assert "Deal 2 is the last deal" in html  # the deal being played when time was called
+    services.deal_record(match_id=match.pk, outcome={"order": ["E", "N", "W"]})  # 4 : 4 after deal 2
+    html = referee_client.get(reverse("matches:match", args=[match.pk])).content.decode()
+    assert "Levels are equal: first to reach wins: N/S." in html  # timed-40: first_to_reach
+    chinese = Client()
+    chinese.force_login(ref)
+    assert "级数相同" in chinese.get(reverse("matches:match", args=[match.pk])).content.decode()

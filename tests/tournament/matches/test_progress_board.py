@@ -1,0 +1,132 @@
+"""The room at a glance (issue 15): the round's progress board — every table with its state,
+counts per state, filters by area, referee and state, slowest/oldest first, paged — in a number
+of queries that does not grow with the number of tables; organiser-only."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import english_client, organiser, referee, round_match, table_match
+from tournament.matches import board, services
+from tournament.matches.models import Deal, RefereeAssignment
+
+pytestmark = pytest.mark.django_db
+
+T0 = dt.datetime(2026, 5, 1, 9, 0, tzinfo=dt.timezone.utc)
+
+
+@pytest.fixture
+def room(time_machine):
+    """A round of six tables in two areas, with two referees, each table in another state."""
+    time_machine.move_to(T0, tick=False)
+    boss = organiser(username="boss")
+    ref_a, ref_b = referee(username="ref_a", first_name="甲"), referee(username="ref_b", first_name="乙")
+    first = table_match(profile="timed-40", organiser_user=boss, referee_user=ref_a)
+    round_ = first.round
+    tables = [first] + [round_match(round_=round_, referee_user=ref_a if i < 2 else ref_b) for i in range(5)]
+    for index, match in enumerate(tables):
+        match.table.area = "A区" if index < 3 else "B区"
+        match.table.save()
+    not_started = tables[5]
+    services.round_start(round_id=round_.pk)
+    # tables[5] stays "not started": reset its clock as if it had been drawn after the start
+    type(not_started).objects.filter(pk=not_started.pk).update(started_at=None, clock_ends_at=None, status="pending")
+    time_machine.shift(dt.timedelta(minutes=12))
+    services.deal_record(match_id=tables[0].pk, outcome={"order": ["N", "E", "S"]})
+    services.deal_record(match_id=tables[0].pk, outcome={"order": ["N", "E", "S"]})
+    services.deal_record(match_id=tables[1].pk, outcome={"order": ["E", "N", "W"]})
+    services.adjustment_record(
+        match_id=tables[2].pk, pair_id=tables[2].ew_pair_id, kind="forfeit", reason="absent"
+    )  # finished: awaiting sign-off
+    services.match_pause(match_id=tables[3].pk, reason="dispute")  # disputed
+    services.match_call_now(match_id=tables[4].pk, reason="slow play")  # time called
+    Deal.objects.filter(match=tables[1]).update(flagged=True)  # flagged
+    return boss, ref_a, ref_b, round_, tables
+
+
+def test_every_state_is_counted_and_shown(room):
+    _, _, _, round_, tables = room
+    result = board.round_board(round_=round_)
+    states = {row.match.pk: row.state for row in result.rows}
+    assert states == {
+        tables[0].pk: "playing",
+        tables[1].pk: "flagged",
+        tables[2].pk: "awaiting",
+        tables[3].pk: "disputed",
+        tables[4].pk: "time_called",
+        tables[5].pk: "not_started",
+    }
+    assert result.counts == {s: 1 for s in states.values()} and result.total == 6
+    playing = next(row for row in result.rows if row.match.pk == tables[0].pk)
+    assert (playing.deals, playing.elapsed_minutes, playing.referee) == (2, 12, "甲")
+    tables[0].refresh_from_db()
+    assert playing.levels == (tables[0].state["levels"]["NS"], tables[0].state["levels"]["EW"])
+    assert playing.levels[0] > 2 and playing.levels[1] == 2
+
+
+def test_filters_by_area_referee_and_state_and_the_slowest_first(room):
+    _, _, ref_b, round_, tables = room
+    assert {row.match.pk for row in board.round_board(round_=round_, area="B区").rows} == {t.pk for t in tables[3:]}
+    by_ref = board.round_board(round_=round_, referee_id=ref_b.pk)
+    assert {row.match.pk for row in by_ref.rows} == {t.pk for t in tables[3:]}
+    assert [row.match.pk for row in board.round_board(round_=round_, state="disputed").rows] == [tables[3].pk]
+    slowest = [row.match.pk for row in board.round_board(round_=round_, sort="slowest").rows]
+    assert slowest[0] == tables[5].pk  # not started, no deal: first
+    assert slowest.index(tables[0].pk) > slowest.index(tables[1].pk)  # two deals after one
+    assert slowest[-1] == tables[2].pk  # finished tables last
+
+
+def _queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+def test_the_query_count_does_not_grow_with_the_number_of_tables(room):
+    boss, ref_a, _, round_, _ = room
+    client = english_client()
+    client.force_login(boss)
+    url = reverse("matches:progress_board", args=[round_.stage.tournament_id, round_.pk])
+    client.get(url)  # warm the session and the caches
+    before = _queries(client, url)
+    for _ in range(30):
+        round_match(round_=round_, referee_user=ref_a)
+    services.round_start(round_id=round_.pk)
+    assert _queries(client, url) == before
+    assert _queries(client, url + "?sort=oldest&area=A区") == before
+
+
+def test_pages_of_a_hundred(room, monkeypatch):
+    _, _, _, round_, _ = room
+    monkeypatch.setattr(board, "PAGE_SIZE", 4)
+    first, second = board.round_board(round_=round_), board.round_board(round_=round_, page=2)
+    assert (first.pages, len(first.rows), len(second.rows)) == (2, 4, 2)
+    assert board.round_board(round_=round_, page=99).page == 2  # a page past the end shows the last
+
+
+def test_the_board_page_is_the_organisers_and_polls(room):
+    boss, ref_a, _, round_, _ = room
+    url = reverse("matches:progress_board", args=[round_.stage.tournament_id, round_.pk])
+    client = english_client()
+    for stranger in (organiser(username="other"), ref_a):
+        client.force_login(stranger)
+        assert client.get(url).status_code == 404
+    client.force_login(boss)
+    html = client.get(url).content.decode()
+    assert 'hx-trigger="every 15s"' in html and "Awaiting" not in html
+    assert "Finished, awaiting sign-off" in html and "Disputed (table paused)" in html
+    assert "<script>" not in html and "style=" not in html  # the CSP: no inline script or style
+    fragment = client.get(url + "?state=flagged", headers={"HX-Request": "true"}).content.decode()
+    assert fragment.startswith('<div id="board"') and "<html" not in fragment
+    assert RefereeAssignment.objects.filter(round=round_).count() == 6
+
+
+def test_the_rows_link_to_the_match_page(room):
+    round_ = room[3]
+    row = board.round_board(round_=round_).rows[0]
+    assert row.url == reverse("matches:match", args=[row.match.pk])

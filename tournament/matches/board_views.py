@@ -1,0 +1,60 @@
+"""The organiser's progress board of a round (issue 15): a thin view over ``board.round_board``.
+
+Filters are GET parameters (``area``, ``referee``, ``state``, ``sort``, ``page``), so a filtered
+board is a link to share; htmx polls the same URL every 15 seconds and swaps the board in place
+(no inline script: the site's CSP forbids it).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tournament.matches import access, board, services
+
+POLL_SECONDS = 15
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value else None
+    except ValueError:
+        return None
+
+
+@login_required
+def progress_board(request: HttpRequest, tournament_id: int, round_id: int) -> HttpResponse:
+    round_ = access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
+    services.round_time_check(round_=round_)  # the lazy clock: no query unless the cap has passed
+    filters = {
+        "area": request.GET.get("area", "")[:40],
+        "referee_id": _int(request.GET.get("referee")),
+        "state": request.GET.get("state", "") if request.GET.get("state") in board.STATE_NAMES else "",
+        "sort": request.GET.get("sort", "table") if request.GET.get("sort") in dict(board.SORTS) else "table",
+    }
+    page = _int(request.GET.get("page")) or 1
+    result = board.round_board(round_=round_, page=page, **filters)
+    query = request.GET.copy()
+    query.pop("page", None)
+    state_links = []
+    for code, label in board.STATES:
+        chosen = query.copy()
+        chosen["state"] = code
+        state_links.append((code, label, result.counts.get(code, 0), chosen.urlencode()))
+    everything = query.copy()
+    everything.pop("state", None)
+    context = {
+        "round": round_,
+        "tournament": round_.stage.tournament,
+        "board": result,
+        "filters": filters,
+        "states": board.STATES,
+        "sorts": board.SORTS,
+        "query": query.urlencode(),
+        "state_links": state_links,
+        "all_states": everything.urlencode(),
+        "poll_seconds": POLL_SECONDS,
+    }
+    template = "matches/_board.html" if request.htmx else "matches/progress_board.html"
+    return render(request, template, context)
