@@ -42,6 +42,20 @@ def _record_ip_address(sender: Any, history_instance: Any, **kwargs: Any) -> Non
         history_instance.history_ip_address = client_ip(request)
 
 
+REASON_MAX = 100
+"""A change's reason is kept as the history row's change reason (simple-history: 100 characters)."""
+
+
+def history_author(instance: Any, user: Any, reason: str | None = None) -> None:
+    """Name the author (and the reason) on the history row the next save writes — also outside a
+    request (the demo, a task, the shell), where simple-history's middleware names nobody. The
+    reason is cut to its column; callers refuse a longer one before they get here."""
+    if getattr(user, "is_authenticated", False):
+        instance._history_user = user
+    if reason:
+        instance._change_reason = reason[:REASON_MAX]
+
+
 def bulk_history_attrs() -> dict[str, Any]:
     """The client address for history rows written in bulk (``bulk_history_create`` and the
     ``*_with_history`` utilities skip the signal above)."""

@@ -12,10 +12,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scoring.tractor import Capture, Infraction
+from tournament.audit import REASON_MAX
 from tournament.bounds import column_max
 from tournament.matches.models import AdjustmentKind, Match
 from tournament.matches.selectors import guandan_outcome, match_clock
-from tournament.matches.services import REASON_MAX
 from tournament.registration.models import Player
 
 SEAT_CHOICES = ["N", "E", "S", "W"]

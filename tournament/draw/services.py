@@ -47,7 +47,7 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 from scoring.errors import ScoringError
 from scoring.options import RuleOptions
 from tournament import labels
-from tournament.audit import bulk_history_attrs
+from tournament.audit import REASON_MAX, bulk_history_attrs, history_author
 from tournament.draw import pairing
 from tournament.draw.pairing import (
     Draw,
@@ -89,8 +89,6 @@ logger = logging.getLogger(__name__)
 BRACKET_FIXED = "fixed"
 BRACKET_REDRAW = "redraw"
 SEEDINGS = ("seeds", "random")
-REASON_MAX = 100
-"""A reason is kept as the history row's change reason (simple-history: 100 characters)."""
 
 
 def draw_message(error: DrawError) -> str:
@@ -99,14 +97,6 @@ def draw_message(error: DrawError) -> str:
 
 def warning_message(warning: DrawWarning) -> str:
     return in_ui_language(en=warning.message_en, zh=warning.message_zh)
-
-
-def _author(instance: Any, user: Any, reason: str | None = None) -> None:
-    """Name the author (and reason) on the history row, also outside a request (demo, shell)."""
-    if getattr(user, "is_authenticated", False):
-        instance._history_user = user
-    if reason:
-        instance._change_reason = reason[:REASON_MAX]
 
 
 def _clean_reason(reason: str, *, required: bool) -> str:
@@ -191,7 +181,7 @@ def stage_create(
         options=_stage_options(format, options),
         advance_count=advance_count,
     )
-    _author(stage, user)
+    history_author(stage, user)
     stage.save()
     return stage
 
@@ -364,7 +354,7 @@ def stage_advance(
         if lots_seed is not None:
             locked_stage = Stage.objects.select_for_update().get(pk=stage.pk)
             locked_stage.options = {**locked_stage.options, "lots_seed": lots_seed}
-            _author(locked_stage, user, "lots drawn for the advancement cut")
+            history_author(locked_stage, user, "lots drawn for the advancement cut")
             locked_stage.save(update_fields=["options"])
             stage.options = locked_stage.options
         next_stage.options = {
@@ -382,7 +372,7 @@ def stage_advance(
                 reason=reason,
             ),
         }
-        _author(next_stage, user, reason or f"advance top {count} from stage {stage.pk}")
+        history_author(next_stage, user, reason or f"advance top {count} from stage {stage.pk}")
         next_stage.save(update_fields=["options"])
     return next_stage
 
@@ -662,7 +652,7 @@ def bracket_after_result(*, match: Match, user: Any = None) -> Round | None:
         if existing is not None:
             if existing.status != RoundStatus.DRAFT or _pairs_of_round(existing) == _pairs_of_draw(draw):
                 return None
-            _author(existing, user, "results changed: bracket round redrawn")
+            history_author(existing, user, "results changed: bracket round redrawn")
             existing.delete()
         elif stage.rounds.filter(status=RoundStatus.DRAFT).exists():
             return None
@@ -699,7 +689,7 @@ def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool =
             raise ValidationError(draw_message(error), code=error.code) from error
         if any(locked.options.get(key) != value for key, value in updates.items()):
             locked.options = {**locked.options, **updates}
-            _author(locked, user)
+            history_author(locked, user)
             locked.save(update_fields=["options"])
         stage.options = locked.options
         return _round_create(stage=locked, draw=draw, user=user)
@@ -721,7 +711,7 @@ def _round_create(*, stage: Stage, draw: Draw, user: Any) -> Round:
         draw_options=draw_options,
         draw_seed=draw.seed,
     )
-    _author(round_, user)
+    history_author(round_, user)
     round_.save()
     round_write(round_=round_, draw=draw)
     return round_
@@ -803,7 +793,7 @@ def round_publish(*, round_: Round, user: Any = None) -> Round:
                 )
         locked.status = RoundStatus.PUBLISHED
         locked.published_at = timezone.now()
-        _author(locked, user)
+        history_author(locked, user)
         locked.save(update_fields=["status", "published_at"])
         tournament_status_after_publish(tournament_id=stage.tournament_id)
     round_.status, round_.published_at = locked.status, locked.published_at
@@ -840,7 +830,7 @@ def round_unpublish(*, round_: Round, user: Any = None, reason: str = "") -> Rou
         locked.status = RoundStatus.DRAFT
         locked.published_at = None
         locked.started_at = locked.ends_at = locked.time_called_at = None
-        _author(locked, user, _clean_reason(reason, required=False) or "un-published")
+        history_author(locked, user, _clean_reason(reason, required=False) or "un-published")
         locked.save(update_fields=["status", "published_at", "started_at", "ends_at", "time_called_at"])
         locked.matches.filter(ew_pair__isnull=False).exclude(started_at=None, clock_ends_at=None).update(
             status=MatchStatus.PENDING,
@@ -866,9 +856,9 @@ def round_delete(*, round_: Round, user: Any = None) -> None:
             kept = {k: v for k, v in stage.options.items() if k not in ("bracket_record", "schedule_seed")}
             if kept != stage.options:
                 stage.options = kept
-                _author(stage, user, "first round deleted")
+                history_author(stage, user, "first round deleted")
                 stage.save(update_fields=["options"])
-        _author(locked, user, "draft deleted")
+        history_author(locked, user, "draft deleted")
         locked.delete()
 
 
@@ -877,7 +867,7 @@ def round_delete(*, round_: Round, user: Any = None) -> None:
 
 def _log_edit(round_: Round, record: dict[str, Any], user: Any, reason: str) -> None:
     round_.draw_options = {**round_.draw_options, "edits": [*round_.draw_options.get("edits", []), record]}
-    _author(round_, user, reason)
+    history_author(round_, user, reason)
     round_.save(update_fields=["draw_options"])
 
 
@@ -952,7 +942,7 @@ def round_pairs_swap(*, round_: Round, first_pair_id: int, second_pair_id: int, 
         reason = f"swap pairs {first_pair_id} and {second_pair_id}"
         for match in Match.objects.filter(pk__in=(m1.pk, m2.pk)):
             match.version += 1
-            _author(match, user, reason)
+            history_author(match, user, reason)
             match.save(update_fields=["version"])  # the history row records the swapped pairs
         RoundEntry.objects.filter(round=locked, pair_id__in=(first_pair_id, second_pair_id)).delete()
         RoundEntry.objects.bulk_create(
@@ -991,7 +981,7 @@ def _bracket_swap(stage: Stage, first: int, second: int, user: Any, reason: str)
     record["seeds"] = swapped(record["seeds"])
     KnockoutBracket.from_record(record)  # still a consistent bracket (raises if not: a bug here)
     stage.options = {**stage.options, "bracket_record": record}
-    _author(stage, user, reason)
+    history_author(stage, user, reason)
     stage.save(update_fields=["options"])
 
 
@@ -1023,13 +1013,13 @@ def match_table_move(*, match: Match, table_number: int, user: Any = None) -> li
         if other is not None:
             Match.objects.filter(pk=match.pk).update(table=None)
             other.table = old_table
-            _author(other, user, reason)
+            history_author(other, user, reason)
             other.save(update_fields=["table"])
             warnings.append(
                 DrawWarning.of("tables_swapped", other.ns_pair_id, table=old_table.number if old_table else None)
             )
         match.table = table
-        _author(match, user, reason)
+        history_author(match, user, reason)
         match.save(update_fields=["table"])
         touched = [t for t in (table.pk, old_table.pk if old_table else None) if t is not None]
         if RefereeAssignment.objects.filter(round=locked, table_id__in=touched).exists():
@@ -1126,7 +1116,7 @@ def round_referees_assign(
                 current.referee_id = item.referee
                 update.append(current)
         for stale in existing.values():  # tables no longer planned (or no longer in the round)
-            _author(stale, user, reason)
+            history_author(stale, user, reason)
             stale.delete()
         history: dict[str, Any] = {
             "default_user": user if getattr(user, "is_authenticated", False) else None,
@@ -1145,10 +1135,9 @@ def round_referees_assign(
                 "referees": [{"id": r.id, "area": r.area or ""} for r in referees],
             },
         }
-        _author(locked, user, reason)
+        history_author(locked, user, reason)
         locked.save(update_fields=["draw_options"])
     return plan
-
 
 
 @event_write
@@ -1203,7 +1192,7 @@ def round_tables_assign(
             current = existing.get(table_id)
             if referee is None:
                 if current is not None:
-                    _author(current, user, reason)
+                    history_author(current, user, reason)
                     current.delete()
             elif current is None:
                 create.append(RefereeAssignment(round=locked, table_id=table_id, referee_id=referee.pk))

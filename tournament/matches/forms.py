@@ -8,10 +8,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.tractor import Capture, Infraction
+from tournament.audit import REASON_MAX
 from tournament.bounds import column_max
 from tournament.matches.models import AdjustmentKind, Match
 from tournament.matches.selectors import guandan_outcome, parse_taps, taps_complete
-from tournament.matches.services import REASON_MAX
 
 
 class OrderField(forms.CharField):

@@ -29,6 +29,7 @@ from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.audit import history_author
 from tournament.draw.selectors import table_ranges
 from tournament.matches.access import ACTIVE_ROUND
 from tournament.matches.models import (
@@ -50,13 +51,6 @@ class IssuedLink:
 
     link: RefereeSignInLink
     token: str
-
-
-def _author(instance: Any, user: Any, reason: str | None = None) -> None:
-    if getattr(user, "is_authenticated", False):
-        instance._history_user = user
-    if reason:
-        instance._change_reason = reason
 
 
 def token_hash(token: str) -> str:
@@ -102,7 +96,7 @@ def referee_create(
         referee = Referee(
             tournament=tournament, user=account, name=name, phone=phone, employee_number=employee_number
         )
-        _author(referee, user, "referee created")
+        history_author(referee, user, "referee created")
         try:
             with transaction.atomic():
                 referee.save()
@@ -124,7 +118,7 @@ def referee_update(
     )
     with transaction.atomic():
         referee.name, referee.phone, referee.employee_number = name, phone, employee_number
-        _author(referee, user, "referee edited")
+        history_author(referee, user, "referee edited")
         referee.save(update_fields=["name", "phone", "employee_number"])
         referee.user.first_name = name[:150]
         referee.user.save(update_fields=["first_name"])
@@ -136,7 +130,7 @@ def _revoke_open_links(*, referee: Referee, user: Any, now: Any) -> None:
         referee=referee, used_at__isnull=True, revoked_at__isnull=True
     ):
         link.revoked_at = now
-        _author(link, user, "link revoked")
+        history_author(link, user, "link revoked")
         link.save(update_fields=["revoked_at"])
 
 
@@ -157,7 +151,7 @@ def referee_link_issue(*, referee: Referee, user: Any = None) -> IssuedLink:
             created_at=now,
             expires_at=now + timedelta(hours=settings.REFEREE_LINK_HOURS),
         )
-        _author(link, user, "link issued")
+        history_author(link, user, "link issued")
         link.save()
         account = referee.user
         account.set_unusable_password()
@@ -209,7 +203,7 @@ def referee_link_redeem(*, token: str) -> Any:
             raise refusal
         assert link is not None
         link.used_at = timezone.now()
-        _author(link, link.referee.user, "signed in")
+        history_author(link, link.referee.user, "signed in")
         link.save(update_fields=["used_at"])
     return link.referee.user
 
@@ -227,7 +221,7 @@ def referee_active_set(*, referee: Referee, active: bool, user: Any = None) -> R
         if referee.active == active:
             return referee
         referee.active = active
-        _author(referee, user, "referee activated" if active else "referee deactivated")
+        history_author(referee, user, "referee activated" if active else "referee deactivated")
         referee.save(update_fields=["active"])
         account = referee.user
         account.is_active = active
@@ -248,10 +242,10 @@ def chief_referee_set(*, referee: Referee, chief: bool, user: Any = None) -> Non
         ).first()
         if chief and current is None:
             row = ChiefReferee(tournament_id=referee.tournament_id, user_id=referee.user_id)
-            _author(row, user, "chief referee named")
+            history_author(row, user, "chief referee named")
             row.save()
         elif not chief and current is not None:
-            _author(current, user, "chief referee removed")
+            history_author(current, user, "chief referee removed")
             current.delete()
 
 

@@ -50,7 +50,7 @@ from scoring.match import DealInput, PartialReplay, parse_deal, replay_partial
 from scoring.options import RuleOptions
 from scoring.outcome import MatchResult, Status
 from scoring.seats import Side
-from tournament.audit import history_copy
+from tournament.audit import REASON_MAX, history_author, history_copy
 from tournament.errors import UserError
 from tournament.matches.models import (
     Adjustment,
@@ -68,8 +68,6 @@ from tournament.standings.cache import public_version_bump
 
 logger = logging.getLogger(__name__)
 
-REASON_MAX = 100
-"""A correction's reason is kept as the history row's change reason (simple-history: 100 chars)."""
 
 SNAPSHOT_FIELDS = ["state", "winner", "result_reason", "status", "finished_at"]
 
@@ -277,14 +275,6 @@ def _locked(match_id: int) -> Match:
     return Match.objects.select_for_update(of=("self",)).select_related("round__stage__tournament").get(pk=match_id)
 
 
-def _author(instance: Any, user: Any, reason: str | None = None) -> None:
-    """Name the author (and reason) on the history row even outside a request (tasks, shell)."""
-    if getattr(user, "is_authenticated", False):
-        instance._history_user = user
-    if reason is not None:
-        instance._change_reason = reason
-
-
 def _user_or_none(user: Any) -> Any:
     return user if getattr(user, "is_authenticated", False) else None
 
@@ -406,14 +396,14 @@ def deal_record(
                 entered_by=_user_or_none(user),
                 idempotency_key=idempotency_key or None,
             )
-            _author(deal, user)
+            history_author(deal, user)
             deal.save()
             fields = [*called, "version"]
             if match.started_at is None:
                 _clock_start(match, now=now)
                 fields += ["started_at", "clock_ends_at"]
             match.version += 1
-            _author(match, user)
+            history_author(match, user)
             _fold_store(match, deals=[*deals, deal], adjustments=adjustments, fold=fold, fields=fields)
             deal.refresh_from_db()
     if refusal is not None:
@@ -461,10 +451,10 @@ def deal_correct(
         else:
             deal.outcome = outcome
             deal.version += 1
-            _author(deal, user, reason)
+            history_author(deal, user, reason)
             deal.save(update_fields=["outcome", "version"])
             match.version += 1
-            _author(match, user, reason)
+            history_author(match, user, reason)
             deals = list(match.deals.order_by("number"))
             adjustments = match_adjustment_rows(match)
             fold = match_fold(
@@ -512,23 +502,23 @@ def deal_delete(
             if called:
                 match_replay(match=match, fields=called)
         else:
-            _author(deal, user, reason)
+            history_author(deal, user, reason)
             deal.delete()
             # one by one, in order: each step keeps (match, number) unique on every database
             for later in match.deals.filter(number__gt=number).order_by("number"):
                 later.number -= 1
-                _author(later, user, reason)
+                history_author(later, user, reason)
                 later.save(update_fields=["number"])
             for row in match.adjustments.filter(after_deal__gte=number).order_by("id"):
                 row.after_deal -= 1
-                _author(row, user, reason)
+                history_author(row, user, reason)
                 row.save(update_fields=["after_deal"])
             fields = [*called, "version"]
             if match.time_called_during_deal is not None and number < match.time_called_during_deal:
                 match.time_called_during_deal -= 1
                 fields.append("time_called_during_deal")
             match.version += 1
-            _author(match, user, reason)
+            history_author(match, user, reason)
             match_replay(match=match, fields=fields)
     if refusal is not None:
         raise refusal
@@ -595,11 +585,11 @@ def adjustment_record(
             if called:
                 match_replay(match=match, fields=called)
         else:
-            _author(row, user)
+            history_author(row, user)
             row.save()
             applied = frozenset(row.pk if pk == TRIAL_PK else pk for pk in fold.adjustments_valid)
             match.version += 1
-            _author(match, user, row.reason)
+            history_author(match, user, row.reason)
             _fold_store(
                 match,
                 deals=deals,
@@ -704,10 +694,10 @@ def adjustment_delete(
         row = match.adjustments.filter(pk=adjustment_id).first()
         if row is None:
             raise MatchRefused("no_such_adjustment", _("There is no such adjustment."), conflict=False)
-        _author(row, user, reason)
+        history_author(row, user, reason)
         row.delete()
         match.version += 1
-        _author(match, user, reason)
+        history_author(match, user, reason)
         match_replay(match=match, fields=["version"])
     return match
 
@@ -736,7 +726,7 @@ def match_sign_off(*, match_id: int, user: Any = None, expected_version: int | N
         match.signed_off_by = _user_or_none(user)
         match.signed_off_at = timezone.now()
         match.version += 1
-        _author(match, user)
+        history_author(match, user)
         match.save(update_fields=["status", "signed_off_by", "signed_off_at", "version"])
         _round_finish_if_done(match.round)
         transaction.on_commit(lambda: match_confirmed.send(sender=Match, match=match))
@@ -755,12 +745,12 @@ def match_unlock(*, match_id: int, reason: str, user: Any = None) -> Match:
         match.signed_off_by = None
         match.signed_off_at = None
         match.version += 1
-        _author(match, user, reason)
+        history_author(match, user, reason)
         match_replay(match=match, fields=["signed_off_by", "signed_off_at", "version"])
         round_ = Round.objects.select_for_update().get(pk=match.round_id)
         if round_.status == RoundStatus.FINISHED:
             round_.status = _round_open_status(round_)
-            _author(round_, user, reason)
+            history_author(round_, user, reason)
             round_.save(update_fields=["status"])
         transaction.on_commit(lambda: match_unlocked.send(sender=Match, match=match))
     return match
@@ -826,7 +816,7 @@ def match_start(*, match_id: int, user: Any = None, now: datetime | None = None)
         if match.started_at is not None:
             return match
         _clock_start(match, now=now)
-        _author(match, user)
+        history_author(match, user)
         match_replay(match=match, fields=["started_at", "clock_ends_at"])
     return match
 
@@ -851,7 +841,7 @@ def round_start(*, round_id: int, user: Any = None, now: datetime | None = None)
             round_.started_at = now
             round_.ends_at = now + timedelta(minutes=minutes) if minutes else None
             round_.status = RoundStatus.RUNNING
-            _author(round_, user)
+            history_author(round_, user)
             round_.save(update_fields=["started_at", "ends_at", "status"])
             if round_.ends_at is not None:
                 _schedule("round", round_.pk, round_.ends_at)
@@ -888,7 +878,7 @@ def round_clock_set(
             raise MatchRefused("round_started", _("The round has started; its clock can no longer change."))
         round_.time_cap_minutes = time_cap_minutes
         round_.warning_minutes = warning_minutes
-        _author(round_, user)
+        history_author(round_, user)
         round_.save(update_fields=["time_cap_minutes", "warning_minutes"])
     return round_
 
@@ -1100,7 +1090,7 @@ def round_pause(*, round_id: int, reason: str, user: Any = None, now: datetime |
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_, paused=False)
         round_.paused_at = now
-        _author(round_, user, reason)
+        history_author(round_, user, reason)
         round_.save(update_fields=["paused_at"])
         _matches_update(
             round_, _round_open_matches(round_).filter(paused_at__isnull=True), user=user, reason=reason, paused_at=now
@@ -1122,7 +1112,7 @@ def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime 
         paused_with_round = _round_open_matches(round_).filter(paused_at=round_.paused_at)
         round_.ends_at += pause
         round_.paused_at = None
-        _author(round_, user, reason)
+        history_author(round_, user, reason)
         round_.save(update_fields=["ends_at", "paused_at"])
         moved = F("clock_ends_at") + pause
         _matches_update(round_, paused_with_round, user=user, reason=reason, paused_at=None, clock_ends_at=moved)
@@ -1141,7 +1131,7 @@ def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) 
         assert round_.ends_at is not None
         delta = timedelta(minutes=minutes)
         round_.ends_at += delta
-        _author(round_, user, reason)
+        history_author(round_, user, reason)
         round_.save(update_fields=["ends_at"])
         moved = F("clock_ends_at") + delta
         _matches_update(round_, _round_open_matches(round_), user=user, reason=reason, clock_ends_at=moved)
@@ -1175,7 +1165,7 @@ def round_cap_change(
             delta = timedelta(minutes=minutes - old)
             round_.ends_at += delta
             values = {"clock_ends_at": F("clock_ends_at") + delta}
-        _author(round_, user, reason)
+        history_author(round_, user, reason)
         round_.save(update_fields=["time_cap_minutes", "ends_at"])
         _matches_update(round_, open_matches, user=user, reason=reason, **values)
         _schedule_round(round_)
@@ -1195,7 +1185,7 @@ def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetim
         _refuse_round_clock(round_, timed=False)
         round_.ends_at = now
         round_.paused_at = None
-        _author(round_, user, reason)
+        history_author(round_, user, reason)
         round_.save(update_fields=["ends_at", "paused_at"])
         # the untimed tables too: "call time now" is the organiser's cap
         open_matches = round_.matches.filter(started_at__isnull=False, time_called_at__isnull=True, status__in=_OPEN)
@@ -1207,7 +1197,7 @@ def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetim
 
 
 def _match_clock_save(match: Match, *, user: Any, reason: str, fields: list[str]) -> None:
-    _author(match, user, reason)
+    history_author(match, user, reason)
     match.save(update_fields=fields)
     public_version_bump(tournament_id=match.round.stage.tournament_id, seating=False)
 
@@ -1267,7 +1257,7 @@ def match_call_now(*, match_id: int, reason: str, user: Any = None, now: datetim
         _refuse_match_clock(match, timed=False)
         match.clock_ends_at = now
         match.paused_at = None
-        _author(match, user, reason)
+        history_author(match, user, reason)
         match.save(update_fields=["clock_ends_at", "paused_at"])
         _time_call_if_due(match, now=now)
         public_version_bump(tournament_id=match.round.stage.tournament_id, seating=False)
