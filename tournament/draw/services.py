@@ -63,6 +63,8 @@ from tournament.draw.pairing import (
     round_robin_schedule,
     swiss_pair,
 )
+from tournament.draw.three_seats import points_stage_options, three_seat_round_create
+from tournament.games import game_entry
 from tournament.locale import in_ui_language
 from tournament.matches.models import (
     Adjustment,
@@ -142,6 +144,8 @@ def _stage_options(format: str, options: dict[str, Any] | None) -> dict[str, Any
             errors["groups"] = _("Only a round robin is played in groups.")
         elif isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
             errors["groups"] = _("The number of groups is a whole number (1 or more).")
+    if format == StageFormat.POINTS:
+        errors.update(points_stage_options(options))
     if errors:
         raise ValidationError(errors)
     return options
@@ -170,6 +174,9 @@ def stage_create(
     except ScoringError as error:
         raise ValidationError({"rule_overrides": error.message}) from error
     _check_game(tournament=tournament, rules=rules, rule_profile=rule_profile, rule_overrides=rule_overrides)
+    entry = game_entry(tournament.game)
+    if format not in entry.stage_formats:
+        raise ValidationError({"format": _("A %(game)s event has no stage of this format.") % {"game": entry.label}})
     stage = Stage(
         tournament=tournament,
         name=name,
@@ -683,6 +690,10 @@ def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool =
             raise ValidationError(_("The current round is still being played."), code="round_playing")
         number = (locked.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         seed = secrets.randbelow(2**31) if seed is None else seed
+        if locked.format == StageFormat.POINTS:  # three-seat tables (Dou Dizhu, RULES.md §10)
+            return three_seat_round_create(
+                stage=locked, pair_ids=_drawn_pairs(locked), number=number, seed=seed, user=user
+            )
         try:
             draw, updates = _generate(locked, number, seed, allow_rematches)
         except DrawError as error:

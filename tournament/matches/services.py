@@ -45,6 +45,7 @@ from django.utils.translation import gettext as _
 
 from scoring.adjustments import Adjustment as ScoringAdjustment
 from scoring.adjustments import Forfeit, LateArrival, LevelPenalty, PointPenalty
+from scoring.doudizhu import DoudizhuResult
 from scoring.errors import ScoringError
 from scoring.match import DealInput, PartialReplay, parse_deal, replay_partial
 from scoring.options import RuleOptions
@@ -52,6 +53,7 @@ from scoring.outcome import MatchResult, Status
 from scoring.seats import Side
 from tournament.audit import REASON_MAX, history_author, history_copy
 from tournament.errors import UserError
+from tournament.matches.doudizhu_fold import TableFold, doudizhu_fold, parse_table_deal
 from tournament.matches.models import (
     Adjustment,
     AdjustmentKind,
@@ -173,15 +175,25 @@ def match_fold(
     outcomes: Sequence[Any],
     adjustments: Sequence[Adjustment],
     time_called_during_deal: int | None,
-    parsed: dict[int, DealInput] | None = None,
-) -> Fold:
-    """Fold outcomes and adjustment rows through ``scoring.match.replay_partial`` (no writes).
+    parsed: dict[int, Any] | None = None,
+) -> Fold | TableFold:
+    """Fold outcomes and adjustment rows through ``scoring.match.replay_partial`` (no writes); a
+    three-seat table through ``tournament.matches.doudizhu_fold`` (RULES.md §10).
 
     A stored outcome the rules core cannot even read stops the fold at that deal, like any other
     deal it refuses. ``parsed``: deal number → that deal already parsed by the caller (a write
     parses the deal it was given once, to refuse it first; issue 14).
     """
     options = match_rules(match)
+    if match.three_seats:
+        return doudizhu_fold(
+            match=match,
+            options=options,
+            outcomes=outcomes,
+            adjustments=adjustments,
+            time_called_during_deal=time_called_during_deal,
+            parsed=parsed,
+        )
     deals: list[DealInput] = []
     for number, outcome in enumerate(outcomes, 1):
         if parsed and number in parsed:
@@ -204,10 +216,13 @@ def match_fold(
     return Fold(partial=partial, deals_valid=partial.deals_applied, adjustments_valid=frozenset(applied))
 
 
-def _store(match: Match, result: MatchResult) -> None:
+def _store(match: Match, result: MatchResult | DoudizhuResult) -> None:
     match.state = result.to_json()
-    match.winner = result.winner.code if result.winner is not None else ""
-    match.result_reason = result.reason.value if result.reason is not None else ""
+    if isinstance(result, DoudizhuResult):  # three players, no winning side: the points are the result
+        match.winner = match.result_reason = ""
+    else:
+        match.winner = result.winner.code if result.winner is not None else ""
+        match.result_reason = result.reason.value if result.reason is not None else ""
     if match.status != MatchStatus.CONFIRMED:
         if result.status is Status.FINISHED:
             match.status = MatchStatus.FINISHED
@@ -218,7 +233,7 @@ def _store(match: Match, result: MatchResult) -> None:
             match.finished_at = None
 
 
-def match_replay(*, match: Match, fields: Iterable[str] = ()) -> MatchResult:
+def match_replay(*, match: Match, fields: Iterable[str] = ()) -> MatchResult | DoudizhuResult:
     """Refold ``match`` from its deals and adjustments and store the snapshot (call inside a
     transaction, on a locked row; ``fields`` are other fields of ``match`` to save with it).
 
@@ -238,8 +253,13 @@ def match_replay(*, match: Match, fields: Iterable[str] = ()) -> MatchResult:
 
 
 def _fold_store(
-    match: Match, *, deals: Sequence[Deal], adjustments: Sequence[Adjustment], fold: Fold, fields: Iterable[str]
-) -> MatchResult:
+    match: Match,
+    *,
+    deals: Sequence[Deal],
+    adjustments: Sequence[Adjustment],
+    fold: Fold | TableFold,
+    fields: Iterable[str],
+) -> MatchResult | DoudizhuResult:
     """Store ``fold`` — the fold of exactly ``deals`` and ``adjustments`` as they are now saved — on
     the match, its deals' records and the flags (the one fold of a write; issue 14)."""
     records = fold.result.deals
@@ -372,7 +392,7 @@ def deal_record(
             _refuse_unless_open(match)
             _check_version(match, expected_version)
             # parsed once: invalid_order before anything else, then folded as parsed
-            parsed = parse_deal(options=match_rules(match), data=outcome, number=number)
+            parsed = _parse(match, outcome, number)
             fold = match_fold(
                 match=match,
                 outcomes=[*(deal.outcome for deal in deals), outcome],
@@ -411,6 +431,13 @@ def deal_record(
     return DealEntry(deal=deal, match=match)
 
 
+def _parse(match: Match, outcome: Any, number: int) -> Any:
+    """The deal as entered, parsed once (its game's refusal before anything else is written)."""
+    if match.three_seats:
+        return parse_table_deal(options=match_rules(match), data=outcome, number=number)
+    return parse_deal(options=match_rules(match), data=outcome, number=number)
+
+
 def _deal(match: Match, number: int) -> Deal:
     deal = match.deals.filter(number=number).first()
     if deal is None:
@@ -443,7 +470,7 @@ def deal_correct(
             _check_version(match, expected_version)
             reason = _clean_reason(reason)
             deal = _deal(match, number)
-            parsed = parse_deal(options=match_rules(match), data=outcome, number=number)
+            parsed = _parse(match, outcome, number)
         except REFUSALS as error:
             refusal = error
             if called:
@@ -602,6 +629,13 @@ def adjustment_record(
     return row
 
 
+def _entrants_of(match: Match) -> set[int | None]:
+    """The entrants playing ``match``: its two pairs, or a three-seat table's players."""
+    if match.three_seats:
+        return set(match.seats.values_list("pair_id", flat=True))
+    return {match.ns_pair_id, match.ew_pair_id}
+
+
 TRIAL_PK = -1
 """A stand-in id for an adjustment row in the fold that decides whether it may be saved."""
 
@@ -620,13 +654,13 @@ def _adjustment_trial(
     absent_player_id: int | None,
     after_deal: int | None,
     now: datetime,
-) -> tuple[Adjustment, list[Deal], list[Adjustment], Fold]:
+) -> tuple[Adjustment, list[Deal], list[Adjustment], Fold | TableFold]:
     """The adjustment row ``adjustment_record`` would save and the match folded with it (the one
     fold of the write), or the refusal."""
     _refuse_unless_open(match)
     _check_version(match, expected_version)
     reason = _clean_reason(reason)
-    if pair_id not in (match.ns_pair_id, match.ew_pair_id):
+    if pair_id not in _entrants_of(match):
         raise MatchRefused("bad_pair", _("That pair does not play this match."), conflict=False)
     deals = list(match.deals.order_by("number"))
     deal_count = len(deals)

@@ -19,6 +19,7 @@ from tournament.bounds import column_checks
 class Game(models.TextChoices):
     GUANDAN = "guandan", _("Guandan")
     TRACTOR = "tractor", _("Three-deck Tractor")
+    DOUDIZHU = "doudizhu", _("Dou Dizhu")
 
 
 class TournamentStatus(models.TextChoices):
@@ -132,7 +133,9 @@ class PairStatus(models.TextChoices):
 
 
 class Pair(models.Model):
-    """A partnership (对). ``name`` is the players' names, kept by the services for fast lists."""
+    """An entrant: a partnership (对) of two players, or — in an individual event (Dou Dizhu, whose game
+    entry says ``individual``) — one player (选手) with a single member at slot 1 (docs/doudizhu.md).
+    ``name`` is the players' names, kept by the services for fast lists."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairs")
     name = models.CharField(_("name"), max_length=130)

@@ -84,7 +84,9 @@ def test_lot_avoids_every_repeat_a_swap_can_avoid():
 
 
 def test_score_swaps_with_the_next_table_moving_ranks_least():
-    players = [ThreeSeatPlayer(id=i, rank=i, mates=frozenset({2} if i == 1 else {1} if i == 2 else ())) for i in range(1, 10)]
+    players = [
+        ThreeSeatPlayer(id=i, rank=i, mates=frozenset({2} if i == 1 else {1} if i == 2 else ())) for i in range(1, 10)
+    ]
     draw = three_seat_draw(players=players, round_number=2, seed=8, reseat="score")
     assert draw.repeats == 0
     assert set(draw.tables[0].seats) == {1, 3, 4}

@@ -1,0 +1,117 @@
+"""Reads of a three-seat table (Dou Dizhu, RULES.md §10) for the referee's page, the API and the sheets.
+
+The table's players are its :class:`~tournament.matches.models.MatchSeat` rows; its points, deals and
+forfeits are the stored snapshot read by :mod:`scoring.doudizhu_snapshot` (the one reader of it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from scoring.doudizhu_snapshot import TableDealSnapshot, TableSnapshot
+from scoring.three_seats import THREE_SEATS
+from tournament.games import GameEntry, game_entry
+from tournament.matches.models import Match, MatchSeat, MatchStatus
+from tournament.matches.services import match_rules
+from tournament.registration.models import Pair
+
+if TYPE_CHECKING:
+    from tournament.matches.selectors import Clock
+
+
+def table_snapshot(match: Match) -> TableSnapshot:
+    """``Match.state`` of a three-seat table, read back (kept until ``state`` is replaced)."""
+    cached = match.__dict__.get("_table_snapshot")
+    if cached is None or cached[0] is not match.state:
+        cached = (match.state, TableSnapshot.from_json(match.state))
+        match.__dict__["_table_snapshot"] = cached
+    snapshot: TableSnapshot = cached[1]
+    return snapshot
+
+
+def deal_table_snapshot(record: Any) -> TableDealSnapshot | None:
+    return TableDealSnapshot.from_json(record)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: str
+    pair: Pair | None
+    points: int
+    deals_won: int
+    landlord_wins: int
+    forfeited: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """What the match page and the referee's list show of a three-seat table."""
+
+    match: Match
+    seats: tuple[SeatView, ...]
+    next_deal: dict[str, Any] | None
+    deals: int
+    flagged: int
+    clock: Clock
+    game: GameEntry
+    deal_scoring: str
+    landlord_by: str
+    points_format: bool = True
+    best_of: bool = False
+
+    @property
+    def sides(self) -> tuple[()]:
+        return ()
+
+    @property
+    def needs_extra_deal(self) -> bool:
+        return False
+
+
+def match_seats(match: Match) -> dict[str, Pair]:
+    """Seat letter → its player (entrant) at the table."""
+    cached = match.__dict__.get("_seats")
+    if cached is None:
+        cached = {row.seat: row.pair for row in MatchSeat.objects.filter(match=match).select_related("pair")}
+        match.__dict__["_seats"] = cached
+    seats: dict[str, Pair] = cached
+    return seats
+
+
+def table_summary(*, match: Match, clock: Clock, flagged: int) -> TableSummary:
+    snapshot = table_snapshot(match)
+    players = match_seats(match)
+    rules = match_rules(match)
+    seats = tuple(
+        SeatView(
+            seat=seat.value,
+            pair=players.get(seat.value),
+            points=snapshot.points_of(seat.value),
+            deals_won=snapshot.deals_won(seat.value),
+            landlord_wins=snapshot.landlord_wins(seat.value),
+            forfeited=seat.value in snapshot.forfeited,
+        )
+        for seat in THREE_SEATS
+    )
+    next_deal: dict[str, Any] | None = {
+        "number": snapshot.next_deal if snapshot.folded else 1,
+        "deals": rules.deals,
+        "deal_scoring": rules.deal_scoring.value,
+        "landlord_by": rules.landlord_by.value,
+    }
+    if match.status in (MatchStatus.FINISHED, MatchStatus.CONFIRMED) or (
+        snapshot.folded and snapshot.next_deal is None
+    ):
+        next_deal = None
+    return TableSummary(
+        match=match,
+        seats=seats,
+        next_deal=next_deal,
+        deals=len(snapshot.deals),
+        flagged=flagged,
+        clock=clock,
+        game=game_entry(rules.game),
+        deal_scoring=rules.deal_scoring.value,
+        landlord_by=rules.landlord_by.value,
+    )
