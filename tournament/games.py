@@ -269,9 +269,9 @@ def _doudizhu_initial(outcome: dict[str, Any]) -> dict[str, Any]:
 
 
 def _doudizhu_score_sheet(options: RuleOptions) -> tuple[h.Column, ...]:
-    from tournament.exports import headers as h
+    from tournament.exports.workbook_doudizhu import SCORE_SHEET
 
-    return h.SCORE_SHEET_DOUDIZHU
+    return SCORE_SHEET
 
 
 DOUDIZHU = GameEntry(

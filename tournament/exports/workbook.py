@@ -127,7 +127,8 @@ def _results(book: Book, context: _Context) -> None:
         .values("count")
     )
     matches = (
-        Match.objects.filter(round__stage__tournament=context.tournament)
+        # a three-seat table has no sides: its results are its game's sheet (``GameEntry.workbook_deals``)
+        Match.objects.filter(round__stage__tournament=context.tournament, three_seats=False)
         # A correlated count (over the unique (match, number) index), not a join + GROUP BY: grouping
         # would sort every match row with its whole JSON snapshot.
         .annotate(deals_played=Subquery(played, output_field=IntegerField()))

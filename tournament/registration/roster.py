@@ -35,8 +35,8 @@ from tournament.errors import UserError
 from tournament.games import game_entry
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
-from tournament.registration.services import PlayerData, entrant_name
-from tournament.registration.text import clean_text
+from tournament.registration.services import PlayerData
+from tournament.registration.text import clean_text, entrant_name
 
 # Column key → accepted header texts (the first is the template's).
 COLUMNS: dict[str, tuple[str, ...]] = {

@@ -29,7 +29,7 @@ from tournament.registration.models import (
     Player,
     Tournament,
 )
-from tournament.registration.text import clean_text
+from tournament.registration.text import clean_text, entrant_name
 from tournament.rules import scoring_message
 
 User = AbstractBaseUser | AnonymousUser
@@ -151,11 +151,6 @@ def _player_write(*, tournament: Tournament, player: Player, data: PlayerData, p
     player.department = department_get_or_create(tournament=tournament, name=data.department)
     player.save()
     return player
-
-
-def entrant_name(names: list[str]) -> str:
-    """An entrant's shown name: the players' names (one in an individual event)."""
-    return " / ".join(names)
 
 
 def _pair_name(players: list[Player]) -> str:
