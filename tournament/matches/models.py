@@ -16,7 +16,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-from scoring.doudizhu_snapshot import TableDealSnapshot
+from scoring.doudizhu_snapshot import TableDealSnapshot, TableSnapshot
 from scoring.snapshot import DealSnapshot, MatchSnapshot
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks
@@ -240,6 +240,17 @@ class Match(models.Model):
             self.__dict__["_snapshot"] = cached
         return cached[1]
 
+    @property
+    def table_snapshot(self) -> TableSnapshot:
+        """A three-seat table's ``state`` read back (Dou Dizhu: ``scoring.doudizhu_snapshot``, the one
+        reader of it); kept until ``state`` is replaced."""
+        cached = self.__dict__.get("_table_snapshot")
+        if cached is None or cached[0] is not self.state:
+            cached = (self.state, TableSnapshot.from_json(self.state))
+            self.__dict__["_table_snapshot"] = cached
+        snapshot: TableSnapshot = cached[1]
+        return snapshot
+
 
 class RoundEntry(models.Model):
     """A pair's one seat in a round: unique (round, pair) is "one seat per player per round"."""
@@ -359,10 +370,15 @@ class Deal(models.Model):
         return DealSnapshot.from_json(self.record)
 
     @property
+    def table_snapshot(self) -> TableDealSnapshot | None:
+        """A three-seat table's deal record read back; None while flagged."""
+        return TableDealSnapshot.from_json(self.record)
+
+    @property
     def record_json(self) -> dict[str, Any]:
         """The record in its schema's shape (``{}`` while flagged), as the API shows it."""
         if "landlord" in self.record:  # a three-seat table's deal (Dou Dizhu): its own reader
-            table = TableDealSnapshot.from_json(self.record)
+            table = self.table_snapshot
             return table.to_json() if table is not None else {}
         snapshot = self.snapshot
         return snapshot.to_json() if snapshot is not None else {}

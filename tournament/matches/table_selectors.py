@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scoring.doudizhu_snapshot import TableDealSnapshot, TableSnapshot
+from scoring.doudizhu_snapshot import TableSnapshot
 from scoring.three_seats import THREE_SEATS
 from tournament.games import GameEntry, game_entry
 from tournament.matches.models import Match, MatchSeat, MatchStatus
@@ -21,17 +21,8 @@ if TYPE_CHECKING:
 
 
 def table_snapshot(match: Match) -> TableSnapshot:
-    """``Match.state`` of a three-seat table, read back (kept until ``state`` is replaced)."""
-    cached = match.__dict__.get("_table_snapshot")
-    if cached is None or cached[0] is not match.state:
-        cached = (match.state, TableSnapshot.from_json(match.state))
-        match.__dict__["_table_snapshot"] = cached
-    snapshot: TableSnapshot = cached[1]
-    return snapshot
-
-
-def deal_table_snapshot(record: Any) -> TableDealSnapshot | None:
-    return TableDealSnapshot.from_json(record)
+    """``Match.state`` of a three-seat table, read back (``Match.table_snapshot``)."""
+    return match.table_snapshot
 
 
 @dataclass(frozen=True, slots=True)

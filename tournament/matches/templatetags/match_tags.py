@@ -60,10 +60,3 @@ def three_seat_name(code: Any) -> str:
     """ "E" → "E · East" (东): a three-seat table's seat as on the draw sheet (RULES.md §10)."""
     return f"{code} · {labels.seat_name(code)}"
 
-
-@register.filter
-def table_deal(record: Any) -> Any:
-    """A three-seat table's stored deal record, read by its reader (``scoring.doudizhu_snapshot``)."""
-    from scoring.doudizhu_snapshot import TableDealSnapshot
-
-    return TableDealSnapshot.from_json(record)
