@@ -12,8 +12,13 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from typing import TYPE_CHECKING
+
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks
+
+if TYPE_CHECKING:
+    from tournament.games import GameEntry
 
 
 class Game(models.TextChoices):
@@ -72,6 +77,14 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def entry(self) -> GameEntry:
+        """The event's game as the site runs it (``tournament.games``): its words (pair or player), its
+        pages and sheets."""
+        from tournament.games import game_entry  # the registry names forms that import these models
+
+        return game_entry(self.game)
 
 
 class Department(models.Model):

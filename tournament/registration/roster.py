@@ -110,14 +110,16 @@ class _Row:
     partner: str
 
 
-def roster_template() -> bytes:
-    """The empty template (.xlsx) with Chinese headers and one example pair."""
+def roster_template(*, individual: bool = False) -> bytes:
+    """The empty template (.xlsx) with Chinese headers and one example pair (``individual``: no partner
+    column and two example players, for an event of individuals)."""
     workbook = Workbook()
     sheet = workbook.active
     sheet.title = "参赛名单"
-    sheet.append([names[0] for names in COLUMNS.values()])
-    sheet.append(["张伟", "1001", "财务部", "1002", "13800000001"])
-    sheet.append(["李娜", "1002", "财务部", "1001", ""])
+    keys = [key for key in COLUMNS if not (individual and key == "partner")]
+    sheet.append([COLUMNS[key][0] for key in keys])
+    for row in (["张伟", "1001", "财务部", "1002", "13800000001"], ["李娜", "1002", "财务部", "1001", ""]):
+        sheet.append([value for key, value in zip(COLUMNS, row, strict=True) if key in keys])
     for column, width in zip("ABCDE", (14, 12, 16, 12, 16), strict=True):
         sheet.column_dimensions[column].width = width
     sheet.freeze_panes = "A2"
