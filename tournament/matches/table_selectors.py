@@ -106,3 +106,60 @@ def table_summary(*, match: Match, clock: Clock, flagged: int) -> TableSummary:
         deal_scoring=rules.deal_scoring.value,
         landlord_by=rules.landlord_by.value,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class RoundTable:
+    """One table of a three-seat round: its match and its players by seat (E, S, W)."""
+
+    match: Match
+    seats: tuple[tuple[str, Pair], ...]
+    referee: str = ""
+
+    @property
+    def number(self) -> int | None:
+        return self.match.table.number if self.match.table else None
+
+    def points(self) -> tuple[int, int, int]:
+        return self.match.table_snapshot.points
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSeating:
+    """A three-seat round as the draw sheet, the organiser and the public see it: tables, then byes."""
+
+    tables: tuple[RoundTable, ...]
+    byes: tuple[Pair, ...]
+
+    def seat_of(self, pair_id: int) -> tuple[RoundTable, str] | None:
+        """Where ``pair_id`` sits: its table and seat letter (None: a bye or not drawn)."""
+        for table in self.tables:
+            for seat, pair in table.seats:
+                if pair.pk == pair_id:
+                    return table, seat
+        return None
+
+
+def round_seating(*, round_: Any, referees: bool = False) -> RoundSeating:
+    """The round's tables (by number) with their seats, and its byes, in a few queries."""
+    seats: dict[int | None, list[MatchSeat]] = {}
+    for row in MatchSeat.objects.filter(round=round_).select_related("pair").order_by("seat", "pair_id"):
+        seats.setdefault(row.match_id, []).append(row)
+    names: dict[int, str] = {}
+    if referees:
+        from tournament.matches.models import RefereeAssignment
+
+        for table_id, user in RefereeAssignment.objects.filter(round=round_).values_list(
+            "table_id", "referee__username"
+        ):
+            names[table_id] = user
+    matches = round_.matches.filter(three_seats=True).select_related("table").order_by("table__number", "id")
+    tables = tuple(
+        RoundTable(
+            match=match,
+            seats=tuple((row.seat, row.pair) for row in seats.get(match.pk, [])),
+            referee=names.get(match.table_id or 0, ""),
+        )
+        for match in matches
+    )
+    return RoundSeating(tables=tables, byes=tuple(row.pair for row in seats.get(None, [])))

@@ -70,3 +70,31 @@ def test_a_partner_cell_in_an_individual_roster_is_refused_with_its_row(ddz):
         roster_import(tournament=ddz, file=_book([["姓名", "工号", "搭档工号"], ["甲", "1", "2"], ["乙", "2", ""]]))
     assert [error.row for error in refused.value.errors] == [2]
     assert not ddz.pairs.exists()
+
+
+def test_the_organiser_adds_a_points_stage_draws_and_publishes_a_three_seat_round(client, boss, ddz):
+    from tournament.registration.services import PlayerData, player_enter
+
+    for number in range(1, 8):
+        player_enter(tournament=ddz, player=PlayerData(name=f"P{number}"))
+    client.force_login(boss)
+    stages = reverse("draw:stages", args=[ddz.pk])
+    form = client.get(stages).content.decode()
+    assert 'name="cuts"' in form and 'name="bracket"' not in form
+    bad = client.post(stages, {"name": "积分赛", "rounds": 3, "cuts": "1:2"})
+    assert bad.status_code == 200 and not ddz.stages.exists()  # a cut keeps at least 3
+    answer = client.post(stages, {"name": "积分赛", "rounds": 3, "cuts": "1:6, 2：3"})
+    assert answer.status_code == 302
+    stage = ddz.stages.get()
+    assert stage.format == "points" and stage.options["cuts"] == [
+        {"after_round": 1, "keep": 6},
+        {"after_round": 2, "keep": 3},
+    ]
+    drawn = client.post(reverse("draw:round_generate", args=[ddz.pk, stage.pk]), {"seed": 5})
+    assert drawn.status_code == 302
+    round_ = stage.rounds.get()
+    page = client.get(reverse("draw:round", args=[ddz.pk, round_.pk])).content.decode()
+    assert "E · 东" in page and "three-seats-v1" in page and "轮空" in page
+    client.post(reverse("draw:round_publish", args=[ddz.pk, round_.pk]))
+    round_.refresh_from_db()
+    assert round_.status == "published"
