@@ -7,12 +7,12 @@ and 2 (so never the same player twice), employee numbers are unique within a tou
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-
-from typing import TYPE_CHECKING
 
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks

@@ -146,11 +146,13 @@ def three_seat_ranking(*, stage: Stage, players: list[str], lots_seed: int | Non
 
 
 def _stage_before(stage: Stage) -> Stage | None:
+    """The stage the finalists advanced from (its advancement record), else the points stage before it."""
     advancement = stage.options.get("advancement") or {}
     from_stage = advancement.get("from_stage") if isinstance(advancement, Mapping) else None
-    if not isinstance(from_stage, int):
-        return None
-    return Stage.objects.filter(pk=from_stage, tournament_id=stage.tournament_id).first()
+    earlier = Stage.objects.filter(tournament_id=stage.tournament_id, order__lt=stage.order)
+    if isinstance(from_stage, int):
+        earlier = earlier.filter(pk=from_stage)
+    return earlier.filter(format=stage.format).order_by("-order").first()
 
 
 def as_standings(ranking: ThreeSeatRanking) -> Standings:
