@@ -376,6 +376,13 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
 @organiser_view
 def round_sheet(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
     round_ = _round(tournament, round_id)
+    if tournament.entry.three_seats:  # tables of three, seats E/S/W, the wall list by name (Dou Dizhu)
+        seating = round_seating(round_=round_, referees=True)
+        return render(
+            request,
+            "draw/round_sheet_three_seats.html",
+            {"tournament": tournament, "round": round_, "stage": round_.stage, "seating": seating},
+        )
     return render(
         request,
         "draw/round_sheet.html",

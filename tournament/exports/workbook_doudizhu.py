@@ -149,3 +149,48 @@ def doudizhu_deals_write(book: Any, context: Any) -> None:
             ]
         )
         context.progress.advance()
+
+
+STANDINGS = (
+    Column("rank", "名次", "Rank", 6),
+    Column("shared", "并列", "Shared", 6),
+    Column("player_no", "选手编号", "Player no.", 8),
+    Column("player", "选手", "Player", 14),
+    Column("department", "部门", "Department", 14),
+    Column("rounds", "轮数", "Rounds", 6),
+    Column("points", "积分", "Points", 8),
+    Column("deals_won", "胜局", "Deals won", 8),
+    Column("landlord_wins", "地主胜局", "Won as landlord", 9),
+    Column("best_round", "单轮最高", "Best round", 9),
+    Column("byes", "轮空", "Byes", 6),
+    Column("lot", "抽签", "Lot", 6),
+    Column("eliminated_after", "淘汰于第几轮后", "Eliminated after round", 12),
+    Column("stage_rank", "上阶段名次", "Stage rank before", 10),
+)
+
+
+def doudizhu_standings_write(book: Any, context: Any, standings: Any) -> None:
+    """A points stage's standings (RULES.md §10): points and the tie-breaks, who was cut after which round."""
+    title = h.sheet_name("standings", context.language, stage=standings.stage.name)
+    sheet = _sheet(book, context, title, STANDINGS)
+    for row in standings.players.players.rows:
+        card = context.pairs.get(int(row.player))
+        sheet.append(
+            [
+                row.rank,
+                row.shared,
+                int(row.player),
+                card.name if card else row.player,
+                (card.departments or None) if card else None,
+                row.rounds,
+                row.points,
+                row.deals_won,
+                row.landlord_wins,
+                row.best_round,
+                row.byes,
+                row.lot,
+                row.eliminated_after_round,
+                row.stage_rank,
+            ]
+        )
+        context.progress.advance()

@@ -131,6 +131,10 @@ class RoundSeating:
     tables: tuple[RoundTable, ...]
     byes: tuple[Pair, ...]
 
+    @property
+    def by_name(self) -> list[tuple[Pair, int | None, str]]:
+        return seating_by_name(self)
+
     def seat_of(self, pair_id: int) -> tuple[RoundTable, str] | None:
         """Where ``pair_id`` sits: its table and seat letter (None: a bye or not drawn)."""
         for table in self.tables:
@@ -163,3 +167,12 @@ def round_seating(*, round_: Any, referees: bool = False) -> RoundSeating:
         for match in matches
     )
     return RoundSeating(tables=tables, byes=tuple(row.pair for row in seats.get(None, [])))
+
+
+def seating_by_name(seating: RoundSeating) -> list[tuple[Pair, int | None, str]]:
+    """Every player of the round by name with their table and seat (None, "" for a bye): the wall list."""
+    lines: list[tuple[Pair, int | None, str]] = [
+        (pair, table.number, seat) for table in seating.tables for seat, pair in table.seats
+    ]
+    lines += [(pair, None, "") for pair in seating.byes]
+    return sorted(lines, key=lambda line: (line[0].name, line[0].pk))

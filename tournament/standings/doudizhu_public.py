@@ -340,3 +340,75 @@ def find_html(*, overview: Any, query: str) -> SafeString:
             {"overview": overview, "query": query, "answers": answers, "drawn": bool(round_ids), "limit": FIND_LIMIT},
         )
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TableDealLine:
+    number: int
+    text: str
+    points: tuple[int, int, int]
+    multiple: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TablePage:
+    match_id: int
+    table: int | None
+    round_name: str
+    status: str
+    seats: tuple[SeatLine, ...]
+    deals: tuple[TableDealLine, ...]
+    forfeited: tuple[str, ...]
+
+
+def table_page_get(*, tournament_id: int, match_id: int) -> TablePage | None:
+    from tournament.matches.models import Match
+
+    match = (
+        Match.objects.filter(pk=match_id, three_seats=True, round__stage__tournament_id=tournament_id)
+        .filter(round__status__in=PUBLIC_ROUNDS)
+        .select_related("round__stage", "table", "round__stage__tournament")
+        .first()
+    )
+    if match is None:
+        return None
+    entry = game_entry(match.round.stage.tournament.game)
+    snapshot = match.table_snapshot
+    seats = tuple(
+        SeatLine(row.seat, row.pair_id, row.pair.name, snapshot.points_of(row.seat))
+        for row in MatchSeat.objects.filter(match=match).select_related("pair").order_by("seat")
+    )
+    deals = []
+    for deal in Deal.objects.filter(match=match, flagged=False).order_by("number"):
+        record = deal.table_snapshot
+        if record is not None:
+            deals.append(TableDealLine(deal.number, entry.outcome_text(deal.outcome), record.points, record.multiple))
+    round_name = _("%(stage)s · round %(number)s") % {"stage": match.round.stage.name, "number": match.round.number}
+    return TablePage(
+        match.pk,
+        match.table.number if match.table else None,
+        round_name,
+        match.status,
+        seats,
+        tuple(deals),
+        snapshot.forfeited,
+    )
+
+
+def match_page(request: HttpRequest, *, overview: Any, match_id: int, live_page: Any) -> HttpResponse:
+    view = public_cached(
+        tournament_id=overview.id,
+        key=f"ddz:table:{match_id}",
+        build=lambda: table_page_get(tournament_id=overview.id, match_id=match_id),
+        version=request.public_version,  # type: ignore[attr-defined]
+    )
+    if view is None:
+        raise Http404
+    return live_page(
+        request,
+        overview=overview,
+        key=f"ddz:table:{match_id}",
+        fragment="public/_doudizhu_table.html",
+        context=lambda: {"table": view},
+        title=_("Table %(table)s") % {"table": view.table} if view.table else _("Match"),
+    )

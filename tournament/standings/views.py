@@ -346,6 +346,8 @@ def pair(request: HttpRequest, tournament_id: int, pair_id: int) -> HttpResponse
 def match(request: HttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
     """A match as it stands: live levels and every deal as the referee entered it."""
     overview = _overview(request, tournament_id, live=False)
+    if game_entry(overview.game).three_seats:  # a table of three and its deals (Dou Dizhu)
+        return doudizhu_public.match_page(request, overview=overview, match_id=match_id, live_page=_live_page)
     view = match_cached(tournament_id=tournament_id, match_id=match_id)
     if view is None:
         raise Http404

@@ -9,8 +9,8 @@ from django.db import IntegrityError, transaction
 
 from scoring.doudizhu import replay_table
 from scoring.doudizhu_deals import parse_doudizhu_deals
-from scoring.profiles import options_for
 from scoring.errors import ScoringError
+from scoring.profiles import options_for
 from tests.tournament.doudizhu.conftest import doudizhu_event, drawn_round
 from tournament.draw.pairing_three_seats import ALGORITHM
 from tournament.matches import services
@@ -68,7 +68,7 @@ def test_the_database_refuses_a_second_seat_for_a_player_or_a_side_on_a_three_se
 def test_a_table_played_through_the_services_equals_the_rules_core(table, ref):
     key = "k-1"
     for index, deal in enumerate(DEALS):
-        entry = services.deal_record(
+        services.deal_record(
             match_id=table.pk, outcome=deal, user=ref, expected_version=index, idempotency_key=f"k-{index + 1}"
         )
     again = services.deal_record(match_id=table.pk, outcome=DEALS[0], user=ref, idempotency_key=key)

@@ -104,9 +104,7 @@ def test_a_table_played_through_the_api(ref, table):
     assert [seat["points"] for seat in detail["seats"]] == list(table.state["points"].values())
     stale = api.post(reverse("api:deals", args=[table.pk]), {**DEALS[0], "expected_version": 0}, format="json")
     assert stale.status_code == 409
-    bad = api.post(
-        reverse("api:deal_preview", args=[table.pk]), {"landlord": "N", "winner": "landlord"}, format="json"
-    )
+    bad = api.post(reverse("api:deal_preview", args=[table.pk]), {"landlord": "N", "winner": "landlord"}, format="json")
     assert bad.status_code == 400
     undo = api.post(reverse("api:undo", args=[table.pk]), {"expected_version": detail["version"]}, format="json")
     assert undo.status_code == 200, undo.data
