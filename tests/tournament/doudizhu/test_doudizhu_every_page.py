@@ -123,7 +123,7 @@ def test_the_workbook_has_the_tables_and_deals_in_dou_dizhu_terms(played):
     assert len(tables) == 1 + 3 + 2  # header, round 1's three tables, round 2's two
     deals = list(book["牌局记录"].iter_rows(values_only=True))
     assert deals[0][5] == "地主座位"
-    last = [row for row in deals[1:] if row[0] == match.pk][0]
+    last = next(row for row in deals[1:] if row[0] == match.pk)
     assert last[5] == "S" and last[10] == "农民" and last[13:16] == (2, -4, 2)
 
 
