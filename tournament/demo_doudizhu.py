@@ -74,9 +74,7 @@ def _play_table(match: Match, rng: random.Random, user: object, *, deals: int | 
         match_sign_off(match_id=match.pk, user=user)
 
 
-def doudizhu_demo_build(
-    *, seed: int, organiser: object, departments: list[str], names: tuple[str, str]
-) -> Tournament:
+def doudizhu_demo_build(*, seed: int, organiser: object, departments: list[str], names: tuple[str, str]) -> Tournament:
     """(Re)build the Dou Dizhu demo event (call inside the demo's transaction)."""
     rng = random.Random(seed + 20)
     Tournament.objects.filter(name=DOUDIZHU_NAME).delete()
