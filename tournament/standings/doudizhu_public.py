@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournament.games import game_entry
@@ -315,7 +316,7 @@ def standings_page(request: HttpRequest, *, overview: Any, stage: Any, live_page
 def player_page(request: HttpRequest, *, overview: Any, pair_id: int, live_page: Any) -> HttpResponse:
     view = public_cached(
         tournament_id=overview.id,
-        key=f"ddz:player:{pair_id}",
+        key=f"ddz:player:{pair_id}:{get_language()}",
         build=lambda: player_page_get(tournament_id=overview.id, pair_id=pair_id),
         version=request.public_version,  # type: ignore[attr-defined]
     )
@@ -398,7 +399,7 @@ def table_page_get(*, tournament_id: int, match_id: int) -> TablePage | None:
 def match_page(request: HttpRequest, *, overview: Any, match_id: int, live_page: Any) -> HttpResponse:
     view = public_cached(
         tournament_id=overview.id,
-        key=f"ddz:table:{match_id}",
+        key=f"ddz:table:{match_id}:{get_language()}",
         build=lambda: table_page_get(tournament_id=overview.id, match_id=match_id),
         version=request.public_version,  # type: ignore[attr-defined]
     )
@@ -412,3 +413,32 @@ def match_page(request: HttpRequest, *, overview: Any, match_id: int, live_page:
         context=lambda: {"table": view},
         title=_("Table %(table)s") % {"table": view.table} if view.table else _("Match"),
     )
+
+
+def screen_slides(*, overview: Any, version: Any, rows: int, max_slides: int) -> list[dict[str, Any]]:
+    """The big screen of a Dou Dizhu event: the current round's tables of three, then the standings of
+    its stage (points, and who was cut), ``rows`` to a slide."""
+    slides: list[dict[str, Any]] = []
+    current = overview.current_round
+    if current is None:
+        return slides
+    tables = public_cached(
+        tournament_id=overview.id,
+        key=f"ddz:tables:{current.id}",
+        build=lambda: round_tables_get(round_id=current.id),
+        version=version,
+    )
+    chunks = [tables.tables[i : i + rows] for i in range(0, min(len(tables.tables), rows * max_slides), rows)] or [()]
+    for number, chunk in enumerate(chunks, 1):
+        slides.append({"kind": "tables", "round": current, "tables": chunk, "part": number, "parts": len(chunks)})
+    table = public_cached(
+        tournament_id=overview.id,
+        key=f"ddz:standings:{current.stage_id}",
+        build=lambda: standings_table_get(stage_id=current.stage_id),
+        version=version,
+    )
+    lines = table.lines
+    chunks = [lines[i : i + rows] for i in range(0, min(len(lines), rows * max_slides), rows)]
+    for number, chunk in enumerate(chunks, 1):
+        slides.append({"kind": "players", "table": table, "lines": chunk, "part": number, "parts": len(chunks)})
+    return slides

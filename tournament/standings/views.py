@@ -375,6 +375,12 @@ def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
     rows = _int_param(request, "rows", SCREEN_ROWS, 4, 40)
 
     def context() -> dict[str, Any]:
+        if game_entry(overview.game).three_seats:  # tables of three and the players' points (Dou Dizhu)
+            version = request.public_version  # type: ignore[attr-defined]
+            slides = doudizhu_public.screen_slides(
+                overview=overview, version=version, rows=rows, max_slides=SCREEN_MAX_SLIDES
+            )
+            return {"slides": slides, "interval": interval}
         slides: list[dict[str, Any]] = []
         current = overview.current_round
         if current is not None:

@@ -102,3 +102,14 @@ def third_place_name(_value: Any) -> str:
     from tournament import labels
 
     return labels.third_place_name()
+
+
+@register.filter
+def seats_three(game: str) -> bool:
+    """Whether an event of ``game`` sits three to a table (Dou Dizhu): its pages say seat, not table."""
+    from tournament.games import UnknownGame, game_entry
+
+    try:
+        return game_entry(game).three_seats
+    except UnknownGame:
+        return False
