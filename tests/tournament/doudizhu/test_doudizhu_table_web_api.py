@@ -110,3 +110,20 @@ def test_a_table_played_through_the_api(ref, table):
     assert undo.status_code == 200, undo.data
     table.refresh_from_db()
     assert table.deals.count() == 2 and table.status == MatchStatus.RUNNING
+
+
+def test_a_late_player_forfeits_the_round_through_the_adjustments_page(client, boss, table):
+    client.force_login(boss)
+    url = reverse("matches:adjustments", args=[table.pk])
+    page = client.get(url).content.decode()
+    assert "缺席（本轮弃权）" in page and 'name="levels"' not in page
+    seat_w = table.seats.get(seat="W")
+    answer = client.post(
+        url, {"version": table.version, "side": "W", "kind": "late_arrival", "minutes_late": 15, "reason": "迟到15分钟"}
+    )
+    assert answer.status_code == 302
+    table.refresh_from_db()
+    assert table.table_snapshot.forfeited == ("W",)
+    assert table.table_snapshot.points == (0, 0, -6)
+    assert table.adjustments.get().pair_id == seat_w.pair_id
+    assert table.status == MatchStatus.FINISHED
