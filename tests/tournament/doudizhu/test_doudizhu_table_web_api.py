@@ -106,6 +106,14 @@ def test_a_table_played_through_the_api(ref, table):
     assert stale.status_code == 409
     bad = api.post(reverse("api:deal_preview", args=[table.pk]), {"landlord": "N", "winner": "landlord"}, format="json")
     assert bad.status_code == 400
+    corrected = api.put(
+        reverse("api:deal", args=[table.pk, 2]),
+        {**DEALS[1], "winner": "landlord", "reason": "录错胜方", "expected_version": detail["version"]},
+        format="json",
+    )
+    assert corrected.status_code == 200, corrected.data
+    assert corrected.data["deals"][1]["record"]["winner"] == "landlord"
+    detail = corrected.data
     undo = api.post(reverse("api:undo", args=[table.pk]), {"expected_version": detail["version"]}, format="json")
     assert undo.status_code == 200, undo.data
     table.refresh_from_db()
