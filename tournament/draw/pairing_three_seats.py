@@ -12,8 +12,8 @@ so a round is reproducible from its record (``Round.draw_algorithm`` / ``draw_op
     swap of two players between any two tables is made while it lowers the number of repeated
     table-mates (two players who already shared a table this stage), until no swap does.
   - ``score`` (瑞士移位): by standing, the top three at table 1, the next three at table 2, …; a table
-    that repeats table-mates swaps one player with the next table when that lowers the repeats (the
-    swap that moves ranks least is taken).
+    that repeats *last round's* table-mates (RULES.md §10) swaps one player with the next table when that
+    lowers the repeats (the swap that moves ranks least is taken).
   Repeats that no swap removes are allowed and counted in the record (``repeats``): a small field
   cannot always avoid them.
 - **Seats** at each table are drawn by lot (seed 004: the landlord seat is drawn per round).
@@ -40,12 +40,14 @@ Reseat = Literal["lot", "score"]
 @dataclass(frozen=True, slots=True)
 class ThreeSeatPlayer:
     """A player as the draw sees them: ``rank`` in the stage's standings (1 = best, 0 = unranked: drawn
-    by lot among equals), ``byes`` had, ``mates`` (ids of the players they shared a table with)."""
+    by lot among equals), ``byes`` had, ``mates`` (ids of the players they shared a table with this
+    stage) and ``last_mates`` (last round's; the same as ``mates`` when not given)."""
 
     id: int
     rank: int = 0
     byes: int = 0
     mates: AbstractSet[int] = field(default_factory=frozenset)
+    last_mates: AbstractSet[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +66,8 @@ class ThreeSeatDraw:
     tables: tuple[ThreeSeatTable, ...]
     byes: tuple[int, ...]
     repeats: int
-    """Pairs of table-mates seated together again (0 unless unavoidable by swaps)."""
+    """Pairs of table-mates seated together again (0 unless unavoidable by swaps): of this stage by lot,
+    of last round by standing."""
 
     algorithm: str = ALGORITHM
 
@@ -90,6 +93,11 @@ def three_seat_draw(
     in_order = sorted(players, key=lambda player: player.id)
     lots = {player.id: index for index, player in enumerate(rng.sample(in_order, len(in_order)))}
     mates = {player.id: frozenset(player.mates) for player in players}
+    if reseat == "score":  # by standing, only last round's table-mates are kept apart (RULES.md §10)
+        mates = {
+            player.id: frozenset(player.last_mates if player.last_mates is not None else player.mates)
+            for player in players
+        }
     byes = _byes(players, len(players) % 3, lots)
     seated = [player for player in players if player.id not in byes]
     if reseat == "score":

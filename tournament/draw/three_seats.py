@@ -78,17 +78,33 @@ def three_seat_players(*, stage: Stage, pair_ids: list[int]) -> tuple[list[Three
     ids, ranks, pending = _still_in(stage, pair_ids)
     byes: dict[int, int] = defaultdict(int)
     tables: dict[int, list[int]] = defaultdict(list)
-    for match_id, pair_id in MatchSeat.objects.filter(round__stage=stage).values_list("match_id", "pair_id"):
+    rounds: dict[int, int] = {}
+    for match_id, pair_id, number in MatchSeat.objects.filter(round__stage=stage).values_list(
+        "match_id", "pair_id", "round__number"
+    ):
         if match_id is None:
             byes[pair_id] += 1
         else:
             tables[match_id].append(pair_id)
+            rounds[match_id] = number
+    last = max(rounds.values(), default=0)
     mates: dict[int, set[int]] = defaultdict(set)
-    for players in tables.values():
+    last_mates: dict[int, set[int]] = defaultdict(set)
+    for match_id, players in tables.items():
         for player in players:
-            mates[player].update(other for other in players if other != player)
+            others = {other for other in players if other != player}
+            mates[player] |= others
+            if rounds[match_id] == last:
+                last_mates[player] |= others
     players = [
-        ThreeSeatPlayer(id=pk, rank=ranks.get(str(pk), 0), byes=byes[pk], mates=frozenset(mates[pk])) for pk in ids
+        ThreeSeatPlayer(
+            id=pk,
+            rank=ranks.get(str(pk), 0),
+            byes=byes[pk],
+            mates=frozenset(mates[pk]),
+            last_mates=frozenset(last_mates[pk]),
+        )
+        for pk in ids
     ]
     return players, pending
 

@@ -105,6 +105,18 @@ def test_lot_avoids_repeats_over_several_rounds_of_27():
                 mates[a].add(b)
 
 
+def test_by_standing_only_last_rounds_table_mates_are_kept_apart():
+    # 1 and 2 met in round 1, not in round 2 (last round): by standing they may meet again
+    players = [
+        ThreeSeatPlayer(id=i, rank=i, mates=frozenset({2} if i == 1 else {1} if i == 2 else ()), last_mates=frozenset())
+        for i in range(1, 10)
+    ]
+    draw = three_seat_draw(players=players, round_number=3, seed=8, reseat="score")
+    assert set(draw.tables[0].seats) == {1, 2, 3} and draw.repeats == 0
+    by_lot = three_seat_draw(players=players, round_number=3, seed=8, reseat="lot")
+    assert not any({1, 2} <= set(table.seats) for table in by_lot.tables)  # by lot: the whole stage
+
+
 def test_score_keeps_the_top_three_together_in_round_one():
     draw = three_seat_draw(players=_players(9), round_number=2, seed=5, reseat="score")
     assert set(draw.tables[0].seats) == {1, 2, 3}
