@@ -249,6 +249,6 @@ def game_entry(game: Game | str) -> GameEntry:
 
 def game_entry_of_match(match: Match) -> GameEntry:
     """The entry of the game ``match`` is played under: its stage's stored rules."""
-    from tournament.matches.services import match_rules  # the services import the models, which need the apps
+    from tournament.matches.fold import match_rules  # the fold imports the models, which need the apps
 
     return game_entry(match_rules(match).game)

@@ -24,8 +24,9 @@ from tournament.draw.services import (
     stage_bracket,
     stage_create,
 )
+from tournament.matches.clock import round_start
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Table
-from tournament.matches.services import deal_record, round_start
+from tournament.matches.services import deal_record
 from tournament.registration.models import Player
 
 pytestmark = pytest.mark.django_db

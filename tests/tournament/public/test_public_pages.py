@@ -12,8 +12,9 @@ from django.urls import reverse
 
 from tests.tournament.public.events import play_out, swiss_event
 from tournament.draw.services import round_draw
+from tournament.matches.clock import round_start
 from tournament.matches.models import Match, MatchStatus
-from tournament.matches.services import deal_record, round_start
+from tournament.matches.services import deal_record
 from tournament.registration.models import Player
 from tournament.standings.cache import public_version_get
 from tournament.standings.public import tournament_overview_get

@@ -18,6 +18,7 @@ from tests.factories import (
     organiser,
 )
 from tournament.draw import services as draw_services
+from tournament.matches import clock as match_clock
 from tournament.matches import referees as referee_services
 from tournament.matches import services as match_services
 from tournament.matches.models import Deal, RoundStatus, Stage
@@ -183,7 +184,7 @@ def test_an_archived_event_refuses_every_write_with_a_clear_error():
         lambda: services.pair_withdraw(pair=pair),
         lambda: services.pair_create(tournament=tournament, players=[]),
         lambda: match_services.deal_record(match_id=match.pk, outcome={"order": ["N", "S", "E", "W"]}),
-        lambda: match_services.round_start(round_id=match.round_id),
+        lambda: match_clock.round_start(round_id=match.round_id),
         lambda: draw_services.round_draw(stage=match.round.stage),
         lambda: draw_services.round_unpublish(round_=match.round),
         lambda: lifecycle.tournament_update(tournament=tournament, name="x"),
