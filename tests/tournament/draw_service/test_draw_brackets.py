@@ -15,8 +15,8 @@ from tournament.draw.services import (
     round_draw,
     round_publish,
     stage_bracket_winners,
-    stage_create,
 )
+from tournament.draw.stages import stage_create
 from tournament.matches.models import Match, MatchStatus, Round, RoundStatus
 from tournament.matches.services import match_sign_off
 

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.tournament.public.events import swiss_event
-from tournament.draw.services import table_areas_set
+from tournament.draw.edits import table_areas_set
 from tournament.matches.models import Match
 from tournament.matches.services import deal_record
 from tournament.registration.models import Player

@@ -185,7 +185,8 @@ def test_find_treats_wildcards_as_text(event):
 
 def test_a_round_robin_in_groups_is_ranked_group_by_group(client):
     from tests.tournament.public.events import pairs_register
-    from tournament.draw.services import round_draw, round_publish, stage_create
+    from tournament.draw.services import round_draw, round_publish
+    from tournament.draw.stages import stage_create
     from tournament.registration.services import tournament_create
     from tournament.standings.public import standings_get
 
