@@ -19,7 +19,8 @@ from tournament.matches.services import deal_record
 from tournament.registration.models import Player
 from tournament.registration.services import PlayerData, pair_update, tournament_create
 from tournament.standings.cache import LocalMemo, public_version_get
-from tournament.standings.public import RoundInfo, SeatFound, tournament_overview_get
+from tournament.standings.public import tournament_overview_get
+from tournament.standings.public_types import RoundInfo, SeatFound
 from tournament.standings.seating import SeatIndex, table_find
 
 pytestmark = pytest.mark.django_db
