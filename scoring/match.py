@@ -58,7 +58,7 @@ from scoring.levels import ACE, LOWEST, level_label
 from scoring.match_rules import rule_tables
 from scoring.options import Game, LatePenalty, RuleOptions
 from scoring.outcome import MatchResult, NextDeal, Reason, Status, last_regular_deal, settle_on_levels
-from scoring.seats import Pair, Side
+from scoring.seats import PerSide, Side
 from scoring.tractor import TractorState, _TractorRunning
 
 __all__ = [
@@ -87,9 +87,9 @@ class MatchState:
     """A Guandan match after some deals: immutable. Start with :meth:`initial`."""
 
     options: RuleOptions
-    levels: Pair = (LOWEST, LOWEST)
-    a_failures: Pair = (0, 0)
-    reached_at: Pair = (0, 0)
+    levels: PerSide = (LOWEST, LOWEST)
+    a_failures: PerSide = (0, 0)
+    reached_at: PerSide = (0, 0)
     """When each side's current level was reached (an event counter: deals and adjustments), for
     ``first_to_reach`` (seed 002)."""
     sets_level: Side | None = None
@@ -102,8 +102,8 @@ class MatchState:
     but has no deal number."""
     game: int = 1
     game_deals: int = 0
-    games: Pair = (0, 0)
-    points: Pair = (0, 0)
+    games: PerSide = (0, 0)
+    points: PerSide = (0, 0)
     status: Status = Status.IN_PROGRESS
     winner: Side | None = None
     reason: Reason | None = None
@@ -298,7 +298,7 @@ class _Running:
         a_attempt = passed = reset = False
         upgrade = 0
         gained = 0
-        points_after: Pair | None = None
+        points_after: PerSide | None = None
         if rules.has_levels:
             if setter is None:
                 level = LOWEST

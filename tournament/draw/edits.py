@@ -253,7 +253,7 @@ def round_referees_assign(
     tables_per_referee: int,
     by_area: bool = False,
     user: Any = None,
-) -> tuple[pairing.RefereeAssignment, ...]:
+) -> tuple[pairing.SeatRefereeAssignment, ...]:
     """Assign referees (ids are user ids) to the round's tables with ``referees_assign``.
 
     Each referee takes at most ``tables_per_referee`` tables, in runs of consecutive numbers; with

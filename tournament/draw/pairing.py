@@ -31,7 +31,7 @@ from tournament.draw.pairing_knockout import (
 from tournament.draw.pairing_round_robin import ROUND_ROBIN_ALGORITHM, round_robin_schedule
 from tournament.draw.pairing_seating import (
     Referee,
-    RefereeAssignment,
+    SeatRefereeAssignment,
     TableArea,
     referees_assign,
     seat_pair,
@@ -66,8 +66,8 @@ __all__ = [
     "MatchRef",
     "Pairing",
     "Referee",
-    "RefereeAssignment",
     "Seat",
+    "SeatRefereeAssignment",
     "Seeding",
     "TableArea",
     "WithinGroup",

@@ -32,11 +32,11 @@ from tournament.standings.public_types import (
     Column,
     DealLine,
     DrawRow,
-    MatchView,
+    MatchPage,
     PairView,
+    PublicSide,
     RoundInfo,
     RoundProgress,
-    Side,
     StageInfo,
     StageTable,
     StandingLine,
@@ -174,8 +174,8 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             match_id=match_id,
             table=table,
             area=area or "",
-            ns=Side(ns_id, ns_name),
-            ew=Side(ew_id, ew_name or ""),
+            ns=PublicSide(ns_id, ns_name),
+            ew=PublicSide(ew_id, ew_name or ""),
             status=status,
             winner=winner,
             levels=_stored_pair(levels),
@@ -289,7 +289,7 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
                 draws=row.draws,
                 losses=row.losses,
                 byes=row.byes,
-                values=tuple(data.get("lot" if column.name == "lots" else column.name) for column in columns),
+                values=tuple(data.get(column.name) for column in columns),
                 previous_rank=previous.get(row.entrant),
                 group=group,
                 withdrawn=withdrawn,
@@ -325,11 +325,11 @@ def _deal_line(record: DealSnapshot) -> DealLine:
     )
 
 
-def _match_view(match: Match) -> MatchView:
+def _match_view(match: Match) -> MatchPage:
     snapshot = match.snapshot
     next_deal = snapshot.next_deal
     round_ = match.round
-    return MatchView(
+    return MatchPage(
         id=match.pk,
         tournament_id=round_.stage.tournament_id,
         stage_id=round_.stage_id,
@@ -339,8 +339,8 @@ def _match_view(match: Match) -> MatchView:
         round_number=round_.number,
         table=match.table.number if match.table else None,
         area=match.table.area if match.table else "",
-        ns=Side(match.ns_pair_id, match.ns_pair.name),
-        ew=Side(match.ew_pair_id, match.ew_pair.name if match.ew_pair else ""),
+        ns=PublicSide(match.ns_pair_id, match.ns_pair.name),
+        ew=PublicSide(match.ew_pair_id, match.ew_pair.name if match.ew_pair else ""),
         status=match.status,
         winner=match.winner,
         reason=match.result_reason,
@@ -376,7 +376,7 @@ def _public_matches(tournament_id: int) -> Any:
     ).select_related("round__stage", "table", "ns_pair", "ew_pair")
 
 
-def match_history_get(*, tournament_id: int, match_id: int) -> MatchView | None:
+def match_history_get(*, tournament_id: int, match_id: int) -> MatchPage | None:
     """A public match with its deal-by-deal history (the rules core's records)."""
     match = _public_matches(tournament_id).filter(pk=match_id).first()
     return _match_view(match) if match is not None else None
@@ -431,8 +431,8 @@ def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> B
         match_id=match.pk,
         position=position,
         table=match.table.number if match.table else None,
-        ns=Side(match.ns_pair_id, match.ns_pair.name),
-        ew=Side(match.ew_pair_id, match.ew_pair.name) if match.ew_pair_id else None,
+        ns=PublicSide(match.ns_pair_id, match.ns_pair.name),
+        ew=PublicSide(match.ew_pair_id, match.ew_pair.name) if match.ew_pair_id else None,
         is_bye=match.ew_pair_id is None,
         status=match.status,
         winner="NS" if match.ew_pair_id is None else match.winner,
@@ -444,7 +444,7 @@ def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> B
     )
 
 
-def _advancing(box: BracketMatch | None) -> Side | None:
+def _advancing(box: BracketMatch | None) -> PublicSide | None:
     """Who goes on from a box: its winner (a bye's pair) once confirmed (signed off)."""
     if box is None or not box.confirmed:
         return None
@@ -497,7 +497,7 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
         rounds.append(BracketRound(number=number, matches=tuple(main), drawn=True, remaining=remaining))
     names = {match.ns_pair_id: match.ns_pair.name for match in matches}
     names.update({match.ew_pair_id: match.ew_pair.name for match in matches if match.ew_pair is not None})
-    champion = Side(int(state.champion), names.get(int(state.champion), "")) if state.champion else None
+    champion = PublicSide(int(state.champion), names.get(int(state.champion), "")) if state.champion else None
     if rounds and champion is None:
         still_in = len(rounds[-1].matches)  # each match of the last drawn round sends one pair on
         # A fixed bracket (every match has its bracket position) already knows who meets whom:

@@ -26,7 +26,7 @@ from tournament.standings.public import (
 from tournament.standings.public_types import (
     Bracket,
     DrawRow,
-    MatchView,
+    MatchPage,
     PairView,
     StageTable,
     TournamentOverview,
@@ -138,7 +138,7 @@ def pair_cached(*, tournament_id: int, pair_id: int) -> PairView | None:
     )
 
 
-def match_cached(*, tournament_id: int, match_id: int) -> MatchView | None:
+def match_cached(*, tournament_id: int, match_id: int) -> MatchPage | None:
     return public_cached(
         tournament_id=tournament_id,
         key=f"match:{match_id}",

@@ -113,7 +113,7 @@ class TournamentOverview:
 
 
 @dataclass(frozen=True, slots=True)
-class Side:
+class PublicSide:
     """One pair at a table as shown: its id and name (``None`` for a bye's empty side)."""
 
     pair_id: int | None
@@ -125,8 +125,8 @@ class DrawRow:
     match_id: int
     table: int | None
     area: str
-    ns: Side
-    ew: Side
+    ns: PublicSide
+    ew: PublicSide
     status: str
     winner: str
     levels: tuple[int, int] | None
@@ -156,7 +156,7 @@ class SeatFound:
     table: int | None
     area: str
     side: str
-    opponent: Side
+    opponent: PublicSide
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +242,7 @@ class DealLine:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchView:
+class MatchPage:
     id: int
     tournament_id: int
     stage_id: int
@@ -252,8 +252,8 @@ class MatchView:
     round_number: int
     table: int | None
     area: str
-    ns: Side
-    ew: Side
+    ns: PublicSide
+    ew: PublicSide
     status: str
     winner: str
     reason: str
@@ -289,7 +289,7 @@ class PairView:
     players: tuple[tuple[str, str], ...]
     """(name, department) — nothing private (no employee number, no phone)."""
     ranks: tuple[tuple[StageInfo, StandingLine], ...]
-    matches: tuple[MatchView, ...]
+    matches: tuple[MatchPage, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,8 +299,8 @@ class BracketMatch:
     match_id: int | None
     position: int
     table: int | None
-    ns: Side | None
-    ew: Side | None
+    ns: PublicSide | None
+    ew: PublicSide | None
     is_bye: bool
     status: str
     winner: str
@@ -340,5 +340,5 @@ class Bracket:
     stage: StageInfo
     rounds: tuple[BracketRound, ...]
     third_place: BracketMatch | None
-    champion: Side | None
+    champion: PublicSide | None
     byes: int = 0
