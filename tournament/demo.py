@@ -16,8 +16,10 @@ from django.db import transaction
 from openpyxl import Workbook
 
 from tournament.demo_doudizhu import doudizhu_demo_build
+from tournament.draw.edits import round_referees_assign
 from tournament.draw.pairing import Referee
-from tournament.draw.services import round_draw, round_publish, round_referees_assign, stage_advance, stage_create
+from tournament.draw.services import round_draw, round_publish
+from tournament.draw.stages import stage_advance, stage_create
 from tournament.exports.services import export_job_start
 from tournament.matches.models import Match, MatchStatus, Round
 from tournament.matches.services import deal_record, match_sign_off

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 from scoring.doudizhu_snapshot import TableSnapshot
 from scoring.three_seats import THREE_SEATS
 from tournament.games import GameEntry, game_entry
+from tournament.matches.fold import match_rules
 from tournament.matches.models import Match, MatchSeat, MatchStatus
-from tournament.matches.services import match_rules
 from tournament.registration.models import Pair
 
 if TYPE_CHECKING:
