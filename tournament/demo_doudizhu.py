@@ -10,7 +10,8 @@ import random
 
 from openpyxl import Workbook
 
-from tournament.draw.services import round_draw, round_publish, stage_advance, stage_create
+from tournament.draw.services import round_draw, round_publish
+from tournament.draw.stages import stage_advance, stage_create
 from tournament.matches.models import Match, MatchStatus, Round
 from tournament.matches.services import deal_record, match_sign_off
 from tournament.registration import services

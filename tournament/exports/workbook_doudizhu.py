@@ -188,7 +188,7 @@ def doudizhu_standings_write(book: Any, context: Any, standings: Any) -> None:
                 row.landlord_wins,
                 row.best_round,
                 row.byes,
-                row.lot,
+                row.lots,
                 row.eliminated_after_round,
                 row.stage_rank,
             ]

@@ -174,7 +174,7 @@ def as_standings(ranking: ThreeSeatRanking) -> Standings:
             deal_points=row.best_round or 0,
             buchholz=0,
             head_to_head=None,
-            lot=row.lot,
+            lots=row.lots,
         )
         for row in ranking.players.rows
     )

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import organiser, referee
-from tournament.draw.services import round_draw, round_publish, stage_create
+from tournament.draw.services import round_draw, round_publish
+from tournament.draw.stages import stage_create
 from tournament.matches.models import RefereeAssignment
 from tournament.registration.services import PlayerData, player_enter, tournament_create
 

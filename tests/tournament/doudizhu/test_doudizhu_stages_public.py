@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.tournament.doudizhu.conftest import doudizhu_event, drawn_round, play_round
-from tournament.draw.services import stage_advance, stage_create
+from tournament.draw.stages import stage_advance, stage_create
 from tournament.matches.models import MatchSeat
 from tournament.standings.selectors import stage_ranking_get
 
