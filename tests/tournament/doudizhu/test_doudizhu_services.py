@@ -14,6 +14,7 @@ from scoring.profiles import options_for
 from tests.tournament.doudizhu.conftest import doudizhu_event, drawn_round
 from tournament.draw.pairing_three_seats import ALGORITHM
 from tournament.matches import services
+from tournament.matches.clock import match_time_check
 from tournament.matches.models import Match, MatchSeat, MatchStatus
 from tournament.matches.table_selectors import table_snapshot
 from tournament.registration.services import PlayerData, pair_register, player_enter
@@ -121,3 +122,25 @@ def test_a_no_show_forfeits_the_round_for_that_seat(table, boss):
     assert snapshot.forfeited == ("S",)
     assert snapshot.points == (0, -6, 0)
     assert table.status == MatchStatus.FINISHED
+
+
+def test_time_called_makes_the_deal_in_play_the_tables_last(table, ref, client):
+    from datetime import timedelta
+
+    from django.urls import reverse
+    from django.utils import timezone
+
+    services.deal_record(match_id=table.pk, outcome=DEALS[0], user=ref)
+    table.refresh_from_db()
+    table.clock_ends_at = timezone.now() - timedelta(minutes=1)  # the cap has passed
+    table.save(update_fields=["clock_ends_at"])
+    match_time_check(match=table)
+    table.refresh_from_db()
+    assert table.time_called_during_deal == 2 and table.status == MatchStatus.RUNNING
+    client.force_login(ref)
+    assert client.get(reverse("matches:match", args=[table.pk])).status_code == 200
+    services.deal_record(match_id=table.pk, outcome=DEALS[1], user=ref)
+    table.refresh_from_db()
+    assert table.status == MatchStatus.FINISHED and table.table_snapshot.last_regular_deal == 2
+    with pytest.raises(ScoringError):
+        services.deal_record(match_id=table.pk, outcome=DEALS[2], user=ref)
