@@ -22,33 +22,33 @@ from tournament.standings import doudizhu_public as ddz
 from tournament.standings.cache import public_cached
 
 
-class SeatOut(serializers.Serializer):
+class ThreeSeatOut(serializers.Serializer):
     seat = serializers.CharField()
     pair_id = serializers.IntegerField(help_text="The player (an individual event's entrant).")
     name = serializers.CharField()
     points = serializers.IntegerField()
 
 
-class TableOut(serializers.Serializer):
+class ThreeSeatTableOut(serializers.Serializer):
     match_id = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
     area = serializers.CharField()
     status = serializers.CharField()
-    seats = SeatOut(many=True)
+    seats = ThreeSeatOut(many=True)
     deals = serializers.IntegerField(help_text="Deals played so far.")
 
 
-class ByeOut(serializers.Serializer):
+class ThreeSeatByeOut(serializers.Serializer):
     pair_id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class RoundTablesOut(serializers.Serializer):
-    tables = TableOut(many=True)
-    byes = ByeOut(many=True)
+class ThreeSeatRoundOut(serializers.Serializer):
+    tables = ThreeSeatTableOut(many=True)
+    byes = ThreeSeatByeOut(many=True)
 
 
-class PlayerStandingOut(serializers.Serializer):
+class PlayerStandingLineOut(serializers.Serializer):
     rank = serializers.IntegerField()
     shared = serializers.BooleanField()
     pair_id = serializers.IntegerField()
@@ -70,7 +70,7 @@ class PlayerStandingsOut(serializers.Serializer):
     final = serializers.BooleanField()
     cuts = serializers.JSONField()
     pending_cut = serializers.CharField()
-    lines = PlayerStandingOut(many=True)
+    lines = PlayerStandingLineOut(many=True)
 
 
 class PlayerDealOut(serializers.Serializer):
@@ -92,27 +92,27 @@ class PlayerRoundOut(serializers.Serializer):
     deals = PlayerDealOut(many=True)
 
 
-class PlayerOut(serializers.Serializer):
+class DoudizhuPlayerOut(serializers.Serializer):
     pair_id = serializers.IntegerField()
     name = serializers.CharField()
     department = serializers.CharField()
     rounds = PlayerRoundOut(many=True)
 
 
-class TableDealOut(serializers.Serializer):
+class ThreeSeatDealOut(serializers.Serializer):
     number = serializers.IntegerField()
     text = serializers.CharField()
     points = serializers.ListField(child=serializers.IntegerField(), help_text="E, S, W.")
     multiple = serializers.IntegerField(allow_null=True)
 
 
-class TablePageOut(serializers.Serializer):
+class ThreeSeatTablePageOut(serializers.Serializer):
     match_id = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
     round_name = serializers.CharField()
     status = serializers.CharField()
-    seats = SeatOut(many=True)
-    deals = TableDealOut(many=True)
+    seats = ThreeSeatOut(many=True)
+    deals = ThreeSeatDealOut(many=True)
     forfeited = serializers.ListField(child=serializers.CharField())
 
 
@@ -145,7 +145,7 @@ class DoudizhuView(PublicView):
 class RoundTables(DoudizhuView):
     """A published round's tables of three (seats E/S/W with each player's points) and its byes."""
 
-    serializer_class = RoundTablesOut
+    serializer_class = ThreeSeatRoundOut
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, round_id: int) -> Response:
@@ -153,7 +153,7 @@ class RoundTables(DoudizhuView):
             raise NotFound()
         tables = self.cached(f"tables:{round_id}", lambda: ddz.round_tables_get(round_id=round_id))
         byes = [{"pair_id": pair_id, "name": name} for pair_id, name in tables.byes]
-        return Response(RoundTablesOut({"tables": tables.tables, "byes": byes}).data)
+        return Response(ThreeSeatRoundOut({"tables": tables.tables, "byes": byes}).data)
 
 
 class PlayerStandings(DoudizhuView):
@@ -172,7 +172,7 @@ class PlayerStandings(DoudizhuView):
 class PlayerDetail(DoudizhuView):
     """A player: every round (table, seat, points) with every deal."""
 
-    serializer_class = PlayerOut
+    serializer_class = DoudizhuPlayerOut
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, pair_id: int) -> Response:
@@ -180,13 +180,13 @@ class PlayerDetail(DoudizhuView):
         view = self.cached(
             f"player:{pair_id}", lambda: ddz.player_page_get(tournament_id=tournament_id, pair_id=pair_id)
         )
-        return Response(PlayerOut(view).data)
+        return Response(DoudizhuPlayerOut(view).data)
 
 
 class TableDetail(DoudizhuView):
     """A table of three with its deals (points per seat)."""
 
-    serializer_class = TablePageOut
+    serializer_class = ThreeSeatTablePageOut
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, match_id: int) -> Response:
@@ -194,7 +194,7 @@ class TableDetail(DoudizhuView):
         view = self.cached(
             f"table:{match_id}", lambda: ddz.table_page_get(tournament_id=tournament_id, match_id=match_id)
         )
-        return Response(TablePageOut(view).data)
+        return Response(ThreeSeatTablePageOut(view).data)
 
 
 class FindSeat(DoudizhuView):
