@@ -392,15 +392,23 @@ def _preview(match: Match, outcomes: list[Any], number: int, order: list[str]) -
     )
 
 
-def deal_preview(*, match: Match, order: list[str] | None = None, outcome: dict[str, Any] | None = None) -> Preview:
+def deal_preview(
+    *,
+    match: Match,
+    order: list[str] | None = None,
+    outcome: dict[str, Any] | None = None,
+    pending: Sequence[dict[str, Any]] = (),
+) -> Preview:
     """The referee's preview of the next deal: the rules core's record of it and the match after it.
+
+    ``pending``: deals entered by the players and not confirmed yet, played before this one (issue 19).
 
     Guandan gives the finishing ``order``; any game may give the deal as an ``outcome`` in the rules
     core's input shape (a Tractor deal: declarer, defenders' points, bottom, penalties, revoke).
     """
     outcome = outcome if outcome is not None else {"order": order or []}
     order = list(outcome.get("order") or [])
-    outcomes = match_outcomes(match)
+    outcomes = [*match_outcomes(match), *pending]
     try:
         return _preview(match, [*outcomes, outcome], len(outcomes) + 1, order)
     except ScoringError as error:

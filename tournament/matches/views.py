@@ -25,7 +25,7 @@ from scoring.options import AtTimeUp
 from tournament import games
 from tournament.errors import USER_ERRORS, user_error_of
 from tournament.games import GameEntry
-from tournament.matches import access, no_shows, selectors, services
+from tournament.matches import access, no_shows, player_entry, selectors, services
 from tournament.matches.forms import (
     AdjustmentForm,
     DealEntryFields,
@@ -43,6 +43,7 @@ from tournament.rules import rules_for_stage
 def _match(request: HttpRequest, match_id: int) -> Match:
     match = access.match_for_user(user=request.user, match_id=match_id)
     services.match_time_check(match=match)
+    player_entry.claims_auto_confirm_due(match=match)
     return match
 
 
@@ -88,7 +89,9 @@ def _context(
         "may_adjust": access.user_may_adjust(user=request.user, match=match),
         "may_unlock": access.user_may_unlock(user=request.user, match=match),
         "entry_url": reverse("matches:match", args=[match.pk]),
+        "deal_post_url": reverse("matches:deal_create", args=[match.pk]),
         "seats": selectors.SEATS,
+        "claims": player_entry.claims_open(match=match),
     }
     context.update(extra)
     return context
