@@ -18,8 +18,9 @@ import copy
 import json
 from typing import Any
 
+from django.contrib import messages
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -28,7 +29,7 @@ from django.views.decorators.http import require_POST
 from tournament import games
 from tournament.audit import client_ip
 from tournament.errors import USER_ERRORS, UserError, user_error_of
-from tournament.matches import player_entry, selectors, services, views
+from tournament.matches import deal_queue, player_entry, selectors, services, views
 from tournament.matches.models import DealClaim, Match, MatchStatus
 from tournament.matches.player_entry import SeatPlayer
 from tournament.matches.table_links import TableLink, table_link_resolve
@@ -145,29 +146,21 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
     return _render(request, _link(token))
 
 
-def _queued(request: HttpRequest) -> bool:
-    return request.headers.get("X-Deal-Queue") == "1"
-
-
 def _answer(
     request: HttpRequest, link: TableLink, *, replayed: bool, message: str, number: int | None = None
 ) -> HttpResponse:
-    if _queued(request):
-        return JsonResponse({"result": "already" if replayed else "accepted", "message": message, "number": number})
+    if deal_queue.queued(request):
+        return deal_queue.accepted(replayed=replayed, message=message, number=number)
     if request.htmx:
         return _render(request, link)
-    from django.contrib import messages
-
     messages.success(request, message)
     return redirect("matches:table", token=link.token)
 
 
 def _refused(request: HttpRequest, link: TableLink, error: Exception, *, entry_form: Any = None) -> HttpResponse:
+    if deal_queue.queued(request):
+        return deal_queue.refused(error)
     failure = user_error_of(error)
-    if _queued(request):
-        return JsonResponse(
-            {"result": "refused", "code": failure.code, "message": failure.message}, status=failure.status
-        )
     return _render(request, link, status=failure.status, entry_form=entry_form, error=failure.message)
 
 

@@ -23,9 +23,9 @@ from django.views.decorators.http import require_POST
 
 from scoring.options import AtTimeUp
 from tournament import games
-from tournament.errors import USER_ERRORS, user_error_of
+from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.games import GameEntry
-from tournament.matches import access, no_shows, player_entry, selectors, services
+from tournament.matches import access, deal_queue, no_shows, player_entry, selectors, services
 from tournament.matches.forms import (
     AdjustmentForm,
     DealEntryFields,
@@ -173,10 +173,12 @@ def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
     game = games.game_entry_of_match(match)
     form = game.deal_form(request.POST, next_deal=selectors.match_summary(match=match).next_deal)
     if not form.is_valid():
+        if deal_queue.queued(request):
+            return deal_queue.refused(UserError("invalid_deal", str(game.invalid_entry)))
         return _render_match(request, match, status=400, entry_form=form, error=str(game.invalid_entry))
     data = form.cleaned_data
     try:
-        services.deal_record(
+        entry = services.deal_record(
             match_id=match.pk,
             outcome=form.outcome(),
             user=request.user,
@@ -184,7 +186,12 @@ def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
             idempotency_key=data["idempotency_key"] or None,
         )
     except WRITE_ERRORS as error:
+        if deal_queue.queued(request):
+            return deal_queue.refused(error)
         return _failure(request, match.pk, error, entry_form=form)
+    if deal_queue.queued(request):
+        message = _("Deal %(number)d recorded.") % {"number": entry.deal.number}
+        return deal_queue.accepted(replayed=entry.replayed, message=message, number=entry.deal.number)
     return _done(request, match, _("Deal recorded."))
 
 
