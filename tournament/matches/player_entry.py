@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 from scoring.match import parse_deal
 from tournament.audit import history_author
 from tournament.errors import UserError, user_error_of
+from tournament.games import game_entry_of_match
 from tournament.matches import services
 from tournament.matches.models import CLAIM_OPEN, ClaimStatus, DealClaim, Match, MatchStatus
 from tournament.registration.lifecycle import event_write
@@ -420,4 +421,24 @@ def disputes_open(*, tournament_id: int, round_id: int | None = None, table_ids:
         claims = claims.filter(match__round_id=round_id)
     if table_ids is not None:
         claims = claims.filter(match__table_id__in=table_ids)
-    return list(claims.order_by("match__table__number", "number"))
+    found = list(claims.order_by("match__table__number", "number"))
+    for claim in found:  # both versions in words, each in its match's game (tournament.games)
+        game = game_entry_of_match(claim.match)
+        claim.entered_text = game.outcome_text(claim.outcome)  # type: ignore[attr-defined]
+        claim.counter_text = game.outcome_text(claim.counter_outcome) if claim.counter_outcome else ""  # type: ignore[attr-defined]
+    return found
+
+
+def disputes_at(*, matches: Any, rounds: Any) -> list[DealClaim]:
+    """The disputes a referee's home shows: at their tables, and in the rounds they oversee."""
+    found: dict[int, DealClaim] = {}
+    by_tournament: dict[int, list[int]] = {}
+    for match in matches:
+        by_tournament.setdefault(match.round.stage.tournament_id, []).append(match.table_id)
+    for tournament_id, table_ids in by_tournament.items():
+        for claim in disputes_open(tournament_id=tournament_id, table_ids=table_ids):
+            found[claim.pk] = claim
+    for round_ in rounds:
+        for claim in disputes_open(tournament_id=round_.stage.tournament_id, round_id=round_.pk):
+            found[claim.pk] = claim
+    return list(found.values())

@@ -145,7 +145,12 @@ def referee_home(request: HttpRequest) -> HttpResponse:
         services.match_time_check(match=match)
     rows = [selectors.match_summary(match=match) for match in matches]
     rounds = list(access.rounds_for_overseer(user=request.user)[:50])
-    context = {"groups": selectors.referee_table_groups(rows=rows), "rows": rows, "rounds": rounds}
+    context = {
+        "groups": selectors.referee_table_groups(rows=rows),
+        "rows": rows,
+        "rounds": rounds,
+        "disputes": player_entry.disputes_at(matches=matches, rounds=rounds),
+    }
     template = "matches/_table_list.html" if request.htmx else "matches/referee_home.html"
     return render(request, template, context)
 

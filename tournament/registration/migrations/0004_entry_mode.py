@@ -20,7 +20,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='historicaltournament',
             name='entry_mode',
-            field=models.CharField(choices=[('referees', 'Referees only'), ('players_opponents', 'Players enter, the opponents confirm'), ('players_referee', 'Players enter, a referee confirms')], default='referees', max_length=20, verbose_name='who enters the deals'),
+            field=models.CharField(choices=[('referees', 'Referees only'), ('players_opponents', 'Players enter, the opponents confirm'), ('players_referee', 'Players enter, a referee confirms')], db_default='referees', default='referees', max_length=20, verbose_name='who enters the deals'),
         ),
         migrations.AddField(
             model_name='tournament',
@@ -30,7 +30,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='tournament',
             name='entry_mode',
-            field=models.CharField(choices=[('referees', 'Referees only'), ('players_opponents', 'Players enter, the opponents confirm'), ('players_referee', 'Players enter, a referee confirms')], default='referees', max_length=20, verbose_name='who enters the deals'),
+            field=models.CharField(choices=[('referees', 'Referees only'), ('players_opponents', 'Players enter, the opponents confirm'), ('players_referee', 'Players enter, a referee confirms')], db_default='referees', default='referees', max_length=20, verbose_name='who enters the deals'),
         ),
         migrations.AddConstraint(
             model_name='tournament',
