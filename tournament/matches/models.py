@@ -500,7 +500,7 @@ class ClaimStatus(models.TextChoices):
     DISPUTED = "disputed", _("Disputed")
     CONFIRMED = "confirmed", _("Confirmed")
     SETTLED = "settled", _("Settled by a referee")
-    WITHDRAWN = "withdrawn", _("Withdrawn")
+    WITHDRAWN = "withdrawn", _("Taken back")
     REFUSED = "refused", _("Refused")
 
 
