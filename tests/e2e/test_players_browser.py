@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.urls import reverse
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.factories import referee, round_match, table_match
@@ -184,11 +185,12 @@ def test_the_table_page_fits_in_both_languages(browser, live_server, size, local
     seats = {seat.seat: seat for seat in pe.table_players(match=match)}
     page = phone(browser, live_server, size=size, locale=locale)
     try:
-        lang = "?lang=en" if locale.startswith("en") else ""
-        page.goto(f"/table/{token}/{lang}")
+        if locale.startswith("en"):
+            page.goto(reverse("language_choose", args=["en"]) + f"?next=/table/{token}/")
         identify(page, f"/table/{token}/", seats["S"].player.employee_number)
         enter(page, "S", "N")
         assert fits(page)
+        assert page.locator("html").get_attribute("lang") == ("en" if locale.startswith("en") else "zh-hans")
         shot(page, f"players-table-{name}")
     finally:
         page.context.close()

@@ -1,0 +1,144 @@
+"""Entry that survives the network (issue 19), in real Chromium: deals entered offline are kept on
+the phone (IndexedDB) through a reload and sent in order when the connection returns — each once;
+a deal someone else entered meanwhile makes a plain refusal on the phone, never a double."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tests.e2e.conftest import SCREENSHOTS
+from tests.factories import referee, table_match
+from tournament.celery import app
+from tournament.matches import player_entry as pe
+from tournament.matches.models import ClaimStatus, Deal, DealClaim, Match
+from tournament.matches.services import deal_record
+from tournament.matches.table_links import table_token
+from tournament.registration.models import EntryMode
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(autouse=True)
+def celery_eager():
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous
+
+
+def new_phone(browser, live_server):
+    context = browser.new_context(viewport=PHONE, locale="zh-CN", base_url=live_server.url)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def signed_in(page, user, live_server) -> None:
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+
+
+def ready_offline(page) -> None:
+    """The service worker controls the page and holds a copy of it: a reload offline will open."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function(
+        "caches.open('entry-pages-v1').then(c => c.match(location.origin + location.pathname)).then(r => !!r)",
+        polling=200,
+    )
+
+
+def tap_and_save(page, *seats: str) -> None:
+    """Offline: the taps are kept by the page's script, the deal goes into the queue."""
+    for index, seat in enumerate(seats, 1):
+        page.locator(f"#entry a.seat-{seat}").click()
+        page.locator(f'#entry[data-taps="{"".join(seats[:index])}"]').wait_for()
+    waiting = page.evaluate("window.dealQueue.all().then(items => items.filter(i => i.state === 'waiting').length)")
+    page.locator("#entry form.offline-entry button[type=submit]").click()
+    page.wait_for_function(
+        f"window.dealQueue.all().then(items => items.filter(i => i.state === 'waiting').length === {waiting + 1})"
+    )
+
+
+def results(page) -> list[str]:
+    return page.locator("#queue-results li").evaluate_all("items => items.map(li => li.dataset.result)")
+
+
+def outcomes(match: Match) -> list[list[str]]:
+    return [deal.outcome["order"] for deal in Deal.objects.filter(match=match).order_by("number")]
+
+
+def test_three_deals_entered_offline_survive_a_reload_and_are_recorded_once_in_order(browser, live_server):
+    ref = referee()
+    match = table_match(referee_user=ref)
+    page = new_phone(browser, live_server)
+    try:
+        signed_in(page, ref, live_server)
+        page.goto(f"/referee/matches/{match.pk}/")
+        ready_offline(page)
+        page.context.set_offline(True)
+        tap_and_save(page, "N", "S")
+        tap_and_save(page, "E", "W")
+        tap_and_save(page, "N", "E", "S")
+        page.locator("#queue-status", has_text="3 副牌等待发送").wait_for()
+        page.reload()  # offline: the service worker's copy, the queue still in IndexedDB
+        page.locator("#queue-status").wait_for()
+        assert "3 副牌等待发送" in page.locator("#queue-status").inner_text()
+        assert page.locator("[data-waiting]").count() == 3
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "offline-queue-zh-phone.png"), full_page=True)
+        assert not Deal.objects.filter(match=match).exists()
+        page.context.set_offline(False)
+        page.wait_for_function("window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))")
+        page.wait_for_load_state()
+        page.locator("#queue-results li").nth(2).wait_for()
+        assert results(page) == ["accepted", "accepted", "accepted"]
+        page.screenshot(path=str(SCREENSHOTS / "offline-queue-sent-zh-phone.png"), full_page=True)
+        assert outcomes(match) == [["N", "S"], ["E", "W"], ["N", "E", "S"]]
+        # the queue sent each once: a second flush sends nothing more
+        page.evaluate("window.dealQueue.flush()")
+        assert Deal.objects.filter(match=match).count() == 3
+    finally:
+        page.context.close()
+
+
+def test_a_deal_a_referee_entered_meanwhile_is_a_plain_refusal_on_the_players_phone(browser, live_server):
+    ref = referee()
+    match = table_match(referee_user=ref)
+    tournament = match.round.stage.tournament
+    tournament.entry_mode = EntryMode.PLAYERS_OPPONENTS_CONFIRM
+    tournament.save()
+    north = {seat.seat: seat for seat in pe.table_players(match=match)}["N"]
+    page = new_phone(browser, live_server)
+    try:
+        url = f"/table/{table_token(round_=match.round, table_id=match.table_id)}/"
+        page.goto(url)
+        page.locator("#id_code").fill(north.player.employee_number)
+        page.locator("#identify button[type=submit]").click()
+        page.locator("#entry").wait_for()
+        ready_offline(page)
+        page.context.set_offline(True)
+        tap_and_save(page, "N", "S")
+        tap_and_save(page, "E", "W")
+        page.reload()
+        page.locator("[data-waiting]").nth(1).wait_for()
+        deal_record(match_id=match.pk, outcome={"order": ["N", "S"]}, user=ref)  # the referee enters deal 1
+        page.context.set_offline(False)
+        page.wait_for_function("window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))")
+        page.wait_for_load_state()
+        page.locator("#queue-results li").nth(1).wait_for()
+        assert results(page) == ["refused", "accepted"]
+        refused = page.locator('#queue-results li[data-result="refused"]').inner_text()
+        assert "第 1 副" in refused and "已有人录入" in refused
+        page.screenshot(path=str(SCREENSHOTS / "offline-refused-zh-phone.png"), full_page=True)
+        # one deal 1 (the referee's), and the phone's second deal waits as deal 2: nothing doubled
+        assert outcomes(match) == [["N", "S"]]
+        claims = list(DealClaim.objects.filter(match=match).values_list("number", "status", "outcome"))
+        assert claims == [(2, ClaimStatus.PENDING, {"order": ["E", "W"]})]
+    finally:
+        page.context.close()
