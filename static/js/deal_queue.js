@@ -105,6 +105,17 @@
         li.textContent = word(item.state, { n: item.number || "", reason: item.message || "" });
         results.appendChild(li);
       });
+      if (done.length) {
+        var clear = document.createElement("button");
+        clear.type = "button";
+        clear.className = "link";
+        clear.setAttribute("data-queue-clear", "");
+        clear.textContent = word("clear");
+        var li = document.createElement("li");
+        li.className = "queue-clear";
+        li.appendChild(clear);
+        results.appendChild(li);
+      }
       results.hidden = done.length === 0;
       var waitingList = document.getElementById("queue-waiting");
       if (waitingList) { waitingList.remove(); }
@@ -144,7 +155,9 @@
       var data = new FormData(form);
       var state = expected(entry, items);
       var key = (data.get("idempotency_key") || "").toString();
-      if (!key || items.some(function (item) { return item.key === key; })) { key = newKey(); }
+      // a double tap, or the same form sent again: that deal is already in the queue
+      if (key && items.some(function (item) { return item.key === key; })) { return false; }
+      if (!key) { key = newKey(); }
       data.set("idempotency_key", key);
       data.set("version", String(state.version));
       if (state.number) { data.set("number", String(state.number)); }
@@ -228,6 +241,16 @@
     });
   }
 
+  // "Clear": forget what became of the deals sent (the waiting ones stay)
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("[data-queue-clear]")) { return; }
+    all(scope()).then(function (items) {
+      return Promise.all(items.filter(function (item) { return item.state !== "waiting"; }).map(function (item) {
+        return remove(item.key);
+      }));
+    }).then(render);
+  });
+
   // -- offline taps (Guandan) and the offline form (any game) --------------------------------------
 
   var PARTNER = { N: "S", S: "N", E: "W", W: "E" };
@@ -250,6 +273,7 @@
     text.className = "muted small";
     text.textContent = label + " · " + word("unpreviewed");
     form.appendChild(text);
+    fields.idempotency_key = fields.idempotency_key || newKey();  // one deal, however often it is tapped
     Object.keys(fields).forEach(function (name) {
       var input = document.createElement("input");
       input.type = "hidden";
@@ -303,6 +327,8 @@
     if (!posting && !previewOffline) { return; }
     event.preventDefault();
     event.stopPropagation();
+    if (form.getAttribute("data-queued")) { return; }  // a double tap: the first one is queued
+    form.setAttribute("data-queued", "1");
     var label = form.getAttribute("data-label");
     if (!label) {
       var order = form.querySelector("input[name=order]");

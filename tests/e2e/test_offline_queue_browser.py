@@ -66,7 +66,7 @@ def tap_and_save(page, *seats: str) -> None:
 
 
 def results(page) -> list[str]:
-    return page.locator("#queue-results li").evaluate_all("items => items.map(li => li.dataset.result)")
+    return page.locator("#queue-results li[data-result]").evaluate_all("items => items.map(li => li.dataset.result)")
 
 
 def outcomes(match: Match) -> list[list[str]]:
@@ -93,10 +93,10 @@ def test_three_deals_entered_offline_survive_a_reload_and_are_recorded_once_in_o
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "offline-queue-zh-phone.png"), full_page=True)
         assert not Deal.objects.filter(match=match).exists()
-        page.context.set_offline(False)
+        with page.expect_navigation():  # sent, the page shows the match as the server now has it
+            page.context.set_offline(False)
         page.wait_for_function("window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))")
-        page.wait_for_load_state()
-        page.locator("#queue-results li").nth(2).wait_for()
+        page.locator("#queue-results li[data-result]").nth(2).wait_for()
         assert results(page) == ["accepted", "accepted", "accepted"]
         page.screenshot(path=str(SCREENSHOTS / "offline-queue-sent-zh-phone.png"), full_page=True)
         assert outcomes(match) == [["N", "S"], ["E", "W"], ["N", "E", "S"]]
@@ -128,10 +128,10 @@ def test_a_deal_a_referee_entered_meanwhile_is_a_plain_refusal_on_the_players_ph
         page.reload()
         page.locator("[data-waiting]").nth(1).wait_for()
         deal_record(match_id=match.pk, outcome={"order": ["N", "S"]}, user=ref)  # the referee enters deal 1
-        page.context.set_offline(False)
+        with page.expect_navigation():  # sent, the page shows the match as the server now has it
+            page.context.set_offline(False)
         page.wait_for_function("window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))")
-        page.wait_for_load_state()
-        page.locator("#queue-results li").nth(1).wait_for()
+        page.locator("#queue-results li[data-result]").nth(1).wait_for()
         assert results(page) == ["refused", "accepted"]
         refused = page.locator('#queue-results li[data-result="refused"]').inner_text()
         assert "第 1 副" in refused and "已有人录入" in refused
@@ -140,5 +140,29 @@ def test_a_deal_a_referee_entered_meanwhile_is_a_plain_refusal_on_the_players_ph
         assert outcomes(match) == [["N", "S"]]
         claims = list(DealClaim.objects.filter(match=match).values_list("number", "status", "outcome"))
         assert claims == [(2, ClaimStatus.PENDING, {"order": ["E", "W"]})]
+    finally:
+        page.context.close()
+
+
+def test_a_double_tap_on_confirm_records_one_deal(browser, live_server):
+    ref = referee()
+    match = table_match(referee_user=ref)
+    page = new_phone(browser, live_server)
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    try:
+        signed_in(page, ref, live_server)
+        page.goto(f"/referee/matches/{match.pk}/")
+        for index, seat in enumerate("NS", 1):
+            page.locator(f"#entry a.seat-{seat}").click()
+            page.locator(f'#entry[data-taps="{"NS"[:index]}"]').wait_for()
+        with page.expect_navigation():
+            page.locator("#entry form[method=post] button[type=submit]").dblclick()
+        page.locator("#queue-results li[data-result]").first.wait_for()
+        page.reload()
+        assert Deal.objects.filter(match=match).count() == 1
+        assert results(page) == ["accepted"]
+        # no Content-Security-Policy complaint about the worker, the manifest or the scripts
+        assert not [text for text in errors if "Content Security Policy" in text], errors
     finally:
         page.context.close()

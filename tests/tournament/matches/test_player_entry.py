@@ -259,3 +259,21 @@ def test_tractor_players_enter_through_the_games_own_form(profile):
     claim = DealClaim.objects.get(match=match)
     pe.deal_claim_confirm(match_id=match.pk, claim_id=claim.pk, player_id=s["E"].player.pk)
     assert Deal.objects.get(match=match).outcome == claim.outcome
+
+
+def test_the_match_audit_says_who_entered_who_disputed_and_who_settled():
+    from tests.factories import organiser
+
+    boss = organiser(username="boss")
+    match = players_match(organiser_user=boss)
+    s = seats(match)
+    claim = enter(match, s["N"], NS_WINS).claim
+    pe.deal_claim_dispute(match_id=match.pk, claim_id=claim.pk, player_id=s["E"].player.pk, counter_outcome=EW_WINS)
+    pe.deal_claim_settle(match_id=match.pk, claim_id=claim.pk, user=boss, choice="entered", reason="裁判看牌")
+    client = english_client()
+    client.force_login(boss)
+    body = client.get(reverse("matches:audit", args=[match.pk])).content.decode()
+    assert "Players&#x27; entry, deal 1" in body or "Players' entry, deal 1" in body
+    for name in (s["N"].player.name, s["E"].player.name, "boss"):
+        assert name in body
+    assert "settled (entered): 裁判看牌" in body
