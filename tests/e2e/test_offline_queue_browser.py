@@ -20,6 +20,7 @@ from tournament.registration.models import EntryMode
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
+NOTHING_WAITING = "window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))"
 
 
 @pytest.fixture(autouse=True)
@@ -95,7 +96,9 @@ def test_three_deals_entered_offline_survive_a_reload_and_are_recorded_once_in_o
         assert not Deal.objects.filter(match=match).exists()
         with page.expect_navigation():  # sent, the page shows the match as the server now has it
             page.context.set_offline(False)
-        page.wait_for_function("window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))")
+        page.wait_for_function(
+            "window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))"
+        )
         page.locator("#queue-results li[data-result]").nth(2).wait_for()
         assert results(page) == ["accepted", "accepted", "accepted"]
         page.screenshot(path=str(SCREENSHOTS / "offline-queue-sent-zh-phone.png"), full_page=True)
@@ -130,7 +133,9 @@ def test_a_deal_a_referee_entered_meanwhile_is_a_plain_refusal_on_the_players_ph
         deal_record(match_id=match.pk, outcome={"order": ["N", "S"]}, user=ref)  # the referee enters deal 1
         with page.expect_navigation():  # sent, the page shows the match as the server now has it
             page.context.set_offline(False)
-        page.wait_for_function("window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))")
+        page.wait_for_function(
+            "window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))"
+        )
         page.locator("#queue-results li[data-result]").nth(1).wait_for()
         assert results(page) == ["refused", "accepted"]
         refused = page.locator('#queue-results li[data-result="refused"]').inner_text()

@@ -99,7 +99,7 @@ def test_north_enters_east_confirms_a_dispute_is_settled_by_the_referee(browser,
         enter(north, "N", "S")
         claim = DealClaim.objects.get(match=match)
         assert claim.status == ClaimStatus.PENDING and not Deal.objects.filter(match=match).exists()
-        assert north.locator(f'.claim[data-claim="1"]').is_visible()
+        assert north.locator('.claim[data-claim="1"]').is_visible()
         shot(north, "players-awaiting-zh-phone")
 
         # East, on their own phone, with the PIN from the seat card
@@ -132,7 +132,7 @@ def test_north_enters_east_confirms_a_dispute_is_settled_by_the_referee(browser,
             assert "N E S" in dispute.inner_text() and "E W" in dispute.inner_text()
             shot(desk, "referee-home-dispute-zh-phone")
             dispute.locator("a").click()
-            desk.locator(f'input[name=choice][value=counter]').check()
+            desk.locator("input[name=choice][value=counter]").check()
             desk.locator("input[name=reason]").fill("双方确认东西双上")
             assert fits(desk)
             shot(desk, "referee-settle-zh-phone")
@@ -178,7 +178,10 @@ def test_the_table_code_is_refused_on_another_table_after_revocation_and_after_t
         page.context.close()
 
 
-@pytest.mark.parametrize(("size", "locale", "name"), [(PHONE, "en-US", "en-phone"), (LAPTOP, "zh-CN", "zh-laptop"), (LAPTOP, "en-US", "en-laptop")])
+@pytest.mark.parametrize(
+    ("size", "locale", "name"),
+    [(PHONE, "en-US", "en-phone"), (LAPTOP, "zh-CN", "zh-laptop"), (LAPTOP, "en-US", "en-laptop")],
+)
 def test_the_table_page_fits_in_both_languages(browser, live_server, size, locale, name):
     match = players_match()
     token = table_token(round_=match.round, table_id=match.table_id)

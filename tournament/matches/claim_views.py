@@ -8,6 +8,7 @@ organiser's (``organiser_view``).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from django.conf import settings
@@ -129,3 +130,18 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(SERVICE_WORKER.read_text(encoding="utf-8"), content_type="text/javascript")
     response["Service-Worker-Allowed"] = "/"
     return response
+
+
+def referee_manifest(request: HttpRequest) -> HttpResponse:
+    """The web app manifest of the referees' pages: installed, it opens "my tables"."""
+    body = {
+        "name": _("My tables"),
+        "short_name": _("My tables"),
+        "start_url": "/referee/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": "#b71c1c",
+        "icons": [{"src": "/static/img/favicon.svg", "sizes": "any", "type": "image/svg+xml"}],
+    }
+    return HttpResponse(json.dumps(body, ensure_ascii=False), content_type="application/manifest+json")

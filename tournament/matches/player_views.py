@@ -171,21 +171,31 @@ def _identified(request: HttpRequest, link: TableLink) -> SeatPlayer:
     return seat
 
 
-@require_POST
-def table_identify(request: HttpRequest, token: str) -> HttpResponse:
-    """A player of the table says who they are (employee number or seat PIN); wrong codes are counted."""
-    link = _link(token)
+def _identify(request: HttpRequest, link: TableLink, code: str) -> SeatPlayer:
+    """The player of the table whose employee number or PIN is ``code``; wrong codes are counted per
+    table and address (a 4-digit PIN is short), and past :data:`IDENTIFY_TRIES` refused for a while."""
     key = f"table-identify:{link.match.pk}:{client_ip(request)}"
     cache.add(key, 0, timeout=600)
     if int(cache.get(key) or 0) >= IDENTIFY_TRIES:
-        return _render(request, link, status=429, error=_("Too many wrong codes. Wait ten minutes or ask a referee."))
-    seat = player_entry.player_identify(match=link.match, code=request.POST.get("code", ""))
+        raise UserError("too_many_codes", _("Too many wrong codes. Wait ten minutes or ask a referee."), status=429)
+    seat = player_entry.player_identify(match=link.match, code=code)
     if seat is None:
         try:
             cache.incr(key)
         except ValueError:
             cache.set(key, 1, timeout=600)
-        return _render(request, link, status=400, error=_("No player of this table has that employee number or PIN."))
+        raise UserError("bad_code", _("No player of this table has that employee number or PIN."), status=400)
+    return seat
+
+
+@require_POST
+def table_identify(request: HttpRequest, token: str) -> HttpResponse:
+    """A player of the table says who they are (employee number or seat PIN)."""
+    link = _link(token)
+    try:
+        seat = _identify(request, link, request.POST.get("code", ""))
+    except UserError as error:
+        return _render(request, link, status=error.status, error=error.message)
     request.session[_session_key(link.match)] = seat.player.pk
     return redirect("matches:table", token=link.token)
 
@@ -240,9 +250,7 @@ def table_confirm(request: HttpRequest, token: str, claim_id: int) -> HttpRespon
     try:
         claim = _claim(link, claim_id)
         code = request.POST.get("code", "").strip()
-        seat = player_entry.player_identify(match=link.match, code=code) if code else _identified(request, link)
-        if seat is None:
-            raise UserError("bad_code", _("No player of this table has that employee number or PIN."), status=400)
+        seat = _identify(request, link, code) if code else _identified(request, link)
         answer = player_entry.deal_claim_confirm(match_id=link.match.pk, claim_id=claim.pk, player_id=seat.player.pk)
         if answer.refusal is not None:
             raise answer.refusal

@@ -84,6 +84,7 @@ urlpatterns += [
     path("table/<str:token>/claims/<int:claim_id>/withdraw/", player_views.table_withdraw, name="table_withdraw"),
     path("table/<str:token>/manifest.webmanifest", player_views.table_manifest, name="table_manifest"),
     path("entry-sw.js", claim_views.service_worker, name="entry_sw"),
+    path("referee/manifest.webmanifest", claim_views.referee_manifest, name="referee_manifest"),
     path(
         "referee/matches/<int:match_id>/claims/<int:claim_id>/confirm/", claim_views.claim_confirm, name="claim_confirm"
     ),

@@ -7,6 +7,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
 from tests.factories import english_client, referee, table_match
@@ -17,6 +18,12 @@ from tournament.matches.table_links import table_token
 from tournament.registration.models import EntryMode
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def no_wrong_codes_counted():
+    """The wrong-code counter lives in the cache, keyed by match id: ids repeat from test to test."""
+    cache.clear()
 
 NS_WINS = {"order": ["N", "S"]}
 EW_WINS = {"order": ["E", "W"]}
@@ -69,8 +76,12 @@ def test_the_same_entry_sent_twice_is_one_claim_and_a_stale_number_is_refused():
     match = players_match()
     s = seats(match)
     key = uuid.uuid4().hex
-    first = pe.deal_claim_enter(match_id=match.pk, outcome=NS_WINS, player_id=s["N"].player.pk, number=1, idempotency_key=key)
-    again = pe.deal_claim_enter(match_id=match.pk, outcome=NS_WINS, player_id=s["N"].player.pk, number=1, idempotency_key=key)
+    first = pe.deal_claim_enter(
+        match_id=match.pk, outcome=NS_WINS, player_id=s["N"].player.pk, number=1, idempotency_key=key
+    )
+    again = pe.deal_claim_enter(
+        match_id=match.pk, outcome=NS_WINS, player_id=s["N"].player.pk, number=1, idempotency_key=key
+    )
     assert again.replayed and again.claim == first.claim
     with pytest.raises(pe.ClaimRefused) as refused:  # the other side enters deal 1 too
         enter(match, s["E"], EW_WINS, number=1)
@@ -277,3 +288,32 @@ def test_the_match_audit_says_who_entered_who_disputed_and_who_settled():
     for name in (s["N"].player.name, s["E"].player.name, "boss"):
         assert name in body
     assert "settled (entered): 裁判看牌" in body
+
+
+def test_wrong_codes_are_limited_on_both_the_identify_and_the_confirm_forms():
+    match = players_match()
+    token = table_token(round_=match.round, table_id=match.table_id)
+    s = seats(match)
+    client = english_client()
+    for _attempt in range(10):
+        assert _page(client, token, "me/", code="0000x").status_code == 400
+    # the right code is refused too now, and so is a confirm with a code
+    assert _page(client, token, "me/", code=s["N"].player.employee_number).status_code == 429
+    claim = enter(match, s["N"], NS_WINS).claim
+    response = client.post(
+        reverse("matches:table_confirm", args=[token, claim.pk]), {"code": s["E"].player.employee_number}
+    )
+    assert response.status_code == 429
+    assert not Deal.objects.exists()
+
+
+def test_the_manifests_and_the_service_worker_are_served():
+    match = players_match()
+    token = table_token(round_=match.round, table_id=match.table_id)
+    client = english_client()
+    manifest = client.get(reverse("matches:table_manifest", args=[token]))
+    assert manifest["Content-Type"] == "application/manifest+json"
+    assert manifest.json()["start_url"] == reverse("matches:table", args=[token])
+    worker = client.get(reverse("matches:entry_sw"))
+    assert worker["Service-Worker-Allowed"] == "/" and b"fetch" in worker.content
+    assert client.get(reverse("matches:referee_manifest")).json()["start_url"] == "/referee/"
