@@ -317,3 +317,23 @@ def test_the_manifests_and_the_service_worker_are_served():
     worker = client.get(reverse("matches:entry_sw"))
     assert worker["Service-Worker-Allowed"] == "/" and b"fetch" in worker.content
     assert client.get(reverse("matches:referee_manifest")).json()["start_url"] == "/referee/"
+
+
+def test_the_entry_mode_is_set_on_the_event_page_after_the_draw_and_audited():
+    from tests.factories import organiser
+
+    boss = organiser()
+    match = table_match(organiser_user=boss)  # a round is drawn: the rules are locked, the entry mode is not
+    tournament = match.round.stage.tournament
+    client = english_client()
+    client.force_login(boss)
+    data = {"name": tournament.name, "rule_profile": tournament.rule_profile, "entry_mode": "players_referee"}
+    response = client.post(reverse("registration:event", args=[tournament.pk]), {**data, "auto_confirm_minutes": 5})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.entry_mode == EntryMode.PLAYERS_REFEREE_CONFIRMS and tournament.auto_confirm_minutes == 5
+    assert tournament.history.first().history_user == boss
+    bad = client.post(reverse("registration:event", args=[tournament.pk]), {**data, "entry_mode": "everyone"})
+    assert bad.status_code == 200 and "entry_mode" in bad.context["form"].errors
+    tournament.refresh_from_db()
+    assert tournament.entry_mode == EntryMode.PLAYERS_REFEREE_CONFIRMS
