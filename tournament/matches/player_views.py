@@ -136,6 +136,8 @@ def _render(request: HttpRequest, link: TableLink, *, status: int = 200, **kwarg
     context = _context(request, link, **kwargs)
     if request.htmx and request.GET.get("panel") == "entry":
         return render(request, "matches/_entry.html", context, status=status)
+    if request.htmx and request.GET.get("panel") == "claims":  # the 15-second refresh
+        return render(request, "matches/_table_refresh.html", context, status=status)
     template = "matches/_table_body.html" if request.htmx else "matches/table.html"
     return render(request, template, context, status=status)
 

@@ -337,3 +337,17 @@ def test_the_entry_mode_is_set_on_the_event_page_after_the_draw_and_audited():
     assert bad.status_code == 200 and "entry_mode" in bad.context["form"].errors
     tournament.refresh_from_db()
     assert tournament.entry_mode == EntryMode.PLAYERS_REFEREE_CONFIRMS
+
+
+def test_the_table_page_refreshes_its_entries_and_deals():
+    match = players_match()
+    token = table_token(round_=match.round, table_id=match.table_id)
+    s = seats(match)
+    claim = enter(match, s["N"], NS_WINS).claim
+    client = english_client()
+    url = reverse("matches:table", args=[token]) + "?panel=claims"
+    body = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-claim="1"' in body and 'hx-swap-oob="true"' in body and "No deals yet." in body
+    pe.deal_claim_confirm(match_id=match.pk, claim_id=claim.pk, player_id=s["E"].player.pk)
+    body = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-claim="1"' not in body and "No deals yet." not in body
