@@ -97,7 +97,7 @@ class TournamentEditForm(forms.Form):
     )
     time_up_tie = forms.ChoiceField(label=_("Equal levels at time-up"), choices=tie_rule_choices, required=False)
     # Who enters the deals (issue 19): not a scoring rule, so it stays editable after the draw.
-    entry_mode = forms.ChoiceField(label=_("Who enters the deals"), choices=EntryMode.choices)
+    entry_mode = forms.ChoiceField(label=_("Who enters the deals"), choices=EntryMode.choices, required=False)
     auto_confirm_minutes = forms.IntegerField(
         label=_("A players' entry counts by itself after (minutes)"),
         min_value=1,
