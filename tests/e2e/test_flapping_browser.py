@@ -11,34 +11,23 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.factories import table_match
-from tournament.celery import app
+from tests.e2e.conftest import new_phone
+from tests.tournament.matches.test_player_entry import players_match
 from tournament.matches import player_entry as pe
-from tournament.matches.models import DealClaim, Match
+from tournament.matches.models import DealClaim
 from tournament.matches.table_links import table_token
-from tournament.registration.models import EntryMode
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("celery_eager")]
 
-PHONE = {"width": 390, "height": 844}
 DEALS_PER_PHONE = 6
 # +1 for the side finishing first (partner third): the match never ends within the test
 ORDERS = {"N": ["N", "E", "S"], "E": ["E", "N", "W"]}
 
 
-@pytest.fixture(autouse=True)
-def celery_eager():
-    previous = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = previous
-
-
 class Phone:
     def __init__(self, browser, live_server, *, seat: str, code: str, url: str, period: float) -> None:
-        self.context = browser.new_context(viewport=PHONE, locale="zh-CN", base_url=live_server.url)
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(4_000)
+        self.page = new_phone(browser, live_server, timeout=4_000)
+        self.context = self.page.context
         self.seat, self.period, self.offline, self.flipped = seat, period, False, time.monotonic()
         self.flips = 0  # offline and online every period seconds, the test tapping on through it
         self.entered_offline = 0
@@ -105,11 +94,7 @@ class Phone:
 
 
 def test_two_phones_entering_through_a_flapping_network_lose_nothing_and_double_nothing(browser, live_server):
-    match = table_match()
-    tournament = match.round.stage.tournament
-    tournament.entry_mode = EntryMode.PLAYERS_OPPONENTS_CONFIRM
-    tournament.save()
-    match = Match.objects.get(pk=match.pk)
+    match = players_match()
     seats = {seat.seat: seat for seat in pe.table_players(match=match)}
     url = f"/table/{table_token(round_=match.round, table_id=match.table_id)}/"
     north = Phone(browser, live_server, seat="N", code=seats["N"].player.employee_number, url=url, period=1.0)

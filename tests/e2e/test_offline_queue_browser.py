@@ -5,44 +5,18 @@ a deal someone else entered meanwhile makes a plain refusal on the phone, never 
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
-from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.conftest import SCREENSHOTS, new_phone, signed_in
 from tests.factories import referee, table_match
-from tournament.celery import app
+from tests.tournament.matches.test_player_entry import players_match
 from tournament.matches import player_entry as pe
 from tournament.matches.models import ClaimStatus, Deal, DealClaim, Match
 from tournament.matches.services import deal_record
 from tournament.matches.table_links import table_token
-from tournament.registration.models import EntryMode
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("celery_eager")]
 
-PHONE = {"width": 390, "height": 844}
 NOTHING_WAITING = "window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))"
-
-
-@pytest.fixture(autouse=True)
-def celery_eager():
-    previous = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = previous
-
-
-def new_phone(browser, live_server):
-    context = browser.new_context(viewport=PHONE, locale="zh-CN", base_url=live_server.url)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return page
-
-
-def signed_in(page, user, live_server) -> None:
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
 
 
 def ready_offline(page) -> None:
@@ -77,7 +51,7 @@ def outcomes(match: Match) -> list[list[str]]:
 def test_three_deals_entered_offline_survive_a_reload_and_are_recorded_once_in_order(browser, live_server):
     ref = referee()
     match = table_match(referee_user=ref)
-    page = new_phone(browser, live_server)
+    page = new_phone(browser, live_server, timeout=15_000)
     try:
         signed_in(page, ref, live_server)
         page.goto(f"/referee/matches/{match.pk}/")
@@ -112,12 +86,9 @@ def test_three_deals_entered_offline_survive_a_reload_and_are_recorded_once_in_o
 
 def test_a_deal_a_referee_entered_meanwhile_is_a_plain_refusal_on_the_players_phone(browser, live_server):
     ref = referee()
-    match = table_match(referee_user=ref)
-    tournament = match.round.stage.tournament
-    tournament.entry_mode = EntryMode.PLAYERS_OPPONENTS_CONFIRM
-    tournament.save()
+    match = players_match(referee_user=ref)
     north = {seat.seat: seat for seat in pe.table_players(match=match)}["N"]
-    page = new_phone(browser, live_server)
+    page = new_phone(browser, live_server, timeout=15_000)
     try:
         url = f"/table/{table_token(round_=match.round, table_id=match.table_id)}/"
         page.goto(url)
@@ -152,7 +123,7 @@ def test_a_deal_a_referee_entered_meanwhile_is_a_plain_refusal_on_the_players_ph
 def test_a_double_tap_on_confirm_records_one_deal(browser, live_server):
     ref = referee()
     match = table_match(referee_user=ref)
-    page = new_phone(browser, live_server)
+    page = new_phone(browser, live_server, timeout=15_000)
     errors: list[str] = []
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     try:

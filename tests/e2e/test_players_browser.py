@@ -5,53 +5,19 @@ the table's code is refused on another table, after revocation and after the rou
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 
-from tests.e2e.conftest import SCREENSHOTS
-from tests.factories import referee, round_match, table_match
+from tests.e2e.conftest import PHONE, SCREENSHOTS, new_phone, signed_in
+from tests.factories import referee, round_match
+from tests.tournament.matches.test_player_entry import players_match
 from tests.tournament.matches.test_table_links import forged
-from tournament.celery import app
 from tournament.matches import player_entry as pe
-from tournament.matches.models import ClaimStatus, Deal, DealClaim, Match, RoundStatus
+from tournament.matches.models import ClaimStatus, Deal, DealClaim, RoundStatus
 from tournament.matches.table_links import table_link_revoke, table_token
-from tournament.registration.models import EntryMode
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("celery_eager")]
 
-PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 800}
-
-
-@pytest.fixture(autouse=True)
-def celery_eager():
-    previous = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = previous
-
-
-def players_match(mode=EntryMode.PLAYERS_OPPONENTS_CONFIRM, **kwargs) -> Match:
-    match = table_match(**kwargs)
-    tournament = match.round.stage.tournament
-    tournament.entry_mode = mode
-    tournament.save()
-    return Match.objects.select_related("round__stage__tournament", "table").get(pk=match.pk)
-
-
-def phone(browser, live_server, *, size=PHONE, locale="zh-CN"):
-    context = browser.new_context(viewport=size, locale=locale, base_url=live_server.url)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return page
-
-
-def signed_in(page, user, live_server) -> None:
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
 
 
 def fits(page) -> bool:
@@ -91,7 +57,7 @@ def test_north_enters_east_confirms_a_dispute_is_settled_by_the_referee(browser,
     match = players_match(referee_user=ref)
     url = f"/table/{table_token(round_=match.round, table_id=match.table_id)}/"
     seats = {seat.seat: seat for seat in pe.table_players(match=match)}
-    north, east = phone(browser, live_server), phone(browser, live_server)
+    north, east = new_phone(browser, live_server), new_phone(browser, live_server)
     try:
         identify(north, url, seats["N"].player.employee_number)
         assert fits(north)
@@ -124,7 +90,7 @@ def test_north_enters_east_confirms_a_dispute_is_settled_by_the_referee(browser,
         assert Deal.objects.filter(match=match).count() == 1
 
         # the referee sees it at once on their home, with both versions, and settles it
-        desk = phone(browser, live_server)
+        desk = new_phone(browser, live_server)
         try:
             signed_in(desk, ref, live_server)
             desk.goto("/referee/")
@@ -158,7 +124,7 @@ def test_the_table_code_is_refused_on_another_table_after_revocation_and_after_t
     match = players_match()
     other = round_match(round_=match.round)
     token = table_token(round_=match.round, table_id=match.table_id)
-    page = phone(browser, live_server)
+    page = new_phone(browser, live_server)
     try:
         page.goto(f"/table/{token}/")
         assert str(match.table.number) in page.locator("h1").inner_text()
@@ -186,7 +152,7 @@ def test_the_table_page_fits_in_both_languages(browser, live_server, size, local
     match = players_match()
     token = table_token(round_=match.round, table_id=match.table_id)
     seats = {seat.seat: seat for seat in pe.table_players(match=match)}
-    page = phone(browser, live_server, size=size, locale=locale)
+    page = new_phone(browser, live_server, size=size, locale=locale)
     try:
         if locale.startswith("en"):
             page.goto(reverse("language_choose", args=["en"]) + f"?next=/table/{token}/")

@@ -1,7 +1,7 @@
 """A table's QR code (issue 19): a signed link to that table's match in one round, for any phone.
 
-The link is ``/table/<token>/``; the token is ``django.core.signing`` over (round, table,
-generation) with its own salt, so it cannot be forged or moved to another table or round, and the
+The link is ``/table/<token>/``; the token is ``django.core.signing`` (a ``Signer``) over (round,
+table, generation) with its own salt, so it cannot be forged or moved to another table or round, and the
 server keeps nothing per link. It reaches that one match and nothing else (the player pages take
 the match from the token, never from the address). It stops working:
 
@@ -15,11 +15,13 @@ same way as the referees' sign-in links (``referee_views``).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
 import segno
 from django.core import signing
+from django.core.cache import cache
 from django.db import transaction
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
@@ -32,6 +34,7 @@ from tournament.matches.models import Match, Round, RoundStatus, Table, TableLin
 from tournament.registration.lifecycle import event_write
 
 SALT = "tournament.matches.table_links"
+QR_CACHE_SECONDS = 2 * 24 * 3600
 
 
 class TableLinkRefused(UserError):
@@ -59,7 +62,9 @@ def table_token(*, round_: Round, table_id: int, generation: int | None = None) 
     """The token of ``table_id``'s link in ``round_`` (its current generation unless given)."""
     if generation is None:
         generation = _generations(round_).get(table_id, 0)
-    return signing.dumps([round_.pk, table_id, generation], salt=SALT, compress=False)
+    # no timestamp (a plain Signer): the same table, round and generation always give the same token,
+    # so the table card, the draw sheet and the score sheet carry one code
+    return signing.Signer(salt=SALT).sign_object([round_.pk, table_id, generation])
 
 
 def table_tokens(*, round_: Round) -> dict[int, str]:
@@ -77,8 +82,17 @@ def table_url(request: Any, token: str) -> str:
 
 
 def qr_svg(url: str, *, scale: int = 4) -> SafeString:
-    """The QR code of ``url`` as inline SVG (segno writes no inline style: the CSP allows it)."""
-    return mark_safe(segno.make(url, error="m").svg_inline(scale=scale, svgclass="qr", light="#fff"))
+    """The QR code of ``url`` as inline SVG (segno writes no inline style: the CSP allows it).
+
+    Drawing one takes some milliseconds (``bench/table_links_bench.py``); a round's sheets are
+    printed again and again, so each code is kept in the cache under its address (a token's address
+    never changes: a revocation makes a new one)."""
+    key = f"table-qr:{scale}:{hashlib.sha256(url.encode()).hexdigest()}"
+    svg = cache.get(key)
+    if svg is None:
+        svg = segno.make(url, error="m").svg_inline(scale=scale, svgclass="qr", light="#fff")
+        cache.set(key, svg, timeout=QR_CACHE_SECONDS)
+    return mark_safe(svg)  # segno's own SVG: no input of a user's but the address
 
 
 def table_qr_codes(*, request: Any, round_: Round, scale: int = 3) -> dict[int, SafeString]:
@@ -99,7 +113,7 @@ def table_link_resolve(*, token: str) -> TableLink:
     """The match ``token`` opens, or :class:`TableLinkRefused` with why it does not (forged or
     damaged, revoked, the round over or not published yet)."""
     try:
-        round_id, table_id, generation = signing.loads(token, salt=SALT)
+        round_id, table_id, generation = signing.Signer(salt=SALT).unsign_object(token)
         round_id, table_id, generation = int(round_id), int(table_id), int(generation)
     except (signing.BadSignature, TypeError, ValueError):
         raise _invalid() from None

@@ -92,6 +92,8 @@ def _context(
         "deal_post_url": reverse("matches:deal_create", args=[match.pk]),
         "seats": selectors.SEATS,
         "claims": player_entry.claims_open(match=match),
+        # the deal the offline queue labels its entry with (static/js/deal_queue.js); the form ignores it
+        "entry_number": summary.next_deal["number"] if summary.next_deal else None,
     }
     context.update(extra)
     return context
