@@ -222,7 +222,13 @@ def _schedule_auto_confirm(match_id: int, eta: datetime) -> None:
 
 
 def _claim_locked(match: Match, claim_id: int) -> DealClaim:
-    claim = DealClaim.objects.select_for_update().filter(pk=claim_id, match=match).select_related("entered_by").first()
+    # of=("self",): the claim row only (its entered_by is an outer join, which cannot be locked)
+    claim = (
+        DealClaim.objects.select_for_update(of=("self",))
+        .filter(pk=claim_id, match=match)
+        .select_related("entered_by")
+        .first()
+    )
     if claim is None:
         raise ClaimRefused("no_such_claim", _("There is no such entry at this table."), status=404)
     return claim

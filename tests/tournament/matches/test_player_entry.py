@@ -351,3 +351,20 @@ def test_the_table_page_refreshes_its_entries_and_deals():
     pe.deal_claim_confirm(match_id=match.pk, claim_id=claim.pk, player_id=s["E"].player.pk)
     body = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     assert 'data-claim="1"' not in body and "No deals yet." not in body
+
+
+def test_the_auto_confirm_task_confirms_what_is_due_and_is_idempotent():
+    from tournament.matches.tasks import claims_auto_confirm
+
+    match = players_match()
+    tournament = match.round.stage.tournament
+    tournament.auto_confirm_minutes = 3
+    tournament.save()
+    claim = enter(match, seats(match)["N"], NS_WINS).claim  # schedules the task (run at once, eager: nothing due)
+    assert DealClaim.objects.get(pk=claim.pk).status == ClaimStatus.PENDING
+    DealClaim.objects.filter(pk=claim.pk).update(entered_at=claim.entered_at - timedelta(minutes=4))
+    assert claims_auto_confirm(match.pk) == {"match": match.pk, "confirmed": 1}
+    assert claims_auto_confirm(match.pk) == {"match": match.pk, "confirmed": 0}
+    assert Deal.objects.filter(match=match).count() == 1
+    reasons = [row.history_change_reason for row in DealClaim.objects.get(pk=claim.pk).history.all()]
+    assert "confirmed by auto-confirm" in reasons
