@@ -34,6 +34,7 @@ from tournament.matches.models import DealClaim, Match, MatchStatus
 from tournament.matches.player_entry import SeatPlayer
 from tournament.matches.table_links import TableLink, table_link_resolve
 from tournament.parsing import int_or_none
+from tournament.registration.models import EntryMode
 
 IDENTIFY_TRIES = 10
 """Wrong codes a phone may try per table in ten minutes (a 4-digit PIN is short)."""
@@ -79,26 +80,20 @@ def _context(
     match = link.match
     seat = _seat(request, match)
     pending = player_entry.claims_open(match=match)
-    virtual = _virtual(match, pending)
     game = games.game_entry_of_match(match)
-    summary_next = selectors.match_summary(match=virtual, flagged=0).next_deal
     table_url = reverse("matches:table", args=[link.token])
-    if dispute is not None:
-        entry_url = reverse("matches:table_dispute", args=[link.token, dispute.pk])
-        post_url = entry_url
-        before = [claim.outcome for claim in pending if claim.number < dispute.number]
-        virtual = _virtual(match, [claim for claim in pending if claim.number < dispute.number])
-        summary_next = selectors.match_summary(match=virtual, flagged=0).next_deal
-    else:
-        entry_url, post_url, before = (
-            table_url,
-            reverse("matches:table_deal", args=[link.token]),
-            [c.outcome for c in pending],
-        )
+    if dispute is None:  # the next deal, after every entry still waiting
+        before = pending
+        entry_url, post_url = table_url, reverse("matches:table_deal", args=[link.token])
+    else:  # the other side's version of the disputed deal: after the entries before it
+        before = [claim for claim in pending if claim.number < dispute.number]
+        entry_url = post_url = reverse("matches:table_dispute", args=[link.token, dispute.pk])
+    virtual = _virtual(match, before)
+    summary_next = selectors.match_summary(match=virtual, flagged=0).next_deal
     form = entry_form if entry_form is not None else views._entry_form(game, request.GET, next_deal=summary_next)
     preview = None
     if form.complete() and form.is_valid():
-        preview = selectors.deal_preview(match=match, outcome=form.outcome(), pending=before)
+        preview = selectors.deal_preview(match=match, outcome=form.outcome(), pending=[c.outcome for c in before])
     players_enter = player_entry.players_enter(match)
     open_ = virtual.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye
     context = views._context(
@@ -119,7 +114,7 @@ def _context(
         seat=seat,
         players=player_entry.table_players(match=match),
         players_enter=players_enter,
-        opponents_confirm=match.round.stage.tournament.entry_mode == "players_opponents",
+        opponents_confirm=match.round.stage.tournament.entry_mode == EntryMode.PLAYERS_OPPONENTS_CONFIRM,
         pending=pending,
         log=player_entry.claims_shown(match=match),
         dispute=dispute,
