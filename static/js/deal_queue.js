@@ -180,6 +180,7 @@
 
   function resetEntry(entry) {
     entry.setAttribute("data-taps", "");
+    entry.removeAttribute("data-local-taps");
     entry.querySelectorAll(".seat").forEach(function (seat) { seat.classList.remove("tapped"); });
     var local = entry.querySelector(".offline-entry");
     if (local) { local.remove(); }
@@ -298,6 +299,7 @@
     if (taps.indexOf(seat) >= 0 || complete(taps)) { return; }
     taps.push(seat);
     entry.setAttribute("data-taps", taps.join(""));
+    entry.setAttribute("data-local-taps", "");
     seatLink.classList.add("tapped");
     if (complete(taps)) {
       offlineForm(entry, { order: taps.join("") }, word("order") + ": " + taps.join(" "));
@@ -306,7 +308,9 @@
 
   document.addEventListener("click", function (event) {
     var seat = event.target.closest ? event.target.closest("#entry .seat-grid a.seat") : null;
-    if (!seat || navigator.onLine) { return; }
+    // a deal begun offline is finished here even if the network is back (the links know nothing
+    // of the taps kept by the script)
+    if (!seat || (navigator.onLine && !seat.closest("#entry").hasAttribute("data-local-taps"))) { return; }
     event.preventDefault();
     event.stopPropagation();
     tapOffline(seat);

@@ -26,7 +26,7 @@ ORDERS = {"N": ["N", "E", "S"], "E": ["E", "N", "W"]}
 
 class Phone:
     def __init__(self, browser, live_server, *, seat: str, code: str, url: str, period: float) -> None:
-        self.page = new_phone(browser, live_server, timeout=4_000)
+        self.page = new_phone(browser, live_server, timeout=8_000)
         self.context = self.page.context
         self.seat, self.period, self.offline, self.flipped = seat, period, False, time.monotonic()
         self.flips = 0  # offline and online every period seconds, the test tapping on through it
@@ -43,6 +43,12 @@ class Phone:
             self.context.set_offline(self.offline)
             self.flipped = time.monotonic()
             self.flips += 1
+
+    def reload(self) -> None:
+        try:
+            self.page.reload()
+        except PlaywrightError:  # already navigating
+            self.page.wait_for_load_state()
 
     def queued(self) -> int:
         for _attempt in range(20):
@@ -66,14 +72,16 @@ class Phone:
                 offline = self.offline
                 self.page.locator("#entry form[method=post] button[type=submit]").click()
                 self.page.wait_for_function(
-                    f"window.dealQueue.all().then(items => items.length > {before})", timeout=4_000
+                    f"window.dealQueue.all().then(items => items.length > {before})", timeout=8_000
                 )
                 self.entered_offline += offline
                 return
             except PlaywrightError:
                 if self.queued() > before:
                     return
+                # a deal left half-tapped (a reload after a send came in between): start it again
                 self.page.wait_for_timeout(300)
+                self.reload()
         raise AssertionError(f"{self.seat} could not enter a deal")
 
     def settle(self) -> list[dict]:

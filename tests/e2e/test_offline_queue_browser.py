@@ -142,3 +142,26 @@ def test_a_double_tap_on_confirm_records_one_deal(browser, live_server):
         assert not [text for text in errors if "Content Security Policy" in text], errors
     finally:
         page.context.close()
+
+
+def test_a_deal_begun_offline_and_finished_online_is_recorded_once(browser, live_server):
+    ref = referee()
+    match = table_match(referee_user=ref)
+    page = new_phone(browser, live_server, timeout=15_000)
+    try:
+        signed_in(page, ref, live_server)
+        page.goto(f"/referee/matches/{match.pk}/")
+        ready_offline(page)
+        page.context.set_offline(True)
+        page.locator("#entry a.seat-E").click()
+        page.locator('#entry[data-taps="E"]').wait_for()
+        page.context.set_offline(False)  # the network returns between two taps
+        page.locator("#entry a.seat-W").click()
+        page.locator('#entry[data-taps="EW"]').wait_for()
+        with page.expect_navigation():
+            page.locator("#entry form.offline-entry button[type=submit]").click()
+        page.locator("#queue-results li[data-result]").first.wait_for()
+        assert results(page) == ["accepted"]
+        assert outcomes(match) == [["E", "W"]]
+    finally:
+        page.context.close()
