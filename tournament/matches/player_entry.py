@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -33,13 +34,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.match import parse_deal
-from tournament.audit import history_author
+from tournament.audit import history_author, reason_clean
 from tournament.errors import UserError, user_error_of
 from tournament.games import game_entry_of_match
-from tournament.matches import services
+from tournament.matches import fold, services
+from tournament.matches.errors import REFUSALS
 from tournament.matches.models import CLAIM_OPEN, ClaimStatus, DealClaim, Match, MatchStatus
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import EntryMode, PairMember, Player
+
+logger = logging.getLogger(__name__)
 
 PIN_DIGITS = 4
 
@@ -164,28 +168,28 @@ def deal_claim_enter(
         seat = seat_of(match=match, player_id=player_id)
         if seat is None:
             raise ClaimRefused("not_at_this_table", _("You are not a player of this table."), status=403)
-        services._refuse_unless_open(match)
+        fold._refuse_unless_open(match)
         if match.status == MatchStatus.FINISHED:
             raise ClaimRefused("match_finished", _("The match is over."))
         pending = claims_open(match=match)
-        confirmed = services.match_outcomes(match)
+        confirmed = fold.match_outcomes(match)
         expected = len(confirmed) + len(pending) + 1
         if number is not None and number != expected:
             raise ClaimRefused(
                 "stale_number",
                 _("Deal %(number)d was already entered. Check the deals and enter the next one.") % {"number": number},
             )
-        parsed = parse_deal(options=services.match_rules(match), data=outcome, number=expected)
-        fold = services.match_fold(
+        parsed = parse_deal(options=fold.match_rules(match), data=outcome, number=expected)
+        folded = fold.match_fold(
             match=match,
             outcomes=[*confirmed, *(claim.outcome for claim in pending), outcome],
-            adjustments=services.match_adjustment_rows(match),
+            adjustments=fold.match_adjustment_rows(match),
             time_called_during_deal=match.time_called_during_deal,
             parsed={expected: parsed},
         )
-        if fold.deals_valid < expected:
-            if fold.partial.error is not None and fold.deals_valid == expected - 1:
-                raise fold.partial.error
+        if folded.deals_valid < expected:
+            if folded.partial.error is not None and folded.deals_valid == expected - 1:
+                raise folded.partial.error
             raise ClaimRefused("flagged_deals", _("Resolve the flagged deals first."))
         claim = DealClaim(
             match=match,
@@ -213,7 +217,7 @@ def _schedule_auto_confirm(match_id: int, eta: datetime) -> None:
         try:
             tasks.claims_auto_confirm.apply_async(args=[match_id], eta=eta)
         except Exception:  # broker down: the lazy check covers it
-            services.logger.warning("could not schedule the auto-confirm of match %s", match_id, exc_info=True)
+            logger.warning("could not schedule the auto-confirm of match %s", match_id, exc_info=True)
 
     transaction.on_commit(send)
 
@@ -245,7 +249,7 @@ def _first_open(match: Match, claim: DealClaim) -> None:
 def _record(match: Match, claim: DealClaim, outcome: dict[str, Any], *, user: Any) -> ClaimAnswer | None:
     """Record ``outcome`` for ``claim`` through the one write path; a refusal marks the claim refused
     (with the reason) and is returned, never raised, so the claim's new state is kept."""
-    if claim.number != len(services.match_outcomes(match)) + 1:
+    if claim.number != len(fold.match_outcomes(match)) + 1:
         refusal: UserError = ClaimRefused(
             "stale_number", _("Deal %(number)d was recorded meanwhile by someone else.") % {"number": claim.number}
         )
@@ -254,7 +258,7 @@ def _record(match: Match, claim: DealClaim, outcome: dict[str, Any], *, user: An
             entry = services.deal_record(
                 match_id=match.pk, outcome=outcome, user=user, idempotency_key=f"claim:{claim.pk}"
             )
-        except services.REFUSALS as error:
+        except REFUSALS as error:
             refusal = user_error_of(error)
         else:
             claim.deal = entry.deal
@@ -328,7 +332,7 @@ def deal_claim_dispute(
         if claim.status != ClaimStatus.PENDING:
             raise ClaimRefused("claim_not_pending", _("This entry is no longer awaiting confirmation."))
         if counter_outcome is not None:
-            parse_deal(options=services.match_rules(match), data=counter_outcome, number=claim.number)
+            parse_deal(options=fold.match_rules(match), data=counter_outcome, number=claim.number)
         claim.status = ClaimStatus.DISPUTED
         claim.counter_outcome = counter_outcome
         claim.answered_by = seat.player
@@ -346,7 +350,7 @@ SETTLE_CHOICES = ("entered", "counter", "void")
 def deal_claim_settle(*, match_id: int, claim_id: int, user: Any, choice: str, reason: str) -> ClaimAnswer:
     """A referee settles a dispute: ``entered`` records the version entered, ``counter`` the other
     side's, ``void`` records neither (the referee then enters the deal on the match page)."""
-    reason = services._clean_reason(reason)
+    reason = reason_clean(reason)
     if choice not in SETTLE_CHOICES:
         raise ClaimRefused("bad_choice", _("Choose one version."), status=400)
     with transaction.atomic():

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_POST
 from tournament import games
 from tournament.audit import client_ip
 from tournament.errors import USER_ERRORS, UserError, user_error_of
-from tournament.matches import deal_queue, player_entry, selectors, services, views
+from tournament.matches import clock, deal_queue, fold, player_entry, selectors, views
 from tournament.matches.models import DealClaim, Match, MatchStatus
 from tournament.matches.player_entry import SeatPlayer
 from tournament.matches.table_links import TableLink, table_link_resolve
@@ -50,7 +50,7 @@ def _seat(request: HttpRequest, match: Match) -> SeatPlayer | None:
 
 def _link(token: str) -> TableLink:
     link = table_link_resolve(token=token)
-    services.match_time_check(match=link.match)
+    clock.match_time_check(match=link.match)
     player_entry.claims_auto_confirm_due(match=link.match)
     return link
 
@@ -60,16 +60,16 @@ def _virtual(match: Match, pending: list[DealClaim]) -> Match:
     number, level, tribute and preview follow the deals entered so far, confirmed or not."""
     if not pending:
         return match
-    fold = services.match_fold(
+    folded = fold.match_fold(
         match=match,
-        outcomes=[*services.match_outcomes(match), *(claim.outcome for claim in pending)],
-        adjustments=services.match_adjustment_rows(match),
+        outcomes=[*fold.match_outcomes(match), *(claim.outcome for claim in pending)],
+        adjustments=fold.match_adjustment_rows(match),
         time_called_during_deal=match.time_called_during_deal,
     )
     virtual = copy.copy(match)
     virtual.__dict__.pop("_snapshot", None)
-    virtual.state = fold.result.to_json()
-    if fold.result.status.value == "finished" and virtual.status == MatchStatus.RUNNING:
+    virtual.state = folded.result.to_json()
+    if folded.result.status.value == "finished" and virtual.status == MatchStatus.RUNNING:
         virtual.status = MatchStatus.FINISHED
     return virtual
 
