@@ -341,10 +341,13 @@
         (points ? points.value : "");
     }
     if (previewOffline) {
-      // a game entered by fields (Tractor): no preview offline, the fields go as they are
+      // a game entered by fields (Tractor): no preview offline; the fields, as entered, wait for
+      // "Save (offline)" (the next submit, a post to the entry's address)
       var fields = {};
       new FormData(form).forEach(function (value, name) { fields[name] = value.toString(); });
-      form = offlineForm(entry, fields, label);
+      form.removeAttribute("data-queued");
+      offlineForm(entry, fields, label);
+      return;
     }
     enqueue(form, entry, label).then(function () {
       resetEntry(entry);

@@ -165,3 +165,29 @@ def test_a_deal_begun_offline_and_finished_online_is_recorded_once(browser, live
         assert outcomes(match) == [["E", "W"]]
     finally:
         page.context.close()
+
+
+def test_a_tractor_deal_is_entered_offline_through_its_own_form(browser, live_server):
+    """The queue knows no game: Tractor's fields (tournament.games) go into it as they are."""
+    ref = referee()
+    match = table_match(profile="tractor-3deck", referee_user=ref)
+    page = new_phone(browser, live_server, timeout=15_000)
+    try:
+        signed_in(page, ref, live_server)
+        page.goto(f"/referee/matches/{match.pk}/")
+        ready_offline(page)
+        page.context.set_offline(True)
+        page.locator("#entry select[name=declarer]").select_option("NS")
+        page.locator("#entry input[name=defender_points]").fill("40")
+        page.locator("#entry form[method=get] button[type=submit]").click()  # "Preview": none offline
+        save = page.locator("#entry form.offline-entry button[type=submit]")
+        save.wait_for()
+        assert not page.evaluate("window.dealQueue.all()")  # nothing queued before "Save"
+        save.click()
+        page.locator("#queue-status", has_text="1 副牌等待发送").wait_for()
+        with page.expect_navigation():
+            page.context.set_offline(False)
+        page.wait_for_function(NOTHING_WAITING)
+        assert Deal.objects.get(match=match).outcome["defender_points"] == 40
+    finally:
+        page.context.close()
