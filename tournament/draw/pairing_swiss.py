@@ -33,30 +33,12 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
    a lower bound every pairing obeys: the fewest rematches, no clash or the fewest, no severe
    seat table, the parity of each boundary, no skip):
 
-   - *Staged exact matching.* Maximum-weight perfect matchings (rustworkx's
-     ``max_weight_matching``, compiled Rust) over *candidate tables*, with integer weights that
-     encode the vector: criterion (tier) t counts u_t(e) units at table e; weight(e) =
-     W - Σ_t M_t·u_t(e). rustworkx weights are signed 128-bit integers and its duals and slacks
-     reach a few times the largest weight, so W < 2**120 (``WEIGHT_LIMIT``). The whole vector
-     needs about Σ_t log2(B_t + 1) bits, B_t a bound on tier t over every matching of the
-     candidate graph (half the entrants with a table of that kind; for boundary b, the fewer
-     of the entrants above and below b with a table across b; for skips, strain and order,
-     half the sum over entrants of their worst candidate table) — 100–300 bits on hard fields
-     of 1,000–5,000 pairs, where each boundary needs its own ~10. So the tiers are solved in
-     *stages* (``notes["stages"]``; 1 wherever the vector fits): a stage charges every tier
-     solved before it, its own run of tiers — from the first unsolved one to the last that
-     still fits — and the order tier (a tie-break, charged in every stage because a matching
-     full of ties is slow); the others get M_t = 0. With M_order = 1 and
-     M_t = 1 + Σ_{charged t' > t} M_t'·R_t', where R_t is the optimum count found for a solved
-     tier and B_t for the stage's own, the stage's matching X is the lexicographic optimum of
-     the charged tiers. Proof: let Y be that optimum and suppose it is better, first at tier s
-     (it has at least one unit fewer there, worth M_s). Below s, Y has exactly the optimum count
-     R_t of each solved tier (it is optimal on them, as every later optimum is) and at most
-     B_t of the stage's own, and X has at least 0 of each, so
-     weight(Y) - weight(X) >= M_s - Σ_{charged t' > s} M_t'·R_t' = 1 > 0: X was not heaviest, a
-     contradiction. So X keeps the solved tiers' optima and adds its own; after the last stage
-     the draw is the lexicographic optimum over the candidate tables of the whole vector. (Each
-     stage checks that the solved counts survive; a seed better than the result is a bug too.)
+   - *Staged exact matching* (:mod:`tournament.draw.pairing_swiss_stages`, where the proof
+     is): maximum-weight perfect matchings (rustworkx's ``max_weight_matching``, compiled Rust)
+     over the *candidate tables*, each criterion a tier of an integer weight; where the whole
+     vector does not fit one 128-bit weight it is solved a run of tiers at a time, each run
+     with the runs before it held at their optimum (``notes["stages"]``). The result is the
+     lexicographic optimum of the whole vector over the candidate tables, at every size.
    - *Candidate tables.* Up to ``DENSE_LIMIT`` entrants (bye excluded): every allowed table
      (no rematch unless allowed), so the draw is the optimum over all pairings — ``"exact"``.
      Larger fields: every allowed table within ``_NEAR`` ranks below an entrant, then its first
@@ -120,7 +102,7 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
 7. **Inside a group** (lowest priority): ``within_group="adjacent"`` pairs neighbours (1 v 2,
    3 v 4 — the usual Chinese 瑞士移位 practice), ``"slide"`` pairs top half v bottom half
    (1 v n/2+1, the chess Dutch order): the last criterion is the sum over tables of the squared
-   rank distance (less half the group for ``"slide"``), capped at ``_ORDER_CAP`` per table.
+   rank distance (less half the group for ``"slide"``), capped at ``ORDER_CAP`` per table.
 8. **Reproducible.** Only ``random.Random(seed)`` is used (lots for equal rank); the same
    entrants (in the same order), options and seed give the same draw. rustworkx's matching is
    deterministic; where several matchings are equally good in every criterion, which one it
@@ -156,12 +138,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
-from typing import Literal, NamedTuple
-
-import rustworkx
+from typing import Literal
 
 from tournament.draw.pairing_matching import max_cardinality_matching
 from tournament.draw.pairing_seating import seat_pair, tables_in_rank_order
+from tournament.draw.pairing_swiss_stages import ORDER_CAP, SEAT_STRAIN_CAP, Table, staged_matching
 from tournament.draw.pairing_types import (
     Draw,
     DrawBug,
@@ -181,7 +162,6 @@ DENSE_LIMIT = 200
 BLOCK_SIZE = 500
 """Fields of at least twice this many are first tried in blocks of at least this many."""
 
-WEIGHT_LIMIT = 1 << 120  # rustworkx: i128 weights; its duals and slacks reach a few times the largest
 
 WithinGroup = Literal["adjacent", "slide"]
 
@@ -190,12 +170,10 @@ _QUOTA = [12, 4, 3, 0]  # … then the first tables of each kind: clean, strain,
 _SCAN = 600  # … looked for at most this many ranks down (clean ones) …
 _SCAN_OTHER = 64  # … or this many (the other kinds, once the clean quota is full)
 _CROWDED_SEED_LIMIT = 1000  # the clash seed is skipped above this with a department over half
-_MAX_SEAT_SEVERITY = 8
 _CLASS_GROUPS = 2  # class candidates: the entrant's own group and this many below …
 _CLASS_QUOTA = 1  # … the nearest allowed members of each class there …
 _CLASS_SPREAD = 3  # … and this many drawn at random from the whole class …
 _CLASS_LIMIT = 2000  # … up to this many entrants (beyond, their long tables slow the matching down)
-_ORDER_CAP = 15
 
 Vector = tuple[int, ...]
 
@@ -320,21 +298,6 @@ class _Field:
 class _Result:
     tables: list[tuple[int, int]]  # (higher-ranked index, lower-ranked index)
     notes: dict[str, OptionValue]
-
-
-class _Table(NamedTuple):
-    """A candidate table and its units of each criterion (positions in the members' list)."""
-
-    p: int
-    q: int
-    rematch: bool
-    department: bool
-    severe: bool
-    group_a: int
-    group_b: int
-    skip: int
-    strain: int
-    order: int
 
 
 class _Solver:
@@ -651,7 +614,7 @@ class _Solver:
         rng = random.Random(f"swiss class tables {self.seed} {len(members)}")
         classes: dict[tuple[int, frozenset[object] | None, int], list[int]] = {}
         for q, b in enumerate(members):
-            need = max(-_MAX_SEAT_SEVERITY, min(f.need[b], _MAX_SEAT_SEVERITY))
+            need = max(-SEAT_STRAIN_CAP, min(f.need[b], SEAT_STRAIN_CAP))
             classes.setdefault((groups[q], f.departments[b] if f.protect else None, need), []).append(q)
         by_group: dict[int, list[list[int]]] = {}
         for (group, _departments, _need), positions in classes.items():
@@ -675,7 +638,7 @@ class _Solver:
                         if q != p and (allow_rematches or members[q] not in opponents):
                             pairs.add((p, q) if p < q else (q, p))
 
-    def _table(self, members: list[int], groups: list[int], p: int, q: int) -> _Table:
+    def _table(self, members: list[int], groups: list[int], p: int, q: int) -> Table:
         f = self.field
         a, b = members[p], members[q]
         ga, gb = groups[p], groups[q]
@@ -685,7 +648,7 @@ class _Solver:
         # Seat strain as pairing_seating.seat_conflict counts it (inlined: this runs per candidate).
         na, nb = f.need[a], f.need[b]
         same_way = (na > 0 and nb > 0) or (na < 0 and nb < 0)
-        return _Table(
+        return Table(
             p,
             q,
             b in f.opponents[a],
@@ -694,8 +657,8 @@ class _Solver:
             ga,
             gb,
             max(gb - ga - 1, 0),
-            min(abs(na), abs(nb), _MAX_SEAT_SEVERITY) if same_way else 0,
-            min(distance * distance, _ORDER_CAP),
+            min(abs(na), abs(nb), SEAT_STRAIN_CAP) if same_way else 0,
+            min(distance * distance, ORDER_CAP),
         )
 
     def vector(self, members: list[int], groups: list[int], tables: Sequence[tuple[int, int]]) -> Vector:
@@ -718,57 +681,20 @@ class _Solver:
         return (rematches, departments, severe, *crossings, skips, strain, order)
 
     def _solve(
-        self, members: list[int], groups: list[int], tables: list[_Table], *, allow_rematches: bool
+        self, members: list[int], groups: list[int], tables: list[Table], *, allow_rematches: bool
     ) -> tuple[list[tuple[int, int]], dict[str, OptionValue]]:
-        """The lexicographic optimum over ``tables``, in stages (module docstring, 5 "stages").
-
-        Each stage is one exact matching over the tiers from the first unsolved one to the last
-        that still fits in ``WEIGHT_LIMIT`` with the solved tiers' optimum counts as their ranges.
-        """
+        """The lexicographic optimum over ``tables`` (module docstring, 5; pairing_swiss_stages)."""
         n = len(members)
-        m = max(groups) + 1
-        layout = _Layout.of(n, m, tables, rematches=allow_rematches, departments=self.field.protect)
-        tiers = len(layout.bounds)
-        solved: list[int] = []  # the optimum count of each tier solved so far
-        chosen: list[tuple[int, int]] = []
-        stages = 0
-        while len(solved) < tiers:
-            end = len(solved) + 1
-            tie_break = layout.max_penalty(layout.multipliers(solved, end)) < WEIGHT_LIMIT
-            if not tie_break and layout.max_penalty(layout.multipliers(solved, end, tie_break=False)) >= WEIGHT_LIMIT:
-                if not stages:  # pragma: no cover - one criterion alone takes under 40 bits
-                    raise DrawBug("a Swiss criterion does not fit in a 128-bit weight")
-                break  # the solved tiers fill the weight: the draw is proven for them only
-            while (
-                end < tiers
-                and layout.max_penalty(layout.multipliers(solved, end + 1, tie_break=tie_break)) < WEIGHT_LIMIT
-            ):
-                end += 1
-            multipliers = layout.multipliers(solved, end, tie_break=tie_break)
-            top = layout.max_penalty(multipliers) + 1
-            graph: rustworkx.PyGraph[int, int] = rustworkx.PyGraph(multigraph=False)
-            graph.add_nodes_from(range(n))
-            penalties = layout.penalties(tables, multipliers)
-            graph.add_edges_from([(t.p, t.q, top - cost) for t, cost in zip(tables, penalties, strict=True)])
-            matching = rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
-            if 2 * len(matching) != n:  # pragma: no cover - the seeds are perfect pairings in the graph
-                raise DrawBug("the weighted matching is not perfect")
-            by_position = {(t.p, t.q): t for t in tables}
-            counts = layout.counts([by_position[min(u, v), max(u, v)] for u, v in matching])
-            if counts[: len(solved)] != solved:  # pragma: no cover - the weights keep the solved tiers
-                raise DrawBug("a later stage lost a solved Swiss criterion")
-            solved = counts[:end]
-            chosen = [(members[min(u, v)], members[max(u, v)]) for u, v in matching]
-            stages += 1
+        found = staged_matching(n, max(groups) + 1, tables, rematches=allow_rematches, departments=self.field.protect)
         notes: dict[str, OptionValue] = {
-            "optimality": ("exact" if n <= DENSE_LIMIT else "candidates") if len(solved) == tiers else "prefix",
+            "optimality": ("exact" if n <= DENSE_LIMIT else "candidates") if found.complete else "prefix",
             "candidates": len(tables),
-            "stages": stages,
+            "stages": found.stages,
             "matching": f"rustworkx {version('rustworkx')}",
         }
-        if len(solved) < tiers:  # pragma: no cover - 120 bits hold far more than the tests' fields need
-            notes["solved_tiers"] = len(solved)
-        return chosen, notes
+        if not found.complete:  # pragma: no cover - 120 bits hold far more than the tests' fields need
+            notes["solved_tiers"] = found.solved
+        return [(members[p], members[q]) for p, q in found.tables], notes
 
 
 def _complete(mate: dict[int, int], leftover: list[int]) -> list[tuple[int, int]]:
@@ -787,153 +713,6 @@ def _group_numbers(field: _Field, members: list[int]) -> list[int]:
         else:
             out.append(out[-1] + (field.score[i] != field.score[members[k - 1]]))
     return out
-
-
-@dataclass(slots=True)
-class _Layout:
-    """The criteria as weight tiers (top first), with each tier's bound over any matching.
-
-    Tiers: rematches (only when allowed), departments (only when protected), severe seats,
-    one per boundary, skips, strain, order.
-    """
-
-    bounds: list[int]
-    per_table_max: list[int]
-    first_boundary: int
-    boundaries: int
-    has_rematch: bool
-    has_department: bool
-
-    @classmethod
-    def of(cls, n: int, m: int, tables: list[_Table], *, rematches: bool, departments: bool) -> _Layout:
-        boundaries = max(m - 1, 0)
-        touched_rematch: set[int] = set()
-        touched_department: set[int] = set()
-        touched_severe: set[int] = set()
-        worst_skip = [0] * n
-        worst_strain = [0] * n
-        worst_order = [0] * n
-        group_of: list[int] = [0] * n
-        for t in tables:
-            group_of[t.p], group_of[t.q] = t.group_a, t.group_b
-        down = group_of[:]  # the lowest group a candidate table of v reaches …
-        up = group_of[:]  # … and the highest
-        for t in tables:
-            for v in (t.p, t.q):
-                worst_skip[v] = max(worst_skip[v], t.skip)
-                worst_strain[v] = max(worst_strain[v], t.strain)
-                worst_order[v] = max(worst_order[v], t.order)
-            if t.rematch:
-                touched_rematch.update((t.p, t.q))
-            if t.department:
-                touched_department.update((t.p, t.q))
-            if t.severe:
-                touched_severe.update((t.p, t.q))
-            down[t.p] = max(down[t.p], t.group_b)
-            up[t.q] = min(up[t.q], t.group_a)
-        above = [0] * (boundaries + 1)  # difference arrays over boundaries
-        below = [0] * (boundaries + 1)
-        for v in range(n):
-            g = group_of[v]
-            if down[v] > g:
-                above[g] += 1
-                above[down[v]] -= 1
-            if up[v] < g:
-                below[up[v]] += 1
-                below[g] -= 1
-        crossing: list[int] = []
-        run_above = run_below = 0
-        for b in range(boundaries):
-            run_above += above[b]
-            run_below += below[b]
-            crossing.append(min(run_above, run_below))
-        bounds: list[int] = []
-        per_table: list[int] = []
-        if rematches:
-            bounds.append(len(touched_rematch) // 2)
-            per_table.append(1)
-        if departments:
-            bounds.append(len(touched_department) // 2)
-            per_table.append(1)
-        bounds.append(len(touched_severe) // 2)
-        per_table.append(1)
-        first_boundary = len(bounds)
-        bounds += crossing
-        per_table += [1] * boundaries
-        bounds += [sum(worst_skip) // 2, sum(worst_strain) // 2, sum(worst_order) // 2]
-        per_table += [max((t.skip for t in tables), default=0), _MAX_SEAT_SEVERITY, _ORDER_CAP]
-        return cls(
-            bounds=bounds,
-            per_table_max=per_table,
-            first_boundary=first_boundary,
-            boundaries=boundaries,
-            has_rematch=rematches,
-            has_department=departments,
-        )
-
-    def multipliers(self, solved: list[int], end: int, *, tie_break: bool = True) -> list[int]:
-        """M_t for the tiers before ``end`` and (with ``tie_break``) the last, the order; 0 for
-        the others: M_t = 1 + Σ_{charged t' > t} M_t'·R_t', R_t a solved tier's optimum count,
-        else the tier's bound over any matching (module docstring, 5 "staged").
-        """
-        out = [0] * len(self.bounds)
-        last = len(self.bounds) - 1
-        below = 0  # Σ over the charged lower tiers of multiplier × range
-        for t in reversed(range(len(self.bounds))):
-            if t < end or (tie_break and t == last):
-                out[t] = below + 1
-                below += out[t] * (solved[t] if t < len(solved) else self.bounds[t])
-        return out
-
-    def max_penalty(self, multipliers: list[int]) -> int:
-        """An upper bound of Σ_t M_t·u_t(e) over the tables."""
-        # A table crosses several boundaries: charge it every boundary multiplier (an upper bound).
-        crossing = sum(multipliers[self.first_boundary : self.first_boundary + self.boundaries])
-        rest = [most for t, most in enumerate(self.per_table_max) if not self._is_boundary(t)]
-        others = [mult for t, mult in enumerate(multipliers) if not self._is_boundary(t)]
-        return crossing + sum(mult * most for mult, most in zip(others, rest, strict=True))
-
-    def counts(self, tables: list[_Table]) -> list[int]:
-        """Each tier's count over ``tables`` (a matching)."""
-        base, tail = self.first_boundary, self.first_boundary + self.boundaries
-        out = [0] * len(self.bounds)
-        for t in tables:
-            if self.has_rematch:
-                out[0] += t.rematch
-            if self.has_department:
-                out[int(self.has_rematch)] += t.department
-            out[base - 1] += t.severe
-            for boundary in range(t.group_a, t.group_b):
-                out[base + boundary] += 1
-            out[tail] += t.skip
-            out[tail + 1] += t.strain
-            out[tail + 2] += t.order
-        return out
-
-    def _is_boundary(self, t: int) -> bool:
-        return self.first_boundary <= t < self.first_boundary + self.boundaries
-
-    def penalties(self, tables: list[_Table], multipliers: list[int]) -> list[int]:
-        """Σ_t M_t·u_t(e) for each table (crossings through prefix sums of their multipliers)."""
-        base, tail = self.first_boundary, self.first_boundary + self.boundaries
-        prefix = [0]
-        for mult in multipliers[base:tail]:
-            prefix.append(prefix[-1] + mult)
-        m_rematch = multipliers[0] if self.has_rematch else 0
-        m_department = multipliers[int(self.has_rematch)] if self.has_department else 0
-        m_severe = multipliers[base - 1]
-        m_skip, m_strain, m_order = multipliers[tail], multipliers[tail + 1], multipliers[tail + 2]
-        return [
-            m_rematch * t.rematch
-            + m_department * t.department
-            + m_severe * t.severe
-            + prefix[t.group_b]
-            - prefix[t.group_a]
-            + m_skip * t.skip
-            + m_strain * t.strain
-            + m_order * t.order
-            for t in tables
-        ]
 
 
 def _build_draw(

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.tournament.draw.reference import swiss_v1, swiss_v2
-from tournament.draw import pairing_swiss
+from tournament.draw import pairing_swiss, pairing_swiss_stages
 from tournament.draw.pairing import Draw, DrawError, Entrant, EntrantId, WithinGroup, swiss_pair
 from tournament.draw.pairing_matching import max_cardinality_matching
 
@@ -549,7 +549,7 @@ def test_staged_matching_is_the_exact_optimum(n: int, seed: int, bits: int) -> N
     engine (and brute force up to 12 entrants, in check_draw)."""
     rounds = min(10, n) if n % 2 else 10
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pairing_swiss, "WEIGHT_LIMIT", 1 << bits)
+        patch.setattr(pairing_swiss_stages, "WEIGHT_LIMIT", 1 << bits)
         stats = run_event(n, seed, rounds=rounds, departments=2, department_rounds=rounds, against_v1="exact")
     if bits < 40:  # the examples: tight enough that rounds take several stages
         assert stats.staged > 0
