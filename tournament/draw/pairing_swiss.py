@@ -85,9 +85,11 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      the candidates alone that no other table helps would need the matching's dual solution
      (rustworkx does not expose it) or an exchange argument that holds for sparse tables (none
      does: a field may need any of a class's members far below). Measured instead: on 50 hard
-     fields of 300–800 pairs (two or three departments protected every round, rounds 3–12) the
-     draw equalled the optimum over every allowed table in every criterion in all 50 (before
-     the class tables: 32 of 50 — the misses were boundaries crossed more often than needed);
+     fields of 300–800 pairs (one to three departments protected every round, rounds 3–12) the
+     draw equalled the optimum over every allowed table in every criterion in all 50 (without
+     the class tables, i.e. over swiss.v2's tables: 41 of 50 — the misses were boundaries
+     crossed more often than needed, the tables that keep the clashes at their minimum lower
+     down not being candidates);
      the tests repeat that comparison on two fields just above ``DENSE_LIMIT``. Beyond
      ``_CLASS_LIMIT`` (and for hard fields of 5,000 pairs) there is no such comparison: the
      draw is the optimum over swiss.v2's tables. The tests also compare the draw with swiss.v1's
@@ -124,9 +126,12 @@ round is never redrawn, its tables are what was recorded.
   at every size) and the class candidates. A draw of up to ``DENSE_LIMIT`` entrants whose
   vector fits one weight is the same as ``swiss.v2``'s (same tables, same weights).
 
-Performance (``bench/draw_bench.py``, two shared cores): round 9 of 5,000 pairs about 1 s (in
-proven blocks); hard fields (ten rounds, two departments protected every round) of 1,000 pairs
-about 0.5 s and of 5,000 pairs about 2–3 s — see the BENCH lines there.
+Performance (``bench/draw_bench.py``; CPU seconds, measured with the two shared cores at a load
+of 10–15, where wall time was 8–10 times as long): round 9 of 5,000 pairs about 1 s (three
+proven blocks, 20 of 21 criteria proven over every pairing); hard fields (ten rounds, two
+departments protected every round) of 1,000 pairs about 0.8 s (two stages) and of 5,000 pairs
+about 10 s (two stages over swiss.v2's tables; one stage, which swiss.v2 capped, took about
+half) — over issue 21's 5 s target.
 """
 
 from __future__ import annotations
@@ -692,7 +697,7 @@ class _Solver:
             "stages": found.stages,
             "matching": f"rustworkx {version('rustworkx')}",
         }
-        if not found.complete:  # pragma: no cover - 120 bits hold far more than the tests' fields need
+        if not found.complete:  # not seen with 120 bits (the hard 5,000-pair field needs ~60); tested with fewer
             notes["solved_tiers"] = found.solved
         return [(members[p], members[q]) for p, q in found.tables], notes
 

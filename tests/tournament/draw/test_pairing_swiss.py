@@ -555,6 +555,30 @@ def test_staged_matching_is_the_exact_optimum(n: int, seed: int, bits: int) -> N
         assert stats.staged > 0
 
 
+def test_a_weight_too_small_for_every_criterion_keeps_the_solved_ones() -> None:
+    """When the solved criteria fill the weight before the last is solved (only under a limit
+    lowered to 2**20 here; 2**120 holds them all), the draw is still a valid round, says
+    "prefix" and how many criteria it solved, and those equal the exact optimum's."""
+    event = Event(40, 11, departments=2)
+    for round_number in range(1, 10):
+        event.play(
+            swiss_pair(entrants=event.entrants(), round_number=round_number, seed=round_number, department_rounds=10)
+        )
+    entrants = event.entrants()
+    options: dict[str, Any] = {"entrants": entrants, "round_number": 10, "seed": 10, "department_rounds": 10}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pairing_swiss_stages, "WEIGHT_LIMIT", 1 << 20)
+        draw = swiss_pair(**options)
+    assert draw.notes["optimality"] == "prefix"
+    solved = draw.notes["solved_tiers"]
+    assert isinstance(solved, int) and 0 < solved < len(criteria(draw, entrants)) - 1
+    assert Counter(x for p in draw.pairings for x in p.entrants) == Counter(e.id for e in entrants)
+    assert not any(w.code == "rematch" for w in draw.warnings)
+    exact = swiss_v1.swiss_pair(**options, engine="exact")
+    # the criteria after the rematches (not a tier when they are not allowed): clashes, seats, …
+    assert criteria(draw, entrants)[1 : 1 + solved] == criteria(exact, entrants)[1 : 1 + solved]
+
+
 def test_hard_fields_are_never_worse_than_swiss_v2() -> None:
     """swiss.v3's candidate tables include swiss.v2's (the same near, quota and seed tables, plus
     the class tables) and it is the exact optimum over them, so no round is worse by the criteria
