@@ -8,8 +8,8 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0007_clock_pause'),
-        ('registration', '0004_doudizhu_game'),
+        ('matches', '0008_player_entry'),
+        ('registration', '0005_doudizhu_game'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
