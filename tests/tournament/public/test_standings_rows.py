@@ -4,6 +4,7 @@ are what the template's loop rendered before, cell for cell, in both languages."
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -12,18 +13,8 @@ from django.utils import translation
 
 from tournament.standings.public_types import StandingLine
 
-LOOP = """{% load i18n public_tags %}{% for line in page %}
-  {% ifchanged line.group %}{% if line.group %}<tr class="group-row"><th scope="rowgroup" colspan="{{ table.columns|length|add:3 }}">{% blocktranslate with group=line.group %}Group {{ group }}{% endblocktranslate %}</th></tr>{% endif %}{% endifchanged %}
-  <tr>
-    <th scope="row" class="sticky"><span class="rank">{{ line.rank }}{% if line.shared %}<abbr title="{% translate 'shared' %}">=</abbr>{% endif %}</span>{% movement line %} <a href="{% url 'standings:pair' tournament_id line.pair_id %}">{{ line.pair_name }}</a>{% if line.withdrawn %} <span class="tag muted small">{% translate "withdrawn" %}</span>{% endif %}</th>
-    <td class="num">{{ line.played }}</td>
-    <td class="num nowrap">{{ line.wins }}-{{ line.draws }}-{{ line.losses }}{% if line.byes %} <span class="muted small">({% blocktranslate count counter=line.byes %}{{ counter }} bye{% plural %}{{ counter }} byes{% endblocktranslate %})</span>{% endif %}</td>
-    {% for value in line.values %}<td class="num">{{ value|dash }}</td>{% endfor %}
-  </tr>
-{% empty %}
-  <tr><td colspan="3" class="muted">{% translate "No pairs yet." %}</td></tr>
-{% endfor %}"""
-"""The template loop the tag replaced, as it was."""
+LOOP = (Path(__file__).resolve().parents[2] / "data" / "standings_rows_loop.html").read_text(encoding="utf-8")
+"""The template loop the tag replaced, as it was (``templates/public/_standings.html`` before)."""
 
 TAG = "{% load public_tags %}{% standings_rows page table tournament_id %}"
 
