@@ -146,8 +146,8 @@ def deal_record(
                 fields += ["started_at", "clock_ends_at"]
             match.version += 1
             history_author(match, user)
+            # Sets the deal's record and flag on this very instance: nothing to read back.
             _fold_store(match, deals=[*deals, deal], adjustments=adjustments, fold=fold, fields=fields)
-            deal.refresh_from_db()
     if refusal is not None:
         raise refusal
     return DealEntry(deal=deal, match=match)
