@@ -51,7 +51,9 @@ standings — and the freshness bound holds with no queue in between; the price 
 every few seconds that takes a build's time (the one that took the lock), while every other
 request serves memory. The *marker* of a build (its version and when it started) is one small
 shared key read per request, so a worker never serves a build older than the last one any worker
-completed: it fetches the newer build from the shared cache once and keeps it in memory.
+completed: it fetches the newer build from the shared cache once and keeps it in memory — or not at
+all, when what it would derive from it is already in the shared cache under the build's token (a
+standings page rendered by another worker: :func:`coalesced_served`).
 
 Each worker also keeps the last values it read in memory (:class:`LocalMemo`), in front of the
 shared cache. That is safe with any number of workers because an entry's key carries the version:
