@@ -135,6 +135,8 @@ def deal_record(
                 match=match,
                 number=number,
                 outcome=outcome,
+                # the fold's record of it, stored with it: no second write of the row (issue 16)
+                record=fold.result.deals[number - 1].to_json(),
                 entered_by=_user_or_none(user),
                 idempotency_key=idempotency_key or None,
             )
