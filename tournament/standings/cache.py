@@ -367,7 +367,8 @@ def coalesced_served(
     asked: nothing built yet (it waits for the first build) or the cache down.
 
     The loader gives the build of that token from the worker's memory or the shared cache; if it
-    was evicted meanwhile, ``build()`` afresh — newer than the token, never older.
+    was evicted meanwhile, the build :func:`coalesced_get` then makes (one builder for all, stored
+    and shared) — newer than the token, never older.
     """
     try:
         if marker is UNREAD:
@@ -391,7 +392,9 @@ def coalesced_served(
             value = _held_build(tournament_id, key, built.version)
         except Exception:
             value = _MISSING
-        return build() if value is _MISSING else value  # type: ignore[no-any-return]
+        if value is _MISSING:
+            return coalesced_get(tournament_id=tournament_id, key=key, build=build, version=version)[1]
+        return value  # type: ignore[no-any-return]
 
     return built.version, load
 

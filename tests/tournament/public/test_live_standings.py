@@ -353,11 +353,18 @@ def test_a_standings_page_cached_under_its_build_never_fetches_the_build(client,
         assert len(fetched) == 1  # … fetched once
 
 
-def test_a_standings_page_whose_build_was_evicted_is_built_afresh(client, event, monkeypatch):
+def test_a_standings_page_whose_build_was_evicted_is_built_afresh_once_for_all(client, event, monkeypatch, builds):
     page_url = reverse("standings:stage_standings", args=[event.tournament.pk, event.first.stage_id])
     running_match(event)
     before = standings_shown(client, page_url)
+    assert len(builds) == 1
     monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))
     monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
     evict(":html:", ":build:")
     assert standings_shown(client, page_url) == before
+    assert len(builds) == 2
+    monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))  # another worker
+    monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
+    evict(":html:")
+    assert standings_shown(client, page_url + "?page=1") == before
+    assert len(builds) == 2  # the build made after the eviction was shared
