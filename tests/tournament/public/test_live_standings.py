@@ -274,8 +274,12 @@ def test_a_standings_or_find_page_served_from_memory_costs_one_cache_round_trip(
 
 
 def evict(*parts):
-    """Drop the shared cache's entries whose key holds one of ``parts`` (the tests' LocMemCache:
-    its raw keys are ``:<version>:<key>``)."""
+    """Drop the shared cache's entries whose key holds one of ``parts``: by pattern on Redis
+    (django-redis, ``CACHE_URL``), else from the tests' LocMemCache (raw keys ``:<version>:<key>``)."""
+    if hasattr(cache, "delete_pattern"):
+        for part in parts:
+            cache.delete_pattern(f"*{part}*")
+        return
     for raw in list(cache._cache):
         if any(part in raw for part in parts):
             cache.delete(raw.split(":", 2)[2])
