@@ -43,7 +43,7 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      (no rematch unless allowed), so the draw is the optimum over all pairings — ``"exact"``.
      Larger fields: every allowed table within ``_NEAR`` ranks below an entrant, then its first
      tables further down of each kind up to a quota (``_QUOTA``: clean — no clash, no severe
-     seats, no strain; strain only; clash only), looking at most ``_SCAN`` ranks down (the
+     seats, no strain; strain only; clash only), looking at most ``SCAN`` ranks down (the
      other kinds: ``_SCAN_OTHER``, once the clean quota is full); plus the tables of the *seed
      pairings*; plus, up to ``_CLASS_LIMIT`` entrants, *class tables*: a class is what the
      criteria above the order see of an entrant (score group, departments when protected, seat
@@ -136,9 +136,7 @@ half) — over issue 21's 5 s target.
 
 from __future__ import annotations
 
-import bisect
 import itertools
-import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -147,6 +145,7 @@ from typing import Literal
 
 from tournament.draw.pairing_matching import max_cardinality_matching
 from tournament.draw.pairing_seating import seat_pair, tables_in_rank_order
+from tournament.draw.pairing_swiss_candidates import DENSE_LIMIT, SCAN, SwissField, candidate_tables
 from tournament.draw.pairing_swiss_stages import ORDER_CAP, SEAT_STRAIN_CAP, Table, staged_matching
 from tournament.draw.pairing_types import (
     Draw,
@@ -162,23 +161,13 @@ from tournament.draw.pairing_types import (
 __all__ = ["DENSE_LIMIT", "SWISS_ALGORITHM", "WithinGroup", "swiss_pair"]
 
 SWISS_ALGORITHM = "swiss.v3"
-DENSE_LIMIT = 200
-"""Up to this many entrants to pair (bye excluded), every allowed table is a candidate."""
 BLOCK_SIZE = 500
 """Fields of at least twice this many are first tried in blocks of at least this many."""
 
 
 WithinGroup = Literal["adjacent", "slide"]
 
-_NEAR = 8  # sparse candidates: every allowed table within this many ranks below …
-_QUOTA = [12, 4, 3, 0]  # … then the first tables of each kind: clean, strain, clash, both …
-_SCAN = 600  # … looked for at most this many ranks down (clean ones) …
-_SCAN_OTHER = 64  # … or this many (the other kinds, once the clean quota is full)
 _CROWDED_SEED_LIMIT = 1000  # the clash seed is skipped above this with a department over half
-_CLASS_GROUPS = 2  # class candidates: the entrant's own group and this many below …
-_CLASS_QUOTA = 1  # … the nearest allowed members of each class there …
-_CLASS_SPREAD = 3  # … and this many drawn at random from the whole class …
-_CLASS_LIMIT = 2000  # … up to this many entrants (beyond, their long tables slow the matching down)
 
 Vector = tuple[int, ...]
 
@@ -198,7 +187,7 @@ def swiss_pair(
     ``no_bye_available``, ``no_pairing_without_rematch``).
     """
     _check_options(round_number=round_number, within_group=within_group)
-    field = _Field.build(entrants, seed=seed, protect=round_number <= department_rounds)
+    field = SwissField.build(entrants, seed=seed, protect=round_number <= department_rounds)
     options: dict[str, OptionValue] = {
         "allow_rematches": allow_rematches,
         "department_rounds": department_rounds,
@@ -253,60 +242,13 @@ def _check_options(*, round_number: int, within_group: str) -> None:
 
 
 @dataclass(slots=True)
-class _Field:
-    """The ranked field with integer indices (0 = top) and precomputed lookups."""
-
-    entrants: list[Entrant]
-    opponents: list[set[int]]
-    departments: list[frozenset[object]]
-    score: list[float]
-    need: list[int]
-    protect: bool
-
-    @property
-    def n(self) -> int:
-        return len(self.entrants)
-
-    @classmethod
-    def build(cls, entrants: Sequence[Entrant], *, seed: int, protect: bool) -> _Field:
-        ids = [e.id for e in entrants]
-        if len(set(ids)) != len(ids):
-            raise DrawError("duplicate_entrant", "A pair appears twice in the draw.", "同一对在抽签名单中出现两次。")
-        rng = random.Random(seed)
-        lots = [rng.random() for _ in entrants]
-        active = [(e, lot) for e, lot in zip(entrants, lots, strict=True) if not e.withdrawn]
-        if len(active) < 2:
-            raise DrawError("too_few_entrants", "At least two pairs are needed.", "至少需要两对参赛。")
-        active.sort(key=lambda el: (-el[0].score, el[0].rank if el[0].rank > 0 else float("inf"), el[1]))
-        ranked = [e for e, _lot in active]
-        index = {e.id: i for i, e in enumerate(ranked)}
-        opponents = [{index[o] for o in e.opponents if o in index} for e in ranked]
-        return cls(
-            entrants=ranked,
-            opponents=opponents,
-            departments=[frozenset(e.departments) for e in ranked],
-            score=[float(e.score) for e in ranked],
-            need=[e.seat_need for e in ranked],
-            protect=protect,
-        )
-
-    def same_department(self, a: int, b: int) -> bool:
-        return self.protect and not self.departments[a].isdisjoint(self.departments[b])
-
-    def severe(self, a: int, b: int) -> bool:
-        """Both pairs already sit two or more rounds more one way than the other — the same way."""
-        na, nb = self.need[a], self.need[b]
-        return (na >= 2 and nb >= 2) or (na <= -2 and nb <= -2)
-
-
-@dataclass(slots=True)
 class _Result:
     tables: list[tuple[int, int]]  # (higher-ranked index, lower-ranked index)
     notes: dict[str, OptionValue]
 
 
 class _Solver:
-    def __init__(self, field: _Field, *, within_group: WithinGroup, seed: int = 0) -> None:
+    def __init__(self, field: SwissField, *, within_group: WithinGroup, seed: int = 0) -> None:
         self.field = field
         self.within_group = within_group
         self.seed = seed
@@ -348,7 +290,7 @@ class _Solver:
         """A maximum matching of ``members`` under ``allowed``: greedy in rank order, then Edmonds.
 
         The greedy pairs each entrant with the next allowed one still free (a linked list of the
-        free ones, at most ``_SCAN`` looked at) — with ``cost``, the first of the lowest cost
+        free ones, at most ``SCAN`` looked at) — with ``cost``, the first of the lowest cost
         seen, stopping at cost 0; Edmonds' search then covers what it can of the rest and
         proves the remainder cannot be covered.
         """
@@ -370,7 +312,7 @@ class _Solver:
                 continue
             j, looked = following[k], 0
             best, best_cost = -1, 0
-            while j < n and looked < _SCAN:
+            while j < n and looked < SCAN:
                 b = members[j]
                 if allowed(a, b):
                     here = 0 if cost is None else cost(a, b)
@@ -545,7 +487,9 @@ class _Solver:
         groups = _group_numbers(self.field, members)
         self._sizes = Counter(groups)
         self._groups = groups
-        pairs = self._candidate_pairs(members, allow_rematches=allow_rematches)
+        pairs = candidate_tables(
+            self.field, members, self._groups, seed=self.seed, allow_rematches=allow_rematches
+        )
         for seed in seeds:
             for a, b in seed:
                 p, q = sorted((position[a], position[b]))
@@ -562,86 +506,6 @@ class _Solver:
         if self._fewest_clashes:
             notes["fewest_department_clashes"] = True
         return _Result(tables=[(a, b) if a < b else (b, a) for a, b in chosen], notes=notes)
-
-    def _candidate_pairs(self, members: list[int], *, allow_rematches: bool) -> set[tuple[int, int]]:
-        """Candidate tables as position pairs ``(p, q)``, ``p < q`` (module docstring, 5).
-
-        Dense up to ``DENSE_LIMIT``. Above: from each entrant down the ranking, every allowed
-        table within ``_NEAR`` ranks, then the first tables of each kind up to its quota
-        (``_QUOTA``: clean; seat strain only; department clash only), at most ``_SCAN`` ranks
-        down for clean ones and ``_SCAN_OTHER`` for the others. A table found from its upper
-        side is also a candidate of its lower side, so every entrant has partners above and below.
-        """
-        f = self.field
-        n = len(members)
-        pairs: set[tuple[int, int]] = set()
-        if n <= DENSE_LIMIT:
-            for p, a in enumerate(members):
-                opponents = f.opponents[a]
-                pairs.update((p, q) for q in range(p + 1, n) if allow_rematches or members[q] not in opponents)
-            return pairs
-        protect, need, departments = f.protect, f.need, f.departments
-        quota = _QUOTA if protect else [*_QUOTA[:2], 0, 0]
-        for p, a in enumerate(members):
-            opponents, na, da = f.opponents[a], need[a], departments[a]
-            taken = [0, 0, 0, 0]  # by kind: clean, strain, clash, both
-            for q in range(p + 1, min(n, p + 1 + _SCAN)):
-                b = members[q]
-                rematch = b in opponents
-                if rematch and not allow_rematches:
-                    continue
-                if q - p <= _NEAR:
-                    pairs.add((p, q))
-                    continue
-                nb = need[b]
-                strained = rematch or (na > 0 and nb > 0) or (na < 0 and nb < 0)
-                kind = strained + 2 * (protect and not da.isdisjoint(departments[b]))
-                if taken[kind] < quota[kind]:
-                    taken[kind] += 1
-                    pairs.add((p, q))
-                    if taken == quota:
-                        break
-                if taken[0] >= quota[0] and q - p > _SCAN_OTHER:
-                    break
-        if n <= _CLASS_LIMIT:
-            self._class_pairs(members, pairs, allow_rematches=allow_rematches)
-        return pairs
-
-    def _class_pairs(self, members: list[int], pairs: set[tuple[int, int]], *, allow_rematches: bool) -> None:
-        """Add each entrant's nearest ``_CLASS_QUOTA`` allowed partners of each class: above and
-        below it in its own group, below it in the next ``_CLASS_GROUPS`` (module docstring, 5).
-
-        A class is what the criteria above the order see of an entrant: score group, departments
-        (when protected), seat need. Inside a class, entrants differ only by rank and opponents.
-        """
-        f = self.field
-        groups = self._groups
-        rng = random.Random(f"swiss class tables {self.seed} {len(members)}")
-        classes: dict[tuple[int, frozenset[object] | None, int], list[int]] = {}
-        for q, b in enumerate(members):
-            need = max(-SEAT_STRAIN_CAP, min(f.need[b], SEAT_STRAIN_CAP))
-            classes.setdefault((groups[q], f.departments[b] if f.protect else None, need), []).append(q)
-        by_group: dict[int, list[list[int]]] = {}
-        for (group, _departments, _need), positions in classes.items():
-            by_group.setdefault(group, []).append(positions)
-        for p, a in enumerate(members):
-            opponents = f.opponents[a]
-            g = groups[p]
-            for h in range(g, g + _CLASS_GROUPS + 1):
-                for positions in by_group.get(h, ()):
-                    below = bisect.bisect_right(positions, p)
-                    for k, step in ((below, 1), (below - 1, -1)) if h == g else ((below, 1),):
-                        taken = 0
-                        while 0 <= k < len(positions) and taken < _CLASS_QUOTA:
-                            q = positions[k]
-                            if q != p and (allow_rematches or members[q] not in opponents):
-                                pairs.add((p, q) if p < q else (q, p))
-                                taken += 1
-                            k += step
-                    for _ in range(_CLASS_SPREAD if len(positions) > 2 * _CLASS_QUOTA + 1 else 0):
-                        q = positions[rng.randrange(len(positions))]
-                        if q != p and (allow_rematches or members[q] not in opponents):
-                            pairs.add((p, q) if p < q else (q, p))
 
     def _table(self, members: list[int], groups: list[int], p: int, q: int) -> Table:
         f = self.field
@@ -709,7 +573,7 @@ def _complete(mate: dict[int, int], leftover: list[int]) -> list[tuple[int, int]
     return tables
 
 
-def _group_numbers(field: _Field, members: list[int]) -> list[int]:
+def _group_numbers(field: SwissField, members: list[int]) -> list[int]:
     """Score group (0 = top) of each ranked member, by position."""
     out: list[int] = []
     for k, i in enumerate(members):
@@ -721,7 +585,7 @@ def _group_numbers(field: _Field, members: list[int]) -> list[int]:
 
 
 def _build_draw(
-    field: _Field,
+    field: SwissField,
     result: _Result,
     bye: int | None,
     *,
@@ -761,7 +625,7 @@ def _build_draw(
     )
 
 
-def _verify(field: _Field, draw: Draw, bye: int | None, *, allow_rematches: bool) -> None:
+def _verify(field: SwissField, draw: Draw, bye: int | None, *, allow_rematches: bool) -> None:
     placed = Counter(x for p in draw.pairings for x in p.entrants)
     if placed != Counter(e.id for e in field.entrants):
         raise DrawBug("a Swiss draw must place every active entrant exactly once")
