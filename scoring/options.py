@@ -227,6 +227,8 @@ class Stage(str, Enum):
     SWISS = "swiss"
     ROUND_ROBIN = "round_robin"
     KNOCKOUT = "knockout"
+    POINTS = "points"
+    """Dou Dizhu's points stage (RULES.md §10): rounds at three-seat tables, cumulative points, cuts."""
 
 
 TIE_BREAKERS: tuple[str, ...] = (
@@ -430,6 +432,11 @@ class RuleOptions:
         """Refuse options that cannot work in ``stage``: a knockout match must produce a winner, so
         ``time_up_tie: draw`` and a bye counted as a draw are refused there (RULES.md §2, §4)."""
         stage = _enum(Stage, stage, "stage")
+        if (stage is Stage.POINTS) != (self.game is Game.DOUDIZHU):
+            raise bad_input(
+                "A points stage (three-seat tables) is Dou Dizhu's, and Dou Dizhu is played in points stages.",
+                "积分赛（三人桌）只用于斗地主，斗地主只能采用积分赛。",
+            )
         if stage is Stage.KNOCKOUT and self.time_up_tie is TimeUpTie.DRAW:
             raise bad_input(
                 "A knockout match must produce a winner, so time_up_tie 'draw' is not allowed there.",

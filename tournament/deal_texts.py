@@ -74,3 +74,45 @@ def tractor_record_text(record: Any) -> str:
     else:
         text = _("Defenders %(side)s take over (上台) and go up %(n)d") % {"side": defenders, "n": upgrade}
     return f"{prefix}{text}"
+
+
+def doudizhu_outcome_text(outcome: Any) -> str:
+    """A Dou Dizhu deal as entered: "E landlord · bid 3 · 1 bomb · spring · landlord won", or the cards
+    left per seat (RULES.md §10)."""
+    if not isinstance(outcome, Mapping):
+        return ""
+    parts = [str(_("%(seat)s landlord") % {"seat": outcome.get("landlord", "")})]
+    cards_left = outcome.get("cards_left")
+    if isinstance(cards_left, Mapping):
+        parts.append(
+            str(_("cards left %(counts)s") % {"counts": " ".join(f"{seat} {n}" for seat, n in cards_left.items())})
+        )
+        return " · ".join(parts)
+    parts.append(str(_("bid %(bid)s") % {"bid": outcome.get("bid", 1)}))
+    bombs = outcome.get("bombs") or 0
+    if bombs:
+        parts.append(str(_("bombs %(n)s") % {"n": bombs}))
+    if outcome.get("spring"):
+        parts.append(str(_("spring")))
+    winner = outcome.get("winner")
+    if winner == "landlord":
+        parts.append(str(_("the landlord won")))
+    elif winner == "farmers":
+        parts.append(str(_("the farmers won")))
+    return " · ".join(parts)
+
+
+def doudizhu_record_text(record: Any) -> str:
+    """A Dou Dizhu deal's verdict: the multiple and stake (stake scoring) and the points per seat."""
+    from scoring.doudizhu_snapshot import TableDealSnapshot
+
+    deal = TableDealSnapshot.from_json(record) if isinstance(record, Mapping) else record
+    if not isinstance(deal, TableDealSnapshot):
+        return ""
+    points = " ".join(f"{seat} {value:+d}" for seat, value in zip("ESW", deal.points, strict=True))
+    if deal.multiple is None:
+        return points
+    return str(
+        _("×%(multiple)d, stake %(stake)d: %(points)s")
+        % {"multiple": deal.multiple, "stake": deal.stake, "points": points}
+    )

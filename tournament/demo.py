@@ -15,6 +15,7 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from openpyxl import Workbook
 
+from tournament.demo_doudizhu import doudizhu_demo_build
 from tournament.draw.edits import round_referees_assign
 from tournament.draw.pairing import Referee
 from tournament.draw.services import round_draw, round_publish
@@ -58,6 +59,7 @@ ORDERS = [
 class DemoSummary:
     tournament: Tournament
     logins: list[tuple[str, str, str]]
+    doudizhu: Tournament | None = None
 
 
 def _user(username: str, group: str, *, staff: bool = False) -> None:
@@ -134,11 +136,13 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
         _assign_referees(quarter_finals, referees, organiser)
         # The quarter-finals are under way: some confirmed, one being played, one not started.
         _play_round(quarter_finals, rng, organiser, finish=False)
+        # the third game: Dou Dizhu for individuals at three-seat tables (issue 20)
+        doudizhu = doudizhu_demo_build(seed=seed, organiser=organiser, departments=DEPARTMENTS, names=(SURNAMES, GIVEN))
     export_job_start(tournament=tournament, user=organiser)  # the organiser's workbook, ready to download
     logins = [("organiser", "organiser", DEMO_PASSWORD)] + [
         ("referee", f"referee{index}", DEMO_PASSWORD) for index in (1, 2, 3)
     ]
-    return DemoSummary(tournament=tournament, logins=logins)
+    return DemoSummary(tournament=tournament, logins=logins, doudizhu=doudizhu)
 
 
 def _assign_referees(round_: Round, referees: list, user: object) -> None:

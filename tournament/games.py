@@ -7,9 +7,11 @@ events of has one :class:`GameEntry` here, keyed by the rules core's game (``sco
 the ``game`` of a stage's stored rules); views, serializers, the workbook and the round sheets ask
 :func:`game_entry` instead of testing the game themselves.
 
-Adding a game is adding an entry (its forms, serializers, templates, texts and columns). The rules
-core already knows Dou Dizhu (``scoring.doudizhu``); until its pages exist it has no entry, and asking
-for it raises :class:`UnknownGame` with a readable message.
+Adding a game is adding an entry (its forms, serializers, templates, texts and columns). Dou Dizhu
+(RULES.md §10, docs/doudizhu.md) differs more: individuals (``individual``: an entrant is one player)
+at three-seat tables (``three_seats``: the match page, the draw and the standings read the table's
+seats instead of two sides). A game the rules core knows without an entry here raises
+:class:`UnknownGame` with a readable message.
 
 Forms, serializers and the workbook's deal sheet are named by their dotted path and imported on
 first use: they import the match selectors, which ask this registry, so naming them here instead of
@@ -42,6 +44,10 @@ class UnknownGame(LookupError):
         self.game = game
         known = ", ".join(entry.game.value for entry in GAMES.values())
         super().__init__(f"No game entry for {game!r} in tournament.games (the site runs: {known}).")
+
+
+PAIR, PAIRS = _("Pair"), _("Pairs")
+"""What an entrant is called in a pairs event (对)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +95,20 @@ class GameEntry:
     """The paper score sheet's grid columns for a stage's rules."""
     workbook_deals_path: str
     """The workbook's deal-log sheet writer: ``(book, context) -> None``."""
+    individual: bool = False
+    """Entrants are individuals (选手, one member), not pairs (对)."""
+    three_seats: bool = False
+    """Three players a table at seats E/S/W (RULES.md §10), not two sides: the match body, the draw
+    (``tournament.draw.three_seats``) and the standings are the three-seat ones."""
+    match_body_template: str = "matches/_match_body.html"
+    """The match page's body (the sides and levels, or a three-seat table's seats and points)."""
+    entrant_label: Promise = PAIR
+    entrants_label: Promise = PAIRS
+
+    @property
+    def stage_formats(self) -> tuple[str, ...]:
+        """The stage formats an event of the game may have."""
+        return ("points",) if self.three_seats else ("swiss", "round_robin", "knockout")
 
     @property
     def deal_fields(self) -> type[Any]:
@@ -232,14 +252,80 @@ TRACTOR = GameEntry(
     workbook_deals_path="tournament.exports.workbook.tractor_deals_write",
 )
 
-GAMES: dict[Game, GameEntry] = {entry.game: entry for entry in (GUANDAN, TRACTOR)}
-"""One entry per game the site runs events of; Dou Dizhu joins when its pages do."""
+
+def _doudizhu_initial(outcome: dict[str, Any]) -> dict[str, Any]:
+    """A stored Dou Dizhu outcome as the deal form's initial values (a correction starts there)."""
+    initial: dict[str, Any] = {
+        "landlord": outcome.get("landlord") or "",
+        "bid": outcome.get("bid", 1),
+        "bombs": outcome.get("bombs", 0),
+        "spring": bool(outcome.get("spring")),
+        "winner": outcome.get("winner") or "",
+    }
+    cards_left = outcome.get("cards_left")
+    if isinstance(cards_left, dict):
+        initial.update({f"cards_left_{seat.lower()}": count for seat, count in cards_left.items()})
+    return initial
+
+
+def _doudizhu_score_sheet(options: RuleOptions) -> tuple[h.Column, ...]:
+    from tournament.exports.workbook_doudizhu import SCORE_SHEET
+
+    return SCORE_SHEET
+
+
+DOUDIZHU = GameEntry(
+    game=Game.DOUDIZHU,
+    label=_("Dou Dizhu"),
+    deal_fields_path="tournament.matches.doudizhu_forms.DoudizhuDealFields",
+    deal_form_path="tournament.matches.doudizhu_forms.DoudizhuDealForm",
+    correction_form_path="tournament.matches.doudizhu_forms.DoudizhuCorrectionForm",
+    bound_by="landlord",
+    api_deal_path="tournament.api.doudizhu_serializers.DoudizhuDealInput",
+    api_preview_path="tournament.api.doudizhu_serializers.DoudizhuPreviewInput",
+    api_correction_path="tournament.api.doudizhu_serializers.DoudizhuCorrectionInput",
+    api_preview_output_path="tournament.api.doudizhu_serializers.DoudizhuPreviewOutput",
+    initial=_doudizhu_initial,
+    outcome_text=deal_texts.doudizhu_outcome_text,
+    record_text=deal_texts.doudizhu_record_text,
+    entry_template="matches/_doudizhu_entry.html",
+    preview_template="matches/_doudizhu_preview.html",
+    deal_heading=_("Landlord · bid · bombs"),
+    invalid_entry=_("Check the deal."),
+    card_rulings=False,
+    declarer_rotates=False,
+    counts_a_failures=False,
+    pays_tribute=False,
+    shown_rules=(
+        "game",
+        "deals",
+        "deal_scoring",
+        "base",
+        "multiple_cap",
+        "landlord_by",
+        "reseat",
+        "bye_points",
+        "forfeit_points",
+        "late_forfeit_minutes",
+        "time_cap_minutes",
+    ),
+    score_sheet_columns=_doudizhu_score_sheet,
+    workbook_deals_path="tournament.exports.workbook_doudizhu.doudizhu_deals_write",
+    individual=True,
+    three_seats=True,
+    match_body_template="matches/_doudizhu_body.html",
+    entrant_label=_("Player"),
+    entrants_label=_("Players"),
+)
+
+GAMES: dict[Game, GameEntry] = {entry.game: entry for entry in (GUANDAN, TRACTOR, DOUDIZHU)}
+"""One entry per game the site runs events of."""
 
 
 def game_entry(game: Game | str) -> GameEntry:
     """The entry of ``game`` (the rules' ``Game`` or its value, e.g. ``Tournament.game``).
 
-    Raises :class:`UnknownGame` for a game without an entry (Dou Dizhu today) or no game at all.
+    Raises :class:`UnknownGame` for a game without an entry or no game at all.
     """
     try:
         return GAMES[Game(game)]

@@ -197,7 +197,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Tournaments, draws, results and standings of Guandan (掼蛋) and Tractor events.",
     "VERSION": "0.1.0",
     # a pair's side (NS/EW) is one enum wherever it appears (adjustments, Tractor penalties and revokes)
-    "ENUM_NAME_OVERRIDES": {"SideEnum": ["NS", "EW"]},
+    "ENUM_NAME_OVERRIDES": {"SideEnum": ["NS", "EW"], "ThreeSeatEnum": ["E", "S", "W"]},
     # no CDN: a venue's network often has no internet, and the docs page must still work
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

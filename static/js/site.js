@@ -23,4 +23,18 @@
       event.detail.isError = false;
     }
   });
+
+  // <button data-step="1" data-for="id_bombs">: a stepper for a number input (Dou Dizhu's bombs);
+  // without JavaScript the input itself is typed in.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("[data-step]") : null;
+    if (!button) { return; }
+    var input = document.getElementById(button.getAttribute("data-for"));
+    if (!input) { return; }
+    var value = (parseInt(input.value, 10) || 0) + parseInt(button.getAttribute("data-step"), 10);
+    var low = parseInt(input.min, 10), high = parseInt(input.max, 10);
+    if (!isNaN(low) && value < low) { value = low; }
+    if (!isNaN(high) && value > high) { value = high; }
+    input.value = String(value);
+  });
 })();

@@ -54,3 +54,23 @@ def test_running_the_demo_twice_is_safe():
     assert Tournament.objects.filter(name=DEMO_NAME).count() == 1
     assert Tournament.objects.filter(pk=other.pk).exists()
     assert Pair.objects.filter(tournament__name=DEMO_NAME).count() == 8
+
+
+def test_the_demo_has_a_small_dou_dizhu_event():
+    from tournament.demo_doudizhu import DOUDIZHU_NAME
+    from tournament.matches.models import MatchSeat
+
+    demo_build(pairs=8, swiss_rounds=1)
+    event = Tournament.objects.get(name=DOUDIZHU_NAME)
+    assert event.game == "doudizhu" and event.pairs.count() == 27
+    assert all(entrant.members.count() == 1 for entrant in event.pairs.all())
+    points, final = event.stages.order_by("order")
+    assert [r.status for r in points.rounds.order_by("number")] == [RoundStatus.FINISHED] * 3
+    assert MatchSeat.objects.filter(round__stage=points, round__number=3).count() == 9  # the cut to 9
+    ranking = stage_standings(stage=points).players
+    assert ranking is not None and len(ranking.eliminated_after) == 18
+    final_round = final.rounds.get()
+    assert final_round.matches.count() == 1
+    finalists = set(MatchSeat.objects.filter(round=final_round).values_list("pair_id", flat=True))
+    assert finalists == {int(row.player) for row in ranking.players.rows[:3]}
+    assert final_round.matches.get().status == MatchStatus.RUNNING

@@ -14,17 +14,18 @@ from scoring.profiles import PROFILES
 from tests.factories import table_match
 from tournament import games
 from tournament.exports import headers as h
-from tournament.games import GAMES, GUANDAN, TRACTOR, UnknownGame, game_entry, game_entry_of_match
+from tournament.games import DOUDIZHU, GAMES, GUANDAN, TRACTOR, UnknownGame, game_entry, game_entry_of_match
 from tournament.matches.forms import DealEntryFields
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_one_entry_per_game_the_site_runs_keyed_by_the_rules_game():
-    assert GAMES == {Game.GUANDAN: GUANDAN, Game.TRACTOR: TRACTOR}
+    assert GAMES == {Game.GUANDAN: GUANDAN, Game.TRACTOR: TRACTOR, Game.DOUDIZHU: DOUDIZHU}
     assert all(key is entry.game for key, entry in GAMES.items())
     assert game_entry(Game.TRACTOR) is TRACTOR
     assert game_entry("guandan") is GUANDAN  # Tournament.game stores the value
+    assert game_entry("doudizhu") is DOUDIZHU
 
 
 @pytest.mark.parametrize("entry", list(GAMES.values()), ids=lambda entry: entry.game.value)
@@ -41,12 +42,13 @@ def test_every_entry_names_things_that_exist(entry):
     get_template(entry.entry_template)
     get_template(entry.preview_template)
     assert callable(entry.workbook_deals)
-    assert set(entry.shown_rules) <= set(RuleOptions().to_json())
+    assert set(entry.shown_rules) <= set(RuleOptions(game=entry.game, deals=3 if entry.three_seats else None).to_json())
 
 
-def test_a_game_without_an_entry_is_a_clear_error():
+def test_a_game_without_an_entry_is_a_clear_error(monkeypatch):
+    monkeypatch.delitem(games.GAMES, Game.DOUDIZHU)  # a game of the rules core without pages
     with pytest.raises(UnknownGame) as caught:
-        game_entry(Game.DOUDIZHU)  # in the rules core, not on the site yet
+        game_entry(Game.DOUDIZHU)
     assert "doudizhu" in str(caught.value) and "guandan, tractor" in str(caught.value)
     assert caught.value.game is Game.DOUDIZHU
     with pytest.raises(UnknownGame):
@@ -56,7 +58,7 @@ def test_a_game_without_an_entry_is_a_clear_error():
 
 
 def test_adding_a_game_is_adding_an_entry(monkeypatch):
-    later = dataclasses.replace(GUANDAN, game=Game.DOUDIZHU, label="Dou Dizhu")
+    later = dataclasses.replace(DOUDIZHU, label="Dou Dizhu again")
     monkeypatch.setitem(games.GAMES, Game.DOUDIZHU, later)
     assert game_entry(Game.DOUDIZHU) is later
     assert game_entry("doudizhu") is later
@@ -66,6 +68,7 @@ def test_adding_a_game_is_adding_an_entry(monkeypatch):
 def test_a_match_is_told_by_its_stages_stored_rules():
     assert game_entry_of_match(table_match(profile="timed-40")) is GUANDAN
     assert game_entry_of_match(table_match(profile="tractor-3deck")) is TRACTOR
+    assert game_entry_of_match(table_match(profile="doudizhu", stage_format="points")) is DOUDIZHU
 
 
 def test_each_games_words_and_columns():
@@ -88,6 +91,20 @@ def test_each_games_words_and_columns():
     assert GUANDAN.score_sheet_columns(PROFILES["points-6"]) == h.SCORE_SHEET_POINTS
     assert GUANDAN.score_sheet_columns(PROFILES["timed-40"]) == h.SCORE_SHEET_LEVELS
     assert (GUANDAN.pays_tribute, TRACTOR.pays_tribute) == (True, False)
+    assert DOUDIZHU.outcome_text({"landlord": "E", "bid": 3, "bombs": 1, "winner": "landlord"}).startswith("E")
+    assert "E +12" in DOUDIZHU.record_text(
+        {
+            "number": 1,
+            "landlord": "E",
+            "winner": "landlord",
+            "multiple": 6,
+            "stake": 6,
+            "points": {"E": 12, "S": -6, "W": -6},
+            "points_after": {"E": 12, "S": -6, "W": -6},
+        }
+    )
+    assert DOUDIZHU.initial({"landlord": "S", "cards_left": {"E": 5, "S": 0, "W": 7}})["cards_left_w"] == 7
+    assert (DOUDIZHU.individual, DOUDIZHU.three_seats, GUANDAN.individual) == (True, True, False)
 
 
 FORKS = re.compile(r"is_tractor|Game\.TRACTOR|Game\.DOUDIZHU|game\s*==\s*[\"'](tractor|doudizhu)|\{% if (not )?tractor")

@@ -16,6 +16,7 @@ from tournament.audit import REASON_MAX
 from tournament.bounds import column_max
 from tournament.matches.models import AdjustmentKind, Match
 from tournament.matches.selectors import guandan_outcome, match_clock
+from tournament.matches.table_selectors import match_seats, table_snapshot
 from tournament.registration.models import Player
 
 SEAT_CHOICES = ["N", "E", "S", "W"]
@@ -207,6 +208,12 @@ class PairOutput(serializers.Serializer):
     name = serializers.CharField()
 
 
+class SeatOutput(serializers.Serializer):
+    seat = serializers.ChoiceField(choices=["E", "S", "W"])
+    pair = PairOutput(allow_null=True, help_text="The player (an individual event's entrant).")
+    points = serializers.IntegerField(help_text="The player's points at the table so far.")
+
+
 class NextDealOutput(serializers.Serializer):
     number = serializers.IntegerField()
     level = serializers.IntegerField()
@@ -291,8 +298,9 @@ class MatchOutput(serializers.Serializer):
     round = serializers.IntegerField(source="round.number")
     round_id = serializers.IntegerField()
     table = serializers.IntegerField(source="table.number", allow_null=True)
-    ns_pair = PairOutput()
+    ns_pair = PairOutput(allow_null=True, help_text="null at a three-seat table (Dou Dizhu): see seats.")
     ew_pair = PairOutput(allow_null=True)
+    seats = serializers.SerializerMethodField()
     status = serializers.CharField()
     version = serializers.IntegerField()
     winner = serializers.SerializerMethodField()
@@ -304,6 +312,22 @@ class MatchOutput(serializers.Serializer):
     time_called_during_deal = serializers.IntegerField(allow_null=True)
     clock = serializers.SerializerMethodField()
     flagged = serializers.SerializerMethodField()
+
+    @extend_schema_field(SeatOutput(many=True, allow_null=True))
+    def get_seats(self, match: Match) -> list[dict[str, Any]] | None:
+        """A three-seat table's players and points (RULES.md §10); null for a match of two sides."""
+        if not match.three_seats:
+            return None
+        snapshot = table_snapshot(match)
+        players = match_seats(match)
+        return [
+            {
+                "seat": seat,
+                "pair": {"id": players[seat].pk, "name": players[seat].name} if seat in players else None,
+                "points": snapshot.points_of(seat),
+            }
+            for seat in ("E", "S", "W")
+        ]
 
     def get_winner(self, match: Match) -> str | None:
         return match.winner or None
@@ -327,6 +351,9 @@ class MatchOutput(serializers.Serializer):
 
     @extend_schema_field(NextDealOutput(allow_null=True))
     def get_next_deal(self, match: Match) -> dict[str, Any] | None:
+        if match.three_seats:  # a three-seat table: only the deal's number (no levels, no declarer)
+            number = table_snapshot(match).next_deal
+            return {"number": number} if number is not None else None
         if match.is_bye and not match.snapshot.folded:
             return None
         next_deal = match.snapshot.next_deal_or_start

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tournament.api import doudizhu_public_views as ddz
 from tournament.api import public_views as views
 
 app_name = "public"
@@ -9,6 +10,12 @@ app_name = "public"
 T = "tournaments/<int:tournament_id>"
 
 urlpatterns = [
+    # Dou Dizhu (RULES.md §10): tables of three, players
+    path(f"{T}/rounds/<int:round_id>/tables/", ddz.RoundTables.as_view(), name="round_tables"),
+    path(f"{T}/stages/<int:stage_id>/players/", ddz.PlayerStandings.as_view(), name="player_standings"),
+    path(f"{T}/players/<int:pair_id>/", ddz.PlayerDetail.as_view(), name="player"),
+    path(f"{T}/tables/<int:match_id>/", ddz.TableDetail.as_view(), name="table"),
+    path(f"{T}/find-seat/", ddz.FindSeat.as_view(), name="find_seat"),
     path("tournaments/", views.TournamentList.as_view(), name="tournaments"),
     path(f"{T}/", views.TournamentDetail.as_view(), name="tournament"),
     path(f"{T}/rounds/", views.RoundList.as_view(), name="rounds"),

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 
 from tournament.api import public_serializers as out
 from tournament.api.schema import StrictPagination, StrictQueryParams
+from tournament.games import game_entry
 from tournament.registration.models import Tournament
 from tournament.standings.public_cache import (
     bracket_cached,
@@ -72,6 +73,14 @@ class PublicView(StrictQueryParams, generics.GenericAPIView):
         needs, cached under the seating version, so results flowing in leave it as it is."""
         frame = frame_cached(tournament_id=self.kwargs["tournament_id"])
         if frame is None:
+            raise NotFound()
+        return frame
+
+    def sides_frame(self) -> TournamentOverview:
+        """The frame of an event of two sides; a Dou Dizhu event's tables, standings and players are
+        its own endpoints (``doudizhu_public_views``), so these answer 404 for it."""
+        frame = self.frame()
+        if game_entry(frame.game).three_seats:
             raise NotFound()
         return frame
 
@@ -130,7 +139,7 @@ class DrawList(PublicListView):
 
     def items(self) -> Any:
         round_id = self.kwargs["round_id"]
-        if self.frame().round(round_id) is None:
+        if self.sides_frame().round(round_id) is None:
             raise NotFound()
         return draw_cached(tournament_id=self.kwargs["tournament_id"], round_id=round_id)
 
@@ -145,7 +154,7 @@ class FindTable(PublicListView):
     def items(self) -> Any:
         query = out.FindQuery(data=self.request.query_params)
         query.is_valid(raise_exception=True)
-        rounds = self.frame().current_rounds
+        rounds = self.sides_frame().current_rounds
         return table_find(tournament_id=self.kwargs["tournament_id"], rounds=rounds, query=query.data["q"])
 
     @extend_schema(tags=[TAG], parameters=[out.FindQuery])
@@ -161,7 +170,7 @@ class StandingsList(PublicListView):
 
     def table(self) -> Any:
         if not hasattr(self, "_table"):
-            stage = self.frame().stage(self.kwargs["stage_id"])
+            stage = self.sides_frame().stage(self.kwargs["stage_id"])
             if stage is None or stage.is_knockout:
                 raise NotFound()
             self._table = standings_cached(tournament_id=self.kwargs["tournament_id"], stage_id=stage.id)
@@ -204,7 +213,7 @@ class MatchDetail(PublicView):
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, match_id: int) -> Response:
-        self.frame()
+        self.sides_frame()
         match = match_cached(tournament_id=tournament_id, match_id=match_id)
         if match is None:
             raise NotFound()
@@ -219,7 +228,7 @@ class PairDetail(PublicView):
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, pair_id: int) -> Response:
-        self.frame()
+        self.sides_frame()
         pair = pair_cached(tournament_id=tournament_id, pair_id=pair_id)
         if pair is None:
             raise NotFound()
@@ -232,7 +241,7 @@ class PairMatchList(PublicListView):
     serializer_class = out.MatchOut
 
     def items(self) -> Any:
-        self.frame()
+        self.sides_frame()
         pair = pair_cached(tournament_id=self.kwargs["tournament_id"], pair_id=self.kwargs["pair_id"])
         if pair is None:
             raise NotFound()

@@ -57,7 +57,8 @@ from tournament.draw.pairing import (
     swiss_pair,
 )
 from tournament.draw.pairing_groups import groups_round, snake_groups, walkovers
-from tournament.draw.stages import BRACKET_FIXED, stage_entrants
+from tournament.draw.stages import BRACKET_FIXED, _drawn_pairs, stage_entrants
+from tournament.draw.three_seats import three_seat_round_create
 from tournament.locale import in_ui_language
 from tournament.matches.models import (
     Adjustment,
@@ -325,6 +326,10 @@ def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool =
             raise ValidationError(_("The current round is still being played."), code="round_playing")
         number = (locked.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         seed = secrets.randbelow(2**31) if seed is None else seed
+        if locked.format == StageFormat.POINTS:  # three-seat tables (Dou Dizhu, RULES.md §10)
+            return three_seat_round_create(
+                stage=locked, pair_ids=_drawn_pairs(locked), number=number, seed=seed, user=user
+            )
         try:
             draw, updates = _generate(locked, number, seed, allow_rematches)
         except DrawError as error:

@@ -25,6 +25,8 @@ from tournament.audit import history_author, reason_clean
 from tournament.draw.pairing import (
     Entrant,
 )
+from tournament.draw.three_seats import points_stage_options
+from tournament.games import game_entry
 from tournament.matches.models import (
     Match,
     MatchStatus,
@@ -74,6 +76,8 @@ def _stage_options(format: str, options: dict[str, Any] | None) -> dict[str, Any
             errors["groups"] = _("Only a round robin is played in groups.")
         elif isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
             errors["groups"] = _("The number of groups is a whole number (1 or more).")
+    if format == StageFormat.POINTS:
+        errors.update(points_stage_options(options))
     if errors:
         raise ValidationError(errors)
     return options
@@ -102,6 +106,9 @@ def stage_create(
     except ScoringError as error:
         raise ValidationError({"rule_overrides": error.message}) from error
     _check_game(tournament=tournament, rules=rules, rule_profile=rule_profile, rule_overrides=rule_overrides)
+    entry = game_entry(tournament.game)
+    if format not in entry.stage_formats:
+        raise ValidationError({"format": _("A %(game)s event has no stage of this format.") % {"game": entry.label}})
     stage = Stage(
         tournament=tournament,
         name=name,

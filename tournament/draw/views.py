@@ -29,11 +29,13 @@ from tournament.draw.forms import (
     TablesByHandForm,
 )
 from tournament.draw.pairing import DrawWarning
+from tournament.draw.points_forms import PointsStageForm
 from tournament.draw.selectors import round_lines, round_referee_loads, round_seats, table_ranges
 from tournament.errors import UserError
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.matches.referees import referee_accounts_list
 from tournament.matches.table_links import table_qr_codes
+from tournament.matches.table_selectors import round_seating
 from tournament.registration.models import PairStatus, Tournament
 from tournament.registration.roles import organiser_view
 from tournament.registration.views import add_service_errors
@@ -64,7 +66,9 @@ def _warn(request: HttpRequest, warnings: list[DrawWarning]) -> None:
 
 @organiser_view
 def stage_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = StageForm(request.POST or None)
+    # a three-seat game's stages are points stages (rounds, cuts, a final), not Swiss or knockout
+    form_class = PointsStageForm if tournament.entry.three_seats else StageForm
+    form = form_class(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             stage = draw_stages.stage_create(tournament=tournament, user=request.user, **form.service_kwargs())
@@ -168,6 +172,8 @@ def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -
 @organiser_view
 def round_detail(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
     round_ = _round(tournament, round_id)
+    if tournament.entry.three_seats:
+        return _three_seat_round(request, tournament, round_)
     lines = round_lines(round_=round_)
     draft = round_.status == RoundStatus.DRAFT
     return render(
@@ -184,6 +190,24 @@ def round_detail(request: HttpRequest, tournament: Tournament, round_id: int) ->
             "draft": draft,
             "swap_form": SwapForm(round_=round_) if draft else None,
             "move_form": MoveForm(round_=round_) if draft else None,
+            "can_unpublish": not draft and not services.round_has_results(round_=round_),
+        },
+    )
+
+
+def _three_seat_round(request: HttpRequest, tournament: Tournament, round_: Round) -> HttpResponse:
+    """A three-seat round (Dou Dizhu): its tables with the seats E/S/W, its byes, publish."""
+    draft = round_.status == RoundStatus.DRAFT
+    seating = round_seating(round_=round_, referees=True)
+    return render(
+        request,
+        "draw/round_three_seats.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "stage": round_.stage,
+            "seating": seating,
+            "draft": draft,
             "can_unpublish": not draft and not services.round_has_results(round_=round_),
         },
     )
@@ -356,6 +380,13 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
 @organiser_view
 def round_sheet(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
     round_ = _round(tournament, round_id)
+    if tournament.entry.three_seats:  # tables of three, seats E/S/W, the wall list by name (Dou Dizhu)
+        seating = round_seating(round_=round_, referees=True)
+        return render(
+            request,
+            "draw/round_sheet_three_seats.html",
+            {"tournament": tournament, "round": round_, "stage": round_.stage, "seating": seating},
+        )
     return render(
         request,
         "draw/round_sheet.html",

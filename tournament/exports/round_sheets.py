@@ -20,6 +20,7 @@ from scoring.options import MatchFormat, RuleOptions
 from tournament.exports import headers as h
 from tournament.exports.headers import Language
 from tournament.exports.selectors import PairCard, PlayerCard, pair_cards
+from tournament.exports.three_seat_sheets import three_seat_draw_sheet_write, three_seat_score_sheets_build
 from tournament.exports.xlsx import Book, StreamedSheet, Styled
 from tournament.games import game_entry
 from tournament.matches.models import Match, Round
@@ -129,6 +130,8 @@ def round_draw_sheet_write(
     *, book: Book, round: Round, language: Language, cards: dict[int, PairCard], progress: Any = None
 ) -> StreamedSheet:
     """The round's draw as one sheet of ``book`` (shared by the workbook and the round's own file)."""
+    if game_entry(round.stage.tournament.game).three_seats:  # seats E/S/W, byes after (Dou Dizhu)
+        return three_seat_draw_sheet_write(book=book, round=round, language=language, cards=cards, progress=progress)
     pairs = round_knockout_pairs(round_=round)
     if pairs:  # a knockout round by its name: 决赛, 半决赛 … (issue 15)
         name = h.knockout_round_title(pairs, language)
@@ -181,6 +184,9 @@ def score_sheets_build(
     tournament = stage.tournament
     options = rules_for_stage(stage)
     columns = score_sheet_columns(options)
+    if game_entry(options.game).three_seats:  # three players by seat, a deal grid (Dou Dizhu)
+        three_seat_score_sheets_build(round=round, target=target, language=language, columns=columns)
+        return
     grid_rows = score_sheet_rows(options)
     width = len(columns)
     word = h.word

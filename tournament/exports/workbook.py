@@ -24,6 +24,7 @@ from tournament.exports.headers import Language
 from tournament.exports.prizes import prize_stage, prize_tiers_award
 from tournament.exports.round_sheets import round_draw_sheet_write
 from tournament.exports.selectors import MatchPlace, PairCard, match_places, pair_cards, tournament_stages
+from tournament.exports.workbook_doudizhu import doudizhu_standings_write
 from tournament.exports.xlsx import Book, StreamedSheet
 from tournament.games import game_entry
 from tournament.matches.models import Adjustment, Deal, Match, Round
@@ -127,7 +128,8 @@ def _results(book: Book, context: _Context) -> None:
         .values("count")
     )
     matches = (
-        Match.objects.filter(round__stage__tournament=context.tournament)
+        # a three-seat table has no sides: its results are its game's sheet (``GameEntry.workbook_deals``)
+        Match.objects.filter(round__stage__tournament=context.tournament, three_seats=False)
         # A correlated count (over the unique (match, number) index), not a join + GROUP BY: grouping
         # would sort every match row with its whole JSON snapshot.
         .annotate(deals_played=Subquery(played, output_field=IntegerField()))
@@ -399,6 +401,9 @@ def _standings_columns(tie_breakers: tuple[str, ...]) -> tuple[h.Column, ...]:
 def _standings(book: Book, context: _Context, standings: StageStandings) -> None:
     """The stage's one ranking (as the public page): a grouped round robin group by group, ranks
     within the group; the stage place is the prizes' order."""
+    if standings.players is not None:  # a points stage of three-seat tables: its own columns (Dou Dizhu)
+        doudizhu_standings_write(book, context, standings)
+        return
     columns = _standings_columns(standings.standings.tie_breakers)
     metric_columns = columns[len(h.STANDINGS_FIXED) : len(columns) - len(h.STANDINGS_STAGE)]
     metric_attributes = [h.METRIC_ATTRIBUTES[column.key] for column in metric_columns]

@@ -17,11 +17,13 @@ from django.utils.translation import gettext as _
 
 from scoring.adjustments import Adjustment as ScoringAdjustment
 from scoring.adjustments import Forfeit, LateArrival, LevelPenalty, PointPenalty
+from scoring.doudizhu import DoudizhuResult
 from scoring.errors import ScoringError
 from scoring.match import DealInput, PartialReplay, parse_deal, replay_partial
 from scoring.options import RuleOptions
 from scoring.outcome import MatchResult, Status
 from scoring.seats import Side
+from tournament.matches.doudizhu_fold import TableFold, doudizhu_fold, parse_table_deal
 from tournament.matches.errors import MatchRefused, StaleVersion
 from tournament.matches.models import (
     Adjustment,
@@ -102,15 +104,25 @@ def match_fold(
     outcomes: Sequence[Any],
     adjustments: Sequence[Adjustment],
     time_called_during_deal: int | None,
-    parsed: dict[int, DealInput] | None = None,
-) -> Fold:
-    """Fold outcomes and adjustment rows through ``scoring.match.replay_partial`` (no writes).
+    parsed: dict[int, Any] | None = None,
+) -> Fold | TableFold:
+    """Fold outcomes and adjustment rows through ``scoring.match.replay_partial`` (no writes); a
+    three-seat table through ``tournament.matches.doudizhu_fold`` (RULES.md §10).
 
     A stored outcome the rules core cannot even read stops the fold at that deal, like any other
     deal it refuses. ``parsed``: deal number → that deal already parsed by the caller (a write
     parses the deal it was given once, to refuse it first; issue 14).
     """
     options = match_rules(match)
+    if match.three_seats:
+        return doudizhu_fold(
+            match=match,
+            options=options,
+            outcomes=outcomes,
+            adjustments=adjustments,
+            time_called_during_deal=time_called_during_deal,
+            parsed=parsed,
+        )
     deals: list[DealInput] = []
     for number, outcome in enumerate(outcomes, 1):
         if parsed and number in parsed:
@@ -133,10 +145,20 @@ def match_fold(
     return Fold(partial=partial, deals_valid=partial.deals_applied, adjustments_valid=frozenset(applied))
 
 
-def _store(match: Match, result: MatchResult) -> None:
+def match_deal_parse(*, match: Match, outcome: Any, number: int) -> Any:
+    """The deal as entered, parsed once by a write (its game's refusal before anything is written)."""
+    if match.three_seats:
+        return parse_table_deal(options=match_rules(match), data=outcome, number=number)
+    return parse_deal(options=match_rules(match), data=outcome, number=number)
+
+
+def _store(match: Match, result: MatchResult | DoudizhuResult) -> None:
     match.state = result.to_json()
-    match.winner = result.winner.code if result.winner is not None else ""
-    match.result_reason = result.reason.value if result.reason is not None else ""
+    if isinstance(result, DoudizhuResult):  # three players, no winning side: the points are the result
+        match.winner = match.result_reason = ""
+    else:
+        match.winner = result.winner.code if result.winner is not None else ""
+        match.result_reason = result.reason.value if result.reason is not None else ""
     if match.status != MatchStatus.CONFIRMED:
         if result.status is Status.FINISHED:
             match.status = MatchStatus.FINISHED
@@ -147,7 +169,7 @@ def _store(match: Match, result: MatchResult) -> None:
             match.finished_at = None
 
 
-def match_replay(*, match: Match, fields: Iterable[str] = ()) -> MatchResult:
+def match_replay(*, match: Match, fields: Iterable[str] = ()) -> MatchResult | DoudizhuResult:
     """Refold ``match`` from its deals and adjustments and store the snapshot (call inside a
     transaction, on a locked row; ``fields`` are other fields of ``match`` to save with it).
 
@@ -167,8 +189,13 @@ def match_replay(*, match: Match, fields: Iterable[str] = ()) -> MatchResult:
 
 
 def _fold_store(
-    match: Match, *, deals: Sequence[Deal], adjustments: Sequence[Adjustment], fold: Fold, fields: Iterable[str]
-) -> MatchResult:
+    match: Match,
+    *,
+    deals: Sequence[Deal],
+    adjustments: Sequence[Adjustment],
+    fold: Fold | TableFold,
+    fields: Iterable[str],
+) -> MatchResult | DoudizhuResult:
     """Store ``fold`` — the fold of exactly ``deals`` and ``adjustments`` as they are now saved — on
     the match, its deals' records and the flags (the one fold of a write; issue 14)."""
     records = fold.result.deals

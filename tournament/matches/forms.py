@@ -217,6 +217,16 @@ class AdjustmentForm(VersionForm):
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.match = match
+        if match.three_seats:  # a player at a seat; late or absent (RULES.md §10), nothing else folds
+            self.seats = {row.seat: row.pair for row in match.seats.select_related("pair")}
+            self.fields["side"].label = _("Player")
+            self.fields["side"].choices = [(seat, f"{seat}: {pair}") for seat, pair in sorted(self.seats.items())]
+            self.fields["kind"].choices = [
+                (AdjustmentKind.LATE_ARRIVAL, _("Late arrival")),
+                (AdjustmentKind.FORFEIT, _("No-show (forfeits the round)")),
+            ]
+            del self.fields["absent_player"], self.fields["levels"], self.fields["points"]
+            return
         sides = [("NS", f"{_('N/S')}: {match.ns_pair}"), ("EW", f"{_('E/W')}: {match.ew_pair}")]
         self.fields["side"].choices = [*sides, (self.BOTH, _("Both pairs (forfeit)"))]
         players = [("", "—")]
@@ -227,6 +237,8 @@ class AdjustmentForm(VersionForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        if self.match.three_seats:
+            data.update(absent_player=None, levels=0, points=0)
         if data.get("side") == self.BOTH and data.get("kind") != AdjustmentKind.FORFEIT:
             self.add_error("side", _("Only a forfeit can be against both pairs."))
         return data
@@ -234,6 +246,8 @@ class AdjustmentForm(VersionForm):
     def pair_ids(self) -> list[int]:
         side = self.cleaned_data["side"]
         match = self.match
+        if match.three_seats:
+            return [self.seats[side].pk]
         if side == self.BOTH:
             return [match.ns_pair_id, match.ew_pair_id]  # type: ignore[list-item]
         return [match.ns_pair_id if side == "NS" else match.ew_pair_id]  # type: ignore[list-item]

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring.doudizhu_snapshot import TableDealSnapshot, TableSnapshot
 from scoring.snapshot import DealSnapshot, MatchSnapshot
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks
@@ -26,6 +27,8 @@ class StageFormat(models.TextChoices):
     KNOCKOUT = "knockout", _("Knockout")
     SWISS = "swiss", _("Swiss")
     ROUND_ROBIN = "round_robin", _("Round robin")
+    POINTS = "points", _("Points stage")
+    """Dou Dizhu (RULES.md §10): rounds at three-seat tables, cumulative points, optional cuts, a final."""
 
 
 class Stage(models.Model):
@@ -151,11 +154,17 @@ class Side(models.TextChoices):
 
 
 class Match(models.Model):
-    """One pairing of two pairs (N/S against E/W). ``ew_pair`` is empty for a bye."""
+    """One pairing of two pairs (N/S against E/W); ``ew_pair`` is empty for a bye.
+
+    A three-seat table (Dou Dizhu, ``three_seats``) has no sides: both pair columns are empty and its
+    three players are its :class:`MatchSeat` rows (docs/doudizhu.md); a constraint keeps the two kinds
+    apart.
+    """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.ForeignKey(Table, on_delete=models.RESTRICT, null=True, blank=True, related_name="matches")
-    ns_pair = models.ForeignKey(Pair, on_delete=models.RESTRICT, related_name="ns_matches")
+    three_seats = models.BooleanField(_("three-seat table"), default=False)
+    ns_pair = models.ForeignKey(Pair, on_delete=models.RESTRICT, null=True, blank=True, related_name="ns_matches")
     ew_pair = models.ForeignKey(
         Pair, on_delete=models.RESTRICT, null=True, blank=True, related_name="ew_matches"
     )
@@ -190,6 +199,12 @@ class Match(models.Model):
         ordering = ["round", "table__number", "id"]
         constraints = [
             models.CheckConstraint(condition=~Q(ns_pair=F("ew_pair")), name="match_pairs_differ"),
+            # two sides (N/S always, E/W unless a bye) or three seats (no side columns at all)
+            models.CheckConstraint(
+                condition=Q(three_seats=False, ns_pair__isnull=False)
+                | Q(three_seats=True, ns_pair__isnull=True, ew_pair__isnull=True),
+                name="match_sides_or_three_seats",
+            ),
             models.UniqueConstraint(fields=["round", "ns_pair"], name="match_ns_pair_once_per_round"),
             models.UniqueConstraint(fields=["round", "ew_pair"], name="match_ew_pair_once_per_round"),
             models.UniqueConstraint(
@@ -206,11 +221,14 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
+        if self.three_seats:
+            return f"{self.round_id} · {self.table or '—'}"
         return f"{self.ns_pair} – {self.ew_pair or '—'}"
 
     @property
     def is_bye(self) -> bool:
-        return self.ew_pair_id is None
+        # a three-seat round's byes are seats without a match (MatchSeat), never a match
+        return not self.three_seats and self.ew_pair_id is None
 
     @property
     def snapshot(self) -> MatchSnapshot:
@@ -221,6 +239,17 @@ class Match(models.Model):
             cached = (self.state, MatchSnapshot.from_json(self.state))
             self.__dict__["_snapshot"] = cached
         return cached[1]
+
+    @property
+    def table_snapshot(self) -> TableSnapshot:
+        """A three-seat table's ``state`` read back (Dou Dizhu: ``scoring.doudizhu_snapshot``, the one
+        reader of it); kept until ``state`` is replaced."""
+        cached = self.__dict__.get("_table_snapshot")
+        if cached is None or cached[0] is not self.state:
+            cached = (self.state, TableSnapshot.from_json(self.state))
+            self.__dict__["_table_snapshot"] = cached
+        snapshot: TableSnapshot = cached[1]
+        return snapshot
 
 
 class RoundEntry(models.Model):
@@ -240,6 +269,51 @@ class RoundEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round_id}: {self.pair_id} {self.side}"
+
+
+class ThreeSeat(models.TextChoices):
+    E = "E", _("E")
+    S = "S", _("S")
+    W = "W", _("W")
+
+
+class MatchSeat(models.Model):
+    """A player's one place in a three-seat round (Dou Dizhu, RULES.md §10): seat E, S or W at a
+    table's match, or a bye (no match, no seat).
+
+    Unique (round, pair) is "one seat per player per round", byes included; unique (match, seat) and
+    (match, pair) make a table three different players at three different seats.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="seats")
+    seat = models.CharField(_("seat"), max_length=1, choices=ThreeSeat.choices, blank=True)
+    pair = models.ForeignKey(Pair, on_delete=models.RESTRICT, related_name="seats")
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["round", "match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "pair"], name="match_seat_player_once_per_round"),
+            models.UniqueConstraint(
+                fields=["match", "seat"], condition=Q(match__isnull=False), name="match_seat_once_per_match"
+            ),
+            models.UniqueConstraint(
+                fields=["match", "pair"], condition=Q(match__isnull=False), name="match_seat_player_once_per_match"
+            ),
+            models.CheckConstraint(
+                condition=Q(match__isnull=False, seat__in=["E", "S", "W"]) | Q(match__isnull=True, seat=""),
+                name="match_seat_at_a_table_or_a_bye",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}: {self.pair_id} {self.seat or 'bye'}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.match_id is None
 
 
 class Deal(models.Model):
@@ -296,8 +370,16 @@ class Deal(models.Model):
         return DealSnapshot.from_json(self.record)
 
     @property
+    def table_snapshot(self) -> TableDealSnapshot | None:
+        """A three-seat table's deal record read back; None while flagged."""
+        return TableDealSnapshot.from_json(self.record)
+
+    @property
     def record_json(self) -> dict[str, Any]:
         """The record in its schema's shape (``{}`` while flagged), as the API shows it."""
+        if "landlord" in self.record:  # a three-seat table's deal (Dou Dizhu): its own reader
+            table = self.table_snapshot
+            return table.to_json() if table is not None else {}
         snapshot = self.snapshot
         return snapshot.to_json() if snapshot is not None else {}
 

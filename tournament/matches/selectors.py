@@ -19,6 +19,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scoring.doudizhu_snapshot import TableDealSnapshot, TableSnapshot
 from scoring.errors import ScoringError
 from scoring.finishing_order import FinishingOrder
 from scoring.options import AtTimeUp, RuleOptions, WildReading
@@ -32,6 +33,7 @@ from tournament.locale import in_ui_language
 from tournament.matches.access import ACTIVE_ROUND, match_for_user
 from tournament.matches.fold import match_adjustment_rows, match_fold, match_outcomes, match_rules
 from tournament.matches.models import Adjustment, Deal, DealClaim, Match, MatchStatus, RefereeAssignment
+from tournament.matches.table_selectors import TableSummary, table_summary
 from tournament.registration.models import Pair, Player
 from tournament.rules import scoring_message
 
@@ -177,7 +179,16 @@ class MatchSummary:
         return self.match.snapshot.needs_extra_deal
 
 
-def match_summary(*, match: Match, now: datetime | None = None, flagged: int | None = None) -> MatchSummary:
+def match_summary(
+    *, match: Match, now: datetime | None = None, flagged: int | None = None
+) -> MatchSummary | TableSummary:
+    """The match as its page shows it; a three-seat table's seats and points (``table_selectors``)."""
+    if flagged is None:
+        flagged = getattr(match, "flagged_count", None)
+    if flagged is None:
+        flagged = match.deals.filter(flagged=True).count() + match.adjustments.filter(flagged=True).count()
+    if match.three_seats:
+        return table_summary(match=match, clock=match_clock(match=match, now=now), flagged=flagged)
     snapshot = match.snapshot
     levels = snapshot.levels_or_start
     failures, points, games = snapshot.a_failures, snapshot.points, snapshot.games
@@ -193,10 +204,6 @@ def match_summary(*, match: Match, now: datetime | None = None, flagged: int | N
         )
         for index, code in enumerate(("NS", "EW"))
     )
-    if flagged is None:
-        flagged = getattr(match, "flagged_count", None)
-    if flagged is None:
-        flagged = match.deals.filter(flagged=True).count() + match.adjustments.filter(flagged=True).count()
     upcoming = snapshot.next_deal_or_start
     next_deal = upcoming.to_json() if upcoming is not None else None
     if match.status in (MatchStatus.FINISHED, MatchStatus.CONFIRMED):
@@ -334,6 +341,15 @@ class Preview:
     def after(self) -> MatchSnapshot:
         """``result`` read by the rules core's reader."""
         return MatchSnapshot.from_json(self.result)
+
+    @property
+    def table_deal(self) -> TableDealSnapshot | None:
+        """A three-seat table's deal record (Dou Dizhu), read by its reader."""
+        return TableDealSnapshot.from_json(self.record)
+
+    @property
+    def table_after(self) -> TableSnapshot:
+        return TableSnapshot.from_json(self.result)
 
     @property
     def tribute_note(self) -> str:

@@ -25,9 +25,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.match import parse_deal
 from tournament.audit import history_author, reason_clean
 from tournament.matches.clock import _clock_start, _time_call_due, _time_call_if_due
+from tournament.matches.doudizhu_fold import TableFold
 from tournament.matches.errors import REFUSALS, MatchRefused
 from tournament.matches.fold import (
     Fold,
@@ -37,9 +37,9 @@ from tournament.matches.fold import (
     _refuse_unless_open,
     _user_or_none,
     match_adjustment_rows,
+    match_deal_parse,
     match_fold,
     match_replay,
-    match_rules,
 )
 from tournament.matches.models import (
     Adjustment,
@@ -114,7 +114,7 @@ def deal_record(
             _refuse_unless_open(match)
             _check_version(match, expected_version)
             # parsed once: invalid_order before anything else, then folded as parsed
-            parsed = parse_deal(options=match_rules(match), data=outcome, number=number)
+            parsed = match_deal_parse(match=match, outcome=outcome, number=number)
             fold = match_fold(
                 match=match,
                 outcomes=[*(deal.outcome for deal in deals), outcome],
@@ -187,7 +187,7 @@ def deal_correct(
             _check_version(match, expected_version)
             reason = reason_clean(reason)
             deal = _deal(match, number)
-            parsed = parse_deal(options=match_rules(match), data=outcome, number=number)
+            parsed = match_deal_parse(match=match, outcome=outcome, number=number)
         except REFUSALS as error:
             refusal = error
             if called:
@@ -348,6 +348,13 @@ TRIAL_PK = -1
 """A stand-in id for an adjustment row in the fold that decides whether it may be saved."""
 
 
+def _entrants_of(match: Match) -> set[int | None]:
+    """The entrants playing ``match``: its two pairs, or a three-seat table's players."""
+    if match.three_seats:
+        return set(match.seats.values_list("pair_id", flat=True))
+    return {match.ns_pair_id, match.ew_pair_id}
+
+
 def _adjustment_trial(
     match: Match,
     *,
@@ -362,13 +369,13 @@ def _adjustment_trial(
     absent_player_id: int | None,
     after_deal: int | None,
     now: datetime,
-) -> tuple[Adjustment, list[Deal], list[Adjustment], Fold]:
+) -> tuple[Adjustment, list[Deal], list[Adjustment], Fold | TableFold]:
     """The adjustment row ``adjustment_record`` would save and the match folded with it (the one
     fold of the write), or the refusal."""
     _refuse_unless_open(match)
     _check_version(match, expected_version)
     reason = reason_clean(reason)
-    if pair_id not in (match.ns_pair_id, match.ew_pair_id):
+    if pair_id not in _entrants_of(match):
         raise MatchRefused("bad_pair", _("That pair does not play this match."), conflict=False)
     deals = list(match.deals.order_by("number"))
     deal_count = len(deals)

@@ -109,7 +109,7 @@ def _render_match(
 ) -> HttpResponse:
     match.refresh_from_db()
     context = _context(request, match, entry_form=entry_form, error=error)
-    template = "matches/_match_body.html" if request.htmx else "matches/match_detail.html"
+    template = context["game"].match_body_template if request.htmx else "matches/match_detail.html"
     return render(request, template, context, status=status)
 
 
@@ -169,7 +169,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     context = _context(request, match)
     if request.htmx and request.GET.get("panel") == "entry":
         return render(request, "matches/_entry.html", context)
-    template = "matches/_match_body.html" if request.htmx else "matches/match_detail.html"
+    template = context["game"].match_body_template if request.htmx else "matches/match_detail.html"
     return render(request, template, context)
 
 

@@ -43,6 +43,18 @@ class PairForm(forms.Form):
     second_phone = forms.CharField(label=_("Player 2 phone"), max_length=32, required=False)
     seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=column_max(Pair, "seed"), required=False)
 
+    def __init__(self, *args: object, individual: bool = False, **kwargs: object) -> None:
+        """``individual``: an entrant of one player (Dou Dizhu): only the first player's fields."""
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.individual = individual
+        if individual:
+            for name in [name for name in self.fields if name.startswith("second_")]:
+                del self.fields[name]
+            labels = {"name": _("Name"), "employee_number": _("Employee number"), "department": _("Department")}
+            labels["phone"] = _("Phone")
+            for key, label in labels.items():
+                self.fields[f"first_{key}"].label = label
+
     def player(self, prefix: str) -> PlayerData:
         data = self.cleaned_data
         return PlayerData(

@@ -7,6 +7,8 @@ and 2 (so never the same player twice), employee numbers are unique within a tou
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -15,10 +17,14 @@ from django.utils.translation import gettext_lazy as _
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks
 
+if TYPE_CHECKING:
+    from tournament.games import GameEntry
+
 
 class Game(models.TextChoices):
     GUANDAN = "guandan", _("Guandan")
     TRACTOR = "tractor", _("Three-deck Tractor")
+    DOUDIZHU = "doudizhu", _("Dou Dizhu")
 
 
 class TournamentStatus(models.TextChoices):
@@ -101,6 +107,14 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def entry(self) -> GameEntry:
+        """The event's game as the site runs it (``tournament.games``): its words (pair or player), its
+        pages and sheets."""
+        from tournament.games import game_entry  # the registry names forms that import these models
+
+        return game_entry(self.game)
+
 
 class Department(models.Model):
     """A company unit (部门/单位); the draw can keep pairs of one department apart."""
@@ -161,7 +175,9 @@ class PairStatus(models.TextChoices):
 
 
 class Pair(models.Model):
-    """A partnership (对). ``name`` is the players' names, kept by the services for fast lists."""
+    """An entrant: a partnership (对) of two players, or — in an individual event (Dou Dizhu, whose game
+    entry says ``individual``) — one player (选手) with a single member at slot 1 (docs/doudizhu.md).
+    ``name`` is the players' names, kept by the services for fast lists."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairs")
     name = models.CharField(_("name"), max_length=130)

@@ -32,10 +32,11 @@ from openpyxl.utils.exceptions import InvalidFileException
 from simple_history.utils import bulk_create_with_history
 
 from tournament.errors import UserError
+from tournament.games import game_entry
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
 from tournament.registration.services import PlayerData
-from tournament.registration.text import clean_text
+from tournament.registration.text import clean_text, entrant_name
 
 # Column key → accepted header texts (the first is the template's).
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -109,14 +110,16 @@ class _Row:
     partner: str
 
 
-def roster_template() -> bytes:
-    """The empty template (.xlsx) with Chinese headers and one example pair."""
+def roster_template(*, individual: bool = False) -> bytes:
+    """The empty template (.xlsx) with Chinese headers and one example pair (``individual``: no partner
+    column and two example players, for an event of individuals)."""
     workbook = Workbook()
     sheet = workbook.active
     sheet.title = "参赛名单"
-    sheet.append([names[0] for names in COLUMNS.values()])
-    sheet.append(["张伟", "1001", "财务部", "1002", "13800000001"])
-    sheet.append(["李娜", "1002", "财务部", "1001", ""])
+    keys = [key for key in COLUMNS if not (individual and key == "partner")]
+    sheet.append([COLUMNS[key][0] for key in keys])
+    for row in (["张伟", "1001", "财务部", "1002", "13800000001"], ["李娜", "1002", "财务部", "1001", ""]):
+        sheet.append([value for key, value in zip(COLUMNS, row, strict=True) if key in keys])
     for column, width in zip("ABCDE", (14, 12, 16, 12, 16), strict=True):
         sheet.column_dimensions[column].width = width
     sheet.freeze_panes = "A2"
@@ -125,14 +128,15 @@ def roster_template() -> bytes:
     return buffer.getvalue()
 
 
-def _header_map(header: tuple[Any, ...]) -> tuple[dict[str, int], list[RowError]]:
+def _header_map(header: tuple[Any, ...], *, individual: bool = False) -> tuple[dict[str, int], list[RowError]]:
     lookup = {alias.lower(): key for key, aliases in COLUMNS.items() for alias in aliases}
     positions: dict[str, int] = {}
     for index, cell in enumerate(header):
         key = lookup.get(clean_text(cell).lower())
         if key and key not in positions:
             positions[key] = index
-    missing = [COLUMNS[key][0] for key in REQUIRED_COLUMNS if key not in positions]
+    required = [key for key in REQUIRED_COLUMNS if not (individual and key == "partner")]
+    missing = [COLUMNS[key][0] for key in required if key not in positions]
     if missing:
         return positions, [
             RowError(1, _("Missing column(s): %(columns)s.") % {"columns": ", ".join(missing)})
@@ -140,7 +144,7 @@ def _header_map(header: tuple[Any, ...]) -> tuple[dict[str, int], list[RowError]
     return positions, []
 
 
-def _read_rows(file: IO[bytes]) -> list[_Row]:
+def _read_rows(file: IO[bytes], *, individual: bool = False) -> list[_Row]:
     _check_size(file)
     try:
         workbook = load_workbook(file, read_only=True, data_only=False)
@@ -149,14 +153,14 @@ def _read_rows(file: IO[bytes]) -> list[_Row]:
     except (InvalidFileException, *_UNREADABLE) as exc:
         raise _refused(_("The file is not an Excel workbook (.xlsx).")) from exc
     try:
-        return _sheet_rows(workbook.worksheets[0])
+        return _sheet_rows(workbook.worksheets[0], individual=individual)
     except _UNREADABLE as exc:
         raise _refused(_("The workbook is damaged: its sheet cannot be read.")) from exc
     finally:
         workbook.close()
 
 
-def _sheet_rows(sheet: Any) -> list[_Row]:
+def _sheet_rows(sheet: Any, *, individual: bool = False) -> list[_Row]:
     """The sheet's players, read within the row, column and time bounds."""
     max_rows = settings.ROSTER_IMPORT_MAX_ROWS
     deadline = time.monotonic() + settings.ROSTER_IMPORT_MAX_SECONDS
@@ -164,7 +168,7 @@ def _sheet_rows(sheet: Any) -> list[_Row]:
     header = next(rows, None)
     if header is None or all(cell is None for cell in header):
         raise RosterImportError([RowError(None, _("The sheet is empty."))])
-    positions, errors = _header_map(header)
+    positions, errors = _header_map(header, individual=individual)
     if errors:
         raise RosterImportError(errors)
     parsed: list[_Row] = []
@@ -194,14 +198,15 @@ def _sheet_rows(sheet: Any) -> list[_Row]:
             )
         )
     if formula_errors:
-        raise RosterImportError(formula_errors + _validate(parsed, existing=set()))
+        raise RosterImportError(formula_errors + _validate(parsed, existing=set(), individual=individual))
     if not parsed:
         raise RosterImportError([RowError(None, _("The sheet has no players."))])
     return parsed
 
 
-def _validate(rows: list[_Row], *, existing: set[str]) -> list[RowError]:
-    """Every problem of the rows, each with its Excel row number."""
+def _validate(rows: list[_Row], *, existing: set[str], individual: bool = False) -> list[RowError]:
+    """Every problem of the rows, each with its Excel row number. In an individual event (Dou Dizhu)
+    each row is an entrant: a partner cell is refused rather than silently dropped."""
     errors: list[RowError] = []
     counts = Counter(row.player.employee_number for row in rows if row.player.employee_number)
     by_number = {row.player.employee_number: row for row in rows if row.player.employee_number}
@@ -230,6 +235,12 @@ def _validate(rows: list[_Row], *, existing: set[str]) -> list[RowError]:
                 )
             )
         claimants = [other for other in claimed_by.get(number, []) if other is not row]
+        if individual:
+            if row.partner:
+                errors.append(
+                    RowError(row.number, _("Players enter alone in this event: leave the partner column empty."))
+                )
+            continue
         if row.partner == number:
             errors.append(RowError(row.number, _("A player cannot be their own partner (a pair of one).")))
         elif row.partner:
@@ -282,13 +293,14 @@ def _pairs_of(rows: list[_Row]) -> list[tuple[_Row, _Row]]:
 @event_write
 def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) -> RosterImportResult:
     """Import a roster workbook into ``tournament``: all rows or none (RosterImportError)."""
-    rows = _read_rows(file)
+    individual = game_entry(tournament.game).individual
+    rows = _read_rows(file, individual=individual)
     existing = set(
         Player.objects.filter(tournament=tournament)
         .exclude(employee_number="")
         .values_list("employee_number", flat=True)
     )
-    errors = _validate(rows, existing=existing)
+    errors = _validate(rows, existing=existing, individual=individual)
     if errors:
         raise RosterImportError(errors)
 
@@ -306,7 +318,7 @@ def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) 
             default_user=history_user,
         ):
             departments[department.name] = department
-        pairs = _pairs_of(rows)
+        pairs: list[tuple[_Row, _Row | None]] = [(row, None) for row in rows] if individual else list(_pairs_of(rows))
         players = {
             row.player.employee_number: Player(
                 tournament=tournament,
@@ -319,13 +331,14 @@ def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) 
         }
         bulk_create_with_history(list(players.values()), Player, default_user=history_user)
         pair_objects = [
-            Pair(tournament=tournament, name=f"{first.player.name} / {second.player.name}")
+            Pair(tournament=tournament, name=entrant_name([row.player.name for row in (first, second) if row]))
             for first, second in pairs
         ]
         pair_objects = bulk_create_with_history(pair_objects, Pair, default_user=history_user)
         members = []
         for pair, (first, second) in zip(pair_objects, pairs, strict=True):
             members.append(PairMember(pair=pair, player=players[first.player.employee_number], slot=1))
-            members.append(PairMember(pair=pair, player=players[second.player.employee_number], slot=2))
+            if second is not None:  # an individual event's entrant is one player (docs/doudizhu.md)
+                members.append(PairMember(pair=pair, player=players[second.player.employee_number], slot=2))
         bulk_create_with_history(members, PairMember, default_user=history_user)
     return RosterImportResult(players=len(players), pairs=len(pairs), departments=new_names)

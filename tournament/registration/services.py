@@ -29,7 +29,7 @@ from tournament.registration.models import (
     Player,
     Tournament,
 )
-from tournament.registration.text import clean_text
+from tournament.registration.text import clean_text, entrant_name
 from tournament.rules import scoring_message
 
 User = AbstractBaseUser | AnonymousUser
@@ -154,7 +154,18 @@ def _player_write(*, tournament: Tournament, player: Player, data: PlayerData, p
 
 
 def _pair_name(players: list[Player]) -> str:
-    return " / ".join(player.name for player in players)
+    return entrant_name([player.name for player in players])
+
+
+def _individual(tournament: Tournament) -> bool:
+    from tournament.games import game_entry  # the registry names forms that import these services
+
+    return game_entry(tournament.game).individual
+
+
+def _refuse_pairs_in_individual_event(tournament: Tournament) -> None:
+    if _individual(tournament):
+        raise ValidationError({"players": _("Players enter alone in this event, not as pairs.")})
 
 
 @event_write
@@ -162,6 +173,7 @@ def pair_register(
     *, tournament: Tournament, first: PlayerData, second: PlayerData, seed: int | None = None
 ) -> Pair:
     """Register two new players as a pair (the organiser's "add pair" form)."""
+    _refuse_pairs_in_individual_event(tournament)
     first, second = first.cleaned(), second.cleaned()
     if first.employee_number and first.employee_number == second.employee_number:
         raise ValidationError(
@@ -178,6 +190,7 @@ def pair_register(
 @event_write
 def pair_create(*, tournament: Tournament, players: list[Player], seed: int | None = None) -> Pair:
     """Make a pair of two existing players of the tournament, neither already in a pair."""
+    _refuse_pairs_in_individual_event(tournament)
     if len(players) != 2 or players[0].pk == players[1].pk:
         raise ValidationError({"players": _("A pair is two different players.")})
     for player in players:
@@ -200,6 +213,36 @@ def pair_create(*, tournament: Tournament, players: list[Player], seed: int | No
             )
     except IntegrityError as exc:  # a concurrent registration took a player first
         raise ValidationError({"players": _("A player is already in a pair.")}) from exc
+    return pair
+
+
+@event_write
+def player_enter(*, tournament: Tournament, player: PlayerData, seed: int | None = None) -> Pair:
+    """Register one new player as an entrant of an individual event (Dou Dizhu, RULES.md §10): a
+    :class:`Pair` with a single member at slot 1 (docs/doudizhu.md). Refused in a pairs event."""
+    if not _individual(tournament):
+        raise ValidationError({"first_name": _("This event is played in pairs: enter two players.")})
+    if seed is not None and Pair.objects.filter(tournament=tournament, seed=seed).exists():
+        raise ValidationError({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
+    with transaction.atomic():
+        written = _player_write(tournament=tournament, player=Player(), data=player, prefix="first_")
+        entrant = Pair.objects.create(tournament=tournament, name=_pair_name([written]), seed=seed)
+        PairMember.objects.create(pair=entrant, player=written, slot=1)
+    return entrant
+
+
+@event_write
+def player_entry_update(*, pair: Pair, player: PlayerData, seed: int | None) -> Pair:
+    """Edit the one player of an individual event's entrant, and its seed."""
+    member = pair.members.select_related("player").get(slot=1)
+    with transaction.atomic():
+        written = _player_write(tournament=pair.tournament, player=member.player, data=player, prefix="first_")
+        taken = Pair.objects.filter(tournament=pair.tournament, seed=seed).exclude(pk=pair.pk)
+        if seed is not None and taken.exists():
+            raise ValidationError({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
+        pair.name = _pair_name([written])
+        pair.seed = seed
+        pair.save(update_fields=["name", "seed"])
     return pair
 
 

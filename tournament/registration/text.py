@@ -24,3 +24,8 @@ def clean_text(value: Any) -> str:
     text = "".join(" " if char in "\t\n\r" else char for char in text)
     text = "".join(char for char in text if char not in _INVISIBLE and unicodedata.category(char) != "Cc")
     return " ".join(text.split())
+
+
+def entrant_name(names: list[str]) -> str:
+    """An entrant's shown name: its players' names, "张伟 / 李娜" (one name in an individual event)."""
+    return " / ".join(names)

@@ -101,19 +101,26 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 @organiser_view
 def pair_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = PairForm(request.POST or None)
+    individual = tournament.entry.individual
+    form = PairForm(request.POST or None, individual=individual)
     if request.method == "POST" and form.is_valid():
         try:
-            pair = services.pair_register(
-                tournament=tournament,
-                first=form.player("first"),
-                second=form.player("second"),
-                seed=form.cleaned_data["seed"],
-            )
+            if individual:  # one player an entrant (Dou Dizhu)
+                pair = services.player_enter(
+                    tournament=tournament, player=form.player("first"), seed=form.cleaned_data["seed"]
+                )
+            else:
+                pair = services.pair_register(
+                    tournament=tournament,
+                    first=form.player("first"),
+                    second=form.player("second"),
+                    seed=form.cleaned_data["seed"],
+                )
         except ValidationError as error:
             add_service_errors(form, error)
         else:
-            messages.success(request, _("Pair %(pair)s registered.") % {"pair": pair.name})
+            registered = _("Player %(pair)s registered.") if individual else _("Pair %(pair)s registered.")
+            messages.success(request, registered % {"pair": pair.name})
             return redirect("registration:pairs", tournament_id=tournament.pk)
     return render(
         request,
@@ -127,7 +134,8 @@ def pair_edit(request: HttpRequest, tournament: Tournament, pair_id: int) -> Htt
     pair = get_object_or_404(Pair.objects.filter(tournament=tournament), pk=pair_id)
     members = [member.player for member in pair.members.select_related("player__department").order_by("slot")]
     initial: dict[str, Any] = {"seed": pair.seed}
-    for prefix, player in zip(("first", "second"), members, strict=True):
+    individual = tournament.entry.individual
+    for prefix, player in zip(("first", "second"), members, strict=not individual):
         initial.update(
             {
                 f"{prefix}_name": player.name,
@@ -136,19 +144,22 @@ def pair_edit(request: HttpRequest, tournament: Tournament, pair_id: int) -> Htt
                 f"{prefix}_phone": player.phone,
             }
         )
-    form = PairForm(request.POST or None, initial=initial)
+    form = PairForm(request.POST or None, initial=initial, individual=individual)
     if request.method == "POST" and form.is_valid():
         try:
-            services.pair_update(
-                pair=pair,
-                first=form.player("first"),
-                second=form.player("second"),
-                seed=form.cleaned_data["seed"],
-            )
+            if individual:
+                services.player_entry_update(pair=pair, player=form.player("first"), seed=form.cleaned_data["seed"])
+            else:
+                services.pair_update(
+                    pair=pair,
+                    first=form.player("first"),
+                    second=form.player("second"),
+                    seed=form.cleaned_data["seed"],
+                )
         except ValidationError as error:
             add_service_errors(form, error)
         else:
-            messages.success(request, _("Pair %(pair)s saved.") % {"pair": pair.name})
+            messages.success(request, _("%(pair)s saved.") % {"pair": pair.name})
             return redirect("registration:pairs", tournament_id=tournament.pk)
     return render(request, "registration/pair_form.html", {"tournament": tournament, "pair": pair, "form": form})
 
@@ -158,7 +169,7 @@ def pair_edit(request: HttpRequest, tournament: Tournament, pair_id: int) -> Htt
 def pair_withdraw(request: HttpRequest, tournament: Tournament, pair_id: int) -> HttpResponse:
     pair = get_object_or_404(Pair.objects.filter(tournament=tournament), pk=pair_id)
     services.pair_withdraw(pair=pair)
-    messages.success(request, _("Pair %(pair)s withdrawn.") % {"pair": pair.name})
+    messages.success(request, _("%(pair)s withdrawn.") % {"pair": pair.name})
     return redirect("registration:pairs", tournament_id=tournament.pk)
 
 
@@ -231,11 +242,14 @@ def roster_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except RosterImportError as error:
             errors = error.errors
         else:
-            messages.success(
-                request,
-                _("Imported %(players)d players in %(pairs)d pairs.")
-                % {"players": result.players, "pairs": result.pairs},
-            )
+            if tournament.entry.individual:
+                done = _("Imported %(players)d players.") % {"players": result.players}
+            else:
+                done = _("Imported %(players)d players in %(pairs)d pairs.") % {
+                    "players": result.players,
+                    "pairs": result.pairs,
+                }
+            messages.success(request, done)
             return redirect("registration:pairs", tournament_id=tournament.pk)
     return render(
         request, "registration/roster_import.html", {"tournament": tournament, "form": form, "errors": errors}
@@ -243,8 +257,10 @@ def roster_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 def roster_template_download(request: HttpRequest) -> HttpResponse:
+    individual = request.GET.get("individual") == "1"  # Dou Dizhu: one row an entrant, no partner column
     response = HttpResponse(
-        roster_template(), content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        roster_template(individual=individual),
+        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     )
     response["Content-Disposition"] = 'attachment; filename="roster-template.xlsx"'
     return response

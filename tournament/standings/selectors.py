@@ -23,10 +23,11 @@ from scoring.seats import Side
 from scoring.snapshot import MatchSnapshot
 from scoring.stage_ranking import StageRanking, rank_stage
 from scoring.standings import MatchRecord, Standings, bracket_placings, rank
-from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, Stage, StageFormat
+from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage, StageFormat
 from tournament.registration.models import Pair, PairStatus
 from tournament.rules import rules_for_stage
 from tournament.standings.cache import LocalMemo
+from tournament.standings.doudizhu import ThreeSeatRanking, as_standings, three_seat_ranking
 
 COUNTED = (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
 RESULT_KEYS = ("winner", "levels", "reason", "points")
@@ -45,6 +46,9 @@ class StageStandings:
     pairs: dict[int, Pair]
     ranking: StageRanking | None = None
     bracket: BracketState | None = None
+    players: ThreeSeatRanking | None = None
+    """A three-seat points stage (Dou Dizhu, RULES.md §10): the players' ranking, cuts and rounds
+    (``standings`` then holds the same order: points as match points)."""
 
     def rows_with_pairs(self) -> list[tuple[object, Pair]]:
         return [(row, self.pairs[int(row.entrant)]) for row in self.standings.rows]
@@ -72,7 +76,7 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
     """The stage's counted results as the rules core's records (entrants are pair ids as text)."""
     records: list[MatchRecord] = []
     walkovers = _walkovers(stage)
-    matches = Match.objects.filter(round__stage=stage).filter(status__in=COUNTED)
+    matches = Match.objects.filter(round__stage=stage, three_seats=False).filter(status__in=COUNTED)
     # Only the snapshot's result keys: its deal list is most of its size, and a 5,000-pair stage
     # has thousands of matches (DESIGN.md, numbers).
     for round_number, ns, ew, *values in matches.values_list(
@@ -122,6 +126,7 @@ def stage_knockout_results(*, stage: Stage, statuses: Sequence[str] | None = Non
 
 def _entrants(stage: Stage) -> dict[int, Pair]:
     entrant_ids = set(RoundEntry.objects.filter(round__stage=stage).values_list("pair_id", flat=True))
+    entrant_ids |= set(MatchSeat.objects.filter(round__stage=stage).values_list("pair_id", flat=True))
     pairs_qs = Pair.objects.filter(tournament_id=stage.tournament_id)
     pairs_qs = pairs_qs.filter(pk__in=entrant_ids) if entrant_ids else pairs_qs.exclude(status=PairStatus.WITHDRAWN)
     return {pair.pk: pair for pair in pairs_qs}
@@ -181,6 +186,9 @@ def stage_ranking_get(
     seed = stage_lots_seed(stage=stage)
     seed = lots_seed if seed is None else seed
     entrants = [str(pk) for pk in sorted(pairs)]
+    if stage.format == StageFormat.POINTS:
+        players = three_seat_ranking(stage=stage, players=entrants, lots_seed=seed)
+        return StageStandings(stage=stage, standings=as_standings(players), pairs=pairs, players=players)
     if stage.format == StageFormat.KNOCKOUT:
         state = stage_bracket_state_get(stage=stage, pairs=pairs)
         base = rank(entrants=entrants, results=records, options=options, lots_seed=seed)

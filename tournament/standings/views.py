@@ -34,7 +34,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from tournament.games import game_entry
 from tournament.parsing import int_or_none
+from tournament.standings import doudizhu_public
 from tournament.standings.cache import UNREAD, public_cached, public_versions_get
 from tournament.standings.public import normalise_query
 from tournament.standings.public_cache import (
@@ -172,6 +174,8 @@ def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) 
         round_ = overview.round(round_id)
         if round_ is None:
             raise Http404
+    if game_entry(overview.game).three_seats:  # tables of three: its own page (Dou Dizhu)
+        return doudizhu_public.draw_page(request, overview=overview, round_=round_, live_page=_live_page)
     page = _int_param(request, "page", 1, 1, 10_000)
     rows: tuple[Any, ...] = ()
     version = frame
@@ -207,13 +211,16 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Find my table: part of a name or a whole employee number → table and seat, at once."""
     overview = _overview(request, tournament_id, live=False)
     query = normalise_query(request.GET.get("q", ""))
-    results = player_find(
-        tournament_id=tournament_id,
-        rounds=overview.current_rounds,
-        query=query,
-        version=request.seating_version,  # type: ignore[attr-defined]
-    )
-    html = find_results_html(overview=overview, query=query, seats=results)
+    if game_entry(overview.game).three_seats:  # a table and a seat letter (Dou Dizhu)
+        html = doudizhu_public.find_html(overview=overview, query=query)
+    else:
+        results = player_find(
+            tournament_id=tournament_id,
+            rounds=overview.current_rounds,
+            query=query,
+            version=request.seating_version,  # type: ignore[attr-defined]
+        )
+        html = find_results_html(overview=overview, query=query, seats=results)
     if request.htmx:
         response = HttpResponse(html)
     else:
@@ -255,6 +262,8 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
     stage = overview.stage(stage_id)
     if stage is None or stage.is_knockout:
         raise Http404
+    if game_entry(overview.game).three_seats:  # points, tie-breaks and cuts (Dou Dizhu)
+        return doudizhu_public.standings_page(request, overview=overview, stage=stage, live_page=_live_page)
     page = _int_param(request, "page", 1, 1, 10_000)
     # The stage's last complete build: the page (and its poll's 204) moves only when a new one lands.
     # Loaded only to render a page not cached yet under the build's token.
@@ -319,6 +328,8 @@ def bracket(request: HttpRequest, tournament_id: int, stage_id: int | None = Non
 def pair(request: HttpRequest, tournament_id: int, pair_id: int) -> HttpResponse:
     """A pair's page: its players, its ranks, and every match with its deal-by-deal history."""
     overview = _overview(request, tournament_id, live=False)
+    if game_entry(overview.game).three_seats:  # a player's rounds and every deal (Dou Dizhu)
+        return doudizhu_public.player_page(request, overview=overview, pair_id=pair_id, live_page=_live_page)
     view = pair_cached(tournament_id=tournament_id, pair_id=pair_id)
     if view is None:
         raise Http404
@@ -337,6 +348,8 @@ def pair(request: HttpRequest, tournament_id: int, pair_id: int) -> HttpResponse
 def match(request: HttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
     """A match as it stands: live levels and every deal as the referee entered it."""
     overview = _overview(request, tournament_id, live=False)
+    if game_entry(overview.game).three_seats:  # a table of three and its deals (Dou Dizhu)
+        return doudizhu_public.match_page(request, overview=overview, match_id=match_id, live_page=_live_page)
     view = match_cached(tournament_id=tournament_id, match_id=match_id)
     if view is None:
         raise Http404
@@ -364,6 +377,12 @@ def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
     rows = _int_param(request, "rows", SCREEN_ROWS, 4, 40)
 
     def context() -> dict[str, Any]:
+        if game_entry(overview.game).three_seats:  # tables of three and the players' points (Dou Dizhu)
+            version = request.public_version  # type: ignore[attr-defined]
+            slides = doudizhu_public.screen_slides(
+                overview=overview, version=version, rows=rows, max_slides=SCREEN_MAX_SLIDES
+            )
+            return {"slides": slides, "interval": interval}
         slides: list[dict[str, Any]] = []
         current = overview.current_round
         if current is not None:

@@ -328,7 +328,11 @@ def test_the_schema_documents_every_referee_endpoint():
     # Guandan's body or, for a Tractor match, Tractor's (issue 9)
     body = deals["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
     variants = schema["components"]["schemas"][body]["oneOf"]
-    assert {variant["$ref"].rsplit("/", 1)[1] for variant in variants} == {"DealInput", "TractorDealInput"}
+    assert {variant["$ref"].rsplit("/", 1)[1] for variant in variants} == {
+        "DealInput",
+        "TractorDealInput",
+        "DoudizhuDealInput",
+    }
 
 
 def test_a_user_without_a_role_sees_no_tables():

@@ -40,7 +40,8 @@ class Spy:
 @pytest.fixture
 def spy() -> Iterator[Spy]:
     counts = Spy()
-    real_fold, real_parse, real_locked = scoring_match.replay_partial, services.parse_deal, services._locked
+    # the write parses its deal through fold.match_deal_parse, so fold's parse_deal sees every parse
+    real_fold, real_parse, real_locked = scoring_match.replay_partial, fold_module.parse_deal, services._locked
 
     def fold(**kwargs: Any) -> Any:
         counts.folds += 1
@@ -57,7 +58,6 @@ def spy() -> Iterator[Spy]:
     with (
         mock.patch.object(fold_module, "replay_partial", fold),
         mock.patch.object(fold_module, "parse_deal", parse),
-        mock.patch.object(services, "parse_deal", parse),
         mock.patch.object(services, "_locked", locked),
     ):
         yield counts

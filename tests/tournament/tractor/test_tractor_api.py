@@ -145,7 +145,7 @@ def test_the_schema_describes_both_deal_bodies():
     }
     body = schema["paths"]["/api/matches/{match_id}/deals/"]["post"]["requestBody"]["content"]["application/json"]
     refs = {item["$ref"].rsplit("/", 1)[1] for item in components[body["schema"]["$ref"].rsplit("/", 1)[1]]["oneOf"]}
-    assert refs == {"DealInput", "TractorDealInput"}
+    assert refs == {"DealInput", "TractorDealInput", "DoudizhuDealInput"}
     assert "TractorDealRecordOutput" in components
 
 

@@ -53,3 +53,10 @@ def outcome_text(outcome: Any, game: Any) -> str:
 def record_text(record: Any, game: Any) -> str:
     """A deal's verdict as recorded, in the words of its game ("" when the levels say it all)."""
     return str(game.record_text(record))
+
+
+@register.filter
+def three_seat_name(code: Any) -> str:
+    """ "E" → "E · East" (东): a three-seat table's seat as on the draw sheet (RULES.md §10)."""
+    return f"{code} · {labels.seat_name(code)}"
+

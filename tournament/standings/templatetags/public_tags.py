@@ -108,6 +108,17 @@ def third_place_name(_value: Any) -> str:
     return labels.third_place_name()
 
 
+@register.filter
+def seats_three(game: str) -> bool:
+    """Whether an event of ``game`` sits three to a table (Dou Dizhu): its pages say seat, not table."""
+    from tournament.games import UnknownGame, game_entry
+
+    try:
+        return game_entry(game).three_seats
+    except UnknownGame:
+        return False
+
+
 _PAIR_ID = 987654321
 """A pair id no event has, put in a page's one reversed pair URL and replaced by each line's."""
 

@@ -18,6 +18,9 @@ class Command(BaseCommand):
         self.stdout.write(
             f"  {tournament.pairs.count()} pairs from {tournament.departments.count()} departments"
         )
+        if summary.doudizhu is not None:
+            ddz = summary.doudizhu
+            self.stdout.write(f"Dou Dizhu event: {ddz.name} (/t/{ddz.pk}/), {ddz.pairs.count()} players")
         self.stdout.write("Logins (role, username, password):")
         for role, username, password in summary.logins:
             self.stdout.write(f"  {role:<10} {username:<10} {password}")

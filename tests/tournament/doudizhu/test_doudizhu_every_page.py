@@ -1,0 +1,158 @@
+"""Issue 20: every page, API answer and export of a Dou Dizhu event with results answers (no 500): the
+pages written for two sides are either the game's own or still work with tables of three."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from tests.tournament.doudizhu.conftest import doudizhu_event, drawn_round, play_round
+from tournament.exports.workbook import workbook_build
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(boss, ref):
+    tournament, stage = doudizhu_event(
+        players=11, boss=boss, options={"rounds": 3, "cuts": [{"after_round": 1, "keep": 6}]}
+    )
+    play_round(drawn_round(stage, seed=3, user=boss, referee_user=ref), user=boss)
+    round_2 = drawn_round(stage, seed=4, user=boss, referee_user=ref)
+    match = round_2.matches.order_by("table__number").first()
+    from tournament.matches import services
+
+    services.deal_record(match_id=match.pk, outcome={"landlord": "S", "bid": 2, "winner": "farmers"}, user=ref)
+    return tournament, stage, round_2, match
+
+
+def test_the_organisers_and_referees_pages(client, boss, ref, played):
+    tournament, stage, round_2, match = played
+    t = tournament.pk
+    client.force_login(boss)
+    for url in (
+        reverse("registration:tournament", args=[t]),
+        reverse("registration:pairs", args=[t]),
+        reverse("registration:checkin", args=[t]),
+        reverse("draw:stages", args=[t]),
+        reverse("draw:stage", args=[t, stage.pk]),
+        reverse("draw:round", args=[t, round_2.pk]),
+        reverse("draw:referees", args=[t, round_2.pk]),
+        reverse("draw:sheet", args=[t, round_2.pk]),
+        reverse("draw:stage_advance", args=[t, stage.pk]),
+        reverse("matches:round_clock", args=[t, round_2.pk]),
+        reverse("matches:progress_board", args=[t, round_2.pk]),
+        reverse("matches:round_no_shows", args=[t, round_2.pk]),
+        reverse("matches:match", args=[match.pk]),
+        reverse("matches:adjustments", args=[match.pk]),
+        reverse("matches:audit", args=[match.pk]),
+        reverse("exports:prizes", args=[t]),
+        reverse("exports:home", args=[t]),
+    ):
+        answer = client.get(url)
+        assert answer.status_code == 200, (url, answer.status_code)
+    client.force_login(ref)
+    assert client.get(reverse("matches:referee_home")).status_code == 200
+
+
+def test_the_public_pages_and_api(client, played):
+    tournament, stage, round_2, match = played
+    t = tournament.pk
+    for url in (
+        reverse("standings:draw", args=[t]),
+        reverse("standings:find", args=[t]) + "?q=选手",
+        reverse("standings:standings", args=[t]),
+        reverse("standings:stage_standings", args=[t, stage.pk]),
+        reverse("standings:match", args=[t, match.pk]),
+        reverse("standings:screen", args=[t]),
+    ):
+        answer = client.get(url, follow=True)
+        assert answer.status_code == 200, (url, answer.status_code)
+    api = APIClient()
+    for url in (
+        reverse("api:public:tournament", args=[t]),
+        reverse("api:public:rounds", args=[t]),
+        reverse("api:public:round_tables", args=[t, round_2.pk]),
+        reverse("api:public:find_seat", args=[t]) + "?q=选手",
+        reverse("api:public:player_standings", args=[t, stage.pk]),
+        reverse("api:public:table", args=[t, match.pk]),
+    ):
+        answer = api.get(url)
+        assert answer.status_code == 200, (url, answer.status_code)
+    for url in (  # the two-side shapes are not a Dou Dizhu event's
+        reverse("api:public:draw", args=[t, round_2.pk]),
+        reverse("api:public:standings", args=[t, stage.pk]),
+        reverse("api:public:match", args=[t, match.pk]),
+    ):
+        assert api.get(url).status_code == 404
+
+
+def test_the_public_api_answers_in_dou_dizhu_terms(played):
+    tournament, stage, round_2, match = played
+    t = tournament.pk
+    api = APIClient()
+    tables = api.get(reverse("api:public:round_tables", args=[t, round_2.pk])).data
+    assert len(tables["tables"]) == 2 and [s["seat"] for s in tables["tables"][0]["seats"]] == ["E", "S", "W"]
+    standings = api.get(reverse("api:public:player_standings", args=[t, stage.pk])).data
+    assert len(standings["lines"]) == 11
+    assert sum(1 for line in standings["lines"] if line["eliminated_after"] == 1) == 5
+    assert standings["cuts"][0]["applied"] is True
+    player = standings["lines"][0]["pair_id"]
+    detail = api.get(reverse("api:public:player", args=[t, player])).data
+    assert detail["rounds"][0]["deals"] or detail["rounds"][0]["seat"] == ""
+    table = api.get(reverse("api:public:table", args=[t, match.pk])).data
+    assert table["deals"][0]["points"] == [-4, 8, -4] or len(table["deals"]) == 1
+    found = api.get(reverse("api:public:find_seat", args=[t]), {"q": tables["tables"][0]["seats"][1]["name"]}).data
+    assert found[0]["seat"] == "S" and found[0]["table"] == tables["tables"][0]["table"]
+
+
+def test_the_workbook_has_the_tables_and_deals_in_dou_dizhu_terms(played):
+    import io
+
+    from openpyxl import load_workbook
+
+    tournament, _stage, _round_2, match = played
+    buffer = io.BytesIO()
+    workbook_build(tournament=tournament, target=buffer)
+    buffer.seek(0)
+    book = load_workbook(buffer, read_only=True)
+    assert "各桌成绩" in book.sheetnames and "牌局记录" in book.sheetnames
+    tables = list(book["各桌成绩"].iter_rows(values_only=True))
+    assert tables[0][4:7] == ("E座选手", "S座选手", "W座选手")
+    assert len(tables) == 1 + 3 + 2  # header, round 1's three tables, round 2's two
+    deals = list(book["牌局记录"].iter_rows(values_only=True))
+    assert deals[0][5] == "地主座位"
+    last = next(row for row in deals[1:] if row[0] == match.pk)
+    assert last[5] == "S" and last[10] == "农民" and last[13:16] == (2, -4, 2)
+
+
+def test_the_draw_sheet_and_the_score_sheets_show_three_seats(client, boss, played):
+    import io
+
+    from openpyxl import load_workbook
+
+    from tournament.exports.round_sheets import round_draw_build, score_sheets_build
+
+    tournament, _stage, round_2, match = played
+    client.force_login(boss)
+    sheet = client.get(reverse("draw:sheet", args=[tournament.pk, round_2.pk])).content.decode()
+    assert "S · 南" in sheet and "查找你的座位" in sheet
+    names = list(match.seats.order_by("seat").values_list("pair__name", flat=True))
+    assert all(name in sheet for name in names)
+    buffer = io.BytesIO()
+    round_draw_build(round=round_2, target=buffer)
+    buffer.seek(0)
+    rows = list(load_workbook(buffer, read_only=True).active.iter_rows(values_only=True))
+    assert rows[0][3] == "E（东）" and rows[1][3] == names[0] and rows[1][6] == names[1]
+    round_1 = round_2.stage.rounds.get(number=1)  # 11 players: three tables and two byes
+    buffer = io.BytesIO()
+    round_draw_build(round=round_1, target=buffer)
+    buffer.seek(0)
+    rows = list(load_workbook(buffer, read_only=True).active.iter_rows(values_only=True))
+    assert len(rows) == 1 + 3 + 2 and rows[-1][-1] == "轮空" and rows[-2][-1] == "轮空"
+    cards = io.BytesIO()
+    score_sheets_build(round=round_2, target=cards)
+    cards.seek(0)
+    cells = [c for row in load_workbook(cards, read_only=True).active.iter_rows(values_only=True) for c in row if c]
+    assert cells.count("E") >= 2 and "地主" in cells and "叫分" in cells and names[2] in cells

@@ -1,0 +1,70 @@
+"""The organiser's form for a Dou Dizhu points stage (RULES.md §10): rounds, cuts, final table.
+
+Shape only: ``tournament.draw.three_seats.points_stage_options`` and ``stage_create`` hold the rules.
+Cuts are typed as the organiser says them: "1:18, 2:9" (after round 1 keep 18, after round 2 keep 9).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournament.bounds import column_max
+from tournament.draw.three_seats import MAX_ROUNDS
+from tournament.matches.models import Stage, StageFormat
+
+
+def _profile_choices() -> list[tuple[str, str]]:
+    from tournament.draw.forms import _profile_choices as choices
+
+    return choices()
+
+
+class PointsStageForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    rule_profile = forms.ChoiceField(label=_("Rule profile"), choices=_profile_choices, required=False)
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=MAX_ROUNDS, initial=3)
+    cuts = forms.CharField(
+        label=_("Cuts"),
+        max_length=100,
+        required=False,
+        help_text=_('After which rounds the lowest are eliminated, as "round:players kept": e.g. "1:18, 2:9".'),
+    )
+    final = forms.BooleanField(
+        label=_("Final table (ranked by its own points, then by the stage before)"), required=False
+    )
+    advance_count = forms.IntegerField(
+        label=_("Players advancing to the next stage"),
+        min_value=2,
+        max_value=column_max(Stage, "advance_count"),
+        required=False,
+    )
+
+    def clean_cuts(self) -> list[dict[str, int]]:
+        text = (self.cleaned_data.get("cuts") or "").replace("，", ",").replace("：", ":")
+        cuts = []
+        for part in filter(None, (piece.strip() for piece in text.split(","))):
+            after, _sep, keep = part.partition(":")
+            if not after.strip().isdigit() or not keep.strip().isdigit():
+                raise forms.ValidationError(_('Write each cut as "round:players kept", e.g. "1:18".'))
+            cuts.append({"after_round": int(after), "keep": int(keep)})
+        return cuts
+
+    def general_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields]
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        options: dict[str, Any] = {"rounds": data["rounds"], "cuts": data["cuts"]}
+        if data["final"]:
+            options["final"] = True
+        return {
+            "name": data["name"],
+            "format": StageFormat.POINTS,
+            "rule_profile": data["rule_profile"],
+            "rule_overrides": {},
+            "options": options,
+            "advance_count": data["advance_count"],
+        }

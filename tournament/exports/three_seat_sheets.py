@@ -1,0 +1,122 @@
+"""A three-seat round's draw sheet and paper score sheets (Dou Dizhu, RULES.md §10), as .xlsx.
+
+``round_sheets`` hands over for a game with three seats (``GameEntry.three_seats``): each table has its
+players at E, S and W (the draw's own seats, ``MatchSeat``), byes are listed after the tables, and a score
+sheet has a grid with the game's columns (landlord, bid, bombs, spring, winner, points per seat).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import IO, Any
+
+from django.utils import timezone
+from openpyxl.worksheet.pagebreak import Break
+
+from tournament.exports import headers as h
+from tournament.exports.headers import Column, Language
+from tournament.exports.selectors import PairCard
+from tournament.exports.xlsx import Book, StreamedSheet, Styled
+from tournament.matches.models import Round
+from tournament.matches.table_selectors import round_seating
+from tournament.rules import rules_for_stage
+
+SEATS = ("E", "S", "W")
+
+DRAW = (
+    Column("table", "桌号", "Table", 6),
+    Column("area", "区域", "Area", 8),
+    *(
+        column
+        for seat, zh, en in (("E", "东", "East"), ("S", "南", "South"), ("W", "西", "West"))
+        for column in (
+            Column(f"{seat}_no", f"{seat}座编号", f"{seat} no.", 7),
+            Column(f"{seat}_name", f"{seat}（{zh}）", f"{seat} ({en})", 14),
+            Column(f"{seat}_department", f"{seat}座部门", f"{seat} department", 14),
+        )
+    ),
+    Column("note", "备注", "Note", 8),
+)
+
+
+def _department(card: PairCard | None) -> str | None:
+    return (card.departments or None) if card else None
+
+
+def three_seat_draw_sheet_write(
+    *, book: Book, round: Round, language: Language, cards: dict[int, PairCard], progress: Any = None
+) -> StreamedSheet:
+    """The round's draw as one sheet: a row per table (E, S, W), then a row per bye."""
+    title = h.sheet_name("draw", language, stage=round.stage.name, round=round.number)
+    sheet = book.sheet(title, header=h.titles(DRAW, language), widths=h.widths(DRAW), styles=h.styles(DRAW))
+    _landscape(sheet)
+    seating = round_seating(round_=round)
+    for table in seating.tables:
+        cells: list[Any] = [table.number, table.match.table.area if table.match.table else None]
+        for _seat, pair in table.seats:
+            card = cards.get(pair.pk)
+            cells += [pair.pk, pair.name, _department(card)]
+        sheet.append([*cells, None])
+        if progress is not None:
+            progress()
+    for pair in seating.byes:
+        sheet.append(
+            [None, None, pair.pk, pair.name, _department(cards.get(pair.pk)), *([None] * 6), h.word("bye", language)]
+        )
+    return sheet
+
+
+def _landscape(sheet: StreamedSheet) -> None:
+    sheet.page_setup.paperSize = "9"
+    sheet.page_setup.orientation = "landscape"
+    sheet.page_setup.fitToWidth = 1
+    sheet.page_setup.fitToHeight = 0
+    sheet.sheet_properties.pageSetUpPr.fitToPage = True
+
+
+def three_seat_score_sheets_build(
+    *, round: Round, target: str | os.PathLike[str] | IO[bytes], language: Language, columns: tuple[Column, ...]
+) -> None:
+    """Paper score sheets: a page per table with its three players by seat and a grid for every deal."""
+    from tournament.exports.round_sheets import ROW_HEIGHT_GRID, _print_setup
+
+    stage = round.stage
+    options = rules_for_stage(stage)
+    word = h.word
+    width = len(columns)
+    with Book(time_zone=timezone.get_default_timezone()) as book:
+        sheet = book.sheet(h.sheet_name("score_sheets", language), widths=h.widths(columns))
+        _print_setup(sheet, landscape=False)
+        heading = f"{stage.tournament.name} · {stage.name} {word('round', language, round=round.number)}"
+        cap = options.time_cap_minutes or round.time_cap_minutes
+        for table in round_seating(round_=round).tables:
+            sheet.append([Styled(f"{heading} · {word('score_sheet', language)}", "title")])
+            sheet.append(
+                [
+                    Styled(word("table", language), "label"),
+                    table.number,
+                    table.match.table.area if table.match.table else None,
+                    word("time_cap", language, minutes=cap) if cap else None,
+                ]
+            )
+            for seat, pair in table.seats:
+                sheet.append([Styled(seat, "label"), pair.pk, pair.name])
+            sheet.append([])
+            sheet.append([Styled(title, "grid_header") for title in h.titles(columns, language)])
+            for deal in range(1, (options.deals or 3) + 1):
+                sheet.append(
+                    [Styled(deal, "grid"), *(Styled(None, "grid") for _ in range(width - 1))], height=ROW_HEIGHT_GRID
+                )
+            sheet.append([])
+            sheet.append(
+                [
+                    Styled(word("signature", language), "label"),
+                    *(f"{seat}:" for seat in SEATS),
+                    None,
+                    None,
+                    None,
+                    f"{word('referee', language)}:",
+                ]
+            )
+            sheet.row_breaks.append(Break(id=sheet.row_count))
+        book.save(target)

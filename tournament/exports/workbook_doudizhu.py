@@ -1,0 +1,196 @@
+"""The workbook's Dou Dizhu sheets (``tournament.games.DOUDIZHU``'s ``workbook_deals``): each table's
+result (three players and their points) and the deal log (landlord, bid, bombs, spring, winner,
+multiple, stake, points per seat), read from the stored records by ``scoring.doudizhu_snapshot``."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import F
+
+from scoring.doudizhu_snapshot import TableDealSnapshot, TableSnapshot
+from tournament.exports import headers as h
+from tournament.exports.headers import Column, Language
+from tournament.exports.selectors import MatchPlace
+from tournament.matches.models import Deal, Match, MatchSeat
+
+SEATS = ("E", "S", "W")
+
+TABLES = (
+    Column("match", "比赛编号", "Match no.", 9),
+    Column("stage", "阶段", "Stage", 10),
+    Column("round", "轮次", "Round", 6),
+    Column("table", "桌号", "Table", 6),
+    *(Column(f"player_{s}", f"{s}座选手", f"Seat {s}", 14) for s in SEATS),
+    *(Column(f"points_{s}", f"{s}座积分", f"{s} points", 8) for s in SEATS),
+    Column("status", "状态", "Status", 10),
+    Column("deals", "局数", "Deals", 6),
+)
+
+DEALS = (
+    Column("match", "比赛编号", "Match no.", 9),
+    Column("stage", "阶段", "Stage", 10),
+    Column("round", "轮次", "Round", 6),
+    Column("table", "桌号", "Table", 6),
+    Column("deal", "局", "Deal", 5),
+    Column("landlord", "地主座位", "Landlord", 8),
+    Column("bid", "叫分", "Bid", 6),
+    Column("bombs", "炸弹", "Bombs", 6),
+    Column("spring", "春天", "Spring", 6),
+    Column("cards_left", "剩余牌数", "Cards left", 12),
+    Column("winner", "胜方", "Won by", 8),
+    Column("multiple", "倍数", "Multiple", 7),
+    Column("stake", "每家分", "Stake", 7),
+    *(Column(f"points_{s}", f"{s}座得分", f"{s} points", 8) for s in SEATS),
+    Column("flagged", "待核对", "Needs referee", 8),
+    Column("entered_by", "录入人", "Entered by", 12),
+    Column("entered_at", "录入时间", "Entered at", 17, "datetime"),
+)
+
+SCORE_SHEET = (
+    Column("deal", "局", "Deal", 5),
+    Column("landlord", "地主", "Landlord", 8),
+    Column("bid", "叫分", "Bid", 6),
+    Column("bombs", "炸弹", "Bombs", 6),
+    Column("spring", "春天", "Spring", 6),
+    Column("winner", "胜方", "Won by", 8),
+    *(Column(f"points_{s}", f"{s}座", s, 8) for s in SEATS),
+    Column("referee", "裁判", "Referee", 10),
+)
+"""The paper score sheet of a three-seat table (``GameEntry.score_sheet_columns``)."""
+
+_NAMES: dict[str, tuple[str, str]] = {
+    "tables": ("各桌成绩", "Table results"),
+    "landlord": ("地主", "Landlord"),
+    "farmers": ("农民", "Farmers"),
+}
+
+
+def _name(key: str, language: Language) -> str:
+    zh, en = _NAMES[key]
+    return zh if language == "zh" else en
+
+
+def _sheet(book: Any, context: Any, title: str, columns: tuple[Column, ...]) -> Any:
+    return book.sheet(
+        title, header=h.titles(columns, context.language), widths=h.widths(columns), styles=h.styles(columns)
+    )
+
+
+def doudizhu_deals_write(book: Any, context: Any) -> None:
+    """The table results and the deal log of a Dou Dizhu event."""
+    tournament = context.tournament
+    seats: dict[int, dict[str, int]] = defaultdict(dict)
+    for match_id, seat, pair_id in MatchSeat.objects.filter(
+        round__stage__tournament=tournament, match__isnull=False
+    ).values_list("match_id", "seat", "pair_id"):
+        seats[match_id][seat] = pair_id
+    missing = MatchPlace("", 0, None)
+    tables = _sheet(book, context, _name("tables", context.language), TABLES)
+    matches = (
+        Match.objects.filter(round__stage__tournament=tournament, three_seats=True)
+        .order_by("round__stage__order", "round__number", F("table__number").asc(nulls_last=True), "id")
+        .values_list("id", "status", "state")
+    )
+    for match_id, status, state in matches.iterator(chunk_size=2000):
+        place = context.places.get(match_id, missing)
+        snapshot = TableSnapshot.from_json(state)
+        names = [context.pairs[seats[match_id][s]].name if s in seats[match_id] else None for s in SEATS]
+        tables.append(
+            [
+                match_id,
+                place.stage,
+                place.round,
+                place.table,
+                *names,
+                *snapshot.points,
+                context.word(status),
+                len(snapshot.deals),
+            ]
+        )
+        context.progress.advance()
+    sheet = _sheet(book, context, h.sheet_name("deals", context.language), DEALS)
+    deals = (
+        Deal.objects.filter(match__round__stage__tournament=tournament)
+        .order_by(
+            "match__round__stage__order",
+            "match__round__number",
+            F("match__table__number").asc(nulls_last=True),
+            "match_id",
+            "number",
+        )
+        .values_list("match_id", "number", "record", "outcome", "flagged", "entered_by__username", "entered_at")
+    )
+    for match_id, number, record, outcome, flagged, user, entered_at in deals.iterator(chunk_size=5000):
+        place = context.places.get(match_id, missing)
+        entered = outcome if isinstance(outcome, dict) else {}
+        deal = TableDealSnapshot.from_json(record)
+        cards = entered.get("cards_left")
+        sheet.append(
+            [
+                match_id,
+                place.stage,
+                place.round,
+                place.table,
+                number,
+                entered.get("landlord"),
+                entered.get("bid", 1) if cards is None else None,
+                entered.get("bombs", 0) if cards is None else None,
+                bool(entered.get("spring")) if cards is None else None,
+                " ".join(f"{s}{n}" for s, n in cards.items()) if isinstance(cards, dict) else None,
+                _name(deal.winner, context.language) if deal and deal.winner in _NAMES else None,
+                deal.multiple if deal else None,
+                deal.stake if deal else None,
+                *(deal.points if deal else (None, None, None)),
+                flagged,
+                user,
+                entered_at,
+            ]
+        )
+        context.progress.advance()
+
+
+STANDINGS = (
+    Column("rank", "名次", "Rank", 6),
+    Column("shared", "并列", "Shared", 6),
+    Column("player_no", "选手编号", "Player no.", 8),
+    Column("player", "选手", "Player", 14),
+    Column("department", "部门", "Department", 14),
+    Column("rounds", "轮数", "Rounds", 6),
+    Column("points", "积分", "Points", 8),
+    Column("deals_won", "胜局", "Deals won", 8),
+    Column("landlord_wins", "地主胜局", "Won as landlord", 9),
+    Column("best_round", "单轮最高", "Best round", 9),
+    Column("byes", "轮空", "Byes", 6),
+    Column("lot", "抽签", "Lot", 6),
+    Column("eliminated_after", "淘汰于第几轮后", "Eliminated after round", 12),
+    Column("stage_rank", "上阶段名次", "Stage rank before", 10),
+)
+
+
+def doudizhu_standings_write(book: Any, context: Any, standings: Any) -> None:
+    """A points stage's standings (RULES.md §10): points and the tie-breaks, who was cut after which round."""
+    title = h.sheet_name("standings", context.language, stage=standings.stage.name)
+    sheet = _sheet(book, context, title, STANDINGS)
+    for row in standings.players.players.rows:
+        card = context.pairs.get(int(row.player))
+        sheet.append(
+            [
+                row.rank,
+                row.shared,
+                int(row.player),
+                card.name if card else row.player,
+                (card.departments or None) if card else None,
+                row.rounds,
+                row.points,
+                row.deals_won,
+                row.landlord_wins,
+                row.best_round,
+                row.byes,
+                row.lots,
+                row.eliminated_after_round,
+                row.stage_rank,
+            ]
+        )
+        context.progress.advance()

@@ -1,0 +1,94 @@
+"""A three-seat table's match folded through the rules core (Dou Dizhu, RULES.md §10).
+
+The match services write Dou Dizhu deals through the same ``deal_record`` / ``deal_correct`` /
+``deal_delete`` / ``match_replay`` as the other games (one write path: locks, versions, idempotency keys,
+audit). What differs is the fold, reached through the game's registry entry (``GameEntry.fold``): the
+table's deals are :func:`scoring.doudizhu.replay_table_partial`'s, and its adjustments are late arrivals
+and no-shows of one *seat* (the entrant's :class:`~tournament.matches.models.MatchSeat`), recorded before
+the first deal. A penalty or a warning changes nothing at a Dou Dizhu table; it is kept as applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.doudizhu import DoudizhuResult, LatePlayer, TablePartialReplay, replay_table_partial
+from scoring.doudizhu_deals import DoudizhuDeal, parse_doudizhu_deal
+from scoring.errors import ScoringError
+from scoring.options import RuleOptions
+from scoring.three_seats import ThreeSeat
+from tournament.matches.models import Adjustment, AdjustmentKind, Match
+
+__all__ = ["TableFold", "doudizhu_fold", "table_seats"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableFold:
+    """A table folded, with what it refused (to be flagged); shaped like ``services.Fold``."""
+
+    partial: TablePartialReplay
+    deals_valid: int
+    adjustments_valid: frozenset[int]
+
+    @property
+    def result(self) -> DoudizhuResult:
+        return self.partial.result
+
+
+def table_seats(match: Match) -> dict[int, str]:
+    """Entrant id → seat letter at the table."""
+    return dict(match.seats.values_list("pair_id", "seat"))
+
+
+def _late_players(match: Match, rows: Sequence[Adjustment]) -> list[tuple[Adjustment, LatePlayer]]:
+    seats = table_seats(match)
+    out = []
+    for row in rows:
+        seat = seats.get(row.pair_id)
+        if seat is None:
+            continue
+        if row.kind == AdjustmentKind.LATE_ARRIVAL:
+            out.append((row, LatePlayer(seat=ThreeSeat(seat), minutes=row.minutes_late or 0, reason=row.reason)))
+        elif row.kind == AdjustmentKind.FORFEIT:
+            out.append((row, LatePlayer(seat=ThreeSeat(seat), minutes=None, reason=row.reason)))
+    return out
+
+
+def doudizhu_fold(
+    *,
+    match: Match,
+    options: RuleOptions,
+    outcomes: Sequence[Any],
+    adjustments: Sequence[Adjustment],
+    time_called_during_deal: int | None,
+    parsed: dict[int, Any] | None = None,
+) -> TableFold:
+    """Fold a table's stored outcomes and adjustment rows (no writes); a stored outcome the rules core
+    cannot read stops the fold there, like a deal it refuses."""
+    deals: list[DoudizhuDeal] = []
+    for number, outcome in enumerate(outcomes, 1):
+        if parsed and number in parsed:
+            deals.append(parsed[number])
+            continue
+        try:
+            deals.append(parse_doudizhu_deal(options=options, data=outcome, number=number))
+        except ScoringError:
+            break
+    late = _late_players(match, adjustments)
+    partial = replay_table_partial(
+        options=options,
+        deals=deals,
+        adjustments=[player for _row, player in late],
+        time_called_during_deal=time_called_during_deal,
+    )
+    folded = {row.pk for row, _player in late}
+    applied = {row.pk for row, _player in late[: partial.adjustments_applied]}
+    applied |= {row.pk for row in adjustments if row.pk not in folded}  # penalties, warnings: nothing to fold
+    return TableFold(partial=partial, deals_valid=partial.deals_applied, adjustments_valid=frozenset(applied))
+
+
+def parse_table_deal(*, options: RuleOptions, data: object, number: int) -> DoudizhuDeal:
+    """A deal as entered, parsed once by the write (``invalid_deal`` before anything is written)."""
+    return parse_doudizhu_deal(options=options, data=data, number=number)
