@@ -25,6 +25,7 @@ def _initial(tournament: Tournament) -> dict[str, Any]:
         "starts_on": tournament.starts_on,
         "ends_on": tournament.ends_on,
         "rule_profile": tournament.rule_profile,
+        "provisional_results": tournament.provisional_results,
     }
     for key in TournamentEditForm.OVERRIDES:
         initial[key] = tournament.rule_overrides.get(key)
@@ -74,6 +75,7 @@ def event_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
                 ends_on=data["ends_on"],
                 rule_profile=None if locked else data["rule_profile"],
                 rule_overrides=None if locked else form.overrides(tournament.rule_overrides),
+                provisional_results=data["provisional_results"],
                 user=request.user,
             )
         except ValidationError as error:

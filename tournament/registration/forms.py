@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.bounds import column_max
 from tournament.locale import ui_is_chinese
-from tournament.registration.models import Game, Pair
+from tournament.registration.models import Game, Pair, ProvisionalResults
 from tournament.registration.services import PlayerData
 
 
@@ -96,6 +96,15 @@ class TournamentEditForm(forms.Form):
         help_text=_("Failed attempts at A before a side goes back to 2. Empty: as the profile says."),
     )
     time_up_tie = forms.ChoiceField(label=_("Equal levels at time-up"), choices=tie_rule_choices, required=False)
+    provisional_results = forms.ChoiceField(
+        label=_("Results awaiting sign-off"),
+        choices=ProvisionalResults.choices,
+        initial=ProvisionalResults.MARKED,
+        help_text=_(
+            "Standings, placings, prizes, the big screen, the API and the workbook follow this. "
+            "Nothing is ever drawn or advanced from a result awaiting sign-off."
+        ),
+    )
 
     def __init__(self, *args: object, locked: bool = False, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 from scoring.errors import ScoringError
 from scoring.profiles import options_for
 from tournament.errors import UserError
-from tournament.registration.models import Game, Tournament, TournamentStatus
+from tournament.registration.models import Game, ProvisionalResults, Tournament, TournamentStatus
 from tournament.registration.text import clean_text
 from tournament.rules import scoring_message
 
@@ -231,9 +231,12 @@ def tournament_update(
     ends_on: date | None = None,
     rule_profile: str | None = None,
     rule_overrides: Mapping[str, Any] | None = None,
+    provisional_results: str | None = None,
     user: Any = None,
 ) -> Tournament:
-    """Edit the event's name, venue, dates and — until its first round is drawn — its rules.
+    """Edit the event's name, venue, dates, what results awaiting sign-off count for
+    (``provisional_results``; None: unchanged; any time: it changes what is shown, never a result)
+    and — until its first round is drawn — its rules.
 
     ``rule_profile`` / ``rule_overrides`` None: unchanged. A change of the rules re-resolves the
     stored rules of every stage (its own profile and overrides kept on top of the event's).
@@ -258,10 +261,15 @@ def tournament_update(
         else:
             if options.game.value != tournament.game and tournament.game in Game.values:
                 errors["rule_profile"] = _("Rule profile %(profile)s is for another game.") % {"profile": profile}
+    policy = tournament.provisional_results if provisional_results is None else provisional_results
+    if policy not in ProvisionalResults.values:
+        errors["provisional_results"] = _("Choose what results awaiting sign-off count for.")
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        policy_changed = locked.provisional_results != policy
+        locked.provisional_results = policy
         if rules_changed and tournament_drawn(tournament=locked):
             raise ValidationError({"rule_profile": rules_locked_reason()}, code="rules_locked")
         locked.name = name
@@ -270,7 +278,13 @@ def tournament_update(
         locked.ends_on = ends_on
         locked.rule_profile = profile
         locked.rule_overrides = overrides
-        locked.save(update_fields=["name", "venue", "starts_on", "ends_on", "rule_profile", "rule_overrides"])
+        locked.save(
+            update_fields=["name", "venue", "starts_on", "ends_on", "rule_profile", "rule_overrides", "provisional_results"]
+        )
+        if policy_changed:  # every standings page, the API and the screen count differently now
+            from tournament.standings.cache import public_version_bump
+
+            transaction.on_commit(lambda: public_version_bump(tournament_id=locked.pk, seating=False))
         if rules_changed:
             stages = list(Stage.objects.select_for_update().filter(tournament=locked))
             for stage in stages:
@@ -286,7 +300,7 @@ def tournament_update(
                         }
                     ) from exc
             Stage.objects.bulk_update(stages, ["rules"])
-    for field in ("name", "venue", "starts_on", "ends_on", "rule_profile", "rule_overrides"):
+    for field in ("name", "venue", "starts_on", "ends_on", "rule_profile", "rule_overrides", "provisional_results"):
         setattr(tournament, field, getattr(locked, field))
     return tournament
 

@@ -32,8 +32,24 @@ class TournamentStatus(models.TextChoices):
     ARCHIVED = "archived", _("Archived")
 
 
+class ProvisionalResults(models.TextChoices):
+    """What a finished but not yet signed-off result (待确认) counts for (issue 17, docs/corrections.md).
+
+    Whichever is chosen, advancement into a later stage, the next round's draw and a bracket's
+    next match are built on signed-off results only: nothing is ever drawn from a result that may
+    still change.
+    """
+
+    MARKED = "marked", _("Count them, marked awaiting sign-off")
+    SIGNED_OFF = "signed_off", _("Count signed-off results only")
+
+
 class Tournament(models.Model):
-    """One event. Its rules are a named profile of the rules core plus per-event overrides."""
+    """One event. Its rules are a named profile of the rules core plus per-event overrides.
+
+    ``provisional_results``: whether standings, placings, prizes, the big screen, the API and the
+    workbook count results awaiting sign-off (marked 待确认) or only signed-off ones.
+    """
 
     name = models.CharField(_("name"), max_length=120)
     game = models.CharField(_("game"), max_length=16, choices=Game.choices, default=Game.GUANDAN)
@@ -51,6 +67,12 @@ class Tournament(models.Model):
         blank=True,
         verbose_name=_("organisers"),
     )
+    provisional_results = models.CharField(
+        _("results awaiting sign-off"),
+        max_length=16,
+        choices=ProvisionalResults.choices,
+        default=ProvisionalResults.MARKED,
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     history = AuditedHistory()
 
@@ -60,6 +82,10 @@ class Tournament(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(game__in=Game.values), name="tournament_game_valid"),
+            models.CheckConstraint(
+                condition=Q(provisional_results__in=ProvisionalResults.values),
+                name="tournament_provisional_results_valid",
+            ),
             models.CheckConstraint(
                 condition=Q(status__in=TournamentStatus.values), name="tournament_status_valid"
             ),
