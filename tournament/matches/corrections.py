@@ -72,7 +72,7 @@ class MatchDependents:
     successors: tuple[DependentMatch, ...] = ()
     """A knockout's matches of later rounds holding either pair of this match."""
     placings_decided: bool = False
-    """The stage's placings are decided (a knockout's final signed off; a Swiss's rounds all done)."""
+    """The stage's placings are decided (a knockout's final signed off; the event finished)."""
     exports: int = 0
     """Workbooks and sheets exported since this match was signed off."""
     prize_tiers: int = 0
@@ -148,11 +148,10 @@ def match_dependents(*, match: Match) -> MatchDependents:
         from tournament.standings.selectors import stage_bracket_state_get
 
         decided = stage_bracket_state_get(stage=stage).champion is not None
-    else:
-        decided = bool(later_stages) or (
-            not Match.objects.filter(round__stage=stage).exclude(status=MatchStatus.CONFIRMED).exists()
-            and not stage.tournament.stages.filter(order__gt=stage.order).exists()
-        )
+    else:  # a Swiss or round robin's final standings are its placings once the event is finished
+        from tournament.registration.models import TournamentStatus
+
+        decided = stage.tournament.status in (TournamentStatus.FINISHED, TournamentStatus.ARCHIVED)
     since = match.signed_off_at
     exports = ExportJob.objects.filter(tournament_id=stage.tournament_id)
     if since is not None:
@@ -170,8 +169,13 @@ def match_dependents(*, match: Match) -> MatchDependents:
 
 def _result_of(match: Match) -> dict[str, Any]:
     winner = match.ns_pair_id if match.winner == "NS" else match.ew_pair_id if match.winner == "EW" else None
-    state = match.state or {}
-    return {"winner": winner, "reason": match.result_reason, "levels": state.get("levels"), "points": state.get("points")}
+    snapshot = match.snapshot
+    return {
+        "winner": winner,
+        "reason": match.result_reason,
+        "levels": snapshot.levels.to_json() if snapshot.levels is not None else None,
+        "points": snapshot.points.to_json() if snapshot.points is not None else None,
+    }
 
 
 def correction_open(*, match: Match, reason: str, user: Any, dependents: MatchDependents) -> Correction:

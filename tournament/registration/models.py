@@ -72,6 +72,7 @@ class Tournament(models.Model):
         max_length=16,
         choices=ProvisionalResults.choices,
         default=ProvisionalResults.MARKED,
+        db_default=ProvisionalResults.MARKED,  # rows written by code that predates the field get it too
     )
     created_at = models.DateTimeField(auto_now_add=True)
     history = AuditedHistory()
