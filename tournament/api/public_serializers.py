@@ -126,6 +126,9 @@ class StandingOut(serializers.Serializer):
     shared = serializers.BooleanField(help_text="The rank is shared (a full tie).")
     group = serializers.IntegerField(allow_null=True, help_text="A round robin's group (1, 2, …), else null.")
     withdrawn = serializers.BooleanField(help_text="The pair withdrew: listed after its group's active pairs.")
+    provisional = serializers.BooleanField(
+        help_text="A result counted for the pair awaits sign-off (待确认); the event counts such results, marked."
+    )
     movement = serializers.IntegerField(allow_null=True, help_text="Places gained since the round before.")
     previous_rank = serializers.IntegerField(allow_null=True)
     pair_id = serializers.IntegerField()

@@ -1,9 +1,10 @@
 """A later stage after a correction of the stage it was advanced from (issue 17, docs/corrections.md).
 
-When a corrected match of a Swiss or round-robin stage is signed off again, each later stage
-advanced from it is re-checked (:func:`advancement_recheck`, the ``match_confirmed`` receiver):
-the pairs its recorded advancement (count, overrides, lots) would advance now are compared with
-its entrants.
+Whenever a match of a Swiss or round-robin stage is signed off — again after a correction, or for
+the first time when the stage was advanced while it counted provisionally (the event counts
+results awaiting sign-off, marked) — each later stage advanced from it is re-checked
+(:func:`advancement_recheck`, the ``match_confirmed`` receiver): the pairs its recorded
+advancement (count, overrides, lots) would advance now are compared with its entrants.
 
 - Not drawn yet: the advancement is simply made again (nothing was built on it).
 - Drawn: the stage is flagged "advancement changed" (:class:`AdvancementFlag`) on its pages, the
@@ -47,7 +48,8 @@ def _later_stages(stage: Stage) -> list[Stage]:
     return [
         later
         for later in Stage.objects.filter(tournament_id=stage.tournament_id, order__gt=stage.order).order_by("order")
-        if isinstance(later.options.get("advancement"), dict) and later.options["advancement"].get("from_stage") == stage.pk
+        if isinstance(later.options.get("advancement"), dict)
+        and later.options["advancement"].get("from_stage") == stage.pk
     ]
 
 
@@ -69,16 +71,20 @@ def _advance_again(later: Stage, source: Stage, *, user: Any, reason: str) -> No
 
 
 def advancement_recheck(*, match: Match, user: Any = None) -> list[AdvancementFlag]:
-    """After ``match`` is signed off again following a correction: re-advance the later stages not
-    yet drawn, flag those drawn whose advancing set changed. Returns the flags opened or updated."""
+    """After ``match`` is signed off: re-advance the later stages not yet drawn, flag those drawn
+    whose advancing set changed. Returns the flags opened or updated."""
+    match = Match.objects.select_related("round__stage").get(pk=match.pk)
+    if match.status != MatchStatus.CONFIRMED:
+        return []
+    source = match.round.stage
+    later_stages = _later_stages(source)
+    if not later_stages:
+        return []
     correction = (
         Correction.objects.filter(match=match, status=CorrectionStatus.CLOSED).order_by("-closed_at", "-id").first()
     )
-    if correction is None or match.status != MatchStatus.CONFIRMED:
-        return []
-    source = match.round.stage
     flags = []
-    for later in _later_stages(source):
+    for later in later_stages:
         now = stage_advancing_now(next_stage=later)
         entrants = [int(pk) for pk in later.options.get("entrants") or []]
         if now is None:
@@ -94,16 +100,18 @@ def advancement_recheck(*, match: Match, user: Any = None) -> list[AdvancementFl
                 open_flag.save()
             continue
         if not later.rounds.exists():
-            _advance_again(later, source, user=user, reason=f"results corrected (match {match.pk})")
-            changes = {**correction.changes, "advanced_again": [*correction.changes.get("advanced_again", []), later.pk]}
-            correction.changes = changes
-            correction.save(update_fields=["changes"])
+            _advance_again(later, source, user=user, reason=f"results changed (match {match.pk})")
+            if correction is not None:
+                again = [*correction.changes.get("advanced_again", []), later.pk]
+                correction.changes = {**correction.changes, "advanced_again": again}
+                correction.save(update_fields=["changes"])
             continue
         with transaction.atomic():
-            flag = open_flag or AdvancementFlag(stage=later, correction=correction, advanced=entrants)
+            flag = open_flag or AdvancementFlag(stage=later, match=match, advanced=entrants)
+            flag.match = match
             flag.correction = correction
             flag.now_advancing = now
-            history_author(flag, user, f"results corrected (match {match.pk})")
+            history_author(flag, user, f"results changed (match {match.pk})")
             flag.save()
         flags.append(flag)
     return flags

@@ -36,7 +36,7 @@ from tournament.matches.models import (
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.rules import stage_rules_resolve
-from tournament.standings.selectors import stage_lots_seed, stage_ranking_get
+from tournament.standings.selectors import counted_statuses, stage_lots_seed, stage_ranking_get
 
 BRACKET_FIXED = "fixed"
 BRACKET_REDRAW = "redraw"
@@ -242,6 +242,10 @@ def stage_advance(
     unfinished = Match.objects.filter(round__stage=stage, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
     if not stage.rounds.exists() or stage.rounds.filter(status=RoundStatus.DRAFT).exists() or unfinished.exists():
         raise ValidationError(_("Every round of this stage needs its results first."), code="stage_not_finished")
+    unsigned = Match.objects.filter(round__stage=stage, status=MatchStatus.FINISHED, ew_pair__isnull=False)
+    if MatchStatus.FINISHED not in counted_statuses(stage=stage) and unsigned.exists():
+        # the event counts signed-off results only: advancing now would leave these out (issue 17)
+        raise ValidationError(_("Every result of this stage must be signed off first."), code="results_unsigned")
     by_rank, per_group, lots_seed = _advancement_order(stage=stage, count=count)
     reason = reason_clean(reason, required=bool(overrides))
     chosen = list(by_rank)

@@ -126,9 +126,8 @@ def match_dependents(*, match: Match) -> MatchDependents:
     from tournament.exports.models import ExportJob, PrizeTier  # exports reads matches: no cycle at import
 
     stage = match.round.stage
-    later_rounds = tuple(
-        Round.objects.filter(stage=stage, number__gt=match.round.number).order_by("number").values_list("number", flat=True)
-    )
+    later = Round.objects.filter(stage=stage, number__gt=match.round.number).order_by("number")
+    later_rounds = tuple(later.values_list("number", flat=True))
     later_stages = []
     for later in Stage.objects.filter(tournament_id=stage.tournament_id, order__gt=stage.order).order_by("order"):
         advancement = later.options.get("advancement") or {}

@@ -524,11 +524,16 @@ class AdvancementFlagStatus(models.TextChoices):
 
 
 class AdvancementFlag(models.Model):
-    """A later stage whose advancing set no longer matches its source stage after a correction
-    (issue 17): flagged "advancement changed" until the organiser redraws or keeps it with a reason."""
+    """A later stage whose advancing set no longer matches its source stage's ranking after a
+    sign-off (a corrected match, or a result counted provisionally when the stage was advanced;
+    issue 17): flagged "advancement changed" until the organiser redraws or keeps it with a reason."""
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="advancement_flags")
-    correction = models.ForeignKey(Correction, on_delete=models.CASCADE, related_name="advancement_flags")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="advancement_flags")
+    """The match whose sign-off changed who advances (a corrected one, or a provisional result)."""
+    correction = models.ForeignKey(
+        Correction, on_delete=models.SET_NULL, null=True, blank=True, related_name="advancement_flags"
+    )
     status = models.CharField(
         max_length=8, choices=AdvancementFlagStatus.choices, default=AdvancementFlagStatus.OPEN
     )

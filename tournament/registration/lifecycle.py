@@ -278,9 +278,8 @@ def tournament_update(
         locked.ends_on = ends_on
         locked.rule_profile = profile
         locked.rule_overrides = overrides
-        locked.save(
-            update_fields=["name", "venue", "starts_on", "ends_on", "rule_profile", "rule_overrides", "provisional_results"]
-        )
+        fields = ["name", "venue", "starts_on", "ends_on", "rule_profile", "rule_overrides", "provisional_results"]
+        locked.save(update_fields=fields)
         if policy_changed:  # every standings page, the API and the screen count differently now
             from tournament.standings.cache import public_version_bump
 

@@ -293,6 +293,7 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
                 previous_rank=previous.get(row.entrant),
                 group=group,
                 withdrawn=withdrawn,
+                provisional=row.entrant in current.provisional,
             )
         )
     return StageTable(stage=_stage_info(stage), columns=columns, lines=tuple(lines), latest_round=latest)

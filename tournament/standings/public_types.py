@@ -187,6 +187,8 @@ class StandingLine:
     """A round robin played in groups: the pair's group (1, 2, …); ``rank`` is then within it."""
     withdrawn: bool = False
     """The pair withdrew (退赛): listed after the active pairs of its group, it does not advance."""
+    provisional: bool = False
+    """A result counted for the pair awaits sign-off (待确认; the event's policy, issue 17)."""
 
     @property
     def movement(self) -> int | None:

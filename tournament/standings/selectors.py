@@ -9,7 +9,8 @@ advancement, the next round's draw, prizes, the API and the workbook all call
 Results count in a Swiss or round robin as the event's policy says (``Tournament.provisional_results``,
 issue 17): by default once the rules core has finished the match (finished or confirmed), a result
 awaiting sign-off being marked 待确认 (:attr:`StageStandings.provisional`: the pairs it touches);
-with ``signed_off`` only confirmed results count. A bye match (no E/W pair) is finished when it is drawn and counts as the stage's rules
+with ``signed_off`` only confirmed results count. A bye match (no E/W pair) is finished when it is
+drawn and counts as the stage's rules
 say, and a walkover against a withdrawn pair (``Round.draw_options["walkovers"]``) counts as a
 forfeit win. A knockout advances, names its champion and places its pairs on **confirmed**
 (signed-off) results only.
