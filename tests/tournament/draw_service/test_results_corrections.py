@@ -316,3 +316,44 @@ def test_the_workbook_marks_results_awaiting_sign_off():
     column, pair_column = header.index("待确认"), header.index("对号")
     marked = {row[pair_column].value for row in sheet.iter_rows(min_row=2) if row[column].value}
     assert marked == {unsigned.ns_pair_id, unsigned.ew_pair_id}
+
+
+def test_the_unlock_page_and_the_api_show_the_dependents_first(client):
+    from django.urls import reverse
+    from rest_framework.test import APIClient
+
+    tournament, stage = swiss(rounds=2)
+    boss = organiser()
+    tournament.organisers.add(boss)
+    final = knockout(tournament)
+    stage_advance(stage=stage, next_stage=final, user=boss)
+    round_publish(round_=round_draw(stage=final, seed=1))
+    match = Match.objects.filter(round__stage=stage, round__number=1, ew_pair__isnull=False).first()
+    client.force_login(boss)
+    url = reverse("matches:unlock", args=[match.pk])
+    page = client.get(url)
+    text = page.content.decode()
+    assert page.status_code == 200 and "淘汰赛" in text and "dependents_seen" in text
+    assert page.context["dependents"].later_rounds == (2,)
+    refused = client.post(url, {"reason": "记错了"})
+    assert refused.status_code == 400
+    match.refresh_from_db()
+    assert match.status == MatchStatus.CONFIRMED
+    done = client.post(url, {"reason": "记错了", "dependents_seen": "on"})
+    assert done.status_code == 302
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED and match.reopened_at is not None
+    detail = client.get(reverse("matches:match", args=[match.pk]))
+    assert "reopened" in detail.content.decode()  # the clock says so, no countdown
+    signed(match.pk, boss)
+
+    api = APIClient()
+    api.force_authenticate(boss)
+    other = Match.objects.filter(round__stage=stage, round__number=1, ew_pair__isnull=False).exclude(pk=match.pk)[0]
+    seen = api.get(reverse("api:unlock", args=[other.pk]))
+    assert seen.status_code == 200 and seen.data["any"] and seen.data["later_rounds"] == [2]
+    assert seen.data["later_stages"] == [{"id": final.pk, "name": "淘汰赛", "drawn": True}]
+    blocked = api.post(reverse("api:unlock", args=[other.pk]), {"reason": "x"}, format="json")
+    assert blocked.status_code == 409 and blocked.data["error"]["code"] == "dependents"
+    ok = api.post(reverse("api:unlock", args=[other.pk]), {"reason": "x", "dependents_seen": True}, format="json")
+    assert ok.status_code == 200 and ok.data["status"] == "finished"
