@@ -102,7 +102,7 @@ class TournamentEditForm(forms.Form):
         initial=ProvisionalResults.MARKED,
         help_text=_(
             "Standings, placings, prizes, the big screen, the API and the workbook follow this. "
-            "Nothing is ever drawn or advanced from a result awaiting sign-off."
+            "A knockout moves on signed-off results only."
         ),
     )
 

@@ -35,9 +35,10 @@ class TournamentStatus(models.TextChoices):
 class ProvisionalResults(models.TextChoices):
     """What a finished but not yet signed-off result (待确认) counts for (issue 17, docs/corrections.md).
 
-    Whichever is chosen, advancement into a later stage, the next round's draw and a bracket's
-    next match are built on signed-off results only: nothing is ever drawn from a result that may
-    still change.
+    The one ranking (``tournament.standings.selectors``) applies it, so every reader follows: pages,
+    the big screen, advancement, the next Swiss round's draw, prizes, the API and the workbook. A
+    knockout advances on signed-off results only under either policy; a later stage advanced while
+    results awaited sign-off is re-checked when they are signed off (``draw.advancement_flags``).
     """
 
     MARKED = "marked", _("Count them, marked awaiting sign-off")
