@@ -110,7 +110,7 @@ def test_an_unlock_that_later_rounds_depend_on_lists_them_and_needs_the_acknowle
 
 
 def test_a_match_reopened_for_correction_never_restarts_its_clock():
-    tournament, stage = swiss(rounds=1)
+    _tournament, stage = swiss(rounds=1)
     match = Match.objects.filter(round__stage=stage, ew_pair__isnull=False).first()
     past = timezone.now() - timedelta(hours=1)
     Match.objects.filter(pk=match.pk).update(started_at=past - timedelta(minutes=40), clock_ends_at=past)
@@ -223,7 +223,7 @@ def semi_finals(*, third_place: bool = True):
 
 
 def test_a_changed_semi_final_winner_moves_into_the_final_not_yet_started():
-    tournament, stage, semis, final_round = semi_finals()
+    _tournament, _stage, semis, final_round = semi_finals()
     semi = semis.matches.order_by("table__number").first()
     old_winner, old_loser = semi.ns_pair_id, semi.ew_pair_id  # NS won every deal
     dependents = match_dependents(match=semi)
@@ -247,7 +247,7 @@ def test_a_changed_semi_final_winner_moves_into_the_final_not_yet_started():
 
 def test_a_semi_final_cannot_change_its_winner_once_the_final_is_played():
     """The issue's second case: the final published and played, a semi-final corrected."""
-    tournament, stage, semis, final_round = semi_finals()
+    _tournament, stage, semis, final_round = semi_finals()
     final = final_round.matches.get(table__number=1)
     third = final_round.matches.get(table__number=2)
     for match in (final, third):
