@@ -30,6 +30,10 @@ class StageOut(serializers.Serializer):
     name = serializers.CharField()
     format = serializers.CharField(help_text="knockout, swiss or round_robin")
     order = serializers.IntegerField()
+    advancement_changed = serializers.BooleanField(
+        help_text="A corrected result of the stage it was advanced from changes who advances; "
+        "the organiser has not decided yet (redraw, or keep with a reason)."
+    )
 
 
 class RoundOut(serializers.Serializer):

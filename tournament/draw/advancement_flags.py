@@ -37,6 +37,7 @@ from tournament.matches.models import (
     Stage,
 )
 from tournament.registration.lifecycle import event_write
+from tournament.standings.cache import public_version_bump
 
 logger = logging.getLogger(__name__)
 
@@ -84,6 +85,7 @@ def advancement_recheck(*, match: Match, user: Any = None) -> list[AdvancementFl
         Correction.objects.filter(match=match, status=CorrectionStatus.CLOSED).order_by("-closed_at", "-id").first()
     )
     flags = []
+    closed = False
     for later in later_stages:
         now = stage_advancing_now(next_stage=later)
         entrants = [int(pk) for pk in later.options.get("entrants") or []]
@@ -98,6 +100,7 @@ def advancement_recheck(*, match: Match, user: Any = None) -> list[AdvancementFl
                 open_flag.decided_at = timezone.now()
                 history_author(open_flag, user, open_flag.decision_reason)
                 open_flag.save()
+                closed = True
             continue
         if not later.rounds.exists():
             _advance_again(later, source, user=user, reason=f"results changed (match {match.pk})")
@@ -114,6 +117,8 @@ def advancement_recheck(*, match: Match, user: Any = None) -> list[AdvancementFl
             history_author(flag, user, f"results changed (match {match.pk})")
             flag.save()
         flags.append(flag)
+    if flags or closed:  # the public stage pages and the API say (or stop saying) "advancement changed"
+        public_version_bump(tournament_id=source.tournament_id)
     return flags
 
 
@@ -163,4 +168,5 @@ def advancement_flag_resolve(*, stage: Stage, choice: str, reason: str, user: An
         flag.decided_at = timezone.now()
         history_author(flag, user, reason)
         flag.save()
+    public_version_bump(tournament_id=stage.tournament_id)
     return flag

@@ -37,6 +37,9 @@ class StageInfo:
     """The profile the stage was created from (shown by its title)."""
     rules: tuple[RuleLine, ...] = ()
     """The options in force, as stored with the stage (issue 13)."""
+    advancement_changed: bool = False
+    """A corrected result of the stage it was advanced from changes who advances, and the organiser
+    has not decided yet (issue 17: ``tournament.draw.advancement_flags``)."""
 
     @property
     def is_knockout(self) -> bool:

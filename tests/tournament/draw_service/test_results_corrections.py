@@ -156,9 +156,13 @@ def test_the_scenario_swiss_then_knockout_then_a_round_1_correction_flags_the_ad
     page = client.get(f"/t/{tournament.pk}/manage/stages/{final.pk}/")
     assert page.status_code == 200 and page.context["flag"] == flagged
     api = client.get(f"/api/public/tournaments/{tournament.pk}/stages/{stage.pk}/standings/")
-    if api.status_code == 200:
-        ranks = [line["pair_id"] for line in api.json()["results"]]
-        assert [int(row.entrant) for row in stage_ranking_get(stage=stage).standings.rows][:4] == ranks[:4]
+    assert api.status_code == 200
+    ranks = [line["pair_id"] for line in api.json()["results"]]
+    assert [int(row.entrant) for row in stage_ranking_get(stage=stage).standings.rows] == ranks
+    overview = client.get(f"/api/public/tournaments/{tournament.pk}/").json()
+    assert {s["id"]: s["advancement_changed"] for s in overview["stages"]} == {stage.pk: False, final.pk: True}
+    bracket_page = client.get(f"/t/{tournament.pk}/bracket/{final.pk}/").content.decode()
+    assert "advancement-changed" in bracket_page
     # keep, with a reason (a redraw is refused: the stage has no result yet, so it is allowed here)
     with pytest.raises(UserError):
         advancement_flag_resolve(stage=final, choice="keep", reason=" ", user=boss)
@@ -168,6 +172,8 @@ def test_the_scenario_swiss_then_knockout_then_a_round_1_correction_flags_the_ad
     assert flagged.status == AdvancementFlagStatus.REDRAWN and set(final.options["entrants"]) == set(now)
     assert not final.rounds.exists()
     assert flagged.history.filter(history_change_reason="按更正后的名次重新晋级").exists()
+    overview = client.get(f"/api/public/tournaments/{tournament.pk}/").json()
+    assert not any(s["advancement_changed"] for s in overview["stages"])  # decided: no flag any more
 
 
 def test_a_later_stage_not_yet_drawn_is_advanced_again():
