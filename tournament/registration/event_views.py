@@ -26,6 +26,8 @@ def _initial(tournament: Tournament) -> dict[str, Any]:
         "ends_on": tournament.ends_on,
         "rule_profile": tournament.rule_profile,
         "provisional_results": tournament.provisional_results,
+        "entry_mode": tournament.entry_mode,
+        "auto_confirm_minutes": tournament.auto_confirm_minutes,
     }
     for key in TournamentEditForm.OVERRIDES:
         initial[key] = tournament.rule_overrides.get(key)
@@ -76,6 +78,8 @@ def event_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
                 rule_profile=None if locked else data["rule_profile"],
                 rule_overrides=None if locked else form.overrides(tournament.rule_overrides),
                 provisional_results=data["provisional_results"],
+                entry_mode=data["entry_mode"] or None,  # not sent: unchanged
+                auto_confirm_minutes=data["auto_confirm_minutes"],
                 user=request.user,
             )
         except ValidationError as error:

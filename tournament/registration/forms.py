@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.bounds import column_max
 from tournament.locale import ui_is_chinese
-from tournament.registration.models import Game, Pair, ProvisionalResults
+from tournament.registration.models import EntryMode, Game, Pair, ProvisionalResults
 from tournament.registration.services import PlayerData
 
 
@@ -104,6 +104,15 @@ class TournamentEditForm(forms.Form):
             "Standings, placings, prizes, the big screen, the API and the workbook follow this. "
             "A knockout moves on signed-off results only."
         ),
+    )
+    # Who enters the deals (issue 19): not a scoring rule, so it stays editable after the draw.
+    entry_mode = forms.ChoiceField(label=_("Who enters the deals"), choices=EntryMode.choices, required=False)
+    auto_confirm_minutes = forms.IntegerField(
+        label=_("A players' entry counts by itself after (minutes)"),
+        min_value=1,
+        max_value=120,
+        required=False,
+        help_text=_("Unless the other side disputes it. Empty: only a confirmation makes it count."),
     )
 
     def __init__(self, *args: object, locked: bool = False, **kwargs: object) -> None:

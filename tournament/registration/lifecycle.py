@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from datetime import date
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -35,8 +35,9 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
 from scoring.profiles import options_for
+from tournament.audit import history_author
 from tournament.errors import UserError
-from tournament.registration.models import Game, ProvisionalResults, Tournament, TournamentStatus
+from tournament.registration.models import EntryMode, Game, ProvisionalResults, Tournament, TournamentStatus
 from tournament.registration.text import clean_text
 from tournament.rules import scoring_message
 
@@ -232,11 +233,16 @@ def tournament_update(
     rule_profile: str | None = None,
     rule_overrides: Mapping[str, Any] | None = None,
     provisional_results: str | None = None,
+    entry_mode: str | None = None,
+    auto_confirm_minutes: int | Literal["unchanged"] | None = "unchanged",
     user: Any = None,
 ) -> Tournament:
     """Edit the event's name, venue, dates, what results awaiting sign-off count for
     (``provisional_results``; None: unchanged; any time: it changes what is shown, never a result)
     and — until its first round is drawn — its rules.
+
+    ``entry_mode`` / ``auto_confirm_minutes`` (who enters the deals, issue 19; None / "unchanged":
+    unchanged) are not scoring rules: they may change after the draw and apply to the next entry.
 
     ``rule_profile`` / ``rule_overrides`` None: unchanged. A change of the rules re-resolves the
     stored rules of every stage (its own profile and overrides kept on top of the event's).
@@ -264,6 +270,10 @@ def tournament_update(
     policy = tournament.provisional_results if provisional_results is None else provisional_results
     if policy not in ProvisionalResults.values:
         errors["provisional_results"] = _("Choose what results awaiting sign-off count for.")
+    if entry_mode is not None and entry_mode not in EntryMode.values:
+        errors["entry_mode"] = _("Choose who enters the deals.")
+    if auto_confirm_minutes not in (None, "unchanged") and not 1 <= int(auto_confirm_minutes) <= 120:
+        errors["auto_confirm_minutes"] = _("Between 1 and 120 minutes.")
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
@@ -278,8 +288,24 @@ def tournament_update(
         locked.ends_on = ends_on
         locked.rule_profile = profile
         locked.rule_overrides = overrides
-        fields = ["name", "venue", "starts_on", "ends_on", "rule_profile", "rule_overrides", "provisional_results"]
-        locked.save(update_fields=fields)
+        if entry_mode is not None:
+            locked.entry_mode = entry_mode
+        if auto_confirm_minutes != "unchanged":
+            locked.auto_confirm_minutes = auto_confirm_minutes
+        history_author(locked, user, "event edited")
+        locked.save(
+            update_fields=[
+                "name",
+                "venue",
+                "starts_on",
+                "ends_on",
+                "rule_profile",
+                "rule_overrides",
+                "entry_mode",
+                "auto_confirm_minutes",
+                "provisional_results",
+            ]
+        )
         if policy_changed:  # every standings page, the API and the screen count differently now
             from tournament.standings.cache import public_version_bump
 
@@ -299,8 +325,18 @@ def tournament_update(
                         }
                     ) from exc
             Stage.objects.bulk_update(stages, ["rules"])
-    for field in ("name", "venue", "starts_on", "ends_on", "rule_profile", "rule_overrides", "provisional_results"):
+    for field in (
+        "name",
+        "venue",
+        "starts_on",
+        "ends_on",
+        "rule_profile",
+        "rule_overrides",
+        "entry_mode",
+        "provisional_results",
+    ):
         setattr(tournament, field, getattr(locked, field))
+    tournament.auto_confirm_minutes = locked.auto_confirm_minutes
     return tournament
 
 
@@ -317,9 +353,9 @@ def rules_locked_reason() -> str:
 
 def tournament_status_after_publish(*, tournament_id: int) -> None:
     """A round is published: an event not yet under way is now in progress."""
-    moved = Tournament.objects.filter(
-        pk=tournament_id, status__in=[S.DRAFT, S.REGISTRATION, S.CHECK_IN]
-    ).update(status=S.RUNNING)
+    moved = Tournament.objects.filter(pk=tournament_id, status__in=[S.DRAFT, S.REGISTRATION, S.CHECK_IN]).update(
+        status=S.RUNNING
+    )
     if moved:
         _public_pages_changed(tournament_id)
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('registration', '0003_event_life'),
+        ('registration', '0004_entry_mode'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0007_clock_pause'),
+        ('matches', '0008_player_entry'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
