@@ -100,6 +100,7 @@ class TournamentEditForm(forms.Form):
         label=_("Results awaiting sign-off"),
         choices=ProvisionalResults.choices,
         initial=ProvisionalResults.MARKED,
+        required=False,  # not sent: unchanged
         help_text=_(
             "Standings, placings, prizes, the big screen, the API and the workbook follow this. "
             "A knockout moves on signed-off results only."

@@ -363,3 +363,20 @@ def test_the_unlock_page_and_the_api_show_the_dependents_first(client):
     assert blocked.status_code == 409 and blocked.data["error"]["code"] == "dependents"
     ok = api.post(reverse("api:unlock", args=[other.pk]), {"reason": "x", "dependents_seen": True}, format="json")
     assert ok.status_code == 200 and ok.data["status"] == "finished"
+
+
+def test_the_organiser_sets_the_policy_on_the_event_page(client):
+    from django.urls import reverse
+
+    tournament, _stage = swiss(rounds=1, sign=False)
+    boss = organiser()
+    tournament.organisers.add(boss)
+    client.force_login(boss)
+    data = {"name": tournament.name, "rule_profile": tournament.rule_profile, "provisional_results": "signed_off"}
+    assert client.post(reverse("registration:event", args=[tournament.pk]), data).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.provisional_results == ProvisionalResults.SIGNED_OFF
+    bad = client.post(reverse("registration:event", args=[tournament.pk]), {**data, "provisional_results": "x"})
+    assert bad.status_code == 200 and "provisional_results" in bad.context["form"].errors
+    tournament.refresh_from_db()
+    assert tournament.provisional_results == ProvisionalResults.SIGNED_OFF
