@@ -182,6 +182,40 @@ class ReasonInput(serializers.Serializer):
     reason = serializers.CharField(max_length=REASON_MAX)
 
 
+class UnlockInput(ReasonInput):
+    dependents_seen = serializers.BooleanField(
+        default=False,
+        help_text="True once the caller has shown what depends on the match (GET this URL); without it "
+        "an unlock of a match later rounds, stages or placings depend on is refused (409 dependents).",
+    )
+
+
+class DependentStageOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    drawn = serializers.BooleanField()
+
+
+class DependentMatchOut(serializers.Serializer):
+    match = serializers.IntegerField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    started = serializers.BooleanField()
+
+
+class DependentsOutput(serializers.Serializer):
+    """What was built on a confirmed match (issue 17), as the unlock page shows it."""
+
+    stage = serializers.CharField()
+    later_rounds = serializers.ListField(child=serializers.IntegerField())
+    later_stages = DependentStageOut(many=True)
+    successors = DependentMatchOut(many=True)
+    placings_decided = serializers.BooleanField()
+    exports = serializers.IntegerField()
+    prize_tiers = serializers.IntegerField()
+    any = serializers.BooleanField()
+
+
 class AdjustmentInput(serializers.Serializer):
     side = serializers.ChoiceField(choices=["NS", "EW"], help_text="The pair the adjustment is against.")
     kind = serializers.ChoiceField(choices=AdjustmentKind.values)

@@ -37,16 +37,17 @@ from tournament.api.match_serializers import (
     DealEntryOutput,
     DealOutput,
     DeletionInput,
+    DependentsOutput,
     ErrorOutput,
     MatchDetailOutput,
     MatchOutput,
-    ReasonInput,
+    UnlockInput,
     VersionInput,
 )
 from tournament.api.schema import StrictQueryParams
 from tournament.bounds import INT_MAX
 from tournament.errors import UserError
-from tournament.matches import access, clock, selectors, services
+from tournament.matches import access, clock, corrections, selectors, services
 from tournament.matches.models import Match
 from tournament.parsing import int_parse
 
@@ -283,18 +284,35 @@ class SignOffView(MatchView):
 
 
 class UnlockView(MatchView):
-    @extend_schema(
-        summary="Unlock a signed-off match (organisers), with a reason",
-        request=ReasonInput,
-        responses={200: MatchDetailOutput, **ERRORS},
-    )
-    def post(self, request: Request, match_id: int) -> Response:
+    def _unlockable(self, request: Request, match_id: int) -> Match:
         match = self.match(request, match_id)
         if not access.user_may_unlock(user=request.user, match=match):
             raise Http404
-        data = ReasonInput(data=request.data)
+        return match
+
+    @extend_schema(
+        summary="What depends on a signed-off match, before unlocking it (organisers, chief referee)",
+        responses={200: DependentsOutput, **ERRORS},
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        dependents = corrections.match_dependents(match=self._unlockable(request, match_id))
+        return Response({**dependents.to_json(), "any": dependents.any})
+
+    @extend_schema(
+        summary="Unlock a signed-off match for a correction (organisers, chief referee), with a reason",
+        request=UnlockInput,
+        responses={200: MatchDetailOutput, **ERRORS},
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = self._unlockable(request, match_id)
+        data = UnlockInput(data=request.data)
         data.is_valid(raise_exception=True)
-        services.match_unlock(match_id=match.pk, reason=data.validated_data["reason"], user=request.user)
+        services.match_unlock(
+            match_id=match.pk,
+            reason=data.validated_data["reason"],
+            user=request.user,
+            dependents_seen=data.validated_data["dependents_seen"],
+        )
         return self.answer(match.pk)
 
 

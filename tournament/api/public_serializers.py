@@ -30,6 +30,10 @@ class StageOut(serializers.Serializer):
     name = serializers.CharField()
     format = serializers.CharField(help_text="knockout, swiss or round_robin")
     order = serializers.IntegerField()
+    advancement_changed = serializers.BooleanField(
+        help_text="A corrected result of the stage it was advanced from changes who advances; "
+        "the organiser has not decided yet (redraw, or keep with a reason)."
+    )
 
 
 class RoundOut(serializers.Serializer):
@@ -126,6 +130,9 @@ class StandingOut(serializers.Serializer):
     shared = serializers.BooleanField(help_text="The rank is shared (a full tie).")
     group = serializers.IntegerField(allow_null=True, help_text="A round robin's group (1, 2, …), else null.")
     withdrawn = serializers.BooleanField(help_text="The pair withdrew: listed after its group's active pairs.")
+    provisional = serializers.BooleanField(
+        help_text="A result counted for the pair awaits sign-off (待确认); the event counts such results, marked."
+    )
     movement = serializers.IntegerField(allow_null=True, help_text="Places gained since the round before.")
     previous_rank = serializers.IntegerField(allow_null=True)
     pair_id = serializers.IntegerField()

@@ -8,6 +8,7 @@ from django import forms
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
+from tournament.audit import REASON_MAX
 from tournament.bounds import INT_MAX, column_max
 from tournament.draw.pairing import Referee
 from tournament.draw.stages import BRACKET_FIXED, BRACKET_REDRAW
@@ -248,3 +249,17 @@ class TablesByHandForm(forms.Form):
     def referee_user(self) -> Any:
         referee_id = self.cleaned_data.get("referee")
         return None if not referee_id else self.referee_users[referee_id]
+
+
+class AdvancementFlagForm(forms.Form):
+    """The organiser's answer to "advancement changed" (``advancement_flags.advancement_flag_resolve``)."""
+
+    choice = forms.ChoiceField(
+        label=_("What to do"),
+        choices=[
+            ("redraw", _("Advance the pairs again and draw the stage again (only before any result)")),
+            ("keep", _("Keep the stage as drawn")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)

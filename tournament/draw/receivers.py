@@ -11,6 +11,7 @@ from typing import Any
 
 from django.dispatch import receiver
 
+from tournament.draw.advancement_flags import advancement_recheck
 from tournament.draw.services import bracket_after_result
 from tournament.matches.signals import match_confirmed
 from tournament.registration.lifecycle import tournament_finish_if_decided
@@ -33,3 +34,13 @@ def finish_event(sender: Any, match: Any, **kwargs: Any) -> None:
         tournament_finish_if_decided(match=match)
     except Exception:  # the sign-off has committed; the organiser can still finish the event by hand
         logger.exception("event status not updated after match %s", match.pk)
+
+
+@receiver(match_confirmed, dispatch_uid="draw.advancement_recheck")
+def recheck_advancement(sender: Any, match: Any, **kwargs: Any) -> None:
+    """A corrected match signed off again: later stages advanced from its stage follow or are
+    flagged "advancement changed" (``tournament.draw.advancement_flags``; issue 17)."""
+    try:
+        advancement_recheck(match=match)
+    except Exception:  # the sign-off has committed; the organiser sees no flag and can re-check by hand
+        logger.exception("advancement not re-checked after match %s", match.pk)

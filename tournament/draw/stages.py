@@ -38,7 +38,7 @@ from tournament.matches.models import (
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.rules import stage_rules_resolve
-from tournament.standings.selectors import stage_lots_seed, stage_ranking_get
+from tournament.standings.selectors import counted_statuses, stage_lots_seed, stage_ranking_get
 
 BRACKET_FIXED = "fixed"
 BRACKET_REDRAW = "redraw"
@@ -249,34 +249,11 @@ def stage_advance(
     unfinished = Match.objects.filter(round__stage=stage, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
     if not stage.rounds.exists() or stage.rounds.filter(status=RoundStatus.DRAFT).exists() or unfinished.exists():
         raise ValidationError(_("Every round of this stage needs its results first."), code="stage_not_finished")
-    ranking = stage_ranking_get(stage=stage).ranking
-    lots_seed = None
-    if ranking is not None and ranking.lots_seed is None and ranking.cut_undecided(count):
-        # A full tie at the cut is decided by drawing lots (RULES.md §5): seeded, recorded with the
-        # stage (its pages then show the same lots), reproducible.
-        lots_seed = secrets.randbelow(2**31)
-        ranking = stage_ranking_get(stage=stage, lots_seed=lots_seed).ranking
-    groups = ranking.groups() if ranking is not None else []
-    if ranking is None or not ranking.grouped:
-        eligible = [row.entrant for group in groups for row in group]
-        if ranking is None:  # a knockout stage: its placings, withdrawn pairs skipped
-            withdrawn = set(stage.tournament.pairs.filter(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
-            placings = stage_ranking_get(stage=stage).standings.rows
-            eligible = [row.entrant for row in placings if int(row.entrant) not in withdrawn]
-        if count < 2 or count > len(eligible):
-            raise ValidationError(
-                {"count": _("Between 2 and %(n)d pairs can advance.") % {"n": len(eligible)}}, code="invalid_count"
-            )
-        by_rank = [int(entrant) for entrant in eligible[:count]]
-    else:
-        smallest = min(len(group) for group in groups)
-        if count < 1 or count > smallest or count * len(groups) < 2:
-            raise ValidationError(
-                {"count": _("Between 1 and %(n)d pairs of each group can advance.") % {"n": smallest}},
-                code="invalid_count",
-            )
-        by_rank = [int(entrant) for entrant in ranking.advancing(count)]
-    per_group = ranking is not None and ranking.grouped
+    unsigned = Match.objects.filter(round__stage=stage, status=MatchStatus.FINISHED, ew_pair__isnull=False)
+    if MatchStatus.FINISHED not in counted_statuses(stage=stage) and unsigned.exists():
+        # the event counts signed-off results only: advancing now would leave these out (issue 17)
+        raise ValidationError(_("Every result of this stage must be signed off first."), code="results_unsigned")
+    by_rank, per_group, lots_seed = _advancement_order(stage=stage, count=count)
     reason = reason_clean(reason, required=bool(overrides))
     chosen = list(by_rank)
     active = set(stage.tournament.pairs.exclude(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
@@ -314,3 +291,58 @@ def stage_advance(
         history_author(next_stage, user, reason or f"advance top {count} from stage {stage.pk}")
         next_stage.save(update_fields=["options"])
     return next_stage
+
+
+def _advancement_order(*, stage: Stage, count: int, draw_lots: bool = True) -> tuple[list[int], bool, int | None]:
+    """The ``count`` best of ``stage`` by its one ranking (per group in a grouped round robin): the
+    pair ids, whether per group, and the lots seed freshly drawn for a full tie at the cut (None:
+    none needed or ``draw_lots`` is off — a re-check after a correction uses the recorded lots)."""
+    ranking = stage_ranking_get(stage=stage).ranking
+    lots_seed = None
+    if draw_lots and ranking is not None and ranking.lots_seed is None and ranking.cut_undecided(count):
+        # A full tie at the cut is decided by drawing lots (RULES.md §5): seeded, recorded with the
+        # stage (its pages then show the same lots), reproducible.
+        lots_seed = secrets.randbelow(2**31)
+        ranking = stage_ranking_get(stage=stage, lots_seed=lots_seed).ranking
+    groups = ranking.groups() if ranking is not None else []
+    if ranking is None or not ranking.grouped:
+        eligible = [row.entrant for group in groups for row in group]
+        if ranking is None:  # a knockout stage: its placings, withdrawn pairs skipped
+            withdrawn = set(stage.tournament.pairs.filter(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
+            placings = stage_ranking_get(stage=stage).standings.rows
+            eligible = [row.entrant for row in placings if int(row.entrant) not in withdrawn]
+        if count < 2 or count > len(eligible):
+            raise ValidationError(
+                {"count": _("Between 2 and %(n)d pairs can advance.") % {"n": len(eligible)}}, code="invalid_count"
+            )
+        by_rank = [int(entrant) for entrant in eligible[:count]]
+    else:
+        smallest = min(len(group) for group in groups)
+        if count < 1 or count > smallest or count * len(groups) < 2:
+            raise ValidationError(
+                {"count": _("Between 1 and %(n)d pairs of each group can advance.") % {"n": smallest}},
+                code="invalid_count",
+            )
+        by_rank = [int(entrant) for entrant in ranking.advancing(count)]
+    return by_rank, ranking is not None and ranking.grouped, lots_seed
+
+
+def stage_advancing_now(*, next_stage: Stage) -> list[int] | None:
+    """The pairs ``next_stage``'s recorded advancement would advance now (its count, overrides and
+    the lots it recorded), or None when it was not advanced or no longer can be computed (issue 17:
+    compared with its entrants after a correction of the source stage)."""
+    record = next_stage.options.get("advancement")
+    if not isinstance(record, dict) or not record.get("from_stage"):
+        return None
+    stage = Stage.objects.filter(pk=record["from_stage"], tournament_id=next_stage.tournament_id).first()
+    if stage is None:
+        return None
+    try:
+        by_rank, _per_group, _lots = _advancement_order(stage=stage, count=int(record["count"]), draw_lots=False)
+    except (ValidationError, KeyError, TypeError, ValueError):
+        return None
+    chosen = list(by_rank)
+    for leaving, joining in record.get("overrides") or []:
+        if leaving in chosen and joining not in chosen:
+            chosen[chosen.index(leaving)] = joining
+    return chosen

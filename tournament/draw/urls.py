@@ -9,6 +9,11 @@ urlpatterns = [
     path("t/<int:tournament_id>/manage/stages/<int:stage_id>/", views.stage_detail, name="stage"),
     path("t/<int:tournament_id>/manage/stages/<int:stage_id>/draw/", views.round_generate, name="round_generate"),
     path("t/<int:tournament_id>/manage/stages/<int:stage_id>/advance/", views.stage_advance, name="stage_advance"),
+    path(
+        "t/<int:tournament_id>/manage/stages/<int:stage_id>/advancement/",
+        views.stage_advancement_flag,
+        name="stage_advancement_flag",
+    ),
     path("t/<int:tournament_id>/manage/rounds/<int:round_id>/", views.round_detail, name="round"),
     path("t/<int:tournament_id>/manage/rounds/<int:round_id>/swap/", views.round_swap, name="round_swap"),
     path("t/<int:tournament_id>/manage/rounds/<int:round_id>/move/", views.round_move, name="round_move"),

@@ -18,8 +18,10 @@ from django.views.decorators.http import require_POST
 
 from tournament.draw import edits, services
 from tournament.draw import stages as draw_stages
+from tournament.draw.advancement_flags import advancement_flag_resolve, stage_open_advancement_flag
 from tournament.draw.forms import (
     AdvanceForm,
+    AdvancementFlagForm,
     MoveForm,
     RefereePlanForm,
     RoundDrawForm,
@@ -31,7 +33,7 @@ from tournament.draw.forms import (
 from tournament.draw.pairing import DrawWarning
 from tournament.draw.points_forms import PointsStageForm
 from tournament.draw.selectors import round_lines, round_referee_loads, round_seats, table_ranges
-from tournament.errors import UserError
+from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.matches.referees import referee_accounts_list
 from tournament.matches.table_links import table_qr_codes
@@ -81,8 +83,24 @@ def stage_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, "draw/stage_list.html", {"tournament": tournament, "stages": stages, "form": form})
 
 
-def _stage_page(request: HttpRequest, tournament: Tournament, stage: Stage, draw_form: RoundDrawForm) -> HttpResponse:
+def _stage_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    stage: Stage,
+    draw_form: RoundDrawForm,
+    *,
+    flag_form: AdvancementFlagForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
     rounds = stage.rounds.order_by("number")
+    flag = stage_open_advancement_flag(stage=stage)
+    names_of: dict[str, list[str]] = {}
+    if flag is not None:  # who advanced and who the corrected results advance, by name
+        names = dict(tournament.pairs.filter(pk__in=[*flag.advanced, *flag.now_advancing]).values_list("id", "name"))
+        names_of = {
+            "leaving": [names.get(pk, str(pk)) for pk in flag.advanced if pk not in flag.now_advancing],
+            "joining": [names.get(pk, str(pk)) for pk in flag.now_advancing if pk not in flag.advanced],
+        }
     bracket = services.stage_bracket(stage=stage)
     seeds: list[Any] = []
     if bracket is not None:
@@ -103,13 +121,36 @@ def _stage_page(request: HttpRequest, tournament: Tournament, stage: Stage, draw
             "later_stages": tournament.stages.filter(order__gt=stage.order).exists(),
             "rules_profile": stage_profile_name(stage),
             "rules_lines": stage_rules_lines(stage),
+            "flag": flag,
+            "flag_names": names_of,
+            "flag_form": flag_form or AdvancementFlagForm(),
         },
+        status=status,
     )
 
 
 @organiser_view
 def stage_detail(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     return _stage_page(request, tournament, _stage(tournament, stage_id), RoundDrawForm())
+
+
+@require_POST
+@organiser_view
+def stage_advancement_flag(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """The organiser's answer to "advancement changed": draw the stage again, or keep it (issue 17)."""
+    stage = _stage(tournament, stage_id)
+    form = AdvancementFlagForm(request.POST)
+    if form.is_valid():
+        try:
+            advancement_flag_resolve(
+                stage=stage, choice=form.cleaned_data["choice"], reason=form.cleaned_data["reason"], user=request.user
+            )
+        except USER_ERRORS as error:
+            form.add_error(None, user_error_of(error).message)
+        else:
+            messages.success(request, _("Advancement decided."))
+            return redirect("draw:stage", tournament_id=tournament.pk, stage_id=stage.pk)
+    return _stage_page(request, tournament, stage, RoundDrawForm(), flag_form=form, status=400)
 
 
 @require_POST

@@ -173,9 +173,11 @@ STANDINGS_STAGE = (
     Column("group", "组别", "Group", 6),
     Column("place", "阶段名次", "Stage place", 8),
     Column("withdrawn", "退赛", "Withdrawn", 6),
+    Column("provisional", "待确认", "Awaiting sign-off", 8),
 )
 """After the metrics: a grouped round robin's group (``rank`` is then within it), the place in the
-whole stage (by group place, then across groups — what prizes award), and whether the pair withdrew."""
+whole stage (by group place, then across groups — what prizes award), whether the pair withdrew, and
+whether a result counted for it awaits sign-off (issue 17: the event's policy, marked as on the pages)."""
 
 # The standings row's attribute for each tie-breaker of the rules core.
 METRIC_ATTRIBUTES: Mapping[str, str] = MappingProxyType(

@@ -432,6 +432,7 @@ def _standings(book: Book, context: _Context, standings: StageStandings) -> None
                 group,
                 place,
                 gone,
+                row.entrant in standings.provisional,
             ]
         )
         context.progress.advance()

@@ -77,8 +77,9 @@ def user_may_adjust(*, user: Any, match: Match) -> bool:
 
 
 def user_may_unlock(*, user: Any, match: Match) -> bool:
-    """Only an organiser reopens a signed-off match."""
-    return user_organises(user=user, tournament_id=match.round.stage.tournament_id)
+    """An organiser or the chief referee reopens a signed-off match for a correction (issue 17:
+    what was built on it is theirs to weigh; a table's referee cannot)."""
+    return user_may_adjust(user=user, match=match)
 
 
 def user_may_audit(*, user: Any, match: Match) -> bool:

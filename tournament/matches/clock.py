@@ -179,6 +179,7 @@ def _time_call_due(match: Match, *, now: datetime) -> list[str]:
     changed, for the caller's fold to store (none: nothing was due). A signed-off match is left as is."""
     if (
         match.status == MatchStatus.CONFIRMED
+        or match.reopened_at is not None  # reopened for correction: replaying what was played (issue 17)
         or match.clock_ends_at is None
         or now < match.clock_ends_at
         or match.paused_at is not None  # a paused clock never calls time
@@ -221,6 +222,7 @@ def match_time_check(*, match: Match, now: datetime | None = None) -> bool:
             or (match.time_called_during_deal is None and match.status in (MatchStatus.PENDING, MatchStatus.RUNNING))
         )
         and match.status != MatchStatus.CONFIRMED
+        and match.reopened_at is None
     )
     if not due:
         return False
@@ -300,6 +302,8 @@ def _refuse_match_clock(match: Match, *, paused: bool | None = None, timed: bool
         raise MatchRefused("bye", _("A bye has no clock."))
     if match.status not in _OPEN:
         raise MatchRefused("match_over", _("The match is over; its clock can no longer change."))
+    if match.reopened_at is not None:
+        raise MatchRefused("reopened", _("The match is reopened for correction; its clock stays stopped."))
     if match.started_at is None:
         raise MatchRefused("clock_not_started", _("This table's clock has not started."))
     if match.time_called_at is not None:

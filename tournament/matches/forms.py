@@ -196,7 +196,20 @@ class TractorCorrectionForm(TractorDealFields):
 
 
 class UnlockForm(forms.Form):
+    """The reason, and — when later rounds, stages or placings depend on the match — the
+    acknowledgement that they were read (``match_unlock``'s ``dependents_seen``; issue 17)."""
+
     reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
+    dependents_seen = forms.BooleanField(
+        label=_("I have read what depends on this result"), required=False
+    )
+
+    def __init__(self, *args: Any, dependents: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if dependents:
+            self.fields["dependents_seen"].required = True
+        else:
+            del self.fields["dependents_seen"]
 
 
 class AdjustmentForm(VersionForm):

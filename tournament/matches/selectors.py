@@ -61,6 +61,8 @@ class Clock:
     """The organiser paused the clock: ``seconds_left`` stands still (shown as 已暂停)."""
     notice: TimeUpNotice | None = None
     """Once time is called: what the table does next, from the rules core (``scoring.time_up``)."""
+    reopened: bool = False
+    """Reopened for correction (issue 17): the clock is stopped for good, shown as such."""
 
     @property
     def notice_text(self) -> str:
@@ -86,6 +88,8 @@ def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
     warning = seconds is not None and not called and not paused and seconds <= match.round.warning_minutes * 60
     one_more = match_rules(match).at_time_up is AtTimeUp.ONE_MORE_DEAL
     last_deal = match.snapshot.last_regular_deal if match.time_called_during_deal else None
+    if match.reopened_at is not None:  # a correction replays what was played: no clock (issue 17)
+        return Clock(match.started_at, ends_at, None, False, False, reopened=True)
     return Clock(match.started_at, ends_at, seconds, warning, called, one_more, last_deal, paused, match_time_up(match))
 
 

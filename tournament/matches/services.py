@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from tournament.audit import history_author, reason_clean
 from tournament.matches.clock import _clock_start, _time_call_due, _time_call_if_due
+from tournament.matches.corrections import correction_close, correction_open, match_dependents
 from tournament.matches.doudizhu_fold import TableFold
 from tournament.matches.errors import REFUSALS, MatchRefused
 from tournament.matches.fold import (
@@ -471,44 +472,50 @@ def match_sign_off(*, match_id: int, user: Any = None, expected_version: int | N
             raise MatchRefused("not_finished", _("The match has no result yet."))
         if match.deals.filter(flagged=True).exists() or match.adjustments.filter(flagged=True).exists():
             raise MatchRefused("flagged_deals", _("Resolve the flagged deals first."))
+        correction_close(match=match, user=user)  # refuses a winner change the next match cannot follow
         match.status = MatchStatus.CONFIRMED
         match.signed_off_by = _user_or_none(user)
         match.signed_off_at = timezone.now()
+        match.reopened_at = None
         match.version += 1
         history_author(match, user)
-        match.save(update_fields=["status", "signed_off_by", "signed_off_at", "version"])
+        match.save(update_fields=["status", "signed_off_by", "signed_off_at", "reopened_at", "version"])
         _round_finish_if_done(match.round)
         transaction.on_commit(lambda: match_confirmed.send(sender=Match, match=match))
     return match
 
 
 @event_write
-def match_unlock(*, match_id: int, reason: str, user: Any = None) -> Match:
-    """An organiser reopens a signed-off match, with a reason; it must be signed off again."""
+def match_unlock(*, match_id: int, reason: str, user: Any = None, dependents_seen: bool = False) -> Match:
+    """Reopen a signed-off match for a correction, with a reason; it must be signed off again.
+
+    Callers let only the organiser or the chief referee do it (``access.user_may_unlock``). When
+    later rounds, later stages, a knockout's next matches or decided placings depend on the match
+    (:func:`~tournament.matches.corrections.match_dependents`), the caller must have shown them:
+    without ``dependents_seen`` the unlock is refused (``dependents``) and nothing changes. The
+    unlock is recorded as a ``Correction``; the match is marked reopened for correction and never
+    restarts its clock, and a finished round stays finished (issue 17).
+    """
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != MatchStatus.CONFIRMED:
             raise MatchRefused("not_locked", _("The match is not signed off."))
         reason = reason_clean(reason)
+        dependents = match_dependents(match=match)
+        if dependents.any and not dependents_seen:
+            raise MatchRefused(
+                "dependents", _("Later rounds, stages or placings depend on this match: review them first.")
+            )
+        correction_open(match=match, reason=reason, user=user, dependents=dependents)
         match.status = MatchStatus.FINISHED
         match.signed_off_by = None
         match.signed_off_at = None
+        match.reopened_at = timezone.now()
         match.version += 1
         history_author(match, user, reason)
-        match_replay(match=match, fields=["signed_off_by", "signed_off_at", "version"])
-        round_ = Round.objects.select_for_update().get(pk=match.round_id)
-        if round_.status == RoundStatus.FINISHED:
-            round_.status = _round_open_status(round_)
-            history_author(round_, user, reason)
-            round_.save(update_fields=["status"])
+        match_replay(match=match, fields=["signed_off_by", "signed_off_at", "reopened_at", "version"])
         transaction.on_commit(lambda: match_unlocked.send(sender=Match, match=match))
     return match
-
-
-def _round_open_status(round_: Round) -> str:
-    if round_.time_called_at is not None:
-        return RoundStatus.TIME_CALLED
-    return RoundStatus.RUNNING if round_.started_at is not None else RoundStatus.PUBLISHED
 
 
 def _round_finish_if_done(round_: Round) -> None:

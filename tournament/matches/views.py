@@ -25,7 +25,17 @@ from scoring.options import AtTimeUp
 from tournament import games
 from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.games import GameEntry
-from tournament.matches import access, clock, deal_queue, errors, no_shows, player_entry, selectors, services
+from tournament.matches import (
+    access,
+    clock,
+    corrections,
+    deal_queue,
+    errors,
+    no_shows,
+    player_entry,
+    selectors,
+    services,
+)
 from tournament.matches.forms import (
     AdjustmentForm,
     DealEntryFields,
@@ -346,15 +356,23 @@ def match_sign_off(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 def match_unlock(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The unlock page: what depends on the match first (issue 17), then the reason and, when
+    anything does, the organiser's or chief referee's acknowledgement."""
     match = _match(request, match_id)
     if not access.user_may_unlock(user=request.user, match=match):
         raise Http404
-    form = UnlockForm(request.POST or None)
+    dependents = corrections.match_dependents(match=match)
+    form = UnlockForm(request.POST or None, dependents=dependents.any)
     status = 200
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.match_unlock(match_id=match.pk, reason=form.cleaned_data["reason"], user=request.user)
+                services.match_unlock(
+                    match_id=match.pk,
+                    reason=form.cleaned_data["reason"],
+                    user=request.user,
+                    dependents_seen=bool(form.cleaned_data.get("dependents_seen")),
+                )
             except USER_ERRORS as error:
                 failure = user_error_of(error)
                 form.add_error(None, failure.message)
@@ -364,7 +382,8 @@ def match_unlock(request: HttpRequest, match_id: int) -> HttpResponse:
                 return redirect("matches:match", match_id=match.pk)
         else:
             status = 400
-    return render(request, "matches/unlock.html", {"match": match, "form": form}, status=status)
+    context = {"match": match, "form": form, "dependents": dependents}
+    return render(request, "matches/unlock.html", context, status=status)
 
 
 @login_required

@@ -25,6 +25,7 @@ def _initial(tournament: Tournament) -> dict[str, Any]:
         "starts_on": tournament.starts_on,
         "ends_on": tournament.ends_on,
         "rule_profile": tournament.rule_profile,
+        "provisional_results": tournament.provisional_results,
         "entry_mode": tournament.entry_mode,
         "auto_confirm_minutes": tournament.auto_confirm_minutes,
     }
@@ -76,6 +77,7 @@ def event_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
                 ends_on=data["ends_on"],
                 rule_profile=None if locked else data["rule_profile"],
                 rule_overrides=None if locked else form.overrides(tournament.rule_overrides),
+                provisional_results=data["provisional_results"] or None,  # not sent: unchanged
                 entry_mode=data["entry_mode"] or None,  # not sent: unchanged
                 auto_confirm_minutes=data["auto_confirm_minutes"],
                 user=request.user,

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.bounds import column_max
 from tournament.locale import ui_is_chinese
-from tournament.registration.models import EntryMode, Game, Pair
+from tournament.registration.models import EntryMode, Game, Pair, ProvisionalResults
 from tournament.registration.services import PlayerData
 
 
@@ -108,6 +108,16 @@ class TournamentEditForm(forms.Form):
         help_text=_("Failed attempts at A before a side goes back to 2. Empty: as the profile says."),
     )
     time_up_tie = forms.ChoiceField(label=_("Equal levels at time-up"), choices=tie_rule_choices, required=False)
+    provisional_results = forms.ChoiceField(
+        label=_("Results awaiting sign-off"),
+        choices=ProvisionalResults.choices,
+        initial=ProvisionalResults.MARKED,
+        required=False,  # not sent: unchanged
+        help_text=_(
+            "Standings, placings, prizes, the big screen, the API and the workbook follow this. "
+            "A knockout moves on signed-off results only."
+        ),
+    )
     # Who enters the deals (issue 19): not a scoring rule, so it stays editable after the draw.
     entry_mode = forms.ChoiceField(label=_("Who enters the deals"), choices=EntryMode.choices, required=False)
     auto_confirm_minutes = forms.IntegerField(

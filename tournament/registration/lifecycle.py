@@ -37,7 +37,7 @@ from scoring.errors import ScoringError
 from scoring.profiles import options_for
 from tournament.audit import history_author
 from tournament.errors import UserError
-from tournament.registration.models import EntryMode, Game, Tournament, TournamentStatus
+from tournament.registration.models import EntryMode, Game, ProvisionalResults, Tournament, TournamentStatus
 from tournament.registration.text import clean_text
 from tournament.rules import scoring_message
 
@@ -252,11 +252,14 @@ def tournament_update(
     ends_on: date | None = None,
     rule_profile: str | None = None,
     rule_overrides: Mapping[str, Any] | None = None,
+    provisional_results: str | None = None,
     entry_mode: str | None = None,
     auto_confirm_minutes: int | Literal["unchanged"] | None = "unchanged",
     user: Any = None,
 ) -> Tournament:
-    """Edit the event's name, venue, dates and — until its first round is drawn — its rules.
+    """Edit the event's name, venue, dates, what results awaiting sign-off count for
+    (``provisional_results``; None: unchanged; any time: it changes what is shown, never a result)
+    and — until its first round is drawn — its rules.
 
     ``entry_mode`` / ``auto_confirm_minutes`` (who enters the deals, issue 19; None / "unchanged":
     unchanged) are not scoring rules: they may change after the draw and apply to the next entry.
@@ -284,6 +287,9 @@ def tournament_update(
         else:
             if options.game.value != tournament.game and tournament.game in Game.values:
                 errors["rule_profile"] = _("Rule profile %(profile)s is for another game.") % {"profile": profile}
+    policy = tournament.provisional_results if provisional_results is None else provisional_results
+    if policy not in ProvisionalResults.values:
+        errors["provisional_results"] = _("Choose what results awaiting sign-off count for.")
     if entry_mode is not None and entry_mode not in EntryMode.values:
         errors["entry_mode"] = _("Choose who enters the deals.")
     if auto_confirm_minutes not in (None, "unchanged") and not 1 <= int(auto_confirm_minutes) <= 120:
@@ -292,6 +298,8 @@ def tournament_update(
         raise ValidationError(errors)
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        policy_changed = locked.provisional_results != policy
+        locked.provisional_results = policy
         if rules_changed and tournament_drawn(tournament=locked):
             raise ValidationError({"rule_profile": rules_locked_reason()}, code="rules_locked")
         locked.name = name
@@ -315,8 +323,13 @@ def tournament_update(
                 "rule_overrides",
                 "entry_mode",
                 "auto_confirm_minutes",
+                "provisional_results",
             ]
         )
+        if policy_changed:  # every standings page, the API and the screen count differently now
+            from tournament.standings.cache import public_version_bump
+
+            transaction.on_commit(lambda: public_version_bump(tournament_id=locked.pk, seating=False))
         if rules_changed:
             stages = list(Stage.objects.select_for_update().filter(tournament=locked))
             for stage in stages:
@@ -332,7 +345,16 @@ def tournament_update(
                         }
                     ) from exc
             Stage.objects.bulk_update(stages, ["rules"])
-    for field in ("name", "venue", "starts_on", "ends_on", "rule_profile", "rule_overrides", "entry_mode"):
+    for field in (
+        "name",
+        "venue",
+        "starts_on",
+        "ends_on",
+        "rule_profile",
+        "rule_overrides",
+        "entry_mode",
+        "provisional_results",
+    ):
         setattr(tournament, field, getattr(locked, field))
     tournament.auto_confirm_minutes = locked.auto_confirm_minutes
     return tournament

@@ -38,6 +38,19 @@ class TournamentStatus(models.TextChoices):
     ARCHIVED = "archived", _("Archived")
 
 
+class ProvisionalResults(models.TextChoices):
+    """What a finished but not yet signed-off result (待确认) counts for (issue 17, docs/corrections.md).
+
+    The one ranking (``tournament.standings.selectors``) applies it, so every reader follows: pages,
+    the big screen, advancement, the next Swiss round's draw, prizes, the API and the workbook. A
+    knockout advances on signed-off results only under either policy; a later stage advanced while
+    results awaited sign-off is re-checked when they are signed off (``draw.advancement_flags``).
+    """
+
+    MARKED = "marked", _("Count them, marked awaiting sign-off")
+    SIGNED_OFF = "signed_off", _("Count signed-off results only")
+
+
 class EntryMode(models.TextChoices):
     """Who enters the deals at the tables (issue 19; docs/player-entry.md). Not a scoring rule: the
     organiser may change it after the draw, and it applies to the next deal entered."""
@@ -50,6 +63,8 @@ class EntryMode(models.TextChoices):
 class Tournament(models.Model):
     """One event. Its rules are a named profile of the rules core plus per-event overrides.
 
+    ``provisional_results``: whether standings, placings, prizes, the big screen, the API and the
+    workbook count results awaiting sign-off (marked 待确认) or only signed-off ones (issue 17).
     ``entry_mode`` and ``auto_confirm_minutes`` say who enters deals at the tables and whether a
     deal the players entered counts by itself after N minutes unless disputed (issue 19)."""
 
@@ -68,6 +83,13 @@ class Tournament(models.Model):
         related_name="organised_tournaments",
         blank=True,
         verbose_name=_("organisers"),
+    )
+    provisional_results = models.CharField(
+        _("results awaiting sign-off"),
+        max_length=16,
+        choices=ProvisionalResults.choices,
+        default=ProvisionalResults.MARKED,
+        db_default=ProvisionalResults.MARKED,  # rows written by code that predates the field get it too
     )
     entry_mode = models.CharField(
         _("who enters the deals"),
@@ -89,6 +111,10 @@ class Tournament(models.Model):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(game__in=Game.values), name="tournament_game_valid"),
+            models.CheckConstraint(
+                condition=Q(provisional_results__in=ProvisionalResults.values),
+                name="tournament_provisional_results_valid",
+            ),
             models.CheckConstraint(
                 condition=Q(status__in=TournamentStatus.values), name="tournament_status_valid"
             ),

@@ -20,7 +20,16 @@ from django.db.models import Count, Q
 
 from scoring.snapshot import DealSnapshot, MatchSnapshot, SidePair
 from scoring.standings import METRICS
-from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, Stage, StageFormat
+from tournament.matches.models import (
+    AdvancementFlag,
+    AdvancementFlagStatus,
+    Match,
+    MatchStatus,
+    Round,
+    RoundEntry,
+    Stage,
+    StageFormat,
+)
 from tournament.registration.models import Pair, Tournament
 from tournament.rules import rules_for_stage, stage_profile_name, stage_rules_lines
 from tournament.standings.public_types import (
@@ -80,6 +89,7 @@ def _stage_info(stage: Stage) -> StageInfo:
         order=stage.order,
         profile=stage_profile_name(stage),
         rules=stage_rules_lines(stage),
+        advancement_changed=AdvancementFlag.objects.filter(stage=stage, status=AdvancementFlagStatus.OPEN).exists(),
     )
 
 
@@ -297,6 +307,7 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
                 previous_rank=previous.get(row.entrant),
                 group=group,
                 withdrawn=withdrawn,
+                provisional=row.entrant in current.provisional,
             )
         )
     return StageTable(stage=_stage_info(stage), columns=columns, lines=tuple(lines), latest_round=latest)

@@ -37,6 +37,9 @@ class StageInfo:
     """The profile the stage was created from (shown by its title)."""
     rules: tuple[RuleLine, ...] = ()
     """The options in force, as stored with the stage (issue 13)."""
+    advancement_changed: bool = False
+    """A corrected result of the stage it was advanced from changes who advances, and the organiser
+    has not decided yet (issue 17: ``tournament.draw.advancement_flags``)."""
 
     @property
     def is_knockout(self) -> bool:
@@ -187,6 +190,8 @@ class StandingLine:
     """A round robin played in groups: the pair's group (1, 2, …); ``rank`` is then within it."""
     withdrawn: bool = False
     """The pair withdrew (退赛): listed after the active pairs of its group, it does not advance."""
+    provisional: bool = False
+    """A result counted for the pair awaits sign-off (待确认; the event's policy, issue 17)."""
 
     @property
     def movement(self) -> int | None:

@@ -6,8 +6,11 @@ Nothing is ranked here: the rows, ranks, groups, lots and bracket come from the 
 advancement, the next round's draw, prizes, the API and the workbook all call
 :func:`stage_ranking_get` and :func:`stage_bracket_state_get`.
 
-Results count in a Swiss or round robin once the rules core has finished the match (finished or
-confirmed); a bye match (no E/W pair) is finished when it is drawn and counts as the stage's rules
+Results count in a Swiss or round robin as the event's policy says (``Tournament.provisional_results``,
+issue 17): by default once the rules core has finished the match (finished or confirmed), a result
+awaiting sign-off being marked 待确认 (:attr:`StageStandings.provisional`: the pairs it touches);
+with ``signed_off`` only confirmed results count. A bye match (no E/W pair) is finished when it is
+drawn and counts as the stage's rules
 say, and a walkover against a withdrawn pair (``Round.draw_options["walkovers"]``) counts as a
 forfeit win. A knockout advances, names its champion and places its pairs on **confirmed**
 (signed-off) results only.
@@ -17,6 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
 
 from scoring.bracket import BracketState, KnockoutResult, bracket_state
 from scoring.seats import Side
@@ -24,12 +30,36 @@ from scoring.snapshot import MatchSnapshot
 from scoring.stage_ranking import StageRanking, rank_stage
 from scoring.standings import MatchRecord, Standings, bracket_placings, rank
 from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage, StageFormat
-from tournament.registration.models import Pair, PairStatus
+from tournament.registration.models import Pair, PairStatus, Tournament
 from tournament.rules import rules_for_stage
 from tournament.standings.cache import LocalMemo
 from tournament.standings.doudizhu import ThreeSeatRanking, as_standings, three_seat_ranking
 
 COUNTED = (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
+SIGNED_OFF_ONLY = (MatchStatus.CONFIRMED,)
+
+
+def counted_statuses(*, stage: Stage) -> tuple[str, ...]:
+    """The match statuses whose results count in the stage's standings (the event's policy)."""
+    from tournament.registration.models import ProvisionalResults
+
+    policy = Tournament.objects.filter(pk=stage.tournament_id).values_list("provisional_results", flat=True).first()
+    return SIGNED_OFF_ONLY if policy == ProvisionalResults.SIGNED_OFF else COUNTED
+
+
+def _counted(stage: Stage) -> Any:
+    """The stage's matches that count: of the policy's statuses, and byes (finished when drawn)."""
+    return Match.objects.filter(round__stage=stage).filter(
+        Q(status__in=counted_statuses(stage=stage)) | Q(ew_pair__isnull=True, status__in=COUNTED)
+    )
+
+
+def stage_provisional_pairs(*, stage: Stage) -> frozenset[str]:
+    """Pairs (ids as text) with a counted result still awaiting sign-off (shown 待确认)."""
+    if MatchStatus.FINISHED not in counted_statuses(stage=stage):
+        return frozenset()
+    rows = Match.objects.filter(round__stage=stage, status=MatchStatus.FINISHED, ew_pair__isnull=False)
+    return frozenset(str(pk) for pair in rows.values_list("ns_pair_id", "ew_pair_id") for pk in pair)
 RESULT_KEYS = ("winner", "levels", "reason", "points")
 """What ``MatchRecord.from_snapshot`` reads of a stored snapshot (fetched alone: its deals are most of it)."""
 
@@ -49,6 +79,8 @@ class StageStandings:
     players: ThreeSeatRanking | None = None
     """A three-seat points stage (Dou Dizhu, RULES.md §10): the players' ranking, cuts and rounds
     (``standings`` then holds the same order: points as match points)."""
+    provisional: frozenset[str] = frozenset()
+    """Pairs whose counted results include one awaiting sign-off (待确认; the event's policy)."""
 
     def rows_with_pairs(self) -> list[tuple[object, Pair]]:
         return [(row, self.pairs[int(row.entrant)]) for row in self.standings.rows]
@@ -76,7 +108,7 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
     """The stage's counted results as the rules core's records (entrants are pair ids as text)."""
     records: list[MatchRecord] = []
     walkovers = _walkovers(stage)
-    matches = Match.objects.filter(round__stage=stage, three_seats=False).filter(status__in=COUNTED)
+    matches = _counted(stage).filter(three_seats=False)
     # Only the snapshot's result keys: its deal list is most of its size, and a 5,000-pair stage
     # has thousands of matches (DESIGN.md, numbers).
     for round_number, ns, ew, *values in matches.values_list(
@@ -193,6 +225,7 @@ def stage_ranking_get(
         state = stage_bracket_state_get(stage=stage, pairs=pairs)
         base = rank(entrants=entrants, results=records, options=options, lots_seed=seed)
         placings = bracket_placings(standings=base, state=state)
+        # a knockout places on confirmed results only: nothing of it is provisional
         return StageStandings(stage=stage, standings=placings, pairs=pairs, bracket=state)
     groups, withdrawn = stage_groups(stage=stage), _withdrawn(pairs)
     key = (tuple(entrants), tuple(records), options, tuple(sorted(groups.items())), withdrawn, seed)
@@ -203,7 +236,13 @@ def stage_ranking_get(
         )
         if remember:
             earlier_rankings.put(key, ranking)
-    return StageStandings(stage=stage, standings=ranking.standings(), pairs=pairs, ranking=ranking)
+    return StageStandings(
+        stage=stage,
+        standings=ranking.standings(),
+        pairs=pairs,
+        ranking=ranking,
+        provisional=stage_provisional_pairs(stage=stage),
+    )
 
 
 def stage_standings(

@@ -232,6 +232,7 @@ def test_the_write_services_are_guarded(module):
         "department_get_or_create",
         "tournament_create",
         "stage_entrants",
+        "stage_advancing_now",  # a read: who a recorded advancement would advance now (issue 17)
         "stage_bracket",
         "stage_bracket_winners",
         "bracket_after_result",

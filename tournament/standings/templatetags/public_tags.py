@@ -142,6 +142,7 @@ def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
     before, after = pair_url.split(str(_PAIR_ID))
     shared = f'<abbr title="{escape(_("shared"))}">=</abbr>'
     withdrawn = f' <span class="tag muted small">{escape(_("withdrawn"))}</span>'
+    provisional = f' <span class="tag warning small provisional">{escape(_("awaiting sign-off"))}</span>'
     colspan = len(table.columns) + 3
     out: list[str] = []
     group: Any = object()
@@ -159,7 +160,8 @@ def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
         out.append(
             f'<tr><th scope="row" class="sticky"><span class="rank">{_number(line.rank)}{shared if line.shared else ""}'
             f'</span>{movement(line)} <a href="{before}{line.pair_id}{after}">{escape(line.pair_name)}</a>'
-            f'{withdrawn if line.withdrawn else ""}</th><td class="num">{_number(line.played)}</td>'
+            f'{withdrawn if line.withdrawn else ""}{provisional if line.provisional else ""}</th>'
+            f'<td class="num">{_number(line.played)}</td>'
             f'<td class="num nowrap">{_number(line.wins)}-{_number(line.draws)}-{_number(line.losses)}{byes}</td>'
             f"{values}</tr>"
         )

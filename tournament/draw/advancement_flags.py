@@ -1,0 +1,172 @@
+"""A later stage after a correction of the stage it was advanced from (issue 17, docs/corrections.md).
+
+Whenever a match of a Swiss or round-robin stage is signed off — again after a correction, or for
+the first time when the stage was advanced while it counted provisionally (the event counts
+results awaiting sign-off, marked) — each later stage advanced from it is re-checked
+(:func:`advancement_recheck`, the ``match_confirmed`` receiver): the pairs its recorded
+advancement (count, overrides, lots) would advance now are compared with its entrants.
+
+- Not drawn yet: the advancement is simply made again (nothing was built on it).
+- Drawn: the stage is flagged "advancement changed" (:class:`AdvancementFlag`) on its pages, the
+  API and the workbook, until the organiser chooses (:func:`advancement_flag_resolve`): **redraw**
+  (only while no match of the stage has a result: its rounds are deleted and the pairs advanced
+  again) or **keep** the stage as drawn, with a reason. Both are audited.
+- The set is the same again (a correction undone): an open flag is closed as kept, saying so.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.audit import history_author, reason_clean
+from tournament.draw.stages import stage_advance, stage_advancing_now
+from tournament.errors import UserError
+from tournament.matches.models import (
+    AdvancementFlag,
+    AdvancementFlagStatus,
+    Correction,
+    CorrectionStatus,
+    Deal,
+    Match,
+    MatchStatus,
+    Stage,
+)
+from tournament.registration.lifecycle import event_write
+from tournament.standings.cache import public_version_bump
+
+logger = logging.getLogger(__name__)
+
+KEEP = "keep"
+REDRAW = "redraw"
+
+
+def _later_stages(stage: Stage) -> list[Stage]:
+    return [
+        later
+        for later in Stage.objects.filter(tournament_id=stage.tournament_id, order__gt=stage.order).order_by("order")
+        if isinstance(later.options.get("advancement"), dict)
+        and later.options["advancement"].get("from_stage") == stage.pk
+    ]
+
+
+def stage_open_advancement_flag(*, stage: Stage) -> AdvancementFlag | None:
+    """The stage's open "advancement changed" flag, if any (what its pages, API and workbook show)."""
+    return AdvancementFlag.objects.filter(stage=stage, status=AdvancementFlagStatus.OPEN).first()
+
+
+def _advance_again(later: Stage, source: Stage, *, user: Any, reason: str) -> None:
+    record = later.options["advancement"]
+    stage_advance(
+        stage=source,
+        next_stage=later,
+        count=int(record["count"]),
+        overrides=[(int(a), int(b)) for a, b in record.get("overrides") or []],
+        reason=record.get("reason") or reason,
+        user=user,
+    )
+
+
+def advancement_recheck(*, match: Match, user: Any = None) -> list[AdvancementFlag]:
+    """After ``match`` is signed off: re-advance the later stages not yet drawn, flag those drawn
+    whose advancing set changed. Returns the flags opened or updated."""
+    match = Match.objects.select_related("round__stage").get(pk=match.pk)
+    if match.status != MatchStatus.CONFIRMED:
+        return []
+    source = match.round.stage
+    later_stages = _later_stages(source)
+    if not later_stages:
+        return []
+    correction = (
+        Correction.objects.filter(match=match, status=CorrectionStatus.CLOSED).order_by("-closed_at", "-id").first()
+    )
+    flags = []
+    closed = False
+    for later in later_stages:
+        now = stage_advancing_now(next_stage=later)
+        entrants = [int(pk) for pk in later.options.get("entrants") or []]
+        if now is None:
+            continue
+        open_flag = stage_open_advancement_flag(stage=later)
+        if set(now) == set(entrants):
+            if open_flag is not None:
+                open_flag.status = AdvancementFlagStatus.KEPT
+                open_flag.now_advancing = now
+                open_flag.decision_reason = "the corrected results advance the same pairs again"
+                open_flag.decided_at = timezone.now()
+                history_author(open_flag, user, open_flag.decision_reason)
+                open_flag.save()
+                closed = True
+            continue
+        if not later.rounds.exists():
+            _advance_again(later, source, user=user, reason=f"results changed (match {match.pk})")
+            if correction is not None:
+                again = [*correction.changes.get("advanced_again", []), later.pk]
+                correction.changes = {**correction.changes, "advanced_again": again}
+                correction.save(update_fields=["changes"])
+            continue
+        with transaction.atomic():
+            flag = open_flag or AdvancementFlag(stage=later, match=match, advanced=entrants)
+            flag.match = match
+            flag.correction = correction
+            flag.now_advancing = now
+            history_author(flag, user, f"results changed (match {match.pk})")
+            flag.save()
+        flags.append(flag)
+    if flags or closed:  # the public stage pages and the API say (or stop saying) "advancement changed"
+        public_version_bump(tournament_id=source.tournament_id)
+    return flags
+
+
+def _stage_played(stage: Stage) -> bool:
+    results = Match.objects.filter(round__stage=stage, ew_pair__isnull=False).exclude(status=MatchStatus.PENDING)
+    return results.exists() or Deal.objects.filter(match__round__stage=stage).exists()
+
+
+@event_write
+def advancement_flag_resolve(*, stage: Stage, choice: str, reason: str, user: Any) -> AdvancementFlag:
+    """The organiser's answer to ``stage``'s "advancement changed" flag: ``keep`` (with a reason)
+    or ``redraw`` (refused once a match of the stage has a result: ``stage_played``)."""
+    with transaction.atomic():
+        flag = (
+            AdvancementFlag.objects.select_for_update()
+            .select_related("stage")
+            .filter(stage_id=stage.pk, status=AdvancementFlagStatus.OPEN)
+            .first()
+        )
+        if flag is None or flag.status != AdvancementFlagStatus.OPEN:
+            raise UserError("not_flagged", _("This advancement is not flagged any more."), status=409)
+        reason = reason_clean(reason, required=True)
+        stage = flag.stage
+        if choice == REDRAW:
+            if _stage_played(stage):
+                raise UserError(
+                    "stage_played",
+                    _("Matches of this stage have results: it can no longer be drawn again. Keep it, with a reason."),
+                    status=409,
+                )
+            source = Stage.objects.get(pk=stage.options["advancement"]["from_stage"])
+            for round_ in stage.rounds.order_by("-number"):
+                history_author(round_, user, reason)
+                round_.delete()
+            options = {key: value for key, value in stage.options.items() if key != "bracket_record"}
+            stage.options = options
+            history_author(stage, user, reason)
+            stage.save(update_fields=["options"])
+            _advance_again(stage, source, user=user, reason=reason)
+            flag.status = AdvancementFlagStatus.REDRAWN
+        elif choice == KEEP:
+            flag.status = AdvancementFlagStatus.KEPT
+        else:
+            raise UserError("bad_input", _("Choose to draw again or to keep the stage."), status=400)
+        flag.decision_reason = reason
+        flag.decided_by = user if getattr(user, "is_authenticated", False) else None
+        flag.decided_at = timezone.now()
+        history_author(flag, user, reason)
+        flag.save()
+    public_version_bump(tournament_id=stage.tournament_id)
+    return flag
