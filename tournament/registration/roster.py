@@ -34,7 +34,7 @@ from simple_history.utils import bulk_create_with_history
 from tournament.errors import UserError
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
-from tournament.registration.services import PlayerData
+from tournament.registration.services import PlayerData, pair_numbers_take
 from tournament.registration.text import clean_text
 
 # Column key → accepted header texts (the first is the template's).
@@ -326,9 +326,10 @@ def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) 
             for row in rows
         }
         bulk_create_with_history(list(players.values()), Player, default_user=history_user)
+        first_number = pair_numbers_take(tournament=tournament, count=len(pairs))
         pair_objects = [
-            Pair(tournament=tournament, name=f"{first.player.name} / {second.player.name}")
-            for first, second in pairs
+            Pair(tournament=tournament, number=number, name=f"{first.player.name} / {second.player.name}")
+            for number, (first, second) in enumerate(pairs, start=first_number)
         ]
         pair_objects = bulk_create_with_history(pair_objects, Pair, default_user=history_user)
         members = []
