@@ -67,7 +67,10 @@ def test_the_migration_numbers_existing_pairs_per_event_in_registration_order():
         Tournament = apps.get_model("registration", "Tournament")
         OldPair = apps.get_model("registration", "Pair")
         first, second = (Tournament.objects.create(name=name, rule_profile="timed-40") for name in ("一", "二"))
-        ids = [OldPair.objects.create(tournament=event, name=f"对{n}").pk for n, event in enumerate([first, second, first, second, first])]
+        ids = [
+            OldPair.objects.create(tournament=event, name=f"对{n}").pk
+            for n, event in enumerate([first, second, first, second, first])
+        ]
         apps = migrate(after)
         NewPair = apps.get_model("registration", "Pair")
         numbers = {pair.pk: (pair.tournament_id, pair.number) for pair in NewPair.objects.all()}

@@ -25,43 +25,44 @@ def number_existing_pairs(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('registration', '0003_event_life'),
+        ("registration", "0003_event_life"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='historicalpair',
-            name='number',
-            field=models.PositiveIntegerField(null=True, verbose_name='pair number'),
+            model_name="historicalpair",
+            name="number",
+            field=models.PositiveIntegerField(null=True, verbose_name="pair number"),
         ),
         migrations.AddField(
-            model_name='pair',
-            name='number',
-            field=models.PositiveIntegerField(null=True, verbose_name='pair number'),
+            model_name="pair",
+            name="number",
+            field=models.PositiveIntegerField(null=True, verbose_name="pair number"),
         ),
         migrations.RunPython(number_existing_pairs, migrations.RunPython.noop),
         migrations.AlterField(
-            model_name='historicalpair',
-            name='number',
-            field=models.PositiveIntegerField(verbose_name='pair number'),
+            model_name="historicalpair",
+            name="number",
+            field=models.PositiveIntegerField(verbose_name="pair number"),
         ),
         migrations.AlterField(
-            model_name='pair',
-            name='number',
-            field=models.PositiveIntegerField(verbose_name='pair number'),
+            model_name="pair",
+            name="number",
+            field=models.PositiveIntegerField(verbose_name="pair number"),
         ),
         migrations.AddConstraint(
-            model_name='pair',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='pair_number_unique'),
+            model_name="pair",
+            constraint=models.UniqueConstraint(fields=("tournament", "number"), name="pair_number_unique"),
         ),
         migrations.AddConstraint(
-            model_name='pair',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='pair_number_positive'),
+            model_name="pair",
+            constraint=models.CheckConstraint(condition=models.Q(("number__gte", 1)), name="pair_number_positive"),
         ),
         migrations.AddConstraint(
-            model_name='pair',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 0), ('number__lte', 2147483647)), name='pair_number_in_range'),
+            model_name="pair",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("number__gte", 0), ("number__lte", 2147483647)), name="pair_number_in_range"
+            ),
         ),
     ]
