@@ -105,11 +105,11 @@ def draw_row(sheet: TableSheet, language: Language) -> list[Any]:
     return [
         sheet.table,
         sheet.area or None,
-        sheet.ns.id,
+        sheet.ns.number,
         north.name if north else None,
         south.name if south else None,
         sheet.ns.departments or None,
-        ew.id if ew else None,
+        ew.number if ew else None,
         east.name if east else None,
         west.name if west else None,
         (ew.departments or None) if ew else None,
@@ -211,7 +211,7 @@ def score_sheets_build(
                 sheet.append(
                     [
                         Styled(word(side, language), "label"),
-                        pair.id,
+                        pair.number,
                         first,
                         None,
                         second,
