@@ -89,6 +89,9 @@ class GameEntry:
     """The paper score sheet's grid columns for a stage's rules."""
     workbook_deals_path: str
     """The workbook's deal-log sheet writer: ``(book, context) -> None``."""
+    match_totals: tuple[str, ...]
+    """What a match of the game is counted in, the results sheet's per-side columns: levels, and for
+    Guandan also points (局分, a points format) and games won (胜局, best of); Tractor has levels only."""
 
     @property
     def deal_fields(self) -> type[Any]:
@@ -202,7 +205,8 @@ GUANDAN = GameEntry(
         "wild_reading",
     ),
     score_sheet_columns=_guandan_score_sheet,
-    workbook_deals_path="tournament.exports.workbook.guandan_deals_write",
+    workbook_deals_path="tournament.exports.deal_log.guandan_deals_write",
+    match_totals=("levels", "points", "games"),
 )
 
 TRACTOR = GameEntry(
@@ -229,7 +233,8 @@ TRACTOR = GameEntry(
     pays_tribute=False,
     shown_rules=("game", "time_cap_minutes", "at_time_up", "time_up_tie"),
     score_sheet_columns=_tractor_score_sheet,
-    workbook_deals_path="tournament.exports.workbook.tractor_deals_write",
+    workbook_deals_path="tournament.exports.deal_log.tractor_deals_write",
+    match_totals=("levels",),
 )
 
 GAMES: dict[Game, GameEntry] = {entry.game: entry for entry in (GUANDAN, TRACTOR)}

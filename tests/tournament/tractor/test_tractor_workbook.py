@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 
 import pytest
+
+from scoring.levels import level_label
 from openpyxl import load_workbook
 
 from tournament.exports import headers as h
@@ -51,7 +53,10 @@ def test_the_deal_log_of_a_tractor_event(match, ref, language):
         assert row[column["tractor_result"]] == h.word(record["result"], language)
         assert row[column["upgrade"]] == record["upgrade"]
         after = record["levels_after"]
-        assert (row[column["ns_after"]], row[column["ew_after"]]) == (after["NS"], after["EW"])
+        assert (row[column["ns_after"]], row[column["ew_after"]]) == (
+            level_label(after["NS"]),
+            level_label(after["EW"]),
+        )
         assert row[column["entered_by"]] == "ref"
     first, second, third, fourth = log[1:]
     assert first[column["declarer_seat"]] == h.word("N", language)
