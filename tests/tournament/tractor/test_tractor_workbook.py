@@ -6,10 +6,9 @@ from __future__ import annotations
 import io
 
 import pytest
-
-from scoring.levels import level_label
 from openpyxl import load_workbook
 
+from scoring.levels import level_label
 from tournament.exports import headers as h
 from tournament.exports.workbook import workbook_build
 from tournament.matches.services import deal_record
