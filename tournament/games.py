@@ -66,7 +66,10 @@ class GameEntry:
     initial: Callable[[dict[str, Any]], dict[str, Any]]
     """A stored outcome (``Deal.outcome``) as the entry form's initial values (a correction starts there)."""
     outcome_text: Callable[[Any], str]
-    """A deal as entered, in words (the deal history, the audit)."""
+    """A deal as entered, in words (the audit, a deal's edit page)."""
+    deal_text: Callable[[Any, Any], str]
+    """A deal in the deal lists, ``(outcome, record)``: the referee's and the public page's one text
+    (Tractor: the declarer and the points the rules core read the table with)."""
     record_text: Callable[[Any], str]
     """A deal's verdict as the rules core recorded it, in words ("" when the levels say it all)."""
     entry_template: str
@@ -180,6 +183,7 @@ GUANDAN = GameEntry(
     api_preview_output_path="tournament.api.match_serializers.PreviewOutput",
     initial=_guandan_initial,
     outcome_text=deal_texts.guandan_outcome_text,
+    deal_text=deal_texts.guandan_deal_text,
     record_text=deal_texts.guandan_record_text,
     entry_template="matches/_guandan_entry.html",
     preview_template="matches/_preview.html",
@@ -222,6 +226,7 @@ TRACTOR = GameEntry(
     api_preview_output_path="tournament.api.match_serializers.TractorPreviewOutput",
     initial=_tractor_initial,
     outcome_text=deal_texts.tractor_outcome_text,
+    deal_text=deal_texts.tractor_deal_text,
     record_text=deal_texts.tractor_record_text,
     entry_template="matches/_tractor_entry.html",
     preview_template="matches/_tractor_preview.html",

@@ -7,9 +7,11 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.tractor import Capture, Infraction
+from scoring.tractor import Infraction
+from tournament import labels
 from tournament.audit import REASON_MAX
 from tournament.bounds import column_max
+from tournament.labels import CAPTURE_LABELS, INFRACTION_LABELS
 from tournament.matches.models import AdjustmentKind, Match
 from tournament.matches.selectors import guandan_outcome, parse_taps, taps_complete
 
@@ -80,20 +82,6 @@ class CorrectionForm(GuandanDealFields, ReasonForm):
 
 
 SIDES = ("NS", "EW")
-CAPTURE_LABELS = {
-    Capture.SINGLE: _("single ×2"),
-    Capture.PAIR: _("pair ×3"),
-    Capture.TRIPLE: _("triple ×4"),
-    Capture.TRACTOR_2_PAIRS: _("tractor of 2 pairs ×5"),
-    Capture.TRACTOR_3_PAIRS: _("tractor of 3 pairs ×6"),
-    Capture.TRACTOR_2_TRIPLES: _("tractor of 2 triples ×7"),
-}
-INFRACTION_LABELS = {
-    Infraction.EXPOSED_CARD: _("exposed card"),
-    Infraction.OUT_OF_TURN: _("out of turn"),
-    Infraction.FAILED_THROW: _("failed throw"),
-    Infraction.WRONG_FOLLOW: _("wrong follow"),
-}
 
 
 class TractorDealFields(DealEntryFields):
@@ -124,7 +112,7 @@ class TractorDealFields(DealEntryFields):
         kwargs["initial"] = {"declarer": self.rotation, **kwargs["initial"]}
         super().__init__(*args, next_deal=next_deal, **kwargs)
         sides = [("NS", str(_("N/S"))), ("EW", str(_("E/W")))]
-        seats = [(seat, seat) for seat in ("N", "E", "S", "W")]
+        seats = [(seat, labels.seat_name(seat)) for seat in ("N", "E", "S", "W")]
         self.fields["declarer"].choices = [("", "—"), *sides, *seats]
         self.fields["capture"].choices = [("", "—"), *[(c.value, label) for c, label in CAPTURE_LABELS.items()]]
         self.fields["revoke"].choices = [("", "—"), *sides]

@@ -255,6 +255,10 @@ class DealLine:
     declarer_seat: str | None = None
     defender_points: int | None = None
     total_points: int | None = None
+    bottom_points: int | None = None
+    """The bottom's points × its multiplier (抠底), and the penalties' points: how ``total_points``
+    adds up (``deal_texts.tractor_points_text``)."""
+    penalty_points: int | None = None
     result: str | None = None
     anti_tribute: bool = False
     """抗贡 was recorded for the deal (RULES.md §6): no tribute was paid before it."""
@@ -640,6 +644,8 @@ def _deal_line(record: DealSnapshot) -> DealLine:
         declarer_seat=record.declarer_seat,
         defender_points=record.defender_points,
         total_points=record.total_points,
+        bottom_points=record.bottom.get("total") if isinstance(record.bottom, dict) else None,
+        penalty_points=record.penalty_points,
         result=record.result,
         anti_tribute=record.anti_tribute,
         revoke=record.revoke,

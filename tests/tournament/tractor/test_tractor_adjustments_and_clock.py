@@ -117,3 +117,14 @@ def test_the_last_10_minutes_one_more_deal_for_every_table(time_machine, ref, bo
     page = boss_client.get(reverse("matches:round_clock", args=args)).content.decode()
     assert "One more deal announced for every table" in page
     assert Round.objects.get(pk=match.round_id).time_called_at is not None
+
+
+def test_a_late_arrival_recorded_after_deal_1_counts_in_deal_1(boss_client, match):
+    """Issue 17: the referee entered deal 1 before recording that N/S (declaring) were 12 minutes late:
+    no undo and re-entry — the 30 points go to the defenders of deal 1 when it is refolded."""
+    deal_record(match_id=match.pk, outcome={"declarer": "N", "defender_points": 100})
+    assert late(boss_client, match, "NS", 12).status_code == 302
+    match.refresh_from_db()
+    record = match.deals.get().record
+    assert (record["penalty_points"], record["total_points"]) == (30, 130)
+    assert Adjustment.objects.get().after_deal == 0

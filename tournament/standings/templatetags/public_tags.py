@@ -9,7 +9,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import labels
+from tournament import deal_texts, labels
 from tournament.locale import in_ui_language
 from tournament.matches.models import MatchStatus, RoundStatus
 
@@ -20,6 +20,20 @@ register.filter("level", labels.level)
 register.filter("side_label", labels.side)
 register.filter("reason_label", labels.reason)
 register.filter("seat_label", labels.seat)
+
+
+@register.filter
+def tractor_deal(deal: Any) -> str:
+    """A Tractor deal (a ``DealLine``): who declared and the points the deal was read with — the
+    referee's deal list's text and figure (``deal_texts.tractor_line``)."""
+    return deal_texts.tractor_line(
+        declarer=deal.declarer,
+        declarer_seat=deal.declarer_seat,
+        total=deal.total_points,
+        in_tricks=deal.defender_points,
+        bottom=deal.bottom_points,
+        penalties=deal.penalty_points,
+    )
 
 
 @register.filter
