@@ -187,17 +187,46 @@ class UnlockForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
 
 
+def _sides(match: Match) -> list[tuple[str, str]]:
+    return [("NS", f"{_('N/S')}: {match.ns_pair}"), ("EW", f"{_('E/W')}: {match.ew_pair}")]
+
+
+class LateArrivalForm(VersionForm):
+    """A pair's late arrival (RULES.md §7): one pair and its minutes; the rules' table decides what it
+    costs. Both pairs late is two late arrivals (each its own band), never a "both pairs" forfeit."""
+
+    kind = forms.CharField(widget=forms.HiddenInput, initial=AdjustmentKind.LATE_ARRIVAL)
+    side = forms.ChoiceField(label=_("Pair"))
+    minutes_late = forms.IntegerField(label=_("Minutes late"), min_value=0, max_value=600)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.match = match
+        self.fields["side"].choices = _sides(match)
+
+    def clean_kind(self) -> str:
+        return AdjustmentKind.LATE_ARRIVAL
+
+    def pair_ids(self) -> list[int]:
+        side = self.cleaned_data["side"]
+        return [self.match.ns_pair_id if side == "NS" else self.match.ew_pair_id]  # type: ignore[list-item]
+
+
 class AdjustmentForm(VersionForm):
-    """A forfeit, late arrival, penalty or warning against one pair (RULES.md §7)."""
+    """A forfeit, penalty or warning against one pair, or a forfeit of both (RULES.md §7); a late
+    arrival has its own form (:class:`LateArrivalForm`)."""
 
     BOTH = "both"
 
-    kind = forms.ChoiceField(label=_("Kind"), choices=AdjustmentKind.choices)
+    kind = forms.ChoiceField(
+        label=_("Kind"),
+        choices=[(value, label) for value, label in AdjustmentKind.choices if value != AdjustmentKind.LATE_ARRIVAL],
+    )
     side = forms.ChoiceField(label=_("Pair"))
     absent_player = forms.TypedChoiceField(
         label=_("Absent player (forfeit)"), required=False, coerce=int, empty_value=None
     )
-    minutes_late = forms.IntegerField(label=_("Minutes late"), required=False, min_value=0, max_value=600)
     levels = forms.IntegerField(label=_("Levels to the opponents"), required=False, min_value=0, max_value=12)
     points = forms.IntegerField(label=_("Points deducted"), required=False, min_value=0, max_value=99)
     reason = forms.CharField(label=_("Reason"), max_length=200)
@@ -205,8 +234,7 @@ class AdjustmentForm(VersionForm):
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.match = match
-        sides = [("NS", f"{_('N/S')}: {match.ns_pair}"), ("EW", f"{_('E/W')}: {match.ew_pair}")]
-        self.fields["side"].choices = [*sides, (self.BOTH, _("Both pairs (forfeit)"))]
+        self.fields["side"].choices = [*_sides(match), (self.BOTH, _("Both pairs (forfeit)"))]
         players = [("", "—")]
         for pair in (match.ns_pair, match.ew_pair):
             if pair is not None:

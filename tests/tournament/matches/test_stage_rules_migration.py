@@ -15,7 +15,7 @@ from tournament.matches.models import Match, Stage
 from tournament.matches.services import match_replay
 from tournament.rules import rules_for_stage
 
-BEFORE = [("matches", "0002_clock_adjustments_chief_referee")]
+BEFORE = [("matches", "0002_clock_adjustments_chief_referee"), ("registration", "0003_event_life")]
 AFTER = [("matches", "0003_stage_rules")]
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -53,7 +53,7 @@ def outcome_text(outcome: Any, game: Any) -> str:
 def deal_text(deal: Any, game: Any) -> str:
     """A deal of the referee's deal list in the words of its game (``{{ deal|deal_text:game }}``): the
     same text and figure as the public page's (``GameEntry.deal_text``)."""
-    return str(game.deal_text(deal.outcome, deal.record))
+    return str(game.deal_text(deal.outcome, deal.snapshot))
 
 
 @register.filter
