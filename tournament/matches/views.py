@@ -28,8 +28,8 @@ from tournament.games import GameEntry
 from tournament.matches import access, no_shows, selectors, services
 from tournament.matches.forms import (
     AdjustmentForm,
-    LateArrivalForm,
     DealEntryFields,
+    LateArrivalForm,
     ReasonForm,
     RoundClockForm,
     UnlockForm,
