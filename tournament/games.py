@@ -92,6 +92,8 @@ class GameEntry:
     """The paper score sheet's grid columns for a stage's rules."""
     workbook_deals_path: str
     """The workbook's deal-log sheet writer: ``(book, context) -> None``."""
+    default_profile: str
+    """The rule profile a new event of the game starts with on the create form."""
     match_totals: tuple[str, ...]
     """What a match of the game is counted in, the results sheet's per-side columns: levels, and for
     Guandan also points (局分, a points format) and games won (胜局, best of); Tractor has levels only."""
@@ -210,6 +212,7 @@ GUANDAN = GameEntry(
     ),
     score_sheet_columns=_guandan_score_sheet,
     workbook_deals_path="tournament.exports.deal_log.guandan_deals_write",
+    default_profile="timed-40",
     match_totals=("levels", "points", "games"),
 )
 
@@ -239,6 +242,7 @@ TRACTOR = GameEntry(
     shown_rules=("game", "time_cap_minutes", "at_time_up", "time_up_tie"),
     score_sheet_columns=_tractor_score_sheet,
     workbook_deals_path="tournament.exports.deal_log.tractor_deals_write",
+    default_profile="tractor-3deck",
     match_totals=("levels",),
 )
 
