@@ -56,7 +56,8 @@ def test_the_referee_and_the_public_page_show_a_deal_in_one_wording_and_one_figu
     for response in (public, mine):
         body = response.content.decode()
         assert "北 · 115（牌分 60，抠底 +75，罚分 -20）" in body  # 60 + 25×3 − 20 (E/W defend and exposed)
-        for code in ("exposed_card", "pair", ">N ", " EW ", "闲家 60"):
+        assert "庄家 · 防家得分" in body  # seed 001 says 防家 (defenders), as the sheets do
+        for code in ("exposed_card", "pair", ">N ", " EW ", "闲家"):
             assert code not in body.split("<tbody>", 1)[-1].split("</tbody>", 1)[0], code
     with translation.override("en"):
         assert tractor_deal_text(deal.outcome, deal.record) == "North · 115 (60 in tricks, bottom +75, penalties -20)"
