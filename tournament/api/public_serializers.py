@@ -96,7 +96,7 @@ class FindQuery(serializers.Serializer):
         trim_whitespace=False,  # lengths count what was sent, as the schema says (the search trims)
         # the schema says what the server accepts: something besides spaces, and no NUL
         validators=[RegexValidator(r"^[^\x00]*\S[^\x00]*$", "Type part of a name or an employee number.")],
-        help_text="Part of a player's name, or a whole employee number.",
+        help_text="Part of a player's name, a whole employee number, or a pair's number in the event (\"#12\").",
     )
 
 

@@ -19,6 +19,7 @@ from tournament.exports import headers as h
 from tournament.exports.prizes import TierData, prize_stage_set, prize_tiers_award, prize_tiers_set
 from tournament.matches.models import Match
 from tournament.matches.services import match_sign_off
+from tournament.registration.models import Pair
 from tournament.registration.services import pair_withdraw
 from tournament.rules import rules_for_stage
 from tournament.standings.public import bracket_get, draw_list, standings_get
@@ -130,13 +131,14 @@ def test_the_workbook_and_prizes_rank_a_grouped_stage_by_group_place():
     lines = page_lines(stage)
     header, rows = sheet(tournament, stage)
     group_column, place_column = header.index("组别"), header.index("阶段名次")
+    number = dict(Pair.objects.filter(tournament=tournament).values_list("pk", "number"))  # the sheet's pair no.
     assert [(row[0], row[1], row[group_column], row[2]) for row in rows] == [
-        (line.rank, line.shared, line.group, line.pair_id) for line in lines
+        (line.rank, "是" if line.shared else "否", line.group, number[line.pair_id]) for line in lines
     ]
     runners_up = [line.pair_id for line in lines if line.rank == 2]
     winners = [line.pair_id for line in lines if line.rank == 1]
     assert len(winners) == len(runners_up) == 2
-    by_pair = {row[2]: row for row in rows}
+    by_pair = {pk: row for row in rows for pk, no in number.items() if no == row[2]}
     assert all(by_pair[pair][0] == 2 and by_pair[pair][place_column] >= 3 for pair in runners_up)
     prize_stage_set(tournament=tournament, stage=stage)
     prize_tiers_set(tournament=tournament, tiers=[TierData("金奖", 2), TierData("银奖", 2)])
@@ -189,7 +191,7 @@ def test_a_withdrawn_pair_is_marked_last_in_its_group_and_its_opponent_wins_by_f
     assert row.is_bye and row.walkover_over == tournament.pairs.get(pk=gone).name  # the draw shows a walkover
     results = read_book(build(tournament=tournament))[h.sheet_name("results", "zh")]
     row = next(row for row in results[1:] if row[0] == walkover.pk)
-    assert row[6] == gone and row[results[0].index("胜负原因")] == "弃权"  # a forfeit win, not a bye
+    assert row[6] == tournament.pairs.get(pk=gone).number and row[results[0].index("胜负原因")] == "弃权"  # forfeit, not bye
     final = stage_create(tournament=tournament, name="决赛", format="knockout")
     stage_advance(stage=stage, next_stage=final, count=1, user=organiser())
     final.refresh_from_db()
