@@ -74,6 +74,7 @@ class TournamentOut(serializers.Serializer):
 class SideOut(serializers.Serializer):
     pair_id = serializers.IntegerField(allow_null=True, help_text="null: nobody (a bye)")
     name = serializers.CharField()
+    number = serializers.IntegerField(allow_null=True, help_text="The pair's number in the event (1…N), as shown.")
 
 
 class DrawRowOut(serializers.Serializer):
@@ -104,6 +105,7 @@ class SeatOut(serializers.Serializer):
     player_name = serializers.CharField()
     pair_id = serializers.IntegerField()
     pair_name = serializers.CharField()
+    pair_number = serializers.IntegerField(allow_null=True, help_text="The pair's number in the event (1…N).")
     round_id = serializers.IntegerField()
     round_number = serializers.IntegerField()
     stage_name = serializers.CharField()
@@ -130,6 +132,7 @@ class StandingOut(serializers.Serializer):
     previous_rank = serializers.IntegerField(allow_null=True)
     pair_id = serializers.IntegerField()
     pair_name = serializers.CharField()
+    pair_number = serializers.IntegerField(help_text="The pair's number in the event (1…N).")
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
     draws = serializers.IntegerField()
@@ -201,6 +204,12 @@ class DealOut(serializers.Serializer):
     defender_points = serializers.IntegerField(allow_null=True, required=False, help_text="Tractor: as entered.")
     total_points = serializers.IntegerField(
         allow_null=True, required=False, help_text="Tractor: with bottom and penalties (the table is read with it)."
+    )
+    bottom_points = serializers.IntegerField(
+        allow_null=True, required=False, help_text="Tractor: the bottom's points × its multiplier (抠底)."
+    )
+    penalty_points = serializers.IntegerField(
+        allow_null=True, required=False, help_text="Tractor: the penalties' and late arrival's points in the deal."
     )
     result = serializers.CharField(
         allow_null=True,
@@ -282,6 +291,7 @@ class RankOut(serializers.Serializer):
 
 class PairOut(serializers.Serializer):
     id = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="The pair's number in the event (1…N), as pages and sheets show it.")
     name = serializers.CharField()
     status = serializers.CharField()
     players = PlayerOut(many=True)

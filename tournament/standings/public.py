@@ -137,10 +137,12 @@ class TournamentOverview:
 
 @dataclass(frozen=True, slots=True)
 class Side:
-    """One pair at a table as shown: its id and name (``None`` for a bye's empty side)."""
+    """One pair at a table as shown: its id (for links), name and number in the event ("#12", issue
+    17); ``None`` for a bye's empty side."""
 
     pair_id: int | None
     name: str
+    number: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +182,8 @@ class SeatFound:
     area: str
     side: str
     opponent: Side
+    pair_number: int | None = None
+    """The pair's number in the event ("#12")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +201,7 @@ class StandingLine:
     shared: bool
     pair_id: int
     pair_name: str
+    pair_number: int
     played: int
     wins: int
     draws: int
@@ -310,6 +315,8 @@ class MatchView:
 @dataclass(frozen=True, slots=True)
 class PairView:
     id: int
+    number: int
+    """The pair's number in the event (1…N), as the draw and the sheets show it."""
     tournament_id: int
     name: str
     status: str
@@ -479,6 +486,8 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             "ns_pair__name",
             "ew_pair_id",
             "ew_pair__name",
+            "ns_pair__number",
+            "ew_pair__number",
             "status",
             "winner",
             "state__levels",
@@ -501,8 +510,8 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             match_id=match_id,
             table=table,
             area=area or "",
-            ns=Side(ns_id, ns_name),
-            ew=Side(ew_id, ew_name or ""),
+            ns=Side(ns_id, ns_name, ns_number),
+            ew=Side(ew_id, ew_name or "", ew_number),
             status=status,
             winner=winner,
             levels=_stored_pair(levels),
@@ -521,6 +530,8 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             ns_name,
             ew_id,
             ew_name,
+            ns_number,
+            ew_number,
             status,
             winner,
             levels,
@@ -611,6 +622,7 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
                 shared=row.shared,
                 pair_id=pair.pk,
                 pair_name=pair.name,
+                pair_number=pair.number,
                 played=row.played,
                 wins=row.wins,
                 draws=row.draws,
@@ -668,8 +680,12 @@ def _match_view(match: Match) -> MatchView:
         round_number=round_.number,
         table=match.table.number if match.table else None,
         area=match.table.area if match.table else "",
-        ns=Side(match.ns_pair_id, match.ns_pair.name),
-        ew=Side(match.ew_pair_id, match.ew_pair.name if match.ew_pair else ""),
+        ns=Side(match.ns_pair_id, match.ns_pair.name, match.ns_pair.number),
+        ew=Side(
+            match.ew_pair_id,
+            match.ew_pair.name if match.ew_pair else "",
+            match.ew_pair.number if match.ew_pair else None,
+        ),
         status=match.status,
         winner=match.winner,
         reason=match.result_reason,
@@ -736,6 +752,7 @@ def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
             ranks.append((table.stage, line))
     return PairView(
         id=pair.pk,
+        number=pair.number,
         tournament_id=tournament_id,
         name=pair.name,
         status=pair.status,
@@ -759,8 +776,8 @@ def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> B
         match_id=match.pk,
         position=position,
         table=match.table.number if match.table else None,
-        ns=Side(match.ns_pair_id, match.ns_pair.name),
-        ew=Side(match.ew_pair_id, match.ew_pair.name) if match.ew_pair_id else None,
+        ns=Side(match.ns_pair_id, match.ns_pair.name, match.ns_pair.number),
+        ew=Side(match.ew_pair_id, match.ew_pair.name, match.ew_pair.number) if match.ew_pair_id else None,
         is_bye=match.ew_pair_id is None,
         status=match.status,
         winner="NS" if match.ew_pair_id is None else match.winner,

@@ -191,7 +191,8 @@ def test_a_withdrawn_pair_is_marked_last_in_its_group_and_its_opponent_wins_by_f
     assert row.is_bye and row.walkover_over == tournament.pairs.get(pk=gone).name  # the draw shows a walkover
     results = read_book(build(tournament=tournament))[h.sheet_name("results", "zh")]
     row = next(row for row in results[1:] if row[0] == walkover.pk)
-    assert row[6] == tournament.pairs.get(pk=gone).number and row[results[0].index("胜负原因")] == "弃权"  # forfeit, not bye
+    assert row[6] == tournament.pairs.get(pk=gone).number  # the withdrawn pair, by its number in the event
+    assert row[results[0].index("胜负原因")] == "弃权"  # a forfeit win, not a bye
     final = stage_create(tournament=tournament, name="决赛", format="knockout")
     stage_advance(stage=stage, next_stage=final, count=1, user=organiser())
     final.refresh_from_db()
