@@ -233,7 +233,7 @@ def test_a_final_awaiting_sign_off_names_no_champion_anywhere(client):
     placings = stage_ranking_get(stage=stage).standings.rows
     assert [(row.rank, row.shared) for row in placings[:2]] == [(1, True), (1, True)]
     _header, rows = sheet(tournament, stage)
-    assert [(row[0], row[1]) for row in rows[:2]] == [(1, True), (1, True)]
+    assert [(row[0], row[1]) for row in rows[:2]] == [(1, "是"), (1, "是")]  # shared: 是 (yes)
     prize_tiers_set(tournament=tournament, tiers=[TierData("冠军", 1)])
     assert prize_tiers_award(tournament=tournament).problem is not None  # not awarded on an unconfirmed final
     page = client.get(reverse("standings:stage_bracket", args=[tournament.pk, stage.pk])).content.decode()
