@@ -10,6 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 from openpyxl import Workbook
 
 from tests.factories import TournamentFactory
+from tests.tournament.registration.test_event_life_migration import _migrate as migrate
 from tournament.registration.models import Pair
 from tournament.registration.roster import roster_import
 from tournament.registration.services import PlayerData, pair_register
@@ -55,12 +56,6 @@ def test_two_pairs_of_an_event_cannot_share_a_number():
 def test_the_migration_numbers_existing_pairs_per_event_in_registration_order():
     before = [("registration", "0003_event_life")]
     after = [("registration", "0004_pair_number")]
-
-    def migrate(targets):
-        executor = MigrationExecutor(connection)
-        executor.loader.build_graph()
-        executor.migrate(targets)
-        return executor.loader.project_state(targets).apps
 
     try:
         apps = migrate(before)
