@@ -249,7 +249,7 @@ def test_a_final_awaiting_sign_off_names_no_champion_anywhere(client):
     assert placings[0].entrant == str(champion) and (placings[0].rank, placings[0].shared) == (1, False)
     assert placings[1].entrant == str(final.ns_pair_id) and placings[1].rank == 2
     _header, rows = sheet(tournament, stage)
-    assert rows[0][2] == champion and rows[0][0] == 1
+    assert rows[0][2] == Pair.objects.get(pk=champion).number and rows[0][0] == 1  # the event's pair number
     awards = prize_tiers_award(tournament=tournament)
     assert [(a.tier, a.pair.id) for a in awards.awards] == [("冠军", champion)]
 
@@ -329,7 +329,7 @@ def test_one_event_groups_then_knockout_every_reader_agrees(client):
     ]
     header, rows = sheet(tournament, groups)
     assert [(row[2], row[0], row[header.index("组别")]) for row in rows] == [
-        (line.pair_id, line.rank, line.group) for line in lines
+        (line.pair_number, line.rank, line.group) for line in lines
     ]
     # Advancement takes the page's top two of each group, seeded by group place then group.
     stage_advance(stage=groups, next_stage=knockout, count=2, user=boss)
@@ -366,7 +366,8 @@ def test_one_event_groups_then_knockout_every_reader_agrees(client):
     placings = stage_ranking_get(stage=knockout).standings.rows
     assert [(int(row.entrant), row.rank) for row in placings] == list(zip(order, (1, 2, 3, 4), strict=True))
     _header, rows = sheet(tournament, knockout)
-    assert [(row[2], row[0]) for row in rows] == list(zip(order, (1, 2, 3, 4), strict=True))
+    number = dict(Pair.objects.filter(pk__in=order).values_list("pk", "number"))  # the sheet's pair numbers
+    assert [(row[2], row[0]) for row in rows] == list(zip([number[pk] for pk in order], (1, 2, 3, 4), strict=True))
     prize_stage_set(tournament=tournament, stage=None)  # the last stage: the knockout
     prize_tiers_set(tournament=tournament, tiers=[TierData("冠军", 1), TierData("亚军", 1), TierData("季军", 1)])
     awards = prize_tiers_award(tournament=tournament).awards

@@ -71,7 +71,7 @@ def test_registration_sheet_lists_every_player_with_partner_and_department(event
         assert row[2] == player.department.name
         assert row[3] == partner.employee_number
         assert row[4] == (player.phone or None)
-        assert row[5] == member.pair_id and isinstance(row[5], int)
+        assert row[5] == member.pair.number and isinstance(row[5], int)  # the event's pair number
         assert row[7] == "已报名"
 
 
@@ -114,10 +114,10 @@ def test_draw_sheets_have_every_table_and_the_bye(event, book):
             rows[1:], [m for m in matches if m.table] + [m for m in matches if not m.table], strict=True
         ):
             assert row[0] == (match.table.number if match.table else None)
-            assert row[2] == match.ns_pair_id
+            assert row[2] == match.ns_pair.number
             north, south = [m.player.name for m in match.ns_pair.members.order_by("slot")]
             assert (row[3], row[4]) == (clean_cell_text(north), clean_cell_text(south))
-            assert row[6] == match.ew_pair_id
+            assert row[6] == (match.ew_pair.number if match.ew_pair else None)
             assert row[10] == (None if match.ew_pair_id else "轮空")
 
 
