@@ -54,8 +54,8 @@ def test_two_pairs_of_an_event_cannot_share_a_number():
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_numbers_existing_pairs_per_event_in_registration_order():
-    before = [("registration", "0003_event_life")]
-    after = [("registration", "0004_pair_number")]
+    before = [("registration", "0004_entry_mode")]
+    after = [("registration", "0005_pair_number")]
 
     try:
         apps = migrate(before)

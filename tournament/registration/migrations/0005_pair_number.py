@@ -26,7 +26,7 @@ def number_existing_pairs(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("registration", "0003_event_life"),
+        ("registration", "0004_entry_mode"),
     ]
 
     operations = [
