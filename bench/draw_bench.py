@@ -169,7 +169,9 @@ def write_round(draw: Draw) -> None:
     timings = []
     for run in range(3):
         tournament = Tournament.objects.create(name=f"bench draw write {run}", rule_profile="timed-40")
-        pairs = Pair.objects.bulk_create(Pair(tournament=tournament, name=f"对{i}") for i in range(1, PAIRS + 1))
+        pairs = Pair.objects.bulk_create(
+            Pair(tournament=tournament, number=i, name=f"对{i}") for i in range(1, PAIRS + 1)
+        )
         pk_of = {i: pair.pk for i, pair in enumerate(pairs, start=1)}
         stage = stage_create(tournament=tournament, name="预赛", format="swiss")
         round_ = Round.objects.create(stage=stage, number=ROUNDS_BEFORE + 1, status=RoundStatus.DRAFT)

@@ -105,7 +105,8 @@ def seed() -> int:
         batch_size=2000,
     )
     pairs = Pair.objects.bulk_create(
-        [Pair(tournament=tournament, name=f"选手{2 * n} / 选手{2 * n + 1}") for n in range(PAIRS)], batch_size=2000
+        [Pair(tournament=tournament, number=n + 1, name=f"选手{2 * n} / 选手{2 * n + 1}") for n in range(PAIRS)],
+        batch_size=2000,
     )
     PairMember.objects.bulk_create(
         [

@@ -65,7 +65,9 @@ def main() -> None:
     timings = []
     for run in range(3):
         tournament = Tournament.objects.create(name=f"bench round start {run}", rule_profile="timed-40")
-        pairs = Pair.objects.bulk_create(Pair(tournament=tournament, name=f"对{i}") for i in range(1, PAIRS + 1))
+        pairs = Pair.objects.bulk_create(
+            Pair(tournament=tournament, number=i, name=f"对{i}") for i in range(1, PAIRS + 1)
+        )
         tables = Table.objects.bulk_create(Table(tournament=tournament, number=n) for n in range(1, PAIRS // 2 + 1))
         stage = Stage.objects.create(
             tournament=tournament, name="预赛", format="swiss", rules=options_for(profile="timed-40").to_json()

@@ -158,6 +158,7 @@ def seed() -> tuple[int, int, list[str]]:
             (
                 Pair(
                     tournament=tournament,
+                    number=k + 1,
                     name=f"{players[2 * k].name} / {players[2 * k + 1].name}",
                     status=PairStatus.CHECKED_IN,
                 )

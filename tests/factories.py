@@ -5,6 +5,7 @@ from __future__ import annotations
 import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.db.models import Max
 
 from tournament.matches.models import Match, RefereeAssignment, Round, RoundStatus, Stage, StageFormat, Table
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
@@ -59,6 +60,12 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     employee_number = factory.Sequence(lambda n: f"E{n:05d}")
 
 
+def _next_pair_number(tournament: Tournament) -> int:
+    """The event's next pair number, as ``pair_numbers_take`` gives it (1…N by registration)."""
+    highest = Pair.objects.filter(tournament=tournament).aggregate(highest=Max("number"))["highest"]
+    return (highest or 0) + 1
+
+
 class PairFactory(factory.django.DjangoModelFactory):
     """A pair with two fresh players of its tournament."""
 
@@ -67,6 +74,7 @@ class PairFactory(factory.django.DjangoModelFactory):
         skip_postgeneration_save = True
 
     tournament = factory.SubFactory(TournamentFactory)
+    number = factory.LazyAttribute(lambda pair: _next_pair_number(pair.tournament))
     name = factory.Sequence(lambda n: f"对{n}")
 
     @factory.post_generation

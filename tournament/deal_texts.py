@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring.snapshot import DealSnapshot
 from tournament import labels
@@ -26,27 +27,113 @@ def guandan_record_text(record: Any) -> str:
     return ""
 
 
+def _penalties_text(penalties: Any) -> list[str]:
+    """ "E/W: exposed card ×2" per side and infraction (seed 001: 20 points each)."""
+    counts: dict[tuple[str, str], int] = {}
+    for penalty in penalties or []:
+        if isinstance(penalty, Mapping):
+            key = (str(penalty.get("side")), str(penalty.get("kind")))
+            counts[key] = counts.get(key, 0) + 1
+    texts = []
+    for (side, kind), count in counts.items():
+        what = labels.infraction(kind) if count == 1 else f"{labels.infraction(kind)} ×{count}"
+        texts.append(str(_("%(side)s: %(infraction)s") % {"side": labels.side(side), "infraction": what}))
+    return texts
+
+
 def tractor_outcome_text(outcome: Any) -> str:
-    """A Tractor deal as entered, in a line: "N/S (N) declares · defenders 125 · bottom 20×3 · …"."""
+    """A Tractor deal as entered, in Tractor words: "North declares · defenders won 60 in tricks ·
+    bottom 25, pair ×3 · E/W: exposed card · revoke (藏张) by N/S" — no internal codes (issue 17)."""
     if not isinstance(outcome, dict):
         return ""
     parts = []
     declarer = outcome.get("declarer")
     if declarer:
-        parts.append(str(_("%(who)s declares") % {"who": declarer}))
-    parts.append(str(_("defenders %(points)s") % {"points": outcome.get("defender_points")}))
+        parts.append(str(_("%(who)s declares") % {"who": labels.declarer(declarer)}))
+    parts.append(str(_("defenders won %(points)s in tricks") % {"points": outcome.get("defender_points")}))
     bottom = outcome.get("bottom")
     if isinstance(bottom, dict):
         parts.append(
             str(
-                _("bottom %(points)s (%(capture)s)")
-                % {"points": bottom.get("points"), "capture": bottom.get("capture")}
+                _("bottom %(points)s, %(capture)s")
+                % {"points": bottom.get("points"), "capture": labels.capture(bottom.get("capture"))}
             )
         )
-    for penalty in outcome.get("penalties") or []:
-        parts.append(str(_("penalty %(side)s %(kind)s") % {"side": penalty.get("side"), "kind": penalty.get("kind")}))
+    parts += _penalties_text(outcome.get("penalties"))
     parts += [str(fault) for fault in labels.tractor_faults(outcome)]
     return " · ".join(parts)
+
+
+def tractor_points_text(
+    *, total: int | None, in_tricks: int | None, bottom: int | None = None, penalties: int | None = None
+) -> str:
+    """The defenders' points a Tractor deal was read with (seed 001 §4) — the one figure the referee's
+    deal list and the public page both show — and, when the bottom or penalties moved it, how it
+    adds up: "135 (60 in tricks, bottom +75)", "−60 (−40 in tricks, penalties −20)"."""
+    if total is None:
+        return "—"
+    parts = []
+    if bottom:
+        parts.append(str(_("bottom %(points)s") % {"points": f"{bottom:+d}"}))
+    if penalties:
+        parts.append(str(_("penalties %(points)s") % {"points": f"{penalties:+d}"}))
+    if not parts:
+        return str(total)
+    tricks = str(_("%(points)s in tricks") % {"points": in_tricks})
+    separator = pgettext("list separator", ", ")
+    return str(_("%(total)s (%(parts)s)") % {"total": total, "parts": separator.join([tricks, *parts])})
+
+
+def tractor_deal_text(outcome: Any, record: Any) -> str:
+    """A Tractor deal in the deal lists: who declared and the points the table was read with, from the
+    rules core's record (the entered deal when it has none: a flagged deal)."""
+    if isinstance(record, Mapping):
+        record = DealSnapshot.from_json(record)
+    if not isinstance(record, DealSnapshot) or not record.tractor:
+        return tractor_outcome_text(outcome)
+    bottom = record.bottom.get("total") if isinstance(record.bottom, Mapping) else None
+    return tractor_line(  # the public page's DealLine carries the same four figures
+        declarer=record.declarer,
+        declarer_seat=record.declarer_seat,
+        total=record.total_points,
+        in_tricks=record.defender_points,
+        bottom=bottom if isinstance(bottom, int) else None,
+        penalties=record.penalty_points,
+    )
+
+
+def tractor_line(
+    *,
+    declarer: str | None,
+    declarer_seat: str | None,
+    total: int | None,
+    in_tricks: int | None,
+    bottom: int | None,
+    penalties: int | None,
+) -> str:
+    """ "North · 135 (60 in tricks, bottom +75)": who declared and the points the deal was read with."""
+    points = tractor_points_text(total=total, in_tricks=in_tricks, bottom=bottom, penalties=penalties)
+    return f"{labels.declarer(declarer, declarer_seat)} · {points}"
+
+
+def tractor_record_points(record: Any) -> str:
+    """The points of a Tractor record (stored, or a preview's) as the deal lists show them."""
+    if isinstance(record, Mapping):
+        record = DealSnapshot.from_json(record)
+    if not isinstance(record, DealSnapshot):
+        return "—"
+    bottom = record.bottom.get("total") if isinstance(record.bottom, Mapping) else None
+    return tractor_points_text(
+        total=record.total_points,
+        in_tricks=record.defender_points,
+        bottom=bottom if isinstance(bottom, int) else None,
+        penalties=record.penalty_points,
+    )
+
+
+def guandan_deal_text(outcome: Any, record: Any) -> str:
+    """A Guandan deal in the deal lists: its finishing order as entered."""
+    return guandan_outcome_text(outcome)
 
 
 def tractor_record_text(record: Any) -> str:

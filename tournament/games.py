@@ -72,7 +72,10 @@ class GameEntry:
     initial: Callable[[dict[str, Any]], dict[str, Any]]
     """A stored outcome (``Deal.outcome``) as the entry form's initial values (a correction starts there)."""
     outcome_text: Callable[[Any], str]
-    """A deal as entered, in words (the deal history, the audit)."""
+    """A deal as entered, in words (the audit, a deal's edit page)."""
+    deal_text: Callable[[Any, Any], str]
+    """A deal in the deal lists, ``(outcome, record)``: the referee's and the public page's one text
+    (Tractor: the declarer and the points the rules core read the table with)."""
     record_text: Callable[[Any], str]
     """A deal's verdict as the rules core recorded it, in words ("" when the levels say it all)."""
     entry_template: str
@@ -95,6 +98,11 @@ class GameEntry:
     """The paper score sheet's grid columns for a stage's rules."""
     workbook_deals_path: str
     """The workbook's deal-log sheet writer: ``(book, context) -> None``."""
+    default_profile: str
+    """The rule profile a new event of the game starts with on the create form."""
+    match_totals: tuple[str, ...]
+    """What a match of the game is counted in, the results sheet's per-side columns: levels, and for
+    Guandan also points (局分, a points format) and games won (胜局, best of); Tractor has levels only."""
     individual: bool = False
     """Entrants are individuals (选手, one member), not pairs (对)."""
     three_seats: bool = False
@@ -197,6 +205,7 @@ GUANDAN = GameEntry(
     api_preview_output_path="tournament.api.match_serializers.PreviewOutput",
     initial=_guandan_initial,
     outcome_text=deal_texts.guandan_outcome_text,
+    deal_text=deal_texts.guandan_deal_text,
     record_text=deal_texts.guandan_record_text,
     entry_template="matches/_guandan_entry.html",
     preview_template="matches/_preview.html",
@@ -222,7 +231,9 @@ GUANDAN = GameEntry(
         "wild_reading",
     ),
     score_sheet_columns=_guandan_score_sheet,
-    workbook_deals_path="tournament.exports.workbook.guandan_deals_write",
+    workbook_deals_path="tournament.exports.deal_log.guandan_deals_write",
+    default_profile="timed-40",
+    match_totals=("levels", "points", "games"),
 )
 
 TRACTOR = GameEntry(
@@ -238,6 +249,7 @@ TRACTOR = GameEntry(
     api_preview_output_path="tournament.api.match_serializers.TractorPreviewOutput",
     initial=_tractor_initial,
     outcome_text=deal_texts.tractor_outcome_text,
+    deal_text=deal_texts.tractor_deal_text,
     record_text=deal_texts.tractor_record_text,
     entry_template="matches/_tractor_entry.html",
     preview_template="matches/_tractor_preview.html",
@@ -249,7 +261,9 @@ TRACTOR = GameEntry(
     pays_tribute=False,
     shown_rules=("game", "time_cap_minutes", "at_time_up", "time_up_tie"),
     score_sheet_columns=_tractor_score_sheet,
-    workbook_deals_path="tournament.exports.workbook.tractor_deals_write",
+    workbook_deals_path="tournament.exports.deal_log.tractor_deals_write",
+    default_profile="tractor-3deck",
+    match_totals=("levels",),
 )
 
 
@@ -311,6 +325,8 @@ DOUDIZHU = GameEntry(
     ),
     score_sheet_columns=_doudizhu_score_sheet,
     workbook_deals_path="tournament.exports.workbook_doudizhu.doudizhu_deals_write",
+    default_profile="doudizhu",
+    match_totals=(),  # a three-seat table's points are on the game's own sheets, not the results sheet
     individual=True,
     three_seats=True,
     match_body_template="matches/_doudizhu_body.html",

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scoring.levels import level_label
+from scoring.tractor import Capture, Infraction
 
 
 def level(value: Any) -> str:
@@ -31,7 +34,9 @@ def seat(code: Any) -> str:
 
 
 def seat_name(code: Any) -> str:
-    """ "N" → "North" (北家): a seat on its own, as on the referee's tap buttons."""
+    """ "N" → "North" (北家): a seat on its own, as on the referee's tap buttons; no seat: ""."""
+    if code is None:
+        return ""
     return {"N": _("North"), "E": _("East"), "S": _("South"), "W": _("West")}.get(str(code), str(code))
 
 
@@ -153,6 +158,51 @@ def rule_value(name: Any, value: Any) -> str:
 
 
 # -- Tractor faults (seed 001 §9.1, §17, §18; RULES.md §9) -------------------------------------------
+
+
+CAPTURE_LABELS: dict[Capture, Promise] = {
+    Capture.SINGLE: gettext_lazy("single ×2"),
+    Capture.PAIR: gettext_lazy("pair ×3"),
+    Capture.TRIPLE: gettext_lazy("triple ×4"),
+    Capture.TRACTOR_2_PAIRS: gettext_lazy("tractor of 2 pairs ×5"),
+    Capture.TRACTOR_3_PAIRS: gettext_lazy("tractor of 3 pairs ×6"),
+    Capture.TRACTOR_2_TRIPLES: gettext_lazy("tractor of 2 triples ×7"),
+}
+"""How the defenders captured the bottom (抠底, seed 001 §15), with its multiplier: the entry form's
+choices and every text of a deal."""
+
+INFRACTION_LABELS: dict[Infraction, Promise] = {
+    Infraction.EXPOSED_CARD: gettext_lazy("exposed card"),
+    Infraction.OUT_OF_TURN: gettext_lazy("out of turn"),
+    Infraction.FAILED_THROW: gettext_lazy("failed throw"),
+    Infraction.WRONG_FOLLOW: gettext_lazy("wrong follow"),
+}
+"""The 20-point infractions (seed 001 §13, §16, §19, §20)."""
+
+
+def capture(code: Any) -> str:
+    """ "pair" → "pair ×3" (对子 ×3); an unknown code is shown as it is."""
+    try:
+        return str(CAPTURE_LABELS[Capture(code)])
+    except ValueError:
+        return str(code)
+
+
+def infraction(code: Any) -> str:
+    """ "exposed_card" → "exposed card" (亮牌); an unknown code is shown as it is."""
+    try:
+        return str(INFRACTION_LABELS[Infraction(code)])
+    except ValueError:
+        return str(code)
+
+
+def declarer(side_code: Any, seat_code: Any = None) -> str:
+    """Who declares (庄家): the seat when it is known ("North"), else the side ("N/S"); entered as
+    either ("N" or "NS")."""
+    code = seat_code or side_code
+    if str(code) in ("N", "E", "S", "W"):
+        return seat_name(code)
+    return side(code)
 
 
 def wrong_count(code: Any) -> str:

@@ -238,7 +238,8 @@ class SidesOutput(serializers.Serializer):
 
 
 class PairOutput(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(help_text="The pair's id (in URLs).")
+    number = serializers.IntegerField(help_text="The pair's number in its event (1…N), as pages and sheets show it.")
     name = serializers.CharField()
 
 

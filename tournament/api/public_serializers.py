@@ -78,6 +78,7 @@ class TournamentOut(serializers.Serializer):
 class SideOut(serializers.Serializer):
     pair_id = serializers.IntegerField(allow_null=True, help_text="null: nobody (a bye)")
     name = serializers.CharField()
+    number = serializers.IntegerField(allow_null=True, help_text="The pair's number in the event (1…N), as shown.")
 
 
 class DrawRowOut(serializers.Serializer):
@@ -100,7 +101,7 @@ class FindQuery(serializers.Serializer):
         trim_whitespace=False,  # lengths count what was sent, as the schema says (the search trims)
         # the schema says what the server accepts: something besides spaces, and no NUL
         validators=[RegexValidator(r"^[^\x00]*\S[^\x00]*$", "Type part of a name or an employee number.")],
-        help_text="Part of a player's name, or a whole employee number.",
+        help_text="Part of a player's name, a whole employee number, or a pair's number in the event (\"#12\").",
     )
 
 
@@ -108,6 +109,7 @@ class SeatOut(serializers.Serializer):
     player_name = serializers.CharField()
     pair_id = serializers.IntegerField()
     pair_name = serializers.CharField()
+    pair_number = serializers.IntegerField(allow_null=True, help_text="The pair's number in the event (1…N).")
     round_id = serializers.IntegerField()
     round_number = serializers.IntegerField()
     stage_name = serializers.CharField()
@@ -137,6 +139,7 @@ class StandingOut(serializers.Serializer):
     previous_rank = serializers.IntegerField(allow_null=True)
     pair_id = serializers.IntegerField()
     pair_name = serializers.CharField()
+    pair_number = serializers.IntegerField(help_text="The pair's number in the event (1…N).")
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
     draws = serializers.IntegerField()
@@ -208,6 +211,12 @@ class DealOut(serializers.Serializer):
     defender_points = serializers.IntegerField(allow_null=True, required=False, help_text="Tractor: as entered.")
     total_points = serializers.IntegerField(
         allow_null=True, required=False, help_text="Tractor: with bottom and penalties (the table is read with it)."
+    )
+    bottom_points = serializers.IntegerField(
+        allow_null=True, required=False, help_text="Tractor: the bottom's points × its multiplier (抠底)."
+    )
+    penalty_points = serializers.IntegerField(
+        allow_null=True, required=False, help_text="Tractor: the penalties' and late arrival's points in the deal."
     )
     result = serializers.CharField(
         allow_null=True,
@@ -289,6 +298,7 @@ class RankOut(serializers.Serializer):
 
 class PairOut(serializers.Serializer):
     id = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="The pair's number in the event (1…N), as pages and sheets show it.")
     name = serializers.CharField()
     status = serializers.CharField()
     players = PlayerOut(many=True)

@@ -85,6 +85,16 @@ class TableLine:
         """Warnings that need a look (a bye alone is just information)."""
         return tuple(w for w in self.warnings if w.code != "bye")
 
+    @property
+    def numbered_problems(self) -> list[tuple[list[int | str], DrawWarning]]:
+        """Each problem with its pairs' numbers in the event (the warning names its pairs by id;
+        a table's warnings are about its own two pairs)."""
+        numbers: dict[int | str, int] = {}
+        for pair in (self.match.ns_pair, self.match.ew_pair):
+            if pair is not None:
+                numbers[pair.pk] = numbers[str(pair.pk)] = pair.number
+        return [([numbers.get(entrant, entrant) for entrant in w.entrants], w) for w in self.problems]
+
 
 def round_lines(*, round_: Round, with_warnings: bool = True) -> list[TableLine]:
     """The round's tables in table order, byes last, with warnings and referees."""

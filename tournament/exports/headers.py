@@ -104,6 +104,13 @@ RESULTS = (
     Column("minutes", "用时(分钟)", "Minutes", 9, "decimal1"),
 )
 
+DEAL_CHANGES = (
+    Column("change", "变更", "Change", 10),
+    Column("change_reason", "变更原因", "Reason", 30),
+)
+"""The deal log's last columns: a corrected deal's reasons, a deleted or undone deal, an adjustment's
+effect (``exports.deal_log``)."""
+
 DEALS = (
     Column("match", "比赛编号", "Match no.", 9),
     Column("stage", "阶段", "Stage", 10),
@@ -126,6 +133,7 @@ DEALS = (
     Column("flagged", "待核对", "Needs referee", 8),
     Column("entered_by", "录入人", "Entered by", 12),
     Column("entered_at", "录入时间", "Entered at", 17, "datetime"),
+    *DEAL_CHANGES,
 )
 
 DEALS_TRACTOR = (
@@ -147,14 +155,15 @@ DEALS_TRACTOR = (
     Column("revoke", "藏张", "Revoke", 6),
     Column("wrong_bottom", "留错底牌", "Wrong bottom", 8),
     Column("wrong_count", "牌张数目不符", "Wrong card count", 10),
-    Column("passed_a", "过A", "Passed A", 7),
     Column("extra", "加赛", "Extra deal", 7),
     Column("ns_after", "南北级数", "N/S level after", 9),
     Column("ew_after", "东西级数", "E/W level after", 9),
     Column("flagged", "待核对", "Needs referee", 8),
     Column("entered_by", "录入人", "Entered by", 12),
     Column("entered_at", "录入时间", "Entered at", 17, "datetime"),
+    *DEAL_CHANGES,
 )
+"""No 过A column: a Tractor side that keeps its A wins the game, which its result says (守A获胜)."""
 
 STANDINGS_FIXED = (
     Column("rank", "名次", "Rank", 6),
@@ -209,11 +218,14 @@ ADJUSTMENTS = (
     Column("pair", "对号", "Pair no.", 8),
     Column("pair_name", "对名", "Pair", 22),
     Column("kind", "类别", "Kind", 10),
+    Column("effect", "处理结果", "Effect", 12),
     Column("levels", "对方升级", "Levels to opponents", 9),
     Column("points", "扣分", "Points deducted", 8),
     Column("minutes_late", "迟到(分钟)", "Minutes late", 9),
     Column("reason", "原因", "Reason", 30),
     Column("created_by", "录入人", "Entered by", 12),
+    Column("ns_after", "南北级数", "N/S level after", 9),
+    Column("ew_after", "东西级数", "E/W level after", 9),
 )
 
 AWARDS = (
@@ -255,6 +267,8 @@ SCORE_SHEET_TRACTOR = (
     Column("declarer", "庄家", "Declarer", 8),
     Column("level", "打几", "Level played", 8),
     Column("defender_points", "防家得分", "Defenders' points", 10),
+    Column("bottom", "抠底", "Bottom capture", 9),
+    Column("penalty_points", "罚分", "Penalty points", 8),
     Column("ns_after", "南北级数", "N/S level", 9),
     Column("ew_after", "东西级数", "E/W level", 9),
     Column("referee", "裁判", "Referee", 10),
@@ -286,6 +300,21 @@ WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "defenders_take_over": ("防家上台", "Defenders take over"),
         "defenders_up": ("防家上台升级", "Defenders take over and up"),
         "replayed": ("重打", "Replayed"),
+        "kept_a": ("守A获胜", "Kept A: game won"),
+        # true/false cells
+        "yes": ("是", "Yes"),
+        "no": ("否", "No"),
+        # the deal log's changes (exports.deal_log) and what an adjustment did (scoring.adjustments.Effect)
+        "corrected": ("更正", "Corrected"),
+        "deleted": ("已删除", "Deleted"),
+        "undone": ("已撤销", "Undone"),
+        "minutes_late": ("{what} {minutes} 分钟", "{what} {minutes} min"),
+        "effect_warning": ("警告", "Warning"),
+        "effect_opponents_upgrade": ("对方升级", "Opponents up"),
+        "effect_points_deducted": ("扣分", "Points deducted"),
+        "effect_next_deal_points": ("下一副扣分", "Points off next deal"),
+        "effect_first_deal_forfeited": ("首局判负", "First deal forfeited"),
+        "effect_forfeit": ("判负", "Forfeit"),
         "both": ("双方", "Both sides"),
         "bottom": ("{points}×{multiplier}={total}", "{points}×{multiplier}={total}"),
         # match status

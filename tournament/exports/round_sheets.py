@@ -21,14 +21,14 @@ from tournament.exports import headers as h
 from tournament.exports.headers import Language
 from tournament.exports.selectors import PairCard, PlayerCard, pair_cards
 from tournament.exports.three_seat_sheets import three_seat_draw_sheet_write, three_seat_score_sheets_build
-from tournament.exports.xlsx import Book, StreamedSheet, Styled
+from tournament.exports.xlsx import Book, StreamedSheet, Styled, list_page_setup
 from tournament.games import game_entry
 from tournament.matches.models import Match, Round
 from tournament.matches.selectors import round_knockout_pairs
 from tournament.rules import rules_for_stage
 
 CHUNK = 5000
-A4 = "9"
+
 GRID_ROWS_LEVEL_GAME = 24
 """Deals a level game's sheet has room for: a 40–90 minute game rarely needs more (seeds 002, 003)."""
 ROW_HEIGHT_GRID = 24  # points: room to write by hand
@@ -106,24 +106,16 @@ def draw_row(sheet: TableSheet, language: Language) -> list[Any]:
     return [
         sheet.table,
         sheet.area or None,
-        sheet.ns.id,
+        sheet.ns.number,
         north.name if north else None,
         south.name if south else None,
         sheet.ns.departments or None,
-        ew.id if ew else None,
+        ew.number if ew else None,
         east.name if east else None,
         west.name if west else None,
         (ew.departments or None) if ew else None,
         None if ew else h.word("bye", language),
     ]
-
-
-def _print_setup(sheet: StreamedSheet, *, landscape: bool) -> None:
-    sheet.page_setup.paperSize = A4
-    sheet.page_setup.orientation = "landscape" if landscape else "portrait"
-    sheet.page_setup.fitToWidth = 1
-    sheet.page_setup.fitToHeight = 0
-    sheet.sheet_properties.pageSetUpPr.fitToPage = True
 
 
 def round_draw_sheet_write(
@@ -139,7 +131,7 @@ def round_draw_sheet_write(
     else:
         title = h.sheet_name("draw", language, stage=round.stage.name, round=round.number)
     sheet = book.sheet(title, header=h.titles(h.DRAW, language), widths=h.widths(h.DRAW), styles=h.styles(h.DRAW))
-    _print_setup(sheet, landscape=True)
+    list_page_setup(sheet, landscape=True)
     for table in round_tables(round=round, cards=cards):
         sheet.append(draw_row(table, language))
         if progress is not None:
@@ -192,7 +184,7 @@ def score_sheets_build(
     word = h.word
     with Book(time_zone=timezone.get_default_timezone()) as book:
         sheet = book.sheet(h.sheet_name("score_sheets", language), widths=h.widths(columns))
-        _print_setup(sheet, landscape=False)
+        list_page_setup(sheet, landscape=False)
         heading = f"{tournament.name} · {stage.name} {word('round', language, round=round.number)}"
         cap = options.time_cap_minutes or round.time_cap_minutes
         for table in round_tables(round=round):
@@ -217,7 +209,7 @@ def score_sheets_build(
                 sheet.append(
                     [
                         Styled(word(side, language), "label"),
-                        pair.id,
+                        pair.number,
                         first,
                         None,
                         second,

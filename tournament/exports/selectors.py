@@ -25,6 +25,8 @@ class PairCard:
     """A pair as the exports show it. ``players`` in seat order: slot 1 sits N (or E), slot 2 S (or W)."""
 
     id: int
+    number: int
+    """The pair's number in its event (1…N, issue 17): what every sheet shows; ``id`` stays internal."""
     name: str
     status: str
     seed: int | None
@@ -52,8 +54,10 @@ def pair_cards(*, tournament_id: int) -> dict[int, PairCard]:
         players.setdefault(pair_id, []).append(PlayerCard(name, number or "", department or "", phone or ""))
     pairs = Pair.objects.filter(tournament_id=tournament_id).order_by("id")
     return {
-        pair_id: PairCard(pair_id, name, status, seed, tuple(players.get(pair_id, ())))
-        for pair_id, name, status, seed in pairs.values_list("id", "name", "status", "seed").iterator(chunk_size=5000)
+        pair_id: PairCard(pair_id, number, name, status, seed, tuple(players.get(pair_id, ())))
+        for pair_id, number, name, status, seed in pairs.values_list(
+            "id", "number", "name", "status", "seed"
+        ).iterator(chunk_size=5000)
     }
 
 

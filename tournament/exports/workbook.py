@@ -13,13 +13,14 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import IO, Any
+from typing import IO
 
 from django.db.models import Count, F, IntegerField, OuterRef, Subquery
 from django.utils import timezone
 
-from scoring.snapshot import DealSnapshot, MatchSnapshot, SidePair
+from scoring.snapshot import MatchSnapshot, SidePair
 from tournament.exports import headers as h
+from tournament.exports.deal_log import adjustment_effects, level_text
 from tournament.exports.headers import Language
 from tournament.exports.prizes import prize_stage, prize_tiers_award
 from tournament.exports.round_sheets import round_draw_sheet_write
@@ -97,7 +98,7 @@ def _registration(book: Book, context: _Context) -> None:
                     player.department or None,
                     partner or None,
                     player.phone or None,
-                    pair.id,
+                    pair.number,
                     pair.seed,
                     context.word(pair.status),
                 ]
@@ -118,8 +119,24 @@ def _minutes(started: datetime | None, finished: datetime | None) -> float | Non
     return round((finished - started).total_seconds() / 60, 1)
 
 
+_TOTAL_COLUMNS = {
+    "levels": ("ns_level", "ew_level"),
+    "points": ("ns_points", "ew_points"),
+    "games": ("ns_games", "ew_games"),
+}
+
+
+def results_columns(game: str) -> tuple[h.Column, ...]:
+    """The results sheet's columns for the event's game: its per-side totals only (``match_totals``)."""
+    totals = game_entry(game).match_totals
+    dropped = {key for total, keys in _TOTAL_COLUMNS.items() if total not in totals for key in keys}
+    return tuple(column for column in h.RESULTS if column.key not in dropped)
+
+
 def _results(book: Book, context: _Context) -> None:
-    sheet = _sheet(book, context, h.sheet_name("results", context.language), h.RESULTS)
+    columns = results_columns(context.tournament.game)
+    keep = [index for index, column in enumerate(h.RESULTS) if column in columns]
+    sheet = _sheet(book, context, h.sheet_name("results", context.language), columns)
     played = (
         Deal.objects.filter(match=OuterRef("pk"), flagged=False)
         .order_by()
@@ -191,18 +208,17 @@ def _results(book: Book, context: _Context) -> None:
             winner_name = word("draw") if reason == "draw" else None
         if absent is not None:
             winner_name = pairs[ns].name
-        sheet.append(
-            [
+        row = [
                 match_id,
                 stage,
                 round_number,
                 table,
-                ns,
+                pairs[ns].number,
                 pairs[ns].name,
-                ew if absent is None else absent,
+                pairs[ew].number if ew is not None else (pairs[absent].number if absent is not None else None),
                 pairs[ew].name if ew is not None else (pairs[absent].name if absent is not None else None),
                 word(status),
-                *_sides(snapshot.levels),
+                *(level_text(level) for level in _sides(snapshot.levels)),
                 *_sides(snapshot.points),
                 *_sides(snapshot.games),
                 winner_name,
@@ -212,7 +228,7 @@ def _results(book: Book, context: _Context) -> None:
                 finished,
                 _minutes(started, finished),
             ]
-        )
+        sheet.append([row[index] for index in keep])
         context.progress.advance()
 
 
@@ -220,174 +236,9 @@ def _sides(pair: SidePair | None) -> tuple[int | None, int | None]:
     return (pair.NS, pair.EW) if pair is not None else (None, None)
 
 
-_DECLARER_SIDE = {"NS": "NS", "EW": "EW", "N": "NS", "S": "NS", "E": "EW", "W": "EW"}
-"""A Tractor declarer as entered (a side or a seat) → its side."""
-
-
-def _tractor_deal_row(
-    context: _Context,
-    place: MatchPlace,
-    match_id: int,
-    number: int,
-    record: DealSnapshot | None,
-    entered: dict[str, Any],
-) -> list[Any]:
-    """A Tractor deal's row (seed 001): who declared, the defenders' points as entered, the bottom and
-    penalties, the points the table was read with and its verdict. A flagged deal (no record) shows
-    what was entered."""
-    language = context.language
-    if record is not None:
-        bottom_text = h.word("bottom", language, **record.bottom) if record.bottom is not None else None
-        declarer = record.declarer
-    else:
-        entered_bottom = entered.get("bottom")
-        bottom_text = (
-            f"{entered_bottom.get('points')} ({entered_bottom.get('capture')})"
-            if isinstance(entered_bottom, dict)
-            else None
-        )
-        declarer = entered.get("declarer")
-    levels_after = record.levels_after if record is not None else None
-    return [
-        match_id,
-        place.stage,
-        place.round,
-        place.table,
-        number,
-        record.level if record else None,
-        context.word(_DECLARER_SIDE.get(declarer or "")),
-        context.word(
-            (record.declarer_seat if record else None) or (declarer if declarer in ("N", "E", "S", "W") else None)
-        ),
-        record.defender_points if record else entered.get("defender_points"),
-        bottom_text,
-        record.penalty_points if record else None,
-        record.total_points if record else None,
-        context.word(record.result if record else None),
-        record.upgrade if record else None,
-        context.word((record.revoke if record else None) or entered.get("revoke")),
-        record.wrong_bottom if record else bool(entered.get("wrong_bottom")),
-        context.word((record.wrong_count if record else None) or entered.get("wrong_count")),
-        record.passed_a if record else None,
-        record.extra if record else None,
-        *_sides(levels_after),
-    ]
-
-
-def tractor_deals_write(book: Book, context: _Context) -> None:
-    """The deal log of a Tractor event (``tournament.games.TRACTOR``'s sheet)."""
-    sheet = _sheet(book, context, h.sheet_name("deals", context.language), h.DEALS_TRACTOR)
-    deals = (
-        Deal.objects.filter(match__round__stage__tournament=context.tournament)
-        .order_by(
-            "match__round__stage__order",
-            "match__round__number",
-            F("match__table__number").asc(nulls_last=True),
-            "match_id",
-            "number",
-        )
-        .values_list("match_id", "number", "record", "outcome", "flagged", "entered_by__username", "entered_at")
-    )
-    missing = MatchPlace("", 0, None)
-    for match_id, number, record, outcome, flagged, user, entered_at in deals.iterator(chunk_size=CHUNK):
-        place = context.places.get(match_id, missing)
-        entered = outcome if isinstance(outcome, dict) else {}
-        row = _tractor_deal_row(context, place, match_id, number, DealSnapshot.from_json(record), entered)
-        sheet.append([*row, flagged, user, entered_at])
-        context.progress.advance()
-
-
 def _deals(book: Book, context: _Context) -> None:
     """The deal log, in the columns of the event's game (``tournament.games``)."""
     game_entry(context.tournament.game).workbook_deals(book, context)
-
-
-def guandan_deals_write(book: Book, context: _Context) -> None:
-    """The deal log of a Guandan event (``tournament.games.GUANDAN``'s sheet)."""
-    sheet = _sheet(book, context, h.sheet_name("deals", context.language), h.DEALS)
-    scope = Deal.objects.filter(match__round__stage__tournament=context.tournament)
-    # A deal a correction made impossible (flagged) has no record; show what the referee entered.
-    # Those are few, so their entries are read apart instead of decoding every deal's twice.
-    entered = {
-        (match_id, number): outcome
-        for match_id, number, outcome in scope.filter(flagged=True).values_list("match_id", "number", "outcome")
-    }
-    deals = scope.order_by(
-        "match__round__stage__order",
-        "match__round__number",
-        F("match__table__number").asc(nulls_last=True),
-        "match_id",
-        "number",
-    ).values_list("match_id", "number", "game_number", "record", "flagged", "entered_by__username", "entered_at")
-    places = context.places
-    language = context.language
-    sides = {"NS": h.word("NS", language), "EW": h.word("EW", language)}.get  # the only words of this sheet
-    append = sheet.append
-    advance = context.progress.advance
-    missing = MatchPlace("", 0, None)
-    for match_id, number, game, stored, flagged, user, entered_at in deals.iterator(chunk_size=CHUNK):
-        place = places.get(match_id, missing)
-        record = DealSnapshot.from_json(stored)
-        if record is None:  # flagged: what the referee entered
-            outcome = entered.get((match_id, number))
-            order = outcome.get("order") if isinstance(outcome, dict) else None
-            anti_tribute = bool(outcome.get("anti_tribute", False)) if isinstance(outcome, dict) else False
-            append(
-                [
-                    match_id,
-                    place.stage,
-                    place.round,
-                    place.table,
-                    number,
-                    game,
-                    None,
-                    None,
-                    " ".join(order) if isinstance(order, list) else None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    anti_tribute,
-                    None,
-                    None,
-                    flagged,
-                    user,
-                    entered_at,
-                ]
-            )
-            advance()
-            continue
-        sets_level = record.sets_level
-        order_text: str | None = " ".join(record.order)
-        levels_after = record.levels_after
-        append(
-            [
-                match_id,
-                place.stage,
-                place.round,
-                place.table,
-                number,
-                record.game if record.game is not None else game,
-                record.level,
-                sides(sets_level),
-                order_text,
-                sides(record.winner),
-                record.upgrade,
-                record.a_attempt,
-                record.passed_a,
-                record.reset,
-                record.extra,
-                record.anti_tribute,
-                levels_after.NS if levels_after else None,
-                levels_after.EW if levels_after else None,
-                flagged,
-                user,
-                entered_at,
-            ]
-        )
-        advance()
 
 
 def _standings_columns(tie_breakers: tuple[str, ...]) -> tuple[h.Column, ...]:
@@ -420,7 +271,7 @@ def _standings(book: Book, context: _Context, standings: StageStandings) -> None
             [
                 row.rank,
                 row.shared,
-                pair.id,
+                pair.number,
                 pair.name,
                 pair.departments or None,
                 row.played,
@@ -439,11 +290,17 @@ def _standings(book: Book, context: _Context, standings: StageStandings) -> None
 
 
 def _adjustments(book: Book, context: _Context) -> None:
+    """Every adjustment with what the rules core made of it: a Tractor pair 12 minutes late loses 30
+    points in the first deal (扣分 30), 17 minutes late its first deal (首局判负, the opponents up 1) —
+    the figures of the late-arrival table in force, as the match's snapshot applied them, not the
+    row's own (a late arrival's row holds only its minutes)."""
     sheet = _sheet(book, context, h.sheet_name("adjustments", context.language), h.ADJUSTMENTS)
+    effects = adjustment_effects(tournament_id=context.tournament.pk)
     adjustments = (
         Adjustment.objects.filter(tournament=context.tournament)
         .order_by("created_at", "id")
         .values_list(
+            "id",
             "created_at",
             "match_id",
             "pair_id",
@@ -455,11 +312,19 @@ def _adjustments(book: Book, context: _Context) -> None:
             "created_by__username",
         )
     )
-    for created_at, match_id, pair_id, kind, levels, points, minutes, reason, user in adjustments.iterator(
+    for pk, created_at, match_id, pair_id, kind, levels, points, minutes, reason, user in adjustments.iterator(
         chunk_size=CHUNK
     ):
         place = context.places.get(match_id) if match_id is not None else None
         pair = context.pairs.get(pair_id)
+        effect = effects.get(pk)
+        levels_after = effect.levels_after if effect is not None and effect.levels_after else (None, None)
+        if effect is not None and effect.effect in ("opponents_upgrade", "first_deal_forfeited"):
+            levels, points = effect.amount, None
+        elif effect is not None and effect.effect in ("points_deducted", "next_deal_points"):
+            levels, points = None, effect.amount
+        elif effect is not None or kind == "warning":
+            levels = points = None
         sheet.append(
             [
                 created_at,
@@ -467,14 +332,16 @@ def _adjustments(book: Book, context: _Context) -> None:
                 place.stage if place else None,
                 place.round if place else None,
                 place.table if place else None,
-                pair_id,
+                pair.number if pair else None,
                 pair.name if pair else None,
                 context.word(kind),
+                context.word(f"effect_{effect.effect}") if effect is not None else None,
                 levels,
                 points,
                 minutes,
                 reason,
                 user,
+                *(level_text(level) for level in levels_after),
             ]
         )
         context.progress.advance()
@@ -496,7 +363,7 @@ def _awards(book: Book, context: _Context, final: StageStandings | None) -> None
             [
                 award.tier,
                 award.rank,
-                award.pair.id,
+                award.pair.number,
                 first.name if first else None,
                 (first.department or None) if first else None,
                 second.name if second else None,
@@ -543,7 +410,8 @@ def workbook_build(
     context.progress.total += len(context.pairs) * len(stages)
     prize_stage_, lots_seed = prize_stage(tournament=tournament)
     final: StageStandings | None = None
-    with Book(time_zone=timezone.get_default_timezone()) as book:
+    yes_no = (h.word("yes", language), h.word("no", language))
+    with Book(time_zone=timezone.get_default_timezone(), yes_no=yes_no) as book:
         _registration(book, context)
         _draws(book, context, rounds)
         _results(book, context)

@@ -57,6 +57,7 @@ _EXCEL_EPOCH_DATE = _EXCEL_EPOCH.date()
 _DAY = timedelta(days=1)
 _TEXT_CACHE_MAX = 20000
 _FLUSH_ROWS = 2000
+A4 = "9"  # the page setup's paper size code
 
 
 def _thin() -> Side:
@@ -75,7 +76,13 @@ STYLES: Mapping[str, Callable[[WriteOnlyCell], None]] = MappingProxyType(
         ),
         "datetime": lambda c: setattr(c, "number_format", "yyyy-mm-dd hh:mm"),
         "date": lambda c: setattr(c, "number_format", "yyyy-mm-dd"),
-        "decimal1": lambda c: setattr(c, "number_format", "0.0"),
+        "decimal1": lambda c: (
+            setattr(c, "number_format", "0.0"),
+            setattr(c, "alignment", Alignment(horizontal="center")),
+        ),
+        # A number is centred in its column: right-aligned it runs into the left-aligned text of the
+        # next column ("12张伟 / 李娜") on screen and on paper.
+        "number": lambda c: setattr(c, "alignment", Alignment(horizontal="center")),
         "quoted": lambda c: setattr(c, "quotePrefix", True),
         "title": lambda c: setattr(c, "font", Font(bold=True, size=14)),
         "label": lambda c: setattr(c, "font", Font(bold=True)),
@@ -158,15 +165,27 @@ class _SheetFile:
 class StreamedSheet(WriteOnlyWorksheet):
     """A write-only worksheet whose :meth:`append` serialises the row straight to XML.
 
+    ``yes_no``: the words a ``bool`` is written as (是/否); without them a boolean cell (which
+    spreadsheet programs show as TRUE/FALSE or 1/0, never in the sheet's language).
+
     Set the sheet's layout (frozen panes, widths, page setup, breaks) before closing; rows are
     written in order and never kept in memory. Values: ``str`` (always text), ``int``/``float``/
     ``Decimal`` (numbers), ``bool``, ``datetime`` (aware ones shown in ``time_zone``), ``date``,
     ``None`` (an empty cell) and :class:`Styled`; anything else is written as its text.
     """
 
-    def __init__(self, parent: Workbook, title: str, *, time_zone: tzinfo, auto_filter: bool = False) -> None:
+    def __init__(
+        self,
+        parent: Workbook,
+        title: str,
+        *,
+        time_zone: tzinfo,
+        auto_filter: bool = False,
+        yes_no: tuple[str, str] | None = None,
+    ) -> None:
         super().__init__(parent, title)
         self._time_zone = time_zone
+        self._yes_no = yes_no
         self._auto_filter = auto_filter
         self._styles: dict[str, str] = {}
         self._column_styles: list[str] = []
@@ -196,6 +215,7 @@ class StreamedSheet(WriteOnlyWorksheet):
         for index, width in enumerate(widths, 1):
             self.column_dimensions[get_column_letter(index)].width = width
         self._column_styles = [self.style_attribute(name) if name else "" for name in styles]
+        self._number_style = self.style_attribute("number")
 
     @property
     def row_count(self) -> int:
@@ -215,6 +235,8 @@ class StreamedSheet(WriteOnlyWorksheet):
             self._columns = max(self._columns, len(values))
         column_styles = self._column_styles
         styled_columns = len(column_styles)
+        number_style = self._number_style
+        yes_no = self._yes_no
         parts = [f'<row r="{number}" ht="{height}" customHeight="1">' if height else f'<row r="{number}">']
         add = parts.append
         for index, value in enumerate(values):
@@ -235,7 +257,10 @@ class StreamedSheet(WriteOnlyWorksheet):
                     style = self.style_attribute("quoted")
                 add(f'<c r="{letters[index]}{number}"{style} t="inlineStr">{body}</c>')
             elif kind is int:
-                add(f'<c r="{letters[index]}{number}"{style}><v>{value}</v></c>')
+                add(f'<c r="{letters[index]}{number}"{style or number_style}><v>{value}</v></c>')
+            elif kind is bool and yes_no is not None:
+                quoted, body = self._text(yes_no[0] if value else yes_no[1])
+                add(f'<c r="{letters[index]}{number}"{style} t="inlineStr">{body}</c>')
             elif kind is bool:
                 add(f'<c r="{letters[index]}{number}"{style} t="b"><v>{1 if value else 0}</v></c>')
             else:
@@ -262,9 +287,10 @@ class StreamedSheet(WriteOnlyWorksheet):
         if isinstance(value, bool):
             return f'<c r="{ref}"{style} t="b"><v>{int(value)}</v></c>'
         if isinstance(value, float) and math.isfinite(value):
-            return f'<c r="{ref}"{style}><v>{value!r}</v></c>'
+            return f'<c r="{ref}"{style or self._number_style}><v>{value!r}</v></c>'
         if isinstance(value, int) or (isinstance(value, Decimal) and value.is_finite()):
-            return f'<c r="{ref}"{style}><v>{int(value) if isinstance(value, int) else value}</v></c>'
+            number = int(value) if isinstance(value, int) else value
+            return f'<c r="{ref}"{style or self._number_style}><v>{number}</v></c>'
         if isinstance(value, datetime):
             if value.tzinfo is not None:
                 value = value.astimezone(self._time_zone)
@@ -346,13 +372,23 @@ class StreamedSheet(WriteOnlyWorksheet):
         return xml[: matches[0].start()], xml[matches[0].end() :]
 
 
+def list_page_setup(sheet: StreamedSheet, *, landscape: bool) -> None:
+    """A4, fitted to one page wide and as many pages long as it takes."""
+    sheet.page_setup.paperSize = A4
+    sheet.page_setup.orientation = "landscape" if landscape else "portrait"
+    sheet.page_setup.fitToWidth = 1
+    sheet.page_setup.fitToHeight = 0
+    sheet.sheet_properties.pageSetUpPr.fitToPage = True
+
+
 class Book:
     """A write-only workbook of :class:`StreamedSheet` s. Use as a context manager: a failed build
     leaves no temporary files behind."""
 
-    def __init__(self, *, time_zone: tzinfo) -> None:
+    def __init__(self, *, time_zone: tzinfo, yes_no: tuple[str, str] | None = None) -> None:
         self.workbook = Workbook(write_only=True)
         self.time_zone = time_zone
+        self.yes_no = yes_no
         self._sheets: list[StreamedSheet] = []
         self._saved = False
 
@@ -374,13 +410,16 @@ class Book:
         auto_filter: bool | None = None,
     ) -> StreamedSheet:
         """A new sheet named from ``title`` (made valid and unique). With a ``header``, the header row
-        is written, frozen, filtered and repeated on every printed page."""
+        is written, frozen, filtered and repeated on every printed page, and the sheet prints as a
+        list should: A4 landscape, fitted to the page's width (long lists run on over pages, never
+        split into strips of columns); a sheet of its own layout sets its page setup after this."""
         name = sheet_title(title, taken=[sheet.title for sheet in self._sheets])
         sheet = StreamedSheet(
             self.workbook,
             name,
             time_zone=self.time_zone,
             auto_filter=bool(header) if auto_filter is None else auto_filter,
+            yes_no=self.yes_no,
         )
         self.workbook._add_sheet(sheet)  # create_sheet() would make a plain WriteOnlyWorksheet
         self._sheets.append(sheet)
@@ -388,6 +427,7 @@ class Book:
         if header:
             sheet.freeze_panes = "A2"
             sheet.print_title_rows = "1:1"
+            list_page_setup(sheet, landscape=True)
             sheet.append([Styled(title, "header") for title in header])
         return sheet
 

@@ -7,9 +7,11 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.tractor import Capture, Infraction
+from scoring.tractor import Infraction
+from tournament import labels
 from tournament.audit import REASON_MAX
 from tournament.bounds import column_max
+from tournament.labels import CAPTURE_LABELS, INFRACTION_LABELS
 from tournament.matches.models import AdjustmentKind, Match
 from tournament.matches.selectors import guandan_outcome, parse_taps, taps_complete
 
@@ -80,20 +82,6 @@ class CorrectionForm(GuandanDealFields, ReasonForm):
 
 
 SIDES = ("NS", "EW")
-CAPTURE_LABELS = {
-    Capture.SINGLE: _("single ×2"),
-    Capture.PAIR: _("pair ×3"),
-    Capture.TRIPLE: _("triple ×4"),
-    Capture.TRACTOR_2_PAIRS: _("tractor of 2 pairs ×5"),
-    Capture.TRACTOR_3_PAIRS: _("tractor of 3 pairs ×6"),
-    Capture.TRACTOR_2_TRIPLES: _("tractor of 2 triples ×7"),
-}
-INFRACTION_LABELS = {
-    Infraction.EXPOSED_CARD: _("exposed card"),
-    Infraction.OUT_OF_TURN: _("out of turn"),
-    Infraction.FAILED_THROW: _("failed throw"),
-    Infraction.WRONG_FOLLOW: _("wrong follow"),
-}
 
 
 class TractorDealFields(DealEntryFields):
@@ -124,7 +112,7 @@ class TractorDealFields(DealEntryFields):
         kwargs["initial"] = {"declarer": self.rotation, **kwargs["initial"]}
         super().__init__(*args, next_deal=next_deal, **kwargs)
         sides = [("NS", str(_("N/S"))), ("EW", str(_("E/W")))]
-        seats = [(seat, seat) for seat in ("N", "E", "S", "W")]
+        seats = [(seat, labels.seat_name(seat)) for seat in ("N", "E", "S", "W")]
         self.fields["declarer"].choices = [("", "—"), *sides, *seats]
         self.fields["capture"].choices = [("", "—"), *[(c.value, label) for c, label in CAPTURE_LABELS.items()]]
         self.fields["revoke"].choices = [("", "—"), *sides]
@@ -212,17 +200,46 @@ class UnlockForm(forms.Form):
             del self.fields["dependents_seen"]
 
 
+def _sides(match: Match) -> list[tuple[str, str]]:
+    return [("NS", f"{_('N/S')}: {match.ns_pair}"), ("EW", f"{_('E/W')}: {match.ew_pair}")]
+
+
+class LateArrivalForm(VersionForm):
+    """A pair's late arrival (RULES.md §7): one pair and its minutes; the rules' table decides what it
+    costs. Both pairs late is two late arrivals (each its own band), never a "both pairs" forfeit."""
+
+    kind = forms.CharField(widget=forms.HiddenInput, initial=AdjustmentKind.LATE_ARRIVAL)
+    side = forms.ChoiceField(label=_("Pair"))
+    minutes_late = forms.IntegerField(label=_("Minutes late"), min_value=0, max_value=600)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.match = match
+        self.fields["side"].choices = _sides(match)
+
+    def clean_kind(self) -> str:
+        return AdjustmentKind.LATE_ARRIVAL
+
+    def pair_ids(self) -> list[int]:
+        side = self.cleaned_data["side"]
+        return [self.match.ns_pair_id if side == "NS" else self.match.ew_pair_id]  # type: ignore[list-item]
+
+
 class AdjustmentForm(VersionForm):
-    """A forfeit, late arrival, penalty or warning against one pair (RULES.md §7)."""
+    """A forfeit, penalty or warning against one pair, or a forfeit of both (RULES.md §7); a late
+    arrival has its own form (:class:`LateArrivalForm`)."""
 
     BOTH = "both"
 
-    kind = forms.ChoiceField(label=_("Kind"), choices=AdjustmentKind.choices)
+    kind = forms.ChoiceField(
+        label=_("Kind"),
+        choices=[(value, label) for value, label in AdjustmentKind.choices if value != AdjustmentKind.LATE_ARRIVAL],
+    )
     side = forms.ChoiceField(label=_("Pair"))
     absent_player = forms.TypedChoiceField(
         label=_("Absent player (forfeit)"), required=False, coerce=int, empty_value=None
     )
-    minutes_late = forms.IntegerField(label=_("Minutes late"), required=False, min_value=0, max_value=600)
     levels = forms.IntegerField(label=_("Levels to the opponents"), required=False, min_value=0, max_value=12)
     points = forms.IntegerField(label=_("Points deducted"), required=False, min_value=0, max_value=99)
     reason = forms.CharField(label=_("Reason"), max_length=200)
@@ -240,8 +257,7 @@ class AdjustmentForm(VersionForm):
             ]
             del self.fields["absent_player"], self.fields["levels"], self.fields["points"]
             return
-        sides = [("NS", f"{_('N/S')}: {match.ns_pair}"), ("EW", f"{_('E/W')}: {match.ew_pair}")]
-        self.fields["side"].choices = [*sides, (self.BOTH, _("Both pairs (forfeit)"))]
+        self.fields["side"].choices = [*_sides(match), (self.BOTH, _("Both pairs (forfeit)"))]
         players = [("", "—")]
         for pair in (match.ns_pair, match.ew_pair):
             if pair is not None:

@@ -299,7 +299,8 @@ def adjustment_record(
 ) -> Adjustment:
     """Record a forfeit, late arrival, penalty or warning against a pair of the match (RULES.md §7).
 
-    It applies after the deals entered so far (a late arrival: before the first deal). The rules
+    It applies after the deals entered so far (a late arrival: before the first deal, whenever it is
+    recorded). The rules
     core decides what it does (the late-arrival table, the A cap on penalties …) and refuses what
     cannot apply — a level penalty in a points format, anything after the match has ended, an
     adjustment that would make entered deals impossible; nothing is written then.
@@ -383,9 +384,9 @@ def _adjustment_trial(
     if kind not in AdjustmentKind.values:
         raise MatchRefused("bad_input", _("Unknown kind of adjustment."), conflict=False)
     if kind == AdjustmentKind.LATE_ARRIVAL:
-        # the late-arrival table (RULES.md §7) speaks of the first deal: it applies before it
-        if deal_count:
-            raise MatchRefused("bad_input", _("A late arrival is recorded before the first deal."), conflict=False)
+        # The late-arrival table (RULES.md §7) speaks of the first deal: it applies before it, even
+        # when the referee records it after deals were entered (issue 17) — the match is refolded
+        # from deal 1, and refused if an entered deal could then not have been played.
         after_deal = 0
         if minutes_late is None:
             raise MatchRefused("bad_input", _("Give the minutes late."), conflict=False)

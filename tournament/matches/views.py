@@ -39,12 +39,13 @@ from tournament.matches import (
 from tournament.matches.forms import (
     AdjustmentForm,
     DealEntryFields,
+    LateArrivalForm,
     ReasonForm,
     RoundClockForm,
     UnlockForm,
     VersionForm,
 )
-from tournament.matches.models import Match, MatchStatus, Round
+from tournament.matches.models import AdjustmentKind, Match, MatchStatus, Round
 from tournament.rules import rules_for_stage
 
 # -- helpers ---------------------------------------------------------------------------------------
@@ -392,7 +393,20 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(request, match_id)
     if not access.user_may_adjust(user=request.user, match=match):
         raise Http404
-    form = AdjustmentForm(request.POST or None, match=match, initial={"version": match.version})
+    initial = {"version": match.version}
+    # Two forms: a late arrival (one pair, its minutes) and the rest; the one posted is bound. A
+    # three-seat table has seats, not pairs: its one form takes a late player too (RULES.md §10).
+    late_posted = (
+        not match.three_seats
+        and request.method == "POST"
+        and request.POST.get("kind") == AdjustmentKind.LATE_ARRIVAL
+    )
+    data = request.POST if request.method == "POST" else None
+    late_form = (
+        None if match.three_seats else LateArrivalForm(data if late_posted else None, match=match, initial=initial)
+    )
+    other_form = AdjustmentForm(None if late_posted else data, match=match, initial=initial)
+    form: LateArrivalForm | AdjustmentForm = late_form if late_posted and late_form else other_form
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -401,7 +415,7 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
                 with transaction.atomic():  # a double forfeit is two rows, written together
                     version = data["version"]
                     for pair_id in form.pair_ids():
-                        absent = data["absent_player"]
+                        absent = data.get("absent_player")
                         in_pair = (
                             absent is not None
                             and match.round.stage.tournament.players.filter(
@@ -414,9 +428,9 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
                             kind=data["kind"],
                             reason=data["reason"],
                             user=request.user,
-                            levels=data["levels"] or 0,
-                            points=data["points"] or 0,
-                            minutes_late=data["minutes_late"],
+                            levels=data.get("levels") or 0,
+                            points=data.get("points") or 0,
+                            minutes_late=data.get("minutes_late"),
                             absent_player_id=absent if in_pair else None,
                             expected_version=version,
                         )
@@ -434,7 +448,8 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
     match.refresh_from_db()
     context = {
         "match": match,
-        "form": form,
+        "form": other_form,
+        "late_form": late_form,
         "adjustments": match.adjustments.select_related("pair", "absent_player", "created_by").order_by("created_at"),
         "summary": selectors.match_summary(match=match),
     }

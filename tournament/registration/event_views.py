@@ -61,7 +61,9 @@ def _show_profile_values(form: TournamentEditForm, tournament: Tournament) -> No
 def event_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     archived = tournament.status == TournamentStatus.ARCHIVED
     locked = lifecycle.tournament_drawn(tournament=tournament)
-    form = TournamentEditForm(request.POST or None, initial=_initial(tournament), locked=locked or archived)
+    form = TournamentEditForm(
+        request.POST or None, initial=_initial(tournament), game=tournament.game, locked=locked or archived
+    )
     if archived:
         for field in form.fields.values():
             field.disabled = True

@@ -6,30 +6,38 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.bounds import column_max
-from tournament.locale import ui_is_chinese
+from tournament.games import game_entry
+from tournament.labels import profile_title
 from tournament.registration.models import EntryMode, Game, Pair, ProvisionalResults
 from tournament.registration.services import PlayerData
 
 
-def profile_choices() -> list[tuple[str, str]]:
-    """Each rule profile of a game this site runs events of, with the rulebook's own description, in
-    the user's language (a Dou Dizhu profile exists in the rules core before its events do)."""
+def profile_choices(game: str | None = None) -> list[tuple[str, str]]:
+    """Each rule profile of ``game`` (else of every game this site runs events of: a Dou Dizhu profile
+    exists in the rules core before its events do), named by its title and rulebook in the user's
+    language (``labels.profile_title``), never by its code."""
     from scoring.profiles import PROFILE_INFO, PROFILES
 
-    chinese = ui_is_chinese()
-    return [
-        (name, f"{info.title_zh if chinese else info.title} ({name})")
-        for name, info in PROFILE_INFO.items()
-        if PROFILES[name].game.value in Game.values
-    ]
+    games = {game} if game is not None else set(Game.values)
+    return [(name, profile_title(name)) for name in PROFILE_INFO if PROFILES[name].game.value in games]
 
 
 class TournamentForm(forms.Form):
+    """A new event: its game is chosen first (the page's game links, ``?game=``), then one of that
+    game's rule profiles — a Tractor event is never offered a Guandan profile."""
+
     name = forms.CharField(label=_("Name"), max_length=120)
-    game = forms.ChoiceField(label=_("Game"), choices=Game.choices, initial=Game.GUANDAN)
-    rule_profile = forms.ChoiceField(label=_("Rule profile"), choices=profile_choices, initial="timed-40")
+    game = forms.ChoiceField(choices=Game.choices, widget=forms.HiddenInput)
+    rule_profile = forms.ChoiceField(label=_("Rule profile"))
     venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
     starts_on = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args: object, game: str = Game.GUANDAN, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.game = game if game in Game.values else Game.GUANDAN
+        self.fields["game"].initial = self.game
+        self.fields["rule_profile"].choices = profile_choices(self.game)
+        self.fields["rule_profile"].initial = game_entry(self.game).default_profile
 
 
 class PairForm(forms.Form):
@@ -92,7 +100,7 @@ class TournamentEditForm(forms.Form):
     venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
     starts_on = forms.DateField(label=_("First day"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(label=_("Last day"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    rule_profile = forms.ChoiceField(label=_("Rule profile"), choices=profile_choices)
+    rule_profile = forms.ChoiceField(label=_("Rule profile"))
     time_cap_minutes = forms.IntegerField(
         label=_("Time cap (minutes)"),
         min_value=1,
@@ -128,8 +136,9 @@ class TournamentEditForm(forms.Form):
         help_text=_("Unless the other side disputes it. Empty: only a confirmation makes it count."),
     )
 
-    def __init__(self, *args: object, locked: bool = False, **kwargs: object) -> None:
+    def __init__(self, *args: object, game: str | None = None, locked: bool = False, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["rule_profile"].choices = profile_choices(game)  # the event's game's profiles
         self.locked = locked
         if locked:
             for field in ("rule_profile", *self.OVERRIDES):

@@ -206,6 +206,10 @@ class Pair(models.Model):
     ``name`` is the players' names, kept by the services for fast lists."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairs")
+    number = models.PositiveIntegerField(_("pair number"))
+    """The pair's number in its event, 1…N in the order of registration (issue 17): what pages, sheets,
+    the workbook and the API show people ("#12"); URLs keep the database id. Given by
+    ``registration.services.pair_numbers_take`` under the tournament's row lock."""
     name = models.CharField(_("name"), max_length=130)
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
     status = models.CharField(
@@ -224,7 +228,9 @@ class Pair(models.Model):
             models.UniqueConstraint(
                 fields=["tournament", "seed"], condition=Q(seed__isnull=False), name="pair_seed_unique"
             ),
-            *column_checks("pair", seed="PositiveIntegerField"),
+            models.UniqueConstraint(fields=["tournament", "number"], name="pair_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="pair_number_positive"),
+            *column_checks("pair", seed="PositiveIntegerField", number="PositiveIntegerField"),
         ]
 
     def __str__(self) -> str:

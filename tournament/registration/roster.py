@@ -35,7 +35,7 @@ from tournament.errors import UserError
 from tournament.games import game_entry
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
-from tournament.registration.services import PlayerData
+from tournament.registration.services import PlayerData, pair_numbers_take
 from tournament.registration.text import clean_text, entrant_name
 
 # Column key → accepted header texts (the first is the template's).
@@ -108,6 +108,10 @@ class _Row:
     number: int
     player: PlayerData
     partner: str
+    formulas: frozenset[str] = frozenset()
+    """The columns holding a formula: the row is refused for them, and read without them, so its
+    other problems (an employee number already registered, a duplicate) are reported in the same
+    pass and a partner naming it is not told it is "not in the file"."""
 
 
 def roster_template(*, individual: bool = False) -> bytes:
@@ -172,7 +176,6 @@ def _sheet_rows(sheet: Any, *, individual: bool = False) -> list[_Row]:
     if errors:
         raise RosterImportError(errors)
     parsed: list[_Row] = []
-    formula_errors: list[RowError] = []
     for number, values in enumerate(rows, start=2):
         # every row read counts, blank or not: a million blank rows cost as much to read
         if number - 1 > max_rows:
@@ -182,9 +185,9 @@ def _sheet_rows(sheet: Any, *, individual: bool = False) -> list[_Row]:
         if all(value is None or clean_text(value) == "" for value in values):
             continue
         cells = {key: values[index] if index < len(values) else None for key, index in positions.items()}
-        if any(isinstance(value, str) and value.startswith("=") for value in cells.values()):
-            formula_errors.append(RowError(number, _("A cell holds a formula; type plain values.")))
-            continue
+        formulas = frozenset(key for key, value in cells.items() if isinstance(value, str) and value.startswith("="))
+        for key in formulas:
+            cells[key] = None
         parsed.append(
             _Row(
                 number=number,
@@ -195,18 +198,18 @@ def _sheet_rows(sheet: Any, *, individual: bool = False) -> list[_Row]:
                     phone=cells.get("phone"),  # type: ignore[arg-type]
                 ).cleaned(),
                 partner=clean_text(cells.get("partner")),
+                formulas=formulas,
             )
         )
-    if formula_errors:
-        raise RosterImportError(formula_errors + _validate(parsed, existing=set(), individual=individual))
     if not parsed:
         raise RosterImportError([RowError(None, _("The sheet has no players."))])
     return parsed
 
 
 def _validate(rows: list[_Row], *, existing: set[str], individual: bool = False) -> list[RowError]:
-    """Every problem of the rows, each with its Excel row number. In an individual event (Dou Dizhu)
-    each row is an entrant: a partner cell is refused rather than silently dropped."""
+    """Every problem of the rows, each once with its Excel row number: a formula row's problem is its
+    formula, so what that cell would have said (e.g. "name is required") is not reported again. In an
+    individual event (Dou Dizhu) each row is an entrant: a partner cell is refused rather than dropped."""
     errors: list[RowError] = []
     counts = Counter(row.player.employee_number for row in rows if row.player.employee_number)
     by_number = {row.player.employee_number: row for row in rows if row.player.employee_number}
@@ -216,11 +219,15 @@ def _validate(rows: list[_Row], *, existing: set[str], individual: bool = False)
             claimed_by.setdefault(row.partner, []).append(row)
 
     for row in rows:
-        for message in row.player.errors().values():
-            errors.append(RowError(row.number, message))
+        if row.formulas:
+            errors.append(RowError(row.number, _("A cell holds a formula; type plain values.")))
+        for key, message in row.player.errors().items():
+            if key not in row.formulas:
+                errors.append(RowError(row.number, message))
         number = row.player.employee_number
         if not number:
-            errors.append(RowError(row.number, _("Employee number is required.")))
+            if "employee_number" not in row.formulas:
+                errors.append(RowError(row.number, _("Employee number is required.")))
             continue
         if counts[number] > 1:
             errors.append(
@@ -262,9 +269,10 @@ def _validate(rows: list[_Row], *, existing: set[str], individual: bool = False)
                         % {"partner": row.partner, "other": partner.partner, "row": partner.number},
                     )
                 )
-        elif not claimants:
+        elif not claimants and "partner" not in row.formulas:
             errors.append(RowError(row.number, _("No partner: a pair needs two players (a pair of one).")))
-        if len(claimants) > 1:
+        # With a partner of its own, each other row naming it is told so on its row ("is paired with").
+        if len(claimants) > 1 and not row.partner:
             rows_text = ", ".join(str(other.number) for other in claimants)
             errors.append(
                 RowError(
@@ -330,9 +338,14 @@ def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) 
             for row in rows
         }
         bulk_create_with_history(list(players.values()), Player, default_user=history_user)
+        first_number = pair_numbers_take(tournament=tournament, count=len(pairs))
         pair_objects = [
-            Pair(tournament=tournament, name=entrant_name([row.player.name for row in (first, second) if row]))
-            for first, second in pairs
+            Pair(
+                tournament=tournament,
+                number=number,
+                name=entrant_name([row.player.name for row in (first, second) if row]),
+            )
+            for number, (first, second) in enumerate(pairs, start=first_number)
         ]
         pair_objects = bulk_create_with_history(pair_objects, Pair, default_user=history_user)
         members = []

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Case, Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
 
+from tournament.parsing import ascii_digits
 from tournament.registration.models import Pair, PairMember, PairStatus, Tournament
 
 
@@ -59,8 +60,8 @@ def checkin_page(
             Q(player__name__icontains=query) | Q(player__employee_number__istartswith=query)
         )
         found = Q(pk__in=matching.values("pair_id")) | Q(name__icontains=query)
-        if query.lstrip("#").isdigit():
-            found |= Q(pk=int(query.lstrip("#")))
+        if ascii_digits(query.lstrip("#")) and len(query) <= 10:
+            found |= Q(number=int(query.lstrip("#")))  # the pair's number in the event ("#12"), not its id
         pairs = pairs.filter(found)
     rows = list(
         pairs.annotate(
@@ -72,7 +73,7 @@ def checkin_page(
             first_number=Subquery(first),
             second_number=Subquery(second),
         )
-        .only("id", "name", "status", "seed", "checked_in_at", "tournament_id")
+        .only("id", "number", "name", "status", "seed", "checked_in_at", "tournament_id")
         .order_by("door_order", "id")[(page - 1) * per_page : page * per_page + 1]
     )
     return CheckinPage(

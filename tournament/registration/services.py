@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -153,6 +154,18 @@ def _player_write(*, tournament: Tournament, player: Player, data: PlayerData, p
     return player
 
 
+@event_write
+def pair_numbers_take(*, tournament: Tournament, count: int = 1) -> int:
+    """The first of ``count`` new pair numbers of ``tournament`` (its pairs are numbered 1…N in the
+    order they registered, issue 17). Call inside the transaction that creates the pairs: the
+    tournament's row stays locked until it ends, so two registrations never take the same number
+    (the unique constraint ``pair_number_unique`` backs this). A withdrawn or deleted pair keeps or
+    frees its number at the end only; numbers are never reused mid-list."""
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    highest = Pair.objects.filter(tournament=tournament).aggregate(highest=Max("number"))["highest"]
+    return (highest or 0) + 1
+
+
 def _pair_name(players: list[Player]) -> str:
     return entrant_name([player.name for player in players])
 
@@ -204,7 +217,8 @@ def pair_create(*, tournament: Tournament, players: list[Player], seed: int | No
         raise ValidationError({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
     try:
         with transaction.atomic():
-            pair = Pair.objects.create(tournament=tournament, name=_pair_name(players), seed=seed)
+            number = pair_numbers_take(tournament=tournament)
+            pair = Pair.objects.create(tournament=tournament, number=number, name=_pair_name(players), seed=seed)
             PairMember.objects.bulk_create(
                 [
                     PairMember(pair=pair, player=player, slot=slot)

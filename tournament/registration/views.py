@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from tournament.errors import UserError
 from tournament.registration import services
 from tournament.registration.forms import DepartmentForm, PairForm, RosterImportForm, TournamentForm
-from tournament.registration.models import Department, Pair, PairStatus, Tournament, TournamentStatus
+from tournament.registration.models import Department, Game, Pair, PairStatus, Tournament, TournamentStatus
 from tournament.registration.roles import organiser_view, user_can_create_tournaments
 from tournament.registration.roster import RosterImportError, roster_import, roster_template
 from tournament.registration.selectors import checkin_counts, checkin_page, checkin_row, pairs_with_players
@@ -87,7 +87,8 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def tournament_create(request: HttpRequest) -> HttpResponse:
     if not user_can_create_tournaments(request.user):
         raise PermissionDenied
-    form = TournamentForm(request.POST or None)
+    game = request.POST.get("game") or request.GET.get("game") or Game.GUANDAN
+    form = TournamentForm(request.POST or None, game=game)
     if request.method == "POST" and form.is_valid():
         try:
             tournament = services.tournament_create(organiser=request.user, **form.cleaned_data)
@@ -96,7 +97,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Tournament created."))
             return redirect("registration:pairs", tournament_id=tournament.pk)
-    return render(request, "registration/tournament_form.html", {"form": form})
+    games = [(value, label) for value, label in Game.choices]
+    context = {"form": form, "games": games, "game": form.game}
+    return render(request, "registration/tournament_form.html", context)
 
 
 @organiser_view

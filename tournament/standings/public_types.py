@@ -117,10 +117,12 @@ class TournamentOverview:
 
 @dataclass(frozen=True, slots=True)
 class PublicSide:
-    """One pair at a table as shown: its id and name (``None`` for a bye's empty side)."""
+    """One pair at a table as shown: its id (for links), name and number in the event ("#12", issue
+    17); ``None`` for a bye's empty side."""
 
     pair_id: int | None
     name: str
+    number: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +162,8 @@ class SeatFound:
     area: str
     side: str
     opponent: PublicSide
+    pair_number: int | None = None
+    """The pair's number in the event ("#12")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +181,7 @@ class StandingLine:
     shared: bool
     pair_id: int
     pair_name: str
+    pair_number: int
     played: int
     wins: int
     draws: int
@@ -237,6 +242,10 @@ class DealLine:
     declarer_seat: str | None = None
     defender_points: int | None = None
     total_points: int | None = None
+    bottom_points: int | None = None
+    """The bottom's points × its multiplier (抠底), and the penalties' points: how ``total_points``
+    adds up (``deal_texts.tractor_points_text``)."""
+    penalty_points: int | None = None
     result: str | None = None
     anti_tribute: bool = False
     """抗贡 was recorded for the deal (RULES.md §6): no tribute was paid before it."""
@@ -288,6 +297,8 @@ class MatchPage:
 @dataclass(frozen=True, slots=True)
 class PairView:
     id: int
+    number: int
+    """The pair's number in the event (1…N), as the draw and the sheets show it."""
     tournament_id: int
     name: str
     status: str

@@ -49,6 +49,11 @@ def _card_words(language: str) -> dict[str, str]:
     }
 
 
+def _pair(number: int | None, name: str) -> str:
+    """ "#12 张伟 / 李娜": the pair's number in the event, the one on the draw and the sheets."""
+    return f"#{number} {name}" if number is not None else name
+
+
 def standing_line(seat: NotSeated, words: dict[str, str]) -> str:
     """Where a player without a seat stands, in words (the most telling reason first)."""
     if seat.state == PairStatus.WITHDRAWN:
@@ -75,7 +80,7 @@ def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound | NotSeated]) ->
                     '  <p class="seat-standing">{}</p>\n</li>',
                     seat.state or "none",
                     seat.player_name,
-                    seat.pair_name,
+                    _pair(seat.pair_number, seat.pair_name),
                     standing_line(seat, words),
                 )
             )
@@ -90,7 +95,7 @@ def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound | NotSeated]) ->
                 area,
                 words["opponents"],
                 pair_url(seat.opponent.pair_id),
-                seat.opponent.name,
+                _pair(seat.opponent.number, seat.opponent.name),
             )
         else:
             where = format_html('<p class="seat-where"><span class="pub-big">{}</span></p>', words["bye"])
@@ -101,7 +106,7 @@ def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound | NotSeated]) ->
                 '  <p class="muted small">{} · {} · <a href="{}">{}</a></p>\n</li>',
                 seat.match_id,
                 seat.player_name,
-                seat.pair_name,
+                _pair(seat.pair_number, seat.pair_name),
                 where,
                 seat.stage_name,
                 words["round"] % {"number": seat.round_number},

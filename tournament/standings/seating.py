@@ -40,7 +40,8 @@ _SEPARATOR = "\n"
 
 SeatRow = tuple[Any, ...]
 """One seat as the index query gives it: player id, name, employee number, pair id, round id,
-match id, table number, area, side, N/S pair id and name, E/W pair id and name. A player of the
+match id, table number, area, side, N/S pair id and name, E/W pair id and name, and the numbers in
+the event of the player's pair (what "#12" finds), of N/S and of E/W. A player of the
 tournament who has no seat in the current rounds has a row with round id 0 and the seat's fields
 None except the pair's name (in the N/S name's place) — see :class:`NotSeated`."""
 
@@ -60,6 +61,7 @@ class NotSeated:
     pair_id: int
     pair_name: str
     eliminated_in: int | None = None
+    pair_number: int | None = None
     stage_name: str = ""
     state: str = ""
 
@@ -85,18 +87,24 @@ class SeatIndex:
         self._rounds = {round_.id: round_ for round_ in rounds}
         self._eliminated = eliminated or {}  # pair → (knockout round, stage name)
         self._by_number: dict[str, list[int]] = {}
+        self._by_pair_number: dict[int, list[int]] = {}
         for index, row in enumerate(self._rows):
             self._by_number.setdefault(row[2], []).append(index)
+            self._by_pair_number.setdefault(row[13], []).append(index)
         folded = [row[1].casefold() for row in self._rows]
         self._starts = list(accumulate((len(name) + len(_SEPARATOR) for name in folded[:-1]), initial=0))
         self._names = _SEPARATOR.join(folded)
 
     def find(self, query: str, *, limit: int = FIND_LIMIT) -> tuple[SeatFound | NotSeated, ...]:
         """The first ``limit`` seats whose player's name contains ``query`` or whose employee
-        number is ``query``; a query of digits only is an employee number."""
+        number is ``query``; a query of digits only is an employee number, "#12" is pair 12 of the
+        event (the number on the draw and the sheets)."""
         query = normalise_query(query)
         if not query or not self._rows:
             return ()
+        pair_number = query[1:].strip()
+        if query.startswith("#") and ascii_digits(pair_number) and len(pair_number) <= 9:
+            return tuple(self._seat(self._rows[i]) for i in self._by_pair_number.get(int(pair_number), ())[:limit])
         hits = set(self._by_number.get(query, ()))
         if not ascii_digits(query):
             hits.update(self._name_hits(query.casefold(), limit))
@@ -115,11 +123,17 @@ class SeatIndex:
         return hits
 
     def _seat(self, row: SeatRow) -> SeatFound | NotSeated:
-        _player_id, name, _number, pair_id, round_id, match_id, table, area, side, ns, ns_name, ew, ew_name = row
+        _player_id, name, _number, pair_id, round_id, match_id, table, area, side, ns, ns_name, ew, ew_name = row[:13]
+        pair_number, ns_number, ew_number = row[13:16]
         if round_id == NOT_SEATED:
             out_in, stage_name = self._eliminated.get(pair_id, (None, ""))
             return NotSeated(
-                player_name=name, pair_id=pair_id, pair_name=ns_name, eliminated_in=out_in, stage_name=stage_name
+                player_name=name,
+                pair_id=pair_id,
+                pair_name=ns_name,
+                eliminated_in=out_in,
+                stage_name=stage_name,
+                pair_number=pair_number,
             )
         round_ = self._rounds[round_id]
         return SeatFound(
@@ -133,7 +147,10 @@ class SeatIndex:
             table=table,
             area=area or "",
             side=side,
-            opponent=PublicSide(ew, ew_name or "") if side == "NS" else PublicSide(ns, ns_name),
+            opponent=(
+                PublicSide(ew, ew_name or "", ew_number) if side == "NS" else PublicSide(ns, ns_name, ns_number)
+            ),
+            pair_number=pair_number,
         )
 
 
@@ -155,7 +172,8 @@ def seat_index_build(*, rounds: Sequence[RoundInfo], tournament_id: int | None =
     placeholders = ", ".join(["%s"] * len(round_ids)) or "NULL"
     seats = f"""
         SELECT p.id, p.name, p.employee_number, e.pair_id, e.round_id, e.match_id, t.number, t.area, e.side,
-               m.ns_pair_id, ns.name, m.ew_pair_id, ew.name
+               m.ns_pair_id, ns.name, m.ew_pair_id, ew.name,
+               CASE WHEN e.side = 'EW' THEN ew.number ELSE ns.number END, ns.number, ew.number
         FROM {quote(entry)} e
         JOIN {quote(member)} pm ON pm.pair_id = e.pair_id
         JOIN {quote(player)} p ON p.id = pm.player_id
@@ -170,7 +188,7 @@ def seat_index_build(*, rounds: Sequence[RoundInfo], tournament_id: int | None =
         seats += f"""
         UNION ALL
         SELECT p.id, p.name, p.employee_number, pm.pair_id, {NOT_SEATED}, NULL, NULL, NULL, NULL,
-               NULL, pr.name, NULL, NULL
+               NULL, pr.name, NULL, NULL, pr.number, NULL, NULL
         FROM {quote(player)} p
         JOIN {quote(member)} pm ON pm.player_id = p.id
         JOIN {quote(pair)} pr ON pr.id = pm.pair_id

@@ -20,6 +20,7 @@ from tournament.exports import headers as h
 from tournament.exports.prizes import TierData, prize_stage_set, prize_tiers_award, prize_tiers_set
 from tournament.matches.models import Match
 from tournament.matches.services import match_sign_off
+from tournament.registration.models import Pair
 from tournament.registration.services import pair_withdraw
 from tournament.rules import rules_for_stage
 from tournament.standings.public import bracket_get, draw_list, standings_get
@@ -131,13 +132,14 @@ def test_the_workbook_and_prizes_rank_a_grouped_stage_by_group_place():
     lines = page_lines(stage)
     header, rows = sheet(tournament, stage)
     group_column, place_column = header.index("组别"), header.index("阶段名次")
+    number = dict(Pair.objects.filter(tournament=tournament).values_list("pk", "number"))  # the sheet's pair no.
     assert [(row[0], row[1], row[group_column], row[2]) for row in rows] == [
-        (line.rank, line.shared, line.group, line.pair_id) for line in lines
+        (line.rank, "是" if line.shared else "否", line.group, number[line.pair_id]) for line in lines
     ]
     runners_up = [line.pair_id for line in lines if line.rank == 2]
     winners = [line.pair_id for line in lines if line.rank == 1]
     assert len(winners) == len(runners_up) == 2
-    by_pair = {row[2]: row for row in rows}
+    by_pair = {pk: row for row in rows for pk, no in number.items() if no == row[2]}
     assert all(by_pair[pair][0] == 2 and by_pair[pair][place_column] >= 3 for pair in runners_up)
     prize_stage_set(tournament=tournament, stage=stage)
     prize_tiers_set(tournament=tournament, tiers=[TierData("金奖", 2), TierData("银奖", 2)])
@@ -190,7 +192,8 @@ def test_a_withdrawn_pair_is_marked_last_in_its_group_and_its_opponent_wins_by_f
     assert row.is_bye and row.walkover_over == tournament.pairs.get(pk=gone).name  # the draw shows a walkover
     results = read_book(build(tournament=tournament))[h.sheet_name("results", "zh")]
     row = next(row for row in results[1:] if row[0] == walkover.pk)
-    assert row[6] == gone and row[results[0].index("胜负原因")] == "弃权"  # a forfeit win, not a bye
+    assert row[6] == tournament.pairs.get(pk=gone).number  # the withdrawn pair, by its number in the event
+    assert row[results[0].index("胜负原因")] == "弃权"  # a forfeit win, not a bye
     final = stage_create(tournament=tournament, name="决赛", format="knockout")
     stage_advance(stage=stage, next_stage=final, count=1, user=organiser())
     final.refresh_from_db()
@@ -230,7 +233,7 @@ def test_a_final_awaiting_sign_off_names_no_champion_anywhere(client):
     placings = stage_ranking_get(stage=stage).standings.rows
     assert [(row.rank, row.shared) for row in placings[:2]] == [(1, True), (1, True)]
     _header, rows = sheet(tournament, stage)
-    assert [(row[0], row[1]) for row in rows[:2]] == [(1, True), (1, True)]
+    assert [(row[0], row[1]) for row in rows[:2]] == [(1, "是"), (1, "是")]  # shared: 是 (yes)
     prize_tiers_set(tournament=tournament, tiers=[TierData("冠军", 1)])
     assert prize_tiers_award(tournament=tournament).problem is not None  # not awarded on an unconfirmed final
     page = client.get(reverse("standings:stage_bracket", args=[tournament.pk, stage.pk])).content.decode()
@@ -246,7 +249,7 @@ def test_a_final_awaiting_sign_off_names_no_champion_anywhere(client):
     assert placings[0].entrant == str(champion) and (placings[0].rank, placings[0].shared) == (1, False)
     assert placings[1].entrant == str(final.ns_pair_id) and placings[1].rank == 2
     _header, rows = sheet(tournament, stage)
-    assert rows[0][2] == champion and rows[0][0] == 1
+    assert rows[0][2] == Pair.objects.get(pk=champion).number and rows[0][0] == 1  # the event's pair number
     awards = prize_tiers_award(tournament=tournament)
     assert [(a.tier, a.pair.id) for a in awards.awards] == [("冠军", champion)]
 
@@ -326,7 +329,7 @@ def test_one_event_groups_then_knockout_every_reader_agrees(client):
     ]
     header, rows = sheet(tournament, groups)
     assert [(row[2], row[0], row[header.index("组别")]) for row in rows] == [
-        (line.pair_id, line.rank, line.group) for line in lines
+        (line.pair_number, line.rank, line.group) for line in lines
     ]
     # Advancement takes the page's top two of each group, seeded by group place then group.
     stage_advance(stage=groups, next_stage=knockout, count=2, user=boss)
@@ -363,7 +366,8 @@ def test_one_event_groups_then_knockout_every_reader_agrees(client):
     placings = stage_ranking_get(stage=knockout).standings.rows
     assert [(int(row.entrant), row.rank) for row in placings] == list(zip(order, (1, 2, 3, 4), strict=True))
     _header, rows = sheet(tournament, knockout)
-    assert [(row[2], row[0]) for row in rows] == list(zip(order, (1, 2, 3, 4), strict=True))
+    number = dict(Pair.objects.filter(pk__in=order).values_list("pk", "number"))  # the sheet's pair numbers
+    assert [(row[2], row[0]) for row in rows] == list(zip([number[pk] for pk in order], (1, 2, 3, 4), strict=True))
     prize_stage_set(tournament=tournament, stage=None)  # the last stage: the knockout
     prize_tiers_set(tournament=tournament, tiers=[TierData("冠军", 1), TierData("亚军", 1), TierData("季军", 1)])
     awards = prize_tiers_award(tournament=tournament).awards

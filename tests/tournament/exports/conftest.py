@@ -95,7 +95,7 @@ class Event:
 
 def _pair(tournament: Tournament, index: int, departments: list) -> Pair:
     first, second = (long_name() if name == LONG_NAME else name for name in NAMES[2 * index : 2 * index + 2])
-    pair = Pair.objects.create(tournament=tournament, name=f"{first[:40]} / {second[:40]}")
+    pair = Pair.objects.create(tournament=tournament, number=index + 1, name=f"{first[:40]} / {second[:40]}")
     for slot, name in ((1, first), (2, second)):
         number = 2 * index + slot
         player = Player.objects.create(

@@ -78,7 +78,7 @@ def test_the_award_list_in_the_workbook_has_names_and_departments(event):
     assert len(rows) - 1 == 3
     for row, award in zip(rows[1:], award_list.awards, strict=True):
         first, second = award.pair.players
-        assert row[0] == award.tier and row[1] == award.rank and row[2] == award.pair.id
+        assert row[0] == award.tier and row[1] == award.rank and row[2] == award.pair.number
         assert row[4] == first.department and row[6] == second.department
         assert row[3] and row[5]
 

@@ -43,7 +43,7 @@ def test_round_draw_sheet_lists_every_table_with_seats(event):
     first = rows[1]
     match = next(m for m in matches if m.table and m.table.number == 1)
     players = [member.player.name for member in match.ns_pair.members.order_by("slot")]
-    assert first[:5] == (1, "A区", match.ns_pair_id, *players)
+    assert first[:5] == (1, "A区", match.ns_pair.number, *players)
     assert rows[-1][0] is None and rows[-1][10] == "轮空"
     assert all("<f>" not in xml for xml in sheet_xml(data))
     sheet = load_workbook(io.BytesIO(data)).worksheets[0]

@@ -8,6 +8,7 @@ from datetime import datetime
 import pytest
 from django.utils import timezone
 
+from scoring.levels import level_label
 from scoring.standings import METRICS
 from tests.factories import TournamentFactory
 from tests.tournament.exports.conftest import INJECTION_NAMES, build, long_name, read_book, read_cells, sheet_xml
@@ -70,7 +71,7 @@ def test_registration_sheet_lists_every_player_with_partner_and_department(event
         assert row[2] == player.department.name
         assert row[3] == partner.employee_number
         assert row[4] == (player.phone or None)
-        assert row[5] == member.pair_id and isinstance(row[5], int)
+        assert row[5] == member.pair.number and isinstance(row[5], int)  # the event's pair number
         assert row[7] == "已报名"
 
 
@@ -113,11 +114,15 @@ def test_draw_sheets_have_every_table_and_the_bye(event, book):
             rows[1:], [m for m in matches if m.table] + [m for m in matches if not m.table], strict=True
         ):
             assert row[0] == (match.table.number if match.table else None)
-            assert row[2] == match.ns_pair_id
+            assert row[2] == match.ns_pair.number
             north, south = [m.player.name for m in match.ns_pair.members.order_by("slot")]
             assert (row[3], row[4]) == (clean_cell_text(north), clean_cell_text(south))
-            assert row[6] == match.ew_pair_id
+            assert row[6] == (match.ew_pair.number if match.ew_pair else None)
             assert row[10] == (None if match.ew_pair_id else "轮空")
+
+
+def yes_no(value: bool) -> str:
+    return "是" if value else "否"
 
 
 def test_match_results_match_the_stored_snapshots(event, book):
@@ -127,13 +132,12 @@ def test_match_results_match_the_stored_snapshots(event, book):
     for row in rows[1:]:
         match = Match.objects.get(pk=row[0])
         assert row[1:4] == ("预赛", match.round.number, match.table.number if match.table else None)
-        assert (row[4], row[6]) == (match.ns_pair_id, match.ew_pair_id)
+        assert (row[4], row[6]) == (match.ns_pair.number, match.ew_pair.number if match.ew_pair else None)
         if match.ew_pair_id is None:
             assert row[16] == "轮空" and row[15] is None
             continue
         levels = match.state["levels"]
-        assert (row[9], row[10]) == (levels["NS"], levels["EW"])
-        assert isinstance(row[9], int)
+        assert (row[9], row[10]) == (level_label(levels["NS"]), level_label(levels["EW"]))  # A, K, Q, J
         assert row[17] == match.deals.count()
         assert row[18] == local(match.started_at)
         assert row[19] == local(match.finished_at)
@@ -156,14 +160,15 @@ def test_deal_log_has_every_deal_as_recorded(event, book):
         record = deal.record
         assert row[2] == deal.match.round.number
         assert row[3] == deal.match.table.number
-        assert row[6] == record["level"] and isinstance(row[6], int)
+        assert row[6] == level_label(record["level"])
         assert row[8] == " ".join(record["order"])
         assert row[9] == h.word(record["winner"], "zh")
         assert row[10] == record["upgrade"]
-        assert row[11] is record["a_attempt"] and row[12] is record["passed_a"]
-        assert row[15] is record["anti_tribute"]
-        assert (row[16], row[17]) == (record["levels_after"]["NS"], record["levels_after"]["EW"])
-        assert row[18] is False
+        assert row[11] == yes_no(record["a_attempt"]) and row[12] == yes_no(record["passed_a"])
+        assert row[15] == yes_no(record["anti_tribute"])
+        after = record["levels_after"]
+        assert (row[16], row[17]) == (level_label(after["NS"]), level_label(after["EW"]))
+        assert row[18] == "否"
         assert row[19] == "referee1"
         assert row[20] == local(deal.entered_at)
     # In table order within each round, deals in their order within each match.
@@ -182,8 +187,8 @@ def test_standings_sheet_has_every_tie_break_column(event, book):
     assert {METRICS[name].title_zh for name in METRICS if name != "wins"} <= set(header)
     assert len(rows) - 1 == len(standings.standings.rows) == 9
     for row, standing in zip(rows[1:], standings.standings.rows, strict=True):
-        assert row[0] == standing.rank and row[1] is standing.shared
-        assert row[2] == int(standing.entrant)
+        assert row[0] == standing.rank and row[1] == yes_no(standing.shared)
+        assert row[2] == Pair.objects.get(pk=int(standing.entrant)).number
         assert row[5:10] == (standing.played, standing.wins, standing.draws, standing.losses, standing.byes)
         assert row[header.index("场分")] == standing.match_points
         assert row[header.index("小分")] == standing.small_points
@@ -196,10 +201,10 @@ def test_adjustments_and_awards(event, book):
     assert rows[0] == tuple(h.titles(h.ADJUSTMENTS, "zh"))
     assert len(rows) - 1 == Adjustment.objects.filter(tournament=event.tournament).count() == 2
     warning = next(row for row in rows[1:] if row[7] == "警告")
-    assert warning[11] == "=cmd|' /C calc'!A0 slow play"
-    assert warning[12] == "referee1"
+    assert warning[12] == "=cmd|' /C calc'!A0 slow play"
+    assert warning[13] == "referee1"
     late = next(row for row in rows[1:] if row[7] == "迟到")
-    assert late[10] == 7 and late[3] == 1
+    assert late[11] == 7 and late[3] == 1
     awards = book["获奖名单"]
     assert awards[0] == tuple(h.titles(h.AWARDS, "zh"))
 

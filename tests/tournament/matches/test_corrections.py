@@ -169,15 +169,30 @@ def test_a_points_format_takes_point_penalties_and_refuses_level_penalties():
 
 def test_adjustments_that_cannot_apply_are_refused():
     match = play(table_match(), "NS", "EW")
-    with pytest.raises(MatchRefused):  # the late-arrival table speaks of the first deal
+    with pytest.raises(ScoringError):  # 25 minutes late forfeits the match before the deal it played
         adjustment_record(
-            match_id=match.pk, pair_id=match.ns_pair_id, kind="late_arrival", minutes_late=18, reason="late"
+            match_id=match.pk, pair_id=match.ns_pair_id, kind="late_arrival", minutes_late=25, reason="late"
         )
     with pytest.raises(MatchRefused):
         adjustment_record(match_id=match.pk, pair_id=PairFactory().pk, kind="warning", reason="x")
     with pytest.raises(MatchRefused):
         adjustment_record(match_id=match.pk, pair_id=match.ns_pair_id, kind="penalty", reason="x")
     assert not Adjustment.objects.exists()
+
+
+def test_a_late_arrival_recorded_after_deal_1_applies_before_it_and_the_match_is_refolded():
+    """Issue 17: no more undo, record, re-enter — the late arrival goes before deal 1 and the deals
+    entered are replayed after it (RULES.md §7: 16–20 minutes, the first deal forfeited, +3)."""
+    match = play(table_match(), "NS")  # N/S 1-2
+    before = match.state["levels"]
+    late = adjustment_record(
+        match_id=match.pk, pair_id=match.ew_pair_id, kind="late_arrival", minutes_late=18, reason="late"
+    )
+    match.refresh_from_db()
+    assert late.after_deal == 0
+    assert match.state["adjustments"][0]["effect"] == "first_deal_forfeited"
+    assert match.state["levels"] == {"NS": before["NS"] + 3, "EW": 2}  # +3 for the forfeited deal
+    assert match.deals.get().record["level"] == 5  # the deal entered was played at N/S's new level, 2 + 3
 
 
 def test_warnings_are_recorded_and_change_nothing_and_adjustments_can_be_removed_with_a_reason():

@@ -15,8 +15,8 @@ from tournament.matches.fold import match_replay
 from tournament.matches.models import Match, Stage
 from tournament.rules import rules_for_stage
 
-BEFORE = [("matches", "0002_clock_adjustments_chief_referee")]
-AFTER = [("matches", "0003_stage_rules")]
+BEFORE = [("matches", "0002_clock_adjustments_chief_referee"), ("registration", "0004_entry_mode")]
+AFTER = [("matches", "0003_stage_rules"), ("registration", "0007_pair_number")]  # pairs get their numbers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

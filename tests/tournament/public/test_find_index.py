@@ -43,7 +43,7 @@ ROUND = RoundInfo(
 def index_of(*players: tuple[str, str]) -> SeatIndex:
     """Each player (name, employee number) at a table of their own, N/S against pair 99."""
     rows = [
-        (n, name, number, n, ROUND.id, n, n, "", "NS", n, f"{name} / x", 99, "对手")
+        (n, name, number, n, ROUND.id, n, n, "", "NS", n, f"{name} / x", 99, "对手", n + 10, n + 10, 99)  # pair n + 10
         for n, (name, number) in enumerate(players, start=1)
     ]
     return SeatIndex(rows, [ROUND])
@@ -59,6 +59,8 @@ def test_the_index_finds_part_of_a_name_in_any_case_and_only_whole_employee_numb
     assert names(index.find("wang")) == names(index.find(" WANG ")) == ["Wang Wei"]
     assert names(index.find("20002")) == ["Wang Wei"]
     assert index.find("2000") == ()  # no listing the roster by a part of a number
+    assert names(index.find("#12")) == names(index.find("# 12")) == ["Wang Wei"]  # pair 12 of the event
+    assert index.find("#2") == () and index.find("12") == ()  # a bare number is an employee number
     assert names(index.find("E300")) == ["李王"]  # a number with letters, whole
     (seat,) = index.find("张三")
     assert (seat.table, seat.side, seat.pair_name, seat.round_number) == (4, "NS", "张三 / x", 1)
@@ -144,7 +146,8 @@ def test_an_anonymous_visitor_gets_the_same_page_as_a_rendered_one_without_any_c
     match = Match.objects.get(round=event.second, entries__pair=player.membership.pair)
     opponent = match.ew_pair if match.ns_pair == player.membership.pair else match.ns_pair
     assert f'href="{reverse("standings:match", args=[event.tournament.pk, match.pk])}"' in page
-    assert f'href="{reverse("standings:pair", args=[event.tournament.pk, opponent.pk])}">{opponent.name}<' in page
+    opponent_link = reverse("standings:pair", args=[event.tournament.pk, opponent.pk])
+    assert f'href="{opponent_link}">#{opponent.number} {opponent.name}<' in page  # by the event's pair number
     assert f'href="/language/en/?next={path}%3Fq%3D20005"' in page
 
 

@@ -25,6 +25,7 @@ def line(rank, name, *, group=None, previous=None, byes=0, withdrawn=False, shar
         shared=shared,
         pair_id=100 + rank,
         pair_name=name,
+        pair_number=rank,
         played=3,
         wins=2,
         draws=0,

@@ -38,7 +38,7 @@ def test_search_by_name_employee_number_or_pair_number(event):
     player = pairs[1].members.get(slot=2).player
     assert [p.pk for p in checkin_page(tournament=event, query=player.name).pairs] == [pairs[1].pk]
     assert [p.pk for p in checkin_page(tournament=event, query=player.employee_number).pairs] == [pairs[1].pk]
-    assert pairs[2].pk in [p.pk for p in checkin_page(tournament=event, query=f"#{pairs[2].pk}").pairs]
+    assert pairs[2].pk in [p.pk for p in checkin_page(tournament=event, query=f"#{pairs[2].number}").pairs]
     assert checkin_page(tournament=event, query="没有这个人").pairs == []
 
 
@@ -64,7 +64,7 @@ def test_the_page_lists_everyone_without_a_search_and_the_tap_updates_the_counts
     pairs = [PairFactory(tournament=event) for _ in range(3)]
     url = reverse("registration:checkin", args=[event.pk])
     html = client.get(url).content.decode()
-    assert all(f"#{pair.pk}" in html for pair in pairs)
+    assert all(f"#{pair.number}" in html for pair in pairs)
     assert "0</strong> / 3" in html
     response = client.post(reverse("registration:checkin_toggle", args=[event.pk, pairs[0].pk]), HTTP_HX_REQUEST="true")
     row = response.content.decode()

@@ -38,7 +38,7 @@ def test_a_player_in_two_pairs_is_refused_by_the_database():
 def test_a_pair_with_the_same_player_twice_is_refused_by_the_database():
     tournament = TournamentFactory()
     player = PlayerFactory(tournament=tournament)
-    pair = Pair.objects.create(tournament=tournament, name="x")
+    pair = Pair.objects.create(tournament=tournament, number=1, name="x")
     PairMember.objects.create(pair=pair, player=player, slot=1)
     assert refused(lambda: PairMember.objects.create(pair=pair, player=player, slot=2))
 

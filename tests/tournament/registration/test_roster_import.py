@@ -166,3 +166,41 @@ def test_control_characters_are_removed_and_emoji_kept():
     roster_import(tournament=TournamentFactory(), file=workbook(rows))
     assert Player.objects.get(employee_number="1001").name == "张伟"
     assert Player.objects.get(employee_number="1002").name == "李娜🀄"
+
+
+def test_one_file_with_every_kind_of_bad_row_lists_each_problem_once_with_its_row():
+    """Issue 17: a formula row no longer hides the other rows' checks (an employee number already
+    registered was missed), and its partner is not told it is "not in the file"."""
+    tournament = TournamentFactory()
+    PlayerFactory(tournament=tournament, employee_number="9001")
+    rows = [
+        ['=HYPERLINK("http://x","y")', "1001", "", "1002", ""],  # 2: a formula (its name cell)
+        ["李娜", "1002", "", "1001", ""],  # 3: fine: its partner's row is refused, not missing
+        ["", "2001", "", "2002", ""],  # 4: no name
+        ["王强", "2002", "部" * 81, "2001", ""],  # 5: department too long
+        ["老王", "9001", "", "3002", ""],  # 6: already registered
+        ["小李", "3002", "", "9001", ""],  # 7: fine (partner of row 6)
+        ["重复甲", "4001", "", "4002", ""],  # 8: 4001 twice
+        ["重复乙", "4001", "", "4002", ""],  # 9: 4001 twice; 4002 claimed by two rows
+        ["被争", "4002", "", "", ""],  # 10: named as partner in rows 8 and 9
+        ["无号", "", "", "", ""],  # 11: no employee number
+        ["自己", "5001", "", "5001", ""],  # 12: own partner
+        ["找不到", "6001", "", "6999", ""],  # 13: partner not in the file
+        ["孤独", "7001", "", "", ""],  # 14: no partner
+        ["第三者", "8001", "", "1001", ""],  # 15: 1001 is paired with 1002
+    ]
+    errors = errors_of(workbook(rows), tournament=tournament)
+    assert errors == [
+        (2, "A cell holds a formula; type plain values."),
+        (4, "Name is required."),
+        (5, "Department is longer than 80 characters."),
+        (6, "Employee number 9001 is already registered."),
+        (8, "Employee number 4001 appears more than once."),
+        (9, "Employee number 4001 appears more than once."),
+        (10, "Named as partner in several rows (8, 9); a player can be in only one pair."),
+        (11, "Employee number is required."),
+        (12, "A player cannot be their own partner (a pair of one)."),
+        (13, "Partner 6999 is not in the file."),
+        (14, "No partner: a pair needs two players (a pair of one)."),
+        (15, "Partner 1001 is paired with 1002 in row 2; a player can be in only one pair."),
+    ]

@@ -118,3 +118,26 @@ def test_the_last_10_minutes_one_more_deal_for_every_table(time_machine, ref, bo
     page = boss_client.get(reverse("matches:round_clock", args=args)).content.decode()
     assert "One more deal announced for every table" in page
     assert Round.objects.get(pk=match.round_id).time_called_at is not None
+
+
+def test_a_late_arrival_recorded_after_deal_1_counts_in_deal_1(boss_client, match):
+    """Issue 17: the referee entered deal 1 before recording that N/S (declaring) were 12 minutes late:
+    no undo and re-entry — the 30 points go to the defenders of deal 1 when it is refolded."""
+    deal_record(match_id=match.pk, outcome={"declarer": "N", "defender_points": 100})
+    assert late(boss_client, match, "NS", 12).status_code == 302
+    match.refresh_from_db()
+    record = match.deals.get().record
+    assert (record["penalty_points"], record["total_points"]) == (30, 130)
+    assert Adjustment.objects.get().after_deal == 0
+
+
+def test_the_late_arrival_form_offers_one_pair_at_a_time(boss_client, match):
+    """Issue 17: "both pairs (forfeit)" belongs to a forfeit, not to a late arrival (each pair late has
+    its own minutes); a late arrival posted against both is refused and nothing is written."""
+    response = boss_client.get(reverse("matches:adjustments", args=[match.pk]))
+    late_form, other_form = response.context["late_form"], response.context["form"]
+    assert [value for value, _label in late_form.fields["side"].choices] == ["NS", "EW"]
+    assert "both" in [value for value, _label in other_form.fields["side"].choices]
+    assert "late_arrival" not in [value for value, _label in other_form.fields["kind"].choices]
+    assert late(boss_client, match, "both", 12).status_code == 400
+    assert not Adjustment.objects.exists()

@@ -108,7 +108,8 @@ def test_the_public_match_page_and_the_workbook_show_the_faults(ref, match):
         assert log[0] == tuple(h.titles(h.DEALS_TRACTOR, language))
         ns = h.word("NS", language)
         assert [row[column["revoke"]] for row in log[1:]] == [ns, None, None, ns, None]
-        assert [row[column["wrong_bottom"]] for row in log[1:]] == [False, True, False, False, False]
+        no, yes = h.word("no", language), h.word("yes", language)
+        assert [row[column["wrong_bottom"]] for row in log[1:]] == [no, yes, no, no, no]
         assert [row[column["wrong_count"]] for row in log[1:]] == [
             None,
             None,

@@ -214,7 +214,10 @@ def test_a_full_tractor_match_through_the_pages_ends_in_the_rules_cores_result(c
         }
     body = page(client, match).content.decode()
     assert "N/S wins (passed A)" in body
-    assert "defenders 125" in body  # the deal log shows declarer and defenders' points, not an order
+    # the deal log shows the declarer and the points the rules core read each deal with, not an order
+    assert "North · 0<" in body and "· 125<" in body
+    assert "· -60 (-40 in tricks, penalties -20)<" in body  # E/W exposed a card: 20 off the defenders
+    assert "· 50 (20 in tricks, bottom +30)<" in body  # bottom 10 captured with a pair: ×3
     # sign off
     response = client.post(reverse("matches:sign_off", args=[match.pk]), {"version": match.version})
     assert response.status_code == 302

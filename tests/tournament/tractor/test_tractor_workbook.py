@@ -8,6 +8,7 @@ import io
 import pytest
 from openpyxl import load_workbook
 
+from scoring.levels import level_label
 from tournament.exports import headers as h
 from tournament.exports.workbook import workbook_build
 from tournament.matches.services import deal_record
@@ -51,7 +52,10 @@ def test_the_deal_log_of_a_tractor_event(match, ref, language):
         assert row[column["tractor_result"]] == h.word(record["result"], language)
         assert row[column["upgrade"]] == record["upgrade"]
         after = record["levels_after"]
-        assert (row[column["ns_after"]], row[column["ew_after"]]) == (after["NS"], after["EW"])
+        assert (row[column["ns_after"]], row[column["ew_after"]]) == (
+            level_label(after["NS"]),
+            level_label(after["EW"]),
+        )
         assert row[column["entered_by"]] == "ref"
     first, second, third, fourth = log[1:]
     assert first[column["declarer_seat"]] == h.word("N", language)
@@ -59,3 +63,54 @@ def test_the_deal_log_of_a_tractor_event(match, ref, language):
     assert third[column["tractor_result"]] == ("防家上台" if language == "zh" else "Defenders take over")
     assert fourth[column["bottom"]] == "10×3=30"
     assert fourth[column["declarer"]] == h.word("EW", language)
+
+
+def _sheet(data: bytes, key: str, language: str = "zh") -> tuple[list[tuple], dict[str, int]]:
+    table = rows(data, h.sheet_name(key, language))
+    return table, {title: index for index, title in enumerate(table[0])}
+
+
+def test_late_arrivals_read_in_the_rules_figures_and_the_forfeited_first_deal_is_in_the_deal_log(match, ref):
+    """Issue 17: 12 minutes late is 扣分 30 in the first deal, 17 minutes the first deal forfeited and
+    the opponents up one — not 扣分 0 / 对方升级 0 — and the deal log reconciles every level."""
+    from tests.factories import round_match
+    from tournament.matches.services import adjustment_record
+
+    tournament = match.round.stage.tournament
+    other = round_match(round_=match.round)
+    adjustment_record(match_id=match.pk, pair_id=match.ns_pair_id, kind="late_arrival", minutes_late=12, reason="堵车")
+    adjustment_record(match_id=other.pk, pair_id=other.ew_pair_id, kind="late_arrival", minutes_late=17, reason="迷路")
+    deal_record(match_id=other.pk, outcome={"declarer": "N", "defender_points": 40}, user=ref)
+    target = io.BytesIO()
+    workbook_build(tournament=tournament, target=target)
+    data = target.getvalue()
+
+    adjustments, column = _sheet(data, "adjustments")
+    twelve = next(row for row in adjustments[1:] if row[column["迟到(分钟)"]] == 12)
+    seventeen = next(row for row in adjustments[1:] if row[column["迟到(分钟)"]] == 17)
+    assert (twelve[column["处理结果"]], twelve[column["扣分"]], twelve[column["对方升级"]]) == ("下一副扣分", 30, None)
+    assert (seventeen[column["处理结果"]], seventeen[column["对方升级"]], seventeen[column["扣分"]]) == (
+        "首局判负",
+        1,
+        None,
+    )
+    assert (seventeen[column["南北级数"]], seventeen[column["东西级数"]]) == ("3", "2")
+
+    log, column = _sheet(data, "deals")
+    lines = [row for row in log[1:] if row[column["比赛编号"]] == other.pk]
+    forfeited, first = lines  # the forfeited first deal, then the deal played
+    assert forfeited[column["变更"]] == "首局判负" and forfeited[column["副"]] is None
+    assert "迟到 17 分钟" in forfeited[column["变更原因"]] and "迷路" in forfeited[column["变更原因"]]
+    assert (forfeited[column["南北级数"]], forfeited[column["东西级数"]]) == ("3", "2")
+    assert first[column["副"]] == 1 and first[column["打几"]] == "3"  # N/S declare at 3, as the forfeit left them
+
+
+def test_a_tractor_workbook_has_only_tractor_columns(match, ref):
+    deal_record(match_id=match.pk, outcome={"declarer": "N", "defender_points": 0}, user=ref)
+    target = io.BytesIO()
+    workbook_build(tournament=match.round.stage.tournament, target=target)
+    results, _column = _sheet(target.getvalue(), "results")
+    log, _column = _sheet(target.getvalue(), "deals")
+    assert not {"南北局分", "东西局分", "南北胜局", "东西胜局"} & set(results[0])
+    assert "过A" not in log[0]
+    assert {"南北级数", "东西级数"} <= set(results[0])

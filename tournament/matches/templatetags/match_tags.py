@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from tournament import labels
+from tournament import deal_texts, labels
 from tournament.locale import in_ui_language
 
 register = template.Library()
@@ -47,6 +47,19 @@ def outcome_text(outcome: Any, game: Any) -> str:
     """A deal as entered, in the words of its game (``{{ deal.outcome|outcome_text:game }}``, the game's
     :class:`tournament.games.GameEntry`)."""
     return str(game.outcome_text(outcome))
+
+
+@register.filter
+def deal_text(deal: Any, game: Any) -> str:
+    """A deal of the referee's deal list in the words of its game (``{{ deal|deal_text:game }}``): the
+    same text and figure as the public page's (``GameEntry.deal_text``)."""
+    return str(game.deal_text(deal.outcome, deal.snapshot))
+
+
+@register.filter
+def tractor_points(record: Any) -> str:
+    """A Tractor record's points as the deal lists show them (``deal_texts.tractor_record_points``)."""
+    return deal_texts.tractor_record_points(record)
 
 
 @register.filter

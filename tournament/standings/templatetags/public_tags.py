@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import labels
+from tournament import deal_texts, labels
 from tournament.locale import in_ui_language
 from tournament.matches.models import MatchStatus, RoundStatus
 
@@ -24,6 +24,20 @@ register.filter("level", labels.level)
 register.filter("side_label", labels.side)
 register.filter("reason_label", labels.reason)
 register.filter("seat_label", labels.seat)
+
+
+@register.filter
+def tractor_deal(deal: Any) -> str:
+    """A Tractor deal (a ``DealLine``): who declared and the points the deal was read with — the
+    referee's deal list's text and figure (``deal_texts.tractor_line``)."""
+    return deal_texts.tractor_line(
+        declarer=deal.declarer,
+        declarer_seat=deal.declarer_seat,
+        total=deal.total_points,
+        in_tricks=deal.defender_points,
+        bottom=deal.bottom_points,
+        penalties=deal.penalty_points,
+    )
 
 
 @register.filter
@@ -159,7 +173,8 @@ def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
         values = "".join(f'<td class="num">{"—" if v is None or v == "" else _number(v)}</td>' for v in line.values)
         out.append(
             f'<tr><th scope="row" class="sticky"><span class="rank">{_number(line.rank)}{shared if line.shared else ""}'
-            f'</span>{movement(line)} <a href="{before}{line.pair_id}{after}">{escape(line.pair_name)}</a>'
+            f'</span>{movement(line)} <span class="muted small">#{_number(line.pair_number)}</span> '
+            f'<a href="{before}{line.pair_id}{after}">{escape(line.pair_name)}</a>'
             f'{withdrawn if line.withdrawn else ""}{provisional if line.provisional else ""}</th>'
             f'<td class="num">{_number(line.played)}</td>'
             f'<td class="num nowrap">{_number(line.wins)}-{_number(line.draws)}-{_number(line.losses)}{byes}</td>'

@@ -1,0 +1,85 @@
+"""Issue 17: the workbook an auditor reads — pair numbers of the event, every change to a deal with its
+reason, and list sheets that print (page setup read back with openpyxl)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from openpyxl import load_workbook
+
+from tests.factories import PairFactory, TournamentFactory, referee, table_match
+from tests.tournament.exports.conftest import build, read_book
+from tournament.exports import headers as h
+from tournament.matches.services import deal_correct, deal_delete, deal_record, deal_undo
+
+pytestmark = pytest.mark.django_db
+
+ORDERS = [["N", "S", "E", "W"], ["E", "W", "N", "S"], ["N", "E", "S", "W"], ["E", "N", "W", "S"]]
+
+
+@pytest.fixture
+def played():
+    """A Guandan match whose deals were corrected, deleted and undone, in an event whose pairs' ids are
+    not their numbers (another event registered first)."""
+    other = TournamentFactory()
+    for _ in range(3):
+        PairFactory(tournament=other)
+    ref = referee(username="ref")
+    match = table_match(referee_user=ref)
+    for order in ORDERS:
+        deal_record(match_id=match.pk, outcome={"order": order}, user=ref)
+    deal_correct(match_id=match.pk, number=2, outcome={"order": ["W", "E", "N", "S"]}, reason="录错顺序", user=ref)
+    deal_delete(match_id=match.pk, number=3, reason="重复录入", user=ref)
+    deal_undo(match_id=match.pk, user=ref)
+    match.refresh_from_db()
+    return match
+
+
+def test_the_workbook_shows_the_events_pair_numbers_not_database_ids(played):
+    assert played.ns_pair.number != played.ns_pair_id
+    book = read_book(build(tournament=played.round.stage.tournament))
+    registration = book["参赛名单"]
+    numbers = {row[registration[0].index("对号")] for row in registration[1:]}
+    assert numbers == {1, 2}
+    results = book["比赛结果"]
+    row = results[1]
+    assert (row[4], row[6]) == (played.ns_pair.number, played.ew_pair.number)
+
+
+def test_the_deal_log_carries_corrections_deletions_and_undos_with_their_reasons(played):
+    book = read_book(build(tournament=played.round.stage.tournament))
+    log = book["牌局记录"]
+    column = {title: index for index, title in enumerate(log[0])}
+    lines = [(row[column["副"]], row[column["变更"]], row[column["变更原因"]]) for row in log[1:]]
+    assert lines == [
+        (1, None, None),
+        (2, "更正", "录错顺序"),
+        (3, "已删除", "重复录入 · N E S W"),
+        (3, "已撤销", "E N W S"),  # deal 4 became deal 3 when deal 3 went, then was undone
+    ]
+
+
+def test_the_list_sheets_print_landscape_fitted_to_width_with_the_header_on_every_page(played):
+    data = build(tournament=played.round.stage.tournament)
+    book = load_workbook(io.BytesIO(data))
+    titles = [h.sheet_name(key, "zh") for key in ("registration", "results", "deals", "adjustments", "awards")]
+    titles.append(h.sheet_name("standings", "zh", stage=played.round.stage.name))
+    for title in titles:
+        sheet = book[title]
+        assert sheet.page_setup.orientation == "landscape", title
+        assert (sheet.page_setup.fitToWidth, sheet.page_setup.fitToHeight) == (1, 0), title
+        assert sheet.sheet_properties.pageSetUpPr.fitToPage, title
+        assert sheet.print_title_rows == "$1:$1", title
+    deals = book[h.sheet_name("deals", "zh")]
+    flagged = [cell.value for cell in deals["S"][1:3]]  # the deals' 待核对: words, not TRUE/FALSE or 1/0
+    assert flagged == ["否", "否"] and deals["S1"].value == "待核对"
+    assert deals["A2"].alignment.horizontal == "center"  # a number does not run into the next column's text
+
+
+def test_true_false_read_yes_no_in_english(played):
+    book = read_book(build(tournament=played.round.stage.tournament, language="en"))
+    log = book["Deal log"]
+    column = {title: index for index, title in enumerate(log[0])}
+    deals = [row for row in log[1:] if row[column["Change"]] in (None, "Corrected")]
+    assert [row[column["Needs referee"]] for row in deals] == ["No", "No"]
