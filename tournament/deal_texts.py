@@ -189,6 +189,11 @@ def doudizhu_outcome_text(outcome: Any) -> str:
     return " · ".join(parts)
 
 
+def doudizhu_deal_text(outcome: Any, record: Any) -> str:
+    """A Dou Dizhu deal in the deal lists: as entered (its points are the table's own columns)."""
+    return doudizhu_outcome_text(outcome)
+
+
 def doudizhu_record_text(record: Any) -> str:
     """A Dou Dizhu deal's verdict: the multiple and stake (stake scoring) and the points per seat."""
     from scoring.doudizhu_snapshot import TableDealSnapshot

@@ -301,6 +301,7 @@ DOUDIZHU = GameEntry(
     api_preview_output_path="tournament.api.doudizhu_serializers.DoudizhuPreviewOutput",
     initial=_doudizhu_initial,
     outcome_text=deal_texts.doudizhu_outcome_text,
+    deal_text=deal_texts.doudizhu_deal_text,
     record_text=deal_texts.doudizhu_record_text,
     entry_template="matches/_doudizhu_entry.html",
     preview_template="matches/_doudizhu_preview.html",
