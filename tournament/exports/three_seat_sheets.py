@@ -78,7 +78,8 @@ def three_seat_score_sheets_build(
     *, round: Round, target: str | os.PathLike[str] | IO[bytes], language: Language, columns: tuple[Column, ...]
 ) -> None:
     """Paper score sheets: a page per table with its three players by seat and a grid for every deal."""
-    from tournament.exports.round_sheets import ROW_HEIGHT_GRID, _print_setup
+    from tournament.exports.round_sheets import ROW_HEIGHT_GRID
+    from tournament.exports.xlsx import list_page_setup
 
     stage = round.stage
     options = rules_for_stage(stage)
@@ -86,7 +87,7 @@ def three_seat_score_sheets_build(
     width = len(columns)
     with Book(time_zone=timezone.get_default_timezone()) as book:
         sheet = book.sheet(h.sheet_name("score_sheets", language), widths=h.widths(columns))
-        _print_setup(sheet, landscape=False)
+        list_page_setup(sheet, landscape=False)
         heading = f"{stage.tournament.name} · {stage.name} {word('round', language, round=round.number)}"
         cap = options.time_cap_minutes or round.time_cap_minutes
         for table in round_seating(round_=round).tables:

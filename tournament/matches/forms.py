@@ -255,6 +255,10 @@ class AdjustmentForm(VersionForm):
                 (AdjustmentKind.LATE_ARRIVAL, _("Late arrival")),
                 (AdjustmentKind.FORFEIT, _("No-show (forfeits the round)")),
             ]
+            # one form for a seat: a late player's minutes decide what it costs (its band, §10)
+            self.fields["minutes_late"] = forms.IntegerField(
+                label=_("Minutes late"), required=False, min_value=0, max_value=600
+            )
             del self.fields["absent_player"], self.fields["levels"], self.fields["points"]
             return
         self.fields["side"].choices = [*_sides(match), (self.BOTH, _("Both pairs (forfeit)"))]

@@ -240,7 +240,8 @@ def player_enter(*, tournament: Tournament, player: PlayerData, seed: int | None
         raise ValidationError({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
     with transaction.atomic():
         written = _player_write(tournament=tournament, player=Player(), data=player, prefix="first_")
-        entrant = Pair.objects.create(tournament=tournament, name=_pair_name([written]), seed=seed)
+        number = pair_numbers_take(tournament=tournament)
+        entrant = Pair.objects.create(tournament=tournament, number=number, name=_pair_name([written]), seed=seed)
         PairMember.objects.create(pair=entrant, player=written, slot=1)
     return entrant
 
