@@ -74,9 +74,10 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-PREFIX = "public:v3"
+PREFIX = "public:v4"
 """Change it when the shape of cached values changes, so a release never reads an older one's (v3: the
-values moved to ``tournament.standings.public_types`` and two were renamed, which changes their pickles)."""
+values moved to ``tournament.standings.public_types`` and two were renamed, which changes their pickles;
+v4: rounds and matches carry the knockout pairs their names are read from)."""
 VERSION_TIMEOUT = 60 * 60 * 24 * 30
 """The version key outlives any event; if it is evicted anyway a fresh clock value replaces it."""
 ENTRY_TIMEOUT = 60 * 60 * 6

@@ -134,6 +134,7 @@ class SeatIndex:
             area=area or "",
             side=side,
             opponent=PublicSide(ew, ew_name or "") if side == "NS" else PublicSide(ns, ns_name),
+            round_knockout_pairs=getattr(round_, "knockout_pairs", None),
         )
 
 
