@@ -80,8 +80,8 @@ def test_a_refused_change_is_said_and_changes_nothing(setup):
     assert "The clock is running, not paused." in response.content.decode()
     response = client.post(change_url(match), {"action": "extend", "reason": "x"}, follow=True)
     assert "Give the number of minutes." in response.content.decode()
-    response = client.post(table_url(match), {"action": "cap", "minutes": "5", "reason": "x"}, follow=True)
-    assert "extend it instead" in response.content.decode()
+    response = client.post(table_url(match), {"action": "cap", "minutes": "40", "reason": "x"}, follow=True)
+    assert "This table already has a cap of 40 minutes." in response.content.decode()
     response = client.post(change_url(match), {"action": "pause", "reason": ""}, follow=True)
     assert response.status_code == 200
     round_ = Round.objects.get(pk=match.round_id)
@@ -112,3 +112,19 @@ def test_the_referee_page_says_what_happens_at_time_up(setup):
     chinese = Client()
     chinese.force_login(ref)
     assert "级数相同" in chinese.get(reverse("matches:match", args=[match.pk])).content.decode()
+
+
+def test_one_table_gets_its_own_cap_from_its_card(setup):
+    boss, ref, match, frozen = setup
+    client = english_client()
+    client.force_login(boss)
+    frozen.shift(dt.timedelta(minutes=10))
+    response = client.post(table_url(match), {"action": "cap", "minutes": "50", "reason": "started late"}, follow=True)
+    assert "Time cap changed." in response.content.decode()
+    match.refresh_from_db()
+    assert (match.time_cap_minutes, match.clock_ends_at) == (50, T0 + dt.timedelta(minutes=50))
+    assert match.history.filter(history_change_reason="started late", history_user=boss).exists()
+    referee_client = english_client()
+    referee_client.force_login(ref)
+    html = referee_client.get(reverse("matches:match", args=[match.pk])).content.decode()
+    assert "40 minutes left" in html
