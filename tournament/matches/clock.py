@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -310,6 +310,21 @@ def round_time_check(*, round_: Round, now: datetime | None = None) -> bool:
     changed = round_call_time(round_id=round_.pk, now=now)
     round_.refresh_from_db()
     return changed
+
+
+def round_tables_time_check(*, round_: Round, now: datetime | None = None) -> int:
+    """The lazy check of every table of a round at once (its clock page): time called, set-based,
+    at each table past its own cap (extended or capped on its own); one query when none is due.
+    How many tables were called."""
+    now = now or timezone.now()
+    due = (
+        round_.matches.filter(clock_ends_at__lte=now, paused_at__isnull=True)
+        .exclude(status=MatchStatus.CONFIRMED)
+        .filter(Q(time_called_at__isnull=True) | Q(time_called_during_deal__isnull=True, status__in=_OPEN))
+    )
+    if not due.exists():
+        return 0
+    return _tables_time_call(round_, due, now=now)
 
 
 # -- the organiser's hand on a running clock (issue 15) ----------------------------------------------
