@@ -144,7 +144,11 @@ def main() -> int:
             for name, path in paths.items():
                 fetch(base + path, cookie)  # warm: the worker's imports, the caches
                 runs = [fetch(base + path, cookie) for _ in range(args.repeat)]
-                results[name] = (statistics.median(ms for ms, _, _ in runs), runs[-1][2], {status for _, status, _ in runs})
+                results[name] = (
+                    statistics.median(ms for ms, _, _ in runs),
+                    runs[-1][2],
+                    {status for _, status, _ in runs},
+                )
         finally:
             web_bench.stop(server)
     for name, (median, size, statuses) in results.items():
