@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q
@@ -21,7 +22,13 @@ from tournament.registration.forms import DepartmentForm, PairForm, RosterImport
 from tournament.registration.models import Department, Pair, PairStatus, Tournament, TournamentStatus
 from tournament.registration.roles import organiser_view, user_can_create_tournaments
 from tournament.registration.roster import RosterImportError, roster_import, roster_template
-from tournament.registration.selectors import checkin_counts, checkin_page, checkin_row, pairs_with_players
+from tournament.registration.selectors import (
+    PAIR_PAGE_SIZE,
+    checkin_counts,
+    checkin_page,
+    checkin_row,
+    pairs_with_players,
+)
 from tournament.standings.views import overview_html as public_overview_html
 
 
@@ -115,11 +122,18 @@ def pair_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         else:
             messages.success(request, _("Pair %(pair)s registered.") % {"pair": pair.name})
             return redirect("registration:pairs", tournament_id=tournament.pk)
-    return render(
-        request,
-        "registration/pair_list.html",
-        {"tournament": tournament, "pairs": pairs_with_players(tournament=tournament), "form": form},
-    )
+    query = request.GET.get("q", "")[:60]
+    pairs = pairs_with_players(tournament=tournament, query=query)
+    page = Paginator(pairs, PAIR_PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "tournament": tournament,
+        "pairs": page,
+        "page": page,
+        "query": query.strip(),
+        "page_query": urlencode({"q": query.strip()}) if query.strip() else "",
+        "form": form,
+    }
+    return render(request, "registration/pair_list.html", context)
 
 
 @organiser_view
