@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -30,7 +31,15 @@ from tournament.draw.forms import (
     TablesByHandForm,
 )
 from tournament.draw.pairing import DrawWarning
-from tournament.draw.selectors import round_lines, round_referee_loads, round_seats, table_ranges
+from tournament.draw.selectors import (
+    round_lines,
+    round_matches,
+    round_referee_loads,
+    round_seats,
+    round_table_referees,
+    round_warnings,
+    table_ranges,
+)
 from tournament.errors import UserError
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.matches.referees import referee_accounts_list
@@ -171,11 +180,17 @@ def round_detail(request: HttpRequest, tournament: Tournament, round_id: int) ->
     :data:`ROUND_PAGE_SIZE` (2,500 on one page were 1.8 MB and seconds), or only those with a
     warning (``?problems=1``); the counts are of the whole round."""
     round_ = _round(tournament, round_id)
-    lines = round_lines(round_=round_)
+    warnings = round_warnings(round_=round_)
+    problem_counts = {pk: sum(w.code != "bye" for w in found) for pk, found in warnings.items()}
     draft = round_.status == RoundStatus.DRAFT
     only_problems = request.GET.get("problems") == "1"
-    shown = [line for line in lines if line.problems] if only_problems else lines
-    page = Paginator(shown, ROUND_PAGE_SIZE).get_page(request.GET.get("page"))
+    matches = round_matches(round_=round_)
+    if only_problems:
+        matches = matches.filter(pk__in=[pk for pk, count in problem_counts.items() if count])
+    page = Paginator(matches, ROUND_PAGE_SIZE).get_page(request.GET.get("page"))
+    counts = round_.matches.aggregate(
+        tables=Count("pk", filter=Q(table__isnull=False)), byes=Count("pk", filter=Q(ew_pair=None))
+    )
     return render(
         request,
         "draw/round_detail.html",
@@ -183,13 +198,13 @@ def round_detail(request: HttpRequest, tournament: Tournament, round_id: int) ->
             "tournament": tournament,
             "round": round_,
             "stage": round_.stage,
-            "lines": page,
+            "lines": round_lines(round_=round_, warnings=warnings, matches=page.object_list),
             "page": page,
             "page_query": "problems=1" if only_problems else "",
             "only_problems": only_problems,
-            "tables": sum(1 for line in lines if line.match.table_id),
-            "byes": sum(1 for line in lines if line.match.is_bye),
-            "problems": sum(len(line.problems) for line in lines),
+            "tables": counts["tables"],
+            "byes": counts["byes"],
+            "problems": sum(problem_counts.values()),
             "draft": draft,
             "swap_form": SwapForm(round_=round_) if draft else None,
             "move_form": MoveForm(round_=round_) if draft else None,
@@ -234,9 +249,7 @@ def round_move(request: HttpRequest, tournament: Tournament, round_id: int) -> H
     else:
         match = get_object_or_404(Match.objects.filter(round=round_), pk=form.cleaned_data["match"])
         try:
-            warnings = edits.match_table_move(
-                match=match, table_number=form.cleaned_data["table"], user=request.user
-            )
+            warnings = edits.match_table_move(match=match, table_number=form.cleaned_data["table"], user=request.user)
         except ValidationError as error:
             messages.error(request, _error_text(error))
         else:
@@ -312,8 +325,7 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
         referees=referees,
         initial_areas=areas,
         initial={
-            "tables_per_referee": settings.get("tables_per_referee")
-            or max(1, -(-tables // max(1, len(referees)))),
+            "tables_per_referee": settings.get("tables_per_referee") or max(1, -(-tables // max(1, len(referees)))),
             "by_area": settings.get("by_area", False),
         },
     )
@@ -360,7 +372,8 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
             "form": form,
             "by_hand": by_hand,
             "loads": round_referee_loads(round_=round_),
-            "lines": round_lines(round_=round_, with_warnings=False),
+            # pages of ROUND_PAGE_SIZE: 2,500 tables took a second and more to list
+            "page": Paginator(round_table_referees(round_=round_), ROUND_PAGE_SIZE).get_page(request.GET.get("page")),
         },
         status=status,
     )
