@@ -149,3 +149,54 @@ def test_pause_extend_call_time_and_the_board(browser, live_server):
             assert page.evaluate("window.__cspViolations") == []
         finally:
             context.close()
+
+
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+@pytest.mark.parametrize("size_name", ["phone", "desktop"])
+def test_the_progress_board_moves_as_deals_are_entered(browser, live_server, size_name):
+    """The organiser watches the board while a referee enters deals on their page: the table goes
+    from not started to playing to finished awaiting sign-off, and the counts follow."""
+    from tests.tournament.public.events import play_out
+
+    event = swiss_event()
+    boss = organiser(username="board-boss")
+    ref = referee(username="board-ref")
+    for user in (boss, ref):
+        user.set_password(PASSWORD)
+        user.save()
+    event.tournament.organisers.add(boss)
+    tid, rid = event.tournament.pk, event.second.pk
+    match = event.second.matches.exclude(ew_pair=None).order_by("table__number").select_related("table").first()
+    RefereeAssignment.objects.create(round=event.second, table=match.table, referee=ref)
+    context, page = context_for(browser, live_server, size=SIZES[size_name], language="zh-hans")
+    ref_context, ref_page = context_for(browser, live_server, size=PHONE, language="zh-hans")
+    try:
+        log_in(page, "board-boss")
+        log_in(ref_page, "board-ref")
+        page.goto(f"/t/{tid}/manage/rounds/{rid}/board/")
+        row = page.locator(".board-row").first
+        assert "not_started" in row.get_attribute("class")
+
+        ref_page.goto(f"/referee/matches/{match.pk}/")  # the referee taps a deal: N, S first (1-2)
+        ref_page.locator("#entry a.seat-N").click()
+        ref_page.locator("#entry span.seat-N.tapped").wait_for()
+        ref_page.locator("#entry a.seat-S").click()
+        ref_page.locator("#entry form button[type=submit]").click()
+        ref_page.locator("#entry a.seat-N").wait_for()  # deal 2's seats: deal 1 is recorded
+        assert match.deals.count() == 1
+        page.reload()
+        row = page.locator(".board-row").first
+        assert "playing" in row.get_attribute("class") and row.locator("td.num").first.inner_text() == "1"
+
+        play_out(match)  # the rest of the match, as the referee would enter it
+        page.reload()
+        assert "awaiting" in page.locator(".board-row").first.get_attribute("class")
+        assert "1" in page.locator(".board-counts .badge.awaiting strong").inner_text()
+        shot(page, f"board-moves-{size_name}-zh")
+        assert page.evaluate("window.__cspViolations") == []
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        context.close()
+        ref_context.close()
