@@ -121,7 +121,8 @@ def pair_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             add_service_errors(form, error)
         else:
             messages.success(request, _("Pair %(pair)s registered.") % {"pair": pair.name})
-            return redirect("registration:pairs", tournament_id=tournament.pk)
+            # the form stays open for the next pair (a roster typed in at the desk)
+            return redirect(reverse("registration:pairs", args=[tournament.pk]) + "?add=1")
     query = request.GET.get("q", "")[:60]
     pairs = pairs_with_players(tournament=tournament, query=query)
     page = Paginator(pairs, PAIR_PAGE_SIZE).get_page(request.GET.get("page"))
@@ -132,6 +133,7 @@ def pair_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "query": query.strip(),
         "page_query": urlencode({"q": query.strip()}) if query.strip() else "",
         "form": form,
+        "adding": request.GET.get("add") == "1",
     }
     return render(request, "registration/pair_list.html", context)
 
