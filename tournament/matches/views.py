@@ -89,6 +89,8 @@ def _context(
         "idempotency_key": uuid.uuid4().hex,
         "may_adjust": access.user_may_adjust(user=request.user, match=match),
         "may_unlock": access.user_may_unlock(user=request.user, match=match),
+        # an organiser came from the round's clock page, not from tables of their own
+        "organises": access.user_organises(user=request.user, tournament_id=match.round.stage.tournament_id),
         "entry_url": reverse("matches:match", args=[match.pk]),
         "seats": selectors.SEATS,
     }

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.errors import UserError
+from tournament.matches.models import Round, RoundStatus
 from tournament.registration import services
 from tournament.registration.forms import DepartmentForm, PairForm, RosterImportForm, TournamentForm
 from tournament.registration.models import Department, Pair, PairStatus, Tournament, TournamentStatus
@@ -78,6 +79,15 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     is_organiser = request.user.is_authenticated and (
         request.user.is_superuser or tournament.organisers.filter(pk=request.user.pk).exists()
     )
+    # the organiser's way into the day: each round not finished, with its clock and board
+    rounds = (
+        Round.objects.filter(stage__tournament=tournament)
+        .exclude(status=RoundStatus.FINISHED)
+        .select_related("stage")
+        .order_by("stage__order", "stage_id", "number")
+        if is_organiser
+        else []
+    )
     return render(
         request,
         "registration/tournament_detail.html",
@@ -85,6 +95,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "tournament": tournament,
             "counts": counts,
             "is_organiser": is_organiser,
+            "rounds": rounds,
             "public_html": public_overview_html(tournament_id=tournament.pk),
         },
     )
