@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.audit import history_author, history_copy, reason_clean
+from tournament.matches import clock_changes as changes
 from tournament.matches.errors import MatchRefused
 from tournament.matches.fold import (
     _locked,
@@ -329,28 +330,18 @@ def round_tables_time_check(*, round_: Round, now: datetime | None = None) -> in
 
 # -- the organiser's hand on a running clock (issue 15) ----------------------------------------------
 #
-# Each change is written once for a round and a table alike (``_pause``, ``_resume`` …): it changes
-# the round's or the table's own row in memory and answers the fields it changed and the same change
-# for the round's tables as one set-based UPDATE (F expressions). A round's version saves the round
-# and applies that UPDATE to the tables running with it; a table's saves the table.
+# Each change is written once for a round and a table alike (``clock_changes``); a round's version
+# saves the round and applies the change to the tables running with it set-based, a table's saves it.
 
 EXTEND_MAX_MINUTES = 240
 """An extension or a cap beyond four hours is a typing error, not a decision."""
 
 _OPEN = (MatchStatus.PENDING, MatchStatus.RUNNING)
 
-Clocked = Round | Match
-"""A round or one table: the two owners of a clock."""
 
-
-def _deadline(target: Clocked) -> str:
-    """The field holding ``target``'s deadline."""
-    return "ends_at" if isinstance(target, Round) else "clock_ends_at"
-
-
-def _refuse_clock_state(target: Clocked, *, paused: bool | None, timed: bool, untimed: str) -> None:
+def _refuse_clock_state(target: changes.Clocked, *, paused: bool | None, timed: bool, untimed: str) -> None:
     """The refusals a round and a table share; ``paused``: the state the change needs."""
-    if timed and getattr(target, _deadline(target)) is None:
+    if timed and getattr(target, changes.deadline_field(target)) is None:
         raise MatchRefused("untimed", untimed)
     if paused is True and target.paused_at is None:
         raise MatchRefused("not_paused", _("The clock is running, not paused."))
@@ -396,55 +387,7 @@ def _clean_minutes(minutes: Any, *, low: int = 1) -> int:
     return value
 
 
-Change = tuple[list[str], dict[str, Any]]
-"""A clock change: the fields it changed on the round or table, and the same change for the
-round's tables as UPDATE values."""
-
-
-def _pause(target: Clocked, *, now: datetime) -> Change:
-    target.paused_at = now
-    return ["paused_at"], {"paused_at": now}
-
-
-def _resume(target: Clocked, *, now: datetime) -> Change:
-    """The deadline moves on by the pause's length."""
-    deadline = _deadline(target)
-    assert target.paused_at is not None and getattr(target, deadline) is not None
-    pause = now - target.paused_at
-    setattr(target, deadline, getattr(target, deadline) + pause)
-    target.paused_at = None
-    return [deadline, "paused_at"], {"paused_at": None, "clock_ends_at": F("clock_ends_at") + pause}
-
-
-def _extend(target: Clocked, *, delta: timedelta) -> Change:
-    deadline = _deadline(target)
-    assert getattr(target, deadline) is not None
-    setattr(target, deadline, getattr(target, deadline) + delta)
-    return [deadline], {"clock_ends_at": F("clock_ends_at") + delta}
-
-
-def _call_now(target: Clocked, *, now: datetime) -> Change:
-    """The deadline is now, a pause ends: "call time now" is the organiser's cap."""
-    setattr(target, _deadline(target), now)
-    target.paused_at = None
-    return [_deadline(target), "paused_at"], {"clock_ends_at": now, "paused_at": None}
-
-
-def _cap(target: Clocked, *, old: int | None, minutes: int) -> Change:
-    """A new cap: the deadline moves by the difference (pauses and extensions already given are
-    kept); an untimed clock gets its first deadline, counted from its start."""
-    deadline = _deadline(target)
-    target.time_cap_minutes = minutes
-    assert target.started_at is not None
-    if getattr(target, deadline) is None or old is None:
-        setattr(target, deadline, target.started_at + timedelta(minutes=minutes))
-        return ["time_cap_minutes", deadline], {"clock_ends_at": F("started_at") + timedelta(minutes=minutes)}
-    delta = timedelta(minutes=minutes - old)
-    setattr(target, deadline, getattr(target, deadline) + delta)
-    return ["time_cap_minutes", deadline], {"clock_ends_at": F("clock_ends_at") + delta}
-
-
-def _clock_save(target: Clocked, fields: list[str], *, user: Any, reason: str) -> None:
+def _clock_save(target: changes.Clocked, fields: list[str], *, user: Any, reason: str) -> None:
     """Save a round's or a table's clock change with its author and reason (the history row)."""
     history_author(target, user, reason)
     target.save(update_fields=fields)
@@ -497,7 +440,7 @@ def round_pause(*, round_id: int, reason: str, user: Any = None, now: datetime |
     with transaction.atomic():
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_, paused=False)
-        fields, values = _pause(round_, now=now)
+        fields, values = changes.pause(round_, now=now)
         _clock_save(round_, fields, user=user, reason=reason)
         running = _round_open_matches(round_).filter(paused_at__isnull=True)
         _matches_update(running, user=user, reason=reason, values=values)
@@ -514,7 +457,7 @@ def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime 
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_, paused=True)
         paused_with_round = _round_open_matches(round_).filter(paused_at=round_.paused_at)
-        fields, values = _resume(round_, now=now)
+        fields, values = changes.resume(round_, now=now)
         _clock_save(round_, fields, user=user, reason=reason)
         _matches_update(paused_with_round, user=user, reason=reason, values=values)
         _schedule_round(round_)
@@ -529,7 +472,7 @@ def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) 
     with transaction.atomic():
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_)
-        fields, values = _extend(round_, delta=timedelta(minutes=minutes))
+        fields, values = changes.extend(round_, delta=timedelta(minutes=minutes))
         _clock_save(round_, fields, user=user, reason=reason)
         _matches_update(_round_open_matches(round_), user=user, reason=reason, values=values)
         _schedule_round(round_)
@@ -551,7 +494,7 @@ def round_cap_change(
         _refuse_round_clock(round_, timed=False)
         old = time_cap_minutes(round_=round_)
         untimed = round_.ends_at is None or old is None
-        fields, values = _cap(round_, old=old, minutes=minutes)
+        fields, values = changes.cap(round_, old=old, minutes=minutes)
         _clock_save(round_, fields, user=user, reason=reason)
         if untimed:  # an untimed round's tables get their first deadline
             tables = round_.matches.filter(
@@ -577,7 +520,7 @@ def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetim
     with transaction.atomic():
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_, timed=False)
-        fields, values = _call_now(round_, now=now)
+        fields, values = changes.call_now(round_, now=now)
         round_.time_called_at = now
         if round_.status == RoundStatus.RUNNING:
             round_.status = RoundStatus.TIME_CALLED
@@ -597,7 +540,7 @@ def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime |
     with transaction.atomic():
         match = _locked(match_id)
         _refuse_match_clock(match, paused=False)
-        fields, _values = _pause(match, now=now)
+        fields, _values = changes.pause(match, now=now)
         _clock_save(match, fields, user=user, reason=reason)
     return match
 
@@ -610,7 +553,7 @@ def match_resume(*, match_id: int, reason: str, user: Any = None, now: datetime 
     with transaction.atomic():
         match = _locked(match_id)
         _refuse_match_clock(match, paused=True)
-        fields, _values = _resume(match, now=now)
+        fields, _values = changes.resume(match, now=now)
         _clock_save(match, fields, user=user, reason=reason)
         _schedule_table(match)
     return match
@@ -624,7 +567,7 @@ def match_extend(*, match_id: int, minutes: int, reason: str, user: Any = None) 
     with transaction.atomic():
         match = _locked(match_id)
         _refuse_match_clock(match)
-        fields, _values = _extend(match, delta=timedelta(minutes=minutes))
+        fields, _values = changes.extend(match, delta=timedelta(minutes=minutes))
         _clock_save(match, fields, user=user, reason=reason)
         _schedule_table(match)
     return match
@@ -650,7 +593,7 @@ def match_cap_change(
             raise MatchRefused(
                 "cap_unchanged", _("This table already has a cap of %(minutes)d minutes.") % {"minutes": minutes}
             )
-        fields, _values = _cap(match, old=old, minutes=minutes)
+        fields, _values = changes.cap(match, old=old, minutes=minutes)
         _clock_save(match, fields, user=user, reason=reason)
         if not _time_call_if_due(match, now=now):
             _schedule_table(match)
@@ -665,7 +608,7 @@ def match_call_now(*, match_id: int, reason: str, user: Any = None, now: datetim
     with transaction.atomic():
         match = _locked(match_id)
         _refuse_match_clock(match, timed=False)
-        fields, _values = _call_now(match, now=now)
+        fields, _values = changes.call_now(match, now=now)
         _clock_save(match, fields, user=user, reason=reason)
         _time_call_if_due(match, now=now)
     return match
