@@ -8,7 +8,8 @@ median, and each page's size. Target ≤ 1000 ms each.
 The event is ``web_bench``'s (5,000 pairs, 2,500 tables; its third round under way: a third
 finished, a third playing, a third not started), seeded in this bench's own database when missing,
 with a draft fourth round (a copy of the third's pairing, made in SQL: the draw itself is
-``draw_bench``'s) so the round page shows a draft preview of 2,500 tables. The organiser is a user
+``draw_bench``'s) so the round page shows a draft preview of 2,500 tables; it is deleted at the
+end, so ``web_bench`` still finds its event as it seeded it. The organiser is a user
 made for the bench, signed in through a real session. Everything it starts is stopped at the end;
 nothing leaves the loopback.
 """
@@ -33,7 +34,7 @@ ROOT = web_bench.ROOT
 
 
 def draft_round(stage_id: int) -> int:
-    """A draft round 4 pairing the pairs as round 3 does (made once, in SQL)."""
+    """A draft round 4 pairing the pairs as round 3 does (made in SQL)."""
     from tournament.matches.models import Match, Round, RoundEntry, RoundStatus
 
     existing = Round.objects.filter(stage_id=stage_id, number=4).first()
@@ -151,6 +152,8 @@ def main() -> int:
                 )
         finally:
             web_bench.stop(server)
+            # web_bench reuses its event only as it seeded it (three rounds): the draft goes
+            Round.objects.filter(pk=draft_id).delete()
     for name, (median, size, statuses) in results.items():
         note = "" if statuses == {200} else f" (status {sorted(statuses)})"
         print(f"NOTE organiser_bench: {name} {size / 1024:.0f} KB{note}")
