@@ -43,6 +43,7 @@ from tournament.draw.selectors import (
 from tournament.errors import UserError
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.matches.referees import referee_accounts_list
+from tournament.matches.table_links import table_qr_codes
 from tournament.registration.models import PairStatus, Tournament
 from tournament.registration.roles import organiser_view
 from tournament.registration.views import add_service_errors
@@ -391,6 +392,7 @@ def round_sheet(request: HttpRequest, tournament: Tournament, round_id: int) -> 
             "stage": round_.stage,
             "lines": round_lines(round_=round_, with_warnings=False),
             "seats": round_seats(round_=round_),
+            "qr_codes": table_qr_codes(request=request, round_=round_, scale=2),
         },
     )
 

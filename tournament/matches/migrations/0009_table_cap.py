@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0007_clock_pause'),
+        ('matches', '0008_player_entry'),
         ('registration', '0003_event_life'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
