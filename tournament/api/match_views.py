@@ -62,6 +62,18 @@ def _detail(match_id: int) -> dict[str, Any]:
     return dict(MatchDetailOutput(match).data)
 
 
+def _detail_written(written: Match, *, read: Match) -> dict[str, Any]:
+    """:func:`_detail` of ``written``, the match as a write just stored it (its row was locked,
+    saved and committed: nothing newer to read), with the table and pairs of ``read`` — the same
+    match as the view read it a moment before — where they are the same rows: a deal's answer
+    then reads only its deals, not the match again (issue 16: every table enters results)."""
+    for name in ("table", "ns_pair", "ew_pair"):
+        field = Match._meta.get_field(name)
+        if field.is_cached(read) and getattr(read, field.attname) == getattr(written, field.attname):
+            field.set_cached_value(written, field.get_cached_value(read))
+    return dict(MatchDetailOutput(written).data)
+
+
 def _either(name: str, body: str) -> PolymorphicProxySerializer:
     """A body in the shape of the match's game (RULES.md §9): one of the games' serializers
     (``tournament.games``, ``body`` is ``"api_deal"``, ``"api_preview"`` or ``"api_correction"``)."""
@@ -179,7 +191,8 @@ class DealListView(MatchView):
             expected_version=values["expected_version"],
             idempotency_key=key,
         )
-        body = {"deal": DealOutput(entry.deal).data, "match": _detail(match.pk), "replayed": entry.replayed}
+        match_data = _detail_written(entry.match, read=match)
+        body = {"deal": DealOutput(entry.deal).data, "match": match_data, "replayed": entry.replayed}
         return Response(body, status=status.HTTP_201_CREATED)
 
 

@@ -135,6 +135,8 @@ def deal_record(
                 match=match,
                 number=number,
                 outcome=outcome,
+                # the fold's record of it, stored with it: no second write of the row (issue 16)
+                record=fold.result.deals[number - 1].to_json(),
                 entered_by=_user_or_none(user),
                 idempotency_key=idempotency_key or None,
             )
@@ -146,8 +148,8 @@ def deal_record(
                 fields += ["started_at", "clock_ends_at"]
             match.version += 1
             history_author(match, user)
+            # Sets the deal's record and flag on this very instance: nothing to read back.
             _fold_store(match, deals=[*deals, deal], adjustments=adjustments, fold=fold, fields=fields)
-            deal.refresh_from_db()
     if refusal is not None:
         raise refusal
     return DealEntry(deal=deal, match=match)

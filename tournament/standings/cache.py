@@ -51,7 +51,9 @@ standings — and the freshness bound holds with no queue in between; the price 
 every few seconds that takes a build's time (the one that took the lock), while every other
 request serves memory. The *marker* of a build (its version and when it started) is one small
 shared key read per request, so a worker never serves a build older than the last one any worker
-completed: it fetches the newer build from the shared cache once and keeps it in memory.
+completed: it fetches the newer build from the shared cache once and keeps it in memory — or not at
+all, when what it would derive from it is already in the shared cache under the build's token (a
+standings page rendered by another worker: :func:`coalesced_served`).
 
 Each worker also keeps the last values it read in memory (:class:`LocalMemo`), in front of the
 shared cache. That is safe with any number of workers because an entry's key carries the version:
@@ -350,6 +352,58 @@ def _marker_key(tournament_id: int, key: str) -> str:
     return f"{PREFIX}:{tournament_id}:built:{key}"
 
 
+def coalesced_served(
+    *,
+    tournament_id: int,
+    key: str,
+    build: Callable[[], T],
+    version: int,
+    marker: Any = UNREAD,
+) -> tuple[int, Callable[[], T]] | None:
+    """:func:`coalesced_get` with the value as a loader: the token of the build served (the last
+    complete one, or the one this request rebuilt when a rebuild was due and it took the lock) and
+    a function giving its value. For a caller that needs the value only when what it derives from
+    it (a page's HTML, filed under the token) is not cached yet: every worker then skips fetching
+    and unpickling a 350 KB build it would not read. None when :func:`coalesced_get` must be
+    asked: nothing built yet (it waits for the first build) or the cache down.
+
+    The loader gives the build of that token from the worker's memory or the shared cache; if it
+    was evicted meanwhile, the build :func:`coalesced_get` then makes (one builder for all, stored
+    and shared) — newer than the token, never older.
+    """
+    try:
+        if marker is UNREAD:
+            marker = cache.get(_marker_key(tournament_id, key))
+        if marker is None:
+            return None
+        built = Built(*marker)
+        lock_key = _rebuild_lock_key(tournament_id, key)
+        due = built.version < version and time.time() - built.started >= rebuild_seconds()
+        if due and cache.add(lock_key, 1, timeout=REBUILD_LOCK_TIMEOUT):
+            token, value = _rebuild(tournament_id, key, build, version, lock_key)
+            return token, lambda: value
+    except _BuildFailed as failed:
+        assert failed.__cause__ is not None
+        raise failed.__cause__ from None
+    except Exception:
+        return None
+
+    def load() -> T:
+        try:
+            value = _held_build(tournament_id, key, built.version)
+        except Exception:
+            value = _MISSING
+        if value is _MISSING:
+            return coalesced_get(tournament_id=tournament_id, key=key, build=build, version=version)[1]
+        return value  # type: ignore[no-any-return]
+
+    return built.version, load
+
+
+def _rebuild_lock_key(tournament_id: int, key: str) -> str:
+    return f"{PREFIX}:{tournament_id}:rebuild:{key}"
+
+
 def coalesced_get(
     *,
     tournament_id: int,
@@ -371,7 +425,7 @@ def coalesced_get(
     taken for another build's).
     """
     marker_key = _marker_key(tournament_id, key)
-    lock_key = f"{PREFIX}:{tournament_id}:rebuild:{key}"
+    lock_key = _rebuild_lock_key(tournament_id, key)
     try:
         if version is None:
             version = public_version_get(tournament_id=tournament_id, scope=scope)

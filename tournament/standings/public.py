@@ -268,7 +268,9 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
     latest = max((record.round for record in records), default=None)
     previous: dict[str, int] = {}
     if latest is not None and latest > 1:
-        before = stage_ranking_get(stage=stage, records=[r for r in records if r.round < latest])
+        # The same results before the latest round at every rebuild of a round: ranked once.
+        earlier = [record for record in records if record.round < latest]
+        before = stage_ranking_get(stage=stage, records=earlier, pairs=current.pairs, remember=True)
         if before.ranking is not None:
             previous = {row.entrant: row.row.rank for row in before.ranking.rows}
     if current.ranking is not None:
@@ -388,6 +390,7 @@ def match_history_get(*, tournament_id: int, match_id: int) -> MatchPage | None:
 def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
     """A pair: its players, its rank in each ranked stage, and every public match it played."""
     from tournament.standings.public_cache import standings_cached  # the cache module wraps this one
+
     pair = Pair.objects.filter(tournament_id=tournament_id, pk=pair_id).first()
     if pair is None:
         return None

@@ -11,10 +11,11 @@ bracket (one key each, small) as plain cached values.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from tournament.standings.cache import UNREAD, coalesced_get, public_cached, public_version_get
+from tournament.standings.cache import UNREAD, coalesced_get, coalesced_served, public_cached, public_version_get
 from tournament.standings.public import (
     bracket_get,
     draw_list,
@@ -113,6 +114,25 @@ def standings_build_get(
         version=version,
         marker=marker,
     )
+
+
+def standings_served_get(
+    *, tournament_id: int, stage_id: int, version: int, marker: Any = UNREAD
+) -> tuple[int, Callable[[], StageTable | None]]:
+    """A stage's standings as :func:`standings_build_get` gives them, but the value as a loader:
+    when no rebuild is due, nothing is fetched until the loader is called — a page whose HTML is
+    cached under the token never needs it (:func:`tournament.standings.cache.coalesced_served`)."""
+    served = coalesced_served(
+        tournament_id=tournament_id,
+        key=standings_key(stage_id),
+        build=lambda: standings_get(tournament_id=tournament_id, stage_id=stage_id),
+        version=version,
+        marker=marker,
+    )
+    if served is not None:
+        return served
+    token, table = standings_build_get(tournament_id=tournament_id, stage_id=stage_id, version=version, marker=marker)
+    return token, lambda: table
 
 
 def standings_cached(*, tournament_id: int, stage_id: int) -> StageTable | None:

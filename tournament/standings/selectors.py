@@ -26,6 +26,7 @@ from scoring.standings import MatchRecord, Standings, bracket_placings, rank
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, Stage, StageFormat
 from tournament.registration.models import Pair, PairStatus
 from tournament.rules import rules_for_stage
+from tournament.standings.cache import LocalMemo
 
 COUNTED = (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
 RESULT_KEYS = ("winner", "levels", "reason", "points")
@@ -150,16 +151,31 @@ def stage_lots_seed(*, stage: Stage) -> int | None:
     return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
 
+earlier_rankings = LocalMemo(8)
+"""A worker's rankings asked for with ``remember`` (the live standings' ranking before the latest
+round, for the movement column), keyed by everything the rules core ranks from: the same inputs
+give the same ranking, so a remembered one can never be out of date, with any number of workers.
+During a round the results before it do not change, so each standings rebuild ranks once, not twice."""
+
+
 def stage_ranking_get(
-    *, stage: Stage, lots_seed: int | None = None, records: Sequence[MatchRecord] | None = None
+    *,
+    stage: Stage,
+    lots_seed: int | None = None,
+    records: Sequence[MatchRecord] | None = None,
+    pairs: dict[int, Pair] | None = None,
+    remember: bool = False,
 ) -> StageStandings:
     """The stage's ranking of every pair drawn in it (or, before any draw, every active pair).
 
     Swiss and round robin: :func:`scoring.stage_ranking.rank_stage` (groups, withdrawn pairs last,
     lots with the stage's recorded seed, else ``lots_seed``). Knockout: the placings from the
-    bracket state. ``records``: the stage's :func:`stage_match_records` when the caller has them.
+    bracket state. ``records``: the stage's :func:`stage_match_records` and ``pairs`` its
+    entrants (as this answer's ``pairs``) when the caller has them. ``remember``: a Swiss or round
+    robin ranking is kept in the worker's memory under its inputs (:data:`earlier_rankings`) and
+    taken from there when they are the same again.
     """
-    pairs = _entrants(stage)
+    pairs = _entrants(stage) if pairs is None else pairs
     records = stage_match_records(stage=stage) if records is None else records
     options = rules_for_stage(stage)
     seed = stage_lots_seed(stage=stage)
@@ -170,14 +186,15 @@ def stage_ranking_get(
         base = rank(entrants=entrants, results=records, options=options, lots_seed=seed)
         placings = bracket_placings(standings=base, state=state)
         return StageStandings(stage=stage, standings=placings, pairs=pairs, bracket=state)
-    ranking = rank_stage(
-        entrants=entrants,
-        results=records,
-        options=options,
-        groups=stage_groups(stage=stage),
-        withdrawn=_withdrawn(pairs),
-        lots_seed=seed,
-    )
+    groups, withdrawn = stage_groups(stage=stage), _withdrawn(pairs)
+    key = (tuple(entrants), tuple(records), options, tuple(sorted(groups.items())), withdrawn, seed)
+    ranking = earlier_rankings.get(key) if remember else None
+    if ranking is None:
+        ranking = rank_stage(
+            entrants=entrants, results=records, options=options, groups=groups, withdrawn=withdrawn, lots_seed=seed
+        )
+        if remember:
+            earlier_rankings.put(key, ranking)
     return StageStandings(stage=stage, standings=ranking.standings(), pairs=pairs, ranking=ranking)
 
 

@@ -46,9 +46,9 @@ from tournament.standings.public_cache import (
     overview_build_get,
     overview_cached,
     pair_cached,
-    standings_build_get,
     standings_cached,
     standings_key,
+    standings_served_get,
 )
 from tournament.standings.public_types import TournamentOverview
 from tournament.standings.seat_cards import find_results_html
@@ -257,7 +257,8 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
         raise Http404
     page = _int_param(request, "page", 1, 1, 10_000)
     # The stage's last complete build: the page (and its poll's 204) moves only when a new one lands.
-    build, table = standings_build_get(
+    # Loaded only to render a page not cached yet under the build's token.
+    build, table_get = standings_served_get(
         tournament_id=tournament_id,
         stage_id=stage_id,
         version=request.standings_version,  # type: ignore[attr-defined]
@@ -265,6 +266,7 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
     )
 
     def context() -> dict[str, Any]:
+        table = table_get()
         lines = table.lines if table is not None else ()
         return {"table": table, "stage": stage, "page": Paginator(lines, STANDINGS_PAGE_SIZE).get_page(page)}
 

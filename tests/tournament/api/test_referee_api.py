@@ -163,6 +163,22 @@ def test_a_retried_request_returns_the_first_response(ref, match):
     assert Deal.objects.filter(match=match).count() == 1
 
 
+def test_a_deals_answer_is_the_match_as_read_afterwards_without_reading_it_again(ref, match, monkeypatch):
+    """The answer is built from the match the write stored (issue 16: one query less a deal)."""
+    from tournament.api import match_views
+
+    client = device(ref)
+    url = reverse("api:deals", args=[match.pk])
+    reread = match_views._detail
+    for order in ("NS", "EW", "NES"):
+        version = client.get(reverse("api:match", args=[match.pk])).data["version"]
+        monkeypatch.setattr(match_views, "_detail", lambda match_id: pytest.fail("the match was read again"))
+        answer = client.post(url, {"order": list(order), "expected_version": version}, format="json")
+        monkeypatch.setattr(match_views, "_detail", reread)
+        assert answer.status_code == 201
+        assert answer.data["match"] == client.get(reverse("api:match", args=[match.pk])).data
+
+
 def test_correct_delete_and_undo_through_the_api(ref, boss, match):
     client = device(ref)
     for order in ["NS"] * 3 + ["NEW", "NES"]:  # at A after 3 deals (+5, seed 002)

@@ -100,3 +100,18 @@ def test_a_deal_entered_after_the_cap_calls_time_in_the_same_fold(spy: Spy, time
     assert (spy.folds, spy.parses[2], spy.locks) == (1, 1, 1)  # before: 3 folds, 3 parses, 2 locks
     match.refresh_from_db()
     assert (match.time_called_during_deal, match.state["last_regular_deal"], match.version) == (2, 2, 3)
+
+
+def test_a_deal_is_stored_with_its_record_in_one_write():
+    """Issue 16: the new deal's row is inserted with the fold's record — no update after it, no
+    read back — and its history row (the one the entry made) holds that record too."""
+    from tournament.matches.models import Deal
+
+    match = table_match(profile="timed-40")
+    deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
+    with mock.patch.object(Deal.objects, "bulk_update") as update:
+        entry = deal_record(match_id=match.pk, outcome={"order": ["E", "W"]})
+    update.assert_not_called()
+    stored = Deal.objects.get(pk=entry.deal.pk)
+    assert stored.record == entry.deal.record and stored.record["number"] == 2 and not stored.flagged
+    assert [row.record for row in stored.history.all()] == [stored.record]

@@ -7,7 +7,6 @@ import pytest
 import time_machine
 from django.core.cache import cache
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.tournament.public.events import play_out, swiss_event
@@ -85,10 +84,13 @@ def test_a_deal_that_finishes_nothing_costs_the_standings_and_find_pages_no_quer
     ]
     before = [client.get(url).content for url in pages]
     deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
-    with CaptureQueriesContext(connection) as queries:
+    # Counted at the database cursor: CaptureQueriesContext would read a log that the test client's
+    # request_started signal clears, and so always see 0.
+    queries: list[str] = []
+    with connection.execute_wrapper(lambda execute, sql, *args: (queries.append(sql), execute(sql, *args))[1]):
         after = [client.get(url).content for url in pages]
     assert after == before
-    assert len(queries) == 0
+    assert queries == []
 
 
 def test_the_finishing_deal_shows_on_the_next_page_within_the_window(client, event, builds, window):
@@ -271,3 +273,104 @@ def test_a_standings_or_find_page_served_from_memory_costs_one_cache_round_trip(
         calls.clear()
         assert client.get(url).status_code == 200
         assert calls == ["get_many"], url  # the versions (and the standings build's marker) at once
+
+
+def evict(*parts):
+    """Drop the shared cache's entries whose key holds one of ``parts``: by pattern on Redis
+    (django-redis, ``CACHE_URL``), else from the tests' LocMemCache (raw keys ``:<version>:<key>``)."""
+    if hasattr(cache, "delete_pattern"):
+        for part in parts:
+            cache.delete_pattern(f"*{part}*")
+        return
+    for raw in list(cache._cache):
+        if any(part in raw for part in parts):
+            cache.delete(raw.split(":", 2)[2])
+
+
+@pytest.fixture
+def rankings(monkeypatch):
+    """Every time the rules core ranks a stage (the number of results it ranked), with an empty
+    memory of earlier rankings."""
+    from tournament.standings import selectors
+
+    ranked: list[int] = []
+    real = selectors.rank_stage
+
+    def counting(**kwargs):
+        ranked.append(len(kwargs["results"]))
+        return real(**kwargs)
+
+    monkeypatch.setattr(selectors, "rank_stage", counting)
+    monkeypatch.setattr(selectors, "earlier_rankings", LocalMemo(8))
+    return ranked
+
+
+def test_a_rebuild_ranks_the_rounds_before_the_latest_once_a_round(event, rankings, monkeypatch):
+    from tournament.standings import selectors
+    from tournament.standings.public import standings_get
+
+    tournament_id, stage_id = event.tournament.pk, event.first.stage_id
+    first_round = len(event.first.matches.all())
+    matches = list(event.second.matches.exclude(ew_pair=None).order_by("table__number"))
+    play_out(matches[0], winner="EW")
+    standings_get(tournament_id=tournament_id, stage_id=stage_id)
+    assert rankings == [first_round + 1, first_round]  # the stage now, and up to round 1 for the movement
+    play_out(matches[1])
+    table = standings_get(tournament_id=tournament_id, stage_id=stage_id)
+    assert rankings[2:] == [first_round + 2]  # round 1's ranking is remembered: ranked once this round
+    monkeypatch.setattr(selectors, "earlier_rankings", LocalMemo(8))
+    assert standings_get(tournament_id=tournament_id, stage_id=stage_id) == table  # the same as ranked afresh
+
+    # A round-1 result corrected: the ranking before round 2 is ranked again, with it.
+    corrected = event.first.matches.exclude(ew_pair=None).order_by("table__number").first()
+    deal_correct(match_id=corrected.pk, number=1, outcome={"order": ["E", "W"]}, reason="记错了")
+    del rankings[:]
+    fresh = standings_get(tournament_id=tournament_id, stage_id=stage_id)
+    assert len(rankings) == 2
+    monkeypatch.setattr(selectors, "earlier_rankings", LocalMemo(8))
+    assert standings_get(tournament_id=tournament_id, stage_id=stage_id) == fresh
+
+
+def test_a_standings_page_cached_under_its_build_never_fetches_the_build(client, event, monkeypatch, window):
+    page_url = reverse("standings:stage_standings", args=[event.tournament.pk, event.first.stage_id])
+    match = running_match(event)
+    with time_machine.travel("2026-05-01 09:00:00 +0000", tick=False) as clock:
+        before = standings_shown(client, page_url)
+        fetched: list[object] = []
+        real = public_cache._held_build
+
+        def held(*args):
+            fetched.append(args)
+            return real(*args)
+
+        monkeypatch.setattr(public_cache, "_held_build", held)
+        monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))  # a worker that never held the build
+        assert standings_shown(client, page_url) == before
+        assert fetched == []  # the page's HTML was cached under the build's token: the build was not read
+        deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})  # the match is won
+        clock.shift(window)
+        after = standings_shown(client, page_url)  # this request rebuilds and renders from its build
+        assert "Results up to round 2" in after
+        assert fetched == []
+        monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))
+        monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
+        evict(":html:")  # the page evicted
+        assert standings_shown(client, page_url) == after  # rendered again from the build …
+        assert len(fetched) == 1  # … fetched once
+
+
+def test_a_standings_page_whose_build_was_evicted_is_built_afresh_once_for_all(client, event, monkeypatch, builds):
+    page_url = reverse("standings:stage_standings", args=[event.tournament.pk, event.first.stage_id])
+    running_match(event)
+    before = standings_shown(client, page_url)
+    assert len(builds) == 1
+    monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))
+    monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
+    evict(":html:", ":build:")
+    assert standings_shown(client, page_url) == before
+    assert len(builds) == 2
+    monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))  # another worker
+    monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
+    evict(":html:")
+    assert standings_shown(client, page_url + "?page=1") == before
+    assert len(builds) == 2  # the build made after the eviction was shared

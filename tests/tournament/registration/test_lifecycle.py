@@ -203,6 +203,24 @@ def test_an_archived_event_refuses_every_write_with_a_clear_error():
     services.pair_check_in(pair=pair)  # writable again
 
 
+def test_a_write_by_match_id_is_guarded_in_one_query():
+    """Every deal entered is such a write (issue 16: result entry while every table enters results)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    match = MatchFactory(round__status=RoundStatus.PUBLISHED)
+    tournament = match.round.stage.tournament
+    write = lifecycle.event_write(lambda **kwargs: "written")
+    with CaptureQueriesContext(connection) as queries:
+        assert write(match_id=match.pk) == "written"
+    assert len(queries) == 1
+    lifecycle.tournament_archive(tournament=tournament)
+    with CaptureQueriesContext(connection) as queries, pytest.raises(EventArchived) as caught:
+        write(match_id=match.pk)
+    assert len(queries) == 1 and tournament.name in caught.value.message
+    assert write(match_id=match.pk + 1000) == "written"  # no such match: the service itself says so
+
+
 @pytest.mark.parametrize(
     "module",
     [services, draw_stages, draw_services, draw_edits, match_services, match_clock, referee_services],
