@@ -134,15 +134,15 @@ class Writer(threading.Thread):
             connection.close()
 
 
-def bench_database(url: str) -> str:
+def bench_database(url: str, *, suffix: str = "boardbench") -> str:
     """A database of this bench's own (``<name>_boardbench``): the deals it enters and the time it
-    calls must not change what ``web_bench`` measures."""
+    calls must not change what ``web_bench`` measures (``organiser_bench`` has its own too)."""
     from urllib.parse import urlunsplit
 
     import psycopg2
 
     parts = urlsplit(url)
-    name = f"{parts.path.lstrip('/') or 'postgres'}_boardbench"
+    name = f"{parts.path.lstrip('/') or 'postgres'}_{suffix}"
     connection = psycopg2.connect(urlunsplit(parts._replace(path="/postgres")))
     connection.autocommit = True
     with connection.cursor() as cursor:

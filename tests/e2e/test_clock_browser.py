@@ -64,7 +64,11 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"clock-{name}.png"), full_page=True)
 
 
-def test_pause_extend_call_time_and_the_board(browser, live_server):
+@pytest.mark.parametrize("size_name", ["phone", "desktop"])
+def test_pause_extend_call_time_and_the_board(browser, live_server, size_name):
+    """The organiser (at ``size_name``) pauses, resumes, extends and calls time; the referee's phone
+    follows. The other sizes and English are photographed once (the phone run)."""
+    size = {"phone": PHONE, "desktop": DESKTOP}[size_name]
     event = swiss_event()
     boss = organiser(username="clock-boss")
     ref = referee(username="clock-ref", first_name="王裁判")
@@ -82,7 +86,7 @@ def test_pause_extend_call_time_and_the_board(browser, live_server):
     match = tables[0]
     services.deal_record(match_id=match.pk, outcome={"order": ["N", "E", "S"]})
 
-    boss_context, boss_page = context_for(browser, live_server, size=PHONE, language="zh-hans")
+    boss_context, boss_page = context_for(browser, live_server, size=size, language="zh-hans")
     ref_context, ref_page = context_for(browser, live_server, size=PHONE, language="zh-hans")
     try:
         log_in(boss_page, "clock-boss")
@@ -106,22 +110,22 @@ def test_pause_extend_call_time_and_the_board(browser, live_server):
         boss_page.wait_for_load_state()
         ref_page.goto(f"/referee/matches/{match.pk}/")
         assert "50" in ref_page.locator(".clock").first.inner_text()  # 40 + 10 minutes left
-        shot(boss_page, "round-clock-phone-zh")
+        shot(boss_page, f"round-clock-{size_name}-zh")
 
         board = f"/t/{tid}/manage/rounds/{rid}/board/"
         boss_page.goto(board)
         boss_page.wait_for_load_state("networkidle")
-        shot(boss_page, "board-phone-zh")
+        shot(boss_page, f"board-{size_name}-zh")
 
-        for size_name, size, language, suffix in OTHER_VIEWS:
-            context, page = context_for(browser, live_server, size=size, language=language)
+        for other, other_size, language, suffix in OTHER_VIEWS if size_name == "phone" else ():
+            context, page = context_for(browser, live_server, size=other_size, language=language)
             try:
                 log_in(page, "clock-boss")
                 page.goto(clock)
-                shot(page, f"round-clock-{size_name}-{suffix}")
+                shot(page, f"round-clock-{other}-{suffix}")
                 page.goto(board)
                 page.wait_for_load_state("networkidle")
-                shot(page, f"board-{size_name}-{suffix}")
+                shot(page, f"board-{other}-{suffix}")
                 assert page.evaluate("window.__cspViolations") == []
             finally:
                 context.close()
@@ -140,12 +144,63 @@ def test_pause_extend_call_time_and_the_board(browser, live_server):
         ref_context.close()
 
     # the referee's page after time is called, at the other sizes and in English
-    for size_name, size, language, suffix in OTHER_VIEWS:
-        context, page = context_for(browser, live_server, size=size, language=language)
+    for other, other_size, language, suffix in OTHER_VIEWS if size_name == "phone" else ():
+        context, page = context_for(browser, live_server, size=other_size, language=language)
         try:
             log_in(page, "clock-ref")
             page.goto(f"/referee/matches/{match.pk}/")
-            shot(page, f"referee-time-up-{size_name}-{suffix}")
+            shot(page, f"referee-time-up-{other}-{suffix}")
             assert page.evaluate("window.__cspViolations") == []
         finally:
             context.close()
+
+
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+@pytest.mark.parametrize("size_name", ["phone", "desktop"])
+def test_the_progress_board_moves_as_deals_are_entered(browser, live_server, size_name):
+    """The organiser watches the board while a referee enters deals on their page: the table goes
+    from not started to playing to finished awaiting sign-off, and the counts follow."""
+    from tests.tournament.public.events import play_out
+
+    event = swiss_event()
+    boss = organiser(username="board-boss")
+    ref = referee(username="board-ref")
+    for user in (boss, ref):
+        user.set_password(PASSWORD)
+        user.save()
+    event.tournament.organisers.add(boss)
+    tid, rid = event.tournament.pk, event.second.pk
+    match = event.second.matches.exclude(ew_pair=None).order_by("table__number").select_related("table").first()
+    RefereeAssignment.objects.create(round=event.second, table=match.table, referee=ref)
+    context, page = context_for(browser, live_server, size=SIZES[size_name], language="zh-hans")
+    ref_context, ref_page = context_for(browser, live_server, size=PHONE, language="zh-hans")
+    try:
+        log_in(page, "board-boss")
+        log_in(ref_page, "board-ref")
+        page.goto(f"/t/{tid}/manage/rounds/{rid}/board/")
+        row = page.locator(".board-row").first
+        assert "not_started" in row.get_attribute("class")
+
+        ref_page.goto(f"/referee/matches/{match.pk}/")  # the referee taps a deal: N, S first (1-2)
+        ref_page.locator("#entry a.seat-N").click()
+        ref_page.locator("#entry span.seat-N.tapped").wait_for()
+        ref_page.locator("#entry a.seat-S").click()
+        ref_page.locator("#entry form button[type=submit]").click()
+        ref_page.locator("#entry a.seat-N").wait_for()  # deal 2's seats: deal 1 is recorded
+        assert match.deals.count() == 1
+        page.reload()
+        row = page.locator(".board-row").first
+        assert "playing" in row.get_attribute("class") and row.locator("td.num").first.inner_text() == "1"
+
+        play_out(match)  # the rest of the match, as the referee would enter it
+        page.reload()
+        assert "awaiting" in page.locator(".board-row").first.get_attribute("class")
+        assert "1" in page.locator(".board-counts .badge.awaiting strong").inner_text()
+        shot(page, f"board-moves-{size_name}-zh")
+        assert page.evaluate("window.__cspViolations") == []
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        context.close()
+        ref_context.close()

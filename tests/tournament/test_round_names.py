@@ -90,3 +90,33 @@ def test_the_draw_sheet_of_a_knockout_round_is_named_by_the_round():
     assert knockout_round_title(4, "zh") == "半决赛" and knockout_round_title(2, "en") == "Final"
     final = knockout_round_title(2, "zh")
     assert sheet_name("draw_knockout", "zh", stage="决赛阶段", round=final) == "决赛阶段决赛对阵"
+
+
+@pytest.mark.django_db
+def test_every_page_of_the_final_names_it(client):
+    """The round clock, the board, the round's referees, the referee's match page and the public
+    draw, overview, match page and big screen all say 决赛, never 第 3 轮 (issue 15)."""
+    from django.urls import reverse
+
+    from tests.factories import organiser
+
+    tournament, rounds = knockout_event(pairs=5)
+    final = rounds[-1]
+    match = final.matches.exclude(ew_pair=None).get()
+    boss = organiser(username="boss")
+    tournament.organisers.add(boss)
+    client.force_login(boss)
+    pages = [
+        reverse("matches:round_clock", args=[tournament.pk, final.pk]),
+        reverse("matches:progress_board", args=[tournament.pk, final.pk]),
+        reverse("draw:referees", args=[tournament.pk, final.pk]),
+        reverse("matches:match", args=[match.pk]),
+        reverse("standings:draw", args=[tournament.pk]),
+        reverse("standings:match", args=[tournament.pk, match.pk]),
+        reverse("standings:screen", args=[tournament.pk]),
+        reverse("registration:tournament", args=[tournament.pk]),
+    ]
+    for url in pages:
+        html = client.get(url).content.decode()
+        assert "决赛" in html.replace("决赛阶段", ""), url  # the stage is named 决赛阶段: not that
+        assert "第 3 轮" not in html and "round 3" not in html, url

@@ -267,6 +267,10 @@ class ClockOutput(serializers.Serializer):
     time_called = serializers.BooleanField()
     one_more_deal = serializers.BooleanField(help_text="Time up means one more deal for every table (Tractor).")
     last_deal = serializers.IntegerField(allow_null=True, help_text="The last regular deal once time is called.")
+    paused = serializers.BooleanField(
+        help_text="The organiser paused the clock (已暂停): seconds_left stands still and time is not called."
+    )
+    paused_at = serializers.DateTimeField(allow_null=True, help_text="When the clock was paused; null while it runs.")
 
 
 class DealRecordOutput(serializers.Serializer):
@@ -405,6 +409,8 @@ class MatchOutput(serializers.Serializer):
             "time_called": clock.time_called,
             "one_more_deal": clock.one_more_deal,
             "last_deal": clock.last_deal,
+            "paused": clock.paused,
+            "paused_at": match.paused_at if clock.paused else None,
         }
 
     def get_flagged(self, match: Match) -> int:

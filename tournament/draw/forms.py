@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from tournament.audit import REASON_MAX
 from tournament.bounds import INT_MAX, column_max
 from tournament.draw.pairing import Referee
 from tournament.draw.stages import BRACKET_FIXED, BRACKET_REDRAW
-from tournament.matches.models import Match, Round, Stage, StageFormat, Table
+from tournament.matches.models import Round, RoundEntry, Stage, StageFormat, Table
 from tournament.registration.forms import profile_choices
 
 
@@ -99,42 +98,61 @@ class RoundDrawForm(forms.Form):
     allow_rematches = forms.BooleanField(label=_("Allow rematches if there is no other way"), required=False)
 
 
-def _pair_label(match: Match, side: str) -> str:
-    pair = match.ns_pair if side == "NS" else match.ew_pair
-    where = _("bye") if match.table is None else f"{match.table.number} {side[0]}/{side[1]}"
-    return f"{where} · #{pair.pk} {pair.name}" if pair else ""
-
-
 class SwapForm(forms.Form):
-    first = forms.TypedChoiceField(label=_("Pair"), coerce=int)
-    second = forms.TypedChoiceField(label=_("Swap with"), coerce=int)
+    """Two pairs of the round by their numbers (#12, as the draw lists them): a list of 5,000 pairs
+    in two menus was megabytes of page and seconds to build."""
+
+    first = forms.IntegerField(label=_("Pair number (#)"), min_value=1, max_value=INT_MAX)
+    second = forms.IntegerField(label=_("Swap with pair number (#)"), min_value=1, max_value=INT_MAX)
 
     def __init__(self, *args: Any, round_: Round, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [
-            (pair.pk, _pair_label(match, side))
-            for match in round_.matches.select_related("table", "ns_pair", "ew_pair").order_by(
-                F("table__number").asc(nulls_last=True), "id"
+        self.round = round_
+        for field in self.fields.values():
+            field.widget.attrs["inputmode"] = "numeric"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        numbers = {data.get("first"), data.get("second")} - {None}
+        if numbers:
+            seated = set(
+                RoundEntry.objects.filter(round=self.round, pair_id__in=numbers).values_list("pair_id", flat=True)
             )
-            for side, pair in (("NS", match.ns_pair), ("EW", match.ew_pair))
-            if pair is not None
-        ]
-        self.fields["first"].choices = choices
-        self.fields["second"].choices = choices
+            for name in ("first", "second"):
+                if data.get(name) is not None and data[name] not in seated:
+                    self.add_error(name, _("This pair is not in this round."))
+        return data
 
 
 class MoveForm(forms.Form):
-    match = forms.TypedChoiceField(label=_("Match at table"), coerce=int)
+    """A match moved from its table to another, both by number (``match``, the match's id, is
+    still taken from programs that post it)."""
+
+    from_table = forms.IntegerField(
+        label=_("Match at table"), min_value=1, max_value=column_max(Table, "number"), required=False
+    )
+    match = forms.IntegerField(min_value=1, max_value=INT_MAX, required=False, widget=forms.HiddenInput)
     table = forms.IntegerField(label=_("To table"), min_value=1, max_value=column_max(Table, "number"))
 
     def __init__(self, *args: Any, round_: Round, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["match"].choices = [
-            (pk, str(number))
-            for pk, number in round_.matches.filter(table__isnull=False)
-            .order_by("table__number")
-            .values_list("pk", "table__number")
-        ]
+        self.round = round_
+        for name in ("from_table", "table"):
+            self.fields[name].widget.attrs["inputmode"] = "numeric"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        matches = self.round.matches.all()
+        if data.get("match") is not None:
+            found = matches.filter(pk=data["match"]).values_list("pk", flat=True).first()
+        elif data.get("from_table") is not None:
+            found = matches.filter(table__number=data["from_table"]).values_list("pk", flat=True).first()
+        else:
+            found = None
+        if found is None:
+            self.add_error("from_table", _("No match of this round is at that table."))
+        data["match"] = found
+        return data
 
 
 class AdvanceForm(forms.Form):

@@ -10,9 +10,10 @@ seed sits N/S) and ``withdrawn`` (a pair that withdrew after the draw).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import F
+from django.db.models import F, QuerySet
 
 from tournament.draw.pairing import DrawWarning
 from tournament.matches.models import Match, RefereeAssignment, Round, RoundEntry, StageFormat
@@ -46,9 +47,7 @@ def round_warnings(*, round_: Round) -> dict[int, list[DrawWarning]]:
         ):
             if department_id is not None:
                 departments[pair_id].add(department_id)
-    withdrawn = set(
-        Pair.objects.filter(pk__in=pair_ids, status=PairStatus.WITHDRAWN).values_list("id", flat=True)
-    )
+    withdrawn = set(Pair.objects.filter(pk__in=pair_ids, status=PairStatus.WITHDRAWN).values_list("id", flat=True))
     seat_rule = not (stage.format == StageFormat.KNOCKOUT and stage.options.get("bracket") == "fixed")
     result: dict[int, list[DrawWarning]] = {}
     for pk, table, ns, ew in matches:
@@ -96,18 +95,32 @@ class TableLine:
         return [([numbers.get(entrant, entrant) for entrant in w.entrants], w) for w in self.problems]
 
 
-def round_lines(*, round_: Round, with_warnings: bool = True) -> list[TableLine]:
-    """The round's tables in table order, byes last, with warnings and referees."""
-    warnings = round_warnings(round_=round_) if with_warnings else {}
+def round_matches(*, round_: Round) -> QuerySet[Match]:
+    """The round's matches as the draw lists them: table order, byes last; the snapshot left
+    unread (a list of 2,500 tables read megabytes of it for nothing)."""
+    return (
+        round_.matches.select_related("table", "ns_pair", "ew_pair")
+        .defer("state")
+        .order_by(F("table__number").asc(nulls_last=True), "bracket_slot", "id")
+    )
+
+
+def round_lines(
+    *,
+    round_: Round,
+    with_warnings: bool = True,
+    warnings: dict[int, list[DrawWarning]] | None = None,
+    matches: Iterable[Match] | None = None,
+) -> list[TableLine]:
+    """The round's tables in table order, byes last, with warnings and referees. ``matches``: only
+    these (a page of :func:`round_matches`); ``warnings``: the round's, already computed."""
+    if warnings is None:
+        warnings = round_warnings(round_=round_) if with_warnings else {}
     referees = {
         a.table_id: a.referee.get_full_name() or a.referee.get_username()
         for a in RefereeAssignment.objects.filter(round=round_).select_related("referee")
     }
     third = set(round_.draw_options.get("third_place_pairs") or [])
-    matches = (
-        round_.matches.select_related("table", "ns_pair", "ew_pair")
-        .order_by(F("table__number").asc(nulls_last=True), "bracket_slot", "id")
-    )
     return [
         TableLine(
             match=match,
@@ -115,13 +128,28 @@ def round_lines(*, round_: Round, with_warnings: bool = True) -> list[TableLine]
             referee=referees.get(match.table_id, "") if match.table_id else "",
             third_place=bool(third) and {match.ns_pair_id, match.ew_pair_id} == third,
         )
-        for match in matches
+        for match in (round_matches(round_=round_) if matches is None else matches)
     ]
+
+
+def round_table_referees(*, round_: Round) -> list[tuple[int, str, str]]:
+    """(table number, area, referee's name or "") of each table of the round, in table order —
+    two light queries, for the round's referees page (no pairs, no warnings)."""
+    referees = {
+        a.table_id: a.referee.get_full_name() or a.referee.get_username()
+        for a in RefereeAssignment.objects.filter(round=round_).select_related("referee")
+    }
+    rows = (
+        round_.matches.filter(table__isnull=False)
+        .order_by("table__number")
+        .values_list("table_id", "table__number", "table__area")
+    )
+    return [(number, area, referees.get(table_id, "")) for table_id, number, area in rows]
 
 
 @dataclass(frozen=True, slots=True)
 class SeatLine:
-    """"Find my table": a pair, its table and seat (or its bye)."""
+    """ "Find my table": a pair, its table and seat (or its bye)."""
 
     pair: Pair
     table: int | None
@@ -131,9 +159,7 @@ class SeatLine:
 def round_seats(*, round_: Round) -> list[SeatLine]:
     """Every pair of the round by name, with its table and seat — the wall list of the draw sheet."""
     entries = RoundEntry.objects.filter(round=round_).select_related("pair", "match__table")
-    lines = [
-        SeatLine(pair=e.pair, table=e.match.table.number if e.match.table else None, side=e.side) for e in entries
-    ]
+    lines = [SeatLine(pair=e.pair, table=e.match.table.number if e.match.table else None, side=e.side) for e in entries]
     return sorted(lines, key=lambda line: (line.pair.name, line.pair.pk))
 
 
@@ -169,7 +195,11 @@ def round_referee_loads(*, round_: Round) -> list[RefereeLoad]:
         RefereeAssignment.objects.filter(round=round_)
         .order_by("table__number")
         .values_list(
-            "referee_id", "table__number", "table__area", "referee__first_name", "referee__username",
+            "referee_id",
+            "table__number",
+            "table__area",
+            "referee__first_name",
+            "referee__username",
             "referee__is_active",
         )
     )

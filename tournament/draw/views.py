@@ -11,6 +11,8 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -32,7 +34,15 @@ from tournament.draw.forms import (
 )
 from tournament.draw.pairing import DrawWarning
 from tournament.draw.points_forms import PointsStageForm
-from tournament.draw.selectors import round_lines, round_referee_loads, round_seats, table_ranges
+from tournament.draw.selectors import (
+    round_lines,
+    round_matches,
+    round_referee_loads,
+    round_seats,
+    round_table_referees,
+    round_warnings,
+    table_ranges,
+)
 from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.matches.referees import referee_accounts_list
@@ -212,11 +222,23 @@ def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -
 
 @organiser_view
 def round_detail(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+    """A round's draw (the draft preview before publishing): tables in pages of
+    :data:`ROUND_PAGE_SIZE` (2,500 on one page were 1.8 MB and seconds), or only those with a
+    warning (``?problems=1``); the counts are of the whole round."""
     round_ = _round(tournament, round_id)
     if tournament.entry.three_seats:
         return _three_seat_round(request, tournament, round_)
-    lines = round_lines(round_=round_)
+    warnings = round_warnings(round_=round_)
+    problem_counts = {pk: sum(w.code != "bye" for w in found) for pk, found in warnings.items()}
     draft = round_.status == RoundStatus.DRAFT
+    only_problems = request.GET.get("problems") == "1"
+    matches = round_matches(round_=round_)
+    if only_problems:
+        matches = matches.filter(pk__in=[pk for pk, count in problem_counts.items() if count])
+    page = Paginator(matches, ROUND_PAGE_SIZE).get_page(request.GET.get("page"))
+    counts = round_.matches.aggregate(
+        tables=Count("pk", filter=Q(table__isnull=False)), byes=Count("pk", filter=Q(ew_pair=None))
+    )
     return render(
         request,
         "draw/round_detail.html",
@@ -224,10 +246,13 @@ def round_detail(request: HttpRequest, tournament: Tournament, round_id: int) ->
             "tournament": tournament,
             "round": round_,
             "stage": round_.stage,
-            "lines": lines,
-            "tables": sum(1 for line in lines if line.match.table_id),
-            "byes": sum(1 for line in lines if line.match.is_bye),
-            "problems": sum(len(line.problems) for line in lines),
+            "lines": round_lines(round_=round_, warnings=warnings, matches=page.object_list),
+            "page": page,
+            "page_query": "problems=1" if only_problems else "",
+            "only_problems": only_problems,
+            "tables": counts["tables"],
+            "byes": counts["byes"],
+            "problems": sum(problem_counts.values()),
             "draft": draft,
             "swap_form": SwapForm(round_=round_) if draft else None,
             "move_form": MoveForm(round_=round_) if draft else None,
@@ -252,6 +277,9 @@ def _three_seat_round(request: HttpRequest, tournament: Tournament, round_: Roun
             "can_unpublish": not draft and not services.round_has_results(round_=round_),
         },
     )
+
+
+ROUND_PAGE_SIZE = 100
 
 
 @require_POST
@@ -287,9 +315,7 @@ def round_move(request: HttpRequest, tournament: Tournament, round_id: int) -> H
     else:
         match = get_object_or_404(Match.objects.filter(round=round_), pk=form.cleaned_data["match"])
         try:
-            warnings = edits.match_table_move(
-                match=match, table_number=form.cleaned_data["table"], user=request.user
-            )
+            warnings = edits.match_table_move(match=match, table_number=form.cleaned_data["table"], user=request.user)
         except ValidationError as error:
             messages.error(request, _error_text(error))
         else:
@@ -412,7 +438,8 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
             "form": form,
             "by_hand": by_hand,
             "loads": round_referee_loads(round_=round_),
-            "lines": round_lines(round_=round_, with_warnings=False),
+            # pages of ROUND_PAGE_SIZE: 2,500 tables took a second and more to list
+            "page": Paginator(round_table_referees(round_=round_), ROUND_PAGE_SIZE).get_page(request.GET.get("page")),
         },
         status=status,
     )

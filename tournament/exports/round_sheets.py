@@ -185,7 +185,9 @@ def score_sheets_build(
     with Book(time_zone=timezone.get_default_timezone()) as book:
         sheet = book.sheet(h.sheet_name("score_sheets", language), widths=h.widths(columns))
         list_page_setup(sheet, landscape=False)
-        heading = f"{tournament.name} · {stage.name} {word('round', language, round=round.number)}"
+        pairs = round_knockout_pairs(round_=round)  # a knockout round by its name (issue 15)
+        name = h.knockout_round_title(pairs, language) if pairs else word("round", language, round=round.number)
+        heading = f"{tournament.name} · {stage.name} {name}"
         cap = options.time_cap_minutes or round.time_cap_minutes
         for table in round_tables(round=round):
             if table.is_bye:

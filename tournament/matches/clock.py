@@ -29,16 +29,18 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.audit import history_author, history_copy, reason_clean
+from tournament.matches import clock_changes as changes
 from tournament.matches.errors import MatchRefused
 from tournament.matches.fold import (
     _locked,
     _refuse_unless_open,
     match_replay,
+    matches_replay,
 )
 from tournament.matches.models import (
     Match,
@@ -174,9 +176,10 @@ def _time_call_if_due(match: Match, *, now: datetime) -> bool:
     return True
 
 
-def _time_call_due(match: Match, *, now: datetime) -> list[str]:
+def _time_call_due(match: Match, *, now: datetime, deals_entered: int | None = None) -> list[str]:
     """On a locked match: call time in memory if its cap has passed (RULES.md §2); the fields it
-    changed, for the caller's fold to store (none: nothing was due). A signed-off match is left as is."""
+    changed, for the caller's fold to store (none: nothing was due). A signed-off match is left as is.
+    ``deals_entered``: the deals already read by a set-based caller (else counted here)."""
     if (
         match.status == MatchStatus.CONFIRMED
         or match.reopened_at is not None  # reopened for correction: replaying what was played (issue 17)
@@ -190,7 +193,8 @@ def _time_call_due(match: Match, *, now: datetime) -> list[str]:
         match.time_called_at = now
         fields.append("time_called_at")
     if match.time_called_during_deal is None and match.status in (MatchStatus.PENDING, MatchStatus.RUNNING):
-        match.time_called_during_deal = match.deals.count() + 1
+        entered = match.deals.count() if deals_entered is None else deals_entered
+        match.time_called_during_deal = entered + 1
         match.version += 1
         fields += ["time_called_during_deal", "version"]
     return fields
@@ -231,16 +235,59 @@ def match_time_check(*, match: Match, now: datetime | None = None) -> bool:
     return changed
 
 
+_TIME_CALL_FIELDS = ["clock_ends_at", "paused_at", "time_called_at", "time_called_during_deal", "version"]
+
+
+def _tables_time_call(
+    round_: Round,
+    queryset: Any,
+    *,
+    now: datetime,
+    user: Any = None,
+    reason: str | None = None,
+    values: dict[str, Any] | None = None,
+) -> int:
+    """Call time at every table of ``queryset`` (of ``round_``) at once, set-based: the rows locked
+    in id order in one query, their deals and adjustments read in one each, each table folded
+    through the rules core (the deal being played is recorded), every row stored in one bulk update
+    and the history rows copied in one — a few queries for 2,500 tables, where one transaction per
+    table cost a dozen each. ``values``: set on each table first (call now: the deadline is now).
+    How many tables were called."""
+    with transaction.atomic():
+        matches = list(queryset.select_for_update(of=("self",)).order_by("pk"))
+        if not matches:
+            return 0
+
+        def call(match: Match, deals_entered: int) -> None:
+            match.round = round_  # one round (and its stage's rules) for every table: no query each
+            for name, value in (values or {}).items():
+                setattr(match, name, value)
+            _time_call_due(match, now=now, deals_entered=deals_entered)
+
+        matches_replay(matches=matches, fields=_TIME_CALL_FIELDS, change=call)
+        history_copy(queryset=Match.objects.filter(pk__in=[match.pk for match in matches]), user=user, reason=reason)
+        public_version_bump(tournament_id=round_.stage.tournament_id, seating=False)
+    return len(matches)
+
+
+def _round_due_tables(round_: Round, *, now: datetime) -> Any:
+    """The round's tables whose cap has passed and whose time is not called (a paused one waits)."""
+    return round_.matches.filter(clock_ends_at__lte=now, time_called_at__isnull=True, paused_at__isnull=True).exclude(
+        status=MatchStatus.CONFIRMED
+    )
+
+
 def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
-    """Call time for a round at its cap: the round once, then each of its matches that is due.
+    """Call time for a round at its cap: the round once, then every one of its matches that is due.
 
     True the one time the round's time is called; later calls (a duplicate task, a lazy check)
     change nothing (RULES.md §2: the project calls time itself, once) but finish any match a
-    crashed earlier call missed. Each match is called in its own short transaction.
+    crashed earlier call missed. The matches are called set-based, in a second transaction (the
+    order sign-off uses: never a match locked while the round is).
     """
     now = now or timezone.now()
     with transaction.atomic():
-        round_ = Round.objects.select_for_update().get(pk=round_id)
+        round_ = _round_locked(round_id)
         if round_.ends_at is None or now < round_.ends_at or round_.paused_at is not None:
             return False
         first = round_.time_called_at is None
@@ -249,11 +296,7 @@ def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
             if round_.status == RoundStatus.RUNNING:
                 round_.status = RoundStatus.TIME_CALLED
             round_.save(update_fields=["time_called_at", "status"])
-    due = round_.matches.filter(clock_ends_at__lte=now, time_called_at__isnull=True, paused_at__isnull=True).exclude(
-        status=MatchStatus.CONFIRMED
-    )
-    for match_id in due.values_list("pk", flat=True):
-        match_call_time(match_id=match_id, now=now)
+    _tables_time_call(round_, _round_due_tables(round_, now=now), now=now)
     return first
 
 
@@ -272,12 +315,40 @@ def round_time_check(*, round_: Round, now: datetime | None = None) -> bool:
     return changed
 
 
+def round_tables_time_check(*, round_: Round, now: datetime | None = None) -> int:
+    """The lazy check of every table of a round at once (its clock page): time called, set-based,
+    at each table past its own cap (extended or capped on its own); one query when none is due.
+    How many tables were called."""
+    now = now or timezone.now()
+    due = (
+        round_.matches.filter(clock_ends_at__lte=now, paused_at__isnull=True)
+        .exclude(status=MatchStatus.CONFIRMED)
+        .filter(Q(time_called_at__isnull=True) | Q(time_called_during_deal__isnull=True, status__in=_OPEN))
+    )
+    if not due.exists():
+        return 0
+    return _tables_time_call(round_, due, now=now)
+
+
 # -- the organiser's hand on a running clock (issue 15) ----------------------------------------------
+#
+# Each change is written once for a round and a table alike (``clock_changes``); a round's version
+# saves the round and applies the change to the tables running with it set-based, a table's saves it.
 
 EXTEND_MAX_MINUTES = 240
 """An extension or a cap beyond four hours is a typing error, not a decision."""
 
 _OPEN = (MatchStatus.PENDING, MatchStatus.RUNNING)
+
+
+def _refuse_clock_state(target: changes.Clocked, *, paused: bool | None, timed: bool, untimed: str) -> None:
+    """The refusals a round and a table share; ``paused``: the state the change needs."""
+    if timed and getattr(target, changes.deadline_field(target)) is None:
+        raise MatchRefused("untimed", untimed)
+    if paused is True and target.paused_at is None:
+        raise MatchRefused("not_paused", _("The clock is running, not paused."))
+    if paused is False and target.paused_at is not None:
+        raise MatchRefused("already_paused", _("The clock is already paused."))
 
 
 def _refuse_round_clock(round_: Round, *, paused: bool | None = None, timed: bool = True) -> None:
@@ -288,12 +359,7 @@ def _refuse_round_clock(round_: Round, *, paused: bool | None = None, timed: boo
         raise MatchRefused("round_finished", _("The round is finished; its clock can no longer change."))
     if round_.time_called_at is not None:
         raise MatchRefused("time_called", _("Time has already been called for this round."))
-    if timed and round_.ends_at is None:
-        raise MatchRefused("untimed", _("This round has no time limit."))
-    if paused is True and round_.paused_at is None:
-        raise MatchRefused("not_paused", _("The clock is running, not paused."))
-    if paused is False and round_.paused_at is not None:
-        raise MatchRefused("already_paused", _("The clock is already paused."))
+    _refuse_clock_state(round_, paused=paused, timed=timed, untimed=_("This round has no time limit."))
 
 
 def _refuse_match_clock(match: Match, *, paused: bool | None = None, timed: bool = True) -> None:
@@ -308,12 +374,7 @@ def _refuse_match_clock(match: Match, *, paused: bool | None = None, timed: bool
         raise MatchRefused("clock_not_started", _("This table's clock has not started."))
     if match.time_called_at is not None:
         raise MatchRefused("time_called", _("Time has already been called at this table."))
-    if timed and match.clock_ends_at is None:
-        raise MatchRefused("untimed", _("This table has no time limit."))
-    if paused is True and match.paused_at is None:
-        raise MatchRefused("not_paused", _("The clock is running, not paused."))
-    if paused is False and match.paused_at is not None:
-        raise MatchRefused("already_paused", _("The clock is already paused."))
+    _refuse_clock_state(match, paused=paused, timed=timed, untimed=_("This table has no time limit."))
 
 
 def _clean_minutes(minutes: Any, *, low: int = 1) -> int:
@@ -330,6 +391,14 @@ def _clean_minutes(minutes: Any, *, low: int = 1) -> int:
     return value
 
 
+def _clock_save(target: changes.Clocked, fields: list[str], *, user: Any, reason: str) -> None:
+    """Save a round's or a table's clock change with its author and reason (the history row)."""
+    history_author(target, user, reason)
+    target.save(update_fields=fields)
+    round_ = target if isinstance(target, Round) else target.round
+    public_version_bump(tournament_id=round_.stage.tournament_id, seating=False)
+
+
 def _round_open_matches(round_: Round) -> Any:
     """The round's tables whose clock runs with the round's: started, timed, time not called."""
     return round_.matches.filter(
@@ -337,26 +406,30 @@ def _round_open_matches(round_: Round) -> Any:
     )
 
 
-def _matches_update(round_: Round, queryset: Any, *, user: Any, reason: str, **values: Any) -> list[int]:
+def _matches_update(queryset: Any, *, user: Any, reason: str, values: dict[str, Any]) -> list[int]:
     """Lock ``queryset``'s rows in id order (one query), update them (one) and copy their history
     rows with the reason (one): the set-based write of a round-wide clock change."""
     ids = list(queryset.select_for_update(of=("self",)).order_by("pk").values_list("pk", flat=True))
     if ids:
         Match.objects.filter(pk__in=ids).update(**values)
         history_copy(queryset=Match.objects.filter(pk__in=ids), user=user, reason=reason)
-    public_version_bump(tournament_id=round_.stage.tournament_id, seating=False)
     return ids
 
 
 def _schedule_round(round_: Round) -> None:
     """A task for the round's new deadline, and one for each of its tables whose deadline differs
-    (extended or paused on its own): the round's task calls only the tables then due."""
+    (extended, paused or capped on its own): the round's task calls only the tables then due."""
     if round_.ends_at is None or round_.paused_at is not None:
         return
     _schedule("round", round_.pk, round_.ends_at)
     own = _round_open_matches(round_).filter(paused_at__isnull=True).exclude(clock_ends_at=round_.ends_at)
     for pk, ends_at in own.values_list("pk", "clock_ends_at"):
         _schedule("match", pk, ends_at)
+
+
+def _schedule_table(match: Match) -> None:
+    if match.paused_at is None and match.clock_ends_at is not None:
+        _schedule("match", match.pk, match.clock_ends_at)
 
 
 def _round_locked(round_id: int) -> Round:
@@ -371,12 +444,10 @@ def round_pause(*, round_id: int, reason: str, user: Any = None, now: datetime |
     with transaction.atomic():
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_, paused=False)
-        round_.paused_at = now
-        history_author(round_, user, reason)
-        round_.save(update_fields=["paused_at"])
-        _matches_update(
-            round_, _round_open_matches(round_).filter(paused_at__isnull=True), user=user, reason=reason, paused_at=now
-        )
+        fields, values = changes.pause(round_, now=now)
+        _clock_save(round_, fields, user=user, reason=reason)
+        running = _round_open_matches(round_).filter(paused_at__isnull=True)
+        _matches_update(running, user=user, reason=reason, values=values)
     return round_
 
 
@@ -389,15 +460,10 @@ def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime 
     with transaction.atomic():
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_, paused=True)
-        assert round_.paused_at is not None and round_.ends_at is not None
-        pause = now - round_.paused_at
         paused_with_round = _round_open_matches(round_).filter(paused_at=round_.paused_at)
-        round_.ends_at += pause
-        round_.paused_at = None
-        history_author(round_, user, reason)
-        round_.save(update_fields=["ends_at", "paused_at"])
-        moved = F("clock_ends_at") + pause
-        _matches_update(round_, paused_with_round, user=user, reason=reason, paused_at=None, clock_ends_at=moved)
+        fields, values = changes.resume(round_, now=now)
+        _clock_save(round_, fields, user=user, reason=reason)
+        _matches_update(paused_with_round, user=user, reason=reason, values=values)
         _schedule_round(round_)
     return round_
 
@@ -410,13 +476,9 @@ def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) 
     with transaction.atomic():
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_)
-        assert round_.ends_at is not None
-        delta = timedelta(minutes=minutes)
-        round_.ends_at += delta
-        history_author(round_, user, reason)
-        round_.save(update_fields=["ends_at"])
-        moved = F("clock_ends_at") + delta
-        _matches_update(round_, _round_open_matches(round_), user=user, reason=reason, clock_ends_at=moved)
+        fields, values = changes.extend(round_, delta=timedelta(minutes=minutes))
+        _clock_save(round_, fields, user=user, reason=reason)
+        _matches_update(_round_open_matches(round_), user=user, reason=reason, values=values)
         _schedule_round(round_)
     return round_
 
@@ -426,31 +488,27 @@ def round_cap_change(
     *, round_id: int, minutes: int, reason: str, user: Any = None, now: datetime | None = None
 ) -> Round:
     """Change a started round's cap to ``minutes``: every deadline moves by the difference (pauses
-    and extensions already given are kept). A cap already past calls time at once."""
+    and extensions already given are kept). A cap already past calls time at once. A table given
+    its own cap (:func:`match_cap_change`) keeps it."""
     now = now or timezone.now()
     minutes = _clean_minutes(minutes)
     reason = reason_clean(reason)
     with transaction.atomic():
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_, timed=False)
-        assert round_.started_at is not None
         old = time_cap_minutes(round_=round_)
-        round_.time_cap_minutes = minutes
-        open_matches = _round_open_matches(round_)
-        if round_.ends_at is None or old is None:  # an untimed round gets its first deadline
-            round_.ends_at = round_.started_at + timedelta(minutes=minutes)
-            open_matches = round_.matches.filter(
+        untimed = round_.ends_at is None or old is None
+        fields, values = changes.cap(round_, old=old, minutes=minutes)
+        _clock_save(round_, fields, user=user, reason=reason)
+        if untimed:  # an untimed round's tables get their first deadline
+            tables = round_.matches.filter(
                 started_at__isnull=False, clock_ends_at__isnull=True, time_called_at__isnull=True, status__in=_OPEN
             )
-            values: dict[str, Any] = {"clock_ends_at": F("started_at") + timedelta(minutes=minutes)}
         else:
-            delta = timedelta(minutes=minutes - old)
-            round_.ends_at += delta
-            values = {"clock_ends_at": F("clock_ends_at") + delta}
-        history_author(round_, user, reason)
-        round_.save(update_fields=["time_cap_minutes", "ends_at"])
-        _matches_update(round_, open_matches, user=user, reason=reason, **values)
+            tables = _round_open_matches(round_)
+        _matches_update(tables.filter(time_cap_minutes__isnull=True), user=user, reason=reason, values=values)
         _schedule_round(round_)
+    assert round_.ends_at is not None
     if round_.paused_at is None and round_.ends_at <= now:
         round_call_time(round_id=round_.pk, now=now)
         round_.refresh_from_db()
@@ -459,29 +517,23 @@ def round_cap_change(
 
 @event_write
 def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
-    """Call time for a round now (paused or not): every table running with it is called at once."""
+    """Call time for a round now (paused or not): every table running with it is called at once,
+    set-based (a few queries for 2,500 tables), each folded through the rules core."""
     now = now or timezone.now()
     reason = reason_clean(reason)
     with transaction.atomic():
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_, timed=False)
-        round_.ends_at = now
-        round_.paused_at = None
-        history_author(round_, user, reason)
-        round_.save(update_fields=["ends_at", "paused_at"])
+        fields, values = changes.call_now(round_, now=now)
+        round_.time_called_at = now
+        if round_.status == RoundStatus.RUNNING:
+            round_.status = RoundStatus.TIME_CALLED
+        _clock_save(round_, [*fields, "time_called_at", "status"], user=user, reason=reason)
         # the untimed tables too: "call time now" is the organiser's cap
-        open_matches = round_.matches.filter(started_at__isnull=False, time_called_at__isnull=True, status__in=_OPEN)
-        _matches_update(round_, open_matches, user=user, reason=reason, clock_ends_at=now, paused_at=None)
-    # each table's time call replays it through the rules core (the deal being played is recorded)
-    round_call_time(round_id=round_.pk, now=now)
-    round_.refresh_from_db()
+        running = round_.matches.filter(started_at__isnull=False, time_called_at__isnull=True, status__in=_OPEN)
+        _tables_time_call(round_, running, now=now, user=user, reason=reason, values=values)
+        _tables_time_call(round_, _round_due_tables(round_, now=now), now=now)  # any other table past its cap
     return round_
-
-
-def _match_clock_save(match: Match, *, user: Any, reason: str, fields: list[str]) -> None:
-    history_author(match, user, reason)
-    match.save(update_fields=fields)
-    public_version_bump(tournament_id=match.round.stage.tournament_id, seating=False)
 
 
 @event_write
@@ -492,8 +544,8 @@ def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime |
     with transaction.atomic():
         match = _locked(match_id)
         _refuse_match_clock(match, paused=False)
-        match.paused_at = now
-        _match_clock_save(match, user=user, reason=reason, fields=["paused_at"])
+        fields, _values = changes.pause(match, now=now)
+        _clock_save(match, fields, user=user, reason=reason)
     return match
 
 
@@ -505,11 +557,9 @@ def match_resume(*, match_id: int, reason: str, user: Any = None, now: datetime 
     with transaction.atomic():
         match = _locked(match_id)
         _refuse_match_clock(match, paused=True)
-        assert match.paused_at is not None and match.clock_ends_at is not None
-        match.clock_ends_at += now - match.paused_at
-        match.paused_at = None
-        _match_clock_save(match, user=user, reason=reason, fields=["clock_ends_at", "paused_at"])
-        _schedule("match", match.pk, match.clock_ends_at)
+        fields, _values = changes.resume(match, now=now)
+        _clock_save(match, fields, user=user, reason=reason)
+        _schedule_table(match)
     return match
 
 
@@ -521,11 +571,36 @@ def match_extend(*, match_id: int, minutes: int, reason: str, user: Any = None) 
     with transaction.atomic():
         match = _locked(match_id)
         _refuse_match_clock(match)
-        assert match.clock_ends_at is not None
-        match.clock_ends_at += timedelta(minutes=minutes)
-        _match_clock_save(match, user=user, reason=reason, fields=["clock_ends_at"])
-        if match.paused_at is None:
-            _schedule("match", match.pk, match.clock_ends_at)
+        fields, _values = changes.extend(match, delta=timedelta(minutes=minutes))
+        _clock_save(match, fields, user=user, reason=reason)
+        _schedule_table(match)
+    return match
+
+
+@event_write
+def match_cap_change(
+    *, match_id: int, minutes: int, reason: str, user: Any = None, now: datetime | None = None
+) -> Match:
+    """Give one table its own cap of ``minutes``, counted from its start like the round's (a table
+    that started late, a pair with a ruling): its deadline moves by the difference from the cap it
+    had — its own or the round's — keeping pauses and extensions already given; an untimed table gets
+    its first deadline. A cap already past calls time at once. The table keeps it when the round's
+    cap changes later. Refused as the other changes are, and when the cap is the one it has."""
+    now = now or timezone.now()
+    minutes = _clean_minutes(minutes)
+    reason = reason_clean(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_match_clock(match, timed=False)
+        old = match.time_cap_minutes or time_cap_minutes(round_=match.round)
+        if old == minutes and match.clock_ends_at is not None:
+            raise MatchRefused(
+                "cap_unchanged", _("This table already has a cap of %(minutes)d minutes.") % {"minutes": minutes}
+            )
+        fields, _values = changes.cap(match, old=old, minutes=minutes)
+        _clock_save(match, fields, user=user, reason=reason)
+        if not _time_call_if_due(match, now=now):
+            _schedule_table(match)
     return match
 
 
@@ -537,10 +612,7 @@ def match_call_now(*, match_id: int, reason: str, user: Any = None, now: datetim
     with transaction.atomic():
         match = _locked(match_id)
         _refuse_match_clock(match, timed=False)
-        match.clock_ends_at = now
-        match.paused_at = None
-        history_author(match, user, reason)
-        match.save(update_fields=["clock_ends_at", "paused_at"])
+        fields, _values = changes.call_now(match, now=now)
+        _clock_save(match, fields, user=user, reason=reason)
         _time_call_if_due(match, now=now)
-        public_version_bump(tournament_id=match.round.stage.tournament_id, seating=False)
     return match

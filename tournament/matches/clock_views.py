@@ -16,7 +16,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
@@ -35,6 +34,7 @@ _TABLE: dict[str, Callable[..., Any]] = {
     "pause": clock.match_pause,
     "resume": clock.match_resume,
     "extend": clock.match_extend,
+    "cap": clock.match_cap_change,
     "call": clock.match_call_now,
 }
 _DONE = {
@@ -52,10 +52,7 @@ def _apply(request: HttpRequest, operations: dict[str, Callable[..., Any]], **ta
         messages.error(request, " ".join(str(error) for errors in form.errors.values() for error in errors))
         return
     action = form.cleaned_data["action"]
-    operation = operations.get(action)
-    if operation is None:
-        messages.error(request, _("A single table's cap cannot be changed: extend it instead."))
-        return
+    operation = operations[action]  # the form's choices are the operations of both
     arguments: dict[str, Any] = {"reason": form.cleaned_data["reason"], "user": request.user, **target}
     if action in ("extend", "cap"):
         arguments["minutes"] = form.cleaned_data["minutes"]

@@ -186,6 +186,9 @@ class Match(models.Model):
     # Paused (with its round or alone): time is not called while set; resuming adds the pause to
     # ``clock_ends_at``.
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
+    # This table's own cap, set by the organiser on the day (issue 15); empty: the round's. A round's
+    # later cap change leaves a table with its own cap alone.
+    time_cap_minutes = models.PositiveSmallIntegerField(_("time cap (minutes)"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     signed_off_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -219,6 +222,7 @@ class Match(models.Model):
                 "match",
                 bracket_slot="PositiveIntegerField",
                 time_called_during_deal="PositiveSmallIntegerField",
+                time_cap_minutes="PositiveSmallIntegerField",
                 version="PositiveIntegerField",
             ),
         ]

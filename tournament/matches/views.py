@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -46,6 +47,7 @@ from tournament.matches.forms import (
     VersionForm,
 )
 from tournament.matches.models import AdjustmentKind, Match, MatchStatus, Round
+from tournament.parsing import int_or_none
 from tournament.rules import rules_for_stage
 
 # -- helpers ---------------------------------------------------------------------------------------
@@ -99,6 +101,8 @@ def _context(
         "idempotency_key": uuid.uuid4().hex,
         "may_adjust": access.user_may_adjust(user=request.user, match=match),
         "may_unlock": access.user_may_unlock(user=request.user, match=match),
+        # an organiser came from the round's clock page, not from tables of their own
+        "organises": access.user_organises(user=request.user, tournament_id=match.round.stage.tournament_id),
         "entry_url": reverse("matches:match", args=[match.pk]),
         "deal_post_url": reverse("matches:deal_create", args=[match.pk]),
         "seats": selectors.SEATS,
@@ -494,29 +498,42 @@ def match_audit(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 def round_clock(request: HttpRequest, tournament_id: int, round_id: int) -> HttpResponse:
-    """A round's clock and its tables: start the round (or one match), watch time run out."""
+    """A round's clock and its tables: start the round (or one match), watch time run out.
+
+    The tables come in pages of :data:`CLOCK_PAGE_SIZE` (2,500 tables on one page were megabytes
+    of forms), or the one table asked for (``?table=12``); the lazy time check of every table is
+    one query when nothing is due (set-based when something is), so the page costs the same for
+    any number of tables.
+    """
     round_ = access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
     clock.round_time_check(round_=round_)
-    matches = list(
-        selectors.with_flag_counts(
-            round_.matches.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair")
-        ).order_by("table__number", "id")
-    )
-    for match in matches:
-        clock.match_time_check(match=match)
+    clock.round_tables_time_check(round_=round_)
+    tables = round_.matches.exclude(ew_pair=None)
+    table = int_or_none(request.GET.get("table"), low=1)
+    if table is not None:
+        tables = tables.filter(table__number=table)
+    tables = selectors.with_flag_counts(
+        tables.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair")
+    ).order_by("table__number", "id")
+    page = Paginator(tables, CLOCK_PAGE_SIZE).get_page(request.GET.get("page"))
     initial = {"time_cap_minutes": round_.time_cap_minutes, "warning_minutes": round_.warning_minutes}
     context = {
         "clock_form": RoundClockForm(initial=initial),
         "round": round_,
         "tournament": round_.stage.tournament,
-        "rows": [selectors.match_summary(match=match) for match in matches if not match.is_bye],
-        "byes": [match for match in matches if match.is_bye],
+        "rows": [selectors.match_summary(match=match) for match in page],
+        "page": page,
+        "table": table,
+        "byes": list(round_.matches.filter(ew_pair=None).select_related("ns_pair")),
         "cap": clock.time_cap_minutes(round_=round_),
         "paused_minutes_left": _paused_minutes_left(round_),
         # Tractor (seed 001 §3): when time is up one more deal is announced for every table
         "one_more_deal": rules_for_stage(round_.stage).at_time_up is AtTimeUp.ONE_MORE_DEAL,
     }
     return render(request, "matches/round_clock.html", context)
+
+
+CLOCK_PAGE_SIZE = 100
 
 
 def _paused_minutes_left(round_: Any) -> int | None:

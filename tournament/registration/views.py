@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,12 +17,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.errors import UserError
+from tournament.matches.models import Round, RoundStatus
 from tournament.registration import services
 from tournament.registration.forms import DepartmentForm, PairForm, RosterImportForm, TournamentForm
 from tournament.registration.models import Department, Game, Pair, PairStatus, Tournament, TournamentStatus
 from tournament.registration.roles import organiser_view, user_can_create_tournaments
 from tournament.registration.roster import RosterImportError, roster_import, roster_template
-from tournament.registration.selectors import checkin_counts, checkin_page, checkin_row, pairs_with_players
+from tournament.registration.selectors import (
+    PAIR_PAGE_SIZE,
+    checkin_counts,
+    checkin_page,
+    checkin_row,
+    pairs_with_players,
+)
 from tournament.standings.views import overview_html as public_overview_html
 
 
@@ -71,6 +79,15 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     is_organiser = request.user.is_authenticated and (
         request.user.is_superuser or tournament.organisers.filter(pk=request.user.pk).exists()
     )
+    # the organiser's way into the day: each round not finished, with its clock and board
+    rounds = (
+        Round.objects.filter(stage__tournament=tournament)
+        .exclude(status=RoundStatus.FINISHED)
+        .select_related("stage")
+        .order_by("stage__order", "stage_id", "number")
+        if is_organiser
+        else []
+    )
     return render(
         request,
         "registration/tournament_detail.html",
@@ -78,6 +95,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "tournament": tournament,
             "counts": counts,
             "is_organiser": is_organiser,
+            "rounds": rounds,
             "public_html": public_overview_html(tournament_id=tournament.pk),
         },
     )
@@ -124,12 +142,21 @@ def pair_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         else:
             registered = _("Player %(pair)s registered.") if individual else _("Pair %(pair)s registered.")
             messages.success(request, registered % {"pair": pair.name})
-            return redirect("registration:pairs", tournament_id=tournament.pk)
-    return render(
-        request,
-        "registration/pair_list.html",
-        {"tournament": tournament, "pairs": pairs_with_players(tournament=tournament), "form": form},
-    )
+            # the form stays open for the next pair (a roster typed in at the desk)
+            return redirect(reverse("registration:pairs", args=[tournament.pk]) + "?add=1")
+    query = request.GET.get("q", "")[:60]
+    pairs = pairs_with_players(tournament=tournament, query=query)
+    page = Paginator(pairs, PAIR_PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "tournament": tournament,
+        "pairs": page,
+        "page": page,
+        "query": query.strip(),
+        "page_query": urlencode({"q": query.strip()}) if query.strip() else "",
+        "form": form,
+        "adding": request.GET.get("add") == "1",
+    }
+    return render(request, "registration/pair_list.html", context)
 
 
 @organiser_view

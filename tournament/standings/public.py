@@ -30,6 +30,7 @@ from tournament.matches.models import (
     Stage,
     StageFormat,
 )
+from tournament.matches.selectors import round_knockout_pairs
 from tournament.registration.models import Pair, Tournament
 from tournament.rules import rules_for_stage, stage_profile_name, stage_rules_lines
 from tournament.standings.public_types import (
@@ -78,6 +79,7 @@ def _round_info(round_: Round) -> RoundInfo:
         ends_at=getattr(round_, "ends_at", None),
         time_called_at=round_.time_called_at,
         paused_at=getattr(round_, "paused_at", None),
+        knockout_pairs=round_knockout_pairs(round_=round_),
     )
 
 
@@ -359,6 +361,7 @@ def _match_view(match: Match) -> MatchPage:
         stage_format=round_.stage.format,
         round_id=round_.pk,
         round_number=round_.number,
+        round_knockout_pairs=round_knockout_pairs(round_=round_),
         table=match.table.number if match.table else None,
         area=match.table.area if match.table else "",
         ns=PublicSide(match.ns_pair_id, match.ns_pair.name, match.ns_pair.number),

@@ -60,6 +60,15 @@ class RoundInfo:
     time_called_at: datetime | None
     paused_at: datetime | None = None
     """The organiser paused the round's clock (shown as 已暂停; ``ends_at`` moves on when resumed)."""
+    knockout_pairs: int | None = None
+    """The pairs still in at a knockout round (``round_knockout_pairs``), for its name."""
+
+    @property
+    def name(self) -> str:
+        """决赛, 半决赛 … for a knockout round, else 第 N 轮, in the reader's language (``labels``)."""
+        from tournament import labels
+
+        return labels.round_name(number=self.number, knockout_pairs=self.knockout_pairs)
 
     @property
     def is_open(self) -> bool:
@@ -164,6 +173,8 @@ class SeatFound:
     opponent: PublicSide
     pair_number: int | None = None
     """The pair's number in the event ("#12")."""
+    round_knockout_pairs: int | None = None
+    """The pairs still in at a knockout round, for the round's name (``labels.round_name``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,10 +296,19 @@ class MatchPage:
     paused_at: datetime | None = None
     time_up: tuple[str, str] | None = None
     """Once time is called: what the table does next (English, Chinese), from the rules core."""
+    round_knockout_pairs: int | None = None
+    """The pairs still in at a knockout round (``round_knockout_pairs``), for the round's name."""
 
     @property
     def is_bye(self) -> bool:
         return self.ew.pair_id is None
+
+    @property
+    def round_name(self) -> str:
+        """决赛, 半决赛 … for a knockout round, else 第 N 轮 (``labels.round_name``)."""
+        from tournament import labels
+
+        return labels.round_name(number=self.round_number, knockout_pairs=self.round_knockout_pairs)
 
     def side_of(self, pair_id: int) -> str:
         return "NS" if pair_id == self.ns.pair_id else "EW"

@@ -43,7 +43,6 @@ def _card_words(language: str) -> dict[str, str]:
         "not_drawn": _("Checked in, but not in the current round."),
         "match_page": _("Match page"),
         "table": _("Table %(table)s"),
-        "round": _("round %(number)s"),
         "side:NS": labels.side("NS"),
         "side:EW": labels.side("EW"),
     }
@@ -109,7 +108,7 @@ def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound | NotSeated]) ->
                 _pair(seat.pair_number, seat.pair_name),
                 where,
                 seat.stage_name,
-                words["round"] % {"number": seat.round_number},
+                labels.round_name(number=seat.round_number, knockout_pairs=seat.round_knockout_pairs),
                 match_url(seat.match_id),
                 words["match_page"],
             )

@@ -151,6 +151,7 @@ class SeatIndex:
                 PublicSide(ew, ew_name or "", ew_number) if side == "NS" else PublicSide(ns, ns_name, ns_number)
             ),
             pair_number=pair_number,
+            round_knockout_pairs=getattr(round_, "knockout_pairs", None),
         )
 
 

@@ -249,6 +249,29 @@ def test_the_api_calls_time_lazily(ref, match, time_machine):
     assert enter(device(ref), match, "EW").data["match"]["status"] == "finished"
 
 
+def test_the_api_clock_says_paused_and_stands_still(boss, ref, match, time_machine):
+    """The referee's phone shows what the page shows: 已暂停, the minutes left standing still."""
+    from tournament.matches.clock import round_pause, round_resume
+
+    t0 = dt.datetime(2026, 5, 1, 9, 0, tzinfo=dt.timezone.utc)
+    time_machine.move_to(t0, tick=False)
+    round_start(round_id=match.round_id)
+    clock = device(ref).get(reverse("api:match", args=[match.pk])).data["clock"]
+    assert (clock["paused"], clock["paused_at"], clock["seconds_left"]) == (False, None, 40 * 60)
+    time_machine.shift(dt.timedelta(minutes=10))
+    round_pause(round_id=match.round_id, reason="fire alarm", user=boss)
+    time_machine.shift(dt.timedelta(minutes=5))
+    clock = device(ref).get(reverse("api:match", args=[match.pk])).data["clock"]
+    assert clock["paused"] is True and clock["seconds_left"] == 30 * 60 and not clock["time_called"]
+    body = device(ref).get(reverse("api:match", args=[match.pk])).json()["clock"]  # as the phone reads it
+    assert dt.datetime.fromisoformat(body["paused_at"].replace("Z", "+00:00")) == t0 + dt.timedelta(minutes=10)
+    listed = device(ref).get(reverse("api:my_tables")).data["results"]
+    assert [row["clock"]["paused"] for row in listed if row["id"] == match.pk] == [True]
+    round_resume(round_id=match.round_id, reason="all clear", user=boss)
+    clock = device(ref).get(reverse("api:match", args=[match.pk])).data["clock"]
+    assert (clock["paused"], clock["paused_at"], clock["seconds_left"]) == (False, None, 30 * 60)
+
+
 def _endpoints(match: Match) -> list[tuple[str, str, dict]]:
     pk = match.pk
     return [

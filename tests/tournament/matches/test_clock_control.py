@@ -266,3 +266,114 @@ def test_a_finished_match_cannot_be_extended_and_a_running_one_not_resumed(froze
     with pytest.raises(MatchRefused) as refused:
         clock_writes.match_pause(match_id=other.pk, reason="y")
     assert refused.value.code == "already_paused"
+
+
+# -- one table's cap (issue 15) ----------------------------------------------------------------------
+
+
+def test_one_table_gets_its_own_cap_and_keeps_it_when_the_round_cap_changes(
+    frozen, started, django_capture_on_commit_callbacks
+):
+    round_, match, other = started
+    boss = organiser(username="boss")
+    frozen.shift(10 * MIN)
+    clock_writes.match_extend(match_id=match.pk, minutes=3, reason="dispute")
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        match = clock_writes.match_cap_change(match_id=match.pk, minutes=30, reason="started late", user=boss)
+    assert (match.time_cap_minutes, match.clock_ends_at) == (30, T0 + 33 * MIN)  # the extension is kept
+    new_end = T0 + 33 * MIN
+    assert scheduled(callbacks, tasks.match_time_up) == [
+        {"args": [match.pk], "kwargs": {"ends_at": new_end.isoformat()}, "eta": new_end}
+    ]
+    row = match.history.order_by("-history_id").first()
+    assert (row.history_change_reason, row.history_user, row.time_cap_minutes) == ("started late", boss, 30)
+    clock_writes.round_cap_change(round_id=round_.pk, minutes=50, reason="slow hall")
+    fresh(round_, match, other)
+    assert round_.ends_at == other.clock_ends_at == T0 + 50 * MIN
+    assert match.clock_ends_at == T0 + 33 * MIN  # its own cap stands
+
+
+def test_a_table_cap_already_past_calls_time_there_at_once(frozen, started):
+    round_, match, other = started
+    services.deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
+    frozen.shift(25 * MIN)
+    match = clock_writes.match_cap_change(match_id=match.pk, minutes=20, reason="ruling")
+    other.refresh_from_db()
+    assert match.time_called_at == T0 + 25 * MIN and match.time_called_during_deal == 2
+    assert other.time_called_at is None and Round.objects.get(pk=round_.pk).time_called_at is None
+
+
+def test_a_paused_table_cap_change_moves_its_deadline_but_calls_nothing(frozen, started):
+    _, match, _ = started
+    frozen.shift(25 * MIN)
+    clock_writes.match_pause(match_id=match.pk, reason="dispute")
+    match = clock_writes.match_cap_change(match_id=match.pk, minutes=20, reason="ruling")
+    assert match.clock_ends_at == T0 + 20 * MIN and match.time_called_at is None
+    match = clock_writes.match_resume(match_id=match.pk, reason="ruled", now=T0 + 26 * MIN)
+    assert match.clock_ends_at == T0 + 21 * MIN
+
+
+def test_a_table_cap_change_is_refused_where_it_makes_no_sense(frozen, started):
+    _, match, other = started
+    cases = [
+        (dict(match_id=match.pk, minutes=40, reason="same"), "cap_unchanged"),
+        (dict(match_id=match.pk, minutes=0, reason="x"), "minutes_out_of_range"),
+        (dict(match_id=match.pk, minutes=30, reason=" "), "reason_required"),
+    ]
+    for arguments, code in cases:
+        with pytest.raises(UserError) as refused:
+            clock_writes.match_cap_change(**arguments)
+        assert refused.value.code == code
+    clock_writes.match_call_now(match_id=other.pk, reason="slow play")
+    with pytest.raises(MatchRefused) as refused:
+        clock_writes.match_cap_change(match_id=other.pk, minutes=30, reason="more")
+    assert refused.value.code == "time_called"
+    waiting = table_match(profile="timed-40")
+    with pytest.raises(MatchRefused) as refused:
+        clock_writes.match_cap_change(match_id=waiting.pk, minutes=30, reason="x")
+    assert refused.value.code == "clock_not_started"
+    fresh(match)
+    assert match.clock_ends_at == T0 + 40 * MIN and match.time_cap_minutes is None
+
+
+def test_an_untimed_table_gets_its_first_deadline_from_its_start(frozen):
+    match = table_match(profile="classic")
+    clock_writes.round_start(round_id=match.round_id)
+    frozen.shift(5 * MIN)
+    match = clock_writes.match_cap_change(match_id=match.pk, minutes=30, reason="the hall closes")
+    assert match.clock_ends_at == T0 + 30 * MIN
+
+
+# -- calling time for a whole round, set-based (issue 15) ---------------------------------------------
+
+
+def test_calling_time_now_costs_the_same_queries_for_3_or_30_tables(frozen):
+    """A round of 2,500 tables was called table by table, a dozen queries each."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    boss = organiser(username="boss")
+
+    def called(tables: int) -> tuple[int, Match]:
+        first = table_match(profile="timed-40")
+        for _ in range(tables - 1):
+            round_match(round_=first.round)
+        clock_writes.round_start(round_id=first.round_id)
+        services.deal_record(match_id=first.pk, outcome={"order": ["N", "S"]})
+        services.deal_record(match_id=first.pk, outcome={"order": ["E", "W"]})
+        with CaptureQueriesContext(connection) as queries:
+            clock_writes.round_call_now(round_id=first.round_id, reason="the hall closes", user=boss)
+        return len(queries), first
+
+    small, _first = called(3)
+    large, first = called(30)
+    assert large == small
+    matches = Match.objects.filter(round_id=first.round_id)
+    assert matches.filter(time_called_at=T0).count() == 30
+    first.refresh_from_db()
+    assert first.time_called_during_deal == 3  # two deals entered: the third is being played
+    assert set(matches.exclude(pk=first.pk).values_list("time_called_during_deal", flat=True)) == {1}
+    assert first.snapshot.last_regular_deal == 3  # the fold knows it (the rules core's state)
+    for match in matches:
+        row = match.history.order_by("-history_id").first()
+        assert (row.history_change_reason, row.history_user, row.time_called_at) == ("the hall closes", boss, T0)

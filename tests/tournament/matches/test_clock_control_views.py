@@ -80,8 +80,8 @@ def test_a_refused_change_is_said_and_changes_nothing(setup):
     assert "The clock is running, not paused." in response.content.decode()
     response = client.post(change_url(match), {"action": "extend", "reason": "x"}, follow=True)
     assert "Give the number of minutes." in response.content.decode()
-    response = client.post(table_url(match), {"action": "cap", "minutes": "5", "reason": "x"}, follow=True)
-    assert "extend it instead" in response.content.decode()
+    response = client.post(table_url(match), {"action": "cap", "minutes": "40", "reason": "x"}, follow=True)
+    assert "This table already has a cap of 40 minutes." in response.content.decode()
     response = client.post(change_url(match), {"action": "pause", "reason": ""}, follow=True)
     assert response.status_code == 200
     round_ = Round.objects.get(pk=match.round_id)
@@ -112,3 +112,69 @@ def test_the_referee_page_says_what_happens_at_time_up(setup):
     chinese = Client()
     chinese.force_login(ref)
     assert "级数相同" in chinese.get(reverse("matches:match", args=[match.pk])).content.decode()
+
+
+def test_one_table_gets_its_own_cap_from_its_card(setup):
+    boss, ref, match, frozen = setup
+    client = english_client()
+    client.force_login(boss)
+    frozen.shift(dt.timedelta(minutes=10))
+    response = client.post(table_url(match), {"action": "cap", "minutes": "50", "reason": "started late"}, follow=True)
+    assert "Time cap changed." in response.content.decode()
+    match.refresh_from_db()
+    assert (match.time_cap_minutes, match.clock_ends_at) == (50, T0 + dt.timedelta(minutes=50))
+    assert match.history.filter(history_change_reason="started late", history_user=boss).exists()
+    referee_client = english_client()
+    referee_client.force_login(ref)
+    html = referee_client.get(reverse("matches:match", args=[match.pk])).content.decode()
+    assert "40 minutes left" in html
+
+
+def test_the_clock_page_costs_the_same_queries_for_3_or_30_tables_and_calls_time_lazily(time_machine):
+    """The clock page checked every table's time one by one (0.45–0.66 s at 2,500 tables)."""
+    from django.db import connection
+
+    time_machine.move_to(T0, tick=False)
+    boss = organiser(username="boss")
+    client = english_client()
+    client.force_login(boss)
+
+    def loaded(tables: int) -> tuple[int, Match]:
+        first = table_match(profile="timed-40", organiser_user=boss)
+        for _ in range(tables - 1):
+            round_match(round_=first.round)
+        clock.round_start(round_id=first.round_id)
+        clock.match_cap_change(match_id=first.pk, minutes=10, reason="a ruling")  # due before the round
+        page = reverse("matches:round_clock", args=[first.round.stage.tournament_id, first.round_id])
+        time_machine.move_to(T0 + dt.timedelta(minutes=15))
+        client.get(page)  # the first load calls time at the due table
+        # counted at the cursor: the test client's request_started clears CaptureQueriesContext's log
+        queries: list[str] = []
+        with connection.execute_wrapper(lambda execute, sql, *args: (queries.append(sql), execute(sql, *args))[1]):
+            assert client.get(page).status_code == 200
+        time_machine.move_to(T0)
+        assert queries
+        return len(queries), first
+
+    small, _first = loaded(3)
+    large, first = loaded(30)
+    assert large == small
+    first.refresh_from_db()
+    assert first.time_called_at == T0 + dt.timedelta(minutes=15) and first.time_called_during_deal == 1
+    assert Match.objects.filter(round_id=first.round_id, time_called_at__isnull=False).count() == 1
+
+
+def test_the_clock_page_comes_in_pages_and_finds_one_table(setup):
+    boss, _, match, _ = setup
+    for _ in range(105):
+        round_match(round_=match.round)
+    client = english_client()
+    client.force_login(boss)
+    page = reverse("matches:round_clock", args=[match.round.stage.tournament_id, match.round_id])
+    html = client.get(page).content.decode()
+    assert html.count('class="card table-card') == 100 and "Page 1 of 2" in html
+    html = client.get(page, {"page": 2}).content.decode()
+    assert html.count('class="card table-card') == 7
+    html = client.get(page, {"table": match.table.number}).content.decode()
+    assert html.count('class="card table-card') == 1 and f"Table {match.table.number}" in html
+    assert "No table 99999 in this round." in client.get(page, {"table": "99999"}).content.decode()

@@ -35,7 +35,7 @@ def url(name, *args):
 def test_tournament_home_shows_the_current_round_its_time_left_and_links(client, event):
     round_start(round_id=event.second.pk)
     page = client.get(reverse("registration:tournament", args=[event.tournament.pk])).content.decode()
-    assert "预赛 · round 2" in page
+    assert "预赛 · Round 2" in page
     assert "data-countdown=" in page  # the time left ticks in the browser
     for name in ("find", "draw", "screen"):
         assert url(name, event.tournament.pk) in page
@@ -47,7 +47,7 @@ def test_the_draw_lists_each_table_with_both_pairs_and_the_area(client, event):
     table.area = "A区"
     table.save()
     page = client.get(url("draw", event.tournament.pk)).content.decode()
-    assert "round 2" in page
+    assert "Round 2" in page
     for match in event.second.matches.select_related("ns_pair", "ew_pair"):
         assert match.ns_pair.name in page and match.ew_pair.name in page
     assert "A区" in page

@@ -251,6 +251,7 @@ def test_the_write_services_are_guarded(module):
         "match_time_check",
         "round_call_time",
         "round_time_check",
+        "round_tables_time_check",
         # referees: reads, and the sign-in (a referee of an archived event signs in to read)
         "token_hash",
         "referee_link_find",
