@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.template.loader import get_template
+from django.utils import translation
 
 from scoring.options import Game, RuleOptions
 from scoring.profiles import PROFILES
@@ -69,7 +70,10 @@ def test_a_match_is_told_by_its_stages_stored_rules():
 
 
 def test_each_games_words_and_columns():
-    assert GUANDAN.outcome_text({"order": ["N", "E", "S", "W"]}) == "N E S W"
+    with translation.override("en"):
+        assert GUANDAN.outcome_text({"order": ["N", "E", "S", "W"]}) == "N › E › S › W"
+    with translation.override("zh-hans"):
+        assert GUANDAN.outcome_text({"order": ["N", "E", "S", "W"]}) == "北 › 东 › 南 › 西"
     assert GUANDAN.record_text({"order": ["N", "E"], "upgrade": 3}) == ""
     text = TRACTOR.outcome_text({"declarer": "NS", "defender_points": 125, "bottom": {"points": 20, "capture": "pair"}})
     assert "NS" in text and "125" in text and "20" in text

@@ -27,10 +27,11 @@ from scoring.seats import Seat, Side
 from scoring.snapshot import DealSnapshot, MatchSnapshot
 from scoring.time_up import TimeUpNotice, time_up_notice
 from scoring.tribute import TributeGuidance, tribute_for
+from tournament import labels
 from tournament.games import GUANDAN, GameEntry, game_entry
 from tournament.locale import in_ui_language
 from tournament.matches.access import ACTIVE_ROUND, match_for_user
-from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, RefereeAssignment
+from tournament.matches.models import Adjustment, AdjustmentKind, Deal, Match, MatchStatus, RefereeAssignment
 from tournament.matches.services import match_adjustment_rows, match_fold, match_outcomes, match_rules
 from tournament.registration.models import Pair, Player
 from tournament.rules import scoring_message
@@ -472,7 +473,24 @@ _ADJUSTMENT_FIELDS = ("kind", "pair", "levels", "points", "minutes_late", "absen
 _ACTIONS = {"+": _("created"), "~": _("changed"), "-": _("deleted")}
 
 
+# The audit names each field as the UI does (issue 17: "状态：已结束 → 已确认"); fields without a
+# verbose name of their own (kept so, to need no migration) are named here.
+_FIELD_LABELS = {
+    "time_called_during_deal": _("time called during deal"),
+    "signed_off_by": _("signed off by"),
+    "signed_off_at": _("signed off at"),
+}
+
+
+def _field_label(model: Any, name: str) -> str:
+    if name in _FIELD_LABELS:
+        return str(_FIELD_LABELS[name])
+    return str(model._meta.get_field(name).verbose_name)
+
+
 def _value(name: str, value: Any, names: dict[str, dict[int, str]], game: GameEntry) -> str:
+    """A stored value as the pages say it: a status, side, reason or kind by its label, a deal by its
+    game's words, a pair or person by name, a time in local time."""
     if value is None or value == "":
         return "—"
     if name == "outcome" and isinstance(value, dict):
@@ -481,11 +499,31 @@ def _value(name: str, value: Any, names: dict[str, dict[int, str]], game: GameEn
         return names[name].get(value, str(value))
     if isinstance(value, datetime):
         return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
+    labelled = _VALUE_LABELS.get(name)
+    if labelled is not None:
+        return labelled(value) or str(value)
     return str(value)
 
 
+def _choice_label(choices: Any) -> Any:
+    return lambda value: str(dict(choices.choices).get(value, value))
+
+
+_VALUE_LABELS = {
+    "status": _choice_label(MatchStatus),
+    "winner": labels.side,
+    "result_reason": labels.reason,
+    "kind": _choice_label(AdjustmentKind),
+}
+
+
 def _entries(
-    rows: Sequence[Any], fields: Sequence[str], subject: Any, names: dict[str, dict[int, str]], game: GameEntry
+    rows: Sequence[Any],
+    model: Any,
+    fields: Sequence[str],
+    subject: Any,
+    names: dict[str, dict[int, str]],
+    game: GameEntry,
 ) -> list[AuditEntry]:
     entries = []
     previous: dict[int, Any] = {}
@@ -500,7 +538,9 @@ def _entries(
             if row.history_type == "-":
                 old, new = new, None
             if old != new:
-                changes.append((name, _value(name, old, names, game), _value(name, new, names, game)))
+                changes.append(
+                    (_field_label(model, name), _value(name, old, names, game), _value(name, new, names, game))
+                )
         previous[row.id] = row
         if not changes and not row.history_change_reason and row.history_type == "~":
             continue  # a version bump with nothing a person would read
@@ -531,9 +571,9 @@ def match_audit(*, match: Match) -> list[AuditEntry]:
     names = {"user": users, "signed_off_by": users, "pair": pairs, "absent_player": players}
     game = game_entry(match_rules(match).game)
     entries = [
-        *_entries(match_rows, _MATCH_FIELDS, lambda row: str(_("Match")), names, game),
-        *_entries(deal_rows, _DEAL_FIELDS, lambda row: str(_("Deal %(number)d") % {"number": row.number}), names, game),
-        *_entries(adjustment_rows, _ADJUSTMENT_FIELDS, lambda row: str(_("Adjustment")), names, game),
+        *_entries(match_rows, Match, _MATCH_FIELDS, lambda row: str(_("Match")), names, game),
+        *_entries(deal_rows, Deal, _DEAL_FIELDS, lambda row: str(_("Deal %(number)d") % {"number": row.number}), names, game),
+        *_entries(adjustment_rows, Adjustment, _ADJUSTMENT_FIELDS, lambda row: str(_("Adjustment")), names, game),
     ]
     entries.sort(key=lambda entry: entry.when, reverse=True)
     return entries

@@ -295,7 +295,8 @@ def deal_delete(request: HttpRequest, match_id: int, number: int) -> HttpRespons
             messages.success(request, _("Deal %(number)d deleted.") % {"number": number})
             return redirect("matches:match", match_id=match.pk)
         status = 400
-    return render(request, "matches/deal_delete.html", {"match": match, "deal": deal, "form": form}, status=status)
+    context = {"match": match, "deal": deal, "form": form, "game": games.game_entry_of_match(match)}
+    return render(request, "matches/deal_delete.html", context, status=status)
 
 
 @require_POST

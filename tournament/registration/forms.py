@@ -6,20 +6,20 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.bounds import column_max
-from tournament.locale import ui_is_chinese
+from tournament import labels
 from tournament.registration.models import Game, Pair
 from tournament.registration.services import PlayerData
 
 
 def profile_choices() -> list[tuple[str, str]]:
-    """Each rule profile of a game this site runs events of, with the rulebook's own description, in
-    the user's language (a Dou Dizhu profile exists in the rules core before its events do)."""
+    """Each rule profile of a game this site runs events of, by the rulebook's own description in the
+    user's language, never by its code name (``timed-40``); a Dou Dizhu profile exists in the rules core
+    before its events do."""
     from scoring.profiles import PROFILE_INFO, PROFILES
 
-    chinese = ui_is_chinese()
     return [
-        (name, f"{info.title_zh if chinese else info.title} ({name})")
-        for name, info in PROFILE_INFO.items()
+        (name, labels.profile_title(name))
+        for name in PROFILE_INFO
         if PROFILES[name].game.value in Game.values
     ]
 

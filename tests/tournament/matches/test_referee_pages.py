@@ -287,7 +287,7 @@ def test_a_correction_that_shortens_the_match_flags_later_deals_until_resolved(c
     audit = client.get(reverse("matches:audit", args=[match.pk]))
     entries = audit.context["entries"]
     change = next(e for e in entries if e.subject == "Deal 4" and e.action == "changed")
-    assert change.changes == [("outcome", "N E W", "N S")]
+    assert change.changes == [("outcome", "N › E › W", "N › S")]
     assert (change.who, change.ip, change.reason) == ("ref", "10.1.2.3", "wrong seat tapped")
     assert any(e.subject == "Deal 5" and e.action == "deleted" for e in entries)
     assert "wrong seat tapped" in audit.content.decode()
