@@ -89,6 +89,7 @@ def _context(
         "may_unlock": access.user_may_unlock(user=request.user, match=match),
         "entry_url": reverse("matches:match", args=[match.pk]),
         "seats": selectors.SEATS,
+        "undo_form": ReasonForm(auto_id="undo-%s"),  # undo asks for a reason like a correction (issue 17)
     }
     context.update(extra)
     return context
@@ -189,11 +190,16 @@ def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 def deal_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(request, match_id)
-    form = VersionForm(request.POST)
+    form = ReasonForm(request.POST)
     if not form.is_valid():
-        return _render_match(request, match, status=400)
+        return _render_match(request, match, status=400, error=_("Give a reason to undo the last deal."))
     try:
-        services.deal_undo(match_id=match.pk, user=request.user, expected_version=form.cleaned_data["version"])
+        services.deal_undo(
+            match_id=match.pk,
+            reason=form.cleaned_data["reason"],
+            user=request.user,
+            expected_version=form.cleaned_data["version"],
+        )
     except WRITE_ERRORS as error:
         return _failure(request, match.pk, error)
     return _done(request, match, _("Last deal undone."))

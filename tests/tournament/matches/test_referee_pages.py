@@ -240,13 +240,19 @@ def test_undo_removes_the_last_deal_and_keeps_it_in_the_history(client, ref, bos
     enter(client, match, "NS")
     enter(client, match, "EW")
     match.refresh_from_db()
-    response = client.post(reverse("matches:deal_undo", args=[match.pk]), {"version": match.version})
+    undo = reverse("matches:deal_undo", args=[match.pk])
+    assert 'name="reason"' in page(client, match).content.decode()  # the undo form asks for it
+    refused = client.post(undo, {"version": match.version, "reason": ""})
+    assert refused.status_code == 400 and "Give a reason" in refused.content.decode()
+    assert match.deals.count() == 2  # nothing changed
+    response = client.post(undo, {"version": match.version, "reason": "entered twice"})
     assert response.status_code == 302
     match.refresh_from_db()
     assert list(match.deals.values_list("outcome", flat=True)) == [{"order": ["N", "S"]}]
     assert match.state["levels"] == {"NS": 7, "EW": 2}
     deleted = Deal.history.filter(match_id=match.pk, history_type="-").get()
-    assert deleted.number == 2 and deleted.history_change_reason == "Undo" and deleted.history_user == ref
+    assert deleted.number == 2 and deleted.history_user == ref
+    assert deleted.history_change_reason == "Undo: entered twice"  # the audit records why
 
 
 # -- corrections -----------------------------------------------------------------------------------
@@ -332,7 +338,7 @@ def test_a_signed_off_match_is_locked_until_an_organiser_unlocks_it_with_a_reaso
     for order in ["NS"] * 3 + ["NES"]:
         enter(client, match, order)
     assert client.post(reverse("matches:sign_off", args=[match.pk]), {"version": 4}).status_code == 302
-    locked = client.post(reverse("matches:deal_undo", args=[match.pk]), {"version": 5})
+    locked = client.post(reverse("matches:deal_undo", args=[match.pk]), {"version": 5, "reason": "late"})
     assert locked.status_code == 409 and "signed off" in locked.content.decode()
     assert client.get(reverse("matches:unlock", args=[match.pk])).status_code == 404  # referees cannot
 
