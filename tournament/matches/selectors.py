@@ -60,6 +60,8 @@ class Clock:
     """The organiser paused the clock: ``seconds_left`` stands still (shown as 已暂停)."""
     notice: TimeUpNotice | None = None
     """Once time is called: what the table does next, from the rules core (``scoring.time_up``)."""
+    over: bool = False
+    """The match is over (finished or confirmed): its clock no longer counts down (issue 17)."""
 
     @property
     def notice_text(self) -> str:
@@ -85,7 +87,10 @@ def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
     warning = seconds is not None and not called and not paused and seconds <= match.round.warning_minutes * 60
     one_more = match_rules(match).at_time_up is AtTimeUp.ONE_MORE_DEAL
     last_deal = match.snapshot.last_regular_deal if match.time_called_during_deal else None
-    return Clock(match.started_at, ends_at, seconds, warning, called, one_more, last_deal, paused, match_time_up(match))
+    over = match.status in (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
+    return Clock(
+        match.started_at, ends_at, seconds, warning, called, one_more, last_deal, paused, match_time_up(match), over
+    )
 
 
 def match_time_up(match: Match) -> TimeUpNotice | None:

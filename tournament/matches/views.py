@@ -40,8 +40,8 @@ from tournament.rules import rules_for_stage
 # -- helpers ---------------------------------------------------------------------------------------
 
 
-def _match(request: HttpRequest, match_id: int) -> Match:
-    match = access.match_for_user(user=request.user, match_id=match_id)
+def _match(request: HttpRequest, match_id: int, *, reading: bool = False) -> Match:
+    match = access.match_for_user(user=request.user, match_id=match_id, reading=reading)
     services.match_time_check(match=match)
     return match
 
@@ -65,7 +65,8 @@ def _context(
     flagged = sum(deal.flagged for deal in deals) + sum(row.flagged for row in adjustments)
     summary = selectors.match_summary(match=match, flagged=flagged)
     tribute, anti_tribute = selectors.next_tribute(match=match)
-    open_ = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye
+    read_only = not access.user_may_score(user=request.user, match=match)
+    open_ = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye and not read_only
     form = entry_form if entry_form is not None else _entry_form(game, request.GET, next_deal=summary.next_deal)
     complete = form.complete()
     preview = extra.pop("preview", None)
@@ -82,6 +83,7 @@ def _context(
         "complete": complete,
         "preview": preview,
         "entry_open": open_ and not flagged,
+        "read_only": read_only,
         "tribute": tribute,
         "anti_tribute": anti_tribute,
         "idempotency_key": uuid.uuid4().hex,
@@ -153,8 +155,9 @@ def referee_home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The match page; ``?order=NE`` carries the seats tapped so far (no JavaScript needed)."""
-    match = _match(request, match_id)
+    """The match page; ``?order=NE`` carries the seats tapped so far (no JavaScript needed). A referee's
+    table of a finished round opens read-only."""
+    match = _match(request, match_id, reading=True)
     if request.htmx and request.GET.get("panel") == "clock":  # the clock's 30-second refresh
         return render(request, "matches/_clock.html", {"clock": selectors.match_clock(match=match)})
     context = _context(request, match)

@@ -159,6 +159,8 @@ class DrawRow:
     """A walkover: the withdrawn pair this one was due to meet (a forfeit win, not a bye)."""
     time_up: tuple[str, str] | None = None
     """Once time is called: what the table does next (English, Chinese), from the rules core."""
+    reason: str = ""
+    """Why the winner won (the rules core's ``Reason``): a forfeit reads as one, not as its levels."""
 
     @property
     def is_bye(self) -> bool:
@@ -335,6 +337,8 @@ class BracketMatch:
     confirmed: bool = False
     """The result is signed off (a bye always is): only then does its winner go on. An entered
     winner not yet confirmed is shown as awaiting sign-off (待确认)."""
+    reason: str = ""
+    """Why the winner won: a forfeit reads as one (弃权), not as its levels."""
 
     @property
     def awaiting_sign_off(self) -> bool:
@@ -508,6 +512,7 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             time_up=time_up(called, fold_status, fold_winner, fold_reason, next_number, last_regular)
             if called is not None and ew_id is not None
             else None,
+            reason=fold_reason or "",
         )
         for (
             match_id,
@@ -763,6 +768,7 @@ def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> B
         third_place=third_place,
         next_sets_level=_next_sets_level(snapshot) if match.status == MatchStatus.RUNNING else None,
         confirmed=match.ew_pair_id is None or match.status == MatchStatus.CONFIRMED,
+        reason=match.result_reason,
     )
 
 

@@ -185,8 +185,10 @@ def test_a_full_match_of_every_profile_through_the_web_forms(client, ref, profil
     assert match.status == MatchStatus.CONFIRMED and match.signed_off_by == ref
     match.round.refresh_from_db()
     assert match.round.status == RoundStatus.FINISHED  # its only match is confirmed
-    # the round is over: the referee is done with it, the organiser can still reopen it
-    assert client.get(reverse("matches:match", args=[match.pk])).status_code == 404
+    # the round is over: the referee reads the table as it ended, changes nothing; the organiser can reopen it
+    finished = client.get(reverse("matches:match", args=[match.pk]))
+    assert finished.status_code == 200 and finished.context["read_only"] is True
+    assert client.post(reverse("matches:match_start", args=[match.pk])).status_code == 404
 
 
 def test_htmx_entry_returns_the_new_match_body(client, ref, match):
@@ -446,7 +448,6 @@ def _referee_endpoints(match: Match) -> list[tuple[str, str, dict]]:
 
 OUT_OF_SCOPE = [
     "referee_of_another_table",
-    "my_table_in_a_finished_round",
     "my_table_in_a_draft_round",
     "other_organiser",
 ]
@@ -455,9 +456,7 @@ OUT_OF_SCOPE = [
 @pytest.mark.parametrize("who", OUT_OF_SCOPE)
 def test_every_referee_page_is_404_out_of_scope(client, who):
     me = referee(username="me")
-    if who == "my_table_in_a_finished_round":
-        match = table_match(referee_user=me, round_status=RoundStatus.FINISHED)
-    elif who == "my_table_in_a_draft_round":
+    if who == "my_table_in_a_draft_round":
         match = table_match(referee_user=me, round_status=RoundStatus.DRAFT)
     else:
         match = table_match(referee_user=referee(username="someone"))
@@ -469,6 +468,24 @@ def test_every_referee_page_is_404_out_of_scope(client, who):
     deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
     client.force_login(me)
     for method, url, data in _referee_endpoints(match):
+        assert getattr(client, method)(url, data).status_code == 404, (method, url)
+    assert Deal.objects.filter(match=match).count() == 1
+
+
+def test_my_table_in_a_finished_round_opens_read_only_and_refuses_every_change(client):
+    """Issue 17: a referee opening a table of a finished round sees it as it ended, not a 404."""
+    me = referee(username="me")
+    match = table_match(referee_user=me, round_status=RoundStatus.FINISHED)
+    deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
+    client.force_login(me)
+    endpoints = _referee_endpoints(match)
+    read = client.get(endpoints[0][1])
+    html = read.content.decode()
+    assert read.status_code == 200 and read.context["read_only"] is True
+    assert "read-only" in html and "N › S" in html  # the deal as it was entered
+    assert 'name="reason"' not in html and "deal_create" not in html  # no undo, no entry
+    assert reverse("matches:deal_edit", args=[match.pk, 1]) not in html  # no correction links
+    for method, url, data in endpoints[1:]:
         assert getattr(client, method)(url, data).status_code == 404, (method, url)
     assert Deal.objects.filter(match=match).count() == 1
 

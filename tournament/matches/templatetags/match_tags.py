@@ -16,6 +16,7 @@ register.filter("level", labels.level)
 register.filter("side_name", labels.side)
 register.filter("reason_name", labels.reason)
 register.filter("seat_name", labels.seat_name)
+register.filter("a_attempt_note", labels.a_attempt_note)
 
 
 @register.filter

@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 
 from tournament import labels
 from tournament.locale import in_ui_language
-from tournament.matches.models import MatchStatus, RoundStatus
+from tournament.matches.models import AdjustmentKind, MatchStatus, RoundStatus
 
 register = template.Library()
 
@@ -20,6 +20,7 @@ register.filter("level", labels.level)
 register.filter("side_label", labels.side)
 register.filter("reason_label", labels.reason)
 register.filter("seat_label", labels.seat)
+register.filter("a_attempt_note", labels.a_attempt_note)
 
 
 @register.filter
@@ -35,6 +36,12 @@ def match_status(value: Any) -> str:
         return str(MatchStatus(value).label)
     except ValueError:
         return ""
+
+
+@register.filter
+def adjustment_kind(value: Any) -> str:
+    """ "forfeit" → 弃权判负: an adjustment of a match's history by the label the referee chose."""
+    return str(dict(AdjustmentKind.choices).get(value, value or ""))
 
 
 @register.filter
@@ -102,3 +109,27 @@ def third_place_name(_value: Any) -> str:
     from tournament import labels
 
     return labels.third_place_name()
+
+
+@register.simple_tag
+def pair_result(match: Any, pair_id: int) -> Any:
+    """``{% pair_result match pair.id as result %}``: the match from that pair's side, own score first."""
+    from tournament.standings.results import pair_result as result_of
+
+    return result_of(match, pair_id)
+
+
+@register.filter
+def forfeit_text(match: Any) -> str:
+    """ "东西弃权" / "双方弃权" for a forfeited match (a public row), "" for a played one."""
+    from tournament.standings.results import forfeit_text as text_of
+
+    return text_of(match)
+
+
+@register.filter
+def forfeited_by(match: Any) -> str:
+    """Who forfeited a public row: "NS", "EW", "both", or "" (played)."""
+    from tournament.standings.results import forfeited_by as who
+
+    return who(match)
