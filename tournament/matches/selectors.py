@@ -577,7 +577,9 @@ def match_audit(*, match: Match) -> list[AuditEntry]:
     game = game_entry(match_rules(match).game)
     entries = [
         *_entries(match_rows, Match, _MATCH_FIELDS, lambda row: str(_("Match")), names, game),
-        *_entries(deal_rows, Deal, _DEAL_FIELDS, lambda row: str(_("Deal %(number)d") % {"number": row.number}), names, game),
+        *_entries(
+            deal_rows, Deal, _DEAL_FIELDS, lambda row: str(_("Deal %(number)d") % {"number": row.number}), names, game
+        ),
         *_entries(adjustment_rows, Adjustment, _ADJUSTMENT_FIELDS, lambda row: str(_("Adjustment")), names, game),
     ]
     entries.sort(key=lambda entry: entry.when, reverse=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.bounds import column_max
 from tournament import labels
+from tournament.bounds import column_max
 from tournament.registration.models import Game, Pair
 from tournament.registration.services import PlayerData
 

@@ -231,6 +231,11 @@ class StageTable:
         return next((line for line in self.lines if line.pair_id == pair_id), None)
 
     @property
+    def no_earlier_round(self) -> bool:
+        """Only the first round has results: no line moved, the page says so once (not per line)."""
+        return self.latest_round is not None and self.latest_round <= 1
+
+    @property
     def grouped(self) -> bool:
         return any(line.group is not None for line in self.lines)
 

@@ -515,6 +515,10 @@ def test_login_attempts_are_throttled(client):
     assert client.post(reverse("login"), {"username": "referee9", "password": "wrong"}).status_code == 429
     locked = client.post(reverse("login"), {"username": "referee9", "password": "right-password-123"})
     assert locked.status_code == 429
+    page = locked.content.decode()  # the site's page, saying for how long (issue 17), not axes' one line
+    assert '<link rel="stylesheet"' in page and "Too many wrong passwords" in page and "15 minutes" in page
+    chinese = Client(REMOTE_ADDR="127.0.0.1").post(reverse("login"), {"username": "referee9", "password": "x"})
+    assert chinese.status_code == 429 and "密码错误次数过多" in chinese.content.decode()
     assert "_auth_user_id" not in client.session
     elsewhere = english_client(REMOTE_ADDR="10.0.0.8")  # the lockout is per username and address
     right = {"username": "referee9", "password": "right-password-123"}

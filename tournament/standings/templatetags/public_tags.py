@@ -64,9 +64,12 @@ def dash(value: Any) -> Any:
 
 
 @register.simple_tag
-def movement(line: Any) -> str:
-    """▲ 3 / ▼ 2 / – with the words for screen readers (colour is never the only cue)."""
+def movement(line: Any, said_once: bool = False) -> str:
+    """▲ 3 / ▼ 2 / – with the words for screen readers (colour is never the only cue). ``said_once``:
+    the page already says there is no earlier round, so a line without one shows nothing."""
     change = line.movement
+    if change is None and said_once:
+        return ""
     if change is None:
         return format_html(
             '<span class="move new" title="{0}">·<span class="visually-hidden">{0}</span></span>', _("no earlier round")
