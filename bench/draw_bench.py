@@ -146,7 +146,8 @@ def write_round(draw: Draw) -> None:
     from django.core.management import call_command
     from django.db import transaction
 
-    from tournament.draw.services import round_write, stage_create
+    from tournament.draw.services import round_write
+    from tournament.draw.stages import stage_create
     from tournament.matches.models import Match, Round, RoundStatus
     from tournament.registration.models import Pair, Tournament
 

@@ -47,7 +47,7 @@ from django.utils import timezone  # noqa: E402
 from scoring.finishing_order import FinishingOrder  # noqa: E402
 from scoring.match import MatchState, replay  # noqa: E402
 from scoring.seats import SEATS  # noqa: E402
-from tournament.draw.services import stage_create  # noqa: E402
+from tournament.draw.stages import stage_create  # noqa: E402
 from tournament.exports.workbook import workbook_build  # noqa: E402
 from tournament.matches.models import (  # noqa: E402
     Deal,

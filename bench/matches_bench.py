@@ -57,8 +57,8 @@ def main() -> None:
     from django.core.management import call_command
 
     from scoring.profiles import options_for
+    from tournament.matches.clock import round_start
     from tournament.matches.models import Match, MatchStatus, Round, RoundStatus, Stage, Table
-    from tournament.matches.services import round_start
     from tournament.registration.models import Pair, Tournament
 
     call_command("migrate", verbosity=0)

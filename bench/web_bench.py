@@ -114,7 +114,7 @@ def seed() -> tuple[int, int, list[str]]:
     from django.db import transaction
     from django.utils import timezone
 
-    from tournament.draw.services import stage_create
+    from tournament.draw.stages import stage_create
     from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, Table
     from tournament.registration.models import Department, Pair, PairMember, PairStatus, Player, Tournament
     from tournament.standings.cache import public_version_bump

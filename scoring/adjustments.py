@@ -19,7 +19,7 @@ from enum import Enum
 from typing import Any
 
 from scoring.errors import bad_input
-from scoring.seats import Pair, Side, pair_json
+from scoring.seats import PerSide, Side, pair_json
 
 __all__ = [
     "Adjustment",
@@ -137,8 +137,8 @@ class AdjustmentRecord:
     adjustment: Adjustment
     effect: Effect
     amount: int
-    levels_after: Pair
-    points_after: Pair | None = None
+    levels_after: PerSide
+    points_after: PerSide | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = {

@@ -20,7 +20,8 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from scoring.cards import CardError, beats, classify, parse_level
+from scoring.cards import CardError, classify, parse_level
+from scoring.cards_beats import beats
 from scoring.cli import CliError, JsonArgumentParser, JsonObject
 from scoring.errors import ScoringError
 from scoring.options import Game, WildReading

@@ -12,7 +12,7 @@ from scoring.errors import ScoringError, bad_input
 from scoring.finishing_order import FinishingOrder
 from scoring.levels import level_label
 from scoring.options import Game, RuleOptions
-from scoring.seats import Pair, Side, pair_json
+from scoring.seats import PerSide, Side, pair_json
 from scoring.tractor_deals import TractorDeal, parse_tractor_deal
 
 __all__ = ["DealInput", "DealRecord", "GuandanDeal", "new_deal_record", "parse_deal", "parse_deals"]
@@ -50,11 +50,11 @@ class DealRecord:
     passed_a: bool
     reset: bool
     """The setting side's limit-th failed A attempt sent it back to 2."""
-    levels_after: Pair
-    a_failures_after: Pair
+    levels_after: PerSide
+    a_failures_after: PerSide
     points: int
     """Points this deal gave 上游's side (points formats; 0 otherwise)."""
-    points_after: Pair | None
+    points_after: PerSide | None
     game: int
     """The game of a best_of match (1 otherwise)."""
     extra: bool
@@ -125,10 +125,10 @@ def new_deal_record(
     a_attempt: bool,
     passed_a: bool,
     reset: bool,
-    levels_after: Pair,
-    a_failures_after: Pair,
+    levels_after: PerSide,
+    a_failures_after: PerSide,
     points: int,
-    points_after: Pair | None,
+    points_after: PerSide | None,
     game: int,
     extra: bool,
     anti_tribute: bool,

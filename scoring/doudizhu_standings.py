@@ -149,8 +149,8 @@ class PlayerStandingRow:
     """The player's best single round (None before their first)."""
     byes: int
     forfeits: int
-    lot: int | None
-    """The lot drawn when it was needed."""
+    lots: int | None
+    """The lot drawn when it was needed (the ``lots`` metric)."""
     eliminated_after_round: int | None = None
     """The round after whose cut the player was eliminated (None: still in)."""
     stage_rank: int | None = None
@@ -168,7 +168,7 @@ class PlayerStandingRow:
             "best_round": self.best_round,
             "byes": self.byes,
             "forfeits": self.forfeits,
-            "lot": self.lot,
+            "lots": self.lots,
             "eliminated_after_round": self.eliminated_after_round,
             "stage_rank": self.stage_rank,
         }
@@ -314,7 +314,7 @@ def rank_players(
             best_round=t.best,
             byes=t.byes,
             forfeits=t.forfeits,
-            lot=lot,
+            lots=lot,
             eliminated_after_round=cut.get(player),
         )
 
@@ -375,7 +375,7 @@ def final_ranking(*, final: Sequence[PlayerRound], stage: PlayerStandings) -> Pl
             best_round=t.best,
             byes=t.byes,
             forfeits=t.forfeits,
-            lot=lot,
+            lots=lot,
             stage_rank=stage_rank[player],
         )
 

@@ -55,9 +55,10 @@ from scoring.doudizhu import DoudizhuResult, DoudizhuTable, replay_doudizhu_json
 from scoring.errors import ErrorCode, ScoringError, bad_input
 from scoring.finishing_order import FinishingOrder
 from scoring.levels import ACE, LOWEST, level_label
-from scoring.options import APass, AReset, Game, LatePenalty, MatchFormat, RuleOptions
+from scoring.match_rules import rule_tables
+from scoring.options import Game, LatePenalty, RuleOptions
 from scoring.outcome import MatchResult, NextDeal, Reason, Status, last_regular_deal, settle_on_levels
-from scoring.seats import Pair, Side
+from scoring.seats import PerSide, Side
 from scoring.tractor import TractorState, _TractorRunning
 
 __all__ = [
@@ -80,86 +81,15 @@ _IN_PROGRESS = Status.IN_PROGRESS
 _EXTRA = Status.NEEDS_EXTRA_DEAL
 
 
-@dataclass(frozen=True, slots=True)
-class _Rules:
-    """Per-options lookup tables, so a deal costs a few indexings instead of enum comparisons."""
-
-    has_levels: bool
-    best_of: bool
-    points_by_place: tuple[int, ...]
-    upgrade_by_place: tuple[int, ...]
-    passes_by_place: tuple[bool, ...]
-    """At the setter's own A, when the setter took 上游: does this partner's place pass A?"""
-    passes_against_by_place: tuple[bool, ...]
-    """At the setter's own A, when the opponents took 上游: does their partner's place pass the setter's
-    A? (``side_not_last``, seed 003: the opponents' 1-4 leaves neither A player last)."""
-    upgrade_from_2: bool
-    """``a_reset: upgrade_from_2`` (seed 002)."""
-    failure_limit: int
-    fixed_deals: int
-    games_to_win: int
-
-
-
-_RULES_CACHE: dict[int, tuple[RuleOptions, _Rules]] = {}
-
-
-def _rules_for(options: RuleOptions) -> _Rules:
-    """The tables for ``options``, cached by identity: hashing a RuleOptions costs more than a short
-    match's deals, and the same few option objects (profiles, an event's options) are used again and
-    again. The entry keeps its options alive, so an id is never reused while cached."""
-    entry = _RULES_CACHE.get(id(options))
-    if entry is not None and entry[0] is options:
-        return entry[1]
-    rules = _build_rules(options)
-    if len(_RULES_CACHE) >= 256:
-        _RULES_CACHE.clear()
-    _RULES_CACHE[id(options)] = (options, rules)
-    return rules
-
-
-def _build_rules(options: RuleOptions) -> _Rules:
-    if options.game is Game.DOUDIZHU:
-        raise bad_input(
-            "These are Dou Dizhu options; a Dou Dizhu table is played with scoring.doudizhu "
-            "(DoudizhuTable, replay_table).",
-            "这是斗地主的规则，请用斗地主的牌桌（scoring.doudizhu）。",
-        )
-    if options.game is not Game.GUANDAN:
-        raise bad_input(
-            "These are Tractor options; a Tractor match is played with TractorState (or replay).",
-            "这是拖拉机的规则，请用拖拉机的比赛状态（或 replay）。",
-        )
-    # index = the partner's place of 上游 (2, 3 or 4)
-    if options.a_pass is APass.ONE_TWO_ONLY:
-        passes = (False, False, True, False, False)
-    else:
-        passes = (False, False, True, True, False)
-    against = (False, False, False, False, options.a_pass is APass.SIDE_NOT_LAST)
-    p2, p3, p4 = options.points_table
-    u2, u3, u4 = options.upgrades
-    return _Rules(
-        has_levels=options.has_levels,
-        best_of=options.format is MatchFormat.BEST_OF,
-        points_by_place=(0, 0, p2, p3, p4),
-        upgrade_by_place=(0, 0, u2, u3, u4),
-        passes_by_place=passes,
-        passes_against_by_place=against,
-        upgrade_from_2=options.a_reset is AReset.UPGRADE_FROM_2,
-        failure_limit=options.a_failure_limit or 0,
-        fixed_deals=options.deals or 0,
-        games_to_win=options.games_to_win,
-    )
-
 
 @dataclass(frozen=True, slots=True)
 class MatchState:
     """A Guandan match after some deals: immutable. Start with :meth:`initial`."""
 
     options: RuleOptions
-    levels: Pair = (LOWEST, LOWEST)
-    a_failures: Pair = (0, 0)
-    reached_at: Pair = (0, 0)
+    levels: PerSide = (LOWEST, LOWEST)
+    a_failures: PerSide = (0, 0)
+    reached_at: PerSide = (0, 0)
     """When each side's current level was reached (an event counter: deals and adjustments), for
     ``first_to_reach`` (seed 002)."""
     sets_level: Side | None = None
@@ -172,8 +102,8 @@ class MatchState:
     but has no deal number."""
     game: int = 1
     game_deals: int = 0
-    games: Pair = (0, 0)
-    points: Pair = (0, 0)
+    games: PerSide = (0, 0)
+    points: PerSide = (0, 0)
     status: Status = Status.IN_PROGRESS
     winner: Side | None = None
     reason: Reason | None = None
@@ -184,7 +114,7 @@ class MatchState:
     @classmethod
     def initial(cls, options: RuleOptions) -> MatchState:
         """A match before its first deal: both sides at 2 (RULES.md §1)."""
-        _rules_for(options)  # refuse Tractor options here, not at the first deal
+        rule_tables(options)  # refuse Tractor options here, not at the first deal
         return cls(options)
 
     @property
@@ -263,7 +193,7 @@ class _Running:
 
     def __init__(self, options: RuleOptions) -> None:
         self.options = options
-        self.rules = _rules_for(options)
+        self.rules = rule_tables(options)
         self.levels = [LOWEST, LOWEST]
         self.a_failures = [0, 0]
         self.reached = [0, 0]
@@ -368,7 +298,7 @@ class _Running:
         a_attempt = passed = reset = False
         upgrade = 0
         gained = 0
-        points_after: Pair | None = None
+        points_after: PerSide | None = None
         if rules.has_levels:
             if setter is None:
                 level = LOWEST

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from scoring.adjustments import AdjustmentRecord
 from scoring.errors import bad_input
 from scoring.options import AtTimeUp, Game, RuleOptions, TimeUpTie
-from scoring.seats import Pair, Seat, Side, pair_json
+from scoring.seats import PerSide, Seat, Side, pair_json
 from scoring.snapshot import SCHEMA
 
 __all__ = ["DealRecordLike", "MatchResult", "NextDeal", "Reason", "Status", "settle_on_levels"]
@@ -70,8 +70,8 @@ def last_regular_deal(*, options: RuleOptions, during_deal: int, called_before: 
 
 def settle_on_levels(
     *,
-    levels: Pair,
-    reached_at: Pair,
+    levels: PerSide,
+    reached_at: PerSide,
     last_setter: Side | None,
     tie: TimeUpTie,
     on_stage: Side | None = None,
@@ -152,12 +152,12 @@ class MatchResult:
     status: Status
     winner: Side | None
     reason: Reason | None
-    levels: Pair
-    a_failures: Pair | None
+    levels: PerSide
+    a_failures: PerSide | None
     """Guandan only (None for Tractor)."""
-    points: Pair | None
+    points: PerSide | None
     """``fixed_deals_points`` only."""
-    games: Pair | None
+    games: PerSide | None
     """``best_of`` only: games won."""
     deals: Sequence[DealRecordLike]
     adjustments: Sequence[AdjustmentRecord]

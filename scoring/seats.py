@@ -11,7 +11,7 @@ from enum import Enum, IntEnum
 
 from scoring.errors import bad_input
 
-__all__ = ["SEATS", "Pair", "Seat", "Side", "pair_json"]
+__all__ = ["SEATS", "PerSide", "Seat", "Side", "pair_json"]
 
 
 _SEAT_ZH = {"N": "北", "E": "东", "S": "南", "W": "西"}
@@ -115,7 +115,7 @@ class Side(IntEnum):
         return self.name
 
 
-Pair = tuple[int, int]
+PerSide = tuple[int, int]  # not "Pair": that is the registered pair of two players (the model)
 """A value per side, indexed by :class:`Side`: ``(ns, ew)``."""
 
 SEATS: tuple[Seat, ...] = (Seat.N, Seat.E, Seat.S, Seat.W)
@@ -128,6 +128,6 @@ _RIGHT = {Seat.N: Seat.W, Seat.W: Seat.S, Seat.S: Seat.E, Seat.E: Seat.N}
 _LEFT = {right: seat for seat, right in _RIGHT.items()}
 
 
-def pair_json(pair: Pair) -> dict[str, int]:
+def pair_json(pair: PerSide) -> dict[str, int]:
     """``(5, 2)`` → ``{"NS": 5, "EW": 2}``."""
     return {"NS": pair[0], "EW": pair[1]}

@@ -40,7 +40,7 @@ JSON input of ``python -m scoring standings [FILE]`` (stdin when no FILE)::
 ``levels`` default to 2–2, ``passed_a`` to false (it means the winner passed A), ``points`` to none.
 Output: ``{"tie_breakers": […], "lots_seed": n | null, "rows": [{"rank", "entrant", "shared", "played",
 "wins", "draws", "losses", "byes", "match_points", "small_points", "levels_sum", "deal_points",
-"buchholz", "head_to_head", "lot"}, …]}`` in ranking order (``head_to_head`` and ``lot`` are null where
+"buchholz", "head_to_head", "lots"}, …]}`` in ranking order (``head_to_head`` and ``lots`` are null where
 they were not needed; ``head_to_head`` is null too for an entrant that met none of the others still
 tied: it did not separate them, and a 0 would read as a lost meeting).
 """
@@ -56,7 +56,7 @@ from scoring.errors import bad_input
 from scoring.levels import ACE, LOWEST, PASSED_A_VALUE
 from scoring.options import TIE_BREAKERS, ByeResult, RuleOptions, SmallPoints
 from scoring.outcome import MatchResult, Reason
-from scoring.seats import Pair, Side
+from scoring.seats import PerSide, Side
 from scoring.snapshot import MatchSnapshot
 
 if TYPE_CHECKING:
@@ -89,9 +89,9 @@ class MatchRecord:
     ns: str
     ew: str | None
     winner: Side | None = None
-    levels: Pair = (LOWEST, LOWEST)
+    levels: PerSide = (LOWEST, LOWEST)
     passed_a: bool = False
-    points: Pair | None = None
+    points: PerSide | None = None
     forfeit: Side | None = None
     double_forfeit: bool = False
 
@@ -183,7 +183,8 @@ class StandingRow:
     deal_points: int
     buchholz: int
     head_to_head: int | None
-    lot: int | None
+    lots: int | None
+    """The lot drawn for this entrant (the ``lots`` metric), None where none was needed."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -201,7 +202,7 @@ class StandingRow:
             "deal_points": self.deal_points,
             "buchholz": self.buchholz,
             "head_to_head": self.head_to_head,
-            "lot": self.lot,
+            "lots": self.lots,
         }
 
 
@@ -481,7 +482,7 @@ def rank(
                     deal_points=t.deal_points,
                     buchholz=t.buchholz,
                     head_to_head=head_to_head.get(entrant),
-                    lot=lots_used.get(entrant),
+                    lots=lots_used.get(entrant),
                 )
             )
         position += len(group)
@@ -576,7 +577,7 @@ def bracket_placings(*, standings: Standings, state: BracketState) -> Standings:
                         **{name: getattr(row, name) for name in StandingRow.__dataclass_fields__},
                         "rank": first if shared else first + offset,
                         "shared": shared,
-                        "lot": lots.get(entrant, row.lot),
+                        "lots": lots.get(entrant, row.lots),
                     }
                 )
             )
@@ -588,7 +589,7 @@ def bracket_placings(*, standings: Standings, state: BracketState) -> Standings:
 _RESULT_FIELDS = {"round", "NS", "EW", "winner", "levels", "passed_a", "points", "forfeit", "bye"}
 
 
-def _pair(value: object, what: str, where: str, *, levels: bool) -> Pair:
+def _pair(value: object, what: str, where: str, *, levels: bool) -> PerSide:
     if not isinstance(value, Mapping) or set(value) != {"NS", "EW"}:
         raise bad_input(
             f'{where}: {what} must look like {{"NS": …, "EW": …}}.',

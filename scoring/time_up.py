@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from scoring.options import AtTimeUp, RuleOptions, TimeUpTie
-from scoring.outcome import MatchResult, Reason, Status
+from scoring.outcome import Reason, Status
 from scoring.seats import Side
 
 
@@ -151,16 +151,3 @@ def time_up_notice(
     if options.at_time_up is AtTimeUp.ONE_MORE_DEAL and being_played < last_regular_deal:
         return TimeUpNotice(TimeUpStep.ONE_MORE_DEAL, last_regular_deal, tie)
     return TimeUpNotice(TimeUpStep.LAST_DEAL, last_regular_deal, tie)
-
-
-def time_up_notice_of(*, result: MatchResult, time_called_during_deal: int | None) -> TimeUpNotice | None:
-    """:func:`time_up_notice` of a fold (``scoring.match.replay``)."""
-    return time_up_notice(
-        options=result.options,
-        time_called_during_deal=time_called_during_deal,
-        status=result.status,
-        winner=result.winner,
-        reason=result.reason,
-        deals_played=len(result.deals),
-        last_regular_deal=result.last_regular_deal,
-    )

@@ -66,7 +66,7 @@ from scoring.errors import ErrorCode, ScoringError, bad_input
 from scoring.levels import ACE, LOWEST
 from scoring.options import Game, LatePenalty, RuleOptions
 from scoring.outcome import MatchResult, NextDeal, Reason, Status, last_regular_deal, settle_on_levels
-from scoring.seats import Pair, Seat, Side
+from scoring.seats import PerSide, Seat, Side
 from scoring.tractor_deals import (
     PENALTY_POINTS,
     TAKE_OVER_POINTS,
@@ -106,14 +106,14 @@ class TractorState:
     """A Tractor match after some deals: immutable. Start with :meth:`initial`."""
 
     options: RuleOptions
-    levels: Pair = (LOWEST, LOWEST)
-    reached_at: Pair = (0, 0)
+    levels: PerSide = (LOWEST, LOWEST)
+    reached_at: PerSide = (0, 0)
     declarer: Side | None = None
     """Who declares the next deal (None before the first: decided at the table by 抢庄, seed 001 §7)."""
     declarer_seat: Seat | None = None
     last_declarer: Side | None = None
     deals_played: int = 0
-    pending_points: Pair = (0, 0)
+    pending_points: PerSide = (0, 0)
     """Points each side loses in the next deal (late arrival, point penalties)."""
     status: Status = Status.IN_PROGRESS
     winner: Side | None = None

@@ -12,7 +12,7 @@ from enum import Enum
 from typing import Any
 
 from scoring.errors import ScoringError, bad_input
-from scoring.seats import Pair, Seat, Side, pair_json
+from scoring.seats import PerSide, Seat, Side, pair_json
 
 __all__ = [
     "PENALTY_POINTS",
@@ -220,7 +220,7 @@ class TractorDealRecord:
     """Levels actually gained (capped at A)."""
     revoke: Side | None
     passed_a: bool
-    levels_after: Pair
+    levels_after: PerSide
     next_declarer: Side
     next_declarer_seat: Seat | None
     extra: bool

@@ -11,8 +11,11 @@ from typing import Any
 from django.db import connection, models
 from django.dispatch import receiver
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from simple_history.models import HistoricalRecords
 from simple_history.signals import pre_create_historical_record
+
+from tournament.errors import UserError
 
 
 class IPAddressHistoricalModel(models.Model):
@@ -44,6 +47,21 @@ def _record_ip_address(sender: Any, history_instance: Any, **kwargs: Any) -> Non
 
 REASON_MAX = 100
 """A change's reason is kept as the history row's change reason (simple-history: 100 characters)."""
+
+
+def reason_clean(reason: str | None, *, required: bool = True) -> str:
+    """A change's reason as it is kept: white space collapsed; refused if it is empty (when
+    ``required``) or longer than :data:`REASON_MAX` — refused, not cut, so the organiser never sees
+    a different reason in the history than the one typed (issue 14). Raises :class:`UserError`
+    (HTTP 400, code ``reason_required`` / ``reason_too_long``, the message on the ``reason`` field)."""
+    text = " ".join((reason or "").split())
+    if required and not text:
+        message = _("Give a reason.")
+        raise UserError("reason_required", message, fields={"reason": [message]})
+    if len(text) > REASON_MAX:
+        message = _("The reason is longer than %(max)d characters.") % {"max": REASON_MAX}
+        raise UserError("reason_too_long", message, fields={"reason": [message]})
+    return text
 
 
 def history_author(instance: Any, user: Any, reason: str | None = None) -> None:

@@ -15,8 +15,10 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from openpyxl import Workbook
 
+from tournament.draw.edits import round_referees_assign
 from tournament.draw.pairing import Referee
-from tournament.draw.services import round_draw, round_publish, round_referees_assign, stage_advance, stage_create
+from tournament.draw.services import round_draw, round_publish
+from tournament.draw.stages import stage_advance, stage_create
 from tournament.exports.services import export_job_start
 from tournament.matches.models import Match, MatchStatus, Round
 from tournament.matches.services import deal_record, match_sign_off

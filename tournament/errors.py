@@ -5,7 +5,8 @@ the user's language and an HTTP ``status`` (400 bad input, 409 the state refuses
 429 too many) — whatever raised it:
 
 - the application's own errors are :class:`UserError` (or subclasses: ``StaleVersion``,
-  ``MatchRefused`` in ``tournament.matches.services``, the roster importer's errors …);
+  ``MatchRefused`` in ``tournament.matches.errors``, the roster importer's errors …; a reason
+  refused by ``tournament.audit.reason_clean`` is a plain one);
 - the rules core's :class:`~scoring.errors.ScoringError` and :class:`~scoring.cards.CardError` (the
   core imports no Django, so they are mapped here, not subclassed): 400, or 409 for
   ``match_finished``;

@@ -171,7 +171,7 @@ GUANDAN = GameEntry(
     deal_form_path="tournament.matches.forms.DealForm",
     correction_form_path="tournament.matches.forms.CorrectionForm",
     bound_by="order",
-    api_deal_path="tournament.api.match_serializers.DealInput",
+    api_deal_path="tournament.api.match_serializers.GuandanDealInput",
     api_preview_path="tournament.api.match_serializers.PreviewInput",
     api_correction_path="tournament.api.match_serializers.CorrectionInput",
     api_preview_output_path="tournament.api.match_serializers.PreviewOutput",
@@ -249,6 +249,6 @@ def game_entry(game: Game | str) -> GameEntry:
 
 def game_entry_of_match(match: Match) -> GameEntry:
     """The entry of the game ``match`` is played under: its stage's stored rules."""
-    from tournament.matches.services import match_rules  # the services import the models, which need the apps
+    from tournament.matches.fold import match_rules  # the fold imports the models, which need the apps
 
     return game_entry(match_rules(match).game)

@@ -13,6 +13,7 @@ from django.core.cache import cache
 from tests.e2e.conftest import PHONE, SCREENSHOTS
 from tests.factories import organiser, referee
 from tests.tournament.public.events import swiss_event
+from tournament.matches import clock as clock_writes
 from tournament.matches import services
 from tournament.matches.models import RefereeAssignment, Round
 
@@ -77,7 +78,7 @@ def test_pause_extend_call_time_and_the_board(browser, live_server):
         RefereeAssignment.objects.create(round=event.second, table=match.table, referee=ref)
         match.table.area = "A区" if index % 2 == 0 else "B区"
         match.table.save()
-    services.round_start(round_id=rid)
+    clock_writes.round_start(round_id=rid)
     match = tables[0]
     services.deal_record(match_id=match.pk, outcome={"order": ["N", "E", "S"]})
 

@@ -12,7 +12,8 @@ from tests.e2e.conftest import SCREENSHOTS
 from tests.factories import organiser
 from tests.tournament.draw_service.conftest import make_field
 from tournament.celery import app
-from tournament.draw.services import round_draw, round_publish, stage_create
+from tournament.draw.services import round_draw, round_publish
+from tournament.draw.stages import stage_create
 from tournament.matches.models import Match, RefereeAssignment
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

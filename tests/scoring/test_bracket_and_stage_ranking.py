@@ -100,7 +100,7 @@ def test_groups_rank_within_the_group_and_the_stage_by_group_place_then_across_g
     again = rank_stage(entrants=list("ABCDEF"), results=cycle_records(), options=options, groups=groups, lots_seed=5)
     assert with_lots == again and not with_lots.cut_undecided(1)
     group_1 = [row for row in with_lots.rows if row.group == 1]
-    assert [row.row.rank for row in group_1] == [1, 2, 3] and all(row.row.lot is not None for row in group_1)
+    assert [row.row.rank for row in group_1] == [1, 2, 3] and all(row.row.lots is not None for row in group_1)
     assert with_lots.advancing(1)[1] == "D"
 
 

@@ -19,7 +19,6 @@ from scoring.cards import (
     PlayType,
     Reading,
     Suit,
-    beats,
     classify,
     format_cards,
     parse_cards,
@@ -27,6 +26,7 @@ from scoring.cards import (
     parse_level,
     reading_beats,
 )
+from scoring.cards_beats import beats
 
 VECTORS = json.loads(
     (Path(__file__).resolve().parents[1] / "data" / "cards.json").read_text("utf-8")

@@ -16,17 +16,8 @@ from collections.abc import Sequence
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.cards import (
-    BIG_JOKER,
-    SMALL_JOKER,
-    Card,
-    PlayType,
-    Reading,
-    Suit,
-    beats,
-    classify,
-    reading_beats,
-)
+from scoring.cards import BIG_JOKER, SMALL_JOKER, Card, PlayType, Reading, Suit, classify, reading_beats
+from scoring.cards_beats import beats
 
 SUITS = tuple(Suit)
 NON_JOKERS = tuple(Card(rank, suit) for rank in range(2, 15) for suit in SUITS)

@@ -85,7 +85,7 @@ def test_the_tie_break_order() -> None:
 def test_full_ties_share_a_rank_until_lots_are_drawn() -> None:
     rounds = [r(1, "a", 3), r(1, "b", 3), r(1, "c", -6)]
     rows = rank_players(rounds=rounds).rows
-    assert [(row.player, row.rank, row.shared, row.lot) for row in rows] == [
+    assert [(row.player, row.rank, row.shared, row.lots) for row in rows] == [
         ("a", 1, True, None),
         ("b", 1, True, None),
         ("c", 3, False, None),
@@ -93,7 +93,7 @@ def test_full_ties_share_a_rank_until_lots_are_drawn() -> None:
     drawn = rank_players(rounds=rounds, lots_seed=7)
     assert drawn == rank_players(rounds=rounds, lots_seed=7)  # reproducible from the seed
     assert [row.rank for row in drawn.rows] == [1, 2, 3] and not any(row.shared for row in drawn.rows)
-    assert {row.player for row in drawn.rows[:2]} == {"a", "b"} and all(row.lot for row in drawn.rows[:2])
+    assert {row.player for row in drawn.rows[:2]} == {"a", "b"} and all(row.lots for row in drawn.rows[:2])
 
 
 def test_byes_and_players_without_rounds() -> None:

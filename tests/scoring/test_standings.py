@@ -116,7 +116,7 @@ def test_full_ties_share_a_rank_until_lots_are_drawn() -> None:
     """Issue 3: full ties share a rank until lots are drawn; lots are seeded and recorded."""
     results = [won(1, "A", "B"), won(1, "C", "D")]
     shared = rank(results=results, options=DEFAULT)
-    assert table(shared, "shared", "lot") == [
+    assert table(shared, "shared", "lots") == [
         (1, "A", True, None),
         (1, "C", True, None),
         (3, "B", True, None),
@@ -124,7 +124,7 @@ def test_full_ties_share_a_rank_until_lots_are_drawn() -> None:
     ]
     drawn = rank(results=results, options=DEFAULT, lots_seed=11)
     assert [row.rank for row in drawn.rows] == [1, 2, 3, 4] and not any(row.shared for row in drawn.rows)
-    assert all(row.lot is not None for row in drawn.rows) and drawn.lots_seed == 11
+    assert all(row.lots is not None for row in drawn.rows) and drawn.lots_seed == 11
     again = rank(results=results, options=DEFAULT, lots_seed=11)
     assert again == drawn  # reproducible from the recorded seed
     winners = {rank(results=results, options=DEFAULT, lots_seed=seed).rows[0].entrant for seed in range(20)}
@@ -134,7 +134,7 @@ def test_full_ties_share_a_rank_until_lots_are_drawn() -> None:
 def test_lots_only_for_ties() -> None:
     results = [won(1, "A", "B", levels=(14, 2), passed_a=True), won(1, "C", "D")]
     out = rank(results=results, options=DEFAULT, lots_seed=5)
-    assert [row.lot for row in out.rows] == [None, None, None, None]
+    assert [row.lots for row in out.rows] == [None, None, None, None]
 
 
 def test_byes_count_as_configured() -> None:
@@ -252,7 +252,7 @@ def test_standings_json_and_its_errors() -> None:
         "deal_points": 0,
         "buchholz": 1,
         "head_to_head": None,
-        "lot": None,
+        "lots": None,
     }
     for bad in (
         [],
@@ -356,4 +356,4 @@ def test_knockout_placing_ties_are_broken_by_reproducible_lots() -> None:
     first = _knockout(results, lots_seed=7).rows
     again = _knockout(results, lots_seed=7).rows
     assert [r.entrant for r in first] == [r.entrant for r in again]
-    assert [r.rank for r in first] == [1, 2, 3, 4] and {r.lot for r in first} == {1, 2}
+    assert [r.rank for r in first] == [1, 2, 3, 4] and {r.lots for r in first} == {1, 2}

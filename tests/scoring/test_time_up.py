@@ -10,14 +10,22 @@ from scoring.match import replay
 from scoring.outcome import Reason, Status
 from scoring.profiles import options_for
 from scoring.seats import Side
-from scoring.time_up import TimeUpStep, time_up_notice, time_up_notice_of
+from scoring.time_up import TimeUpStep, time_up_notice
 
 
 def notice(overrides: dict[str, Any], *orders: str, called: int | None):
     options = options_for(profile="timed-40", overrides=overrides)
     deals = [FinishingOrder.parse(list(order)) for order in orders]
     result = replay(options=options, deals=deals, time_called_during_deal=called)
-    return time_up_notice_of(result=result, time_called_during_deal=called)
+    return time_up_notice(
+        options=result.options,
+        time_called_during_deal=called,
+        status=result.status,
+        winner=result.winner,
+        reason=result.reason,
+        deals_played=len(result.deals),
+        last_regular_deal=result.last_regular_deal,
+    )
 
 
 def test_no_notice_before_time_is_called():

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.cards import Card, Suit, beats, classify
+from scoring.cards import Card, Suit, classify
+from scoring.cards_beats import beats
 from scoring.cli import main
 from scoring.options import WildReading
 from scoring.profiles import PROFILES

@@ -13,7 +13,7 @@ from scoring.cards import CardError, parse_level
 from scoring.errors import ErrorCode, ScoringError
 from tournament.api.errors import api_exception_handler
 from tournament.errors import USER_ERRORS, UserError, UserErrorMiddleware, user_error
-from tournament.matches.services import MatchRefused
+from tournament.matches.errors import MatchRefused
 
 
 @pytest.mark.parametrize(

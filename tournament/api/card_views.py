@@ -10,7 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.cards import beats, classify
+from scoring.cards import classify
+from scoring.cards_beats import beats
 from scoring.options import WildReading
 from tournament.api.schema import StrictQueryParams
 from tournament.matches.selectors import card_rules

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from scoring.tractor import Capture, Infraction
@@ -53,7 +53,10 @@ class GuandanDealBody(serializers.Serializer):
         return guandan_outcome(order=values["order"], anti_tribute=values.get("anti_tribute", False))
 
 
-class DealInput(GuandanDealBody):
+# A Guandan deal as the API takes it (not scoring.deals.DealInput, the parsed deal); the published
+# schema keeps its component name "DealInput" for clients.
+@extend_schema_serializer(component_name="DealInput")
+class GuandanDealInput(GuandanDealBody):
     expected_version = serializers.IntegerField(
         min_value=0,
         max_value=VERSION_MAX,

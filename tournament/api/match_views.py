@@ -46,7 +46,7 @@ from tournament.api.match_serializers import (
 from tournament.api.schema import StrictQueryParams
 from tournament.bounds import INT_MAX
 from tournament.errors import UserError
-from tournament.matches import access, selectors, services
+from tournament.matches import access, clock, selectors, services
 from tournament.matches.models import Match
 from tournament.parsing import int_parse
 
@@ -90,7 +90,7 @@ class MatchView(StrictQueryParams, APIView):
 
     def match(self, request: Request, match_id: int) -> Match:
         match = access.match_for_user(user=request.user, match_id=match_id)
-        services.match_time_check(match=match)
+        clock.match_time_check(match=match)
         return match
 
     def error_extra(self, error: UserError) -> dict[str, Any]:
@@ -136,7 +136,7 @@ class MyTablesView(StrictQueryParams, generics.ListAPIView):
     def paginate_queryset(self, queryset: Any) -> Any:
         page = super().paginate_queryset(queryset)
         for match in page if page is not None else []:
-            services.match_time_check(match=match)  # the lazy half of the clock
+            clock.match_time_check(match=match)  # the lazy half of the clock
         return page
 
 
@@ -154,7 +154,7 @@ class MatchStartView(MatchView):
     )
     def post(self, request: Request, match_id: int) -> Response:
         match = self.match(request, match_id)
-        services.match_start(match_id=match.pk, user=request.user)
+        clock.match_start(match_id=match.pk, user=request.user)
         return self.answer(match.pk)
 
 
@@ -336,6 +336,6 @@ class RoundStartView(StrictQueryParams, APIView):
         round_ = access.rounds_for_overseer(user=request.user).filter(pk=round_id).first()
         if round_ is None or not access.user_may_start_round(user=request.user, round_=round_):
             raise Http404
-        services.round_start(round_id=round_.pk, user=request.user)
+        clock.round_start(round_id=round_.pk, user=request.user)
         matches = round_.matches.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair")
         return Response(MatchOutput(matches.order_by("table__number", "id"), many=True).data)

@@ -12,7 +12,7 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournament.standings.public import QUERY_MAX
+from tournament.standings.public_types import QUERY_MAX
 
 
 class PairOfNumbers(serializers.Serializer):

@@ -21,8 +21,7 @@ from rest_framework.response import Response
 from tournament.api import public_serializers as out
 from tournament.api.schema import StrictPagination, StrictQueryParams
 from tournament.registration.models import Tournament
-from tournament.standings.public import (
-    TournamentOverview,
+from tournament.standings.public_cache import (
     bracket_cached,
     draw_cached,
     frame_cached,
@@ -31,6 +30,7 @@ from tournament.standings.public import (
     pair_cached,
     standings_cached,
 )
+from tournament.standings.public_types import TournamentOverview
 from tournament.standings.seating import table_find
 from tournament.throttling import AtomicRateThrottle
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.bounds import INT_MAX, column_max
 from tournament.draw.pairing import Referee
-from tournament.draw.services import BRACKET_FIXED, BRACKET_REDRAW
+from tournament.draw.stages import BRACKET_FIXED, BRACKET_REDRAW
 from tournament.matches.models import Match, Round, Stage, StageFormat, Table
 from tournament.registration.forms import profile_choices
 

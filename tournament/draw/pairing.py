@@ -9,7 +9,7 @@ broken internal invariants.
 Generators (all keyword-only, all seeded with ``random.Random(seed)``):
 
 - :func:`swiss_pair` — one Swiss (瑞士移位) round; guarantees in :mod:`.pairing_swiss`.
-- :func:`knockout_bracket` / :func:`knockout_round` / :func:`knockout_champion` — a fixed
+- :func:`knockout_bracket` / :func:`knockout_round` — a fixed
   bracket with byes to the top seeds, and the next round from the winners so far.
 - :func:`knockout_redraw` — seed 004's fresh draw every round, byes go to the next draw.
 - :func:`round_robin_schedule` — every round of a round-robin group (circle method).
@@ -23,7 +23,6 @@ from tournament.draw.pairing_knockout import (
     MatchRef,
     Seeding,
     knockout_bracket,
-    knockout_champion,
     knockout_redraw,
     knockout_round,
     seeding_order,
@@ -31,7 +30,7 @@ from tournament.draw.pairing_knockout import (
 from tournament.draw.pairing_round_robin import ROUND_ROBIN_ALGORITHM, round_robin_schedule
 from tournament.draw.pairing_seating import (
     Referee,
-    RefereeAssignment,
+    SeatRefereeAssignment,
     TableArea,
     referees_assign,
     seat_pair,
@@ -66,13 +65,12 @@ __all__ = [
     "MatchRef",
     "Pairing",
     "Referee",
-    "RefereeAssignment",
     "Seat",
+    "SeatRefereeAssignment",
     "Seeding",
     "TableArea",
     "WithinGroup",
     "knockout_bracket",
-    "knockout_champion",
     "knockout_redraw",
     "knockout_round",
     "referees_assign",

@@ -11,7 +11,8 @@ seeds, so no first-round match is bye v bye. ``seeding="seeds"`` uses the organi
 draws every number by lot. With department protection the lot is adjusted so that first-round
 opponents share no department when a swap of unseeded pairs allows it. Winners advance: given
 the winners so far, :func:`knockout_round` returns the round to play next (byes and walkovers
-are decided without a table) and :func:`knockout_champion` the champion once decided. An
+are decided without a table); the champion is the stage's bracket state's
+(``tournament.standings.selectors.stage_bracket_state_get``, through ``scoring.bracket``). An
 optional third-place match (``third_place=True``) is played in the final round between the
 losing semi-finalists; its winner is recorded under ``(final_round, 2)``.
 
@@ -50,7 +51,6 @@ __all__ = [
     "MatchRef",
     "Seeding",
     "knockout_bracket",
-    "knockout_champion",
     "knockout_redraw",
     "knockout_round",
     "seeding_order",
@@ -491,18 +491,6 @@ def knockout_round(
         pairings=tuple(pairings),
         notes={"bracket_size": bracket.size, "rounds": bracket.rounds},
     )
-
-
-def knockout_champion(
-    *,
-    bracket: KnockoutBracket,
-    winners: Mapping[MatchRef, EntrantId],
-    withdrawn: Collection[EntrantId] = (),
-) -> EntrantId | None:
-    """The champion once the final is decided, else ``None``."""
-    matches, _current = _resolve(bracket, winners, withdrawn)
-    final = matches.get((bracket.rounds, 1))
-    return final.advances if final is not None and final.decided else None
 
 
 def _at_table(warnings: tuple[DrawWarning, ...], table: int) -> tuple[DrawWarning, ...]:

@@ -20,7 +20,7 @@ from tournament.draw.pairing_types import DrawError, DrawWarning, Entrant, Entra
 
 __all__ = [
     "Referee",
-    "RefereeAssignment",
+    "SeatRefereeAssignment",
     "TableArea",
     "referees_assign",
     "seat_conflict",
@@ -82,7 +82,7 @@ class TableArea:
 
 
 @dataclass(frozen=True, slots=True)
-class RefereeAssignment:
+class SeatRefereeAssignment:
     table: int
     referee: RefereeId | None
     warnings: tuple[DrawWarning, ...] = ()
@@ -94,7 +94,7 @@ def referees_assign(
     referees: Sequence[Referee],
     tables_per_referee: int,
     by_area: bool = False,
-) -> tuple[RefereeAssignment, ...]:
+) -> tuple[SeatRefereeAssignment, ...]:
     """Assign referees to tables, each referee at most ``tables_per_referee`` (and ``max_tables``).
 
     Tables go in runs of consecutive numbers (a referee walks less) and as evenly as the limits
@@ -149,7 +149,7 @@ def referees_assign(
         leftover = fill(slots, [r for r in referees if room[r.id] > 0], None)
     for slot in leftover:
         result[slot.table] = (None, (DrawWarning.of("table_without_referee", table=slot.table),))
-    return tuple(RefereeAssignment(table=n, referee=result[n][0], warnings=result[n][1]) for n in numbers)
+    return tuple(SeatRefereeAssignment(table=n, referee=result[n][0], warnings=result[n][1]) for n in numbers)
 
 
 def _even_quotas(count: int, capacities: Sequence[int]) -> list[int]:

@@ -16,7 +16,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.draw import services
+from tournament.draw import edits, services
+from tournament.draw import stages as draw_stages
 from tournament.draw.forms import (
     AdvanceForm,
     MoveForm,
@@ -29,6 +30,7 @@ from tournament.draw.forms import (
 )
 from tournament.draw.pairing import DrawWarning
 from tournament.draw.selectors import round_lines, round_referee_loads, round_seats, table_ranges
+from tournament.errors import UserError
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.matches.referees import referee_accounts_list
 from tournament.registration.models import PairStatus, Tournament
@@ -47,7 +49,9 @@ def _round(tournament: Tournament, round_id: int) -> Round:
     return get_object_or_404(rounds, pk=round_id)
 
 
-def _error_text(error: ValidationError) -> str:
+def _error_text(error: ValidationError | UserError) -> str:
+    if isinstance(error, UserError):
+        return error.message
     return " ".join(str(m) for m in error.messages)
 
 
@@ -62,7 +66,7 @@ def stage_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = StageForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            stage = services.stage_create(tournament=tournament, user=request.user, **form.service_kwargs())
+            stage = draw_stages.stage_create(tournament=tournament, user=request.user, **form.service_kwargs())
         except ValidationError as error:
             add_service_errors(form, error)
         else:
@@ -140,7 +144,7 @@ def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -
     if request.method == "POST" and form.is_valid():
         next_stage = _stage(tournament, form.cleaned_data["next_stage"])
         try:
-            services.stage_advance(
+            draw_stages.stage_advance(
                 stage=stage,
                 next_stage=next_stage,
                 count=form.cleaned_data["count"],
@@ -148,7 +152,7 @@ def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -
                 reason=form.cleaned_data["reason"],
                 user=request.user,
             )
-        except ValidationError as error:
+        except (ValidationError, UserError) as error:  # UserError: the reason
             add_service_errors(form, error)
         else:
             messages.success(request, _("The pairs advance into %(stage)s.") % {"stage": next_stage.name})
@@ -193,7 +197,7 @@ def round_swap(request: HttpRequest, tournament: Tournament, round_id: int) -> H
         messages.error(request, _("Choose two pairs of this round."))
     else:
         try:
-            warnings = services.round_pairs_swap(
+            warnings = edits.round_pairs_swap(
                 round_=round_,
                 first_pair_id=form.cleaned_data["first"],
                 second_pair_id=form.cleaned_data["second"],
@@ -217,7 +221,7 @@ def round_move(request: HttpRequest, tournament: Tournament, round_id: int) -> H
     else:
         match = get_object_or_404(Match.objects.filter(round=round_), pk=form.cleaned_data["match"])
         try:
-            warnings = services.match_table_move(
+            warnings = edits.match_table_move(
                 match=match, table_number=form.cleaned_data["table"], user=request.user
             )
         except ValidationError as error:
@@ -247,7 +251,7 @@ def round_unpublish(request: HttpRequest, tournament: Tournament, round_id: int)
     round_ = _round(tournament, round_id)
     try:
         services.round_unpublish(round_=round_, user=request.user, reason=request.POST.get("reason", ""))
-    except ValidationError as error:
+    except (ValidationError, UserError) as error:  # UserError: the reason
         messages.error(request, _error_text(error))
     else:
         messages.success(request, _("Round %(number)d is a draft again.") % {"number": round_.number})
@@ -303,7 +307,7 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
     by_hand = TablesByHandForm(request.POST if action == "hand" else None, referees=referees, prefix="hand")
     if action == "plan" and form.is_valid():
         try:
-            plan = services.round_referees_assign(
+            plan = edits.round_referees_assign(
                 round_=round_,
                 referees=form.referees(),
                 tables_per_referee=form.cleaned_data["tables_per_referee"],
@@ -319,7 +323,7 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
     if action == "hand" and by_hand.is_valid():
         data = by_hand.cleaned_data
         try:
-            count = services.round_tables_assign(
+            count = edits.round_tables_assign(
                 round_=round_,
                 referee=by_hand.referee_user(),
                 first=data["first"],
@@ -370,7 +374,7 @@ def table_areas(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = TableAreaForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            count = services.table_areas_set(tournament=tournament, **form.cleaned_data)
+            count = edits.table_areas_set(tournament=tournament, **form.cleaned_data)
         except ValidationError as error:
             add_service_errors(form, error)
         else:

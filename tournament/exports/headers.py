@@ -187,7 +187,7 @@ METRIC_ATTRIBUTES: Mapping[str, str] = MappingProxyType(
         "head_to_head": "head_to_head",
         "buchholz": "buchholz",
         "wins": "wins",
-        "lots": "lot",
+        "lots": "lots",
     }
 )
 assert set(METRIC_ATTRIBUTES) == set(METRICS), "every tie-breaker of the rules core needs a column"

@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tournament.matches import access, board, services
+from tournament.matches import access, board, clock
 
 POLL_SECONDS = 15
 
@@ -26,7 +26,7 @@ def _int(value: str | None) -> int | None:
 @login_required
 def progress_board(request: HttpRequest, tournament_id: int, round_id: int) -> HttpResponse:
     round_ = access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
-    services.round_time_check(round_=round_)  # the lazy clock: no query unless the cap has passed
+    clock.round_time_check(round_=round_)  # the lazy clock: no query unless the cap has passed
     filters = {
         "area": request.GET.get("area", "")[:40],
         "referee_id": _int(request.GET.get("referee")),

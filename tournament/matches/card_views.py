@@ -14,7 +14,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
-from scoring.cards import CardError, beats, classify
+from scoring.cards import CardError, classify
+from scoring.cards_beats import beats
 from scoring.levels import level_label
 from tournament.locale import in_ui_language
 from tournament.matches.selectors import card_rules

@@ -21,21 +21,21 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournament.errors import USER_ERRORS, user_error_of
-from tournament.matches import access, services
+from tournament.matches import access, clock
 from tournament.matches.forms import ClockChangeForm
 
 _ROUND: dict[str, Callable[..., Any]] = {
-    "pause": services.round_pause,
-    "resume": services.round_resume,
-    "extend": services.round_extend,
-    "cap": services.round_cap_change,
-    "call": services.round_call_now,
+    "pause": clock.round_pause,
+    "resume": clock.round_resume,
+    "extend": clock.round_extend,
+    "cap": clock.round_cap_change,
+    "call": clock.round_call_now,
 }
 _TABLE: dict[str, Callable[..., Any]] = {
-    "pause": services.match_pause,
-    "resume": services.match_resume,
-    "extend": services.match_extend,
-    "call": services.match_call_now,
+    "pause": clock.match_pause,
+    "resume": clock.match_resume,
+    "extend": clock.match_extend,
+    "call": clock.match_call_now,
 }
 _DONE = {
     "pause": gettext_lazy("Clock paused."),

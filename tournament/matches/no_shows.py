@@ -90,7 +90,8 @@ def no_show_forfeit(*, round_: Round, match_id: int, user: Any = None, now: date
     adjustment each through ``adjustment_record``; refused (nothing written) when the table is no
     longer a no-show — a deal entered, a forfeit recorded, the pair checked in since — or is not
     a table of ``round_`` (the round the caller may oversee)."""
-    from tournament.matches.services import MatchRefused, adjustment_record
+    from tournament.matches.errors import MatchRefused
+    from tournament.matches.services import adjustment_record
 
     offer = round_no_shows(round_=round_, now=now)
     table = next((table for table in offer.tables if table.match.pk == match_id), None)

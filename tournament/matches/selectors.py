@@ -31,8 +31,8 @@ from tournament import labels
 from tournament.games import GUANDAN, GameEntry, game_entry
 from tournament.locale import in_ui_language
 from tournament.matches.access import ACTIVE_ROUND, match_for_user
+from tournament.matches.fold import match_adjustment_rows, match_fold, match_outcomes, match_rules
 from tournament.matches.models import Adjustment, AdjustmentKind, Deal, Match, MatchStatus, RefereeAssignment
-from tournament.matches.services import match_adjustment_rows, match_fold, match_outcomes, match_rules
 from tournament.registration.models import Pair, Player
 from tournament.rules import scoring_message
 

@@ -1,4 +1,4 @@
-"""Match writes: deals, corrections, adjustments, sign-off, and the match clock.
+"""Match writes: deals, corrections, adjustments, sign-off and unlock.
 
 Deals are the source of truth (DESIGN.md principle 1): the match row's ``state``, ``winner``,
 ``result_reason`` and ``status`` are the rules core's fold of its deals and adjustments, rewritten
@@ -8,23 +8,8 @@ the expected version and, for deal entry, honours an idempotency key, so a retri
 submission records one deal (principle 3). Every change is kept by django-simple-history with its
 author, address and reason (principle 4); a correction never erases history.
 
-The clock (RULES.md §2): an organiser starts a round (every match of it) or a single match; the
-cap comes from the round or the rules. The deadline is stored on the rows, a Celery task is
-scheduled for it, and :func:`match_time_check` calls time lazily whenever a page or API call
-touches a match after its cap, so a lost task or a restart loses nothing. Calling time twice has
-no further effect.
-
-The organiser's hand on a running clock (issue 15): pause and resume, extend by N minutes, change
-the round's cap, call time now — for a round (every open table of it, set-based: a few queries for
-2,500 tables) or one table, each with a reason kept on the history rows. A pause is stored as
-``paused_at`` on the round and its tables; while it is set time is never called, and on resume the
-pause's length is added to ``ends_at`` / ``clock_ends_at`` (no running total: the deadline is always
-the one stored). A round's resume resumes the tables its pause paused (``paused_at`` equal to the
-round's); a table paused on its own is resumed on its own. Every change schedules a new task for the
-new deadline, carrying that deadline: a task whose deadline is no longer the stored one is stale and
-schedules nothing (it still asks the database, which stays the source of truth, so it can never call
-time early). Refused where it makes no sense, with a stable code: not started, untimed, already
-paused, not paused, time already called, match over.
+The clock lives in :mod:`tournament.matches.clock`, the fold through the rules core in
+:mod:`tournament.matches.fold`, the errors in :mod:`tournament.matches.errors`.
 
 Who may call what is checked by the callers (``tournament.matches.access``); these functions
 trust their ``match_id``.
@@ -32,26 +17,30 @@ trust their ``match_id``.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Case, F, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.adjustments import Adjustment as ScoringAdjustment
-from scoring.adjustments import Forfeit, LateArrival, LevelPenalty, PointPenalty
-from scoring.errors import ScoringError
-from scoring.match import DealInput, PartialReplay, parse_deal, replay_partial
-from scoring.options import RuleOptions
-from scoring.outcome import MatchResult, Status
-from scoring.seats import Side
-from tournament.audit import REASON_MAX, history_author, history_copy
-from tournament.errors import UserError
+from scoring.match import parse_deal
+from tournament.audit import history_author, reason_clean
+from tournament.matches.clock import _clock_start, _time_call_due, _time_call_if_due
+from tournament.matches.errors import REFUSALS, MatchRefused
+from tournament.matches.fold import (
+    Fold,
+    _check_version,
+    _fold_store,
+    _locked,
+    _refuse_unless_open,
+    _user_or_none,
+    match_adjustment_rows,
+    match_fold,
+    match_replay,
+    match_rules,
+)
 from tournament.matches.models import (
     Adjustment,
     AdjustmentKind,
@@ -63,38 +52,6 @@ from tournament.matches.models import (
 )
 from tournament.matches.signals import match_confirmed, match_unlocked
 from tournament.registration.lifecycle import event_write
-from tournament.rules import rules_for_stage
-from tournament.standings.cache import public_version_bump
-
-logger = logging.getLogger(__name__)
-
-
-SNAPSHOT_FIELDS = ["state", "winner", "result_reason", "status", "finished_at"]
-
-
-class StaleVersion(UserError):
-    """The match changed since the caller read it (HTTP 409 with the current state)."""
-
-    def __init__(self, match: Match) -> None:
-        super().__init__(
-            "stale_version",
-            _("Someone else changed this match. Here is its current state; check it and try again."),
-            status=409,
-            message_en=f"match {match.pk} is at version {match.version}",
-        )
-        self.match = match
-
-
-class MatchRefused(UserError):
-    """A write the match's state does not allow (signed off, not finished, flagged deals …).
-
-    ``code`` is stable (the API returns it); ``message`` is in the user's language. ``conflict``:
-    the match's state is the reason (HTTP 409), else the input is (HTTP 400).
-    """
-
-    def __init__(self, code: str, message: str, *, conflict: bool = True) -> None:
-        super().__init__(code, message, status=409 if conflict else 400)
-        self.conflict = conflict
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,195 +61,6 @@ class DealEntry:
     deal: Deal
     match: Match
     replayed: bool = False
-
-
-# -- folding a match through the rules core --------------------------------------------------------
-
-
-def match_rules(match: Match) -> RuleOptions:
-    """The rules that apply to ``match`` (its stage's, through ``tournament.rules``)."""
-    return rules_for_stage(match.round.stage)
-
-
-def _side_of(match: Match, pair_id: int) -> Side:
-    return Side.NS if pair_id == match.ns_pair_id else Side.EW
-
-
-def scoring_adjustments(
-    *, match: Match, rows: Sequence[Adjustment]
-) -> list[tuple[list[Adjustment], ScoringAdjustment]]:
-    """The rules core's adjustments for ``rows`` (RULES.md §5, §7), each with the rows it stands for.
-
-    Warnings change nothing and are left out. Both pairs forfeiting at the same point is one
-    double forfeit (both lose), not two walkovers.
-    """
-    out: list[tuple[list[Adjustment], ScoringAdjustment]] = []
-    forfeits: dict[tuple[int, Side], int] = {}
-    for row in rows:
-        side = _side_of(match, row.pair_id)
-        if row.kind == AdjustmentKind.FORFEIT:
-            other = forfeits.get((row.after_deal, side.other))
-            if other is not None and isinstance(out[other][1], Forfeit) and len(out[other][0]) == 1:
-                out[other] = (
-                    [*out[other][0], row],
-                    Forfeit(side=None, after_deal=row.after_deal, reason=row.reason),
-                )
-                continue
-            forfeits[(row.after_deal, side)] = len(out)
-            out.append(([row], Forfeit(side=side, after_deal=row.after_deal, reason=row.reason)))
-        elif row.kind == AdjustmentKind.LATE_ARRIVAL:
-            out.append(([row], LateArrival(side=side, minutes=row.minutes_late or 0, after_deal=row.after_deal)))
-        elif row.kind == AdjustmentKind.PENALTY and row.levels:
-            out.append(
-                ([row], LevelPenalty(side=side, levels=row.levels, after_deal=row.after_deal, reason=row.reason))
-            )
-        elif row.kind == AdjustmentKind.PENALTY and row.points:
-            out.append(
-                ([row], PointPenalty(side=side, points=row.points, after_deal=row.after_deal, reason=row.reason))
-            )
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class Fold:
-    """A match folded through the rules core, with what it refused (to be flagged)."""
-
-    partial: PartialReplay
-    deals_valid: int
-    adjustments_valid: frozenset[int]
-    """Ids of the adjustment rows the fold applied (warnings count as applied)."""
-
-    @property
-    def result(self) -> MatchResult:
-        return self.partial.result
-
-
-def match_fold(
-    *,
-    match: Match,
-    outcomes: Sequence[Any],
-    adjustments: Sequence[Adjustment],
-    time_called_during_deal: int | None,
-    parsed: dict[int, DealInput] | None = None,
-) -> Fold:
-    """Fold outcomes and adjustment rows through ``scoring.match.replay_partial`` (no writes).
-
-    A stored outcome the rules core cannot even read stops the fold at that deal, like any other
-    deal it refuses. ``parsed``: deal number → that deal already parsed by the caller (a write
-    parses the deal it was given once, to refuse it first; issue 14).
-    """
-    options = match_rules(match)
-    deals: list[DealInput] = []
-    for number, outcome in enumerate(outcomes, 1):
-        if parsed and number in parsed:
-            deals.append(parsed[number])
-            continue
-        try:
-            deals.append(parse_deal(options=options, data=outcome, number=number))
-        except ScoringError:
-            break
-    groups = scoring_adjustments(match=match, rows=adjustments)
-    partial = replay_partial(
-        options=options,
-        deals=deals,
-        time_called_during_deal=time_called_during_deal,
-        adjustments=[adjustment for _rows, adjustment in groups],
-    )
-    applied = {row.pk for index in partial.adjustments_applied for row in groups[index][0]}
-    grouped = {row.pk for rows, _adjustment in groups for row in rows}
-    applied |= {row.pk for row in adjustments if row.pk not in grouped}  # warnings
-    return Fold(partial=partial, deals_valid=partial.deals_applied, adjustments_valid=frozenset(applied))
-
-
-def _store(match: Match, result: MatchResult) -> None:
-    match.state = result.to_json()
-    match.winner = result.winner.code if result.winner is not None else ""
-    match.result_reason = result.reason.value if result.reason is not None else ""
-    if match.status != MatchStatus.CONFIRMED:
-        if result.status is Status.FINISHED:
-            match.status = MatchStatus.FINISHED
-            match.finished_at = match.finished_at or timezone.now()
-        else:
-            started = bool(result.deals) or match.started_at is not None
-            match.status = MatchStatus.RUNNING if started else MatchStatus.PENDING
-            match.finished_at = None
-
-
-def match_replay(*, match: Match, fields: Iterable[str] = ()) -> MatchResult:
-    """Refold ``match`` from its deals and adjustments and store the snapshot (call inside a
-    transaction, on a locked row; ``fields`` are other fields of ``match`` to save with it).
-
-    A deal or adjustment the rules core refuses (e.g. entered after the match ended, once a
-    correction shortened it) is flagged for the referee along with everything after it — never
-    silently kept in the result or dropped (DESIGN.md principle 1).
-    """
-    deals = list(match.deals.order_by("number"))
-    adjustments = match_adjustment_rows(match)
-    fold = match_fold(
-        match=match,
-        outcomes=[deal.outcome for deal in deals],
-        adjustments=adjustments,
-        time_called_during_deal=match.time_called_during_deal,
-    )
-    return _fold_store(match, deals=deals, adjustments=adjustments, fold=fold, fields=fields)
-
-
-def _fold_store(
-    match: Match, *, deals: Sequence[Deal], adjustments: Sequence[Adjustment], fold: Fold, fields: Iterable[str]
-) -> MatchResult:
-    """Store ``fold`` — the fold of exactly ``deals`` and ``adjustments`` as they are now saved — on
-    the match, its deals' records and the flags (the one fold of a write; issue 14)."""
-    records = fold.result.deals
-    changed = []
-    for index, deal in enumerate(deals):
-        record = records[index].to_json() if index < fold.deals_valid else {}
-        flagged = index >= fold.deals_valid
-        if deal.record != record or deal.flagged != flagged:
-            deal.record, deal.flagged = record, flagged
-            changed.append(deal)
-    if changed:
-        # derived data, not an edit: no history row of its own (the edit that caused it has one)
-        Deal.objects.bulk_update(changed, ["record", "flagged"])
-    changed_adjustments = []
-    for row in adjustments:
-        flagged = row.pk not in fold.adjustments_valid
-        if row.flagged != flagged:
-            row.flagged = flagged
-            changed_adjustments.append(row)
-    if changed_adjustments:
-        Adjustment.objects.bulk_update(changed_adjustments, ["flagged"])
-    _store(match, fold.result)
-    match.save(update_fields=list(dict.fromkeys([*SNAPSHOT_FIELDS, *fields])))
-    return fold.result
-
-
-# -- helpers shared by the writes ------------------------------------------------------------------
-
-
-def _locked(match_id: int) -> Match:
-    # of=("self",): lock the match row only. A bare FOR UPDATE would also lock the joined round,
-    # stage and tournament rows and so serialise every table of the event on one row.
-    return Match.objects.select_for_update(of=("self",)).select_related("round__stage__tournament").get(pk=match_id)
-
-
-def _user_or_none(user: Any) -> Any:
-    return user if getattr(user, "is_authenticated", False) else None
-
-
-def _refuse_unless_open(match: Match) -> None:
-    if match.is_bye:
-        raise MatchRefused("bye", _("A bye has no deals."))
-    if match.status == MatchStatus.CONFIRMED:
-        raise MatchRefused("match_locked", _("The match is signed off; an organiser must unlock it first."))
-
-
-def _check_version(match: Match, expected_version: int | None) -> None:
-    if expected_version is not None and expected_version != match.version:
-        raise StaleVersion(match)
-
-
-REFUSALS = (ScoringError, UserError)
-"""What a write refuses with; nothing it was asked for is written then (a due time call still is)."""
 
 
 def _locked_clocked(match_id: int, *, now: datetime) -> tuple[Match, list[str]]:
@@ -309,32 +77,6 @@ def _locked_open(match_id: int, expected_version: int | None) -> Match:
     _refuse_unless_open(match)
     _check_version(match, expected_version)
     return match
-
-
-def _clean_reason(reason: str | None) -> str:
-    text = " ".join((reason or "").split())
-    if not text:
-        raise MatchRefused("reason_required", _("Give a reason."), conflict=False)
-    if len(text) > REASON_MAX:
-        raise MatchRefused(
-            "reason_too_long",
-            _("The reason is longer than %(max)d characters.") % {"max": REASON_MAX},
-            conflict=False,
-        )
-    return text
-
-
-def match_outcomes(match: Match) -> list[Any]:
-    """The outcomes of the match's deals, in order."""
-    return list(match.deals.order_by("number").values_list("outcome", flat=True))
-
-
-def match_adjustment_rows(match: Match) -> list[Adjustment]:
-    """The match's adjustments in the order they were recorded (the order they apply in)."""
-    return list(match.adjustments.order_by("created_at", "id"))
-
-
-# -- deals -------------------------------------------------------------------------------------------
 
 
 @event_write
@@ -441,7 +183,7 @@ def deal_correct(
         try:
             _refuse_unless_open(match)
             _check_version(match, expected_version)
-            reason = _clean_reason(reason)
+            reason = reason_clean(reason)
             deal = _deal(match, number)
             parsed = parse_deal(options=match_rules(match), data=outcome, number=number)
         except REFUSALS as error:
@@ -495,7 +237,7 @@ def deal_delete(
         try:
             _refuse_unless_open(match)
             _check_version(match, expected_version)
-            reason = _clean_reason(reason)
+            reason = reason_clean(reason)
             deal = _deal(match, number)
         except REFUSALS as error:
             refusal = error
@@ -527,18 +269,13 @@ def deal_delete(
 
 @event_write
 def deal_undo(*, match_id: int, reason: str, user: Any = None, expected_version: int | None = None) -> Match:
-    """Undo the last deal of the match: a deletion of it, with the referee's reason like a correction
-    or a deletion (issue 17), audited as "Undo: <reason>"."""
+    """Undo the last deal of the match: a deletion of it, audited with the referee's reason like a
+    correction or a deletion (issue 17; the reason is kept as typed, as :func:`reason_clean` refuses
+    or keeps it)."""
     last = Deal.objects.filter(match_id=match_id).order_by("-number").values_list("number", flat=True).first()
     if last is None:
         raise MatchRefused("no_deals", _("There is no deal to undo."))
-    return deal_delete(
-        match_id=match_id,
-        number=last,
-        reason=_("Undo: %(reason)s") % {"reason": reason},
-        user=user,
-        expected_version=expected_version,
-    )
+    return deal_delete(match_id=match_id, number=last, reason=reason, user=user, expected_version=expected_version)
 
 
 # -- adjustments -------------------------------------------------------------------------------------
@@ -630,7 +367,7 @@ def _adjustment_trial(
     fold of the write), or the refusal."""
     _refuse_unless_open(match)
     _check_version(match, expected_version)
-    reason = _clean_reason(reason)
+    reason = reason_clean(reason)
     if pair_id not in (match.ns_pair_id, match.ew_pair_id):
         raise MatchRefused("bad_pair", _("That pair does not play this match."), conflict=False)
     deals = list(match.deals.order_by("number"))
@@ -695,7 +432,7 @@ def adjustment_delete(
     """Remove an adjustment entered by mistake, with a reason (kept in the audit history)."""
     with transaction.atomic():
         match = _locked_open(match_id, expected_version)
-        reason = _clean_reason(reason)
+        reason = reason_clean(reason)
         row = match.adjustments.filter(pk=adjustment_id).first()
         if row is None:
             raise MatchRefused("no_such_adjustment", _("There is no such adjustment."), conflict=False)
@@ -745,7 +482,7 @@ def match_unlock(*, match_id: int, reason: str, user: Any = None) -> Match:
         match = _locked(match_id)
         if match.status != MatchStatus.CONFIRMED:
             raise MatchRefused("not_locked", _("The match is not signed off."))
-        reason = _clean_reason(reason)
+        reason = reason_clean(reason)
         match.status = MatchStatus.FINISHED
         match.signed_off_by = None
         match.signed_off_at = None
@@ -776,494 +513,3 @@ def _round_finish_if_done(round_: Round) -> None:
 
 
 # -- the clock ---------------------------------------------------------------------------------------
-
-
-def time_cap_minutes(*, round_: Round) -> int | None:
-    """The round's own cap (custom minutes) or the rules' (40, 90 … RULES.md §2); None: untimed."""
-    if round_.time_cap_minutes:
-        return round_.time_cap_minutes
-    minutes: int | None = rules_for_stage(round_.stage).time_cap_minutes
-    return minutes
-
-
-def _clock_start(match: Match, *, now: datetime, ends_at: datetime | None = None, schedule: bool = True) -> None:
-    minutes = time_cap_minutes(round_=match.round)
-    match.started_at = now
-    match.clock_ends_at = ends_at or (now + timedelta(minutes=minutes) if minutes else None)
-    if schedule and match.clock_ends_at is not None:
-        _schedule("match", match.pk, match.clock_ends_at)
-
-
-def _schedule(kind: str, pk: int, eta: datetime) -> None:
-    """Schedule the time call once the transaction commits. Losing it loses nothing: the lazy
-    check calls time when anyone touches the match after the cap."""
-
-    def send() -> None:
-        from tournament.matches import tasks
-
-        task = tasks.round_time_up if kind == "round" else tasks.match_time_up
-        try:
-            # the deadline travels with the task: a later change makes it stale (see tasks.py)
-            task.apply_async(args=[pk], kwargs={"ends_at": eta.isoformat()}, eta=eta)
-        except Exception:  # broker down: the lazy check covers it; the write already committed
-            logger.warning("could not schedule the time call of %s %s", kind, pk, exc_info=True)
-
-    transaction.on_commit(send)
-
-
-@event_write
-def match_start(*, match_id: int, user: Any = None, now: datetime | None = None) -> Match:
-    """Start one match's clock (its round's cap). Starting a started match changes nothing."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        match = _locked(match_id)
-        _refuse_unless_open(match)
-        if match.started_at is not None:
-            return match
-        _clock_start(match, now=now)
-        history_author(match, user)
-        match_replay(match=match, fields=["started_at", "clock_ends_at"])
-    return match
-
-
-@event_write
-def round_start(*, round_id: int, user: Any = None, now: datetime | None = None) -> Round:
-    """Start a round: its clock and that of every match not started yet (RULES.md §2).
-
-    One task is scheduled for the round's cap. The matches are started set-based, in a second
-    short transaction (locks are never held on the round while a match is locked, the order
-    sign-off uses): their rows are locked in id order in one query, updated in one, and their
-    history rows copied by the database in one — four queries for 2,500 tables, where one
-    transaction per match cost seven queries each. Starting a started round only starts the matches that were missed.
-    """
-    now = now or timezone.now()
-    with transaction.atomic():
-        round_ = Round.objects.select_for_update().get(pk=round_id)
-        if round_.started_at is None:
-            if round_.status in (RoundStatus.DRAFT, RoundStatus.FINISHED):
-                raise MatchRefused("round_not_published", _("Only a published round can be started."))
-            minutes = time_cap_minutes(round_=round_)
-            round_.started_at = now
-            round_.ends_at = now + timedelta(minutes=minutes) if minutes else None
-            round_.status = RoundStatus.RUNNING
-            history_author(round_, user)
-            round_.save(update_fields=["started_at", "ends_at", "status"])
-            if round_.ends_at is not None:
-                _schedule("round", round_.pk, round_.ends_at)
-    with transaction.atomic():
-        ids = list(
-            round_.matches.select_for_update(of=("self",))
-            .filter(started_at__isnull=True, ew_pair__isnull=False)
-            .filter(status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
-            .order_by("pk")
-            .values_list("pk", flat=True)
-        )
-        if ids:
-            started = round_.started_at or now
-            # A match not started has no deals (the first deal starts its clock), so its fold is
-            # unchanged but for the status it reads: pending becomes running.
-            Match.objects.filter(pk__in=ids).update(
-                started_at=started,
-                clock_ends_at=round_.ends_at,
-                status=Case(When(status=MatchStatus.PENDING, then=Value(MatchStatus.RUNNING)), default=F("status")),
-            )
-            history_copy(queryset=Match.objects.filter(pk__in=ids), user=user)
-            public_version_bump(tournament_id=round_.stage.tournament_id, seating=False)
-    return round_
-
-
-@event_write
-def round_clock_set(
-    *, round_id: int, time_cap_minutes: int | None, warning_minutes: int, user: Any = None
-) -> Round:
-    """Set a round's cap (custom minutes; None: the rules') and when the warning shows, before it starts."""
-    with transaction.atomic():
-        round_ = Round.objects.select_for_update().get(pk=round_id)
-        if round_.started_at is not None:
-            raise MatchRefused("round_started", _("The round has started; its clock can no longer change."))
-        round_.time_cap_minutes = time_cap_minutes
-        round_.warning_minutes = warning_minutes
-        history_author(round_, user)
-        round_.save(update_fields=["time_cap_minutes", "warning_minutes"])
-    return round_
-
-
-def _time_call_if_due(match: Match, *, now: datetime) -> bool:
-    """On a locked match: call time if its cap has passed and a deal is being played (RULES.md §2).
-
-    The deal being played when time is called is the one after those entered. A match that has
-    already ended needs no call; if a correction reopens it later, time is called then.
-    """
-    fields = _time_call_due(match, now=now)
-    if not fields:
-        return False
-    match_replay(match=match, fields=fields)
-    return True
-
-
-def _time_call_due(match: Match, *, now: datetime) -> list[str]:
-    """On a locked match: call time in memory if its cap has passed (RULES.md §2); the fields it
-    changed, for the caller's fold to store (none: nothing was due). A signed-off match is left as is."""
-    if (
-        match.status == MatchStatus.CONFIRMED
-        or match.clock_ends_at is None
-        or now < match.clock_ends_at
-        or match.paused_at is not None  # a paused clock never calls time
-    ):
-        return []
-    fields = []
-    if match.time_called_at is None:
-        match.time_called_at = now
-        fields.append("time_called_at")
-    if match.time_called_during_deal is None and match.status in (MatchStatus.PENDING, MatchStatus.RUNNING):
-        match.time_called_during_deal = match.deals.count() + 1
-        match.version += 1
-        fields += ["time_called_during_deal", "version"]
-    return fields
-
-
-def match_call_time(*, match_id: int, now: datetime | None = None) -> bool:
-    """Call time for one match if its cap has passed; True if anything changed (idempotent)."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        match = _locked(match_id)
-        if match.status == MatchStatus.CONFIRMED:
-            return False
-        return _time_call_if_due(match, now=now)
-
-
-def match_time_check(*, match: Match, now: datetime | None = None) -> bool:
-    """The lazy half of the clock: call time if ``match`` (as read) is past its cap and not called.
-
-    Cheap when nothing is due (no query, no lock); used by every page and API call that touches
-    a match, so the clock holds without the scheduled task.
-    """
-    now = now or timezone.now()
-    due = (
-        match.clock_ends_at is not None
-        and now >= match.clock_ends_at
-        and match.paused_at is None
-        and (
-            match.time_called_at is None
-            or (match.time_called_during_deal is None and match.status in (MatchStatus.PENDING, MatchStatus.RUNNING))
-        )
-        and match.status != MatchStatus.CONFIRMED
-    )
-    if not due:
-        return False
-    changed = match_call_time(match_id=match.pk, now=now)
-    match.refresh_from_db()
-    return changed
-
-
-def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
-    """Call time for a round at its cap: the round once, then each of its matches that is due.
-
-    True the one time the round's time is called; later calls (a duplicate task, a lazy check)
-    change nothing (RULES.md §2: the project calls time itself, once) but finish any match a
-    crashed earlier call missed. Each match is called in its own short transaction.
-    """
-    now = now or timezone.now()
-    with transaction.atomic():
-        round_ = Round.objects.select_for_update().get(pk=round_id)
-        if round_.ends_at is None or now < round_.ends_at or round_.paused_at is not None:
-            return False
-        first = round_.time_called_at is None
-        if first:
-            round_.time_called_at = now
-            if round_.status == RoundStatus.RUNNING:
-                round_.status = RoundStatus.TIME_CALLED
-            round_.save(update_fields=["time_called_at", "status"])
-    due = round_.matches.filter(
-        clock_ends_at__lte=now, time_called_at__isnull=True, paused_at__isnull=True
-    ).exclude(status=MatchStatus.CONFIRMED)
-    for match_id in due.values_list("pk", flat=True):
-        match_call_time(match_id=match_id, now=now)
-    return first
-
-
-def round_time_check(*, round_: Round, now: datetime | None = None) -> bool:
-    """The lazy check for a round (its organiser's page): call time if its cap has passed."""
-    now = now or timezone.now()
-    if (
-        round_.ends_at is None
-        or round_.time_called_at is not None
-        or round_.paused_at is not None
-        or now < round_.ends_at
-    ):
-        return False
-    changed = round_call_time(round_id=round_.pk, now=now)
-    round_.refresh_from_db()
-    return changed
-
-
-# -- the organiser's hand on a running clock (issue 15) ----------------------------------------------
-
-EXTEND_MAX_MINUTES = 240
-"""An extension or a cap beyond four hours is a typing error, not a decision."""
-
-_OPEN = (MatchStatus.PENDING, MatchStatus.RUNNING)
-
-
-def _refuse_round_clock(round_: Round, *, paused: bool | None = None, timed: bool = True) -> None:
-    """Refuse a change of a round's clock that makes no sense; ``paused``: the state it needs."""
-    if round_.started_at is None:
-        raise MatchRefused("clock_not_started", _("The round's clock has not started."))
-    if round_.status == RoundStatus.FINISHED:
-        raise MatchRefused("round_finished", _("The round is finished; its clock can no longer change."))
-    if round_.time_called_at is not None:
-        raise MatchRefused("time_called", _("Time has already been called for this round."))
-    if timed and round_.ends_at is None:
-        raise MatchRefused("untimed", _("This round has no time limit."))
-    if paused is True and round_.paused_at is None:
-        raise MatchRefused("not_paused", _("The clock is running, not paused."))
-    if paused is False and round_.paused_at is not None:
-        raise MatchRefused("already_paused", _("The clock is already paused."))
-
-
-def _refuse_match_clock(match: Match, *, paused: bool | None = None, timed: bool = True) -> None:
-    """Refuse a change of one table's clock that makes no sense; ``paused``: the state it needs."""
-    if match.is_bye:
-        raise MatchRefused("bye", _("A bye has no clock."))
-    if match.status not in _OPEN:
-        raise MatchRefused("match_over", _("The match is over; its clock can no longer change."))
-    if match.started_at is None:
-        raise MatchRefused("clock_not_started", _("This table's clock has not started."))
-    if match.time_called_at is not None:
-        raise MatchRefused("time_called", _("Time has already been called at this table."))
-    if timed and match.clock_ends_at is None:
-        raise MatchRefused("untimed", _("This table has no time limit."))
-    if paused is True and match.paused_at is None:
-        raise MatchRefused("not_paused", _("The clock is running, not paused."))
-    if paused is False and match.paused_at is not None:
-        raise MatchRefused("already_paused", _("The clock is already paused."))
-
-
-def _clean_minutes(minutes: Any, *, low: int = 1) -> int:
-    try:
-        value = int(minutes)
-    except (TypeError, ValueError):
-        value = low - 1
-    if not low <= value <= EXTEND_MAX_MINUTES:
-        raise MatchRefused(
-            "minutes_out_of_range",
-            _("Give a number of minutes from %(low)d to %(high)d.") % {"low": low, "high": EXTEND_MAX_MINUTES},
-            conflict=False,
-        )
-    return value
-
-
-def _round_open_matches(round_: Round) -> Any:
-    """The round's tables whose clock runs with the round's: started, timed, time not called."""
-    return round_.matches.filter(
-        started_at__isnull=False, clock_ends_at__isnull=False, time_called_at__isnull=True, status__in=_OPEN
-    )
-
-
-def _matches_update(round_: Round, queryset: Any, *, user: Any, reason: str, **values: Any) -> list[int]:
-    """Lock ``queryset``'s rows in id order (one query), update them (one) and copy their history
-    rows with the reason (one): the set-based write of a round-wide clock change."""
-    ids = list(queryset.select_for_update(of=("self",)).order_by("pk").values_list("pk", flat=True))
-    if ids:
-        Match.objects.filter(pk__in=ids).update(**values)
-        history_copy(queryset=Match.objects.filter(pk__in=ids), user=user, reason=reason)
-    public_version_bump(tournament_id=round_.stage.tournament_id, seating=False)
-    return ids
-
-
-def _schedule_round(round_: Round) -> None:
-    """A task for the round's new deadline, and one for each of its tables whose deadline differs
-    (extended or paused on its own): the round's task calls only the tables then due."""
-    if round_.ends_at is None or round_.paused_at is not None:
-        return
-    _schedule("round", round_.pk, round_.ends_at)
-    own = _round_open_matches(round_).filter(paused_at__isnull=True).exclude(clock_ends_at=round_.ends_at)
-    for pk, ends_at in own.values_list("pk", "clock_ends_at"):
-        _schedule("match", pk, ends_at)
-
-
-def _round_locked(round_id: int) -> Round:
-    return Round.objects.select_for_update(of=("self",)).select_related("stage").get(pk=round_id)
-
-
-@event_write
-def round_pause(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
-    """Pause a round's clock and that of every table running with it (a fire alarm, a dispute)."""
-    now = now or timezone.now()
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        round_ = _round_locked(round_id)
-        _refuse_round_clock(round_, paused=False)
-        round_.paused_at = now
-        history_author(round_, user, reason)
-        round_.save(update_fields=["paused_at"])
-        _matches_update(
-            round_, _round_open_matches(round_).filter(paused_at__isnull=True), user=user, reason=reason, paused_at=now
-        )
-    return round_
-
-
-@event_write
-def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
-    """Resume a paused round: its deadline, and that of each table its pause paused, move on by the
-    pause's length; tables paused on their own stay paused."""
-    now = now or timezone.now()
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        round_ = _round_locked(round_id)
-        _refuse_round_clock(round_, paused=True)
-        assert round_.paused_at is not None and round_.ends_at is not None
-        pause = now - round_.paused_at
-        paused_with_round = _round_open_matches(round_).filter(paused_at=round_.paused_at)
-        round_.ends_at += pause
-        round_.paused_at = None
-        history_author(round_, user, reason)
-        round_.save(update_fields=["ends_at", "paused_at"])
-        moved = F("clock_ends_at") + pause
-        _matches_update(round_, paused_with_round, user=user, reason=reason, paused_at=None, clock_ends_at=moved)
-        _schedule_round(round_)
-    return round_
-
-
-@event_write
-def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) -> Round:
-    """Give a round's clock, and every table running with it, ``minutes`` more (paused or not)."""
-    minutes = _clean_minutes(minutes)
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        round_ = _round_locked(round_id)
-        _refuse_round_clock(round_)
-        assert round_.ends_at is not None
-        delta = timedelta(minutes=minutes)
-        round_.ends_at += delta
-        history_author(round_, user, reason)
-        round_.save(update_fields=["ends_at"])
-        moved = F("clock_ends_at") + delta
-        _matches_update(round_, _round_open_matches(round_), user=user, reason=reason, clock_ends_at=moved)
-        _schedule_round(round_)
-    return round_
-
-
-@event_write
-def round_cap_change(
-    *, round_id: int, minutes: int, reason: str, user: Any = None, now: datetime | None = None
-) -> Round:
-    """Change a started round's cap to ``minutes``: every deadline moves by the difference (pauses
-    and extensions already given are kept). A cap already past calls time at once."""
-    now = now or timezone.now()
-    minutes = _clean_minutes(minutes)
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        round_ = _round_locked(round_id)
-        _refuse_round_clock(round_, timed=False)
-        assert round_.started_at is not None
-        old = time_cap_minutes(round_=round_)
-        round_.time_cap_minutes = minutes
-        open_matches = _round_open_matches(round_)
-        if round_.ends_at is None or old is None:  # an untimed round gets its first deadline
-            round_.ends_at = round_.started_at + timedelta(minutes=minutes)
-            open_matches = round_.matches.filter(
-                started_at__isnull=False, clock_ends_at__isnull=True, time_called_at__isnull=True, status__in=_OPEN
-            )
-            values: dict[str, Any] = {"clock_ends_at": F("started_at") + timedelta(minutes=minutes)}
-        else:
-            delta = timedelta(minutes=minutes - old)
-            round_.ends_at += delta
-            values = {"clock_ends_at": F("clock_ends_at") + delta}
-        history_author(round_, user, reason)
-        round_.save(update_fields=["time_cap_minutes", "ends_at"])
-        _matches_update(round_, open_matches, user=user, reason=reason, **values)
-        _schedule_round(round_)
-    if round_.paused_at is None and round_.ends_at <= now:
-        round_call_time(round_id=round_.pk, now=now)
-        round_.refresh_from_db()
-    return round_
-
-
-@event_write
-def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
-    """Call time for a round now (paused or not): every table running with it is called at once."""
-    now = now or timezone.now()
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        round_ = _round_locked(round_id)
-        _refuse_round_clock(round_, timed=False)
-        round_.ends_at = now
-        round_.paused_at = None
-        history_author(round_, user, reason)
-        round_.save(update_fields=["ends_at", "paused_at"])
-        # the untimed tables too: "call time now" is the organiser's cap
-        open_matches = round_.matches.filter(started_at__isnull=False, time_called_at__isnull=True, status__in=_OPEN)
-        _matches_update(round_, open_matches, user=user, reason=reason, clock_ends_at=now, paused_at=None)
-    # each table's time call replays it through the rules core (the deal being played is recorded)
-    round_call_time(round_id=round_.pk, now=now)
-    round_.refresh_from_db()
-    return round_
-
-
-def _match_clock_save(match: Match, *, user: Any, reason: str, fields: list[str]) -> None:
-    history_author(match, user, reason)
-    match.save(update_fields=fields)
-    public_version_bump(tournament_id=match.round.stage.tournament_id, seating=False)
-
-
-@event_write
-def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
-    """Pause one table's clock (a dispute at that table)."""
-    now = now or timezone.now()
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        match = _locked(match_id)
-        _refuse_match_clock(match, paused=False)
-        match.paused_at = now
-        _match_clock_save(match, user=user, reason=reason, fields=["paused_at"])
-    return match
-
-
-@event_write
-def match_resume(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
-    """Resume one table's clock (paused alone or with its round): its deadline moves on by the pause."""
-    now = now or timezone.now()
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        match = _locked(match_id)
-        _refuse_match_clock(match, paused=True)
-        assert match.paused_at is not None and match.clock_ends_at is not None
-        match.clock_ends_at += now - match.paused_at
-        match.paused_at = None
-        _match_clock_save(match, user=user, reason=reason, fields=["clock_ends_at", "paused_at"])
-        _schedule("match", match.pk, match.clock_ends_at)
-    return match
-
-
-@event_write
-def match_extend(*, match_id: int, minutes: int, reason: str, user: Any = None) -> Match:
-    """Give one table ``minutes`` more (a long dispute there), paused or not."""
-    minutes = _clean_minutes(minutes)
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        match = _locked(match_id)
-        _refuse_match_clock(match)
-        assert match.clock_ends_at is not None
-        match.clock_ends_at += timedelta(minutes=minutes)
-        _match_clock_save(match, user=user, reason=reason, fields=["clock_ends_at"])
-        if match.paused_at is None:
-            _schedule("match", match.pk, match.clock_ends_at)
-    return match
-
-
-@event_write
-def match_call_now(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
-    """Call time at one table now (paused or not, timed or not)."""
-    now = now or timezone.now()
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        match = _locked(match_id)
-        _refuse_match_clock(match, timed=False)
-        match.clock_ends_at = now
-        match.paused_at = None
-        history_author(match, user, reason)
-        match.save(update_fields=["clock_ends_at", "paused_at"])
-        _time_call_if_due(match, now=now)
-        public_version_bump(tournament_id=match.round.stage.tournament_id, seating=False)
-    return match

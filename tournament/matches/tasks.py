@@ -21,8 +21,8 @@ from typing import Any
 from celery import shared_task
 from django.utils import timezone
 
+from tournament.matches.clock import match_call_time, round_call_time
 from tournament.matches.models import Match, Round
-from tournament.matches.services import match_call_time, round_call_time
 
 
 @shared_task(bind=True, acks_late=True)

@@ -1,7 +1,7 @@
 """The referee's and the organiser's match pages: thin views over the match services.
 
 Every page scopes the match by the caller (``access.match_for_user``: out of scope is 404) and
-checks the clock lazily (``services.match_time_check``) before showing or changing anything.
+checks the clock lazily (``clock.match_time_check``) before showing or changing anything.
 Pages work without JavaScript (each tap is a link, each action a form, then a redirect); with
 htmx the same URLs answer with the fragment to swap, so nothing reloads the whole page.
 """
@@ -25,7 +25,7 @@ from scoring.options import AtTimeUp
 from tournament import games
 from tournament.errors import USER_ERRORS, user_error_of
 from tournament.games import GameEntry
-from tournament.matches import access, no_shows, selectors, services
+from tournament.matches import access, clock, errors, no_shows, selectors, services
 from tournament.matches.forms import (
     AdjustmentForm,
     DealEntryFields,
@@ -42,7 +42,7 @@ from tournament.rules import rules_for_stage
 
 def _match(request: HttpRequest, match_id: int, *, reading: bool = False) -> Match:
     match = access.match_for_user(user=request.user, match_id=match_id, reading=reading)
-    services.match_time_check(match=match)
+    clock.match_time_check(match=match)
     return match
 
 
@@ -119,7 +119,7 @@ def _failure(
     state, 400 for bad input)."""
     match = Match.objects.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair").get(pk=match_id)
     failure = user_error_of(error)
-    if isinstance(error, services.StaleVersion):
+    if isinstance(error, errors.StaleVersion):
         entry_form = None  # the deal was entered for a state that is gone
     return _render_match(request, match, status=failure.status, entry_form=entry_form, error=failure.message)
 
@@ -142,7 +142,7 @@ def referee_home(request: HttpRequest) -> HttpResponse:
     """My tables this round (referees) and the rounds being played (organisers, chief referees)."""
     matches = list(selectors.referee_tables(user=request.user))
     for match in matches:
-        services.match_time_check(match=match)
+        clock.match_time_check(match=match)
     rows = [selectors.match_summary(match=match) for match in matches]
     rounds = list(access.rounds_for_overseer(user=request.user)[:50])
     context = {"groups": selectors.referee_table_groups(rows=rows), "rows": rows, "rounds": rounds}
@@ -252,7 +252,7 @@ def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
                     expected_version=form.cleaned_data["version"],
                 )
             except WRITE_ERRORS as error:
-                if isinstance(error, services.StaleVersion):
+                if isinstance(error, errors.StaleVersion):
                     return _failure(request, match.pk, error)
                 failure = user_error_of(error)
                 form.add_error(None, failure.message)
@@ -313,7 +313,7 @@ def deal_delete(request: HttpRequest, match_id: int, number: int) -> HttpRespons
 def match_start(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(request, match_id)
     try:
-        services.match_start(match_id=match.pk, user=request.user)
+        clock.match_start(match_id=match.pk, user=request.user)
     except WRITE_ERRORS as error:
         return _failure(request, match.pk, error)
     return _done(request, match, _("Clock started."))
@@ -395,7 +395,7 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
                             expected_version=version,
                         )
                         version += 1
-            except services.StaleVersion as error:
+            except errors.StaleVersion as error:
                 return _failure(request, match.pk, error)
             except USER_ERRORS as error:
                 form.add_error(None, user_error_of(error).message)
@@ -455,14 +455,14 @@ def match_audit(request: HttpRequest, match_id: int) -> HttpResponse:
 def round_clock(request: HttpRequest, tournament_id: int, round_id: int) -> HttpResponse:
     """A round's clock and its tables: start the round (or one match), watch time run out."""
     round_ = access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
-    services.round_time_check(round_=round_)
+    clock.round_time_check(round_=round_)
     matches = list(
         selectors.with_flag_counts(
             round_.matches.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair")
         ).order_by("table__number", "id")
     )
     for match in matches:
-        services.match_time_check(match=match)
+        clock.match_time_check(match=match)
     initial = {"time_cap_minutes": round_.time_cap_minutes, "warning_minutes": round_.warning_minutes}
     context = {
         "clock_form": RoundClockForm(initial=initial),
@@ -470,7 +470,7 @@ def round_clock(request: HttpRequest, tournament_id: int, round_id: int) -> Http
         "tournament": round_.stage.tournament,
         "rows": [selectors.match_summary(match=match) for match in matches if not match.is_bye],
         "byes": [match for match in matches if match.is_bye],
-        "cap": services.time_cap_minutes(round_=round_),
+        "cap": clock.time_cap_minutes(round_=round_),
         "paused_minutes_left": _paused_minutes_left(round_),
         # Tractor (seed 001 §3): when time is up one more deal is announced for every table
         "one_more_deal": rules_for_stage(round_.stage).at_time_up is AtTimeUp.ONE_MORE_DEAL,
@@ -490,7 +490,7 @@ def _paused_minutes_left(round_: Any) -> int | None:
 def round_start(request: HttpRequest, tournament_id: int, round_id: int) -> HttpResponse:
     round_ = access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
     try:
-        services.round_start(round_id=round_.pk, user=request.user)
+        clock.round_start(round_id=round_.pk, user=request.user)
     except USER_ERRORS as error:
         messages.error(request, user_error_of(error).message)
     else:
@@ -505,7 +505,7 @@ def round_clock_set(request: HttpRequest, tournament_id: int, round_id: int) -> 
     form = RoundClockForm(request.POST)
     if form.is_valid():
         try:
-            services.round_clock_set(round_id=round_.pk, user=request.user, **form.cleaned_data)
+            clock.round_clock_set(round_id=round_.pk, user=request.user, **form.cleaned_data)
         except USER_ERRORS as error:
             messages.error(request, user_error_of(error).message)
         else:

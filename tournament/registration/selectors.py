@@ -19,14 +19,6 @@ def pairs_with_players(*, tournament: Tournament) -> QuerySet[Pair]:
     )
 
 
-def pair_search(*, tournament: Tournament, query: str, limit: int = 30) -> QuerySet[Pair]:
-    """Pairs with a player whose name contains ``query`` or whose employee number starts with it."""
-    matching = PairMember.objects.filter(player__tournament=tournament).filter(
-        Q(player__name__icontains=query) | Q(player__employee_number__istartswith=query)
-    )
-    return pairs_with_players(tournament=tournament).filter(pk__in=matching.values("pair_id"))[:limit]
-
-
 CHECKIN_PAGE_SIZE = 50
 
 

@@ -25,9 +25,13 @@ from tournament.registration.selectors import checkin_counts, checkin_page, chec
 from tournament.standings.views import overview_html as public_overview_html
 
 
-def add_service_errors(form: Any, error: ValidationError) -> None:
-    """Show a service's ValidationError on the form: field errors where the form has the field."""
-    if hasattr(error, "error_dict"):
+def add_service_errors(form: Any, error: ValidationError | UserError) -> None:
+    """Show a service's ValidationError or UserError on the form: field errors where the form has
+    the field."""
+    if isinstance(error, UserError):
+        for field, field_errors in (error.fields or {None: [error.message]}).items():
+            form.add_error(field if field in form.fields else None, field_errors)
+    elif hasattr(error, "error_dict"):
         for field, field_errors in error.error_dict.items():
             form.add_error(field if field in form.fields else None, field_errors)
     else:

@@ -74,8 +74,9 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-PREFIX = "public:v2"
-"""Change it when the shape of cached values changes, so a release never reads an older one's."""
+PREFIX = "public:v3"
+"""Change it when the shape of cached values changes, so a release never reads an older one's (v3: the
+values moved to ``tournament.standings.public_types`` and two were renamed, which changes their pickles)."""
 VERSION_TIMEOUT = 60 * 60 * 24 * 30
 """The version key outlives any event; if it is evicted anyway a fresh clock value replaces it."""
 ENTRY_TIMEOUT = 60 * 60 * 6

@@ -8,373 +8,41 @@ snapshot) and
 (a draft draw is the organiser's); a lookup outside the tournament gives ``None`` (the views
 answer 404).
 
-The ``*_cached`` helpers wrap these with the tournament's versioned cache
-(:mod:`tournament.standings.cache`); views and the API call those. Each is keyed on the scope
-whose events can change it: the standings are a coalesced build of the *standings* version
-(moved only by what a ranking counts, rebuilt at most every few seconds, never in front of a
-waiting request); the frame (stages and rounds) on the *seating* version; what shows live levels
-or the running tables on the *public* version, moved by every deal — the draw and the overview
-(with its progress) as coalesced builds like the standings, a match, a pair and the bracket
-(one key each, small) as plain cached values.
+The values are in :mod:`tournament.standings.public_types`; the cached wrappers views and the API
+call are in :mod:`tournament.standings.public_cache`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Q
 
 from scoring.snapshot import DealSnapshot, MatchSnapshot, SidePair
 from scoring.standings import METRICS
-from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Stage, StageFormat
+from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, Stage, StageFormat
 from tournament.registration.models import Pair, Tournament
-from tournament.rules import RuleLine, rules_for_stage, stage_profile_name, stage_rules_lines
-from tournament.standings.cache import UNREAD, coalesced_get, public_cached, public_version_get
-from tournament.standings.selectors import stage_bracket_state_get, stage_match_records, stage_ranking_get
-
-PUBLIC_ROUND_STATUSES = (
-    RoundStatus.PUBLISHED,
-    RoundStatus.RUNNING,
-    RoundStatus.TIME_CALLED,
-    RoundStatus.FINISHED,
+from tournament.rules import rules_for_stage, stage_profile_name, stage_rules_lines
+from tournament.standings.public_types import (
+    PUBLIC_ROUND_STATUSES,
+    QUERY_MAX,
+    Bracket,
+    BracketMatch,
+    BracketRound,
+    Column,
+    DealLine,
+    DrawRow,
+    MatchPage,
+    PairView,
+    PublicSide,
+    RoundInfo,
+    RoundProgress,
+    StageInfo,
+    StageTable,
+    StandingLine,
+    TournamentOverview,
 )
-OPEN_ROUND_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.RUNNING, RoundStatus.TIME_CALLED)
-FIND_LIMIT = 20
-"""Find-my-table answers at most this many seats (a one-character surname matches many)."""
-QUERY_MAX = 40
-
-
-# -- values ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class StageInfo:
-    id: int
-    name: str
-    format: str
-    order: int
-    profile: str = ""
-    """The profile the stage was created from (shown by its title)."""
-    rules: tuple[RuleLine, ...] = ()
-    """The options in force, as stored with the stage (issue 13)."""
-
-    @property
-    def is_knockout(self) -> bool:
-        return self.format == StageFormat.KNOCKOUT
-
-
-@dataclass(frozen=True, slots=True)
-class RoundInfo:
-    id: int
-    stage_id: int
-    stage_name: str
-    stage_format: str
-    number: int
-    status: str
-    published_at: datetime | None
-    started_at: datetime | None
-    ends_at: datetime | None
-    time_called_at: datetime | None
-    paused_at: datetime | None = None
-    """The organiser paused the round's clock (shown as 已暂停; ``ends_at`` moves on when resumed)."""
-
-    @property
-    def is_open(self) -> bool:
-        return self.status in OPEN_ROUND_STATUSES
-
-
-@dataclass(frozen=True, slots=True)
-class RoundProgress:
-    tables: int
-    finished: int
-    running: int
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentOverview:
-    """The tournament home's public part: stages, published rounds, the round being played."""
-
-    id: int
-    name: str
-    game: str
-    status: str
-    venue: str
-    starts_on: Any
-    stages: tuple[StageInfo, ...]
-    rounds: tuple[RoundInfo, ...]
-    """Published rounds, stage by stage, in order."""
-    current_rounds: tuple[RoundInfo, ...]
-    """Each stage's newest published round if it is not finished (usually one), newest stage
-    first; else the last published round."""
-    progress: RoundProgress | None
-    """Results of the first current round."""
-
-    @property
-    def current_round(self) -> RoundInfo | None:
-        return self.current_rounds[0] if self.current_rounds else None
-
-    def stage(self, stage_id: int) -> StageInfo | None:
-        return next((stage for stage in self.stages if stage.id == stage_id), None)
-
-    def round(self, round_id: int) -> RoundInfo | None:
-        return next((round_ for round_ in self.rounds if round_.id == round_id), None)
-
-    def rounds_of(self, stage_id: int) -> tuple[RoundInfo, ...]:
-        return tuple(round_ for round_ in self.rounds if round_.stage_id == stage_id)
-
-    @property
-    def ranked_stages(self) -> tuple[StageInfo, ...]:
-        """Stages with a standings table (Swiss, round robin)."""
-        return tuple(stage for stage in self.stages if not stage.is_knockout)
-
-    @property
-    def knockout_stages(self) -> tuple[StageInfo, ...]:
-        return tuple(stage for stage in self.stages if stage.is_knockout)
-
-
-@dataclass(frozen=True, slots=True)
-class Side:
-    """One pair at a table as shown: its id and name (``None`` for a bye's empty side)."""
-
-    pair_id: int | None
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class DrawRow:
-    match_id: int
-    table: int | None
-    area: str
-    ns: Side
-    ew: Side
-    status: str
-    winner: str
-    levels: tuple[int, int] | None
-    points: tuple[int, int] | None
-    bracket_slot: int | None
-    walkover_over: str = ""
-    """A walkover: the withdrawn pair this one was due to meet (a forfeit win, not a bye)."""
-    time_up: tuple[str, str] | None = None
-    """Once time is called: what the table does next (English, Chinese), from the rules core."""
-    reason: str = ""
-    """Why the winner won (the rules core's ``Reason``): a forfeit reads as one, not as its levels."""
-
-    @property
-    def is_bye(self) -> bool:
-        return self.ew.pair_id is None
-
-
-@dataclass(frozen=True, slots=True)
-class SeatFound:
-    """A find-my-table answer: where a player (or their pair) sits in a current round."""
-
-    player_name: str
-    pair_id: int
-    pair_name: str
-    round_id: int
-    round_number: int
-    stage_name: str
-    match_id: int
-    table: int | None
-    area: str
-    side: str
-    opponent: Side
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    """A tie-break column of a stage, titled by the rules core's metric registry."""
-
-    name: str
-    title: str
-    title_zh: str
-
-
-@dataclass(frozen=True, slots=True)
-class StandingLine:
-    rank: int
-    shared: bool
-    pair_id: int
-    pair_name: str
-    played: int
-    wins: int
-    draws: int
-    losses: int
-    byes: int
-    values: tuple[int | None, ...]
-    """The stage's tie-break values, in the order of ``StageTable.columns``."""
-    previous_rank: int | None
-    """Rank before the latest round with results (None: no earlier round)."""
-    group: int | None = None
-    """A round robin played in groups: the pair's group (1, 2, …); ``rank`` is then within it."""
-    withdrawn: bool = False
-    """The pair withdrew (退赛): listed after the active pairs of its group, it does not advance."""
-
-    @property
-    def movement(self) -> int | None:
-        """Places gained (> 0) or lost (< 0) since the previous round."""
-        return None if self.previous_rank is None else self.previous_rank - self.rank
-
-
-@dataclass(frozen=True, slots=True)
-class StageTable:
-    stage: StageInfo
-    columns: tuple[Column, ...]
-    lines: tuple[StandingLine, ...]
-    latest_round: int | None
-    """The latest round with a counted result; movement is measured against the one before."""
-
-    def line_of(self, pair_id: int) -> StandingLine | None:
-        return next((line for line in self.lines if line.pair_id == pair_id), None)
-
-    @property
-    def no_earlier_round(self) -> bool:
-        """Only the first round has results: no line moved, the page says so once (not per line)."""
-        return self.latest_round is not None and self.latest_round <= 1
-
-    @property
-    def grouped(self) -> bool:
-        return any(line.group is not None for line in self.lines)
-
-
-@dataclass(frozen=True, slots=True)
-class DealLine:
-    """One deal as the rules core recorded it (``Match.snapshot.deals``)."""
-
-    number: int
-    order: tuple[str, ...]
-    winner: str
-    level: int | None
-    sets_level: str | None
-    upgrade: int
-    levels_after: tuple[int, int] | None
-    a_attempt: bool
-    passed_a: bool
-    reset: bool
-    extra: bool
-    points: int | None
-    points_after: tuple[int, int] | None
-    # a Tractor deal (seed 001) has a declarer and the defenders' points instead of a finishing order
-    declarer: str | None = None
-    declarer_seat: str | None = None
-    defender_points: int | None = None
-    total_points: int | None = None
-    result: str | None = None
-    anti_tribute: bool = False
-    """抗贡 was recorded for the deal (RULES.md §6): no tribute was paid before it."""
-    # a Tractor deal's faults (seed 001 §17, §9.1, §18)
-    revoke: str | None = None
-    wrong_bottom: bool = False
-    wrong_count: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class MatchView:
-    id: int
-    tournament_id: int
-    stage_id: int
-    stage_name: str
-    stage_format: str
-    round_id: int
-    round_number: int
-    table: int | None
-    area: str
-    ns: Side
-    ew: Side
-    status: str
-    winner: str
-    reason: str
-    levels: tuple[int, int] | None
-    a_failures: tuple[int, int] | None
-    points: tuple[int, int] | None
-    games: tuple[int, int] | None
-    next_level: int | None
-    next_sets_level: str | None
-    deals: tuple[DealLine, ...]
-    adjustments: tuple[Mapping[str, Any], ...]
-    started_at: datetime | None
-    clock_ends_at: datetime | None
-    bracket_slot: int | None
-    paused_at: datetime | None = None
-    time_up: tuple[str, str] | None = None
-    """Once time is called: what the table does next (English, Chinese), from the rules core."""
-
-    @property
-    def is_bye(self) -> bool:
-        return self.ew.pair_id is None
-
-    def side_of(self, pair_id: int) -> str:
-        return "NS" if pair_id == self.ns.pair_id else "EW"
-
-
-@dataclass(frozen=True, slots=True)
-class PairView:
-    id: int
-    tournament_id: int
-    name: str
-    status: str
-    players: tuple[tuple[str, str], ...]
-    """(name, department) — nothing private (no employee number, no phone)."""
-    ranks: tuple[tuple[StageInfo, StandingLine], ...]
-    matches: tuple[MatchView, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class BracketMatch:
-    """A box of the bracket: a drawn match, or a place still to be drawn (``match_id`` None)."""
-
-    match_id: int | None
-    position: int
-    table: int | None
-    ns: Side | None
-    ew: Side | None
-    is_bye: bool
-    status: str
-    winner: str
-    levels: tuple[int, int] | None
-    points: tuple[int, int] | None
-    third_place: bool = False
-    next_sets_level: str | None = None
-    """While the match runs: the side whose level the next deal is played at (Tractor: the declarer)."""
-    confirmed: bool = False
-    """The result is signed off (a bye always is): only then does its winner go on. An entered
-    winner not yet confirmed is shown as awaiting sign-off (待确认)."""
-    reason: str = ""
-    """Why the winner won: a forfeit reads as one (弃权), not as its levels."""
-
-    @property
-    def awaiting_sign_off(self) -> bool:
-        return not self.confirmed and self.winner in ("NS", "EW")
-
-    @property
-    def is_placeholder(self) -> bool:
-        return self.match_id is None
-
-    @property
-    def is_live(self) -> bool:
-        return self.status == MatchStatus.RUNNING
-
-
-@dataclass(frozen=True, slots=True)
-class BracketRound:
-    number: int
-    matches: tuple[BracketMatch, ...]
-    drawn: bool
-    remaining: int
-    """Pairs still in when this round starts: 2 is the final, 4 the semi-finals, …"""
-
-
-@dataclass(frozen=True, slots=True)
-class Bracket:
-    stage: StageInfo
-    rounds: tuple[BracketRound, ...]
-    third_place: BracketMatch | None
-    champion: Side | None
-    byes: int = 0
-
+from tournament.standings.selectors import stage_bracket_state_get, stage_match_records, stage_ranking_get
 
 # -- helpers -------------------------------------------------------------------------------------------
 
@@ -506,8 +174,8 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             match_id=match_id,
             table=table,
             area=area or "",
-            ns=Side(ns_id, ns_name),
-            ew=Side(ew_id, ew_name or ""),
+            ns=PublicSide(ns_id, ns_name),
+            ew=PublicSide(ew_id, ew_name or ""),
             status=status,
             winner=winner,
             levels=_stored_pair(levels),
@@ -622,7 +290,7 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
                 draws=row.draws,
                 losses=row.losses,
                 byes=row.byes,
-                values=tuple(data.get("lot" if column.name == "lots" else column.name) for column in columns),
+                values=tuple(data.get(column.name) for column in columns),
                 previous_rank=previous.get(row.entrant),
                 group=group,
                 withdrawn=withdrawn,
@@ -658,11 +326,11 @@ def _deal_line(record: DealSnapshot) -> DealLine:
     )
 
 
-def _match_view(match: Match) -> MatchView:
+def _match_view(match: Match) -> MatchPage:
     snapshot = match.snapshot
     next_deal = snapshot.next_deal
     round_ = match.round
-    return MatchView(
+    return MatchPage(
         id=match.pk,
         tournament_id=round_.stage.tournament_id,
         stage_id=round_.stage_id,
@@ -672,8 +340,8 @@ def _match_view(match: Match) -> MatchView:
         round_number=round_.number,
         table=match.table.number if match.table else None,
         area=match.table.area if match.table else "",
-        ns=Side(match.ns_pair_id, match.ns_pair.name),
-        ew=Side(match.ew_pair_id, match.ew_pair.name if match.ew_pair else ""),
+        ns=PublicSide(match.ns_pair_id, match.ns_pair.name),
+        ew=PublicSide(match.ew_pair_id, match.ew_pair.name if match.ew_pair else ""),
         status=match.status,
         winner=match.winner,
         reason=match.result_reason,
@@ -709,7 +377,7 @@ def _public_matches(tournament_id: int) -> Any:
     ).select_related("round__stage", "table", "ns_pair", "ew_pair")
 
 
-def match_history_get(*, tournament_id: int, match_id: int) -> MatchView | None:
+def match_history_get(*, tournament_id: int, match_id: int) -> MatchPage | None:
     """A public match with its deal-by-deal history (the rules core's records)."""
     match = _public_matches(tournament_id).filter(pk=match_id).first()
     return _match_view(match) if match is not None else None
@@ -717,6 +385,7 @@ def match_history_get(*, tournament_id: int, match_id: int) -> MatchView | None:
 
 def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
     """A pair: its players, its rank in each ranked stage, and every public match it played."""
+    from tournament.standings.public_cache import standings_cached  # the cache module wraps this one
     pair = Pair.objects.filter(tournament_id=tournament_id, pk=pair_id).first()
     if pair is None:
         return None
@@ -763,8 +432,8 @@ def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> B
         match_id=match.pk,
         position=position,
         table=match.table.number if match.table else None,
-        ns=Side(match.ns_pair_id, match.ns_pair.name),
-        ew=Side(match.ew_pair_id, match.ew_pair.name) if match.ew_pair_id else None,
+        ns=PublicSide(match.ns_pair_id, match.ns_pair.name),
+        ew=PublicSide(match.ew_pair_id, match.ew_pair.name) if match.ew_pair_id else None,
         is_bye=match.ew_pair_id is None,
         status=match.status,
         winner="NS" if match.ew_pair_id is None else match.winner,
@@ -777,7 +446,7 @@ def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> B
     )
 
 
-def _advancing(box: BracketMatch | None) -> Side | None:
+def _advancing(box: BracketMatch | None) -> PublicSide | None:
     """Who goes on from a box: its winner (a bye's pair) once confirmed (signed off)."""
     if box is None or not box.confirmed:
         return None
@@ -830,7 +499,7 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
         rounds.append(BracketRound(number=number, matches=tuple(main), drawn=True, remaining=remaining))
     names = {match.ns_pair_id: match.ns_pair.name for match in matches}
     names.update({match.ew_pair_id: match.ew_pair.name for match in matches if match.ew_pair is not None})
-    champion = Side(int(state.champion), names.get(int(state.champion), "")) if state.champion else None
+    champion = PublicSide(int(state.champion), names.get(int(state.champion), "")) if state.champion else None
     if rounds and champion is None:
         still_in = len(rounds[-1].matches)  # each match of the last drawn round sends one pair on
         # A fixed bracket (every match has its bracket position) already knows who meets whom:
@@ -859,118 +528,3 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
             still_in = count
     byes = sum(1 for round_ in rounds for box in round_.matches if box.is_bye)
     return Bracket(stage=_stage_info(stage), rounds=tuple(rounds), third_place=third, champion=champion, byes=byes)
-
-
-# -- cached ----------------------------------------------------------------------------------------------
-
-
-def overview_build_get(*, tournament_id: int, version: int | None = None) -> tuple[int, TournamentOverview | None]:
-    """The overview with the current round's progress as last built, and the build's token: a
-    coalesced build of the *public* version (its progress counts the tables started and finished,
-    so it would move with nearly every deal), rebuilt at most every ``PUBLIC_REBUILD_SECONDS``."""
-    return coalesced_get(
-        tournament_id=tournament_id,
-        key="overview",
-        build=lambda: tournament_overview_get(tournament_id=tournament_id),
-        version=version,
-        scope="public",
-    )
-
-
-def overview_cached(*, tournament_id: int, version: int | None = None) -> TournamentOverview | None:
-    """The overview with the current round's progress (:func:`overview_build_get`)."""
-    return overview_build_get(tournament_id=tournament_id, version=version)[1]
-
-
-def _frame_get(*, tournament_id: int) -> TournamentOverview | None:
-    overview = tournament_overview_get(tournament_id=tournament_id)
-    return replace(overview, progress=None) if overview is not None else None
-
-
-def frame_cached(*, tournament_id: int, seating_version: int | None = None) -> TournamentOverview | None:
-    """The tournament's frame — the overview without its progress (``progress`` is None): the
-    stages, the published rounds and the current one, all of which only change with events that
-    move the *seating* version. Pages that show no running tables (standings, find my table, the
-    navigation) take it, so a deal entered leaves them as they are."""
-    if seating_version is None:
-        seating_version = public_version_get(tournament_id=tournament_id, scope="seating")
-    return public_cached(
-        tournament_id=tournament_id,
-        key="frame",
-        build=lambda: _frame_get(tournament_id=tournament_id),
-        version=f"s{seating_version}",
-    )
-
-
-def draw_build_get(*, tournament_id: int, round_id: int, version: int | None = None) -> tuple[int, tuple[DrawRow, ...]]:
-    """A round's draw with its live levels as last built, and the build's token: a coalesced build
-    of the *public* version (every deal moves it), so a round of results costs one rebuild every
-    ``PUBLIC_REBUILD_SECONDS`` at most, not one per deal; a round just published has no build yet
-    and is built at once."""
-    return coalesced_get(
-        tournament_id=tournament_id,
-        key=f"draw:{round_id}",
-        build=lambda: draw_list(tournament_id=tournament_id, round_id=round_id),
-        version=version,
-        scope="public",
-    )
-
-
-def draw_cached(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
-    """A round's draw as last built (:func:`draw_build_get`)."""
-    return draw_build_get(tournament_id=tournament_id, round_id=round_id)[1]
-
-
-def standings_key(stage_id: int) -> str:
-    """The coalesced build's key of a stage's standings."""
-    return f"standings:{stage_id}"
-
-
-def standings_build_get(
-    *, tournament_id: int, stage_id: int, version: int | None = None, marker: Any = UNREAD
-) -> tuple[int, StageTable | None]:
-    """A stage's standings as last completely built, and the build's token (the standings version
-    it was built at: pages rendered from the build are keyed on it). A rebuild is coalesced: at
-    most one at a time and at most every ``PUBLIC_REBUILD_SECONDS`` per stage, only once something
-    counted has changed (:func:`tournament.standings.cache.coalesced_get`). ``version``: the
-    tournament's standings version as the caller read it; ``marker``: the build's marker read
-    with it (under :func:`standings_key`)."""
-    return coalesced_get(
-        tournament_id=tournament_id,
-        key=standings_key(stage_id),
-        build=lambda: standings_get(tournament_id=tournament_id, stage_id=stage_id),
-        version=version,
-        marker=marker,
-    )
-
-
-def standings_cached(*, tournament_id: int, stage_id: int) -> StageTable | None:
-    """A stage's standings, as last completely built (:func:`standings_build_get`)."""
-    return standings_build_get(tournament_id=tournament_id, stage_id=stage_id)[1]
-
-
-def bracket_cached(*, tournament_id: int, stage_id: int) -> Bracket | None:
-    return public_cached(
-        tournament_id=tournament_id,
-        key=f"bracket:{stage_id}",
-        build=lambda: bracket_get(tournament_id=tournament_id, stage_id=stage_id),
-        stale_ok=True,
-    )
-
-
-def pair_cached(*, tournament_id: int, pair_id: int) -> PairView | None:
-    return public_cached(
-        tournament_id=tournament_id,
-        key=f"pair:{pair_id}",
-        build=lambda: pair_history_get(tournament_id=tournament_id, pair_id=pair_id),
-        stale_ok=True,
-    )
-
-
-def match_cached(*, tournament_id: int, match_id: int) -> MatchView | None:
-    return public_cached(
-        tournament_id=tournament_id,
-        key=f"match:{match_id}",
-        build=lambda: match_history_get(tournament_id=tournament_id, match_id=match_id),
-        stale_ok=True,
-    )

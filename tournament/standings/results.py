@@ -5,7 +5,7 @@ N/S : E/W. A forfeit (弃权, RULES.md §5) reads as a forfeit, never as the lev
 ("2 : 2"): the side that forfeited loses, a double forfeit (no winner) is a loss for both.
 
 Nothing here decides a result: the winner and the reason are the rules core's (``Match.snapshot``),
-as the public views (:mod:`tournament.standings.public`) already carry them.
+as the public read models (:mod:`tournament.standings.public_types`) already carry them.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class PairResult:
 
 
 def pair_result(match: Any, pair_id: int) -> PairResult:
-    """``match`` (a :class:`~tournament.standings.public.MatchView`) as pair ``pair_id`` played it."""
+    """``match`` (a :class:`~tournament.standings.public_types.MatchPage`) as pair ``pair_id`` played it."""
     side = "NS" if pair_id == match.ns.pair_id else "EW"
     if match.is_bye:
         return PairResult(side=side, outcome="bye", score=None, forfeit="")

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from tournament import labels
 from tournament.registration.models import PairStatus
-from tournament.standings.public import FIND_LIMIT, SeatFound, TournamentOverview
+from tournament.standings.public_types import FIND_LIMIT, SeatFound, TournamentOverview
 from tournament.standings.seating import NotSeated
 
 

@@ -27,7 +27,8 @@ from tournament.matches.models import Match, RoundEntry, Table
 from tournament.parsing import ascii_digits
 from tournament.registration.models import Pair, PairMember, Player
 from tournament.standings.cache import LocalMemo, public_version_get
-from tournament.standings.public import FIND_LIMIT, PUBLIC_ROUND_STATUSES, RoundInfo, SeatFound, Side, normalise_query
+from tournament.standings.public import normalise_query
+from tournament.standings.public_types import FIND_LIMIT, PUBLIC_ROUND_STATUSES, PublicSide, RoundInfo, SeatFound
 
 seat_indexes = LocalMemo(8)
 """A worker's indexes, one per tournament (the latest built) for the last eight tournaments asked
@@ -132,7 +133,7 @@ class SeatIndex:
             table=table,
             area=area or "",
             side=side,
-            opponent=Side(ew, ew_name or "") if side == "NS" else Side(ns, ns_name),
+            opponent=PublicSide(ew, ew_name or "") if side == "NS" else PublicSide(ns, ns_name),
         )
 
 

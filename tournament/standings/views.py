@@ -36,14 +36,13 @@ from django.views.decorators.http import require_safe
 
 from tournament.parsing import int_or_none
 from tournament.standings.cache import UNREAD, public_cached, public_versions_get
-from tournament.standings.public import (
-    TournamentOverview,
+from tournament.standings.public import normalise_query
+from tournament.standings.public_cache import (
     bracket_cached,
     draw_build_get,
     draw_cached,
     frame_cached,
     match_cached,
-    normalise_query,
     overview_build_get,
     overview_cached,
     pair_cached,
@@ -51,6 +50,7 @@ from tournament.standings.public import (
     standings_cached,
     standings_key,
 )
+from tournament.standings.public_types import TournamentOverview
 from tournament.standings.seat_cards import find_results_html
 from tournament.standings.seating import player_find
 from tournament.standings.shell import page_render

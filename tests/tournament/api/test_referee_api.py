@@ -15,8 +15,9 @@ from scoring.finishing_order import FinishingOrder
 from scoring.match import replay
 from scoring.profiles import PROFILES
 from tests.factories import UserFactory, organiser, referee, round_match, table_match
+from tournament.matches.clock import round_start
 from tournament.matches.models import Adjustment, ChiefReferee, Deal, Match, MatchStatus, RoundStatus
-from tournament.matches.services import deal_record, round_start
+from tournament.matches.services import deal_record
 
 pytestmark = pytest.mark.django_db
 

@@ -11,21 +11,20 @@ from django.utils import timezone
 
 from tests.factories import DepartmentFactory, organiser, referee
 from tests.tournament.draw_service.conftest import confirm, make_field, win
+from tournament.draw.edits import match_table_move, round_pairs_swap, round_referees_assign
 from tournament.draw.pairing import Referee
 from tournament.draw.services import (
     bracket_after_result,
-    match_table_move,
     round_delete,
     round_draw,
-    round_pairs_swap,
     round_publish,
-    round_referees_assign,
     round_unpublish,
     stage_bracket,
-    stage_create,
 )
+from tournament.draw.stages import stage_create
+from tournament.matches.clock import round_start
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Table
-from tournament.matches.services import deal_record, round_start
+from tournament.matches.services import deal_record
 from tournament.registration.models import Player
 
 pytestmark = pytest.mark.django_db

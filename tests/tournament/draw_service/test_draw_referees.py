@@ -6,8 +6,10 @@ import pytest
 
 from tests.factories import organiser, referee
 from tests.tournament.draw_service.conftest import make_field
+from tournament.draw.edits import round_referees_assign, table_areas_set
 from tournament.draw.pairing import Referee
-from tournament.draw.services import round_draw, round_referees_assign, stage_create, table_areas_set
+from tournament.draw.services import round_draw
+from tournament.draw.stages import stage_create
 from tournament.matches.models import RefereeAssignment, Table
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from tests.factories import TournamentFactory, organiser, referee
 from tests.tournament.draw_service.conftest import make_field, win
-from tournament.draw.services import round_draw, round_publish, stage_create
+from tournament.draw.services import round_draw, round_publish
+from tournament.draw.stages import stage_create
 from tournament.matches.models import Match, RefereeAssignment, Round, RoundStatus, Stage, Table
 from tournament.matches.services import deal_record
 

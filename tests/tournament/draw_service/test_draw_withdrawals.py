@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.tournament.draw_service.conftest import confirm, make_field, win
-from tournament.draw.services import bracket_after_result, round_draw, round_publish, stage_create
+from tournament.draw.services import bracket_after_result, round_draw, round_publish
+from tournament.draw.stages import stage_create
 from tournament.matches.models import RoundEntry
 from tournament.registration.services import pair_withdraw
 

@@ -14,7 +14,8 @@ from scoring.standings import rank
 from tests.factories import organiser
 from tests.tournament.draw_service.conftest import confirm, make_field, win
 from tests.tournament.exports.conftest import build, read_book
-from tournament.draw.services import bracket_after_result, round_draw, round_publish, stage_advance, stage_create
+from tournament.draw.services import bracket_after_result, round_draw, round_publish
+from tournament.draw.stages import stage_advance, stage_create
 from tournament.exports import headers as h
 from tournament.exports.prizes import TierData, prize_stage_set, prize_tiers_award, prize_tiers_set
 from tournament.matches.models import Match

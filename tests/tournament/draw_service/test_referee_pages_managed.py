@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from tests.factories import organiser, referee
 from tests.tournament.draw_service.conftest import make_field
-from tournament.draw.services import round_draw, round_publish, stage_create
+from tournament.draw.services import round_draw, round_publish
+from tournament.draw.stages import stage_create
 from tournament.matches.models import ChiefReferee, Referee, RefereeAssignment
 from tournament.matches.referees import referee_create, referee_link_issue, referee_link_redeem
 

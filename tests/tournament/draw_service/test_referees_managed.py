@@ -13,16 +13,11 @@ from django.utils import timezone
 
 from tests.factories import TournamentFactory, organiser
 from tests.tournament.draw_service.conftest import make_field
+from tournament.draw.edits import round_referees_assign, round_tables_assign, table_areas_set
 from tournament.draw.pairing import Referee as PlanReferee
 from tournament.draw.selectors import round_referee_loads
-from tournament.draw.services import (
-    round_draw,
-    round_publish,
-    round_referees_assign,
-    round_tables_assign,
-    stage_create,
-    table_areas_set,
-)
+from tournament.draw.services import round_draw, round_publish
+from tournament.draw.stages import stage_create
 from tournament.matches import access
 from tournament.matches.models import ChiefReferee, Referee, RefereeAssignment, RefereeSignInLink
 from tournament.matches.referees import (

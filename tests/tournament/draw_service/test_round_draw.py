@@ -6,7 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from tests.factories import PairFactory, TournamentFactory
-from tournament.draw.services import round_draw, round_publish, stage_create
+from tournament.draw.services import round_draw, round_publish
+from tournament.draw.stages import stage_create
 from tournament.matches.models import Match, MatchStatus, RoundEntry, RoundStatus
 from tournament.matches.services import deal_record, match_sign_off
 from tournament.registration.models import PairStatus

@@ -9,7 +9,8 @@ from django.core.exceptions import ValidationError
 
 from tests.factories import organiser
 from tests.tournament.draw_service.conftest import make_field, win
-from tournament.draw.services import round_draw, round_publish, stage_advance, stage_create
+from tournament.draw.services import round_draw, round_publish
+from tournament.draw.stages import stage_advance, stage_create
 from tournament.matches.models import Round
 from tournament.standings.selectors import stage_standings
 

@@ -7,7 +7,9 @@ from django.core.exceptions import ValidationError
 
 from tests.factories import organiser
 from tests.tournament.draw_service.conftest import make_field, win
-from tournament.draw.services import round_draw, round_publish, stage_advance, stage_bracket, stage_create
+from tournament.draw.services import round_draw, round_publish, stage_bracket
+from tournament.draw.stages import stage_advance, stage_create
+from tournament.errors import UserError
 from tournament.matches.models import RoundEntry
 from tournament.registration.models import PairStatus
 from tournament.standings.selectors import stage_standings
@@ -52,8 +54,9 @@ def test_an_override_needs_a_reason_and_is_recorded():
     tournament, stage = played_swiss()
     nxt = stage_create(tournament=tournament, name="决赛阶段", format="swiss")
     order = ranking(stage)
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError) as no_reason:
         stage_advance(stage=stage, next_stage=nxt, overrides=[(order[3], order[4])], user=boss)
+    assert no_reason.value.code == "reason_required" and no_reason.value.fields == {"reason": ["Give a reason."]}
     stage_advance(
         stage=stage, next_stage=nxt, overrides=[(order[3], order[4])], reason="第4名弃权，由第5名递补", user=boss
     )

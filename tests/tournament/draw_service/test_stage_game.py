@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, english_client, organiser
-from tournament.draw.services import stage_create
+from tournament.draw.stages import stage_create
 from tournament.matches.models import Stage
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scoring.profiles import options_for
 from tests.factories import TournamentFactory, english_client, organiser
-from tournament.draw.services import stage_create
+from tournament.draw.stages import stage_create
 from tournament.matches.models import Stage
 from tournament.rules import rules_for_stage, stage_rules_lines
 

@@ -13,17 +13,11 @@ from django.urls import reverse
 
 from tests.factories import english_client, organiser, referee, round_match, table_match
 from tournament.matches import tasks
+from tournament.matches.clock import match_start, match_time_check, round_call_time, round_start
+from tournament.matches.errors import MatchRefused
 from tournament.matches.models import Match, MatchStatus, Round, RoundStatus
 from tournament.matches.selectors import match_clock
-from tournament.matches.services import (
-    MatchRefused,
-    adjustment_record,
-    deal_record,
-    match_start,
-    match_time_check,
-    round_call_time,
-    round_start,
-)
+from tournament.matches.services import adjustment_record, deal_record
 
 pytestmark = pytest.mark.django_db
 

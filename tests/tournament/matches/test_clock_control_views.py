@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import english_client, organiser, referee, round_match, table_match
-from tournament.matches import services
+from tournament.matches import clock, services
 from tournament.matches.models import Match, Round
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def setup(time_machine):
     ref = referee(username="ref")
     match = table_match(profile="timed-40", organiser_user=boss, referee_user=ref)
     round_match(round_=match.round)
-    services.round_start(round_id=match.round_id)
+    clock.round_start(round_id=match.round_id)
     return boss, ref, match, time_machine
 
 

@@ -15,8 +15,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.factories import referee, round_match, table_match
+from tournament.matches.clock import round_call_time, round_start
+from tournament.matches.errors import StaleVersion
 from tournament.matches.models import Deal, Match
-from tournament.matches.services import StaleVersion, deal_record, round_call_time, round_start
+from tournament.matches.services import deal_record
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -11,10 +11,10 @@ from scoring.finishing_order import FinishingOrder
 from scoring.match import replay
 from scoring.profiles import PROFILES
 from tests.factories import PairFactory, organiser, referee, table_match
+from tournament.errors import UserError
+from tournament.matches.errors import MatchRefused, StaleVersion
 from tournament.matches.models import Adjustment, Deal, Match, MatchStatus
 from tournament.matches.services import (
-    MatchRefused,
-    StaleVersion,
     adjustment_delete,
     adjustment_record,
     deal_correct,
@@ -117,8 +117,9 @@ def test_undo_needs_a_deal_and_respects_the_version():
 
 def test_corrections_are_refused_without_a_reason_with_a_bad_order_or_a_stale_version():
     match = play(table_match(), "NS")
-    with pytest.raises(MatchRefused):
+    with pytest.raises(UserError) as no_reason:
         deal_correct(match_id=match.pk, number=1, outcome={"order": ["E", "W"]}, reason="  ")
+    assert no_reason.value.code == "reason_required" and no_reason.value.status == 400
     with pytest.raises(ScoringError) as bad:
         deal_correct(match_id=match.pk, number=1, outcome={"order": ["N", "E"]}, reason="x")
     assert bad.value.code == "invalid_order"

@@ -14,15 +14,11 @@ import pytest
 
 from scoring import match as scoring_match
 from tests.factories import table_match
+from tournament.matches import fold as fold_module
 from tournament.matches import services
+from tournament.matches.clock import round_start
 from tournament.matches.models import Match
-from tournament.matches.services import (
-    adjustment_record,
-    deal_correct,
-    deal_delete,
-    deal_record,
-    round_start,
-)
+from tournament.matches.services import adjustment_record, deal_correct, deal_delete, deal_record
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +55,8 @@ def spy() -> Iterator[Spy]:
         return real_locked(match_id)
 
     with (
-        mock.patch.object(services, "replay_partial", fold),
+        mock.patch.object(fold_module, "replay_partial", fold),
+        mock.patch.object(fold_module, "parse_deal", parse),
         mock.patch.object(services, "parse_deal", parse),
         mock.patch.object(services, "_locked", locked),
     ):

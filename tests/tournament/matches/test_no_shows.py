@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from scoring.options import LateArrivalBand, LatePenalty, RuleOptions
 from tests.factories import UserFactory, round_match, table_match
-from tournament.matches import services
+from tournament.matches import clock, services
+from tournament.matches.errors import MatchRefused
 from tournament.matches.models import Adjustment, AdjustmentKind, ChiefReferee, RoundStatus
 from tournament.matches.no_shows import forfeit_after_minutes, no_show_forfeit, round_no_shows
-from tournament.matches.services import MatchRefused
 from tournament.registration.services import pair_check_in
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def test_the_threshold_is_the_bound_before_the_forfeit_band():
 def _started_round(minutes_ago):
     match = table_match(round_status=RoundStatus.PUBLISHED)
     round_ = match.round
-    services.round_start(round_id=round_.pk, now=timezone.now() - timedelta(minutes=minutes_ago))
+    clock.round_start(round_id=round_.pk, now=timezone.now() - timedelta(minutes=minutes_ago))
     round_.refresh_from_db()
     return round_, match
 

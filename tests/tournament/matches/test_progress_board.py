@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import english_client, organiser, referee, round_match, table_match
-from tournament.matches import board, services
+from tournament.matches import board, clock, services
 from tournament.matches.models import Deal, RefereeAssignment
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def room(time_machine):
         match.table.area = "A区" if index < 3 else "B区"
         match.table.save()
     not_started = tables[5]
-    services.round_start(round_id=round_.pk)
+    clock.round_start(round_id=round_.pk)
     # tables[5] stays "not started": reset its clock as if it had been drawn after the start
     type(not_started).objects.filter(pk=not_started.pk).update(started_at=None, clock_ends_at=None, status="pending")
     time_machine.shift(dt.timedelta(minutes=12))
@@ -43,8 +43,8 @@ def room(time_machine):
     services.adjustment_record(
         match_id=tables[2].pk, pair_id=tables[2].ew_pair_id, kind="forfeit", reason="absent"
     )  # finished: awaiting sign-off
-    services.match_pause(match_id=tables[3].pk, reason="dispute")  # disputed
-    services.match_call_now(match_id=tables[4].pk, reason="slow play")  # time called
+    clock.match_pause(match_id=tables[3].pk, reason="dispute")  # disputed
+    clock.match_call_now(match_id=tables[4].pk, reason="slow play")  # time called
     Deal.objects.filter(match=tables[1]).update(flagged=True)  # flagged
     return boss, ref_a, ref_b, round_, tables
 
@@ -96,7 +96,7 @@ def test_the_query_count_does_not_grow_with_the_number_of_tables(room):
     before = _queries(client, url)
     for _ in range(30):
         round_match(round_=round_, referee_user=ref_a)
-    services.round_start(round_id=round_.pk)
+    clock.round_start(round_id=round_.pk)
     assert _queries(client, url) == before
     assert _queries(client, url + "?sort=oldest&area=A区") == before
 

@@ -254,7 +254,7 @@ def test_undo_removes_the_last_deal_and_keeps_it_in_the_history(client, ref, bos
     assert match.state["levels"] == {"NS": 7, "EW": 2}
     deleted = Deal.history.filter(match_id=match.pk, history_type="-").get()
     assert deleted.number == 2 and deleted.history_user == ref
-    assert deleted.history_change_reason == "Undo: entered twice"  # the audit records why
+    assert deleted.history_change_reason == "entered twice"  # the audit records why
 
 
 # -- corrections -----------------------------------------------------------------------------------

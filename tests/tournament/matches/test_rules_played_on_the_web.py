@@ -19,8 +19,8 @@ from rest_framework.test import APIClient
 
 from scoring.match import replay_json
 from tests.factories import english_client, referee, table_match
+from tournament.matches.clock import match_call_time
 from tournament.matches.models import Match
-from tournament.matches.services import match_call_time
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,10 @@ import pytest
 
 from scoring.errors import ScoringError
 from tests.factories import MatchFactory
+from tournament.matches.errors import StaleVersion
+from tournament.matches.fold import match_replay
 from tournament.matches.models import Deal, MatchStatus
-from tournament.matches.services import StaleVersion, deal_record, match_replay
+from tournament.matches.services import deal_record
 
 pytestmark = pytest.mark.django_db
 

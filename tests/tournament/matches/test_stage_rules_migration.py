@@ -11,8 +11,8 @@ from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 from scoring.profiles import PROFILES
+from tournament.matches.fold import match_replay
 from tournament.matches.models import Match, Stage
-from tournament.matches.services import match_replay
 from tournament.rules import rules_for_stage
 
 BEFORE = [("matches", "0002_clock_adjustments_chief_referee")]

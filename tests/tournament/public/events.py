@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournament.draw.services import round_draw, round_publish, stage_create
+from tournament.draw.services import round_draw, round_publish
+from tournament.draw.stages import stage_create
 from tournament.matches.models import Match, MatchStatus, Round
 from tournament.matches.services import deal_record, match_sign_off
 from tournament.registration.models import Pair, Tournament

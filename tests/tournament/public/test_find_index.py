@@ -13,13 +13,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.tournament.public.events import swiss_event
-from tournament.draw.services import table_areas_set
+from tournament.draw.edits import table_areas_set
 from tournament.matches.models import Match
 from tournament.matches.services import deal_record
 from tournament.registration.models import Player
 from tournament.registration.services import PlayerData, pair_update, tournament_create
 from tournament.standings.cache import LocalMemo, public_version_get
-from tournament.standings.public import RoundInfo, SeatFound, tournament_overview_get
+from tournament.standings.public import tournament_overview_get
+from tournament.standings.public_types import RoundInfo, SeatFound
 from tournament.standings.seating import SeatIndex, table_find
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,8 @@ from tests.tournament.public.events import knockout_event, pairs_register, swiss
 from tournament.matches.models import MatchStatus
 from tournament.registration.services import pair_check_in, pair_withdraw
 from tournament.standings.cache import public_version_get
-from tournament.standings.public import SeatFound, tournament_overview_get
+from tournament.standings.public import tournament_overview_get
+from tournament.standings.public_types import SeatFound
 from tournament.standings.seating import NotSeated, player_find
 
 pytestmark = pytest.mark.django_db

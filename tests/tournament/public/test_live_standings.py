@@ -14,7 +14,7 @@ from tests.tournament.public.events import play_out, swiss_event
 from tournament.matches.models import MatchStatus
 from tournament.matches.services import deal_correct, deal_record, match_sign_off, match_unlock
 from tournament.standings import cache as public_cache
-from tournament.standings import public
+from tournament.standings import public_cache as cached_reads
 from tournament.standings.cache import LocalMemo, coalesced_get, public_version_bump, public_version_get
 
 pytestmark = pytest.mark.django_db
@@ -31,13 +31,13 @@ def event():
 def builds(monkeypatch):
     """Every standings build, by stage id."""
     made: list[int] = []
-    real = public.standings_get
+    real = cached_reads.standings_get
 
     def counting(*, tournament_id, stage_id):
         made.append(stage_id)
         return real(tournament_id=tournament_id, stage_id=stage_id)
 
-    monkeypatch.setattr(public, "standings_get", counting)
+    monkeypatch.setattr(cached_reads, "standings_get", counting)
     return made
 
 
@@ -64,7 +64,7 @@ def standings_shown(client, page_url):
 def test_a_deal_that_finishes_nothing_leaves_the_standings_build_untouched(event, builds):
     match = running_match(event, deals=2)
     tournament_id, stage_id = event.tournament.pk, event.first.stage_id
-    token, table = public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
+    token, table = cached_reads.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
     assert builds == [stage_id]
     standings = public_version_get(tournament_id=tournament_id, scope="standings")
     public_before = public_version_get(tournament_id=tournament_id, scope="public")
@@ -72,7 +72,7 @@ def test_a_deal_that_finishes_nothing_leaves_the_standings_build_untouched(event
     assert entry.match.status == MatchStatus.RUNNING
     assert public_version_get(tournament_id=tournament_id, scope="public") > public_before  # live levels move …
     assert public_version_get(tournament_id=tournament_id, scope="standings") == standings  # … the standings do not
-    again_token, again = public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
+    again_token, again = cached_reads.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
     assert (again_token, again) == (token, table) and again is table  # the very build, from memory
     assert builds == [stage_id]  # no rebuild
 
@@ -115,15 +115,15 @@ def test_one_rebuild_at_a_time_the_others_serve_the_last_complete_build(event, b
     tournament_id, stage_id = event.tournament.pk, event.first.stage_id
     match = running_match(event)
     with time_machine.travel("2026-05-01 09:00:00 +0000", tick=False) as clock:
-        token, table = public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
+        token, table = cached_reads.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
         deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
         clock.shift(window)
         lock = f"{public_cache.PREFIX}:{tournament_id}:rebuild:standings:{stage_id}"
         cache.add(lock, 1)  # another worker (or machine) is rebuilding
-        assert public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id) == (token, table)
+        assert cached_reads.standings_build_get(tournament_id=tournament_id, stage_id=stage_id) == (token, table)
         assert len(builds) == 1
         cache.delete(lock)  # it died without a build: the next request rebuilds
-        new_token, new = public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
+        new_token, new = cached_reads.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
         assert new_token > token and new != table
         assert len(builds) == 2
 
@@ -132,15 +132,15 @@ def test_a_worker_never_serves_a_build_older_than_the_last_complete_one(monkeypa
     tournament_id, stage_id = event.tournament.pk, event.first.stage_id
     match = running_match(event)
     with time_machine.travel("2026-05-01 09:00:00 +0000", tick=False) as clock:
-        old_token, _old = public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
+        old_token, _old = cached_reads.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
         this_worker = public_cache.build_memo  # holds the old build
         deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
         clock.shift(window)
         monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))  # another worker builds the new one
-        new_token, new = public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
+        new_token, new = cached_reads.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
         monkeypatch.setattr(public_cache, "build_memo", this_worker)
         assert new_token > old_token
-        assert public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id) == (new_token, new)
+        assert cached_reads.standings_build_get(tournament_id=tournament_id, stage_id=stage_id) == (new_token, new)
         assert len(builds) == 2  # fetched from the shared cache, not built again
 
 
@@ -148,7 +148,7 @@ def test_a_deal_moves_the_match_page_at_once_and_leaves_the_standings_build(clie
     """Live levels are on the public version: the match page follows every deal; the standings
     build is not touched for it."""
     match = running_match(event, deals=1)
-    public.standings_build_get(tournament_id=event.tournament.pk, stage_id=event.first.stage_id)
+    cached_reads.standings_build_get(tournament_id=event.tournament.pk, stage_id=event.first.stage_id)
     page_url = reverse("standings:match", args=[event.tournament.pk, match.pk])
     before = client.get(page_url).content
     deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
@@ -194,8 +194,8 @@ def test_without_a_cache_standings_are_built_afresh(monkeypatch, event, builds):
     monkeypatch.setattr(cache, "get", broken)
     monkeypatch.setattr(cache, "get_many", broken)
     tournament_id, stage_id = event.tournament.pk, event.first.stage_id
-    first = public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
-    second = public.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
+    first = cached_reads.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
+    second = cached_reads.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)
     assert first[1] == second[1] and first[0] != second[0]  # never taken for one another's build
     assert len(builds) == 2
 

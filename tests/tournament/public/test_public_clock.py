@@ -8,7 +8,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.tournament.public.events import swiss_event
-from tournament.matches.services import deal_record, round_call_now, round_pause, round_start
+from tournament.matches.clock import round_call_now, round_pause, round_start
+from tournament.matches.services import deal_record
 
 pytestmark = pytest.mark.django_db
 

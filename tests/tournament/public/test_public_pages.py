@@ -12,8 +12,9 @@ from django.urls import reverse
 
 from tests.tournament.public.events import play_out, swiss_event
 from tournament.draw.services import round_draw
+from tournament.matches.clock import round_start
 from tournament.matches.models import Match, MatchStatus
-from tournament.matches.services import deal_record, round_start
+from tournament.matches.services import deal_record
 from tournament.registration.models import Player
 from tournament.standings.cache import public_version_get
 from tournament.standings.public import tournament_overview_get
@@ -184,7 +185,8 @@ def test_find_treats_wildcards_as_text(event):
 
 def test_a_round_robin_in_groups_is_ranked_group_by_group(client):
     from tests.tournament.public.events import pairs_register
-    from tournament.draw.services import round_draw, round_publish, stage_create
+    from tournament.draw.services import round_draw, round_publish
+    from tournament.draw.stages import stage_create
     from tournament.registration.services import tournament_create
     from tournament.standings.public import standings_get
 

@@ -17,7 +17,10 @@ from tests.factories import (
     TournamentFactory,
     organiser,
 )
+from tournament.draw import edits as draw_edits
 from tournament.draw import services as draw_services
+from tournament.draw import stages as draw_stages
+from tournament.matches import clock as match_clock
 from tournament.matches import referees as referee_services
 from tournament.matches import services as match_services
 from tournament.matches.models import Deal, RoundStatus, Stage
@@ -183,7 +186,7 @@ def test_an_archived_event_refuses_every_write_with_a_clear_error():
         lambda: services.pair_withdraw(pair=pair),
         lambda: services.pair_create(tournament=tournament, players=[]),
         lambda: match_services.deal_record(match_id=match.pk, outcome={"order": ["N", "S", "E", "W"]}),
-        lambda: match_services.round_start(round_id=match.round_id),
+        lambda: match_clock.round_start(round_id=match.round_id),
         lambda: draw_services.round_draw(stage=match.round.stage),
         lambda: draw_services.round_unpublish(round_=match.round),
         lambda: lifecycle.tournament_update(tournament=tournament, name="x"),
@@ -202,8 +205,8 @@ def test_an_archived_event_refuses_every_write_with_a_clear_error():
 
 @pytest.mark.parametrize(
     "module",
-    [services, draw_services, match_services, referee_services],
-    ids=["registration", "draw", "matches", "referees"],
+    [services, draw_stages, draw_services, draw_edits, match_services, match_clock, referee_services],
+    ids=["registration", "draw stages", "draw", "draw edits", "matches", "clock", "referees"],
 )
 def test_the_write_services_are_guarded(module):
     """The one guard is on every write of these modules (reads and the clock's own calls aside)."""

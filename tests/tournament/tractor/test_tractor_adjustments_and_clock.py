@@ -9,8 +9,9 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import english_client
+from tournament.matches.clock import round_start
 from tournament.matches.models import Adjustment, MatchStatus, Round
-from tournament.matches.services import deal_record, round_start
+from tournament.matches.services import deal_record
 
 pytestmark = pytest.mark.django_db
 

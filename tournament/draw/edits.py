@@ -1,0 +1,392 @@
+"""Draw writes after the draw: manual edits before publishing (swap two pairs, move a match to
+another table), table areas, and referees and tables assigned to a round.
+
+Manual edits are also listed in ``Round.draw_options["edits"]`` because the bulk-written matches
+have no "before" history row of their own (DESIGN.md principle 4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils.translation import gettext as _
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
+
+from tournament.audit import bulk_history_attrs, history_author
+from tournament.draw import pairing
+from tournament.draw.pairing import (
+    DrawError,
+    DrawWarning,
+    KnockoutBracket,
+)
+from tournament.draw.services import (
+    _is_fixed_bracket,
+    _locked_round,
+    _refuse_unless_draft,
+    draw_message,
+)
+from tournament.draw.stages import _edit_record
+from tournament.matches.models import (
+    Match,
+    RefereeAssignment,
+    Round,
+    RoundEntry,
+    RoundStatus,
+    Stage,
+    StageFormat,
+    Table,
+)
+from tournament.matches.referees import referee_accounts_list
+from tournament.registration.lifecycle import event_write
+from tournament.registration.models import Tournament
+from tournament.standings.cache import public_version_bump
+
+# -- manual edits before publishing ------------------------------------------------------------------
+
+
+def _log_edit(round_: Round, record: dict[str, Any], user: Any, reason: str) -> None:
+    round_.draw_options = {**round_.draw_options, "edits": [*round_.draw_options.get("edits", []), record]}
+    history_author(round_, user, reason)
+    round_.save(update_fields=["draw_options"])
+
+
+_OTHER_SIDE = {"NS": "EW", "EW": "NS"}
+
+
+def _flip(match_id: int) -> None:
+    # One UPDATE reads the old values on both sides, so no unique constraint sees a half-swap.
+    Match.objects.filter(pk=match_id).update(ns_pair=F("ew_pair"), ew_pair=F("ns_pair"))
+
+
+def _set_side(match_id: int, side: str, pair_id: int) -> None:
+    Match.objects.filter(pk=match_id).update(**{"ns_pair_id" if side == "NS" else "ew_pair_id": pair_id})
+
+
+@event_write
+def round_pairs_swap(*, round_: Round, first_pair_id: int, second_pair_id: int, user: Any = None) -> list[DrawWarning]:
+    """Swap two pairs' places in a draft round (each takes the other's table and seat, or bye).
+
+    Refused in a round robin (the schedule decides who meets whom) and after a fixed bracket's
+    first round (the bracket decides); in a fixed bracket's first round the two pairs also swap
+    bracket positions and seeds, so later rounds follow the edit. Audited: the matches' history
+    rows name the author and the edit, and ``draw_options["edits"]`` keeps before → after.
+    Returns the warnings (rematch, same department, bye, seat imbalance …) of the two tables.
+    """
+    from tournament.draw.selectors import round_warnings
+
+    if first_pair_id == second_pair_id:
+        raise ValidationError(_("Choose two different pairs."), code="same_pair")
+    with transaction.atomic():
+        locked = _locked_round(round_)
+        _refuse_unless_draft(locked)
+        stage = locked.stage
+        if stage.format == StageFormat.ROUND_ROBIN:
+            raise ValidationError(
+                _("In a round robin the schedule decides who meets whom: move tables instead."), code="round_robin"
+            )
+        if _is_fixed_bracket(stage) and locked.number > 1:
+            raise ValidationError(
+                _("After the first round the bracket decides who meets whom."), code="bracket_decides"
+            )
+        entries = {
+            e.pair_id: e for e in RoundEntry.objects.filter(round=locked, pair_id__in=(first_pair_id, second_pair_id))
+        }
+        if len(entries) != 2:
+            raise ValidationError(_("Both pairs must be in this round."), code="pair_not_in_round")
+        a, b = entries[first_pair_id], entries[second_pair_id]
+        m1, m2 = (Match.objects.select_for_update().get(pk=pk) for pk in (a.match_id, b.match_id))
+        before = {m.pk: [m.ns_pair_id, m.ew_pair_id] for m in (m1, m2)}
+        if m1.pk == m2.pk:
+            _flip(m1.pk)
+        elif m1.is_bye and m2.is_bye:
+            # Two byes (a bracket's first round): the pairs swap bracket positions.
+            Match.objects.filter(pk=m1.pk).update(bracket_slot=m2.bracket_slot)
+            Match.objects.filter(pk=m2.pk).update(bracket_slot=m1.bracket_slot)
+        else:
+            side_a, side_b = a.side, b.side
+            flipped = None
+            if side_a == side_b:
+                # Same side at both tables: turn one table round first (not a bye), so no
+                # moment has a pair twice on one side of the round.
+                flipped = m2.pk if not m2.is_bye else m1.pk
+                _flip(flipped)
+                if flipped == m2.pk:
+                    side_b = _OTHER_SIDE[side_b]
+                else:
+                    side_a = _OTHER_SIDE[side_a]
+            _set_side(m1.pk, side_a, b.pair_id)
+            _set_side(m2.pk, side_b, a.pair_id)
+            if flipped is not None:
+                _flip(flipped)
+        reason = f"swap pairs {first_pair_id} and {second_pair_id}"
+        for match in Match.objects.filter(pk__in=(m1.pk, m2.pk)):
+            match.version += 1
+            history_author(match, user, reason)
+            match.save(update_fields=["version"])  # the history row records the swapped pairs
+        RoundEntry.objects.filter(round=locked, pair_id__in=(first_pair_id, second_pair_id)).delete()
+        RoundEntry.objects.bulk_create(
+            RoundEntry(round=locked, pair_id=pair_id, match=match, side=side)
+            for match in Match.objects.filter(pk__in=(m1.pk, m2.pk))
+            for pair_id, side in ((match.ns_pair_id, "NS"), (match.ew_pair_id, "EW"))
+            if pair_id in (first_pair_id, second_pair_id)
+        )
+        if _is_fixed_bracket(stage) and m1.pk != m2.pk:  # a table turned round keeps its seeds
+            _bracket_swap(stage, first_pair_id, second_pair_id, user, reason)
+        after = {m.pk: [m.ns_pair_id, m.ew_pair_id] for m in Match.objects.filter(pk__in=(m1.pk, m2.pk))}
+        _log_edit(
+            locked,
+            _edit_record(
+                user, "swap", pairs=[first_pair_id, second_pair_id], before=_by_key(before), after=_by_key(after)
+            ),
+            user,
+            reason,
+        )
+    warnings = round_warnings(round_=locked)
+    return [w for pk in (m1.pk, m2.pk) for w in warnings.get(pk, [])]
+
+
+def _by_key(matches: dict[int, list[int | None]]) -> dict[str, list[int | None]]:
+    return {str(pk): pairs for pk, pairs in matches.items()}
+
+
+def _bracket_swap(stage: Stage, first: int, second: int, user: Any, reason: str) -> None:
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    record = dict(stage.options["bracket_record"])
+
+    def swapped(values: list[Any]) -> list[Any]:
+        return [second if v == first else first if v == second else v for v in values]
+
+    record["slots"] = swapped(record["slots"])
+    record["seeds"] = swapped(record["seeds"])
+    KnockoutBracket.from_record(record)  # still a consistent bracket (raises if not: a bug here)
+    stage.options = {**stage.options, "bracket_record": record}
+    history_author(stage, user, reason)
+    stage.save(update_fields=["options"])
+
+
+@event_write
+def match_table_move(*, match: Match, table_number: int, user: Any = None) -> list[DrawWarning]:
+    """Move a draft round's match to another table; if that table is taken, the two matches swap.
+
+    Table numbers otherwise follow the ranking (table 1 = the top match); a table with no row
+    yet is created. Audited like :func:`round_pairs_swap`. Returns warnings: the swap of tables,
+    referees already planned for those tables, and the match's own warnings.
+    """
+    from tournament.draw.selectors import round_warnings
+
+    if table_number < 1:
+        raise ValidationError({"table": _("Tables are numbered from 1.")}, code="invalid_table")
+    warnings: list[DrawWarning] = []
+    with transaction.atomic():
+        locked = _locked_round(match.round)
+        _refuse_unless_draft(locked)
+        match = Match.objects.select_for_update(of=("self",)).select_related("table").get(pk=match.pk, round=locked)
+        if match.is_bye:
+            raise ValidationError(_("A bye has no table."), code="bye")
+        table, _created = Table.objects.get_or_create(tournament_id=locked.stage.tournament_id, number=table_number)
+        if match.table_id == table.pk:
+            return []
+        old_table = match.table
+        reason = f"move match {match.pk} to table {table_number}"
+        other = locked.matches.filter(table=table).first()
+        if other is not None:
+            Match.objects.filter(pk=match.pk).update(table=None)
+            other.table = old_table
+            history_author(other, user, reason)
+            other.save(update_fields=["table"])
+            warnings.append(
+                DrawWarning.of("tables_swapped", other.ns_pair_id, table=old_table.number if old_table else None)
+            )
+        match.table = table
+        history_author(match, user, reason)
+        match.save(update_fields=["table"])
+        touched = [t for t in (table.pk, old_table.pk if old_table else None) if t is not None]
+        if RefereeAssignment.objects.filter(round=locked, table_id__in=touched).exists():
+            warnings.append(DrawWarning.of("referee_assigned", table=table_number))
+        _log_edit(
+            locked,
+            _edit_record(
+                user,
+                "move",
+                match=match.pk,
+                before=old_table.number if old_table else None,
+                after=table_number,
+                swapped_with=other.pk if other else None,
+            ),
+            user,
+            reason,
+        )
+    return warnings + round_warnings(round_=locked).get(match.pk, [])
+
+
+# -- tables and referees -----------------------------------------------------------------------------
+
+
+@event_write
+def table_areas_set(*, tournament: Tournament, first: int, last: int, area: str) -> int:
+    """Put tables ``first``…``last`` in ``area`` (赛区/楼层; "" for none), creating missing tables."""
+    if first < 1 or last < first:
+        raise ValidationError({"last": _("Give a range of table numbers, lowest first.")}, code="invalid_range")
+    if last - first >= 10_000:
+        raise ValidationError({"last": _("At most 10,000 tables at once.")}, code="invalid_range")
+    with transaction.atomic():
+        have = set(
+            Table.objects.filter(tournament=tournament, number__range=(first, last)).values_list("number", flat=True)
+        )
+        Table.objects.bulk_create(
+            Table(tournament=tournament, number=n, area=area) for n in range(first, last + 1) if n not in have
+        )
+        Table.objects.filter(tournament=tournament, number__range=(first, last)).update(area=area)
+        public_version_bump(tournament_id=tournament.pk)  # the draw and find my table show areas
+    return last - first + 1
+
+
+@event_write
+def round_referees_assign(
+    *,
+    round_: Round,
+    referees: Sequence[pairing.Referee],
+    tables_per_referee: int,
+    by_area: bool = False,
+    user: Any = None,
+) -> tuple[pairing.SeatRefereeAssignment, ...]:
+    """Assign referees (ids are user ids) to the round's tables with ``referees_assign``.
+
+    Each referee takes at most ``tables_per_referee`` tables, in runs of consecutive numbers; with
+    ``by_area`` first in their own area (``Table.area``). Replaces the round's previous plan
+    (changed rows only, each with a history row); allowed until the round is finished. The
+    settings are kept in ``draw_options["referees"]`` to prefill the next round. Returns the
+    plan with its warnings (a table without a referee, a referee from another area).
+    """
+    wanted = {r.id for r in referees}
+    allowed = set(
+        referee_accounts_list(tournament=round_.stage.tournament).filter(pk__in=wanted).values_list("pk", flat=True)
+    )
+    if wanted - allowed:
+        raise ValidationError(_("Not a referee of this event."), code="not_event_referee")
+    tables = list(round_.matches.filter(table__isnull=False).values_list("table_id", "table__number", "table__area"))
+    try:
+        plan = pairing.referees_assign(
+            tables=[pairing.TableArea(number, area or None) for _id, number, area in tables],
+            referees=referees,
+            tables_per_referee=tables_per_referee,
+            by_area=by_area,
+        )
+    except DrawError as error:
+        raise ValidationError(draw_message(error), code=error.code) from error
+    table_ids = {number: table_id for table_id, number, _area in tables}
+    reason = "referee plan"
+    with transaction.atomic():
+        locked = _locked_round(round_)
+        if locked.status == RoundStatus.FINISHED:
+            raise ValidationError(_("The round is finished."), code="round_finished")
+        existing = {a.table_id: a for a in RefereeAssignment.objects.filter(round=locked)}
+        create: list[RefereeAssignment] = []
+        update: list[RefereeAssignment] = []
+        for item in plan:
+            if item.referee is None:
+                continue  # a table nobody can take: an old assignment of it is removed below
+            current = existing.pop(table_ids[item.table], None)
+            if current is None:
+                create.append(RefereeAssignment(round=locked, table_id=table_ids[item.table], referee_id=item.referee))
+            elif current.referee_id != item.referee:
+                current.referee_id = item.referee
+                update.append(current)
+        for stale in existing.values():  # tables no longer planned (or no longer in the round)
+            history_author(stale, user, reason)
+            stale.delete()
+        history: dict[str, Any] = {
+            "default_user": user if getattr(user, "is_authenticated", False) else None,
+            "default_change_reason": reason,
+            "custom_historical_attrs": bulk_history_attrs(),
+        }
+        if create:
+            bulk_create_with_history(create, RefereeAssignment, **history)
+        if update:
+            bulk_update_with_history(update, RefereeAssignment, ["referee"], **history)
+        locked.draw_options = {
+            **locked.draw_options,
+            "referees": {
+                "tables_per_referee": tables_per_referee,
+                "by_area": by_area,
+                "referees": [{"id": r.id, "area": r.area or ""} for r in referees],
+            },
+        }
+        history_author(locked, user, reason)
+        locked.save(update_fields=["draw_options"])
+    return plan
+
+
+@event_write
+def round_tables_assign(
+    *,
+    round_: Round,
+    referee: Any,
+    first: int | None = None,
+    last: int | None = None,
+    area: str | None = None,
+    user: Any = None,
+) -> int:
+    """Give ``referee`` (an account; ``None``: nobody) the round's tables by hand: the tables
+    ``first``…``last`` (``last`` omitted: table ``first`` alone), or every table of ``area``.
+
+    Whoever had those tables in this round loses them (one referee per table and round). Only
+    the event's own referees (``referee_accounts_list``) may be given its tables, and only
+    tables of this round; allowed until the round is finished. Returns the number of tables.
+    """
+    tournament = round_.stage.tournament
+    if referee is not None and not referee_accounts_list(tournament=tournament).filter(pk=referee.pk).exists():
+        raise ValidationError({"referee": ValidationError(_("Not a referee of this event."), code="not_event_referee")})
+    by_range, by_area = first is not None, area is not None and area.strip() != ""
+    if by_range == by_area:
+        raise ValidationError(_("Give either a range of tables or an area."), code="tables_required")
+    matches = round_.matches.filter(table__isnull=False, table__tournament=tournament)
+    if by_range:
+        last = first if last is None else last
+        if first is None or first < 1 or last < first:
+            raise ValidationError(
+                {"last": ValidationError(_("Give a range of table numbers, lowest first."), code="invalid_range")}
+            )
+        matches = matches.filter(table__number__range=(first, last))
+        missing: dict[str, Any] = {
+            "first": ValidationError(_("No table of this round is in that range."), code="no_tables")
+        }
+    else:
+        matches = matches.filter(table__area=(area or "").strip())
+        missing = {"area": ValidationError(_("No table of this round is in that area."), code="no_tables")}
+    table_ids = list(matches.values_list("table_id", flat=True))
+    if not table_ids:
+        raise ValidationError(missing)
+    reason = "referee tables by hand"
+    with transaction.atomic():
+        locked = _locked_round(round_)
+        if locked.status == RoundStatus.FINISHED:
+            raise ValidationError(_("The round is finished."), code="round_finished")
+        existing = {a.table_id: a for a in RefereeAssignment.objects.filter(round=locked, table_id__in=table_ids)}
+        create: list[RefereeAssignment] = []
+        update: list[RefereeAssignment] = []
+        for table_id in table_ids:
+            current = existing.get(table_id)
+            if referee is None:
+                if current is not None:
+                    history_author(current, user, reason)
+                    current.delete()
+            elif current is None:
+                create.append(RefereeAssignment(round=locked, table_id=table_id, referee_id=referee.pk))
+            elif current.referee_id != referee.pk:
+                current.referee_id = referee.pk
+                update.append(current)
+        history: dict[str, Any] = {
+            "default_user": user if getattr(user, "is_authenticated", False) else None,
+            "default_change_reason": reason,
+            "custom_historical_attrs": bulk_history_attrs(),
+        }
+        if create:
+            bulk_create_with_history(create, RefereeAssignment, **history)
+        if update:
+            bulk_update_with_history(update, RefereeAssignment, ["referee"], **history)
+    return len(table_ids)

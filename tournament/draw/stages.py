@@ -1,0 +1,309 @@
+"""Draw writes about stages: create one with its options, who is drawn, who advances.
+
+Stage options (``Stage.options``, JSON) are described in :mod:`tournament.draw.services`.
+Which pairs are drawn (:func:`stage_entrants`): the pairs a previous stage advanced into this one
+(``Stage.options["entrants"]``, see :func:`stage_advance`); otherwise the checked-in pairs once
+check-in has started, else every registered pair; withdrawn pairs never.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.errors import ScoringError
+from scoring.options import RuleOptions
+from tournament import labels
+from tournament.audit import history_author, reason_clean
+from tournament.draw.pairing import (
+    Entrant,
+)
+from tournament.matches.models import (
+    Match,
+    MatchStatus,
+    RoundEntry,
+    RoundStatus,
+    Stage,
+    StageFormat,
+)
+from tournament.registration.lifecycle import event_write
+from tournament.registration.models import PairMember, PairStatus, Tournament
+from tournament.rules import stage_rules_resolve
+from tournament.standings.selectors import stage_lots_seed, stage_ranking_get
+
+BRACKET_FIXED = "fixed"
+BRACKET_REDRAW = "redraw"
+SEEDINGS = ("seeds", "random")
+
+
+def _edit_record(user: Any, kind: str, **details: Any) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "by": user.pk if getattr(user, "is_authenticated", False) else None,
+        "at": timezone.now().isoformat(),
+        **details,
+    }
+
+
+# -- stages ------------------------------------------------------------------------------------
+
+
+def _stage_options(format: str, options: dict[str, Any] | None) -> dict[str, Any]:
+    options = dict(options or {})
+    errors: dict[str, str] = {}
+    rounds = options.get("department_rounds", 0)
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
+        errors["department_rounds"] = _("Department protection needs a number of rounds (0 or more).")
+    if format == StageFormat.KNOCKOUT:
+        if options.get("bracket", BRACKET_REDRAW) not in (BRACKET_FIXED, BRACKET_REDRAW):
+            errors["bracket"] = _("A knockout is either a fixed bracket or re-drawn every round.")
+        if options.get("seeding", "seeds") not in SEEDINGS:
+            errors["seeding"] = _("A bracket is seeded by the seeds or drawn at random.")
+        if not isinstance(options.get("third_place", False), bool):
+            errors["third_place"] = _("Choose whether a third-place match is played.")
+    if "groups" in options:
+        groups = options["groups"]
+        if format != StageFormat.ROUND_ROBIN:
+            errors["groups"] = _("Only a round robin is played in groups.")
+        elif isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
+            errors["groups"] = _("The number of groups is a whole number (1 or more).")
+    if errors:
+        raise ValidationError(errors)
+    return options
+
+
+@event_write
+def stage_create(
+    *,
+    tournament: Tournament,
+    name: str,
+    format: str,
+    order: int | None = None,
+    rule_profile: str = "",
+    rule_overrides: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+    advance_count: int | None = None,
+    user: Any = None,
+) -> Stage:
+    """Add a stage (e.g. Swiss preliminaries, then a knockout) to a tournament."""
+    if order is None:
+        order = (tournament.stages.order_by("-order").values_list("order", flat=True).first() or 0) + 1
+    try:
+        # the options in force are stored with the stage: it keeps them (issue 13)
+        rules = stage_rules_resolve(tournament=tournament, rule_profile=rule_profile, rule_overrides=rule_overrides)
+        rules.check_stage(format)
+    except ScoringError as error:
+        raise ValidationError({"rule_overrides": error.message}) from error
+    _check_game(tournament=tournament, rules=rules, rule_profile=rule_profile, rule_overrides=rule_overrides)
+    stage = Stage(
+        tournament=tournament,
+        name=name,
+        format=format,
+        order=order,
+        rule_profile=rule_profile,
+        rule_overrides=rule_overrides or {},
+        rules=rules.to_json(),
+        options=_stage_options(format, options),
+        advance_count=advance_count,
+    )
+    history_author(stage, user)
+    stage.save()
+    return stage
+
+
+def _check_game(
+    *, tournament: Tournament, rules: RuleOptions, rule_profile: str, rule_overrides: dict[str, Any] | None
+) -> None:
+    """A stage plays the tournament's game (DESIGN.md principle 10): its pages, forms and sheets are the
+    game's (``tournament.games``), so a profile or an override of another game is refused."""
+    if rules.game.value == tournament.game:
+        return
+    message = _("The rules are of %(game)s, but %(tournament)s plays %(own)s.") % {
+        "game": labels.rule_value("game", rules.game.value),
+        "tournament": tournament.name,
+        "own": labels.rule_value("game", tournament.game),
+    }
+    overridden = "game" in (rule_overrides or {}) or "game" in tournament.rule_overrides
+    raise ValidationError({"rule_overrides" if overridden and not rule_profile else "rule_profile": message})
+
+
+def _advanced_seeds(stage: Stage) -> dict[int, int]:
+    """Pairs a previous stage advanced into this one, by seed (1 = the best ranked)."""
+    return {pair_id: number for number, pair_id in enumerate(stage.options.get("entrants") or [], start=1)}
+
+
+def _drawn_pairs(stage: Stage) -> list[int]:
+    pairs = stage.tournament.pairs.exclude(status=PairStatus.WITHDRAWN)
+    advanced = _advanced_seeds(stage)
+    if advanced:
+        pairs = pairs.filter(pk__in=advanced)
+    elif pairs.filter(status=PairStatus.CHECKED_IN).exists():
+        pairs = pairs.filter(status=PairStatus.CHECKED_IN)
+    return list(pairs.order_by("id").values_list("id", flat=True))
+
+
+def stage_entrants(*, stage: Stage, pair_ids: list[int] | None = None) -> list[Entrant]:
+    """The draw's view of every pair to be drawn: score, rank, opponents, byes, seats, departments.
+
+    In a stage seeded by :func:`stage_advance` a pair's seed is its advancement rank, which
+    also ranks the pairs until the stage has a result.
+    """
+    pair_ids = _drawn_pairs(stage) if pair_ids is None else pair_ids
+    standings = stage_ranking_get(stage=stage).standings
+    ranks = {row.entrant: (row.rank, row.match_points) for row in standings.rows}
+    departments: dict[int, set[int]] = defaultdict(set)
+    for pair_id, department_id in PairMember.objects.filter(pair_id__in=pair_ids).values_list(
+        "pair_id", "player__department_id"
+    ):
+        if department_id is not None:
+            departments[pair_id].add(department_id)
+    opponents: dict[int, set[int]] = defaultdict(set)
+    byes: dict[int, int] = defaultdict(int)
+    seats: dict[int, list[str]] = defaultdict(list)
+    matches = Match.objects.filter(round__stage=stage).order_by("round__number")
+    for ns, ew in matches.values_list("ns_pair_id", "ew_pair_id"):
+        if ew is None:
+            byes[ns] += 1
+        else:
+            opponents[ns].add(ew)
+            opponents[ew].add(ns)
+    for pair_id, side in (
+        RoundEntry.objects.filter(round__stage=stage, match__ew_pair__isnull=False)
+        .order_by("round__number")
+        .values_list("pair_id", "side")
+    ):
+        seats[pair_id].append(side)
+    advanced = _advanced_seeds(stage)
+    if advanced:
+        seeds = advanced
+        if not opponents and not byes:
+            ranks = {str(pair_id): (number, 0) for pair_id, number in advanced.items()}
+    else:
+        seeds = dict(stage.tournament.pairs.filter(pk__in=pair_ids).values_list("id", "seed"))
+    return [
+        Entrant(
+            id=pair_id,
+            rank=ranks.get(str(pair_id), (0, 0))[0],
+            seed=seeds.get(pair_id),
+            score=ranks.get(str(pair_id), (0, 0))[1],
+            opponents=frozenset(opponents[pair_id]),
+            byes=byes[pair_id],
+            departments=frozenset(departments[pair_id]),
+            seats_ns=seats[pair_id].count("NS"),
+            seats_ew=seats[pair_id].count("EW"),
+            last_seat=seats[pair_id][-1] if seats[pair_id] else None,  # type: ignore[arg-type]
+        )
+        for pair_id in pair_ids
+    ]
+
+
+@event_write
+def stage_advance(
+    *,
+    stage: Stage,
+    next_stage: Stage,
+    count: int | None = None,
+    overrides: Sequence[tuple[int, int]] = (),
+    reason: str = "",
+    user: Any,
+) -> Stage:
+    """Seed ``next_stage`` with the top ``count`` pairs of ``stage`` (RULES.md §4: 预赛 → 淘汰赛).
+
+    The order is the stage's one ranking (:func:`~tournament.standings.selectors.stage_ranking_get`,
+    withdrawn pairs skipped). A full tie across the cut is decided by drawing lots (RULES.md §5):
+    a fresh seed is drawn, kept in ``stage.options["lots_seed"]`` (so the stage's pages, prizes and
+    workbook show the same lots) and in the advancement record. The
+    ``count`` best become the next stage's entrants, seeded by rank (seed 1 = the best; a fixed
+    bracket places them by these seeds). ``count`` defaults to ``stage.advance_count``. Each
+    override ``(leaving, joining)`` replaces an advancing pair by another active pair of the
+    tournament, which takes its seed; overrides need a ``reason``. The standings order, the
+    overrides, the reason and the author are kept in ``next_stage.options["advancement"]`` and on
+    the stage's history row. Allowed until ``next_stage`` has a round; doing it again replaces
+    the previous advancement.
+
+    A round robin played in groups (``options["groups"]`` > 1) advances the top ``count`` of
+    *each* group (rank within a group = order in the stage's standings), seeded by rank within
+    the group, then by group: group 1's winner, group 2's winner, …, group 1's runner-up, …
+    """
+    if next_stage.tournament_id != stage.tournament_id or next_stage.order <= stage.order:
+        raise ValidationError(_("Pairs advance into a later stage of the same tournament."), code="invalid_stage")
+    count = count if count is not None else stage.advance_count
+    if not count:
+        raise ValidationError({"count": _("Say how many pairs advance.")}, code="count_required")
+    if next_stage.rounds.exists():
+        raise ValidationError(_("The next stage has been drawn already."), code="next_stage_started")
+    unfinished = Match.objects.filter(round__stage=stage, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
+    if not stage.rounds.exists() or stage.rounds.filter(status=RoundStatus.DRAFT).exists() or unfinished.exists():
+        raise ValidationError(_("Every round of this stage needs its results first."), code="stage_not_finished")
+    ranking = stage_ranking_get(stage=stage).ranking
+    lots_seed = None
+    if ranking is not None and ranking.lots_seed is None and ranking.cut_undecided(count):
+        # A full tie at the cut is decided by drawing lots (RULES.md §5): seeded, recorded with the
+        # stage (its pages then show the same lots), reproducible.
+        lots_seed = secrets.randbelow(2**31)
+        ranking = stage_ranking_get(stage=stage, lots_seed=lots_seed).ranking
+    groups = ranking.groups() if ranking is not None else []
+    if ranking is None or not ranking.grouped:
+        eligible = [row.entrant for group in groups for row in group]
+        if ranking is None:  # a knockout stage: its placings, withdrawn pairs skipped
+            withdrawn = set(stage.tournament.pairs.filter(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
+            placings = stage_ranking_get(stage=stage).standings.rows
+            eligible = [row.entrant for row in placings if int(row.entrant) not in withdrawn]
+        if count < 2 or count > len(eligible):
+            raise ValidationError(
+                {"count": _("Between 2 and %(n)d pairs can advance.") % {"n": len(eligible)}}, code="invalid_count"
+            )
+        by_rank = [int(entrant) for entrant in eligible[:count]]
+    else:
+        smallest = min(len(group) for group in groups)
+        if count < 1 or count > smallest or count * len(groups) < 2:
+            raise ValidationError(
+                {"count": _("Between 1 and %(n)d pairs of each group can advance.") % {"n": smallest}},
+                code="invalid_count",
+            )
+        by_rank = [int(entrant) for entrant in ranking.advancing(count)]
+    per_group = ranking is not None and ranking.grouped
+    reason = reason_clean(reason, required=bool(overrides))
+    chosen = list(by_rank)
+    active = set(stage.tournament.pairs.exclude(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
+    for leaving, joining in overrides:
+        if leaving not in chosen:
+            raise ValidationError(_("Pair %(pair)s is not among the pairs advancing.") % {"pair": leaving})
+        if joining in chosen or joining not in active:
+            raise ValidationError(_("Pair %(pair)s cannot take that place.") % {"pair": joining})
+        chosen[chosen.index(leaving)] = joining
+    with transaction.atomic():
+        next_stage = Stage.objects.select_for_update().get(pk=next_stage.pk)
+        if next_stage.rounds.exists():
+            raise ValidationError(_("The next stage has been drawn already."), code="next_stage_started")
+        if lots_seed is not None:
+            locked_stage = Stage.objects.select_for_update().get(pk=stage.pk)
+            locked_stage.options = {**locked_stage.options, "lots_seed": lots_seed}
+            history_author(locked_stage, user, "lots drawn for the advancement cut")
+            locked_stage.save(update_fields=["options"])
+            stage.options = locked_stage.options
+        next_stage.options = {
+            **next_stage.options,
+            "entrants": chosen,
+            "advancement": _edit_record(
+                user,
+                "advance",
+                from_stage=stage.pk,
+                count=count,
+                per_group=per_group,
+                lots_seed=stage_lots_seed(stage=stage),
+                by_rank=by_rank,
+                overrides=[[leaving, joining] for leaving, joining in overrides],
+                reason=reason,
+            ),
+        }
+        history_author(next_stage, user, reason or f"advance top {count} from stage {stage.pk}")
+        next_stage.save(update_fields=["options"])
+    return next_stage

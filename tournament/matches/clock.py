@@ -1,0 +1,542 @@
+"""The match clock: start a round or a table, call time at the cap, and the organiser's hand on
+a running clock (RULES.md §2, issue 15).
+
+The clock (RULES.md §2): an organiser starts a round (every match of it) or a single match; the
+cap comes from the round or the rules. The deadline is stored on the rows, a Celery task is
+scheduled for it, and :func:`match_time_check` calls time lazily whenever a page or API call
+touches a match after its cap, so a lost task or a restart loses nothing. Calling time twice has
+no further effect.
+
+The organiser's hand on a running clock (issue 15): pause and resume, extend by N minutes, change
+the round's cap, call time now — for a round (every open table of it, set-based: a few queries for
+2,500 tables) or one table, each with a reason kept on the history rows. A pause is stored as
+``paused_at`` on the round and its tables; while it is set time is never called, and on resume the
+pause's length is added to ``ends_at`` / ``clock_ends_at`` (no running total: the deadline is always
+the one stored). A round's resume resumes the tables its pause paused (``paused_at`` equal to the
+round's); a table paused on its own is resumed on its own. Every change schedules a new task for the
+new deadline, carrying that deadline: a task whose deadline is no longer the stored one is stale and
+schedules nothing (it still asks the database, which stays the source of truth, so it can never call
+time early). Refused where it makes no sense, with a stable code: not started, untimed, already
+paused, not paused, time already called, match over.
+
+Who may call what is checked by the callers (``tournament.matches.access``).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Case, F, Value, When
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.audit import history_author, history_copy, reason_clean
+from tournament.matches.errors import MatchRefused
+from tournament.matches.fold import (
+    _locked,
+    _refuse_unless_open,
+    match_replay,
+)
+from tournament.matches.models import (
+    Match,
+    MatchStatus,
+    Round,
+    RoundStatus,
+)
+from tournament.registration.lifecycle import event_write
+from tournament.rules import rules_for_stage
+from tournament.standings.cache import public_version_bump
+
+logger = logging.getLogger(__name__)
+
+
+def time_cap_minutes(*, round_: Round) -> int | None:
+    """The round's own cap (custom minutes) or the rules' (40, 90 … RULES.md §2); None: untimed."""
+    if round_.time_cap_minutes:
+        return round_.time_cap_minutes
+    minutes: int | None = rules_for_stage(round_.stage).time_cap_minutes
+    return minutes
+
+
+def _clock_start(match: Match, *, now: datetime, ends_at: datetime | None = None, schedule: bool = True) -> None:
+    minutes = time_cap_minutes(round_=match.round)
+    match.started_at = now
+    match.clock_ends_at = ends_at or (now + timedelta(minutes=minutes) if minutes else None)
+    if schedule and match.clock_ends_at is not None:
+        _schedule("match", match.pk, match.clock_ends_at)
+
+
+def _schedule(kind: str, pk: int, eta: datetime) -> None:
+    """Schedule the time call once the transaction commits. Losing it loses nothing: the lazy
+    check calls time when anyone touches the match after the cap."""
+
+    def send() -> None:
+        from tournament.matches import tasks
+
+        task = tasks.round_time_up if kind == "round" else tasks.match_time_up
+        try:
+            # the deadline travels with the task: a later change makes it stale (see tasks.py)
+            task.apply_async(args=[pk], kwargs={"ends_at": eta.isoformat()}, eta=eta)
+        except Exception:  # broker down: the lazy check covers it; the write already committed
+            logger.warning("could not schedule the time call of %s %s", kind, pk, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+@event_write
+def match_start(*, match_id: int, user: Any = None, now: datetime | None = None) -> Match:
+    """Start one match's clock (its round's cap). Starting a started match changes nothing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_unless_open(match)
+        if match.started_at is not None:
+            return match
+        _clock_start(match, now=now)
+        history_author(match, user)
+        match_replay(match=match, fields=["started_at", "clock_ends_at"])
+    return match
+
+
+@event_write
+def round_start(*, round_id: int, user: Any = None, now: datetime | None = None) -> Round:
+    """Start a round: its clock and that of every match not started yet (RULES.md §2).
+
+    One task is scheduled for the round's cap. The matches are started set-based, in a second
+    short transaction (locks are never held on the round while a match is locked, the order
+    sign-off uses): their rows are locked in id order in one query, updated in one, and their
+    history rows copied by the database in one — four queries for 2,500 tables, where one
+    transaction per match cost seven queries each. Starting a started round only starts the matches that were missed.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        if round_.started_at is None:
+            if round_.status in (RoundStatus.DRAFT, RoundStatus.FINISHED):
+                raise MatchRefused("round_not_published", _("Only a published round can be started."))
+            minutes = time_cap_minutes(round_=round_)
+            round_.started_at = now
+            round_.ends_at = now + timedelta(minutes=minutes) if minutes else None
+            round_.status = RoundStatus.RUNNING
+            history_author(round_, user)
+            round_.save(update_fields=["started_at", "ends_at", "status"])
+            if round_.ends_at is not None:
+                _schedule("round", round_.pk, round_.ends_at)
+    with transaction.atomic():
+        ids = list(
+            round_.matches.select_for_update(of=("self",))
+            .filter(started_at__isnull=True, ew_pair__isnull=False)
+            .filter(status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        if ids:
+            started = round_.started_at or now
+            # A match not started has no deals (the first deal starts its clock), so its fold is
+            # unchanged but for the status it reads: pending becomes running.
+            Match.objects.filter(pk__in=ids).update(
+                started_at=started,
+                clock_ends_at=round_.ends_at,
+                status=Case(When(status=MatchStatus.PENDING, then=Value(MatchStatus.RUNNING)), default=F("status")),
+            )
+            history_copy(queryset=Match.objects.filter(pk__in=ids), user=user)
+            public_version_bump(tournament_id=round_.stage.tournament_id, seating=False)
+    return round_
+
+
+@event_write
+def round_clock_set(*, round_id: int, time_cap_minutes: int | None, warning_minutes: int, user: Any = None) -> Round:
+    """Set a round's cap (custom minutes; None: the rules') and when the warning shows, before it starts."""
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        if round_.started_at is not None:
+            raise MatchRefused("round_started", _("The round has started; its clock can no longer change."))
+        round_.time_cap_minutes = time_cap_minutes
+        round_.warning_minutes = warning_minutes
+        history_author(round_, user)
+        round_.save(update_fields=["time_cap_minutes", "warning_minutes"])
+    return round_
+
+
+def _time_call_if_due(match: Match, *, now: datetime) -> bool:
+    """On a locked match: call time if its cap has passed and a deal is being played (RULES.md §2).
+
+    The deal being played when time is called is the one after those entered. A match that has
+    already ended needs no call; if a correction reopens it later, time is called then.
+    """
+    fields = _time_call_due(match, now=now)
+    if not fields:
+        return False
+    match_replay(match=match, fields=fields)
+    return True
+
+
+def _time_call_due(match: Match, *, now: datetime) -> list[str]:
+    """On a locked match: call time in memory if its cap has passed (RULES.md §2); the fields it
+    changed, for the caller's fold to store (none: nothing was due). A signed-off match is left as is."""
+    if (
+        match.status == MatchStatus.CONFIRMED
+        or match.clock_ends_at is None
+        or now < match.clock_ends_at
+        or match.paused_at is not None  # a paused clock never calls time
+    ):
+        return []
+    fields = []
+    if match.time_called_at is None:
+        match.time_called_at = now
+        fields.append("time_called_at")
+    if match.time_called_during_deal is None and match.status in (MatchStatus.PENDING, MatchStatus.RUNNING):
+        match.time_called_during_deal = match.deals.count() + 1
+        match.version += 1
+        fields += ["time_called_during_deal", "version"]
+    return fields
+
+
+def match_call_time(*, match_id: int, now: datetime | None = None) -> bool:
+    """Call time for one match if its cap has passed; True if anything changed (idempotent)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status == MatchStatus.CONFIRMED:
+            return False
+        return _time_call_if_due(match, now=now)
+
+
+def match_time_check(*, match: Match, now: datetime | None = None) -> bool:
+    """The lazy half of the clock: call time if ``match`` (as read) is past its cap and not called.
+
+    Cheap when nothing is due (no query, no lock); used by every page and API call that touches
+    a match, so the clock holds without the scheduled task.
+    """
+    now = now or timezone.now()
+    due = (
+        match.clock_ends_at is not None
+        and now >= match.clock_ends_at
+        and match.paused_at is None
+        and (
+            match.time_called_at is None
+            or (match.time_called_during_deal is None and match.status in (MatchStatus.PENDING, MatchStatus.RUNNING))
+        )
+        and match.status != MatchStatus.CONFIRMED
+    )
+    if not due:
+        return False
+    changed = match_call_time(match_id=match.pk, now=now)
+    match.refresh_from_db()
+    return changed
+
+
+def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
+    """Call time for a round at its cap: the round once, then each of its matches that is due.
+
+    True the one time the round's time is called; later calls (a duplicate task, a lazy check)
+    change nothing (RULES.md §2: the project calls time itself, once) but finish any match a
+    crashed earlier call missed. Each match is called in its own short transaction.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        if round_.ends_at is None or now < round_.ends_at or round_.paused_at is not None:
+            return False
+        first = round_.time_called_at is None
+        if first:
+            round_.time_called_at = now
+            if round_.status == RoundStatus.RUNNING:
+                round_.status = RoundStatus.TIME_CALLED
+            round_.save(update_fields=["time_called_at", "status"])
+    due = round_.matches.filter(clock_ends_at__lte=now, time_called_at__isnull=True, paused_at__isnull=True).exclude(
+        status=MatchStatus.CONFIRMED
+    )
+    for match_id in due.values_list("pk", flat=True):
+        match_call_time(match_id=match_id, now=now)
+    return first
+
+
+def round_time_check(*, round_: Round, now: datetime | None = None) -> bool:
+    """The lazy check for a round (its organiser's page): call time if its cap has passed."""
+    now = now or timezone.now()
+    if (
+        round_.ends_at is None
+        or round_.time_called_at is not None
+        or round_.paused_at is not None
+        or now < round_.ends_at
+    ):
+        return False
+    changed = round_call_time(round_id=round_.pk, now=now)
+    round_.refresh_from_db()
+    return changed
+
+
+# -- the organiser's hand on a running clock (issue 15) ----------------------------------------------
+
+EXTEND_MAX_MINUTES = 240
+"""An extension or a cap beyond four hours is a typing error, not a decision."""
+
+_OPEN = (MatchStatus.PENDING, MatchStatus.RUNNING)
+
+
+def _refuse_round_clock(round_: Round, *, paused: bool | None = None, timed: bool = True) -> None:
+    """Refuse a change of a round's clock that makes no sense; ``paused``: the state it needs."""
+    if round_.started_at is None:
+        raise MatchRefused("clock_not_started", _("The round's clock has not started."))
+    if round_.status == RoundStatus.FINISHED:
+        raise MatchRefused("round_finished", _("The round is finished; its clock can no longer change."))
+    if round_.time_called_at is not None:
+        raise MatchRefused("time_called", _("Time has already been called for this round."))
+    if timed and round_.ends_at is None:
+        raise MatchRefused("untimed", _("This round has no time limit."))
+    if paused is True and round_.paused_at is None:
+        raise MatchRefused("not_paused", _("The clock is running, not paused."))
+    if paused is False and round_.paused_at is not None:
+        raise MatchRefused("already_paused", _("The clock is already paused."))
+
+
+def _refuse_match_clock(match: Match, *, paused: bool | None = None, timed: bool = True) -> None:
+    """Refuse a change of one table's clock that makes no sense; ``paused``: the state it needs."""
+    if match.is_bye:
+        raise MatchRefused("bye", _("A bye has no clock."))
+    if match.status not in _OPEN:
+        raise MatchRefused("match_over", _("The match is over; its clock can no longer change."))
+    if match.started_at is None:
+        raise MatchRefused("clock_not_started", _("This table's clock has not started."))
+    if match.time_called_at is not None:
+        raise MatchRefused("time_called", _("Time has already been called at this table."))
+    if timed and match.clock_ends_at is None:
+        raise MatchRefused("untimed", _("This table has no time limit."))
+    if paused is True and match.paused_at is None:
+        raise MatchRefused("not_paused", _("The clock is running, not paused."))
+    if paused is False and match.paused_at is not None:
+        raise MatchRefused("already_paused", _("The clock is already paused."))
+
+
+def _clean_minutes(minutes: Any, *, low: int = 1) -> int:
+    try:
+        value = int(minutes)
+    except (TypeError, ValueError):
+        value = low - 1
+    if not low <= value <= EXTEND_MAX_MINUTES:
+        raise MatchRefused(
+            "minutes_out_of_range",
+            _("Give a number of minutes from %(low)d to %(high)d.") % {"low": low, "high": EXTEND_MAX_MINUTES},
+            conflict=False,
+        )
+    return value
+
+
+def _round_open_matches(round_: Round) -> Any:
+    """The round's tables whose clock runs with the round's: started, timed, time not called."""
+    return round_.matches.filter(
+        started_at__isnull=False, clock_ends_at__isnull=False, time_called_at__isnull=True, status__in=_OPEN
+    )
+
+
+def _matches_update(round_: Round, queryset: Any, *, user: Any, reason: str, **values: Any) -> list[int]:
+    """Lock ``queryset``'s rows in id order (one query), update them (one) and copy their history
+    rows with the reason (one): the set-based write of a round-wide clock change."""
+    ids = list(queryset.select_for_update(of=("self",)).order_by("pk").values_list("pk", flat=True))
+    if ids:
+        Match.objects.filter(pk__in=ids).update(**values)
+        history_copy(queryset=Match.objects.filter(pk__in=ids), user=user, reason=reason)
+    public_version_bump(tournament_id=round_.stage.tournament_id, seating=False)
+    return ids
+
+
+def _schedule_round(round_: Round) -> None:
+    """A task for the round's new deadline, and one for each of its tables whose deadline differs
+    (extended or paused on its own): the round's task calls only the tables then due."""
+    if round_.ends_at is None or round_.paused_at is not None:
+        return
+    _schedule("round", round_.pk, round_.ends_at)
+    own = _round_open_matches(round_).filter(paused_at__isnull=True).exclude(clock_ends_at=round_.ends_at)
+    for pk, ends_at in own.values_list("pk", "clock_ends_at"):
+        _schedule("match", pk, ends_at)
+
+
+def _round_locked(round_id: int) -> Round:
+    return Round.objects.select_for_update(of=("self",)).select_related("stage").get(pk=round_id)
+
+
+@event_write
+def round_pause(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
+    """Pause a round's clock and that of every table running with it (a fire alarm, a dispute)."""
+    now = now or timezone.now()
+    reason = reason_clean(reason)
+    with transaction.atomic():
+        round_ = _round_locked(round_id)
+        _refuse_round_clock(round_, paused=False)
+        round_.paused_at = now
+        history_author(round_, user, reason)
+        round_.save(update_fields=["paused_at"])
+        _matches_update(
+            round_, _round_open_matches(round_).filter(paused_at__isnull=True), user=user, reason=reason, paused_at=now
+        )
+    return round_
+
+
+@event_write
+def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
+    """Resume a paused round: its deadline, and that of each table its pause paused, move on by the
+    pause's length; tables paused on their own stay paused."""
+    now = now or timezone.now()
+    reason = reason_clean(reason)
+    with transaction.atomic():
+        round_ = _round_locked(round_id)
+        _refuse_round_clock(round_, paused=True)
+        assert round_.paused_at is not None and round_.ends_at is not None
+        pause = now - round_.paused_at
+        paused_with_round = _round_open_matches(round_).filter(paused_at=round_.paused_at)
+        round_.ends_at += pause
+        round_.paused_at = None
+        history_author(round_, user, reason)
+        round_.save(update_fields=["ends_at", "paused_at"])
+        moved = F("clock_ends_at") + pause
+        _matches_update(round_, paused_with_round, user=user, reason=reason, paused_at=None, clock_ends_at=moved)
+        _schedule_round(round_)
+    return round_
+
+
+@event_write
+def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) -> Round:
+    """Give a round's clock, and every table running with it, ``minutes`` more (paused or not)."""
+    minutes = _clean_minutes(minutes)
+    reason = reason_clean(reason)
+    with transaction.atomic():
+        round_ = _round_locked(round_id)
+        _refuse_round_clock(round_)
+        assert round_.ends_at is not None
+        delta = timedelta(minutes=minutes)
+        round_.ends_at += delta
+        history_author(round_, user, reason)
+        round_.save(update_fields=["ends_at"])
+        moved = F("clock_ends_at") + delta
+        _matches_update(round_, _round_open_matches(round_), user=user, reason=reason, clock_ends_at=moved)
+        _schedule_round(round_)
+    return round_
+
+
+@event_write
+def round_cap_change(
+    *, round_id: int, minutes: int, reason: str, user: Any = None, now: datetime | None = None
+) -> Round:
+    """Change a started round's cap to ``minutes``: every deadline moves by the difference (pauses
+    and extensions already given are kept). A cap already past calls time at once."""
+    now = now or timezone.now()
+    minutes = _clean_minutes(minutes)
+    reason = reason_clean(reason)
+    with transaction.atomic():
+        round_ = _round_locked(round_id)
+        _refuse_round_clock(round_, timed=False)
+        assert round_.started_at is not None
+        old = time_cap_minutes(round_=round_)
+        round_.time_cap_minutes = minutes
+        open_matches = _round_open_matches(round_)
+        if round_.ends_at is None or old is None:  # an untimed round gets its first deadline
+            round_.ends_at = round_.started_at + timedelta(minutes=minutes)
+            open_matches = round_.matches.filter(
+                started_at__isnull=False, clock_ends_at__isnull=True, time_called_at__isnull=True, status__in=_OPEN
+            )
+            values: dict[str, Any] = {"clock_ends_at": F("started_at") + timedelta(minutes=minutes)}
+        else:
+            delta = timedelta(minutes=minutes - old)
+            round_.ends_at += delta
+            values = {"clock_ends_at": F("clock_ends_at") + delta}
+        history_author(round_, user, reason)
+        round_.save(update_fields=["time_cap_minutes", "ends_at"])
+        _matches_update(round_, open_matches, user=user, reason=reason, **values)
+        _schedule_round(round_)
+    if round_.paused_at is None and round_.ends_at <= now:
+        round_call_time(round_id=round_.pk, now=now)
+        round_.refresh_from_db()
+    return round_
+
+
+@event_write
+def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
+    """Call time for a round now (paused or not): every table running with it is called at once."""
+    now = now or timezone.now()
+    reason = reason_clean(reason)
+    with transaction.atomic():
+        round_ = _round_locked(round_id)
+        _refuse_round_clock(round_, timed=False)
+        round_.ends_at = now
+        round_.paused_at = None
+        history_author(round_, user, reason)
+        round_.save(update_fields=["ends_at", "paused_at"])
+        # the untimed tables too: "call time now" is the organiser's cap
+        open_matches = round_.matches.filter(started_at__isnull=False, time_called_at__isnull=True, status__in=_OPEN)
+        _matches_update(round_, open_matches, user=user, reason=reason, clock_ends_at=now, paused_at=None)
+    # each table's time call replays it through the rules core (the deal being played is recorded)
+    round_call_time(round_id=round_.pk, now=now)
+    round_.refresh_from_db()
+    return round_
+
+
+def _match_clock_save(match: Match, *, user: Any, reason: str, fields: list[str]) -> None:
+    history_author(match, user, reason)
+    match.save(update_fields=fields)
+    public_version_bump(tournament_id=match.round.stage.tournament_id, seating=False)
+
+
+@event_write
+def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
+    """Pause one table's clock (a dispute at that table)."""
+    now = now or timezone.now()
+    reason = reason_clean(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_match_clock(match, paused=False)
+        match.paused_at = now
+        _match_clock_save(match, user=user, reason=reason, fields=["paused_at"])
+    return match
+
+
+@event_write
+def match_resume(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
+    """Resume one table's clock (paused alone or with its round): its deadline moves on by the pause."""
+    now = now or timezone.now()
+    reason = reason_clean(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_match_clock(match, paused=True)
+        assert match.paused_at is not None and match.clock_ends_at is not None
+        match.clock_ends_at += now - match.paused_at
+        match.paused_at = None
+        _match_clock_save(match, user=user, reason=reason, fields=["clock_ends_at", "paused_at"])
+        _schedule("match", match.pk, match.clock_ends_at)
+    return match
+
+
+@event_write
+def match_extend(*, match_id: int, minutes: int, reason: str, user: Any = None) -> Match:
+    """Give one table ``minutes`` more (a long dispute there), paused or not."""
+    minutes = _clean_minutes(minutes)
+    reason = reason_clean(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_match_clock(match)
+        assert match.clock_ends_at is not None
+        match.clock_ends_at += timedelta(minutes=minutes)
+        _match_clock_save(match, user=user, reason=reason, fields=["clock_ends_at"])
+        if match.paused_at is None:
+            _schedule("match", match.pk, match.clock_ends_at)
+    return match
+
+
+@event_write
+def match_call_now(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
+    """Call time at one table now (paused or not, timed or not)."""
+    now = now or timezone.now()
+    reason = reason_clean(reason)
+    with transaction.atomic():
+        match = _locked(match_id)
+        _refuse_match_clock(match, timed=False)
+        match.clock_ends_at = now
+        match.paused_at = None
+        history_author(match, user, reason)
+        match.save(update_fields=["clock_ends_at", "paused_at"])
+        _time_call_if_due(match, now=now)
+        public_version_bump(tournament_id=match.round.stage.tournament_id, seating=False)
+    return match

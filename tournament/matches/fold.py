@@ -1,0 +1,233 @@
+"""A match folded through the rules core, and the one place its snapshot is stored.
+
+Deals are the source of truth (DESIGN.md principle 1): the match row's ``state``, ``winner``,
+``result_reason`` and ``status`` are the rules core's fold of its deals and adjustments
+(:func:`match_fold`), stored by :func:`match_replay` / ``_fold_store`` in the transaction of the
+write that changed them. Also the locked match row every write starts from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.adjustments import Adjustment as ScoringAdjustment
+from scoring.adjustments import Forfeit, LateArrival, LevelPenalty, PointPenalty
+from scoring.errors import ScoringError
+from scoring.match import DealInput, PartialReplay, parse_deal, replay_partial
+from scoring.options import RuleOptions
+from scoring.outcome import MatchResult, Status
+from scoring.seats import Side
+from tournament.matches.errors import MatchRefused, StaleVersion
+from tournament.matches.models import (
+    Adjustment,
+    AdjustmentKind,
+    Deal,
+    Match,
+    MatchStatus,
+)
+from tournament.rules import rules_for_stage
+
+SNAPSHOT_FIELDS = ["state", "winner", "result_reason", "status", "finished_at"]
+
+
+# -- folding a match through the rules core --------------------------------------------------------
+
+
+def match_rules(match: Match) -> RuleOptions:
+    """The rules that apply to ``match`` (its stage's, through ``tournament.rules``)."""
+    return rules_for_stage(match.round.stage)
+
+
+def _side_of(match: Match, pair_id: int) -> Side:
+    return Side.NS if pair_id == match.ns_pair_id else Side.EW
+
+
+def scoring_adjustments(
+    *, match: Match, rows: Sequence[Adjustment]
+) -> list[tuple[list[Adjustment], ScoringAdjustment]]:
+    """The rules core's adjustments for ``rows`` (RULES.md §5, §7), each with the rows it stands for.
+
+    Warnings change nothing and are left out. Both pairs forfeiting at the same point is one
+    double forfeit (both lose), not two walkovers.
+    """
+    out: list[tuple[list[Adjustment], ScoringAdjustment]] = []
+    forfeits: dict[tuple[int, Side], int] = {}
+    for row in rows:
+        side = _side_of(match, row.pair_id)
+        if row.kind == AdjustmentKind.FORFEIT:
+            other = forfeits.get((row.after_deal, side.other))
+            if other is not None and isinstance(out[other][1], Forfeit) and len(out[other][0]) == 1:
+                out[other] = (
+                    [*out[other][0], row],
+                    Forfeit(side=None, after_deal=row.after_deal, reason=row.reason),
+                )
+                continue
+            forfeits[(row.after_deal, side)] = len(out)
+            out.append(([row], Forfeit(side=side, after_deal=row.after_deal, reason=row.reason)))
+        elif row.kind == AdjustmentKind.LATE_ARRIVAL:
+            out.append(([row], LateArrival(side=side, minutes=row.minutes_late or 0, after_deal=row.after_deal)))
+        elif row.kind == AdjustmentKind.PENALTY and row.levels:
+            out.append(
+                ([row], LevelPenalty(side=side, levels=row.levels, after_deal=row.after_deal, reason=row.reason))
+            )
+        elif row.kind == AdjustmentKind.PENALTY and row.points:
+            out.append(
+                ([row], PointPenalty(side=side, points=row.points, after_deal=row.after_deal, reason=row.reason))
+            )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """A match folded through the rules core, with what it refused (to be flagged)."""
+
+    partial: PartialReplay
+    deals_valid: int
+    adjustments_valid: frozenset[int]
+    """Ids of the adjustment rows the fold applied (warnings count as applied)."""
+
+    @property
+    def result(self) -> MatchResult:
+        return self.partial.result
+
+
+def match_fold(
+    *,
+    match: Match,
+    outcomes: Sequence[Any],
+    adjustments: Sequence[Adjustment],
+    time_called_during_deal: int | None,
+    parsed: dict[int, DealInput] | None = None,
+) -> Fold:
+    """Fold outcomes and adjustment rows through ``scoring.match.replay_partial`` (no writes).
+
+    A stored outcome the rules core cannot even read stops the fold at that deal, like any other
+    deal it refuses. ``parsed``: deal number → that deal already parsed by the caller (a write
+    parses the deal it was given once, to refuse it first; issue 14).
+    """
+    options = match_rules(match)
+    deals: list[DealInput] = []
+    for number, outcome in enumerate(outcomes, 1):
+        if parsed and number in parsed:
+            deals.append(parsed[number])
+            continue
+        try:
+            deals.append(parse_deal(options=options, data=outcome, number=number))
+        except ScoringError:
+            break
+    groups = scoring_adjustments(match=match, rows=adjustments)
+    partial = replay_partial(
+        options=options,
+        deals=deals,
+        time_called_during_deal=time_called_during_deal,
+        adjustments=[adjustment for _rows, adjustment in groups],
+    )
+    applied = {row.pk for index in partial.adjustments_applied for row in groups[index][0]}
+    grouped = {row.pk for rows, _adjustment in groups for row in rows}
+    applied |= {row.pk for row in adjustments if row.pk not in grouped}  # warnings
+    return Fold(partial=partial, deals_valid=partial.deals_applied, adjustments_valid=frozenset(applied))
+
+
+def _store(match: Match, result: MatchResult) -> None:
+    match.state = result.to_json()
+    match.winner = result.winner.code if result.winner is not None else ""
+    match.result_reason = result.reason.value if result.reason is not None else ""
+    if match.status != MatchStatus.CONFIRMED:
+        if result.status is Status.FINISHED:
+            match.status = MatchStatus.FINISHED
+            match.finished_at = match.finished_at or timezone.now()
+        else:
+            started = bool(result.deals) or match.started_at is not None
+            match.status = MatchStatus.RUNNING if started else MatchStatus.PENDING
+            match.finished_at = None
+
+
+def match_replay(*, match: Match, fields: Iterable[str] = ()) -> MatchResult:
+    """Refold ``match`` from its deals and adjustments and store the snapshot (call inside a
+    transaction, on a locked row; ``fields`` are other fields of ``match`` to save with it).
+
+    A deal or adjustment the rules core refuses (e.g. entered after the match ended, once a
+    correction shortened it) is flagged for the referee along with everything after it — never
+    silently kept in the result or dropped (DESIGN.md principle 1).
+    """
+    deals = list(match.deals.order_by("number"))
+    adjustments = match_adjustment_rows(match)
+    fold = match_fold(
+        match=match,
+        outcomes=[deal.outcome for deal in deals],
+        adjustments=adjustments,
+        time_called_during_deal=match.time_called_during_deal,
+    )
+    return _fold_store(match, deals=deals, adjustments=adjustments, fold=fold, fields=fields)
+
+
+def _fold_store(
+    match: Match, *, deals: Sequence[Deal], adjustments: Sequence[Adjustment], fold: Fold, fields: Iterable[str]
+) -> MatchResult:
+    """Store ``fold`` — the fold of exactly ``deals`` and ``adjustments`` as they are now saved — on
+    the match, its deals' records and the flags (the one fold of a write; issue 14)."""
+    records = fold.result.deals
+    changed = []
+    for index, deal in enumerate(deals):
+        record = records[index].to_json() if index < fold.deals_valid else {}
+        flagged = index >= fold.deals_valid
+        if deal.record != record or deal.flagged != flagged:
+            deal.record, deal.flagged = record, flagged
+            changed.append(deal)
+    if changed:
+        # derived data, not an edit: no history row of its own (the edit that caused it has one)
+        Deal.objects.bulk_update(changed, ["record", "flagged"])
+    changed_adjustments = []
+    for row in adjustments:
+        flagged = row.pk not in fold.adjustments_valid
+        if row.flagged != flagged:
+            row.flagged = flagged
+            changed_adjustments.append(row)
+    if changed_adjustments:
+        Adjustment.objects.bulk_update(changed_adjustments, ["flagged"])
+    _store(match, fold.result)
+    match.save(update_fields=list(dict.fromkeys([*SNAPSHOT_FIELDS, *fields])))
+    return fold.result
+
+
+# -- helpers shared by the writes ------------------------------------------------------------------
+
+
+def _locked(match_id: int) -> Match:
+    # of=("self",): lock the match row only. A bare FOR UPDATE would also lock the joined round,
+    # stage and tournament rows and so serialise every table of the event on one row.
+    return Match.objects.select_for_update(of=("self",)).select_related("round__stage__tournament").get(pk=match_id)
+
+
+def _user_or_none(user: Any) -> Any:
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def _refuse_unless_open(match: Match) -> None:
+    if match.is_bye:
+        raise MatchRefused("bye", _("A bye has no deals."))
+    if match.status == MatchStatus.CONFIRMED:
+        raise MatchRefused("match_locked", _("The match is signed off; an organiser must unlock it first."))
+
+
+def _check_version(match: Match, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != match.version:
+        raise StaleVersion(match)
+
+
+def match_outcomes(match: Match) -> list[Any]:
+    """The outcomes of the match's deals, in order."""
+    return list(match.deals.order_by("number").values_list("outcome", flat=True))
+
+
+def match_adjustment_rows(match: Match) -> list[Adjustment]:
+    """The match's adjustments in the order they were recorded (the order they apply in)."""
+    return list(match.adjustments.order_by("created_at", "id"))
+
+
+# -- deals -------------------------------------------------------------------------------------------

@@ -1,0 +1,353 @@
+"""The public pages' values: small immutable dataclasses (picklable, so they cache in Redis as
+they are), built by :mod:`tournament.standings.public` and cached by
+:mod:`tournament.standings.public_cache`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from tournament.matches.models import MatchStatus, RoundStatus, StageFormat
+from tournament.rules import RuleLine
+
+PUBLIC_ROUND_STATUSES = (
+    RoundStatus.PUBLISHED,
+    RoundStatus.RUNNING,
+    RoundStatus.TIME_CALLED,
+    RoundStatus.FINISHED,
+)
+OPEN_ROUND_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.RUNNING, RoundStatus.TIME_CALLED)
+FIND_LIMIT = 20
+"""Find-my-table answers at most this many seats (a one-character surname matches many)."""
+QUERY_MAX = 40
+
+
+# -- values ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StageInfo:
+    id: int
+    name: str
+    format: str
+    order: int
+    profile: str = ""
+    """The profile the stage was created from (shown by its title)."""
+    rules: tuple[RuleLine, ...] = ()
+    """The options in force, as stored with the stage (issue 13)."""
+
+    @property
+    def is_knockout(self) -> bool:
+        return self.format == StageFormat.KNOCKOUT
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInfo:
+    id: int
+    stage_id: int
+    stage_name: str
+    stage_format: str
+    number: int
+    status: str
+    published_at: datetime | None
+    started_at: datetime | None
+    ends_at: datetime | None
+    time_called_at: datetime | None
+    paused_at: datetime | None = None
+    """The organiser paused the round's clock (shown as 已暂停; ``ends_at`` moves on when resumed)."""
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_ROUND_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class RoundProgress:
+    tables: int
+    finished: int
+    running: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentOverview:
+    """The tournament home's public part: stages, published rounds, the round being played."""
+
+    id: int
+    name: str
+    game: str
+    status: str
+    venue: str
+    starts_on: Any
+    stages: tuple[StageInfo, ...]
+    rounds: tuple[RoundInfo, ...]
+    """Published rounds, stage by stage, in order."""
+    current_rounds: tuple[RoundInfo, ...]
+    """Each stage's newest published round if it is not finished (usually one), newest stage
+    first; else the last published round."""
+    progress: RoundProgress | None
+    """Results of the first current round."""
+
+    @property
+    def current_round(self) -> RoundInfo | None:
+        return self.current_rounds[0] if self.current_rounds else None
+
+    def stage(self, stage_id: int) -> StageInfo | None:
+        return next((stage for stage in self.stages if stage.id == stage_id), None)
+
+    def round(self, round_id: int) -> RoundInfo | None:
+        return next((round_ for round_ in self.rounds if round_.id == round_id), None)
+
+    def rounds_of(self, stage_id: int) -> tuple[RoundInfo, ...]:
+        return tuple(round_ for round_ in self.rounds if round_.stage_id == stage_id)
+
+    @property
+    def ranked_stages(self) -> tuple[StageInfo, ...]:
+        """Stages with a standings table (Swiss, round robin)."""
+        return tuple(stage for stage in self.stages if not stage.is_knockout)
+
+    @property
+    def knockout_stages(self) -> tuple[StageInfo, ...]:
+        return tuple(stage for stage in self.stages if stage.is_knockout)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSide:
+    """One pair at a table as shown: its id and name (``None`` for a bye's empty side)."""
+
+    pair_id: int | None
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRow:
+    match_id: int
+    table: int | None
+    area: str
+    ns: PublicSide
+    ew: PublicSide
+    status: str
+    winner: str
+    levels: tuple[int, int] | None
+    points: tuple[int, int] | None
+    bracket_slot: int | None
+    walkover_over: str = ""
+    """A walkover: the withdrawn pair this one was due to meet (a forfeit win, not a bye)."""
+    time_up: tuple[str, str] | None = None
+    """Once time is called: what the table does next (English, Chinese), from the rules core."""
+    reason: str = ""
+    """Why the winner won (the rules core's ``Reason``): a forfeit reads as one, not as its levels."""
+
+    @property
+    def is_bye(self) -> bool:
+        return self.ew.pair_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFound:
+    """A find-my-table answer: where a player (or their pair) sits in a current round."""
+
+    player_name: str
+    pair_id: int
+    pair_name: str
+    round_id: int
+    round_number: int
+    stage_name: str
+    match_id: int
+    table: int | None
+    area: str
+    side: str
+    opponent: PublicSide
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A tie-break column of a stage, titled by the rules core's metric registry."""
+
+    name: str
+    title: str
+    title_zh: str
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    rank: int
+    shared: bool
+    pair_id: int
+    pair_name: str
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    values: tuple[int | None, ...]
+    """The stage's tie-break values, in the order of ``StageTable.columns``."""
+    previous_rank: int | None
+    """Rank before the latest round with results (None: no earlier round)."""
+    group: int | None = None
+    """A round robin played in groups: the pair's group (1, 2, …); ``rank`` is then within it."""
+    withdrawn: bool = False
+    """The pair withdrew (退赛): listed after the active pairs of its group, it does not advance."""
+
+    @property
+    def movement(self) -> int | None:
+        """Places gained (> 0) or lost (< 0) since the previous round."""
+        return None if self.previous_rank is None else self.previous_rank - self.rank
+
+
+@dataclass(frozen=True, slots=True)
+class StageTable:
+    stage: StageInfo
+    columns: tuple[Column, ...]
+    lines: tuple[StandingLine, ...]
+    latest_round: int | None
+    """The latest round with a counted result; movement is measured against the one before."""
+
+    def line_of(self, pair_id: int) -> StandingLine | None:
+        return next((line for line in self.lines if line.pair_id == pair_id), None)
+
+    @property
+    def no_earlier_round(self) -> bool:
+        """Only the first round has results: no line moved, the page says so once (not per line)."""
+        return self.latest_round is not None and self.latest_round <= 1
+
+    @property
+    def grouped(self) -> bool:
+        return any(line.group is not None for line in self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class DealLine:
+    """One deal as the rules core recorded it (``Match.snapshot.deals``)."""
+
+    number: int
+    order: tuple[str, ...]
+    winner: str
+    level: int | None
+    sets_level: str | None
+    upgrade: int
+    levels_after: tuple[int, int] | None
+    a_attempt: bool
+    passed_a: bool
+    reset: bool
+    extra: bool
+    points: int | None
+    points_after: tuple[int, int] | None
+    # a Tractor deal (seed 001) has a declarer and the defenders' points instead of a finishing order
+    declarer: str | None = None
+    declarer_seat: str | None = None
+    defender_points: int | None = None
+    total_points: int | None = None
+    result: str | None = None
+    anti_tribute: bool = False
+    """抗贡 was recorded for the deal (RULES.md §6): no tribute was paid before it."""
+    # a Tractor deal's faults (seed 001 §17, §9.1, §18)
+    revoke: str | None = None
+    wrong_bottom: bool = False
+    wrong_count: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPage:
+    id: int
+    tournament_id: int
+    stage_id: int
+    stage_name: str
+    stage_format: str
+    round_id: int
+    round_number: int
+    table: int | None
+    area: str
+    ns: PublicSide
+    ew: PublicSide
+    status: str
+    winner: str
+    reason: str
+    levels: tuple[int, int] | None
+    a_failures: tuple[int, int] | None
+    points: tuple[int, int] | None
+    games: tuple[int, int] | None
+    next_level: int | None
+    next_sets_level: str | None
+    deals: tuple[DealLine, ...]
+    adjustments: tuple[Mapping[str, Any], ...]
+    started_at: datetime | None
+    clock_ends_at: datetime | None
+    bracket_slot: int | None
+    paused_at: datetime | None = None
+    time_up: tuple[str, str] | None = None
+    """Once time is called: what the table does next (English, Chinese), from the rules core."""
+
+    @property
+    def is_bye(self) -> bool:
+        return self.ew.pair_id is None
+
+    def side_of(self, pair_id: int) -> str:
+        return "NS" if pair_id == self.ns.pair_id else "EW"
+
+
+@dataclass(frozen=True, slots=True)
+class PairView:
+    id: int
+    tournament_id: int
+    name: str
+    status: str
+    players: tuple[tuple[str, str], ...]
+    """(name, department) — nothing private (no employee number, no phone)."""
+    ranks: tuple[tuple[StageInfo, StandingLine], ...]
+    matches: tuple[MatchPage, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BracketMatch:
+    """A box of the bracket: a drawn match, or a place still to be drawn (``match_id`` None)."""
+
+    match_id: int | None
+    position: int
+    table: int | None
+    ns: PublicSide | None
+    ew: PublicSide | None
+    is_bye: bool
+    status: str
+    winner: str
+    levels: tuple[int, int] | None
+    points: tuple[int, int] | None
+    third_place: bool = False
+    next_sets_level: str | None = None
+    """While the match runs: the side whose level the next deal is played at (Tractor: the declarer)."""
+    confirmed: bool = False
+    """The result is signed off (a bye always is): only then does its winner go on. An entered
+    winner not yet confirmed is shown as awaiting sign-off (待确认)."""
+    reason: str = ""
+    """Why the winner won: a forfeit reads as one (弃权), not as its levels."""
+
+    @property
+    def awaiting_sign_off(self) -> bool:
+        return not self.confirmed and self.winner in ("NS", "EW")
+
+    @property
+    def is_placeholder(self) -> bool:
+        return self.match_id is None
+
+    @property
+    def is_live(self) -> bool:
+        return self.status == MatchStatus.RUNNING
+
+
+@dataclass(frozen=True, slots=True)
+class BracketRound:
+    number: int
+    matches: tuple[BracketMatch, ...]
+    drawn: bool
+    remaining: int
+    """Pairs still in when this round starts: 2 is the final, 4 the semi-finals, …"""
+
+
+@dataclass(frozen=True, slots=True)
+class Bracket:
+    stage: StageInfo
+    rounds: tuple[BracketRound, ...]
+    third_place: BracketMatch | None
+    champion: PublicSide | None
+    byes: int = 0
