@@ -8,38 +8,12 @@ language and checked as it loads.
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 
 from tests.e2e.axe import blocking_violations
 from tests.e2e.conftest import PHONE
 from tests.e2e.pages_event import PagesEvent, log_in, pages_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def axe_page(browser, live_server):
-    """New phone-sized pages, each in its own context (its own login), where axe's script may run
-    (the CSP is tested elsewhere)."""
-    contexts = []
-
-    def open_page():
-        context = browser.new_context(viewport=PHONE, locale="zh-CN", base_url=live_server.url, bypass_csp=True)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
 
 
 def public_pages(e: PagesEvent) -> list[str]:
@@ -113,10 +87,10 @@ def sweep(page, paths: list[str], language: str) -> dict[str, list[str]]:
     return found
 
 
-def test_the_main_pages_have_no_serious_or_critical_axe_violation(axe_page):
+def test_the_main_pages_have_no_serious_or_critical_axe_violation(open_page):
     event = pages_event()
     found: dict[str, list[str]] = {}
-    public, ref, boss = axe_page(), axe_page(), axe_page()
+    public, ref, boss = (open_page(PHONE, "zh-hans", bypass_csp=True) for _ in range(3))
     log_in(ref, "pages-ref")
     log_in(boss, "pages-boss")
     for language in ("zh-hans", "en"):
@@ -128,8 +102,8 @@ def test_the_main_pages_have_no_serious_or_critical_axe_violation(axe_page):
     assert found == {}
 
 
-def test_the_check_sees_a_violation(axe_page):
+def test_the_check_sees_a_violation(open_page):
     """The sweep could fail: a form field without a label is a critical violation to axe."""
-    page = axe_page()
+    page = open_page(bypass_csp=True)
     page.set_content('<!doctype html><html lang="en"><title>t</title><main><input type="text"></main></html>')
     assert any(found.startswith("label (critical)") for found in blocking_violations(page))
