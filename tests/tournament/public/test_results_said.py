@@ -78,7 +78,7 @@ def test_the_public_pages_of_a_forfeited_match_say_forfeit(client):
     assert 'class="badge forfeit">forfeit<' in pair and "2 : 2" not in pair
     page = client.get(reverse("standings:match", args=[t, match.pk])).content.decode()
     assert page.count('class="badge forfeit"') == 1 and "pub-big" not in page
-    assert "Forfeit" in page  # the adjustment by its label, not the code "forfeit:"
+    assert "Forfeit · E/W · Reason: absent" in page  # the adjustment by its label, not the code "forfeit:"
 
 
 @pytest.mark.django_db
