@@ -106,3 +106,22 @@ def screenshot(page):
         return path
 
     return take
+
+
+def new_phone(browser, live_server, *, size=PHONE, locale="zh-CN", timeout=10_000):
+    """A page in a browser context of its own: one phone (its own cookies, storage, network)."""
+    context = browser.new_context(viewport=size, locale=locale, base_url=live_server.url)
+    page = context.new_page()
+    page.set_default_timeout(timeout)
+    return page
+
+
+def signed_in(page, user, live_server) -> None:
+    """``user``'s session, made by Django's test client, handed to the browser."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])

@@ -1,4 +1,4 @@
-"""Swiss pairing (瑞士移位) — RULES.md §4, issues 5 and 21. Algorithm ``swiss.v2``.
+"""Swiss pairing (瑞士移位) — RULES.md §4, issues 5 and 21. Algorithm ``swiss.v3``.
 
 Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
 position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a
@@ -27,31 +27,36 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
    count only when ``round_number <= department_rounds`` (two pairs sharing a department;
    warning ``same_department``). So: the top groups are paired as purely as possible first, no
    floater goes further than needed, and only then are ordinary seat wishes considered (6).
-5. **How the optimum is found** (``notes["optimality"]`` says how, ``notes["proven"]`` how many
-   leading criteria of the vector are proven optimal over every pairing — all for ``"exact"``;
-   otherwise those up to the first one above a lower bound every pairing obeys: the fewest
-   rematches, no clash or the fewest, no severe seat table, the parity of each boundary, no skip):
+5. **How the optimum is found** (``notes["optimality"]`` says over which tables the draw is the
+   lexicographic optimum, ``notes["proven"]`` how many leading criteria of the vector are proven
+   optimal over *every* pairing — all for ``"exact"``; otherwise those up to the first one above
+   a lower bound every pairing obeys: the fewest rematches, no clash or the fewest, no severe
+   seat table, the parity of each boundary, no skip):
 
-   - *One matching.* A maximum-weight perfect matching (rustworkx's ``max_weight_matching``,
-     compiled Rust) over *candidate tables*, with integer weights that encode the vector: each
-     criterion t counts units u_t(e) per table e; with a bound B_t on its total over any
-     matching of the candidate graph, multipliers M_last = 1, M_t = 1 + Σ_{t'>t} M_t'·B_t',
-     weight(e) = W - Σ_t M_t·u_t(e). A matching worse at the first criterion where two differ
-     loses at least M_t there and gains at most Σ_{t'>t} M_t'·B_t' < M_t below, so the
-     heaviest matching is the lexicographic optimum. rustworkx weights are signed 128-bit
-     integers and its duals and slacks reach a few times the largest weight, so W < 2**120.
-     The bounds come from the candidate graph itself: half the number of entrants having a
-     table of that kind; for boundary b, the fewer of the entrants above and below b with a
-     table across b; for skips, strain and order, half the sum over entrants of their worst
-     candidate table.
+   - *Staged exact matching* (:mod:`tournament.draw.pairing_swiss_stages`, where the proof
+     is): maximum-weight perfect matchings (rustworkx's ``max_weight_matching``, compiled Rust)
+     over the *candidate tables*, each criterion a tier of an integer weight; where the whole
+     vector does not fit one 128-bit weight it is solved a run of tiers at a time, each run
+     with the runs before it held at their optimum (``notes["stages"]``). The result is the
+     lexicographic optimum of the whole vector over the candidate tables, at every size.
    - *Candidate tables.* Up to ``DENSE_LIMIT`` entrants (bye excluded): every allowed table
-     (no rematch unless allowed), so the draw is the optimum over all pairings — ``"exact"``
-     whenever the weights fit uncapped (the tests' nine-round events of up to 200 entrants do).
+     (no rematch unless allowed), so the draw is the optimum over all pairings — ``"exact"``.
      Larger fields: every allowed table within ``_NEAR`` ranks below an entrant, then its first
      tables further down of each kind up to a quota (``_QUOTA``: clean — no clash, no severe
      seats, no strain; strain only; clash only), looking at most ``_SCAN`` ranks down (the
      other kinds: ``_SCAN_OTHER``, once the clean quota is full); plus the tables of the *seed
-     pairings*. The draw is then the optimum over those tables — ``"candidates"``.
+     pairings*; plus, up to ``_CLASS_LIMIT`` entrants, *class tables*: a class is what the
+     criteria above the order see of an entrant (score group, departments when protected, seat
+     need), and each entrant gets, for each class of its own group and the next
+     ``_CLASS_GROUPS``, the nearest allowed member (``_CLASS_QUOTA``; above and below in its own
+     group) and ``_CLASS_SPREAD`` members drawn at random from the whole class (lots from the
+     draw's seed). The random ones matter: nearest tables alone send everyone to the top of
+     the next group, and a field that must float many pairs down (to keep the department
+     clashes at their minimum) then could not; random tables between two classes hold a
+     pairing of almost any of their members. The draw is the optimum over all these tables —
+     ``"candidates"``. They include all of swiss.v2's, so a swiss.v3 draw is never worse than
+     swiss.v2's by the vector (v2 was the best over its tables, or less where it capped; blocks
+     kept by v2 are kept by v3 too, and sums of block vectors keep the order).
    - *Seed pairings* (Edmonds' maximum matchings, ``pairing_matching``): a maximum rematch-free
      matching with its leftover paired up is a candidate pairing; it exists whenever a
      rematch-free pairing does (guarantee 2), and every pairing has at least ``n/2 - ν``
@@ -60,8 +65,8 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      no pairing has fewer clashes, so the fewest clashes are then reached too
      (``notes["fewest_department_clashes"]``; tried unless a department holds more than half
      of a field of over 1,000, where it is slow and clashes are certain anyway). A cascade
-     avoiding severe seat tables first is a seed as well. The draw is the lexicographically
-     best of the matching and the seeds, so it is never worse than any of them.
+     avoiding severe seat tables first is a seed as well. Their tables are candidates, so the
+     draw is never worse than any of them.
    - *Blocks* (fields of at least ``2 × BLOCK_SIZE`` entrants, no rematch): the ranking is cut
      between score groups into blocks of at least ``BLOCK_SIZE``, each cut with an even number
      of entrants above it, and each block is paired on its own as above. Kept only if no table
@@ -73,21 +78,23 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      lexicographic optimum of a union is the union of the optima; each block's is "exact" or
      "candidates" as above). Otherwise the whole field is paired as one. Ordinary rounds of
      thousands of pairs take this path (``notes["blocks"]``).
-   - *Wide fields.* When the bounds of the candidate graph do not fit in 120 bits, the bounds
-     of the same-department, severe-seat, crossing and skip criteria are capped at the largest
-     C that fits (``notes["tier_cap"]``); strain and order keep their own. The matching is then
-     the optimum over the candidates of every draw whose counts stay within C for each capped
-     criterion — in particular it is the optimum itself whenever the optimum's counts do (the
-     argument above, with B_t read as the optimum's count) — ``"capped"``.
-   - *What is not proven.* A single 128-bit weight cannot hold the whole vector for wide hard
-     fields: each boundary needs about log2(crossings it may carry) bits, 100–140 bits for
-     1,000–5,000 pairs after ten rounds. So above ``DENSE_LIMIT`` the optimum is proven over
-     the candidate tables (and, in blocks, for every criterion down to the last cut), not over
-     every pairing — and a better pairing could use a table outside the candidates (the greedy
-     seed was added when an 800-pair hard field showed one). The tests compare the draw with
-     swiss.v1's exact engine on small fields (equal) and with its heuristic on hard fields of
-     200–1,000 pairs (never worse, usually better there); that second comparison is evidence
-     on the fields tried, not a theorem.
+   - *What is not proven.* Above ``DENSE_LIMIT`` the draw is the optimum over the candidate
+     tables, and over every pairing only for the criteria ``notes["proven"]`` counts: a better
+     pairing may use a table that is not a candidate. Every allowed table (about n²/2) is too
+     many for rustworkx beyond a few hundred entrants (1,000 entrants: ~6 s), and proving from
+     the candidates alone that no other table helps would need the matching's dual solution
+     (rustworkx does not expose it) or an exchange argument that holds for sparse tables (none
+     does: a field may need any of a class's members far below). Measured instead: on 50 hard
+     fields of 300–800 pairs (one to three departments protected every round, rounds 3–12) the
+     draw equalled the optimum over every allowed table in every criterion in all 50 (without
+     the class tables, i.e. over swiss.v2's tables: 41 of 50 — the misses were boundaries
+     crossed more often than needed, the tables that keep the clashes at their minimum lower
+     down not being candidates);
+     the tests repeat that comparison on two fields just above ``DENSE_LIMIT``. Beyond
+     ``_CLASS_LIMIT`` (and for hard fields of 5,000 pairs) there is no such comparison: the
+     draw is the optimum over swiss.v2's tables. The tests also compare the draw with swiss.v1's
+     exact engine on small fields (equal) and with its heuristic on hard fields of 200–1,000
+     pairs (never worse, better on some).
 6. **Seats** follow :mod:`tournament.draw.pairing_seating`: a pair's ``|NS-EW|`` grows past 1
    only at a table where both pairs wanted the same seat (warning ``seat_imbalance``). A
    *severe seat table* has two pairs that both already sit two or more rounds more one way
@@ -97,36 +104,50 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
 7. **Inside a group** (lowest priority): ``within_group="adjacent"`` pairs neighbours (1 v 2,
    3 v 4 — the usual Chinese 瑞士移位 practice), ``"slide"`` pairs top half v bottom half
    (1 v n/2+1, the chess Dutch order): the last criterion is the sum over tables of the squared
-   rank distance (less half the group for ``"slide"``), capped at ``_ORDER_CAP`` per table.
+   rank distance (less half the group for ``"slide"``), capped at ``ORDER_CAP`` per table.
 8. **Reproducible.** Only ``random.Random(seed)`` is used (lots for equal rank); the same
    entrants (in the same order), options and seed give the same draw. rustworkx's matching is
    deterministic; where several matchings are equally good in every criterion, which one it
    returns is its own, so ``notes["matching"]`` records its version. Tables are numbered with
    the best-ranked table first; the bye comes last with no table.
 
-Versions: ``swiss.v1`` (until issue 21: exact up to 100 entrants on a hand-written blossom,
-a bracket heuristic above) is kept, frozen, in ``tests/tournament/draw/reference/swiss_v1.py``;
-running it with a ``swiss.v1`` round's recorded options and seed reproduces that round.
+Versions. A recorded round names its algorithm (``draw_algorithm``); the code that drew it
+is kept, frozen, under ``tests/tournament/draw/reference/``, and running it with the round's
+recorded entrants, options and seed reproduces that round table for table (tested against
+rounds recorded before each change). Production draws only with the current version; an old
+round is never redrawn, its tables are what was recorded.
 
-Performance (``bench/draw_bench.py``, two shared cores): round 9 of 5,000 pairs about 1 s (in
-proven blocks); hard fields (ten rounds, two departments protected every round) of 1,000 pairs
-about 0.5 s and of 5,000 pairs about 2–3 s — see the BENCH lines there.
+- ``swiss.v1`` (until issue 21): exact up to 100 entrants on a hand-written blossom, a bracket
+  heuristic above — ``reference/swiss_v1.py`` (with that blossom, tests only).
+- ``swiss.v2``: one rustworkx matching; above 200 entrants sparser candidates, and on wide
+  fields the criteria's bounds capped to fit one 128-bit weight (optimal only where the
+  optimum stayed under the cap) — ``reference/swiss_v2.py``.
+- ``swiss.v3``: the staged matching above (the optimum over the candidates of every criterion
+  at every size) and the class candidates. A draw of up to ``DENSE_LIMIT`` entrants whose
+  vector fits one weight is the same as ``swiss.v2``'s (same tables, same weights).
+
+Performance (``bench/draw_bench.py``; CPU seconds, measured with the two shared cores at a load
+of 10–15, where wall time was 8–10 times as long): round 9 of 5,000 pairs about 1 s (three
+proven blocks, 20 of 21 criteria proven over every pairing); hard fields (ten rounds, two
+departments protected every round) of 1,000 pairs about 0.8 s (two stages) and of 5,000 pairs
+about 10 s (two stages over swiss.v2's tables; one stage, which swiss.v2 capped, took about
+half) — over issue 21's 5 s target.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
-from typing import Literal, NamedTuple
-
-import rustworkx
+from typing import Literal
 
 from tournament.draw.pairing_matching import max_cardinality_matching
 from tournament.draw.pairing_seating import seat_pair, tables_in_rank_order
+from tournament.draw.pairing_swiss_stages import ORDER_CAP, SEAT_STRAIN_CAP, Table, staged_matching
 from tournament.draw.pairing_types import (
     Draw,
     DrawBug,
@@ -140,13 +161,12 @@ from tournament.draw.pairing_types import (
 
 __all__ = ["DENSE_LIMIT", "SWISS_ALGORITHM", "WithinGroup", "swiss_pair"]
 
-SWISS_ALGORITHM = "swiss.v2"
+SWISS_ALGORITHM = "swiss.v3"
 DENSE_LIMIT = 200
 """Up to this many entrants to pair (bye excluded), every allowed table is a candidate."""
 BLOCK_SIZE = 500
 """Fields of at least twice this many are first tried in blocks of at least this many."""
 
-WEIGHT_LIMIT = 1 << 120  # rustworkx: i128 weights; its duals and slacks reach a few times the largest
 
 WithinGroup = Literal["adjacent", "slide"]
 
@@ -155,8 +175,10 @@ _QUOTA = [12, 4, 3, 0]  # … then the first tables of each kind: clean, strain,
 _SCAN = 600  # … looked for at most this many ranks down (clean ones) …
 _SCAN_OTHER = 64  # … or this many (the other kinds, once the clean quota is full)
 _CROWDED_SEED_LIMIT = 1000  # the clash seed is skipped above this with a department over half
-_MAX_SEAT_SEVERITY = 8
-_ORDER_CAP = 15
+_CLASS_GROUPS = 2  # class candidates: the entrant's own group and this many below …
+_CLASS_QUOTA = 1  # … the nearest allowed members of each class there …
+_CLASS_SPREAD = 3  # … and this many drawn at random from the whole class …
+_CLASS_LIMIT = 2000  # … up to this many entrants (beyond, their long tables slow the matching down)
 
 Vector = tuple[int, ...]
 
@@ -182,7 +204,7 @@ def swiss_pair(
         "department_rounds": department_rounds,
         "within_group": within_group,
     }
-    solver = _Solver(field, within_group=within_group)
+    solver = _Solver(field, within_group=within_group, seed=seed)
 
     bye: int | None = None
     result: _Result | None = None
@@ -283,25 +305,11 @@ class _Result:
     notes: dict[str, OptionValue]
 
 
-class _Table(NamedTuple):
-    """A candidate table and its units of each criterion (positions in the members' list)."""
-
-    p: int
-    q: int
-    rematch: bool
-    department: bool
-    severe: bool
-    group_a: int
-    group_b: int
-    skip: int
-    strain: int
-    order: int
-
-
 class _Solver:
-    def __init__(self, field: _Field, *, within_group: WithinGroup) -> None:
+    def __init__(self, field: _Field, *, within_group: WithinGroup, seed: int = 0) -> None:
         self.field = field
         self.within_group = within_group
+        self.seed = seed
         self._sizes: Counter[int] = Counter()  # group sizes of the members being paired …
         self._groups: list[int] = []  # … and their groups, by position
         self._fewest_clashes = False  # a seed proves the fewest department clashes
@@ -527,9 +535,7 @@ class _Solver:
         }
         return _Result(tables=tables, notes=notes)
 
-    def _pair_whole(
-        self, members: list[int], *, allow_rematches: bool, department_seed: bool = True
-    ) -> _Result | None:
+    def _pair_whole(self, members: list[int], *, allow_rematches: bool, department_seed: bool = True) -> _Result | None:
         if not members:
             return _Result(tables=[], notes={"optimality": "exact", "groups": 0})
         seeds = self._seeds(members, allow_rematches=allow_rematches, department_seed=department_seed)
@@ -546,17 +552,16 @@ class _Solver:
                 pairs.add((p, q))
         tables = [self._table(members, groups, p, q) for p, q in sorted(pairs)]
         chosen, notes = self._solve(members, groups, tables, allow_rematches=allow_rematches)
-        best = chosen
-        best_value = self.vector(members, groups, chosen)
+        value = self.vector(members, groups, chosen)
         for seed in seeds:
-            value = self.vector(members, groups, seed)
-            if value < best_value:
-                best, best_value = seed, value
-                notes["seed_won"] = True
+            if self.vector(members, groups, seed) < value:
+                if notes["optimality"] != "prefix":  # pragma: no cover - its tables are candidates
+                    raise DrawBug("a seed pairing beat the exact matching over tables that include its own")
+                chosen, value = seed, self.vector(members, groups, seed)
         notes["groups"] = max(groups) + 1
         if self._fewest_clashes:
             notes["fewest_department_clashes"] = True
-        return _Result(tables=[(a, b) if a < b else (b, a) for a, b in best], notes=notes)
+        return _Result(tables=[(a, b) if a < b else (b, a) for a, b in chosen], notes=notes)
 
     def _candidate_pairs(self, members: list[int], *, allow_rematches: bool) -> set[tuple[int, int]]:
         """Candidate tables as position pairs ``(p, q)``, ``p < q`` (module docstring, 5).
@@ -598,9 +603,47 @@ class _Solver:
                         break
                 if taken[0] >= quota[0] and q - p > _SCAN_OTHER:
                     break
+        if n <= _CLASS_LIMIT:
+            self._class_pairs(members, pairs, allow_rematches=allow_rematches)
         return pairs
 
-    def _table(self, members: list[int], groups: list[int], p: int, q: int) -> _Table:
+    def _class_pairs(self, members: list[int], pairs: set[tuple[int, int]], *, allow_rematches: bool) -> None:
+        """Add each entrant's nearest ``_CLASS_QUOTA`` allowed partners of each class: above and
+        below it in its own group, below it in the next ``_CLASS_GROUPS`` (module docstring, 5).
+
+        A class is what the criteria above the order see of an entrant: score group, departments
+        (when protected), seat need. Inside a class, entrants differ only by rank and opponents.
+        """
+        f = self.field
+        groups = self._groups
+        rng = random.Random(f"swiss class tables {self.seed} {len(members)}")
+        classes: dict[tuple[int, frozenset[object] | None, int], list[int]] = {}
+        for q, b in enumerate(members):
+            need = max(-SEAT_STRAIN_CAP, min(f.need[b], SEAT_STRAIN_CAP))
+            classes.setdefault((groups[q], f.departments[b] if f.protect else None, need), []).append(q)
+        by_group: dict[int, list[list[int]]] = {}
+        for (group, _departments, _need), positions in classes.items():
+            by_group.setdefault(group, []).append(positions)
+        for p, a in enumerate(members):
+            opponents = f.opponents[a]
+            g = groups[p]
+            for h in range(g, g + _CLASS_GROUPS + 1):
+                for positions in by_group.get(h, ()):
+                    below = bisect.bisect_right(positions, p)
+                    for k, step in ((below, 1), (below - 1, -1)) if h == g else ((below, 1),):
+                        taken = 0
+                        while 0 <= k < len(positions) and taken < _CLASS_QUOTA:
+                            q = positions[k]
+                            if q != p and (allow_rematches or members[q] not in opponents):
+                                pairs.add((p, q) if p < q else (q, p))
+                                taken += 1
+                            k += step
+                    for _ in range(_CLASS_SPREAD if len(positions) > 2 * _CLASS_QUOTA + 1 else 0):
+                        q = positions[rng.randrange(len(positions))]
+                        if q != p and (allow_rematches or members[q] not in opponents):
+                            pairs.add((p, q) if p < q else (q, p))
+
+    def _table(self, members: list[int], groups: list[int], p: int, q: int) -> Table:
         f = self.field
         a, b = members[p], members[q]
         ga, gb = groups[p], groups[q]
@@ -610,7 +653,7 @@ class _Solver:
         # Seat strain as pairing_seating.seat_conflict counts it (inlined: this runs per candidate).
         na, nb = f.need[a], f.need[b]
         same_way = (na > 0 and nb > 0) or (na < 0 and nb < 0)
-        return _Table(
+        return Table(
             p,
             q,
             b in f.opponents[a],
@@ -619,8 +662,8 @@ class _Solver:
             ga,
             gb,
             max(gb - ga - 1, 0),
-            min(abs(na), abs(nb), _MAX_SEAT_SEVERITY) if same_way else 0,
-            min(distance * distance, _ORDER_CAP),
+            min(abs(na), abs(nb), SEAT_STRAIN_CAP) if same_way else 0,
+            min(distance * distance, ORDER_CAP),
         )
 
     def vector(self, members: list[int], groups: list[int], tables: Sequence[tuple[int, int]]) -> Vector:
@@ -643,41 +686,20 @@ class _Solver:
         return (rematches, departments, severe, *crossings, skips, strain, order)
 
     def _solve(
-        self, members: list[int], groups: list[int], tables: list[_Table], *, allow_rematches: bool
+        self, members: list[int], groups: list[int], tables: list[Table], *, allow_rematches: bool
     ) -> tuple[list[tuple[int, int]], dict[str, OptionValue]]:
+        """The lexicographic optimum over ``tables`` (module docstring, 5; pairing_swiss_stages)."""
         n = len(members)
-        m = max(groups) + 1
-        layout = _Layout.of(n, m, tables, rematches=allow_rematches, departments=self.field.protect)
-        cap: int | None = None
-        if layout.max_penalty(None) >= WEIGHT_LIMIT:
-            low, high = 1, max(layout.bounds)
-            while low < high:  # the largest cap that fits
-                mid = (low + high + 1) // 2
-                if layout.max_penalty(mid) < WEIGHT_LIMIT:
-                    low = mid
-                else:
-                    high = mid - 1
-            cap = low
-            if layout.max_penalty(cap) >= WEIGHT_LIMIT:  # pragma: no cover - 2**120 holds far more
-                raise DrawBug("the Swiss criteria do not fit in a 128-bit weight")
-        multipliers = layout.multipliers(cap)
-        top = layout.max_penalty(cap) + 1
-        graph: rustworkx.PyGraph[int, int] = rustworkx.PyGraph(multigraph=False)
-        graph.add_nodes_from(range(n))
-        penalties = layout.penalties(tables, multipliers)
-        graph.add_edges_from([(t.p, t.q, top - cost) for t, cost in zip(tables, penalties, strict=True)])
-        matching = rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
-        if 2 * len(matching) != n:  # pragma: no cover - the seeds are perfect pairings in the graph
-            raise DrawBug("the weighted matching is not perfect")
-        chosen = [(members[min(u, v)], members[max(u, v)]) for u, v in matching]
+        found = staged_matching(n, max(groups) + 1, tables, rematches=allow_rematches, departments=self.field.protect)
         notes: dict[str, OptionValue] = {
-            "optimality": ("exact" if n <= DENSE_LIMIT else "candidates") if cap is None else "capped",
+            "optimality": ("exact" if n <= DENSE_LIMIT else "candidates") if found.complete else "prefix",
             "candidates": len(tables),
+            "stages": found.stages,
             "matching": f"rustworkx {version('rustworkx')}",
         }
-        if cap is not None:
-            notes["tier_cap"] = cap
-        return chosen, notes
+        if not found.complete:  # not seen with 120 bits (the hard 5,000-pair field needs ~60); tested with fewer
+            notes["solved_tiers"] = found.solved
+        return [(members[p], members[q]) for p, q in found.tables], notes
 
 
 def _complete(mate: dict[int, int], leftover: list[int]) -> list[tuple[int, int]]:
@@ -696,142 +718,6 @@ def _group_numbers(field: _Field, members: list[int]) -> list[int]:
         else:
             out.append(out[-1] + (field.score[i] != field.score[members[k - 1]]))
     return out
-
-
-@dataclass(slots=True)
-class _Layout:
-    """The criteria as weight tiers (top first), with each tier's bound over any matching.
-
-    Tiers: rematches (only when allowed), departments (only when protected), severe seats,
-    one per boundary, skips, strain, order. ``cappable[t]`` marks the tiers whose bound may be
-    capped (module docstring, 5 "wide fields").
-    """
-
-    bounds: list[int]
-    per_table_max: list[int]
-    cappable: list[bool]
-    first_boundary: int
-    boundaries: int
-    has_rematch: bool
-    has_department: bool
-
-    @classmethod
-    def of(cls, n: int, m: int, tables: list[_Table], *, rematches: bool, departments: bool) -> _Layout:
-        boundaries = max(m - 1, 0)
-        touched_rematch: set[int] = set()
-        touched_department: set[int] = set()
-        touched_severe: set[int] = set()
-        worst_skip = [0] * n
-        worst_strain = [0] * n
-        worst_order = [0] * n
-        group_of: list[int] = [0] * n
-        for t in tables:
-            group_of[t.p], group_of[t.q] = t.group_a, t.group_b
-        down = group_of[:]  # the lowest group a candidate table of v reaches …
-        up = group_of[:]  # … and the highest
-        for t in tables:
-            for v in (t.p, t.q):
-                worst_skip[v] = max(worst_skip[v], t.skip)
-                worst_strain[v] = max(worst_strain[v], t.strain)
-                worst_order[v] = max(worst_order[v], t.order)
-            if t.rematch:
-                touched_rematch.update((t.p, t.q))
-            if t.department:
-                touched_department.update((t.p, t.q))
-            if t.severe:
-                touched_severe.update((t.p, t.q))
-            down[t.p] = max(down[t.p], t.group_b)
-            up[t.q] = min(up[t.q], t.group_a)
-        above = [0] * (boundaries + 1)  # difference arrays over boundaries
-        below = [0] * (boundaries + 1)
-        for v in range(n):
-            g = group_of[v]
-            if down[v] > g:
-                above[g] += 1
-                above[down[v]] -= 1
-            if up[v] < g:
-                below[up[v]] += 1
-                below[g] -= 1
-        crossing: list[int] = []
-        run_above = run_below = 0
-        for b in range(boundaries):
-            run_above += above[b]
-            run_below += below[b]
-            crossing.append(min(run_above, run_below))
-        bounds: list[int] = []
-        per_table: list[int] = []
-        cappable: list[bool] = []
-        if rematches:
-            bounds.append(len(touched_rematch) // 2)
-            per_table.append(1)
-            cappable.append(False)
-        if departments:
-            bounds.append(len(touched_department) // 2)
-            per_table.append(1)
-            cappable.append(True)
-        bounds.append(len(touched_severe) // 2)
-        per_table.append(1)
-        cappable.append(True)
-        first_boundary = len(bounds)
-        bounds += crossing
-        per_table += [1] * boundaries
-        cappable += [True] * boundaries
-        bounds += [sum(worst_skip) // 2, sum(worst_strain) // 2, sum(worst_order) // 2]
-        per_table += [max((t.skip for t in tables), default=0), _MAX_SEAT_SEVERITY, _ORDER_CAP]
-        cappable += [True, False, False]
-        return cls(
-            bounds=bounds,
-            per_table_max=per_table,
-            cappable=cappable,
-            first_boundary=first_boundary,
-            boundaries=boundaries,
-            has_rematch=rematches,
-            has_department=departments,
-        )
-
-    def multipliers(self, cap: int | None) -> list[int]:
-        out = [0] * len(self.bounds)
-        below = 0  # Σ over lower tiers of multiplier × bound
-        for t in reversed(range(len(self.bounds))):
-            out[t] = below + 1
-            bound = self.bounds[t]
-            if cap is not None and self.cappable[t]:
-                bound = min(bound, cap)
-            below += out[t] * bound
-        return out
-
-    def max_penalty(self, cap: int | None) -> int:
-        multipliers = self.multipliers(cap)
-        # A table crosses several boundaries: charge it every boundary multiplier (an upper bound).
-        crossing = sum(multipliers[self.first_boundary : self.first_boundary + self.boundaries])
-        rest = [most for t, most in enumerate(self.per_table_max) if not self._is_boundary(t)]
-        others = [mult for t, mult in enumerate(multipliers) if not self._is_boundary(t)]
-        return crossing + sum(mult * most for mult, most in zip(others, rest, strict=True))
-
-    def _is_boundary(self, t: int) -> bool:
-        return self.first_boundary <= t < self.first_boundary + self.boundaries
-
-    def penalties(self, tables: list[_Table], multipliers: list[int]) -> list[int]:
-        """Σ_t M_t·u_t(e) for each table (crossings through prefix sums of their multipliers)."""
-        base, tail = self.first_boundary, self.first_boundary + self.boundaries
-        prefix = [0]
-        for mult in multipliers[base:tail]:
-            prefix.append(prefix[-1] + mult)
-        m_rematch = multipliers[0] if self.has_rematch else 0
-        m_department = multipliers[int(self.has_rematch)] if self.has_department else 0
-        m_severe = multipliers[base - 1]
-        m_skip, m_strain, m_order = multipliers[tail], multipliers[tail + 1], multipliers[tail + 2]
-        return [
-            m_rematch * t.rematch
-            + m_department * t.department
-            + m_severe * t.severe
-            + prefix[t.group_b]
-            - prefix[t.group_a]
-            + m_skip * t.skip
-            + m_strain * t.strain
-            + m_order * t.order
-            for t in tables
-        ]
 
 
 def _build_draw(

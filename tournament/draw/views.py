@@ -33,6 +33,7 @@ from tournament.draw.selectors import round_lines, round_referee_loads, round_se
 from tournament.errors import UserError
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.matches.referees import referee_accounts_list
+from tournament.matches.table_links import table_qr_codes
 from tournament.registration.models import PairStatus, Tournament
 from tournament.registration.roles import organiser_view
 from tournament.registration.views import add_service_errors
@@ -299,8 +300,7 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
         referees=referees,
         initial_areas=areas,
         initial={
-            "tables_per_referee": settings.get("tables_per_referee")
-            or max(1, -(-tables // max(1, len(referees)))),
+            "tables_per_referee": settings.get("tables_per_referee") or max(1, -(-tables // max(1, len(referees)))),
             "by_area": settings.get("by_area", False),
         },
     )
@@ -365,6 +365,7 @@ def round_sheet(request: HttpRequest, tournament: Tournament, round_id: int) -> 
             "stage": round_.stage,
             "lines": round_lines(round_=round_, with_warnings=False),
             "seats": round_seats(round_=round_),
+            "qr_codes": table_qr_codes(request=request, round_=round_, scale=2),
         },
     )
 

@@ -34,6 +34,7 @@ from tournament.exports.round_sheets import (
 from tournament.exports.services import export_job_start
 from tournament.locale import ui_is_chinese
 from tournament.matches.models import Round, Table
+from tournament.matches.table_links import table_qr_codes
 from tournament.parsing import int_or_none
 from tournament.registration.models import Tournament
 from tournament.registration.roles import organiser_view
@@ -145,7 +146,12 @@ def round_draw_sheet(request: HttpRequest, tournament: Tournament, round_id: int
         )
         return _xlsx_response(lambda out: round_draw_build(round=round_, target=out, language=language), name)
     tables = list(round_tables(round=round_))
-    return render(request, "exports/round_draw.html", {"tournament": tournament, "round": round_, "tables": tables})
+    codes = table_qr_codes(request=request, round_=round_, scale=2)
+    return render(
+        request,
+        "exports/round_draw.html",
+        {"tournament": tournament, "round": round_, "tables": tables, "qr_codes": codes},
+    )
 
 
 def _table_number(value: str | None) -> int | None:
@@ -182,6 +188,7 @@ def score_sheets(request: HttpRequest, tournament: Tournament, round_id: int) ->
             "column_titles": h.titles(columns, _page_language()),
             "grid_rows": grid_rows,
             "time_cap": options.time_cap_minutes or round_.time_cap_minutes,
+            "qr_codes": table_qr_codes(request=request, round_=round_, scale=2),
             "first": first,
             "last": last,
         },

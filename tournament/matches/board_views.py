@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tournament.matches import access, board, clock
+from tournament.matches import access, board, clock, player_entry
 
 POLL_SECONDS = 15
 
@@ -55,6 +55,7 @@ def progress_board(request: HttpRequest, tournament_id: int, round_id: int) -> H
         "state_links": state_links,
         "all_states": everything.urlencode(),
         "poll_seconds": POLL_SECONDS,
+        "disputes": player_entry.disputes_open(tournament_id=tournament_id, round_id=round_.pk),
     }
     template = "matches/_board.html" if request.htmx else "matches/progress_board.html"
     return render(request, template, context)

@@ -32,7 +32,7 @@ from tournament.games import GUANDAN, GameEntry, game_entry
 from tournament.locale import in_ui_language
 from tournament.matches.access import ACTIVE_ROUND, match_for_user
 from tournament.matches.fold import match_adjustment_rows, match_fold, match_outcomes, match_rules
-from tournament.matches.models import Adjustment, AdjustmentKind, Deal, Match, MatchStatus, RefereeAssignment
+from tournament.matches.models import Adjustment, Deal, DealClaim, Match, MatchStatus, RefereeAssignment
 from tournament.registration.models import Pair, Player
 from tournament.rules import scoring_message
 
@@ -398,15 +398,23 @@ def _preview(match: Match, outcomes: list[Any], number: int, order: list[str]) -
     )
 
 
-def deal_preview(*, match: Match, order: list[str] | None = None, outcome: dict[str, Any] | None = None) -> Preview:
+def deal_preview(
+    *,
+    match: Match,
+    order: list[str] | None = None,
+    outcome: dict[str, Any] | None = None,
+    pending: Sequence[dict[str, Any]] = (),
+) -> Preview:
     """The referee's preview of the next deal: the rules core's record of it and the match after it.
+
+    ``pending``: deals entered by the players and not confirmed yet, played before this one (issue 19).
 
     Guandan gives the finishing ``order``; any game may give the deal as an ``outcome`` in the rules
     core's input shape (a Tractor deal: declarer, defenders' points, bottom, penalties, revoke).
     """
     outcome = outcome if outcome is not None else {"order": order or []}
     order = list(outcome.get("order") or [])
-    outcomes = match_outcomes(match)
+    outcomes = [*match_outcomes(match), *pending]
     try:
         return _preview(match, [*outcomes, outcome], len(outcomes) + 1, order)
     except ScoringError as error:
@@ -475,6 +483,9 @@ _MATCH_FIELDS = (
 )
 _DEAL_FIELDS = ("number", "outcome")
 _ADJUSTMENT_FIELDS = ("kind", "pair", "levels", "points", "minutes_late", "absent_player", "after_deal", "reason")
+_CLAIM_FIELDS = ("status", "outcome", "entered_by", "counter_outcome", "answered_by", "settled_by", "note")
+"""A players' entry (issue 19): who entered it, who confirmed or disputed it, who settled it."""
+_NAMED = ("pair", "absent_player", "signed_off_by", "entered_by", "answered_by", "settled_by")
 _ACTIONS = {"+": _("created"), "~": _("changed"), "-": _("deleted")}
 
 
@@ -484,6 +495,7 @@ _FIELD_LABELS = {
     "time_called_during_deal": _("time called during deal"),
     "signed_off_by": _("signed off by"),
     "signed_off_at": _("signed off at"),
+    "settled_by": _("settled by"),
 }
 
 
@@ -493,33 +505,22 @@ def _field_label(model: Any, name: str) -> str:
     return str(model._meta.get_field(name).verbose_name)
 
 
-def _value(name: str, value: Any, names: dict[str, dict[int, str]], game: GameEntry) -> str:
-    """A stored value as the pages say it: a status, side, reason or kind by its label, a deal by its
-    game's words, a pair or person by name, a time in local time."""
+def _value(model: Any, name: str, value: Any, names: dict[str, dict[int, str]], game: GameEntry) -> str:
+    """A stored value as the pages say it: a choice (a status, side, kind) by its model field's label,
+    a result's reason by its label, a deal by its game's words, a pair or person by name, a time in
+    local time."""
     if value is None or value == "":
         return "—"
-    if name == "outcome" and isinstance(value, dict):
+    if name in ("outcome", "counter_outcome") and isinstance(value, dict):
         return game.outcome_text(value) or str(value)
     if name in names and isinstance(value, int):
         return names[name].get(value, str(value))
     if isinstance(value, datetime):
         return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
-    labelled = _VALUE_LABELS.get(name)
-    if labelled is not None:
-        return labelled(value) or str(value)
-    return str(value)
-
-
-def _choice_label(choices: Any) -> Any:
-    return lambda value: str(dict(choices.choices).get(value, value))
-
-
-_VALUE_LABELS = {
-    "status": _choice_label(MatchStatus),
-    "winner": labels.side,
-    "result_reason": labels.reason,
-    "kind": _choice_label(AdjustmentKind),
-}
+    if name == "result_reason":
+        return labels.reason(value) or str(value)
+    choices = dict(model._meta.get_field(name).choices or ())
+    return str(choices.get(value, value))
 
 
 def _entries(
@@ -537,14 +538,18 @@ def _entries(
         before = previous.get(row.id)
         changes = []
         for name in fields:
-            attname = f"{name}_id" if name in ("pair", "absent_player", "signed_off_by") else name
+            attname = f"{name}_id" if name in _NAMED else name
             new = getattr(row, attname)
             old = getattr(before, attname) if before is not None else None
             if row.history_type == "-":
                 old, new = new, None
             if old != new:
                 changes.append(
-                    (_field_label(model, name), _value(name, old, names, game), _value(name, new, names, game))
+                    (
+                        _field_label(model, name),
+                        _value(model, name, old, names, game),
+                        _value(model, name, new, names, game),
+                    )
                 )
         previous[row.id] = row
         if not changes and not row.history_change_reason and row.history_type == "~":
@@ -568,12 +573,23 @@ def match_audit(*, match: Match) -> list[AuditEntry]:
     match_rows = list(Match.history.filter(id=match.pk).order_by("history_date", "history_id"))
     deal_rows = list(Deal.history.filter(match_id=match.pk).order_by("id", "history_date", "history_id"))
     adjustment_rows = list(Adjustment.history.filter(match_id=match.pk).order_by("id", "history_date", "history_id"))
-    user_ids = {row.history_user_id for row in [*match_rows, *deal_rows, *adjustment_rows] if row.history_user_id}
+    claim_rows = list(DealClaim.history.filter(match_id=match.pk).order_by("id", "history_date", "history_id"))
+    rows = [*match_rows, *deal_rows, *adjustment_rows, *claim_rows]
+    user_ids = {row.history_user_id for row in rows if row.history_user_id}
     user_ids |= {row.signed_off_by_id for row in match_rows if row.signed_off_by_id}
+    user_ids |= {row.settled_by_id for row in claim_rows if row.settled_by_id}
     users = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
     pairs = dict(Pair.objects.filter(pk__in=[match.ns_pair_id, match.ew_pair_id]).values_list("pk", "name"))
     players = dict(Player.objects.filter(membership__pair_id__in=list(pairs)).values_list("pk", "name"))
-    names = {"user": users, "signed_off_by": users, "pair": pairs, "absent_player": players}
+    names = {
+        "user": users,
+        "signed_off_by": users,
+        "settled_by": users,
+        "pair": pairs,
+        "absent_player": players,
+        "entered_by": players,
+        "answered_by": players,
+    }
     game = game_entry(match_rules(match).game)
     entries = [
         *_entries(match_rows, Match, _MATCH_FIELDS, lambda row: str(_("Match")), names, game),
@@ -581,6 +597,14 @@ def match_audit(*, match: Match) -> list[AuditEntry]:
             deal_rows, Deal, _DEAL_FIELDS, lambda row: str(_("Deal %(number)d") % {"number": row.number}), names, game
         ),
         *_entries(adjustment_rows, Adjustment, _ADJUSTMENT_FIELDS, lambda row: str(_("Adjustment")), names, game),
+        *_entries(
+            claim_rows,
+            DealClaim,
+            _CLAIM_FIELDS,
+            lambda row: str(_("Players' entry, deal %(number)d") % {"number": row.number}),
+            names,
+            game,
+        ),
     ]
     entries.sort(key=lambda entry: entry.when, reverse=True)
     return entries

@@ -64,3 +64,15 @@ def _again_if_early(task: Any, pk: int, ends_at: Any, called_at: Any) -> None:
     (never in eager mode, where it would run again at once)."""
     if ends_at is not None and called_at is None and timezone.now() < ends_at and not task.request.is_eager:
         task.apply_async(args=[pk], kwargs={"ends_at": ends_at.isoformat()}, eta=ends_at)
+
+
+@shared_task(acks_late=True)
+def claims_auto_confirm(match_id: int) -> dict[str, Any]:
+    """Confirm the match's claims whose auto-confirm time has passed (issue 19). Idempotent, and only
+    a safety net: every page of the match confirms what is due (``claims_auto_confirm_due``)."""
+    from tournament.matches.player_entry import claims_auto_confirm_due
+
+    match = Match.objects.select_related("round__stage__tournament").filter(pk=match_id).first()
+    if match is None:
+        return {"match": match_id, "confirmed": 0}
+    return {"match": match_id, "confirmed": claims_auto_confirm_due(match=match)}

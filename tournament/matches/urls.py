@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.matches import board_views, card_views, clock_views, referee_views, views
+from tournament.matches import board_views, card_views, claim_views, clock_views, player_views, referee_views, views
 
 app_name = "matches"
 
@@ -23,9 +23,7 @@ urlpatterns = [
     ),
     path("referee/matches/<int:match_id>/audit/", views.match_audit, name="audit"),
     path("t/<int:tournament_id>/manage/rounds/<int:round_id>/clock/", views.round_clock, name="round_clock"),
-    path(
-        "t/<int:tournament_id>/manage/rounds/<int:round_id>/clock/start/", views.round_start, name="round_start"
-    ),
+    path("t/<int:tournament_id>/manage/rounds/<int:round_id>/clock/start/", views.round_start, name="round_start"),
     path(
         "t/<int:tournament_id>/manage/rounds/<int:round_id>/no-shows/",
         views.round_no_shows,
@@ -73,5 +71,30 @@ urlpatterns += [
         "t/<int:tournament_id>/manage/referees/<int:referee_id>/chief/",
         referee_views.referee_chief,
         name="referee_chief",
+    ),
+]
+
+urlpatterns += [
+    path("table/<str:token>/", player_views.table, name="table"),
+    path("table/<str:token>/me/", player_views.table_identify, name="table_identify"),
+    path("table/<str:token>/leave/", player_views.table_leave, name="table_leave"),
+    path("table/<str:token>/deals/", player_views.table_deal, name="table_deal"),
+    path("table/<str:token>/claims/<int:claim_id>/confirm/", player_views.table_confirm, name="table_confirm"),
+    path("table/<str:token>/claims/<int:claim_id>/dispute/", player_views.table_dispute, name="table_dispute"),
+    path("table/<str:token>/claims/<int:claim_id>/withdraw/", player_views.table_withdraw, name="table_withdraw"),
+    path("table/<str:token>/manifest.webmanifest", player_views.table_manifest, name="table_manifest"),
+    path("entry-sw.js", claim_views.service_worker, name="entry_sw"),
+    path("referee/manifest.webmanifest", claim_views.referee_manifest, name="referee_manifest"),
+    path(
+        "referee/matches/<int:match_id>/claims/<int:claim_id>/confirm/", claim_views.claim_confirm, name="claim_confirm"
+    ),
+    path("referee/matches/<int:match_id>/claims/<int:claim_id>/settle/", claim_views.claim_settle, name="claim_settle"),
+    path(
+        "t/<int:tournament_id>/manage/rounds/<int:round_id>/table-cards/", claim_views.table_cards, name="table_cards"
+    ),
+    path(
+        "t/<int:tournament_id>/manage/rounds/<int:round_id>/table-cards/revoke/",
+        claim_views.table_links_revoke,
+        name="table_links_revoke",
     ),
 ]

@@ -23,9 +23,9 @@ from django.views.decorators.http import require_POST
 
 from scoring.options import AtTimeUp
 from tournament import games
-from tournament.errors import USER_ERRORS, user_error_of
+from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.games import GameEntry
-from tournament.matches import access, clock, errors, no_shows, selectors, services
+from tournament.matches import access, clock, deal_queue, errors, no_shows, player_entry, selectors, services
 from tournament.matches.forms import (
     AdjustmentForm,
     DealEntryFields,
@@ -43,6 +43,7 @@ from tournament.rules import rules_for_stage
 def _match(request: HttpRequest, match_id: int, *, reading: bool = False) -> Match:
     match = access.match_for_user(user=request.user, match_id=match_id, reading=reading)
     clock.match_time_check(match=match)
+    player_entry.claims_auto_confirm_due(match=match)
     return match
 
 
@@ -90,8 +91,12 @@ def _context(
         "may_adjust": access.user_may_adjust(user=request.user, match=match),
         "may_unlock": access.user_may_unlock(user=request.user, match=match),
         "entry_url": reverse("matches:match", args=[match.pk]),
+        "deal_post_url": reverse("matches:deal_create", args=[match.pk]),
         "seats": selectors.SEATS,
         "undo_form": ReasonForm(auto_id="undo-%s"),  # undo asks for a reason like a correction (issue 17)
+        "claims": player_entry.claims_open(match=match),
+        # the deal the offline queue labels its entry with (static/js/deal_queue.js); the form ignores it
+        "entry_number": summary.next_deal["number"] if summary.next_deal else None,
     }
     context.update(extra)
     return context
@@ -145,7 +150,12 @@ def referee_home(request: HttpRequest) -> HttpResponse:
         clock.match_time_check(match=match)
     rows = [selectors.match_summary(match=match) for match in matches]
     rounds = list(access.rounds_for_overseer(user=request.user)[:50])
-    context = {"groups": selectors.referee_table_groups(rows=rows), "rows": rows, "rounds": rounds}
+    context = {
+        "groups": selectors.referee_table_groups(rows=rows),
+        "rows": rows,
+        "rounds": rounds,
+        "disputes": player_entry.disputes_at(matches=matches, rounds=rounds),
+    }
     template = "matches/_table_list.html" if request.htmx else "matches/referee_home.html"
     return render(request, template, context)
 
@@ -174,10 +184,12 @@ def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
     game = games.game_entry_of_match(match)
     form = game.deal_form(request.POST, next_deal=selectors.match_summary(match=match).next_deal)
     if not form.is_valid():
+        if deal_queue.queued(request):
+            return deal_queue.refused(UserError("invalid_deal", str(game.invalid_entry)))
         return _render_match(request, match, status=400, entry_form=form, error=str(game.invalid_entry))
     data = form.cleaned_data
     try:
-        services.deal_record(
+        entry = services.deal_record(
             match_id=match.pk,
             outcome=form.outcome(),
             user=request.user,
@@ -185,7 +197,12 @@ def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
             idempotency_key=data["idempotency_key"] or None,
         )
     except WRITE_ERRORS as error:
+        if deal_queue.queued(request):
+            return deal_queue.refused(error)
         return _failure(request, match.pk, error, entry_form=form)
+    if deal_queue.queued(request):
+        message = _("Deal %(number)d recorded.") % {"number": entry.deal.number}
+        return deal_queue.accepted(replayed=entry.replayed, message=message, number=entry.deal.number)
     return _done(request, match, _("Deal recorded."))
 
 

@@ -25,6 +25,8 @@ def _initial(tournament: Tournament) -> dict[str, Any]:
         "starts_on": tournament.starts_on,
         "ends_on": tournament.ends_on,
         "rule_profile": tournament.rule_profile,
+        "entry_mode": tournament.entry_mode,
+        "auto_confirm_minutes": tournament.auto_confirm_minutes,
     }
     for key in TournamentEditForm.OVERRIDES:
         initial[key] = tournament.rule_overrides.get(key)
@@ -74,6 +76,8 @@ def event_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
                 ends_on=data["ends_on"],
                 rule_profile=None if locked else data["rule_profile"],
                 rule_overrides=None if locked else form.overrides(tournament.rule_overrides),
+                entry_mode=data["entry_mode"] or None,  # not sent: unchanged
+                auto_confirm_minutes=data["auto_confirm_minutes"],
                 user=request.user,
             )
         except ValidationError as error:

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament import labels
 from tournament.bounds import column_max
-from tournament.registration.models import Game, Pair
+from tournament.registration.models import EntryMode, Game, Pair
 from tournament.registration.services import PlayerData
 
 
@@ -96,6 +96,15 @@ class TournamentEditForm(forms.Form):
         help_text=_("Failed attempts at A before a side goes back to 2. Empty: as the profile says."),
     )
     time_up_tie = forms.ChoiceField(label=_("Equal levels at time-up"), choices=tie_rule_choices, required=False)
+    # Who enters the deals (issue 19): not a scoring rule, so it stays editable after the draw.
+    entry_mode = forms.ChoiceField(label=_("Who enters the deals"), choices=EntryMode.choices, required=False)
+    auto_confirm_minutes = forms.IntegerField(
+        label=_("A players' entry counts by itself after (minutes)"),
+        min_value=1,
+        max_value=120,
+        required=False,
+        help_text=_("Unless the other side disputes it. Empty: only a confirmation makes it count."),
+    )
 
     def __init__(self, *args: object, locked: bool = False, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from datetime import date
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -35,8 +35,9 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
 from scoring.profiles import options_for
+from tournament.audit import history_author
 from tournament.errors import UserError
-from tournament.registration.models import Game, Tournament, TournamentStatus
+from tournament.registration.models import EntryMode, Game, Tournament, TournamentStatus
 from tournament.registration.text import clean_text
 from tournament.rules import scoring_message
 
@@ -231,9 +232,14 @@ def tournament_update(
     ends_on: date | None = None,
     rule_profile: str | None = None,
     rule_overrides: Mapping[str, Any] | None = None,
+    entry_mode: str | None = None,
+    auto_confirm_minutes: int | Literal["unchanged"] | None = "unchanged",
     user: Any = None,
 ) -> Tournament:
     """Edit the event's name, venue, dates and — until its first round is drawn — its rules.
+
+    ``entry_mode`` / ``auto_confirm_minutes`` (who enters the deals, issue 19; None / "unchanged":
+    unchanged) are not scoring rules: they may change after the draw and apply to the next entry.
 
     ``rule_profile`` / ``rule_overrides`` None: unchanged. A change of the rules re-resolves the
     stored rules of every stage (its own profile and overrides kept on top of the event's).
@@ -258,6 +264,10 @@ def tournament_update(
         else:
             if options.game.value != tournament.game and tournament.game in Game.values:
                 errors["rule_profile"] = _("Rule profile %(profile)s is for another game.") % {"profile": profile}
+    if entry_mode is not None and entry_mode not in EntryMode.values:
+        errors["entry_mode"] = _("Choose who enters the deals.")
+    if auto_confirm_minutes not in (None, "unchanged") and not 1 <= int(auto_confirm_minutes) <= 120:
+        errors["auto_confirm_minutes"] = _("Between 1 and 120 minutes.")
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
@@ -270,7 +280,23 @@ def tournament_update(
         locked.ends_on = ends_on
         locked.rule_profile = profile
         locked.rule_overrides = overrides
-        locked.save(update_fields=["name", "venue", "starts_on", "ends_on", "rule_profile", "rule_overrides"])
+        if entry_mode is not None:
+            locked.entry_mode = entry_mode
+        if auto_confirm_minutes != "unchanged":
+            locked.auto_confirm_minutes = auto_confirm_minutes
+        history_author(locked, user, "event edited")
+        locked.save(
+            update_fields=[
+                "name",
+                "venue",
+                "starts_on",
+                "ends_on",
+                "rule_profile",
+                "rule_overrides",
+                "entry_mode",
+                "auto_confirm_minutes",
+            ]
+        )
         if rules_changed:
             stages = list(Stage.objects.select_for_update().filter(tournament=locked))
             for stage in stages:
@@ -286,8 +312,9 @@ def tournament_update(
                         }
                     ) from exc
             Stage.objects.bulk_update(stages, ["rules"])
-    for field in ("name", "venue", "starts_on", "ends_on", "rule_profile", "rule_overrides"):
+    for field in ("name", "venue", "starts_on", "ends_on", "rule_profile", "rule_overrides", "entry_mode"):
         setattr(tournament, field, getattr(locked, field))
+    tournament.auto_confirm_minutes = locked.auto_confirm_minutes
     return tournament
 
 
@@ -304,9 +331,9 @@ def rules_locked_reason() -> str:
 
 def tournament_status_after_publish(*, tournament_id: int) -> None:
     """A round is published: an event not yet under way is now in progress."""
-    moved = Tournament.objects.filter(
-        pk=tournament_id, status__in=[S.DRAFT, S.REGISTRATION, S.CHECK_IN]
-    ).update(status=S.RUNNING)
+    moved = Tournament.objects.filter(pk=tournament_id, status__in=[S.DRAFT, S.REGISTRATION, S.CHECK_IN]).update(
+        status=S.RUNNING
+    )
     if moved:
         _public_pages_changed(tournament_id)
 

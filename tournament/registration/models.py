@@ -32,8 +32,20 @@ class TournamentStatus(models.TextChoices):
     ARCHIVED = "archived", _("Archived")
 
 
+class EntryMode(models.TextChoices):
+    """Who enters the deals at the tables (issue 19; docs/player-entry.md). Not a scoring rule: the
+    organiser may change it after the draw, and it applies to the next deal entered."""
+
+    REFEREES = "referees", _("Referees only")
+    PLAYERS_OPPONENTS_CONFIRM = "players_opponents", _("Players enter, the opponents confirm")
+    PLAYERS_REFEREE_CONFIRMS = "players_referee", _("Players enter, a referee confirms")
+
+
 class Tournament(models.Model):
-    """One event. Its rules are a named profile of the rules core plus per-event overrides."""
+    """One event. Its rules are a named profile of the rules core plus per-event overrides.
+
+    ``entry_mode`` and ``auto_confirm_minutes`` say who enters deals at the tables and whether a
+    deal the players entered counts by itself after N minutes unless disputed (issue 19)."""
 
     name = models.CharField(_("name"), max_length=120)
     game = models.CharField(_("game"), max_length=16, choices=Game.choices, default=Game.GUANDAN)
@@ -51,6 +63,17 @@ class Tournament(models.Model):
         blank=True,
         verbose_name=_("organisers"),
     )
+    entry_mode = models.CharField(
+        _("who enters the deals"),
+        max_length=20,
+        choices=EntryMode.choices,
+        default=EntryMode.REFEREES,
+        # rows written by code that predates the field (a migration test's historical model) get it too
+        db_default=EntryMode.REFEREES,
+    )
+    auto_confirm_minutes = models.PositiveSmallIntegerField(
+        _("a deal counts unless disputed after (minutes)"), null=True, blank=True
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     history = AuditedHistory()
 
@@ -63,6 +86,12 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=TournamentStatus.values), name="tournament_status_valid"
             ),
+            models.CheckConstraint(condition=Q(entry_mode__in=EntryMode.values), name="tournament_entry_mode_valid"),
+            models.CheckConstraint(
+                condition=Q(auto_confirm_minutes__isnull=True) | Q(auto_confirm_minutes__gte=1),
+                name="tournament_auto_confirm_positive",
+            ),
+            *column_checks("tournament", auto_confirm_minutes="PositiveSmallIntegerField"),
             models.CheckConstraint(
                 condition=Q(ends_on__isnull=True) | Q(starts_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
                 name="tournament_dates_ordered",

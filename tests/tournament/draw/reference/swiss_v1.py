@@ -2,7 +2,7 @@
 
 Every round recorded with ``draw_algorithm = "swiss.v1"`` was drawn by this code: running
 :func:`swiss_pair` here with the recorded options and seed (and the same entrants) reproduces
-it table for table. New draws use :mod:`tournament.draw.pairing_swiss` (``swiss.v2``); this
+it table for table. New draws use :mod:`tournament.draw.pairing_swiss` (``swiss.v3``); this
 copy is also the reference the tests compare it with (its exact engine and its fast heuristic).
 Nothing below was changed except the imports (its weighted matching lives beside it).
 

@@ -1,0 +1,388 @@
+/* The offline queue of the entry pages (issue 19; docs/player-entry.md).
+
+   Every deal confirmed on a referee's match page or a table's page goes into IndexedDB first, with
+   its idempotency key and the state it was entered against (the match version, or the deal number
+   for players), and is then sent, in order, one at a time. When the connection drops the deals
+   stay on the phone (a reload keeps them) and are sent when it returns. The server decides: its
+   idempotency keys make a deal sent twice one deal, its versions refuse a deal entered against a
+   state that is gone. The phone shows "3 deals waiting to send" and, for each deal sent, what
+   became of it: accepted, already recorded, or refused with the reason.
+
+   Offline the taps are kept here (Guandan: partners 1st and 2nd, or three seats, make a finishing
+   order, as the server's taps_complete); the preview waits for the server. Without JavaScript the
+   pages still work online (forms and links). */
+(function () {
+  "use strict";
+
+  var DB_NAME = "deal-queue";
+  var STORE = "deals";
+  var dbPromise = null;
+  var flushing = false;
+
+  function db() {
+    if (!dbPromise) {
+      dbPromise = new Promise(function (resolve, reject) {
+        var request = indexedDB.open(DB_NAME, 1);
+        request.onupgradeneeded = function () {
+          var store = request.result.createObjectStore(STORE, { keyPath: "key" });
+          store.createIndex("scope", "scope");
+        };
+        request.onsuccess = function () { resolve(request.result); };
+        request.onerror = function () { reject(request.error); };
+      });
+    }
+    return dbPromise;
+  }
+
+  function tx(mode, work) {
+    return db().then(function (database) {
+      return new Promise(function (resolve, reject) {
+        var transaction = database.transaction(STORE, mode);
+        var result = work(transaction.objectStore(STORE));
+        transaction.oncomplete = function () { resolve(result && result.result !== undefined ? result.result : result); };
+        transaction.onerror = function () { reject(transaction.error); };
+      });
+    });
+  }
+
+  function all(scope) {
+    return tx("readonly", function (store) { return store.index("scope").getAll(scope); }).then(function (items) {
+      return (items || []).sort(function (a, b) { return a.created - b.created; });
+    });
+  }
+
+  function put(item) { return tx("readwrite", function (store) { return store.put(item); }); }
+  function remove(key) { return tx("readwrite", function (store) { return store["delete"](key); }); }
+
+  function box() { return document.getElementById("deal-queue"); }
+  function scope() { var el = box(); return el ? el.getAttribute("data-queue-scope") : null; }
+  function word(name, values) {
+    var text = (box() && box().getAttribute("data-w-" + name)) || name;
+    Object.keys(values || {}).forEach(function (key) { text = text.split("{" + key + "}").join(values[key]); });
+    return text;
+  }
+
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID().replace(/-/g, ""); }
+    return String(Date.now()) + Math.random().toString(16).slice(2);
+  }
+
+  function csrfToken(form) {
+    var input = (form && form.querySelector("input[name=csrfmiddlewaretoken]")) ||
+      document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  // -- what the page shows ----------------------------------------------------------------------
+
+  function render() {
+    var current = scope();
+    if (!current) { return Promise.resolve(); }
+    return all(current).then(function (items) {
+      var status = document.getElementById("queue-status");
+      var results = document.getElementById("queue-results");
+      if (!status || !results) { return; }
+      var waiting = items.filter(function (item) { return item.state === "waiting"; });
+      if (waiting.length) {
+        status.textContent = waiting.length === 1 ? word("waiting-one") : word("waiting-many", { n: waiting.length });
+        if (!navigator.onLine) { status.textContent += " · " + word("offline"); }
+        status.className = "queue-status" + (navigator.onLine ? "" : " offline");
+        status.hidden = false;
+      } else if (!navigator.onLine) {
+        status.textContent = word("offline");
+        status.className = "queue-status offline";
+        status.hidden = false;
+      } else {
+        status.hidden = true;
+      }
+      var done = items.filter(function (item) { return item.state !== "waiting"; }).slice(-8);
+      results.innerHTML = "";
+      done.forEach(function (item) {
+        var li = document.createElement("li");
+        li.className = item.state;
+        li.setAttribute("data-result", item.state);
+        li.setAttribute("data-key", item.key);
+        li.textContent = word(item.state, { n: item.number || "", reason: item.message || "" });
+        results.appendChild(li);
+      });
+      if (done.length) {
+        var clear = document.createElement("button");
+        clear.type = "button";
+        clear.className = "link";
+        clear.setAttribute("data-queue-clear", "");
+        clear.textContent = word("clear");
+        var li = document.createElement("li");
+        li.className = "queue-clear";
+        li.appendChild(clear);
+        results.appendChild(li);
+      }
+      results.hidden = done.length === 0;
+      var waitingList = document.getElementById("queue-waiting");
+      if (waitingList) { waitingList.remove(); }
+      if (waiting.length) {
+        var list = document.createElement("ul");
+        list.id = "queue-waiting";
+        list.className = "queue-results";
+        waiting.forEach(function (item) {
+          var li = document.createElement("li");
+          li.setAttribute("data-waiting", item.key);
+          li.textContent = item.label;
+          list.appendChild(li);
+        });
+        status.insertAdjacentElement("afterend", list);
+      }
+    });
+  }
+
+  // -- putting a deal in the queue -----------------------------------------------------------------
+
+  // The state the next deal is entered against: the page's, moved on by the deals still waiting.
+  function expected(entry, items) {
+    var version = parseInt(entry.getAttribute("data-version") || "0", 10);
+    var number = parseInt(entry.getAttribute("data-number") || "0", 10);
+    var waiting = items.filter(function (item) { return item.state === "waiting"; });
+    if (waiting.length) {
+      var last = waiting[waiting.length - 1];
+      version = Math.max(version, last.version + 1);
+      number = number ? Math.max(number, last.number + 1) : 0;
+    }
+    return { version: version, number: number };
+  }
+
+  function enqueue(form, entry, label) {
+    var current = scope();
+    return all(current).then(function (items) {
+      var data = new FormData(form);
+      var state = expected(entry, items);
+      var key = (data.get("idempotency_key") || "").toString();
+      // a double tap, or the same form sent again: that deal is already in the queue
+      if (key && items.some(function (item) { return item.key === key; })) { return false; }
+      if (!key) { key = newKey(); }
+      data.set("idempotency_key", key);
+      data.set("version", String(state.version));
+      if (state.number) { data.set("number", String(state.number)); }
+      if (!data.get("csrfmiddlewaretoken")) { data.set("csrfmiddlewaretoken", csrfToken(form)); }
+      var body = new URLSearchParams();
+      data.forEach(function (value, name) { body.append(name, value.toString()); });
+      return put({
+        key: key,
+        scope: current,
+        url: entry.getAttribute("data-post-url"),
+        body: body.toString(),
+        version: state.version,
+        number: state.number || (state.version + 1),
+        label: label,
+        state: "waiting",
+        created: Date.now() + items.length / 1000
+      });
+    });
+  }
+
+  function resetEntry(entry) {
+    entry.setAttribute("data-taps", "");
+    entry.removeAttribute("data-local-taps");
+    entry.querySelectorAll(".seat").forEach(function (seat) { seat.classList.remove("tapped"); });
+    var local = entry.querySelector(".offline-entry");
+    if (local) { local.remove(); }
+    var taps = entry.querySelector("ol.taps");
+    if (taps) { taps.remove(); }
+  }
+
+  // -- sending --------------------------------------------------------------------------------------
+
+  function send(item) {
+    return fetch(item.url, {
+      method: "POST",
+      body: item.body,
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "X-Deal-Queue": "1",
+        "X-CSRFToken": new URLSearchParams(item.body).get("csrfmiddlewaretoken") || ""
+      }
+    }).then(function (response) {
+      return response.json().catch(function () {
+        // not the server's answer (a proxy's page, a 500): try again later
+        throw new Error("no answer " + response.status);
+      });
+    });
+  }
+
+  function flush() {
+    var current = scope();
+    if (!current || flushing || !navigator.onLine) { return Promise.resolve(false); }
+    flushing = true;
+    var sent = false;
+    function next() {
+      return all(current).then(function (items) {
+        var item = items.filter(function (i) { return i.state === "waiting"; })[0];
+        if (!item) { return sent; }
+        return send(item).then(function (answer) {
+          item.state = answer.result === "accepted" || answer.result === "already" ? answer.result : "refused";
+          item.message = answer.message || answer.code || "";
+          if (answer.number) { item.number = answer.number; }
+          sent = true;
+          var entry = document.querySelector("#entry[data-post-url]");
+          if (entry && item.state !== "refused") {
+            // the page's state moves on with what the server recorded, until the page reloads
+            entry.setAttribute("data-version", String(Math.max(parseInt(entry.getAttribute("data-version") || "0", 10), item.version + 1)));
+            if (entry.getAttribute("data-number")) { entry.setAttribute("data-number", String(item.number + 1)); }
+          }
+          return put(item).then(render).then(next);
+        });
+      });
+    }
+    return next().catch(function () { return sent; }).then(function (any) {
+      flushing = false;
+      return render().then(function () { return any; });
+    }).then(function (any) {
+      // the page as the server now has it (the results stay listed: they are kept on the phone)
+      if (any && navigator.onLine) { window.location.reload(); }
+      return any;
+    });
+  }
+
+  // "Clear": forget what became of the deals sent (the waiting ones stay)
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("[data-queue-clear]")) { return; }
+    all(scope()).then(function (items) {
+      return Promise.all(items.filter(function (item) { return item.state !== "waiting"; }).map(function (item) {
+        return remove(item.key);
+      }));
+    }).then(render);
+  });
+
+  // -- offline taps (Guandan) and the offline form (any game) --------------------------------------
+
+  var PARTNER = { N: "S", S: "N", E: "W", W: "E" };
+
+  function complete(taps) {
+    if (taps.length === 2) { return PARTNER[taps[0]] === taps[1]; }
+    return taps.length >= 3;
+  }
+
+  function offlineForm(entry, fields, label) {
+    var old = entry.querySelector(".offline-entry");
+    if (old) { old.remove(); }
+    var form = document.createElement("form");
+    form.method = "post";
+    form.action = entry.getAttribute("data-post-url");
+    form.className = "offline-entry stack";
+    form.setAttribute("data-queue-form", "");
+    form.setAttribute("data-label", label);
+    var text = document.createElement("p");
+    text.className = "muted small";
+    text.textContent = label + " · " + word("unpreviewed");
+    form.appendChild(text);
+    fields.idempotency_key = fields.idempotency_key || newKey();  // one deal, however often it is tapped
+    Object.keys(fields).forEach(function (name) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      input.value = fields[name];
+      form.appendChild(input);
+    });
+    var button = document.createElement("button");
+    button.type = "submit";
+    button.className = "big";
+    button.textContent = word("save");
+    form.appendChild(button);
+    entry.appendChild(form);
+    return form;
+  }
+
+  function tapOffline(seatLink) {
+    var entry = seatLink.closest("#entry");
+    var seat = seatLink.classList.contains("seat-N") ? "N" : seatLink.classList.contains("seat-E") ? "E" :
+      seatLink.classList.contains("seat-S") ? "S" : "W";
+    var taps = (entry.getAttribute("data-taps") || "").split("").filter(Boolean);
+    if (taps.indexOf(seat) >= 0 || complete(taps)) { return; }
+    taps.push(seat);
+    entry.setAttribute("data-taps", taps.join(""));
+    entry.setAttribute("data-local-taps", "");
+    seatLink.classList.add("tapped");
+    if (complete(taps)) {
+      offlineForm(entry, { order: taps.join("") }, word("order") + ": " + taps.join(" "));
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var seat = event.target.closest ? event.target.closest("#entry .seat-grid a.seat") : null;
+    // a deal begun offline is finished here even if the network is back (the links know nothing
+    // of the taps kept by the script)
+    if (!seat || (navigator.onLine && !seat.closest("#entry").hasAttribute("data-local-taps"))) { return; }
+    event.preventDefault();
+    event.stopPropagation();
+    tapOffline(seat);
+  }, true);
+
+  // A failed tap request (the network dropped between two taps): take the tap here instead.
+  document.addEventListener("htmx:sendError", function (event) {
+    var seat = event.target.closest ? event.target.closest("#entry .seat-grid a.seat") : null;
+    if (seat) { tapOffline(seat); }
+  });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var entry = form.closest ? form.closest("#entry[data-post-url]") : null;
+    if (!entry || !scope()) { return; }
+    var posting = (form.method || "").toLowerCase() === "post" && form.getAttribute("action") === entry.getAttribute("data-post-url");
+    var previewOffline = (form.method || "get").toLowerCase() === "get" && !navigator.onLine;
+    if (!posting && !previewOffline) { return; }
+    event.preventDefault();
+    event.stopPropagation();
+    if (form.getAttribute("data-queued")) { return; }  // a double tap: the first one is queued
+    form.setAttribute("data-queued", "1");
+    var label = form.getAttribute("data-label");
+    if (!label) {
+      var order = form.querySelector("input[name=order]");
+      var points = form.querySelector("[name=defender_points]");
+      label = order ? word("order") + ": " + order.value.split("").join(" ") :
+        (points ? points.value : "");
+    }
+    if (previewOffline) {
+      // a game entered by fields (Tractor): no preview offline; the fields, as entered, wait for
+      // "Save (offline)" (the next submit, a post to the entry's address)
+      var fields = {};
+      new FormData(form).forEach(function (value, name) { fields[name] = value.toString(); });
+      form.removeAttribute("data-queued");
+      offlineForm(entry, fields, label);
+      return;
+    }
+    enqueue(form, entry, label).then(function () {
+      resetEntry(entry);
+      return render();
+    }).then(flush);
+  }, true);
+
+  // -- start ----------------------------------------------------------------------------------------
+
+  function start() {
+    if (!scope() || !window.indexedDB) { return; }
+    var sw = box().getAttribute("data-sw");
+    if (sw && navigator.serviceWorker) {
+      navigator.serviceWorker.register(sw, { scope: "/" }).catch(function () { /* pages work without it */ });
+      if (!navigator.serviceWorker.controller && window.caches && navigator.onLine) {
+        // this first visit came before the worker: keep the page and its files for a reload offline
+        var files = [window.location.pathname];
+        document.querySelectorAll("script[src], link[rel=stylesheet][href]").forEach(function (el) {
+          files.push(el.getAttribute("src") || el.getAttribute("href"));
+        });
+        window.caches.open("entry-pages-v1").then(function (cache) { return cache.addAll(files); }).catch(function () {});
+      }
+    }
+    render().then(flush);
+  }
+
+  window.addEventListener("online", function () { render().then(flush); });
+  window.addEventListener("offline", render);
+  window.setInterval(function () { if (navigator.onLine) { flush(); } }, 4000);
+  document.addEventListener("htmx:afterSwap", render);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+
+  window.dealQueue = { flush: flush, render: render, all: function () { return all(scope()); }, remove: remove };
+})();

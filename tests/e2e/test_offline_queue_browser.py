@@ -1,0 +1,193 @@
+"""Entry that survives the network (issue 19), in real Chromium: deals entered offline are kept on
+the phone (IndexedDB) through a reload and sent in order when the connection returns — each once;
+a deal someone else entered meanwhile makes a plain refusal on the phone, never a double."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import SCREENSHOTS, new_phone, signed_in
+from tests.factories import referee, table_match
+from tests.tournament.matches.test_player_entry import players_match
+from tournament.matches import player_entry as pe
+from tournament.matches.models import ClaimStatus, Deal, DealClaim, Match
+from tournament.matches.services import deal_record
+from tournament.matches.table_links import table_token
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("celery_eager")]
+
+NOTHING_WAITING = "window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))"
+
+
+def ready_offline(page) -> None:
+    """The service worker controls the page and holds a copy of it: a reload offline will open."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function(
+        "caches.open('entry-pages-v1').then(c => c.match(location.origin + location.pathname)).then(r => !!r)",
+        polling=200,
+    )
+
+
+def tap_and_save(page, *seats: str) -> None:
+    """Offline: the taps are kept by the page's script, the deal goes into the queue."""
+    for index, seat in enumerate(seats, 1):
+        page.locator(f"#entry a.seat-{seat}").click()
+        page.locator(f'#entry[data-taps="{"".join(seats[:index])}"]').wait_for()
+    waiting = page.evaluate("window.dealQueue.all().then(items => items.filter(i => i.state === 'waiting').length)")
+    page.locator("#entry form.offline-entry button[type=submit]").click()
+    page.wait_for_function(
+        f"window.dealQueue.all().then(items => items.filter(i => i.state === 'waiting').length === {waiting + 1})"
+    )
+
+
+def results(page) -> list[str]:
+    return page.locator("#queue-results li[data-result]").evaluate_all("items => items.map(li => li.dataset.result)")
+
+
+def outcomes(match: Match) -> list[list[str]]:
+    return [deal.outcome["order"] for deal in Deal.objects.filter(match=match).order_by("number")]
+
+
+def test_three_deals_entered_offline_survive_a_reload_and_are_recorded_once_in_order(browser, live_server):
+    ref = referee()
+    match = table_match(referee_user=ref)
+    page = new_phone(browser, live_server, timeout=15_000)
+    try:
+        signed_in(page, ref, live_server)
+        page.goto(f"/referee/matches/{match.pk}/")
+        ready_offline(page)
+        page.context.set_offline(True)
+        tap_and_save(page, "N", "S")
+        tap_and_save(page, "E", "W")
+        tap_and_save(page, "N", "E", "S")
+        page.locator("#queue-status", has_text="3 副牌等待发送").wait_for()
+        page.reload()  # offline: the service worker's copy, the queue still in IndexedDB
+        page.locator("#queue-status").wait_for()
+        assert "3 副牌等待发送" in page.locator("#queue-status").inner_text()
+        assert page.locator("[data-waiting]").count() == 3
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "offline-queue-zh-phone.png"), full_page=True)
+        assert not Deal.objects.filter(match=match).exists()
+        with page.expect_navigation():  # sent, the page shows the match as the server now has it
+            page.context.set_offline(False)
+        page.wait_for_function(
+            "window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))"
+        )
+        page.locator("#queue-results li[data-result]").nth(2).wait_for()
+        assert results(page) == ["accepted", "accepted", "accepted"]
+        page.screenshot(path=str(SCREENSHOTS / "offline-queue-sent-zh-phone.png"), full_page=True)
+        assert outcomes(match) == [["N", "S"], ["E", "W"], ["N", "E", "S"]]
+        # the queue sent each once: a second flush sends nothing more
+        page.evaluate("window.dealQueue.flush()")
+        assert Deal.objects.filter(match=match).count() == 3
+    finally:
+        page.context.close()
+
+
+def test_a_deal_a_referee_entered_meanwhile_is_a_plain_refusal_on_the_players_phone(browser, live_server):
+    ref = referee()
+    match = players_match(referee_user=ref)
+    north = {seat.seat: seat for seat in pe.table_players(match=match)}["N"]
+    page = new_phone(browser, live_server, timeout=15_000)
+    try:
+        url = f"/table/{table_token(round_=match.round, table_id=match.table_id)}/"
+        page.goto(url)
+        page.locator("#id_code").fill(north.player.employee_number)
+        page.locator("#identify button[type=submit]").click()
+        page.locator("#entry").wait_for()
+        ready_offline(page)
+        page.context.set_offline(True)
+        tap_and_save(page, "N", "S")
+        tap_and_save(page, "E", "W")
+        page.reload()
+        page.locator("[data-waiting]").nth(1).wait_for()
+        deal_record(match_id=match.pk, outcome={"order": ["N", "S"]}, user=ref)  # the referee enters deal 1
+        with page.expect_navigation():  # sent, the page shows the match as the server now has it
+            page.context.set_offline(False)
+        page.wait_for_function(
+            "window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))"
+        )
+        page.locator("#queue-results li[data-result]").nth(1).wait_for()
+        assert results(page) == ["refused", "accepted"]
+        refused = page.locator('#queue-results li[data-result="refused"]').inner_text()
+        assert "第 1 副" in refused and "已有人录入" in refused
+        page.screenshot(path=str(SCREENSHOTS / "offline-refused-zh-phone.png"), full_page=True)
+        # one deal 1 (the referee's), and the phone's second deal waits as deal 2: nothing doubled
+        assert outcomes(match) == [["N", "S"]]
+        claims = list(DealClaim.objects.filter(match=match).values_list("number", "status", "outcome"))
+        assert claims == [(2, ClaimStatus.PENDING, {"order": ["E", "W"]})]
+    finally:
+        page.context.close()
+
+
+def test_a_double_tap_on_confirm_records_one_deal(browser, live_server):
+    ref = referee()
+    match = table_match(referee_user=ref)
+    page = new_phone(browser, live_server, timeout=15_000)
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    try:
+        signed_in(page, ref, live_server)
+        page.goto(f"/referee/matches/{match.pk}/")
+        for index, seat in enumerate("NS", 1):
+            page.locator(f"#entry a.seat-{seat}").click()
+            page.locator(f'#entry[data-taps="{"NS"[:index]}"]').wait_for()
+        with page.expect_navigation():
+            page.locator("#entry form[method=post] button[type=submit]").dblclick()
+        page.locator("#queue-results li[data-result]").first.wait_for()
+        page.reload()
+        assert Deal.objects.filter(match=match).count() == 1
+        assert results(page) == ["accepted"]
+        # no Content-Security-Policy complaint about the worker, the manifest or the scripts
+        assert not [text for text in errors if "Content Security Policy" in text], errors
+    finally:
+        page.context.close()
+
+
+def test_a_deal_begun_offline_and_finished_online_is_recorded_once(browser, live_server):
+    ref = referee()
+    match = table_match(referee_user=ref)
+    page = new_phone(browser, live_server, timeout=15_000)
+    try:
+        signed_in(page, ref, live_server)
+        page.goto(f"/referee/matches/{match.pk}/")
+        ready_offline(page)
+        page.context.set_offline(True)
+        page.locator("#entry a.seat-E").click()
+        page.locator('#entry[data-taps="E"]').wait_for()
+        page.context.set_offline(False)  # the network returns between two taps
+        page.locator("#entry a.seat-W").click()
+        page.locator('#entry[data-taps="EW"]').wait_for()
+        with page.expect_navigation():
+            page.locator("#entry form.offline-entry button[type=submit]").click()
+        page.locator("#queue-results li[data-result]").first.wait_for()
+        assert results(page) == ["accepted"]
+        assert outcomes(match) == [["E", "W"]]
+    finally:
+        page.context.close()
+
+
+def test_a_tractor_deal_is_entered_offline_through_its_own_form(browser, live_server):
+    """The queue knows no game: Tractor's fields (tournament.games) go into it as they are."""
+    ref = referee()
+    match = table_match(profile="tractor-3deck", referee_user=ref)
+    page = new_phone(browser, live_server, timeout=15_000)
+    try:
+        signed_in(page, ref, live_server)
+        page.goto(f"/referee/matches/{match.pk}/")
+        ready_offline(page)
+        page.context.set_offline(True)
+        page.locator("#entry select[name=declarer]").select_option("NS")
+        page.locator("#entry input[name=defender_points]").fill("40")
+        page.locator("#entry form[method=get] button[type=submit]").click()  # "Preview": none offline
+        save = page.locator("#entry form.offline-entry button[type=submit]")
+        save.wait_for()
+        assert not page.evaluate("window.dealQueue.all()")  # nothing queued before "Save"
+        save.click()
+        page.locator("#queue-status", has_text="1 副牌等待发送").wait_for()
+        with page.expect_navigation():
+            page.context.set_offline(False)
+        page.wait_for_function(NOTHING_WAITING)
+        assert Deal.objects.get(match=match).outcome["defender_points"] == 40
+    finally:
+        page.context.close()

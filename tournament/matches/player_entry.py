@@ -1,0 +1,454 @@
+"""Players enter the deals at their table; the other side confirms (issue 19, docs/player-entry.md).
+
+A deal a player enters is a :class:`DealClaim`, not a deal: the match's fold and snapshot hold only
+confirmed deals. Confirming a claim — by a player of the other side (``players_opponents``), by a
+referee (either players' mode), or by the round's auto-confirm after N minutes unless disputed —
+records its outcome with ``services.deal_record`` (the one write path: row lock, version, an
+idempotency key ``claim:<id>``, one fold) in the same transaction as the claim's new status. A
+disagreement is a dispute with both versions; a referee settles it by recording one of them (or
+voids it and enters the deal). Every step is a history row of the claim naming who did it.
+
+Claims go in deal order: a claim is for deal ``number`` (the next one after the confirmed deals and
+the open claims — the "expected version" of a player's entry), and the claims of a match are
+confirmed in that order. A claim for a number already taken is refused as stale, so two phones
+entering the same deal, or a phone that was offline while a referee entered it, make one deal and
+one clear refusal, never two.
+
+Who a phone speaks for: a player of the table identifies once with their employee number or the
+PIN on their seat card (:func:`seat_pin`); the confirm form also takes the code, so the phone can be
+handed across the table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.match import parse_deal
+from tournament.audit import history_author, reason_clean
+from tournament.errors import UserError, user_error_of
+from tournament.games import game_entry_of_match
+from tournament.matches import fold, services
+from tournament.matches.errors import REFUSALS
+from tournament.matches.models import CLAIM_OPEN, ClaimStatus, DealClaim, Match, MatchStatus
+from tournament.registration.lifecycle import event_write
+from tournament.registration.models import EntryMode, PairMember, Player
+
+logger = logging.getLogger(__name__)
+
+PIN_DIGITS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlayer:
+    """A player at the table: seat (N/E/S/W), side (NS/EW), the player."""
+
+    seat: str
+    side: str
+    player: Player
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimEntry:
+    """What an entry did: the claim, and whether it was a retry of one already recorded."""
+
+    claim: DealClaim
+    replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimAnswer:
+    """What a confirmation did: the claim, and the refusal of its deal if the match refused it."""
+
+    claim: DealClaim
+    refusal: UserError | None = None
+    replayed: bool = False
+
+
+def seat_pin(*, player_id: int) -> str:
+    """The short PIN printed on a player's seat card: derived from the site's secret and the
+    player, so nothing is stored and it cannot be guessed from the employee number."""
+    digest = hmac.new(settings.SECRET_KEY.encode(), f"seat-pin:{player_id}".encode(), hashlib.sha256).digest()
+    return str(int.from_bytes(digest[:8], "big") % 10**PIN_DIGITS).zfill(PIN_DIGITS)
+
+
+def table_players(*, match: Match) -> list[SeatPlayer]:
+    """The four players at the match's table, seated by the one rule (slot 1 N or E, slot 2 S or W)."""
+    seats = {(match.ns_pair_id, 1): ("N", "NS"), (match.ns_pair_id, 2): ("S", "NS")}
+    if match.ew_pair_id is not None:
+        seats |= {(match.ew_pair_id, 1): ("E", "EW"), (match.ew_pair_id, 2): ("W", "EW")}
+    members = PairMember.objects.filter(pair_id__in=[match.ns_pair_id, match.ew_pair_id]).select_related("player")
+    found = [SeatPlayer(*seats[(m.pair_id, m.slot)], m.player) for m in members if (m.pair_id, m.slot) in seats]
+    return sorted(found, key=lambda seat: "NESW".index(seat.seat))
+
+
+def player_identify(*, match: Match, code: str) -> SeatPlayer | None:
+    """The player of this table whose employee number or seat PIN is ``code`` (None: no one)."""
+    code = "".join((code or "").split()).upper()
+    if not code:
+        return None
+    for seat in table_players(match=match):
+        number = seat.player.employee_number.strip().upper()
+        if (number and hmac.compare_digest(number, code)) or hmac.compare_digest(
+            seat_pin(player_id=seat.player.pk), code
+        ):
+            return seat
+    return None
+
+
+def seat_of(*, match: Match, player_id: int | None) -> SeatPlayer | None:
+    if player_id is None:
+        return None
+    return next((seat for seat in table_players(match=match) if seat.player.pk == player_id), None)
+
+
+def players_enter(match: Match) -> bool:
+    return bool(match.round.stage.tournament.entry_mode != EntryMode.REFEREES)
+
+
+def claims_open(*, match: Match) -> list[DealClaim]:
+    """The match's claims awaiting confirmation or disputed, in deal order."""
+    return list(match.claims.filter(status__in=CLAIM_OPEN).select_related("entered_by").order_by("number"))
+
+
+def claims_shown(*, match: Match, limit: int = 12) -> list[DealClaim]:
+    """The match's latest claims, whatever became of them, newest first (the table's log)."""
+    return list(
+        match.claims.select_related("entered_by", "answered_by", "settled_by").order_by("-entered_at", "-pk")[:limit]
+    )
+
+
+class ClaimRefused(UserError):
+    """An entry, confirmation or settlement the table's state does not allow (HTTP 409)."""
+
+    def __init__(self, code: str, message: str, *, status: int = 409) -> None:
+        super().__init__(code, message, status=status)
+
+
+def _locked(match_id: int) -> Match:
+    return Match.objects.select_for_update(of=("self",)).select_related("round__stage__tournament").get(pk=match_id)
+
+
+def _name(seat: SeatPlayer) -> str:
+    return f"{seat.player.name} ({seat.seat})"
+
+
+# -- entry ------------------------------------------------------------------------------------------
+
+
+@event_write
+def deal_claim_enter(
+    *, match_id: int, outcome: dict[str, Any], player_id: int, number: int | None, idempotency_key: str
+) -> ClaimEntry:
+    """A player's entry of deal ``number`` (the expected next deal); see the module.
+
+    Refused (nothing written): the event is not in a players' mode, the player is not at this
+    table, the match is a bye, over or signed off, ``number`` is not the next deal (``stale_number``:
+    someone entered first), or the rules core finds the deal impossible after the deals before it.
+    A repeated ``idempotency_key`` returns the claim first recorded with it.
+    """
+    if not idempotency_key:
+        raise ClaimRefused("idempotency_key_required", _("The entry has no key; reload the page."), status=400)
+    with transaction.atomic():
+        match = _locked(match_id)
+        earlier = match.claims.filter(idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            return ClaimEntry(claim=earlier, replayed=True)
+        if not players_enter(match):
+            raise ClaimRefused("players_do_not_enter", _("At this event the referees enter the deals."), status=403)
+        seat = seat_of(match=match, player_id=player_id)
+        if seat is None:
+            raise ClaimRefused("not_at_this_table", _("You are not a player of this table."), status=403)
+        fold._refuse_unless_open(match)
+        if match.status == MatchStatus.FINISHED:
+            raise ClaimRefused("match_finished", _("The match is over."))
+        pending = claims_open(match=match)
+        confirmed = fold.match_outcomes(match)
+        expected = len(confirmed) + len(pending) + 1
+        if number is not None and number != expected:
+            raise ClaimRefused(
+                "stale_number",
+                _("Deal %(number)d was already entered. Check the deals and enter the next one.") % {"number": number},
+            )
+        parsed = parse_deal(options=fold.match_rules(match), data=outcome, number=expected)
+        folded = fold.match_fold(
+            match=match,
+            outcomes=[*confirmed, *(claim.outcome for claim in pending), outcome],
+            adjustments=fold.match_adjustment_rows(match),
+            time_called_during_deal=match.time_called_during_deal,
+            parsed={expected: parsed},
+        )
+        if folded.deals_valid < expected:
+            if folded.partial.error is not None and folded.deals_valid == expected - 1:
+                raise folded.partial.error
+            raise ClaimRefused("flagged_deals", _("Resolve the flagged deals first."))
+        claim = DealClaim(
+            match=match,
+            number=expected,
+            outcome=outcome,
+            side=seat.side,
+            entered_by=seat.player,
+            idempotency_key=idempotency_key,
+        )
+        history_author(claim, None, f"entered by {_name(seat)}")
+        claim.save()
+        minutes = match.round.stage.tournament.auto_confirm_minutes
+        if minutes:
+            _schedule_auto_confirm(match.pk, timezone.now() + timedelta(minutes=minutes))
+    return ClaimEntry(claim=claim)
+
+
+def _schedule_auto_confirm(match_id: int, eta: datetime) -> None:
+    """Ask a task to confirm the claim when its time is up; losing it loses nothing: every page of the
+    match confirms what is due (:func:`claims_auto_confirm_due`)."""
+
+    def send() -> None:
+        from tournament.matches import tasks
+
+        try:
+            tasks.claims_auto_confirm.apply_async(args=[match_id], eta=eta)
+        except Exception:  # broker down: the lazy check covers it
+            logger.warning("could not schedule the auto-confirm of match %s", match_id, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+# -- confirmation -----------------------------------------------------------------------------------
+
+
+def _claim_locked(match: Match, claim_id: int) -> DealClaim:
+    # of=("self",): the claim row only (its entered_by is an outer join, which cannot be locked)
+    claim = (
+        DealClaim.objects.select_for_update(of=("self",))
+        .filter(pk=claim_id, match=match)
+        .select_related("entered_by")
+        .first()
+    )
+    if claim is None:
+        raise ClaimRefused("no_such_claim", _("There is no such entry at this table."), status=404)
+    return claim
+
+
+def _first_open(match: Match, claim: DealClaim) -> None:
+    first = match.claims.filter(status__in=CLAIM_OPEN).order_by("number").first()
+    if first is not None and first.pk != claim.pk:
+        raise ClaimRefused(
+            "confirm_in_order", _("Deal %(number)d comes first: answer it before this one.") % {"number": first.number}
+        )
+
+
+def _record(match: Match, claim: DealClaim, outcome: dict[str, Any], *, user: Any) -> ClaimAnswer | None:
+    """Record ``outcome`` for ``claim`` through the one write path; a refusal marks the claim refused
+    (with the reason) and is returned, never raised, so the claim's new state is kept."""
+    if claim.number != len(fold.match_outcomes(match)) + 1:
+        refusal: UserError = ClaimRefused(
+            "stale_number", _("Deal %(number)d was recorded meanwhile by someone else.") % {"number": claim.number}
+        )
+    else:
+        try:
+            entry = services.deal_record(
+                match_id=match.pk, outcome=outcome, user=user, idempotency_key=f"claim:{claim.pk}"
+            )
+        except REFUSALS as error:
+            refusal = user_error_of(error)
+        else:
+            claim.deal = entry.deal
+            return None
+    claim.status = ClaimStatus.REFUSED
+    claim.note = refusal.message[:200]
+    history_author(claim, user, f"refused: {refusal.code}")
+    claim.save(update_fields=["status", "note"])
+    return ClaimAnswer(claim=claim, refusal=refusal)
+
+
+@event_write
+def deal_claim_confirm(
+    *, match_id: int, claim_id: int, player_id: int | None = None, user: Any = None, auto: bool = False
+) -> ClaimAnswer:
+    """Confirm a pending claim: a player of the other side (``players_opponents``), a referee (``user``,
+    either players' mode) or the auto-confirm (``auto``). Confirming twice is a retry (``replayed``).
+    The claim's deal is recorded in the same transaction; if the match refuses it (a referee
+    recorded that deal meanwhile), the claim is marked refused with the reason."""
+    now = timezone.now()
+    with transaction.atomic():
+        match = _locked(match_id)
+        claim = _claim_locked(match, claim_id)
+        seat = seat_of(match=match, player_id=player_id)
+        if claim.status == ClaimStatus.CONFIRMED:
+            return ClaimAnswer(claim=claim, replayed=True)
+        if claim.status != ClaimStatus.PENDING:
+            raise ClaimRefused("claim_not_pending", _("This entry is no longer awaiting confirmation."))
+        mode = match.round.stage.tournament.entry_mode
+        if not auto and user is None:
+            if seat is None:
+                raise ClaimRefused("not_at_this_table", _("You are not a player of this table."), status=403)
+            if seat.side == claim.side:
+                raise ClaimRefused(
+                    "confirm_by_opponent", _("An opponent confirms the deal, not your own side."), status=403
+                )
+            if mode != EntryMode.PLAYERS_OPPONENTS_CONFIRM:
+                raise ClaimRefused("referee_confirms", _("At this event a referee confirms the deals."), status=403)
+        _first_open(match, claim)
+        who = "auto-confirm" if auto else (_name(seat) if seat is not None else f"referee {user}")
+        refused = _record(match, claim, claim.outcome, user=user)
+        if refused is not None:
+            return refused
+        claim.status = ClaimStatus.CONFIRMED
+        claim.answered_by = seat.player if seat is not None and user is None else None
+        claim.answered_at = now
+        claim.auto_confirmed = auto
+        if user is not None:
+            claim.settled_by = user
+        history_author(claim, user, f"confirmed by {who}")
+        claim.save(update_fields=["status", "answered_by", "answered_at", "auto_confirmed", "settled_by", "deal"])
+    return ClaimAnswer(claim=claim)
+
+
+@event_write
+def deal_claim_dispute(
+    *, match_id: int, claim_id: int, player_id: int, counter_outcome: dict[str, Any] | None, note: str = ""
+) -> DealClaim:
+    """A player of the other side says the entry is wrong, with their version of the deal (the same
+    entry the referees use). The referees see the dispute at once (their tables, the progress board)."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        claim = _claim_locked(match, claim_id)
+        seat = seat_of(match=match, player_id=player_id)
+        if seat is None:
+            raise ClaimRefused("not_at_this_table", _("You are not a player of this table."), status=403)
+        if seat.side == claim.side:
+            raise ClaimRefused("dispute_by_opponent", _("Only the other side can dispute this entry."), status=403)
+        if claim.status == ClaimStatus.DISPUTED:
+            return claim
+        if claim.status != ClaimStatus.PENDING:
+            raise ClaimRefused("claim_not_pending", _("This entry is no longer awaiting confirmation."))
+        if counter_outcome is not None:
+            parse_deal(options=fold.match_rules(match), data=counter_outcome, number=claim.number)
+        claim.status = ClaimStatus.DISPUTED
+        claim.counter_outcome = counter_outcome
+        claim.answered_by = seat.player
+        claim.answered_at = timezone.now()
+        claim.note = " ".join(note.split())[:200]
+        history_author(claim, None, f"disputed by {_name(seat)}")
+        claim.save(update_fields=["status", "counter_outcome", "answered_by", "answered_at", "note"])
+    return claim
+
+
+SETTLE_CHOICES = ("entered", "counter", "void")
+
+
+@event_write
+def deal_claim_settle(*, match_id: int, claim_id: int, user: Any, choice: str, reason: str) -> ClaimAnswer:
+    """A referee settles a dispute: ``entered`` records the version entered, ``counter`` the other
+    side's, ``void`` records neither (the referee then enters the deal on the match page)."""
+    reason = reason_clean(reason)
+    if choice not in SETTLE_CHOICES:
+        raise ClaimRefused("bad_choice", _("Choose one version."), status=400)
+    with transaction.atomic():
+        match = _locked(match_id)
+        claim = _claim_locked(match, claim_id)
+        if claim.status not in CLAIM_OPEN:
+            raise ClaimRefused("claim_not_open", _("This entry was already settled."))
+        if choice == "counter" and claim.counter_outcome is None:
+            raise ClaimRefused("no_counter_version", _("The other side gave no version of its own."), status=400)
+        if choice != "void":
+            _first_open(match, claim)
+            outcome = claim.outcome if choice == "entered" else claim.counter_outcome
+            assert outcome is not None
+            refused = _record(match, claim, outcome, user=user)
+            if refused is not None:
+                return refused
+        claim.status = ClaimStatus.SETTLED if choice != "void" else ClaimStatus.WITHDRAWN
+        claim.settled_by = user
+        claim.settled_at = timezone.now()
+        claim.note = f"{choice}: {reason}"[:200]
+        history_author(claim, user, f"settled ({choice}): {reason}")
+        claim.save(update_fields=["status", "settled_by", "settled_at", "note", "deal"])
+    return ClaimAnswer(claim=claim)
+
+
+@event_write
+def deal_claim_withdraw(*, match_id: int, claim_id: int, player_id: int) -> DealClaim:
+    """The side that entered a claim takes it back before it is answered (a wrong tap): the deal is
+    entered again. Only the latest open claim can be withdrawn, so the deal order stays whole."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        claim = _claim_locked(match, claim_id)
+        seat = seat_of(match=match, player_id=player_id)
+        if seat is None or seat.side != claim.side:
+            raise ClaimRefused("withdraw_own", _("Only the side that entered it can take it back."), status=403)
+        if claim.status == ClaimStatus.WITHDRAWN:
+            return claim
+        if claim.status != ClaimStatus.PENDING:
+            raise ClaimRefused("claim_not_pending", _("This entry is no longer awaiting confirmation."))
+        if match.claims.filter(status__in=CLAIM_OPEN, number__gt=claim.number).exists():
+            raise ClaimRefused("withdraw_latest", _("Take back the later entries first."))
+        claim.status = ClaimStatus.WITHDRAWN
+        history_author(claim, None, f"withdrawn by {_name(seat)}")
+        claim.save(update_fields=["status"])
+    return claim
+
+
+# -- auto-confirm -----------------------------------------------------------------------------------
+
+
+def claims_auto_confirm_due(*, match: Match, now: datetime | None = None) -> int:
+    """Confirm, in order, the claims whose auto-confirm time has passed (the event's
+    ``auto_confirm_minutes``), stopping at a dispute; the lazy half of the Celery task. Returns the
+    number confirmed."""
+    minutes = match.round.stage.tournament.auto_confirm_minutes
+    if not minutes or match.round.stage.tournament.entry_mode == EntryMode.REFEREES:
+        return 0
+    cutoff = (now or timezone.now()) - timedelta(minutes=minutes)
+    confirmed = 0
+    for claim in claims_open(match=match):
+        if claim.status != ClaimStatus.PENDING or claim.entered_at > cutoff:
+            break
+        answer = deal_claim_confirm(match_id=match.pk, claim_id=claim.pk, auto=True)
+        if answer.refusal is not None:
+            break
+        confirmed += 1
+    if confirmed:
+        match.refresh_from_db()
+    return confirmed
+
+
+def disputes_open(*, tournament_id: int, round_id: int | None = None, table_ids: Any = None) -> list[DealClaim]:
+    """Disputed claims waiting for a referee (the referees' home, the progress board)."""
+    claims = DealClaim.objects.filter(
+        status=ClaimStatus.DISPUTED, match__round__stage__tournament_id=tournament_id
+    ).select_related("match__table", "match__round__stage", "entered_by", "answered_by")
+    if round_id is not None:
+        claims = claims.filter(match__round_id=round_id)
+    if table_ids is not None:
+        claims = claims.filter(match__table_id__in=table_ids)
+    found = list(claims.order_by("match__table__number", "number"))
+    for claim in found:  # both versions in words, each in its match's game (tournament.games)
+        game = game_entry_of_match(claim.match)
+        claim.entered_text = game.outcome_text(claim.outcome)  # type: ignore[attr-defined]
+        claim.counter_text = game.outcome_text(claim.counter_outcome) if claim.counter_outcome else ""  # type: ignore[attr-defined]
+    return found
+
+
+def disputes_at(*, matches: Any, rounds: Any) -> list[DealClaim]:
+    """The disputes a referee's home shows: at their tables, and in the rounds they oversee."""
+    found: dict[int, DealClaim] = {}
+    by_tournament: dict[int, list[int]] = {}
+    for match in matches:
+        by_tournament.setdefault(match.round.stage.tournament_id, []).append(match.table_id)
+    for tournament_id, table_ids in by_tournament.items():
+        for claim in disputes_open(tournament_id=tournament_id, table_ids=table_ids):
+            found[claim.pk] = claim
+    for round_ in rounds:
+        for claim in disputes_open(tournament_id=round_.stage.tournament_id, round_id=round_.pk):
+            found[claim.pk] = claim
+    return list(found.values())

@@ -1,0 +1,309 @@
+"""The table's own pages (issue 19): what a phone opens from the table's QR code, without an account.
+
+Every page takes its match from the signed token in the address (``table_links.table_link_resolve``:
+refused with 403 and the reason when forged, revoked, or the round is over) — never from an id the
+phone sends — so the token reaches its table's match and nothing else. A phone speaks for one player
+of the table once identified (employee number or seat PIN, kept in the session per match); the
+confirm form takes a code too, so one phone can be handed across the table.
+
+Writes go through ``tournament.matches.player_entry`` (and so through ``services.deal_record``). A
+write sent by the offline queue (``static/js/deal_queue.js``, header ``X-Deal-Queue``) is answered
+in JSON: ``accepted``, ``already`` (recorded before: the idempotency key) or ``refused`` with the
+code and the reason; the pages answer forms with a redirect, and htmx with the fragment.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament import games
+from tournament.audit import client_ip
+from tournament.errors import USER_ERRORS, UserError, user_error_of
+from tournament.matches import clock, deal_queue, fold, player_entry, selectors, views
+from tournament.matches.models import DealClaim, Match, MatchStatus
+from tournament.matches.player_entry import SeatPlayer
+from tournament.matches.table_links import TableLink, table_link_resolve
+from tournament.parsing import int_or_none
+from tournament.registration.models import EntryMode
+
+IDENTIFY_TRIES = 10
+"""Wrong codes a phone may try per table in ten minutes (a 4-digit PIN is short)."""
+
+
+def _session_key(match: Match) -> str:
+    return f"table_player:{match.pk}"
+
+
+def _seat(request: HttpRequest, match: Match) -> SeatPlayer | None:
+    return player_entry.seat_of(match=match, player_id=request.session.get(_session_key(match)))
+
+
+def _link(token: str) -> TableLink:
+    link = table_link_resolve(token=token)
+    clock.match_time_check(match=link.match)
+    player_entry.claims_auto_confirm_due(match=link.match)
+    return link
+
+
+def _virtual(match: Match, pending: list[DealClaim]) -> Match:
+    """The match as it would stand with the pending claims confirmed (not saved): the next deal's
+    number, level, tribute and preview follow the deals entered so far, confirmed or not."""
+    if not pending:
+        return match
+    folded = fold.match_fold(
+        match=match,
+        outcomes=[*fold.match_outcomes(match), *(claim.outcome for claim in pending)],
+        adjustments=fold.match_adjustment_rows(match),
+        time_called_during_deal=match.time_called_during_deal,
+    )
+    virtual = copy.copy(match)
+    virtual.__dict__.pop("_snapshot", None)
+    virtual.state = folded.result.to_json()
+    if folded.result.status.value == "finished" and virtual.status == MatchStatus.RUNNING:
+        virtual.status = MatchStatus.FINISHED
+    return virtual
+
+
+def _context(
+    request: HttpRequest, link: TableLink, *, entry_form: Any = None, error: str = "", dispute: DealClaim | None = None
+) -> dict[str, Any]:
+    match = link.match
+    seat = _seat(request, match)
+    pending = player_entry.claims_open(match=match)
+    game = games.game_entry_of_match(match)
+    table_url = reverse("matches:table", args=[link.token])
+    if dispute is None:  # the next deal, after every entry still waiting
+        before = pending
+        entry_url, post_url = table_url, reverse("matches:table_deal", args=[link.token])
+    else:  # the other side's version of the disputed deal: after the entries before it
+        before = [claim for claim in pending if claim.number < dispute.number]
+        entry_url = post_url = reverse("matches:table_dispute", args=[link.token, dispute.pk])
+    virtual = _virtual(match, before)
+    summary_next = selectors.match_summary(match=virtual, flagged=0).next_deal
+    form = entry_form if entry_form is not None else views._entry_form(game, request.GET, next_deal=summary_next)
+    preview = None
+    if form.complete() and form.is_valid():
+        preview = selectors.deal_preview(match=match, outcome=form.outcome(), pending=[c.outcome for c in before])
+    players_enter = player_entry.players_enter(match)
+    open_ = virtual.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye
+    context = views._context(
+        request,
+        virtual,
+        entry_form=form,
+        preview=preview,
+        error=error,
+        entry_url=entry_url,
+        deal_post_url=post_url,
+        entry_number=summary_next["number"] if summary_next else None,
+    )
+    flagged = context["summary"].flagged
+    context.update(
+        link=link,
+        token=link.token,
+        table_url=table_url,
+        seat=seat,
+        players=player_entry.table_players(match=match),
+        players_enter=players_enter,
+        opponents_confirm=match.round.stage.tournament.entry_mode == EntryMode.PLAYERS_OPPONENTS_CONFIRM,
+        pending=pending,
+        log=player_entry.claims_shown(match=match),
+        dispute=dispute,
+        entry_open=(players_enter and seat is not None and (open_ or dispute is not None) and not flagged),
+        may_adjust=False,
+        may_unlock=False,
+        auto_confirm_minutes=match.round.stage.tournament.auto_confirm_minutes,
+    )
+    return context
+
+
+def _render(request: HttpRequest, link: TableLink, *, status: int = 200, **kwargs: Any) -> HttpResponse:
+    link.match.refresh_from_db()
+    context = _context(request, link, **kwargs)
+    if request.htmx and request.GET.get("panel") == "entry":
+        return render(request, "matches/_entry.html", context, status=status)
+    if request.htmx and request.GET.get("panel") == "claims":  # the 15-second refresh
+        return render(request, "matches/_table_refresh.html", context, status=status)
+    template = "matches/_table_body.html" if request.htmx else "matches/table.html"
+    return render(request, template, context, status=status)
+
+
+def table(request: HttpRequest, token: str) -> HttpResponse:
+    """The table's page: its match, the deals, the entries awaiting confirmation, and — for an
+    identified player at an event where players enter — the same tap entry as the referees'."""
+    return _render(request, _link(token))
+
+
+def _answer(
+    request: HttpRequest, link: TableLink, *, replayed: bool, message: str, number: int | None = None
+) -> HttpResponse:
+    if deal_queue.queued(request):
+        return deal_queue.accepted(replayed=replayed, message=message, number=number)
+    if request.htmx:
+        return _render(request, link)
+    messages.success(request, message)
+    return redirect("matches:table", token=link.token)
+
+
+def _refused(request: HttpRequest, link: TableLink, error: Exception, *, entry_form: Any = None) -> HttpResponse:
+    if deal_queue.queued(request):
+        return deal_queue.refused(error)
+    failure = user_error_of(error)
+    return _render(request, link, status=failure.status, entry_form=entry_form, error=failure.message)
+
+
+def _identified(request: HttpRequest, link: TableLink) -> SeatPlayer:
+    seat = _seat(request, link.match)
+    if seat is None:
+        raise UserError("identify_first", _("Say who you are first: your employee number or seat PIN."), status=403)
+    return seat
+
+
+def _identify(request: HttpRequest, link: TableLink, code: str) -> SeatPlayer:
+    """The player of the table whose employee number or PIN is ``code``; wrong codes are counted per
+    table and address (a 4-digit PIN is short), and past :data:`IDENTIFY_TRIES` refused for a while."""
+    key = f"table-identify:{link.match.pk}:{client_ip(request)}"
+    cache.add(key, 0, timeout=600)
+    if int(cache.get(key) or 0) >= IDENTIFY_TRIES:
+        raise UserError("too_many_codes", _("Too many wrong codes. Wait ten minutes or ask a referee."), status=429)
+    seat = player_entry.player_identify(match=link.match, code=code)
+    if seat is None:
+        try:
+            cache.incr(key)
+        except ValueError:
+            cache.set(key, 1, timeout=600)
+        raise UserError("bad_code", _("No player of this table has that employee number or PIN."), status=400)
+    return seat
+
+
+@require_POST
+def table_identify(request: HttpRequest, token: str) -> HttpResponse:
+    """A player of the table says who they are (employee number or seat PIN)."""
+    link = _link(token)
+    try:
+        seat = _identify(request, link, request.POST.get("code", ""))
+    except UserError as error:
+        return _render(request, link, status=error.status, error=error.message)
+    request.session[_session_key(link.match)] = seat.player.pk
+    return redirect("matches:table", token=link.token)
+
+
+@require_POST
+def table_leave(request: HttpRequest, token: str) -> HttpResponse:
+    """Forget who this phone speaks for (before handing it to someone else)."""
+    link = _link(token)
+    request.session.pop(_session_key(link.match), None)
+    return redirect("matches:table", token=link.token)
+
+
+def _entered_outcome(request: HttpRequest, link: TableLink) -> tuple[Any, dict[str, Any] | None]:
+    game = games.game_entry_of_match(link.match)
+    form = game.deal_form(request.POST)
+    return form, (form.outcome() if form.is_valid() else None)
+
+
+@require_POST
+def table_deal(request: HttpRequest, token: str) -> HttpResponse:
+    """A player enters a deal: it waits for the other side's confirmation."""
+    link = _link(token)
+    form, outcome = _entered_outcome(request, link)
+    try:
+        seat = _identified(request, link)
+        if outcome is None:
+            raise UserError("invalid_deal", str(games.game_entry_of_match(link.match).invalid_entry))
+        entry = player_entry.deal_claim_enter(
+            match_id=link.match.pk,
+            outcome=outcome,
+            player_id=seat.player.pk,
+            number=int_or_none(request.POST.get("number"), low=1, high=32767),
+            idempotency_key=(form.cleaned_data.get("idempotency_key") or "")[:64],
+        )
+    except USER_ERRORS as error:
+        return _refused(request, link, error, entry_form=form)
+    message = _("Deal %(number)d entered: the other side confirms it.") % {"number": entry.claim.number}
+    return _answer(request, link, replayed=entry.replayed, message=message, number=entry.claim.number)
+
+
+def _claim(link: TableLink, claim_id: int) -> DealClaim:
+    claim = DealClaim.objects.filter(pk=claim_id, match=link.match).first()
+    if claim is None:
+        raise UserError("no_such_claim", _("There is no such entry at this table."), status=404)
+    return claim
+
+
+@require_POST
+def table_confirm(request: HttpRequest, token: str, claim_id: int) -> HttpResponse:
+    """An opponent confirms an entry: on their own phone, or on this one handed across with their code."""
+    link = _link(token)
+    try:
+        claim = _claim(link, claim_id)
+        code = request.POST.get("code", "").strip()
+        seat = _identify(request, link, code) if code else _identified(request, link)
+        answer = player_entry.deal_claim_confirm(match_id=link.match.pk, claim_id=claim.pk, player_id=seat.player.pk)
+        if answer.refusal is not None:
+            raise answer.refusal
+    except USER_ERRORS as error:
+        return _refused(request, link, error)
+    message = _("Deal %(number)d confirmed.") % {"number": claim.number}
+    return _answer(request, link, replayed=answer.replayed, message=message, number=claim.number)
+
+
+def table_dispute(request: HttpRequest, token: str, claim_id: int) -> HttpResponse:
+    """The other side says an entry is wrong and enters its own version (the same entry)."""
+    link = _link(token)
+    try:
+        claim = _claim(link, claim_id)
+        seat = _identified(request, link)
+    except USER_ERRORS as error:
+        return _refused(request, link, error)
+    if request.method != "POST":
+        return _render(request, link, dispute=claim)
+    form, outcome = _entered_outcome(request, link)
+    try:
+        if outcome is None:
+            raise UserError("invalid_deal", str(games.game_entry_of_match(link.match).invalid_entry))
+        player_entry.deal_claim_dispute(
+            match_id=link.match.pk, claim_id=claim.pk, player_id=seat.player.pk, counter_outcome=outcome
+        )
+    except USER_ERRORS as error:
+        return _refused(request, link, error, entry_form=form)
+    message = _("Deal %(number)d disputed: a referee is on the way.") % {"number": claim.number}
+    return _answer(request, link, replayed=False, message=message, number=claim.number)
+
+
+@require_POST
+def table_withdraw(request: HttpRequest, token: str, claim_id: int) -> HttpResponse:
+    link = _link(token)
+    try:
+        claim = _claim(link, claim_id)
+        seat = _identified(request, link)
+        player_entry.deal_claim_withdraw(match_id=link.match.pk, claim_id=claim.pk, player_id=seat.player.pk)
+    except USER_ERRORS as error:
+        return _refused(request, link, error)
+    return _answer(request, link, replayed=False, message=_("Entry taken back: enter the deal again."))
+
+
+def table_manifest(request: HttpRequest, token: str) -> HttpResponse:
+    """The web app manifest of a table's page: installed, it opens this table."""
+    link = table_link_resolve(token=token)
+    url = reverse("matches:table", args=[link.token])
+    body = {
+        "name": _("Table %(number)s") % {"number": link.table.number},
+        "short_name": _("Table %(number)s") % {"number": link.table.number},
+        "start_url": url,
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": "#b71c1c",
+        "icons": [{"src": "/static/img/favicon.svg", "sizes": "any", "type": "image/svg+xml"}],
+    }
+    return HttpResponse(json.dumps(body, ensure_ascii=False), content_type="application/manifest+json")
