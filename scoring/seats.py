@@ -14,6 +14,9 @@ from scoring.errors import bad_input
 __all__ = ["SEATS", "PerSide", "Seat", "Side", "pair_json"]
 
 
+_SEAT_ZH = {"N": "北", "E": "东", "S": "南", "W": "西"}
+
+
 class Seat(str, Enum):
     """A seat at the table: ``N``, ``E``, ``S`` or ``W`` (compass points, as referees' sheets use)."""
 
@@ -25,6 +28,11 @@ class Seat(str, Enum):
     @property
     def side(self) -> Side:
         return _SIDE_OF[self]
+
+    @property
+    def label_zh(self) -> str:
+        """The seat as Chinese texts name it: 北, 东, 南, 西 (the rules core's Chinese messages)."""
+        return _SEAT_ZH[self.value]
 
     @property
     def partner(self) -> Seat:

@@ -41,7 +41,8 @@ JSON input of ``python -m scoring standings [FILE]`` (stdin when no FILE)::
 Output: ``{"tie_breakers": […], "lots_seed": n | null, "rows": [{"rank", "entrant", "shared", "played",
 "wins", "draws", "losses", "byes", "match_points", "small_points", "levels_sum", "deal_points",
 "buchholz", "head_to_head", "lots"}, …]}`` in ranking order (``head_to_head`` and ``lots`` are null where
-they were not needed).
+they were not needed; ``head_to_head`` is null too for an entrant that met none of the others still
+tied: it did not separate them, and a 0 would read as a lost meeting).
 """
 
 from __future__ import annotations
@@ -236,6 +237,16 @@ def _head_to_head(group: Sequence[str], context: _Context) -> dict[str, int]:
     return {
         entrant: sum(points for opponent, points in tallies[entrant].meetings if opponent in members)
         for entrant in group
+    }
+
+
+def _met_within(group: Sequence[str], context: _Context) -> set[str]:
+    """The entrants of ``group`` that met at least one other of it (head-to-head says something of them)."""
+    members = set(group)
+    return {
+        entrant
+        for entrant in group
+        if any(opponent in members and opponent != entrant for opponent, _ in context.tallies[entrant].meetings)
     }
 
 
@@ -442,7 +453,8 @@ def rank(
                 continue
             values = metric.of_group(group, context)
             if metric.name == "head_to_head":
-                head_to_head.update(values)
+                met = _met_within(group, context)  # a pair that met none of them shows none (issue 17)
+                head_to_head.update({entrant: value for entrant, value in values.items() if entrant in met})
             else:
                 lots_used.update({entrant: -value for entrant, value in values.items()})
             refined.extend(_split(group, values))

@@ -110,7 +110,7 @@ def tribute_for(
             first,
             "Anti-tribute: the paying side holds both big jokers, so no tribute; "
             f"{first.value} (上游) leads.",
-            f"抗贡：进贡方持有两张大王，不用进贡；由上游 {first.value} 先出牌。",
+            f"抗贡：进贡方持有两张大王，不用进贡；由上游 {first.label_zh} 先出牌。",
         )
     any_return = None if variant is TributeVariant.SEED_000 else RETURN_MAX_RANK
     if not order.double_down:
@@ -132,8 +132,8 @@ def tribute_for(
             f"{payer.value} (下游) gives their highest card, never a heart level card, "
             f"to {first.value} (上游), "
             f"who returns a card of rank 10 or lower{smallest}; {payer.value} leads.",
-            f"下游 {payer.value} 向上游 {first.value} 进贡手中最大的一张牌（红心级牌除外），"
-            f"上游还一张不大于 10 的牌{smallest_zh}；由 {payer.value} 先出牌。",
+            f"下游 {payer.label_zh} 向上游 {first.label_zh} 进贡手中最大的一张牌（红心级牌除外），"
+            f"上游还一张不大于 10 的牌{smallest_zh}；由 {payer.label_zh} 先出牌。",
         )
 
     second = first.partner
@@ -148,7 +148,7 @@ def tribute_for(
             raise bad_input(
                 f"{larger_tribute_from.value} did not pay tribute; the payers are {payers[0].value} and "
                 f"{payers[1].value}.",
-                f"{larger_tribute_from.value} 不是进贡者；进贡者是 {payers[0].value} 和 {payers[1].value}。",
+                f"{larger_tribute_from.label_zh} 不是进贡者；进贡者是 {payers[0].label_zh} 和 {payers[1].label_zh}。",
             )
         larger = larger_tribute_from
         smaller = payers[1] if larger is payers[0] else payers[0]
@@ -159,9 +159,9 @@ def tribute_for(
             larger,
             f"Double tribute: {first.value} (上游) takes {larger.value}'s larger card, {second.value} (二游) "
             f"takes {smaller.value}'s; each returns to whoever paid them; {larger.value} leads.",
-            f"双贡：上游 {first.value} 拿 {larger.value} 的大牌，"
-            f"二游 {second.value} 拿 {smaller.value} 的牌；"
-            f"谁进贡就还给谁；由 {larger.value} 先出牌。",
+            f"双贡：上游 {first.label_zh} 拿 {larger.label_zh} 的大牌，"
+            f"二游 {second.label_zh} 拿 {smaller.label_zh} 的牌；"
+            f"谁进贡就还给谁；由 {larger.label_zh} 先出牌。",
         )
     if equal_cards and variant is TributeVariant.SEED_002:
         return TributeGuidance(
@@ -173,9 +173,9 @@ def tribute_for(
             f"choose which of {payers[0].value}'s and {payers[1].value}'s cards each takes, and the payers "
             "choose which return each takes; returns are rank 10 or lower; the payer whose card "
             f"{first.value} took leads.",
-            f"双贡且贡牌相同（规则 002）：赢家 {first.value}（上游）和 {second.value}（二游）可以任选"
-            f"{payers[0].value}、{payers[1].value} 的贡牌，输家也可以任选赢家所还的牌；还牌不大于 10；"
-            f"贡给上游 {first.value} 的输家先出牌。",
+            f"双贡且贡牌相同（规则 002）：赢家 {first.label_zh}（上游）和 {second.label_zh}（二游）可以任选"
+            f"{payers[0].label_zh}、{payers[1].label_zh} 的贡牌，输家也可以任选赢家所还的牌；还牌不大于 10；"
+            f"贡给上游 {first.label_zh} 的输家先出牌。",
         )
     if equal_cards:
         if variant is TributeVariant.SEED_000:
@@ -196,9 +196,9 @@ def tribute_for(
             to_first,
             f"Double tribute with equal cards: they go {direction}: {to_first.value} pays {first.value}, "
             f"{to_second.value} pays {second.value}; returns go back; {to_first.value} leads.",
-            f"双贡且贡牌相同：按{direction_zh}进贡：{to_first.value} 贡给 {first.value}，"
-            f"{to_second.value} 贡给 "
-            f"{second.value}，对应还牌；由 {to_first.value} 先出牌。",
+            f"双贡且贡牌相同：按{direction_zh}进贡：{to_first.label_zh} 贡给 {first.label_zh}，"
+            f"{to_second.label_zh} 贡给 "
+            f"{second.label_zh}，对应还牌；由 {to_first.label_zh} 先出牌。",
         )
     return TributeGuidance(
         TributeKind.DOUBLE,
@@ -208,6 +208,6 @@ def tribute_for(
         f"Double tribute: {payers[0].value} and {payers[1].value} each give their highest card; "
         f"{first.value} (上游) takes the larger, {second.value} (二游) the smaller; each returns to whoever "
         "paid them; the payer of the larger card leads.",
-        f"双贡：{payers[0].value} 和 {payers[1].value} 各贡一张最大的牌；上游 {first.value} 拿大的，"
-        f"二游 {second.value} 拿小的；谁进贡就还给谁；贡大牌者先出牌。",
+        f"双贡：{payers[0].label_zh} 和 {payers[1].label_zh} 各贡一张最大的牌；上游 {first.label_zh} 拿大的，"
+        f"二游 {second.label_zh} 拿小的；谁进贡就还给谁；贡大牌者先出牌。",
     )

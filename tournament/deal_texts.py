@@ -17,9 +17,10 @@ from tournament import labels
 
 
 def guandan_outcome_text(outcome: Any) -> str:
-    """A Guandan deal as entered: its finishing order, "N E S W" (RULES.md §1)."""
+    """A Guandan deal as entered: its finishing order in the interface language, "北 › 东 › 南 › 西" /
+    "N › E › S › W" (RULES.md §1), as the public deal history writes it."""
     order = outcome.get("order", []) if isinstance(outcome, dict) else outcome
-    return " ".join(str(seat) for seat in order or [])
+    return " › ".join(labels.seat(seat) for seat in order or [])
 
 
 def guandan_record_text(record: Any) -> str:

@@ -33,6 +33,23 @@ def seat(code: Any) -> str:
     return {"N": _("N"), "E": _("E"), "S": _("S"), "W": _("W")}.get(str(code), str(code))
 
 
+def a_attempt_note(deal: Any) -> str:
+    """A deal played at A as the deal histories mark it, the referee's and the public's alike (RULES.md
+    §1, A rules): "passed A", "A failed", or "A failed · back to 2" (the last allowed failure); "" for
+    a deal not played at A. ``deal``: a stored record (``Deal.snapshot``) or a public ``DealLine``."""
+
+    def flag(name: str) -> bool:
+        return bool(deal.get(name) if isinstance(deal, dict) else getattr(deal, name, False))
+
+    if flag("passed_a"):
+        return str(_("passed A"))
+    if flag("reset"):
+        return f"{_('A failed')} · {_('back to 2')}"
+    if flag("a_attempt"):
+        return str(_("A failed"))
+    return ""
+
+
 def seat_name(code: Any) -> str:
     """ "N" → "North" (北家): a seat on its own, as on the referee's tap buttons; no seat: ""."""
     if code is None:

@@ -147,6 +147,9 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_IPWARE_PROXY_COUNT = env.int("AXES_PROXY_COUNT", default=0) or None
+# The login page's lockout answer: the site's page in the user's language, saying for how long (axes'
+# default is one line of English text); the API's token login answers its own JSON (api/auth_views.py).
+AXES_LOCKOUT_CALLABLE = "tournament.throttling.lockout_page"
 LOGIN_URL = "login"
 # A referee's one-time sign-in link (QR code) is valid this long after the organiser made it.
 REFEREE_LINK_HOURS = env.int("REFEREE_LINK_HOURS", default=24)

@@ -15,9 +15,14 @@ the rate across a window's edge, the usual price of a fixed window.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
+from axes.conf import settings as axes_settings
+from axes.helpers import get_cool_off, get_failure_limit
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from rest_framework.throttling import AnonRateThrottle
 
 
@@ -28,6 +33,19 @@ class LoginThrottle(AxesStandaloneBackend):
         if request is None:
             return None
         return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+def lockout_page(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: dict[str, Any] | None = None
+) -> HttpResponse:
+    """The login page's answer to a locked-out name (``AXES_LOCKOUT_CALLABLE``): the site's page, in
+    the user's language, saying how many wrong passwords locked it and for how many minutes."""
+    cool_off = get_cool_off(request)
+    context = {
+        "failure_limit": get_failure_limit(request, credentials),
+        "minutes": math.ceil(cool_off.total_seconds() / 60) if cool_off else None,
+    }
+    return render(request, "registration/locked_out.html", context, status=axes_settings.AXES_HTTP_RESPONSE_CODE)
 
 
 class AtomicRateThrottle(AnonRateThrottle):

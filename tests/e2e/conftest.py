@@ -54,6 +54,39 @@ def browser():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each browser test starts with an empty cache (the public pages' version keys of one test never
+    meet another's)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def open_page(browser, live_server):
+    """``open_page(size, language, bypass_csp=False)``: a page in a browser context of its own (its own
+    login and language cookie). ``bypass_csp``: for axe-core's script, which the site's CSP forbids."""
+    from django.conf import settings
+
+    contexts = []
+    host = live_server.url.split("//", 1)[1].split(":")[0]
+
+    def make(size=PHONE, language="zh-hans", *, bypass_csp=False):
+        context = browser.new_context(viewport=size, locale="zh-CN", base_url=live_server.url, bypass_csp=bypass_csp)
+        context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "domain": host, "path": "/"}])
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
 @pytest.fixture
 def page(browser, live_server):
     context = browser.new_context(viewport=PHONE, locale="zh-CN", base_url=live_server.url)

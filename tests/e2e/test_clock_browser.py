@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 
 from tests.e2e.conftest import PHONE, SCREENSHOTS
 from tests.factories import organiser, referee
@@ -32,13 +31,6 @@ document.addEventListener("securitypolicyviolation", function (e) {
   window.__cspViolations.push(e.violatedDirective + " " + (e.blockedURI || "inline"));
 });
 """
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def context_for(browser, live_server, *, size, language):

@@ -5,7 +5,6 @@ reports no violation of the policy."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 
 from tests.factories import organiser, referee
 from tests.tournament.public.events import swiss_event
@@ -22,13 +21,6 @@ document.addEventListener("securitypolicyviolation", function (e) {
   window.__cspViolations.push(e.violatedDirective + " " + (e.blockedURI || "inline"));
 });
 """
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

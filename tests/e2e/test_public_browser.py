@@ -5,7 +5,6 @@ from __future__ import annotations
 from urllib.parse import unquote
 
 import pytest
-from django.core.cache import cache
 from playwright.sync_api import expect
 
 from tests.tournament.public.events import knockout_event, swiss_event
@@ -14,13 +13,6 @@ from tournament.matches.services import deal_record
 from tournament.registration.models import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def test_find_my_table_as_you_type(page, screenshot):

@@ -86,6 +86,20 @@ def test_head_to_head_breaks_a_tie_between_entrants_who_met() -> None:
     assert out.rows[2].head_to_head is None  # C was not tied with anyone
 
 
+def test_head_to_head_is_none_for_tied_entrants_who_never_met() -> None:
+    """Issue 17: the column reads the same for every pair it could not separate — none, not a 0 that
+    looks like a lost meeting — while a pair that met (and lost to) another tied one shows its 0."""
+    options = options_for(profile="classic", overrides={"tie_breakers": ["match_points", "head_to_head", "wins"]})
+    never_met = [won(1, "A", "X"), won(1, "B", "Y")]  # A and B tied on 2, never met
+    out = rank(results=never_met, options=options)
+    assert [(row.entrant, row.head_to_head) for row in out.rows[:2]] == [("A", None), ("B", None)]
+    assert out.rows[0].shared and out.rows[1].shared  # nothing told them apart
+    # three tied on 2: A beat B, C met neither
+    met = [won(1, "A", "B"), won(2, "B", "X"), won(1, "C", "Y")]
+    rows = {row.entrant: row.head_to_head for row in rank(results=met, options=options).rows}
+    assert (rows["A"], rows["B"], rows["C"]) == (2, 0, None)
+
+
 def test_buchholz_and_wins() -> None:
     """RULES.md §5: opponents' match points (Buchholz), then number of wins."""
     options = options_for(profile="classic", overrides={"tie_breakers": ["match_points", "buchholz", "wins"]})

@@ -129,3 +129,23 @@ def test_seed_002_profiles_use_it() -> None:
 
     assert PROFILES["timed-40"].tribute_variant is TributeVariant.SEED_002
     assert PROFILES["points-6"].tribute_variant is TributeVariant.SEED_002
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"order": "N E S W"},
+        {"order": "E W", "anti_tribute": True},
+        {"order": "N S", "larger_tribute_from": Seat.W},
+        {"order": "E W"},
+        {"order": "N S", "equal_cards": True},
+        {"order": "N S", "equal_cards": True, "variant": TributeVariant.SEED_002},
+    ],
+)
+def test_the_chinese_notes_name_seats_in_chinese(kwargs) -> None:  # type: ignore[no-untyped-def]
+    """Issue 17: a Chinese page says 北/东/南/西, not N/E/S/W; the English note keeps the letters."""
+    options = {"variant": STANDARD, **kwargs, "order": order(kwargs["order"])}
+    guidance = tribute_for(**options)
+    assert not any(letter in guidance.note_zh for letter in "NESW")
+    assert any(seat in guidance.note_zh for seat in "北东南西")
+    assert any(letter in guidance.note for letter in "NESW")

@@ -195,7 +195,7 @@ PAGES: dict[str, tuple[Callable[[World], str], tuple[str, ...], str]] = {
     ),
     "deal_edit": (lambda w: reverse("matches:deal_edit", args=[w.played.pk, 1]), ("order", "reason", "version"), "ref"),
     "deal_delete": (lambda w: reverse("matches:deal_delete", args=[w.played.pk, 1]), ("reason", "version"), "ref"),
-    "deal_undo": (lambda w: reverse("matches:deal_undo", args=[w.played.pk]), ("version",), "ref"),
+    "deal_undo": (lambda w: reverse("matches:deal_undo", args=[w.played.pk]), ("reason", "version"), "ref"),
     "adjustments": (
         lambda w: reverse("matches:adjustments", args=[w.match.pk]),
         ("version", "kind", "side", "absent_player", "minutes_late", "levels", "points", "reason"),
@@ -278,7 +278,7 @@ API: dict[str, tuple[str, Callable[[World], str], tuple[str, ...]]] = {
         ("order", "reason", "expected_version"),
     ),
     "deal_delete": ("delete", lambda w: reverse("api:deal", args=[w.played.pk, 1]), ("reason", "expected_version")),
-    "undo": ("post", lambda w: reverse("api:undo", args=[w.played.pk]), ("expected_version",)),
+    "undo": ("post", lambda w: reverse("api:undo", args=[w.played.pk]), ("reason", "expected_version")),
     "sign_off": ("post", lambda w: reverse("api:sign_off", args=[w.played.pk]), ("expected_version",)),
     "unlock": ("post", lambda w: reverse("api:unlock", args=[w.played.pk]), ("reason",)),
     "adjustments": (

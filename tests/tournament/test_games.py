@@ -73,7 +73,10 @@ def test_a_match_is_told_by_its_stages_stored_rules():
 
 
 def test_each_games_words_and_columns():
-    assert GUANDAN.outcome_text({"order": ["N", "E", "S", "W"]}) == "N E S W"
+    with translation.override("en"):
+        assert GUANDAN.outcome_text({"order": ["N", "E", "S", "W"]}) == "N › E › S › W"
+    with translation.override("zh-hans"):
+        assert GUANDAN.outcome_text({"order": ["N", "E", "S", "W"]}) == "北 › 东 › 南 › 西"
     assert GUANDAN.record_text({"order": ["N", "E"], "upgrade": 3}) == ""
     with translation.override("en"):
         text = TRACTOR.outcome_text(

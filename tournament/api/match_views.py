@@ -256,13 +256,20 @@ class DealDetailView(MatchView):
 
 
 class DealUndoView(MatchView):
-    @extend_schema(summary="Undo the last deal", request=VersionInput, responses={200: MatchDetailOutput, **ERRORS})
+    @extend_schema(
+        summary="Undo the last deal (with a reason, like a correction or a deletion)",
+        request=DeletionInput,
+        responses={200: MatchDetailOutput, **ERRORS},
+    )
     def post(self, request: Request, match_id: int) -> Response:
         match = self.match(request, match_id)
-        data = VersionInput(data=request.data)
+        data = DeletionInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.deal_undo(
-            match_id=match.pk, user=request.user, expected_version=data.validated_data["expected_version"]
+            match_id=match.pk,
+            reason=data.validated_data["reason"],
+            user=request.user,
+            expected_version=data.validated_data["expected_version"],
         )
         return self.answer(match.pk)
 

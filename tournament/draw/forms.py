@@ -204,8 +204,14 @@ class RefereePlanForm(forms.Form):
                 required=False,
                 initial=user.pk in initial_areas or not initial_areas,
             )
+            name = user.get_full_name() or user.get_username()
             self.fields[f"area_{user.pk}"] = forms.CharField(
-                label=_("Area"), max_length=40, required=False, initial=initial_areas.get(user.pk, "")
+                label=_("Area"),
+                max_length=40,
+                required=False,
+                initial=initial_areas.get(user.pk, ""),
+                # the column heading says "Area"; the field itself says whose (its row has no <label>)
+                widget=forms.TextInput(attrs={"aria-label": _("Area of %(referee)s") % {"referee": name}}),
             )
 
     def referee_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:

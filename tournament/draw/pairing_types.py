@@ -85,9 +85,11 @@ _WARNING_TEXT: dict[str, tuple[str, str]] = {
     "rematch": ("These pairs have met before.", "两对已交过手（重复对阵）。"),
     "same_department": ("Both pairs are from the same department.", "两对来自同一部门。"),
     "repeat_bye": ("This pair already had a bye.", "该对已轮空过。"),
+    # it fires when a table leaves a pair 2 rounds apart (pairing_seating.seat_pair): say that, not "more than 2"
     "seat_imbalance": (
-        "This pair sits one way two rounds more than the other.",
-        "该对南北/东西座位相差两轮以上。",
+        "Seat balance: after this round this pair will have sat one way (N/S or E/W) 2 or more rounds "
+        "more than the other.",
+        "座位不均：本轮后该对坐南北与坐东西的轮数将相差 2 轮或以上。",
     ),
     "walkover": ("The opponent withdrew; this pair advances.", "对手退赛，该对直接晋级。"),
     "bye": ("This pair has the bye this round.", "该对本轮轮空。"),

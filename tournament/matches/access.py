@@ -1,7 +1,8 @@
 """Who reaches which match (DESIGN.md principle 5), for pages and API alike.
 
 - a referee: the matches at the tables assigned to them in a round being played (published,
-  running or time called) — not earlier rounds, not other tables;
+  running or time called) — not other tables; a table of theirs in a finished round they may still
+  open, read-only (issue 17: a bookmarked table after the round reads as it ended, not as a 404);
 - a tournament's chief referee (裁判长) and its organisers (and superusers): every match of it;
 - the public: none.
 
@@ -19,6 +20,7 @@ from tournament.matches.models import ChiefReferee, Match, RefereeAssignment, Ro
 from tournament.registration.models import Tournament
 
 ACTIVE_ROUND = (RoundStatus.PUBLISHED, RoundStatus.RUNNING, RoundStatus.TIME_CALLED)
+READABLE_ROUND = (*ACTIVE_ROUND, RoundStatus.FINISHED)
 
 
 def _organises(user: Any, tournament_ref: Any) -> Exists:
@@ -30,8 +32,9 @@ def _chief(user: Any, tournament_ref: Any) -> Exists:
     return Exists(ChiefReferee.objects.filter(tournament_id=tournament_ref, user_id=user.pk))
 
 
-def matches_for_user(*, user: Any) -> QuerySet[Match]:
-    """Every match ``user`` may see and score."""
+def matches_for_user(*, user: Any, reading: bool = False) -> QuerySet[Match]:
+    """Every match ``user`` may see and score; ``reading``: also the referee's tables of finished
+    rounds, which they may only read (:func:`user_may_score` tells)."""
     matches = Match.objects.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair")
     if not user.is_authenticated:
         return matches.none()
@@ -42,13 +45,15 @@ def matches_for_user(*, user: Any) -> QuerySet[Match]:
         RefereeAssignment.objects.filter(round_id=OuterRef("round_id"), table_id=OuterRef("table_id"), referee=user)
     )
     return matches.filter(
-        Q(assigned, round__status__in=ACTIVE_ROUND) | Q(_organises(user, tournament)) | Q(_chief(user, tournament))
+        Q(assigned, round__status__in=READABLE_ROUND if reading else ACTIVE_ROUND)
+        | Q(_organises(user, tournament))
+        | Q(_chief(user, tournament))
     )
 
 
-def match_for_user(*, user: Any, match_id: int) -> Match:
-    """The match if ``user`` reaches it, else 404."""
-    match = matches_for_user(user=user).filter(pk=match_id).first()
+def match_for_user(*, user: Any, match_id: int, reading: bool = False) -> Match:
+    """The match if ``user`` reaches it (``reading``: to read, see :func:`matches_for_user`), else 404."""
+    match = matches_for_user(user=user, reading=reading).filter(pk=match_id).first()
     if match is None:
         raise Http404
     return match
@@ -66,6 +71,14 @@ def user_is_chief_referee(*, user: Any, tournament_id: int) -> bool:
     if not user.is_authenticated:
         return False
     return ChiefReferee.objects.filter(tournament_id=tournament_id, user_id=user.pk).exists()
+
+
+def user_may_score(*, user: Any, match: Match) -> bool:
+    """Whether ``user``, who reached ``match`` (:func:`match_for_user`), may also change it: a referee
+    only while the round is being played; the chief referee and organisers always."""
+    if match.round.status in ACTIVE_ROUND:
+        return True
+    return user_may_adjust(user=user, match=match)
 
 
 def user_may_adjust(*, user: Any, match: Match) -> bool:

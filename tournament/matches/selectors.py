@@ -28,6 +28,7 @@ from scoring.seats import Seat, Side
 from scoring.snapshot import DealSnapshot, MatchSnapshot
 from scoring.time_up import TimeUpNotice, time_up_notice
 from scoring.tribute import TributeGuidance, tribute_for
+from tournament import labels
 from tournament.games import GUANDAN, GameEntry, game_entry
 from tournament.locale import in_ui_language
 from tournament.matches.access import ACTIVE_ROUND, match_for_user
@@ -63,6 +64,8 @@ class Clock:
     """Once time is called: what the table does next, from the rules core (``scoring.time_up``)."""
     reopened: bool = False
     """Reopened for correction (issue 17): the clock is stopped for good, shown as such."""
+    over: bool = False
+    """The match is over (finished or confirmed): its clock no longer counts down (issue 17)."""
 
     @property
     def notice_text(self) -> str:
@@ -90,7 +93,11 @@ def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
     last_deal = match.snapshot.last_regular_deal if match.time_called_during_deal else None
     if match.reopened_at is not None:  # a correction replays what was played: no clock (issue 17)
         return Clock(match.started_at, ends_at, None, False, False, reopened=True)
-    return Clock(match.started_at, ends_at, seconds, warning, called, one_more, last_deal, paused, match_time_up(match))
+    over = match.status in (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
+    return Clock(
+        match.started_at, ends_at, seconds, warning, called, one_more, last_deal, paused, match_time_up(match),
+        over=over,
+    )
 
 
 def match_time_up(match: Match) -> TimeUpNotice | None:
@@ -503,7 +510,26 @@ _NAMED = ("pair", "absent_player", "signed_off_by", "entered_by", "answered_by",
 _ACTIONS = {"+": _("created"), "~": _("changed"), "-": _("deleted")}
 
 
-def _value(name: str, value: Any, names: dict[str, dict[int, str]], game: GameEntry) -> str:
+# The audit names each field as the UI does (issue 17: "状态：已结束 → 已确认"); fields without a
+# verbose name of their own (kept so, to need no migration) are named here.
+_FIELD_LABELS = {
+    "time_called_during_deal": _("time called during deal"),
+    "signed_off_by": _("signed off by"),
+    "signed_off_at": _("signed off at"),
+    "settled_by": _("settled by"),
+}
+
+
+def _field_label(model: Any, name: str) -> str:
+    if name in _FIELD_LABELS:
+        return str(_FIELD_LABELS[name])
+    return str(model._meta.get_field(name).verbose_name)
+
+
+def _value(model: Any, name: str, value: Any, names: dict[str, dict[int, str]], game: GameEntry) -> str:
+    """A stored value as the pages say it: a choice (a status, side, kind) by its model field's label,
+    a result's reason by its label, a deal by its game's words, a pair or person by name, a time in
+    local time."""
     if value is None or value == "":
         return "—"
     if name in ("outcome", "counter_outcome") and isinstance(value, dict):
@@ -512,11 +538,19 @@ def _value(name: str, value: Any, names: dict[str, dict[int, str]], game: GameEn
         return names[name].get(value, str(value))
     if isinstance(value, datetime):
         return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
-    return str(value)
+    if name == "result_reason":
+        return labels.reason(value) or str(value)
+    choices = dict(model._meta.get_field(name).choices or ())
+    return str(choices.get(value, value))
 
 
 def _entries(
-    rows: Sequence[Any], fields: Sequence[str], subject: Any, names: dict[str, dict[int, str]], game: GameEntry
+    rows: Sequence[Any],
+    model: Any,
+    fields: Sequence[str],
+    subject: Any,
+    names: dict[str, dict[int, str]],
+    game: GameEntry,
 ) -> list[AuditEntry]:
     entries = []
     previous: dict[int, Any] = {}
@@ -531,7 +565,13 @@ def _entries(
             if row.history_type == "-":
                 old, new = new, None
             if old != new:
-                changes.append((name, _value(name, old, names, game), _value(name, new, names, game)))
+                changes.append(
+                    (
+                        _field_label(model, name),
+                        _value(model, name, old, names, game),
+                        _value(model, name, new, names, game),
+                    )
+                )
         previous[row.id] = row
         if not changes and not row.history_change_reason and row.history_type == "~":
             continue  # a version bump with nothing a person would read
@@ -573,11 +613,14 @@ def match_audit(*, match: Match) -> list[AuditEntry]:
     }
     game = game_entry(match_rules(match).game)
     entries = [
-        *_entries(match_rows, _MATCH_FIELDS, lambda row: str(_("Match")), names, game),
-        *_entries(deal_rows, _DEAL_FIELDS, lambda row: str(_("Deal %(number)d") % {"number": row.number}), names, game),
-        *_entries(adjustment_rows, _ADJUSTMENT_FIELDS, lambda row: str(_("Adjustment")), names, game),
+        *_entries(match_rows, Match, _MATCH_FIELDS, lambda row: str(_("Match")), names, game),
+        *_entries(
+            deal_rows, Deal, _DEAL_FIELDS, lambda row: str(_("Deal %(number)d") % {"number": row.number}), names, game
+        ),
+        *_entries(adjustment_rows, Adjustment, _ADJUSTMENT_FIELDS, lambda row: str(_("Adjustment")), names, game),
         *_entries(
             claim_rows,
+            DealClaim,
             _CLAIM_FIELDS,
             lambda row: str(_("Players' entry, deal %(number)d") % {"number": row.number}),
             names,

@@ -271,12 +271,14 @@ def deal_delete(
 
 
 @event_write
-def deal_undo(*, match_id: int, user: Any = None, expected_version: int | None = None) -> Match:
-    """Undo the last deal of the match (a deletion of it, audited as such)."""
+def deal_undo(*, match_id: int, reason: str, user: Any = None, expected_version: int | None = None) -> Match:
+    """Undo the last deal of the match: a deletion of it, audited with the referee's reason like a
+    correction or a deletion (issue 17; the reason is kept as typed, as :func:`reason_clean` refuses
+    or keeps it)."""
     last = Deal.objects.filter(match_id=match_id).order_by("-number").values_list("number", flat=True).first()
     if last is None:
         raise MatchRefused("no_deals", _("There is no deal to undo."))
-    return deal_delete(match_id=match_id, number=last, reason=_("Undo"), user=user, expected_version=expected_version)
+    return deal_delete(match_id=match_id, number=last, reason=reason, user=user, expected_version=expected_version)
 
 
 # -- adjustments -------------------------------------------------------------------------------------

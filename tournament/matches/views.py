@@ -53,8 +53,8 @@ from tournament.rules import rules_for_stage
 # -- helpers ---------------------------------------------------------------------------------------
 
 
-def _match(request: HttpRequest, match_id: int) -> Match:
-    match = access.match_for_user(user=request.user, match_id=match_id)
+def _match(request: HttpRequest, match_id: int, *, reading: bool = False) -> Match:
+    match = access.match_for_user(user=request.user, match_id=match_id, reading=reading)
     clock.match_time_check(match=match)
     player_entry.claims_auto_confirm_due(match=match)
     return match
@@ -79,7 +79,8 @@ def _context(
     flagged = sum(deal.flagged for deal in deals) + sum(row.flagged for row in adjustments)
     summary = selectors.match_summary(match=match, flagged=flagged)
     tribute, anti_tribute = selectors.next_tribute(match=match)
-    open_ = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye
+    read_only = not access.user_may_score(user=request.user, match=match)
+    open_ = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye and not read_only
     form = entry_form if entry_form is not None else _entry_form(game, request.GET, next_deal=summary.next_deal)
     complete = form.complete()
     preview = extra.pop("preview", None)
@@ -96,6 +97,7 @@ def _context(
         "complete": complete,
         "preview": preview,
         "entry_open": open_ and not flagged,
+        "read_only": read_only,
         "tribute": tribute,
         "anti_tribute": anti_tribute,
         "idempotency_key": uuid.uuid4().hex,
@@ -106,6 +108,7 @@ def _context(
         "entry_url": reverse("matches:match", args=[match.pk]),
         "deal_post_url": reverse("matches:deal_create", args=[match.pk]),
         "seats": selectors.SEATS,
+        "undo_form": ReasonForm(auto_id="undo-%s"),  # undo asks for a reason like a correction (issue 17)
         "claims": player_entry.claims_open(match=match),
         # the deal the offline queue labels its entry with (static/js/deal_queue.js); the form ignores it
         "entry_number": summary.next_deal["number"] if summary.next_deal else None,
@@ -177,8 +180,9 @@ def referee_home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The match page; ``?order=NE`` carries the seats tapped so far (no JavaScript needed)."""
-    match = _match(request, match_id)
+    """The match page; ``?order=NE`` carries the seats tapped so far (no JavaScript needed). A referee's
+    table of a finished round opens read-only."""
+    match = _match(request, match_id, reading=True)
     if request.htmx and request.GET.get("panel") == "clock":  # the clock's 30-second refresh
         return render(request, "matches/_clock.html", {"clock": selectors.match_clock(match=match)})
     context = _context(request, match)
@@ -221,11 +225,16 @@ def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 def deal_undo(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(request, match_id)
-    form = VersionForm(request.POST)
+    form = ReasonForm(request.POST)
     if not form.is_valid():
-        return _render_match(request, match, status=400)
+        return _render_match(request, match, status=400, error=_("Give a reason to undo the last deal."))
     try:
-        services.deal_undo(match_id=match.pk, user=request.user, expected_version=form.cleaned_data["version"])
+        services.deal_undo(
+            match_id=match.pk,
+            reason=form.cleaned_data["reason"],
+            user=request.user,
+            expected_version=form.cleaned_data["version"],
+        )
     except WRITE_ERRORS as error:
         return _failure(request, match.pk, error)
     return _done(request, match, _("Last deal undone."))
@@ -327,7 +336,8 @@ def deal_delete(request: HttpRequest, match_id: int, number: int) -> HttpRespons
             messages.success(request, _("Deal %(number)d deleted.") % {"number": number})
             return redirect("matches:match", match_id=match.pk)
         status = 400
-    return render(request, "matches/deal_delete.html", {"match": match, "deal": deal, "form": form}, status=status)
+    context = {"match": match, "deal": deal, "form": form, "game": games.game_entry_of_match(match)}
+    return render(request, "matches/deal_delete.html", context, status=status)
 
 
 @require_POST

@@ -201,6 +201,7 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             time_up=time_up(called, fold_status, fold_winner, fold_reason, next_number, last_regular)
             if called is not None and ew_id is not None
             else None,
+            reason=fold_reason or "",
         )
         for (
             match_id,
@@ -472,6 +473,7 @@ def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> B
         third_place=third_place,
         next_sets_level=_next_sets_level(snapshot) if match.status == MatchStatus.RUNNING else None,
         confirmed=match.ew_pair_id is None or match.status == MatchStatus.CONFIRMED,
+        reason=match.result_reason,
     )
 
 

@@ -150,6 +150,8 @@ class DrawRow:
     """A walkover: the withdrawn pair this one was due to meet (a forfeit win, not a bye)."""
     time_up: tuple[str, str] | None = None
     """Once time is called: what the table does next (English, Chinese), from the rules core."""
+    reason: str = ""
+    """Why the winner won (the rules core's ``Reason``): a forfeit reads as one, not as its levels."""
 
     @property
     def is_bye(self) -> bool:
@@ -225,6 +227,11 @@ class StageTable:
 
     def line_of(self, pair_id: int) -> StandingLine | None:
         return next((line for line in self.lines if line.pair_id == pair_id), None)
+
+    @property
+    def no_earlier_round(self) -> bool:
+        """Only the first round has results: no line moved, the page says so once (not per line)."""
+        return self.latest_round is not None and self.latest_round <= 1
 
     @property
     def grouped(self) -> bool:
@@ -348,6 +355,8 @@ class BracketMatch:
     confirmed: bool = False
     """The result is signed off (a bye always is): only then does its winner go on. An entered
     winner not yet confirmed is shown as awaiting sign-off (待确认)."""
+    reason: str = ""
+    """Why the winner won: a forfeit reads as one (弃权), not as its levels."""
 
     @property
     def awaiting_sign_off(self) -> bool:

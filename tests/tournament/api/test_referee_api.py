@@ -195,7 +195,11 @@ def test_correct_delete_and_undo_through_the_api(ref, boss, match):
         reverse("api:deal", args=[match.pk, 5]), {"reason": "not played", "expected_version": 6}, format="json"
     )
     assert deleted.status_code == 200 and len(deleted.data["deals"]) == 4
-    undone = client.post(reverse("api:undo", args=[match.pk]), {"expected_version": 7}, format="json")
+    no_reason_undo = client.post(reverse("api:undo", args=[match.pk]), {"expected_version": 7}, format="json")
+    assert no_reason_undo.status_code == 400  # undo asks for a reason like a correction (issue 17)
+    undone = client.post(
+        reverse("api:undo", args=[match.pk]), {"reason": "tapped twice", "expected_version": 7}, format="json"
+    )
     assert undone.status_code == 200 and undone.data["status"] == "running"
     no_reason = client.put(url, {"order": ["N", "S"], "reason": "", "expected_version": 8}, format="json")
     assert no_reason.status_code == 400

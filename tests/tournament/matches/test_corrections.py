@@ -106,11 +106,11 @@ def test_deleting_a_middle_deal_moves_later_deals_adjustments_and_the_time_call(
 def test_undo_needs_a_deal_and_respects_the_version():
     match = table_match()
     with pytest.raises(MatchRefused):
-        deal_undo(match_id=match.pk)
+        deal_undo(match_id=match.pk, reason="wrong table")
     match = play(match, "NS")
     with pytest.raises(StaleVersion):
-        deal_undo(match_id=match.pk, expected_version=0)
-    deal_undo(match_id=match.pk, expected_version=1)
+        deal_undo(match_id=match.pk, reason="wrong table", expected_version=0)
+    deal_undo(match_id=match.pk, reason="wrong table", expected_version=1)
     match.refresh_from_db()
     assert (match.deals.count(), match.version, match.state["levels"]) == (0, 2, {"NS": 2, "EW": 2})
 

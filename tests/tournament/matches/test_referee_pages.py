@@ -185,8 +185,10 @@ def test_a_full_match_of_every_profile_through_the_web_forms(client, ref, profil
     assert match.status == MatchStatus.CONFIRMED and match.signed_off_by == ref
     match.round.refresh_from_db()
     assert match.round.status == RoundStatus.FINISHED  # its only match is confirmed
-    # the round is over: the referee is done with it, the organiser can still reopen it
-    assert client.get(reverse("matches:match", args=[match.pk])).status_code == 404
+    # the round is over: the referee reads the table as it ended, changes nothing; the organiser can reopen it
+    finished = client.get(reverse("matches:match", args=[match.pk]))
+    assert finished.status_code == 200 and finished.context["read_only"] is True
+    assert client.post(reverse("matches:match_start", args=[match.pk])).status_code == 404
 
 
 def test_htmx_entry_returns_the_new_match_body(client, ref, match):
@@ -240,13 +242,19 @@ def test_undo_removes_the_last_deal_and_keeps_it_in_the_history(client, ref, bos
     enter(client, match, "NS")
     enter(client, match, "EW")
     match.refresh_from_db()
-    response = client.post(reverse("matches:deal_undo", args=[match.pk]), {"version": match.version})
+    undo = reverse("matches:deal_undo", args=[match.pk])
+    assert 'name="reason"' in page(client, match).content.decode()  # the undo form asks for it
+    refused = client.post(undo, {"version": match.version, "reason": ""})
+    assert refused.status_code == 400 and "Give a reason" in refused.content.decode()
+    assert match.deals.count() == 2  # nothing changed
+    response = client.post(undo, {"version": match.version, "reason": "entered twice"})
     assert response.status_code == 302
     match.refresh_from_db()
     assert list(match.deals.values_list("outcome", flat=True)) == [{"order": ["N", "S"]}]
     assert match.state["levels"] == {"NS": 7, "EW": 2}
     deleted = Deal.history.filter(match_id=match.pk, history_type="-").get()
-    assert deleted.number == 2 and deleted.history_change_reason == "Undo" and deleted.history_user == ref
+    assert deleted.number == 2 and deleted.history_user == ref
+    assert deleted.history_change_reason == "entered twice"  # the audit records why
 
 
 # -- corrections -----------------------------------------------------------------------------------
@@ -287,7 +295,7 @@ def test_a_correction_that_shortens_the_match_flags_later_deals_until_resolved(c
     audit = client.get(reverse("matches:audit", args=[match.pk]))
     entries = audit.context["entries"]
     change = next(e for e in entries if e.subject == "Deal 4" and e.action == "changed")
-    assert change.changes == [("outcome", "N E W", "N S")]
+    assert change.changes == [("outcome", "N › E › W", "N › S")]
     assert (change.who, change.ip, change.reason) == ("ref", "10.1.2.3", "wrong seat tapped")
     assert any(e.subject == "Deal 5" and e.action == "deleted" for e in entries)
     assert "wrong seat tapped" in audit.content.decode()
@@ -332,7 +340,7 @@ def test_a_signed_off_match_is_locked_until_an_organiser_unlocks_it_with_a_reaso
     for order in ["NS"] * 3 + ["NES"]:
         enter(client, match, order)
     assert client.post(reverse("matches:sign_off", args=[match.pk]), {"version": 4}).status_code == 302
-    locked = client.post(reverse("matches:deal_undo", args=[match.pk]), {"version": 5})
+    locked = client.post(reverse("matches:deal_undo", args=[match.pk]), {"version": 5, "reason": "late"})
     assert locked.status_code == 409 and "signed off" in locked.content.decode()
     assert client.get(reverse("matches:unlock", args=[match.pk])).status_code == 404  # referees cannot
 
@@ -440,7 +448,6 @@ def _referee_endpoints(match: Match) -> list[tuple[str, str, dict]]:
 
 OUT_OF_SCOPE = [
     "referee_of_another_table",
-    "my_table_in_a_finished_round",
     "my_table_in_a_draft_round",
     "other_organiser",
 ]
@@ -449,9 +456,7 @@ OUT_OF_SCOPE = [
 @pytest.mark.parametrize("who", OUT_OF_SCOPE)
 def test_every_referee_page_is_404_out_of_scope(client, who):
     me = referee(username="me")
-    if who == "my_table_in_a_finished_round":
-        match = table_match(referee_user=me, round_status=RoundStatus.FINISHED)
-    elif who == "my_table_in_a_draft_round":
+    if who == "my_table_in_a_draft_round":
         match = table_match(referee_user=me, round_status=RoundStatus.DRAFT)
     else:
         match = table_match(referee_user=referee(username="someone"))
@@ -463,6 +468,24 @@ def test_every_referee_page_is_404_out_of_scope(client, who):
     deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
     client.force_login(me)
     for method, url, data in _referee_endpoints(match):
+        assert getattr(client, method)(url, data).status_code == 404, (method, url)
+    assert Deal.objects.filter(match=match).count() == 1
+
+
+def test_my_table_in_a_finished_round_opens_read_only_and_refuses_every_change(client):
+    """Issue 17: a referee opening a table of a finished round sees it as it ended, not a 404."""
+    me = referee(username="me")
+    match = table_match(referee_user=me, round_status=RoundStatus.FINISHED)
+    deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
+    client.force_login(me)
+    endpoints = _referee_endpoints(match)
+    read = client.get(endpoints[0][1])
+    html = read.content.decode()
+    assert read.status_code == 200 and read.context["read_only"] is True
+    assert "read-only" in html and "N › S" in html  # the deal as it was entered
+    assert 'name="reason"' not in html and "deal_create" not in html  # no undo, no entry
+    assert reverse("matches:deal_edit", args=[match.pk, 1]) not in html  # no correction links
+    for method, url, data in endpoints[1:]:
         assert getattr(client, method)(url, data).status_code == 404, (method, url)
     assert Deal.objects.filter(match=match).count() == 1
 
@@ -492,6 +515,10 @@ def test_login_attempts_are_throttled(client):
     assert client.post(reverse("login"), {"username": "referee9", "password": "wrong"}).status_code == 429
     locked = client.post(reverse("login"), {"username": "referee9", "password": "right-password-123"})
     assert locked.status_code == 429
+    page = locked.content.decode()  # the site's page, saying for how long (issue 17), not axes' one line
+    assert '<link rel="stylesheet"' in page and "Too many wrong passwords" in page and "15 minutes" in page
+    chinese = Client(REMOTE_ADDR="127.0.0.1").post(reverse("login"), {"username": "referee9", "password": "x"})
+    assert chinese.status_code == 429 and "密码错误次数过多" in chinese.content.decode()
     assert "_auth_user_id" not in client.session
     elsewhere = english_client(REMOTE_ADDR="10.0.0.8")  # the lockout is per username and address
     right = {"username": "referee9", "password": "right-password-123"}

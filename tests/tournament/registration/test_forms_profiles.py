@@ -61,3 +61,13 @@ def test_the_create_form_offers_only_the_chosen_games_profiles_by_their_titles(d
         {"name": "拖拉机赛", "game": "tractor", "rule_profile": "tractor-3deck"},
     )
     assert created.status_code == 302 and Tournament.objects.get().game == "tractor"
+
+
+def test_the_profiles_are_offered_by_their_titles_not_their_code_names():
+    from django.utils import translation
+
+    for language in ("zh-hans", "en"):
+        with translation.override(language):
+            for name, label in profile_choices():
+                assert name not in label  # "timed-40" is the program's word, not the organiser's
+                assert label.strip()

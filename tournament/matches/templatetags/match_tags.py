@@ -16,14 +16,16 @@ register.filter("level", labels.level)
 register.filter("side_name", labels.side)
 register.filter("reason_name", labels.reason)
 register.filter("seat_name", labels.seat_name)
+register.filter("seat_label", labels.seat)
+register.filter("a_attempt_note", labels.a_attempt_note)
 
 
 @register.filter
 def seats(order: Any) -> str:
-    """["N", "E", "S", "W"] → "N E S W"."""
+    """["N", "E", "S", "W"] → "北 › 东 › 南 › 西" (N › E › S › W in English), as the deal histories say it."""
     if isinstance(order, dict):
         order = order.get("order", [])
-    return " ".join(str(seat) for seat in order or [])
+    return " › ".join(labels.seat(seat) for seat in order or [])
 
 
 @register.filter

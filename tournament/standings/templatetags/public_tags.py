@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 from tournament import deal_texts, labels
 from tournament.locale import in_ui_language
-from tournament.matches.models import MatchStatus, RoundStatus
+from tournament.matches.models import AdjustmentKind, MatchStatus, RoundStatus
 
 register = template.Library()
 
@@ -24,6 +24,7 @@ register.filter("level", labels.level)
 register.filter("side_label", labels.side)
 register.filter("reason_label", labels.reason)
 register.filter("seat_label", labels.seat)
+register.filter("a_attempt_note", labels.a_attempt_note)
 
 
 @register.filter
@@ -56,6 +57,12 @@ def match_status(value: Any) -> str:
 
 
 @register.filter
+def adjustment_kind(value: Any) -> str:
+    """ "forfeit" → 弃权判负: an adjustment of a match's history by the label the referee chose."""
+    return str(dict(AdjustmentKind.choices).get(value, value or ""))
+
+
+@register.filter
 def round_status(value: Any) -> str:
     try:
         return str(RoundStatus(value).label)
@@ -75,9 +82,12 @@ def dash(value: Any) -> Any:
 
 
 @register.simple_tag
-def movement(line: Any) -> str:
-    """▲ 3 / ▼ 2 / – with the words for screen readers (colour is never the only cue)."""
+def movement(line: Any, said_once: bool = False) -> str:
+    """▲ 3 / ▼ 2 / – with the words for screen readers (colour is never the only cue). ``said_once``:
+    the page already says there is no earlier round, so a line without one shows nothing."""
     change = line.movement
+    if change is None and said_once:
+        return ""
     if change is None:
         return format_html(
             '<span class="move new" title="{0}">·<span class="visually-hidden">{0}</span></span>', _("no earlier round")
@@ -158,6 +168,7 @@ def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
     withdrawn = f' <span class="tag muted small">{escape(_("withdrawn"))}</span>'
     provisional = f' <span class="tag warning small provisional">{escape(_("awaiting sign-off"))}</span>'
     colspan = len(table.columns) + 3
+    said_once = table.no_earlier_round
     out: list[str] = []
     group: Any = object()
     for line in lines:
@@ -173,7 +184,7 @@ def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
         values = "".join(f'<td class="num">{"—" if v is None or v == "" else _number(v)}</td>' for v in line.values)
         out.append(
             f'<tr><th scope="row" class="sticky"><span class="rank">{_number(line.rank)}{shared if line.shared else ""}'
-            f'</span>{movement(line)} <span class="muted small">#{_number(line.pair_number)}</span> '
+            f'</span>{movement(line, said_once=said_once)} <span class="muted small">#{_number(line.pair_number)}</span> '
             f'<a href="{before}{line.pair_id}{after}">{escape(line.pair_name)}</a>'
             f'{withdrawn if line.withdrawn else ""}{provisional if line.provisional else ""}</th>'
             f'<td class="num">{_number(line.played)}</td>'
@@ -181,3 +192,27 @@ def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
             f"{values}</tr>"
         )
     return mark_safe("\n".join(out))  # every value above is escaped
+
+
+@register.simple_tag
+def pair_result(match: Any, pair_id: int) -> Any:
+    """``{% pair_result match pair.id as result %}``: the match from that pair's side, own score first."""
+    from tournament.standings.results import pair_result as result_of
+
+    return result_of(match, pair_id)
+
+
+@register.filter
+def forfeit_text(match: Any) -> str:
+    """ "东西弃权" / "双方弃权" for a forfeited match (a public row), "" for a played one."""
+    from tournament.standings.results import forfeit_text as text_of
+
+    return text_of(match)
+
+
+@register.filter
+def forfeited_by(match: Any) -> str:
+    """Who forfeited a public row: "NS", "EW", "both", or "" (played)."""
+    from tournament.standings.results import forfeited_by as who
+
+    return who(match)
