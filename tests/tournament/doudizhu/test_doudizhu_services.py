@@ -94,7 +94,7 @@ def test_corrections_undo_and_sign_off(table, ref):
     )
     table.refresh_from_db()
     assert table_snapshot(table).deals[1].landlord_won
-    services.deal_undo(match_id=table.pk, user=ref)
+    services.deal_undo(match_id=table.pk, user=ref, reason="录错了")
     table.refresh_from_db()
     assert len(table_snapshot(table).deals) == 1
     for deal in DEALS[1:]:

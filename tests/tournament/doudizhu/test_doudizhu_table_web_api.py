@@ -114,7 +114,9 @@ def test_a_table_played_through_the_api(ref, table):
     assert corrected.status_code == 200, corrected.data
     assert corrected.data["deals"][1]["record"]["winner"] == "landlord"
     detail = corrected.data
-    undo = api.post(reverse("api:undo", args=[table.pk]), {"expected_version": detail["version"]}, format="json")
+    undo = api.post(
+        reverse("api:undo", args=[table.pk]), {"expected_version": detail["version"], "reason": "录错了"}, format="json"
+    )
     assert undo.status_code == 200, undo.data
     table.refresh_from_db()
     assert table.deals.count() == 2 and table.status == MatchStatus.RUNNING

@@ -78,7 +78,7 @@ def flip(match: Match, *, user=None) -> Match:
     match.refresh_from_db()
     loser_side = "EW" if match.winner == "NS" else "NS"
     while match.deals.exists():
-        deal_undo(match_id=match.pk, user=user)
+        deal_undo(match_id=match.pk, user=user, reason="录错了")
     win(match, loser_side)
     return signed(match.pk, user)
 
@@ -115,7 +115,7 @@ def test_a_match_reopened_for_correction_never_restarts_its_clock():
     past = timezone.now() - timedelta(hours=1)
     Match.objects.filter(pk=match.pk).update(started_at=past - timedelta(minutes=40), clock_ends_at=past)
     match_unlock(match_id=match.pk, reason="补录")
-    deal_undo(match_id=match.pk)  # the match is no longer over: it is being corrected, not played
+    deal_undo(match_id=match.pk, reason="更正")  # the match is no longer over: it is being corrected, not played
     match.refresh_from_db()
     assert match.status == MatchStatus.RUNNING
     deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
@@ -278,7 +278,7 @@ def test_a_semi_final_cannot_change_its_winner_once_the_final_is_played():
     assert not (rows[0].rank == 1 and rows[0].entrant not in finalists)
     # restoring the result lets it be signed off again; the placings are as before
     while semi.deals.exists():
-        deal_undo(match_id=semi.pk)
+        deal_undo(match_id=semi.pk, reason="更正")
     win(semi, "NS")
     signed(semi.pk)
     assert Correction.objects.get(match=semi).status == CorrectionStatus.CLOSED

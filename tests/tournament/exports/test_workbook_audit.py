@@ -31,7 +31,7 @@ def played():
         deal_record(match_id=match.pk, outcome={"order": order}, user=ref)
     deal_correct(match_id=match.pk, number=2, outcome={"order": ["W", "E", "N", "S"]}, reason="录错顺序", user=ref)
     deal_delete(match_id=match.pk, number=3, reason="重复录入", user=ref)
-    deal_undo(match_id=match.pk, user=ref)
+    deal_undo(match_id=match.pk, user=ref, reason="录错了")
     match.refresh_from_db()
     return match
 

@@ -184,7 +184,8 @@ def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
         values = "".join(f'<td class="num">{"—" if v is None or v == "" else _number(v)}</td>' for v in line.values)
         out.append(
             f'<tr><th scope="row" class="sticky"><span class="rank">{_number(line.rank)}{shared if line.shared else ""}'
-            f'</span>{movement(line, said_once=said_once)} <span class="muted small">#{_number(line.pair_number)}</span> '
+            f'</span>{movement(line, said_once=said_once)} '
+            f'<span class="muted small">#{_number(line.pair_number)}</span> '
             f'<a href="{before}{line.pair_id}{after}">{escape(line.pair_name)}</a>'
             f'{withdrawn if line.withdrawn else ""}{provisional if line.provisional else ""}</th>'
             f'<td class="num">{_number(line.played)}</td>'
