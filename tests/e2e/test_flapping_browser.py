@@ -106,7 +106,7 @@ def test_two_phones_entering_through_a_flapping_network_lose_nothing_and_double_
     seats = {seat.seat: seat for seat in pe.table_players(match=match)}
     url = f"/table/{table_token(round_=match.round, table_id=match.table_id)}/"
     north = Phone(browser, live_server, seat="N", code=seats["N"].player.employee_number, url=url, period=1.0)
-    east = Phone(browser, live_server, seat="E", code=seats["E"].player.employee_number, url=url, period=1.7)
+    east = Phone(browser, live_server, seat="E", code=seats["E"].player.employee_number, url=url, period=0.8)
     try:
         for _round in range(DEALS_PER_PHONE):
             north.enter_one()

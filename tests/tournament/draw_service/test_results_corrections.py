@@ -320,8 +320,8 @@ def test_the_workbook_marks_results_awaiting_sign_off():
     sheet = book["预赛排名"]
     header = [cell.value for cell in sheet[1]]
     column, pair_column = header.index("待确认"), header.index("对号")
-    marked = {row[pair_column].value for row in sheet.iter_rows(min_row=2) if row[column].value}
-    assert marked == {unsigned.ns_pair_id, unsigned.ew_pair_id}
+    marked = {row[pair_column].value for row in sheet.iter_rows(min_row=2) if row[column].value == "是"}
+    assert marked == {unsigned.ns_pair.number, unsigned.ew_pair.number}  # pairs by their event numbers
 
 
 def test_the_unlock_page_and_the_api_show_the_dependents_first(client):

@@ -55,8 +55,10 @@ def test_the_deal_log_carries_corrections_deletions_and_undos_with_their_reasons
     assert lines == [
         (1, None, None),
         (2, "更正", "录错顺序"),
-        (3, "已删除", "重复录入 · N E S W"),
-        (3, "已撤销", "E N W S"),  # deal 4 became deal 3 when deal 3 went, then was undone
+        (3, "已删除", "重复录入 · 北 › 东 › 南 › 西"),
+        # deal 4 became deal 3 when deal 3 went, then was undone: an undo asks a reason and is
+        # recorded as the deletion of the last deal, with that reason (issue 17)
+        (3, "已删除", "录错了 · 东 › 北 › 西 › 南"),
     ]
 
 

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from tests.factories import table_match
-from tournament.matches import services, tasks
+from tournament.matches import clock, tasks
 from tournament.matches.models import Match
 from tournament.matches.services import deal_record
 
@@ -25,7 +25,7 @@ def celery_eager():
 
 def test_a_real_worker_calls_time_at_the_scheduled_moment(worker_queue, monkeypatch):
     # only the tasks sent below go to the broker (to this test's queue), not the 40-minute one
-    monkeypatch.setattr(services, "_schedule", lambda *args: None)
+    monkeypatch.setattr(clock, "_schedule", lambda *args: None)
     match = table_match(profile="timed-40")
     deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})  # starts the clock
     ends_at = timezone.now() + dt.timedelta(seconds=4)

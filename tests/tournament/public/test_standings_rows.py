@@ -54,7 +54,7 @@ def normalised(html):
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 @pytest.mark.parametrize("lines", [LINES, [line(1, "A", values=()), line(2, "B")], []], ids=["groups", "one", "none"])
 def test_the_rows_are_the_template_loops(language, lines):
-    context = {"page": lines, "table": SimpleNamespace(columns=(1, 2, 3)), "tournament_id": 7}
+    context = {"page": lines, "table": SimpleNamespace(columns=(1, 2, 3), no_earlier_round=False), "tournament_id": 7}
     engine = engines["django"]
     with translation.override(language):
         expected = engine.from_string(LOOP).render(context)
