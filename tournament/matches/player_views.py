@@ -90,13 +90,13 @@ def _context(
         entry_url = post_url = reverse("matches:table_dispute", args=[link.token, dispute.pk])
     virtual = _virtual(match, before)
     summary_next = selectors.match_summary(match=virtual, flagged=0).next_deal
-    form = entry_form if entry_form is not None else views._entry_form(game, request.GET, next_deal=summary_next)
+    form = entry_form if entry_form is not None else views.deal_entry_form(game, request.GET, next_deal=summary_next)
     preview = None
     if form.complete() and form.is_valid():
         preview = selectors.deal_preview(match=match, outcome=form.outcome(), pending=[c.outcome for c in before])
     players_enter = player_entry.players_enter(match)
     open_ = virtual.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye
-    context = views._context(
+    context = views.match_page_context(
         request,
         virtual,
         entry_form=form,
