@@ -132,12 +132,12 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def referee_manifest(request: HttpRequest) -> HttpResponse:
-    """The web app manifest of the referees' pages: installed, it opens "my tables"."""
+def web_app_manifest(*, name: str, start_url: str) -> HttpResponse:
+    """A web app manifest that, installed, opens ``start_url`` (the referees' and the tables' pages)."""
     body = {
-        "name": _("My tables"),
-        "short_name": _("My tables"),
-        "start_url": "/referee/",
+        "name": name,
+        "short_name": name,
+        "start_url": start_url,
         "scope": "/",
         "display": "standalone",
         "background_color": "#ffffff",
@@ -145,3 +145,8 @@ def referee_manifest(request: HttpRequest) -> HttpResponse:
         "icons": [{"src": "/static/img/favicon.svg", "sizes": "any", "type": "image/svg+xml"}],
     }
     return HttpResponse(json.dumps(body, ensure_ascii=False), content_type="application/manifest+json")
+
+
+def referee_manifest(request: HttpRequest) -> HttpResponse:
+    """The web app manifest of the referees' pages: installed, it opens "my tables"."""
+    return web_app_manifest(name=_("My tables"), start_url="/referee/")
