@@ -28,6 +28,7 @@ from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.games import GameEntry
 from tournament.matches import (
     access,
+    audit_log,
     clock,
     corrections,
     deal_queue,
@@ -501,7 +502,7 @@ def match_audit(request: HttpRequest, match_id: int) -> HttpResponse:
     match = match_for_request(request, match_id)
     if not access.user_may_audit(user=request.user, match=match):
         raise Http404
-    return render(request, "matches/audit.html", {"match": match, "entries": selectors.match_audit(match=match)})
+    return render(request, "matches/audit.html", {"match": match, "entries": audit_log.match_audit(match=match)})
 
 
 # -- the organiser's round clock -------------------------------------------------------------------
