@@ -5,7 +5,8 @@ Each game's sheet (``tournament.games``: ``workbook_deals``) lists, match by mat
 
 - every deal as the rules core recorded it (levels as A, K, Q, J), with the reasons it was
   corrected (更正) — read from the deal's audit history, where each correction left its reason;
-- the deals deleted or undone (已删除 / 已撤销), with their reason, from the same history;
+- the deals deleted (已删除) — an undo is the deletion of the last deal, with the reason the referee
+  gave — with their reason, from the same history;
 - the adjustments the rules core applied (a forfeited first deal, a level penalty, a deduction, a
   forfeit), after the deal they follow, with the levels after them — a Tractor pair 17 minutes late
   loses its first deal and the opponents go up one level, and that level is here.
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
     from tournament.exports.xlsx import Book
 
 CHUNK = 5000
-UNDO_REASONS = frozenset({"Undo", "撤销"})
-"""The reason ``deal_undo`` records (in the language of the page it was pressed on)."""
 
 
 def level_text(value: Any) -> str | None:
@@ -129,8 +128,8 @@ class _Changes:
 
 
 def _deal_changes(context: _Context, language: Language, outcome_text: Any) -> _Changes:
-    """The corrections, deletions and undos of the event's deals, from their audit history (few rows:
-    only deals that changed after they were entered are read)."""
+    """The corrections and deletions (undos among them) of the event's deals, from their audit history
+    (few rows: only deals that changed after they were entered are read)."""
     history = Deal.history.model.objects.filter(match__round__stage__tournament=context.tournament)
     changed = history.filter(history_type__in=["~", "-"]).values("id")
     corrections: dict[int, list[str]] = defaultdict(list)
@@ -154,17 +153,14 @@ def _deal_changes(context: _Context, language: Language, outcome_text: Any) -> _
         if kind == "~" and deal_id in previous and outcome != previous[deal_id]:
             corrections[deal_id].append(reason or "")
         elif kind == "-":
-            undone = reason in UNDO_REASONS
             extras[match_id].append(
                 _Extra(
                     after_deal=number - 1,
                     values={
                         "deal": number,
-                        "change": h.word("undone" if undone else "deleted", language),
+                        "change": h.word("deleted", language),
                         # what was entered, so the deal can be told apart from the one now in its place
-                        "change_reason": " · ".join(
-                            part for part in (None if undone else reason, outcome_text(outcome)) if part
-                        ),
+                        "change_reason": " · ".join(part for part in (reason, outcome_text(outcome)) if part),
                         "entered_by": user,
                         "entered_at": at,
                     },

@@ -295,7 +295,6 @@ WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         # the deal log's changes (exports.deal_log) and what an adjustment did (scoring.adjustments.Effect)
         "corrected": ("更正", "Corrected"),
         "deleted": ("已删除", "Deleted"),
-        "undone": ("已撤销", "Undone"),
         "minutes_late": ("{what} {minutes} 分钟", "{what} {minutes} min"),
         "effect_warning": ("警告", "Warning"),
         "effect_opponents_upgrade": ("对方升级", "Opponents up"),
