@@ -261,7 +261,8 @@ def _place_key(place: MatchPlace, match_id: int) -> tuple[Any, ...]:
     return (place.stage, place.round, place.table if place.table is not None else 1 << 30, match_id)
 
 
-def _ordered_deals(context: _Context) -> Any:
+def ordered_deals(context: _Context) -> Any:
+    """The event's deals in the workbook's order: stage, round, table (unnumbered last), match, deal."""
     return Deal.objects.filter(match__round__stage__tournament=context.tournament).order_by(
         "match__round__stage__order",
         "match__round__number",
@@ -279,7 +280,7 @@ def guandan_deals_write(book: Book, context: _Context) -> None:
     places = context.places
 
     def rows() -> Iterable[tuple[int, int, int, list[Any]]]:
-        deals = _ordered_deals(context).values_list(
+        deals = ordered_deals(context).values_list(
             "id",
             "match_id",
             "number",
@@ -371,7 +372,7 @@ def tractor_deals_write(book: Book, context: _Context) -> None:
     places = context.places
 
     def rows() -> Iterable[tuple[int, int, int, list[Any]]]:
-        deals = _ordered_deals(context).values_list(
+        deals = ordered_deals(context).values_list(
             "id", "match_id", "number", "record", "outcome", "flagged", "entered_by__username", "entered_at"
         )
         for deal_id, match_id, number, record, outcome, flagged, user, entered_at in deals.iterator(chunk_size=CHUNK):
