@@ -25,6 +25,7 @@ from django.db.models import F
 from django.utils import translation
 
 from scoring.levels import level_label
+from scoring.seats import Seat, Side
 from scoring.snapshot import DealSnapshot
 from tournament.exports import headers as h
 from tournament.exports.headers import Language
@@ -324,8 +325,8 @@ def guandan_deals_write(book: Book, context: _Context) -> None:
     _write(book, context, h.DEALS, rows(), game_entry("guandan").outcome_text)
 
 
-_DECLARER_SIDE = {"NS": "NS", "EW": "EW", "N": "NS", "S": "NS", "E": "EW", "W": "EW"}
-"""A Tractor declarer as entered (a side or a seat) → its side."""
+_DECLARER_SIDE = {**{side.name: side.name for side in Side}, **{seat.value: seat.side.name for seat in Seat}}
+"""A Tractor declarer as entered (a side or a seat) → its side, as the rules core seats them (RULES.md §1)."""
 
 
 def _tractor_row(context: _Context, record: DealSnapshot | None, entered: dict[str, Any]) -> list[Any]:
