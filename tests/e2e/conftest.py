@@ -125,3 +125,12 @@ def signed_in(page, user, live_server) -> None:
     client.force_login(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+
+
+def log_in(page, username: str, password: str) -> None:
+    """Sign in through the login form, as a user does."""
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.locator("form [type=submit]").last.click()
+    page.wait_for_load_state()

@@ -68,9 +68,3 @@ def pages_event() -> PagesEvent:
     )
 
 
-def log_in(page: Any, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form [type=submit]").last.click()
-    page.wait_for_load_state()

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.axe import blocking_violations
-from tests.e2e.conftest import PHONE
-from tests.e2e.pages_event import PagesEvent, log_in, pages_event
+from tests.e2e.conftest import PHONE, log_in
+from tests.e2e.pages_event import PASSWORD, PagesEvent, pages_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -91,8 +91,8 @@ def test_the_main_pages_have_no_serious_or_critical_axe_violation(open_page):
     event = pages_event()
     found: dict[str, list[str]] = {}
     public, ref, boss = (open_page(PHONE, "zh-hans", bypass_csp=True) for _ in range(3))
-    log_in(ref, "pages-ref")
-    log_in(boss, "pages-boss")
+    log_in(ref, "pages-ref", PASSWORD)
+    log_in(boss, "pages-boss", PASSWORD)
     for language in ("zh-hans", "en"):
         for page in (public, ref, boss):  # the header's language switch (a cookie) for each
             page.goto(f"/language/{language}/?next=/")

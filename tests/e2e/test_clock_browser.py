@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from tests.e2e.conftest import PHONE, SCREENSHOTS
+from tests.e2e.conftest import PHONE, SCREENSHOTS, log_in
 from tests.factories import organiser, referee
 from tests.tournament.public.events import swiss_event
 from tournament.matches import clock as clock_writes
@@ -43,13 +43,6 @@ def context_for(browser, live_server, *, size, language):
     return context, page
 
 
-def log_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form [type=submit]").last.click()
-    page.wait_for_load_state()
-
 
 def shot(page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -81,8 +74,8 @@ def test_pause_extend_call_time_and_the_board(browser, live_server, size_name):
     boss_context, boss_page = context_for(browser, live_server, size=size, language="zh-hans")
     ref_context, ref_page = context_for(browser, live_server, size=PHONE, language="zh-hans")
     try:
-        log_in(boss_page, "clock-boss")
-        log_in(ref_page, "clock-ref")
+        log_in(boss_page, "clock-boss", PASSWORD)
+        log_in(ref_page, "clock-ref", PASSWORD)
         clock = f"/t/{tid}/manage/rounds/{rid}/clock/"
         boss_page.goto(clock)
         boss_page.fill("#round-reason", "火警演习")
@@ -112,7 +105,7 @@ def test_pause_extend_call_time_and_the_board(browser, live_server, size_name):
         for other, other_size, language, suffix in OTHER_VIEWS if size_name == "phone" else ():
             context, page = context_for(browser, live_server, size=other_size, language=language)
             try:
-                log_in(page, "clock-boss")
+                log_in(page, "clock-boss", PASSWORD)
                 page.goto(clock)
                 shot(page, f"round-clock-{other}-{suffix}")
                 page.goto(board)
@@ -139,7 +132,7 @@ def test_pause_extend_call_time_and_the_board(browser, live_server, size_name):
     for other, other_size, language, suffix in OTHER_VIEWS if size_name == "phone" else ():
         context, page = context_for(browser, live_server, size=other_size, language=language)
         try:
-            log_in(page, "clock-ref")
+            log_in(page, "clock-ref", PASSWORD)
             page.goto(f"/referee/matches/{match.pk}/")
             shot(page, f"referee-time-up-{other}-{suffix}")
             assert page.evaluate("window.__cspViolations") == []
@@ -169,8 +162,8 @@ def test_the_progress_board_moves_as_deals_are_entered(browser, live_server, siz
     context, page = context_for(browser, live_server, size=SIZES[size_name], language="zh-hans")
     ref_context, ref_page = context_for(browser, live_server, size=PHONE, language="zh-hans")
     try:
-        log_in(page, "board-boss")
-        log_in(ref_page, "board-ref")
+        log_in(page, "board-boss", PASSWORD)
+        log_in(ref_page, "board-ref", PASSWORD)
         page.goto(f"/t/{tid}/manage/rounds/{rid}/board/")
         row = page.locator(".board-row").first
         assert "not_started" in row.get_attribute("class")

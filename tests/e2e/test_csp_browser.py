@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.conftest import log_in
 from tests.factories import organiser, referee
 from tests.tournament.public.events import swiss_event
 from tournament.matches.models import Deal, RefereeAssignment
@@ -41,13 +42,6 @@ def violations(page) -> list[str]:
     return seen + [text for text in page.console_errors if "Content Security Policy" in text]
 
 
-def log_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form [type=submit]").last.click()
-    page.wait_for_load_state()
-
 
 def test_public_pages_run_under_the_policy(watched):
     event = swiss_event()
@@ -71,7 +65,7 @@ def test_referee_pages_run_under_the_policy(watched):
     user.save()
     match = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
     RefereeAssignment.objects.create(round=event.second, table=match.table, referee=user)
-    log_in(watched, "csp-ref")
+    log_in(watched, "csp-ref", PASSWORD)
     watched.goto("/referee/")
     assert violations(watched) == []
     watched.goto(f"/referee/matches/{match.pk}/")
@@ -96,7 +90,7 @@ def test_organiser_pages_run_under_the_policy(watched):
     user.save()
     event.tournament.organisers.add(user)
     tid, rid = event.tournament.pk, event.second.pk
-    log_in(watched, "csp-boss")
+    log_in(watched, "csp-boss", PASSWORD)
     for path in (f"/t/{tid}/", f"/t/{tid}/manage/pairs/", f"/t/{tid}/manage/check-in/", f"/t/{tid}/manage/stages/",
                  f"/t/{tid}/manage/rounds/{rid}/", f"/t/{tid}/manage/rounds/{rid}/sheet/",
                  f"/t/{tid}/manage/exports/", f"/t/{tid}/manage/rounds/{rid}/clock/"):

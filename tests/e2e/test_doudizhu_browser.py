@@ -9,18 +9,9 @@ import pytest
 from tests.e2e.test_referees_browser import fits_the_screen, signed_in_as
 from tests.factories import referee
 from tests.tournament.doudizhu.conftest import doudizhu_event, drawn_round, play_round
-from tournament.celery import app
 from tournament.matches.models import MatchStatus
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def celery_eager():
-    previous = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = previous
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("celery_eager")]
 
 
 def test_a_referee_enters_a_dou_dizhu_table_on_a_phone(page, live_server, screenshot):

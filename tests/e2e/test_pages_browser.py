@@ -11,8 +11,8 @@ from django.conf import settings
 from django.core.cache import cache
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE, SCREENSHOTS
-from tests.e2e.pages_event import PagesEvent, log_in, pages_event
+from tests.e2e.conftest import PHONE, SCREENSHOTS, log_in
+from tests.e2e.pages_event import PASSWORD, PagesEvent, pages_event
 from tournament.matches import clock
 from tournament.matches.models import Deal, Match
 
@@ -98,7 +98,7 @@ def test_time_called_is_said_once_and_a_finished_match_shows_no_countdown(event,
 def test_the_referee_reads_a_finished_rounds_table_and_undo_asks_for_a_reason(event, open_page):
     for kind, size, language in VIEWS:
         page = open_page(size, language)
-        log_in(page, "pages-ref")
+        log_in(page, "pages-ref", PASSWORD)
         response = page.goto(f"/referee/matches/{event.finished.pk}/")
         assert response is not None and response.status == 200  # read-only, not 404
         assert page.locator(".notice.read-only").is_visible()
@@ -108,7 +108,7 @@ def test_the_referee_reads_a_finished_rounds_table_and_undo_asks_for_a_reason(ev
         assert page.locator(".topbar").bounding_box()["height"] < 60
         assert overflow(page) == 0
     page = open_page(PHONE, "zh-hans")
-    log_in(page, "pages-ref")
+    log_in(page, "pages-ref", PASSWORD)
     page.goto(f"/referee/matches/{event.running.pk}/?order=NEW")
     pills = [page.locator(".taps li").nth(i).bounding_box() for i in range(3)]
     for left, right in itertools.pairwise(pills):  # the tapped seats no longer overlap
@@ -133,7 +133,7 @@ def test_the_organisers_pages_in_chinese(event, open_page):
     t, m = event.tournament_id, event.running.pk
     for kind, size, language in VIEWS:
         page = open_page(size, language)
-        log_in(page, "pages-boss")
+        log_in(page, "pages-boss", PASSWORD)
         page.goto(f"/referee/matches/{event.finished.pk}/audit/")
         text = page.locator(".audit-log").inner_text()
         if language == "zh-hans":

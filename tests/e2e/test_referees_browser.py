@@ -11,20 +11,11 @@ from django.test import Client
 from tests.e2e.conftest import SCREENSHOTS
 from tests.factories import organiser
 from tests.tournament.draw_service.conftest import make_field
-from tournament.celery import app
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create
 from tournament.matches.models import Match, RefereeAssignment
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def celery_eager():
-    previous = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = previous
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("celery_eager")]
 
 
 def signed_in_as(page, user, live_server) -> None:

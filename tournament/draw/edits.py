@@ -245,6 +245,21 @@ def table_areas_set(*, tournament: Tournament, first: int, last: int, area: str)
     return last - first + 1
 
 
+def _assignments_write(
+    *, create: list[RefereeAssignment], update: list[RefereeAssignment], user: Any, reason: str
+) -> None:
+    """Write new and changed referee assignments in bulk, each with its history row (author, reason)."""
+    history: dict[str, Any] = {
+        "default_user": user if getattr(user, "is_authenticated", False) else None,
+        "default_change_reason": reason,
+        "custom_historical_attrs": bulk_history_attrs(),
+    }
+    if create:
+        bulk_create_with_history(create, RefereeAssignment, **history)
+    if update:
+        bulk_update_with_history(update, RefereeAssignment, ["referee"], **history)
+
+
 @event_write
 def round_referees_assign(
     *,
@@ -299,15 +314,7 @@ def round_referees_assign(
         for stale in existing.values():  # tables no longer planned (or no longer in the round)
             history_author(stale, user, reason)
             stale.delete()
-        history: dict[str, Any] = {
-            "default_user": user if getattr(user, "is_authenticated", False) else None,
-            "default_change_reason": reason,
-            "custom_historical_attrs": bulk_history_attrs(),
-        }
-        if create:
-            bulk_create_with_history(create, RefereeAssignment, **history)
-        if update:
-            bulk_update_with_history(update, RefereeAssignment, ["referee"], **history)
+        _assignments_write(create=create, update=update, user=user, reason=reason)
         locked.draw_options = {
             **locked.draw_options,
             "referees": {
@@ -380,13 +387,5 @@ def round_tables_assign(
             elif current.referee_id != referee.pk:
                 current.referee_id = referee.pk
                 update.append(current)
-        history: dict[str, Any] = {
-            "default_user": user if getattr(user, "is_authenticated", False) else None,
-            "default_change_reason": reason,
-            "custom_historical_attrs": bulk_history_attrs(),
-        }
-        if create:
-            bulk_create_with_history(create, RefereeAssignment, **history)
-        if update:
-            bulk_update_with_history(update, RefereeAssignment, ["referee"], **history)
+        _assignments_write(create=create, update=update, user=user, reason=reason)
     return len(table_ids)

@@ -105,6 +105,14 @@ def round_matches(*, round_: Round) -> QuerySet[Match]:
     )
 
 
+def _referee_names(round_: Round) -> dict[int, str]:
+    """Table id → the name of the referee assigned to it in the round."""
+    return {
+        a.table_id: a.referee.get_full_name() or a.referee.get_username()
+        for a in RefereeAssignment.objects.filter(round=round_).select_related("referee")
+    }
+
+
 def round_lines(
     *,
     round_: Round,
@@ -116,10 +124,7 @@ def round_lines(
     these (a page of :func:`round_matches`); ``warnings``: the round's, already computed."""
     if warnings is None:
         warnings = round_warnings(round_=round_) if with_warnings else {}
-    referees = {
-        a.table_id: a.referee.get_full_name() or a.referee.get_username()
-        for a in RefereeAssignment.objects.filter(round=round_).select_related("referee")
-    }
+    referees = _referee_names(round_)
     third = set(round_.draw_options.get("third_place_pairs") or [])
     return [
         TableLine(
@@ -135,10 +140,7 @@ def round_lines(
 def round_table_referees(*, round_: Round) -> list[tuple[int, str, str]]:
     """(table number, area, referee's name or "") of each table of the round, in table order —
     two light queries, for the round's referees page (no pairs, no warnings)."""
-    referees = {
-        a.table_id: a.referee.get_full_name() or a.referee.get_username()
-        for a in RefereeAssignment.objects.filter(round=round_).select_related("referee")
-    }
+    referees = _referee_names(round_)
     rows = (
         round_.matches.filter(table__isnull=False)
         .order_by("table__number")

@@ -58,6 +58,7 @@ from tournament.draw.pairing import (
 )
 from tournament.draw.pairing_groups import groups_round, snake_groups, walkovers
 from tournament.draw.stages import BRACKET_FIXED, _drawn_pairs, stage_entrants
+from tournament.draw.tables import table_ids_ensure
 from tournament.draw.three_seats import three_seat_round_create
 from tournament.locale import in_ui_language
 from tournament.matches.models import (
@@ -70,7 +71,6 @@ from tournament.matches.models import (
     RoundStatus,
     Stage,
     StageFormat,
-    Table,
 )
 from tournament.registration.lifecycle import event_write, tournament_status_after_publish
 from tournament.registration.models import PairMember, PairStatus
@@ -371,15 +371,8 @@ def _time_cap(stage: Stage) -> int | None:
 
 def round_write(*, round_: Round, draw: Draw) -> None:
     """Bulk-write a draw's tables, matches and round entries (one seat per pair per round)."""
-    tournament_id = round_.stage.tournament_id
     numbers = [p.table for p in draw.pairings if p.table is not None]
-    existing = dict(Table.objects.filter(tournament_id=tournament_id, number__in=numbers).values_list("number", "id"))
-    missing = [Table(tournament_id=tournament_id, number=n) for n in numbers if n not in existing]
-    if missing:
-        Table.objects.bulk_create(missing)
-        existing = dict(
-            Table.objects.filter(tournament_id=tournament_id, number__in=numbers).values_list("number", "id")
-        )
+    existing = table_ids_ensure(tournament_id=round_.stage.tournament_id, numbers=numbers)
     now = timezone.now()
     matches = [
         Match(

@@ -23,7 +23,8 @@ from django.utils.translation import gettext as _
 
 from tournament.audit import history_author
 from tournament.draw.pairing_three_seats import ThreeSeatDraw, ThreeSeatPlayer, three_seat_draw
-from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundStatus, Stage, Table
+from tournament.draw.tables import table_ids_ensure
+from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundStatus, Stage
 from tournament.rules import rules_for_stage
 from tournament.standings.selectors import stage_ranking_get
 
@@ -140,15 +141,8 @@ def three_seat_round_create(*, stage: Stage, pair_ids: list[int], number: int, s
 
 def three_seat_round_write(*, round_: Round, draw: ThreeSeatDraw) -> None:
     """Bulk-write a three-seat draw's tables, matches and seats (one seat per player per round)."""
-    tournament_id = round_.stage.tournament_id
     numbers = [table.table for table in draw.tables]
-    existing = dict(Table.objects.filter(tournament_id=tournament_id, number__in=numbers).values_list("number", "id"))
-    missing = [Table(tournament_id=tournament_id, number=n) for n in numbers if n not in existing]
-    if missing:
-        Table.objects.bulk_create(missing)
-        existing = dict(
-            Table.objects.filter(tournament_id=tournament_id, number__in=numbers).values_list("number", "id")
-        )
+    existing = table_ids_ensure(tournament_id=round_.stage.tournament_id, numbers=numbers)
     matches = [
         Match(round=round_, table_id=existing[table.table], three_seats=True, status=MatchStatus.PENDING)
         for table in draw.tables

@@ -5,7 +5,8 @@ Each game's sheet (``tournament.games``: ``workbook_deals``) lists, match by mat
 
 - every deal as the rules core recorded it (levels as A, K, Q, J), with the reasons it was
   corrected (更正) — read from the deal's audit history, where each correction left its reason;
-- the deals deleted or undone (已删除 / 已撤销), with their reason, from the same history;
+- the deals deleted (已删除) — an undo is the deletion of the last deal, with the reason the referee
+  gave — with their reason, from the same history;
 - the adjustments the rules core applied (a forfeited first deal, a level penalty, a deduction, a
   forfeit), after the deal they follow, with the levels after them — a Tractor pair 17 minutes late
   loses its first deal and the opponents go up one level, and that level is here.
@@ -24,6 +25,7 @@ from django.db.models import F
 from django.utils import translation
 
 from scoring.levels import level_label
+from scoring.seats import Seat, Side
 from scoring.snapshot import DealSnapshot
 from tournament.exports import headers as h
 from tournament.exports.headers import Language
@@ -36,8 +38,6 @@ if TYPE_CHECKING:
     from tournament.exports.xlsx import Book
 
 CHUNK = 5000
-UNDO_REASONS = frozenset({"Undo", "撤销"})
-"""The reason ``deal_undo`` records (in the language of the page it was pressed on)."""
 
 
 def level_text(value: Any) -> str | None:
@@ -129,8 +129,8 @@ class _Changes:
 
 
 def _deal_changes(context: _Context, language: Language, outcome_text: Any) -> _Changes:
-    """The corrections, deletions and undos of the event's deals, from their audit history (few rows:
-    only deals that changed after they were entered are read)."""
+    """The corrections and deletions (undos among them) of the event's deals, from their audit history
+    (few rows: only deals that changed after they were entered are read)."""
     history = Deal.history.model.objects.filter(match__round__stage__tournament=context.tournament)
     changed = history.filter(history_type__in=["~", "-"]).values("id")
     corrections: dict[int, list[str]] = defaultdict(list)
@@ -154,17 +154,14 @@ def _deal_changes(context: _Context, language: Language, outcome_text: Any) -> _
         if kind == "~" and deal_id in previous and outcome != previous[deal_id]:
             corrections[deal_id].append(reason or "")
         elif kind == "-":
-            undone = reason in UNDO_REASONS
             extras[match_id].append(
                 _Extra(
                     after_deal=number - 1,
                     values={
                         "deal": number,
-                        "change": h.word("undone" if undone else "deleted", language),
+                        "change": h.word("deleted", language),
                         # what was entered, so the deal can be told apart from the one now in its place
-                        "change_reason": " · ".join(
-                            part for part in (None if undone else reason, outcome_text(outcome)) if part
-                        ),
+                        "change_reason": " · ".join(part for part in (reason, outcome_text(outcome)) if part),
                         "entered_by": user,
                         "entered_at": at,
                     },
@@ -265,7 +262,8 @@ def _place_key(place: MatchPlace, match_id: int) -> tuple[Any, ...]:
     return (place.stage, place.round, place.table if place.table is not None else 1 << 30, match_id)
 
 
-def _ordered_deals(context: _Context) -> Any:
+def ordered_deals(context: _Context) -> Any:
+    """The event's deals in the workbook's order: stage, round, table (unnumbered last), match, deal."""
     return Deal.objects.filter(match__round__stage__tournament=context.tournament).order_by(
         "match__round__stage__order",
         "match__round__number",
@@ -283,7 +281,7 @@ def guandan_deals_write(book: Book, context: _Context) -> None:
     places = context.places
 
     def rows() -> Iterable[tuple[int, int, int, list[Any]]]:
-        deals = _ordered_deals(context).values_list(
+        deals = ordered_deals(context).values_list(
             "id",
             "match_id",
             "number",
@@ -327,8 +325,8 @@ def guandan_deals_write(book: Book, context: _Context) -> None:
     _write(book, context, h.DEALS, rows(), game_entry("guandan").outcome_text)
 
 
-_DECLARER_SIDE = {"NS": "NS", "EW": "EW", "N": "NS", "S": "NS", "E": "EW", "W": "EW"}
-"""A Tractor declarer as entered (a side or a seat) → its side."""
+_DECLARER_SIDE = {**{side.name: side.name for side in Side}, **{seat.value: seat.side.name for seat in Seat}}
+"""A Tractor declarer as entered (a side or a seat) → its side, as the rules core seats them (RULES.md §1)."""
 
 
 def _tractor_row(context: _Context, record: DealSnapshot | None, entered: dict[str, Any]) -> list[Any]:
@@ -375,7 +373,7 @@ def tractor_deals_write(book: Book, context: _Context) -> None:
     places = context.places
 
     def rows() -> Iterable[tuple[int, int, int, list[Any]]]:
-        deals = _ordered_deals(context).values_list(
+        deals = ordered_deals(context).values_list(
             "id", "match_id", "number", "record", "outcome", "flagged", "entered_by__username", "entered_at"
         )
         for deal_id, match_id, number, record, outcome, flagged, user, entered_at in deals.iterator(chunk_size=CHUNK):

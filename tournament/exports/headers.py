@@ -10,11 +10,11 @@ are the rules core's (``scoring.standings.METRICS``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Literal
 
-from scoring.standings import METRICS
+from scoring.standings import METRICS, StandingRow
 from tournament.registration.roster import COLUMNS as ROSTER_COLUMNS
 
 Language = Literal["zh", "en"]
@@ -188,20 +188,8 @@ STANDINGS_STAGE = (
 whole stage (by group place, then across groups — what prizes award), whether the pair withdrew, and
 whether a result counted for it awaits sign-off (issue 17: the event's policy, marked as on the pages)."""
 
-# The standings row's attribute for each tie-breaker of the rules core.
-METRIC_ATTRIBUTES: Mapping[str, str] = MappingProxyType(
-    {
-        "match_points": "match_points",
-        "small_points": "small_points",
-        "levels_sum": "levels_sum",
-        "deal_points": "deal_points",
-        "head_to_head": "head_to_head",
-        "buchholz": "buchholz",
-        "wins": "wins",
-        "lots": "lots",
-    }
-)
-assert set(METRIC_ATTRIBUTES) == set(METRICS), "every tie-breaker of the rules core needs a column"
+# Each tie-breaker of the rules core is a column, read from the standings row's attribute of its name.
+assert set(METRICS) <= {field.name for field in fields(StandingRow)}, "every tie-breaker needs a row attribute"
 
 
 def metric_column(name: str) -> Column:
@@ -307,7 +295,6 @@ WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         # the deal log's changes (exports.deal_log) and what an adjustment did (scoring.adjustments.Effect)
         "corrected": ("更正", "Corrected"),
         "deleted": ("已删除", "Deleted"),
-        "undone": ("已撤销", "Undone"),
         "minutes_late": ("{what} {minutes} 分钟", "{what} {minutes} min"),
         "effect_warning": ("警告", "Warning"),
         "effect_opponents_upgrade": ("对方升级", "Opponents up"),

@@ -19,6 +19,7 @@ from django.db.models import Count, F, IntegerField, OuterRef, Subquery
 from django.utils import timezone
 
 from scoring.snapshot import MatchSnapshot, SidePair
+from scoring.standings import METRICS
 from tournament.exports import headers as h
 from tournament.exports.deal_log import adjustment_effects, level_text
 from tournament.exports.headers import Language
@@ -245,7 +246,7 @@ def _standings_columns(tie_breakers: tuple[str, ...]) -> tuple[h.Column, ...]:
     """The fixed columns, then the stage's tie-breakers in its order, then the other metrics (wins
     are already a fixed column), then the group, the place in the stage and withdrawal."""
     metrics = [name for name in tie_breakers if name != "wins"]
-    metrics += [name for name in h.METRIC_ATTRIBUTES if name not in metrics and name != "wins"]
+    metrics += [name for name in METRICS if name not in metrics and name != "wins"]
     return h.STANDINGS_FIXED + tuple(h.metric_column(name) for name in metrics) + h.STANDINGS_STAGE
 
 
@@ -257,7 +258,6 @@ def _standings(book: Book, context: _Context, standings: StageStandings) -> None
         return
     columns = _standings_columns(standings.standings.tie_breakers)
     metric_columns = columns[len(h.STANDINGS_FIXED) : len(columns) - len(h.STANDINGS_STAGE)]
-    metric_attributes = [h.METRIC_ATTRIBUTES[column.key] for column in metric_columns]
     title = h.sheet_name("standings", context.language, stage=standings.stage.name)
     sheet = _sheet(book, context, title, columns)
     if standings.ranking is not None:
@@ -279,7 +279,7 @@ def _standings(book: Book, context: _Context, standings: StageStandings) -> None
                 row.draws,
                 row.losses,
                 row.byes,
-                *(getattr(row, attribute) for attribute in metric_attributes),
+                *(getattr(row, column.key) for column in metric_columns),  # a metric: the row attribute of its name
                 group,
                 place,
                 gone,

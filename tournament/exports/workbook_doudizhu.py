@@ -11,9 +11,10 @@ from django.db.models import F
 
 from scoring.doudizhu_snapshot import TableDealSnapshot, TableSnapshot
 from tournament.exports import headers as h
+from tournament.exports.deal_log import ordered_deals
 from tournament.exports.headers import Column, Language
 from tournament.exports.selectors import MatchPlace
-from tournament.matches.models import Deal, Match, MatchSeat
+from tournament.matches.models import Match, MatchSeat
 
 SEATS = ("E", "S", "W")
 
@@ -111,16 +112,8 @@ def doudizhu_deals_write(book: Any, context: Any) -> None:
         )
         context.progress.advance()
     sheet = _sheet(book, context, h.sheet_name("deals", context.language), DEALS)
-    deals = (
-        Deal.objects.filter(match__round__stage__tournament=tournament)
-        .order_by(
-            "match__round__stage__order",
-            "match__round__number",
-            F("match__table__number").asc(nulls_last=True),
-            "match_id",
-            "number",
-        )
-        .values_list("match_id", "number", "record", "outcome", "flagged", "entered_by__username", "entered_at")
+    deals = ordered_deals(context).values_list(
+        "match_id", "number", "record", "outcome", "flagged", "entered_by__username", "entered_at"
     )
     for match_id, number, record, outcome, flagged, user, entered_at in deals.iterator(chunk_size=5000):
         place = context.places.get(match_id, missing)

@@ -242,6 +242,20 @@ def tournament_delete(*, tournament: Tournament, user: Any = None) -> None:
         locked.delete()
 
 
+_EDITED_FIELDS = (
+    "name",
+    "venue",
+    "starts_on",
+    "ends_on",
+    "rule_profile",
+    "rule_overrides",
+    "entry_mode",
+    "auto_confirm_minutes",
+    "provisional_results",
+)
+"""What :func:`tournament_update` saves (and copies back to the caller's instance)."""
+
+
 @event_write
 def tournament_update(
     *,
@@ -313,19 +327,7 @@ def tournament_update(
         if auto_confirm_minutes != "unchanged":
             locked.auto_confirm_minutes = auto_confirm_minutes
         history_author(locked, user, "event edited")
-        locked.save(
-            update_fields=[
-                "name",
-                "venue",
-                "starts_on",
-                "ends_on",
-                "rule_profile",
-                "rule_overrides",
-                "entry_mode",
-                "auto_confirm_minutes",
-                "provisional_results",
-            ]
-        )
+        locked.save(update_fields=list(_EDITED_FIELDS))
         if policy_changed:  # every standings page, the API and the screen count differently now
             from tournament.standings.cache import public_version_bump
 
@@ -345,18 +347,8 @@ def tournament_update(
                         }
                     ) from exc
             Stage.objects.bulk_update(stages, ["rules"])
-    for field in (
-        "name",
-        "venue",
-        "starts_on",
-        "ends_on",
-        "rule_profile",
-        "rule_overrides",
-        "entry_mode",
-        "provisional_results",
-    ):
+    for field in _EDITED_FIELDS:  # the caller's instance reads as saved
         setattr(tournament, field, getattr(locked, field))
-    tournament.auto_confirm_minutes = locked.auto_confirm_minutes
     return tournament
 
 
