@@ -24,7 +24,7 @@ from tournament.errors import USER_ERRORS, user_error_of
 from tournament.matches import player_entry
 from tournament.matches.models import Match, Round, Table
 from tournament.matches.table_links import table_link_revoke, table_qr_codes, table_tokens, table_url
-from tournament.matches.views import _failure, _match
+from tournament.matches.views import match_for_request, refused_page
 from tournament.parsing import int_or_none
 from tournament.registration.models import Tournament
 from tournament.registration.roles import organiser_view
@@ -34,13 +34,13 @@ from tournament.registration.roles import organiser_view
 @login_required
 def claim_confirm(request: HttpRequest, match_id: int, claim_id: int) -> HttpResponse:
     """A referee confirms a player's entry (either players' mode)."""
-    match = _match(request, match_id)
+    match = match_for_request(request, match_id)
     try:
         answer = player_entry.deal_claim_confirm(match_id=match.pk, claim_id=claim_id, user=request.user)
         if answer.refusal is not None:
             raise answer.refusal
     except USER_ERRORS as error:
-        return _failure(request, match.pk, error)
+        return refused_page(request, match.pk, error)
     messages.success(request, _("Deal %(number)d confirmed.") % {"number": answer.claim.number})
     return redirect("matches:match", match_id=match.pk)
 
@@ -49,7 +49,7 @@ def claim_confirm(request: HttpRequest, match_id: int, claim_id: int) -> HttpRes
 @login_required
 def claim_settle(request: HttpRequest, match_id: int, claim_id: int) -> HttpResponse:
     """A referee settles a dispute: one version recorded (or neither), with a reason."""
-    match = _match(request, match_id)
+    match = match_for_request(request, match_id)
     try:
         answer = player_entry.deal_claim_settle(
             match_id=match.pk,
@@ -61,7 +61,7 @@ def claim_settle(request: HttpRequest, match_id: int, claim_id: int) -> HttpResp
         if answer.refusal is not None:
             raise answer.refusal
     except USER_ERRORS as error:
-        return _failure(request, match.pk, error)
+        return refused_page(request, match.pk, error)
     messages.success(request, _("Dispute settled."))
     return redirect("matches:match", match_id=match.pk)
 
@@ -132,12 +132,12 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def referee_manifest(request: HttpRequest) -> HttpResponse:
-    """The web app manifest of the referees' pages: installed, it opens "my tables"."""
+def web_app_manifest(*, name: str, start_url: str) -> HttpResponse:
+    """A web app manifest that, installed, opens ``start_url`` (the referees' and the tables' pages)."""
     body = {
-        "name": _("My tables"),
-        "short_name": _("My tables"),
-        "start_url": "/referee/",
+        "name": name,
+        "short_name": name,
+        "start_url": start_url,
         "scope": "/",
         "display": "standalone",
         "background_color": "#ffffff",
@@ -145,3 +145,8 @@ def referee_manifest(request: HttpRequest) -> HttpResponse:
         "icons": [{"src": "/static/img/favicon.svg", "sizes": "any", "type": "image/svg+xml"}],
     }
     return HttpResponse(json.dumps(body, ensure_ascii=False), content_type="application/manifest+json")
+
+
+def referee_manifest(request: HttpRequest) -> HttpResponse:
+    """The web app manifest of the referees' pages: installed, it opens "my tables"."""
+    return web_app_manifest(name=_("My tables"), start_url="/referee/")

@@ -37,10 +37,10 @@ from tournament.audit import history_author, history_copy, reason_clean
 from tournament.matches import clock_changes as changes
 from tournament.matches.errors import MatchRefused
 from tournament.matches.fold import (
-    _locked,
-    _refuse_unless_open,
+    locked_match,
     match_replay,
     matches_replay,
+    refuse_unless_open,
 )
 from tournament.matches.models import (
     Match,
@@ -63,7 +63,8 @@ def time_cap_minutes(*, round_: Round) -> int | None:
     return minutes
 
 
-def _clock_start(match: Match, *, now: datetime, ends_at: datetime | None = None, schedule: bool = True) -> None:
+def clock_start(match: Match, *, now: datetime, ends_at: datetime | None = None, schedule: bool = True) -> None:
+    """On a locked match: start its clock at ``now`` (ending at ``ends_at`` or after the cap)."""
     minutes = time_cap_minutes(round_=match.round)
     match.started_at = now
     match.clock_ends_at = ends_at or (now + timedelta(minutes=minutes) if minutes else None)
@@ -93,11 +94,11 @@ def match_start(*, match_id: int, user: Any = None, now: datetime | None = None)
     """Start one match's clock (its round's cap). Starting a started match changes nothing."""
     now = now or timezone.now()
     with transaction.atomic():
-        match = _locked(match_id)
-        _refuse_unless_open(match)
+        match = locked_match(match_id)
+        refuse_unless_open(match)
         if match.started_at is not None:
             return match
-        _clock_start(match, now=now)
+        clock_start(match, now=now)
         history_author(match, user)
         match_replay(match=match, fields=["started_at", "clock_ends_at"])
     return match
@@ -163,20 +164,20 @@ def round_clock_set(*, round_id: int, time_cap_minutes: int | None, warning_minu
     return round_
 
 
-def _time_call_if_due(match: Match, *, now: datetime) -> bool:
+def time_call_if_due(match: Match, *, now: datetime) -> bool:
     """On a locked match: call time if its cap has passed and a deal is being played (RULES.md §2).
 
     The deal being played when time is called is the one after those entered. A match that has
     already ended needs no call; if a correction reopens it later, time is called then.
     """
-    fields = _time_call_due(match, now=now)
+    fields = time_call_due(match, now=now)
     if not fields:
         return False
     match_replay(match=match, fields=fields)
     return True
 
 
-def _time_call_due(match: Match, *, now: datetime, deals_entered: int | None = None) -> list[str]:
+def time_call_due(match: Match, *, now: datetime, deals_entered: int | None = None) -> list[str]:
     """On a locked match: call time in memory if its cap has passed (RULES.md §2); the fields it
     changed, for the caller's fold to store (none: nothing was due). A signed-off match is left as is.
     ``deals_entered``: the deals already read by a set-based caller (else counted here)."""
@@ -204,10 +205,10 @@ def match_call_time(*, match_id: int, now: datetime | None = None) -> bool:
     """Call time for one match if its cap has passed; True if anything changed (idempotent)."""
     now = now or timezone.now()
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         if match.status == MatchStatus.CONFIRMED:
             return False
-        return _time_call_if_due(match, now=now)
+        return time_call_if_due(match, now=now)
 
 
 def match_time_check(*, match: Match, now: datetime | None = None) -> bool:
@@ -262,7 +263,7 @@ def _tables_time_call(
             match.round = round_  # one round (and its stage's rules) for every table: no query each
             for name, value in (values or {}).items():
                 setattr(match, name, value)
-            _time_call_due(match, now=now, deals_entered=deals_entered)
+            time_call_due(match, now=now, deals_entered=deals_entered)
 
         matches_replay(matches=matches, fields=_TIME_CALL_FIELDS, change=call)
         history_copy(queryset=Match.objects.filter(pk__in=[match.pk for match in matches]), user=user, reason=reason)
@@ -542,7 +543,7 @@ def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime |
     now = now or timezone.now()
     reason = reason_clean(reason)
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         _refuse_match_clock(match, paused=False)
         fields, _values = changes.pause(match, now=now)
         _clock_save(match, fields, user=user, reason=reason)
@@ -555,7 +556,7 @@ def match_resume(*, match_id: int, reason: str, user: Any = None, now: datetime 
     now = now or timezone.now()
     reason = reason_clean(reason)
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         _refuse_match_clock(match, paused=True)
         fields, _values = changes.resume(match, now=now)
         _clock_save(match, fields, user=user, reason=reason)
@@ -569,7 +570,7 @@ def match_extend(*, match_id: int, minutes: int, reason: str, user: Any = None) 
     minutes = _clean_minutes(minutes)
     reason = reason_clean(reason)
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         _refuse_match_clock(match)
         fields, _values = changes.extend(match, delta=timedelta(minutes=minutes))
         _clock_save(match, fields, user=user, reason=reason)
@@ -590,7 +591,7 @@ def match_cap_change(
     minutes = _clean_minutes(minutes)
     reason = reason_clean(reason)
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         _refuse_match_clock(match, timed=False)
         old = match.time_cap_minutes or time_cap_minutes(round_=match.round)
         if old == minutes and match.clock_ends_at is not None:
@@ -599,7 +600,7 @@ def match_cap_change(
             )
         fields, _values = changes.cap(match, old=old, minutes=minutes)
         _clock_save(match, fields, user=user, reason=reason)
-        if not _time_call_if_due(match, now=now):
+        if not time_call_if_due(match, now=now):
             _schedule_table(match)
     return match
 
@@ -610,9 +611,9 @@ def match_call_now(*, match_id: int, reason: str, user: Any = None, now: datetim
     now = now or timezone.now()
     reason = reason_clean(reason)
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         _refuse_match_clock(match, timed=False)
         fields, _values = changes.call_now(match, now=now)
         _clock_save(match, fields, user=user, reason=reason)
-        _time_call_if_due(match, now=now)
+        time_call_if_due(match, now=now)
     return match

@@ -2,7 +2,7 @@
 
 Deals are the source of truth (DESIGN.md principle 1): the match row's ``state``, ``winner``,
 ``result_reason`` and ``status`` are the rules core's fold of its deals and adjustments
-(:func:`match_fold`), stored by :func:`match_replay` / ``_fold_store`` in the transaction of the
+(:func:`match_fold`), stored by :func:`match_replay` / ``fold_store`` in the transaction of the
 write that changed them. Also the locked match row every write starts from.
 """
 
@@ -186,10 +186,10 @@ def match_replay(*, match: Match, fields: Iterable[str] = ()) -> MatchResult | D
         adjustments=adjustments,
         time_called_during_deal=match.time_called_during_deal,
     )
-    return _fold_store(match, deals=deals, adjustments=adjustments, fold=fold, fields=fields)
+    return fold_store(match, deals=deals, adjustments=adjustments, fold=fold, fields=fields)
 
 
-def _fold_store(
+def fold_store(
     match: Match,
     *,
     deals: Sequence[Deal],
@@ -274,24 +274,28 @@ def matches_replay(
 # -- helpers shared by the writes ------------------------------------------------------------------
 
 
-def _locked(match_id: int) -> Match:
+def locked_match(match_id: int) -> Match:
+    """The match row locked for a write (every match write starts here), with its event."""
     # of=("self",): lock the match row only. A bare FOR UPDATE would also lock the joined round,
     # stage and tournament rows and so serialise every table of the event on one row.
     return Match.objects.select_for_update(of=("self",)).select_related("round__stage__tournament").get(pk=match_id)
 
 
-def _user_or_none(user: Any) -> Any:
+def user_or_none(user: Any) -> Any:
+    """``user`` when signed in, else None (what the audit columns store for an anonymous write)."""
     return user if getattr(user, "is_authenticated", False) else None
 
 
-def _refuse_unless_open(match: Match) -> None:
+def refuse_unless_open(match: Match) -> None:
+    """Refuse a deal write to a bye or a signed-off match."""
     if match.is_bye:
         raise MatchRefused("bye", _("A bye has no deals."))
     if match.status == MatchStatus.CONFIRMED:
         raise MatchRefused("match_locked", _("The match is signed off; an organiser must unlock it first."))
 
 
-def _check_version(match: Match, expected_version: int | None) -> None:
+def check_version(match: Match, expected_version: int | None) -> None:
+    """Refuse a write made against another version of the match than the locked row's."""
     if expected_version is not None and expected_version != match.version:
         raise StaleVersion(match)
 

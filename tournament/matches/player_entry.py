@@ -134,10 +134,6 @@ class ClaimRefused(UserError):
         super().__init__(code, message, status=status)
 
 
-def _locked(match_id: int) -> Match:
-    return Match.objects.select_for_update(of=("self",)).select_related("round__stage__tournament").get(pk=match_id)
-
-
 def _name(seat: SeatPlayer) -> str:
     return f"{seat.player.name} ({seat.seat})"
 
@@ -159,7 +155,7 @@ def deal_claim_enter(
     if not idempotency_key:
         raise ClaimRefused("idempotency_key_required", _("The entry has no key; reload the page."), status=400)
     with transaction.atomic():
-        match = _locked(match_id)
+        match = fold.locked_match(match_id)
         earlier = match.claims.filter(idempotency_key=idempotency_key).first()
         if earlier is not None:
             return ClaimEntry(claim=earlier, replayed=True)
@@ -168,7 +164,7 @@ def deal_claim_enter(
         seat = seat_of(match=match, player_id=player_id)
         if seat is None:
             raise ClaimRefused("not_at_this_table", _("You are not a player of this table."), status=403)
-        fold._refuse_unless_open(match)
+        fold.refuse_unless_open(match)
         if match.status == MatchStatus.FINISHED:
             raise ClaimRefused("match_finished", _("The match is over."))
         pending = claims_open(match=match)
@@ -280,7 +276,7 @@ def deal_claim_confirm(
     recorded that deal meanwhile), the claim is marked refused with the reason."""
     now = timezone.now()
     with transaction.atomic():
-        match = _locked(match_id)
+        match = fold.locked_match(match_id)
         claim = _claim_locked(match, claim_id)
         seat = seat_of(match=match, player_id=player_id)
         if claim.status == ClaimStatus.CONFIRMED:
@@ -320,7 +316,7 @@ def deal_claim_dispute(
     """A player of the other side says the entry is wrong, with their version of the deal (the same
     entry the referees use). The referees see the dispute at once (their tables, the progress board)."""
     with transaction.atomic():
-        match = _locked(match_id)
+        match = fold.locked_match(match_id)
         claim = _claim_locked(match, claim_id)
         seat = seat_of(match=match, player_id=player_id)
         if seat is None:
@@ -354,7 +350,7 @@ def deal_claim_settle(*, match_id: int, claim_id: int, user: Any, choice: str, r
     if choice not in SETTLE_CHOICES:
         raise ClaimRefused("bad_choice", _("Choose one version."), status=400)
     with transaction.atomic():
-        match = _locked(match_id)
+        match = fold.locked_match(match_id)
         claim = _claim_locked(match, claim_id)
         if claim.status not in CLAIM_OPEN:
             raise ClaimRefused("claim_not_open", _("This entry was already settled."))
@@ -381,7 +377,7 @@ def deal_claim_withdraw(*, match_id: int, claim_id: int, player_id: int) -> Deal
     """The side that entered a claim takes it back before it is answered (a wrong tap): the deal is
     entered again. Only the latest open claim can be withdrawn, so the deal order stays whole."""
     with transaction.atomic():
-        match = _locked(match_id)
+        match = fold.locked_match(match_id)
         claim = _claim_locked(match, claim_id)
         seat = seat_of(match=match, player_id=player_id)
         if seat is None or seat.side != claim.side:

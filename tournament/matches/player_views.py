@@ -15,7 +15,6 @@ code and the reason; the pages answer forms with a redirect, and htmx with the f
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -30,6 +29,7 @@ from tournament import games
 from tournament.audit import client_ip
 from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.matches import clock, deal_queue, fold, player_entry, selectors, views
+from tournament.matches.claim_views import web_app_manifest
 from tournament.matches.models import DealClaim, Match, MatchStatus
 from tournament.matches.player_entry import SeatPlayer
 from tournament.matches.table_links import TableLink, table_link_resolve
@@ -90,13 +90,13 @@ def _context(
         entry_url = post_url = reverse("matches:table_dispute", args=[link.token, dispute.pk])
     virtual = _virtual(match, before)
     summary_next = selectors.match_summary(match=virtual, flagged=0).next_deal
-    form = entry_form if entry_form is not None else views._entry_form(game, request.GET, next_deal=summary_next)
+    form = entry_form if entry_form is not None else views.deal_entry_form(game, request.GET, next_deal=summary_next)
     preview = None
     if form.complete() and form.is_valid():
         preview = selectors.deal_preview(match=match, outcome=form.outcome(), pending=[c.outcome for c in before])
     players_enter = player_entry.players_enter(match)
     open_ = virtual.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye
-    context = views._context(
+    context = views.match_page_context(
         request,
         virtual,
         entry_form=form,
@@ -295,15 +295,7 @@ def table_withdraw(request: HttpRequest, token: str, claim_id: int) -> HttpRespo
 def table_manifest(request: HttpRequest, token: str) -> HttpResponse:
     """The web app manifest of a table's page: installed, it opens this table."""
     link = table_link_resolve(token=token)
-    url = reverse("matches:table", args=[link.token])
-    body = {
-        "name": _("Table %(number)s") % {"number": link.table.number},
-        "short_name": _("Table %(number)s") % {"number": link.table.number},
-        "start_url": url,
-        "scope": "/",
-        "display": "standalone",
-        "background_color": "#ffffff",
-        "theme_color": "#b71c1c",
-        "icons": [{"src": "/static/img/favicon.svg", "sizes": "any", "type": "image/svg+xml"}],
-    }
-    return HttpResponse(json.dumps(body, ensure_ascii=False), content_type="application/manifest+json")
+    return web_app_manifest(
+        name=_("Table %(number)s") % {"number": link.table.number},
+        start_url=reverse("matches:table", args=[link.token]),
+    )

@@ -26,21 +26,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.audit import history_author, reason_clean
-from tournament.matches.clock import _clock_start, _time_call_due, _time_call_if_due
+from tournament.matches.clock import clock_start, time_call_due, time_call_if_due
 from tournament.matches.corrections import correction_close, correction_open, match_dependents
 from tournament.matches.doudizhu_fold import TableFold
 from tournament.matches.errors import REFUSALS, MatchRefused
 from tournament.matches.fold import (
     Fold,
-    _check_version,
-    _fold_store,
-    _locked,
-    _refuse_unless_open,
-    _user_or_none,
+    check_version,
+    fold_store,
+    locked_match,
     match_adjustment_rows,
     match_deal_parse,
     match_fold,
     match_replay,
+    refuse_unless_open,
+    user_or_none,
 )
 from tournament.matches.models import (
     Adjustment,
@@ -67,16 +67,16 @@ class DealEntry:
 def _locked_clocked(match_id: int, *, now: datetime) -> tuple[Match, list[str]]:
     """The match, locked, with time called on it if its cap has passed (not saved yet: the write's
     one fold stores it; issue 14). Returns the fields the time call changed."""
-    match = _locked(match_id)
-    return match, _time_call_due(match, now=now)
+    match = locked_match(match_id)
+    return match, time_call_due(match, now=now)
 
 
 def _locked_open(match_id: int, expected_version: int | None) -> Match:
     """The match, locked, for an edit: refused if it is a bye or signed off, or if it changed
     since the caller read ``expected_version``."""
-    match = _locked(match_id)
-    _refuse_unless_open(match)
-    _check_version(match, expected_version)
+    match = locked_match(match_id)
+    refuse_unless_open(match)
+    check_version(match, expected_version)
     return match
 
 
@@ -100,8 +100,8 @@ def deal_record(
     now = timezone.now()
     refusal: Exception | None = None
     with transaction.atomic():
-        match = _locked(match_id)
-        called = _time_call_due(match, now=now)  # the clock, once, inside the lock (issue 14)
+        match = locked_match(match_id)
+        called = time_call_due(match, now=now)  # the clock, once, inside the lock (issue 14)
         if idempotency_key:
             earlier = match.deals.filter(idempotency_key=idempotency_key).first()
             if earlier is not None:
@@ -112,8 +112,8 @@ def deal_record(
         adjustments = match_adjustment_rows(match)
         number = len(deals) + 1
         try:
-            _refuse_unless_open(match)
-            _check_version(match, expected_version)
+            refuse_unless_open(match)
+            check_version(match, expected_version)
             # parsed once: invalid_order before anything else, then folded as parsed
             parsed = match_deal_parse(match=match, outcome=outcome, number=number)
             fold = match_fold(
@@ -138,19 +138,19 @@ def deal_record(
                 outcome=outcome,
                 # the fold's record of it, stored with it: no second write of the row (issue 16)
                 record=fold.result.deals[number - 1].to_json(),
-                entered_by=_user_or_none(user),
+                entered_by=user_or_none(user),
                 idempotency_key=idempotency_key or None,
             )
             history_author(deal, user)
             deal.save()
             fields = [*called, "version"]
             if match.started_at is None:
-                _clock_start(match, now=now)
+                clock_start(match, now=now)
                 fields += ["started_at", "clock_ends_at"]
             match.version += 1
             history_author(match, user)
             # Sets the deal's record and flag on this very instance: nothing to read back.
-            _fold_store(match, deals=[*deals, deal], adjustments=adjustments, fold=fold, fields=fields)
+            fold_store(match, deals=[*deals, deal], adjustments=adjustments, fold=fold, fields=fields)
     if refusal is not None:
         raise refusal
     return DealEntry(deal=deal, match=match)
@@ -184,8 +184,8 @@ def deal_correct(
     with transaction.atomic():
         match, called = _locked_clocked(match_id, now=now)
         try:
-            _refuse_unless_open(match)
-            _check_version(match, expected_version)
+            refuse_unless_open(match)
+            check_version(match, expected_version)
             reason = reason_clean(reason)
             deal = _deal(match, number)
             parsed = match_deal_parse(match=match, outcome=outcome, number=number)
@@ -209,10 +209,10 @@ def deal_correct(
                 time_called_during_deal=match.time_called_during_deal,
                 parsed={number: parsed},
             )
-            _fold_store(match, deals=deals, adjustments=adjustments, fold=fold, fields=[*called, "version"])
+            fold_store(match, deals=deals, adjustments=adjustments, fold=fold, fields=[*called, "version"])
             # Only a correction that reopens a match finished before its cap folds again: time is
             # called during the deal now being played (RULES.md §2).
-            _time_call_if_due(match, now=now)
+            time_call_if_due(match, now=now)
     if refusal is not None:
         raise refusal
     return match
@@ -238,8 +238,8 @@ def deal_delete(
     with transaction.atomic():
         match, called = _locked_clocked(match_id, now=now)
         try:
-            _refuse_unless_open(match)
-            _check_version(match, expected_version)
+            refuse_unless_open(match)
+            check_version(match, expected_version)
             reason = reason_clean(reason)
             deal = _deal(match, number)
         except REFUSALS as error:
@@ -336,7 +336,7 @@ def adjustment_record(
             applied = frozenset(row.pk if pk == TRIAL_PK else pk for pk in fold.adjustments_valid)
             match.version += 1
             history_author(match, user, row.reason)
-            _fold_store(
+            fold_store(
                 match,
                 deals=deals,
                 adjustments=[*rows, row],
@@ -376,8 +376,8 @@ def _adjustment_trial(
 ) -> tuple[Adjustment, list[Deal], list[Adjustment], Fold | TableFold]:
     """The adjustment row ``adjustment_record`` would save and the match folded with it (the one
     fold of the write), or the refusal."""
-    _refuse_unless_open(match)
-    _check_version(match, expected_version)
+    refuse_unless_open(match)
+    check_version(match, expected_version)
     reason = reason_clean(reason)
     if pair_id not in _entrants_of(match):
         raise MatchRefused("bad_pair", _("That pair does not play this match."), conflict=False)
@@ -413,12 +413,12 @@ def _adjustment_trial(
         absent_player_id=absent_player_id if kind == AdjustmentKind.FORFEIT else None,
         after_deal=after_deal,
         reason=reason,
-        created_by=_user_or_none(user),
+        created_by=user_or_none(user),
     )
     row.created_at = now
     rows = match_adjustment_rows(match)
     # The deals the rules accept now are those the last fold left unflagged (flags are a suffix:
-    # ``_fold_store``), so only the fold with the new row is needed.
+    # ``fold_store``), so only the fold with the new row is needed.
     valid_before = sum(1 for deal in deals if not deal.flagged)
     row.pk = TRIAL_PK
     fold = match_fold(
@@ -466,18 +466,18 @@ def match_sign_off(*, match_id: int, user: Any = None, expected_version: int | N
     bracket progression. A second sign-off of a confirmed match changes nothing (a retry).
     """
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         if match.status == MatchStatus.CONFIRMED:
             return match
-        _refuse_unless_open(match)
-        _check_version(match, expected_version)
+        refuse_unless_open(match)
+        check_version(match, expected_version)
         if match.status != MatchStatus.FINISHED:
             raise MatchRefused("not_finished", _("The match has no result yet."))
         if match.deals.filter(flagged=True).exists() or match.adjustments.filter(flagged=True).exists():
             raise MatchRefused("flagged_deals", _("Resolve the flagged deals first."))
         correction_close(match=match, user=user)  # refuses a winner change the next match cannot follow
         match.status = MatchStatus.CONFIRMED
-        match.signed_off_by = _user_or_none(user)
+        match.signed_off_by = user_or_none(user)
         match.signed_off_at = timezone.now()
         match.reopened_at = None
         match.version += 1
@@ -500,7 +500,7 @@ def match_unlock(*, match_id: int, reason: str, user: Any = None, dependents_see
     restarts its clock, and a finished round stays finished (issue 17).
     """
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         if match.status != MatchStatus.CONFIRMED:
             raise MatchRefused("not_locked", _("The match is not signed off."))
         reason = reason_clean(reason)

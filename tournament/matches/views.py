@@ -28,6 +28,7 @@ from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.games import GameEntry
 from tournament.matches import (
     access,
+    audit_log,
     clock,
     corrections,
     deal_queue,
@@ -53,14 +54,15 @@ from tournament.rules import rules_for_stage
 # -- helpers ---------------------------------------------------------------------------------------
 
 
-def _match(request: HttpRequest, match_id: int, *, reading: bool = False) -> Match:
+def match_for_request(request: HttpRequest, match_id: int, *, reading: bool = False) -> Match:
+    """The match the user may score (or read), its due time call and auto-confirmations applied."""
     match = access.match_for_user(user=request.user, match_id=match_id, reading=reading)
     clock.match_time_check(match=match)
     player_entry.claims_auto_confirm_due(match=match)
     return match
 
 
-def _entry_form(game: GameEntry, data: Any, *, next_deal: dict[str, Any] | None) -> DealEntryFields:
+def deal_entry_form(game: GameEntry, data: Any, *, next_deal: dict[str, Any] | None) -> DealEntryFields:
     """The game's deal form, bound when the referee entered a deal to preview (``?order=NE``, or the
     Tractor fields): :attr:`GameEntry.bound_by` is in the query."""
     bound = data is not None and game.bound_by in data
@@ -68,7 +70,7 @@ def _entry_form(game: GameEntry, data: Any, *, next_deal: dict[str, Any] | None)
     return form
 
 
-def _context(
+def match_page_context(
     request: HttpRequest, match: Match, *, entry_form: DealEntryFields | None = None, **extra: Any
 ) -> dict[str, Any]:
     """The match page of any game: the game's deal form (``tournament.games``), previewed by the rules
@@ -81,7 +83,7 @@ def _context(
     tribute, anti_tribute = selectors.next_tribute(match=match)
     read_only = not access.user_may_score(user=request.user, match=match)
     open_ = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye and not read_only
-    form = entry_form if entry_form is not None else _entry_form(game, request.GET, next_deal=summary.next_deal)
+    form = entry_form if entry_form is not None else deal_entry_form(game, request.GET, next_deal=summary.next_deal)
     complete = form.complete()
     preview = extra.pop("preview", None)
     if preview is None and open_ and complete and not extra.get("correcting") and form.is_valid():
@@ -126,12 +128,12 @@ def _render_match(
     error: str = "",
 ) -> HttpResponse:
     match.refresh_from_db()
-    context = _context(request, match, entry_form=entry_form, error=error)
+    context = match_page_context(request, match, entry_form=entry_form, error=error)
     template = context["game"].match_body_template if request.htmx else "matches/match_detail.html"
     return render(request, template, context, status=status)
 
 
-def _failure(
+def refused_page(
     request: HttpRequest, match_id: int, error: Exception, entry_form: DealEntryFields | None = None
 ) -> HttpResponse:
     """A refused write: the match page with the reason (and the deal as entered), at the status
@@ -182,10 +184,10 @@ def referee_home(request: HttpRequest) -> HttpResponse:
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     """The match page; ``?order=NE`` carries the seats tapped so far (no JavaScript needed). A referee's
     table of a finished round opens read-only."""
-    match = _match(request, match_id, reading=True)
+    match = match_for_request(request, match_id, reading=True)
     if request.htmx and request.GET.get("panel") == "clock":  # the clock's 30-second refresh
         return render(request, "matches/_clock.html", {"clock": selectors.match_clock(match=match)})
-    context = _context(request, match)
+    context = match_page_context(request, match)
     if request.htmx and request.GET.get("panel") == "entry":
         return render(request, "matches/_entry.html", context)
     template = context["game"].match_body_template if request.htmx else "matches/match_detail.html"
@@ -195,7 +197,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = _match(request, match_id)
+    match = match_for_request(request, match_id)
     game = games.game_entry_of_match(match)
     form = game.deal_form(request.POST, next_deal=selectors.match_summary(match=match).next_deal)
     if not form.is_valid():
@@ -214,7 +216,7 @@ def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
     except WRITE_ERRORS as error:
         if deal_queue.queued(request):
             return deal_queue.refused(error)
-        return _failure(request, match.pk, error, entry_form=form)
+        return refused_page(request, match.pk, error, entry_form=form)
     if deal_queue.queued(request):
         message = _("Deal %(number)d recorded.") % {"number": entry.deal.number}
         return deal_queue.accepted(replayed=entry.replayed, message=message, number=entry.deal.number)
@@ -224,7 +226,7 @@ def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def deal_undo(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = _match(request, match_id)
+    match = match_for_request(request, match_id)
     form = ReasonForm(request.POST)
     if not form.is_valid():
         return _render_match(request, match, status=400, error=_("Give a reason to undo the last deal."))
@@ -236,7 +238,7 @@ def deal_undo(request: HttpRequest, match_id: int) -> HttpResponse:
             expected_version=form.cleaned_data["version"],
         )
     except WRITE_ERRORS as error:
-        return _failure(request, match.pk, error)
+        return refused_page(request, match.pk, error)
     return _done(request, match, _("Last deal undone."))
 
 
@@ -244,7 +246,7 @@ def deal_undo(request: HttpRequest, match_id: int) -> HttpResponse:
 def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     """Correct deal ``number``: enter it again (prefilled where the game can), see what it changes,
     give a reason."""
-    match = _match(request, match_id)
+    match = match_for_request(request, match_id)
     deal = match.deals.filter(number=number).first()
     if deal is None:
         raise Http404
@@ -285,7 +287,7 @@ def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
                 )
             except WRITE_ERRORS as error:
                 if isinstance(error, errors.StaleVersion):
-                    return _failure(request, match.pk, error)
+                    return refused_page(request, match.pk, error)
                 failure = user_error_of(error)
                 form.add_error(None, failure.message)
                 status = failure.status
@@ -298,7 +300,7 @@ def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
             status = 400
     elif request.method == "POST":
         status = 400
-    context = _context(
+    context = match_page_context(
         request,
         match,
         entry_form=form,
@@ -315,7 +317,7 @@ def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
 
 @login_required
 def deal_delete(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
-    match = _match(request, match_id)
+    match = match_for_request(request, match_id)
     deal = match.deals.filter(number=number).first()
     if deal is None:
         raise Http404
@@ -332,7 +334,7 @@ def deal_delete(request: HttpRequest, match_id: int, number: int) -> HttpRespons
                     expected_version=form.cleaned_data["version"],
                 )
             except WRITE_ERRORS as error:
-                return _failure(request, match.pk, error)
+                return refused_page(request, match.pk, error)
             messages.success(request, _("Deal %(number)d deleted.") % {"number": number})
             return redirect("matches:match", match_id=match.pk)
         status = 400
@@ -343,25 +345,25 @@ def deal_delete(request: HttpRequest, match_id: int, number: int) -> HttpRespons
 @require_POST
 @login_required
 def match_start(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = _match(request, match_id)
+    match = match_for_request(request, match_id)
     try:
         clock.match_start(match_id=match.pk, user=request.user)
     except WRITE_ERRORS as error:
-        return _failure(request, match.pk, error)
+        return refused_page(request, match.pk, error)
     return _done(request, match, _("Clock started."))
 
 
 @require_POST
 @login_required
 def match_sign_off(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = _match(request, match_id)
+    match = match_for_request(request, match_id)
     form = VersionForm(request.POST)
     if not form.is_valid():
         return _render_match(request, match, status=400)
     try:
         services.match_sign_off(match_id=match.pk, user=request.user, expected_version=form.cleaned_data["version"])
     except WRITE_ERRORS as error:
-        return _failure(request, match.pk, error)
+        return refused_page(request, match.pk, error)
     if request.htmx:
         return _render_match(request, match)
     # back to my tables: once the last match of a round is confirmed, the round is over
@@ -373,7 +375,7 @@ def match_sign_off(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_unlock(request: HttpRequest, match_id: int) -> HttpResponse:
     """The unlock page: what depends on the match first (issue 17), then the reason and, when
     anything does, the organiser's or chief referee's acknowledgement."""
-    match = _match(request, match_id)
+    match = match_for_request(request, match_id)
     if not access.user_may_unlock(user=request.user, match=match):
         raise Http404
     dependents = corrections.match_dependents(match=match)
@@ -404,7 +406,7 @@ def match_unlock(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
     """Forfeits, late arrivals, penalties and warnings: the chief referee's or an organiser's."""
-    match = _match(request, match_id)
+    match = match_for_request(request, match_id)
     if not access.user_may_adjust(user=request.user, match=match):
         raise Http404
     initial = {"version": match.version}
@@ -450,7 +452,7 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
                         )
                         version += 1
             except errors.StaleVersion as error:
-                return _failure(request, match.pk, error)
+                return refused_page(request, match.pk, error)
             except USER_ERRORS as error:
                 form.add_error(None, user_error_of(error).message)
                 status = 400  # the form again with its error (several adjustments may have been asked)
@@ -473,7 +475,7 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def adjustment_delete(request: HttpRequest, match_id: int, adjustment_id: int) -> HttpResponse:
-    match = _match(request, match_id)
+    match = match_for_request(request, match_id)
     if not access.user_may_adjust(user=request.user, match=match):
         raise Http404
     form = ReasonForm(request.POST)
@@ -489,7 +491,7 @@ def adjustment_delete(request: HttpRequest, match_id: int, adjustment_id: int) -
             expected_version=form.cleaned_data["version"],
         )
     except WRITE_ERRORS as error:
-        return _failure(request, match.pk, error)
+        return refused_page(request, match.pk, error)
     messages.success(request, _("Adjustment removed."))
     return redirect("matches:adjustments", match_id=match.pk)
 
@@ -497,10 +499,10 @@ def adjustment_delete(request: HttpRequest, match_id: int, adjustment_id: int) -
 @login_required
 def match_audit(request: HttpRequest, match_id: int) -> HttpResponse:
     """Every change to the match: who, when, from where, before → after, why (organisers)."""
-    match = _match(request, match_id)
+    match = match_for_request(request, match_id)
     if not access.user_may_audit(user=request.user, match=match):
         raise Http404
-    return render(request, "matches/audit.html", {"match": match, "entries": selectors.match_audit(match=match)})
+    return render(request, "matches/audit.html", {"match": match, "entries": audit_log.match_audit(match=match)})
 
 
 # -- the organiser's round clock -------------------------------------------------------------------

@@ -41,7 +41,7 @@ class Spy:
 def spy() -> Iterator[Spy]:
     counts = Spy()
     # the write parses its deal through fold.match_deal_parse, so fold's parse_deal sees every parse
-    real_fold, real_parse, real_locked = scoring_match.replay_partial, fold_module.parse_deal, services._locked
+    real_fold, real_parse, real_locked = scoring_match.replay_partial, fold_module.parse_deal, services.locked_match
 
     def fold(**kwargs: Any) -> Any:
         counts.folds += 1
@@ -58,7 +58,7 @@ def spy() -> Iterator[Spy]:
     with (
         mock.patch.object(fold_module, "replay_partial", fold),
         mock.patch.object(fold_module, "parse_deal", parse),
-        mock.patch.object(services, "_locked", locked),
+        mock.patch.object(services, "locked_match", locked),
     ):
         yield counts
 

@@ -1,0 +1,61 @@
+"""The matches app's models, in modules named for what they hold.
+
+``core``: stages, rounds, tables, matches, seats, deals and adjustments; ``referees``: referees and
+their tables; ``corrections``: unlocks of signed-off matches and the advancement flags they raise;
+``table_entry``: players' table links and the deals they enter. Everything is imported here, so
+``tournament.matches.models`` stays the one import path (and Django finds every model).
+"""
+
+from tournament.matches.models.core import (
+    Adjustment,
+    AdjustmentKind,
+    Deal,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    Round,
+    RoundEntry,
+    RoundStatus,
+    Side,
+    Stage,
+    StageFormat,
+    Table,
+    ThreeSeat,
+)
+from tournament.matches.models.corrections import (
+    AdvancementFlag,
+    AdvancementFlagStatus,
+    Correction,
+    CorrectionStatus,
+)
+from tournament.matches.models.referees import ChiefReferee, Referee, RefereeAssignment, RefereeSignInLink
+from tournament.matches.models.table_entry import CLAIM_OPEN, ClaimStatus, DealClaim, TableLinkKey
+
+__all__ = [
+    "CLAIM_OPEN",
+    "Adjustment",
+    "AdjustmentKind",
+    "AdvancementFlag",
+    "AdvancementFlagStatus",
+    "ChiefReferee",
+    "ClaimStatus",
+    "Correction",
+    "CorrectionStatus",
+    "Deal",
+    "DealClaim",
+    "Match",
+    "MatchSeat",
+    "MatchStatus",
+    "Referee",
+    "RefereeAssignment",
+    "RefereeSignInLink",
+    "Round",
+    "RoundEntry",
+    "RoundStatus",
+    "Side",
+    "Stage",
+    "StageFormat",
+    "Table",
+    "TableLinkKey",
+    "ThreeSeat",
+]
