@@ -137,3 +137,25 @@ def test_a_late_player_forfeits_the_round_through_the_adjustments_page(client, b
     assert table.table_snapshot.points == (0, 0, -6)
     assert table.adjustments.get().pair_id == seat_w.pair_id
     assert table.status == MatchStatus.FINISHED
+
+
+def test_undo_on_the_web_form_asks_a_reason_and_a_finished_rounds_table_is_read_only(client, ref, table):
+    from tournament.matches import services
+    from tournament.matches.models import RoundStatus
+
+    client.force_login(ref)
+    services.deal_record(match_id=table.pk, outcome=DEALS[0])
+    services.deal_record(match_id=table.pk, outcome=DEALS[1])
+    table.refresh_from_db()
+    page = client.get(reverse("matches:match", args=[table.pk])).content.decode()
+    assert 'class="inline-form undo-form"' in page and 'name="reason"' in page
+    undo = reverse("matches:deal_undo", args=[table.pk])
+    refused = client.post(undo, {"version": table.version})
+    assert refused.status_code == 400 and table.deals.count() == 2  # no reason: nothing undone
+    undone = client.post(undo, {"version": table.version, "reason": "录错了"})
+    assert undone.status_code == 302 and table.deals.count() == 1
+    table.round.__class__.objects.filter(pk=table.round_id).update(status=RoundStatus.FINISHED)
+    read = client.get(reverse("matches:match", args=[table.pk]))
+    html = read.content.decode()
+    assert read.status_code == 200 and read.context["read_only"] is True and "read-only" in html
+    assert 'name="reason"' not in html and reverse("matches:deal_edit", args=[table.pk, 1]) not in html
