@@ -92,29 +92,7 @@ def tractor_deal_text(outcome: Any, record: Any) -> str:
         record = DealSnapshot.from_json(record)
     if not isinstance(record, DealSnapshot) or not record.tractor:
         return tractor_outcome_text(outcome)
-    bottom = record.bottom.get("total") if isinstance(record.bottom, Mapping) else None
-    return tractor_line(  # the public page's DealLine carries the same four figures
-        declarer=record.declarer,
-        declarer_seat=record.declarer_seat,
-        total=record.total_points,
-        in_tricks=record.defender_points,
-        bottom=bottom if isinstance(bottom, int) else None,
-        penalties=record.penalty_points,
-    )
-
-
-def tractor_line(
-    *,
-    declarer: str | None,
-    declarer_seat: str | None,
-    total: int | None,
-    in_tricks: int | None,
-    bottom: int | None,
-    penalties: int | None,
-) -> str:
-    """ "North · 135 (60 in tricks, bottom +75)": who declared and the points the deal was read with."""
-    points = tractor_points_text(total=total, in_tricks=in_tricks, bottom=bottom, penalties=penalties)
-    return f"{labels.declarer(declarer, declarer_seat)} · {points}"
+    return f"{labels.declarer(record.declarer, record.declarer_seat)} · {tractor_record_points(record)}"
 
 
 def tractor_record_points(record: Any) -> str:
@@ -133,7 +111,12 @@ def tractor_record_points(record: Any) -> str:
 
 
 def guandan_deal_text(outcome: Any, record: Any) -> str:
-    """A Guandan deal in the deal lists: its finishing order as entered."""
+    """A Guandan deal in the deal lists: its finishing order as entered — the rules core's record
+    keeps it (the public page has only the record); a flagged deal has only the entry."""
+    if isinstance(record, Mapping):
+        record = DealSnapshot.from_json(record)
+    if isinstance(record, DealSnapshot) and record.order:
+        return guandan_outcome_text(record.order)
     return guandan_outcome_text(outcome)
 
 

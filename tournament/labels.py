@@ -36,7 +36,7 @@ def seat(code: Any) -> str:
 def a_attempt_note(deal: Any) -> str:
     """A deal played at A as the deal histories mark it, the referee's and the public's alike (RULES.md
     §1, A rules): "passed A", "A failed", or "A failed · back to 2" (the last allowed failure); "" for
-    a deal not played at A. ``deal``: a stored record (``Deal.snapshot``) or a public ``DealLine``."""
+    a deal not played at A. ``deal``: a stored record (``Deal.snapshot``, the public page's too) or its JSON."""
 
     def flag(name: str) -> bool:
         return bool(deal.get(name) if isinstance(deal, dict) else getattr(deal, name, False))

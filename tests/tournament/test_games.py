@@ -114,7 +114,10 @@ def test_each_games_words_and_columns():
     assert (DOUDIZHU.individual, DOUDIZHU.three_seats, GUANDAN.individual) == (True, True, False)
 
 
-FORKS = re.compile(r"is_tractor|Game\.TRACTOR|Game\.DOUDIZHU|game\s*==\s*[\"'](tractor|doudizhu)|\{% if (not )?tractor")
+FORKS = re.compile(
+    r"is_tractor|Game\.TRACTOR|Game\.DOUDIZHU|game\s*==\s*[\"'](tractor|doudizhu)|\{% if (not )?tractor"
+    r"|\{% if (not )?(deal|match\.deals\.0)\.declarer\b"  # a page telling the games apart by a deal's fields
+)
 
 
 def test_no_game_is_forked_outside_the_registry_and_the_rules_core():

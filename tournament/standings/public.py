@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db.models import Count, Q
 
-from scoring.snapshot import DealSnapshot, MatchSnapshot, SidePair
+from scoring.snapshot import MatchSnapshot, SidePair
 from scoring.standings import METRICS
 from tournament.matches.models import (
     AdvancementFlag,
@@ -40,7 +40,6 @@ from tournament.standings.public_types import (
     BracketMatch,
     BracketRound,
     Column,
-    DealLine,
     DrawRow,
     MatchPage,
     PairView,
@@ -321,35 +320,6 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
     return StageTable(stage=_stage_info(stage), columns=columns, lines=tuple(lines), latest_round=latest)
 
 
-def _deal_line(record: DealSnapshot) -> DealLine:
-    return DealLine(
-        number=record.number,
-        order=record.order,
-        winner=record.winner or "",
-        level=record.level,
-        sets_level=record.sets_level,
-        upgrade=record.upgrade,
-        levels_after=_pair_of(record.levels_after),
-        a_attempt=record.a_attempt,
-        passed_a=record.passed_a,
-        reset=record.reset,
-        extra=record.extra,
-        points=record.points,
-        points_after=_pair_of(record.points_after),
-        declarer=record.declarer,
-        declarer_seat=record.declarer_seat,
-        defender_points=record.defender_points,
-        total_points=record.total_points,
-        bottom_points=record.bottom.get("total") if isinstance(record.bottom, dict) else None,
-        penalty_points=record.penalty_points,
-        result=record.result,
-        anti_tribute=record.anti_tribute,
-        revoke=record.revoke,
-        wrong_bottom=record.wrong_bottom,
-        wrong_count=record.wrong_count,
-    )
-
-
 def _match_view(match: Match) -> MatchPage:
     snapshot = match.snapshot
     next_deal = snapshot.next_deal
@@ -380,13 +350,14 @@ def _match_view(match: Match) -> MatchPage:
         games=_pair_of(snapshot.games),
         next_level=next_deal.level if next_deal else None,
         next_sets_level=_next_sets_level(snapshot),
-        deals=tuple(_deal_line(record) for record in snapshot.deals),
+        deals=snapshot.deals,
         adjustments=snapshot.adjustments,
         started_at=match.started_at,
         clock_ends_at=getattr(match, "clock_ends_at", None),
         bracket_slot=match.bracket_slot,
         paused_at=getattr(match, "paused_at", None),
         time_up=_time_up_texts(match),
+        game=rules_for_stage(round_.stage).game.value,
     )
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from scoring.snapshot import DealSnapshot
 from tournament.matches.models import MatchStatus, RoundStatus, StageFormat
 from tournament.rules import RuleLine
 
@@ -239,41 +240,6 @@ class StageTable:
 
 
 @dataclass(frozen=True, slots=True)
-class DealLine:
-    """One deal as the rules core recorded it (``Match.snapshot.deals``)."""
-
-    number: int
-    order: tuple[str, ...]
-    winner: str
-    level: int | None
-    sets_level: str | None
-    upgrade: int
-    levels_after: tuple[int, int] | None
-    a_attempt: bool
-    passed_a: bool
-    reset: bool
-    extra: bool
-    points: int | None
-    points_after: tuple[int, int] | None
-    # a Tractor deal (seed 001) has a declarer and the defenders' points instead of a finishing order
-    declarer: str | None = None
-    declarer_seat: str | None = None
-    defender_points: int | None = None
-    total_points: int | None = None
-    bottom_points: int | None = None
-    """The bottom's points × its multiplier (抠底), and the penalties' points: how ``total_points``
-    adds up (``deal_texts.tractor_points_text``)."""
-    penalty_points: int | None = None
-    result: str | None = None
-    anti_tribute: bool = False
-    """抗贡 was recorded for the deal (RULES.md §6): no tribute was paid before it."""
-    # a Tractor deal's faults (seed 001 §17, §9.1, §18)
-    revoke: str | None = None
-    wrong_bottom: bool = False
-    wrong_count: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class MatchPage:
     id: int
     tournament_id: int
@@ -295,7 +261,9 @@ class MatchPage:
     games: tuple[int, int] | None
     next_level: int | None
     next_sets_level: str | None
-    deals: tuple[DealLine, ...]
+    deals: tuple[DealSnapshot, ...]
+    """The rules core's records of the deals (``Match.snapshot.deals``), shown in the words of
+    ``game`` (``tournament.games``: ``{{ deal|deal_line:match.game }}``)."""
     adjustments: tuple[Mapping[str, Any], ...]
     started_at: datetime | None
     clock_ends_at: datetime | None
@@ -305,6 +273,8 @@ class MatchPage:
     """Once time is called: what the table does next (English, Chinese), from the rules core."""
     round_knockout_pairs: int | None = None
     """The pairs still in at a knockout round (``round_knockout_pairs``), for the round's name."""
+    game: str = "guandan"
+    """The game the match is played under (its stage's stored rules): the key of its registry entry."""
 
     @property
     def is_bye(self) -> bool:

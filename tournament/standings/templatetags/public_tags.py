@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import deal_texts, labels
+from tournament import labels
 from tournament.locale import in_ui_language
 from tournament.matches.models import AdjustmentKind, MatchStatus, RoundStatus
 
@@ -28,22 +28,24 @@ register.filter("a_attempt_note", labels.a_attempt_note)
 
 
 @register.filter
-def tractor_deal(deal: Any) -> str:
-    """A Tractor deal (a ``DealLine``): who declared and the points the deal was read with — the
-    referee's deal list's text and figure (``deal_texts.tractor_line``)."""
-    return deal_texts.tractor_line(
-        declarer=deal.declarer,
-        declarer_seat=deal.declarer_seat,
-        total=deal.total_points,
-        in_tricks=deal.defender_points,
-        bottom=deal.bottom_points,
-        penalties=deal.penalty_points,
-    )
+def game_of(game: str) -> Any:
+    """The registry entry of a public match's game (``MatchPage.game``): its deal heading and texts."""
+    from tournament.games import game_entry  # the registry names forms that import the match selectors
+
+    return game_entry(game)
 
 
 @register.filter
-def tractor_faults(deal: Any) -> str:
-    """A Tractor deal's faults (a ``DealLine``) in words (seed 001 §9.1, §17, §18)."""
+def deal_line(deal: Any, game: Any) -> str:
+    """A deal of the public deal history (the rules core's ``DealSnapshot``) in the words of its
+    game (``{{ deal|deal_line:entry }}``): the referee's deal list's text (``GameEntry.deal_text``)."""
+    return str(game.deal_text(None, deal))
+
+
+@register.filter
+def deal_faults(deal: Any) -> str:
+    """A deal's faults in words (a Tractor revoke, wrong bottom, wrong count: seed 001 §9.1, §17,
+    §18); "" for a deal without any."""
     names = ("revoke", "wrong_bottom", "wrong_count")
     return " · ".join(str(fault) for fault in labels.tractor_faults({name: getattr(deal, name) for name in names}))
 
