@@ -414,7 +414,7 @@ class MatchOutput(serializers.Serializer):
         }
 
     def get_flagged(self, match: Match) -> int:
-        counted = getattr(match, "flagged_count", None)
+        counted = self.context.get("flagged", getattr(match, "flagged_count", None))
         if counted is not None:
             return int(counted)
         return match.deals.filter(flagged=True).count() + match.adjustments.filter(flagged=True).count()
@@ -425,7 +425,8 @@ class MatchDetailOutput(MatchOutput):
 
     @extend_schema_field(DealOutput(many=True))
     def get_deals(self, match: Match) -> list[dict[str, Any]]:
-        return list(DealOutput(match.deals.order_by("number"), many=True).data)
+        deals = self.context.get("deals")  # a write's answer passes the deals it folded: no second read
+        return list(DealOutput(match.deals.order_by("number") if deals is None else deals, many=True).data)
 
 
 class DealEntryOutput(serializers.Serializer):

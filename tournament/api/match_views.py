@@ -63,16 +63,18 @@ def _detail(match_id: int) -> dict[str, Any]:
     return dict(MatchDetailOutput(match).data)
 
 
-def _detail_written(written: Match, *, read: Match) -> dict[str, Any]:
-    """:func:`_detail` of ``written``, the match as a write just stored it (its row was locked,
-    saved and committed: nothing newer to read), with the table and pairs of ``read`` — the same
-    match as the view read it a moment before — where they are the same rows: a deal's answer
-    then reads only its deals, not the match again (issue 16: every table enters results)."""
+def _detail_written(entry: services.DealEntry, *, read: Match) -> dict[str, Any]:
+    """:func:`_detail` of the match as a deal's write just stored it (its row was locked, saved and
+    committed: nothing newer to read), with the table and pairs of ``read`` — the same match as the
+    view read it a moment before — where they are the same rows, and the deals and flags the write
+    folded: a deal's answer reads nothing again (issue 16: every table enters results)."""
+    written = entry.match
     for name in ("table", "ns_pair", "ew_pair"):
         field = Match._meta.get_field(name)
         if field.is_cached(read) and getattr(read, field.attname) == getattr(written, field.attname):
             field.set_cached_value(written, field.get_cached_value(read))
-    return dict(MatchDetailOutput(written).data)
+    context = {} if entry.deals is None else {"deals": entry.deals, "flagged": entry.flagged}
+    return dict(MatchDetailOutput(written, context=context).data)
 
 
 def _either(name: str, body: str) -> PolymorphicProxySerializer:
@@ -192,7 +194,7 @@ class DealListView(MatchView):
             expected_version=values["expected_version"],
             idempotency_key=key,
         )
-        match_data = _detail_written(entry.match, read=match)
+        match_data = _detail_written(entry, read=match)
         body = {"deal": DealOutput(entry.deal).data, "match": match_data, "replayed": entry.replayed}
         return Response(body, status=status.HTTP_201_CREATED)
 

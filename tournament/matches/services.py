@@ -62,6 +62,10 @@ class DealEntry:
     deal: Deal
     match: Match
     replayed: bool = False
+    deals: list[Deal] | None = None
+    """The match's deals in order after the write, as folded (a retry's answer: None, read them)."""
+    flagged: int | None = None
+    """How many of its deals and adjustments the fold flagged (None: count them)."""
 
 
 def _locked_clocked(match_id: int, *, now: datetime) -> tuple[Match, list[str]]:
@@ -153,7 +157,9 @@ def deal_record(
             fold_store(match, deals=[*deals, deal], adjustments=adjustments, fold=fold, fields=fields)
     if refusal is not None:
         raise refusal
-    return DealEntry(deal=deal, match=match)
+    folded = [*deals, deal]
+    flagged = sum(row.flagged for row in folded) + sum(row.flagged for row in adjustments)
+    return DealEntry(deal=deal, match=match, deals=folded, flagged=flagged)
 
 
 def _deal(match: Match, number: int) -> Deal:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.authtoken.models import Token
@@ -173,10 +174,20 @@ def test_a_deals_answer_is_the_match_as_read_afterwards_without_reading_it_again
     for order in ("NS", "EW", "NES"):
         version = client.get(reverse("api:match", args=[match.pk])).data["version"]
         monkeypatch.setattr(match_views, "_detail", lambda match_id: pytest.fail("the match was read again"))
-        answer = client.post(url, {"order": list(order), "expected_version": version}, format="json")
+        queries: list[str] = []
+
+        def note(execute, sql, *args, queries=queries):
+            queries.append(sql)
+            return execute(sql, *args)
+
+        with connection.execute_wrapper(note):
+            answer = client.post(url, {"order": list(order), "expected_version": version}, format="json")
         monkeypatch.setattr(match_views, "_detail", reread)
         assert answer.status_code == 201
         assert answer.data["match"] == client.get(reverse("api:match", args=[match.pk])).data
+        # nor its deals and flags: the write passes the rows it folded (issue 16)
+        written = queries.index(next(sql for sql in queries if sql.startswith("UPDATE") and "matches_match" in sql))
+        assert [sql for sql in queries[written:] if "matches_deal" in sql or "matches_adjustment" in sql] == []
 
 
 def test_correct_delete_and_undo_through_the_api(ref, boss, match):
