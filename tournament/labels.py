@@ -272,3 +272,16 @@ def round_name(*, number: int, knockout_pairs: int | None = None) -> str:
     if knockout_pairs:
         return knockout_round_name(knockout_pairs)
     return _("Round %(number)s") % {"number": number}
+
+
+def round_state(*, status: str, paused: bool) -> tuple[str, str]:
+    """A round's state as its badge shows it, every page alike: ``(code, label)`` — the status, except
+    that a running round whose clock the organiser paused reads 已暂停 (Paused), not 进行中."""
+    from tournament.matches.models import RoundStatus  # the labels are imported by the models' apps
+
+    if paused and status == RoundStatus.RUNNING:
+        return "paused", str(_("Paused"))
+    try:
+        return status, str(RoundStatus(status).label)
+    except ValueError:
+        return status, ""

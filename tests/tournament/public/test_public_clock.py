@@ -31,3 +31,29 @@ def test_the_big_screen_shows_a_paused_round_then_each_tables_time_up(client):
     assert "Deal 1 is the last deal" in page  # the others
     detail = reverse("standings:match", args=[event.tournament.pk, match.pk])
     assert "第 2 副为最后一副" in Client().get(detail).content.decode()
+
+
+def test_a_paused_rounds_badge_reads_paused_not_running_on_every_page(client):
+    """One badge (``labels.round_state``): a paused round read 进行中 with 已暂停 beside it."""
+    from tests.factories import english_client, organiser
+
+    event = swiss_event()
+    round_start(round_id=event.second.pk)
+    round_pause(round_id=event.second.pk, reason="fire alarm")
+    tournament_id = event.tournament.pk
+    boss = organiser(username="boss-badge")
+    event.tournament.organisers.add(boss)
+    staff = english_client()
+    staff.force_login(boss)
+    public = [reverse(name, args=[tournament_id]) for name in ("standings:draw", "standings:screen")]
+    staff_pages = [
+        reverse("matches:round_clock", args=[tournament_id, event.second.pk]),
+        reverse("draw:round", args=[tournament_id, event.second.pk]),
+    ]
+    for browser, pages in ((Client(), public), (staff, staff_pages)):
+        for page in pages:
+            html = browser.get(page).content.decode()
+            first_badge = html[html.index('<span class="badge') :].split(">", 1)[0]
+            assert first_badge == '<span class="badge paused"', page  # the round's, before any table's
+    chinese = Client().get(reverse("standings:draw", args=[tournament_id])).content.decode()
+    assert '<span class="badge paused">已暂停</span>' in chinese and chinese.count("已暂停") == 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from tournament import labels
 
@@ -26,3 +28,10 @@ def round_name(round_: Any) -> str:
     from tournament.matches.selectors import round_knockout_pairs
 
     return labels.round_name(number=round_.number, knockout_pairs=round_knockout_pairs(round_=round_))
+
+
+@register.filter
+def round_badge(round_: Any) -> SafeString:
+    """``{{ round|round_badge }}``: the round's state badge (``labels.round_state``: 已暂停 while paused)."""
+    code, label = labels.round_state(status=round_.status, paused=round_.paused_at is not None)
+    return format_html('<span class="badge {}">{}</span>', code, label)

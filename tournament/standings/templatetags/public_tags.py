@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 from tournament import labels
 from tournament.locale import in_ui_language
-from tournament.matches.models import AdjustmentKind, MatchStatus, RoundStatus
+from tournament.matches.models import AdjustmentKind, MatchStatus
 
 register = template.Library()
 
@@ -62,14 +62,6 @@ def match_status(value: Any) -> str:
 def adjustment_kind(value: Any) -> str:
     """ "forfeit" → 弃权判负: an adjustment of a match's history by the label the referee chose."""
     return str(dict(AdjustmentKind.choices).get(value, value or ""))
-
-
-@register.filter
-def round_status(value: Any) -> str:
-    try:
-        return str(RoundStatus(value).label)
-    except ValueError:
-        return ""
 
 
 @register.filter
