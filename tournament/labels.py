@@ -285,3 +285,22 @@ def round_state(*, status: str, paused: bool) -> tuple[str, str]:
         return status, str(RoundStatus(status).label)
     except ValueError:
         return status, ""
+
+
+_DRAW_METHODS = {
+    "swiss": gettext_lazy("Swiss pairing"),
+    "knockout.bracket": gettext_lazy("Knockout bracket"),
+    "knockout.redraw": gettext_lazy("Knockout, redrawn each round"),
+    "round_robin.circle": gettext_lazy("Round robin (circle method)"),
+    "three-seats": gettext_lazy("Three-seat tables"),
+}
+
+
+def draw_algorithm(code: Any) -> str:
+    """A round's recorded draw algorithm as an organiser reads it: "Swiss pairing (swiss.v3)" — the
+    method in words, the recorded version beside it (it says which code redraws the round)."""
+    code = str(code or "")
+    method = next((label for prefix, label in _DRAW_METHODS.items() if code.startswith(prefix)), None)
+    if method is None:
+        return code or "—"
+    return str(_("%(method)s (%(version)s)") % {"method": method, "version": code})

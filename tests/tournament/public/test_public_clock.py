@@ -57,3 +57,22 @@ def test_a_paused_rounds_badge_reads_paused_not_running_on_every_page(client):
             assert first_badge == '<span class="badge paused"', page  # the round's, before any table's
     chinese = Client().get(reverse("standings:draw", args=[tournament_id])).content.decode()
     assert '<span class="badge paused">已暂停</span>' in chinese and chinese.count("已暂停") == 1
+
+
+def test_the_round_page_names_its_draw_method_in_words_with_the_recorded_version():
+    from tests.factories import english_client, organiser
+    from tournament import labels
+
+    event = swiss_event()
+    boss = organiser(username="boss-method")
+    event.tournament.organisers.add(boss)
+    page = reverse("draw:round", args=[event.tournament.pk, event.second.pk])
+    code = event.second.draw_algorithm
+    assert code.startswith("swiss.")
+    staff = english_client()
+    staff.force_login(boss)
+    assert f"Swiss pairing ({code})" in staff.get(page).content.decode()
+    chinese = Client()
+    chinese.force_login(boss)
+    assert f"瑞士制配对（{code}）" in chinese.get(page).content.decode()
+    assert labels.draw_algorithm("") == "—" and labels.draw_algorithm("someday.v9") == "someday.v9"

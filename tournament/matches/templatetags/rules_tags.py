@@ -14,6 +14,7 @@ register = template.Library()
 
 register.filter("profile_title", labels.profile_title)
 register.filter("rule_option", labels.rule_option)
+register.filter("draw_algorithm", labels.draw_algorithm)
 
 
 @register.filter
