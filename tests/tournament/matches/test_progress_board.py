@@ -67,6 +67,9 @@ def test_every_state_is_counted_and_shown(room):
     tables[0].refresh_from_db()
     assert playing.levels == (tables[0].state["levels"]["NS"], tables[0].state["levels"]["EW"])
     assert playing.levels[0] > 2 and playing.levels[1] == 2
+    rows = {row.match.pk: row for row in result.rows}
+    assert rows[tables[3].pk].levels_text == "2 : 2"  # started, no deal yet: at the start, not "—"
+    assert rows[tables[5].pk].levels_text == "—"  # not started
 
 
 def test_filters_by_area_referee_and_state_and_the_slowest_first(room):
