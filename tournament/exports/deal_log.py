@@ -281,24 +281,17 @@ def guandan_deals_write(book: Book, context: _Context) -> None:
     places = context.places
 
     def rows() -> Iterable[tuple[int, int, int, list[Any]]]:
+        # the record says it all but for a flagged deal (no record): only those read what was entered
+        entered = dict(ordered_deals(context).filter(flagged=True).values_list("id", "outcome"))
         deals = ordered_deals(context).values_list(
-            "id",
-            "match_id",
-            "number",
-            "game_number",
-            "record",
-            "outcome",
-            "flagged",
-            "entered_by__username",
-            "entered_at",
+            "id", "match_id", "number", "game_number", "record", "flagged", "entered_by__username", "entered_at"
         )
-        for deal_id, match_id, number, game, stored, outcome, flagged, user, entered_at in deals.iterator(
-            chunk_size=CHUNK
-        ):
+        for deal_id, match_id, number, game, stored, flagged, user, entered_at in deals.iterator(chunk_size=CHUNK):
             place = places.get(match_id, missing)
             record = DealSnapshot.from_json(stored)
             head = [match_id, place.stage, place.round, place.table, number]
             if record is None:  # flagged: what the referee entered
+                outcome = entered.get(deal_id)
                 order = outcome.get("order") if isinstance(outcome, dict) else None
                 anti_tribute = bool(outcome.get("anti_tribute", False)) if isinstance(outcome, dict) else False
                 body = [game, None, None, " ".join(order) if isinstance(order, list) else None]

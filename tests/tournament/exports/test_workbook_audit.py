@@ -85,3 +85,23 @@ def test_true_false_read_yes_no_in_english(played):
     column = {title: index for index, title in enumerate(log[0])}
     deals = [row for row in log[1:] if row[column["Change"]] in (None, "Corrected")]
     assert [row[column["Needs referee"]] for row in deals] == ["No", "No"]
+
+
+def test_a_flagged_deal_shows_what_was_entered_in_the_deal_log():
+    """A correction that ends the match earlier flags the deals after it: they have no record, so the
+    deal log shows the finishing order entered (read for the flagged deals only)."""
+    match = table_match(profile="timed-40")  # +5 a 1-2 (seed 002): 2 → 7 → 12 → A
+    for order in (["N", "S"], ["N", "S"], ["N", "S"], ["N", "E", "W"], ["N", "E", "S"]):
+        deal_record(match_id=match.pk, outcome={"order": order})  # deal 4: a failed A attempt
+    deal_correct(match_id=match.pk, number=4, outcome={"order": ["N", "S"]}, reason="passed A")  # ends at 4
+    match.refresh_from_db()
+    flagged = list(match.deals.filter(flagged=True).values_list("number", "outcome"))
+    assert flagged, "the scenario must flag a deal"
+    book = read_book(build(tournament=match.round.stage.tournament))
+    log = book["牌局记录"]
+    column = {title: index for index, title in enumerate(log[0])}
+    rows = {row[column["副"]]: row for row in log[1:] if row[column["变更"]] is None}
+    for number, outcome in flagged:
+        row = rows[number]
+        assert row[column["待核对"]] == "是"
+        assert row[column["名次顺序"]] == " ".join(outcome["order"])
