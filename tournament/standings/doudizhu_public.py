@@ -25,7 +25,8 @@ from tournament.games import game_entry
 from tournament.matches.models import Deal, MatchSeat, Round, RoundStatus, Stage
 from tournament.matches.table_selectors import round_seating
 from tournament.registration.models import Pair, Player
-from tournament.standings.cache import public_cached
+from tournament.standings.cache import UNREAD, coalesced_get, public_cached
+from tournament.standings.public_cache import standings_key
 from tournament.standings.selectors import stage_ranking_get
 
 FIND_LIMIT = 20
@@ -269,47 +270,77 @@ def seat_find(*, tournament_id: int, round_ids: list[int], query: str) -> tuple[
 # -- the pages (views.py hands them over for a three-seat event) -----------------------------------
 
 
+def tables_build_get(*, tournament_id: int, round_id: int, version: int | None = None) -> tuple[int, Any]:
+    """A round's tables of three with their live points as last built, and the build's token: a
+    coalesced build of the *public* version (every deal moves it), as the other games' draw
+    (``public_cache.draw_build_get``): one rebuild every ``PUBLIC_REBUILD_SECONDS`` at most."""
+    return coalesced_get(
+        tournament_id=tournament_id,
+        key=f"ddz:tables:{round_id}",
+        build=lambda: round_tables_get(round_id=round_id),
+        version=version,
+        scope="public",
+    )
+
+
+def standings_build_get(
+    *, tournament_id: int, stage_id: int, version: int | None = None, marker: Any = UNREAD
+) -> tuple[int, StandingsTable]:
+    """A points stage's standings as last built, and the build's token: a coalesced build of the
+    *standings* version, which only a table finishing (or leaving finished) moves — the ranking
+    counts finished tables only (``doudizhu._player_rounds``), so a deal inside a table rebuilds
+    nothing. Under the other games' key (:func:`public_cache.standings_key`): a stage is of one game."""
+    return coalesced_get(
+        tournament_id=tournament_id,
+        key=standings_key(stage_id),
+        build=lambda: standings_table_get(stage_id=stage_id),
+        version=version,
+        marker=marker,
+    )
+
+
 def draw_page(request: HttpRequest, *, overview: Any, round_: Any, live_page: Any) -> HttpResponse:
-    def context() -> dict[str, Any]:
-        if round_ is None:
-            return {"round": None}
-        tables = public_cached(
+    frame = f"s{request.seating_version}"  # type: ignore[attr-defined]
+    tables: Any = None
+    version = frame
+    if round_ is not None:
+        build, tables = tables_build_get(
             tournament_id=overview.id,
-            key=f"ddz:tables:{round_.id}",
-            build=lambda: round_tables_get(round_id=round_.id),
+            round_id=round_.id,
             version=request.public_version,  # type: ignore[attr-defined]
         )
-        return {"round": round_, "tables": tables}
+        version = f"{frame}.d{build}"
 
     return live_page(
         request,
         overview=overview,
         key=f"ddz:draw:{round_.id if round_ else 0}",
         fragment="public/_doudizhu_draw.html",
-        context=context,
+        context=lambda: {"round": round_, "tables": tables} if round_ is not None else {"round": None},
         title=_("Draw"),
         section="draw",
+        version=version,
     )
 
 
-def standings_page(request: HttpRequest, *, overview: Any, stage: Any, live_page: Any) -> HttpResponse:
-    def context() -> dict[str, Any]:
-        table = public_cached(
-            tournament_id=overview.id,
-            key=f"ddz:standings:{stage.id}",
-            build=lambda: standings_table_get(stage_id=stage.id),
-            version=request.public_version,  # type: ignore[attr-defined]
-        )
-        return {"table": table, "stage": stage}
-
+def standings_page(
+    request: HttpRequest, *, overview: Any, stage: Any, live_page: Any, marker: Any = UNREAD
+) -> HttpResponse:
+    build, table = standings_build_get(
+        tournament_id=overview.id,
+        stage_id=stage.id,
+        version=request.standings_version,  # type: ignore[attr-defined]
+        marker=marker,
+    )
     return live_page(
         request,
         overview=overview,
         key=f"ddz:standings:{stage.id}",
         fragment="public/_doudizhu_standings.html",
-        context=context,
+        context=lambda: {"table": table, "stage": stage},
         title=_("Standings"),
         section="standings",
+        version=f"s{request.seating_version}.b{build}",  # type: ignore[attr-defined]
     )
 
 
@@ -415,28 +446,19 @@ def match_page(request: HttpRequest, *, overview: Any, match_id: int, live_page:
     )
 
 
-def screen_slides(*, overview: Any, version: Any, rows: int, max_slides: int) -> list[dict[str, Any]]:
+def screen_slides(*, overview: Any, rows: int, max_slides: int) -> list[dict[str, Any]]:
     """The big screen of a Dou Dizhu event: the current round's tables of three, then the standings of
-    its stage (points, and who was cut), ``rows`` to a slide."""
+    its stage (points, and who was cut), ``rows`` to a slide; both the coalesced builds the draw and
+    standings pages show."""
     slides: list[dict[str, Any]] = []
     current = overview.current_round
     if current is None:
         return slides
-    tables = public_cached(
-        tournament_id=overview.id,
-        key=f"ddz:tables:{current.id}",
-        build=lambda: round_tables_get(round_id=current.id),
-        version=version,
-    )
+    _build, tables = tables_build_get(tournament_id=overview.id, round_id=current.id)
     chunks = [tables.tables[i : i + rows] for i in range(0, min(len(tables.tables), rows * max_slides), rows)] or [()]
     for number, chunk in enumerate(chunks, 1):
         slides.append({"kind": "tables", "round": current, "tables": chunk, "part": number, "parts": len(chunks)})
-    table = public_cached(
-        tournament_id=overview.id,
-        key=f"ddz:standings:{current.stage_id}",
-        build=lambda: standings_table_get(stage_id=current.stage_id),
-        version=version,
-    )
+    _build, table = standings_build_get(tournament_id=overview.id, stage_id=current.stage_id)
     lines = table.lines
     chunks = [lines[i : i + rows] for i in range(0, min(len(lines), rows * max_slides), rows)]
     for number, chunk in enumerate(chunks, 1):

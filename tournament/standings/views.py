@@ -263,7 +263,9 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
     if stage is None or stage.is_knockout:
         raise Http404
     if game_entry(overview.game).three_seats:  # points, tie-breaks and cuts (Dou Dizhu)
-        return doudizhu_public.standings_page(request, overview=overview, stage=stage, live_page=_live_page)
+        return doudizhu_public.standings_page(
+            request, overview=overview, stage=stage, live_page=_live_page, marker=markers[standings_key(stage_id)]
+        )
     page = _int_param(request, "page", 1, 1, 10_000)
     # The stage's last complete build: the page (and its poll's 204) moves only when a new one lands.
     # Loaded only to render a page not cached yet under the build's token.
@@ -378,10 +380,7 @@ def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
     def context() -> dict[str, Any]:
         if game_entry(overview.game).three_seats:  # tables of three and the players' points (Dou Dizhu)
-            version = request.public_version  # type: ignore[attr-defined]
-            slides = doudizhu_public.screen_slides(
-                overview=overview, version=version, rows=rows, max_slides=SCREEN_MAX_SLIDES
-            )
+            slides = doudizhu_public.screen_slides(overview=overview, rows=rows, max_slides=SCREEN_MAX_SLIDES)
             return {"slides": slides, "interval": interval}
         slides: list[dict[str, Any]] = []
         current = overview.current_round
