@@ -287,3 +287,18 @@ class AdvancementFlagForm(forms.Form):
         widget=forms.RadioSelect,
     )
     reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
+
+
+class RoundFlagForm(forms.Form):
+    """The organiser's answer to a round drawn from standings a correction changed
+    (``round_flags.round_flag_resolve``)."""
+
+    choice = forms.ChoiceField(
+        label=_("What to do"),
+        choices=[
+            ("redraw", _("Draw the round again from the corrected standings (only before any result)")),
+            ("keep", _("Keep the round as drawn")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
