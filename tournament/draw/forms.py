@@ -302,3 +302,10 @@ class RoundFlagForm(forms.Form):
         widget=forms.RadioSelect,
     )
     reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
+
+    def __init__(self, *args: Any, played: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if played:  # a round with results can only be kept (``round_flag_resolve`` refuses a redraw)
+            choices = [choice for choice in self.fields["choice"].choices if choice[0] == "keep"]
+            self.fields["choice"].choices = choices
+            self.fields["choice"].initial = "keep"

@@ -242,6 +242,7 @@ def _round_page(
         ),
         None,
     )
+    played = flag is not None and services.round_has_results(round_=round_)  # then it can only be kept
     if tournament.entry.three_seats:
         return _three_seat_round(request, tournament, round_)
     warnings = round_warnings(round_=round_)
@@ -274,7 +275,7 @@ def _round_page(
             "move_form": MoveForm(round_=round_) if draft else None,
             "can_unpublish": not draft and not services.round_has_results(round_=round_),
             "flag": flag,
-            "flag_form": flag_form or RoundFlagForm(),
+            "flag_form": flag_form or RoundFlagForm(played=played),
         },
         status=status,
     )

@@ -343,7 +343,10 @@ WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "flag_note_reason": ("；理由：{reason}", "; reason: {reason}"),
         "flag_note_see": ("。详见“更正标记”表。", ". See the sheet “Correction flags”."),
         "pair_ref": ("{number}号 {name}", "No. {number} {name}"),
-        "pair_moved": ("{number}号 {before}→{after}", "No. {number} {before}→{after}"),
+        "pair_moved": (
+            "{number}号 第{before}名（{before_points}分）→第{after}名（{after_points}分）",
+            "No. {number} place {before} ({before_points} pts) → place {after} ({after_points} pts)",
+        ),
         # downloaded file names
         "file_workbook": ("{tournament} 赛事工作簿", "{tournament} workbook"),
         "file_round_draw": ("{tournament} {stage}第{round}轮对阵表", "{tournament} {stage} round {round} draw"),

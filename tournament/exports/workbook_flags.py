@@ -57,7 +57,15 @@ def _moved(flag: StageFlag, language: Language) -> str | None:
         return None
     separator = "、" if language == "zh" else "; "
     return separator.join(
-        h.word("pair_moved", language, number=c.pair.number or "?", before=c.before or "—", after=c.after or "—")
+        h.word(
+            "pair_moved",
+            language,
+            number=c.pair.number or "?",
+            before=c.before or "—",
+            after=c.after or "—",
+            before_points="—" if c.before_points is None else c.before_points,
+            after_points="—" if c.after_points is None else c.after_points,
+        )
         for c in flag.moved
     )
 

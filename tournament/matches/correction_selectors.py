@@ -30,6 +30,9 @@ class PlaceChange:
     before: int | None
     """The rank the draw read (None: not ranked then)."""
     after: int | None
+    before_points: float | None = None
+    """The match points the draw read (a Swiss round pairs by them)."""
+    after_points: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +68,9 @@ class StageFlag:
         return self.kind == AdvancementFlagKind.ROUND
 
 
+NOWHERE: tuple[int | None, float | None] = (None, None)
+
+
 def _places(rows: object) -> dict[int, tuple[int | None, float | None]]:
     out: dict[int, tuple[int | None, float | None]] = {}
     if isinstance(rows, list):
@@ -97,11 +103,12 @@ def stage_flags_get(*, stage: Stage | int, open_only: bool = False) -> tuple[Sta
     out = []
     for row in rows:
         before, after = _places(row.detail.get("before")), _places(row.detail.get("after"))
-        moved = tuple(
-            PlaceChange(card(pk), before.get(pk, (None, None))[0], after.get(pk, (None, None))[0])
-            for pk in sorted(set(before) | set(after), key=lambda pk: (after.get(pk, (10**9,))[0] or 10**9, pk))
-            if before.get(pk) != after.get(pk)
-        )
+        moved = []
+        for pk in set(before) | set(after):
+            (rank_before, points_before), (rank_after, points_after) = before.get(pk, NOWHERE), after.get(pk, NOWHERE)
+            if (rank_before, points_before) != (rank_after, points_after):
+                moved.append(PlaceChange(card(pk), rank_before, rank_after, points_before, points_after))
+        moved.sort(key=lambda change: (change.after or 10**9, change.pair.id))  # in the corrected order
         out.append(
             StageFlag(
                 id=row.pk,
@@ -112,7 +119,7 @@ def stage_flags_get(*, stage: Stage | int, open_only: bool = False) -> tuple[Sta
                 match_id=row.match_id,
                 leaving=tuple(card(int(pk)) for pk in row.advanced if pk not in row.now_advancing),
                 joining=tuple(card(int(pk)) for pk in row.now_advancing if pk not in row.advanced),
-                moved=moved,
+                moved=tuple(moved),
                 reason=row.decision_reason,
                 decided_at=row.decided_at,
                 created_at=row.created_at,
