@@ -66,8 +66,10 @@ def round_recheck(*, match: Match, user: Any = None) -> list[AdvancementFlag]:
     if correction is None or correction.changes.get("rounds_checked"):
         return []
     drawn_from = correction.before.get("round_standings") or {}
+    if not drawn_from:  # not a Swiss stage, or no later round was drawn when it was unlocked
+        return []
     stage = match.round.stage
-    now = later_round_standings(stage=stage, after_round=match.round.number) if drawn_from else {}
+    now = later_round_standings(stage=stage, after_round=match.round.number)
     flags, closed = [], False
     with transaction.atomic():
         for number_text, rows in sorted(drawn_from.items(), key=lambda item: int(item[0])):

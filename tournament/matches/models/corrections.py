@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournament.audit import AuditedHistory
+from tournament.bounds import column_checks
 from tournament.matches.models.core import Match, Round, Stage
 
 
@@ -130,6 +131,7 @@ class AdvancementFlag(models.Model):
             models.UniqueConstraint(
                 fields=["stage"], condition=Q(status="open", kind="advancement"), name="advancement_flag_one_open"
             ),
+            *column_checks("advancement_flag", round_number="PositiveSmallIntegerField"),
             models.UniqueConstraint(
                 fields=["stage", "round_number"],
                 condition=Q(status="open", kind="round"),
