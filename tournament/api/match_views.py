@@ -1,5 +1,5 @@
 """The referee API: my tables, a match, enter / preview / correct / delete / undo a deal, start,
-sign off, unlock, adjustments, start a round.
+sign off, unlock, clear a next match for a correction, adjustments, start a round.
 
 Thin views (HackSoft style): an input serializer checks the shape, ``tournament.matches.access``
 scopes the match by the caller (out of scope is 404, as on the pages), a service writes, an output
@@ -47,7 +47,7 @@ from tournament.api.match_serializers import (
 from tournament.api.schema import StrictQueryParams
 from tournament.bounds import INT_MAX
 from tournament.errors import UserError
-from tournament.matches import access, clock, corrections, selectors, services
+from tournament.matches import access, clearing, clock, corrections, selectors, services
 from tournament.matches.models import Match
 from tournament.parsing import int_parse
 
@@ -113,7 +113,11 @@ class MatchView(StrictQueryParams, APIView):
         match_id = self.kwargs.get("match_id")
         if error.status != status.HTTP_409_CONFLICT or match_id is None:
             return {}
-        return {"match": _detail(match_id)}
+        extra: dict[str, Any] = {"match": _detail(match_id)}
+        if error.code == "successor_started":  # the way forward: clear those (POST /api/matches/<id>/clear/)
+            match = Match.objects.select_related("round__stage").get(pk=match_id)
+            extra["started_successors"] = [m.match_id for m in corrections.correction_started_successors(match=match)]
+        return extra
 
     def answer(self, match_id: int, code: int = status.HTTP_200_OK) -> Response:
         return Response(_detail(match_id), status=code)
@@ -321,6 +325,32 @@ class UnlockView(MatchView):
             reason=data.validated_data["reason"],
             user=request.user,
             dependents_seen=data.validated_data["dependents_seen"],
+        )
+        return self.answer(match.pk)
+
+
+class MatchClearView(MatchView):
+    @extend_schema(
+        summary="Clear a started knockout match a correction waits for (organisers, chief referee)",
+        description="Issue 17: when a corrected match's new winner cannot move into the next match because "
+        "it has started (409 successor_started at the sign-off), this deletes that match's deals and "
+        "adjustments with a reason (kept in the history) and resets its clock; then the correction can be "
+        "signed off and the bracket follows. Refused: match_locked (signed off: unlock it first), "
+        "not_started, not_blocking (no correction of an earlier match waits for it).",
+        request=DeletionInput,
+        responses={200: MatchDetailOutput, **ERRORS},
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = self.match(request, match_id)
+        if not access.user_may_unlock(user=request.user, match=match):
+            raise Http404
+        data = DeletionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        clearing.match_clear(
+            match_id=match.pk,
+            reason=data.validated_data["reason"],
+            user=request.user,
+            expected_version=data.validated_data["expected_version"],
         )
         return self.answer(match.pk)
 

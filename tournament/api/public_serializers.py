@@ -34,6 +34,11 @@ class StageOut(serializers.Serializer):
         help_text="A corrected result of the stage it was advanced from changes who advances; "
         "the organiser has not decided yet (redraw, or keep with a reason)."
     )
+    rounds_changed = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Numbers of this stage's rounds drawn from standings a correction of an earlier round "
+        "changed; the organiser has not decided yet (redraw, or keep with a reason).",
+    )
 
 
 class RoundOut(serializers.Serializer):

@@ -28,6 +28,7 @@ urlpatterns = [
     path("matches/<int:match_id>/undo/", match_views.DealUndoView.as_view(), name="undo"),
     path("matches/<int:match_id>/sign-off/", match_views.SignOffView.as_view(), name="sign_off"),
     path("matches/<int:match_id>/unlock/", match_views.UnlockView.as_view(), name="unlock"),
+    path("matches/<int:match_id>/clear/", match_views.MatchClearView.as_view(), name="clear"),
     path("matches/<int:match_id>/adjustments/", match_views.AdjustmentListView.as_view(), name="adjustments"),
     path("rounds/<int:round_id>/start/", match_views.RoundStartView.as_view(), name="round_start"),
 ]

@@ -12,6 +12,9 @@ advancement (count, overrides, lots) would advance now are compared with its ent
   (only while no match of the stage has a result: its rounds are deleted and the pairs advanced
   again) or **keep** the stage as drawn, with a reason. Both are audited.
 - The set is the same again (a correction undone): an open flag is closed as kept, saying so.
+
+Later rounds of the corrected match's own Swiss stage are flagged by the same machinery
+(``tournament.draw.round_flags``, kind ``round``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from tournament.draw.stages import stage_advance, stage_advancing_now
 from tournament.errors import UserError
 from tournament.matches.models import (
     AdvancementFlag,
+    AdvancementFlagKind,
     AdvancementFlagStatus,
     Correction,
     CorrectionStatus,
@@ -56,7 +60,9 @@ def _later_stages(stage: Stage) -> list[Stage]:
 
 def stage_open_advancement_flag(*, stage: Stage) -> AdvancementFlag | None:
     """The stage's open "advancement changed" flag, if any (what its pages, API and workbook show)."""
-    return AdvancementFlag.objects.filter(stage=stage, status=AdvancementFlagStatus.OPEN).first()
+    return AdvancementFlag.objects.filter(
+        stage=stage, kind=AdvancementFlagKind.ADVANCEMENT, status=AdvancementFlagStatus.OPEN
+    ).first()
 
 
 def _advance_again(later: Stage, source: Stage, *, user: Any, reason: str) -> None:
@@ -135,7 +141,7 @@ def advancement_flag_resolve(*, stage: Stage, choice: str, reason: str, user: An
         flag = (
             AdvancementFlag.objects.select_for_update()
             .select_related("stage")
-            .filter(stage_id=stage.pk, status=AdvancementFlagStatus.OPEN)
+            .filter(stage_id=stage.pk, kind=AdvancementFlagKind.ADVANCEMENT, status=AdvancementFlagStatus.OPEN)
             .first()
         )
         if flag is None or flag.status != AdvancementFlagStatus.OPEN:

@@ -287,3 +287,25 @@ class AdvancementFlagForm(forms.Form):
         widget=forms.RadioSelect,
     )
     reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
+
+
+class RoundFlagForm(forms.Form):
+    """The organiser's answer to a round drawn from standings a correction changed
+    (``round_flags.round_flag_resolve``)."""
+
+    choice = forms.ChoiceField(
+        label=_("What to do"),
+        choices=[
+            ("redraw", _("Draw the round again from the corrected standings (only before any result)")),
+            ("keep", _("Keep the round as drawn")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
+
+    def __init__(self, *args: Any, played: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if played:  # a round with results can only be kept (``round_flag_resolve`` refuses a redraw)
+            choices = [choice for choice in self.fields["choice"].choices if choice[0] == "keep"]
+            self.fields["choice"].choices = choices
+            self.fields["choice"].initial = "keep"

@@ -12,6 +12,7 @@ from typing import Any
 from django.dispatch import receiver
 
 from tournament.draw.advancement_flags import advancement_recheck
+from tournament.draw.round_flags import round_recheck
 from tournament.draw.services import bracket_after_result
 from tournament.matches.signals import match_confirmed
 from tournament.registration.lifecycle import tournament_finish_if_decided
@@ -44,3 +45,13 @@ def recheck_advancement(sender: Any, match: Any, **kwargs: Any) -> None:
         advancement_recheck(match=match)
     except Exception:  # the sign-off has committed; the organiser sees no flag and can re-check by hand
         logger.exception("advancement not re-checked after match %s", match.pk)
+
+
+@receiver(match_confirmed, dispatch_uid="draw.round_recheck")
+def recheck_rounds(sender: Any, match: Any, **kwargs: Any) -> None:
+    """A corrected match signed off again: later rounds of its Swiss stage drawn from standings the
+    correction changed are flagged (``tournament.draw.round_flags``; issue 17)."""
+    try:
+        round_recheck(match=match)
+    except Exception:  # the sign-off has committed; the unlock page said the rounds stay as drawn
+        logger.exception("later rounds not re-checked after match %s", match.pk)

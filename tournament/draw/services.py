@@ -63,6 +63,8 @@ from tournament.draw.three_seats import three_seat_round_create
 from tournament.locale import in_ui_language
 from tournament.matches.models import (
     Adjustment,
+    AdvancementFlag,
+    AdvancementFlagStatus,
     Deal,
     Match,
     MatchStatus,
@@ -484,13 +486,20 @@ def round_unpublish(*, round_: Round, user: Any = None, reason: str = "") -> Rou
 
 
 @event_write
-def round_delete(*, round_: Round, user: Any = None) -> None:
+def round_delete(*, round_: Round, user: Any = None, reason: str = "") -> None:
     """Delete a draft round. Deleting a stage's first round also forgets its bracket or schedule,
-    so the next draw starts afresh (with a new seed)."""
+    so the next draw starts afresh (with a new seed). A flag saying the round was drawn from
+    standings a correction changed (issue 17) is closed: its next draw reads the corrected ones."""
     with transaction.atomic():
         locked = _locked_round(round_)
         if locked.status != RoundStatus.DRAFT:
             raise ValidationError(_("Only a draft round can be deleted."), code="not_draft")
+        for flag in AdvancementFlag.objects.filter(round=locked, status=AdvancementFlagStatus.OPEN):
+            flag.status = AdvancementFlagStatus.REDRAWN
+            flag.decision_reason = reason or "round deleted: drawn again from the corrected standings"
+            flag.decided_at = timezone.now()
+            history_author(flag, user, flag.decision_reason)
+            flag.save()
         if locked.number == 1:
             stage = Stage.objects.select_for_update().get(pk=locked.stage_id)
             kept = {k: v for k, v in stage.options.items() if k not in ("bracket_record", "schedule_seed")}
@@ -498,5 +507,5 @@ def round_delete(*, round_: Round, user: Any = None) -> None:
                 stage.options = kept
                 history_author(stage, user, "first round deleted")
                 stage.save(update_fields=["options"])
-        history_author(locked, user, "draft deleted")
+        history_author(locked, user, reason or "draft deleted")
         locked.delete()

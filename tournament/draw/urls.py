@@ -15,6 +15,7 @@ urlpatterns = [
         name="stage_advancement_flag",
     ),
     path("t/<int:tournament_id>/manage/rounds/<int:round_id>/", views.round_detail, name="round"),
+    path("t/<int:tournament_id>/manage/rounds/<int:round_id>/correction/", views.round_flag, name="round_flag"),
     path("t/<int:tournament_id>/manage/rounds/<int:round_id>/swap/", views.round_swap, name="round_swap"),
     path("t/<int:tournament_id>/manage/rounds/<int:round_id>/move/", views.round_move, name="round_move"),
     path("t/<int:tournament_id>/manage/rounds/<int:round_id>/publish/", views.round_publish, name="round_publish"),

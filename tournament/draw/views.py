@@ -20,13 +20,14 @@ from django.views.decorators.http import require_POST
 
 from tournament.draw import edits, services
 from tournament.draw import stages as draw_stages
-from tournament.draw.advancement_flags import advancement_flag_resolve, stage_open_advancement_flag
+from tournament.draw.advancement_flags import advancement_flag_resolve
 from tournament.draw.forms import (
     AdvanceForm,
     AdvancementFlagForm,
     MoveForm,
     RefereePlanForm,
     RoundDrawForm,
+    RoundFlagForm,
     StageForm,
     SwapForm,
     TableAreaForm,
@@ -34,6 +35,7 @@ from tournament.draw.forms import (
 )
 from tournament.draw.pairing import DrawWarning
 from tournament.draw.points_forms import PointsStageForm
+from tournament.draw.round_flags import round_flag_resolve
 from tournament.draw.selectors import (
     round_lines,
     round_matches,
@@ -44,6 +46,7 @@ from tournament.draw.selectors import (
     table_ranges,
 )
 from tournament.errors import USER_ERRORS, UserError, user_error_of
+from tournament.matches.correction_selectors import stage_flags_get
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.matches.referees import referee_accounts_list
 from tournament.matches.table_links import table_qr_codes
@@ -103,14 +106,9 @@ def _stage_page(
     status: int = 200,
 ) -> HttpResponse:
     rounds = stage.rounds.order_by("number")
-    flag = stage_open_advancement_flag(stage=stage)
-    names_of: dict[str, list[str]] = {}
-    if flag is not None:  # who advanced and who the corrected results advance, by name
-        names = dict(tournament.pairs.filter(pk__in=[*flag.advanced, *flag.now_advancing]).values_list("id", "name"))
-        names_of = {
-            "leaving": [names.get(pk, str(pk)) for pk in flag.advanced if pk not in flag.now_advancing],
-            "joining": [names.get(pk, str(pk)) for pk in flag.now_advancing if pk not in flag.advanced],
-        }
+    # the one reader of the correction flags (the public pages, the API and the workbook read it too)
+    flags = stage_flags_get(stage=stage, open_only=True)
+    flag = next((item for item in flags if not item.is_round), None)
     bracket = services.stage_bracket(stage=stage)
     seeds: list[Any] = []
     if bracket is not None:
@@ -132,7 +130,7 @@ def _stage_page(
             "rules_profile": stage_profile_name(stage),
             "rules_lines": stage_rules_lines(stage),
             "flag": flag,
-            "flag_names": names_of,
+            "round_flags": [item for item in flags if item.is_round],
             "flag_form": flag_form or AdvancementFlagForm(),
         },
         status=status,
@@ -225,7 +223,26 @@ def round_detail(request: HttpRequest, tournament: Tournament, round_id: int) ->
     """A round's draw (the draft preview before publishing): tables in pages of
     :data:`ROUND_PAGE_SIZE` (2,500 on one page were 1.8 MB and seconds), or only those with a
     warning (``?problems=1``); the counts are of the whole round."""
-    round_ = _round(tournament, round_id)
+    return _round_page(request, tournament, _round(tournament, round_id))
+
+
+def _round_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    round_: Round,
+    *,
+    flag_form: RoundFlagForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    flag = next(
+        (
+            item
+            for item in stage_flags_get(stage=round_.stage_id, open_only=True)
+            if item.is_round and item.round_number == round_.number
+        ),
+        None,
+    )
+    played = flag is not None and services.round_has_results(round_=round_)  # then it can only be kept
     if tournament.entry.three_seats:
         return _three_seat_round(request, tournament, round_)
     warnings = round_warnings(round_=round_)
@@ -257,8 +274,34 @@ def round_detail(request: HttpRequest, tournament: Tournament, round_id: int) ->
             "swap_form": SwapForm(round_=round_) if draft else None,
             "move_form": MoveForm(round_=round_) if draft else None,
             "can_unpublish": not draft and not services.round_has_results(round_=round_),
+            "flag": flag,
+            "flag_form": flag_form or RoundFlagForm(played=played),
         },
+        status=status,
     )
+
+
+@require_POST
+@organiser_view
+def round_flag(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+    """The organiser's answer to a round drawn from standings a correction changed: draw it again
+    or keep it, with a reason (issue 17: ``draw.round_flags``)."""
+    round_ = _round(tournament, round_id)
+    form = RoundFlagForm(request.POST)
+    if form.is_valid():
+        try:
+            _flag, now = round_flag_resolve(
+                round_=round_, choice=form.cleaned_data["choice"], reason=form.cleaned_data["reason"], user=request.user
+            )
+        except USER_ERRORS as error:
+            form.add_error(None, user_error_of(error).message)
+        else:
+            if now.pk != round_.pk:
+                messages.success(request, _("Round drawn again from the corrected standings: check it, then publish."))
+            else:
+                messages.success(request, _("Round kept as drawn."))
+            return redirect("draw:round", tournament_id=tournament.pk, round_id=now.pk)
+    return _round_page(request, tournament, round_, flag_form=form, status=400)
 
 
 def _three_seat_round(request: HttpRequest, tournament: Tournament, round_: Round) -> HttpResponse:

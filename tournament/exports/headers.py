@@ -331,6 +331,22 @@ WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "started": ("开始时间", "Started"),
         "finished_at": ("结束时间", "Finished"),
         "no_tiers": ("尚未设置奖项。", "No prize tiers defined yet."),
+        # correction flags (issue 17: exports.workbook_flags)
+        "flag_advancement": ("晋级名单已变更", "Advancement changed"),
+        "flag_round": ("第{round}轮按更正前的排名抽签", "Round {round} drawn from changed standings"),
+        "flag_open": ("待组织者决定", "Awaiting the organiser"),
+        "flag_kept": ("维持原状（附理由）", "Kept, with a reason"),
+        "flag_redrawn": ("已重新晋级", "Advanced again"),
+        "flag_redrawn_round": ("已重新抽签", "Drawn again"),
+        "flag_note": ("更正标记：{kind}（{status}）", "Correction flag: {kind} ({status})"),
+        "flag_note_pairs": ("；移出 {out}；移入 {into}", "; out: {out}; in: {into}"),
+        "flag_note_reason": ("；理由：{reason}", "; reason: {reason}"),
+        "flag_note_see": ("。详见“更正标记”表。", ". See the sheet “Correction flags”."),
+        "pair_ref": ("{number}号 {name}", "No. {number} {name}"),
+        "pair_moved": (
+            "{number}号 第{before}名（{before_points}分）→第{after}名（{after_points}分）",
+            "No. {number} place {before} ({before_points} pts) → place {after} ({after_points} pts)",
+        ),
         # downloaded file names
         "file_workbook": ("{tournament} 赛事工作簿", "{tournament} workbook"),
         "file_round_draw": ("{tournament} {stage}第{round}轮对阵表", "{tournament} {stage} round {round} draw"),
@@ -352,6 +368,7 @@ SHEETS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "adjustments": ("调整与处罚", "Adjustments"),
         "awards": ("获奖名单", "Awards"),
         "score_sheets": ("记分表", "Score sheets"),
+        "corrections": ("更正标记", "Correction flags"),
     }
 )
 

@@ -1,8 +1,10 @@
 """The organiser's tournament workbook (issue 8): one .xlsx with every list management asks for.
 
 Sheets, in order: registration (参赛名单, first, so the roster importer reads it back), each round's
-draw, match results, the deal log, the standings of each stage with every tie-break column,
-adjustments, and the award list. Everything comes from the stored snapshots the rules core wrote
+draw, match results, the deal log, the standings of each stage with every tie-break column (and,
+after its rows, a line for each correction flag of the stage), the correction flags (更正标记, when
+a correction flagged a stage's advancement or a round's draw: issue 17), adjustments, and the
+award list. Everything comes from the stored snapshots the rules core wrote
 (DESIGN.md: nothing downstream recomputes the rules); the big tables are streamed from the
 database in chunks and written row by row, so memory does not grow with the event.
 """
@@ -27,8 +29,10 @@ from tournament.exports.prizes import prize_stage, prize_tiers_award
 from tournament.exports.round_sheets import round_draw_sheet_write
 from tournament.exports.selectors import MatchPlace, PairCard, match_places, pair_cards, tournament_stages
 from tournament.exports.workbook_doudizhu import doudizhu_standings_write
+from tournament.exports.workbook_flags import flags_sheet_write, stage_flag_notes_write
 from tournament.exports.xlsx import Book, StreamedSheet
 from tournament.games import game_entry
+from tournament.matches.correction_selectors import StageFlag, stage_flags_get
 from tournament.matches.models import Adjustment, Deal, Match, Round
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.standings.selectors import StageStandings, stage_ranking_get
@@ -250,12 +254,14 @@ def _standings_columns(tie_breakers: tuple[str, ...]) -> tuple[h.Column, ...]:
     return h.STANDINGS_FIXED + tuple(h.metric_column(name) for name in metrics) + h.STANDINGS_STAGE
 
 
-def _standings(book: Book, context: _Context, standings: StageStandings) -> None:
+def _standings(
+    book: Book, context: _Context, standings: StageStandings, flags: tuple[StageFlag, ...] = ()
+) -> None:
     """The stage's one ranking (as the public page): a grouped round robin group by group, ranks
     within the group; the stage place is the prizes' order."""
     if standings.players is not None:  # a points stage of three-seat tables: its own columns (Dou Dizhu)
         doudizhu_standings_write(book, context, standings)
-        return
+        return  # (no correction flags: a points stage is neither advanced by pairs nor drawn as a Swiss)
     columns = _standings_columns(standings.standings.tie_breakers)
     metric_columns = columns[len(h.STANDINGS_FIXED) : len(columns) - len(h.STANDINGS_STAGE)]
     title = h.sheet_name("standings", context.language, stage=standings.stage.name)
@@ -287,6 +293,7 @@ def _standings(book: Book, context: _Context, standings: StageStandings) -> None
             ]
         )
         context.progress.advance()
+    stage_flag_notes_write(sheet, flags, context.language)
 
 
 def _adjustments(book: Book, context: _Context) -> None:
@@ -416,12 +423,16 @@ def workbook_build(
         _draws(book, context, rounds)
         _results(book, context)
         _deals(book, context)
+        flags: list[tuple[str, StageFlag]] = []
         for stage in stages:
             is_final = prize_stage_ is not None and stage.pk == prize_stage_.pk
             standings = stage_ranking_get(stage=stage, lots_seed=lots_seed if is_final else None)
-            _standings(book, context, standings)
+            stage_flags = stage_flags_get(stage=stage)  # the one reader the pages and the API use
+            _standings(book, context, standings, stage_flags)
+            flags += [(stage.name, flag) for flag in stage_flags]
             if is_final:
                 final = standings
+        flags_sheet_write(book, language, flags)
         _adjustments(book, context)
         _awards(book, context, final)
         book.save(target)

@@ -177,14 +177,41 @@ def _result_of(match: Match) -> dict[str, Any]:
     }
 
 
+def later_round_standings(*, stage: Stage, after_round: int) -> dict[str, list[list[Any]]]:
+    """For each round of a Swiss ``stage`` numbered above ``after_round``: the standings its draw
+    read (the counted results of the rounds before it; ``[pair id, rank, match points]`` in rank
+    order — what ``draw.stages.stage_entrants`` gives the pairing). Kept on a correction when it
+    opens, compared when it closes (``draw.advancement_flags``: a later round drawn from standings
+    the correction changed is flagged)."""
+    from tournament.standings.selectors import stage_match_records, stage_ranking_get
+
+    if stage.format != StageFormat.SWISS:
+        return {}
+    numbers = list(Round.objects.filter(stage=stage, number__gt=after_round).values_list("number", flat=True))
+    if not numbers:
+        return {}
+    records = stage_match_records(stage=stage)
+    out = {}
+    for number in sorted(numbers):
+        earlier = [record for record in records if record.round < number]
+        rows = stage_ranking_get(stage=stage, records=earlier).standings.rows
+        out[str(number)] = [[int(row.entrant), row.rank, row.match_points] for row in rows]
+    return out
+
+
 def correction_open(*, match: Match, reason: str, user: Any, dependents: MatchDependents) -> Correction:
-    """Record the unlock of ``match`` (inside ``match_unlock``'s transaction, on the locked row)."""
+    """Record the unlock of ``match`` (inside ``match_unlock``'s transaction, on the locked row,
+    before it is reopened: the later rounds' standings are those they were drawn from)."""
+    before = _result_of(match)
+    standings = later_round_standings(stage=match.round.stage, after_round=match.round.number)
+    if standings:
+        before["round_standings"] = standings
     row = Correction(
         match=match,
         reason=reason,
         opened_by=user if getattr(user, "is_authenticated", False) else None,
         opened_at=timezone.now(),
-        before=_result_of(match),
+        before=before,
         dependents=dependents.to_json(),
     )
     history_author(row, user, reason)
@@ -243,7 +270,8 @@ def correction_close(*, match: Match, user: Any) -> Correction | None:
         return None
     after = _result_of(match)
     old, new = row.before.get("winner"), after["winner"]
-    changes: dict[str, Any] = {"after": after, "winner_changed": old != new}
+    # what was recorded while it was open (a next match cleared) stays with what the sign-off finds
+    changes: dict[str, Any] = {**row.changes, "after": after, "winner_changed": old != new}
     if old != new and old is not None and new is not None:
         successors = _successors(match)
         started = [item for item in successors if _started(item)]
@@ -282,3 +310,22 @@ def correction_close(*, match: Match, user: Any) -> Correction | None:
 
 def match_open_correction(*, match: Match) -> Correction | None:
     return match.corrections.filter(status=CorrectionStatus.OPEN).first()
+
+
+def correction_started_successors(*, match: Match) -> tuple[DependentMatch, ...]:
+    """While ``match`` (a knockout's) is reopened for correction: the later matches holding its
+    pairs that have started — if its winner changes they refuse the sign-off
+    (``successor_started``) until cleared (``tournament.matches.clearing.match_clear``)."""
+    if match.reopened_at is None or match.round.stage.format != StageFormat.KNOCKOUT:
+        return ()
+    return tuple(
+        DependentMatch(
+            match_id=item.pk,
+            round_number=item.round.number,
+            table=item.table.number if item.table else None,
+            pairs=tuple(str(pair) for pair in (item.ns_pair, item.ew_pair) if pair is not None),
+            started=True,
+        )
+        for item in _successors(match)
+        if _started(item)
+    )

@@ -1,6 +1,15 @@
 from django.urls import path
 
-from tournament.matches import board_views, card_views, claim_views, clock_views, player_views, referee_views, views
+from tournament.matches import (
+    board_views,
+    card_views,
+    claim_views,
+    clock_views,
+    correction_views,
+    player_views,
+    referee_views,
+    views,
+)
 
 app_name = "matches"
 
@@ -15,6 +24,7 @@ urlpatterns = [
     path("referee/matches/<int:match_id>/start/", views.match_start, name="match_start"),
     path("referee/matches/<int:match_id>/sign-off/", views.match_sign_off, name="sign_off"),
     path("referee/matches/<int:match_id>/unlock/", views.match_unlock, name="unlock"),
+    path("referee/matches/<int:match_id>/clear/", correction_views.match_clear, name="clear"),
     path("referee/matches/<int:match_id>/adjustments/", views.adjustments, name="adjustments"),
     path(
         "referee/matches/<int:match_id>/adjustments/<int:adjustment_id>/delete/",

@@ -29,6 +29,7 @@ from tournament.games import GameEntry
 from tournament.matches import (
     access,
     audit_log,
+    clearing,
     clock,
     corrections,
     deal_queue,
@@ -82,6 +83,7 @@ def match_page_context(
     summary = selectors.match_summary(match=match, flagged=flagged)
     tribute, anti_tribute = selectors.next_tribute(match=match)
     read_only = not access.user_may_score(user=request.user, match=match)
+    may_unlock = access.user_may_unlock(user=request.user, match=match)
     open_ = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye and not read_only
     form = entry_form if entry_form is not None else deal_entry_form(game, request.GET, next_deal=summary.next_deal)
     complete = form.complete()
@@ -104,7 +106,10 @@ def match_page_context(
         "anti_tribute": anti_tribute,
         "idempotency_key": uuid.uuid4().hex,
         "may_adjust": access.user_may_adjust(user=request.user, match=match),
-        "may_unlock": access.user_may_unlock(user=request.user, match=match),
+        "may_unlock": may_unlock,
+        # a reopened knockout match whose next match has started, or that next match (issue 17)
+        "started_successors": corrections.correction_started_successors(match=match) if may_unlock else (),
+        "clearable": may_unlock and clearing.match_clear_blocks(match=match) and clearing.match_started(match=match),
         # an organiser came from the round's clock page, not from tables of their own
         "organises": access.user_organises(user=request.user, tournament_id=match.round.stage.tournament_id),
         "entry_url": reverse("matches:match", args=[match.pk]),

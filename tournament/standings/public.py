@@ -20,9 +20,8 @@ from django.db.models import Count, Q
 
 from scoring.snapshot import MatchSnapshot, SidePair
 from scoring.standings import METRICS
+from tournament.matches.correction_selectors import stage_flags_get
 from tournament.matches.models import (
-    AdvancementFlag,
-    AdvancementFlagStatus,
     Match,
     MatchStatus,
     Round,
@@ -83,6 +82,7 @@ def _round_info(round_: Round) -> RoundInfo:
 
 
 def _stage_info(stage: Stage) -> StageInfo:
+    flags = stage_flags_get(stage=stage, open_only=True)  # the one reader of the correction flags
     return StageInfo(
         id=stage.pk,
         name=stage.name,
@@ -90,7 +90,8 @@ def _stage_info(stage: Stage) -> StageInfo:
         order=stage.order,
         profile=stage_profile_name(stage),
         rules=stage_rules_lines(stage),
-        advancement_changed=AdvancementFlag.objects.filter(stage=stage, status=AdvancementFlagStatus.OPEN).exists(),
+        advancement_changed=any(not flag.is_round for flag in flags),
+        rounds_changed=tuple(flag.round_number for flag in flags if flag.is_round and flag.round_number),
     )
 
 

@@ -41,6 +41,9 @@ class StageInfo:
     advancement_changed: bool = False
     """A corrected result of the stage it was advanced from changes who advances, and the organiser
     has not decided yet (issue 17: ``tournament.draw.advancement_flags``)."""
+    rounds_changed: tuple[int, ...] = ()
+    """Rounds of this stage drawn from standings a correction of an earlier round changed, the
+    organiser not having decided yet (issue 17: ``tournament.draw.round_flags``)."""
 
     @property
     def is_knockout(self) -> bool:

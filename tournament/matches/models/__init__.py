@@ -24,6 +24,7 @@ from tournament.matches.models.core import (
 )
 from tournament.matches.models.corrections import (
     AdvancementFlag,
+    AdvancementFlagKind,
     AdvancementFlagStatus,
     Correction,
     CorrectionStatus,
@@ -36,6 +37,7 @@ __all__ = [
     "Adjustment",
     "AdjustmentKind",
     "AdvancementFlag",
+    "AdvancementFlagKind",
     "AdvancementFlagStatus",
     "ChiefReferee",
     "ClaimStatus",

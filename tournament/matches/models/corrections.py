@@ -8,7 +8,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournament.audit import AuditedHistory
-from tournament.matches.models.core import Match, Stage
+from tournament.bounds import column_checks
+from tournament.matches.models.core import Match, Round, Stage
 
 
 class CorrectionStatus(models.TextChoices):
@@ -56,17 +57,37 @@ class Correction(models.Model):
 
 
 class AdvancementFlagStatus(models.TextChoices):
-    OPEN = "open", _("Advancement changed")
+    OPEN = "open", _("Awaiting the organiser's decision")
     KEPT = "kept", _("Kept, with a reason")
-    REDRAWN = "redrawn", _("Advanced again")
+    REDRAWN = "redrawn", _("Drawn again")
+
+
+class AdvancementFlagKind(models.TextChoices):
+    ADVANCEMENT = "advancement", _("Advancement changed")
+    ROUND = "round", _("Drawn from changed standings")
 
 
 class AdvancementFlag(models.Model):
-    """A later stage whose advancing set no longer matches its source stage's ranking after a
-    sign-off (a corrected match, or a result counted provisionally when the stage was advanced;
-    issue 17): flagged "advancement changed" until the organiser redraws or keeps it with a reason."""
+    """Something drawn from standings that a sign-off changed (issue 17), until the organiser
+    redraws it or keeps it with a reason. Two kinds, one machinery (docs/corrections.md):
+
+    - ``advancement``: a later stage whose advancing set no longer matches its source stage's
+      ranking (a corrected match, or a result counted provisionally when the stage was advanced);
+      ``advanced`` / ``now_advancing`` are the pair ids advanced and those advancing now.
+    - ``round``: a later round of the corrected match's own Swiss stage, drawn from the standings
+      before the correction; ``round`` / ``round_number`` name it and ``detail`` holds the
+      standings it was drawn from and the corrected ones (``before`` / ``after``: ``[pair id,
+      rank, match points]`` in rank order).
+    """
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="advancement_flags")
+    kind = models.CharField(max_length=12, choices=AdvancementFlagKind.choices, default=AdvancementFlagKind.ADVANCEMENT)
+    round = models.ForeignKey(
+        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="correction_flags"
+    )
+    """The flagged round (kind ``round``); kept as ``round_number`` once the round is deleted (redrawn)."""
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    detail = models.JSONField(default=dict, blank=True)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="advancement_flags")
     """The match whose sign-off changed who advances (a corrected one, or a provisional result)."""
     correction = models.ForeignKey(
@@ -98,9 +119,27 @@ class AdvancementFlag(models.Model):
             models.CheckConstraint(
                 condition=~Q(status="kept") | ~Q(decision_reason=""), name="advancement_flag_kept_with_reason"
             ),
-            models.UniqueConstraint(fields=["stage"], condition=Q(status="open"), name="advancement_flag_one_open"),
+            models.CheckConstraint(
+                condition=Q(kind__in=AdvancementFlagKind.values), name="advancement_flag_kind_valid"
+            ),
+            # a round flag names its round's number (the round row may be gone: drawn again)
+            models.CheckConstraint(
+                condition=Q(kind="advancement", round_number__isnull=True)
+                | Q(kind="round", round_number__isnull=False),
+                name="advancement_flag_round_number",
+            ),
+            models.UniqueConstraint(
+                fields=["stage"], condition=Q(status="open", kind="advancement"), name="advancement_flag_one_open"
+            ),
+            *column_checks("advancement_flag", round_number="PositiveSmallIntegerField"),
+            models.UniqueConstraint(
+                fields=["stage", "round_number"],
+                condition=Q(status="open", kind="round"),
+                name="advancement_flag_one_open_per_round",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.stage}: {self.status}"
+        where = f" round {self.round_number}" if self.kind == AdvancementFlagKind.ROUND else ""
+        return f"{self.stage}{where}: {self.status}"
 
