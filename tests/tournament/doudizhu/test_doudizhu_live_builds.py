@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 import time_machine
+from django.core.cache import cache
 from django.urls import reverse
 
 from tests.tournament.doudizhu.conftest import drawn_round
@@ -18,6 +19,15 @@ pytestmark = pytest.mark.django_db
 
 DEAL = {"landlord": "E", "bid": 3, "bombs": 0, "spring": False, "winner": "landlord"}
 WINDOW = 3.0
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: an earlier test's versions and builds, under the same
+    database ids, must not be served here."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture
