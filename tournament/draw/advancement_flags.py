@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from tournament.audit import history_author, reason_clean
 from tournament.draw.stages import stage_advance, stage_advancing_now
 from tournament.errors import UserError
+from tournament.matches.fold import user_or_none
 from tournament.matches.models import (
     AdvancementFlag,
     AdvancementFlagKind,
@@ -133,6 +134,17 @@ def _stage_played(stage: Stage) -> bool:
     return results.exists() or Deal.objects.filter(match__round__stage=stage).exists()
 
 
+def flag_decision_record(flag: AdvancementFlag, *, status: str, reason: str, user: Any) -> None:
+    """Store the organiser's decision on ``flag`` (locked by the caller): its outcome, the reason,
+    who and when, audited — a stage's flag and a round's alike."""
+    flag.status = status
+    flag.decision_reason = reason
+    flag.decided_by = user_or_none(user)
+    flag.decided_at = timezone.now()
+    history_author(flag, user, reason)
+    flag.save()
+
+
 @event_write
 def advancement_flag_resolve(*, stage: Stage, choice: str, reason: str, user: Any) -> AdvancementFlag:
     """The organiser's answer to ``stage``'s "advancement changed" flag: ``keep`` (with a reason)
@@ -164,15 +176,10 @@ def advancement_flag_resolve(*, stage: Stage, choice: str, reason: str, user: An
             history_author(stage, user, reason)
             stage.save(update_fields=["options"])
             _advance_again(stage, source, user=user, reason=reason)
-            flag.status = AdvancementFlagStatus.REDRAWN
+            flag_decision_record(flag, status=AdvancementFlagStatus.REDRAWN, reason=reason, user=user)
         elif choice == KEEP:
-            flag.status = AdvancementFlagStatus.KEPT
+            flag_decision_record(flag, status=AdvancementFlagStatus.KEPT, reason=reason, user=user)
         else:
             raise UserError("bad_input", _("Choose to draw again or to keep the stage."), status=400)
-        flag.decision_reason = reason
-        flag.decided_by = user if getattr(user, "is_authenticated", False) else None
-        flag.decided_at = timezone.now()
-        history_author(flag, user, reason)
-        flag.save()
     public_version_bump(tournament_id=stage.tournament_id)
     return flag

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.audit import history_author, reason_clean
+from tournament.draw.advancement_flags import flag_decision_record
 from tournament.draw.services import round_delete, round_draw, round_has_results, round_unpublish
 from tournament.errors import UserError
 from tournament.matches.corrections import later_round_standings
@@ -154,15 +155,10 @@ def round_flag_resolve(*, round_: Round, choice: str, reason: str, user: Any) ->
             round_delete(round_=round_, user=user, reason=reason)
             round_ = round_draw(stage=round_.stage, seed=seed, user=user)
             flag.round = round_
-            flag.status = AdvancementFlagStatus.REDRAWN
+            flag_decision_record(flag, status=AdvancementFlagStatus.REDRAWN, reason=reason, user=user)
         elif choice == KEEP:
-            flag.status = AdvancementFlagStatus.KEPT
+            flag_decision_record(flag, status=AdvancementFlagStatus.KEPT, reason=reason, user=user)
         else:
             raise UserError("bad_input", _("Choose to draw again or to keep the round."), status=400)
-        flag.decision_reason = reason
-        flag.decided_by = user if getattr(user, "is_authenticated", False) else None
-        flag.decided_at = timezone.now()
-        history_author(flag, user, reason)
-        flag.save()
     public_version_bump(tournament_id=round_.stage.tournament_id)
     return flag, round_
