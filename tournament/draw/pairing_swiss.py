@@ -132,8 +132,8 @@ round is never redrawn, its tables are what was recorded.
 
 Performance (``bench/draw_bench.py``, CPU seconds on the shared two cores at a load of about 2):
 round 9 of 5,000 pairs 0.75 s (three proven blocks); hard fields (ten rounds, two departments
-protected every round) of 1,000 pairs 0.58 s and of 5,000 pairs 5.3–5.4 s, two stages of ~2.4 s
-of rustworkx each — over issue 21's 5 s target (docs/swiss-draw.md: why the vector does not fit
+protected every round) of 1,000 pairs 0.58 s and of 5,000 pairs 5.4 s (5.9 s at a load of 3–4),
+two stages of ~2.4 s of rustworkx each — over issue 21's 5 s target (docs/swiss-draw.md: why the vector does not fit
 one stage there).
 """
 
