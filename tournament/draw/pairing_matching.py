@@ -4,8 +4,11 @@
 from any valid matching. Used to complete or repair a greedy pairing: it never un-pairs a vertex
 that is already paired, it only adds pairs (so the greedy's choices for the top of the field
 survive), and it proves when no perfect matching exists. The knockout draw completes its
-department-protected pairings with it, and the Swiss draw finds with it a pairing the weighted
-matching (rustworkx) is then sure to improve on (issue 21).
+department-protected pairings with it: a completion that keeps the greedy's pairs and augments
+in this order is part of how ``knockout.bracket.v1`` and ``knockout.redraw.v1`` draw, so it stays
+while they do (rustworkx's matching would give another maximum matching, hence other draws).
+The Swiss draw no longer uses it (``pairing_swiss_seeds``, on rustworkx; issue 21); the frozen
+Swiss engines under tests/tournament/draw/reference/ and the tests' oracles still do.
 
 Vertices are any hashable integers; ``mate`` maps each matched vertex to its partner.
 """

@@ -1,4 +1,4 @@
-"""Swiss pairing (瑞士移位) — RULES.md §4, issues 5 and 21. Algorithm ``swiss.v3``.
+"""Swiss pairing (瑞士移位) — RULES.md §4, issues 5 and 21. Algorithm ``swiss.v4``.
 
 Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
 position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a
@@ -30,7 +30,9 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
 5. **How the optimum is found** (``notes["optimality"]`` says over which tables the draw is the
    lexicographic optimum, ``notes["proven"]`` how many leading criteria of the vector are proven
    optimal over *every* pairing — all for ``"exact"``; otherwise those up to the first one above
-   a lower bound every pairing obeys: the fewest rematches, no clash or the fewest, no severe
+   a lower bound every pairing obeys: the fewest rematches, no clash or the fewest (a seed's
+   proof, or the department floor: a department held by c of n members leaves at least
+   ⌈(2c - n)/2⌉ clash tables, since a clean table seats one of its members at most), no severe
    seat table, the parity of each boundary, no skip):
 
    - *Staged exact matching* (:mod:`tournament.draw.pairing_swiss_stages`, where the proof
@@ -57,16 +59,18 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      ``"candidates"``. They include all of swiss.v2's, so a swiss.v3 draw is never worse than
      swiss.v2's by the vector (v2 was the best over its tables, or less where it capped; blocks
      kept by v2 are kept by v3 too, and sums of block vectors keep the order).
-   - *Seed pairings* (Edmonds' maximum matchings, ``pairing_matching``): a maximum rematch-free
-     matching with its leftover paired up is a candidate pairing; it exists whenever a
-     rematch-free pairing does (guarantee 2), and every pairing has at least ``n/2 - ν``
-     rematches, so the fewest rematches are always reached. When departments are protected, a
-     maximum matching without rematch or clash whose leftover pairs up without rematches:
-     no pairing has fewer clashes, so the fewest clashes are then reached too
-     (``notes["fewest_department_clashes"]``; tried unless a department holds more than half
-     of a field of over 1,000, where it is slow and clashes are certain anyway). A cascade
-     avoiding severe seat tables first is a seed as well. Their tables are candidates, so the
-     draw is never worse than any of them.
+   - *Seed pairings* (maximum matchings, :mod:`tournament.draw.pairing_swiss_seeds`: a greedy,
+     then rustworkx's maximum-cardinality matching over a sparse graph, over every allowed table
+     where that falls short): a maximum rematch-free matching with its leftover paired up is a
+     candidate pairing; it exists whenever a rematch-free pairing does (guarantee 2), and every
+     pairing has at least ``n/2 - ν`` rematches, so the fewest rematches are always reached.
+     When departments are protected, a matching without rematch or clash whose leftover pairs
+     up without rematches: when it is proven maximum (over every table, up to 1,000 entrants;
+     or at the department floor) no pairing has fewer clashes, so the fewest clashes are then
+     reached too (``notes["fewest_department_clashes"]``; tried unless a department holds more
+     than half of a field of over 1,000, where clashes are certain anyway). A cascade avoiding
+     severe seat tables first is a seed as well. Their tables are candidates, so the draw is
+     never worse than any of them.
    - *Blocks* (fields of at least ``2 × BLOCK_SIZE`` entrants, no rematch): the ranking is cut
      between score groups into blocks of at least ``BLOCK_SIZE``, each cut with an even number
      of entrants above it, and each block is paired on its own as above. Kept only if no table
@@ -78,23 +82,16 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      lexicographic optimum of a union is the union of the optima; each block's is "exact" or
      "candidates" as above). Otherwise the whole field is paired as one. Ordinary rounds of
      thousands of pairs take this path (``notes["blocks"]``).
-   - *What is not proven.* Above ``DENSE_LIMIT`` the draw is the optimum over the candidate
-     tables, and over every pairing only for the criteria ``notes["proven"]`` counts: a better
-     pairing may use a table that is not a candidate. Every allowed table (about n²/2) is too
-     many for rustworkx beyond a few hundred entrants (1,000 entrants: ~6 s), and proving from
-     the candidates alone that no other table helps would need the matching's dual solution
-     (rustworkx does not expose it) or an exchange argument that holds for sparse tables (none
-     does: a field may need any of a class's members far below). Measured instead: on 50 hard
-     fields of 300–800 pairs (one to three departments protected every round, rounds 3–12) the
-     draw equalled the optimum over every allowed table in every criterion in all 50 (without
-     the class tables, i.e. over swiss.v2's tables: 41 of 50 — the misses were boundaries
-     crossed more often than needed, the tables that keep the clashes at their minimum lower
-     down not being candidates);
-     the tests repeat that comparison on two fields just above ``DENSE_LIMIT``. Beyond
-     ``_CLASS_LIMIT`` (and for hard fields of 5,000 pairs) there is no such comparison: the
-     draw is the optimum over swiss.v2's tables. The tests also compare the draw with swiss.v1's
-     exact engine on small fields (equal) and with its heuristic on hard fields of 200–1,000
-     pairs (never worse, better on some).
+   - *What is not proven.* Above ``DENSE_LIMIT`` (400 entrants) the draw is the optimum over
+     the candidate tables, and over every pairing only for the criteria ``notes["proven"]``
+     counts: a better pairing may use a table that is not a candidate. Every allowed table
+     (about n²/2) costs rustworkx ~0.5 s at 400 entrants and ~6 s at 1,000; proving from the
+     candidates alone that no other table helps needs the matching's dual solution (rustworkx
+     does not expose it) or an exchange argument that holds for sparse tables (none does: a
+     field may need any of a class's members far below) — docs/swiss-draw.md says what was
+     tried. Measured instead (the tests repeat it on fields just above ``DENSE_LIMIT``): the
+     draw equalled the optimum over every allowed table in every criterion on the hard fields
+     of 260–800 pairs tried.
 6. **Seats** follow :mod:`tournament.draw.pairing_seating`: a pair's ``|NS-EW|`` grows past 1
    only at a table where both pairs wanted the same seat (warning ``seat_imbalance``). A
    *severe seat table* has two pairs that both already sit two or more rounds more one way
@@ -123,30 +120,36 @@ round is never redrawn, its tables are what was recorded.
   fields the criteria's bounds capped to fit one 128-bit weight (optimal only where the
   optimum stayed under the cap) — ``reference/swiss_v2.py``.
 - ``swiss.v3``: the staged matching above (the optimum over the candidates of every criterion
-  at every size) and the class candidates. A draw of up to ``DENSE_LIMIT`` entrants whose
-  vector fits one weight is the same as ``swiss.v2``'s (same tables, same weights).
+  at every size) and the class candidates; every table a candidate up to 200 entrants. A draw
+  of up to 200 entrants whose vector fits one weight is the same as ``swiss.v2``'s (same
+  tables, same weights) — ``reference/swiss_v3.py`` (with ``swiss_v3_candidates`` and
+  ``swiss_v3_stages``).
+- ``swiss.v4``: every allowed table a candidate up to 400 entrants (``DENSE_LIMIT``), so those
+  draws are the optimum over every pairing; the department floor among the proofs of
+  ``notes["proven"]``; the seed matchings on rustworkx instead of the hand-written Edmonds
+  search. Up to 200 entrants it draws swiss.v3's tables; above 400 too, unless a greedy seed
+  left entrants over and the two searches completed it differently (other seed tables).
 
-Performance (``bench/draw_bench.py``; CPU seconds, measured with the two shared cores at a load
-of 10–15, where wall time was 8–10 times as long): round 9 of 5,000 pairs about 1 s (three
-proven blocks, 20 of 21 criteria proven over every pairing); hard fields (ten rounds, two
-departments protected every round) of 1,000 pairs about 0.8 s (two stages) and of 5,000 pairs
-about 10 s (two stages over swiss.v2's tables; one stage, which swiss.v2 capped, took about
-half) — over issue 21's 5 s target.
+Performance (``bench/draw_bench.py``, CPU seconds on the shared two cores at a load of about 2):
+round 9 of 5,000 pairs 0.75 s (three proven blocks); hard fields (ten rounds, two departments
+protected every round) of 1,000 pairs 0.58 s and of 5,000 pairs 5.4 s (5.9 s at a load of 3–4),
+two stages of ~2.4 s of rustworkx each — over issue 21's 5 s target (docs/swiss-draw.md: why the vector does not fit
+one stage there).
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 from typing import Literal
 
-from tournament.draw.pairing_matching import max_cardinality_matching
 from tournament.draw.pairing_seating import seat_pair, tables_in_rank_order
-from tournament.draw.pairing_swiss_candidates import DENSE_LIMIT, SCAN, SwissField, candidate_tables
-from tournament.draw.pairing_swiss_stages import ORDER_CAP, SEAT_STRAIN_CAP, Table, staged_matching
+from tournament.draw.pairing_swiss_candidates import DENSE_LIMIT, SwissField, candidate_tables, candidate_units
+from tournament.draw.pairing_swiss_seeds import maximum_matching
+from tournament.draw.pairing_swiss_stages import Table, staged_matching
 from tournament.draw.pairing_types import (
     Draw,
     DrawBug,
@@ -160,7 +163,7 @@ from tournament.draw.pairing_types import (
 
 __all__ = ["DENSE_LIMIT", "SWISS_ALGORITHM", "WithinGroup", "swiss_pair"]
 
-SWISS_ALGORITHM = "swiss.v3"
+SWISS_ALGORITHM = "swiss.v4"
 BLOCK_SIZE = 500
 """Fields of at least twice this many are first tried in blocks of at least this many."""
 
@@ -269,75 +272,31 @@ class _Solver:
 
         return allowed
 
-    def _cascade(self, members: list[int], levels: list[Callable[[int, int], bool]]) -> list[tuple[int, int]] | None:
+    def _cascade(
+        self, members: list[int], levels: list[Callable[[int, int], bool]], *, exact: bool = True
+    ) -> tuple[list[tuple[int, int]] | None, bool]:
         """A maximum matching at the strictest level, what it leaves matched at the next, …
 
-        The tables of a perfect pairing, or None if the last level leaves someone over.
+        The tables of a perfect pairing, or None if the last level leaves someone over; and
+        whether the first level's matching is proven maximum (``pairing_swiss_seeds``; at most
+        half the members less the department floor when the first level avoids clashes).
         """
         mate: dict[int, int] = {}
         rest = list(members)
-        for allowed in levels:
-            found = self._max_matching(rest, allowed)
+        first_maximum = False
+        for k, allowed in enumerate(levels):
+            most = len(rest) // 2 - (self.field.department_floor(rest) if k == 0 else 0)
+            found, maximum = maximum_matching(rest, allowed, most=most, exact=exact)
+            first_maximum = first_maximum or (k == 0 and maximum)
             mate.update(found)
             rest = [i for i in rest if i not in found]
             if not rest:
-                return _complete(mate, [])
-        return None
-
-    def _max_matching(
-        self, members: list[int], allowed: Callable[[int, int], bool], cost: Callable[[int, int], int] | None = None
-    ) -> dict[int, int]:
-        """A maximum matching of ``members`` under ``allowed``: greedy in rank order, then Edmonds.
-
-        The greedy pairs each entrant with the next allowed one still free (a linked list of the
-        free ones, at most ``SCAN`` looked at) — with ``cost``, the first of the lowest cost
-        seen, stopping at cost 0; Edmonds' search then covers what it can of the rest and
-        proves the remainder cannot be covered.
-        """
-        n = len(members)
-        mate: dict[int, int] = {}
-        following = list(range(1, n + 1))
-        preceding = list(range(-1, n - 1))
-
-        def unlink(k: int) -> None:
-            before, after = preceding[k], following[k]
-            if before >= 0:
-                following[before] = after
-            if after < n:
-                preceding[after] = before
-
-        for k in range(n):
-            a = members[k]
-            if a in mate:
-                continue
-            j, looked = following[k], 0
-            best, best_cost = -1, 0
-            while j < n and looked < SCAN:
-                b = members[j]
-                if allowed(a, b):
-                    here = 0 if cost is None else cost(a, b)
-                    if best < 0 or here < best_cost:
-                        best, best_cost = j, here
-                    if here == 0:
-                        break
-                j, looked = following[j], looked + 1
-            if best >= 0:
-                b = members[best]
-                mate[a], mate[b] = b, a
-                unlink(k)
-                unlink(best)
-        unmatched = [i for i in members if i not in mate]
-        if len(unmatched) > 1:
-
-            def neighbours(v: int) -> Iterator[int]:
-                return (u for u in members if u != v and allowed(v, u))
-
-            max_cardinality_matching(members, neighbours, mate, roots=unmatched)
-        return mate
+                return _complete(mate, []), first_maximum
+        return None, first_maximum
 
     def pairable(self, members: list[int]) -> bool:
-        """Whether ``members`` can be paired without a rematch (Edmonds proves it either way)."""
-        mate = self._max_matching(members, self._allowed(departments=False))
+        """Whether ``members`` can be paired without a rematch (proven either way: ``exact``)."""
+        mate, _maximum = maximum_matching(members, self._allowed(departments=False))
         return len(mate) == len(members)
 
     def _seeds(
@@ -349,7 +308,7 @@ class _Solver:
         """
         f = self.field
         free = self._allowed(departments=False)
-        mate = self._max_matching(members, free)
+        mate, _maximum = maximum_matching(members, free)  # exact: proves the fewest rematches
         leftover = [i for i in members if i not in mate]
         if leftover and not allow_rematches:
             return None
@@ -367,7 +326,7 @@ class _Solver:
             strained = (na > 0 and nb > 0) or (na < 0 and nb < 0)
             return 2 * f.same_department(a, b) + strained
 
-        greedy = self._max_matching(members, free, cost)
+        greedy, _maximum = maximum_matching(members, free, cost=cost, exact=False)
         if len(greedy) == len(members):
             seeds.append(_complete(greedy, []))
         strained = any(abs(f.need[i]) >= 2 for i in members)
@@ -377,17 +336,20 @@ class _Solver:
             if not crowded or len(members) <= _CROWDED_SEED_LIMIT:
                 # Every pairing has at least n/2 - ν(no rematch, no clash) clashes: this one
                 # has no more when its leftover pairs up without rematches.
-                clean = self._cascade(members, [self._allowed(departments=True), free])
+                # Over every table if the sparse graph falls short only up to the crowded limit.
+                levels = [self._allowed(departments=True), free]
+                clean, maximum = self._cascade(members, levels, exact=len(members) <= _CROWDED_SEED_LIMIT)
                 if clean is not None:
                     seeds.append(clean)
-                    self._fewest_clashes = True
+                    self._fewest_clashes = maximum
                 if strained:
                     levels = [self._allowed(departments=True, seats=True), self._allowed(departments=True), free]
-                    seat_clean = self._cascade(members, levels)
+                    seat_clean, _maximum = self._cascade(members, levels, exact=False)
                     if seat_clean is not None:
                         seeds.append(seat_clean)
         elif strained:
-            seat_clean = self._cascade(members, [self._allowed(departments=False, seats=True), free])
+            levels = [self._allowed(departments=False, seats=True), free]
+            seat_clean, _maximum = self._cascade(members, levels, exact=False)
             if seat_clean is not None:
                 seeds.append(seat_clean)
         return seeds
@@ -396,7 +358,8 @@ class _Solver:
     def pair(self, members: list[int], *, allow_rematches: bool) -> _Result | None:
         """Pair the ranked ``members`` (even count) or return None if no valid pairing exists."""
         result: _Result | None = None
-        if not allow_rematches and len(members) >= 2 * BLOCK_SIZE:
+        # Blocks are kept only without a clash: not tried when the department floor forces one.
+        if not allow_rematches and len(members) >= 2 * BLOCK_SIZE and not self.field.department_floor(members):
             result = self._pair_in_blocks(members)
         if result is None:
             result = self._pair_whole(members, allow_rematches=allow_rematches)
@@ -418,7 +381,11 @@ class _Solver:
         criteria = len(value) - 1
         if result.notes["optimality"] == "exact":
             return criteria
-        clashes_proven = value[1] == 0 or bool(result.notes.get("fewest_department_clashes"))
+        clashes_proven = (
+            value[1] == 0
+            or bool(result.notes.get("fewest_department_clashes"))
+            or value[1] == self.field.department_floor(members)
+        )
         at_bound = [True, clashes_proven, value[2] == 0]
         above = 0
         for boundary in range(max(groups)):
@@ -487,14 +454,12 @@ class _Solver:
         groups = _group_numbers(self.field, members)
         self._sizes = Counter(groups)
         self._groups = groups
-        pairs = candidate_tables(
-            self.field, members, self._groups, seed=self.seed, allow_rematches=allow_rematches
-        )
+        pairs = candidate_tables(self.field, members, self._groups, seed=self.seed, allow_rematches=allow_rematches)
         for seed in seeds:
             for a, b in seed:
                 p, q = sorted((position[a], position[b]))
                 pairs.add((p, q))
-        tables = [self._table(members, groups, p, q) for p, q in sorted(pairs)]
+        tables = self._tables(members, groups, sorted(pairs))
         chosen, notes = self._solve(members, groups, tables, allow_rematches=allow_rematches)
         value = self.vector(members, groups, chosen)
         for seed in seeds:
@@ -507,28 +472,9 @@ class _Solver:
             notes["fewest_department_clashes"] = True
         return _Result(tables=[(a, b) if a < b else (b, a) for a, b in chosen], notes=notes)
 
-    def _table(self, members: list[int], groups: list[int], p: int, q: int) -> Table:
-        f = self.field
-        a, b = members[p], members[q]
-        ga, gb = groups[p], groups[q]
-        distance = q - p
-        if self.within_group == "slide" and ga == gb:
-            distance -= self._sizes[ga] // 2
-        # Seat strain as pairing_seating.seat_conflict counts it (inlined: this runs per candidate).
-        na, nb = f.need[a], f.need[b]
-        same_way = (na > 0 and nb > 0) or (na < 0 and nb < 0)
-        return Table(
-            p,
-            q,
-            b in f.opponents[a],
-            f.protect and not f.departments[a].isdisjoint(f.departments[b]),
-            same_way and min(abs(na), abs(nb)) >= 2,
-            ga,
-            gb,
-            max(gb - ga - 1, 0),
-            min(abs(na), abs(nb), SEAT_STRAIN_CAP) if same_way else 0,
-            min(distance * distance, ORDER_CAP),
-        )
+    def _tables(self, members: list[int], groups: list[int], pairs: Sequence[tuple[int, int]]) -> list[Table]:
+        slide = self.within_group == "slide"
+        return candidate_units(self.field, members, groups, pairs, sizes=self._sizes, slide=slide)
 
     def vector(self, members: list[int], groups: list[int], tables: Sequence[tuple[int, int]]) -> Vector:
         """The criteria vector of a pairing of ``members`` (module docstring, 4 and 7)."""
@@ -536,9 +482,8 @@ class _Solver:
         m = max(groups) + 1 if groups else 0
         crossings = [0] * max(m - 1, 0)
         rematches = departments = severe = skips = strain = order = 0
-        for x, y in tables:
-            p, q = sorted((position[x], position[y]))
-            t = self._table(members, groups, p, q)
+        at = [(min(position[x], position[y]), max(position[x], position[y])) for x, y in tables]
+        for t in self._tables(members, groups, at):
             rematches += t.rematch
             departments += t.department
             severe += t.severe

@@ -139,19 +139,30 @@ class _Layout:
             group_of[t.p], group_of[t.q] = t.group_a, t.group_b
         down = group_of[:]  # the lowest group a candidate table of v reaches …
         up = group_of[:]  # … and the highest
-        for t in tables:
-            for v in (t.p, t.q):
-                worst_skip[v] = max(worst_skip[v], t.skip)
-                worst_strain[v] = max(worst_strain[v], t.strain)
-                worst_order[v] = max(worst_order[v], t.order)
-            if t.rematch:
-                touched_rematch.update((t.p, t.q))
-            if t.department:
-                touched_department.update((t.p, t.q))
-            if t.severe:
-                touched_severe.update((t.p, t.q))
-            down[t.p] = max(down[t.p], t.group_b)
-            up[t.q] = min(up[t.q], t.group_a)
+        # One pass with the lists held locally (a hard field of 5,000 pairs has 100,000+ tables).
+        for p, q, rematch, department, severe, group_a, group_b, skip, strain, order in tables:
+            if worst_skip[p] < skip:
+                worst_skip[p] = skip
+            if worst_skip[q] < skip:
+                worst_skip[q] = skip
+            if worst_strain[p] < strain:
+                worst_strain[p] = strain
+            if worst_strain[q] < strain:
+                worst_strain[q] = strain
+            if worst_order[p] < order:
+                worst_order[p] = order
+            if worst_order[q] < order:
+                worst_order[q] = order
+            if rematch:
+                touched_rematch.update((p, q))
+            if department:
+                touched_department.update((p, q))
+            if severe:
+                touched_severe.update((p, q))
+            if down[p] < group_b:
+                down[p] = group_b
+            if up[q] > group_a:
+                up[q] = group_a
         above = [0] * (boundaries + 1)  # difference arrays over boundaries
         below = [0] * (boundaries + 1)
         for v in range(n):

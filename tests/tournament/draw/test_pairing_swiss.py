@@ -25,8 +25,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.tournament.draw.reference import swiss_v1, swiss_v2
-from tournament.draw import pairing_swiss, pairing_swiss_stages
+from tests.tournament.draw.reference import swiss_v1, swiss_v2, swiss_v3, swiss_v3_candidates
+from tournament.draw import pairing_swiss, pairing_swiss_candidates, pairing_swiss_stages
 from tournament.draw.pairing import Draw, DrawError, Entrant, EntrantId, WithinGroup, swiss_pair
 from tournament.draw.pairing_matching import max_cardinality_matching
 
@@ -195,6 +195,7 @@ class Stats:
     seat_strained: int = 0
     better_than_v1: int = 0
     better_than_v2: int = 0
+    better_than_v3: int = 0
 
 
 def ranked(entrants: Sequence[Entrant]) -> list[Entrant]:
@@ -225,7 +226,7 @@ def check_draw(
     order = ranked(entrants)
     position = {e.id: k for k, e in enumerate(order)}
     assert draw.notes["ranking"] == [e.id for e in order]
-    assert draw.algorithm == "swiss.v3"
+    assert draw.algorithm == "swiss.v4"
 
     # 1. Everyone once.
     placed = [x for p in draw.pairings for x in p.entrants]
@@ -330,10 +331,11 @@ def run_event(
     withdraw_every: int = 0,
     against_v1: str | None = None,
     against_v2: bool = False,
+    against_v3: bool = False,
 ) -> Stats:
-    """Play an event drawn by swiss.v3, checking every round; with ``against_v1`` ("exact" or
+    """Play an event drawn by swiss.v4, checking every round; with ``against_v1`` ("exact" or
     "fast") each round is also drawn by that swiss.v1 engine and the two compared; with
-    ``against_v2`` by swiss.v2, which must never be better."""
+    ``against_v2`` / ``against_v3`` by swiss.v2 / swiss.v3, which must never be better."""
     event = Event(n, seed, departments=departments)
     stats = Stats()
     allow = False
@@ -377,6 +379,13 @@ def run_event(
             new_value, old_value = criteria(draw, entrants), criteria(old, entrants)
             assert new_value <= old_value, f"round {round_number}: {new_value} worse than v2 {old_value}"
             stats.better_than_v2 += new_value < old_value
+        if against_v3:
+            old = swiss_v3.swiss_pair(**options, allow_rematches=allow)  # type: ignore[arg-type]
+            new_value, old_value = criteria(draw, entrants), criteria(old, entrants)
+            assert new_value <= old_value, f"round {round_number}: {new_value} worse than v3 {old_value}"
+            if len(ranked(entrants)) <= swiss_v3_candidates.DENSE_LIMIT:
+                assert draw.pairings == old.pairings  # the same tables and weights: the same draw
+            stats.better_than_v3 += new_value < old_value
         event.play(draw)
     assert all(r.byes <= 1 for r in event.records.values()), "a pair had two byes"
     return stats
@@ -522,8 +531,8 @@ def test_swiss_v1_rounds_are_reproduced_by_the_frozen_engine() -> None:
 
 def test_swiss_v2_rounds_are_reproduced_by_the_frozen_engine() -> None:
     """Rounds recorded as swiss.v2 (tests/data/swiss_v2_rounds.json: 14 to 330 pairs, departments
-    protected or not) come out again from reference/swiss_v2.py, table for table. swiss.v3 draws
-    the ones up to DENSE_LIMIT the same (the module docstring's Versions), not the larger ones."""
+    protected or not) come out again from reference/swiss_v2.py, table for table. swiss.v3 and
+    v4 draw the ones up to 200 pairs the same (the module docstring's Versions), not the larger."""
     differ = 0
     for entrants, record in _recorded_rounds("swiss_v2_rounds.json"):
         assert record["algorithm"] == "swiss.v2"
@@ -531,8 +540,30 @@ def test_swiss_v2_rounds_are_reproduced_by_the_frozen_engine() -> None:
         draw = swiss_v2.swiss_pair(**options, **record["options"])
         assert _as_recorded(draw) == record
         now = swiss_pair(**options, **record["options"])
-        if len(entrants) <= pairing_swiss.DENSE_LIMIT:
+        if len(entrants) <= swiss_v3_candidates.DENSE_LIMIT:
             assert now.pairings == draw.pairings
+        differ += now.pairings != draw.pairings
+    assert differ > 0  # why the version changed
+
+
+def test_swiss_v3_rounds_are_reproduced_by_the_frozen_engine() -> None:
+    """Rounds recorded as swiss.v3 (tests/data/swiss_v3_rounds.json: 14 to 460 pairs, departments
+    protected or not, both orders) come out again from reference/swiss_v3.py, table for table.
+    swiss.v4 draws the same tables up to 200 pairs and, on these, above 400 (the same candidates), and
+    between them the optimum over every table: never worse by the criteria, better on some."""
+    differ = 0
+    for entrants, record in _recorded_rounds("swiss_v3_rounds.json"):
+        assert record["algorithm"] == "swiss.v3"
+        options = {"entrants": entrants, "round_number": record["round_number"], "seed": record["seed"]}
+        draw = swiss_v3.swiss_pair(**options, **record["options"])
+        assert _as_recorded(draw) == record
+        now = swiss_pair(**options, **record["options"])
+        size = len(ranked(entrants))
+        if size <= swiss_v3_candidates.DENSE_LIMIT or size > pairing_swiss.DENSE_LIMIT:
+            assert now.pairings == draw.pairings
+        else:
+            assert now.notes["optimality"] == "exact" and record["notes"]["optimality"] == "candidates"
+            assert criteria(now, entrants) <= criteria(draw, entrants)
         differ += now.pairings != draw.pairings
     assert differ > 0  # why the version changed
 
@@ -580,38 +611,72 @@ def test_a_weight_too_small_for_every_criterion_keeps_the_solved_ones() -> None:
 
 
 def test_hard_fields_are_never_worse_than_swiss_v2() -> None:
-    """swiss.v3's candidate tables include swiss.v2's (the same near, quota and seed tables, plus
-    the class tables) and it is the exact optimum over them, so no round is worse by the criteria
-    vector; on this hard field the class tables make some rounds better."""
-    stats = run_event(400, 41, rounds=10, departments=2, department_rounds=10, against_v2=True)
+    """Above DENSE_LIMIT swiss.v4's candidate tables (swiss.v3's) include swiss.v2's (the same
+    near, quota and seed tables, plus the class tables) and it is the exact optimum over them, so
+    no round is worse by the criteria vector; on this hard field the class tables make some
+    rounds better. (Up to DENSE_LIMIT it offers every table, so it is never worse there either.)"""
+    stats = run_event(450, 41, rounds=10, departments=2, department_rounds=10, against_v2=True, against_v3=True)
     assert stats.rounds == 10
     assert stats.better_than_v2 > 0
 
 
-@pytest.mark.parametrize(("n", "seed", "departments"), [(260, 31, 2), (330, 32, 3)])
+@pytest.mark.parametrize(("n", "seed", "departments"), [(420, 31, 2), (440, 32, 3)])
 def test_medium_hard_fields_reach_the_optimum_over_every_table(n: int, seed: int, departments: int) -> None:
     """Above DENSE_LIMIT a draw is the optimum over its candidate tables (module docstring, 5);
     on these hard fields (departments protected every round) it is, every round, as good by every
-    criterion as the optimum over every allowed table — the same engine with DENSE_LIMIT raised,
-    which is then exact. Evidence on the fields tried, not a proof (the docstring's "not proven")."""
+    criterion as the optimum over every allowed table — the same engine with DENSE_LIMIT raised
+    in the candidates' module, which then offers every table. Evidence on the fields tried, not a
+    proof (the docstring's "not proven")."""
     event = Event(n, seed, departments=departments)
-    for round_number in range(1, 9):
+    for round_number in range(1, 7):
         entrants = event.entrants()
         options: dict[str, Any] = {
             "entrants": entrants,
             "round_number": round_number,
             "seed": seed * 31 + round_number,
-            "department_rounds": 8,
+            "department_rounds": 6,
         }
         draw = swiss_pair(**options)
         check_draw(entrants, draw, allow_rematches=False, protect=True, stats=Stats())
         assert draw.notes["optimality"] == "candidates"
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(pairing_swiss, "DENSE_LIMIT", n)
+            patch.setattr(pairing_swiss_candidates, "DENSE_LIMIT", n)
             every_table = swiss_pair(**options)
         assert every_table.notes["optimality"] == "exact"
+        allowed = n * (n - 1) // 2 - sum(len(e.opponents) for e in entrants) // 2
+        assert every_table.notes["candidates"] == allowed > draw.notes["candidates"]
         assert criteria(draw, entrants) == criteria(every_table, entrants), f"round {round_number}"
         event.play(draw)
+
+
+@settings(SLOW, max_examples=4 * SCALE)
+@given(n=st.integers(201, 400), seed=st.integers(0, 2**32 - 1), departments=st.integers(1, 3))
+@example(n=250, seed=5, departments=2)
+def test_fields_up_to_dense_limit_are_exact_and_never_worse_than_swiss_v3(n: int, seed: int, departments: int) -> None:
+    """swiss.v4 offers every allowed table up to DENSE_LIMIT (400): a hard field's round there is
+    the optimum over every pairing ("exact", all criteria proven), never worse than swiss.v3's
+    optimum over its candidates by the criteria vector."""
+    event = Event(n, seed, departments=departments)
+    rounds = 3 + seed % 5
+    for round_number in range(1, rounds + 1):
+        options: dict[str, Any] = {
+            "entrants": event.entrants(),
+            "round_number": round_number,
+            "seed": seed % 1000 + round_number,
+            "department_rounds": rounds,
+        }
+        last = round_number == rounds
+        old = swiss_v3.swiss_pair(**options)
+        if not last:
+            event.play(old)  # the history as swiss.v3 drew it (faster); the last round both ways
+            continue
+        entrants = options["entrants"]
+        draw = swiss_pair(**options)
+        check_draw(entrants, draw, allow_rematches=False, protect=True, stats=Stats())
+        assert draw.notes["optimality"] == "exact"
+        assert draw.notes["proven"] == len(criteria(draw, entrants))
+        assert criteria(draw, entrants) <= criteria(old, entrants)
 
 
 # -- examples ---------------------------------------------------------------------------------
@@ -696,6 +761,26 @@ def test_department_protection_and_its_warning() -> None:
     assert warning.message_zh and warning.table is not None
 
 
+def test_the_department_floor_proves_the_fewest_clashes_on_a_crowded_large_field() -> None:
+    """Over 1,000 pairs with a department holding more than half, the clash seed is not tried
+    (module docstring, 5): the clashes are proven the fewest by the department floor instead —
+    60% of 1,100 pairs in one department leave at least (2 * 660 - 1,100) / 2 = 110 clash
+    tables in any pairing. check_draw confirms every proven criterion against its own oracle
+    (Edmonds' maximum matching of the clash-free tables)."""
+    event = Event(1100, 7)
+    for record in event.records.values():
+        record.departments = frozenset({"sales" if record.id % 5 < 3 else "it"})
+    for round_number in (1, 2, 3):
+        entrants = event.entrants()
+        draw = swiss_pair(entrants=entrants, round_number=round_number, seed=round_number, department_rounds=3)
+        check_draw(entrants, draw, allow_rematches=False, protect=True, stats=Stats())
+        assert "fewest_department_clashes" not in draw.notes
+        assert sum(w.code == "same_department" for w in draw.warnings) == 110
+        proven = draw.notes["proven"]
+        assert isinstance(proven, int) and proven >= 3  # rematches, clashes, severe seat tables
+        event.play(draw)
+
+
 def test_same_inputs_and_seed_give_the_same_draw() -> None:
     event = Event(40, 5)
     for round_number in range(1, 4):
@@ -704,7 +789,7 @@ def test_same_inputs_and_seed_give_the_same_draw() -> None:
         again = swiss_pair(entrants=list(entrants), round_number=round_number, seed=99)
         assert first == again
         assert first.as_record() == again.as_record()
-        assert first.as_record()["algorithm"] == "swiss.v3" and first.seed == 99
+        assert first.as_record()["algorithm"] == "swiss.v4" and first.seed == 99
         assert str(first.notes["matching"]).startswith("rustworkx ")
         event.play(first)
     # Unranked round 1: the seed draws lots, so a different seed gives a different order.
