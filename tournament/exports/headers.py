@@ -252,9 +252,9 @@ SCORE_SHEET_POINTS = (
 
 SCORE_SHEET_TRACTOR = (
     Column("deal", "副", "Deal", 5),
-    Column("declarer", "庄家", "Declarer", 8),
+    Column("declarer", "庄家", "Declarer", 10),
     Column("level", "打几", "Level played", 8),
-    Column("defender_points", "防家得分", "Defenders' points", 10),
+    Column("defender_points", "防家得分", "Defenders' points", 12),
     Column("bottom", "抠底", "Bottom capture", 9),
     Column("penalty_points", "罚分", "Penalty points", 8),
     Column("ns_after", "南北级数", "N/S level", 9),

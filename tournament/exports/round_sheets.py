@@ -8,7 +8,7 @@ everywhere: slot 1 of the N/S pair sits North, slot 2 South; slot 1 of the E/W p
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -32,6 +32,17 @@ CHUNK = 5000
 GRID_ROWS_LEVEL_GAME = 24
 """Deals a level game's sheet has room for: a 40–90 minute game rarely needs more (seeds 002, 003)."""
 ROW_HEIGHT_GRID = 24  # points: room to write by hand
+ROW_HEIGHT_GRID_HEADER = 30  # points: a grid title of two lines ("Level played") shows whole
+LABEL_WIDTH = 11
+"""The first column's width at least (characters): it holds the grid's deal numbers and the sheet's
+labels ("Signatures", "签名"), which a narrower column cut short in print (issue 17)."""
+
+
+def score_sheet_widths(columns: Sequence[h.Column]) -> list[float]:
+    """A paper score sheet's column widths: the columns', the first one wide enough for the labels."""
+    widths = list(h.widths(columns))
+    widths[0] = max(widths[0], LABEL_WIDTH)
+    return widths
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +194,7 @@ def score_sheets_build(
     width = len(columns)
     word = h.word
     with Book(time_zone=timezone.get_default_timezone()) as book:
-        sheet = book.sheet(h.sheet_name("score_sheets", language), widths=h.widths(columns))
+        sheet = book.sheet(h.sheet_name("score_sheets", language), widths=score_sheet_widths(columns))
         list_page_setup(sheet, landscape=False)
         pairs = round_knockout_pairs(round_=round)  # a knockout round by its name (issue 15)
         name = h.knockout_round_title(pairs, language) if pairs else word("round", language, round=round.number)
@@ -220,7 +231,9 @@ def score_sheets_build(
                     ]
                 )
             sheet.append([])
-            sheet.append([Styled(title, "grid_header") for title in h.titles(columns, language)])
+            sheet.append(
+                [Styled(title, "grid_header") for title in h.titles(columns, language)], height=ROW_HEIGHT_GRID_HEADER
+            )
             for deal in range(1, grid_rows + 1):
                 sheet.append(
                     [Styled(deal, "grid"), *(Styled(None, "grid") for _ in range(width - 1))], height=ROW_HEIGHT_GRID

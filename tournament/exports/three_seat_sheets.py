@@ -78,7 +78,7 @@ def three_seat_score_sheets_build(
     *, round: Round, target: str | os.PathLike[str] | IO[bytes], language: Language, columns: tuple[Column, ...]
 ) -> None:
     """Paper score sheets: a page per table with its three players by seat and a grid for every deal."""
-    from tournament.exports.round_sheets import ROW_HEIGHT_GRID
+    from tournament.exports.round_sheets import ROW_HEIGHT_GRID, ROW_HEIGHT_GRID_HEADER, score_sheet_widths
     from tournament.exports.xlsx import list_page_setup
 
     stage = round.stage
@@ -86,7 +86,7 @@ def three_seat_score_sheets_build(
     word = h.word
     width = len(columns)
     with Book(time_zone=timezone.get_default_timezone()) as book:
-        sheet = book.sheet(h.sheet_name("score_sheets", language), widths=h.widths(columns))
+        sheet = book.sheet(h.sheet_name("score_sheets", language), widths=score_sheet_widths(columns))
         list_page_setup(sheet, landscape=False)
         heading = f"{stage.tournament.name} · {stage.name} {word('round', language, round=round.number)}"
         cap = options.time_cap_minutes or round.time_cap_minutes
@@ -103,7 +103,9 @@ def three_seat_score_sheets_build(
             for seat, pair in table.seats:
                 sheet.append([Styled(seat, "label"), pair.pk, pair.name])
             sheet.append([])
-            sheet.append([Styled(title, "grid_header") for title in h.titles(columns, language)])
+            sheet.append(
+                [Styled(title, "grid_header") for title in h.titles(columns, language)], height=ROW_HEIGHT_GRID_HEADER
+            )
             for deal in range(1, (options.deals or 3) + 1):
                 sheet.append(
                     [Styled(deal, "grid"), *(Styled(None, "grid") for _ in range(width - 1))], height=ROW_HEIGHT_GRID

@@ -51,12 +51,12 @@ DEALS = (
 
 SCORE_SHEET = (
     Column("deal", "局", "Deal", 5),
-    Column("landlord", "地主", "Landlord", 8),
+    Column("landlord", "地主", "Landlord", 10),  # wide enough for the English title in one piece
     Column("bid", "叫分", "Bid", 6),
-    Column("bombs", "炸弹", "Bombs", 6),
-    Column("spring", "春天", "Spring", 6),
+    Column("bombs", "炸弹", "Bombs", 8),
+    Column("spring", "春天", "Spring", 8),
     Column("winner", "胜方", "Won by", 8),
-    *(Column(f"points_{s}", f"{s}座", s, 8) for s in SEATS),
+    *(Column(f"points_{s}", f"{s}座", s, 7) for s in SEATS),
     Column("referee", "裁判", "Referee", 10),
 )
 """The paper score sheet of a three-seat table (``GameEntry.score_sheet_columns``)."""

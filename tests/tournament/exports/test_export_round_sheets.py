@@ -18,6 +18,7 @@ from tournament.exports.round_sheets import (
     score_sheet_rows,
     score_sheets_build,
 )
+from tournament.exports.workbook_doudizhu import SCORE_SHEET as DOUDIZHU_SCORE_SHEET
 from tournament.exports.xlsx import clean_cell_text
 from tournament.matches.models import Match
 from tournament.registration.models import Player
@@ -114,3 +115,40 @@ def test_print_pages_offer_the_xlsx_downloads(client, event):
         assert response["Content-Type"].startswith("application/vnd.openxmlformats")
         assert "attachment" in response["Content-Disposition"]
         assert read_book(b"".join(response.streaming_content))
+
+
+def _char_width(char: str) -> float:
+    return 2 if ord(char) > 0x2E80 else 1.5 if char in "mwMW" else 1
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [h.SCORE_SHEET_LEVELS, h.SCORE_SHEET_POINTS, h.SCORE_SHEET_TRACTOR, DOUDIZHU_SCORE_SHEET],
+    ids=["levels", "points", "tractor", "doudizhu"],
+)
+def test_every_score_sheet_title_word_fits_its_column(columns):
+    """Printed (LibreOffice), a grid title wraps between words but a word longer than its column
+    was cut in two ("Landlor-d", issue 17); the label column holds "Signatures" / "签名"."""
+    from tournament.exports.round_sheets import LABEL_WIDTH, score_sheet_widths
+
+    widths = score_sheet_widths(columns)
+    for column, width in zip(columns, widths, strict=True):
+        for language in ("en", "zh"):
+            title = h.titles((column,), language)[0]
+            # a CJK character takes about two of Excel's character widths, a bold m or w one and a half;
+            # and the cell's padding one more
+            longest = max(sum(_char_width(char) for char in word) for word in title.split())
+            assert longest + 1 <= width, (column.key, language, title, width)
+    assert widths[0] >= LABEL_WIDTH >= len(h.word("signature", "en"))
+
+
+def test_score_sheets_grid_titles_have_room_for_two_lines(event):
+    from tournament.exports.round_sheets import ROW_HEIGHT_GRID_HEADER
+
+    data = built(score_sheets_build, round=event.rounds[0], language="en")
+    sheet = load_workbook(io.BytesIO(data)).worksheets[0]
+    titles = tuple(h.titles(h.SCORE_SHEET_LEVELS, "en"))
+    header_rows = [
+        row[0].row for row in sheet.iter_rows() if tuple(cell.value for cell in row[: len(titles)]) == titles
+    ]
+    assert header_rows and all(sheet.row_dimensions[row].height == ROW_HEIGHT_GRID_HEADER for row in header_rows)
