@@ -138,6 +138,36 @@ def sheet_title(wanted: str, *, taken: Iterable[str]) -> str:
     return candidate
 
 
+LINE_HEIGHT = 15.0
+"""Points a line of the header's type takes."""
+
+
+def text_width(text: str) -> float:
+    """``text``'s width in Excel's character units, about: a CJK character takes two."""
+    return sum(2 if ord(char) >= 0x2E80 else 1 for char in text)
+
+
+def header_widths(header: Sequence[str], widths: Sequence[float]) -> list[float]:
+    """``widths``, each at least as wide as its title's longest word in bold (and the cell's padding):
+    a title wraps between words, never inside one ("Withd-rawn" in print, issue 17); the widths are
+    the Chinese titles', and English words are longer."""
+    return [
+        max(widths[index] if index < len(widths) else 0, max(text_width(word) for word in title.split() or [""]) + 2)
+        for index, title in enumerate(header)
+    ]
+
+
+def header_height(header: Sequence[str], widths: Sequence[float]) -> float | None:
+    """The header row's height in points for its titles wrapped in their columns (up to three
+    lines), or None for one line. Set by hand because nothing measures a streamed sheet's rows: a
+    wrapped title ("Awaiting sign-off") was cut to its first line in print (issue 17)."""
+    lines = 1
+    for index, title in enumerate(header):
+        width = widths[index] if index < len(widths) else 8.43  # Excel's default column width
+        lines = max(lines, min(3, math.ceil(text_width(title) / max(width - 1, 1))))
+    return LINE_HEIGHT * lines + 3 if lines > 1 else None
+
+
 def _escape(text: str) -> str:
     if "&" in text:
         text = text.replace("&", "&amp;")
@@ -423,12 +453,14 @@ class Book:
         )
         self.workbook._add_sheet(sheet)  # create_sheet() would make a plain WriteOnlyWorksheet
         self._sheets.append(sheet)
+        if header:
+            widths = header_widths(header, widths)
         sheet.set_columns(widths=widths, styles=styles)
         if header:
             sheet.freeze_panes = "A2"
             sheet.print_title_rows = "1:1"
             list_page_setup(sheet, landscape=True)
-            sheet.append([Styled(title, "header") for title in header])
+            sheet.append([Styled(title, "header") for title in header], height=header_height(header, widths))
         return sheet
 
     def save(self, target: str | os.PathLike[str] | IO[bytes]) -> None:

@@ -105,3 +105,21 @@ def test_a_flagged_deal_shows_what_was_entered_in_the_deal_log():
         row = rows[number]
         assert row[column["待核对"]] == "是"
         assert row[column["名次顺序"]] == " ".join(outcome["order"])
+
+
+def test_english_list_sheet_titles_wrap_between_words_and_show_whole(played):
+    """Printed, a title wrapped inside a word ("Withd-rawn") or cut to its first line (issue 17):
+    each column is as wide as its title's longest word, and the header row is as tall as its
+    longest wrapped title (nothing measures a streamed sheet's rows)."""
+    from openpyxl.utils import get_column_letter
+
+    from tournament.exports.xlsx import LINE_HEIGHT, text_width
+
+    book = load_workbook(io.BytesIO(build(tournament=played.round.stage.tournament, language="en")))
+    standings = book[h.sheet_name("standings", "en", stage=played.round.stage.name)]
+    for sheet in (book[h.sheet_name("deals", "en")], book[h.sheet_name("results", "en")], standings):
+        titles = [cell.value for cell in sheet[1]]
+        for index, title in enumerate(titles, 1):
+            width = sheet.column_dimensions[get_column_letter(index)].width
+            assert max(text_width(word) for word in title.split()) + 2 <= width, (sheet.title, title, width)
+        assert sheet.row_dimensions[1].height >= 2 * LINE_HEIGHT, sheet.title  # "Awaiting sign-off" wraps
