@@ -136,6 +136,8 @@ def test_a_double_tap_on_confirm_records_one_deal(browser, live_server):
             page.locator("#entry form[method=post] button[type=submit]").dblclick()
         page.locator("#queue-results li[data-result]").first.wait_for()
         page.reload()
+        # the reloaded page lists the phone's results again from its store, after it has loaded
+        page.locator("#queue-results li[data-result]").first.wait_for()
         assert Deal.objects.filter(match=match).count() == 1
         assert results(page) == ["accepted"]
         # no Content-Security-Policy complaint about the worker, the manifest or the scripts
