@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.levels import level_label
 from scoring.tractor import Capture, Infraction
+from tournament.matches.models import RoundStatus
 
 
 def level(value: Any) -> str:
@@ -277,8 +278,6 @@ def round_name(*, number: int, knockout_pairs: int | None = None) -> str:
 def round_state(*, status: str, paused: bool) -> tuple[str, str]:
     """A round's state as its badge shows it, every page alike: ``(code, label)`` — the status, except
     that a running round whose clock the organiser paused reads 已暂停 (Paused), not 进行中."""
-    from tournament.matches.models import RoundStatus  # the labels are imported by the models' apps
-
     if paused and status == RoundStatus.RUNNING:
         return "paused", str(_("Paused"))
     try:
