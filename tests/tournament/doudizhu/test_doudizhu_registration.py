@@ -98,3 +98,23 @@ def test_the_organiser_adds_a_points_stage_draws_and_publishes_a_three_seat_roun
     client.post(reverse("draw:round_publish", args=[ddz.pk, round_.pk]))
     round_.refresh_from_db()
     assert round_.status == "published"
+
+
+def test_the_round_page_shows_the_players_event_numbers_not_database_ids(boss):
+    from django.test import Client
+
+    from tests.factories import PairFactory, TournamentFactory
+    from tests.tournament.doudizhu.conftest import doudizhu_event, drawn_round
+    from tournament.matches.models import MatchSeat
+
+    other = TournamentFactory()
+    for _ in range(5):
+        PairFactory(tournament=other)  # ids taken: this event's players' ids are not their numbers
+    tournament, stage = doudizhu_event(players=10, boss=boss)
+    round_ = drawn_round(stage, user=boss)
+    client = Client()
+    client.force_login(boss)
+    page = client.get(reverse("draw:round", args=[tournament.pk, round_.pk])).content.decode()
+    seat = MatchSeat.objects.filter(match__round=round_).select_related("pair").first()
+    assert seat.pair.number != seat.pair.pk
+    assert f"#{seat.pair.number} {seat.pair.name}" in page and f"#{seat.pair.pk} {seat.pair.name}" not in page
