@@ -31,11 +31,15 @@ def in_ui_language(*, en: str, zh: str) -> str:
     return zh if ui_is_chinese() else en
 
 
+def language_chosen(cookie: str | None) -> str:
+    """The interface language of a request whose language cookie holds ``cookie``: the one chosen
+    with the switch, else Chinese (the browser's Accept-Language is not asked)."""
+    return cookie if cookie in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
 class ChineseFirstLocaleMiddleware(LocaleMiddleware):
     def process_request(self, request: HttpRequest) -> None:
-        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
-        language = chosen if chosen in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
-        translation.activate(language)
+        translation.activate(language_chosen(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)))
         request.LANGUAGE_CODE = translation.get_language()
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:

@@ -266,3 +266,6 @@ PUBLIC_API_THROTTLE_RATE = env.str("PUBLIC_API_THROTTLE_RATE", default="1200/min
 # Standings are rebuilt at most this often per stage while results flow in (a finished match shows
 # within this plus one build: tournament.standings.cache).
 PUBLIC_REBUILD_SECONDS = env.float("PUBLIC_REBUILD_SECONDS", default=3.0)
+# Each worker keeps the public pages' last responses, up to this many megabytes of them, and serves
+# one again while what it was built from is unchanged (tournament.standings.public_responses; 0: off).
+PUBLIC_RESPONSE_CACHE_MB = env.float("PUBLIC_RESPONSE_CACHE_MB", default=64.0)

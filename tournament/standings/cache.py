@@ -72,6 +72,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
+from tournament.standings.response_reads import coalesced_note, read_note, response_uncacheable, version_depends
+
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -176,11 +178,21 @@ def public_versions_get(*, tournament_id: int, markers: dict[str, Any] | None = 
             versions[scope] = int(version)
     except Exception:
         logger.warning("public cache unavailable; tournament %s's pages are built afresh", tournament_id, exc_info=True)
+        response_uncacheable()
         now = time.time_ns()
         return Versions(public=now, standings=now, seating=now)
+    read_note(values={key: versions[scope] for scope, key in keys.items()})
+    read_note(values={marker_key: found.get(marker_key) for marker_key in wanted})
     if markers is not None:
         markers.update({key: found.get(marker_key) for marker_key, key in wanted.items()})
     return Versions(**versions)
+
+
+def public_version_depends(*, tournament_id: int, scope: Scope) -> None:
+    """The response being built shows values keyed on the tournament's ``scope`` version (as the
+    request read it): a kept copy holds only while it has not moved
+    (:mod:`tournament.standings.public_responses`)."""
+    version_depends(key=_version_key(tournament_id, scope))
 
 
 def public_version_get(*, tournament_id: int, scope: Scope = "public") -> int:
@@ -247,6 +259,7 @@ def public_cached(
     try:
         if version is None:
             version = public_version_get(tournament_id=tournament_id)
+            public_version_depends(tournament_id=tournament_id, scope="public")
         entry_key = f"{PREFIX}:{tournament_id}:{version}:{key}"
         value = local_memo.get(entry_key, _MISSING)
         if value is not _MISSING:
@@ -254,6 +267,7 @@ def public_cached(
         value = cache.get(entry_key, _MISSING)
     except Exception:
         logger.warning("public cache unavailable; building %s directly", key, exc_info=True)
+        response_uncacheable()
         return build()
     if value is not _MISSING:
         local_memo.put(entry_key, value)
@@ -266,6 +280,7 @@ def public_cached(
         locked = cache.add(lock_key, 1, timeout=LOCK_TIMEOUT)
     except Exception:
         logger.warning("public cache unavailable; building %s directly", key, exc_info=True)
+        response_uncacheable()
         return build()
     if locked:
         try:
@@ -281,6 +296,7 @@ def public_cached(
     if stale_ok:
         value = cache.get(latest_key, _MISSING)
         if value is not _MISSING:
+            response_uncacheable()  # one build old: the next request must see the one being built
             return value  # type: ignore[return-value]
     deadline = time.monotonic() + WAIT_MAX
     while time.monotonic() < deadline:
@@ -327,7 +343,22 @@ class _BuildFailed(Exception):
     """``build`` itself raised (not the cache): its exception goes to the caller, as it is."""
 
 
-def _rebuild(tournament_id: int, key: str, build: Callable[[], T], version: int, lock_key: str) -> tuple[int, T]:
+def _build_note(tournament_id: int, key: str, scope: Scope, marker: Any) -> None:
+    """The response being built shows the build of ``marker``: a kept copy holds while that is the
+    last complete build and no rebuild is due (:class:`tournament.standings.response_reads.Coalesced`)."""
+    built = Built(*marker)
+    coalesced_note(
+        marker_key=_marker_key(tournament_id, key),
+        marker=marker,
+        scope_key=_version_key(tournament_id, scope),
+        built_version=built.version,
+        due_at=built.started + rebuild_seconds(),
+    )
+
+
+def _rebuild(
+    tournament_id: int, key: str, build: Callable[[], T], version: int, lock_key: str, scope: Scope
+) -> tuple[int, T]:
     """Build at ``version`` (the caller holds ``lock_key``), store the value, then its marker."""
     marker_key = _marker_key(tournament_id, key)
     started = time.time()
@@ -341,10 +372,15 @@ def _rebuild(tournament_id: int, key: str, build: Callable[[], T], version: int,
         marker = cache.get(marker_key)
         # A builder slower than the lock's timeout must not put an older build back in front.
         if marker is None or Built(*marker).version < version:
-            cache.set(marker_key, tuple(Built(version, started)), timeout=ENTRY_TIMEOUT)
+            marker = tuple(Built(version, started))
+            cache.set(marker_key, marker, timeout=ENTRY_TIMEOUT)
+            _build_note(tournament_id, key, scope, marker)
+        else:  # a newer build is in front: the next request serves that one
+            response_uncacheable()
         cache.delete(lock_key)
     except Exception:  # the cache went down meanwhile: the value is still right, only not shared
         logger.warning("public cache unavailable; %s built but not stored", key, exc_info=True)
+        response_uncacheable()
         return time.time_ns(), value
     build_memo.put((tournament_id, key, version), value)
     return version, value
@@ -361,6 +397,7 @@ def coalesced_served(
     build: Callable[[], T],
     version: int,
     marker: Any = UNREAD,
+    scope: Scope = "standings",
 ) -> tuple[int, Callable[[], T]] | None:
     """:func:`coalesced_get` with the value as a loader: the token of the build served (the last
     complete one, or the one this request rebuilt when a rebuild was due and it took the lock) and
@@ -382,8 +419,9 @@ def coalesced_served(
         lock_key = _rebuild_lock_key(tournament_id, key)
         due = built.version < version and time.time() - built.started >= rebuild_seconds()
         if due and cache.add(lock_key, 1, timeout=REBUILD_LOCK_TIMEOUT):
-            token, value = _rebuild(tournament_id, key, build, version, lock_key)
+            token, value = _rebuild(tournament_id, key, build, version, lock_key, scope)
             return token, lambda: value
+        _build_note(tournament_id, key, scope, marker)
     except _BuildFailed as failed:
         assert failed.__cause__ is not None
         raise failed.__cause__ from None
@@ -396,7 +434,7 @@ def coalesced_served(
         except Exception:
             value = _MISSING
         if value is _MISSING:
-            return coalesced_get(tournament_id=tournament_id, key=key, build=build, version=version)[1]
+            return coalesced_get(tournament_id=tournament_id, key=key, build=build, version=version, scope=scope)[1]
         return value  # type: ignore[no-any-return]
 
     return built.version, load
@@ -439,11 +477,12 @@ def coalesced_get(
             if value is not _MISSING:
                 due = built.version < version and time.time() - built.started >= rebuild_seconds()
                 if not due or not cache.add(lock_key, 1, timeout=REBUILD_LOCK_TIMEOUT):
+                    _build_note(tournament_id, key, scope, marker)
                     return built.version, value  # the last complete build
-                return _rebuild(tournament_id, key, build, version, lock_key)
+                return _rebuild(tournament_id, key, build, version, lock_key, scope)
         # Nothing complete to serve.
         if cache.add(lock_key, 1, timeout=REBUILD_LOCK_TIMEOUT):
-            return _rebuild(tournament_id, key, build, version, lock_key)
+            return _rebuild(tournament_id, key, build, version, lock_key, scope)
         deadline = time.monotonic() + WAIT_MAX
         while time.monotonic() < deadline:
             time.sleep(WAIT_STEP)
@@ -452,10 +491,12 @@ def coalesced_get(
                 built = Built(*marker)
                 value = _held_build(tournament_id, key, built.version)
                 if value is not _MISSING:
+                    _build_note(tournament_id, key, scope, marker)
                     return built.version, value
     except _BuildFailed as failed:
         assert failed.__cause__ is not None
         raise failed.__cause__ from None
     except Exception:
         logger.warning("public cache unavailable; building %s directly", key, exc_info=True)
+    response_uncacheable()
     return time.time_ns(), build()  # the cache is down, or the builder is slow or died: answer anyway

@@ -15,7 +15,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from tournament.standings.cache import UNREAD, coalesced_get, coalesced_served, public_cached, public_version_get
+from tournament.standings.cache import (
+    UNREAD,
+    coalesced_get,
+    coalesced_served,
+    public_cached,
+    public_version_depends,
+    public_version_get,
+)
 from tournament.standings.public import (
     bracket_get,
     draw_list,
@@ -66,6 +73,7 @@ def frame_cached(*, tournament_id: int, seating_version: int | None = None) -> T
     navigation) take it, so a deal entered leaves them as they are."""
     if seating_version is None:
         seating_version = public_version_get(tournament_id=tournament_id, scope="seating")
+    public_version_depends(tournament_id=tournament_id, scope="seating")
     return public_cached(
         tournament_id=tournament_id,
         key="frame",

@@ -29,6 +29,7 @@ from tournament.registration.models import Pair, PairMember, Player
 from tournament.standings.cache import LocalMemo, public_version_get
 from tournament.standings.public import normalise_query
 from tournament.standings.public_types import FIND_LIMIT, PUBLIC_ROUND_STATUSES, PublicSide, RoundInfo, SeatFound
+from tournament.standings.response_reads import response_uncacheable
 
 seat_indexes = LocalMemo(8)
 """A worker's indexes, one per tournament (the latest built) for the last eight tournaments asked
@@ -258,6 +259,7 @@ def player_find(
     pair_ids = {answer.pair_id for answer in found if isinstance(answer, NotSeated)}
     if not pair_ids:
         return found
+    response_uncacheable()  # the registration status is read as it is now, not at a version
     states = dict(Pair.objects.filter(pk__in=pair_ids).values_list("pk", "status"))
     return tuple(
         replace(answer, state=states.get(answer.pair_id, "")) if isinstance(answer, NotSeated) else answer

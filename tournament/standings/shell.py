@@ -38,9 +38,10 @@ def _marker(name: str) -> str:
     return f"\x00hole:{name}\x00"
 
 
-def _plain_visitor(request: HttpRequest) -> bool:
-    """Nobody signed in and nothing pending: the page is the same as for every other such visitor."""
-    return settings.SESSION_COOKIE_NAME not in request.COOKIES and CookieStorage.cookie_name not in request.COOKIES
+def plain_visitor(cookies: Mapping[str, str]) -> bool:
+    """A visitor with these cookies has nobody signed in and nothing pending: the page is the same
+    as for every other such visitor (and may be kept whole: :mod:`tournament.standings.public_responses`)."""
+    return settings.SESSION_COOKIE_NAME not in cookies and CookieStorage.cookie_name not in cookies
 
 
 def page_render(
@@ -60,7 +61,7 @@ def page_render(
     context at one version); ``version`` is the tournament's version the context was built at (or a token naming
     what it was built from: :func:`tournament.standings.cache.public_cached`).
     """
-    if not _plain_visitor(request):
+    if not plain_visitor(request.COOKIES):
         return render(request, template, {**context, **holes})
     language = get_language() or ""
 

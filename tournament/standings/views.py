@@ -37,7 +37,7 @@ from django.views.decorators.http import require_safe
 from tournament.games import game_entry
 from tournament.parsing import int_or_none
 from tournament.standings import doudizhu_public
-from tournament.standings.cache import UNREAD, public_cached, public_versions_get
+from tournament.standings.cache import UNREAD, public_cached, public_version_depends, public_versions_get
 from tournament.standings.public import normalise_query
 from tournament.standings.public_cache import (
     bracket_cached,
@@ -53,6 +53,7 @@ from tournament.standings.public_cache import (
     standings_served_get,
 )
 from tournament.standings.public_types import TournamentOverview
+from tournament.standings.response_reads import response_cacheable
 from tournament.standings.seat_cards import find_results_html
 from tournament.standings.seating import player_find
 from tournament.standings.shell import page_render
@@ -116,8 +117,13 @@ def _live_page(
     seating version: the layout shows the tournament's name and stages and the page's title — a
     pair's name, a table's number — all moved only by seating events).
     """
+    # Built from cached values alone, keyed on the versions and builds noted: a worker may keep the
+    # whole response (tournament.standings.public_responses).
+    response_cacheable()
+    public_version_depends(tournament_id=overview.id, scope="seating")
     if version is None:
         version = request.public_version  # type: ignore[attr-defined]
+        public_version_depends(tournament_id=overview.id, scope="public")
     if layout_version is None:
         layout_version = f"s{request.seating_version}"  # type: ignore[attr-defined]
     if request.htmx and request.GET.get("v") == str(version):
@@ -214,6 +220,8 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if game_entry(overview.game).three_seats:  # a table and a seat letter (Dou Dizhu)
         html = doudizhu_public.find_html(overview=overview, query=query)
     else:
+        response_cacheable()  # the seats at the seating version (player_find says when it read more)
+        public_version_depends(tournament_id=tournament_id, scope="seating")
         results = player_find(
             tournament_id=tournament_id,
             rounds=overview.current_rounds,

@@ -1,0 +1,177 @@
+"""Whole public responses, kept by each worker and served before Django while what they were
+built from is unchanged (issue 16).
+
+A public page for an anonymous visitor is already a function of a few shared values — the
+tournament's cache versions and the markers of the coalesced builds it shows
+(:mod:`tournament.standings.cache`) — and of the request's address, language and htmx-ness (the
+layout has no per-visitor part: :mod:`tournament.standings.shell`). Yet each request went through
+Django's middleware, the URL resolver, the view and the layout's fill-in, about a millisecond of a
+worker for a page whose bytes had not changed. Under a round of results the public pool spends
+its cores there.
+
+So :class:`PublicResponses` (the WSGI application, around Django's) keeps in each worker the last
+responses of the public pages, each with what it was built from, and serves one again after a
+single round trip to the shared cache that reads those values and finds them unchanged. Anything
+else goes to Django, which builds the page as before and, while it does, notes what the page
+reads (:class:`Reads`, in a context variable the cache functions write to):
+
+- *exact* values: a version the page's values are keyed on (the seating version of every page's
+  layout and of find my table; the public version of the pages built per deal);
+- *coalesced builds* (the standings, the draw, the overview): the build's marker, and — because a
+  build behind its version is rebuilt by the first request after ``PUBLIC_REBUILD_SECONDS`` — the
+  scope's version too: the page holds while the marker is the same and either that time has not
+  come or the version has not moved past the build. So the first request after it goes to Django
+  and can rebuild, and a finished match shows as soon as it did without the fast path.
+
+A response is kept only if its view said it may be (:func:`response_cacheable`: the public pages'
+fragments and find my table) and nothing while building it made it depend on more than those
+values (:func:`response_uncacheable`: a value one build old served while another builds, a read
+the versions do not cover, the cache down), with status 200 or 204 and no cookie set. Signed-in
+visitors, pending messages, other methods and other addresses never touch it. A worker's memory
+is bounded (``PUBLIC_RESPONSE_CACHE_MB``, 0 turns this off), least recently used out first.
+
+Why it is safe with any number of workers and machines: nothing is kept that another worker
+could change — a kept response is served only when the shared values it was built from are still
+what they were, read afresh on every request, so a worker never serves a version older than the
+last complete build any worker made (the guarantee of the cache's module). If the shared cache is
+down nothing is served from here: Django builds every page afresh.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http.cookie import parse_cookie
+
+from tournament.locale import language_chosen
+from tournament.standings.response_reads import Reads, current_reads
+from tournament.standings.shell import plain_visitor
+
+__all__ = ["PublicResponses", "request_key"]
+
+PUBLIC_PREFIX = "/t/"
+"""The public pages live under ``/t/<id>/``; nothing else is looked up here."""
+KEPT_STATUSES = ("200 ", "204 ")
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    status: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    reads: Reads
+    keys: tuple[str, ...]
+
+
+class _KeptResponses:
+    """A worker's kept responses, at most ``max_bytes`` of bodies, the least recently used dropped first."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._entries: OrderedDict[tuple[Any, ...], Kept] = OrderedDict()
+
+    def get(self, key: tuple[Any, ...]) -> Kept | None:
+        try:
+            self._entries.move_to_end(key)
+            return self._entries[key]
+        except KeyError:
+            return None
+
+    def put(self, key: tuple[Any, ...], kept: Kept) -> None:
+        if len(kept.body) > self.max_bytes:
+            return
+        self.discard(key)
+        self._entries[key] = kept
+        self.bytes += len(kept.body)
+        while self.bytes > self.max_bytes:
+            try:
+                _key, dropped = self._entries.popitem(last=False)
+            except KeyError:  # another thread emptied it meanwhile
+                break
+            self.bytes -= len(dropped.body)
+
+    def discard(self, key: tuple[Any, ...]) -> None:
+        dropped = self._entries.pop(key, None)
+        if dropped is not None:
+            self.bytes -= len(dropped.body)
+
+
+def request_key(environ: dict[str, Any]) -> tuple[Any, ...] | None:
+    """What a public page's response is a function of, besides the shared values; None if the
+    request is not one whose response may be kept (not a GET of a public page by a plain visitor)."""
+    path = environ.get("PATH_INFO", "")
+    if environ.get("REQUEST_METHOD") != "GET" or not path.startswith(PUBLIC_PREFIX):
+        return None
+    cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
+    if not plain_visitor(cookies):
+        return None
+    return (
+        environ.get("HTTP_HOST") or environ.get("SERVER_NAME"),  # a host Django refuses is never kept
+        environ.get("wsgi.url_scheme"),
+        environ.get("HTTP_X_FORWARDED_PROTO"),  # the HTTPS redirect may read it
+        environ.get("SCRIPT_NAME", ""),
+        path,
+        environ.get("QUERY_STRING", ""),
+        language_chosen(cookies.get(settings.LANGUAGE_COOKIE_NAME)),
+        environ.get("HTTP_HX_REQUEST") == "true",
+    )
+
+
+StartResponse = Callable[..., Any]
+
+
+class PublicResponses:
+    """The WSGI application: Django's, with the public pages' kept responses in front (module docstring)."""
+
+    def __init__(self, application: Callable[[dict[str, Any], StartResponse], Iterable[bytes]]) -> None:
+        self.application = application
+        self.kept = _KeptResponses(int(getattr(settings, "PUBLIC_RESPONSE_CACHE_MB", 64) * 2**20))
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        key = request_key(environ) if self.kept.max_bytes > 0 else None
+        if key is None:
+            return self.application(environ, start_response)
+        kept = self.kept.get(key)
+        if kept is not None:
+            try:
+                found = cache.get_many(list(kept.keys))
+            except Exception:  # the cache is down: Django builds the page afresh
+                found = None
+            if found is not None and kept.reads.hold(found, time.time()):
+                start_response(kept.status, list(kept.headers))
+                return [kept.body]
+            self.kept.discard(key)
+        return self._built(key, environ, start_response)
+
+    def _built(self, key: tuple[Any, ...], environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        reads = Reads()
+        answer: list[Any] = []
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            answer[:] = [status, headers]
+            return start_response(status, headers, exc_info)
+
+        token = current_reads.set(reads)
+        try:
+            result = self.application(environ, start)
+        finally:
+            current_reads.reset(token)
+        if not (reads.cacheable and not reads.spoiled and answer and answer[0].startswith(KEPT_STATUSES)):
+            return result
+        status, headers = answer
+        if any(name.lower() == "set-cookie" for name, _value in headers):
+            return result
+        try:
+            body = b"".join(result)
+        finally:
+            if hasattr(result, "close"):
+                result.close()
+        self.kept.put(key, Kept(status, tuple(headers), body, reads, tuple(reads.keys())))
+        return [body]

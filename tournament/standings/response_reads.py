@@ -1,0 +1,112 @@
+"""What a public response is built from, noted while Django builds it (issue 16).
+
+The cache functions (:mod:`tournament.standings.cache`) and the public views write here; the
+worker's kept responses (:mod:`tournament.standings.public_responses`) read it, to serve a page
+again only while those values are unchanged. Outside such a request (no :class:`Reads` set: a
+test's client, a command, the staff pages) every note is a no-op.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from typing import Any, NamedTuple
+
+__all__ = [
+    "Coalesced",
+    "Reads",
+    "coalesced_note",
+    "current_reads",
+    "read_note",
+    "response_cacheable",
+    "response_uncacheable",
+    "version_depends",
+]
+
+
+class Coalesced(NamedTuple):
+    """A coalesced build a page shows: its marker as read, and when it may be rebuilt."""
+
+    marker_key: str
+    marker: Any
+    scope_key: str
+    built_version: int
+    due_at: float
+    """From then on a request must reach Django if the scope's version has moved past the build."""
+
+
+class Reads:
+    """What a public response is built from, noted while Django builds it."""
+
+    __slots__ = ("cacheable", "coalesced", "exact", "read", "spoiled")
+
+    def __init__(self) -> None:
+        self.read: dict[str, Any] = {}
+        """Every shared version value the request read, by key (a page depends on some of them)."""
+        self.exact: dict[str, Any] = {}
+        self.coalesced: dict[str, Coalesced] = {}
+        self.cacheable = False
+        self.spoiled = False
+
+    def keys(self) -> list[str]:
+        keys = set(self.exact)
+        for build in self.coalesced.values():
+            keys.update((build.marker_key, build.scope_key))
+        return sorted(keys)
+
+    def hold(self, found: dict[str, Any], now: float) -> bool:
+        """Whether the response is still what Django would build, given the shared values ``found``."""
+        if any(found.get(key) != value for key, value in self.exact.items()):
+            return False
+        for build in self.coalesced.values():
+            if found.get(build.marker_key) != build.marker:
+                return False
+            if now >= build.due_at and found.get(build.scope_key) != build.built_version:
+                return False
+        return True
+
+
+current_reads: ContextVar[Reads | None] = ContextVar("public_response_reads", default=None)
+"""The notes of the request being built, set by the kept responses' application; None elsewhere."""
+
+
+def read_note(*, values: dict[str, Any]) -> None:
+    """Shared version values the request read (:func:`tournament.standings.cache.public_versions_get`)."""
+    reads = current_reads.get()
+    if reads is None:
+        return
+    for key, value in values.items():
+        if reads.read.setdefault(key, value) != value:  # moved while the page was built: a mix of two
+            reads.spoiled = True
+
+
+def version_depends(*, key: str) -> None:
+    """The response depends on the version under ``key``, as the request read it."""
+    reads = current_reads.get()
+    if reads is None:
+        return
+    if key in reads.read:
+        reads.exact[key] = reads.read[key]
+    else:  # read some other way: nothing to check it against
+        reads.spoiled = True
+
+
+def coalesced_note(*, marker_key: str, marker: Any, scope_key: str, built_version: int, due_at: float) -> None:
+    """The response shows the coalesced build whose marker is ``marker`` (see :class:`Coalesced`);
+    a later note of the same build (the request rebuilt it) replaces the earlier one."""
+    reads = current_reads.get()
+    if reads is not None:
+        reads.coalesced[marker_key] = Coalesced(marker_key, marker, scope_key, built_version, due_at)
+
+
+def response_cacheable() -> None:
+    """The view builds its response from the noted values alone: it may be kept."""
+    reads = current_reads.get()
+    if reads is not None:
+        reads.cacheable = True
+
+
+def response_uncacheable() -> None:
+    """Something this response shows is not covered by the noted values: never keep it."""
+    reads = current_reads.get()
+    if reads is not None:
+        reads.spoiled = True
