@@ -39,6 +39,8 @@ down nothing is served from here: Django builds every page afresh.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -50,6 +52,7 @@ from django.core.cache import cache
 from django.http.cookie import parse_cookie
 
 from tournament.locale import language_chosen
+from tournament.standings.cache import PREFIX
 from tournament.standings.response_reads import Reads, current_reads
 from tournament.standings.shell import plain_visitor
 
@@ -58,6 +61,8 @@ __all__ = ["PublicResponses", "request_key"]
 PUBLIC_PREFIX = "/t/"
 """The public pages live under ``/t/<id>/``; nothing else is looked up here."""
 KEPT_STATUSES = ("200 ", "204 ")
+SHARED_TIMEOUT = 10 * 60
+"""A response shared in the cache is worth something only while it holds, minutes at most during a round."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +129,11 @@ def request_key(environ: dict[str, Any]) -> tuple[Any, ...] | None:
     )
 
 
+def _shared_key(key: tuple[Any, ...]) -> str:
+    """Where the workers share a kept response (the request's key, hashed to a short one)."""
+    return f"{PREFIX}:response:{hashlib.blake2b(repr(key).encode(), digest_size=16).hexdigest()}"
+
+
 StartResponse = Callable[..., Any]
 
 
@@ -138,19 +148,38 @@ class PublicResponses:
         key = request_key(environ) if self.kept.max_bytes > 0 else None
         if key is None:
             return self.application(environ, start_response)
-        kept = self.kept.get(key)
+        shared_key = _shared_key(key)
+        try:
+            kept = self._held(key, shared_key)
+        except Exception:  # the cache is down: Django builds the page afresh
+            kept = None
         if kept is not None:
-            try:
-                found = cache.get_many(list(kept.keys))
-            except Exception:  # the cache is down: Django builds the page afresh
-                found = None
-            if found is not None and kept.reads.hold(found, time.time()):
-                start_response(kept.status, list(kept.headers))
-                return [kept.body]
-            self.kept.discard(key)
-        return self._built(key, environ, start_response)
+            start_response(kept.status, list(kept.headers))
+            return [kept.body]
+        self.kept.discard(key)
+        return self._built(key, shared_key, environ, start_response)
 
-    def _built(self, key: tuple[Any, ...], environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+    def _held(self, key: tuple[Any, ...], shared_key: str) -> Kept | None:
+        """The response kept for ``key`` if it still holds: this worker's, else the one another
+        worker built and shared (then kept here too)."""
+        now = time.time()
+        local = self.kept.get(key)
+        found = cache.get_many(list(local.keys)) if local is not None else {}
+        if local is not None and local.reads.hold(found, now):
+            return local
+        shared = cache.get(shared_key)
+        if shared is None:
+            return None
+        if local is None or shared.keys != local.keys:
+            found = cache.get_many(list(shared.keys))
+        if not shared.reads.hold(found, now):
+            return None
+        self.kept.put(key, shared)
+        return shared  # type: ignore[no-any-return]
+
+    def _built(
+        self, key: tuple[Any, ...], shared_key: str, environ: dict[str, Any], start_response: StartResponse
+    ) -> Iterable[bytes]:
         reads = Reads()
         answer: list[Any] = []
 
@@ -173,5 +202,8 @@ class PublicResponses:
         finally:
             if hasattr(result, "close"):
                 result.close()
-        self.kept.put(key, Kept(status, tuple(headers), body, reads, tuple(reads.keys())))
+        kept = Kept(status, tuple(headers), body, reads, tuple(reads.keys()))
+        self.kept.put(key, kept)
+        with contextlib.suppress(Exception):  # the cache is down: nothing is read from it either
+            cache.set(shared_key, kept, timeout=SHARED_TIMEOUT)
         return [body]

@@ -152,21 +152,35 @@ def test_the_finishing_deal_shows_on_the_kept_standings_within_the_window(app, d
         assert django_app.calls == calls + 1
 
 
+def test_a_page_one_worker_built_is_served_by_the_others(app, django_app, event):
+    other_django = Counted()
+    other = PublicResponses(other_django)
+    pages = urls(event)
+    built = {name: Visitor(app).get(url) for name, url in pages.items()}
+    shared = {name: Visitor(other).get(url) for name, url in pages.items()}
+    assert shared == built
+    assert other_django.calls == 0  # from the shared cache, then from the other worker's memory
+    assert {name: Visitor(other).get(url) for name, url in pages.items()} == built
+    assert other_django.calls == 0
+
+
 def test_a_build_another_worker_made_is_served_at_once(app, django_app, event):
-    """Two workers: what one rebuilds, the other's kept page no longer holds."""
-    other = PublicResponses(Counted())
+    """Two workers: what one rebuilds, the other's kept page no longer holds; it serves the new one."""
+    other_django = Counted()
+    other = PublicResponses(other_django)
     page = urls(event)["standings"]
     match = running_match(event)
     with time_machine.travel("2026-05-01 09:00:00 +0000", tick=False) as clock:
         mine = Visitor(app).get(page)
-        Visitor(other).get(page)
+        assert Visitor(other).get(page) == mine
         deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
         clock.shift(WINDOW)
-        rebuilt = Visitor(other).get(page)  # the other worker rebuilds
-        assert rebuilt != mine
+        rebuilt = Visitor(other).get(page)  # a rebuild is due: the other worker's request makes it
+        assert other_django.calls == 1
+        assert b"Results up to round 2" in rebuilt[2] and b"Results up to round 2" not in mine[2]
         calls = django_app.calls
-        assert Visitor(app).get(page) == rebuilt  # the marker moved: this worker's copy is dropped
-        assert django_app.calls == calls + 1
+        assert Visitor(app).get(page) == rebuilt  # this worker's copy no longer holds; the shared one does
+        assert django_app.calls == calls
 
 
 def test_each_language_is_kept_apart(app, django_app, event):
