@@ -353,6 +353,7 @@ def _build_note(tournament_id: int, key: str, scope: Scope, marker: Any) -> None
         scope_key=_version_key(tournament_id, scope),
         built_version=built.version,
         due_at=built.started + rebuild_seconds(),
+        lock_key=_rebuild_lock_key(tournament_id, key),
     )
 
 

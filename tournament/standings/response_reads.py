@@ -31,7 +31,9 @@ class Coalesced(NamedTuple):
     scope_key: str
     built_version: int
     due_at: float
-    """From then on a request must reach Django if the scope's version has moved past the build."""
+    """From then on a request must reach Django if the scope's version has moved past the build and
+    nobody is rebuilding it (then Django would rebuild; while somebody does, it serves this build)."""
+    lock_key: str
 
 
 class Reads:
@@ -50,7 +52,7 @@ class Reads:
     def keys(self) -> list[str]:
         keys = set(self.exact)
         for build in self.coalesced.values():
-            keys.update((build.marker_key, build.scope_key))
+            keys.update((build.marker_key, build.scope_key, build.lock_key))
         return sorted(keys)
 
     def hold(self, found: dict[str, Any], now: float) -> bool:
@@ -60,7 +62,8 @@ class Reads:
         for build in self.coalesced.values():
             if found.get(build.marker_key) != build.marker:
                 return False
-            if now >= build.due_at and found.get(build.scope_key) != build.built_version:
+            due = now >= build.due_at and found.get(build.scope_key) != build.built_version
+            if due and found.get(build.lock_key) is None:
                 return False
         return True
 
@@ -90,12 +93,14 @@ def version_depends(*, key: str) -> None:
         reads.spoiled = True
 
 
-def coalesced_note(*, marker_key: str, marker: Any, scope_key: str, built_version: int, due_at: float) -> None:
+def coalesced_note(
+    *, marker_key: str, marker: Any, scope_key: str, built_version: int, due_at: float, lock_key: str
+) -> None:
     """The response shows the coalesced build whose marker is ``marker`` (see :class:`Coalesced`);
     a later note of the same build (the request rebuilt it) replaces the earlier one."""
     reads = current_reads.get()
     if reads is not None:
-        reads.coalesced[marker_key] = Coalesced(marker_key, marker, scope_key, built_version, due_at)
+        reads.coalesced[marker_key] = Coalesced(marker_key, marker, scope_key, built_version, due_at, lock_key)
 
 
 def response_cacheable() -> None:

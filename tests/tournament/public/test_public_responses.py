@@ -19,6 +19,8 @@ from django.urls import reverse
 from tests.tournament.public.events import pairs_register, play_out, swiss_event
 from tournament.matches.models import MatchStatus
 from tournament.matches.services import deal_record
+from tournament.standings import cache as public_cache
+from tournament.standings.public_cache import standings_key
 from tournament.standings.public_responses import PublicResponses
 from tournament.standings.response_reads import Coalesced, Reads
 
@@ -152,6 +154,26 @@ def test_the_finishing_deal_shows_on_the_kept_standings_within_the_window(app, d
         assert django_app.calls == calls + 1
 
 
+def test_while_another_worker_rebuilds_the_kept_page_holds(app, django_app, event):
+    """Django would serve the last complete build while somebody holds the rebuild's lock: so does
+    the kept page, without reaching Django; once the lock is gone the next request rebuilds."""
+    page = urls(event)["standings"]
+    match = running_match(event)
+    lock = public_cache._rebuild_lock_key(event.tournament.pk, standings_key(event.first.stage_id))
+    with time_machine.travel("2026-05-01 09:00:00 +0000", tick=False) as clock:
+        before = Visitor(app).get(page)
+        deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
+        clock.shift(WINDOW)
+        assert cache.add(lock, 1)  # another worker is rebuilding
+        calls = django_app.calls
+        assert Visitor(app).get(page) == before
+        assert django_app.calls == calls
+        cache.delete(lock)
+        after = Visitor(app).get(page)
+        assert django_app.calls == calls + 1
+        assert b"Results up to round 2" in after[2]
+
+
 def test_a_page_one_worker_built_is_served_by_the_others(app, django_app, event):
     other_django = Counted()
     other = PublicResponses(other_django)
@@ -273,10 +295,11 @@ def test_off_when_the_setting_says_zero(django_app, event, settings):
 def test_a_kept_response_holds_only_while_its_values_are_unchanged():
     reads = Reads()
     reads.exact = {"seating": 5}
-    reads.coalesced = {"marker": Coalesced("marker", (7, 100.0), "standings", 7, 103.0)}
+    reads.coalesced = {"marker": Coalesced("marker", (7, 100.0), "standings", 7, 103.0, "lock")}
     held = {"seating": 5, "marker": (7, 100.0), "standings": 9}
     assert reads.hold(held, now=102.9)  # behind its version, but no rebuild is due yet
     assert not reads.hold(held, now=103.0)  # due: the request must reach Django
+    assert reads.hold({**held, "lock": 1}, now=103.0)  # … unless somebody is rebuilding: Django serves this build
     assert reads.hold({**held, "standings": 7}, now=500.0)  # up to date: holds however long
     assert not reads.hold({**held, "seating": 6}, now=102.0)
     assert not reads.hold({**held, "marker": (9, 103.5)}, now=102.0)  # another worker rebuilt
