@@ -13,19 +13,24 @@ So :class:`PublicResponses` (the WSGI application, around Django's) keeps in eac
 responses of the public pages, each with what it was built from, and serves one again after a
 single round trip to the shared cache that reads those values and finds them unchanged. Anything
 else goes to Django, which builds the page as before and, while it does, notes what the page
-reads (:class:`Reads`, in a context variable the cache functions write to):
+reads (:class:`~tournament.standings.response_reads.Reads`, in a context variable the cache functions write to):
 
 - *exact* values: a version the page's values are keyed on (the seating version of every page's
   layout and of find my table; the public version of the pages built per deal);
 - *coalesced builds* (the standings, the draw, the overview): the build's marker, and — because a
   build behind its version is rebuilt by the first request after ``PUBLIC_REBUILD_SECONDS`` — the
-  scope's version too: the page holds while the marker is the same and either that time has not
-  come or the version has not moved past the build. So the first request after it goes to Django
-  and can rebuild, and a finished match shows as soon as it did without the fast path.
+  scope's version and the rebuild's lock too: the page holds while the marker is the same and
+  either that time has not come, or the version has not moved past the build, or another request
+  is rebuilding it (Django would serve the same build then). So the first request after it goes
+  to Django and rebuilds, and a finished match shows as soon as it did without the fast path.
 
-A response is kept only if its view said it may be (:func:`response_cacheable`: the public pages'
-fragments and find my table) and nothing while building it made it depend on more than those
-values (:func:`response_uncacheable`: a value one build old served while another builds, a read
+Each response built is also shared through the cache (under a hash of the request's key, for
+``SHARED_TIMEOUT``): a worker that has no copy of its own, or whose copy no longer holds, takes
+the shared one if that holds (one more round trip), so a page is built by one worker, not by each.
+
+A response is kept only if its view said it may be (:func:`~tournament.standings.response_reads.response_cacheable`:
+the public pages' fragments and find my table) and nothing while building it made it depend on more than those
+values (:func:`~tournament.standings.response_reads.response_uncacheable`: a value one build old served while another builds, a read
 the versions do not cover, the cache down), with status 200 or 204 and no cookie set. Signed-in
 visitors, pending messages, other methods and other addresses never touch it. A worker's memory
 is bounded (``PUBLIC_RESPONSE_CACHE_MB``, 0 turns this off), least recently used out first.
