@@ -13,7 +13,7 @@ So :class:`PublicResponses` (the WSGI application, around Django's) keeps in eac
 responses of the public pages, each with what it was built from, and serves one again after a
 single round trip to the shared cache that reads those values and finds them unchanged. Anything
 else goes to Django, which builds the page as before and, while it does, notes what the page
-reads (:class:`~tournament.standings.response_reads.Reads`, in a context variable the cache functions write to):
+reads (``Reads``, in a context variable the cache functions write to):
 
 - *exact* values: a version the page's values are keyed on (the seating version of every page's
   layout and of find my table; the public version of the pages built per deal);
@@ -28,12 +28,13 @@ Each response built is also shared through the cache (under a hash of the reques
 ``SHARED_TIMEOUT``): a worker that has no copy of its own, or whose copy no longer holds, takes
 the shared one if that holds (one more round trip), so a page is built by one worker, not by each.
 
-A response is kept only if its view said it may be (:func:`~tournament.standings.response_reads.response_cacheable`:
-the public pages' fragments and find my table) and nothing while building it made it depend on more than those
-values (:func:`~tournament.standings.response_reads.response_uncacheable`: a value one build old served while another builds, a read
-the versions do not cover, the cache down), with status 200 or 204 and no cookie set. Signed-in
-visitors, pending messages, other methods and other addresses never touch it. A worker's memory
-is bounded (``PUBLIC_RESPONSE_CACHE_MB``, 0 turns this off), least recently used out first.
+A response is kept only if its view said it may be (``response_cacheable``: the public pages'
+fragments and find my table) and nothing while building it made it depend on more than those
+values (``response_uncacheable``: a value one build old served while another builds, a read the
+versions do not cover, the cache down), with status 200 or 204 and no cookie set (both in
+:mod:`tournament.standings.response_reads`). Signed-in visitors, pending messages, other methods
+and other addresses never touch it. A worker's memory is bounded (``PUBLIC_RESPONSE_CACHE_MB``, 0
+turns this off), least recently used out first.
 
 Why it is safe with any number of workers and machines: nothing is kept that another worker
 could change — a kept response is served only when the shared values it was built from are still
