@@ -1,4 +1,4 @@
-"""Swiss pairing (瑞士移位) — RULES.md §4, issues 5 and 21. Algorithm ``swiss.v4``.
+"""Swiss pairing (瑞士移位) — RULES.md §4, issues 5 and 21. Algorithm ``swiss.v5``.
 
 Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
 position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a
@@ -37,7 +37,9 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
 
    - *Staged exact matching* (:mod:`tournament.draw.pairing_swiss_stages`, where the proof
      is): maximum-weight perfect matchings (rustworkx's ``max_weight_matching``, compiled Rust)
-     over the *candidate tables*, each criterion a tier of an integer weight; where the whole
+     over the *candidate tables*, each criterion a tier of an integer weight, sized by its range
+     between a floor every candidate pairing obeys and a ceiling of the optimum (the best seed
+     pairing's count where the seed is at the floor on every criterion before); where the whole
      vector does not fit one 128-bit weight it is solved a run of tiers at a time, each run
      with the runs before it held at their optimum (``notes["stages"]``). The result is the
      lexicographic optimum of the whole vector over the candidate tables, at every size.
@@ -128,13 +130,19 @@ round is never redrawn, its tables are what was recorded.
   draws are the optimum over every pairing; the department floor among the proofs of
   ``notes["proven"]``; the seed matchings on rustworkx instead of the hand-written Edmonds
   search. Up to 200 entrants it draws swiss.v3's tables; above 400 too, unless a greedy seed
-  left entrants over and the two searches completed it differently (other seed tables).
+  left entrants over and the two searches completed it differently (other seed tables) —
+  ``reference/swiss_v4.py`` (with ``swiss_v4_candidates``, ``swiss_v4_stages`` and
+  ``swiss_v4_seeds``).
+- ``swiss.v5``: the same candidates and criteria, each tier's range in the weight narrowed by
+  floors and the best seed's ceilings (``pairing_swiss_stages``), so hard fields of 1,000 and
+  5,000 pairs take one matching instead of two. Its draws have swiss.v4's criteria vector
+  (both are the optimum over the same tables), but with other weights rustworkx may pick
+  another of several equally good pairings.
 
 Performance (``bench/draw_bench.py``, CPU seconds on the shared two cores at a load of about 2):
 round 9 of 5,000 pairs 0.75 s (three proven blocks); hard fields (ten rounds, two departments
-protected every round) of 1,000 pairs 0.58 s and of 5,000 pairs 5.4 s (5.9 s at a load of 3–4),
-two stages of ~2.4 s of rustworkx each — over issue 21's 5 s target (docs/swiss-draw.md: why the vector does not fit
-one stage there).
+protected every round) of 1,000 pairs 0.35 s and of 5,000 pairs 2.5 s, one matching of ~2 s of
+rustworkx (swiss.v4: two, 4.0–5.4 s).
 """
 
 from __future__ import annotations
@@ -163,7 +171,7 @@ from tournament.draw.pairing_types import (
 
 __all__ = ["DENSE_LIMIT", "SWISS_ALGORITHM", "WithinGroup", "swiss_pair"]
 
-SWISS_ALGORITHM = "swiss.v4"
+SWISS_ALGORITHM = "swiss.v5"
 BLOCK_SIZE = 500
 """Fields of at least twice this many are first tried in blocks of at least this many."""
 
@@ -258,6 +266,8 @@ class _Solver:
         self._sizes: Counter[int] = Counter()  # group sizes of the members being paired …
         self._groups: list[int] = []  # … and their groups, by position
         self._fewest_clashes = False  # a seed proves the fewest department clashes
+        self._fewest_rematches = 0  # … and the fewest rematches
+        self._clash_floor = 0  # every rematch-free pairing has at least this many clashes
 
     # -- seeds: pairings found by maximum matchings ---------------------------------------------
     def _allowed(self, *, departments: bool, seats: bool = False) -> Callable[[int, int], bool]:
@@ -310,10 +320,12 @@ class _Solver:
         free = self._allowed(departments=False)
         mate, _maximum = maximum_matching(members, free)  # exact: proves the fewest rematches
         leftover = [i for i in members if i not in mate]
+        self._fewest_rematches = len(leftover) // 2  # every pairing has n/2 - ν or more
         if leftover and not allow_rematches:
             return None
         seeds = [_complete(mate, leftover)]
         self._fewest_clashes = False
+        self._clash_floor = 0
         if leftover:
             return seeds
         # The old bracket heuristic's way: each entrant, in rank order, with the first free one
@@ -342,6 +354,8 @@ class _Solver:
                 if clean is not None:
                     seeds.append(clean)
                     self._fewest_clashes = maximum
+                    if maximum:  # no rematch-free pairing has fewer clashes than this seed
+                        self._clash_floor = sum(f.same_department(a, b) for a, b in clean)
                 if strained:
                     levels = [self._allowed(departments=True, seats=True), self._allowed(departments=True), free]
                     seat_clean, _maximum = self._cascade(members, levels, exact=False)
@@ -460,7 +474,8 @@ class _Solver:
                 p, q = sorted((position[a], position[b]))
                 pairs.add((p, q))
         tables = self._tables(members, groups, sorted(pairs))
-        chosen, notes = self._solve(members, groups, tables, allow_rematches=allow_rematches)
+        at = [[(min(position[a], position[b]), max(position[a], position[b])) for a, b in seed] for seed in seeds]
+        chosen, notes = self._solve(members, groups, tables, allow_rematches=allow_rematches, seeds=at)
         value = self.vector(members, groups, chosen)
         for seed in seeds:
             if self.vector(members, groups, seed) < value:
@@ -495,11 +510,30 @@ class _Solver:
         return (rematches, departments, severe, *crossings, skips, strain, order)
 
     def _solve(
-        self, members: list[int], groups: list[int], tables: list[Table], *, allow_rematches: bool
+        self,
+        members: list[int],
+        groups: list[int],
+        tables: list[Table],
+        *,
+        allow_rematches: bool,
+        seeds: list[list[tuple[int, int]]],
     ) -> tuple[list[tuple[int, int]], dict[str, OptionValue]]:
         """The lexicographic optimum over ``tables`` (module docstring, 5; pairing_swiss_stages)."""
         n = len(members)
-        found = staged_matching(n, max(groups) + 1, tables, rematches=allow_rematches, departments=self.field.protect)
+        # Floors every candidate pairing obeys: the clash seed's proof only binds rematch-free ones.
+        clashes = self.field.department_floor(members)
+        if not allow_rematches:
+            clashes = max(clashes, self._clash_floor)
+        floors = (self._fewest_rematches, clashes)
+        found = staged_matching(
+            n,
+            max(groups) + 1,
+            tables,
+            rematches=allow_rematches,
+            departments=self.field.protect,
+            floors=floors,
+            seeds=seeds,
+        )
         notes: dict[str, OptionValue] = {
             "optimality": ("exact" if n <= DENSE_LIMIT else "candidates") if found.complete else "prefix",
             "candidates": len(tables),
