@@ -572,9 +572,12 @@ def test_swiss_v3_rounds_are_reproduced_by_the_frozen_engine() -> None:
 def test_swiss_v4_rounds_are_reproduced_by_the_frozen_engine() -> None:
     """Rounds recorded as swiss.v4 (tests/data/swiss_v4_rounds.json: 14 to 900 pairs, departments
     protected or not, rematches allowed or not, both orders, one round in two stages) come out
-    again from reference/swiss_v4.py, table for table. swiss.v5 has the same candidate tables and
-    the same criteria, so it reaches the same criteria vector (in no more stages) — but with other
-    weights it may break a tie between equally good pairings otherwise (why the version changed)."""
+    again from reference/swiss_v4.py, table for table. swiss.v5 has the same criteria and, up to
+    DENSE_LIMIT, the same tables (all of them), so it reaches the same criteria vector there (in
+    no more stages) — but with other weights it may break a tie between equally good pairings
+    otherwise (why the version changed). Above, its seeds may differ by a few tables (their
+    maximum matching keeps the greedy's tables where it can); on these rounds it draws the same
+    vector all the same."""
     differ = 0
     for entrants, record in _recorded_rounds("swiss_v4_rounds.json"):
         assert record["algorithm"] == "swiss.v4"
@@ -582,7 +585,8 @@ def test_swiss_v4_rounds_are_reproduced_by_the_frozen_engine() -> None:
         draw = swiss_v4.swiss_pair(**options, **record["options"])
         assert _as_recorded(draw) == record
         now = swiss_pair(**options, **record["options"])
-        assert now.notes["candidates"] == draw.notes["candidates"]
+        if len(ranked(entrants)) <= pairing_swiss.DENSE_LIMIT:
+            assert now.notes["candidates"] == draw.notes["candidates"]
         assert criteria(now, entrants) == criteria(draw, entrants)
         assert now.notes["stages"] <= draw.notes["stages"]
         differ += now.pairings != draw.pairings
