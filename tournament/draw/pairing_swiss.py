@@ -33,7 +33,12 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
    a lower bound every pairing obeys: the fewest rematches, no clash or the fewest (a seed's
    proof, or the department floor: a department held by c of n members leaves at least
    ⌈(2c - n)/2⌉ clash tables, since a clean table seats one of its members at most), no severe
-   seat table, the parity of each boundary, no skip):
+   seat table, each boundary crossed only as often as its parity forces — or as its *forced
+   crossings* do: a pairing that ties the draw on the criteria before a boundary has at most
+   k = rematches + clashes + severe tables that are not clean, so with ν the largest clean
+   matching of the entrants above the boundary (or of those below) it crosses the boundary at
+   least |side| - 2(ν + k) times (sides of up to 1,000 entrants are tried) — no skip, no seat
+   strain):
 
    - *Staged exact matching* (:mod:`tournament.draw.pairing_swiss_stages`, where the proof
      is): maximum-weight perfect matchings (rustworkx's ``max_weight_matching``, compiled Rust)
@@ -93,7 +98,10 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      field may need any of a class's members far below) — docs/swiss-draw.md says what was
      tried. Measured instead (the tests repeat it on fields just above ``DENSE_LIMIT``): the
      draw equalled the optimum over every allowed table in every criterion on the hard fields
-     of 260–800 pairs tried.
+     of 260–800 pairs tried. Where no department holds a majority (so no clash is forced), the
+     forced crossings often prove the whole vector but the order: round 11 of a hard field of
+     5,000 pairs with three departments protected, every one of its 25 criteria; with two
+     departments (a majority, 14 clashes forced) the first 5.
 6. **Seats** follow :mod:`tournament.draw.pairing_seating`: a pair's ``|NS-EW|`` grows past 1
    only at a table where both pairs wanted the same seat (warning ``seat_imbalance``). A
    *severe seat table* has two pairs that both already sit two or more rounds more one way
@@ -141,10 +149,10 @@ round is never redrawn, its tables are what was recorded.
   the optimum over every table), but with other weights rustworkx may pick another of several
   equally good pairings; above it a seed, hence a few candidate tables, may differ too.
 
-Performance (``bench/draw_bench.py``, CPU seconds on the shared two cores at a load of about 2):
-round 9 of 5,000 pairs 0.75 s (three proven blocks); hard fields (ten rounds, two departments
-protected every round) of 1,000 pairs 0.35 s and of 5,000 pairs 2.5 s, one matching of ~2 s of
-rustworkx (swiss.v4: two, 4.0–5.4 s).
+Performance (``bench/draw_bench.py``, CPU seconds on the shared two cores at a load of 2–3):
+round 9 of 5,000 pairs 0.7 s (proven blocks, every criterion proven); hard fields (ten rounds,
+two departments protected every round) of 1,000 pairs 0.4 s and of 5,000 pairs 2.5 s (wall
+3.1 s), one matching of ~2 s of rustworkx (swiss.v4: two, 4.0–5.6 s).
 """
 
 from __future__ import annotations
@@ -181,6 +189,7 @@ BLOCK_SIZE = 500
 WithinGroup = Literal["adjacent", "slide"]
 
 _CROWDED_SEED_LIMIT = 1000  # the clash seed is skipped above this with a department over half
+_FORCED_SIDE = 1000  # the proof of forced crossings looks at sides of up to this many entrants
 
 Vector = tuple[int, ...]
 
@@ -388,8 +397,9 @@ class _Solver:
 
         All of them for an ``"exact"`` draw. Otherwise those up to the first one above a lower
         bound that every pairing obeys: the fewest rematches (a seed reaches it), no clash (or
-        the fewest, when a seed proves it), no severe seat table, each boundary crossed only as
-        often as its parity forces, no skip. Criteria at such bounds cannot be improved.
+        the fewest, when a seed proves it, or the department floor), no severe seat table, each
+        boundary crossed only as often as its parity forces or as :meth:`_crossings_forced`
+        shows, no skip, no seat strain. Criteria at such bounds cannot be improved.
         """
         groups = _group_numbers(self.field, members)
         self._sizes = Counter(groups)
@@ -402,16 +412,53 @@ class _Solver:
             or bool(result.notes.get("fewest_department_clashes"))
             or value[1] == self.field.department_floor(members)
         )
-        at_bound = [True, clashes_proven, value[2] == 0]
+        for proven, at_bound in enumerate((True, clashes_proven, value[2] == 0)):
+            if not at_bound:
+                return proven
+        slack = value[0] + value[1] + value[2]
         above = 0
         for boundary in range(max(groups)):
             above += self._sizes[boundary]
-            at_bound.append(value[3 + boundary] == above % 2)
-        at_bound.append(value[-3] == 0)
-        proven = 0
-        while proven < len(at_bound) and at_bound[proven]:
+            count = value[3 + boundary]
+            if count != above % 2 and not self._crossings_forced(members, groups, boundary, count=count, slack=slack):
+                return 3 + boundary
+        proven = criteria - 2
+        for tail in value[-3:-1]:  # skips, then seat strain: proven at 0
+            if tail:
+                return proven
             proven += 1
         return proven
+
+    def _crossings_forced(
+        self, members: list[int], groups: list[int], boundary: int, *, count: int, slack: int
+    ) -> bool:
+        """Whether every pairing that ties the draw on the criteria before ``boundary`` (they are
+        proven) crosses it at least ``count`` times.
+
+        Such a pairing has as many rematch, clash and severe tables as the draw: at most
+        ``slack`` tables that are not *clean* (no rematch, no clash when protected, no severe
+        seats). Of its tables inside one side of the boundary (the entrants above it, or
+        those below), the clean ones form a clean matching of that side, so there are at most
+        ν + slack of them, ν the side's largest clean matching, and it crosses the boundary
+        at least |side| - 2(ν + slack) times. Proven when that reaches ``count`` on either side
+        (ν only where the matching is proven maximum). Only sides of up to ``_FORCED_SIDE``
+        entrants are tried, the smaller first (a field's forced floaters come from its few top
+        or bottom pairs that have met or share a department; a matching per boundary of
+        thousands would cost more than the draw).
+        """
+        clean = self._allowed(departments=True, seats=True)
+        sides = (
+            [i for i, g in zip(members, groups, strict=True) if g <= boundary],
+            [i for i, g in zip(members, groups, strict=True) if g > boundary],
+        )
+        for side in sorted(sides, key=len):
+            limit = (len(side) - count) // 2 - slack  # the most clean tables inside that proves it
+            if limit < 0 or len(side) > _FORCED_SIDE:
+                continue
+            mate, maximum = maximum_matching(side, clean, most=limit + 1, exact=len(side) <= DENSE_LIMIT)
+            if maximum and len(mate) // 2 <= limit:
+                return True
+        return False
 
     def _pair_in_blocks(self, members: list[int]) -> _Result | None:
         """Pair ``members`` block by block, or None unless the lower bounds prove it optimal.

@@ -288,9 +288,19 @@ def check_draw(
         assert proven == len(value)
     else:
         scores = sorted({e.score for e in paired}, reverse=True)
-        above = itertools.accumulate(sum(e.score == x for e in paired) for x in scores[:-1])
+        above = list(itertools.accumulate(sum(e.score == x for e in paired) for x in scores[:-1]))
         fewest_clashes = len(paired) // 2 - max_tables(paired, departments=True) if protect else 0
-        bounds = (len(paired) // 2 - nu, fewest_clashes, 0, *(k % 2 for k in above), 0)
+        bounds = (len(paired) // 2 - nu, fewest_clashes, 0, *(k % 2 for k in above), 0, 0)
+        # A boundary may be proven above its parity by forced crossings: a pairing as good
+        # before it has at most `slack` unclean tables, so it crosses at least
+        # |side| - 2(ν_clean(side) + slack) times (pairing_swiss, 5).
+        slack = sum(value[:3])
+        for b, count in enumerate(value[3 : 3 + len(above)]):
+            if 3 + b < proven and count != bounds[3 + b]:
+                sides = ([e for e in paired if e.score >= scores[b]], [e for e in paired if e.score < scores[b]])
+                forced = (len(x) - 2 * (max_tables(x, departments=protect, seats=True) + slack) for x in sides)
+                assert max(forced) >= count
+                bounds = (*bounds[: 3 + b], count, *bounds[4 + b :])
         assert value[:proven] == bounds[:proven]
 
     # 6. Seats: the greater need (then last seat E/W, then rank) sits N/S; strain only if forced.
@@ -694,6 +704,59 @@ def test_the_floors_and_ceilings_of_the_weight_hold_for_every_pairing(
                 checked += 1
             event.play(draw)
     assert checked > 0
+
+
+@settings(SLOW, max_examples=4 * SCALE)
+@given(n=st.sampled_from([8, 10]), seed=st.integers(0, 2**32 - 1), departments=st.integers(1, 3))
+@example(n=10, seed=3, departments=3)
+@example(n=10, seed=5, departments=2)
+def test_what_is_proven_holds_against_every_pairing(n: int, seed: int, departments: int) -> None:
+    """notes["proven"] above DENSE_LIMIT (module docstring, 5) claims that no pairing at all is
+    better on that many leading criteria. Checked here on small hard fields by asking it of
+    *every* pairing, good or bad, as if it were a draw over sparse candidates: each claimed
+    prefix must be the least over all pairings. The forced-crossings proof (a side of a
+    boundary with too few clean tables inside) is among those used."""
+    event = Event(n, seed, departments=departments)
+    forced = 0
+    real = pairing_swiss._Solver._crossings_forced
+
+    def spy(self: Any, *args: Any, **options: Any) -> bool:
+        nonlocal forced
+        found = real(self, *args, **options)
+        forced += found
+        return found
+
+    for round_number in range(1, 7):
+        entrants = event.entrants()
+        field = pairing_swiss_candidates.SwissField.build(entrants, seed=round_number, protect=True)
+        solver = pairing_swiss._Solver(field, within_group="adjacent")
+        members = list(range(field.n))
+        groups = pairing_swiss._group_numbers(field, members)
+        allowed = [(a, b) for a in members for b in members if a < b and b not in field.opponents[a]]
+        pairings = _all_pairings(members, set(allowed))
+        if not pairings:
+            break
+        values = [solver.vector(members, groups, tables)[:-1] for tables in pairings]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(pairing_swiss._Solver, "_crossings_forced", spy)
+            for tables, value in zip(pairings, values, strict=True):
+                result = pairing_swiss._Result(tables=tables, notes={"optimality": "candidates"})
+                proven = solver._proven(members, result)
+                assert min(v[:proven] for v in values) == value[:proven], (value, proven)
+        event.play(swiss_pair(entrants=entrants, round_number=round_number, seed=round_number, department_rounds=10))
+    if n == 10 and seed in (3, 5):  # the examples: the forced crossings prove something
+        assert forced > 0
+
+
+def _all_pairings(members: list[int], allowed: set[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    if not members:
+        return [[]]
+    first, rest = members[0], members[1:]
+    out: list[list[tuple[int, int]]] = []
+    for k, other in enumerate(rest):
+        if (first, other) in allowed:
+            out += [[(first, other), *tables] for tables in _all_pairings(rest[:k] + rest[k + 1 :], allowed)]
+    return out
 
 
 def test_a_weight_too_small_for_every_criterion_keeps_the_solved_ones() -> None:
