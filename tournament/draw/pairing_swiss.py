@@ -98,10 +98,15 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      field may need any of a class's members far below) — docs/swiss-draw.md says what was
      tried. Measured instead (the tests repeat it on fields just above ``DENSE_LIMIT``): the
      draw equalled the optimum over every allowed table in every criterion on the hard fields
-     of 260–800 pairs tried. Where no department holds a majority (so no clash is forced), the
-     forced crossings often prove the whole vector but the order: round 11 of a hard field of
-     5,000 pairs with three departments protected, every one of its 25 criteria; with two
-     departments (a majority, 14 clashes forced) the first 5.
+     of 260–800 pairs tried. Not so above ``_CLASS_LIMIT`` (2,000), where the class tables are
+     left out: on the hard bench field of 5,000 pairs (two departments) a pairing with every
+     table of the top 60 pairs among the candidates crosses boundary 3 once where the draw
+     crosses it 3 times, and with the class tables boundary 4 not at all where the draw does 14
+     times (docs/swiss-draw.md) — but those candidates take rustworkx 5–17 s. Where no
+     department holds a majority (so no clash is forced), the forced crossings often prove the
+     whole vector but the order: round 11 of a hard field of 5,000 pairs with three departments
+     protected, every one of its 25 criteria; with two departments (a majority, 14 clashes
+     forced) the first 5.
 6. **Seats** follow :mod:`tournament.draw.pairing_seating`: a pair's ``|NS-EW|`` grows past 1
    only at a table where both pairs wanted the same seat (warning ``seat_imbalance``). A
    *severe seat table* has two pairs that both already sit two or more rounds more one way
