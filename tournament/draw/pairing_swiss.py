@@ -1,4 +1,4 @@
-"""Swiss pairing (瑞士移位) — RULES.md §4, issues 5 and 21. Algorithm ``swiss.v4``.
+"""Swiss pairing (瑞士移位) — RULES.md §4, issues 5 and 21. Algorithm ``swiss.v5``.
 
 Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
 position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a
@@ -33,11 +33,18 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
    a lower bound every pairing obeys: the fewest rematches, no clash or the fewest (a seed's
    proof, or the department floor: a department held by c of n members leaves at least
    ⌈(2c - n)/2⌉ clash tables, since a clean table seats one of its members at most), no severe
-   seat table, the parity of each boundary, no skip):
+   seat table, each boundary crossed only as often as its parity forces — or as its *forced
+   crossings* do: a pairing that ties the draw on the criteria before a boundary has at most
+   k = rematches + clashes + severe tables that are not clean, so with ν the largest clean
+   matching of the entrants above the boundary (or of those below) it crosses the boundary at
+   least |side| - 2(ν + k) times (sides of up to 1,000 entrants are tried) — no skip, no seat
+   strain):
 
    - *Staged exact matching* (:mod:`tournament.draw.pairing_swiss_stages`, where the proof
      is): maximum-weight perfect matchings (rustworkx's ``max_weight_matching``, compiled Rust)
-     over the *candidate tables*, each criterion a tier of an integer weight; where the whole
+     over the *candidate tables*, each criterion a tier of an integer weight, sized by its range
+     between a floor every candidate pairing obeys and a ceiling of the optimum (the best seed
+     pairing's count where the seed is at the floor on every criterion before); where the whole
      vector does not fit one 128-bit weight it is solved a run of tiers at a time, each run
      with the runs before it held at their optimum (``notes["stages"]``). The result is the
      lexicographic optimum of the whole vector over the candidate tables, at every size.
@@ -91,7 +98,15 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      field may need any of a class's members far below) — docs/swiss-draw.md says what was
      tried. Measured instead (the tests repeat it on fields just above ``DENSE_LIMIT``): the
      draw equalled the optimum over every allowed table in every criterion on the hard fields
-     of 260–800 pairs tried.
+     of 260–800 pairs tried. Not so above ``_CLASS_LIMIT`` (2,000), where the class tables are
+     left out: on the hard bench field of 5,000 pairs (two departments) a pairing with every
+     table of the top 60 pairs among the candidates crosses boundary 3 once where the draw
+     crosses it 3 times, and with the class tables boundary 4 not at all where the draw does 14
+     times (docs/swiss-draw.md) — but those candidates take rustworkx 5–17 s. Where no
+     department holds a majority (so no clash is forced), the forced crossings often prove the
+     whole vector but the order: round 11 of a hard field of 5,000 pairs with three departments
+     protected, every one of its 25 criteria; with two departments (a majority, 14 clashes
+     forced) the first 5.
 6. **Seats** follow :mod:`tournament.draw.pairing_seating`: a pair's ``|NS-EW|`` grows past 1
    only at a table where both pairs wanted the same seat (warning ``seat_imbalance``). A
    *severe seat table* has two pairs that both already sit two or more rounds more one way
@@ -128,13 +143,21 @@ round is never redrawn, its tables are what was recorded.
   draws are the optimum over every pairing; the department floor among the proofs of
   ``notes["proven"]``; the seed matchings on rustworkx instead of the hand-written Edmonds
   search. Up to 200 entrants it draws swiss.v3's tables; above 400 too, unless a greedy seed
-  left entrants over and the two searches completed it differently (other seed tables).
+  left entrants over and the two searches completed it differently (other seed tables) —
+  ``reference/swiss_v4.py`` (with ``swiss_v4_candidates``, ``swiss_v4_stages`` and
+  ``swiss_v4_seeds``).
+- ``swiss.v5``: the same criteria, each tier's range in the weight narrowed by floors and the
+  best seed's ceilings (``pairing_swiss_stages``), so hard fields of 1,000 and 5,000 pairs take
+  one matching instead of two; the seeds' maximum matching keeps the greedy's tables where it
+  can (``pairing_swiss_seeds``: round 1 of 5,000 pairs with three departments protected took
+  9 s, now 2.5 s). Up to ``DENSE_LIMIT`` its draws have swiss.v4's criteria vector (both are
+  the optimum over every table), but with other weights rustworkx may pick another of several
+  equally good pairings; above it a seed, hence a few candidate tables, may differ too.
 
-Performance (``bench/draw_bench.py``, CPU seconds on the shared two cores at a load of about 2):
-round 9 of 5,000 pairs 0.75 s (three proven blocks); hard fields (ten rounds, two departments
-protected every round) of 1,000 pairs 0.58 s and of 5,000 pairs 5.4 s (5.9 s at a load of 3–4),
-two stages of ~2.4 s of rustworkx each — over issue 21's 5 s target (docs/swiss-draw.md: why the vector does not fit
-one stage there).
+Performance (``bench/draw_bench.py``, CPU seconds on the shared two cores at a load of 2–3):
+round 9 of 5,000 pairs 0.7 s (proven blocks, every criterion proven); hard fields (ten rounds,
+two departments protected every round) of 1,000 pairs 0.4 s and of 5,000 pairs 2.5 s (wall
+3.1 s), one matching of ~2 s of rustworkx (swiss.v4: two, 4.0–5.6 s).
 """
 
 from __future__ import annotations
@@ -163,7 +186,7 @@ from tournament.draw.pairing_types import (
 
 __all__ = ["DENSE_LIMIT", "SWISS_ALGORITHM", "WithinGroup", "swiss_pair"]
 
-SWISS_ALGORITHM = "swiss.v4"
+SWISS_ALGORITHM = "swiss.v5"
 BLOCK_SIZE = 500
 """Fields of at least twice this many are first tried in blocks of at least this many."""
 
@@ -171,6 +194,7 @@ BLOCK_SIZE = 500
 WithinGroup = Literal["adjacent", "slide"]
 
 _CROWDED_SEED_LIMIT = 1000  # the clash seed is skipped above this with a department over half
+_FORCED_SIDE = 1000  # the proof of forced crossings looks at sides of up to this many entrants
 
 Vector = tuple[int, ...]
 
@@ -258,6 +282,8 @@ class _Solver:
         self._sizes: Counter[int] = Counter()  # group sizes of the members being paired …
         self._groups: list[int] = []  # … and their groups, by position
         self._fewest_clashes = False  # a seed proves the fewest department clashes
+        self._fewest_rematches = 0  # … and the fewest rematches
+        self._clash_floor = 0  # every rematch-free pairing has at least this many clashes
 
     # -- seeds: pairings found by maximum matchings ---------------------------------------------
     def _allowed(self, *, departments: bool, seats: bool = False) -> Callable[[int, int], bool]:
@@ -310,10 +336,12 @@ class _Solver:
         free = self._allowed(departments=False)
         mate, _maximum = maximum_matching(members, free)  # exact: proves the fewest rematches
         leftover = [i for i in members if i not in mate]
+        self._fewest_rematches = len(leftover) // 2  # every pairing has n/2 - ν or more
         if leftover and not allow_rematches:
             return None
         seeds = [_complete(mate, leftover)]
         self._fewest_clashes = False
+        self._clash_floor = 0
         if leftover:
             return seeds
         # The old bracket heuristic's way: each entrant, in rank order, with the first free one
@@ -342,6 +370,8 @@ class _Solver:
                 if clean is not None:
                     seeds.append(clean)
                     self._fewest_clashes = maximum
+                    if maximum:  # no rematch-free pairing has fewer clashes than this seed
+                        self._clash_floor = sum(f.same_department(a, b) for a, b in clean)
                 if strained:
                     levels = [self._allowed(departments=True, seats=True), self._allowed(departments=True), free]
                     seat_clean, _maximum = self._cascade(members, levels, exact=False)
@@ -372,8 +402,9 @@ class _Solver:
 
         All of them for an ``"exact"`` draw. Otherwise those up to the first one above a lower
         bound that every pairing obeys: the fewest rematches (a seed reaches it), no clash (or
-        the fewest, when a seed proves it), no severe seat table, each boundary crossed only as
-        often as its parity forces, no skip. Criteria at such bounds cannot be improved.
+        the fewest, when a seed proves it, or the department floor), no severe seat table, each
+        boundary crossed only as often as its parity forces or as :meth:`_crossings_forced`
+        shows, no skip, no seat strain. Criteria at such bounds cannot be improved.
         """
         groups = _group_numbers(self.field, members)
         self._sizes = Counter(groups)
@@ -386,16 +417,53 @@ class _Solver:
             or bool(result.notes.get("fewest_department_clashes"))
             or value[1] == self.field.department_floor(members)
         )
-        at_bound = [True, clashes_proven, value[2] == 0]
+        for proven, at_bound in enumerate((True, clashes_proven, value[2] == 0)):
+            if not at_bound:
+                return proven
+        slack = value[0] + value[1] + value[2]
         above = 0
         for boundary in range(max(groups)):
             above += self._sizes[boundary]
-            at_bound.append(value[3 + boundary] == above % 2)
-        at_bound.append(value[-3] == 0)
-        proven = 0
-        while proven < len(at_bound) and at_bound[proven]:
+            count = value[3 + boundary]
+            if count != above % 2 and not self._crossings_forced(members, groups, boundary, count=count, slack=slack):
+                return 3 + boundary
+        proven = criteria - 2
+        for tail in value[-3:-1]:  # skips, then seat strain: proven at 0
+            if tail:
+                return proven
             proven += 1
         return proven
+
+    def _crossings_forced(
+        self, members: list[int], groups: list[int], boundary: int, *, count: int, slack: int
+    ) -> bool:
+        """Whether every pairing that ties the draw on the criteria before ``boundary`` (they are
+        proven) crosses it at least ``count`` times.
+
+        Such a pairing has as many rematch, clash and severe tables as the draw: at most
+        ``slack`` tables that are not *clean* (no rematch, no clash when protected, no severe
+        seats). Of its tables inside one side of the boundary (the entrants above it, or
+        those below), the clean ones form a clean matching of that side, so there are at most
+        ν + slack of them, ν the side's largest clean matching, and it crosses the boundary
+        at least |side| - 2(ν + slack) times. Proven when that reaches ``count`` on either side
+        (ν only where the matching is proven maximum). Only sides of up to ``_FORCED_SIDE``
+        entrants are tried, the smaller first (a field's forced floaters come from its few top
+        or bottom pairs that have met or share a department; a matching per boundary of
+        thousands would cost more than the draw).
+        """
+        clean = self._allowed(departments=True, seats=True)
+        sides = (
+            [i for i, g in zip(members, groups, strict=True) if g <= boundary],
+            [i for i, g in zip(members, groups, strict=True) if g > boundary],
+        )
+        for side in sorted(sides, key=len):
+            limit = (len(side) - count) // 2 - slack  # the most clean tables inside that proves it
+            if limit < 0 or len(side) > _FORCED_SIDE:
+                continue
+            mate, maximum = maximum_matching(side, clean, most=limit + 1, exact=len(side) <= DENSE_LIMIT)
+            if maximum and len(mate) // 2 <= limit:
+                return True
+        return False
 
     def _pair_in_blocks(self, members: list[int]) -> _Result | None:
         """Pair ``members`` block by block, or None unless the lower bounds prove it optimal.
@@ -460,7 +528,8 @@ class _Solver:
                 p, q = sorted((position[a], position[b]))
                 pairs.add((p, q))
         tables = self._tables(members, groups, sorted(pairs))
-        chosen, notes = self._solve(members, groups, tables, allow_rematches=allow_rematches)
+        at = [[(min(position[a], position[b]), max(position[a], position[b])) for a, b in seed] for seed in seeds]
+        chosen, notes = self._solve(members, groups, tables, allow_rematches=allow_rematches, seeds=at)
         value = self.vector(members, groups, chosen)
         for seed in seeds:
             if self.vector(members, groups, seed) < value:
@@ -495,11 +564,30 @@ class _Solver:
         return (rematches, departments, severe, *crossings, skips, strain, order)
 
     def _solve(
-        self, members: list[int], groups: list[int], tables: list[Table], *, allow_rematches: bool
+        self,
+        members: list[int],
+        groups: list[int],
+        tables: list[Table],
+        *,
+        allow_rematches: bool,
+        seeds: list[list[tuple[int, int]]],
     ) -> tuple[list[tuple[int, int]], dict[str, OptionValue]]:
         """The lexicographic optimum over ``tables`` (module docstring, 5; pairing_swiss_stages)."""
         n = len(members)
-        found = staged_matching(n, max(groups) + 1, tables, rematches=allow_rematches, departments=self.field.protect)
+        # Floors every candidate pairing obeys: the clash seed's proof only binds rematch-free ones.
+        clashes = self.field.department_floor(members)
+        if not allow_rematches:
+            clashes = max(clashes, self._clash_floor)
+        floors = (self._fewest_rematches, clashes)
+        found = staged_matching(
+            n,
+            max(groups) + 1,
+            tables,
+            rematches=allow_rematches,
+            departments=self.field.protect,
+            floors=floors,
+            seeds=seeds,
+        )
         notes: dict[str, OptionValue] = {
             "optimality": ("exact" if n <= DENSE_LIMIT else "candidates") if found.complete else "prefix",
             "candidates": len(tables),
