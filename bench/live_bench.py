@@ -490,6 +490,7 @@ def main() -> int:
     print(
         f"NOTE live_bench: gunicorn {args.public_workers} public + {args.staff_workers} staff sync workers,"
         f" {args.clients} clients, {args.seconds:.0f} s a trial, cache {urlsplit(cache).scheme},"
+        f" kept responses {os.environ.get('PUBLIC_RESPONSE_CACHE_MB', '64')} MB a worker,"
         f" {os.cpu_count()} CPUs, load average {load_before:.1f} before and {os.getloadavg()[0]:.1f} after;"
         f" a fixed loop took {speed_before:.0f} ms before and {web_bench.machine_speed_ms():.0f} ms after"
     )
