@@ -13,6 +13,8 @@ import time_machine
 from django.conf import settings
 from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.test import RequestFactory
 from django.urls import reverse
 
@@ -63,6 +65,17 @@ class Visitor:
             if hasattr(result, "close"):
                 result.close()
         return answer["status"], answer["headers"], body
+
+
+@pytest.fixture(autouse=True)
+def connections_kept():
+    """As Django's test client does: a request's end must not close the test's database
+    connection (on PostgreSQL it holds the test's transaction)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
