@@ -148,7 +148,7 @@ class PublicResponses:
 
     def __init__(self, application: Callable[[dict[str, Any], StartResponse], Iterable[bytes]]) -> None:
         self.application = application
-        self.kept = _KeptResponses(int(getattr(settings, "PUBLIC_RESPONSE_CACHE_MB", 64) * 2**20))
+        self.kept = _KeptResponses(int(settings.PUBLIC_RESPONSE_CACHE_MB * 2**20))
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         key = request_key(environ) if self.kept.max_bytes > 0 else None

@@ -26,7 +26,7 @@ from django.db import connection
 from tournament.matches.models import Match, RoundEntry, Table
 from tournament.parsing import ascii_digits
 from tournament.registration.models import Pair, PairMember, Player
-from tournament.standings.cache import LocalMemo, public_version_get
+from tournament.standings.cache import LocalMemo, public_version_depends, public_version_get
 from tournament.standings.public import normalise_query
 from tournament.standings.public_types import FIND_LIMIT, PUBLIC_ROUND_STATUSES, PublicSide, RoundInfo, SeatFound
 from tournament.standings.response_reads import response_uncacheable
@@ -226,6 +226,7 @@ def seat_index_get(*, tournament_id: int, rounds: Sequence[RoundInfo], version: 
     """
     if version is None:
         version = public_version_get(tournament_id=tournament_id, scope="seating")
+    public_version_depends(tournament_id=tournament_id, scope="seating")  # a kept answer holds while it does
     built_for = (version, tuple(round_.id for round_ in rounds))
     held = seat_indexes.get(tournament_id)
     if held is not None and held[0] == built_for:

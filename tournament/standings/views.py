@@ -221,7 +221,6 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
         html = doudizhu_public.find_html(overview=overview, query=query)
     else:
         response_cacheable()  # the seats at the seating version (player_find says when it read more)
-        public_version_depends(tournament_id=tournament_id, scope="seating")
         results = player_find(
             tournament_id=tournament_id,
             rounds=overview.current_rounds,
