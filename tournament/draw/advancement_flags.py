@@ -101,12 +101,13 @@ def advancement_recheck(*, match: Match, user: Any = None) -> list[AdvancementFl
         open_flag = stage_open_advancement_flag(stage=later)
         if set(now) == set(entrants):
             if open_flag is not None:
-                open_flag.status = AdvancementFlagStatus.KEPT
                 open_flag.now_advancing = now
-                open_flag.decision_reason = "the corrected results advance the same pairs again"
-                open_flag.decided_at = timezone.now()
-                history_author(open_flag, user, open_flag.decision_reason)
-                open_flag.save()
+                flag_decision_record(
+                    open_flag,
+                    status=AdvancementFlagStatus.KEPT,
+                    reason="the corrected results advance the same pairs again",
+                    user=user,
+                )
                 closed = True
             continue
         if not later.rounds.exists():

@@ -19,11 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.audit import history_author, reason_clean
-from tournament.draw.advancement_flags import flag_decision_record
+from tournament.draw.advancement_flags import KEEP, REDRAW, flag_decision_record
 from tournament.draw.services import round_delete, round_draw, round_has_results, round_unpublish
 from tournament.errors import UserError
 from tournament.matches.corrections import later_round_standings
@@ -41,13 +40,13 @@ from tournament.matches.models import (
 from tournament.registration.lifecycle import event_write
 from tournament.standings.cache import public_version_bump
 
-KEEP = "keep"
-REDRAW = "redraw"
 SAME_AGAIN = "the corrected standings are again those the round was drawn from"
 
 
-def round_open_flag(*, round_: Round) -> AdvancementFlag | None:
-    return AdvancementFlag.objects.filter(
+def round_open_flag(*, round_: Round, lock: bool = False) -> AdvancementFlag | None:
+    """The round's open flag (``lock``: locked for the caller's transaction)."""
+    flags = AdvancementFlag.objects.select_for_update() if lock else AdvancementFlag.objects
+    return flags.filter(
         stage_id=round_.stage_id,
         kind=AdvancementFlagKind.ROUND,
         round_number=round_.number,
@@ -83,12 +82,8 @@ def round_recheck(*, match: Match, user: Any = None) -> list[AdvancementFlag]:
             after = now.get(number_text, [])
             if after == origin:
                 if flag is not None:
-                    flag.status = AdvancementFlagStatus.KEPT
                     flag.detail = {**flag.detail, "after": after}
-                    flag.decision_reason = SAME_AGAIN
-                    flag.decided_at = timezone.now()
-                    history_author(flag, user, SAME_AGAIN)
-                    flag.save()
+                    flag_decision_record(flag, status=AdvancementFlagStatus.KEPT, reason=SAME_AGAIN, user=user)
                     closed = True
                 continue
             if flag is None:
@@ -119,16 +114,7 @@ def round_flag_resolve(*, round_: Round, choice: str, reason: str, user: Any) ->
     ``later_round``) or ``keep``, with a reason. Returns the flag and the round as it now is (a
     redrawn round is a new draft)."""
     with transaction.atomic():
-        flag = (
-            AdvancementFlag.objects.select_for_update()
-            .filter(
-                stage_id=round_.stage_id,
-                kind=AdvancementFlagKind.ROUND,
-                round_number=round_.number,
-                status=AdvancementFlagStatus.OPEN,
-            )
-            .first()
-        )
+        flag = round_open_flag(round_=round_, lock=True)
         if flag is None:
             raise UserError("not_flagged", _("This round is not flagged any more."), status=409)
         reason = reason_clean(reason, required=True)
@@ -152,10 +138,12 @@ def round_flag_resolve(*, round_: Round, choice: str, reason: str, user: Any) ->
             seed = round_.draw_seed
             if round_.status != RoundStatus.DRAFT:
                 round_unpublish(round_=round_, user=user, reason=reason)
-            round_delete(round_=round_, user=user, reason=reason)
+            round_delete(round_=round_, user=user, reason=reason)  # closes the flag: redrawn, with the reason
             round_ = round_draw(stage=round_.stage, seed=seed, user=user)
+            flag.refresh_from_db()
             flag.round = round_
-            flag_decision_record(flag, status=AdvancementFlagStatus.REDRAWN, reason=reason, user=user)
+            history_author(flag, user, reason)
+            flag.save(update_fields=["round"])
         elif choice == KEEP:
             flag_decision_record(flag, status=AdvancementFlagStatus.KEPT, reason=reason, user=user)
         else:

@@ -43,6 +43,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.audit import history_author, reason_clean
+from tournament.draw.advancement_flags import flag_decision_record
 from tournament.draw.pairing import (
     Draw,
     DrawError,
@@ -495,11 +496,12 @@ def round_delete(*, round_: Round, user: Any = None, reason: str = "") -> None:
         if locked.status != RoundStatus.DRAFT:
             raise ValidationError(_("Only a draft round can be deleted."), code="not_draft")
         for flag in AdvancementFlag.objects.filter(round=locked, status=AdvancementFlagStatus.OPEN):
-            flag.status = AdvancementFlagStatus.REDRAWN
-            flag.decision_reason = reason or "round deleted: drawn again from the corrected standings"
-            flag.decided_at = timezone.now()
-            history_author(flag, user, flag.decision_reason)
-            flag.save()
+            flag_decision_record(
+                flag,
+                status=AdvancementFlagStatus.REDRAWN,
+                reason=reason or "round deleted: drawn again from the corrected standings",
+                user=user,
+            )
         if locked.number == 1:
             stage = Stage.objects.select_for_update().get(pk=locked.stage_id)
             kept = {k: v for k, v in stage.options.items() if k not in ("bracket_record", "schedule_seed")}

@@ -234,6 +234,8 @@ def _round_page(
     flag_form: RoundFlagForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
+    if tournament.entry.three_seats:
+        return _three_seat_round(request, tournament, round_)
     flag = next(
         (
             item
@@ -242,9 +244,7 @@ def _round_page(
         ),
         None,
     )
-    played = flag is not None and services.round_has_results(round_=round_)  # then it can only be kept
-    if tournament.entry.three_seats:
-        return _three_seat_round(request, tournament, round_)
+    has_results = services.round_has_results(round_=round_)
     warnings = round_warnings(round_=round_)
     problem_counts = {pk: sum(w.code != "bye" for w in found) for pk, found in warnings.items()}
     draft = round_.status == RoundStatus.DRAFT
@@ -273,9 +273,9 @@ def _round_page(
             "draft": draft,
             "swap_form": SwapForm(round_=round_) if draft else None,
             "move_form": MoveForm(round_=round_) if draft else None,
-            "can_unpublish": not draft and not services.round_has_results(round_=round_),
+            "can_unpublish": not draft and not has_results,
             "flag": flag,
-            "flag_form": flag_form or RoundFlagForm(played=played),
+            "flag_form": flag_form or RoundFlagForm(played=flag is not None and has_results),  # then only kept
         },
         status=status,
     )

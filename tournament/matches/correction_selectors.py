@@ -57,11 +57,6 @@ class StageFlag:
     """Pairs whose place or points in the standings the round was drawn from changed (kind ``round``)."""
     reason: str = ""
     decided_at: datetime | None = None
-    created_at: datetime | None = None
-
-    @property
-    def is_open(self) -> bool:
-        return self.status == AdvancementFlagStatus.OPEN
 
     @property
     def is_round(self) -> bool:
@@ -83,9 +78,10 @@ def _places(rows: object) -> dict[int, tuple[int | None, float | None]]:
 def stage_flags_get(*, stage: Stage | int, open_only: bool = False) -> tuple[StageFlag, ...]:
     """The stage's flags, oldest first (``open_only``: those awaiting the organiser)."""
     stage_id = stage if isinstance(stage, int) else stage.pk
-    rows = list(AdvancementFlag.objects.filter(stage_id=stage_id).order_by("created_at", "id"))
+    flags = AdvancementFlag.objects.filter(stage_id=stage_id)
     if open_only:
-        rows = [row for row in rows if row.status == AdvancementFlagStatus.OPEN]
+        flags = flags.filter(status=AdvancementFlagStatus.OPEN)
+    rows = list(flags.order_by("created_at", "id"))
     if not rows:
         return ()
     ids: set[int] = set()
@@ -122,7 +118,6 @@ def stage_flags_get(*, stage: Stage | int, open_only: bool = False) -> tuple[Sta
                 moved=tuple(moved),
                 reason=row.decision_reason,
                 decided_at=row.decided_at,
-                created_at=row.created_at,
             )
         )
     return tuple(out)

@@ -121,6 +121,16 @@ def _successors(match: Match) -> list[Match]:
     )
 
 
+def _dependent(item: Match, *, started: bool) -> DependentMatch:
+    return DependentMatch(
+        match_id=item.pk,
+        round_number=item.round.number,
+        table=item.table.number if item.table else None,
+        pairs=tuple(str(pair) for pair in (item.ns_pair, item.ew_pair) if pair is not None),
+        started=started,
+    )
+
+
 def match_dependents(*, match: Match) -> MatchDependents:
     """Everything derived from ``match``'s result beyond its own stage's standings (issue 17)."""
     from tournament.exports.models import ExportJob, PrizeTier  # exports reads matches: no cycle at import
@@ -133,16 +143,7 @@ def match_dependents(*, match: Match) -> MatchDependents:
         advancement = later.options.get("advancement") or {}
         if isinstance(advancement, dict) and advancement.get("from_stage") == stage.pk:
             later_stages.append(DependentStage(later.pk, later.name, later.rounds.exists()))
-    successors = tuple(
-        DependentMatch(
-            match_id=item.pk,
-            round_number=item.round.number,
-            table=item.table.number if item.table else None,
-            pairs=tuple(str(pair) for pair in (item.ns_pair, item.ew_pair) if pair is not None),
-            started=_started(item),
-        )
-        for item in _successors(match)
-    )
+    successors = tuple(_dependent(item, started=_started(item)) for item in _successors(match))
     if stage.format == StageFormat.KNOCKOUT:
         from tournament.standings.selectors import stage_bracket_state_get
 
@@ -318,14 +319,4 @@ def correction_started_successors(*, match: Match) -> tuple[DependentMatch, ...]
     (``successor_started``) until cleared (``tournament.matches.clearing.match_clear``)."""
     if match.reopened_at is None or match.round.stage.format != StageFormat.KNOCKOUT:
         return ()
-    return tuple(
-        DependentMatch(
-            match_id=item.pk,
-            round_number=item.round.number,
-            table=item.table.number if item.table else None,
-            pairs=tuple(str(pair) for pair in (item.ns_pair, item.ew_pair) if pair is not None),
-            started=True,
-        )
-        for item in _successors(match)
-        if _started(item)
-    )
+    return tuple(_dependent(item, started=True) for item in _successors(match) if _started(item))
