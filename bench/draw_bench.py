@@ -11,7 +11,8 @@ random), department protection in every round — paired for ten rounds; then th
 ``swiss_pair`` is timed (median of three). Many score groups, crowded brackets and clashes that
 cannot all be avoided: the fields where the old bracket heuristic fell short of the optimum. A
 second line says what the draw reached: ``notes["optimality"]`` ("candidates": the optimum over
-the candidate tables of every criterion), the matchings solved (``["stages"]``), how many leading
+the candidate tables of every criterion; "groups": at the class bound, the order improved group
+by group), the matchings solved (``["stages"]``), how many leading
 criteria are proven optimal over every pairing (``["proven"]``) out of how many, and the CPU
 seconds of the timed call (the machine is shared: wall time moves with the load, CPU time less).
 

@@ -1,4 +1,4 @@
-"""Swiss pairing (瑞士移位) — RULES.md §4, issues 5 and 21. Algorithm ``swiss.v5``.
+"""Swiss pairing (瑞士移位) — RULES.md §4, issues 5 and 21. Algorithm ``swiss.v6``.
 
 Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
 position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a
@@ -29,8 +29,9 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
    floater goes further than needed, and only then are ordinary seat wishes considered (6).
 5. **How the optimum is found** (``notes["optimality"]`` says over which tables the draw is the
    lexicographic optimum, ``notes["proven"]`` how many leading criteria of the vector are proven
-   optimal over *every* pairing — all for ``"exact"``; otherwise those up to the first one above
-   a lower bound every pairing obeys: the fewest rematches, no clash or the fewest (a seed's
+   optimal over *every* pairing — all for ``"exact"``; otherwise those up to the first one that
+   neither ties the *class bound* (below) nor sits at a lower bound every pairing obeys: the
+   fewest rematches, no clash or the fewest (a seed's
    proof, or the department floor: a department held by c of n members leaves at least
    ⌈(2c - n)/2⌉ clash tables, since a clean table seats one of its members at most), no severe
    seat table, each boundary crossed only as often as its parity forces — or as its *forced
@@ -40,6 +41,22 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
    least |side| - 2(ν + k) times (sides of up to 1,000 entrants are tried) — no skip, no seat
    strain):
 
+   - *The class bound* (swiss.v6, :mod:`tournament.draw.pairing_swiss_classes`, above
+     ``DENSE_LIMIT``). A *class* is what the criteria above the order see of an entrant (score
+     group, departments when protected, seat need), and every criterion but the rematches and
+     the order is a sum of units that depend on the classes of a table's two pairs only. So
+     every pairing gives numbers of tables between classes, whose criteria are linear in them;
+     the lexicographic minimum over all such numbers (integer programmes of a few thousand
+     variables, HiGHS; each criterion solved as a linear programme with odd-set rows, ceiled)
+     is a lower bound of every pairing — with the criteria before one held at a pairing's
+     counts, of that criterion among the pairings that tie it so far. A draw that ties it is
+     the optimum over *every* pairing, at any size. The bound forgets who has met whom, so it
+     can be below every pairing (the leaders of a late round have met); where another proof
+     covers a criterion above the bound, the bound is asked again with the draw's counts held
+     (``_REBOUNDS``). The numbers of tables that reach the bound are made a real pairing
+     (members in rank order to their tables, maximum matchings without rematches), the *class
+     seed*; it ties the bound unless rematches get in the way, and it is a seed (below) and
+     lets the best seed's counts be the weight's ceilings while it ties the bound.
    - *Staged exact matching* (:mod:`tournament.draw.pairing_swiss_stages`, where the proof
      is): maximum-weight perfect matchings (rustworkx's ``max_weight_matching``, compiled Rust)
      over the *candidate tables*, each criterion a tier of an integer weight, sized by its range
@@ -48,6 +65,16 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      vector does not fit one 128-bit weight it is solved a run of tiers at a time, each run
      with the runs before it held at their optimum (``notes["stages"]``). The result is the
      lexicographic optimum of the whole vector over the candidate tables, at every size.
+   - *The order group by group* (``notes["optimality"] == "groups"``). Above ``_WHOLE_LIMIT``
+     (2,000 entrants), when the class seed ties the class bound, every criterion but the order
+     is already the optimum over every pairing, and one matching over all candidate tables
+     would only improve the order, at 2–3 times the cost of the rest of the draw. Instead the
+     seed's tables are split by the score group of their higher-ranked pair, then of their
+     lower-ranked one, and each part is paired again by the staged matching over the
+     candidate tables among its members, its share of the pairing so far its seed: never worse
+     by the vector, so the whole stays at the bound; the order is the best within each part
+     (on the hard bench field of 5,000 pairs 6% more than one matching over every candidate
+     gives, at a third of the time).
    - *Candidate tables.* Up to ``DENSE_LIMIT`` entrants (bye excluded): every allowed table
      (no rematch unless allowed), so the draw is the optimum over all pairings — ``"exact"``.
      Larger fields: every allowed table within ``_NEAR`` ranks below an entrant, then its first
@@ -89,24 +116,14 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      lexicographic optimum of a union is the union of the optima; each block's is "exact" or
      "candidates" as above). Otherwise the whole field is paired as one. Ordinary rounds of
      thousands of pairs take this path (``notes["blocks"]``).
-   - *What is not proven.* Above ``DENSE_LIMIT`` (400 entrants) the draw is the optimum over
-     the candidate tables, and over every pairing only for the criteria ``notes["proven"]``
-     counts: a better pairing may use a table that is not a candidate. Every allowed table
-     (about n²/2) costs rustworkx ~0.5 s at 400 entrants and ~6 s at 1,000; proving from the
-     candidates alone that no other table helps needs the matching's dual solution (rustworkx
-     does not expose it) or an exchange argument that holds for sparse tables (none does: a
-     field may need any of a class's members far below) — docs/swiss-draw.md says what was
-     tried. Measured instead (the tests repeat it on fields just above ``DENSE_LIMIT``): the
-     draw equalled the optimum over every allowed table in every criterion on the hard fields
-     of 260–800 pairs tried. Not so above ``_CLASS_LIMIT`` (2,000), where the class tables are
-     left out: on the hard bench field of 5,000 pairs (two departments) a pairing with every
-     table of the top 60 pairs among the candidates crosses boundary 3 once where the draw
-     crosses it 3 times, and with the class tables boundary 4 not at all where the draw does 14
-     times (docs/swiss-draw.md) — but those candidates take rustworkx 5–17 s. Where no
-     department holds a majority (so no clash is forced), the forced crossings often prove the
-     whole vector but the order: round 11 of a hard field of 5,000 pairs with three departments
-     protected, every one of its 25 criteria; with two departments (a majority, 14 clashes
-     forced) the first 5.
+   - *What is not proven.* Above ``DENSE_LIMIT`` (400 entrants) a draw is proven over every
+     pairing for the criteria ``notes["proven"]`` counts: all but the order wherever it ties
+     the class bound — every round of the hard fields of 600 to 5,000 pairs measured (one to
+     four departments protected, docs/swiss-draw.md). Short of that (a class seed with a
+     rematch; more than ``CLASS_LIMIT`` classes) it is the optimum over the candidate tables
+     and proven as far as the bound and the other proofs reach, as in swiss.v5. The order is
+     never proven above ``DENSE_LIMIT``. The bound rests on HiGHS's floating point (small
+     integer data; module pairing_swiss_classes).
 6. **Seats** follow :mod:`tournament.draw.pairing_seating`: a pair's ``|NS-EW|`` grows past 1
    only at a table where both pairs wanted the same seat (warning ``seat_imbalance``). A
    *severe seat table* has two pairs that both already sit two or more rounds more one way
@@ -152,12 +169,19 @@ round is never redrawn, its tables are what was recorded.
   can (``pairing_swiss_seeds``: round 1 of 5,000 pairs with three departments protected took
   9 s, now 2.5 s). Up to ``DENSE_LIMIT`` its draws have swiss.v4's criteria vector (both are
   the optimum over every table), but with other weights rustworkx may pick another of several
-  equally good pairings; above it a seed, hence a few candidate tables, may differ too.
+  equally good pairings; above it a seed, hence a few candidate tables, may differ too —
+  ``reference/swiss_v5.py`` (with ``swiss_v5_candidates``, ``swiss_v5_stages`` and
+  ``swiss_v5_seeds``).
+- ``swiss.v6``: the class bound (HiGHS), its class seed and its ceilings above ``DENSE_LIMIT``,
+  and above ``_WHOLE_LIMIT`` the order improved group by group when the seed ties the bound.
+  Up to ``DENSE_LIMIT`` it draws swiss.v5's tables; above, the same criteria or better (on the
+  hard bench field of 5,000 pairs better from the third boundary on), every one proven where
+  the seed ties the bound.
 
-Performance (``bench/draw_bench.py``, CPU seconds on the shared two cores at a load of 2–3):
-round 9 of 5,000 pairs 0.7 s (proven blocks, every criterion proven); hard fields (ten rounds,
-two departments protected every round) of 1,000 pairs 0.4 s and of 5,000 pairs 2.5 s (wall
-3.1 s), one matching of ~2 s of rustworkx (swiss.v4: two, 4.0–5.6 s).
+Performance (``bench/draw_bench.py``; docs/swiss-draw.md has the figures): the ordinary round 9
+of 5,000 pairs in proven blocks; the hard fields (ten rounds, two departments protected every
+round) of 1,000 pairs in one matching over the candidates and of 5,000 pairs group by group,
+every criterion proven in both, in less than half of swiss.v5's time at 5,000.
 """
 
 from __future__ import annotations
@@ -171,6 +195,7 @@ from typing import Literal
 
 from tournament.draw.pairing_seating import seat_pair, tables_in_rank_order
 from tournament.draw.pairing_swiss_candidates import DENSE_LIMIT, SwissField, candidate_tables, candidate_units
+from tournament.draw.pairing_swiss_classes import ClassBound, ClassProblem
 from tournament.draw.pairing_swiss_seeds import maximum_matching
 from tournament.draw.pairing_swiss_stages import Table, staged_matching
 from tournament.draw.pairing_types import (
@@ -186,7 +211,7 @@ from tournament.draw.pairing_types import (
 
 __all__ = ["DENSE_LIMIT", "SWISS_ALGORITHM", "WithinGroup", "swiss_pair"]
 
-SWISS_ALGORITHM = "swiss.v5"
+SWISS_ALGORITHM = "swiss.v6"
 BLOCK_SIZE = 500
 """Fields of at least twice this many are first tried in blocks of at least this many."""
 
@@ -195,6 +220,8 @@ WithinGroup = Literal["adjacent", "slide"]
 
 _CROWDED_SEED_LIMIT = 1000  # the clash seed is skipped above this with a department over half
 _FORCED_SIDE = 1000  # the proof of forced crossings looks at sides of up to this many entrants
+_REBOUNDS = 2  # the class bound is asked again at most this often in a proof
+_WHOLE_LIMIT = 2000  # above, a class seed at the class bound has its order improved group by group
 
 Vector = tuple[int, ...]
 
@@ -284,6 +311,8 @@ class _Solver:
         self._fewest_clashes = False  # a seed proves the fewest department clashes
         self._fewest_rematches = 0  # … and the fewest rematches
         self._clash_floor = 0  # every rematch-free pairing has at least this many clashes
+        self._classes: ClassProblem | None = None  # the class bound's programme of the members …
+        self._class_bound: ClassBound | None = None  # … and its lexicographic minimum
 
     # -- seeds: pairings found by maximum matchings ---------------------------------------------
     def _allowed(self, *, departments: bool, seats: bool = False) -> Callable[[int, int], bool]:
@@ -326,7 +355,7 @@ class _Solver:
         return len(mate) == len(members)
 
     def _seeds(
-        self, members: list[int], *, allow_rematches: bool, department_seed: bool = True
+        self, members: list[int], *, allow_rematches: bool, in_block: bool = False
     ) -> list[list[tuple[int, int]]] | None:
         """Perfect pairings of ``members`` that the weighted matching must match or beat.
 
@@ -358,7 +387,7 @@ class _Solver:
         if len(greedy) == len(members):
             seeds.append(_complete(greedy, []))
         strained = any(abs(f.need[i]) >= 2 for i in members)
-        if f.protect and department_seed:
+        if f.protect and not in_block:
             counts: Counter[object] = Counter(d for i in members for d in f.departments[i])
             crowded = any(2 * c > len(members) for c in counts.values())
             if not crowded or len(members) <= _CROWDED_SEED_LIMIT:
@@ -400,11 +429,16 @@ class _Solver:
     def _proven(self, members: list[int], result: _Result) -> int:
         """How many leading criteria (module docstring, 4; order excluded) are proven optimal.
 
-        All of them for an ``"exact"`` draw. Otherwise those up to the first one above a lower
-        bound that every pairing obeys: the fewest rematches (a seed reaches it), no clash (or
-        the fewest, when a seed proves it, or the department floor), no severe seat table, each
-        boundary crossed only as often as its parity forces or as :meth:`_crossings_forced`
-        shows, no skip, no seat strain. Criteria at such bounds cannot be improved.
+        All of them for an ``"exact"`` draw. Otherwise those up to the first one that neither
+        ties the class bound (pairing_swiss_classes: a lower bound over every pairing that ties
+        the draw on the criteria before) nor sits at a lower bound that every pairing obeys:
+        the fewest rematches (a seed reaches it), no clash (or the fewest, when a seed proves
+        it, or the department floor), no severe seat table, each boundary crossed only as often
+        as its parity forces or as :meth:`_crossings_forced` shows, no skip, no seat strain.
+        Criteria at such bounds cannot be improved. Where the class bound is below a criterion
+        proven the other way (it forgets who has met whom), it is asked again with the draw's
+        counts held up to there, at most ``_REBOUNDS`` times. A draw in blocks asks it only at
+        the first criterion the other proofs leave open.
         """
         groups = _group_numbers(self.field, members)
         self._sizes = Counter(groups)
@@ -412,27 +446,45 @@ class _Solver:
         criteria = len(value) - 1
         if result.notes["optimality"] == "exact":
             return criteria
-        clashes_proven = (
-            value[1] == 0
-            or bool(result.notes.get("fewest_department_clashes"))
-            or value[1] == self.field.department_floor(members)
-        )
-        for proven, at_bound in enumerate((True, clashes_proven, value[2] == 0)):
-            if not at_bound:
-                return proven
+        classes = self._classes
+        bound = self._class_bound.vector if self._class_bound is not None else []
+        rebounds = _REBOUNDS if classes is not None else 0
+        fewest = bool(result.notes.get("fewest_department_clashes"))
+        blocks = "blocks" in result.notes  # their class bound is asked only when it is needed
+        for t in range(1, criteria):
+            if bound[: t - 1] != list(value[1:t]) and rebounds and classes is not None:
+                rebounds -= 1
+                bound = classes.bound(fixed=value[1:t]).vector
+            if bound[:t] == list(value[1 : t + 1]) or self._at_lower_bound(members, groups, value, t, fewest):
+                continue
+            if blocks:
+                blocks = False
+                classes = self._class_problem(members, groups, allow_rematches=False)
+                if classes is not None:
+                    rebounds = _REBOUNDS - 1
+                    bound = classes.bound(fixed=value[1:t]).vector
+                    if bound[:t] == list(value[1 : t + 1]):
+                        continue
+            return t
+        return criteria
+
+    def _at_lower_bound(
+        self, members: list[int], groups: list[int], value: Vector, t: int, fewest_clashes: bool
+    ) -> bool:
+        """Whether criterion ``t`` of the draw (its vector ``value``, the criteria before ``t``
+        proven) is at a lower bound every such pairing obeys (:meth:`_proven`); ``fewest_clashes``:
+        a seed proved the fewest clashes."""
+        boundaries = max(groups)
+        if t == 1:
+            return value[1] == 0 or fewest_clashes or value[1] == self.field.department_floor(members)
+        if t == 2 or t >= 3 + boundaries:  # severe seats, skips, seat strain: proven at 0
+            return value[t] == 0
+        boundary = t - 3
+        above = sum(self._sizes[g] for g in range(boundary + 1))
+        if value[t] == above % 2:
+            return True
         slack = value[0] + value[1] + value[2]
-        above = 0
-        for boundary in range(max(groups)):
-            above += self._sizes[boundary]
-            count = value[3 + boundary]
-            if count != above % 2 and not self._crossings_forced(members, groups, boundary, count=count, slack=slack):
-                return 3 + boundary
-        proven = criteria - 2
-        for tail in value[-3:-1]:  # skips, then seat strain: proven at 0
-            if tail:
-                return proven
-            proven += 1
-        return proven
+        return self._crossings_forced(members, groups, boundary, count=value[t], slack=slack)
 
     def _crossings_forced(
         self, members: list[int], groups: list[int], boundary: int, *, count: int, slack: int
@@ -486,7 +538,7 @@ class _Solver:
         optimality: list[OptionValue] = []
         for k, (low, high) in enumerate(itertools.pairwise(edges)):
             block = members[low:high]
-            result = self._pair_whole(block, allow_rematches=False, department_seed=False)
+            result = self._pair_whole(block, allow_rematches=False, in_block=True)
             if result is None:
                 return None
             # Checked block by block (failing early): no same-department or severe seat table,
@@ -512,16 +564,19 @@ class _Solver:
         }
         return _Result(tables=tables, notes=notes)
 
-    def _pair_whole(self, members: list[int], *, allow_rematches: bool, department_seed: bool = True) -> _Result | None:
+    def _pair_whole(self, members: list[int], *, allow_rematches: bool, in_block: bool = False) -> _Result | None:
         if not members:
             return _Result(tables=[], notes={"optimality": "exact", "groups": 0})
-        seeds = self._seeds(members, allow_rematches=allow_rematches, department_seed=department_seed)
+        seeds = self._seeds(members, allow_rematches=allow_rematches, in_block=in_block)
         if seeds is None:
             return None
         position = {i: p for p, i in enumerate(members)}
         groups = _group_numbers(self.field, members)
         self._sizes = Counter(groups)
         self._groups = groups
+        self._classes = self._class_bound = None
+        if len(members) > DENSE_LIMIT and not in_block:
+            seeds += self._class_seed(members, groups, allow_rematches=allow_rematches)
         pairs = candidate_tables(self.field, members, self._groups, seed=self.seed, allow_rematches=allow_rematches)
         for seed in seeds:
             for a, b in seed:
@@ -529,17 +584,118 @@ class _Solver:
                 pairs.add((p, q))
         tables = self._tables(members, groups, sorted(pairs))
         at = [[(min(position[a], position[b]), max(position[a], position[b])) for a, b in seed] for seed in seeds]
-        chosen, notes = self._solve(members, groups, tables, allow_rematches=allow_rematches, seeds=at)
+        if len(members) > _WHOLE_LIMIT and self._ties_class_bound(members, groups, seeds):
+            chosen, notes = self._solve_by_groups(members, groups, tables, allow_rematches=allow_rematches, seed=at[-1])
+            chosen = [(members[p], members[q]) for p, q in chosen]
+        else:
+            chosen, notes = self._solve(members, groups, tables, allow_rematches=allow_rematches, seeds=at)
         value = self.vector(members, groups, chosen)
         for seed in seeds:
             if self.vector(members, groups, seed) < value:
-                if notes["optimality"] != "prefix":  # pragma: no cover - its tables are candidates
+                if notes["optimality"] not in ("prefix", "groups"):  # pragma: no cover - its tables are candidates
                     raise DrawBug("a seed pairing beat the exact matching over tables that include its own")
                 chosen, value = seed, self.vector(members, groups, seed)
         notes["groups"] = max(groups) + 1
         if self._fewest_clashes:
             notes["fewest_department_clashes"] = True
         return _Result(tables=[(a, b) if a < b else (b, a) for a, b in chosen], notes=notes)
+
+    def _class_problem(self, members: list[int], groups: list[int], *, allow_rematches: bool) -> ClassProblem | None:
+        """The class bound's programme of ``members`` (pairing_swiss_classes), or None beyond its
+        class limit."""
+        f = self.field
+        classes = [
+            ClassProblem.key(group=g, departments=f.departments[i] if f.protect else None, need=f.need[i])
+            for i, g in zip(members, groups, strict=True)
+        ]
+        position = {i: p for p, i in enumerate(members)}
+        met = None if allow_rematches else [{position[j] for j in f.opponents[i] if j in position} for i in members]
+        return ClassProblem.of(classes=classes, boundaries=max(groups), met=met)
+
+    def _class_seed(
+        self, members: list[int], groups: list[int], *, allow_rematches: bool
+    ) -> list[list[tuple[int, int]]]:
+        """The class bound of ``members`` (kept for the proof) and, when a pairing ties it, that
+        pairing as a seed (module docstring, 5 "class bound"; pairing_swiss_classes)."""
+        self._classes = self._class_problem(members, groups, allow_rematches=allow_rematches)
+        if self._classes is None:
+            return []
+        self._class_bound = self._classes.bound()
+        if not self._class_bound.tables:
+            return []
+        allowed = (lambda a, b: True) if allow_rematches else self._allowed(departments=False)
+        found = self._classes.realize(self._class_bound.tables, members, allowed, seed=self.seed)
+        return [] if found is None else [found]
+
+    def _ties_class_bound(self, members: list[int], groups: list[int], seeds: list[list[tuple[int, int]]]) -> bool:
+        """Whether the class seed (the last seed, when there is one) ties the class bound on
+        every criterion but the order, and so is the optimum over every pairing on them."""
+        if self._class_bound is None or not self._class_bound.tables or not seeds:
+            return False
+        value = self.vector(members, groups, seeds[-1])
+        return value[0] == self._fewest_rematches and list(value[1:-1]) == self._class_bound.vector
+
+    def _solve_by_groups(
+        self,
+        members: list[int],
+        groups: list[int],
+        tables: list[Table],
+        *,
+        allow_rematches: bool,
+        seed: list[tuple[int, int]],
+    ) -> tuple[list[tuple[int, int]], dict[str, OptionValue]]:
+        """The class seed ``seed`` (positions, p < q; it ties the class bound) with its order
+        improved group by group (module docstring, 5 "class bound"), as positions.
+
+        Twice: each table goes to the group of its higher-ranked pair, then (after that pass)
+        of its lower-ranked one; the members of each group's tables are paired again by an
+        exact lexicographic matching over the candidate tables among them, their share of the
+        pairing so far its seed. Each part's new pairing is no worse by the vector than its
+        share, and the vector is a sum over tables, so the whole stays at the class bound:
+        every criterion but the order is the optimum over every pairing; the order is the best
+        within each part.
+        """
+        chosen = seed
+        stages = parts = 0
+        for end in (0, 1):  # the higher-ranked pair's group, then the lower-ranked one's
+            part = [0] * len(members)
+            for table in chosen:
+                part[table[0]] = part[table[1]] = groups[table[end]]
+            subsets: dict[int, list[int]] = {}
+            for p, g in enumerate(part):
+                subsets.setdefault(g, []).append(p)
+            local = [0] * len(members)
+            for subset in subsets.values():
+                for k, p in enumerate(subset):
+                    local[p] = k
+            own: dict[int, list[Table]] = {g: [] for g in subsets}
+            for t in tables:  # (a NamedTuple's _replace took a tenth of the draw)
+                if part[t.p] == part[t.q]:
+                    own[part[t.p]].append(Table(local[t.p], local[t.q], *t[2:]))
+            paired: list[tuple[int, int]] = []
+            for g, subset in subsets.items():
+                share = [(local[p], local[q]) for p, q in chosen if part[p] == g]
+                found = staged_matching(
+                    len(subset),
+                    max(groups) + 1,
+                    own[g],
+                    rematches=allow_rematches,
+                    departments=self.field.protect,
+                    floors=(0, self.field.department_floor([members[p] for p in subset])),
+                    seeds=[share],
+                )
+                paired += [(subset[p], subset[q]) for p, q in found.tables]
+                stages = max(stages, found.stages)
+            chosen = paired
+            parts += len(subsets)
+        notes: dict[str, OptionValue] = {
+            "optimality": "groups",
+            "candidates": len(tables),
+            "stages": stages,
+            "parts": parts,
+            "matching": f"rustworkx {version('rustworkx')}",
+        }
+        return chosen, notes
 
     def _tables(self, members: list[int], groups: list[int], pairs: Sequence[tuple[int, int]]) -> list[Table]:
         slide = self.within_group == "slide"
@@ -579,6 +735,11 @@ class _Solver:
         if not allow_rematches:
             clashes = max(clashes, self._clash_floor)
         floors = (self._fewest_rematches, clashes)
+        least: list[int] = []  # the class bound, as the stages' tiers (pairing_swiss_stages)
+        if self._class_bound is not None:
+            bound = self._class_bound.vector
+            least = [self._fewest_rematches] if allow_rematches else []
+            least += bound if self.field.protect else bound[1:]
         found = staged_matching(
             n,
             max(groups) + 1,
@@ -587,6 +748,7 @@ class _Solver:
             departments=self.field.protect,
             floors=floors,
             seeds=seeds,
+            least=least,
         )
         notes: dict[str, OptionValue] = {
             "optimality": ("exact" if n <= DENSE_LIMIT else "candidates") if found.complete else "prefix",

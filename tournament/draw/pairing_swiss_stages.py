@@ -17,7 +17,9 @@ and order half the sum over entrants of their least candidate table (each sits a
 U_t (the *ceiling*) is at least the optimum's count: a solved tier's optimum count; else, from
 the lexicographically best seed pairing S (a candidate matching, so the optimum is no worse):
 where S is at the floor on every tier before t the optimum ties S there, so U_t = S's count at
-t, up to and including the first tier where S is above the floor; else B_t, a bound over every
+t, up to and including the first tier where S is above the floor — and so too while S ties a
+lexicographic lower bound of the optimum (``least``: swiss.v6's class bound, which the optimum
+lies between S and); else B_t, a bound over every
 matching (half the entrants with a table of that kind; for boundary b, the fewer of the entrants
 above and below b with a table across b; for skips, strain and order, half the sum over entrants
 of their worst candidate table). The vector needs about Σ_t log2(R_t + 1) bits. swiss.v4 used
@@ -92,6 +94,7 @@ def staged_matching(
     departments: bool,
     floors: tuple[int, int] = (0, 0),
     seeds: Sequence[Sequence[tuple[int, int]]] = (),
+    least: Sequence[int] = (),
 ) -> Staged:
     """The lexicographic optimum over ``tables`` of ``n`` members in ``m`` groups, in stages.
 
@@ -99,12 +102,14 @@ def staged_matching(
     that still fits in ``WEIGHT_LIMIT`` (module docstring). ``rematches``/``departments``:
     whether those tiers exist; ``floors``: the fewest rematches and clashes of every candidate
     pairing (the other floors are found here); ``seeds``: candidate pairings (positions, p < q),
-    the best of which gives the ceilings.
+    the best of which gives the ceilings; ``least``: a lexicographic lower bound of the optimum's
+    counts, tier by tier (the class bound; its prefix, or none), which lets the best seed's
+    counts be ceilings for as long as it ties the bound.
     """
     layout = _Layout.of(n, m, tables, rematches=rematches, departments=departments, floors=floors)
     tiers = len(layout.bounds)
     by_position = {(t.p, t.q): t for t in tables}
-    layout.ceil_from(seeds, by_position)
+    layout.ceil_from(seeds, by_position, least)
     solved: list[int] = []  # the optimum count of each tier solved so far
     chosen: list[tuple[int, int]] = []
     stages = 0
@@ -260,18 +265,28 @@ class _Layout:
             has_department=departments,
         )
 
-    def ceil_from(self, seeds: Sequence[Sequence[tuple[int, int]]], by_position: dict[tuple[int, int], Table]) -> None:
+    def ceil_from(
+        self,
+        seeds: Sequence[Sequence[tuple[int, int]]],
+        by_position: dict[tuple[int, int], Table],
+        least: Sequence[int] = (),
+    ) -> None:
         """Ceilings of the optimum's counts from the best seed S (lexicographically): the
         optimum is no worse than S, so where S is at the floor on every tier before t the
-        optimum ties S there and has at most S's count at t."""
+        optimum ties S there and has at most S's count at t. So too where S ties ``least`` on
+        every tier before t: a lexicographic lower bound of the optimum (the class bound), so
+        the optimum lies between the two."""
         if not seeds:
             return
         best = min(self.counts([by_position[pq] for pq in seed]) for seed in seeds)
-        for count, floor in zip(best, self.floors, strict=True):
+        at_floor = at_least = True
+        for t, (count, floor) in enumerate(zip(best, self.floors, strict=True)):
             if count < floor:  # pragma: no cover - a floor every matching obeys
                 raise DrawBug("a seed pairing is below a Swiss criterion's floor")
             self.ceilings.append(count)
-            if count > floor:
+            at_floor = at_floor and count == floor
+            at_least = at_least and t < len(least) and count == least[t]
+            if not (at_floor or at_least):
                 break
 
     def ranges(self, solved: list[int]) -> list[int]:
