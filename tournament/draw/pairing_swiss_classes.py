@@ -32,8 +32,9 @@ and each score group); its minimum, rounded up, bounds every integer x. Last, on
 programme finds class tables x at the whole bound (None if there are none: the bound is then
 below every pairing, and still a bound). HiGHS computes in floating point: the data are small
 integers, and a minimum within ``_EPSILON`` of an integer is taken as that integer. The solves
-of one bound get ``TIME_LIMIT`` seconds in all; a criterion not solved by then ends the bound
-(the criteria after it are not bounded).
+of one bound are limited by work (``SIMPLEX_LIMIT``, ``NODE_LIMIT``), never by time, so that the
+same field always gets the same bound (and the same draw); a criterion not solved within them
+ends the bound (the criteria after it are not bounded).
 
 :meth:`ClassProblem.realize` turns x into a pairing of the entrants: each class hands out its
 members in rank order to its tables (with the classes before it first, so floaters come from
@@ -66,7 +67,8 @@ CLASS_LIMIT = 320
 proofs are what it gets."""
 ALONE_GROUP = 12  # the members of score groups of at most this many are each a class of their own …
 ALONE_LIMIT = 64  # … smallest groups first, up to this many in all
-TIME_LIMIT = 3.0  # seconds for all the solves of one bound (HiGHS counts them together); then it stops
+SIMPLEX_LIMIT = 100_000  # simplex iterations for the solves of one bound (the fields measured: < 700)
+NODE_LIMIT = 10_000  # branch-and-bound nodes of its integer programme (measured: 1)
 _EPSILON = 1e-6  # a linear programme's optimum within this of an integer is that integer
 _TRIES = 3  # realizations tried, the members of each class shuffled after the first
 
@@ -174,7 +176,9 @@ class ClassProblem:
         h.setOptionValue("output_flag", False)
         h.setOptionValue("presolve", "off")  # a fifth of the time on these small programmes
         h.setOptionValue("mip_rel_gap", 0.0)
-        h.setOptionValue("time_limit", TIME_LIMIT)
+        # Limits of work, not of time: a draw must not depend on how busy the machine is.
+        h.setOptionValue("simplex_iteration_limit", SIMPLEX_LIMIT)
+        h.setOptionValue("mip_max_nodes", NODE_LIMIT)
         sizes = np.array([len(p) for p in self.positions], dtype=float)
         h.addRows(len(sizes), sizes, sizes, 0, np.array([], dtype=np.int32), np.array([], dtype=np.int32), np.array([]))
         starts: list[int] = []

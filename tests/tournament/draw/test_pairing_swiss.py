@@ -234,21 +234,22 @@ class ClassTables:
         return round(h.getInfo().objective_function_value)
 
 
+def every_pairing(rest: list[Entrant], *, allow_rematches: bool = True) -> Iterator[list[tuple[Entrant, Entrant]]]:
+    """Every pairing of ``rest`` (without rematches unless allowed)."""
+    if not rest:
+        yield []
+        return
+    a, others = rest[0], rest[1:]
+    for k, b in enumerate(others):
+        if not allow_rematches and b.id in a.opponents:
+            continue
+        for tail in every_pairing(others[:k] + others[k + 1 :], allow_rematches=allow_rematches):
+            yield [(a, b), *tail]
+
+
 def brute_force_best(field: Sequence[Entrant], *, allow_rematches: bool, protect: bool) -> tuple[int, ...] | None:
     best: tuple[int, ...] | None = None
-
-    def pairings(rest: list[Entrant]) -> Iterator[list[tuple[Entrant, Entrant]]]:
-        if not rest:
-            yield []
-            return
-        a, others = rest[0], rest[1:]
-        for k, b in enumerate(others):
-            if not allow_rematches and b.id in a.opponents:
-                continue
-            for tail in pairings(others[:k] + others[k + 1 :]):
-                yield [(a, b), *tail]
-
-    for candidate in pairings(list(field)):
+    for candidate in every_pairing(list(field), allow_rematches=allow_rematches):
         value = objective(candidate, protect=protect)
         if best is None or value < best:
             best = value

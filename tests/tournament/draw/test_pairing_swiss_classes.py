@@ -9,7 +9,7 @@ module docstring), and every pairing of a small field is enumerated.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -21,6 +21,7 @@ from tests.tournament.draw.test_pairing_swiss import (
     Stats,
     check_draw,
     criteria,
+    every_pairing,
     objective,
     ranked,
     tables_of,
@@ -29,16 +30,6 @@ from tournament.draw import pairing_swiss, pairing_swiss_classes
 from tournament.draw.pairing import Draw, Entrant, swiss_pair
 from tournament.draw.pairing_swiss_candidates import SwissField
 from tournament.draw.pairing_swiss_classes import ClassProblem
-
-
-def _pairings(rest: list[Entrant]) -> Iterator[list[tuple[Entrant, Entrant]]]:
-    if not rest:
-        yield []
-        return
-    first, others = rest[0], rest[1:]
-    for k, partner in enumerate(others):
-        for tail in _pairings(others[:k] + others[k + 1 :]):
-            yield [(first, partner), *tail]
 
 
 def _problem(entrants: Sequence[Entrant], *, protect: bool) -> tuple[ClassProblem, SwissField]:
@@ -87,7 +78,7 @@ def test_the_class_bound_is_below_every_pairing(data: st.DataObject, n: int, pro
     a draw so far); with nobody having met anybody, the bound is the best pairing's vector."""
     entrants = _field(data, n)
     problem, _ = _problem(entrants, protect=protect)
-    vectors = [objective(p, protect=protect)[1:] for p in _pairings(ranked(entrants))]
+    vectors = [objective(p, protect=protect)[1:] for p in every_pairing(ranked(entrants))]
     for t in range(len(vectors[0])):
         fewest: dict[tuple[int, ...], int] = {}
         for v in vectors:
@@ -106,7 +97,7 @@ def test_with_nobody_met_the_bound_is_the_optimum_and_its_pairing_reaches_it() -
         Entrant(id=i, rank=i, score=(i % 3), departments={i % 2}, seats_ns=i % 4 == 0, seats_ew=0) for i in range(1, 13)
     ]
     problem, field = _problem(entrants, protect=True)
-    best = min(objective(p, protect=True)[1:] for p in _pairings(ranked(entrants)))
+    best = min(objective(p, protect=True)[1:] for p in every_pairing(ranked(entrants)))
     bound = problem.bound()
     assert bound.vector == list(best)
     members = list(range(field.n))
