@@ -18,8 +18,8 @@ U_t (the *ceiling*) is at least the optimum's count: a solved tier's optimum cou
 the lexicographically best seed pairing S (a candidate matching, so the optimum is no worse):
 where S is at the floor on every tier before t the optimum ties S there, so U_t = S's count at
 t, up to and including the first tier where S is above the floor — and so too while S ties a
-lexicographic lower bound of the optimum (``least``: swiss.v6's class bound, which the optimum
-lies between S and); else B_t, a bound over every
+lexicographic lower bound of the optimum (``least``: swiss.v6's class bound; the optimum lies
+between it and S); else B_t, a bound over every
 matching (half the entrants with a table of that kind; for boundary b, the fewer of the entrants
 above and below b with a table across b; for skips, strain and order, half the sum over entrants
 of their worst candidate table). The vector needs about Σ_t log2(R_t + 1) bits. swiss.v4 used
