@@ -73,8 +73,8 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
      lower-ranked one, and each part is paired again by the staged matching over the
      candidate tables among its members, its share of the pairing so far its seed: never worse
      by the vector, so the whole stays at the bound; the order is the best within each part
-     (on the hard bench field of 5,000 pairs the order is 6.5% above one matching's over every
-     candidate; the draw takes 2.8 s instead of 7.5 s).
+     (on the hard bench field of 5,000 pairs the order is 3% above one matching's over every
+     candidate; the draw takes 2.1–2.6 s instead of 7.4 s).
    - *Candidate tables.* Up to ``DENSE_LIMIT`` entrants (bye excluded): every allowed table
      (no rematch unless allowed), so the draw is the optimum over all pairings — ``"exact"``.
      Larger fields: every allowed table within ``_NEAR`` ranks below an entrant, then its first
@@ -587,7 +587,6 @@ class _Solver:
         at = [[(min(position[a], position[b]), max(position[a], position[b])) for a, b in seed] for seed in seeds]
         if len(members) > _WHOLE_LIMIT and self._ties_class_bound(members, groups, seeds):
             chosen, notes = self._solve_by_groups(members, groups, tables, allow_rematches=allow_rematches, seed=at[-1])
-            chosen = [(members[p], members[q]) for p, q in chosen]
         else:
             chosen, notes = self._solve(members, groups, tables, allow_rematches=allow_rematches, seeds=at)
         value = self.vector(members, groups, chosen)
@@ -607,10 +606,7 @@ class _Solver:
         """The class bound's programme of ``members`` (pairing_swiss_classes), or None beyond its
         class limit."""
         f = self.field
-        classes = [
-            ClassProblem.key(group=g, departments=f.departments[i] if f.protect else None, need=f.need[i])
-            for i, g in zip(members, groups, strict=True)
-        ]
+        classes = [f.class_key(i, g) for i, g in zip(members, groups, strict=True)]
         position = {i: p for p, i in enumerate(members)}
         met = None if allow_rematches else [{position[j] for j in f.opponents[i] if j in position} for i in members]
         return ClassProblem.of(classes=classes, boundaries=max(groups), met=met)
@@ -648,7 +644,7 @@ class _Solver:
         seed: list[tuple[int, int]],
     ) -> tuple[list[tuple[int, int]], dict[str, OptionValue]]:
         """The class seed ``seed`` (positions, p < q; it ties the class bound) with its order
-        improved group by group (module docstring, 5 "class bound"), as positions.
+        improved group by group (module docstring, 5 "class bound"), as tables of members.
 
         Twice: each table goes to the group of its higher-ranked pair, then (after that pass)
         of its lower-ranked one; the members of each group's tables are paired again by an
@@ -698,7 +694,7 @@ class _Solver:
             "parts": parts,
             "matching": f"rustworkx {version('rustworkx')}",
         }
-        return chosen, notes
+        return [(members[p], members[q]) for p, q in chosen], notes
 
     def _tables(self, members: list[int], groups: list[int], pairs: Sequence[tuple[int, int]]) -> list[Table]:
         slide = self.within_group == "slide"

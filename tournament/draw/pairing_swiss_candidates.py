@@ -29,6 +29,8 @@ _CLASS_QUOTA = 1  # … the nearest allowed members of each class there …
 _CLASS_SPREAD = 3  # … and this many drawn at random from the whole class …
 _CLASS_LIMIT = 2000  # … up to this many entrants (beyond, their long tables slow the matching down)
 
+ClassKey = tuple[int, frozenset[object] | None, int]  # an entrant's class (SwissField.class_key)
+
 
 @dataclass(slots=True)
 class SwissField:
@@ -67,6 +69,12 @@ class SwissField:
             need=[e.seat_need for e in ranked],
             protect=protect,
         )
+
+    def class_key(self, i: int, group: int) -> ClassKey:
+        """What the criteria above the order see of entrant ``i`` in score group ``group``: its
+        *class* (group, departments when protected, seat need capped as the strain caps it)."""
+        need = max(-SEAT_STRAIN_CAP, min(self.need[i], SEAT_STRAIN_CAP))
+        return (group, self.departments[i] if self.protect else None, need)
 
     def same_department(self, a: int, b: int) -> bool:
         return self.protect and not self.departments[a].isdisjoint(self.departments[b])
@@ -202,10 +210,9 @@ def _class_tables(
     """
     f = field
     rng = random.Random(f"swiss class tables {seed} {len(members)}")
-    classes: dict[tuple[int, frozenset[object] | None, int], list[int]] = {}
+    classes: dict[ClassKey, list[int]] = {}
     for q, b in enumerate(members):
-        need = max(-SEAT_STRAIN_CAP, min(f.need[b], SEAT_STRAIN_CAP))
-        classes.setdefault((groups[q], f.departments[b] if f.protect else None, need), []).append(q)
+        classes.setdefault(f.class_key(b, groups[q]), []).append(q)
     by_group: dict[int, list[list[int]]] = {}
     for (group, _departments, _need), positions in classes.items():
         by_group.setdefault(group, []).append(positions)

@@ -56,6 +56,7 @@ import numpy as np
 from highspy import HighsModelStatus, HighsVarType
 from highspy._core import _Highs
 
+from tournament.draw.pairing_swiss_candidates import ClassKey
 from tournament.draw.pairing_swiss_seeds import maximum_matching
 from tournament.draw.pairing_swiss_stages import SEAT_STRAIN_CAP
 
@@ -72,7 +73,6 @@ NODE_LIMIT = 10_000  # branch-and-bound nodes of its integer programme (measured
 _EPSILON = 1e-6  # a linear programme's optimum within this of an integer is that integer
 _TRIES = 3  # realizations tried, the members of each class shuffled after the first
 
-ClassKey = tuple[int, frozenset[object] | None, int]
 Met = Sequence[set[int]] | None
 
 
@@ -145,10 +145,6 @@ class ClassProblem:
         for p, key in enumerate(classes):
             positions[index[key, p if key[0] in alone else -1]].append(p)
         return cls([key for key, _p in index], positions, boundaries, met)
-
-    @staticmethod
-    def key(*, group: int, departments: frozenset[object] | None, need: int) -> ClassKey:
-        return (group, departments, max(-SEAT_STRAIN_CAP, min(need, SEAT_STRAIN_CAP)))
 
     def _tiers(self, boundaries: int) -> list[np.ndarray]:
         """Each criterion's units per class pair (the same units as candidate_units)."""

@@ -34,13 +34,8 @@ from tournament.draw.pairing_swiss_classes import ClassProblem
 
 def _problem(entrants: Sequence[Entrant], *, protect: bool) -> tuple[ClassProblem, SwissField]:
     field = SwissField.build(entrants, seed=1, protect=protect)
-    groups: list[int] = []
-    for k, score in enumerate(field.score):
-        groups.append(0 if k == 0 else groups[-1] + (score != field.score[k - 1]))
-    keys = [
-        ClassProblem.key(group=g, departments=field.departments[i] if protect else None, need=field.need[i])
-        for i, g in enumerate(groups)
-    ]
+    groups = pairing_swiss._group_numbers(field, list(range(field.n)))
+    keys = [field.class_key(i, g) for i, g in enumerate(groups)]
     problem = ClassProblem.of(classes=keys, boundaries=max(groups))
     assert problem is not None
     return problem, field
