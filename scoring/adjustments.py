@@ -1,4 +1,4 @@
-"""Adjustments a referee or the chief referee records beside the deals (RULES.md §7, §9; seed 001 §2).
+"""Adjustments a referee or the chief referee records beside the deals (docs/rules.md §7, §9; seed 001 §2).
 
 - :class:`Forfeit` — a walkover: the side (or both, a double forfeit) loses the match.
 - :class:`LateArrival` — a pair ``minutes`` late; the options' late-arrival table decides what it costs.
@@ -36,7 +36,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Forfeit:
-    """A walkover (弃权). ``side`` None: both pairs forfeit and both lose (RULES.md §5)."""
+    """A walkover (弃权). ``side`` None: both pairs forfeit and both lose (docs/rules.md §5)."""
 
     side: Side | None
     after_deal: int = 0
@@ -55,7 +55,7 @@ class Forfeit:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LateArrival:
-    """A pair arrived ``minutes`` late (RULES.md §7; seed 001 §2). Recorded before the first deal."""
+    """A pair arrived ``minutes`` late (docs/rules.md §7; seed 001 §2). Recorded before the first deal."""
 
     side: Side
     minutes: int
@@ -74,7 +74,7 @@ class LateArrival:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LevelPenalty:
-    """Misconduct by ``side``: its opponents upgrade ``levels`` (RULES.md §7), capped at A."""
+    """Misconduct by ``side``: its opponents upgrade ``levels`` (docs/rules.md §7), capped at A."""
 
     side: Side
     levels: int
@@ -95,7 +95,7 @@ class LevelPenalty:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PointPenalty:
-    """Misconduct by ``side`` in a points format: ``points`` deducted (RULES.md §7)."""
+    """Misconduct by ``side`` in a points format: ``points`` deducted (docs/rules.md §7)."""
 
     side: Side
     points: int

@@ -1,4 +1,4 @@
-"""The state of a knockout (淘汰赛) bracket from its drawn matches (RULES.md §4, seeds 003 and 004).
+"""The state of a knockout (淘汰赛) bracket from its drawn matches (docs/rules.md §4, seeds 003 and 004).
 
 One answer to "who is still in, who plays for third, who is champion, how far did each pair go",
 for a fixed bracket and for a knockout re-drawn every round alike; the public bracket, the next

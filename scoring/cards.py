@@ -8,11 +8,11 @@ keyword-only functions:
 - :func:`classify` lists **every** reading of a set at a level, largest first;
 - :func:`scoring.cards_beats.beats` says whether a play beats the previous play, with the reason in words.
 
-Tribute checks (RULES.md §6) live in :mod:`scoring.cards_tribute`.
+Tribute checks (docs/rules.md §6) live in :mod:`scoring.cards_tribute`.
 
 Notation: a card is ``<rank><suit>``: ranks ``2``–``9``, ``T`` (or ``10``), ``J``, ``Q``, ``K``,
 ``A``; suits ``S`` (spades ♠), ``H`` (hearts ♥), ``C`` (clubs ♣), ``D`` (diamonds ♦). Jokers are ``SJ``
-(small, 小王) and ``BJ`` (big, 大王). Two decks are in play (RULES.md §1): at most two copies of
+(small, 小王) and ``BJ`` (big, 大王). Two decks are in play (docs/rules.md §1): at most two copies of
 each card, so at most two small and two big jokers.
 
 Ranks are integers: 2–14 for 2…A, 16 for the small joker, 17 for the big joker. The level (级) is
@@ -50,10 +50,10 @@ BIG_JOKER = 17
 ACE = 14
 LEVEL_VALUE = 15
 """Where a level card ranks for singles, pairs, triples, full houses and bombs: above A, below the
-jokers (RULES.md §8: big joker > small joker > level card > A > K > … > 2)."""
+jokers (docs/rules.md §8: big joker > small joker > level card > A > K > … > 2)."""
 
 MAX_COPIES = 2
-"""Two decks (RULES.md §1): at most two of each card, two small and two big jokers."""
+"""Two decks (docs/rules.md §1): at most two of each card, two small and two big jokers."""
 
 RANK_LABELS: dict[int, str] = {
     **{rank: str(rank) for rank in range(2, 11)},
@@ -156,7 +156,7 @@ class Card:
         return self.suit is None
 
     def is_wild(self, level: int) -> bool:
-        """A heart level card (逢人配) is wild (RULES.md §8)."""
+        """A heart level card (逢人配) is wild (docs/rules.md §8)."""
         return self.rank == level and self.suit is Suit.HEARTS
 
     def __str__(self) -> str:
@@ -188,7 +188,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 
 
 def check_copies(cards: Iterable[Card]) -> None:
-    """Two decks: at most two copies of each card, two small and two big jokers (RULES.md §1)."""
+    """Two decks: at most two copies of each card, two small and two big jokers (docs/rules.md §1)."""
     seen: dict[Card, int] = {}
     for card in cards:
         count = seen.get(card, 0) + 1
@@ -230,7 +230,7 @@ def _as_cards(cards: str | Iterable[Card]) -> tuple[Card, ...]:
 
 
 class PlayType(str, Enum):
-    """The ten play types of RULES.md §8 (seed 003 §2.1)."""
+    """The ten play types of docs/rules.md §8 (seed 003 §2.1)."""
 
     SINGLE = "single"  # 单张
     PAIR = "pair"  # 对子
@@ -281,7 +281,7 @@ _NON_BOMB_PRECEDENCE: dict[PlayType, int] = {
 }
 """How non-bomb readings of one set are ordered when their types differ.
 
-Non-bomb types never beat one another, so RULES.md is silent; we follow the order in which
+Non-bomb types never beat one another, so docs/rules.md is silent; we follow the order in which
 seed 003 §2.1 lists the types (单张, 对子, 三连对, 三同张, 二连三, 三带二, 顺子), later = larger. Only a
 plate and a tube can both read the same set (e.g. ``3,3,4,4`` + two wilds), and then the plate
 comes first and is the default.
@@ -295,7 +295,7 @@ class Reading:
     ``rank`` is the rank that compares: the card's rank for singles, pairs, triples and bombs,
     the triple's for a full house (compared by the triple only), the top card for straights,
     tubes, plates and straight flushes (so A2345 has rank 5, AA2233 rank 3, AAA222 rank 2), and the
-    big joker for four jokers. ``level`` says where level cards rank (RULES.md §8).
+    big joker for four jokers. ``level`` says where level cards rank (docs/rules.md §8).
     """
 
     type: PlayType
@@ -317,7 +317,7 @@ class Reading:
 
     @property
     def is_bomb_class(self) -> bool:
-        """Bombs, straight flushes and four jokers beat every other type (RULES.md §8)."""
+        """Bombs, straight flushes and four jokers beat every other type (docs/rules.md §8)."""
         return self.type in _BOMB_CLASS
 
     @property
@@ -373,7 +373,7 @@ class Reading:
 
 
 def reading_beats(play: Reading, previous: Reading) -> bool:
-    """Whether one reading beats another (RULES.md §8; seed 003 §2.3).
+    """Whether one reading beats another (docs/rules.md §8; seed 003 §2.3).
 
     Four jokers beat everything; bombs of 6+ cards beat straight flushes; straight flushes beat
     bombs of 4–5 cards; any bomb or straight flush beats every non-bomb type; bombs compare by
@@ -396,7 +396,7 @@ def _sequence_tops(distinct: list[int], counts: list[int], length: int, per_rank
     """Top cards of every window of ``length`` consecutive ranks that holds the natural cards.
 
     A is low (rank 1) only in a window starting at A (A2345, AA2233, AAA222) and high in one
-    ending at A; there is no wrap-around (RULES.md §8). Each rank may hold at most ``per_rank``
+    ending at A; there is no wrap-around (docs/rules.md §8). Each rank may hold at most ``per_rank``
     natural cards; the wild cards fill the rest, since the window has exactly as many places as
     the set has cards.
     """
@@ -509,7 +509,7 @@ def _add_straights(
     """Straights and straight flushes of exactly five cards.
 
     A wild may stand for a card of any suit, so a straight flush that needs a wild is also a
-    plain straight; one of natural cards only is only a straight flush (RULES.md §8, seed 003).
+    plain straight; one of natural cards only is only a straight flush (docs/rules.md §8, seed 003).
     """
     tops = _sequence_tops(distinct, counts, 5, 1)
     if not tops:
@@ -526,7 +526,7 @@ def _add_straights(
 @dataclass(frozen=True, slots=True)
 class Classification:
     """Every reading of a set at a level, largest first, and the default reading by ``wild_reading``
-    (RULES.md §8): the largest (seed 003) or seed 000's stated example."""
+    (docs/rules.md §8): the largest (seed 003) or seed 000's stated example."""
 
     cards: tuple[Card, ...]
     level: int
@@ -613,7 +613,7 @@ def _check_level(level: int) -> int:
 def classify(
     *, cards: str | Iterable[Card], level: int, wild_reading: WildReading = WildReading.LARGEST
 ) -> Classification:
-    """Every reading of ``cards`` as one play at ``level``, largest first (RULES.md §8); the default
+    """Every reading of ``cards`` as one play at ``level``, largest first (docs/rules.md §8); the default
     reading follows ``wild_reading`` (:attr:`Classification.default`).
 
     The heart level cards (逢人配, at most two) stand for any non-joker card of any suit; a lone

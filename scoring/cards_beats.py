@@ -61,7 +61,7 @@ def beats(
     previous_declared: str | Reading | None = None,
     wild_reading: WildReading = WildReading.LARGEST,
 ) -> Verdict:
-    """Whether ``play`` beats ``previous`` at ``level`` (RULES.md §8), with the reason in words.
+    """Whether ``play`` beats ``previous`` at ``level`` (docs/rules.md §8), with the reason in words.
 
     The previous play is read as declared, else by its default reading (``wild_reading``: the largest,
     or seed 000's stated example). The play is read as declared; undeclared, its default reading is
@@ -104,7 +104,7 @@ def beats(
 
 
 def _reason(play: Reading, previous: Reading) -> tuple[str, str]:
-    """Why ``play`` does or does not beat ``previous``, in English and Chinese (RULES.md §8)."""
+    """Why ``play`` does or does not beat ``previous``, in English and Chinese (docs/rules.md §8)."""
     a, b = play.describe(), previous.describe()
     a_zh, b_zh = play.describe_zh(), previous.describe_zh()
     won = reading_beats(play, previous)
@@ -142,7 +142,7 @@ def _reason(play: Reading, previous: Reading) -> tuple[str, str]:
 
 
 def _bomb_reason(play: Reading, previous: Reading, head: str, head_zh: str) -> tuple[str, str]:
-    """Bombs against bombs and straight flushes (RULES.md §8; seed 003 §2.3)."""
+    """Bombs against bombs and straight flushes (docs/rules.md §8; seed 003 §2.3)."""
     if play.type is PlayType.STRAIGHT_FLUSH and previous.type is PlayType.STRAIGHT_FLUSH:
         return f"{head}: straight flushes compare by their top card.", f"{head_zh}：同花顺比最大的一张。"
     if play.type is PlayType.BOMB and previous.type is PlayType.BOMB:

@@ -1,4 +1,4 @@
-"""``python -m scoring cards …``: the referee's dispute assistant on the command line (RULES.md §8).
+"""``python -m scoring cards …``: the referee's dispute assistant on the command line (docs/rules.md §8).
 
 - ``cards classify --level 5 KS,KD,5H,2C,2D`` prints every reading, largest first, and the default:
   ``{"readings": [{"type": "full_house", "rank": "K", "size": 5}, …], "default": {…} | null}``.
@@ -7,7 +7,7 @@
 
 Both take ``--profile NAME`` (the tournament's rule profile: its ``wild_reading``) and/or
 ``--wild-reading largest|stated_example`` (which wins over the profile's); without either the default
-reading is the largest (seed 003, RULES.md §8).
+reading is the largest (seed 003, docs/rules.md §8).
 
 Bad cards exit 2 with ``{"error": {"code": "bad_card" | "too_many_copies" | "not_a_play" |
 "bad_declaration", "message": …, "message_zh": …}}``; an unknown profile with ``unknown_profile``.

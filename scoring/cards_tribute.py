@@ -1,4 +1,4 @@
-"""Tribute (进贡) checks a referee can run between deals (RULES.md §6; seeds 000, 002, 003).
+"""Tribute (进贡) checks a referee can run between deals (docs/rules.md §6; seeds 000, 002, 003).
 
 - :func:`tribute_check`: is the tribute card the payer's highest card, heart level cards (逢人配)
   excluded?
@@ -81,7 +81,7 @@ def _not_in_hand(card: Card, hand: tuple[Card, ...]) -> TributeCheck:
 def tribute_check(*, card: str | Card, hand: str | Iterable[Card], level: int) -> TributeCheck:
     """Whether ``card`` is a correct tribute from ``hand`` (the payer's cards before paying).
 
-    The payer gives their highest card by points, never a heart level card (RULES.md §6; seed
+    The payer gives their highest card by points, never a heart level card (docs/rules.md §6; seed
     003: 进贡全手牌中牌点最大的一张牌（红心级牌除外）). Cards of equal points are equally good: any
     suit of the highest rank will do.
     """
@@ -120,7 +120,7 @@ def return_check(
 ) -> TributeCheck:
     """Whether ``card`` may be given back from ``hand`` (the returner's cards, tribute received).
 
-    - ``standard`` and ``national_2017``: every returned card has points ≤ 10 (RULES.md §6,
+    - ``standard`` and ``national_2017``: every returned card has points ≤ 10 (docs/rules.md §6,
       seed 002: 所还牌要小于或等于10点, for both returners after a double-down); a returner who has
       no such card returns their smallest.
     - ``seed_000``: only 上游's return must be ≤ 10 (seed 000: 上游还牌给下游必须是10以下); after a
@@ -166,7 +166,7 @@ def return_check(
 
 
 def anti_tribute_check(*, payer_hands: Sequence[str | Iterable[Card]]) -> TributeCheck:
-    """Whether the paying side holds both big jokers, so pays no tribute (抗贡, RULES.md §6).
+    """Whether the paying side holds both big jokers, so pays no tribute (抗贡, docs/rules.md §6).
 
     ``payer_hands`` are the hands of those who would pay: 下游 alone for a single tribute, both
     losers after a double-down (together, as seeds 000 and 002 say: 二人各抓到一个大王或一方抓到两个).

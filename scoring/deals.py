@@ -20,7 +20,7 @@ __all__ = ["DealInput", "DealRecord", "GuandanDeal", "new_deal_record", "parse_d
 
 @dataclass(frozen=True, slots=True)
 class GuandanDeal:
-    """A Guandan deal with more than its finishing order: ``anti_tribute`` (抗贡, RULES.md §6; seeds
+    """A Guandan deal with more than its finishing order: ``anti_tribute`` (抗贡, docs/rules.md §6; seeds
     000, 002, 003) records that at the start of this deal the side due to pay tribute (from the
     previous deal) held both big jokers, so no tribute was paid and the previous deal's 上游 led. It
     changes no level; it is refused on a game's first deal (no tribute is due there: seed 003 从第二副牌
@@ -60,7 +60,7 @@ class DealRecord:
     extra: bool
     """A tiebreak deal (加赛) played after the regular deals."""
     anti_tribute: bool = False
-    """抗贡 was recorded for this deal (RULES.md §6): no tribute was paid before it."""
+    """抗贡 was recorded for this deal (docs/rules.md §6): no tribute was paid before it."""
 
     @property
     def winner(self) -> Side:

@@ -1,4 +1,4 @@
-"""Dou Dizhu (斗地主), the third game: a three-seat table's match in one round (RULES.md §10; seed 004 and
+"""Dou Dizhu (斗地主), the third game: a three-seat table's match in one round (docs/rules.md §10; seed 004 and
 the national 《中国二打一扑克竞赛规则》).
 
 Three individuals sit at seats E, S and W. A table plays ``deals`` deals (3, 5 or 7; seed 004), each
@@ -63,7 +63,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LatePlayer:
-    """The player at ``seat`` arrived ``minutes`` late, or (``minutes`` None) did not come (RULES.md §10).
+    """The player at ``seat`` arrived ``minutes`` late, or (``minutes`` None) did not come (docs/rules.md §10).
     Recorded before the first deal, with a reason."""
 
     seat: ThreeSeat
@@ -174,7 +174,7 @@ class DoudizhuResult:
         return self.status is Status.FINISHED
 
     def to_json(self) -> dict[str, Any]:
-        """RULES.md §10: ``status``, ``points`` per seat, one record per deal; then, as for the other
+        """docs/rules.md §10: ``status``, ``points`` per seat, one record per deal; then, as for the other
         games, the adjustments, the next deal (``{"number": n}`` or null) and the last regular deal."""
         return {
             "status": self.status.value,
@@ -281,7 +281,7 @@ class DoudizhuTable:
 
     def call_time(self, *, during_deal: int) -> DoudizhuTable:
         """Time was called while deal ``during_deal`` was in play: that deal is the table's last
-        (RULES.md §10, the deal in play is finished)."""
+        (docs/rules.md §10, the deal in play is finished)."""
         if self.is_finished:
             raise self._finished("time cannot be called", "不能再宣布时间到", None)
         last_regular_deal(
@@ -296,7 +296,7 @@ class DoudizhuTable:
         return table
 
     def adjust(self, adjustment: LatePlayer) -> tuple[DoudizhuTable, TableAdjustmentRecord]:
-        """A late or absent player (RULES.md §10), before the first deal."""
+        """A late or absent player (docs/rules.md §10), before the first deal."""
         if not isinstance(adjustment, LatePlayer):
             raise bad_input(f"Unknown adjustment {adjustment!r}.", "未知的调整项。")
         if self.deals_played:

@@ -1,4 +1,4 @@
-"""Dou Dizhu (斗地主) deals as the referee enters them, how one deal scores, and what it did (RULES.md §10).
+"""Dou Dizhu (斗地主) deals as the referee enters them, how one deal scores, and what it did (docs/rules.md §10).
 
 The rules core does not judge card play in this game; a deal is recorded by its outcome:
 
@@ -78,7 +78,7 @@ def _whole(value: object) -> bool:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StakeDeal:
-    """A deal scored by stake (RULES.md §10): refused on construction (``invalid_deal``) when a value
+    """A deal scored by stake (docs/rules.md §10): refused on construction (``invalid_deal``) when a value
     cannot happen. Whether the bid must be 1 (``landlord_by: lot``) is the table's check."""
 
     landlord: ThreeSeat
@@ -161,7 +161,7 @@ DoudizhuDeal = StakeDeal | CardsLeftDeal
 
 
 def deal_multiple(*, bid: int, bombs: int, spring: bool, cap: int | None) -> int:
-    """bid × 2^bombs × (2 for a spring), at most ``cap`` (RULES.md §10):
+    """bid × 2^bombs × (2 for a spring), at most ``cap`` (docs/rules.md §10):
 
     >>> deal_multiple(bid=3, bombs=1, spring=False, cap=None), deal_multiple(bid=3, bombs=4, spring=True, cap=32)
     (6, 32)
@@ -171,7 +171,7 @@ def deal_multiple(*, bid: int, bombs: int, spring: bool, cap: int | None) -> int
 
 
 def stake_points(*, landlord: ThreeSeat, winner: Winner, stake: int) -> Trio:
-    """The landlord +2 × stake and each farmer −stake, or the reverse (RULES.md §10). Zero-sum."""
+    """The landlord +2 × stake and each farmer −stake, or the reverse (docs/rules.md §10). Zero-sum."""
     sign = 1 if winner is Winner.LANDLORD else -1
     points = [-sign * stake] * 3
     points[landlord.position] = 2 * sign * stake
@@ -203,7 +203,7 @@ class DoudizhuDealRecord:
     points_after: Trio
 
     def to_json(self) -> dict[str, Any]:
-        """RULES.md §10's record: number, landlord, winner, multiple and stake (stake scoring), points and
+        """docs/rules.md §10's record: number, landlord, winner, multiple and stake (stake scoring), points and
         points_after per seat."""
         out: dict[str, Any] = {"number": self.number, "landlord": self.landlord.value, "winner": self.winner.value}
         if self.multiple is not None:
@@ -221,7 +221,7 @@ _CARDS_LEFT_FIELDS = frozenset({"landlord", "cards_left"})
 
 
 def parse_doudizhu_deal(*, options: RuleOptions, data: object, number: int) -> DoudizhuDeal:
-    """One deal from its JSON form (RULES.md §10): ``{"landlord": "E", "bid": 3, "bombs": 1, "spring":
+    """One deal from its JSON form (docs/rules.md §10): ``{"landlord": "E", "bid": 3, "bombs": 1, "spring":
     false, "winner": "landlord"}`` (``bid`` defaults to 1, ``bombs`` to 0, ``spring`` to false) or, under
     ``cards_left`` scoring, ``{"landlord": "S", "cards_left": {"E": 5, "S": 0, "W": 7}}``.
 

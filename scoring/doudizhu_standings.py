@@ -1,4 +1,4 @@
-"""Dou Dizhu standings for individuals over a stage, cuts and the final table (RULES.md §10; seed 004).
+"""Dou Dizhu standings for individuals over a stage, cuts and the final table (docs/rules.md §10; seed 004).
 
 Each player's rounds are :class:`PlayerRound` values: one per round, from their table's result
 (:func:`table_rounds`, or :func:`table_rounds_from_json` for a stored ``DoudizhuResult.to_json()``), a bye
@@ -131,7 +131,7 @@ def table_rounds_from_json(
 
 
 def bye_round(*, round: int, player: str, options: RuleOptions) -> PlayerRound:
-    """A bye (轮空) when the field is not a multiple of 3: ``bye_points`` (RULES.md §10)."""
+    """A bye (轮空) when the field is not a multiple of 3: ``bye_points`` (docs/rules.md §10)."""
     return PlayerRound(round=round, player=player, points=options.bye_points, outcome=RoundOutcome.BYE)
 
 
@@ -282,7 +282,7 @@ def rank_players(
     lots_seed: int | None = None,
     eliminated_after: Mapping[str, int] | None = None,
 ) -> PlayerStandings:
-    """A stage's standings (RULES.md §10): points → deals won → deals won as landlord → best single round
+    """A stage's standings (docs/rules.md §10): points → deals won → deals won as landlord → best single round
     → lots. ``players`` (optional) lists every entrant, even one without a round; ``eliminated_after``
     maps each player a cut eliminated to the round after which it was cut — they rank below every player
     still in, later cuts first."""
@@ -334,7 +334,7 @@ class Cut:
 
 
 def cut_players(*, standings: PlayerStandings, keep: int, after_round: int) -> Cut:
-    """Keep the top ``keep`` of the players still in after ``after_round`` and eliminate the rest (RULES.md
+    """Keep the top ``keep`` of the players still in after ``after_round`` and eliminate the rest (docs/rules.md
     §10, seed 004 淘汰积分最低的一部分选手). A rank shared across the boundary is a ``bad_input`` asking for lots;
     keeping at least as many as are in keeps everyone."""
     if isinstance(keep, bool) or not isinstance(keep, int) or keep < 1:
@@ -354,7 +354,7 @@ def cut_players(*, standings: PlayerStandings, keep: int, after_round: int) -> C
 
 def final_ranking(*, final: Sequence[PlayerRound], stage: PlayerStandings) -> PlayerStandings:
     """The final (决赛): the finalists ranked by their own points at the final table(s), then by their rank
-    in ``stage`` (the standings before the final; RULES.md §10). Every finalist must be in ``stage``;
+    in ``stage`` (the standings before the final; docs/rules.md §10). Every finalist must be in ``stage``;
     players equal on both share the rank."""
     tallies = _tally(None, final)
     stage_rank = {player: stage.row(player).rank for player in tallies}

@@ -1,6 +1,6 @@
 """The finishing order of a Guandan deal: who went out 1st (上游), 2nd (二游), 3rd (三游), last (下游).
 
-RULES.md §1: if partners finish 1st and 2nd the deal ends at once and the other side is 双下
+docs/rules.md §1: if partners finish 1st and 2nd the deal ends at once and the other side is 双下
 (double-down), so a referee records 2 seats for a double-down, 3 seats otherwise (the missing seat is
 last), or all 4. Only the side of 上游 upgrades, by the partner's place: 2nd +3, 3rd +2, last +1.
 """
@@ -35,7 +35,7 @@ class FinishingOrder:
     first: Seat = field(compare=False, repr=False)
     """上游: the first out."""
     winner: Side = field(compare=False, repr=False)
-    """The side of 上游 — the only side that upgrades (RULES.md §1)."""
+    """The side of 上游 — the only side that upgrades (docs/rules.md §1)."""
     partner_place: int = field(compare=False, repr=False)
     """Where 上游's partner finished: 2, 3 or 4."""
 
@@ -118,7 +118,7 @@ class FinishingOrder:
         if count == 3:
             parsed.append(next(seat for seat in SEATS if seat not in parsed))
         partner_place = parsed.index(first.partner) + 1
-        # After a 1-2 finish the deal ends at once (RULES.md §1): the opponents' order is not a fact.
+        # After a 1-2 finish the deal ends at once (docs/rules.md §1): the opponents' order is not a fact.
         normal = tuple(parsed[:2]) if partner_place == 2 else tuple(parsed)
         return cls(normal, first, first.side, partner_place)
 

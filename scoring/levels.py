@@ -1,7 +1,7 @@
-"""Levels (级): 2, 3, …, 10, J, Q, K, A, encoded as the integers 2..14 (RULES.md §1).
+"""Levels (级): 2, 3, …, 10, J, Q, K, A, encoded as the integers 2..14 (docs/rules.md §1).
 
 "Passed A" (过A) is an outcome, not a level; where a number is needed for it (small points, sums of
-levels in standings) it counts as :data:`PASSED_A_VALUE` = 15 (RULES.md §5).
+levels in standings) it counts as :data:`PASSED_A_VALUE` = 15 (docs/rules.md §5).
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from scoring.errors import bad_input
 __all__ = ["ACE", "LOWEST", "PASSED_A_VALUE", "Level", "level_label"]
 
 LOWEST = 2
-"""Both sides start here, and a triple-A reset sends a side back here (RULES.md §1)."""
+"""Both sides start here, and a triple-A reset sends a side back here (docs/rules.md §1)."""
 
 ACE = 14
-"""The top level: upgrades stop here, and a side at A must pass it to win (A必打, RULES.md §1)."""
+"""The top level: upgrades stop here, and a side at A must pass it to win (A必打, docs/rules.md §1)."""
 
 PASSED_A_VALUE = 15
-"""What a passed A counts as in small points and level sums (RULES.md §5)."""
+"""What a passed A counts as in small points and level sums (docs/rules.md §5)."""
 
 
 class Level(IntEnum):

@@ -1,7 +1,8 @@
 """The Guandan game and match reducer: immutable state + a deal → new state + what the deal did.
 
 A match's state is a pure fold of its deals, adjustments and a "time called during deal k" event
-(DESIGN.md principle 1). The rules, in RULES.md's words (§1–3; seeds 000, 002, 003, 004):
+(docs/design.md: deals are the source of truth). The rules, in docs/rules.md's words (§1–3; seeds
+000, 002, 003, 004):
 
 - A deal is played at the level of the side that won the previous deal (that side *sets the level*,
   台上); a game's first deal is played at 2.
@@ -19,7 +20,7 @@ A match's state is a pure fold of its deals, adjustments and a "time called duri
   An extra deal is won by the side that goes up in it (seed 003: 先升级的为获胜方), or by passing A
   (reason passed_a); one in which nobody goes up (both at A) decides nothing and another extra deal
   follows. In ``fixed_deals_points`` the extra deal's 上游's side wins (seed 004: 加赛一局).
-- A deal may record an anti-tribute (抗贡, RULES.md §6: ``GuandanDeal.anti_tribute``): it changes who
+- A deal may record an anti-tribute (抗贡, docs/rules.md §6: ``GuandanDeal.anti_tribute``): it changes who
   leads, not the levels, and is refused on a game's first deal, where no tribute is due.
 - ``best_of``: each game starts at 2–2; first to ⌈N/2⌉ games. ``fixed_deals_points``: every deal at 2,
   scored 3/2/1 by the partner's place; after ``deals`` deals the higher total wins, a tie needs an extra
@@ -113,7 +114,7 @@ class MatchState:
 
     @classmethod
     def initial(cls, options: RuleOptions) -> MatchState:
-        """A match before its first deal: both sides at 2 (RULES.md §1)."""
+        """A match before its first deal: both sides at 2 (docs/rules.md §1)."""
         rule_tables(options)  # refuse Tractor options here, not at the first deal
         return cls(options)
 
@@ -144,7 +145,7 @@ class MatchState:
         return running.freeze(), record
 
     def call_time(self, *, during_deal: int) -> MatchState:
-        """Time was called while deal ``during_deal`` was being played (RULES.md §2): that deal
+        """Time was called while deal ``during_deal`` was being played (docs/rules.md §2): that deal
         (``finish_current_deal``) or the next one (``one_more_deal``) is the last regular deal."""
         running = _Running.thaw(self)
         running.call_time(during_deal)
@@ -282,7 +283,7 @@ class _Running:
                 raise ScoringError(
                     ErrorCode.INVALID_DEAL,
                     f"Deal {number} is the first deal of its game: no tribute is due, so it cannot record "
-                    "an anti-tribute (RULES.md §6).",
+                    "an anti-tribute (docs/rules.md §6).",
                     number,
                     message_zh=f"第 {number} 副是本局第一副，不需要进贡，不能登记抗贡（规则第 6 节）。",
                 )
@@ -311,7 +312,7 @@ class _Running:
             if not passed:
                 before = levels[winner]
                 after = before + rules.upgrade_by_place[place]
-                if after > ACE:  # A must be played: an upgrade never passes A (RULES.md §1)
+                if after > ACE:  # A must be played: an upgrade never passes A (docs/rules.md §1)
                     after = ACE
                 if after != before:
                     levels[winner] = after
@@ -384,7 +385,7 @@ class _Running:
         self.stop = stop
 
     def _game_won(self, side: Side) -> None:
-        """A side passed A: the game is won (RULES.md §1). In best_of a new game starts at 2–2."""
+        """A side passed A: the game is won (docs/rules.md §1). In best_of a new game starts at 2–2."""
         if not self.rules.best_of:
             self._finish(side, Reason.PASSED_A)
             return
@@ -485,12 +486,12 @@ class _Running:
         return AdjustmentRecord(adjustment, effect, amount, (self.levels[0], self.levels[1]), points)
 
     def _forfeit(self, adjustment: Adjustment, side: Side | None) -> AdjustmentRecord:
-        """A walkover: the other side wins; a double forfeit has no winner (RULES.md §5)."""
+        """A walkover: the other side wins; a double forfeit has no winner (docs/rules.md §5)."""
         self._finish(side.other if side is not None else None, Reason.FORFEIT)
         return self._record(adjustment, Effect.FORFEIT, 0)
 
     def _opponents_upgrade(self, adjustment: Adjustment, side: Side, levels: int) -> AdjustmentRecord:
-        """RULES.md §7: the opponents upgrade N levels — capped at A, so a penalty never passes A."""
+        """docs/rules.md §7: the opponents upgrade N levels — capped at A, so a penalty never passes A."""
         if not self.rules.has_levels:
             raise bad_input(
                 "A level penalty cannot apply in fixed_deals_points (every deal is at 2); "
@@ -515,7 +516,7 @@ class _Running:
         return self._record(adjustment, Effect.POINTS_DEDUCTED, points)
 
     def _forfeit_first_deal(self, adjustment: Adjustment, side: Side, amount: int) -> AdjustmentRecord:
-        """RULES.md §7: the first deal is forfeited — the opponents gain as if they had won it 1-2 and
+        """docs/rules.md §7: the first deal is forfeited — the opponents gain as if they had won it 1-2 and
         set the level of the next deal. It counts as a regular deal of a fixed-deal format."""
         if self.deals:
             raise bad_input(
@@ -634,7 +635,8 @@ def replay_partial(
 
     A correction to an early deal can make later ones impossible — typically a deal or an adjustment
     after the match has ended (``match_finished``), or an adjustment set after a deal that no longer
-    exists. DESIGN.md principle 1 wants those flagged for the referee, never silently kept or dropped: the
+    exists. Deals are the source of truth (docs/design.md), so those are flagged for the referee, never
+    silently kept or dropped: the
     caller keeps ``result`` (everything before the refusal) and flags everything from the refused item on.
 
     The order: time is called first, then for each deal the adjustments set after the previous deal (in
@@ -718,7 +720,7 @@ def replay_json(data: object) -> MatchResult | DoudizhuResult:
     "adjustments": […]}`` → :class:`MatchResult` (``rules``, ``time_called_during_deal`` and
     ``adjustments`` optional). A Dou Dizhu table (``game: doudizhu``, e.g. the ``doudizhu`` profile) is
     replayed by :func:`scoring.doudizhu.replay_doudizhu_json` into a
-    :class:`~scoring.doudizhu.DoudizhuResult` (RULES.md §10)."""
+    :class:`~scoring.doudizhu.DoudizhuResult` (docs/rules.md §10)."""
     from scoring.profiles import options_for
 
     if not isinstance(data, Mapping):

@@ -1,5 +1,5 @@
 """The Guandan reducer's per-options lookup tables (:mod:`scoring.match`): the upgrade, points and
-A-pass rules of RULES.md §1–3 turned into tuples indexed by the partner's place of 上游.
+A-pass rules of docs/rules.md §1–3 turned into tuples indexed by the partner's place of 上游.
 """
 
 from __future__ import annotations

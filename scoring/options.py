@@ -1,12 +1,12 @@
-"""Rule options: every choice RULES.md leaves to the organiser, in one frozen dataclass.
+"""Rule options: every choice docs/rules.md leaves to the organiser, in one frozen dataclass.
 
-Where the source rulebooks disagree, RULES.md makes the difference an option with a named default; each
+Where the source rulebooks disagree, docs/rules.md makes the difference an option with a named default; each
 seed's own choices are a named profile (:mod:`scoring.profiles`). :class:`RuleOptions` validates itself on
 construction, so a combination that cannot work (``best_of`` without a number of games, a late-arrival
 point deduction in a level game, …) is refused with a clear ``bad_input`` error instead of failing later.
 
 The JSON form (:meth:`RuleOptions.to_json`, accepted back by :meth:`RuleOptions.from_json` and by the
-``rules`` overrides of the CLI) uses the option names of issue 3 and RULES.md verbatim.
+``rules`` overrides of the CLI) uses the option names of issue 3 and docs/rules.md verbatim.
 """
 
 from __future__ import annotations
@@ -50,9 +50,9 @@ __all__ = [
 
 
 class TributeVariant(str, Enum):
-    """How tribute (进贡) is paid and returned (RULES.md §6; :mod:`scoring.tribute` applies it).
+    """How tribute (进贡) is paid and returned (docs/rules.md §6; :mod:`scoring.tribute` applies it).
 
-    - ``standard`` (seeds 002, 003, RULES.md §6): every return card has rank ≤ 10 (or the returner's
+    - ``standard`` (seeds 002, 003, docs/rules.md §6): every return card has rank ≤ 10 (or the returner's
       smallest if none); the payer to 上游 leads; after a double-down equal tribute cards go clockwise
       (贡左还右: each payer gives to the opponent on their left, and gets the return from the right).
     - ``seed_000``: seed 000's text: only 上游's return must be ≤ 10; after a double tribute the
@@ -63,7 +63,7 @@ class TributeVariant(str, Enum):
     - ``seed_002``: as ``standard`` (returns ≤ 10, the payer to 上游 leads), except equal double-tribute
       cards: seed 002 四(1) 若输家两人贡牌大小一样，则赢家可以任选输家的牌，输家也可以任选赢家所还牌 —
       the winners choose which payer's card each takes, the losers which return each takes; the
-      payer whose card 上游 took leads (RULES.md §6). Seed 002's profile (``timed-40``).
+      payer whose card 上游 took leads (docs/rules.md §6). Seed 002's profile (``timed-40``).
     """
 
     STANDARD = "standard"
@@ -73,7 +73,7 @@ class TributeVariant(str, Enum):
 
 
 class Game(str, Enum):
-    """Which card game the event plays: Guandan (RULES.md §1–8), three-deck Tractor (§9, seed 001) or
+    """Which card game the event plays: Guandan (docs/rules.md §1–8), three-deck Tractor (§9, seed 001) or
     Dou Dizhu (§10, seed 004 and the national 《中国二打一扑克竞赛规则》)."""
 
     GUANDAN = "guandan"
@@ -82,7 +82,7 @@ class Game(str, Enum):
 
 
 class DealScoring(str, Enum):
-    """How a Dou Dizhu deal is scored (RULES.md §10; :mod:`scoring.doudizhu_deals` applies it)."""
+    """How a Dou Dizhu deal is scored (docs/rules.md §10; :mod:`scoring.doudizhu_deals` applies it)."""
 
     STAKE = "stake"
     """The national rules (the default): multiple = bid × 2^bombs × (2 for a spring), capped by
@@ -94,7 +94,7 @@ class DealScoring(str, Enum):
 
 
 class LandlordBy(str, Enum):
-    """How a Dou Dizhu deal's landlord is chosen (RULES.md §10)."""
+    """How a Dou Dizhu deal's landlord is chosen (docs/rules.md §10)."""
 
     BID = "bid"
     """The highest bidder, on a bid of 1–3 (叫分; the default)."""
@@ -103,7 +103,7 @@ class LandlordBy(str, Enum):
 
 
 class Reseat(str, Enum):
-    """How Dou Dizhu tables are drawn after round 1 (RULES.md §10; the draw applies it)."""
+    """How Dou Dizhu tables are drawn after round 1 (docs/rules.md §10; the draw applies it)."""
 
     LOT = "lot"
     """By lot again every round (seed 004 每轮比赛结束后，重新抽签; the default)."""
@@ -112,7 +112,7 @@ class Reseat(str, Enum):
 
 
 class MatchFormat(str, Enum):
-    """What one pairing plays (RULES.md §3)."""
+    """What one pairing plays (docs/rules.md §3)."""
 
     LEVEL_GAME = "level_game"
     """One game 2→A (seeds 000, 002, 003)."""
@@ -125,7 +125,7 @@ class MatchFormat(str, Enum):
 
 
 class APass(str, Enum):
-    """What passing A (过A) takes (RULES.md §1; seeds 000, 002)."""
+    """What passing A (过A) takes (docs/rules.md §1; seeds 000, 002)."""
 
     TOP_AND_PARTNER_NOT_LAST = "top_and_partner_not_last"
     """The side takes 上游 and the partner is not 下游: a 1-2 or 1-3 finish (seeds 000, 002; default)."""
@@ -137,7 +137,7 @@ class APass(str, Enum):
 
 
 class AReset(str, Enum):
-    """What the limit-th failed A attempt gives the reset side when it took 上游 itself (RULES.md §1).
+    """What the limit-th failed A attempt gives the reset side when it took 上游 itself (docs/rules.md §1).
 
     The side goes back to 2 either way; the difference is only the upgrade of that failing deal."""
 
@@ -150,7 +150,7 @@ class AReset(str, Enum):
 
 
 class WildReading(str, Enum):
-    """The default reading of a set with heart level cards (逢人配) that reads several ways (RULES.md §8).
+    """The default reading of a set with heart level cards (逢人配) that reads several ways (docs/rules.md §8).
 
     Either way the player may declare another reading (seed 003)."""
 
@@ -162,7 +162,7 @@ class WildReading(str, Enum):
 
 
 class AtTimeUp(str, Enum):
-    """What happens when the time cap is reached mid-deal (RULES.md §2)."""
+    """What happens when the time cap is reached mid-deal (docs/rules.md §2)."""
 
     FINISH_CURRENT_DEAL = "finish_current_deal"
     """The deal in progress is the last regular deal (default)."""
@@ -173,7 +173,7 @@ class AtTimeUp(str, Enum):
 
 
 class TimeUpTie(str, Enum):
-    """Who wins when the regular deals end with equal levels (RULES.md §2)."""
+    """Who wins when the regular deals end with equal levels (docs/rules.md §2)."""
 
     FIRST_TO_REACH = "first_to_reach"
     """The side that reached that level at the earlier deal (seed 002)."""
@@ -182,13 +182,13 @@ class TimeUpTie(str, Enum):
     deal in which nobody goes up (both at A) decides nothing and another follows; passing A wins."""
     SETTING_SIDE = "setting_side"
     """The side on stage (台上) when play stops: the winner of the last regular deal, at whose level
-    the next deal would be played (RULES.md §2)."""
+    the next deal would be played (docs/rules.md §2)."""
     DRAW = "draw"
     """A draw (Swiss and round-robin stages only; refused in a knockout)."""
 
 
 class SmallPoints(str, Enum):
-    """How small points (小分 / 级差分) are counted in standings (RULES.md §5)."""
+    """How small points (小分 / 级差分) are counted in standings (docs/rules.md §5)."""
 
     LEVEL_DIFFERENCE = "level_difference"
     """Own level minus the opponents' (a passed A counts 15): the winner +d, the loser −d."""
@@ -197,7 +197,7 @@ class SmallPoints(str, Enum):
 
 
 class ByeResult(str, Enum):
-    """What a bye (轮空) counts as in standings (RULES.md §5)."""
+    """What a bye (轮空) counts as in standings (docs/rules.md §5)."""
 
     WIN = "win"
     DRAW = "draw"
@@ -205,7 +205,7 @@ class ByeResult(str, Enum):
 
 
 class LatePenalty(str, Enum):
-    """What a late-arrival band does (RULES.md §7, §9; seed 001 §2)."""
+    """What a late-arrival band does (docs/rules.md §7, §9; seed 001 §2)."""
 
     WARNING = "warning"
     """A recorded warning; nothing changes."""
@@ -222,13 +222,13 @@ class LatePenalty(str, Enum):
 
 
 class Stage(str, Enum):
-    """The tournament stage a match is played in (RULES.md §4): a knockout must produce a winner."""
+    """The tournament stage a match is played in (docs/rules.md §4): a knockout must produce a winner."""
 
     SWISS = "swiss"
     ROUND_ROBIN = "round_robin"
     KNOCKOUT = "knockout"
     POINTS = "points"
-    """Dou Dizhu's points stage (RULES.md §10): rounds at three-seat tables, cumulative points, cuts."""
+    """Dou Dizhu's points stage (docs/rules.md §10): rounds at three-seat tables, cumulative points, cuts."""
 
 
 TIE_BREAKERS: tuple[str, ...] = (
@@ -241,7 +241,7 @@ TIE_BREAKERS: tuple[str, ...] = (
     "wins",
     "lots",
 )
-"""Every tie-breaker :mod:`scoring.standings` knows (RULES.md §5); the organiser orders a subset."""
+"""Every tie-breaker :mod:`scoring.standings` knows (docs/rules.md §5); the organiser orders a subset."""
 
 DEFAULT_TIE_BREAKERS: tuple[str, ...] = (
     "match_points",
@@ -252,11 +252,11 @@ DEFAULT_TIE_BREAKERS: tuple[str, ...] = (
     "wins",
     "lots",
 )
-"""RULES.md §5's order: match points → small points → levels → head-to-head → Buchholz → wins → lots."""
+"""docs/rules.md §5's order: match points → small points → levels → head-to-head → Buchholz → wins → lots."""
 
 
 DEFAULT_UPGRADES: tuple[int, int, int] = (3, 2, 1)
-"""Levels 上游's side gains for a 1-2, 1-3, 1-4 finish (seeds 000, 003, national rules; RULES.md §1)."""
+"""Levels 上游's side gains for a 1-2, 1-3, 1-4 finish (seeds 000, 003, national rules; docs/rules.md §1)."""
 
 SEED_002_UPGRADES: tuple[int, int, int] = (5, 3, 1)
 """Seed 002 三(2): 双贡 赢家升5级; 对手有一家是下游 升3级; 自己对门是下游 升1级."""
@@ -264,7 +264,7 @@ SEED_002_UPGRADES: tuple[int, int, int] = (5, 3, 1)
 
 @dataclass(frozen=True, slots=True)
 class MatchPoints:
-    """Match points (场分) for a win, a draw and a loss (national 2017 rules: 2/1/0; RULES.md §5)."""
+    """Match points (场分) for a win, a draw and a loss (national 2017 rules: 2/1/0; docs/rules.md §5)."""
 
     win: int = 2
     draw: int = 1
@@ -277,7 +277,7 @@ class MatchPoints:
 @dataclass(frozen=True, slots=True)
 class LateArrivalBand:
     """One band of the late-arrival table: up to ``up_to_minutes`` late (None: any later), ``penalty``
-    with ``amount`` (levels or points, see :class:`LatePenalty`). RULES.md §7, seed 001 §2."""
+    with ``amount`` (levels or points, see :class:`LatePenalty`). docs/rules.md §7, seed 001 §2."""
 
     up_to_minutes: int | None
     penalty: LatePenalty
@@ -294,7 +294,7 @@ GUANDAN_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = (
     LateArrivalBand(20, LatePenalty.FORFEIT_FIRST_DEAL, 3),
     LateArrivalBand(None, LatePenalty.FORFEIT_MATCH),
 )
-"""RULES.md §7 (seed 001 adapted to levels): ≤5 warning; 6–10 and 11–15 a deduction (here: the opponents
+"""docs/rules.md §7 (seed 001 adapted to levels): ≤5 warning; 6–10 and 11–15 a deduction (here: the opponents
 upgrade 1, then 2 levels — the seeds give no Guandan figure); 16–20 the first deal forfeited as if the
 opponents finished 1-2 (+3); ≥21 the match forfeited."""
 
@@ -330,7 +330,7 @@ def default_late_arrival(game: Game, format: MatchFormat) -> tuple[LateArrivalBa
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RuleOptions:
-    """Every rule option of RULES.md, with its default. Immutable; build variants with
+    """Every rule option of docs/rules.md, with its default. Immutable; build variants with
     :meth:`with_overrides` (or :func:`scoring.profiles.options_for`)."""
 
     game: Game = Game.GUANDAN
@@ -340,7 +340,7 @@ class RuleOptions:
     games: int | None = None
     """Games of ``best_of`` (odd; seed 004 finals: 3)."""
     upgrades: tuple[int, int, int] = DEFAULT_UPGRADES
-    """Levels 上游's side gains for a 1-2, 1-3, 1-4 finish (RULES.md §1; JSON keys "1-2", "1-3", "1-4");
+    """Levels 上游's side gains for a 1-2, 1-3, 1-4 finish (docs/rules.md §1; JSON keys "1-2", "1-3", "1-4");
     seed 002: (5, 3, 1)."""
     a_pass: APass = APass.TOP_AND_PARTNER_NOT_LAST
     a_failure_limit: int | None = None
@@ -357,7 +357,7 @@ class RuleOptions:
     """Points of a ``fixed_deals_points`` deal to the 上游's side for a 1-2, 1-3, 1-4 finish (seed 004)."""
     tribute_variant: TributeVariant = TributeVariant.STANDARD
     wild_reading: WildReading = WildReading.LARGEST
-    """The card assistant's default reading of a set with wild cards (RULES.md §8)."""
+    """The card assistant's default reading of a set with wild cards (docs/rules.md §8)."""
     match_points: MatchPoints = field(default_factory=MatchPoints)
     tie_breakers: tuple[str, ...] = DEFAULT_TIE_BREAKERS
     small_points: SmallPoints = SmallPoints.LEVEL_DIFFERENCE
@@ -369,7 +369,7 @@ class RuleOptions:
     the largest margin a played match can have (a passed A, 15, against a side at 2)."""
     late_arrival: tuple[LateArrivalBand, ...] | None = None
     """The late-arrival table; None: the default for the game and format (:func:`default_late_arrival`)."""
-    # -- Dou Dizhu (RULES.md §10); refused in the other games unless left at their defaults ---------------
+    # -- Dou Dizhu (docs/rules.md §10); refused in the other games unless left at their defaults ---------------
     deal_scoring: DealScoring = DealScoring.STAKE
     multiple_cap: int | None = None
     """The largest multiple a Dou Dizhu deal can reach (e.g. 32); None: uncapped."""
@@ -397,7 +397,7 @@ class RuleOptions:
     @property
     def forfeit_points_in_force(self) -> int:
         """What a Dou Dizhu player who forfeits the round scores: ``forfeit_points``, by default
-        −6 × ``base`` (RULES.md §10)."""
+        −6 × ``base`` (docs/rules.md §10)."""
         return self.forfeit_points if self.forfeit_points is not None else -6 * self.base
 
     @property
@@ -422,7 +422,7 @@ class RuleOptions:
         return default_late_arrival(self.game, self.format)
 
     def late_arrival_band(self, minutes: int) -> LateArrivalBand:
-        """The band that applies to a pair ``minutes`` late (RULES.md §7)."""
+        """The band that applies to a pair ``minutes`` late (docs/rules.md §7)."""
         for band in self.late_arrival_bands:
             if band.up_to_minutes is None or minutes <= band.up_to_minutes:
                 return band
@@ -430,7 +430,7 @@ class RuleOptions:
 
     def check_stage(self, stage: Stage | str) -> None:
         """Refuse options that cannot work in ``stage``: a knockout match must produce a winner, so
-        ``time_up_tie: draw`` and a bye counted as a draw are refused there (RULES.md §2, §4)."""
+        ``time_up_tie: draw`` and a bye counted as a draw are refused there (docs/rules.md §2, §4)."""
         stage = _enum(Stage, stage, "stage")
         if (stage is Stage.POINTS) != (self.game is Game.DOUDIZHU):
             raise bad_input(
@@ -497,7 +497,7 @@ class RuleOptions:
         and a late-arrival table that was not given falls back to the new format's default, so
         ``points-6`` + ``{"format": "level_game"}`` just works.
 
-        Dou Dizhu (RULES.md §10) shares only ``game``, ``deals`` and ``time_cap_minutes`` with the other
+        Dou Dizhu (docs/rules.md §10) shares only ``game``, ``deals`` and ``time_cap_minutes`` with the other
         games: an option of the other game named beside the game in force is refused by name, and when
         ``game`` changes to or from ``doudizhu`` every option of the old game that is not given goes back
         to its default (``deals`` to 3 for Dou Dizhu), so a stored Dou Dizhu ``to_json`` applied to any
@@ -564,7 +564,7 @@ DOUDIZHU_OPTIONS: tuple[str, ...] = (
     "forfeit_points",
     "late_forfeit_minutes",
 )
-"""The options only Dou Dizhu has (RULES.md §10); refused in Guandan and Tractor."""
+"""The options only Dou Dizhu has (docs/rules.md §10); refused in Guandan and Tractor."""
 
 GUANDAN_ONLY_OPTIONS: tuple[str, ...] = (
     "format",
@@ -588,7 +588,7 @@ GUANDAN_ONLY_OPTIONS: tuple[str, ...] = (
 )
 """The options of Guandan and Tractor that Dou Dizhu does not have (it shares ``game``, ``deals`` and
 ``time_cap_minutes``): its table plays a fixed number of deals with no levels, the deal in play is
-finished when time is called, its standings follow RULES.md §10, and its late rule is
+finished when time is called, its standings follow docs/rules.md §10, and its late rule is
 ``late_forfeit_minutes``."""
 
 _DEFAULTS: dict[str, Any] = {

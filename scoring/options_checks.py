@@ -1,7 +1,7 @@
 """Rule options, checked: each option's JSON value parsed (``OPTION_PARSERS``, used by
 :meth:`scoring.options.RuleOptions.with_overrides`) and the whole set validated on construction
 (:func:`options_validate`), so a combination that cannot work is refused with a clear
-``bad_input`` error (RULES.md §10 for the options one game has and another has not).
+``bad_input`` error (docs/rules.md §10 for the options one game has and another has not).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ __all__ = ["OPTION_PARSERS", "options_validate", "other_games_options_refuse"]
 
 
 def other_games_options_refuse(game: Game, overrides: Mapping[str, Any]) -> None:
-    """Name the first option given that the game in force does not have (RULES.md §10)."""
+    """Name the first option given that the game in force does not have (docs/rules.md §10)."""
     other = GUANDAN_ONLY_OPTIONS if game is Game.DOUDIZHU else DOUDIZHU_OPTIONS
     for name in overrides:
         if name in other:
@@ -53,11 +53,11 @@ def other_games_options_refuse(game: Game, overrides: Mapping[str, Any]) -> None
 def _other_games_option(game: Game, name: str) -> ScoringError:
     if game is Game.DOUDIZHU:
         return bad_input(
-            f"Option {name!r} is a Guandan/Tractor option; Dou Dizhu does not have it (RULES.md §10).",
+            f"Option {name!r} is a Guandan/Tractor option; Dou Dizhu does not have it (docs/rules.md §10).",
             f"选项 {name!r} 是掼蛋/拖拉机的规则，斗地主没有这一项（规则第 10 节）。",
         )
     return bad_input(
-        f"Option {name!r} is a Dou Dizhu option; {_GAME_EN[game]} does not have it (RULES.md §10).",
+        f"Option {name!r} is a Dou Dizhu option; {_GAME_EN[game]} does not have it (docs/rules.md §10).",
         f"选项 {name!r} 是斗地主的规则，{_GAME_ZH[game]}没有这一项（规则第 10 节）。",
     )
 
@@ -106,7 +106,7 @@ def _parse_points_table(current: RuleOptions, value: object) -> tuple[int, int, 
 
 
 def _parse_upgrades(current: RuleOptions, value: object) -> tuple[int, int, int]:
-    """RULES.md §1: only 上游's side goes up, so every finish gains at least one level."""
+    """docs/rules.md §1: only 上游's side goes up, so every finish gains at least one level."""
     return _parse_place_table(current.upgrades, value, "upgrades", minimum=1)
 
 
@@ -295,7 +295,7 @@ def _validate_late_arrival(options: RuleOptions) -> None:
 
 
 def _validate_doudizhu(options: RuleOptions) -> None:
-    """RULES.md §10: 3, 5 or 7 deals; a forfeit scores no more than a bye; no option of the other games."""
+    """docs/rules.md §10: 3, 5 or 7 deals; a forfeit scores no more than a bye; no option of the other games."""
     for name in GUANDAN_ONLY_OPTIONS:
         if getattr(options, name) != _DEFAULTS[name]:
             raise _other_games_option(options.game, name)

@@ -1,6 +1,6 @@
 """How a match stands and how it ends: status, reason, the time-up decision, and :class:`MatchResult`.
 
-Shared by both games (Guandan in :mod:`scoring.match`, Tractor in :mod:`scoring.tractor`): RULES.md §2's
+Shared by both games (Guandan in :mod:`scoring.match`, Tractor in :mod:`scoring.tractor`): docs/rules.md §2's
 end of a timed game — "the higher level wins; equal levels follow ``time_up_tie``" — is the same rule.
 """
 
@@ -45,7 +45,7 @@ Decision = tuple[Status, "Side | None", "Reason | None"]
 
 
 def last_regular_deal(*, options: RuleOptions, during_deal: int, called_before: int | None, played: int) -> int:
-    """The last regular deal when time is called during deal ``during_deal`` (RULES.md §2): that deal
+    """The last regular deal when time is called during deal ``during_deal`` (docs/rules.md §2): that deal
     (``finish_current_deal``) or the next one (``one_more_deal``, seed 001 §3: cards in play → one more).
 
     Refuses a deal number that is not a positive integer, a second call, and a deal already played.
@@ -76,7 +76,7 @@ def settle_on_levels(
     tie: TimeUpTie,
     on_stage: Side | None = None,
 ) -> Decision:
-    """The result when the regular deals end without anyone passing A (RULES.md §2).
+    """The result when the regular deals end without anyone passing A (docs/rules.md §2).
 
     The higher level wins. Equal levels follow ``tie``:
 

@@ -1,6 +1,6 @@
-"""Named rule profiles: each seed's own choices (RULES.md; seeds 000–004), and per-event overrides.
+"""Named rule profiles: each seed's own choices (docs/rules.md; seeds 000–004), and per-event overrides.
 
-Each profile follows one rulebook of ``RULES.md``'s seed list, named by its file number and its Chinese
+Each profile follows one rulebook of ``docs/rules.md``'s seed list, named by its number there and its Chinese
 title:
 
 ============== ====== ======================== ==========================================================
@@ -25,7 +25,7 @@ points-6       004    掼蛋比赛赛制及规则       the company knockout: si
                                                (``seed_002``)
 tractor-3deck  001    三副牌拖拉机竞赛规则     three-deck Tractor: the seed-001 table; last 10 minutes →
                                                one more deal
-doudizhu       004    中国二打一扑克竞赛规则   Dou Dizhu (RULES.md §10): seed 004's three-player texts
+doudizhu       004    中国二打一扑克竞赛规则   Dou Dizhu (docs/rules.md §10): seed 004's three-player texts
                                                (3-deal tables, tables redrawn by lot each round) scored by
                                                the national rules of record (2011): the highest bidder is
                                                landlord, stake = bid × 2^bombs × spring, base 1, uncapped

@@ -1,4 +1,4 @@
-"""Seats and sides at a four-player table (RULES.md §1, §4; seed 003 §1).
+"""Seats and sides at a four-player table (docs/rules.md §1, §4; seed 003 §1).
 
 N/S play against E/W; partners sit opposite. Play runs counter-clockwise (逆时针, seeds 000, 002, 003), so
 the player who acts after you — your 下家 — sits on your **right**: N → W → S → E → N. Your 上家 (the player

@@ -372,7 +372,7 @@ class MatchSnapshot:
 
     @property
     def levels_or_start(self) -> SidePair:
-        """The levels, the lowest for both sides before any fold (RULES.md §1: everyone starts at 2)."""
+        """The levels, the lowest for both sides before any fold (docs/rules.md §1: everyone starts at 2)."""
         return self.levels if self.levels is not None else SidePair(LOWEST, LOWEST)
 
     @property

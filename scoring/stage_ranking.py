@@ -1,4 +1,4 @@
-"""The ranking of a Swiss or round-robin stage, groups included (RULES.md §4–5).
+"""The ranking of a Swiss or round-robin stage, groups included (docs/rules.md §4–5).
 
 One answer to "where does each pair stand in this stage", asked by the public standings, the
 advancement into the next stage, the next round's draw, prizes, the API and the workbook.
@@ -9,7 +9,7 @@ advancement into the next stage, the next round's draw, prizes, the API and the 
   stage mean — is ordered **by group place first** (every group's winner before any runner-up),
   **then across groups by the stage's per-pair tie-breakers** (match points, small points, …;
   head-to-head does not apply between pairs that never met), then by lots.
-- **Lots (抽签).** Drawing lots is always the last tie-breaker (RULES.md §5): with a recorded seed
+- **Lots (抽签).** Drawing lots is always the last tie-breaker (docs/rules.md §5): with a recorded seed
   every full tie is broken, reproducibly (the lot is in the row); without one full ties stay shared.
 - **Withdrawn pairs** keep their results (their opponents' points stand) but are placed after
   every active pair of their group, marked ``withdrawn``; they never advance.

@@ -1,4 +1,4 @@
-"""Standings of Swiss and round-robin stages: match results → ranked rows (RULES.md §5).
+"""Standings of Swiss and round-robin stages: match results → ranked rows (docs/rules.md §5).
 
 Tie-breakers are a registry of metrics (:data:`METRICS`, after Tabbycat's metric classes) that the
 organiser orders through ``RuleOptions.tie_breakers``; entrants equal on every listed metric share a rank
@@ -266,7 +266,7 @@ METRICS: Mapping[str, Metric] = {
     "wins": Metric("wins", "Wins", "胜场", of_entrant=lambda t: t.wins),
     "lots": Metric("lots", "Drawing lots", "抽签", of_group=_lots),
 }
-"""Every tie-breaker by name (RULES.md §5)."""
+"""Every tie-breaker by name (docs/rules.md §5)."""
 
 assert tuple(METRICS) == TIE_BREAKERS, "options.TIE_BREAKERS and the metric registry must agree"
 
@@ -333,7 +333,7 @@ def _aggregate(
         b.played += 1
         a.opponents.append(result.ew)
         b.opponents.append(result.ns)
-        if result.double_forfeit:  # both lose (RULES.md §5)
+        if result.double_forfeit:  # both lose (docs/rules.md §5)
             a.losses += 1
             b.losses += 1
             a.match_points += loss
@@ -349,7 +349,7 @@ def _aggregate(
             a_diff = margin if winner is Side.NS else -margin
         else:
             ns_level, ew_level = result.levels
-            if result.passed_a and winner is not None:  # a passed A counts as 15 (RULES.md §5)
+            if result.passed_a and winner is not None:  # a passed A counts as 15 (docs/rules.md §5)
                 if winner is Side.NS:
                     ns_level = PASSED_A_VALUE
                 else:
@@ -407,7 +407,7 @@ def rank(
     options: RuleOptions,
     lots_seed: int | None = None,
 ) -> Standings:
-    """Rank entrants by ``options.tie_breakers`` in order (RULES.md §5).
+    """Rank entrants by ``options.tie_breakers`` in order (docs/rules.md §5).
 
     Consecutive per-entrant metrics are applied as one composite sort; group metrics (head-to-head,
     lots) are applied to each group still tied at that point. Entrants equal on every metric share the
@@ -490,7 +490,7 @@ def rank(
 
 
 def assign_tiers(*, standings: Standings, tiers: Sequence[tuple[str, int]]) -> dict[str, str]:
-    """Prize tiers from the final ranking (RULES.md §4; seed 003: 1st 1 pair, 2nd 2 pairs, 3rd 3 pairs,
+    """Prize tiers from the final ranking (docs/rules.md §4; seed 003: 1st 1 pair, 2nd 2 pairs, 3rd 3 pairs,
     then 优胜者): ``tiers`` are (name, number of entrants), best first. Entrant → tier name.
 
     A shared rank that straddles a tier boundary cannot be split fairly: that is a ``bad_input`` error
@@ -519,7 +519,7 @@ def knockout_placings(
     third_place: frozenset[str] = frozenset(),
     withdrawn: frozenset[str] = frozenset(),
 ) -> Standings:
-    """The final ranking of a knockout stage from its (confirmed) results (RULES.md §4).
+    """The final ranking of a knockout stage from its (confirmed) results (docs/rules.md §4).
 
     ``results`` are taken as signed off; ``third_place`` names the two pairs of the third-place
     match, ``withdrawn`` the pairs that withdrew. The bracket's state is
@@ -544,7 +544,7 @@ def knockout_placings(
 
 
 def bracket_placings(*, standings: Standings, state: BracketState) -> Standings:
-    """A knockout's placings: how far each pair went, not its points (RULES.md §4).
+    """A knockout's placings: how far each pair went, not its points (docs/rules.md §4).
 
     The champion 1st, the final's loser 2nd; with a third-place match its winner 3rd and loser
     4th; every other pair by the round it went out in, later first (pairs still in rank above all

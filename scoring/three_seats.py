@@ -1,4 +1,4 @@
-"""Seats at a three-seat table (Dou Dizhu, RULES.md §10): ``E``, ``S`` and ``W``.
+"""Seats at a three-seat table (Dou Dizhu, docs/rules.md §10): ``E``, ``S`` and ``W``.
 
 Guandan's four seats and two sides (:mod:`scoring.seats`) do not fit a table of three individuals, so Dou
 Dizhu has its own small seat type. A value per seat is a plain ``(e, s, w)`` tuple (:data:`Trio`),
@@ -39,7 +39,7 @@ class ThreeSeat(str, Enum):
     @classmethod
     def parse(cls, value: object, *, deal: int | None = None) -> ThreeSeat:
         """``"E"`` → ``ThreeSeat.E``; anything else is an ``invalid_deal`` error (a seat that is not E/S/W
-        cannot be recorded, RULES.md §10), tied to ``deal`` when given."""
+        cannot be recorded, docs/rules.md §10), tied to ``deal`` when given."""
         if isinstance(value, ThreeSeat):
             return value
         if isinstance(value, str) and value in _BY_LETTER:

@@ -1,4 +1,4 @@
-"""What happens once time is called, said plainly (RULES.md §2; issue 15).
+"""What happens once time is called, said plainly (docs/rules.md §2; issue 15).
 
 :func:`time_up_notice` reads the match's options (``at_time_up``, ``time_up_tie``, the format) and
 its state after the fold (status, winner, reason, deals played, the last regular deal) and says
@@ -130,7 +130,7 @@ def time_up_notice(
     deals_played: int,
     last_regular_deal: int | None,
 ) -> TimeUpNotice | None:
-    """What the table does now that time is called (RULES.md §2); None if time is not called.
+    """What the table does now that time is called (docs/rules.md §2); None if time is not called.
 
     The last regular deal is the fold's: the deal being played when time was called (or the one
     after it, ``one_more_deal``), or a fixed-deal format's own count if that comes first.

@@ -1,4 +1,4 @@
-"""Three-deck Tractor (拖拉机), the second game (seed 001; RULES.md §9).
+"""Three-deck Tractor (拖拉机), the second game (seed 001; docs/rules.md §9).
 
 One side declares (庄家), the other defends. Per deal the referee records the defenders' card points
 (5s count 5, 10s and Ks count 10; three decks hold 300); the level change follows seed 001 §4:
@@ -43,7 +43,7 @@ defenders' p  result
   first deal, the first deal forfeited (opponents upgrade), or the round forfeited.
 - The last 10 minutes (§3): one more deal is played (``at_time_up: one_more_deal``).
 
-Seed 001 is silent on how a game ends; by analogy with Guandan (A必打, RULES.md §1) levels stop at A and a
+Seed 001 is silent on how a game ends; by analogy with Guandan (A必打, docs/rules.md §1) levels stop at A and a
 side wins by keeping the declaration at its own A (passing A). When time ends the round, the higher level
 wins and equal levels follow ``time_up_tie``, as in Guandan.
 """
@@ -301,7 +301,7 @@ class _TractorRunning:
         if extra:
             if passed:
                 self._finish(gainer, Reason.PASSED_A)
-            elif upgrade:  # seed 003 先升级的为获胜方 (RULES.md §2): the side that goes up wins
+            elif upgrade:  # seed 003 先升级的为获胜方 (docs/rules.md §2): the side that goes up wins
                 self._finish(gainer, Reason.EXTRA_DEAL)
             # else nobody went up (a take-over at +0, or capped at A): another extra deal follows
         elif passed:
@@ -495,7 +495,7 @@ def _check_faults(deal: TractorDeal, declarer: Side, number: int) -> None:
 
 
 def _fault_change(change: LevelChange, deal: TractorDeal, declarer: Side) -> LevelChange:
-    """The level change of a deal ended by a fault (seed 001 §9.1, §17, §18; RULES.md §9), from the
+    """The level change of a deal ended by a fault (seed 001 §9.1, §17, §18; docs/rules.md §9), from the
     table's ``change`` at the defenders' points (the faults were checked by :func:`_check_faults`).
 
     - the declarers' fault (their revoke, their wrong card count, a wrong number of bottom cards): the

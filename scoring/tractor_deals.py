@@ -1,4 +1,4 @@
-"""Three-deck Tractor deals as the referee enters them and what they did (seed 001; RULES.md §9): the
+"""Three-deck Tractor deals as the referee enters them and what they did (seed 001; docs/rules.md §9): the
 level table (:func:`level_change`), bottom capture, the 20-point infractions, the faults that end or void a
 deal, the deal record, and the JSON input (:func:`parse_tractor_deal`). The match reducer that plays them
 is :mod:`scoring.tractor`, which re-exports all of this.
@@ -109,7 +109,7 @@ class LevelChange:
 
 
 def level_change(defender_points: int) -> LevelChange:
-    """Seed 001 §4 (RULES.md §9), every band including the open ends:
+    """Seed 001 §4 (docs/rules.md §9), every band including the open ends:
 
     >>> level_change(0), level_change(5), level_change(-60), level_change(355), level_change(360)
     ... # doctest: +NORMALIZE_WHITESPACE

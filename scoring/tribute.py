@@ -1,4 +1,4 @@
-"""Tribute guidance shown between deals (进贡 / 还贡 / 抗贡; RULES.md §6; seeds 000, 002, 003).
+"""Tribute guidance shown between deals (进贡 / 还贡 / 抗贡; docs/rules.md §6; seeds 000, 002, 003).
 
 From the previous deal's finishing order:
 
@@ -8,7 +8,7 @@ From the previous deal's finishing order:
 - **Double tribute** (双下, a 1-2 finish): both opponents pay; 上游 takes the larger card, 二游 the
   smaller; each returns to whoever paid them; the payer to 上游 — the larger card — leads. Equal cards go
   by seating, which is where the variants differ (see :class:`~scoring.options.TributeVariant`) — except
-  under ``seed_002`` (seed 002 四(1), RULES.md §6: 若输家两人贡牌大小一样，则赢家可以任选输家的牌，输家也
+  under ``seed_002`` (seed 002 四(1), docs/rules.md §6: 若输家两人贡牌大小一样，则赢家可以任选输家的牌，输家也
   可以任选赢家所还牌): the winners choose whose card each takes and the losers which return each takes,
   so receivers and leader are left to the table (the loser whose card 上游 took leads).
 - **Anti-tribute** (抗贡): the paying side holds both big jokers; no tribute, 上游 leads. The referee
@@ -34,7 +34,7 @@ from scoring.seats import Seat
 __all__ = ["Transfer", "TributeGuidance", "TributeKind", "tribute_for"]
 
 RETURN_MAX_RANK = 10
-"""A returned card has rank ≤ 10 (RULES.md §6)."""
+"""A returned card has rank ≤ 10 (docs/rules.md §6)."""
 
 
 class TributeKind(str, Enum):
@@ -96,7 +96,7 @@ def tribute_for(
     larger_tribute_from: Seat | None = None,
     equal_cards: bool = False,
 ) -> TributeGuidance:
-    """The tribute before the next deal, from the previous deal's ``order`` (RULES.md §6).
+    """The tribute before the next deal, from the previous deal's ``order`` (docs/rules.md §6).
 
     ``anti_tribute``: the referee recorded 抗贡 (the paying side holds both big jokers).
     ``larger_tribute_from`` / ``equal_cards``: the outcome of comparing a double tribute's two cards.
@@ -120,7 +120,7 @@ def tribute_for(
                 "比较贡牌大小只适用于双贡（一二名同伴包揽之后）。",
             )
         payer = order.seats[3]
-        # RULES.md §6's fallback; the older texts (seed 000, 2017) do not have it
+        # docs/rules.md §6's fallback; the older texts (seed 000, 2017) do not have it
         standard = variant in (TributeVariant.STANDARD, TributeVariant.SEED_002)
         smallest = " (if none, their smallest)" if standard else ""
         smallest_zh = "（没有则还最小的牌）" if standard else ""

@@ -1,4 +1,4 @@
-"""Audit history for every change: who, when, from where, before → after (DESIGN.md principle 4).
+"""Audit history for every change: who, when, from where, before → after (docs/design.md: every change is audited).
 
 django-simple-history records who and when (its middleware gives the user); this adds the
 client's IP address to every historical row, read from the request that made the change.

@@ -18,7 +18,7 @@ from tournament import labels
 
 def guandan_outcome_text(outcome: Any) -> str:
     """A Guandan deal as entered: its finishing order in the interface language, "北 › 东 › 南 › 西" /
-    "N › E › S › W" (RULES.md §1), as the public deal history writes it."""
+    "N › E › S › W" (docs/rules.md §1), as the public deal history writes it."""
     order = outcome.get("order", []) if isinstance(outcome, dict) else outcome
     return " › ".join(labels.seat(seat) for seat in order or [])
 
@@ -149,7 +149,7 @@ def tractor_record_text(record: Any) -> str:
 
 def doudizhu_outcome_text(outcome: Any) -> str:
     """A Dou Dizhu deal as entered: "E landlord · bid 3 · 1 bomb · spring · landlord won", or the cards
-    left per seat (RULES.md §10)."""
+    left per seat (docs/rules.md §10)."""
     if not isinstance(outcome, Mapping):
         return ""
     parts = [str(_("%(seat)s landlord") % {"seat": outcome.get("landlord", "")})]

@@ -1,4 +1,4 @@
-"""The games the site runs, told apart in one place (DESIGN.md principle 10).
+"""The games the site runs, told apart in one place (docs/design.md: games plug in through one registry).
 
 Guandan and Tractor differ in their deal — how a referee enters it, how the API takes it, how it
 reads in the deal history and on the sheets — and in nothing else: registration, the draw, the
@@ -8,7 +8,7 @@ the ``game`` of a stage's stored rules); views, serializers, the workbook and th
 :func:`game_entry` instead of testing the game themselves.
 
 Adding a game is adding an entry (its forms, serializers, templates, texts and columns). Dou Dizhu
-(RULES.md §10, docs/doudizhu.md) differs more: individuals (``individual``: an entrant is one player)
+(docs/rules.md §10, docs/doudizhu.md) differs more: individuals (``individual``: an entrant is one player)
 at three-seat tables (``three_seats``: the match page, the draw and the standings read the table's
 seats instead of two sides). A game the rules core knows without an entry here raises
 :class:`UnknownGame` with a readable message.
@@ -85,13 +85,13 @@ class GameEntry:
     invalid_entry: Promise
     """The page's message when a deal's fields do not validate."""
     card_rulings: bool
-    """Whether the card assistant (RULES.md §8, Guandan's card combinations) applies."""
+    """Whether the card assistant (docs/rules.md §8, Guandan's card combinations) applies."""
     declarer_rotates: bool
     """A declarer (庄家) rotates by the rules core's ``next_deal.declarer`` (Tractor, seed 001 §8)."""
     counts_a_failures: bool
     pays_tribute: bool
-    """Tribute is paid before a deal from the last finishing order (RULES.md §6; Guandan only)."""
-    """The sides' table shows failed A attempts (RULES.md §3)."""
+    """Tribute is paid before a deal from the last finishing order (docs/rules.md §6; Guandan only)."""
+    """The sides' table shows failed A attempts (docs/rules.md §3)."""
     shown_rules: tuple[str, ...]
     """The rule options a page shows first for the game (then any that differ from the profile)."""
     score_sheet_columns: Callable[[RuleOptions], tuple[h.Column, ...]]
@@ -106,7 +106,7 @@ class GameEntry:
     individual: bool = False
     """Entrants are individuals (选手, one member), not pairs (对)."""
     three_seats: bool = False
-    """Three players a table at seats E/S/W (RULES.md §10), not two sides: the match body, the draw
+    """Three players a table at seats E/S/W (docs/rules.md §10), not two sides: the match body, the draw
     (``tournament.draw.three_seats``) and the standings are the three-seat ones."""
     match_body_template: str = "matches/_match_body.html"
     """The match page's body (the sides and levels, or a three-seat table's seats and points)."""
@@ -156,7 +156,7 @@ def _load(path: str) -> Any:
 
 
 def _guandan_initial(outcome: dict[str, Any]) -> dict[str, Any]:
-    """The finishing order is tapped again; only 抗贡 starts as recorded (RULES.md §6)."""
+    """The finishing order is tapped again; only 抗贡 starts as recorded (docs/rules.md §6)."""
     return {"anti_tribute": bool(outcome.get("anti_tribute"))}
 
 

@@ -17,7 +17,7 @@ from tournament.matches.models import RoundStatus
 
 
 def level(value: Any) -> str:
-    """14 → "A", 11 → "J" (RULES.md §1); "—" when there is no level."""
+    """14 → "A", 11 → "J" (docs/rules.md §1); "—" when there is no level."""
     try:
         return level_label(int(value))
     except (TypeError, ValueError, KeyError, IndexError):
@@ -35,7 +35,7 @@ def seat(code: Any) -> str:
 
 
 def a_attempt_note(deal: Any) -> str:
-    """A deal played at A as the deal histories mark it, the referee's and the public's alike (RULES.md
+    """A deal played at A as the deal histories mark it, the referee's and the public's alike (docs/rules.md
     §1, A rules): "passed A", "A failed", or "A failed · back to 2" (the last allowed failure); "" for
     a deal not played at A. ``deal``: a stored record (``Deal.snapshot``, the public page's too) or its JSON."""
 
@@ -59,7 +59,7 @@ def seat_name(code: Any) -> str:
 
 
 def reason(code: Any) -> str:
-    """Why a match was won, as the rules core names it (RULES.md §2–3)."""
+    """Why a match was won, as the rules core names it (docs/rules.md §2–3)."""
     names = {
         "passed_a": _("passed A"),
         "higher_level": _("higher level"),
@@ -88,7 +88,7 @@ def profile_title(name: Any) -> str:
 
 
 def rule_option(name: Any) -> str:
-    """An option's name as an organiser reads it (RULES.md names the option itself)."""
+    """An option's name as an organiser reads it (docs/rules.md names the option itself)."""
     names = {
         "game": _("Game"),
         "format": _("Match format"),
@@ -122,7 +122,7 @@ def _place_table(value: Any, sign: str) -> str:
 
 
 def rule_value(name: Any, value: Any) -> str:
-    """An option's value in words (RULES.md §1–§9)."""
+    """An option's value in words (docs/rules.md §1–§9)."""
     name = str(name)
     if name in ("upgrades", "points_table"):
         return _place_table(value, "+" if name == "upgrades" else "")
@@ -175,7 +175,7 @@ def rule_value(name: Any, value: Any) -> str:
     return str(value)
 
 
-# -- Tractor faults (seed 001 §9.1, §17, §18; RULES.md §9) -------------------------------------------
+# -- Tractor faults (seed 001 §9.1, §17, §18; docs/rules.md §9) -------------------------------------------
 
 
 CAPTURE_LABELS: dict[Capture, Promise] = {

@@ -92,7 +92,7 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------
 # SQLite is the zero-setup default. WAL lets readers run beside the one writer, and IMMEDIATE
 # transactions take the write lock at BEGIN, so two result entries queue instead of failing
-# half-way with "database is locked" (DESIGN.md principle 3).
+# half-way with "database is locked" (docs/design.md: nothing lost, nothing doubled).
 VAR_DIR.mkdir(exist_ok=True)
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'tournament.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -119,7 +119,7 @@ CACHES = {
 # --- Celery ---------------------------------------------------------------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or None
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="") or None
-# No broker: run tasks eagerly in-process, so a laptop needs no services (DESIGN.md principle 7).
+# No broker: run tasks eagerly in-process, so a laptop needs no services (docs/design.md: works on one laptop).
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True

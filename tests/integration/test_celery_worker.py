@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)
 
 
 def test_a_real_worker_calls_time_at_the_cap_and_stores_the_refolded_match(worker_queue):
-    """The time-up task on a real worker: it calls time during the deal in play (RULES.md §2) and
+    """The time-up task on a real worker: it calls time during the deal in play (docs/rules.md §2) and
     stores the match folded from its deals, as the scheduled task does on the day."""
     now = timezone.now()
     match = MatchFactory(started_at=now - timedelta(minutes=41), clock_ends_at=now - timedelta(minutes=1))

@@ -1,4 +1,4 @@
-"""Adjustments beside the deals: forfeits, late arrival, level and point penalties (RULES.md §5, §7;
+"""Adjustments beside the deals: forfeits, late arrival, level and point penalties (docs/rules.md §5, §7;
 seed 001 §2)."""
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ def orders(*texts: str) -> list[FinishingOrder]:
 
 
 def test_forfeit_is_a_walkover_for_the_other_side() -> None:
-    """RULES.md §4/§5 (seed 004: a pair whose partner does not turn up forfeits): the other side wins."""
+    """docs/rules.md §4/§5 (seed 004: a pair whose partner does not turn up forfeits): the other side wins."""
     out = replay(options=PROFILES["timed-90"], deals=[], adjustments=[Forfeit(side=Side.EW)]).to_json()
     assert (out["status"], out["winner"], out["reason"]) == ("finished", "NS", "forfeit")
     assert out["adjustments"][0]["effect"] == "forfeit"
 
 
 def test_double_forfeit_has_no_winner() -> None:
-    """RULES.md §5: double forfeit — both lose."""
+    """docs/rules.md §5: double forfeit — both lose."""
     out = replay(options=PROFILES["classic"], deals=[], adjustments=[Forfeit(side=None)]).to_json()
     assert (out["status"], out["winner"], out["reason"]) == ("finished", None, "forfeit")
 
@@ -61,7 +61,7 @@ def test_forfeit_mid_match_and_no_deal_after_it() -> None:
     ],
 )
 def test_late_arrival_bands_in_a_level_game(minutes: int, effect: str, levels: dict[str, int]) -> None:
-    """RULES.md §7 (seed 001 adapted): ≤5 warning; 6–10, 11–15 a deduction (opponents +1, +2 levels);
+    """docs/rules.md §7 (seed 001 adapted): ≤5 warning; 6–10, 11–15 a deduction (opponents +1, +2 levels);
     16–20 the first deal forfeited as if the opponents finished 1-2; ≥21 the match forfeited."""
     out = replay(
         options=PROFILES["timed-40"], deals=[], adjustments=[LateArrival(side=Side.EW, minutes=minutes)]
@@ -73,7 +73,7 @@ def test_late_arrival_bands_in_a_level_game(minutes: int, effect: str, levels: d
 
 
 def test_forfeited_first_deal_sets_the_level_of_the_next() -> None:
-    """RULES.md §7: the opponents upgrade as if 1-2 — so they also set the level of the next deal."""
+    """docs/rules.md §7: the opponents upgrade as if 1-2 — so they also set the level of the next deal."""
     out = replay(
         options=PROFILES["timed-40"],
         deals=orders("E W"),
@@ -103,7 +103,7 @@ def test_forfeited_first_deal_only_before_the_first_deal() -> None:
 
 
 def test_late_arrival_deducts_points_in_a_points_format() -> None:
-    """RULES.md §7: in points formats the deduction comes off the late pair's points."""
+    """docs/rules.md §7: in points formats the deduction comes off the late pair's points."""
     out = replay(
         options=PROFILES["points-6"], deals=orders("N S"), adjustments=[LateArrival(side=Side.NS, minutes=12)]
     ).to_json()
@@ -111,7 +111,7 @@ def test_late_arrival_deducts_points_in_a_points_format() -> None:
 
 
 def test_level_penalty_upgrades_the_opponents_but_never_past_a() -> None:
-    """RULES.md §7 (misconduct): the opponents upgrade N levels — capped at A, never passing A."""
+    """docs/rules.md §7 (misconduct): the opponents upgrade N levels — capped at A, never passing A."""
     penalty = LevelPenalty(side=Side.EW, levels=5, after_deal=3, reason="signalling")
     out = replay(options=PROFILES["classic"], deals=orders("N S", "N S", "N S"), adjustments=[penalty])
     assert out.levels == (14, 2) and out.status.value == "in_progress"

@@ -1,5 +1,5 @@
 """The rules core's one answer for a bracket's state (scoring.bracket) and a stage's ranking with
-groups, lots and withdrawn pairs (scoring.stage_ranking) — RULES.md §4–5."""
+groups, lots and withdrawn pairs (scoring.stage_ranking) — docs/rules.md §4–5."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Card notation, classification and "beats": every example of RULES.md §8 and seeds 000/002/003,
+"""Card notation, classification and "beats": every example of docs/rules.md §8 and seeds 000/002/003,
 the worked examples (tests/data/cards.json), all ten types at several levels."""
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def test_levels() -> None:
         classify(cards="KS", level=1)
 
 
-# --- rank order (RULES.md §8) ---------------------------------------------------------------------
+# --- rank order (docs/rules.md §8) ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("level", [2, 7, 10, 13, 14])
@@ -357,7 +357,7 @@ def test_seed_003_declared_smaller_full_house() -> None:
 
 
 def test_seed_000_examples() -> None:
-    """X555 is 5555; X4567 is 34567 or 45678 (the default is the largest, RULES.md §8 / seed 003)."""
+    """X555 is 5555; X4567 is 34567 or 45678 (the default is the largest, docs/rules.md §8 / seed 003)."""
     assert readings("9H,5S,5D,5C", 9) == [("bomb", "5", 4)]
     assert readings("9H,4S,5D,6C,7S", 9) == [("straight", "8", 5), ("straight", "7", 5)]
     verdict = beats(play="9H,4S,5D,6C,7S", previous="2S,3D,4C,5S,6D", level=9, declared="straight:7")

@@ -41,7 +41,7 @@ def _run_top(ranks: set[int], length: int) -> int | None:
 
 
 def natural_reading(cards: Sequence[Card]) -> tuple[PlayType, int] | None:
-    """The one reading of a set with every wild card already substituted (RULES.md §8)."""
+    """The one reading of a set with every wild card already substituted (docs/rules.md §8)."""
     size = len(cards)
     counts = Counter(card.rank for card in cards)
     if size == 1:

@@ -1,4 +1,4 @@
-"""Tribute checks (RULES.md §6; seeds 000, 002, 003)."""
+"""Tribute checks (docs/rules.md §6; seeds 000, 002, 003)."""
 
 from __future__ import annotations
 

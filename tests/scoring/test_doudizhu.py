@@ -1,4 +1,4 @@
-"""Dou Dizhu tables (RULES.md §10; seed 004 and the national 《中国二打一扑克竞赛规则》): every worked example of
+"""Dou Dizhu tables (docs/rules.md §10; seed 004 and the national 《中国二打一扑克竞赛规则》): every worked example of
 tests/data/doudizhu.json through the rules core and through the CLI, each error code through the CLI (exit
 2 with a JSON error naming the deal), the table's match, time caps, and late arrival / no-shows."""
 
@@ -46,7 +46,7 @@ def test_example_through_the_cli(example: dict[str, Any], tmp_path: Path, capsys
     assert main(["replay", str(path)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert_contains(example["expected"], out)
-    # RULES.md §10's records, exactly: multiple and stake only under stake scoring
+    # docs/rules.md §10's records, exactly: multiple and stake only under stake scoring
     stake = example["input"].get("rules", {}).get("deal_scoring", "stake") == "stake"
     keys = {"number", "landlord", "winner", "points", "points_after"} | ({"multiple", "stake"} if stake else set())
     assert all(set(record) == keys for record in out["deals"])

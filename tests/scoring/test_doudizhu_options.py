@@ -1,4 +1,4 @@
-"""Dou Dizhu's rule options and the ``doudizhu`` profile (RULES.md §10): defaults, validation, the refusal
+"""Dou Dizhu's rule options and the ``doudizhu`` profile (docs/rules.md §10): defaults, validation, the refusal
 of the other games' options (and of Dou Dizhu's in them), and the JSON round trip."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Dou Dizhu standings for individuals, cuts and the final (RULES.md §10): the tie-break order, byes and
+"""Dou Dizhu standings for individuals, cuts and the final (docs/rules.md §10): the tie-break order, byes and
 forfeits, elimination, and property tests of the ordering."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The Guandan game and match reducer, rule by rule, each by a worked example citing its source
-(RULES.md §1–3, i.e. docs/rules.md, and the seeds it cites)."""
+(docs/rules.md §1–3, i.e. docs/rules.md, and the seeds it cites)."""
 
 from __future__ import annotations
 
@@ -34,17 +34,17 @@ TIMED_40_PLUS_3 = options_for(profile="timed-40", overrides={"upgrades": {"1-2":
 profile took seed 002's own +5/+3/+1 (issue 13); they are about the time rules, not the upgrades."""
 
 
-# -- RULES.md §1: deal level, upgrades, A ----------------------------------------------------------
+# -- docs/rules.md §1: deal level, upgrades, A ----------------------------------------------------------
 
 
 def test_first_deal_is_played_at_2_and_nobody_sets_its_level() -> None:
-    """RULES.md §1: the first deal of a game is played at 2."""
+    """docs/rules.md §1: the first deal of a game is played at 2."""
     deal = run("classic", "E N W S")["deals"][0]
     assert deal["level"] == 2 and deal["sets_level"] is None
 
 
 def test_deal_is_played_at_the_level_of_the_previous_winner() -> None:
-    """RULES.md §1 (seed 003 §2.2): each deal is played at the level of the side that won the previous
+    """docs/rules.md §1 (seed 003 §2.2): each deal is played at the level of the side that won the previous
     deal. NS reaches 5; EW then wins at NS's 5 and upgrades from its own 2, not from 5."""
     out = run("classic", "N S", "E W", "N E S")
     second, third = out["deals"][1], out["deals"][2]
@@ -64,13 +64,13 @@ def test_upgrade_by_partners_place(order: str, place: int, upgrade: int) -> None
 
 
 def test_only_the_first_out_side_upgrades_from_its_own_level() -> None:
-    """RULES.md §1: only 上游's side goes up, from its own level; the other side is unchanged."""
+    """docs/rules.md §1: only 上游's side goes up, from its own level; the other side is unchanged."""
     out = run("classic", "N S", "N S", "W E")
     assert out["levels"] == {"NS": 8, "EW": 5}
 
 
 def test_upgrades_stop_at_a() -> None:
-    """RULES.md §1 (A必打, seed 000 §4): an upgrade never goes past A; K + 3 stops at A (+1 recorded)."""
+    """docs/rules.md §1 (A必打, seed 000 §4): an upgrade never goes past A; K + 3 stops at A (+1 recorded)."""
     out = run("classic", "N S", "N S", "N S", "N E S", "N E W S")  # 5, 8, 11, 13, then 14
     assert out["deals"][-1]["upgrade"] == 1 and out["levels"]["NS"] == 14
     assert out["status"] == "in_progress"
@@ -90,7 +90,7 @@ def test_passing_a_needs_top_and_partner_not_last(last: str, passes: bool) -> No
 
 
 def test_one_two_only_refuses_a_one_three_finish() -> None:
-    """RULES.md §1, option a_pass = one_two_only: only a 1-2 finish passes A."""
+    """docs/rules.md §1, option a_pass = one_two_only: only a 1-2 finish passes A."""
     options = options_for(profile="classic", overrides={"a_pass": "one_two_only"})
     assert options.a_pass is APass.ONE_TWO_ONLY
     out = run(options, *NS_TO_A, "N E S")
@@ -99,7 +99,7 @@ def test_one_two_only_refuses_a_one_three_finish() -> None:
 
 
 def test_opponents_taking_first_at_your_a_is_a_failed_attempt_and_they_upgrade() -> None:
-    """RULES.md §1: if the opponents took 上游 in a deal at your A, the attempt failed and they upgrade
+    """docs/rules.md §1: if the opponents took 上游 in a deal at your A, the attempt failed and they upgrade
     normally."""
     deal = run("classic", *NS_TO_A, "E W")["deals"][-1]
     assert (deal["a_attempt"], deal["passed_a"], deal["upgrade"]) == (True, False, 3)
@@ -107,7 +107,7 @@ def test_opponents_taking_first_at_your_a_is_a_failed_attempt_and_they_upgrade()
 
 
 def test_a_deal_at_the_opponents_level_is_no_attempt() -> None:
-    """RULES.md §1: a deal in which the opponents set the level is not an attempt, even for a side at A."""
+    """docs/rules.md §1: a deal in which the opponents set the level is not an attempt, even for a side at A."""
     out = run("classic", *NS_TO_A, "E W", "N S")  # deal 6 is played at EW's 5
     assert out["deals"][-1]["level"] == 5 and out["deals"][-1]["a_attempt"] is False
     assert out["a_failures"] == {"NS": 1, "EW": 0} and out["status"] == "in_progress"
@@ -134,7 +134,7 @@ def test_third_failed_attempt_resets_to_2_and_the_side_climbs_again() -> None:
 
 
 def test_a_failure_limit_is_an_option() -> None:
-    """RULES.md §1: a_failure_limit 3 (seeds 002, 003) or none (seed 000); any limit works."""
+    """docs/rules.md §1: a_failure_limit 3 (seeds 002, 003) or none (seed 000); any limit works."""
     options = options_for(profile="classic", overrides={"a_failure_limit": 1})
     deal = run(options, *NS_TO_A, "E W")["deals"][-1]
     assert deal["reset"] is True and deal["levels_after"] == {"NS": 2, "EW": 5}
@@ -148,7 +148,7 @@ def test_a_deal_after_passing_a_is_refused() -> None:
     assert "already finished" in caught.value.message and caught.value.message_zh
 
 
-# -- RULES.md §2: time caps and tiebreak deals -------------------------------------------------------
+# -- docs/rules.md §2: time caps and tiebreak deals -------------------------------------------------------
 
 
 def test_time_up_higher_level_wins() -> None:
@@ -159,7 +159,7 @@ def test_time_up_higher_level_wins() -> None:
 
 
 def test_time_called_mid_match_leaves_it_in_progress_until_the_last_regular_deal() -> None:
-    """RULES.md §2, finish_current_deal: deal k (the one being played) is the last regular deal."""
+    """docs/rules.md §2, finish_current_deal: deal k (the one being played) is the last regular deal."""
     out = run("timed-40", "N S", time_called=2)
     assert out["status"] == "in_progress" and out["last_regular_deal"] == 2
     with pytest.raises(ScoringError) as caught:
@@ -199,7 +199,7 @@ def test_first_to_reach_falls_back_to_the_setting_side_when_both_reached_togethe
 
 
 def test_setting_side_wins_equal_levels() -> None:
-    """RULES.md §2 (revised, issue 13), time_up_tie = setting_side: the side on stage (台上) when play
+    """docs/rules.md §2 (revised, issue 13), time_up_tie = setting_side: the side on stage (台上) when play
     stops wins — the winner of the last regular deal, at whose level the next deal would be played."""
     options = options_for(profile="timed-90", overrides={"time_up_tie": "setting_side"})
     out = run(options, "N S", "E W", time_called=2)  # EW won deal 2 and draws level at 5: EW is on stage
@@ -208,7 +208,7 @@ def test_setting_side_wins_equal_levels() -> None:
 
 
 def test_draw_on_equal_levels_and_refused_in_a_knockout() -> None:
-    """RULES.md §2: time_up_tie = draw records a draw (Swiss / round-robin only); a knockout must
+    """docs/rules.md §2: time_up_tie = draw records a draw (Swiss / round-robin only); a knockout must
     produce a winner, so draw is refused there."""
     options = options_for(profile="timed-40", overrides={"time_up_tie": "draw"})
     out = run(options, "N S", "E W", time_called=2)
@@ -238,7 +238,7 @@ def test_extra_deal_that_passes_a_is_reported_as_passed_a() -> None:
 
 
 def test_time_called_during_the_passing_deal_is_moot() -> None:
-    """Passing A wins the game at once (RULES.md §2: a game ends when a side passes A)."""
+    """Passing A wins the game at once (docs/rules.md §2: a game ends when a side passes A)."""
     out = run(TIMED_40_PLUS_3, *NS_TO_A, "N S", time_called=5)
     assert (out["winner"], out["reason"]) == ("NS", "passed_a")
 
@@ -258,11 +258,11 @@ def test_time_call_validation() -> None:
         state.call_time(during_deal=3).call_time(during_deal=4)
 
 
-# -- RULES.md §3: match formats ---------------------------------------------------------------------
+# -- docs/rules.md §3: match formats ---------------------------------------------------------------------
 
 
 def test_best_of_three_starts_each_game_at_2() -> None:
-    """Seed 004 (决赛三局两胜) / RULES.md §3: best_of N, first to ⌈N/2⌉ games; each game at 2–2."""
+    """Seed 004 (决赛三局两胜) / docs/rules.md §3: best_of N, first to ⌈N/2⌉ games; each game at 2–2."""
     options = options_for(profile="classic", overrides={"format": "best_of", "games": 3})
     game_1 = (*NS_TO_A, "N S")
     mid = replay(options=options, deals=orders(*game_1)).to_json()
@@ -275,7 +275,7 @@ def test_best_of_three_starts_each_game_at_2() -> None:
 
 
 def test_best_of_time_up_goes_to_games_then_levels() -> None:
-    """Time cap in best_of (RULES.md §3 'every format accepts a time cap'): more games won wins;
+    """Time cap in best_of (docs/rules.md §3 'every format accepts a time cap'): more games won wins;
     equal games → the unfinished game's levels decide."""
     options = TIMED_40_PLUS_3.with_overrides({"format": "best_of", "games": 3})
     assert run(options, *NS_TO_A, "N S", "E W", time_called=6)["reason"] == "games"
@@ -306,7 +306,7 @@ def test_fixed_deals_points_time_called_early() -> None:
 
 
 def test_fixed_deals_levels() -> None:
-    """RULES.md §3 (national 2017 计副制): N deals with normal levels; passing A ends early; then the
+    """docs/rules.md §3 (national 2017 计副制): N deals with normal levels; passing A ends early; then the
     higher level wins."""
     options = options_for(profile="classic", overrides={"format": "fixed_deals_levels", "deals": 3})
     assert options.format is MatchFormat.FIXED_DEALS_LEVELS
@@ -320,7 +320,8 @@ def test_fixed_deals_levels() -> None:
 
 
 def test_apply_matches_replay_and_preview_commits_nothing() -> None:
-    """DESIGN.md principle 1: state is a pure fold of deals; state.apply is the referee's preview."""
+    """Deals are the source of truth (docs/design.md): state is a pure fold of deals; state.apply is
+    the referee's preview."""
     options = PROFILES["timed-40"]
     deals = orders("N S", "E W", "E N W", "S N")
     state = MatchState.initial(options)

@@ -1,4 +1,4 @@
-"""The rules core is pure Python (DESIGN.md: "scoring/ … no Django import"): no module mentions Django or
+"""The rules core is pure Python (docs/design.md: "no Django import"): no module mentions Django or
 DRF, and every module imports with Django made unimportable."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rule options and the named profiles (RULES.md; seeds 000–004): each profile's choices, overrides,
+"""Rule options and the named profiles (docs/rules.md; seeds 000–004): each profile's choices, overrides,
 and option combinations that are refused with a clear sentence."""
 
 from __future__ import annotations
@@ -82,8 +82,8 @@ def test_tractor_3deck_is_seed_001() -> None:
 
 
 def test_defaults_follow_rules_md() -> None:
-    """RULES.md: a_pass top_and_partner_not_last, at_time_up finish_current_deal, match points 2/1/0,
-    RULES.md §5's tie-break order."""
+    """docs/rules.md: a_pass top_and_partner_not_last, at_time_up finish_current_deal, match points 2/1/0,
+    docs/rules.md §5's tie-break order."""
     options = RuleOptions()
     assert options.at_time_up is AtTimeUp.FINISH_CURRENT_DEAL
     assert options.match_points == MatchPoints(2, 1, 0)

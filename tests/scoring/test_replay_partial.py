@@ -1,7 +1,7 @@
 """replay_partial: a match replayed as far as the rules allow, so that a correction's casualties can be
-flagged (DESIGN.md principle 1) instead of failing the whole replay. It is the rules core's one replay
-(issue 14): ``replay`` is it plus raising the refusal, and both are checked against the immutable states
-applied item by item."""
+flagged (docs/design.md: deals are the source of truth) instead of failing the whole replay. It is
+the rules core's one replay: ``replay`` is it plus raising the refusal, and both are checked against
+the immutable states applied item by item."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_a_valid_match_replays_exactly_like_replay() -> None:
 
 
 def test_deals_after_the_end_are_refused_from_the_first_one_on() -> None:
-    """RULES.md §1: passing A wins; deals 6 and 7 cannot have been played."""
+    """docs/rules.md §1: passing A wins; deals 6 and 7 cannot have been played."""
     partial = replay_partial(options=PROFILES["classic"], deals=orders(*NS_TO_A, "N S", "E W", "E W"))
     assert partial.deals_applied == 5
     assert partial.error is not None and partial.error.code is ErrorCode.MATCH_FINISHED

@@ -1,4 +1,4 @@
-"""The Guandan options issue 13 added so that each profile follows its own rulebook (RULES.md §1, §2,
+"""The Guandan options issue 13 added so that each profile follows its own rulebook (docs/rules.md §1, §2,
 §6): ``upgrades`` (seed 002 三(2)), ``a_pass: side_not_last`` (seed 003), ``a_reset`` (seeds 002, 003),
 the extra deal won by the side that goes up (seed 003 先升级的为获胜方), ``setting_side`` (the side on
 stage when play stops), and the anti-tribute recorded with a deal. Each is shown on a worked example,
@@ -53,7 +53,7 @@ def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, dat
     return status, json.loads(capsys.readouterr().out)
 
 
-# -- upgrades (RULES.md §1; seed 002 三(2)) ---------------------------------------------------------
+# -- upgrades (docs/rules.md §1; seed 002 三(2)) ---------------------------------------------------------
 
 
 def test_upgrades_default_and_seed_002() -> None:
@@ -112,7 +112,7 @@ def test_bad_new_option_values_exit_2_naming_the_option(
 
 
 def test_new_options_through_the_cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """The JSON CLI takes the option names of RULES.md inside "rules"."""
+    """The JSON CLI takes the option names of docs/rules.md inside "rules"."""
     status, out = cli(
         capsys,
         monkeypatch,
@@ -222,7 +222,7 @@ def test_fixed_deals_points_extra_deal_is_won_by_its_top_side(table: dict) -> No
 
 
 def test_setting_side_is_the_winner_of_the_last_regular_deal() -> None:
-    """RULES.md §2: the side on stage (台上) when play stops — here EW won the last regular deal (deal 3)
+    """docs/rules.md §2: the side on stage (台上) when play stops — here EW won the last regular deal (deal 3)
     at NS's level and drew level; the side that set deal 3's level (NS) does not win."""
     options = options_for(profile="classic", overrides={"time_up_tie": "setting_side"})
     out = run(options, "N S", "N E S", "E W", "E N W", time_called=4)
@@ -230,7 +230,7 @@ def test_setting_side_is_the_winner_of_the_last_regular_deal() -> None:
     assert (out["winner"], out["reason"]) == ("EW", "setting_side")
 
 
-# -- anti-tribute recorded with a deal (RULES.md §6) ------------------------------------------------
+# -- anti-tribute recorded with a deal (docs/rules.md §6) ------------------------------------------------
 
 
 def test_anti_tribute_is_parsed_and_recorded_without_changing_levels() -> None:
@@ -305,7 +305,7 @@ def test_anti_tribute_must_be_a_boolean(value: object) -> None:
     assert caught.value.code is ErrorCode.BAD_INPUT and caught.value.deal == 3
 
 
-# -- profiles name their rulebooks (RULES.md's seed list) --------------------------------------------
+# -- profiles name their rulebooks (docs/rules.md's seed list) --------------------------------------------
 
 RULEBOOKS = {
     "classic": ("000", "开发区掼蛋竞赛规则"),
@@ -356,7 +356,7 @@ def test_every_option_round_trips_and_to_json_names_every_field(profile: str, ov
     data = options.to_json()
     assert RuleOptions.from_json(data) == options
     assert RuleOptions.from_json(json.loads(json.dumps(data))) == options
-    # every field but Dou Dizhu's own (RULES.md §10), which Guandan and Tractor do not have
+    # every field but Dou Dizhu's own (docs/rules.md §10), which Guandan and Tractor do not have
     assert set(data) == {f for f in RuleOptions.__dataclass_fields__} - set(DOUDIZHU_OPTIONS)
     assert options_for(profile="classic", overrides=data) == options  # any profile + the stored options
 

@@ -1,4 +1,4 @@
-"""Standings of Swiss and round-robin stages (RULES.md §4–5): match points, small points, levels,
+"""Standings of Swiss and round-robin stages (docs/rules.md §4–5): match points, small points, levels,
 deal points, head-to-head, Buchholz, wins and seeded lots, byes and forfeits."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def table(standings, *columns: str) -> list[tuple]:  # type: ignore[no-untyped-d
 
 
 def test_match_points_win_2_draw_1_loss_0() -> None:
-    """RULES.md §5 (national 2017): win 2, draw 1, loss 0."""
+    """docs/rules.md §5 (national 2017): win 2, draw 1, loss 0."""
     results = [
         won(1, "A", "B"),
         MatchRecord(round=1, ns="C", ew="D", winner=None, levels=(9, 9)),
@@ -44,13 +44,13 @@ def test_match_points_are_configurable() -> None:
 
 
 def test_small_points_count_a_passed_a_as_15() -> None:
-    """RULES.md §5: small points = winner's level minus loser's, a passed A counting 15."""
+    """docs/rules.md §5: small points = winner's level minus loser's, a passed A counting 15."""
     out = rank(results=[won(1, "A", "B", levels=(14, 9), passed_a=True)], options=DEFAULT)
     assert table(out, "small_points", "levels_sum") == [(1, "A", 6, 15), (2, "B", -6, 9)]
 
 
 def test_small_points_split_13() -> None:
-    """RULES.md §5: events also use '13 ± difference'."""
+    """docs/rules.md §5: events also use '13 ± difference'."""
     options = options_for(profile="classic", overrides={"small_points": "split_13"})
     out = rank(results=[won(1, "A", "B", levels=(12, 9))], options=options)
     assert table(out, "small_points") == [(1, "A", 16), (2, "B", 10)]
@@ -77,7 +77,7 @@ def test_deal_points_for_points_formats() -> None:
 
 
 def test_head_to_head_breaks_a_tie_between_entrants_who_met() -> None:
-    """RULES.md §5: head-to-head among the entrants still tied."""
+    """docs/rules.md §5: head-to-head among the entrants still tied."""
     options = options_for(profile="classic", overrides={"tie_breakers": ["match_points", "head_to_head"]})
     results = [won(1, "B", "A"), won(2, "A", "C"), won(2, "B", "D"), won(3, "C", "B"), won(3, "A", "D")]
     # A: 4 match points (beat C, D), B: 4 (beat A, D, lost to C), C: 2 — B beat A
@@ -101,7 +101,7 @@ def test_head_to_head_is_none_for_tied_entrants_who_never_met() -> None:
 
 
 def test_buchholz_and_wins() -> None:
-    """RULES.md §5: opponents' match points (Buchholz), then number of wins."""
+    """docs/rules.md §5: opponents' match points (Buchholz), then number of wins."""
     options = options_for(profile="classic", overrides={"tie_breakers": ["match_points", "buchholz", "wins"]})
     results = [won(1, "A", "X"), won(1, "B", "Y"), won(2, "X", "Z")]
     out = {row.entrant: row for row in rank(results=results, options=options).rows}
@@ -138,7 +138,7 @@ def test_lots_only_for_ties() -> None:
 
 
 def test_byes_count_as_configured() -> None:
-    """RULES.md §5: a bye is a configured result (default a win)."""
+    """docs/rules.md §5: a bye is a configured result (default a win)."""
     results = [MatchRecord(round=1, ns="A", ew=None), won(1, "B", "C")]
     out = rank(results=results, options=DEFAULT, lots_seed=1)
     bye_row = next(row for row in out.rows if row.entrant == "A")
@@ -154,7 +154,7 @@ def test_byes_count_as_configured() -> None:
 
 
 def test_forfeits() -> None:
-    """RULES.md §5: forfeit — the other side wins by the configured margin; double forfeit — both lose."""
+    """docs/rules.md §5: forfeit — the other side wins by the configured margin; double forfeit — both lose."""
     results = [
         MatchRecord(round=1, ns="A", ew="B", forfeit=EW),
         MatchRecord(round=1, ns="C", ew="D", double_forfeit=True),
@@ -200,7 +200,7 @@ def test_match_record_from_a_replayed_match() -> None:
 
 
 def test_prize_tiers() -> None:
-    """RULES.md §4 (seed 003): tiers by count from the final ranking; a shared rank across a boundary
+    """docs/rules.md §4 (seed 003): tiers by count from the final ranking; a shared rank across a boundary
     must be drawn first."""
     results = [won(1, "A", "B"), won(1, "C", "D", levels=(13, 2)), won(1, "E", "F", levels=(12, 2))]
     out = rank(results=results, options=DEFAULT)
@@ -323,7 +323,7 @@ def _knockout(results, third_place=frozenset(), lots_seed=None):
 
 
 def test_a_knockout_ranks_by_how_far_each_pair_went() -> None:
-    """RULES.md §4: final winner 1st, loser 2nd, third-place match 3rd/4th, quarter-final losers
+    """docs/rules.md §4: final winner 1st, loser 2nd, third-place match 3rd/4th, quarter-final losers
     share 5th — whatever their points (the 3rd-place winner also has two wins, like the runner-up)."""
     from scoring.seats import Side
     from scoring.standings import MatchRecord

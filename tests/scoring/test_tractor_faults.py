@@ -1,4 +1,4 @@
-"""Tractor faults that end or void a deal (seed 001 §9.1, §17, §18; RULES.md §9 as corrected for issue
+"""Tractor faults that end or void a deal (seed 001 §9.1, §17, §18; docs/rules.md §9 as corrected for issue
 13): the wrong number of bottom cards (``wrong_bottom``), a wrong card count (``wrong_count``) and how they
 combine with a revoke."""
 

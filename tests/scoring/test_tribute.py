@@ -1,4 +1,4 @@
-"""Tribute guidance between deals (RULES.md §6; seeds 000 §5, 002 §4, 003 §3.5)."""
+"""Tribute guidance between deals (docs/rules.md §6; seeds 000 §5, 002 §4, 003 §3.5)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def order(text: str) -> FinishingOrder:
 
 
 def test_single_tribute_after_a_1_3_finish() -> None:
-    """RULES.md §6: 下游 gives their highest card to 上游, who returns a card ≤ 10; the payer leads."""
+    """docs/rules.md §6: 下游 gives their highest card to 上游, who returns a card ≤ 10; the payer leads."""
     guidance = tribute_for(order=order("N E S W"), variant=STANDARD)
     assert guidance.kind is TributeKind.SINGLE
     assert guidance.tributes == (Transfer(Seat.W, Seat.N),)
@@ -34,13 +34,13 @@ def test_single_tribute_after_a_1_4_finish_comes_from_the_partner() -> None:
 
 
 def test_anti_tribute() -> None:
-    """RULES.md §6 (seeds 000, 002): the paying side holds both big jokers — no tribute, 上游 leads."""
+    """docs/rules.md §6 (seeds 000, 002): the paying side holds both big jokers — no tribute, 上游 leads."""
     guidance = tribute_for(order=order("E W"), variant=STANDARD, anti_tribute=True)
     assert guidance.kind is TributeKind.ANTI_TRIBUTE and guidance.tributes == () and guidance.leader is Seat.E
 
 
 def test_double_tribute_with_the_larger_card_known() -> None:
-    """RULES.md §6 (seed 002 §4): 上游 takes the larger card, 二游 the smaller; each returns to whoever
+    """docs/rules.md §6 (seed 002 §4): 上游 takes the larger card, 二游 the smaller; each returns to whoever
     paid them; the payer to 上游 leads."""
     guidance = tribute_for(order=order("N S"), variant=STANDARD, larger_tribute_from=Seat.W)
     assert guidance.tributes == (Transfer(Seat.W, Seat.N), Transfer(Seat.E, Seat.S))
@@ -100,7 +100,7 @@ def test_guidance_json() -> None:
 
 
 def test_seed_002_equal_double_tribute_lets_the_winners_choose() -> None:
-    """Seed 002 四(1) (RULES.md §6): 若输家两人贡牌大小一样，则赢家可以任选输家的牌，输家也可以任选赢家所还牌
+    """Seed 002 四(1) (docs/rules.md §6): 若输家两人贡牌大小一样，则赢家可以任选输家的牌，输家也可以任选赢家所还牌
     — no seating rule: receivers and returns are chosen at the table, returns ≤ 10, the payer to 上游
     leads."""
     guidance = tribute_for(order=order("N S"), variant=TributeVariant.SEED_002, equal_cards=True)
@@ -113,7 +113,7 @@ def test_seed_002_equal_double_tribute_lets_the_winners_choose() -> None:
 
 
 def test_seed_002_is_standard_outside_equal_double_tributes() -> None:
-    """Unequal double tribute and single tribute read as RULES.md §6's standard text (seed 002 四)."""
+    """Unequal double tribute and single tribute read as docs/rules.md §6's standard text (seed 002 四)."""
     for kwargs in ({"larger_tribute_from": Seat.W}, {}):
         assert tribute_for(order=order("N S"), variant=TributeVariant.SEED_002, **kwargs) == tribute_for(
             order=order("N S"), variant=STANDARD, **kwargs

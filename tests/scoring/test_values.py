@@ -1,4 +1,4 @@
-"""Small value types: seats, sides, levels, finishing orders (RULES.md §1; seed 003 §1)."""
+"""Small value types: seats, sides, levels, finishing orders (docs/rules.md §1; seed 003 §1)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_sides_are_indexes_and_json_names() -> None:
 
 
 def test_levels_are_2_to_14_shown_as_cards() -> None:
-    """RULES.md §1: 2..10, J, Q, K, A encoded 2..14; a passed A counts 15 in standings."""
+    """docs/rules.md §1: 2..10, J, Q, K, A encoded 2..14; a passed A counts 15 in standings."""
     assert [Level(n).label for n in (2, 10, 11, 12, 13, 14)] == ["2", "10", "J", "Q", "K", "A"]
     assert Level.parse("q") is Level.QUEEN and Level.parse(14) is Level.ACE and Level.parse("10") == 10
     assert repr(Level.ACE) == "Level(A)" and str(Level.JACK) == "J"

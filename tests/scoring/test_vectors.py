@@ -38,7 +38,7 @@ def test_the_vectors_exist() -> None:
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[example["why"][:70] for example in EXAMPLES])
 def test_replay_vector(example: dict[str, Any]) -> None:
-    """tests/data/replay.json: each ``why`` cites its rule (RULES.md §1–3, seeds 002–004)."""
+    """tests/data/replay.json: each ``why`` cites its rule (docs/rules.md §1–3, seeds 002–004)."""
     assert_contains(example["expected"], replay_json(example["input"]).to_json())
 
 

@@ -1,4 +1,4 @@
-"""The default reading of wild cards (option ``wild_reading``, RULES.md §8): ``largest`` (seed 003) or
+"""The default reading of wild cards (option ``wild_reading``, docs/rules.md §8): ``largest`` (seed 003) or
 ``stated_example`` (seed 000: ♥X+4567 reads 34567 unless 45678 is declared), in the rules core and
 through ``python -m scoring cards`` with ``--profile`` / ``--wild-reading``."""
 

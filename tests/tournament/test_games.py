@@ -1,4 +1,4 @@
-"""Issue 14 (DESIGN.md principle 10): the games are told apart in one registry, ``tournament.games``."""
+"""Games plug in through one registry (docs/design.md): the games are told apart in ``tournament.games``."""
 
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ FORKS = re.compile(
 
 
 def test_no_game_is_forked_outside_the_registry_and_the_rules_core():
-    """Views, selectors, the API, the sheets and the templates ask the registry (DESIGN.md principle 10)."""
+    """Views, selectors, the API, the sheets and the templates ask the registry (docs/design.md)."""
     found = []
     for folder, pattern in (("tournament", "*.py"), ("templates", "*.html")):
         for path in sorted((ROOT / folder).rglob(pattern)):

@@ -26,7 +26,7 @@ class RefereeToolsPermission(permissions.BasePermission):
 
 
 # The notation's shape, documented in the schema; the rules core judges the text itself (its codes:
-# bad_card, bad_level, too_many_copies, not_a_play; RULES.md §8), so no second validator here.
+# bad_card, bad_level, too_many_copies, not_a_play; docs/rules.md §8), so no second validator here.
 CARD = r"(?:[2-9]|10|[TtJjQqKkAa])[SsHhCcDd]|[SsBb][Jj]"
 CARDS_PATTERN = rf"^[\s,]*(?:{CARD})(?:[\s,]+(?:{CARD}))*[\s,]*$"
 LEVEL_PATTERN = r"^\s*(?:[2-9]|1[0-4]|[TtJjQqKkAa])\s*$"
@@ -50,7 +50,7 @@ class CardsField(serializers.CharField):
 
 
 MATCH_HELP = (
-    "Optional: the match being disputed; wild cards are read by its stage's rules (wild_reading, RULES.md §8). "
+    "Optional: the match being disputed; wild cards are read by its stage's rules (wild_reading, docs/rules.md §8). "
     "Without it, the rules of the caller's table this round (else the default, largest)."
 )
 
@@ -97,7 +97,7 @@ class CardClassifyView(StrictQueryParams, APIView):
     @extend_schema(
         request=ClassifyInput,
         responses=ClassificationOutput,
-        summary="Every reading of a set of cards as one play (RULES.md §8)",
+        summary="Every reading of a set of cards as one play (docs/rules.md §8)",
     )
     def post(self, request: Request) -> Response:
         data = ClassifyInput(data=request.data)
@@ -114,7 +114,7 @@ class CardBeatsView(StrictQueryParams, APIView):
     @extend_schema(
         request=BeatsInput,
         responses=VerdictOutput,
-        summary="Does this play beat the previous one? (RULES.md §8)",
+        summary="Does this play beat the previous one? (docs/rules.md §8)",
     )
     def post(self, request: Request) -> Response:
         data = BeatsInput(data=request.data)

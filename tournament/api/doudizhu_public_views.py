@@ -1,4 +1,4 @@
-"""The public API of a Dou Dizhu event (RULES.md §10): three-seat tables, players' standings with the cut,
+"""The public API of a Dou Dizhu event (docs/rules.md §10): three-seat tables, players' standings with the cut,
 a player's rounds and deals, a table with its deals, and find my seat. Read-only, anonymous, throttled
 like the rest of the public API; the answers are the public pages' cached values
 (``tournament.standings.doudizhu_public``). The two-side endpoints (draw, standings, pair, match, find)

@@ -1,4 +1,4 @@
-"""The referee API's Dou Dizhu bodies (RULES.md §10): a deal is the landlord's seat and the outcome.
+"""The referee API's Dou Dizhu bodies (docs/rules.md §10): a deal is the landlord's seat and the outcome.
 
 Shape only; the rules core validates the deal (``invalid_deal`` with its message). Stake scoring:
 ``{"landlord": "E", "bid": 3, "bombs": 1, "spring": false, "winner": "landlord"}``; ``cards_left``

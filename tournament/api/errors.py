@@ -21,7 +21,7 @@ from tournament.errors import user_error
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, Http404):  # scoped lookups answer 404 (DESIGN.md principle 5): same shape
+    if isinstance(exc, Http404):  # scoped lookups answer 404 (docs/design.md, roles): same shape
         exc = exceptions.NotFound()
     error = user_error(exc)
     if error is not None:  # a view may add to the answer (the match views: its state with a 409)

@@ -38,13 +38,13 @@ ID_MAX = column_max(Player, "id")
 
 
 class GuandanDealBody(serializers.Serializer):
-    """A Guandan deal: the finishing order and whether 抗贡 was recorded for it (RULES.md §1, §6)."""
+    """A Guandan deal: the finishing order and whether 抗贡 was recorded for it (docs/rules.md §1, §6)."""
 
     order = OrderField()
     anti_tribute = serializers.BooleanField(
         required=False,
         default=False,
-        help_text="抗贡 (RULES.md §6): the side due to pay tribute before this deal held both big jokers, so no "
+        help_text="抗贡 (docs/rules.md §6): the side due to pay tribute before this deal held both big jokers, so no "
         "tribute was paid and 上游 led. Refused (invalid_deal) on a game's first deal.",
     )
 
@@ -75,7 +75,7 @@ class PreviewInput(GuandanDealBody):
     pass
 
 
-# Tractor (seed 001, RULES.md §9): a deal is a declarer and the defenders' points, not a finishing order.
+# Tractor (seed 001, docs/rules.md §9): a deal is a declarer and the defenders' points, not a finishing order.
 
 
 class TractorBottomInput(serializers.Serializer):
@@ -290,7 +290,9 @@ class DealRecordOutput(serializers.Serializer):
     a_failures_after = SidesOutput()
     game = serializers.IntegerField()
     extra = serializers.BooleanField()
-    anti_tribute = serializers.BooleanField(required=False, help_text="抗贡 was recorded for this deal (RULES.md §6).")
+    anti_tribute = serializers.BooleanField(
+        required=False, help_text="抗贡 was recorded for this deal (docs/rules.md §6)."
+    )
     points = serializers.IntegerField(required=False)
     points_after = SidesOutput(required=False)
 
@@ -354,7 +356,7 @@ class MatchOutput(serializers.Serializer):
 
     @extend_schema_field(SeatOutput(many=True, allow_null=True))
     def get_seats(self, match: Match) -> list[dict[str, Any]] | None:
-        """A three-seat table's players and points (RULES.md §10); null for a match of two sides."""
+        """A three-seat table's players and points (docs/rules.md §10); null for a match of two sides."""
         if not match.three_seats:
             return None
         snapshot = table_snapshot(match)

@@ -78,7 +78,7 @@ def _detail_written(entry: services.DealEntry, *, read: Match) -> dict[str, Any]
 
 
 def _either(name: str, body: str) -> PolymorphicProxySerializer:
-    """A body in the shape of the match's game (RULES.md §9): one of the games' serializers
+    """A body in the shape of the match's game (docs/rules.md §9): one of the games' serializers
     (``tournament.games``, ``body`` is ``"api_deal"``, ``"api_preview"`` or ``"api_correction"``)."""
     return PolymorphicProxySerializer(
         component_name=name,
@@ -181,7 +181,7 @@ class DealListView(MatchView):
     @extend_schema(
         summary="Enter the next deal",
         description=(
-            "RULES.md §1–3: the rules core records the deal. `expected_version` must be the match's version "
+            "docs/rules.md §1–3: the rules core records the deal. `expected_version` must be the match's version "
             "(else 409 with the current state); a retry with the same idempotency key returns the first answer."
         ),
         request=_either("DealBody", "api_deal"),
@@ -207,7 +207,7 @@ class DealPreviewView(MatchView):
     @extend_schema(
         summary="What a deal would do (nothing is written)",
         description="The rules core's record of the deal, the match after it and the tribute before the next deal "
-        "(RULES.md §6).",
+        "(docs/rules.md §6).",
         request=_either("PreviewBody", "api_preview"),
         responses={200: _either("PreviewAnswer", "api_preview_output"), **ERRORS},
     )
@@ -358,7 +358,7 @@ class MatchClearView(MatchView):
 class AdjustmentListView(MatchView):
     @extend_schema(
         summary="Record a forfeit, late arrival, penalty or warning (chief referee, organisers)",
-        description="RULES.md §7; the rules core decides what it does and refuses what cannot apply.",
+        description="docs/rules.md §7; the rules core decides what it does and refuses what cannot apply.",
         request=AdjustmentInput,
         responses={201: MatchDetailOutput, **ERRORS},
     )

@@ -229,7 +229,7 @@ class DealOut(serializers.Serializer):
         help_text="Tractor: declarers_up, defenders_take_over, defenders_up or replayed (a wrong card count in "
         "both sides' hands, seed 001 §18).",
     )
-    anti_tribute = serializers.BooleanField(help_text="抗贡 was recorded for this deal (RULES.md §6).")
+    anti_tribute = serializers.BooleanField(help_text="抗贡 was recorded for this deal (docs/rules.md §6).")
     revoke = serializers.CharField(allow_null=True, help_text="Tractor: the side that revoked (藏张, seed 001 §17).")
     wrong_bottom = serializers.BooleanField(help_text="Tractor: the declarers buried a wrong bottom (seed 001 §9.1).")
     wrong_count = serializers.CharField(

@@ -10,7 +10,7 @@ app_name = "public"
 T = "tournaments/<int:tournament_id>"
 
 urlpatterns = [
-    # Dou Dizhu (RULES.md §10): tables of three, players
+    # Dou Dizhu (docs/rules.md §10): tables of three, players
     path(f"{T}/rounds/<int:round_id>/tables/", ddz.RoundTables.as_view(), name="round_tables"),
     path(f"{T}/stages/<int:stage_id>/players/", ddz.PlayerStandings.as_view(), name="player_standings"),
     path(f"{T}/players/<int:pair_id>/", ddz.PlayerDetail.as_view(), name="player"),

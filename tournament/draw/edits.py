@@ -2,7 +2,7 @@
 another table), table areas, and referees and tables assigned to a round.
 
 Manual edits are also listed in ``Round.draw_options["edits"]`` because the bulk-written matches
-have no "before" history row of their own (DESIGN.md principle 4).
+have no "before" history row of their own (docs/design.md: every change is audited).
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def groups_round(schedules: list[tuple[Draw, ...]], number: int, groups: int) ->
 def walkovers(draw: Draw, gone: set[int]) -> Draw:
     """The draw with withdrawn pairs taken out: their opponents get a walkover — a row without a
     table like a bye, listed in ``notes["walkovers"]`` (pair → the withdrawn opponent) so the
-    standings count it as a forfeit win (RULES.md §5), not as a bye."""
+    standings count it as a forfeit win (docs/rules.md §5), not as a bye."""
     if not gone.intersection(e for p in draw.pairings for e in p.entrants):
         return draw
     tables: list[Pairing] = []

@@ -1,4 +1,4 @@
-"""Knockout (淘汰赛) — RULES.md §4, seeds 003 and 004.
+"""Knockout (淘汰赛) — docs/rules.md §4, seeds 003 and 004.
 
 Two ways to run a knockout:
 

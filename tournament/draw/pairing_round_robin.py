@@ -1,4 +1,4 @@
-"""Round-robin (循环赛) — RULES.md §4: every pair meets every other pair exactly once.
+"""Round-robin (循环赛) — docs/rules.md §4: every pair meets every other pair exactly once.
 
 Circle method (the construction behind Berger tables): the pairs get numbers 1…n in the order
 given (or by lot with ``shuffle=True``); with an odd ``n`` a phantom number makes the count even

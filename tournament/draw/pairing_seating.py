@@ -1,6 +1,6 @@
 """Seats, table numbers and referees — shared by every draw.
 
-Seats (RULES.md §4 "Seating": one pair N/S, the other E/W). A pair's *seat need* is
+Seats (docs/rules.md §4 "Seating": one pair N/S, the other E/W). A pair's *seat need* is
 ``seats_ew - seats_ns``: positive wants N/S, negative wants E/W. At each table the pair with the
 greater need sits N/S; on equal need the pair that last sat E/W (or has not sat yet, over one
 that last sat N/S) sits N/S; then the higher-ranked pair. Consequence, tested: a pair's

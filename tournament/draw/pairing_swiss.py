@@ -1,4 +1,4 @@
-"""Swiss pairing (瑞士移位) — RULES.md §4, issues 5 and 21. Algorithm ``swiss.v6``.
+"""Swiss pairing (瑞士移位) — docs/rules.md §4, issues 5 and 21. Algorithm ``swiss.v6``.
 
 Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
 position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a

@@ -1,10 +1,10 @@
-"""The draw of a three-seat round (Dou Dizhu, RULES.md §10): players at tables of three, seats E/S/W.
+"""The draw of a three-seat round (Dou Dizhu, docs/rules.md §10): players at tables of three, seats E/S/W.
 
 Pure and seeded like the other generators (no Django): the same players and seed give the same draw,
 so a round is reproducible from its record (``Round.draw_algorithm`` / ``draw_options`` / ``draw_seed``).
 
 - **Byes** first, when the field is not a multiple of 3: the ``n mod 3`` players with the fewest byes so
-  far sit out, the lowest-ranked of them first (RULES.md §10: "the lowest-ranked players who have not had
+  far sit out, the lowest-ranked of them first (docs/rules.md §10: "the lowest-ranked players who have not had
   one"); players of equal rank (round 1: everyone) are chosen by lot. So nobody has a second bye while
   another player still has none.
 - **Tables**, ``reseat``:
@@ -12,7 +12,7 @@ so a round is reproducible from its record (``Round.draw_algorithm`` / ``draw_op
     swap of two players between any two tables is made while it lowers the number of repeated
     table-mates (two players who already shared a table this stage), until no swap does.
   - ``score`` (瑞士移位): by standing, the top three at table 1, the next three at table 2, …; a table
-    that repeats *last round's* table-mates (RULES.md §10) swaps one player with the next table when that
+    that repeats *last round's* table-mates (docs/rules.md §10) swaps one player with the next table when that
     lowers the repeats (the swap that moves ranks least is taken).
   Repeats that no swap removes are allowed and counted in the record (``repeats``): a small field
   cannot always avoid them.
@@ -93,7 +93,7 @@ def three_seat_draw(
     in_order = sorted(players, key=lambda player: player.id)
     lots = {player.id: index for index, player in enumerate(rng.sample(in_order, len(in_order)))}
     mates = {player.id: frozenset(player.mates) for player in players}
-    if reseat == "score":  # by standing, only last round's table-mates are kept apart (RULES.md §10)
+    if reseat == "score":  # by standing, only last round's table-mates are kept apart (docs/rules.md §10)
         mates = {
             player.id: frozenset(player.last_mates if player.last_mates is not None else player.mates)
             for player in players
@@ -177,7 +177,7 @@ def _best_swap(
 
 def _swap_with_next(groups: list[list[int]], mates: dict[int, frozenset[int]], positions: dict[int, int]) -> None:
     """By standing: a table that repeats table-mates swaps a player with the next table while that lowers
-    the repeats, moving ranks least (RULES.md §10, 瑞士移位); passes top down until no swap helps (each
+    the repeats, moving ranks least (docs/rules.md §10, 瑞士移位); passes top down until no swap helps (each
     swap lowers a finite count, so this ends). Only neighbouring tables swap, so the order by score holds
     up to a table."""
     improved = True

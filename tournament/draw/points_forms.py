@@ -1,4 +1,4 @@
-"""The organiser's form for a Dou Dizhu points stage (RULES.md §10): rounds, cuts, final table.
+"""The organiser's form for a Dou Dizhu points stage (docs/rules.md §10): rounds, cuts, final table.
 
 Shape only: ``tournament.draw.three_seats.points_stage_options`` and ``stage_create`` hold the rules.
 Cuts are typed as the organiser says them: "1:18, 2:9" (after round 1 keep 18, after round 2 keep 9).

@@ -5,8 +5,8 @@ referees in :mod:`tournament.draw.edits`, the pure generators in ``tournament.dr
 
 The generators (``tournament.draw.pairing``) are pure; this module maps the database to their
 plain ``Entrant`` values, calls one, and bulk-writes the round it returns, recording the
-algorithm, options and seed so the same inputs and seed give the same tables (DESIGN.md
-principle 8). Which pairs are drawn: the pairs a previous stage advanced into this one
+algorithm, options and seed so the same inputs and seed give the same tables (docs/design.md:
+reproducible draws). Which pairs are drawn: the pairs a previous stage advanced into this one
 (``Stage.options["entrants"]``, see :func:`stage_advance`); otherwise the checked-in pairs once
 check-in has started, else every registered pair; withdrawn pairs never.
 
@@ -329,7 +329,7 @@ def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool =
             raise ValidationError(_("The current round is still being played."), code="round_playing")
         number = (locked.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         seed = secrets.randbelow(2**31) if seed is None else seed
-        if locked.format == StageFormat.POINTS:  # three-seat tables (Dou Dizhu, RULES.md §10)
+        if locked.format == StageFormat.POINTS:  # three-seat tables (Dou Dizhu, docs/rules.md §10)
             return three_seat_round_create(
                 stage=locked, pair_ids=_drawn_pairs(locked), number=number, seed=seed, user=user
             )
@@ -384,7 +384,7 @@ def round_write(*, round_: Round, draw: Draw) -> None:
             ns_pair_id=p.ns,
             ew_pair_id=p.ew,
             bracket_slot=p.bracket_match,
-            # A bye is decided by the draw itself (RULES.md §4–5 score it as the stage says).
+            # A bye is decided by the draw itself (docs/rules.md §4–5 score it as the stage says).
             status=MatchStatus.FINISHED if p.ew is None else MatchStatus.PENDING,
             finished_at=now if p.ew is None else None,
         )

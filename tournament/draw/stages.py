@@ -128,7 +128,8 @@ def stage_create(
 def _check_game(
     *, tournament: Tournament, rules: RuleOptions, rule_profile: str, rule_overrides: dict[str, Any] | None
 ) -> None:
-    """A stage plays the tournament's game (DESIGN.md principle 10): its pages, forms and sheets are the
+    """A stage plays the tournament's game (docs/design.md: games plug in through one registry): its
+    pages, forms and sheets are the
     game's (``tournament.games``), so a profile or an override of another game is refused."""
     if rules.game.value == tournament.game:
         return
@@ -221,10 +222,10 @@ def stage_advance(
     reason: str = "",
     user: Any,
 ) -> Stage:
-    """Seed ``next_stage`` with the top ``count`` pairs of ``stage`` (RULES.md §4: 预赛 → 淘汰赛).
+    """Seed ``next_stage`` with the top ``count`` pairs of ``stage`` (docs/rules.md §4: 预赛 → 淘汰赛).
 
     The order is the stage's one ranking (:func:`~tournament.standings.selectors.stage_ranking_get`,
-    withdrawn pairs skipped). A full tie across the cut is decided by drawing lots (RULES.md §5):
+    withdrawn pairs skipped). A full tie across the cut is decided by drawing lots (docs/rules.md §5):
     a fresh seed is drawn, kept in ``stage.options["lots_seed"]`` (so the stage's pages, prizes and
     workbook show the same lots) and in the advancement record. The
     ``count`` best become the next stage's entrants, seeded by rank (seed 1 = the best; a fixed
@@ -300,7 +301,7 @@ def _advancement_order(*, stage: Stage, count: int, draw_lots: bool = True) -> t
     ranking = stage_ranking_get(stage=stage).ranking
     lots_seed = None
     if draw_lots and ranking is not None and ranking.lots_seed is None and ranking.cut_undecided(count):
-        # A full tie at the cut is decided by drawing lots (RULES.md §5): seeded, recorded with the
+        # A full tie at the cut is decided by drawing lots (docs/rules.md §5): seeded, recorded with the
         # stage (its pages then show the same lots), reproducible.
         lots_seed = secrets.randbelow(2**31)
         ranking = stage_ranking_get(stage=stage, lots_seed=lots_seed).ranking

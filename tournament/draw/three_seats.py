@@ -1,4 +1,4 @@
-"""Drawing a three-seat round (Dou Dizhu, RULES.md §10): the players still in, at tables of three.
+"""Drawing a three-seat round (Dou Dizhu, docs/rules.md §10): the players still in, at tables of three.
 
 ``round_draw`` (``tournament.draw.services``) comes here for a points stage: the same lock, the same
 draft → publish life, the same record of the draw (``draw_algorithm`` ``three-seats-v1``, its options,
@@ -8,7 +8,7 @@ and past table-mates from the :class:`~tournament.matches.models.MatchSeat` rows
 matches (``three_seats``, no sides) and seats. A bye is a seat without a match.
 
 A points stage's options (:func:`points_stage_options`): ``rounds`` (how many rounds it has, 1–20),
-``cuts`` (``[{"after_round": r, "keep": k}]``, RULES.md §10: keep the top ``k`` after round ``r``), and
+``cuts`` (``[{"after_round": r, "keep": k}]``, docs/rules.md §10: keep the top ``k`` after round ``r``), and
 ``final`` (the final table: ranked by its own points, tie-broken by the stage before).
 """
 

@@ -41,7 +41,7 @@ CHUNK = 5000
 
 
 def level_text(value: Any) -> str | None:
-    """A level as everywhere else: 14 → "A", 13 → "K" (RULES.md §1); None stays empty."""
+    """A level as everywhere else: 14 → "A", 13 → "K" (docs/rules.md §1); None stays empty."""
     if value is None:
         return None
     try:
@@ -319,7 +319,7 @@ def guandan_deals_write(book: Book, context: _Context) -> None:
 
 
 _DECLARER_SIDE = {**{side.name: side.name for side in Side}, **{seat.value: seat.side.name for seat in Seat}}
-"""A Tractor declarer as entered (a side or a seat) → its side, as the rules core seats them (RULES.md §1)."""
+"""A Tractor declarer as entered (a side or a seat) → its side, as the rules core seats them (docs/rules.md §1)."""
 
 
 def _tractor_row(context: _Context, record: DealSnapshot | None, entered: dict[str, Any]) -> list[Any]:

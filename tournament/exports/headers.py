@@ -137,7 +137,7 @@ DEALS = (
 )
 
 DEALS_TRACTOR = (
-    # a Tractor event's deal log (seed 001, RULES.md §9): declarer and defenders' points, no finishing order
+    # a Tractor event's deal log (seed 001, docs/rules.md §9): declarer and defenders' points, no finishing order
     Column("match", "比赛编号", "Match no.", 9),
     Column("stage", "阶段", "Stage", 10),
     Column("round", "轮次", "Round", 6),

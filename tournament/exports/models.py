@@ -16,7 +16,7 @@ from tournament.registration.models import Tournament
 class PrizeTier(models.Model):
     """A prize (奖项) for the next ``pair_count`` pairs of the final ranking, best tier first.
 
-    Seed 003 (RULES.md §4): 1st place 1 pair, 2nd 2 pairs, 3rd 3 pairs, then 优胜 for the next ones.
+    Seed 003 (docs/rules.md §4): 1st place 1 pair, 2nd 2 pairs, 3rd 3 pairs, then 优胜 for the next ones.
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prize_tiers")
@@ -46,7 +46,7 @@ class PrizeRanking(models.Model):
 
     ``stage`` empty means the tournament's last stage. ``lots_seed`` is the seed of the drawing of
     lots (抽签) handed to the rules core's standings: recorded, so the award list can be reproduced
-    (DESIGN.md principle 8) — needed when a shared rank straddles the boundary of a tier.
+    (docs/design.md: reproducible draws) — needed when a shared rank straddles the boundary of a tier.
     """
 
     tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="prize_ranking")

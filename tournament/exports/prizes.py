@@ -1,4 +1,4 @@
-"""Prize tiers (RULES.md §4): the organiser names the tiers, the final ranking awards them.
+"""Prize tiers (docs/rules.md §4): the organiser names the tiers, the final ranking awards them.
 
 The ranking is the prize stage's one ranking (by default the tournament's last stage;
 :func:`tournament.standings.selectors.stage_ranking_get`, as the pages and the workbook show it):

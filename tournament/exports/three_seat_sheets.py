@@ -1,4 +1,4 @@
-"""A three-seat round's draw sheet and paper score sheets (Dou Dizhu, RULES.md §10), as .xlsx.
+"""A three-seat round's draw sheet and paper score sheets (Dou Dizhu, docs/rules.md §10), as .xlsx.
 
 ``round_sheets`` hands over for a game with three seats (``GameEntry.three_seats``): each table has its
 players at E, S and W (the draw's own seats, ``MatchSeat``), byes are listed after the tables, and a score

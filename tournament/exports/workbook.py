@@ -5,7 +5,7 @@ draw, match results, the deal log, the standings of each stage with every tie-br
 after its rows, a line for each correction flag of the stage), the correction flags (更正标记, when
 a correction flagged a stage's advancement or a round's draw: issue 17), adjustments, and the
 award list. Everything comes from the stored snapshots the rules core wrote
-(DESIGN.md: nothing downstream recomputes the rules); the big tables are streamed from the
+(docs/design.md: nothing downstream works a rule out again); the big tables are streamed from the
 database in chunks and written row by row, so memory does not grow with the event.
 """
 
@@ -178,7 +178,7 @@ def _results(book: Book, context: _Context) -> None:
     )
     pairs = context.pairs
     word = context.word
-    # A walkover against a withdrawn pair is a forfeit win over that pair (RULES.md §5), not a bye.
+    # A walkover against a withdrawn pair is a forfeit win over that pair (docs/rules.md §5), not a bye.
     walkovers = {
         round_id: {int(present): int(gone) for present, gone in value.items()}
         for round_id, value in Round.objects.filter(stage__tournament=context.tournament)

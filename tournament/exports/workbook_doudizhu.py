@@ -163,7 +163,7 @@ STANDINGS = (
 
 
 def doudizhu_standings_write(book: Any, context: Any, standings: Any) -> None:
-    """A points stage's standings (RULES.md §10): points and the tie-breaks, who was cut after which round."""
+    """A points stage's standings (docs/rules.md §10): points and the tie-breaks, who was cut after which round."""
     title = h.sheet_name("standings", context.language, stage=standings.stage.name)
     sheet = _sheet(book, context, title, STANDINGS)
     for row in standings.players.players.rows:

@@ -1,4 +1,4 @@
-"""Who reaches which match (DESIGN.md principle 5), for pages and API alike.
+"""Who reaches which match (docs/design.md: roles are enforced on the server), for pages and API alike.
 
 - a referee: the matches at the tables assigned to them in a round being played (published,
   running or time called) — not other tables; a table of theirs in a finished round they may still

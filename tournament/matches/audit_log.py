@@ -1,4 +1,5 @@
-"""A match's audit log as the referee's audit page shows it (DESIGN.md principle 4): every change
+"""A match's audit log as the referee's audit page shows it (docs/design.md: every change is
+audited): every change
 to the match, its deals, adjustments and players' entries, read from their history rows, each
 field named and each value said as the pages say it."""
 
@@ -22,7 +23,7 @@ from tournament.registration.models import Pair, Player
 
 @dataclass(frozen=True, slots=True)
 class AuditEntry:
-    """One change: who, when, from where, what, before → after, why (DESIGN.md principle 4)."""
+    """One change: who, when, from where, what, before → after, why (docs/design.md: every change is audited)."""
 
     when: datetime
     who: str

@@ -1,4 +1,4 @@
-"""The referee's dispute assistant page: "does this play beat that one?" (RULES.md §8).
+"""The referee's dispute assistant page: "does this play beat that one?" (docs/rules.md §8).
 
 A read-only tool: it asks the rules core (``scoring.cards``) and changes no result. It works
 without JavaScript (a GET form of card notation); the on-screen picker fills the same fields.

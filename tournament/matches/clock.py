@@ -1,7 +1,7 @@
 """The match clock: start a round or a table, call time at the cap, and the organiser's hand on
-a running clock (RULES.md §2, issue 15).
+a running clock (docs/rules.md §2, issue 15).
 
-The clock (RULES.md §2): an organiser starts a round (every match of it) or a single match; the
+The clock (docs/rules.md §2): an organiser starts a round (every match of it) or a single match; the
 cap comes from the round or the rules. The deadline is stored on the rows, a Celery task is
 scheduled for it, and :func:`match_time_check` calls time lazily whenever a page or API call
 touches a match after its cap, so a lost task or a restart loses nothing. Calling time twice has
@@ -56,7 +56,7 @@ logger = logging.getLogger(__name__)
 
 
 def time_cap_minutes(*, round_: Round) -> int | None:
-    """The round's own cap (custom minutes) or the rules' (40, 90 … RULES.md §2); None: untimed."""
+    """The round's own cap (custom minutes) or the rules' (40, 90 … docs/rules.md §2); None: untimed."""
     if round_.time_cap_minutes:
         return round_.time_cap_minutes
     minutes: int | None = rules_for_stage(round_.stage).time_cap_minutes
@@ -106,7 +106,7 @@ def match_start(*, match_id: int, user: Any = None, now: datetime | None = None)
 
 @event_write
 def round_start(*, round_id: int, user: Any = None, now: datetime | None = None) -> Round:
-    """Start a round: its clock and that of every match not started yet (RULES.md §2).
+    """Start a round: its clock and that of every match not started yet (docs/rules.md §2).
 
     One task is scheduled for the round's cap. The matches are started set-based, in a second
     short transaction (locks are never held on the round while a match is locked, the order
@@ -165,7 +165,7 @@ def round_clock_set(*, round_id: int, time_cap_minutes: int | None, warning_minu
 
 
 def time_call_if_due(match: Match, *, now: datetime) -> bool:
-    """On a locked match: call time if its cap has passed and a deal is being played (RULES.md §2).
+    """On a locked match: call time if its cap has passed and a deal is being played (docs/rules.md §2).
 
     The deal being played when time is called is the one after those entered. A match that has
     already ended needs no call; if a correction reopens it later, time is called then.
@@ -178,7 +178,7 @@ def time_call_if_due(match: Match, *, now: datetime) -> bool:
 
 
 def time_call_due(match: Match, *, now: datetime, deals_entered: int | None = None) -> list[str]:
-    """On a locked match: call time in memory if its cap has passed (RULES.md §2); the fields it
+    """On a locked match: call time in memory if its cap has passed (docs/rules.md §2); the fields it
     changed, for the caller's fold to store (none: nothing was due). A signed-off match is left as is.
     ``deals_entered``: the deals already read by a set-based caller (else counted here)."""
     if (
@@ -282,7 +282,7 @@ def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
     """Call time for a round at its cap: the round once, then every one of its matches that is due.
 
     True the one time the round's time is called; later calls (a duplicate task, a lazy check)
-    change nothing (RULES.md §2: the project calls time itself, once) but finish any match a
+    change nothing (docs/rules.md §2: the project calls time itself, once) but finish any match a
     crashed earlier call missed. The matches are called set-based, in a second transaction (the
     order sign-off uses: never a match locked while the round is).
     """

@@ -1,4 +1,4 @@
-"""A three-seat table's match folded through the rules core (Dou Dizhu, RULES.md §10).
+"""A three-seat table's match folded through the rules core (Dou Dizhu, docs/rules.md §10).
 
 The match services write Dou Dizhu deals through the same ``deal_record`` / ``deal_correct`` /
 ``deal_delete`` / ``match_replay`` as the other games (one write path: locks, versions, idempotency keys,

@@ -1,4 +1,4 @@
-"""The referee's Dou Dizhu deal form (RULES.md §10): shape only; the rules core decides.
+"""The referee's Dou Dizhu deal form (docs/rules.md §10): shape only; the rules core decides.
 
 Stake scoring (the default): the landlord's seat, the bid (1–3), the bombs played (a stepper, 0–14),
 spring, and who won. ``cards_left`` scoring: the landlord's seat and each seat's cards left. The form

@@ -1,6 +1,6 @@
 """A match folded through the rules core, and the one place its snapshot is stored.
 
-Deals are the source of truth (DESIGN.md principle 1): the match row's ``state``, ``winner``,
+Deals are the source of truth (docs/design.md): the match row's ``state``, ``winner``,
 ``result_reason`` and ``status`` are the rules core's fold of its deals and adjustments
 (:func:`match_fold`), stored by :func:`match_replay` / ``fold_store`` in the transaction of the
 write that changed them. Also the locked match row every write starts from.
@@ -53,7 +53,7 @@ def _side_of(match: Match, pair_id: int) -> Side:
 def scoring_adjustments(
     *, match: Match, rows: Sequence[Adjustment]
 ) -> list[tuple[list[Adjustment], ScoringAdjustment]]:
-    """The rules core's adjustments for ``rows`` (RULES.md §5, §7), each with the rows it stands for.
+    """The rules core's adjustments for ``rows`` (docs/rules.md §5, §7), each with the rows it stands for.
 
     Warnings change nothing and are left out. Both pairs forfeiting at the same point is one
     double forfeit (both lose), not two walkovers.
@@ -108,7 +108,7 @@ def match_fold(
     parsed: dict[int, Any] | None = None,
 ) -> Fold | TableFold:
     """Fold outcomes and adjustment rows through ``scoring.match.replay_partial`` (no writes); a
-    three-seat table through ``tournament.matches.doudizhu_fold`` (RULES.md §10).
+    three-seat table through ``tournament.matches.doudizhu_fold`` (docs/rules.md §10).
 
     A stored outcome the rules core cannot even read stops the fold at that deal, like any other
     deal it refuses. ``parsed``: deal number → that deal already parsed by the caller (a write
@@ -176,7 +176,7 @@ def match_replay(*, match: Match, fields: Iterable[str] = ()) -> MatchResult | D
 
     A deal or adjustment the rules core refuses (e.g. entered after the match ended, once a
     correction shortened it) is flagged for the referee along with everything after it — never
-    silently kept in the result or dropped (DESIGN.md principle 1).
+    silently kept in the result or dropped (docs/design.md: deals are the source of truth).
     """
     deals = list(match.deals.order_by("number"))
     adjustments = match_adjustment_rows(match)

@@ -52,7 +52,7 @@ class DealEntryFields(forms.Form):
 
 
 class GuandanDealFields(DealEntryFields):
-    """A Guandan deal: the finishing order and whether 抗贡 was recorded for it (RULES.md §6)."""
+    """A Guandan deal: the finishing order and whether 抗贡 was recorded for it (docs/rules.md §6)."""
 
     order = OrderField(max_length=8, widget=forms.HiddenInput)
     anti_tribute = forms.BooleanField(label=_("Anti-tribute (抗贡)"), required=False)
@@ -61,7 +61,7 @@ class GuandanDealFields(DealEntryFields):
         return parse_taps(self.data.get("order")) if self.is_bound else []
 
     def complete(self) -> bool:
-        """The taps make a finishing order (RULES.md §1), whatever else the form still lacks (a reason)."""
+        """The taps make a finishing order (docs/rules.md §1), whatever else the form still lacks (a reason)."""
         return taps_complete(self.taps())
 
     def outcome(self) -> dict[str, Any]:
@@ -85,7 +85,7 @@ SIDES = ("NS", "EW")
 
 
 class TractorDealFields(DealEntryFields):
-    """A Tractor deal as the referee enters it (seed 001, RULES.md §9); the rules core judges it.
+    """A Tractor deal as the referee enters it (seed 001, docs/rules.md §9); the rules core judges it.
 
     The declarer is prefilled from the rotation (the state's ``next_declarer``) and required only for the
     first deal (抢庄); penalties are counted per side and kind, 20 points each.
@@ -205,7 +205,7 @@ def _sides(match: Match) -> list[tuple[str, str]]:
 
 
 class LateArrivalForm(VersionForm):
-    """A pair's late arrival (RULES.md §7): one pair and its minutes; the rules' table decides what it
+    """A pair's late arrival (docs/rules.md §7): one pair and its minutes; the rules' table decides what it
     costs. Both pairs late is two late arrivals (each its own band), never a "both pairs" forfeit."""
 
     kind = forms.CharField(widget=forms.HiddenInput, initial=AdjustmentKind.LATE_ARRIVAL)
@@ -227,7 +227,7 @@ class LateArrivalForm(VersionForm):
 
 
 class AdjustmentForm(VersionForm):
-    """A forfeit, penalty or warning against one pair, or a forfeit of both (RULES.md §7); a late
+    """A forfeit, penalty or warning against one pair, or a forfeit of both (docs/rules.md §7); a late
     arrival has its own form (:class:`LateArrivalForm`)."""
 
     BOTH = "both"
@@ -247,7 +247,7 @@ class AdjustmentForm(VersionForm):
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.match = match
-        if match.three_seats:  # a player at a seat; late or absent (RULES.md §10), nothing else folds
+        if match.three_seats:  # a player at a seat; late or absent (docs/rules.md §10), nothing else folds
             self.seats = {row.seat: row.pair for row in match.seats.select_related("pair")}
             self.fields["side"].label = _("Player")
             self.fields["side"].choices = [(seat, f"{seat}: {pair}") for seat, pair in sorted(self.seats.items())]
@@ -287,7 +287,7 @@ class AdjustmentForm(VersionForm):
 
 
 class RoundClockForm(forms.Form):
-    """A round's cap (empty: the rules') and the warning before the end (RULES.md §2)."""
+    """A round's cap (empty: the rules') and the warning before the end (docs/rules.md §2)."""
 
     time_cap_minutes = forms.IntegerField(
         label=_("Time cap (minutes)"),

@@ -1,7 +1,7 @@
 """No-shows (issue 15, "the door"): tables whose pair never arrived, offered as forfeits.
 
 When the round's clock has run past the profile's **forfeit band** of the late-arrival table
-(``RuleOptions.late_arrival_bands``, RULES.md §7: with the Guandan table, more than 20 minutes late
+(``RuleOptions.late_arrival_bands``, docs/rules.md §7: with the Guandan table, more than 20 minutes late
 forfeits the match), every table of the round with a pair that was never checked in at the door,
 no deal entered and no forfeit recorded yet is offered to the chief referee (and the organisers):
 one tap records the forfeit through :func:`tournament.matches.services.adjustment_record` (kind

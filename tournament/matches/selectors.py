@@ -45,7 +45,7 @@ SEATS = ("N", "E", "S", "W")
 
 @dataclass(frozen=True, slots=True)
 class Clock:
-    """A match's clock as a referee sees it (RULES.md §2: the remaining time, a warning near the end)."""
+    """A match's clock as a referee sees it (docs/rules.md §2: the remaining time, a warning near the end)."""
 
     started_at: datetime | None
     ends_at: datetime | None
@@ -277,7 +277,7 @@ def referee_table_groups(*, rows: Sequence[MatchSummary]) -> list[RoundTablesGro
 
 @dataclass(frozen=True, slots=True)
 class CardRules:
-    """Which reading of wild cards the dispute assistant defaults to (RULES.md §8), and whose rules
+    """Which reading of wild cards the dispute assistant defaults to (docs/rules.md §8), and whose rules
     those are: the stage's stored ``wild_reading`` of the match asked about, else of the referee's table
     this round; the rules core's default when there is neither."""
 
@@ -307,7 +307,7 @@ def parse_taps(text: str | None) -> list[str]:
 
 
 def taps_complete(taps: Sequence[str]) -> bool:
-    """Two partners (双下) or three seats (the fourth is last) make a finishing order (RULES.md §1)."""
+    """Two partners (双下) or three seats (the fourth is last) make a finishing order (docs/rules.md §1)."""
     if len(taps) == 2:
         return Seat(taps[1]) is Seat(taps[0]).partner
     return len(taps) >= 3
@@ -315,7 +315,7 @@ def taps_complete(taps: Sequence[str]) -> bool:
 
 def guandan_outcome(*, order: Sequence[str], anti_tribute: bool = False) -> dict[str, Any]:
     """A Guandan deal in the rules core's input shape: ``{"order": […]}``, with ``"anti_tribute": true``
-    when the referee recorded 抗贡 for it (RULES.md §6; left out otherwise, as deals always were)."""
+    when the referee recorded 抗贡 for it (docs/rules.md §6; left out otherwise, as deals always were)."""
     outcome: dict[str, Any] = {"order": list(order)}
     if anti_tribute:
         outcome["anti_tribute"] = True
@@ -375,7 +375,7 @@ class Preview:
 
 
 def _tributes(match: Match, order: Sequence[str], result: MatchSnapshot, game: int) -> tuple[Any, Any]:
-    """Tribute before the next deal (RULES.md §6), unless the match is over or a new game starts at 2."""
+    """Tribute before the next deal (docs/rules.md §6), unless the match is over or a new game starts at 2."""
     next_deal = result.next_deal
     rules = match_rules(match)
     if (
@@ -445,7 +445,8 @@ def correction_preview(
     *, match: Match, number: int, order: list[str] | None = None, outcome: dict[str, Any] | None = None
 ) -> Preview:
     """What correcting deal ``number`` to ``order`` (or ``outcome``) would do; ``flagged_after``: the
-    deals it would leave impossible (RULES.md §1–3; DESIGN.md principle 1)."""
+    deals it would leave impossible (docs/rules.md §1–3; docs/design.md: deals are the source of
+    truth)."""
     outcome = outcome if outcome is not None else {"order": order or []}
     order = list(outcome.get("order") or [])
     outcomes = match_outcomes(match)
@@ -460,7 +461,7 @@ def correction_preview(
 
 
 def next_tribute(*, match: Match) -> tuple[TributeGuidance | None, TributeGuidance | None]:
-    """Tribute guidance before the next deal, from the last deal played (RULES.md §6)."""
+    """Tribute guidance before the next deal, from the last deal played (docs/rules.md §6)."""
     snapshot = match.snapshot
     if not snapshot.deals or snapshot.finished or not game_entry(match_rules(match).game).pays_tribute:
         return None, None

@@ -1,6 +1,6 @@
 """Match writes: deals, corrections, adjustments, sign-off and unlock.
 
-Deals are the source of truth (DESIGN.md principle 1): the match row's ``state``, ``winner``,
+Deals are the source of truth (docs/design.md): the match row's ``state``, ``winner``,
 ``result_reason`` and ``status`` are the rules core's fold of its deals and adjustments, rewritten
 in the same transaction that writes a deal. Every write locks the match row
 (``select_for_update`` on PostgreSQL; SQLite's IMMEDIATE transactions serialise writers), checks
@@ -93,7 +93,7 @@ def deal_record(
     expected_version: int | None = None,
     idempotency_key: str | None = None,
 ) -> DealEntry:
-    """Record the next deal of a match (RULES.md §1–3 through the rules core).
+    """Record the next deal of a match (docs/rules.md §1–3 through the rules core).
 
     Raises ScoringError for an impossible deal (``invalid_order``, ``match_finished`` …),
     StaleVersion when ``expected_version`` is not the match's version and MatchRefused when the
@@ -182,7 +182,8 @@ def deal_correct(
     """Change deal ``number``'s finishing order, with a reason, and replay the match from deal 1.
 
     Deals that become impossible (the match now ends earlier) are flagged; a correction that
-    un-ends the match reopens it (RULES.md §1–3; DESIGN.md principle 1). An unreadable order is
+    un-ends the match reopens it (docs/rules.md §1–3; docs/design.md: deals are the source of truth). An
+    unreadable order is
     refused (``invalid_order``) and nothing changes.
     """
     now = timezone.now()
@@ -217,7 +218,7 @@ def deal_correct(
             )
             fold_store(match, deals=deals, adjustments=adjustments, fold=fold, fields=[*called, "version"])
             # Only a correction that reopens a match finished before its cap folds again: time is
-            # called during the deal now being played (RULES.md §2).
+            # called during the deal now being played (docs/rules.md §2).
             time_call_if_due(match, now=now)
     if refusal is not None:
         raise refusal
@@ -305,7 +306,7 @@ def adjustment_record(
     after_deal: int | None = None,
     expected_version: int | None = None,
 ) -> Adjustment:
-    """Record a forfeit, late arrival, penalty or warning against a pair of the match (RULES.md §7).
+    """Record a forfeit, late arrival, penalty or warning against a pair of the match (docs/rules.md §7).
 
     It applies after the deals entered so far (a late arrival: before the first deal, whenever it is
     recorded). The rules
@@ -392,7 +393,7 @@ def _adjustment_trial(
     if kind not in AdjustmentKind.values:
         raise MatchRefused("bad_input", _("Unknown kind of adjustment."), conflict=False)
     if kind == AdjustmentKind.LATE_ARRIVAL:
-        # The late-arrival table (RULES.md §7) speaks of the first deal: it applies before it, even
+        # The late-arrival table (docs/rules.md §7) speaks of the first deal: it applies before it, even
         # when the referee records it after deals were entered (issue 17) — the match is refolded
         # from deal 1, and refused if an entered deal could then not have been played.
         after_deal = 0

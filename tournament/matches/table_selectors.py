@@ -1,4 +1,4 @@
-"""Reads of a three-seat table (Dou Dizhu, RULES.md §10) for the referee's page, the API and the sheets.
+"""Reads of a three-seat table (Dou Dizhu, docs/rules.md §10) for the referee's page, the API and the sheets.
 
 The table's players are its :class:`~tournament.matches.models.MatchSeat` rows; its points, deals and
 forfeits are the stored snapshot read by :mod:`scoring.doudizhu_snapshot` (the one reader of it).

@@ -27,7 +27,7 @@ from tournament.matches.models import Match, Round
 
 @shared_task(bind=True, acks_late=True)
 def round_time_up(self: Any, round_id: int, ends_at: str | None = None) -> dict[str, Any]:
-    """Call time for a round at its cap (RULES.md §2)."""
+    """Call time for a round at its cap (docs/rules.md §2)."""
     round_ = Round.objects.filter(pk=round_id).first()
     if round_ is None:
         return {"round": round_id, "called": False}
@@ -39,7 +39,7 @@ def round_time_up(self: Any, round_id: int, ends_at: str | None = None) -> dict[
 
 @shared_task(bind=True, acks_late=True)
 def match_time_up(self: Any, match_id: int, ends_at: str | None = None) -> dict[str, Any]:
-    """Call time for a match started on its own, at its cap (RULES.md §2)."""
+    """Call time for a match started on its own, at its cap (docs/rules.md §2)."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return {"match": match_id, "called": False}

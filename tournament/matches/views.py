@@ -416,7 +416,7 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
         raise Http404
     initial = {"version": match.version}
     # Two forms: a late arrival (one pair, its minutes) and the rest; the one posted is bound. A
-    # three-seat table has seats, not pairs: its one form takes a late player too (RULES.md §10).
+    # three-seat table has seats, not pairs: its one form takes a late player too (docs/rules.md §10).
     late_posted = (
         not match.three_seats
         and request.method == "POST"

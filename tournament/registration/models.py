@@ -1,6 +1,6 @@
 """Tournaments and who plays in them: departments, players, pairs.
 
-Invariants live in the database as well as in the services (DESIGN.md principle 2): a player
+Invariants live in the database as well as in the services (docs/design.md: nothing lost, nothing doubled): a player
 sits in at most one pair (``PairMember.player`` is one-to-one), a pair has exactly the slots 1
 and 2 (so never the same player twice), employee numbers are unique within a tournament.
 """

@@ -1,4 +1,4 @@
-"""Who may do what (DESIGN.md principle 5), checked on the server for every request.
+"""Who may do what (docs/design.md: roles are enforced on the server), checked for every request.
 
 - organiser: a member of the ``organisers`` group may create tournaments; a tournament's own
   organisers (or a superuser) may do everything in it;

@@ -1,6 +1,6 @@
 """Registration writes: tournaments, departments, players, pairs, check-in.
 
-The one write path (DESIGN.md principle 2): the organiser's forms, the Excel importer, the API
+The one write path (docs/design.md): the organiser's forms, the Excel importer, the API
 and the demo call these functions. Each validates, raises ``django.core.exceptions
 .ValidationError`` keyed by field for bad input (nothing written), and writes atomically.
 """
@@ -88,7 +88,7 @@ def tournament_create(
     starts_on: Any = None,
     organiser: Any = None,
 ) -> Tournament:
-    """Create a tournament; its rules must be a profile the rules core knows (RULES.md)."""
+    """Create a tournament; its rules must be a profile the rules core knows (docs/rules.md)."""
     name = clean_text(name)
     errors: dict[str, str] = {}
     if not name:
@@ -232,7 +232,7 @@ def pair_create(*, tournament: Tournament, players: list[Player], seed: int | No
 
 @event_write
 def player_enter(*, tournament: Tournament, player: PlayerData, seed: int | None = None) -> Pair:
-    """Register one new player as an entrant of an individual event (Dou Dizhu, RULES.md §10): a
+    """Register one new player as an entrant of an individual event (Dou Dizhu, docs/rules.md §10): a
     :class:`Pair` with a single member at slot 1 (docs/doudizhu.md). Refused in a pairs event."""
     if not _individual(tournament):
         raise ValidationError({"first_name": _("This event is played in pairs: enter two players.")})

@@ -1,4 +1,4 @@
-"""A Dou Dizhu points stage's ranking, cuts and final (RULES.md §10), fed from the stored tables.
+"""A Dou Dizhu points stage's ranking, cuts and final (docs/rules.md §10), fed from the stored tables.
 
 :func:`tournament.standings.selectors.stage_ranking_get` answers for a three-seat stage through
 :func:`three_seat_stage_ranking`; nothing is ranked here — :mod:`scoring.doudizhu_standings` ranks. Each

@@ -1,4 +1,4 @@
-"""The public pages of a Dou Dizhu event (RULES.md §10) in its own terms: find my seat (table and seat
+"""The public pages of a Dou Dizhu event (docs/rules.md §10) in its own terms: find my seat (table and seat
 letter), each round's tables of three, the standings with points, tie-breaks and who was cut, a player's
 page with every deal, the final.
 

@@ -1,7 +1,7 @@
 """A match's result as the public pages say it (issue 17: "every page says exactly what happened").
 
 A pair's own page reads its result from its own side: its score first (own : opponent), not
-N/S : E/W. A forfeit (弃权, RULES.md §5) reads as a forfeit, never as the levels the match stood at
+N/S : E/W. A forfeit (弃权, docs/rules.md §5) reads as a forfeit, never as the levels the match stood at
 ("2 : 2"): the side that forfeited loses, a double forfeit (no winner) is a loss for both.
 
 Nothing here decides a result: the winner and the reason are the rules core's (``Match.snapshot``),

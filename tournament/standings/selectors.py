@@ -1,4 +1,4 @@
-"""One answer to each question about a stage: its ranking and its bracket (DESIGN.md principle 9).
+"""One answer to each question about a stage: its ranking and its bracket (docs/design.md).
 
 Nothing is ranked here: the rows, ranks, groups, lots and bracket come from the rules core
 (:func:`scoring.stage_ranking.rank_stage`, :func:`scoring.bracket.bracket_state`,
@@ -77,7 +77,7 @@ class StageStandings:
     ranking: StageRanking | None = None
     bracket: BracketState | None = None
     players: ThreeSeatRanking | None = None
-    """A three-seat points stage (Dou Dizhu, RULES.md §10): the players' ranking, cuts and rounds
+    """A three-seat points stage (Dou Dizhu, docs/rules.md §10): the players' ranking, cuts and rounds
     (``standings`` then holds the same order: points as match points)."""
     provisional: frozenset[str] = frozenset()
     """Pairs whose counted results include one awaiting sign-off (待确认; the event's policy)."""
@@ -110,13 +110,13 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
     walkovers = _walkovers(stage)
     matches = _counted(stage).filter(three_seats=False)
     # Only the snapshot's result keys: its deal list is most of its size, and a 5,000-pair stage
-    # has thousands of matches (DESIGN.md, numbers).
+    # has thousands of matches (docs/design.md, numbers).
     for round_number, ns, ew, *values in matches.values_list(
         "round__number", "ns_pair_id", "ew_pair_id", *(f"state__{key}" for key in RESULT_KEYS)
     ):
         if ew is None:
             against = walkovers.get(round_number, {}).get(str(ns))
-            if against is not None:  # the opponent withdrew: a forfeit win (RULES.md §5), not a bye
+            if against is not None:  # the opponent withdrew: a forfeit win (docs/rules.md §5), not a bye
                 records.append(MatchRecord(round=round_number, ns=str(ns), ew=against, forfeit=Side.EW))
             else:
                 records.append(MatchRecord(round=round_number, ns=str(ns), ew=None))

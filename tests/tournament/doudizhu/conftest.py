@@ -1,4 +1,4 @@
-"""A Dou Dizhu (斗地主, RULES.md §10) event built through the services: individuals at three-seat tables."""
+"""A Dou Dizhu (斗地主, docs/rules.md §10) event built through the services: individuals at three-seat tables."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Swiss pairing: the guarantees of tournament/draw/pairing_swiss.py, checked on simulated events.
 
 Each simulated event plays up to 9 rounds with random results (win 2, draw 1, loss 0 — the
-default match points of RULES.md §5; a bye scores as a win). After every draw an independent
+default match points of docs/rules.md §5; a bye scores as a win). After every draw an independent
 checker verifies the module's guarantees, using its own oracles: a brute-force search over
 all pairings for small fields, and maximum matchings (Edmonds, tested on its own in
 test_pairing_matching.py) for the "could it have been avoided?" questions. The ``swiss.v1``

@@ -1,4 +1,4 @@
-"""The three-seat draw (Dou Dizhu, RULES.md §10): pure, seeded, tested without a database."""
+"""The three-seat draw (Dou Dizhu, docs/rules.md §10): pure, seeded, tested without a database."""
 
 from __future__ import annotations
 

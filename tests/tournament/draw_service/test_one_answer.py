@@ -1,4 +1,4 @@
-"""One answer to each question (DESIGN.md principle 9, issue #14): a stage's ranking (groups
+"""One answer to each question (docs/design.md): a stage's ranking (groups
 included), a bracket's state and a knockout's placings are the same on the public page, in
 advancement, the next round's draw, prizes, the public API and the workbook.
 

@@ -84,7 +84,7 @@ def test_withdrawn_pairs_do_not_advance_and_the_stage_must_be_over():
     nxt.refresh_from_db()
     stage.refresh_from_db()
     # The stage's one ranking lists the withdrawn pair last; a full tie at the cut was decided by
-    # lots recorded with the stage (RULES.md §5), not by the text order of pair ids.
+    # lots recorded with the stage (docs/rules.md §5), not by the text order of pair ids.
     after = ranking(stage)
     assert after[-1] == order[0]
     assert nxt.options["entrants"] == after[:2]

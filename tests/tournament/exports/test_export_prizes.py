@@ -1,4 +1,4 @@
-"""Prize tiers: defined by the organiser, awarded from the final ranking (RULES.md §4)."""
+"""Prize tiers: defined by the organiser, awarded from the final ranking (docs/rules.md §4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The match clock (issue 6; RULES.md §2): the organiser starts a round or a match, the cap comes
+"""The match clock (issue 6; docs/rules.md §2): the organiser starts a round or a match, the cap comes
 from the rules, a warning shows near the end, time is called at the cap exactly once — by the
 scheduled task or lazily by whoever touches the match first — and each match then finishes as its
 rules say (last deal, higher level, first to reach, extra deal)."""

@@ -1,5 +1,5 @@
 """The time-up task through a real broker and a real worker: scheduled with an ETA, it calls time
-at that moment (RULES.md §2), and a second delivery changes nothing."""
+at that moment (docs/rules.md §2), and a second delivery changes nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Nothing lost, nothing doubled (DESIGN.md principle 3), on PostgreSQL with real concurrent
+"""Nothing lost, nothing doubled (docs/design.md), on PostgreSQL with real concurrent
 connections: each thread below has its own database connection and they start together."""
 
 from __future__ import annotations

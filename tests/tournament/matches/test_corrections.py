@@ -1,4 +1,4 @@
-"""Corrections, deletions, adjustments and sign-off through the services (issue 6; RULES.md §1–3, §7):
+"""Corrections, deletions, adjustments and sign-off through the services (issue 6; docs/rules.md §1–3, §7):
 the match is always the rules core's fold of its deals and adjustments, impossible entries are
 flagged, every change is in the history with its author and reason."""
 
@@ -130,7 +130,7 @@ def test_corrections_are_refused_without_a_reason_with_a_bad_order_or_a_stale_ve
     assert Deal.objects.get(match=match).outcome == {"order": ["N", "S"]}
 
 
-# -- adjustments (RULES.md §7) ---------------------------------------------------------------------
+# -- adjustments (docs/rules.md §7) ---------------------------------------------------------------------
 
 
 def test_a_level_penalty_is_folded_into_the_replay_capped_at_a():
@@ -182,7 +182,7 @@ def test_adjustments_that_cannot_apply_are_refused():
 
 def test_a_late_arrival_recorded_after_deal_1_applies_before_it_and_the_match_is_refolded():
     """Issue 17: no more undo, record, re-enter — the late arrival goes before deal 1 and the deals
-    entered are replayed after it (RULES.md §7: 16–20 minutes, the first deal forfeited, +3)."""
+    entered are replayed after it (docs/rules.md §7: 16–20 minutes, the first deal forfeited, +3)."""
     match = play(table_match(), "NS")  # N/S 1-2
     before = match.state["levels"]
     late = adjustment_record(

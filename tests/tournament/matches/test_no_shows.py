@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_threshold_is_the_bound_before_the_forfeit_band():
-    assert forfeit_after_minutes(RuleOptions()) == 20  # RULES.md §7: more than 20 minutes late
+    assert forfeit_after_minutes(RuleOptions()) == 20  # docs/rules.md §7: more than 20 minutes late
     custom = RuleOptions(
         late_arrival=(LateArrivalBand(7, LatePenalty.WARNING), LateArrivalBand(None, LatePenalty.FORFEIT_MATCH))
     )

@@ -29,7 +29,7 @@ def client():
     """Pages in English for the assertions."""
     return english_client()
 
-# A full match of every profile, ending as the rules core says (RULES.md §1–3):
+# A full match of every profile, ending as the rules core says (docs/rules.md §1–3):
 FULL_MATCHES = {
     "classic": (["NS"] * 4 + ["NES"], "NS", "passed_a"),
     # +5 a 1-2 (seed 002); three failed A attempts send N/S back to 2, then E/W climb and pass A

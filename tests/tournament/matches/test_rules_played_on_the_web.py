@@ -44,7 +44,7 @@ CASES = {
     "a_reset to_2": example("Seed 003's reset"),
     # seed 003: 先升级的为获胜方 — an extra deal nobody goes up in decides nothing
     "extra deal, nobody goes up": example("Seed 003's extra deal goes to the side that goes up first"),
-    # RULES.md §6: the referee records 抗贡 with the deal it applies to (no worked example: built here)
+    # docs/rules.md §6: the referee records 抗贡 with the deal it applies to (no worked example: built here)
     "anti-tribute": {
         "profile": "timed-40",
         "deals": [
@@ -75,7 +75,7 @@ def _web_enter(client: Any, match: Match, deal: dict[str, Any]) -> None:
     context = page.context
     assert context["preview"] is not None and not context["preview"].error, context["preview"]
     html = page.content.decode()
-    # the anti-tribute box is offered exactly when a tribute is due before this deal (RULES.md §6)
+    # the anti-tribute box is offered exactly when a tribute is due before this deal (docs/rules.md §6)
     assert ('name="anti_tribute"' in html) == (context["tribute"] is not None)
     data = {"order": order, "version": context["match"].version, "idempotency_key": context["idempotency_key"]}
     if deal.get("anti_tribute"):

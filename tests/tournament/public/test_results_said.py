@@ -57,7 +57,7 @@ def test_a_forfeit_reads_as_a_forfeit_never_as_its_levels():
     assert (theirs.outcome, theirs.forfeit, theirs.score) == ("won", "opponent", None)
     both = view(winner="", reason="forfeit", levels=(2, 2))
     assert forfeited_by(both) == "both"
-    assert pair_result(both, NS_ID).outcome == "lost"  # a double forfeit is a loss for both (RULES.md §5)
+    assert pair_result(both, NS_ID).outcome == "lost"  # a double forfeit is a loss for both (docs/rules.md §5)
     assert forfeited_by(view()) == "" and forfeit_text(view()) == ""
     with translation.override("zh-hans"):
         assert forfeit_text(match) == "东西弃权" and forfeit_text(both) == "双方弃权"

@@ -1,4 +1,4 @@
-"""The database itself refuses broken invariants, not only the forms (issue 2, DESIGN.md §3)."""
+"""The database itself refuses broken invariants, not only the forms (docs/design.md: nothing lost, nothing doubled)."""
 
 from __future__ import annotations
 

@@ -106,7 +106,7 @@ def test_bottom_capture_and_penalties_are_added_by_the_rules_core(client, match)
 
 
 def test_a_declarers_revoke_makes_them_fall_and_the_defenders_go_up_only_from_120(client, match):
-    """Seed 001 §17 (RULES.md §9): 满120分，防家升级 — under 120 the defenders only take over."""
+    """Seed 001 §17 (docs/rules.md §9): 满120分，防家升级 — under 120 the defenders only take over."""
     preview = page(client, match, declarer="N", defender_points=10, revoke="NS").context["preview"]
     assert preview.record["revoke"] == "NS"
     assert (preview.record["result"], preview.record["upgrade"]) == ("defenders_take_over", 0)
@@ -157,7 +157,7 @@ def test_a_bad_post_answers_400_and_writes_nothing(client, match):
 
 
 # A full match: N/S 2→5→9, E/W take over, N/S take it back 9→Q, Q→A, then keep their A
-# (seed 001 has no end; RULES.md §9 by analogy).
+# (seed 001 has no end; docs/rules.md §9 by analogy).
 FULL_MATCH = [
     {"declarer": "N", "defender_points": 0},
     {"defender_points": -40, "penalties": [("ew", "exposed_card")]},

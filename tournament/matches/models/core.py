@@ -1,6 +1,6 @@
 """Stages, rounds, tables, matches, seats, deals and adjustments.
 
-Deals are the source of truth (DESIGN.md principle 1): ``Match.state`` is a snapshot of the
+Deals are the source of truth (docs/design.md): ``Match.state`` is a snapshot of the
 rules core's fold of the match's deals and adjustments, refreshed in the transaction that
 writes a deal. Database constraints back every invariant: one deal per (match, number), one
 idempotency key per match, a pair at most once in a round (``RoundEntry``), one match per table
@@ -28,7 +28,7 @@ class StageFormat(models.TextChoices):
     SWISS = "swiss", _("Swiss")
     ROUND_ROBIN = "round_robin", _("Round robin")
     POINTS = "points", _("Points stage")
-    """Dou Dizhu (RULES.md §10): rounds at three-seat tables, cumulative points, optional cuts, a final."""
+    """Dou Dizhu (docs/rules.md §10): rounds at three-seat tables, cumulative points, optional cuts, a final."""
 
 
 class Stage(models.Model):
@@ -285,7 +285,7 @@ class ThreeSeat(models.TextChoices):
 
 
 class MatchSeat(models.Model):
-    """A player's one place in a three-seat round (Dou Dizhu, RULES.md §10): seat E, S or W at a
+    """A player's one place in a three-seat round (Dou Dizhu, docs/rules.md §10): seat E, S or W at a
     table's match, or a bye (no match, no seat).
 
     Unique (round, pair) is "one seat per player per round", byes included; unique (match, seat) and
@@ -410,7 +410,7 @@ class Adjustment(models.Model):
     levels = models.SmallIntegerField(_("levels to the opponents"), default=0)
     points = models.SmallIntegerField(_("points deducted"), default=0)
     minutes_late = models.PositiveSmallIntegerField(_("minutes late"), null=True, blank=True)
-    # A forfeit because one player of the pair is absent: the pair forfeits (RULES.md §4, seed 004).
+    # A forfeit because one player of the pair is absent: the pair forfeits (docs/rules.md §4, seed 004).
     absent_player = models.ForeignKey(
         Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("absent player")
     )

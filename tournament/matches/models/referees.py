@@ -13,7 +13,8 @@ from tournament.registration.models import Tournament
 
 
 class RefereeAssignment(models.Model):
-    """A referee's table in a round; referees reach only these (DESIGN.md principle 5)."""
+    """A referee's table in a round; referees reach only these (docs/design.md: roles are
+    enforced on the server)."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="referee_assignments")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="referee_assignments")

@@ -38,7 +38,7 @@ def get(mapping: Any, key: Any) -> Any:
 
 @register.filter
 def note(guidance: Any) -> str:
-    """A tribute guidance's rule in the user's language (RULES.md §6)."""
+    """A tribute guidance's rule in the user's language (docs/rules.md §6)."""
     if guidance is None:
         return ""
     return in_ui_language(en=guidance.note, zh=guidance.note_zh)
@@ -72,6 +72,6 @@ def record_text(record: Any, game: Any) -> str:
 
 @register.filter
 def three_seat_name(code: Any) -> str:
-    """ "E" → "E · East" (东): a three-seat table's seat as on the draw sheet (RULES.md §10)."""
+    """ "E" → "E · East" (东): a three-seat table's seat as on the draw sheet (docs/rules.md §10)."""
     return f"{code} · {labels.seat_name(code)}"
 

@@ -6,7 +6,7 @@ it table for table. New draws use :mod:`tournament.draw.pairing_swiss` (``swiss.
 copy is also the reference the tests compare it with (its exact engine and its fast heuristic).
 Nothing below was changed except the imports (its weighted matching lives beside it).
 
-Swiss pairing (瑞士移位) — RULES.md §4, issue 5.
+Swiss pairing (瑞士移位) — docs/rules.md §4, issue 5.
 
 Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
 position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a

@@ -5,7 +5,7 @@ Every round recorded with ``draw_algorithm = "swiss.v2"`` was drawn by this code
 :func:`swiss_pair` here with the recorded options and seed (and the same entrants) reproduces
 it table for table (tests/data/swiss_v2_rounds.json). Nothing below was changed.
 
-Swiss pairing (瑞士移位) — RULES.md §4, issues 5 and 21. Algorithm ``swiss.v2``.
+Swiss pairing (瑞士移位) — docs/rules.md §4, issues 5 and 21. Algorithm ``swiss.v2``.
 
 Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
 position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a

@@ -8,7 +8,7 @@ Every round recorded with ``draw_algorithm = "swiss.v4"`` was drawn by this code
 it table for table (tests/data/swiss_v4_rounds.json). Nothing below was changed but the imports
 of its three sibling modules.
 
-Swiss pairing (瑞士移位) — RULES.md §4, issues 5 and 21. Algorithm ``swiss.v4``.
+Swiss pairing (瑞士移位) — docs/rules.md §4, issues 5 and 21. Algorithm ``swiss.v4``.
 
 Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
 position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a
