@@ -1,4 +1,4 @@
-"""Load benchmark of the organiser's progress board (issue 15): ``python bench/board_bench.py``.
+"""Load benchmark of the organiser's progress board: ``python bench/board_bench.py``.
 
 Prints ``BENCH web.progress_board_2500_p95_ms``: the 95th percentile latency of the progress
 board of a round of 2,500 tables (pages of 100: by table, slowest first, oldest first in one

@@ -1,11 +1,11 @@
-"""Draw benchmarks (issue 5).
+"""Draw benchmarks.
 
 ``BENCH draw.swiss_5000_s``: pairing Swiss round 9 of 5,000 pairs (target <= 2 s). Eight rounds
 are simulated first (random results: win 2, draw 1, loss 0; seats and opponents recorded); then
 only the ninth round's ``swiss_pair`` call is timed — the median of three runs of the same
 (deterministic) draw. Algorithm only: no database.
 
-``BENCH draw.swiss_exact_1000_s`` / ``BENCH draw.swiss_exact_5000_s`` (issue 21; targets <= 1 s and
+``BENCH draw.swiss_exact_1000_s`` / ``BENCH draw.swiss_exact_5000_s`` (targets <= 1 s and
 <= 5 s): a *hard* field of 1,000 / 5,000 pairs — two departments (each pair in one, drawn at
 random), department protection in every round — paired for ten rounds; then the eleventh round's
 ``swiss_pair`` is timed (median of three). Many score groups, crowded brackets and clashes that

@@ -1,4 +1,4 @@
-"""Benchmarks of the tournament workbook (issue 8): ``python bench/exports_bench.py``.
+"""Benchmarks of the tournament workbook: ``python bench/exports_bench.py``.
 
 Prints, in the ``make bench`` form ``BENCH <name> <value> <unit>``:
 

@@ -1,4 +1,4 @@
-"""Load benchmark of the event live (issue 16): ``python bench/live_bench.py``.
+"""Load benchmark of the event live: ``python bench/live_bench.py``.
 
 The public pages while every table enters results. Prints, in the ``make bench`` form
 ``BENCH <name> <value> <unit>``, for a writer at 20 deals a second (``web.live_*``) and at 50

@@ -1,4 +1,4 @@
-"""Match-clock benchmarks (issue 15).
+"""Match-clock benchmarks.
 
 ``BENCH matches.round_start_2500_s``: ``round_start`` of a published round of 2,500 tables (5,000
 pairs) on PostgreSQL — the round's clock and every match's, with a history row per match (target

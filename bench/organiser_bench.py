@@ -1,4 +1,4 @@
-"""Every organiser page of a 5,000-pair event answers in ≤ 1 s (issue 15): ``python bench/organiser_bench.py``.
+"""Every organiser page of a 5,000-pair event answers in ≤ 1 s: ``python bench/organiser_bench.py``.
 
 Prints ``BENCH web.organiser_<page>_ms``: the median of ``--repeat`` requests (after one to warm
 up) of each organiser page, one at a time as the organiser's browser asks, under gunicorn

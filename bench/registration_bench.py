@@ -1,4 +1,4 @@
-"""BENCH registration.roster_import_2000_s: importing a 2,000-row roster workbook (issue 2: < 5 s).
+"""BENCH registration.roster_import_2000_s: importing a 2,000-row roster workbook (< 5 s).
 
 Runs on DATABASE_URL when set, else on a throw-away SQLite file.
 """

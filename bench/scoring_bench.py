@@ -1,4 +1,4 @@
-"""Benchmarks of the rules core (issue 3, "Performance"): ``python bench/scoring_bench.py``.
+"""Benchmarks of the rules core: ``python bench/scoring_bench.py``.
 
 Prints exactly two lines, in the ``make bench`` form ``BENCH <name> <value> <unit>``:
 

@@ -1,4 +1,4 @@
-"""Benchmark of the tables' QR codes (issue 19): ``python bench/table_links_bench.py``.
+"""Benchmark of the tables' QR codes: ``python bench/table_links_bench.py``.
 
 Prints ``BENCH table_links.qr_codes_200_tables_ms``: the time to sign 200 table tokens and draw
 their QR codes (segno, inline SVG) — what the table cards, a draw sheet or a batch of score sheets

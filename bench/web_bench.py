@@ -1,4 +1,4 @@
-"""Load benchmark of the public pages (issue 7): ``python bench/web_bench.py``.
+"""Load benchmark of the public pages: ``python bench/web_bench.py``.
 
 Prints, in the ``make bench`` form ``BENCH <name> <value> <unit>``:
 

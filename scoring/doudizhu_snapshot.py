@@ -1,4 +1,4 @@
-"""The stored Dou Dizhu table snapshot, read back (issue 14: one typed reader per stored shape).
+"""The stored Dou Dizhu table snapshot, read back (one typed reader per stored shape).
 
 The web application keeps :meth:`scoring.doudizhu.DoudizhuResult.to_json` on a three-seat table's match
 (``Match.state``) and each deal's :meth:`~scoring.doudizhu_deals.DoudizhuDealRecord.to_json` on its deal

@@ -594,7 +594,7 @@ def replay(
     """Replay a whole match: the result equals applying ``call_time``, then each deal (with each
     adjustment after deal ``adjustment.after_deal``) to :func:`start`'s state one by one.
 
-    This is :func:`replay_partial` raising what it refused (issue 14: one replay in the rules core):
+    This is :func:`replay_partial` raising what it refused (one replay in the rules core):
     a ScoringError with the offending deal's number — ``match_finished`` (a deal after the end),
     ``invalid_deal``, ``bad_input``; ``invalid_order`` is caught earlier by :func:`parse_deals`.
     """

@@ -20,7 +20,7 @@ from scoring.standings import standings_json
 
 
 def _replay(args: argparse.Namespace) -> JsonObject:
-    # Every replay error carries "deal" (the deal it concerns, or null), as issue 3 specifies.
+    # Every replay error carries "deal" (the deal it concerns, or null), as docs/scoring-cli.md specifies.
     try:
         data = read_json_input(args.file)
         return replay_json(data).to_json()

@@ -6,7 +6,7 @@ construction, so a combination that cannot work (``best_of`` without a number of
 point deduction in a level game, …) is refused with a clear ``bad_input`` error instead of failing later.
 
 The JSON form (:meth:`RuleOptions.to_json`, accepted back by :meth:`RuleOptions.from_json` and by the
-``rules`` overrides of the CLI) uses the option names of issue 3 and docs/rules.md verbatim.
+``rules`` overrides of the CLI) uses the option names of docs/rules.md verbatim.
 """
 
 from __future__ import annotations

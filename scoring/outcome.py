@@ -189,7 +189,7 @@ class MatchResult:
         out["deals"] = [deal.to_json() for deal in self.deals]
         out["adjustments"] = [adjustment.to_json() for adjustment in self.adjustments]
         out["next_deal"] = self.next_deal.to_json() if self.next_deal is not None else None
-        if self.options.game is Game.TRACTOR:  # issue 9: who declares next
+        if self.options.game is Game.TRACTOR:  # Who declares next
             declarer = self.next_deal.declarer if self.next_deal is not None else None
             out["next_declarer"] = declarer.code if declarer is not None else None
         out["last_regular_deal"] = self.last_regular_deal

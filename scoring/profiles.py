@@ -32,7 +32,7 @@ doudizhu       004    中国二打一扑克竞赛规则   Dou Dizhu (docs/rules.
 ============== ====== ======================== ==========================================================
 
 An organiser picks a profile and may override any option (:func:`options_for`). A profile's definition
-may change when a rulebook is read more carefully (issue 13); an event keeps the options it was created
+may change when a rulebook is read more carefully; an event keeps the options it was created
 with because the web application stores :meth:`~scoring.options.RuleOptions.to_json` with each stage.
 """
 

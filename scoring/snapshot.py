@@ -1,4 +1,4 @@
-"""The stored match snapshot, read back: :class:`MatchSnapshot` (issue 14: one typed reader).
+"""The stored match snapshot, read back: :class:`MatchSnapshot` (one typed reader).
 
 The web application keeps :meth:`scoring.outcome.MatchResult.to_json` on each match (``Match.state``)
 and each deal's record (``DealRecord.to_json`` / ``TractorDealRecord.to_json``) on its deal row. This

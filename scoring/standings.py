@@ -453,7 +453,7 @@ def rank(
                 continue
             values = metric.of_group(group, context)
             if metric.name == "head_to_head":
-                met = _met_within(group, context)  # a pair that met none of them shows none (issue 17)
+                met = _met_within(group, context)  # a pair that met none of them shows none
                 head_to_head.update({entrant: value for entrant, value in values.items() if entrant in met})
             else:
                 lots_used.update({entrant: -value for entrant, value in values.items()})

@@ -1,4 +1,4 @@
-"""What happens once time is called, said plainly (docs/rules.md §2; issue 15).
+"""What happens once time is called, said plainly (docs/rules.md §2).
 
 :func:`time_up_notice` reads the match's options (``at_time_up``, ``time_up_tie``, the format) and
 its state after the fold (status, winner, reason, deals played, the last regular deal) and says

@@ -86,7 +86,7 @@ class PairFactory(factory.django.DjangoModelFactory):
 
 
 class StageFactory(factory.django.DjangoModelFactory):
-    """A stage with the rules in force stored as ``stage_create`` stores them (issue 13)."""
+    """A stage with the rules in force stored as ``stage_create`` stores them."""
 
     class Meta:
         model = Stage
@@ -129,7 +129,7 @@ class MatchFactory(factory.django.DjangoModelFactory):
     ew_pair = factory.SubFactory(PairFactory, tournament=factory.SelfAttribute("..round.stage.tournament"))
 
 
-# -- issue 6: referees' tables ----------------------------------------------------------------------
+# -- referees' tables -------------------------------------------------------------------------------
 
 
 class RefereeAssignmentFactory(factory.django.DjangoModelFactory):

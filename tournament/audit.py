@@ -52,7 +52,7 @@ REASON_MAX = 100
 def reason_clean(reason: str | None, *, required: bool = True) -> str:
     """A change's reason as it is kept: white space collapsed; refused if it is empty (when
     ``required``) or longer than :data:`REASON_MAX` — refused, not cut, so the organiser never sees
-    a different reason in the history than the one typed (issue 14). Raises :class:`UserError`
+    a different reason in the history than the one typed. Raises :class:`UserError`
     (HTTP 400, code ``reason_required`` / ``reason_too_long``, the message on the ``reason`` field)."""
     text = " ".join((reason or "").split())
     if required and not text:

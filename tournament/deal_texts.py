@@ -44,7 +44,7 @@ def _penalties_text(penalties: Any) -> list[str]:
 
 def tractor_outcome_text(outcome: Any) -> str:
     """A Tractor deal as entered, in Tractor words: "North declares · defenders won 60 in tricks ·
-    bottom 25, pair ×3 · E/W: exposed card · revoke (藏张) by N/S" — no internal codes (issue 17)."""
+    bottom 25, pair ×3 · E/W: exposed card · revoke (藏张) by N/S" — no internal codes."""
     if not isinstance(outcome, dict):
         return ""
     parts = []

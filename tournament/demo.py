@@ -136,7 +136,7 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
         _assign_referees(quarter_finals, referees, organiser)
         # The quarter-finals are under way: some confirmed, one being played, one not started.
         _play_round(quarter_finals, rng, organiser, finish=False)
-        # the third game: Dou Dizhu for individuals at three-seat tables (issue 20)
+        # the third game: Dou Dizhu for individuals at three-seat tables
         doudizhu = doudizhu_demo_build(seed=seed, organiser=organiser, departments=DEPARTMENTS, names=(SURNAMES, GIVEN))
     export_job_start(tournament=tournament, user=organiser)  # the organiser's workbook, ready to download
     logins = [("organiser", "organiser", DEMO_PASSWORD)] + [

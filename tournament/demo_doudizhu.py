@@ -1,4 +1,4 @@
-"""The demo's Dou Dizhu event (issue 20): 27 players at three-seat tables, a points stage of 3 rounds
+"""The demo's Dou Dizhu event: 27 players at three-seat tables, a points stage of 3 rounds
 with a cut to 9 after round 2, then a final table of 3 under way — built through the services like
 the rest of the demo (the individual roster import, check-in, the draw, deal entry, sign-off,
 advancement)."""

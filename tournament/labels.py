@@ -74,7 +74,7 @@ def reason(code: Any) -> str:
     return str(names.get(str(code), code or ""))
 
 
-# -- the rules in force (issue 13) -------------------------------------------------------------------
+# -- the rules in force -------------------------------------------------------------------
 
 
 def profile_title(name: Any) -> str:
@@ -244,7 +244,7 @@ def tractor_faults(deal: Any) -> list[str]:
     return faults
 
 
-# -- knockout rounds by their names (issue 15) ------------------------------------------------------
+# -- knockout rounds by their names ------------------------------------------------------
 
 
 def knockout_round_name(pairs: int) -> str:

@@ -1,6 +1,6 @@
 """The Django side's one door to the rules core: which options apply, and its messages.
 
-No rule is computed here. A stage **keeps the rules it was created with** (issue 13): when a stage
+No rule is computed here. A stage **keeps the rules it was created with**: when a stage
 is created, :func:`stage_rules_resolve` resolves its profile (the stage's own, else the
 tournament's) with the tournament's and then the stage's overrides, and the stage stores the result
 (``Stage.rules``, :meth:`RuleOptions.to_json`). From then on :func:`rules_for_stage` — the one

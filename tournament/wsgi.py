@@ -8,5 +8,5 @@ django_application = get_wsgi_application()
 from tournament.standings.public_responses import PublicResponses  # noqa: E402 (needs the settings)
 
 # The public pages' whole responses, kept by each worker and served before Django while what they
-# were built from is unchanged (issue 16; tournament/standings/public_responses.py).
+# were built from is unchanged (tournament/standings/public_responses.py).
 application = PublicResponses(django_application)

@@ -1,4 +1,4 @@
-/* The offline queue of the entry pages (issue 19; docs/player-entry.md).
+/* The offline queue of the entry pages (docs/player-entry.md).
 
    Every deal confirmed on a referee's match page or a table's page goes into IndexedDB first, with
    its idempotency key and the state it was entered against (the match version, or the deal number

@@ -1,4 +1,4 @@
-/* The entry pages' service worker (issue 19; served at /entry-sw.js by claim_views.service_worker).
+/* The entry pages' service worker (served at /entry-sw.js by claim_views.service_worker).
 
    Network first, the last copy when the network is gone: a table's page or a referee's match page
    reloaded offline opens as it was last seen, with the site's scripts and styles, and the offline

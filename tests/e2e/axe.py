@@ -12,7 +12,7 @@ from typing import Any
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 BLOCKING = ("serious", "critical")
-"""The impacts a page may not have (issue 17: "0 serious or critical")."""
+"""The impacts a page may not have ("0 serious or critical")."""
 
 
 def axe_results(page: Any) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""One event that has what the main pages show (issue 17), built through the services as organisers
+"""One event that has what the main pages show, built through the services as organisers
 and referees would: a finished Swiss round (signed off), a second round under way with a failed A
 attempt, a forfeit, a referee with a table in each round, an organiser; and a small knockout."""
 

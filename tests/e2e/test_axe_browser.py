@@ -1,4 +1,4 @@
-"""Accessibility stays clean (issue 17): axe-core finds no serious or critical violation on the main
+"""Accessibility stays clean: axe-core finds no serious or critical violation on the main
 public, referee and organiser pages, in Chinese and in English, at a phone's size.
 
 One event serves the whole sweep (building it is the slow part); each page is opened once per

@@ -1,4 +1,4 @@
-"""The organiser's clock and progress board in a real Chromium (issue 15): the organiser pauses
+"""The organiser's clock and progress board in a real Chromium: the organiser pauses
 and extends the round from its clock page, the referee's page shows the paused and the new time,
 time is called and the referee's page says what happens next; the progress board shows each
 table's state. Screenshots at phone (390×844) and desktop (1280×800) sizes, in Chinese and

@@ -1,4 +1,4 @@
-"""The correction flags and the clearing of a started next match in a real Chromium (issue 17):
+"""The correction flags and the clearing of a started next match in a real Chromium:
 the organiser's stage and round pages with the choices, the public standings' notice, the
 corrected semi-final's page that offers to clear the started final, and the clearing page — in
 Chinese and English, on a phone (390×844) and a desktop (1280×800). Nothing is cut off sideways,

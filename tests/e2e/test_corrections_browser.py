@@ -1,4 +1,4 @@
-"""The unlock page in a real Chromium (issue 17): before a round-1 Swiss match is reopened, the
+"""The unlock page in a real Chromium: before a round-1 Swiss match is reopened, the
 organiser sees what depends on it — the later round, the knockout advanced from it — and must tick
 that they read it; the reopened match says its clock stays stopped. Phone size (390×844), Chinese
 and English; screenshots in ``test-output/screenshots/corrections-*.png`` for a person to look at."""

@@ -1,4 +1,4 @@
-"""The Content-Security-Policy in a real browser (issue 18): the main public, referee and
+"""The Content-Security-Policy in a real browser: the main public, referee and
 organiser pages load, their scripts run (htmx swaps, confirms, the countdowns) and Chromium
 reports no violation of the policy."""
 

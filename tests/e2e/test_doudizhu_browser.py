@@ -1,4 +1,4 @@
-"""Issue 20 in a real browser (Chromium, phone 390×844): a referee enters a Dou Dizhu table's deals on the
+"""Dou Dizhu in a real browser (Chromium, phone 390×844): a referee enters a Dou Dizhu table's deals on the
 phone — landlord seat, bid, the bombs stepper, spring, who won — sees the preview and confirms; then the
 public standings after a cut show who went on and who was eliminated."""
 

@@ -1,4 +1,4 @@
-"""The event's life, the door and find-my-table answers in a real Chromium (issue 15), at a phone's
+"""The event's life, the door and find-my-table answers in a real Chromium, at a phone's
 and a desktop's size, in Chinese and English: each page fits the screen, and the door's tap checks
 a pair in without a reload. Screenshots in ``test-output/screenshots/event-*.png``."""
 

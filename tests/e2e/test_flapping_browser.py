@@ -1,4 +1,4 @@
-"""The room's wifi flapping (issue 19), in real Chromium: two phones at one table (North and East)
+"""The room's wifi flapping, in real Chromium: two phones at one table (North and East)
 enter deals while each goes offline and online every few seconds. Afterwards the database holds
 exactly what each phone says became of its deals: 0 lost (nothing left waiting, every deal either
 recorded once or refused with a reason), 0 doubled (one entry per idempotency key, one per number).

@@ -1,4 +1,4 @@
-"""Entry that survives the network (issue 19), in real Chromium: deals entered offline are kept on
+"""Entry that survives the network, in real Chromium: deals entered offline are kept on
 the phone (IndexedDB) through a reload and sent in order when the connection returns — each once;
 a deal someone else entered meanwhile makes a plain refusal on the phone, never a double."""
 

@@ -1,4 +1,4 @@
-"""Every page says exactly what happened (issue 17), in a real Chromium at a phone's size (390×844)
+"""Every page says exactly what happened, in a real Chromium at a phone's size (390×844)
 and a laptop's (1366×800), in Chinese and English. Screenshots go to
 ``test-output/screenshots/pages-*.png`` for a person to look at."""
 

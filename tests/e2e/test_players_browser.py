@@ -1,4 +1,4 @@
-"""Players at the table (issue 19), in real Chromium: two browser contexts are the two sides of a
+"""Players at the table, in real Chromium: two browser contexts are the two sides of a
 table. North enters, East confirms on their own phone; a disputed deal is settled by the referee;
 the table's code is refused on another table, after revocation and after the round."""
 
@@ -95,12 +95,12 @@ def test_north_enters_east_confirms_a_dispute_is_settled_by_the_referee(browser,
             signed_in(desk, ref, live_server)
             desk.goto("/referee/")
             dispute = desk.locator(f'#disputes [data-dispute="{claim.pk}"]')
-            # both versions, in the page's language (issue 17: 北 › 东 › 南 on a Chinese page, not N E S)
+            # both versions, in the page's language (北 › 东 › 南 on a Chinese page, not N E S)
             assert "北 › 东 › 南" in dispute.inner_text() and "东 › 西" in dispute.inner_text()
             shot(desk, "referee-home-dispute-zh-phone")
             dispute.locator("a").click()
             desk.locator("input[name=choice][value=counter]").check()
-            # the settle form's reason, not the undo form's (undo asks for a reason too, issue 17)
+            # the settle form's reason, not the undo form's (undo asks for a reason too)
             desk.locator("input[name=reason][id^=settle-reason]").fill("双方确认东西双上")
             assert fits(desk)
             shot(desk, "referee-settle-zh-phone")

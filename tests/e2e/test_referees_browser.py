@@ -1,4 +1,4 @@
-"""Referees managed in the app (issue 15), in a real browser on a phone (390×844) and a laptop
+"""Referees managed in the app, in a real browser on a phone (390×844) and a laptop
 (1280×800): the organiser makes two referees and gives them tables by hand; a referee signs in
 with the one-time link and sees their tables grouped under the event and the round."""
 

@@ -39,5 +39,5 @@ def test_a_real_worker_calls_time_at_the_cap_and_stores_the_refolded_match(worke
     assert match.time_called_at is not None
     assert match.time_called_during_deal == 4  # the deal being played when time was called
     assert match.status == MatchStatus.RUNNING
-    # timed-40 is seed 002's +5/+3/+1 (issue 13): 2 → 7 → 12 → A (an upgrade never passes A)
+    # timed-40 is seed 002's +5/+3/+1: 2 → 7 → 12 → A (an upgrade never passes A)
     assert [deal.record["levels_after"]["NS"] for deal in match.deals.order_by("number")] == [7, 12, 14]

@@ -1,4 +1,4 @@
-"""Property tests for scoring.cards (issue 4).
+"""Property tests for scoring.cards.
 
 The classifier counts ranks and checks what the wild cards can fill; here a brute-force oracle
 instead substitutes every non-joker card (13 ranks × 4 suits) for each heart level card and

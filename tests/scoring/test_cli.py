@@ -1,4 +1,4 @@
-"""``python -m scoring replay | profiles | standings`` (issue 3 "Command line"): every error code through
+"""``python -m scoring replay | profiles | standings``: every error code through
 the real command line (a subprocess, as users and auditors script it) and, for speed, in process through
 ``scoring.cli.main``."""
 
@@ -68,7 +68,7 @@ REPLAY_ERRORS = [
 
 @pytest.mark.parametrize(("code", "data", "deal"), REPLAY_ERRORS, ids=[case[0] for case in REPLAY_ERRORS])
 def test_replay_error_codes_through_the_real_cli(code: str, data: dict[str, Any], deal: int | None) -> None:
-    """Issue 3: bad input → exit status 2 and {"error": {"code", "message", "deal"}} on stdout, never a
+    """Bad input → exit status 2 and {"error": {"code", "message", "deal"}} on stdout, never a
     traceback."""
     status, out, stderr = cli("replay", stdin=json.dumps(data))
     assert status == 2 and stderr == ""
@@ -129,7 +129,8 @@ def test_replay_reads_a_file_and_stdin(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_replay_output_shape(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 3's output keys: status, winner, reason, levels, a_failures, deals (+ points, games)."""
+    """The replay's output keys (docs/scoring-cli.md): status, winner, reason, levels, a_failures, deals
+    (+ points, games)."""
     status, out = run_stdin(
         capsys, monkeypatch, {"profile": "classic", "deals": [{"order": ["E", "N", "W"]}]}, "replay"
     )
@@ -159,7 +160,7 @@ def test_replay_output_shape(capsys: pytest.CaptureFixture[str], monkeypatch: py
 
 
 def test_tractor_replay_through_the_real_cli() -> None:
-    """Issue 9: the CLI accepts a Tractor match and reports levels, next declarers and the result."""
+    """The CLI accepts a Tractor match and reports levels, next declarers and the result."""
     data = {
         "profile": "tractor-3deck",
         "deals": [{"declarer": "NS", "defender_points": 125}, {"defender_points": 40}],
@@ -241,7 +242,7 @@ DEEP = [
 @pytest.mark.parametrize("command", ["replay", "standings"])
 @pytest.mark.parametrize("text", DEEP, ids=["unclosed-100000", "closed-500", "objects-5000"])
 def test_deeply_nested_json_is_bad_input_not_a_recursion_error(command: str, text: str) -> None:
-    """Issue 18: the JSON parser recursed into Python's limit and the CLI exited 1 with
+    """The JSON parser recursed into Python's limit and the CLI exited 1 with
     ``internal_error: RecursionError``; a document nested too deeply is the user's bad input."""
     status, out, stderr = cli(command, stdin=text)
     assert status == 2 and stderr == ""

@@ -1,4 +1,4 @@
-"""Property tests of Dou Dizhu tables (issue 20 "Tests"; docs/rules.md §10): every deal is zero-sum, the multiple
+"""Property tests of Dou Dizhu tables (docs/rules.md §10): every deal is zero-sum, the multiple
 never exceeds the cap, the points after each deal are the running sums, and a table plays exactly its
 deals."""
 

@@ -31,7 +31,7 @@ EW_TO_A = ("E W", "E W", "E W", "E W")
 
 TIMED_40_PLUS_3 = options_for(profile="timed-40", overrides={"upgrades": {"1-2": 3, "1-3": 2, "1-4": 1}})
 """Seed 002's time rules with the default upgrades: the tests below were written for them before the
-profile took seed 002's own +5/+3/+1 (issue 13); they are about the time rules, not the upgrades."""
+profile took seed 002's own +5/+3/+1; they are about the time rules, not the upgrades."""
 
 
 # -- docs/rules.md §1: deal level, upgrades, A ----------------------------------------------------------
@@ -141,7 +141,7 @@ def test_a_failure_limit_is_an_option() -> None:
 
 
 def test_a_deal_after_passing_a_is_refused() -> None:
-    """Issue 3: entering a deal after the match has finished is an error (code match_finished)."""
+    """Entering a deal after the match has finished is an error (code match_finished)."""
     with pytest.raises(ScoringError) as caught:
         run("classic", *NS_TO_A, "N S", "E W")
     assert caught.value.code is ErrorCode.MATCH_FINISHED and caught.value.deal == 6
@@ -188,7 +188,7 @@ def test_first_to_reach_breaks_equal_levels() -> None:
 
 
 def test_first_to_reach_falls_back_to_the_setting_side_when_both_reached_together() -> None:
-    """Issue 3: first_to_reach — if both levels were reached at the same deal, the side that set the
+    """``first_to_reach`` — if both levels were reached at the same deal, the side that set the
     level of the last deal wins; with no such side, an extra deal decides."""
     assert settle_on_levels(
         levels=(5, 5), reached_at=(3, 3), last_setter=Side.EW, tie=TimeUpTie.FIRST_TO_REACH
@@ -199,7 +199,7 @@ def test_first_to_reach_falls_back_to_the_setting_side_when_both_reached_togethe
 
 
 def test_setting_side_wins_equal_levels() -> None:
-    """docs/rules.md §2 (revised, issue 13), time_up_tie = setting_side: the side on stage (台上) when play
+    """docs/rules.md §2, time_up_tie = setting_side: the side on stage (台上) when play
     stops wins — the winner of the last regular deal, at whose level the next deal would be played."""
     options = options_for(profile="timed-90", overrides={"time_up_tie": "setting_side"})
     out = run(options, "N S", "E W", time_called=2)  # EW won deal 2 and draws level at 5: EW is on stage
@@ -228,7 +228,7 @@ def test_extra_deal_is_won_by_its_first_out_side() -> None:
 
 
 def test_extra_deal_that_passes_a_is_reported_as_passed_a() -> None:
-    """Issue 3: an extra deal is won by its first-out side — unless it passed A (reason passed_a)."""
+    """An extra deal is won by its first-out side — unless it passed A (reason passed_a)."""
     deals = (*NS_TO_A, "E W", "E W", "E W", "E W")  # both at A after deal 8
     needs = run("timed-90", *deals, time_called=8)
     assert needs["status"] == "needs_extra_deal" and needs["levels"] == {"NS": 14, "EW": 14}
@@ -300,7 +300,7 @@ def test_fixed_deals_points_tie_needs_an_extra_deal() -> None:
 
 
 def test_fixed_deals_points_time_called_early() -> None:
-    """Issue 3: in a points format, time called makes that deal the last regular one; points decide."""
+    """In a points format, time called makes that deal the last regular one; points decide."""
     out = run("points-6", "N S", "E N W", time_called=2)
     assert (out["winner"], out["reason"], out["last_regular_deal"]) == ("NS", "points", 2)
 

@@ -1,4 +1,4 @@
-"""Property tests (issue 3): levels stay within 2..14; a finished match refuses further deals; replay is
+"""Property tests: levels stay within 2..14; a finished match refuses further deals; replay is
 deterministic and equals deal-by-deal application; in a level game a winner either passed A or time was
 called; points totals are the sum of per-deal points; standings ranks agree with the ordering."""
 

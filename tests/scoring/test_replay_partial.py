@@ -116,7 +116,7 @@ def test_partial_replay_is_replay_of_the_longest_valid_prefix(options, deals, ti
         assert partial.result.to_json() == full.to_json()
 
 
-# -- issue 14: one replay. ``replay`` is ``replay_partial`` raising its refusal; both are checked against
+# -- one replay. ``replay`` is ``replay_partial`` raising its refusal; both are checked against
 # an independent reference: the immutable states of both games applied item by item.
 
 

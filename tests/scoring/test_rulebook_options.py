@@ -1,4 +1,4 @@
-"""The Guandan options issue 13 added so that each profile follows its own rulebook (docs/rules.md §1, §2,
+"""The Guandan options that let each profile follows its own rulebook (docs/rules.md §1, §2,
 §6): ``upgrades`` (seed 002 三(2)), ``a_pass: side_not_last`` (seed 003), ``a_reset`` (seeds 002, 003),
 the extra deal won by the side that goes up (seed 003 先升级的为获胜方), ``setting_side`` (the side on
 stage when play stops), and the anti-tribute recorded with a deal. Each is shown on a worked example,
@@ -361,7 +361,7 @@ def test_every_option_round_trips_and_to_json_names_every_field(profile: str, ov
     assert options_for(profile="classic", overrides=data) == options  # any profile + the stored options
 
 
-# -- property tests (issue 13 "Tests") ----------------------------------------------------------------
+# -- property tests ----------------------------------------------------------------
 
 
 @st.composite

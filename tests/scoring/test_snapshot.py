@@ -1,4 +1,4 @@
-"""The stored snapshot read back (issue 14): ``MatchResult.to_json`` writes ``"schema": 1`` and
+"""The stored snapshot read back: ``MatchResult.to_json`` writes ``"schema": 1`` and
 :class:`scoring.snapshot.MatchSnapshot` is its one reader — for both games, for snapshots stored
 before the version was written, and for a match never folded (``{}``)."""
 

@@ -87,7 +87,7 @@ def test_head_to_head_breaks_a_tie_between_entrants_who_met() -> None:
 
 
 def test_head_to_head_is_none_for_tied_entrants_who_never_met() -> None:
-    """Issue 17: the column reads the same for every pair it could not separate — none, not a 0 that
+    """The column reads the same for every pair it could not separate — none, not a 0 that
     looks like a lost meeting — while a pair that met (and lost to) another tied one shows its 0."""
     options = options_for(profile="classic", overrides={"tie_breakers": ["match_points", "head_to_head", "wins"]})
     never_met = [won(1, "A", "X"), won(1, "B", "Y")]  # A and B tied on 2, never met
@@ -113,7 +113,7 @@ def test_buchholz_and_wins() -> None:
 
 
 def test_full_ties_share_a_rank_until_lots_are_drawn() -> None:
-    """Issue 3: full ties share a rank until lots are drawn; lots are seeded and recorded."""
+    """Full ties share a rank until lots are drawn; lots are seeded and recorded."""
     results = [won(1, "A", "B"), won(1, "C", "D")]
     shared = rank(results=results, options=DEFAULT)
     assert table(shared, "shared", "lots") == [

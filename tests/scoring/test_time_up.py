@@ -1,4 +1,4 @@
-"""What happens at time-up, said plainly (docs/rules.md §2; issue 15): one case per option, each folded
+"""What happens at time-up, said plainly (docs/rules.md §2): one case per option, each folded
 by the rules core's replay, then read by ``time_up_notice``."""
 
 from __future__ import annotations

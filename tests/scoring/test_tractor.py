@@ -1,4 +1,4 @@
-"""Three-deck Tractor (seed 001; docs/rules.md §9; issue 9): the level table, bottom multipliers, declarer
+"""Three-deck Tractor (seed 001; docs/rules.md §9): the level table, bottom multipliers, declarer
 rotation, penalties, revoke, late arrival and the one-more-deal timing."""
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def test_penalties_are_20_points_each() -> None:
     ("revoke", "points", "result", "upgrade"),
     [
         ("NS", 0, "defenders_take_over", 0),  # declarers revoke: they fall; under 120 the defenders +0
-        ("NS", 40, "defenders_take_over", 0),  # (issue 13: this was +1 before docs/rules.md §9 was corrected)
+        ("NS", 40, "defenders_take_over", 0),  # (this was +1 before docs/rules.md §9 was corrected)
         ("NS", 120, "defenders_take_over", 0),  # 满120分: the table's take-over
         ("NS", 250, "defenders_up", 2),  # … and by the table when the points give more
         ("EW", 200, "declarers_up", 1),  # defenders revoke: declarers upgrade at least one level
@@ -147,7 +147,7 @@ def test_penalties_are_20_points_each() -> None:
 def test_revoke_ends_the_deal_and_the_other_side_upgrades(
     revoke: str, points: int, result: str, upgrade: int
 ) -> None:
-    """Seed 001 §17 (藏张; docs/rules.md §9 as corrected for issue 13): 如庄家藏张除判下台外并根据分数，满120分，
+    """Seed 001 §17 (藏张; docs/rules.md §9 as corrected): 如庄家藏张除判下台外并根据分数，满120分，
     防家升级 — a declarer's revoke makes the declarers fall and the defenders go up by the table only from
     120 points; 防家藏张则判庄家直接升级并根据分数，不够120分，升级 — a defender's revoke sends the
     declarers up by the table under 120 points, at least one level."""
@@ -303,8 +303,8 @@ def test_a_guandan_order_in_a_tractor_match_is_refused() -> None:
         TractorState.initial(PROFILES["classic"])
 
 
-def test_a_full_tractor_match_from_issue_9() -> None:
-    """Issue 9: ``{"profile": "tractor-3deck", "deals": [{"declarer": "NS", "defender_points": 125}, …]}``
+def test_a_full_tractor_match_on_the_command_line() -> None:
+    """``{"profile": "tractor-3deck", "deals": [{"declarer": "NS", "defender_points": 125}, …]}``
     reports the levels, the declarer of each next deal and the result."""
     out = tractor(
         {"declarer": "NS", "defender_points": 125},

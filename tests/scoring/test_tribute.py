@@ -143,7 +143,7 @@ def test_seed_002_profiles_use_it() -> None:
     ],
 )
 def test_the_chinese_notes_name_seats_in_chinese(kwargs) -> None:  # type: ignore[no-untyped-def]
-    """Issue 17: a Chinese page says 北/东/南/西, not N/E/S/W; the English note keeps the letters."""
+    """A Chinese page says 北/东/南/西, not N/E/S/W; the English note keeps the letters."""
     options = {"variant": STANDARD, **kwargs, "order": order(kwargs["order"])}
     guidance = tribute_for(**options)
     assert not any(letter in guidance.note_zh for letter in "NESW")

@@ -55,7 +55,7 @@ def test_levels_are_2_to_14_shown_as_cards() -> None:
     ],
 )
 def test_finishing_orders(given: list[str] | str, seats: str, winner: Side, place: int) -> None:
-    """Issue 3: 2 seats only for partners (双下); with 3 seats the missing one is last; 4 must be all."""
+    """2 seats only for partners (双下); with 3 seats the missing one is last; 4 must be all."""
     order = FinishingOrder.parse(given)
     assert str(order) == seats and order.winner is winner and order.partner_place == place
     assert repr(order) == f"FinishingOrder({seats!r})"

@@ -1,4 +1,4 @@
-"""One reason helper for every audited write (tournament.audit.reason_clean, issue 14)."""
+"""One reason helper for every audited write (tournament.audit.reason_clean)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Integers past a column's range and numbers that are not numbers (issue 18): a field error or a
+"""Integers past a column's range and numbers that are not numbers: a field error or a
 400, never a 500, and nothing written; every integer column has a check constraint of its range."""
 
 from __future__ import annotations

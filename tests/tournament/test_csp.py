@@ -1,4 +1,4 @@
-"""Content-Security-Policy (issue 18): only the site's own scripts and styles, nothing inline, on
+"""Content-Security-Policy: only the site's own scripts and styles, nothing inline, on
 every page; no template writes an inline script, style or event handler."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Error pages in the site's style and language (issue 17): not Django's bare English "Not Found"."""
+"""Error pages in the site's style and language: not Django's bare English "Not Found"."""
 
 from __future__ import annotations
 

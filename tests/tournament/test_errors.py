@@ -1,4 +1,4 @@
-"""One application error type and one mapping to HTTP (issue 14, issue 18): every error a user can
+"""One application error type and one mapping to HTTP: every error a user can
 cause — the application's own, the rules core's, Django's ValidationError — answers a 4xx with a
 code and a readable message, on the API and on the pages alike."""
 

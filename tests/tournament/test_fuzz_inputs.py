@@ -1,4 +1,4 @@
-"""Hypothesis against every organiser and referee form and every write endpoint (issue 18):
+"""Hypothesis against every organiser and referee form and every write endpoint:
 strings of any Unicode, integers at and past the columns' bounds, fields missing and extra. No
 answer is a 5xx, and a refused request writes nothing (no row, no version, no history), on
 PostgreSQL. Bounded: a fixed number of examples per endpoint, derandomised."""

@@ -1,4 +1,4 @@
-"""The organiser's pages of a big event (issue 15): the pair list, the round page and the round's
+"""The organiser's pages of a big event: the pair list, the round page and the round's
 referees come in pages, and what a page costs does not grow with the pairs."""
 
 from __future__ import annotations

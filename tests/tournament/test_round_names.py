@@ -1,4 +1,4 @@
-"""Knockout rounds by their names (issue 15): one function, used by the pages."""
+"""Knockout rounds by their names: one function, used by the pages."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_the_draw_sheet_of_a_knockout_round_is_named_by_the_round():
 @pytest.mark.django_db
 def test_every_page_of_the_final_names_it(client):
     """The round clock, the board, the round's referees, the referee's match page and the public
-    draw, overview, match page and big screen all say 决赛, never 第 3 轮 (issue 15)."""
+    draw, overview, match page and big screen all say 决赛, never 第 3 轮."""
     from django.urls import reverse
 
     from tests.factories import organiser

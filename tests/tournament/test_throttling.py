@@ -1,4 +1,4 @@
-"""The public API's throttle counts every request once, under concurrency (issue 18): 1,300
+"""The public API's throttle counts every request once, under concurrency: 1,300
 requests from 16 threads against 1,200 a minute used to pass all (DRF's throttle reads, modifies
 and writes back a list of timestamps; concurrent requests overwrite each other's)."""
 

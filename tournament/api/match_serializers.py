@@ -204,7 +204,7 @@ class DependentMatchOut(serializers.Serializer):
 
 
 class DependentsOutput(serializers.Serializer):
-    """What was built on a confirmed match (issue 17), as the unlock page shows it."""
+    """What was built on a confirmed match, as the unlock page shows it."""
 
     stage = serializers.CharField()
     later_rounds = serializers.ListField(child=serializers.IntegerField())

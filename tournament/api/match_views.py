@@ -67,7 +67,7 @@ def _detail_written(entry: services.DealEntry, *, read: Match) -> dict[str, Any]
     """:func:`_detail` of the match as a deal's write just stored it (its row was locked, saved and
     committed: nothing newer to read), with the table and pairs of ``read`` — the same match as the
     view read it a moment before — where they are the same rows, and the deals and flags the write
-    folded: a deal's answer reads nothing again (issue 16: every table enters results)."""
+    folded: a deal's answer reads nothing again (every table enters results)."""
     written = entry.match
     for name in ("table", "ns_pair", "ew_pair"):
         field = Match._meta.get_field(name)
@@ -332,7 +332,7 @@ class UnlockView(MatchView):
 class MatchClearView(MatchView):
     @extend_schema(
         summary="Clear a started knockout match a correction waits for (organisers, chief referee)",
-        description="Issue 17: when a corrected match's new winner cannot move into the next match because "
+        description="When a corrected match's new winner cannot move into the next match because "
         "it has started (409 successor_started at the sign-off), this deletes that match's deals and "
         "adjustments with a reason (kept in the history) and resets its clock; then the correction can be "
         "signed off and the bracket follows. Refused: match_locked (signed off: unlock it first), "

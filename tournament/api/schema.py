@@ -1,4 +1,4 @@
-"""What the OpenAPI schema and the server agree on, in one place (issue 18: schemathesis found
+"""What the OpenAPI schema and the server agree on, in one place (schemathesis found
 undocumented 4xx codes and unknown query parameters accepted).
 
 - :func:`error_responses` (a drf-spectacular postprocessing hook) documents on every operation the

@@ -14,7 +14,7 @@ docs_view = csp_update({"style-src": ["'unsafe-inline'"]})(SpectacularSwaggerSpl
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", docs_view, name="docs"),
-    path("public/", include("tournament.api.public_urls")),  # read-only, anonymous (issue 7)
+    path("public/", include("tournament.api.public_urls")),  # read-only, anonymous
     path("cards/classify/", card_views.CardClassifyView.as_view(), name="cards_classify"),
     path("cards/beats/", card_views.CardBeatsView.as_view(), name="cards_beats"),
     # referee devices: a token for the device, then the same operations as the pages

@@ -1,4 +1,4 @@
-"""A later stage after a correction of the stage it was advanced from (issue 17, docs/corrections.md).
+"""A later stage after a correction of the stage it was advanced from (docs/corrections.md).
 
 Whenever a match of a Swiss or round-robin stage is signed off — again after a correction, or for
 the first time when the stage was advanced while it counted provisionally (the event counts

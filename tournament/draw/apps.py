@@ -8,5 +8,5 @@ class DrawConfig(AppConfig):
     verbose_name = _("Draw")
 
     def ready(self) -> None:
-        # Winners of a fixed bracket advance when a match is signed off (issue 5).
+        # Winners of a fixed bracket advance when a match is signed off.
         from tournament.draw import receivers  # noqa: F401

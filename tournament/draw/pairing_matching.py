@@ -7,7 +7,7 @@ survive), and it proves when no perfect matching exists. The knockout draw compl
 department-protected pairings with it: a completion that keeps the greedy's pairs and augments
 in this order is part of how ``knockout.bracket.v1`` and ``knockout.redraw.v1`` draw, so it stays
 while they do (rustworkx's matching would give another maximum matching, hence other draws).
-The Swiss draw no longer uses it (``pairing_swiss_seeds``, on rustworkx; issue 21); the frozen
+The Swiss draw no longer uses it (``pairing_swiss_seeds``, on rustworkx); the frozen
 Swiss engines under tests/tournament/draw/reference/ and the tests' oracles still do.
 
 Vertices are any hashable integers; ``mate`` maps each matched vertex to its partner.

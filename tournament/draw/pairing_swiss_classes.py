@@ -1,5 +1,5 @@
 """The class bound of the Swiss criteria: a lower bound over every pairing, and a pairing that
-meets it (swiss.v6, issue 21; used by :mod:`tournament.draw.pairing_swiss`, whose docstring
+meets it (swiss.v6; used by :mod:`tournament.draw.pairing_swiss`, whose docstring
 defines the criteria).
 
 A *class* is what the criteria above the order see of an entrant: its score group, its

@@ -40,7 +40,7 @@ def finish_event(sender: Any, match: Any, **kwargs: Any) -> None:
 @receiver(match_confirmed, dispatch_uid="draw.advancement_recheck")
 def recheck_advancement(sender: Any, match: Any, **kwargs: Any) -> None:
     """A corrected match signed off again: later stages advanced from its stage follow or are
-    flagged "advancement changed" (``tournament.draw.advancement_flags``; issue 17)."""
+    flagged "advancement changed" (``tournament.draw.advancement_flags``)."""
     try:
         advancement_recheck(match=match)
     except Exception:  # the sign-off has committed; the organiser sees no flag and can re-check by hand
@@ -50,7 +50,7 @@ def recheck_advancement(sender: Any, match: Any, **kwargs: Any) -> None:
 @receiver(match_confirmed, dispatch_uid="draw.round_recheck")
 def recheck_rounds(sender: Any, match: Any, **kwargs: Any) -> None:
     """A corrected match signed off again: later rounds of its Swiss stage drawn from standings the
-    correction changed are flagged (``tournament.draw.round_flags``; issue 17)."""
+    correction changed are flagged (``tournament.draw.round_flags``)."""
     try:
         round_recheck(match=match)
     except Exception:  # the sign-off has committed; the unlock page said the rounds stay as drawn

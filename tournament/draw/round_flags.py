@@ -1,4 +1,4 @@
-"""A later round of a Swiss stage after a correction of an earlier round (issue 17, docs/corrections.md).
+"""A later round of a Swiss stage after a correction of an earlier round (docs/corrections.md).
 
 A Swiss round is drawn from the standings of the rounds before it. When a signed-off match of an
 earlier round is unlocked, the correction keeps, for each later round already drawn (a draft,

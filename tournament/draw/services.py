@@ -490,7 +490,7 @@ def round_unpublish(*, round_: Round, user: Any = None, reason: str = "") -> Rou
 def round_delete(*, round_: Round, user: Any = None, reason: str = "") -> None:
     """Delete a draft round. Deleting a stage's first round also forgets its bracket or schedule,
     so the next draw starts afresh (with a new seed). A flag saying the round was drawn from
-    standings a correction changed (issue 17) is closed: its next draw reads the corrected ones."""
+    standings a correction changed is closed: its next draw reads the corrected ones."""
     with transaction.atomic():
         locked = _locked_round(round_)
         if locked.status != RoundStatus.DRAFT:

@@ -100,7 +100,7 @@ def stage_create(
     if order is None:
         order = (tournament.stages.order_by("-order").values_list("order", flat=True).first() or 0) + 1
     try:
-        # the options in force are stored with the stage: it keeps them (issue 13)
+        # the options in force are stored with the stage: it keeps them
         rules = stage_rules_resolve(tournament=tournament, rule_profile=rule_profile, rule_overrides=rule_overrides)
         rules.check_stage(format)
     except ScoringError as error:
@@ -252,7 +252,7 @@ def stage_advance(
         raise ValidationError(_("Every round of this stage needs its results first."), code="stage_not_finished")
     unsigned = Match.objects.filter(round__stage=stage, status=MatchStatus.FINISHED, ew_pair__isnull=False)
     if MatchStatus.FINISHED not in counted_statuses(stage=stage) and unsigned.exists():
-        # the event counts signed-off results only: advancing now would leave these out (issue 17)
+        # the event counts signed-off results only: advancing now would leave these out
         raise ValidationError(_("Every result of this stage must be signed off first."), code="results_unsigned")
     by_rank, per_group, lots_seed = _advancement_order(stage=stage, count=count)
     reason = reason_clean(reason, required=bool(overrides))
@@ -330,7 +330,7 @@ def _advancement_order(*, stage: Stage, count: int, draw_lots: bool = True) -> t
 
 def stage_advancing_now(*, next_stage: Stage) -> list[int] | None:
     """The pairs ``next_stage``'s recorded advancement would advance now (its count, overrides and
-    the lots it recorded), or None when it was not advanced or no longer can be computed (issue 17:
+    the lots it recorded), or None when it was not advanced or no longer can be computed (it is
     compared with its entrants after a correction of the source stage)."""
     record = next_stage.options.get("advancement")
     if not isinstance(record, dict) or not record.get("from_stage"):

@@ -145,7 +145,7 @@ def stage_detail(request: HttpRequest, tournament: Tournament, stage_id: int) ->
 @require_POST
 @organiser_view
 def stage_advancement_flag(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
-    """The organiser's answer to "advancement changed": draw the stage again, or keep it (issue 17)."""
+    """The organiser's answer to "advancement changed": draw the stage again, or keep it."""
     stage = _stage(tournament, stage_id)
     form = AdvancementFlagForm(request.POST)
     if form.is_valid():
@@ -285,7 +285,7 @@ def _round_page(
 @organiser_view
 def round_flag(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
     """The organiser's answer to a round drawn from standings a correction changed: draw it again
-    or keep it, with a reason (issue 17: ``draw.round_flags``)."""
+    or keep it, with a reason (``draw.round_flags``)."""
     round_ = _round(tournament, round_id)
     form = RoundFlagForm(request.POST)
     if form.is_valid():

@@ -1,5 +1,5 @@
 """The workbook's deal log (牌局记录) and what the adjustments did, so an auditor can reconcile every
-level from the workbook alone (issue 17).
+level from the workbook alone.
 
 Each game's sheet (``tournament.games``: ``workbook_deals``) lists, match by match:
 

@@ -186,7 +186,7 @@ STANDINGS_STAGE = (
 )
 """After the metrics: a grouped round robin's group (``rank`` is then within it), the place in the
 whole stage (by group place, then across groups — what prizes award), whether the pair withdrew, and
-whether a result counted for it awaits sign-off (issue 17: the event's policy, marked as on the pages)."""
+whether a result counted for it awaits sign-off (the event's policy, marked as on the pages)."""
 
 # Each tie-breaker of the rules core is a column, read from the standings row's attribute of its name.
 assert set(METRICS) <= {field.name for field in fields(StandingRow)}, "every tie-breaker needs a row attribute"
@@ -331,7 +331,7 @@ WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "started": ("开始时间", "Started"),
         "finished_at": ("结束时间", "Finished"),
         "no_tiers": ("尚未设置奖项。", "No prize tiers defined yet."),
-        # correction flags (issue 17: exports.workbook_flags)
+        # correction flags (exports.workbook_flags)
         "flag_advancement": ("晋级名单已变更", "Advancement changed"),
         "flag_round": ("第{round}轮按更正前的排名抽签", "Round {round} drawn from changed standings"),
         "flag_open": ("待组织者决定", "Awaiting the organiser"),

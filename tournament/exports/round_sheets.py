@@ -1,4 +1,4 @@
-"""A round's draw sheet and its paper score sheets (issue 8), as .xlsx and for the print pages.
+"""A round's draw sheet and its paper score sheets, as .xlsx and for the print pages.
 
 Paper score sheets are the fallback when the network fails: one per table with the pairs, who sits
 where and an empty grid to write each deal's finishing order and levels. Seats follow one rule
@@ -35,7 +35,7 @@ ROW_HEIGHT_GRID = 24  # points: room to write by hand
 ROW_HEIGHT_GRID_HEADER = 30  # points: a grid title of two lines ("Level played") shows whole
 LABEL_WIDTH = 11
 """The first column's width at least (characters): it holds the grid's deal numbers and the sheet's
-labels ("Signatures", "签名"), which a narrower column cut short in print (issue 17)."""
+labels ("Signatures", "签名"), which a narrower column cut short in print."""
 
 
 def score_sheet_widths(columns: Sequence[h.Column]) -> list[float]:
@@ -136,7 +136,7 @@ def round_draw_sheet_write(
     if game_entry(round.stage.tournament.game).three_seats:  # seats E/S/W, byes after (Dou Dizhu)
         return three_seat_draw_sheet_write(book=book, round=round, language=language, cards=cards, progress=progress)
     pairs = round_knockout_pairs(round_=round)
-    if pairs:  # a knockout round by its name: 决赛, 半决赛 … (issue 15)
+    if pairs:  # a knockout round by its name: 决赛, 半决赛 …
         name = h.knockout_round_title(pairs, language)
         title = h.sheet_name("draw_knockout", language, stage=round.stage.name, round=name)
     else:
@@ -196,7 +196,7 @@ def score_sheets_build(
     with Book(time_zone=timezone.get_default_timezone()) as book:
         sheet = book.sheet(h.sheet_name("score_sheets", language), widths=score_sheet_widths(columns))
         list_page_setup(sheet, landscape=False)
-        pairs = round_knockout_pairs(round_=round)  # a knockout round by its name (issue 15)
+        pairs = round_knockout_pairs(round_=round)  # a knockout round by its name
         name = h.knockout_round_title(pairs, language) if pairs else word("round", language, round=round.number)
         heading = f"{tournament.name} · {stage.name} {name}"
         cap = options.time_cap_minutes or round.time_cap_minutes

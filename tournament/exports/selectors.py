@@ -26,7 +26,7 @@ class PairCard:
 
     id: int
     number: int
-    """The pair's number in its event (1…N, issue 17): what every sheet shows; ``id`` stays internal."""
+    """The pair's number in its event (1…N): what every sheet shows; ``id`` stays internal."""
     name: str
     status: str
     seed: int | None

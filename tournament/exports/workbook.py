@@ -1,9 +1,9 @@
-"""The organiser's tournament workbook (issue 8): one .xlsx with every list management asks for.
+"""The organiser's tournament workbook: one .xlsx with every list management asks for.
 
 Sheets, in order: registration (参赛名单, first, so the roster importer reads it back), each round's
 draw, match results, the deal log, the standings of each stage with every tie-break column (and,
 after its rows, a line for each correction flag of the stage), the correction flags (更正标记, when
-a correction flagged a stage's advancement or a round's draw: issue 17), adjustments, and the
+a correction flagged a stage's advancement or a round's draw), adjustments, and the
 award list. Everything comes from the stored snapshots the rules core wrote
 (docs/design.md: nothing downstream works a rule out again); the big tables are streamed from the
 database in chunks and written row by row, so memory does not grow with the event.

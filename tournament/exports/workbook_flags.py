@@ -1,4 +1,4 @@
-"""The workbook's account of the correction flags (issue 17, docs/corrections.md).
+"""The workbook's account of the correction flags (docs/corrections.md).
 
 Read from the one reader the pages and the API use (``matches.correction_selectors.stage_flags_get``),
 never recomputed: on the standings sheet of each flagged stage, after its rows, one line per flag

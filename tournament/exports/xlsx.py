@@ -2,7 +2,7 @@
 
 Why not plain ``WriteOnlyWorksheet.append``: it builds a ``Cell`` and an XML element per value, which on
 the machines this project is built for costs 10–15 µs a cell; the workbook of a 5,000-pair open has
-about four million cells (issue 8: ≤ 30 s). So openpyxl still does everything but the cells — the
+about four million cells (≤ 30 s). So openpyxl still does everything but the cells — the
 package, styles, sheet names, frozen header rows, column widths, auto-filter, page setup, page breaks,
 print titles — and each :class:`StreamedSheet` writes its ``<sheetData>`` rows itself (about 1 µs a
 cell) to a temporary file: at close, openpyxl serialises the sheet with an empty ``<sheetData>`` and the
@@ -149,7 +149,7 @@ def text_width(text: str) -> float:
 
 def header_widths(header: Sequence[str], widths: Sequence[float]) -> list[float]:
     """``widths``, each at least as wide as its title's longest word in bold (and the cell's padding):
-    a title wraps between words, never inside one ("Withd-rawn" in print, issue 17); the widths are
+    a title wraps between words, never inside one ("Withd-rawn" in print); the widths are
     the Chinese titles', and English words are longer."""
     return [
         max(widths[index] if index < len(widths) else 0, max(text_width(word) for word in title.split() or [""]) + 2)
@@ -160,7 +160,7 @@ def header_widths(header: Sequence[str], widths: Sequence[float]) -> list[float]
 def header_height(header: Sequence[str], widths: Sequence[float]) -> float | None:
     """The header row's height in points for its titles wrapped in their columns (up to three
     lines), or None for one line. Set by hand because nothing measures a streamed sheet's rows: a
-    wrapped title ("Awaiting sign-off") was cut to its first line in print (issue 17)."""
+    wrapped title ("Awaiting sign-off") was cut to its first line in print."""
     lines = 1
     for index, title in enumerate(header):
         width = widths[index] if index < len(widths) else 8.43  # Excel's default column width

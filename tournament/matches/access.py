@@ -2,7 +2,7 @@
 
 - a referee: the matches at the tables assigned to them in a round being played (published,
   running or time called) — not other tables; a table of theirs in a finished round they may still
-  open, read-only (issue 17: a bookmarked table after the round reads as it ended, not as a 404);
+  open, read-only (a bookmarked table after the round reads as it ended, not as a 404);
 - a tournament's chief referee (裁判长) and its organisers (and superusers): every match of it;
 - the public: none.
 
@@ -90,8 +90,8 @@ def user_may_adjust(*, user: Any, match: Match) -> bool:
 
 
 def user_may_unlock(*, user: Any, match: Match) -> bool:
-    """An organiser or the chief referee reopens a signed-off match for a correction (issue 17:
-    what was built on it is theirs to weigh; a table's referee cannot)."""
+    """An organiser or the chief referee reopens a signed-off match for a correction (what
+    was built on it is theirs to weigh; a table's referee cannot)."""
     return user_may_adjust(user=user, match=match)
 
 

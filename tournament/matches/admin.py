@@ -83,7 +83,7 @@ class ChiefRefereeAdmin(SimpleHistoryAdmin):
 
 @admin.register(Referee)
 class RefereeAdmin(SimpleHistoryAdmin):
-    """Made by organisers on their pages (issue 15); here for a developer to look."""
+    """Made by organisers on their pages; here for a developer to look."""
 
     list_display = ["name", "tournament", "phone", "employee_number", "active"]
     list_filter = ["tournament", "active"]

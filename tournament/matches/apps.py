@@ -8,5 +8,5 @@ class MatchesConfig(AppConfig):
     verbose_name = _("Matches")
 
     def ready(self) -> None:
-        # A referee's account is deleted with the referee (issue 15).
+        # A referee's account is deleted with the referee.
         from tournament.matches import receivers  # noqa: F401

@@ -49,12 +49,12 @@ _MATCH_FIELDS = (
 _DEAL_FIELDS = ("number", "outcome")
 _ADJUSTMENT_FIELDS = ("kind", "pair", "levels", "points", "minutes_late", "absent_player", "after_deal", "reason")
 _CLAIM_FIELDS = ("status", "outcome", "entered_by", "counter_outcome", "answered_by", "settled_by", "note")
-"""A players' entry (issue 19): who entered it, who confirmed or disputed it, who settled it."""
+"""A players' entry: who entered it, who confirmed or disputed it, who settled it."""
 _NAMED = ("pair", "absent_player", "signed_off_by", "entered_by", "answered_by", "settled_by")
 _ACTIONS = {"+": _("created"), "~": _("changed"), "-": _("deleted")}
 
 
-# The audit names each field as the UI does (issue 17: "状态：已结束 → 已确认"); fields without a
+# The audit names each field as the UI does ("状态：已结束 → 已确认"); fields without a
 # verbose name of their own (kept so, to need no migration) are named here.
 _FIELD_LABELS = {
     "time_called_during_deal": _("time called during deal"),

@@ -1,4 +1,4 @@
-"""The room at a glance (issue 15): a round's progress board for its organiser.
+"""The room at a glance: a round's progress board for its organiser.
 
 Every table of the round with one state, in this order of precedence (the first that applies):
 
@@ -120,7 +120,7 @@ class Board:
         return [(code, label, self.counts.get(code, 0)) for code, label in STATES]
 
 
-# a referee by the name the organiser gave (issue 15's referee list), else the account's
+# a referee by the name the organiser gave (the event's referee list), else the account's
 _REFEREE_NAME = Coalesce(
     NullIf("referee__referee_profile__name", Value("")), NullIf("referee__first_name", Value("")), "referee__username"
 )

@@ -1,4 +1,4 @@
-"""The organiser's progress board of a round (issue 15): a thin view over ``board.round_board``.
+"""The organiser's progress board of a round: a thin view over ``board.round_board``.
 
 Filters are GET parameters (``area``, ``referee``, ``state``, ``sort``, ``page``), so a filtered
 board is a link to share; htmx polls the same URL every 15 seconds and swaps the board in place

@@ -1,4 +1,4 @@
-"""The referees' and organisers' side of players' entry (issue 19): confirm an entry, settle a
+"""The referees' and organisers' side of players' entry: confirm an entry, settle a
 dispute, print the table cards (QR code and seat PINs), revoke a table's link — and the service
 worker that keeps the entry pages working offline.
 

@@ -1,4 +1,4 @@
-"""Clearing a started knockout match so that the bracket can follow a correction (issue 17).
+"""Clearing a started knockout match so that the bracket can follow a correction.
 
 When a corrected knockout match changes its winner, the later matches holding its pairs follow —
 unless one of them has started (``corrections.correction_close`` refuses: ``successor_started``),

@@ -1,5 +1,5 @@
 """The match clock: start a round or a table, call time at the cap, and the organiser's hand on
-a running clock (docs/rules.md §2, issue 15).
+a running clock (docs/rules.md §2).
 
 The clock (docs/rules.md §2): an organiser starts a round (every match of it) or a single match; the
 cap comes from the round or the rules. The deadline is stored on the rows, a Celery task is
@@ -7,7 +7,7 @@ scheduled for it, and :func:`match_time_check` calls time lazily whenever a page
 touches a match after its cap, so a lost task or a restart loses nothing. Calling time twice has
 no further effect.
 
-The organiser's hand on a running clock (issue 15): pause and resume, extend by N minutes, change
+The organiser's hand on a running clock: pause and resume, extend by N minutes, change
 the round's cap, call time now — for a round (every open table of it, set-based: a few queries for
 2,500 tables) or one table, each with a reason kept on the history rows. A pause is stored as
 ``paused_at`` on the round and its tables; while it is set time is never called, and on resume the
@@ -183,7 +183,7 @@ def time_call_due(match: Match, *, now: datetime, deals_entered: int | None = No
     ``deals_entered``: the deals already read by a set-based caller (else counted here)."""
     if (
         match.status == MatchStatus.CONFIRMED
-        or match.reopened_at is not None  # reopened for correction: replaying what was played (issue 17)
+        or match.reopened_at is not None  # reopened for correction: replaying what was played
         or match.clock_ends_at is None
         or now < match.clock_ends_at
         or match.paused_at is not None  # a paused clock never calls time
@@ -331,7 +331,7 @@ def round_tables_time_check(*, round_: Round, now: datetime | None = None) -> in
     return _tables_time_call(round_, due, now=now)
 
 
-# -- the organiser's hand on a running clock (issue 15) ----------------------------------------------
+# -- the organiser's hand on a running clock ----------------------------------------------
 #
 # Each change is written once for a round and a table alike (``clock_changes``); a round's version
 # saves the round and applies the change to the tables running with it set-based, a table's saves it.

@@ -1,4 +1,4 @@
-"""A change of a running clock written once for a round and a table alike (issue 15).
+"""A change of a running clock written once for a round and a table alike.
 
 Each function changes the round's or the table's own row in memory and answers the fields it
 changed and the same change for the round's tables as set-based UPDATE values (F expressions):

@@ -1,4 +1,4 @@
-"""The organiser's hand on a running clock (issue 15): one form posts a change of a round's clock
+"""The organiser's hand on a running clock: one form posts a change of a round's clock
 or of one table's — pause, resume, extend, change the cap, call time now — with a reason.
 
 Thin views over ``services.round_*`` / ``services.match_*``: the round is scoped to its

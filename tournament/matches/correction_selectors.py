@@ -1,4 +1,4 @@
-"""What a stage's correction flags say: the one reader of :class:`AdvancementFlag` (issue 17).
+"""What a stage's correction flags say: the one reader of :class:`AdvancementFlag`.
 
 The organiser's stage and round pages, the public pages, the public API and the workbook all read
 the flags through :func:`stage_flags_get`, so they say the same thing: which stage's advancement

@@ -1,5 +1,5 @@
 """The page that clears a started knockout match so that the bracket can follow a correction
-(issue 17; the service is ``tournament.matches.clearing.match_clear``, the API calls it too)."""
+(the service is ``tournament.matches.clearing.match_clear``, the API calls it too)."""
 
 from __future__ import annotations
 

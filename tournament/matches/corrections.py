@@ -1,6 +1,6 @@
 """Corrections of signed-off results: what depends on a match, and what its re-sign-off changes.
 
-Issue 17 ("Results stay true after a correction"; decisions in docs/corrections.md). A confirmed
+Results stay true after a correction (the decisions are in docs/corrections.md). A confirmed
 match may have been built on: later rounds of its stage were drawn from the standings it counted
 in, a later stage's entrants were advanced from those standings, a knockout's next match holds
 its winner, the placings and prizes name its pairs. :func:`match_dependents` lists all of it; the
@@ -62,7 +62,7 @@ class DependentStage:
 
 @dataclass(frozen=True, slots=True)
 class MatchDependents:
-    """What was built on a confirmed match (issue 17), as the unlock page lists it."""
+    """What was built on a confirmed match, as the unlock page lists it."""
 
     stage_name: str
     later_rounds: tuple[int, ...] = ()
@@ -132,7 +132,7 @@ def _dependent(item: Match, *, started: bool) -> DependentMatch:
 
 
 def match_dependents(*, match: Match) -> MatchDependents:
-    """Everything derived from ``match``'s result beyond its own stage's standings (issue 17)."""
+    """Everything derived from ``match``'s result beyond its own stage's standings."""
     from tournament.exports.models import ExportJob, PrizeTier  # exports reads matches: no cycle at import
 
     stage = match.round.stage

@@ -1,4 +1,4 @@
-"""Answers to the offline queue (issue 19; ``static/js/deal_queue.js``).
+"""Answers to the offline queue (``static/js/deal_queue.js``).
 
 A deal the queue sends carries the header ``X-Deal-Queue: 1``, its idempotency key and the state it
 was entered against (the match version for a referee, the deal number for a player). The answer is

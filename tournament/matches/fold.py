@@ -112,7 +112,7 @@ def match_fold(
 
     A stored outcome the rules core cannot even read stops the fold at that deal, like any other
     deal it refuses. ``parsed``: deal number → that deal already parsed by the caller (a write
-    parses the deal it was given once, to refuse it first; issue 14).
+    parses the deal it was given once, to refuse it first).
     """
     options = match_rules(match)
     if match.three_seats:
@@ -198,7 +198,7 @@ def fold_store(
     fields: Iterable[str],
 ) -> MatchResult | DoudizhuResult:
     """Store ``fold`` — the fold of exactly ``deals`` and ``adjustments`` as they are now saved — on
-    the match, its deals' records and the flags (the one fold of a write; issue 14)."""
+    the match, its deals' records and the flags (the one fold of a write)."""
     changed, changed_adjustments = _fold_apply(match, deals=deals, adjustments=adjustments, fold=fold)
     if changed:
         # derived data, not an edit: no history row of its own (the edit that caused it has one)

@@ -185,7 +185,7 @@ class TractorCorrectionForm(TractorDealFields):
 
 class UnlockForm(forms.Form):
     """The reason, and — when later rounds, stages or placings depend on the match — the
-    acknowledgement that they were read (``match_unlock``'s ``dependents_seen``; issue 17)."""
+    acknowledgement that they were read (``match_unlock``'s ``dependents_seen``)."""
 
     reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
     dependents_seen = forms.BooleanField(
@@ -300,7 +300,7 @@ class RoundClockForm(forms.Form):
 
 
 class ClockChangeForm(forms.Form):
-    """The organiser's change of a running clock (issue 15): what, by how many minutes, and why.
+    """The organiser's change of a running clock: what, by how many minutes, and why.
 
     ``minutes`` is needed for "extend" (minutes more) and "cap" (the new cap); the services check
     it and the state the change needs, and refuse with a readable message.

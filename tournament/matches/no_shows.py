@@ -1,4 +1,4 @@
-"""No-shows (issue 15, "the door"): tables whose pair never arrived, offered as forfeits.
+"""No-shows ("the door"): tables whose pair never arrived, offered as forfeits.
 
 When the round's clock has run past the profile's **forfeit band** of the late-arrival table
 (``RuleOptions.late_arrival_bands``, docs/rules.md §7: with the Guandan table, more than 20 minutes late

@@ -1,4 +1,4 @@
-"""Players enter the deals at their table; the other side confirms (issue 19, docs/player-entry.md).
+"""Players enter the deals at their table; the other side confirms (docs/player-entry.md).
 
 A deal a player enters is a :class:`DealClaim`, not a deal: the match's fold and snapshot hold only
 confirmed deals. Confirming a claim — by a player of the other side (``players_opponents``), by a

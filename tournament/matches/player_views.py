@@ -1,4 +1,4 @@
-"""The table's own pages (issue 19): what a phone opens from the table's QR code, without an account.
+"""The table's own pages: what a phone opens from the table's QR code, without an account.
 
 Every page takes its match from the signed token in the address (``table_links.table_link_resolve``:
 refused with 403 and the reason when forged, revoked, or the round is over) — never from an id the

@@ -1,4 +1,4 @@
-"""The organiser's referee pages (issue 15) and the referee's one-time sign-in.
+"""The organiser's referee pages and the referee's one-time sign-in.
 
 Thin views: a form checks the shape, a service in ``tournament.matches.referees`` does the work.
 A new link's token is known only when it is issued: it is kept in the organiser's session until

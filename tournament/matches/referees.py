@@ -1,4 +1,4 @@
-"""Referees managed by the organiser (issue 15): accounts, one-time sign-in links, chief referees.
+"""Referees managed by the organiser: accounts, one-time sign-in links, chief referees.
 
 A referee belongs to one event (``Referee.tournament``, see its docstring). The organiser makes
 the account (name, phone or employee number) and gives the referee a one-time sign-in link —

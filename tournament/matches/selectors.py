@@ -62,9 +62,9 @@ class Clock:
     notice: TimeUpNotice | None = None
     """Once time is called: what the table does next, from the rules core (``scoring.time_up``)."""
     reopened: bool = False
-    """Reopened for correction (issue 17): the clock is stopped for good, shown as such."""
+    """Reopened for correction: the clock is stopped for good, shown as such."""
     over: bool = False
-    """The match is over (finished or confirmed): its clock no longer counts down (issue 17)."""
+    """The match is over (finished or confirmed): its clock no longer counts down."""
 
     @property
     def notice_text(self) -> str:
@@ -90,7 +90,7 @@ def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
     warning = seconds is not None and not called and not paused and seconds <= match.round.warning_minutes * 60
     one_more = match_rules(match).at_time_up is AtTimeUp.ONE_MORE_DEAL
     last_deal = match.snapshot.last_regular_deal if match.time_called_during_deal else None
-    if match.reopened_at is not None:  # a correction replays what was played: no clock (issue 17)
+    if match.reopened_at is not None:  # a correction replays what was played: no clock
         return Clock(match.started_at, ends_at, None, False, False, reopened=True)
     over = match.status in (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
     return Clock(
@@ -256,7 +256,7 @@ def referee_tables(*, user: Any) -> QuerySet[Match]:
 
 @dataclass(frozen=True, slots=True)
 class RoundTablesGroup:
-    """A referee's tables of one round, under the event's name and the round (issue 15)."""
+    """A referee's tables of one round, under the event's name and the round."""
 
     round: Any
     rows: list[MatchSummary]
@@ -427,7 +427,7 @@ def deal_preview(
 ) -> Preview:
     """The referee's preview of the next deal: the rules core's record of it and the match after it.
 
-    ``pending``: deals entered by the players and not confirmed yet, played before this one (issue 19).
+    ``pending``: deals entered by the players and not confirmed yet, played before this one.
 
     Guandan gives the finishing ``order``; any game may give the deal as an ``outcome`` in the rules
     core's input shape (a Tractor deal: declarer, defenders' points, bottom, penalties, revoke).

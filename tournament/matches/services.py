@@ -70,7 +70,7 @@ class DealEntry:
 
 def _locked_clocked(match_id: int, *, now: datetime) -> tuple[Match, list[str]]:
     """The match, locked, with time called on it if its cap has passed (not saved yet: the write's
-    one fold stores it; issue 14). Returns the fields the time call changed."""
+    one fold stores it). Returns the fields the time call changed."""
     match = locked_match(match_id)
     return match, time_call_due(match, now=now)
 
@@ -105,7 +105,7 @@ def deal_record(
     refusal: Exception | None = None
     with transaction.atomic():
         match = locked_match(match_id)
-        called = time_call_due(match, now=now)  # the clock, once, inside the lock (issue 14)
+        called = time_call_due(match, now=now)  # the clock, once, inside the lock
         if idempotency_key:
             earlier = match.deals.filter(idempotency_key=idempotency_key).first()
             if earlier is not None:
@@ -140,7 +140,7 @@ def deal_record(
                 match=match,
                 number=number,
                 outcome=outcome,
-                # the fold's record of it, stored with it: no second write of the row (issue 16)
+                # the fold's record of it, stored with it: no second write of the row
                 record=fold.result.deals[number - 1].to_json(),
                 entered_by=user_or_none(user),
                 idempotency_key=idempotency_key or None,
@@ -280,7 +280,7 @@ def deal_delete(
 @event_write
 def deal_undo(*, match_id: int, reason: str, user: Any = None, expected_version: int | None = None) -> Match:
     """Undo the last deal of the match: a deletion of it, audited with the referee's reason like a
-    correction or a deletion (issue 17; the reason is kept as typed, as :func:`reason_clean` refuses
+    correction or a deletion (the reason is kept as typed, as :func:`reason_clean` refuses
     or keeps it)."""
     last = Deal.objects.filter(match_id=match_id).order_by("-number").values_list("number", flat=True).first()
     if last is None:
@@ -394,7 +394,7 @@ def _adjustment_trial(
         raise MatchRefused("bad_input", _("Unknown kind of adjustment."), conflict=False)
     if kind == AdjustmentKind.LATE_ARRIVAL:
         # The late-arrival table (docs/rules.md §7) speaks of the first deal: it applies before it, even
-        # when the referee records it after deals were entered (issue 17) — the match is refolded
+        # when the referee records it after deals were entered — the match is refolded
         # from deal 1, and refused if an entered deal could then not have been played.
         after_deal = 0
         if minutes_late is None:
@@ -504,7 +504,7 @@ def match_unlock(*, match_id: int, reason: str, user: Any = None, dependents_see
     (:func:`~tournament.matches.corrections.match_dependents`), the caller must have shown them:
     without ``dependents_seen`` the unlock is refused (``dependents``) and nothing changes. The
     unlock is recorded as a ``Correction``; the match is marked reopened for correction and never
-    restarts its clock, and a finished round stays finished (issue 17).
+    restarts its clock, and a finished round stays finished.
     """
     with transaction.atomic():
         match = locked_match(match_id)

@@ -1,4 +1,4 @@
-"""A table's QR code (issue 19): a signed link to that table's match in one round, for any phone.
+"""A table's QR code: a signed link to that table's match in one round, for any phone.
 
 The link is ``/table/<token>/``; the token is ``django.core.signing`` (a ``Signer``) over (round,
 table, generation) with its own salt, so it cannot be forged or moved to another table or round, and the

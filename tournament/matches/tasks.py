@@ -68,7 +68,7 @@ def _again_if_early(task: Any, pk: int, ends_at: Any, called_at: Any) -> None:
 
 @shared_task(acks_late=True)
 def claims_auto_confirm(match_id: int) -> dict[str, Any]:
-    """Confirm the match's claims whose auto-confirm time has passed (issue 19). Idempotent, and only
+    """Confirm the match's claims whose auto-confirm time has passed. Idempotent, and only
     a safety net: every page of the match confirms what is due (``claims_auto_confirm_due``)."""
     from tournament.matches.player_entry import claims_auto_confirm_due
 

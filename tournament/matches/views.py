@@ -107,7 +107,7 @@ def match_page_context(
         "idempotency_key": uuid.uuid4().hex,
         "may_adjust": access.user_may_adjust(user=request.user, match=match),
         "may_unlock": may_unlock,
-        # a reopened knockout match whose next match has started, or that next match (issue 17)
+        # a reopened knockout match whose next match has started, or that next match
         "started_successors": corrections.correction_started_successors(match=match) if may_unlock else (),
         "clearable": may_unlock and clearing.match_clear_blocks(match=match) and clearing.match_started(match=match),
         # an organiser came from the round's clock page, not from tables of their own
@@ -115,7 +115,7 @@ def match_page_context(
         "entry_url": reverse("matches:match", args=[match.pk]),
         "deal_post_url": reverse("matches:deal_create", args=[match.pk]),
         "seats": selectors.SEATS,
-        "undo_form": ReasonForm(auto_id="undo-%s"),  # undo asks for a reason like a correction (issue 17)
+        "undo_form": ReasonForm(auto_id="undo-%s"),  # undo asks for a reason like a correction
         "claims": player_entry.claims_open(match=match),
         # the deal the offline queue labels its entry with (static/js/deal_queue.js); the form ignores it
         "entry_number": summary.next_deal["number"] if summary.next_deal else None,
@@ -378,7 +378,7 @@ def match_sign_off(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 def match_unlock(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The unlock page: what depends on the match first (issue 17), then the reason and, when
+    """The unlock page: what depends on the match first, then the reason and, when
     anything does, the organiser's or chief referee's acknowledgement."""
     match = match_for_request(request, match_id)
     if not access.user_may_unlock(user=request.user, match=match):
@@ -590,7 +590,7 @@ def round_clock_set(request: HttpRequest, tournament_id: int, round_id: int) -> 
     return redirect("matches:round_clock", tournament_id=tournament_id, round_id=round_.pk)
 
 
-# -- no-shows (issue 15) -----------------------------------------------------------------------------
+# -- no-shows -----------------------------------------------------------------------------
 
 
 def _round_for_adjuster(request: HttpRequest, tournament_id: int, round_id: int) -> Round:

@@ -1,4 +1,4 @@
-"""The event's own page for its organiser: details and rules, status, archive, delete (issue 15)."""
+"""The event's own page for its organiser: details and rules, status, archive, delete."""
 
 from __future__ import annotations
 

@@ -126,7 +126,7 @@ class TournamentEditForm(forms.Form):
             "A knockout moves on signed-off results only."
         ),
     )
-    # Who enters the deals (issue 19): not a scoring rule, so it stays editable after the draw.
+    # Who enters the deals: not a scoring rule, so it stays editable after the draw.
     entry_mode = forms.ChoiceField(label=_("Who enters the deals"), choices=EntryMode.choices, required=False)
     auto_confirm_minutes = forms.IntegerField(
         label=_("A players' entry counts by itself after (minutes)"),

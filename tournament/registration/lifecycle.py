@@ -1,4 +1,4 @@
-"""An event's life (issue 15): its status, the edit lock after the first draw, delete vs archive.
+"""An event's life: its status, the edit lock after the first draw, delete vs archive.
 
 The status moves draft → registration → check-in → in progress → finished → archived. The
 organiser moves it one step at a time (and back one step, to fix a mistake) with
@@ -275,7 +275,7 @@ def tournament_update(
     (``provisional_results``; None: unchanged; any time: it changes what is shown, never a result)
     and — until its first round is drawn — its rules.
 
-    ``entry_mode`` / ``auto_confirm_minutes`` (who enters the deals, issue 19; None / "unchanged":
+    ``entry_mode`` / ``auto_confirm_minutes`` (who enters the deals; None / "unchanged":
     unchanged) are not scoring rules: they may change after the draw and apply to the next entry.
 
     ``rule_profile`` / ``rule_overrides`` None: unchanged. A change of the rules re-resolves the

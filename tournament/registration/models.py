@@ -28,7 +28,7 @@ class Game(models.TextChoices):
 
 
 class TournamentStatus(models.TextChoices):
-    """An event's life, in order (``tournament.registration.lifecycle`` moves it; issue 15)."""
+    """An event's life, in order (``tournament.registration.lifecycle`` moves it)."""
 
     DRAFT = "draft", _("Draft")
     REGISTRATION = "registration", _("Registration")
@@ -39,7 +39,7 @@ class TournamentStatus(models.TextChoices):
 
 
 class ProvisionalResults(models.TextChoices):
-    """What a finished but not yet signed-off result (待确认) counts for (issue 17, docs/corrections.md).
+    """What a finished but not yet signed-off result (待确认) counts for (docs/corrections.md).
 
     The one ranking (``tournament.standings.selectors``) applies it, so every reader follows: pages,
     the big screen, advancement, the next Swiss round's draw, prizes, the API and the workbook. A
@@ -52,7 +52,7 @@ class ProvisionalResults(models.TextChoices):
 
 
 class EntryMode(models.TextChoices):
-    """Who enters the deals at the tables (issue 19; docs/player-entry.md). Not a scoring rule: the
+    """Who enters the deals at the tables (docs/player-entry.md). Not a scoring rule: the
     organiser may change it after the draw, and it applies to the next deal entered."""
 
     REFEREES = "referees", _("Referees only")
@@ -64,9 +64,9 @@ class Tournament(models.Model):
     """One event. Its rules are a named profile of the rules core plus per-event overrides.
 
     ``provisional_results``: whether standings, placings, prizes, the big screen, the API and the
-    workbook count results awaiting sign-off (marked 待确认) or only signed-off ones (issue 17).
+    workbook count results awaiting sign-off (marked 待确认) or only signed-off ones.
     ``entry_mode`` and ``auto_confirm_minutes`` say who enters deals at the tables and whether a
-    deal the players entered counts by itself after N minutes unless disputed (issue 19)."""
+    deal the players entered counts by itself after N minutes unless disputed."""
 
     name = models.CharField(_("name"), max_length=120)
     game = models.CharField(_("game"), max_length=16, choices=Game.choices, default=Game.GUANDAN)
@@ -207,7 +207,7 @@ class Pair(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairs")
     number = models.PositiveIntegerField(_("pair number"))
-    """The pair's number in its event, 1…N in the order of registration (issue 17): what pages, sheets,
+    """The pair's number in its event, 1…N in the order of registration: what pages, sheets,
     the workbook and the API show people ("#12"); URLs keep the database id. Given by
     ``registration.services.pair_numbers_take`` under the tournament's row lock."""
     name = models.CharField(_("name"), max_length=130)

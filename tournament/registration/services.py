@@ -157,7 +157,7 @@ def _player_write(*, tournament: Tournament, player: Player, data: PlayerData, p
 @event_write
 def pair_numbers_take(*, tournament: Tournament, count: int = 1) -> int:
     """The first of ``count`` new pair numbers of ``tournament`` (its pairs are numbered 1…N in the
-    order they registered, issue 17). Call inside the transaction that creates the pairs: the
+    order they registered). Call inside the transaction that creates the pairs: the
     tournament's row stays locked until it ends, so two registrations never take the same number
     (the unique constraint ``pair_number_unique`` backs this). A withdrawn or deleted pair keeps or
     frees its number at the end only; numbers are never reused mid-list."""

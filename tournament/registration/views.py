@@ -230,7 +230,7 @@ def _page_number(request: HttpRequest) -> int:
 
 @organiser_view
 def check_in(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """The door: every pair, those still to come first, paged, searchable (issue 15)."""
+    """The door: every pair, those still to come first, paged, searchable."""
     query = request.GET.get("q", "").strip()[:60]
     page = checkin_page(tournament=tournament, query=query, page=_page_number(request))
     template = "registration/_checkin_results.html" if request.htmx else "registration/checkin.html"

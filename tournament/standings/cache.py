@@ -81,7 +81,7 @@ T = TypeVar("T")
 PREFIX = "public:v6"
 """Change it when the shape of cached values changes, so a release never reads an older one's (v3: the
 values moved to ``tournament.standings.public_types`` and two were renamed, which changes their pickles;
-v4: a standings line says whether it is provisional, issue 17; v5: rounds and matches carry the
+v4: a standings line says whether it is provisional; v5: rounds and matches carry the
 knockout pairs their names are read from; v6: a match carries its game and the rules core's deal
 records, not a copy of them)."""
 VERSION_TIMEOUT = 60 * 60 * 24 * 30

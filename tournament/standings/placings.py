@@ -1,4 +1,4 @@
-"""The final placings of a finished knockout (issue 15): who came where, and the prize tiers.
+"""The final placings of a finished knockout: who came where, and the prize tiers.
 
 A public page, read-only. The knockout ranking is the stage's (``stage_ranking_get``: the bracket's
 placings, ``scoring.standings.bracket_placings``); the tiers are the organiser's prize tiers

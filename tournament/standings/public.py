@@ -231,7 +231,7 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
 
 
 def _draw_time_up(round_id: int) -> Any:
-    """A reader of the time-up notice for the round's rows (issue 15): the rules are read once, at
+    """A reader of the time-up notice for the round's rows: the rules are read once, at
     the first row whose time was called; each row gives only the few snapshot fields it needs."""
     from tournament.matches.selectors import snapshot_time_up  # the match pages' reader; imported late
 
@@ -363,7 +363,7 @@ def _match_view(match: Match) -> MatchPage:
 
 
 def _time_up_texts(match: Match) -> tuple[str, str] | None:
-    """The rules core's time-up notice of ``match`` (issue 15), both languages (the view is cached)."""
+    """The rules core's time-up notice of ``match``, both languages (the view is cached)."""
     if getattr(match, "time_called_during_deal", None) is None:
         return None
     from tournament.matches.selectors import match_time_up  # the match pages' reader; imported late

@@ -1,5 +1,5 @@
 """Whole public responses, kept by each worker and served before Django while what they were
-built from is unchanged (issue 16).
+built from is unchanged.
 
 A public page for an anonymous visitor is already a function of a few shared values — the
 tournament's cache versions and the markers of the coalesced builds it shows

@@ -37,13 +37,13 @@ class StageInfo:
     profile: str = ""
     """The profile the stage was created from (shown by its title)."""
     rules: tuple[RuleLine, ...] = ()
-    """The options in force, as stored with the stage (issue 13)."""
+    """The options in force, as stored with the stage."""
     advancement_changed: bool = False
     """A corrected result of the stage it was advanced from changes who advances, and the organiser
-    has not decided yet (issue 17: ``tournament.draw.advancement_flags``)."""
+    has not decided yet (``tournament.draw.advancement_flags``)."""
     rounds_changed: tuple[int, ...] = ()
     """Rounds of this stage drawn from standings a correction of an earlier round changed, the
-    organiser not having decided yet (issue 17: ``tournament.draw.round_flags``)."""
+    organiser not having decided yet (``tournament.draw.round_flags``)."""
 
     @property
     def is_knockout(self) -> bool:
@@ -213,7 +213,7 @@ class StandingLine:
     withdrawn: bool = False
     """The pair withdrew (退赛): listed after the active pairs of its group, it does not advance."""
     provisional: bool = False
-    """A result counted for the pair awaits sign-off (待确认; the event's policy, issue 17)."""
+    """A result counted for the pair awaits sign-off (待确认; the event's policy)."""
 
     @property
     def movement(self) -> int | None:

@@ -1,4 +1,4 @@
-"""What a public response is built from, noted while Django builds it (issue 16).
+"""What a public response is built from, noted while Django builds it.
 
 The cache functions (:mod:`tournament.standings.cache`) and the public views write here; the
 worker's kept responses (:mod:`tournament.standings.public_responses`) read it, to serve a page

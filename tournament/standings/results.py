@@ -1,4 +1,4 @@
-"""A match's result as the public pages say it (issue 17: "every page says exactly what happened").
+"""A match's result as the public pages say it ("every page says exactly what happened").
 
 A pair's own page reads its result from its own side: its score first (own : opponent), not
 N/S : E/W. A forfeit (弃权, docs/rules.md §5) reads as a forfeit, never as the levels the match stood at

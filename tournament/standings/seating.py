@@ -250,7 +250,7 @@ def table_find(
 def player_find(
     *, tournament_id: int, rounds: Sequence[RoundInfo], query: str, version: int | None = None
 ) -> tuple[SeatFound | NotSeated, ...]:
-    """Find my table, and where a player without a seat stands (issue 15): registered but not
+    """Find my table, and where a player without a seat stands: registered but not
     checked in, withdrawn, eliminated in round N, or checked in but not in this round. The seats
     come from the index alone; the registration status of the players without a seat is read in
     one query by primary key (the door changes it all morning; it does not rebuild the index)."""

@@ -6,8 +6,8 @@ Nothing is ranked here: the rows, ranks, groups, lots and bracket come from the 
 advancement, the next round's draw, prizes, the API and the workbook all call
 :func:`stage_ranking_get` and :func:`stage_bracket_state_get`.
 
-Results count in a Swiss or round robin as the event's policy says (``Tournament.provisional_results``,
-issue 17): by default once the rules core has finished the match (finished or confirmed), a result
+Results count in a Swiss or round robin as the event's policy says (``Tournament.provisional_results``):
+by default once the rules core has finished the match (finished or confirmed), a result
 awaiting sign-off being marked 待确认 (:attr:`StageStandings.provisional`: the pairs it touches);
 with ``signed_off`` only confirmed results count. A bye match (no E/W pair) is finished when it is
 drawn and counts as the stage's rules

@@ -1,4 +1,4 @@
-"""The referee API (issue 6): token-authenticated devices do what the pages do, through the same
+"""The referee API: token-authenticated devices do what the pages do, through the same
 services; errors carry the rules core's code; out of scope is 404."""
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def test_a_retried_request_returns_the_first_response(ref, match):
 
 
 def test_a_deals_answer_is_the_match_as_read_afterwards_without_reading_it_again(ref, match, monkeypatch):
-    """The answer is built from the match the write stored (issue 16: one query less a deal)."""
+    """The answer is built from the match the write stored (one query less a deal)."""
     from tournament.api import match_views
 
     client = device(ref)
@@ -185,7 +185,7 @@ def test_a_deals_answer_is_the_match_as_read_afterwards_without_reading_it_again
         monkeypatch.setattr(match_views, "_detail", reread)
         assert answer.status_code == 201
         assert answer.data["match"] == client.get(reverse("api:match", args=[match.pk])).data
-        # nor its deals and flags: the write passes the rows it folded (issue 16)
+        # nor its deals and flags: the write passes the rows it folded
         written = queries.index(next(sql for sql in queries if sql.startswith("UPDATE") and "matches_match" in sql))
         assert [sql for sql in queries[written:] if "matches_deal" in sql or "matches_adjustment" in sql] == []
 
@@ -207,7 +207,7 @@ def test_correct_delete_and_undo_through_the_api(ref, boss, match):
     )
     assert deleted.status_code == 200 and len(deleted.data["deals"]) == 4
     no_reason_undo = client.post(reverse("api:undo", args=[match.pk]), {"expected_version": 7}, format="json")
-    assert no_reason_undo.status_code == 400  # undo asks for a reason like a correction (issue 17)
+    assert no_reason_undo.status_code == 400  # undo asks for a reason like a correction
     undone = client.post(
         reverse("api:undo", args=[match.pk]), {"reason": "tapped twice", "expected_version": 7}, format="json"
     )
@@ -363,7 +363,7 @@ def test_the_schema_documents_every_referee_endpoint():
         assert path in paths, path
     deals = paths["/api/matches/{match_id}/deals/"]["post"]
     assert {"201", "400", "404", "409"} <= set(deals["responses"])
-    # Guandan's body or, for a Tractor match, Tractor's (issue 9)
+    # Guandan's body or, for a Tractor match, Tractor's
     body = deals["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
     variants = schema["components"]["schemas"][body]["oneOf"]
     assert {variant["$ref"].rsplit("/", 1)[1] for variant in variants} == {
@@ -378,7 +378,7 @@ def test_a_user_without_a_role_sees_no_tables():
 
 
 def test_an_api_view_is_private_unless_it_says_otherwise(client):
-    """DRF's default permission is IsAuthenticated (issue 14): a view added without permission
+    """DRF's default permission is IsAuthenticated: a view added without permission
     classes is not readable anonymously; the public API and the schema opt in themselves."""
     from django.conf import settings
 
@@ -388,7 +388,7 @@ def test_an_api_view_is_private_unless_it_says_otherwise(client):
 
 
 def test_a_token_login_during_a_lockout_is_429_locked_out_not_400(ref):
-    """Issue 18: a device must tell a lockout from a typo (the login page answers 429 too)."""
+    """A device must tell a lockout from a typo (the login page answers 429 too)."""
     ref.set_password("referee-pass-1")
     ref.save()
     client = APIClient()

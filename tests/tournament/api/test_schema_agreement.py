@@ -1,4 +1,4 @@
-"""The API and its schema agree (issue 18); schemathesis checks it end to end
+"""The API and its schema agree; schemathesis checks it end to end
 (tests/tournament/public/test_public_schemathesis.py), these pin the pieces."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 20: every page, API answer and export of a Dou Dizhu event with results answers (no 500): the
+"""Every page, API answer and export of a Dou Dizhu event with results answers (no 500): the
 pages written for two sides are either the game's own or still work with tables of three."""
 
 from __future__ import annotations

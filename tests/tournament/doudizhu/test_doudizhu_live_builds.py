@@ -1,4 +1,4 @@
-"""Issue 16 for Dou Dizhu: the standings of a points stage are a coalesced build of the standings
+"""Results flowing in, for Dou Dizhu: the standings of a points stage are a coalesced build of the standings
 version — a deal inside a table rebuilds nothing, the table's last deal shows on the next page once
 the window has passed — and the draw's live points a coalesced build of the public version."""
 

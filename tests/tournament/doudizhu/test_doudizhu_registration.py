@@ -1,4 +1,4 @@
-"""Issue 20: a Dou Dizhu event's entrants are individuals — registered, imported (one row per player, no
+"""A Dou Dizhu event's entrants are individuals — registered, imported (one row per player, no
 partner column), checked in and withdrawn like pairs, in the words of players."""
 
 from __future__ import annotations

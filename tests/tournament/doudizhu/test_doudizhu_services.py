@@ -1,4 +1,4 @@
-"""Issue 20, Dou Dizhu's Django side: individuals registered, three-seat rounds drawn and written, deals
+"""Dou Dizhu's Django side: individuals registered, three-seat rounds drawn and written, deals
 recorded, corrected, undone and signed off through the one write path."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 20: a points stage with a cut (the rest shown as eliminated, not drawn again), a final table, and
+"""A points stage with a cut (the rest shown as eliminated, not drawn again), a final table, and
 the public pages in Dou Dizhu terms: find my seat, the round's tables, standings, a player's page."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 20's tests: one Dou Dizhu table played through the referee's web form and through the API, with
+"""One Dou Dizhu table played through the referee's web form and through the API, with
 the preview before confirming, a correction, undo and sign-off; both equal the rules core's replay."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ default match points of docs/rules.md §5; a bye scores as a win). After every d
 checker verifies the module's guarantees, using its own oracles: a brute-force search over
 all pairings for small fields, and maximum matchings (Edmonds, tested on its own in
 test_pairing_matching.py) for the "could it have been avoided?" questions. The ``swiss.v1``
-engine (frozen in ``reference/swiss_v1.py``) is the yardstick of issue 21: its exact engine on
+engine (frozen in ``reference/swiss_v1.py``) is the yardstick of its successors: its exact engine on
 small fields (the same criteria vector), its heuristic on hard large ones (never better).
 """
 
@@ -528,7 +528,7 @@ def test_department_protection_in_simulated_events(n: int, seed: int, department
 def test_as_good_as_the_v1_exact_engine_on_small_fields(
     n: int, seed: int, departments: int, rounds: int, within: WithinGroup
 ) -> None:
-    """Issue 21: where swiss.v1 was exact (up to 100 entrants), swiss.v2 reaches the same criteria
+    """Where swiss.v1 was exact (up to 100 entrants), swiss.v2 reaches the same criteria
     vector every round — ordinary and hard fields (few departments protected every round)."""
     if n % 2:
         rounds = min(rounds, n)  # an odd field has byes for n rounds; then nobody may have a second
@@ -545,7 +545,7 @@ def test_as_good_as_the_v1_exact_engine_on_small_fields(
 
 @pytest.mark.parametrize(("n", "seed"), [(200, 1), (400, 2), (1000, 3)])
 def test_hard_fields_are_never_worse_than_the_v1_heuristic(n: int, seed: int) -> None:
-    """Issue 21: ten rounds, two departments protected every round — the fields where swiss.v1's
+    """Ten rounds, two departments protected every round — the fields where swiss.v1's
     bracket heuristic fell short. swiss.v2 is never worse (criteria vector) and often better."""
     stats = run_event(n, seed, rounds=10, departments=2, department_rounds=10, against_v1="fast")
     assert stats.rounds == 10
@@ -613,7 +613,7 @@ def _as_recorded(draw: Draw) -> dict[str, Any]:
 
 def test_swiss_v1_rounds_are_reproduced_by_the_frozen_engine() -> None:
     """Rounds recorded as swiss.v1 (tests/data/swiss_v1_rounds.json, drawn by the production code
-    before issue 21, exact and heuristic engines) come out again, table for table."""
+    before ``swiss.v2``, exact and heuristic engines) come out again, table for table."""
     for entrants, record in _recorded_rounds("swiss_v1_rounds.json"):
         assert record["algorithm"] == "swiss.v1"
         draw = swiss_v1.swiss_pair(
@@ -714,7 +714,7 @@ def test_swiss_v5_rounds_are_reproduced_by_the_frozen_engine() -> None:
 @example(n=12, seed=11, bits=20)
 @example(n=6, seed=11, bits=12)
 def test_staged_matching_is_the_exact_optimum(n: int, seed: int, bits: int) -> None:
-    """Issue 21's stages: with the weight limit lowered to ``2**bits`` the vector no longer fits
+    """The staged matching: with the weight limit lowered to ``2**bits`` the vector no longer fits
     one weight on these small hard fields (two departments, protected every round, ten rounds),
     so it is solved a run of criteria at a time — and every round still equals swiss.v1's exact
     engine (and brute force up to 12 entrants, in check_draw)."""

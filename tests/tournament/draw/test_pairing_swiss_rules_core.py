@@ -1,4 +1,4 @@
-"""Swiss pairing over events whose results come from the rules core (issue 5, "Tests").
+"""Swiss pairing over events whose results come from the rules core.
 
 Unlike ``test_pairing_swiss.py`` (results drawn directly as win 2 / draw 1 / loss 0), every match
 here is played deal by deal: random finishing orders are replayed with :func:`scoring.match.replay`

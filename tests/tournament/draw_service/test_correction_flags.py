@@ -1,4 +1,4 @@
-"""Issue 17, what the first part left: the workbook says a stage's advancement changed; a later
+"""The correction flags beyond the first ones: the workbook says a stage's advancement changed; a later
 Swiss round drawn from standings a correction changed is flagged like advancement (redraw or keep,
 with a reason); a started next match that stops a knockout correction can be cleared.
 """

@@ -1,4 +1,4 @@
-"""The organiser's referee pages (issue 15): organiser only, field errors, the one-time link end to end."""
+"""The organiser's referee pages: organiser only, field errors, the one-time link end to end."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Referees managed by the organiser (issue 15): accounts, one-time links, chief referees, tables by hand."""
+"""Referees managed by the organiser: accounts, one-time links, chief referees, tables by hand."""
 
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ def test_the_chief_referee_role_reaches_every_table_and_may_adjust():
     assert set(access.matches_for_user(user=chief.user)) == set(round_.matches.all())
     assert access.user_may_adjust(user=chief.user, match=match)
     assert access.user_may_audit(user=chief.user, match=match)
-    assert access.user_may_unlock(user=chief.user, match=match)  # issue 17: the chief referee reopens too
+    assert access.user_may_unlock(user=chief.user, match=match)  # The chief referee reopens too
     assert list(access.rounds_for_overseer(user=chief.user)) == [round_]
     assert [r.is_chief for r in referee_list(tournament=event)] == [True]
     other_event_round = round_publish(round_=draft(4))

@@ -1,4 +1,4 @@
-"""Issue 17: results stay true after a correction (docs/corrections.md).
+"""Results stay true after a correction (docs/corrections.md).
 
 Swiss → knockout → unlock and correct a round-1 match: the unlock lists what depends on it and
 needs the acknowledgement, the clock stays stopped, the re-sign-off flags the knockout whose

@@ -1,4 +1,4 @@
-"""The draw service writes a round from a generator, reproducibly (issue 5)."""
+"""The draw service writes a round from a generator, reproducibly."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14: a stage plays its tournament's game; ``stage_create`` refuses rules of another game."""
+"""A stage plays its tournament's game; ``stage_create`` refuses rules of another game."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13: a stage stores the rules in force when it is created, keeps them, and its pages show them."""
+"""A stage stores the rules in force when it is created, keeps them, and its pages show them."""
 
 from __future__ import annotations
 

@@ -128,7 +128,7 @@ def _char_width(char: str) -> float:
 )
 def test_every_score_sheet_title_word_fits_its_column(columns):
     """Printed (LibreOffice), a grid title wraps between words but a word longer than its column
-    was cut in two ("Landlor-d", issue 17); the label column holds "Signatures" / "签名"."""
+    was cut in two ("Landlor-d"); the label column holds "Signatures" / "签名"."""
     from tournament.exports.round_sheets import LABEL_WIDTH, score_sheet_widths
 
     widths = score_sheet_widths(columns)

@@ -1,4 +1,4 @@
-"""Issue 17: the workbook an auditor reads — pair numbers of the event, every change to a deal with its
+"""The workbook an auditor reads — pair numbers of the event, every change to a deal with its
 reason, and list sheets that print (page setup read back with openpyxl)."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def test_the_deal_log_carries_corrections_deletions_and_undos_with_their_reasons
         (2, "更正", "录错顺序"),
         (3, "已删除", "重复录入 · 北 › 东 › 南 › 西"),
         # deal 4 became deal 3 when deal 3 went, then was undone: an undo asks a reason and is
-        # recorded as the deletion of the last deal, with that reason (issue 17)
+        # recorded as the deletion of the last deal, with that reason
         (3, "已删除", "录错了 · 东 › 北 › 西 › 南"),
     ]
 
@@ -108,7 +108,7 @@ def test_a_flagged_deal_shows_what_was_entered_in_the_deal_log():
 
 
 def test_english_list_sheet_titles_wrap_between_words_and_show_whole(played):
-    """Printed, a title wrapped inside a word ("Withd-rawn") or cut to its first line (issue 17):
+    """Printed, a title wrapped inside a word ("Withd-rawn") or cut to its first line:
     each column is as wide as its title's longest word, and the header row is as tall as its
     longest wrapped title (nothing measures a streamed sheet's rows)."""
     from openpyxl.utils import get_column_letter

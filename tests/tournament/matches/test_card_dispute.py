@@ -1,4 +1,4 @@
-"""The referee's dispute assistant page and API (issue 4): exact verdicts, referees only."""
+"""The referee's dispute assistant page and API: exact verdicts, referees only."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def test_api_beats_and_classify(client):
     }
 
 
-# -- wild_reading follows the tournament (issue 13, docs/rules.md §8) ------------------------------------------
+# -- wild_reading follows the tournament (docs/rules.md §8) ------------------------------------------
 
 WILD = "4S,5S,6D,7C,5H"  # at level 5 ♥5 is wild: with 4567 it reads 45678 (largest) or 34567 (seed 000)
 NATURAL = "4D,5C,6C,7D,8S"  # a natural 45678: it beats the wild straight only when that reads 34567

@@ -1,4 +1,4 @@
-"""The match clock (issue 6; docs/rules.md §2): the organiser starts a round or a match, the cap comes
+"""The match clock (docs/rules.md §2): the organiser starts a round or a match, the cap comes
 from the rules, a warning shows near the end, time is called at the cap exactly once — by the
 scheduled task or lazily by whoever touches the match first — and each match then finishes as its
 rules say (last deal, higher level, first to reach, extra deal)."""
@@ -75,7 +75,7 @@ def test_starting_a_round_starts_every_match_clock_with_the_rules_cap(frozen):
 
 
 def test_starting_a_round_costs_the_same_queries_for_3_or_30_tables_and_audits_each_match(frozen):
-    """Issue 15: a round of 2,500 tables started match by match took seven queries a table."""
+    """A round of 2,500 tables started match by match took seven queries a table."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 

@@ -1,4 +1,4 @@
-"""The organiser's hand on a running clock (issue 15): pause, resume, extend, change the cap, call
+"""The organiser's hand on a running clock: pause, resume, extend, change the cap, call
 time now — for a round (set-based) or one table — each with a reason on the history rows, refused
 where it makes no sense, with the time-up task moved (and a stale one doing nothing) and the lazy
 check honouring pauses and extensions."""
@@ -268,7 +268,7 @@ def test_a_finished_match_cannot_be_extended_and_a_running_one_not_resumed(froze
     assert refused.value.code == "already_paused"
 
 
-# -- one table's cap (issue 15) ----------------------------------------------------------------------
+# -- one table's cap ----------------------------------------------------------------------
 
 
 def test_one_table_gets_its_own_cap_and_keeps_it_when_the_round_cap_changes(
@@ -344,7 +344,7 @@ def test_an_untimed_table_gets_its_first_deadline_from_its_start(frozen):
     assert match.clock_ends_at == T0 + 30 * MIN
 
 
-# -- calling time for a whole round, set-based (issue 15) ---------------------------------------------
+# -- calling time for a whole round, set-based ---------------------------------------------
 
 
 def test_calling_time_now_costs_the_same_queries_for_3_or_30_tables(frozen):

@@ -1,4 +1,4 @@
-"""The organiser's clock buttons (issue 15): organiser-only (another organiser gets 404), a refused
+"""The organiser's clock buttons: organiser-only (another organiser gets 404), a refused
 change is said plainly and changes nothing, and the referee's page shows the new time."""
 
 from __future__ import annotations

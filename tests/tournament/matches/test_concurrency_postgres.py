@@ -106,7 +106,7 @@ def test_a_stale_version_is_409_on_postgresql():
     response = device(ref).post(
         reverse("api:deals", args=[match.pk]), {"order": ["E", "W"], "expected_version": 0}, format="json"
     )
-    # the current state: N/S up 5 after a 1-2 finish (timed-40 is seed 002's +5/+3/+1, issue 13)
+    # the current state: N/S up 5 after a 1-2 finish (timed-40 is seed 002's +5/+3/+1)
     assert response.status_code == 409 and response.data["error"]["match"]["levels"] == {"NS": 7, "EW": 2}
 
 

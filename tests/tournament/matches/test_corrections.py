@@ -1,4 +1,4 @@
-"""Corrections, deletions, adjustments and sign-off through the services (issue 6; docs/rules.md §1–3, §7):
+"""Corrections, deletions, adjustments and sign-off through the services (docs/rules.md §1–3, §7):
 the match is always the rules core's fold of its deals and adjustments, impossible entries are
 flagged, every change is in the history with its author and reason."""
 
@@ -181,7 +181,7 @@ def test_adjustments_that_cannot_apply_are_refused():
 
 
 def test_a_late_arrival_recorded_after_deal_1_applies_before_it_and_the_match_is_refolded():
-    """Issue 17: no more undo, record, re-enter — the late arrival goes before deal 1 and the deals
+    """No more undo, record, re-enter — the late arrival goes before deal 1 and the deals
     entered are replayed after it (docs/rules.md §7: 16–20 minutes, the first deal forfeited, +3)."""
     match = play(table_match(), "NS")  # N/S 1-2
     before = match.state["levels"]

@@ -1,4 +1,4 @@
-"""Issue 14: one match page for every game; the game's entry (``tournament.games``) decides the form."""
+"""One match page for every game; the game's entry (``tournament.games``) decides the form."""
 
 from __future__ import annotations
 

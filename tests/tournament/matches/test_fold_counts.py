@@ -1,4 +1,4 @@
-"""One fold per write (issue 14): a deal entry, correction, deletion or adjustment folds the match
+"""One fold per write: a deal entry, correction, deletion or adjustment folds the match
 through the rules core once, parses the deal it was given once, and checks the clock once, inside
 the lock — also when time is called by that very write."""
 
@@ -103,7 +103,7 @@ def test_a_deal_entered_after_the_cap_calls_time_in_the_same_fold(spy: Spy, time
 
 
 def test_a_deal_is_stored_with_its_record_in_one_write():
-    """Issue 16: the new deal's row is inserted with the fold's record — no update after it, no
+    """The new deal's row is inserted with the fold's record — no update after it, no
     read back — and its history row (the one the entry made) holds that record too."""
     from tournament.matches.models import Deal
 

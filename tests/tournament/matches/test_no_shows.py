@@ -1,4 +1,4 @@
-"""No-shows (issue 15): after the forfeit band, tables whose pair never checked in are offered to
+"""No-shows: after the forfeit band, tables whose pair never checked in are offered to
 the chief referee as forfeits, one tap each, through adjustment_record (audited)."""
 
 from __future__ import annotations

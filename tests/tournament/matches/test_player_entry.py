@@ -1,4 +1,4 @@
-"""Issue 19: players enter the deals, the other side (or a referee) confirms; a dispute is settled
+"""Players enter the deals, the other side (or a referee) confirms; a dispute is settled
 by a referee; only confirmed deals count; every step is audited."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Players' entry under real concurrency (issue 19), on PostgreSQL: each thread has its own
+"""Players' entry under real concurrency, on PostgreSQL: each thread has its own
 connection and they start together. Two phones entering the same deal make one entry; the two
 opponents confirming at once make one deal; a confirmation racing a referee's entry never doubles."""
 

@@ -1,4 +1,4 @@
-"""The room at a glance (issue 15): the round's progress board — every table with its state,
+"""The room at a glance: the round's progress board — every table with its state,
 counts per state, filters by area, referee and state, slowest/oldest first, paged — in a number
 of queries that does not grow with the number of tables; organiser-only."""
 

@@ -1,4 +1,4 @@
-"""The referee's pages (issue 6): my tables, tap-to-enter with a preview, undo, corrections,
+"""The referee's pages: my tables, tap-to-enter with a preview, undo, corrections,
 sign-off, adjustments, audit — all through the same services, all scoped to the caller."""
 
 from __future__ import annotations
@@ -473,7 +473,7 @@ def test_every_referee_page_is_404_out_of_scope(client, who):
 
 
 def test_my_table_in_a_finished_round_opens_read_only_and_refuses_every_change(client):
-    """Issue 17: a referee opening a table of a finished round sees it as it ended, not a 404."""
+    """A referee opening a table of a finished round sees it as it ended, not a 404."""
     me = referee(username="me")
     match = table_match(referee_user=me, round_status=RoundStatus.FINISHED)
     deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
@@ -515,7 +515,7 @@ def test_login_attempts_are_throttled(client):
     assert client.post(reverse("login"), {"username": "referee9", "password": "wrong"}).status_code == 429
     locked = client.post(reverse("login"), {"username": "referee9", "password": "right-password-123"})
     assert locked.status_code == 429
-    page = locked.content.decode()  # the site's page, saying for how long (issue 17), not axes' one line
+    page = locked.content.decode()  # the site's page, saying for how long, not axes' one line
     assert '<link rel="stylesheet"' in page and "Too many wrong passwords" in page and "15 minutes" in page
     chinese = Client(REMOTE_ADDR="127.0.0.1").post(reverse("login"), {"username": "referee9", "password": "x"})
     assert chinese.status_code == 429 and "密码错误次数过多" in chinese.content.decode()

@@ -1,4 +1,5 @@
-"""Issue 13's rules played on the referee's web form and through the API: the stored result is the CLI's.
+"""Each profile's rulebook options played on the referee's web form and through the API: the stored
+result is the CLI's.
 
 Each match is entered deal by deal the way a referee does (the page's preview, then its confirm form;
 the API with the version it last read) and the stored snapshot must equal ``scoring.match.replay_json``

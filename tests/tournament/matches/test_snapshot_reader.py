@@ -1,4 +1,4 @@
-"""The web application reads the stored snapshot through the rules core's reader only (issue 14):
+"""The web application reads the stored snapshot through the rules core's reader only:
 ``Match.snapshot`` / ``Deal.snapshot`` (``scoring.snapshot``); a snapshot stored before the schema
 version was written reads the same on every page."""
 

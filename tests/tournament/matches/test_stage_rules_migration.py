@@ -1,4 +1,5 @@
-"""Migration 0003: an event created before issue 13 keeps its results (its stages store the old rules).
+"""Migration 0003: an event created before the profiles followed their rulebooks keeps its results
+(its stages store the old rules).
 
 A plain MigrationExecutor test: migrate back to before the change, write the event as it stood then
 (a stage row without stored rules, profile timed-40, a 1-2 finish), migrate forward and replay.

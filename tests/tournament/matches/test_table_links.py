@@ -1,4 +1,4 @@
-"""Issue 19: a table's QR code opens that table's match in that round, and nothing else."""
+"""A table's QR code opens that table's match in that round, and nothing else."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Find my table from each worker's index of the current seats, and the pages' layout served once
-per version: the two things that keep "find my table" fast when a draw is published (issue 7)."""
+per version: the two things that keep "find my table" fast when a draw is published."""
 
 from __future__ import annotations
 

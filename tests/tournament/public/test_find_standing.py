@@ -1,4 +1,4 @@
-"""Find my table tells players without a seat where they stand (issue 15): registered but not
+"""Find my table tells players without a seat where they stand: registered but not
 checked in, withdrawn, eliminated in round N, checked in but not drawn — and a bye — each
 distinct from "no such name"."""
 

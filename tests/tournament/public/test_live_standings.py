@@ -1,4 +1,4 @@
-"""While results flow in (issue 16): the standings change only with what they count, their
+"""While results flow in: the standings change only with what they count, their
 rebuilds are coalesced, and requests are served the last complete build — with a controlled clock."""
 
 from __future__ import annotations

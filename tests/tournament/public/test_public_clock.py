@@ -1,4 +1,4 @@
-"""The public pages and the big screen follow the organiser's clock (issue 15): a paused round
+"""The public pages and the big screen follow the organiser's clock: a paused round
 reads 已暂停 / "Paused", and once time is called each table says what happens next."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The public pages' whole responses, kept by each worker and served before Django while what they
-were built from is unchanged (issue 16: ``tournament.standings.public_responses``).
+were built from is unchanged (``tournament.standings.public_responses``).
 
 Through the real WSGI application: Django's handler with the kept responses in front. Whether a
 request reached Django is counted at Django's handler itself."""

@@ -1,4 +1,4 @@
-"""What the public pages say of a result (issue 17): a pair's own score first, a forfeit as a forfeit,
+"""What the public pages say of a result: a pair's own score first, a forfeit as a forfeit,
 a first round's standings without a movement note on every line, 已到时 once."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A standings page's rows are rendered in Python (issue 16: once per build for every page); they
+"""A standings page's rows are rendered in Python (once per build for every page); they
 are what the template's loop rendered before, cell for cell, in both languages."""
 
 from __future__ import annotations

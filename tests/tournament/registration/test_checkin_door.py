@@ -1,4 +1,4 @@
-"""The door (issue 15): every pair listed, those to come first, counts, paging, one query a page."""
+"""The door: every pair listed, those to come first, counts, paging, one query a page."""
 
 from __future__ import annotations
 

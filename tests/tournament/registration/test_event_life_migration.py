@@ -1,4 +1,4 @@
-"""Existing events get a status from their rounds when the event's life arrives (issue 15)."""
+"""Existing events get a status from their rounds when the event's life arrives."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ def test_the_form_offers_the_profiles_of_the_games_with_events():
     names = [name for name, _label in profile_choices()]
     assert "timed-40" in names and "tractor-3deck" in names
     assert all(PROFILES[name].game.value in Game.values for name in names)
-    assert "doudizhu" in names  # Dou Dizhu's pages exist (issue 20): its profile is offered
+    assert "doudizhu" in names  # Dou Dizhu's pages exist: its profile is offered
 
 
 @pytest.mark.django_db
@@ -33,7 +33,7 @@ def test_an_organiser_creates_a_dou_dizhu_event_with_the_form(client):
 
 
 def test_the_create_form_offers_only_the_chosen_games_profiles_by_their_titles(db):
-    """Issue 17: a Tractor event is offered Tractor's profiles, named by their titles, not "(timed-40)"."""
+    """A Tractor event is offered Tractor's profiles, named by their titles, not "(timed-40)"."""
     from django.test import Client
     from django.urls import reverse
 

@@ -1,4 +1,4 @@
-"""The event's life (issue 15): status moves, automatic moves, the rules lock, delete vs archive,
+"""The event's life: status moves, automatic moves, the rules lock, delete vs archive,
 an archived event refusing every write."""
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ def test_an_archived_event_refuses_every_write_with_a_clear_error():
 
 
 def test_a_write_by_match_id_is_guarded_in_one_query():
-    """Every deal entered is such a write (issue 16: result entry while every table enters results)."""
+    """Every deal entered is such a write (result entry while every table enters results)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -232,7 +232,7 @@ def test_the_write_services_are_guarded(module):
         "department_get_or_create",
         "tournament_create",
         "stage_entrants",
-        "stage_advancing_now",  # a read: who a recorded advancement would advance now (issue 17)
+        "stage_advancing_now",  # a read: who a recorded advancement would advance now
         "stage_bracket",
         "stage_bracket_winners",
         "bracket_after_result",

@@ -1,4 +1,4 @@
-"""Each event numbers its pairs 1…N (issue 17): by registration, continued by an import, per event."""
+"""Each event numbers its pairs 1…N: by registration, continued by an import, per event."""
 
 from __future__ import annotations
 

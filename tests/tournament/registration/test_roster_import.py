@@ -1,4 +1,4 @@
-"""Roster import: all-or-nothing with a per-row report (issue 2)."""
+"""Roster import: all-or-nothing with a per-row report."""
 
 from __future__ import annotations
 
@@ -169,7 +169,7 @@ def test_control_characters_are_removed_and_emoji_kept():
 
 
 def test_one_file_with_every_kind_of_bad_row_lists_each_problem_once_with_its_row():
-    """Issue 17: a formula row no longer hides the other rows' checks (an employee number already
+    """A formula row no longer hides the other rows' checks (an employee number already
     registered was missed), and its partner is not told it is "not in the file"."""
     tournament = TournamentFactory()
     PlayerFactory(tournament=tournament, employee_number="9001")

@@ -1,4 +1,4 @@
-"""Roster import limits (issue 18): a hand-made or damaged workbook is refused with the importer's
+"""Roster import limits: a hand-made or damaged workbook is refused with the importer's
 own error — never a 500 — and reading one is bounded in size, rows, memory and time. The bad files
 are built here, small: a zip of a few XML parts."""
 

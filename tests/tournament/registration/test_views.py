@@ -1,4 +1,4 @@
-"""Registration pages: roles, field errors, one-tap check-in, Chinese first (issue 2)."""
+"""Registration pages: roles, field errors, one-tap check-in, Chinese first."""
 
 from __future__ import annotations
 

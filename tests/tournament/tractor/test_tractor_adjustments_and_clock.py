@@ -1,4 +1,4 @@
-"""Issue 9: late arrival per seed 001 §2 through the adjustment flow, and the round's "last 10 minutes:
+"""Late arrival per seed 001 §2 through the adjustment flow, and the round's "last 10 minutes:
 one more deal for every table" (seed 001 §3) as the clock's behaviour for Tractor."""
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def test_the_last_10_minutes_one_more_deal_for_every_table(time_machine, ref, bo
 
 
 def test_a_late_arrival_recorded_after_deal_1_counts_in_deal_1(boss_client, match):
-    """Issue 17: the referee entered deal 1 before recording that N/S (declaring) were 12 minutes late:
+    """The referee entered deal 1 before recording that N/S (declaring) were 12 minutes late:
     no undo and re-entry — the 30 points go to the defenders of deal 1 when it is refolded."""
     deal_record(match_id=match.pk, outcome={"declarer": "N", "defender_points": 100})
     assert late(boss_client, match, "NS", 12).status_code == 302
@@ -132,7 +132,7 @@ def test_a_late_arrival_recorded_after_deal_1_counts_in_deal_1(boss_client, matc
 
 
 def test_the_late_arrival_form_offers_one_pair_at_a_time(boss_client, match):
-    """Issue 17: "both pairs (forfeit)" belongs to a forfeit, not to a late arrival (each pair late has
+    """"Both pairs (forfeit)" belongs to a forfeit, not to a late arrival (each pair late has
     its own minutes); a late arrival posted against both is refused and nothing is written."""
     response = boss_client.get(reverse("matches:adjustments", args=[match.pk]))
     late_form, other_form = response.context["late_form"], response.context["form"]

@@ -1,4 +1,4 @@
-"""Issue 9: the referee API takes a Tractor deal body for a Tractor match (explicit serializer, in the
+"""The referee API takes a Tractor deal body for a Tractor match (explicit serializer, in the
 schema), previews it through the rules core, and a full match ends in the rules core's result."""
 
 from __future__ import annotations

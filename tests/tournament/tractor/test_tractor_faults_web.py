@@ -1,4 +1,4 @@
-"""Issue 13: Tractor faults as seed 001 has them (docs/rules.md §9) — a declarer's revoke (§17), a wrong number
+"""Tractor faults as seed 001 has them (docs/rules.md §9) — a declarer's revoke (§17), a wrong number
 of bottom cards (§9.1), a wrong card count (§18) — entered on the referee's page and through the API; the
 stored result is the CLI's (``scoring.match.replay_json``), and the faults show in Tractor terms in both
 deal histories and the workbook's deal log."""

@@ -1,4 +1,4 @@
-"""Issue 9: a Tractor deal entered on the referee's match page — a form (declarer, defenders' points,
+"""A Tractor deal entered on the referee's match page — a form (declarer, defenders' points,
 bottom capture, penalties, revoke) previewed by the rules core — and a full match through the pages."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 9: the public match page and API show a Tractor deal in Tractor terms (declarer, defenders'
+"""The public match page and API show a Tractor deal in Tractor terms (declarer, defenders'
 points) where Guandan shows a finishing order."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def test_public_match_page_and_api_show_declarer_and_defenders_points(match):
 
 
 def test_the_referee_and_the_public_page_show_a_deal_in_one_wording_and_one_figure(match, ref):
-    """Issue 17: the referee's list read "defenders 60" for a deal the public page showed at 135; both
+    """The referee's list read "defenders 60" for a deal the public page showed at 135; both
     now show the rules core's figure, in Tractor words, on Chinese pages too (no internal codes)."""
     from django.test import Client
     from django.utils import translation

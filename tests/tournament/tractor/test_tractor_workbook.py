@@ -1,4 +1,4 @@
-"""Issue 9: a Tractor event's workbook: the deal log shows the declarer and the defenders' points (with
+"""A Tractor event's workbook: the deal log shows the declarer and the defenders' points (with
 bottom, penalties and the seed-001 verdict) instead of finishing orders; reopened with openpyxl."""
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def _sheet(data: bytes, key: str, language: str = "zh") -> tuple[list[tuple], di
 
 
 def test_late_arrivals_read_in_the_rules_figures_and_the_forfeited_first_deal_is_in_the_deal_log(match, ref):
-    """Issue 17: 12 minutes late is 扣分 30 in the first deal, 17 minutes the first deal forfeited and
+    """12 minutes late is 扣分 30 in the first deal, 17 minutes the first deal forfeited and
     the opponents up one — not 扣分 0 / 对方升级 0 — and the deal log reconciles every level."""
     from tests.factories import round_match
     from tournament.matches.services import adjustment_record

@@ -1,13 +1,13 @@
-"""Stages keep the rules they were created with (issue 13).
+"""Stages keep the rules they were created with.
 
 ``Stage.rules`` stores the options in force. For the stages that exist before this migration they
-are computed from the rule profiles **as they were defined before issue 13 changed them** (frozen
+are computed from the rule profiles **as they were defined before they were made to follow their rulebooks** (frozen
 below as literal JSON, so that a later change of ``scoring.profiles`` cannot reach back into this
 migration), with the tournament's overrides and then the stage's, exactly as
 ``tournament.rules.rules_for_stage`` resolved them until now. A running or finished event so
 replays to the results it had (e.g. timed-40 kept +3/+2/+1 and the default A pass).
 
-The options issue 13 added are frozen at the values that reproduce the old behaviour: upgrades
+The options added with that change are frozen at the values that reproduce the old behaviour: upgrades
 +3/+2/+1, ``a_reset: to_2`` (the reset side plays on from 2), ``wild_reading: largest``.
 """
 
@@ -42,7 +42,7 @@ _BASE = {
     "bye_margin": 0,
     "forfeit_margin": 13,
     "late_arrival": _LEVEL_LATE_ARRIVAL,
-    # options added by issue 13, at the values that were the only behaviour before it
+    # options added with the profiles' rulebooks, at the values that were the only behaviour before it
     "upgrades": {"1-2": 3, "1-3": 2, "1-4": 1},
     "a_reset": "to_2",
     "wild_reading": "largest",
@@ -78,11 +78,11 @@ OLD_PROFILES = {
         ],
     },
 }
-"""Every profile of ``scoring.profiles`` as it stood before issue 13 (its ``to_json()``)."""
+"""Every profile of ``scoring.profiles`` as it stood before this migration (its ``to_json()``)."""
 
 
 def old_rules(profile, overrides):
-    """The options a stage had before issue 13: the frozen profile with the overrides applied the
+    """The options a stage had before this migration: the frozen profile with the overrides applied the
     way the rules core applies them (a format change clears the old format's deals/games …)."""
     from scoring.options import RuleOptions
 

@@ -1,4 +1,4 @@
-"""Existing events get a status that matches their rounds (issue 15: the status never moved before).
+"""Existing events get a status that matches their rounds (the status never moved before).
 
 Here rather than in ``registration.0003_event_life`` because it reads rounds: a registration
 migration depending on the matches app would be unapplied whenever the matches app is migrated back.

@@ -36,7 +36,7 @@ class Stage(models.Model):
 
     ``rules`` are the options in force (the rules core's ``RuleOptions.to_json()``), stored when the
     stage is created and read by ``tournament.rules.rules_for_stage``: a later change of a profile's
-    definition does not change the stage's results (issue 13). ``rule_profile`` (empty: the
+    definition does not change the stage's results. ``rule_profile`` (empty: the
     tournament's) and ``rule_overrides`` (on top of the tournament's own, e.g. a best-of-3 final)
     are what the organiser chose, kept for display.
     """
@@ -186,7 +186,7 @@ class Match(models.Model):
     # Paused (with its round or alone): time is not called while set; resuming adds the pause to
     # ``clock_ends_at``.
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
-    # This table's own cap, set by the organiser on the day (issue 15); empty: the round's. A round's
+    # This table's own cap, set by the organiser on the day; empty: the round's. A round's
     # later cap change leaves a table with its own cap alone.
     time_cap_minutes = models.PositiveSmallIntegerField(_("time cap (minutes)"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
@@ -194,7 +194,7 @@ class Match(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     signed_off_at = models.DateTimeField(null=True, blank=True)
-    # Unlocked for a correction (issue 17): set by ``match_unlock``, cleared by the next sign-off.
+    # Unlocked for a correction: set by ``match_unlock``, cleared by the next sign-off.
     # While set the clock never calls time: a correction replays what was played, it is not play.
     reopened_at = models.DateTimeField(_("reopened for correction at"), null=True, blank=True)
     history = AuditedHistory()
@@ -239,7 +239,7 @@ class Match(models.Model):
 
     @property
     def snapshot(self) -> MatchSnapshot:
-        """``state`` read back by the rules core (issue 14: the one reader of the snapshot); kept
+        """``state`` read back by the rules core (the one reader of the snapshot); kept
         until ``state`` is replaced (a write stores a new dict)."""
         cached = self.__dict__.get("_snapshot")
         if cached is None or cached[0] is not self.state:

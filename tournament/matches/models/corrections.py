@@ -1,4 +1,4 @@
-"""A signed-off match's corrections and the later stages they flag (issue 17)."""
+"""A signed-off match's corrections and the later stages they flag."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class CorrectionStatus(models.TextChoices):
 
 
 class Correction(models.Model):
-    """One unlock of a signed-off match and what its re-sign-off changed (issue 17).
+    """One unlock of a signed-off match and what its re-sign-off changed.
 
     ``before``: the result when it was unlocked (``winner`` pair id, ``result``); ``dependents``:
     what the unlock page showed depends on it (``tournament.matches.corrections.match_dependents``);
@@ -68,7 +68,7 @@ class AdvancementFlagKind(models.TextChoices):
 
 
 class AdvancementFlag(models.Model):
-    """Something drawn from standings that a sign-off changed (issue 17), until the organiser
+    """Something drawn from standings that a sign-off changed, until the organiser
     redraws it or keeps it with a reason. Two kinds, one machinery (docs/corrections.md):
 
     - ``advancement``: a later stage whose advancing set no longer matches its source stage's

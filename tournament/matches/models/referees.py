@@ -1,4 +1,4 @@
-"""Referees' tables and the referees of an event (issue 15): who may reach which table."""
+"""Referees' tables and the referees of an event: who may reach which table."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ class ChiefReferee(models.Model):
 
 
 class Referee(models.Model):
-    """A referee (裁判) of one tournament, made by its organiser (issue 15).
+    """A referee (裁判) of one tournament, made by its organiser.
 
     Referees belong to one event: an organiser running several events makes each event's
     referees in that event, so that a referee of one event never reaches another's tables and

@@ -1,4 +1,4 @@
-"""Players entering at their table (issue 19): the table's link generation and the deals awaiting
+"""Players entering at their table: the table's link generation and the deals awaiting
 the other side's confirmation."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tournament.registration.models import Player
 
 
 class TableLinkKey(models.Model):
-    """The generation of a table's link in a round (issue 19, ``tournament.matches.table_links``).
+    """The generation of a table's link in a round (``tournament.matches.table_links``).
 
     A table's QR code carries a token signed with the round, the table and this generation (0 while
     no row exists). Revoking the link adds one: every token printed before stops working, and the
@@ -52,7 +52,7 @@ CLAIM_OPEN = (ClaimStatus.PENDING, ClaimStatus.DISPUTED)
 
 
 class DealClaim(models.Model):
-    """A deal a player entered at the table, waiting for the other side (issue 19).
+    """A deal a player entered at the table, waiting for the other side.
 
     A claim is not a deal: the match's fold and snapshot never see it. Confirming it (by an
     opponent, a referee, or the round's auto-confirm) records ``outcome`` through the one write path

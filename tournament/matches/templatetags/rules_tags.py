@@ -1,4 +1,4 @@
-"""Template filters that show the rules in force (issue 13), for organisers' and public pages alike."""
+"""Template filters that show the rules in force, for organisers' and public pages alike."""
 
 from __future__ import annotations
 

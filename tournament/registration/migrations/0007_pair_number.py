@@ -1,4 +1,4 @@
-"""Each event numbers its pairs 1…N (issue 17). Existing pairs are numbered in the order they were
+"""Each event numbers its pairs 1…N. Existing pairs are numbered in the order they were
 registered (their id), per tournament; the column then becomes required and unique per event."""
 
 from django.db import migrations, models

@@ -152,7 +152,7 @@ def _number(value: Any) -> str:
 def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
     """The body rows of a standings page: what a template loop over the lines would render, in
     Python — a 100-line page is rendered once per build for every worker, and the template's
-    per-cell lookups, filters and ``{% url %}`` were most of a rebuild's cost (issue 16)."""
+    per-cell lookups, filters and ``{% url %}`` were most of a rebuild's cost."""
     lines = list(page)
     if not lines:
         return format_html('<tr><td colspan="3" class="muted">{}</td></tr>', _("No pairs yet."))

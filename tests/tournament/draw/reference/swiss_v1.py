@@ -1,4 +1,4 @@
-"""Reference only (tests): the ``swiss.v1`` Swiss engine, frozen as it was drawn until issue 21.
+"""Reference only (tests): the ``swiss.v1`` Swiss engine, frozen as it was drawn until ``swiss.v2``.
 
 Every round recorded with ``draw_algorithm = "swiss.v1"`` was drawn by this code: running
 :func:`swiss_pair` here with the recorded options and seed (and the same entrants) reproduces
@@ -6,7 +6,7 @@ it table for table. New draws use :mod:`tournament.draw.pairing_swiss` (``swiss.
 copy is also the reference the tests compare it with (its exact engine and its fast heuristic).
 Nothing below was changed except the imports (its weighted matching lives beside it).
 
-Swiss pairing (瑞士移位) — docs/rules.md §4, issue 5.
+Swiss pairing (瑞士移位) — docs/rules.md §4.
 
 Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
 position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a

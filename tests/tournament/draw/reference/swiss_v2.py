@@ -1,11 +1,11 @@
 """Reference only (tests): the ``swiss.v2`` Swiss engine, frozen as it was drawn until the staged
-matching of issue 21 (``swiss.v3``).
+matching (``swiss.v3``).
 
 Every round recorded with ``draw_algorithm = "swiss.v2"`` was drawn by this code: running
 :func:`swiss_pair` here with the recorded options and seed (and the same entrants) reproduces
 it table for table (tests/data/swiss_v2_rounds.json). Nothing below was changed.
 
-Swiss pairing (瑞士移位) — docs/rules.md §4, issues 5 and 21. Algorithm ``swiss.v2``.
+Swiss pairing (瑞士移位) — docs/rules.md §4. Algorithm ``swiss.v2``.
 
 Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
 position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a
@@ -111,7 +111,7 @@ Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
    returns is its own, so ``notes["matching"]`` records its version. Tables are numbered with
    the best-ranked table first; the bye comes last with no table.
 
-Versions: ``swiss.v1`` (until issue 21: exact up to 100 entrants on a hand-written blossom,
+Versions: ``swiss.v1`` (until ``swiss.v2``: exact up to 100 entrants on a hand-written blossom,
 a bracket heuristic above) is kept, frozen, in ``tests/tournament/draw/reference/swiss_v1.py``;
 running it with a ``swiss.v1`` round's recorded options and seed reproduces that round.
 

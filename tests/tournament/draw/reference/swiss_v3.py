@@ -8,7 +8,7 @@ Every round recorded with ``draw_algorithm = "swiss.v3"`` was drawn by this code
 it table for table (tests/data/swiss_v3_rounds.json). Nothing below was changed but the imports
 of its two sibling modules.
 
-Swiss pairing (瑞士移位) — docs/rules.md §4, issues 5 and 21. Algorithm ``swiss.v3``.
+Swiss pairing (瑞士移位) — docs/rules.md §4. Algorithm ``swiss.v3``.
 
 Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
 position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a
@@ -127,7 +127,7 @@ recorded entrants, options and seed reproduces that round table for table (teste
 rounds recorded before each change). Production draws only with the current version; an old
 round is never redrawn, its tables are what was recorded.
 
-- ``swiss.v1`` (until issue 21): exact up to 100 entrants on a hand-written blossom, a bracket
+- ``swiss.v1`` (until ``swiss.v2``): exact up to 100 entrants on a hand-written blossom, a bracket
   heuristic above — ``reference/swiss_v1.py`` (with that blossom, tests only).
 - ``swiss.v2``: one rustworkx matching; above 200 entrants sparser candidates, and on wide
   fields the criteria's bounds capped to fit one 128-bit weight (optimal only where the
@@ -141,7 +141,7 @@ of 10–15, where wall time was 8–10 times as long): round 9 of 5,000 pairs ab
 proven blocks, 20 of 21 criteria proven over every pairing); hard fields (ten rounds, two
 departments protected every round) of 1,000 pairs about 0.8 s (two stages) and of 5,000 pairs
 about 10 s (two stages over swiss.v2's tables; one stage, which swiss.v2 capped, took about
-half) — over issue 21's 5 s target.
+half) — over the 5 s target for 5,000 pairs.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ Every round recorded with ``draw_algorithm = "swiss.v4"`` was drawn by this code
 it table for table (tests/data/swiss_v4_rounds.json). Nothing below was changed but the imports
 of its three sibling modules.
 
-Swiss pairing (瑞士移位) — docs/rules.md §4, issues 5 and 21. Algorithm ``swiss.v4``.
+Swiss pairing (瑞士移位) — docs/rules.md §4. Algorithm ``swiss.v4``.
 
 Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
 position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a
@@ -124,7 +124,7 @@ recorded entrants, options and seed reproduces that round table for table (teste
 rounds recorded before each change). Production draws only with the current version; an old
 round is never redrawn, its tables are what was recorded.
 
-- ``swiss.v1`` (until issue 21): exact up to 100 entrants on a hand-written blossom, a bracket
+- ``swiss.v1`` (until ``swiss.v2``): exact up to 100 entrants on a hand-written blossom, a bracket
   heuristic above — ``reference/swiss_v1.py`` (with that blossom, tests only).
 - ``swiss.v2``: one rustworkx matching; above 200 entrants sparser candidates, and on wide
   fields the criteria's bounds capped to fit one 128-bit weight (optimal only where the
@@ -143,7 +143,7 @@ round is never redrawn, its tables are what was recorded.
 Performance (``bench/draw_bench.py``, CPU seconds on the shared two cores at a load of about 2):
 round 9 of 5,000 pairs 0.75 s (three proven blocks); hard fields (ten rounds, two departments
 protected every round) of 1,000 pairs 0.58 s and of 5,000 pairs 5.4 s (5.9 s at a load of 3–4),
-two stages of ~2.4 s of rustworkx each — over issue 21's 5 s target (docs/swiss-draw.md: why the vector does not fit
+two stages of ~2.4 s of rustworkx each — over the 5 s target (docs/swiss-draw.md: why the vector does not fit
 one stage there).
 """
 

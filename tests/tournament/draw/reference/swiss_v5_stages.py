@@ -2,7 +2,7 @@
 ``swiss_v5``). Nothing below was changed.
 
 The Swiss criteria as tiers of one integer weight, solved in stages of exact matchings
-(issue 21; used by :mod:`tournament.draw.pairing_swiss`, whose docstring defines the criteria).
+(used by :mod:`tournament.draw.pairing_swiss`, whose docstring defines the criteria).
 
 Maximum-weight perfect matchings (rustworkx's ``max_weight_matching``, compiled Rust) over
 *candidate tables*, with integer weights that encode the criteria vector: criterion (tier) t
