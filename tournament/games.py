@@ -89,9 +89,9 @@ class GameEntry:
     declarer_rotates: bool
     """A declarer (庄家) rotates by the rules core's ``next_deal.declarer`` (Tractor, seed 001 §8)."""
     counts_a_failures: bool
+    """The sides' table shows failed A attempts (docs/rules.md §1)."""
     pays_tribute: bool
     """Tribute is paid before a deal from the last finishing order (docs/rules.md §6; Guandan only)."""
-    """The sides' table shows failed A attempts (docs/rules.md §3)."""
     shown_rules: tuple[str, ...]
     """The rule options a page shows first for the game (then any that differ from the profile)."""
     score_sheet_columns: Callable[[RuleOptions], tuple[h.Column, ...]]

@@ -40,7 +40,6 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files: the docs work offline
-    "django_filters",
     "simple_history",
     "django_htmx",
     "tournament.registration",
@@ -192,7 +191,6 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "tournament.api.schema.StrictPagination",
     "PAGE_SIZE": 100,
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "tournament.api.errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {

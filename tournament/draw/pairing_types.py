@@ -1,7 +1,8 @@
 """Value types of the draw: entrants in, pairings out, and the two kinds of error.
 
 Everything here is plain, immutable Python — no Django — so the generators can be tested
-without a database and the service that writes a round can store ``Draw.as_record()`` as is.
+without a database. The service that writes a round stores a draw's algorithm, options and seed
+with the round; ``Draw.as_record()`` is the whole draw as JSON (what the tests compare).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The organiser's hand on a running clock: one form posts a change of a round's clock
 or of one table's — pause, resume, extend, change the cap, call time now — with a reason.
 
-Thin views over ``services.round_*`` / ``services.match_*``: the round is scoped to its
-organiser (``access.round_for_organiser``; another organiser gets 404) and the table to the round.
+Thin views over the services ``round_*`` / ``match_*`` of ``tournament.matches.clock``: the round is
+scoped to its organiser (``access.round_for_organiser``; another organiser gets 404) and the table to
+the round.
 A refused change (a paused clock paused again, a finished match extended …) is said in a message
 and changes nothing; every outcome redirects back to the round's clock page.
 """

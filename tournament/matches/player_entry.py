@@ -204,8 +204,8 @@ def deal_claim_enter(
 
 
 def _schedule_auto_confirm(match_id: int, eta: datetime) -> None:
-    """Ask a task to confirm the claim when its time is up; losing it loses nothing: every page of the
-    match confirms what is due (:func:`claims_auto_confirm_due`)."""
+    """Ask a task to confirm the claim when its time is up; losing it loses nothing: the
+    referees' and the table's own pages of the match confirm what is due (:func:`claims_auto_confirm_due`)."""
 
     def send() -> None:
         from tournament.matches import tasks

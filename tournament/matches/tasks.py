@@ -69,7 +69,8 @@ def _again_if_early(task: Any, pk: int, ends_at: Any, called_at: Any) -> None:
 @shared_task(acks_late=True)
 def claims_auto_confirm(match_id: int) -> dict[str, Any]:
     """Confirm the match's claims whose auto-confirm time has passed. Idempotent, and only
-    a safety net: every page of the match confirms what is due (``claims_auto_confirm_due``)."""
+    a safety net: the referees' and organisers' match pages and the table's own pages confirm what
+    is due when they are opened (``claims_auto_confirm_due``); the public pages do not."""
     from tournament.matches.player_entry import claims_auto_confirm_due
 
     match = Match.objects.select_related("round__stage__tournament").filter(pk=match_id).first()
