@@ -514,6 +514,9 @@ class RuleOptions:
         for name, value in overrides.items():
             parser = OPTION_PARSERS.get(name)
             if parser is None:
+                from scoring.team_options import team_option_misplaced
+
+                team_option_misplaced(name)
                 known = ", ".join(OPTION_PARSERS)
                 raise bad_input(
                     f"Unknown rule option {name!r}; the options are: {known}.",
