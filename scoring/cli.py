@@ -89,12 +89,13 @@ def _depth(document: Any) -> int:
 
 
 def build_parser() -> JsonArgumentParser:
-    from scoring import cards_cli, match_cli
+    from scoring import cards_cli, match_cli, teams_cli
 
     parser = JsonArgumentParser(prog="python -m scoring", description=__doc__)
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=JsonArgumentParser)
     match_cli.register(subparsers)
     cards_cli.register(subparsers)
+    teams_cli.register(subparsers)
     return parser
 
 

@@ -19,7 +19,7 @@ EXAMPLES = EXAMPLE.findall(DOC.read_text(encoding="utf-8"))
 
 
 def test_the_doc_has_examples_of_every_command() -> None:
-    assert {command for command, *_ in EXAMPLES} == {"replay", "standings"}
+    assert {command for command, *_ in EXAMPLES} == {"replay", "standings", "teams"}
     assert len(EXAMPLES) >= 5
 
 
