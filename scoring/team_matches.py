@@ -416,6 +416,16 @@ def _bye_result(record: TeamMatchRecord, options: RuleOptions, knockout: bool) -
     )
 
 
+def _stage(value: Stage | str) -> Stage:
+    try:
+        return Stage(value)
+    except ValueError:
+        choices = ", ".join(stage.value for stage in Stage)
+        raise bad_input(
+            f"'stage' must be one of {choices}; got {value!r}.", f"stage 必须是以下之一：{choices}；收到 {value!r}。"
+        ) from None
+
+
 def team_match_decide(
     record: TeamMatchRecord,
     *,
@@ -429,7 +439,7 @@ def team_match_decide(
     whether a draw is possible (not in a knockout). Bad input — a team playing itself, a tie-break deal
     where none is due, a bye with tables — is a ``bad_input`` error.
     """
-    knockout = Stage(stage) is Stage.KNOCKOUT
+    knockout = _stage(stage) is Stage.KNOCKOUT
     if record.y is None:
         return _bye_result(record, options, knockout)
     x, y = record.x, record.y

@@ -511,3 +511,8 @@ def test_standing_rows_read_like_the_domain() -> None:
         "buchholz",
         "lots",
     ]
+
+
+def test_an_unknown_stage_is_bad_input_not_a_crash() -> None:
+    with pytest.raises(ScoringError, match="'stage' must be one of"):
+        decide(A_SALES_PASSES_A, B_RND_AT_Q, stage="ladder")
