@@ -12,6 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from scoring.doudizhu_snapshot import TableDealSnapshot
 from scoring.snapshot import DealSnapshot
 from tournament import labels
 
@@ -180,8 +181,6 @@ def doudizhu_deal_text(outcome: Any, record: Any) -> str:
 
 def doudizhu_record_text(record: Any) -> str:
     """A Dou Dizhu deal's verdict: the multiple and stake (stake scoring) and the points per seat."""
-    from scoring.doudizhu_snapshot import TableDealSnapshot
-
     deal = TableDealSnapshot.from_json(record) if isinstance(record, Mapping) else record
     if not isinstance(deal, TableDealSnapshot):
         return ""

@@ -29,8 +29,9 @@ from django.utils.translation import gettext as _
 
 from scoring.cards import CardError
 from scoring.errors import ErrorCode, ScoringError
+from tournament.locale import in_ui_language
 
-__all__ = ["USER_ERRORS", "UserError", "UserErrorMiddleware", "user_error", "user_error_of"]
+__all__ = ["USER_ERRORS", "UserError", "UserErrorMiddleware", "scoring_message", "user_error", "user_error_of"]
 
 
 class UserError(Exception):
@@ -75,6 +76,11 @@ class UserError(Exception):
         return body
 
 
+def scoring_message(error: ScoringError | CardError) -> str:
+    """The rules core's message in the active language (Chinese first)."""
+    return in_ui_language(en=error.message, zh=error.message_zh)
+
+
 USER_ERRORS: tuple[type[Exception], ...]  # every exception :func:`user_error` maps (for an ``except``)
 
 
@@ -83,8 +89,6 @@ def user_error(error: BaseException) -> UserError | None:
     if isinstance(error, UserError):
         return error
     if isinstance(error, (ScoringError, CardError)):
-        from tournament.rules import scoring_message  # the active language; rules imports the models
-
         code = str(getattr(error.code, "value", error.code))
         status = 409 if isinstance(error, ScoringError) and error.code is ErrorCode.MATCH_FINISHED else 400
         extra = {"deal": error.deal} if isinstance(error, ScoringError) else None

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.module_loading import import_string
@@ -30,10 +30,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.options import Game, MatchFormat, RuleOptions
 from tournament import deal_texts
-
-if TYPE_CHECKING:
-    from tournament.exports import headers as h
-    from tournament.matches.models import Match
+from tournament.columns import Column
 
 
 class UnknownGame(LookupError):
@@ -94,10 +91,8 @@ class GameEntry:
     """Tribute is paid before a deal from the last finishing order (docs/rules.md §6; Guandan only)."""
     shown_rules: tuple[str, ...]
     """The rule options a page shows first for the game (then any that differ from the profile)."""
-    score_sheet_columns: Callable[[RuleOptions], tuple[h.Column, ...]]
+    score_sheet_columns: Callable[[RuleOptions], tuple[Column, ...]]
     """The paper score sheet's grid columns for a stage's rules."""
-    workbook_deals_path: str
-    """The workbook's deal-log sheet writer: ``(book, context) -> None``."""
     default_profile: str
     """The rule profile a new event of the game starts with on the create form."""
     match_totals: tuple[str, ...]
@@ -146,10 +141,6 @@ class GameEntry:
     def api_preview_output(self) -> type[Any]:
         return _load(self.api_preview_output_path)
 
-    @property
-    def workbook_deals(self) -> Callable[..., None]:
-        return _load(self.workbook_deals_path)  # type: ignore[no-any-return]
-
 
 def _load(path: str) -> Any:
     return import_string(path)
@@ -178,18 +169,66 @@ def _tractor_initial(outcome: dict[str, Any]) -> dict[str, Any]:
     return initial
 
 
-def _guandan_score_sheet(options: RuleOptions) -> tuple[h.Column, ...]:
-    from tournament.exports import headers as h  # the sheets' headers import the roster, which imports the rules
+# -- the paper score sheets' grids (``tournament.exports.round_sheets``) ---------------------------
 
+SCORE_SHEET_LEVELS = (
+    Column("deal", "副", "Deal", 5),
+    Column("level", "打几", "Level played", 8),
+    Column("sets_level", "台上", "Setting side", 8),
+    Column("first", "上游", "1st out", 8),
+    Column("second", "二游", "2nd", 8),
+    Column("third", "三游", "3rd", 8),
+    Column("last", "下游", "Last", 8),
+    Column("ns_after", "南北级数", "N/S level", 9),
+    Column("ew_after", "东西级数", "E/W level", 9),
+    Column("referee", "裁判", "Referee", 10),
+)
+
+SCORE_SHEET_POINTS = (
+    Column("deal", "副", "Deal", 5),
+    Column("first", "上游", "1st out", 8),
+    Column("second", "二游", "2nd", 8),
+    Column("third", "三游", "3rd", 8),
+    Column("last", "下游", "Last", 8),
+    Column("ns_points", "南北得分", "N/S points", 9),
+    Column("ew_points", "东西得分", "E/W points", 9),
+    Column("referee", "裁判", "Referee", 10),
+)
+
+SCORE_SHEET_TRACTOR = (
+    Column("deal", "副", "Deal", 5),
+    Column("declarer", "庄家", "Declarer", 10),
+    Column("level", "打几", "Level played", 8),
+    Column("defender_points", "防家得分", "Defenders' points", 12),
+    Column("bottom", "抠底", "Bottom capture", 9),
+    Column("penalty_points", "罚分", "Penalty points", 8),
+    Column("ns_after", "南北级数", "N/S level", 9),
+    Column("ew_after", "东西级数", "E/W level", 9),
+    Column("referee", "裁判", "Referee", 10),
+)
+
+
+DOUDIZHU_SCORE_SHEET = (
+    Column("deal", "局", "Deal", 5),
+    Column("landlord", "地主", "Landlord", 10),  # wide enough for the English title in one piece
+    Column("bid", "叫分", "Bid", 6),
+    Column("bombs", "炸弹", "Bombs", 8),
+    Column("spring", "春天", "Spring", 8),
+    Column("winner", "胜方", "Won by", 8),
+    *(Column(f"points_{s}", f"{s}座", s, 7) for s in ("E", "S", "W")),
+    Column("referee", "裁判", "Referee", 10),
+)
+"""The paper score sheet of a three-seat table."""
+
+
+def _guandan_score_sheet(options: RuleOptions) -> tuple[Column, ...]:
     if options.format is MatchFormat.FIXED_DEALS_POINTS:
-        return h.SCORE_SHEET_POINTS
-    return h.SCORE_SHEET_LEVELS
+        return SCORE_SHEET_POINTS
+    return SCORE_SHEET_LEVELS
 
 
-def _tractor_score_sheet(options: RuleOptions) -> tuple[h.Column, ...]:
-    from tournament.exports import headers as h
-
-    return h.SCORE_SHEET_TRACTOR
+def _tractor_score_sheet(options: RuleOptions) -> tuple[Column, ...]:
+    return SCORE_SHEET_TRACTOR
 
 
 GUANDAN = GameEntry(
@@ -231,7 +270,6 @@ GUANDAN = GameEntry(
         "wild_reading",
     ),
     score_sheet_columns=_guandan_score_sheet,
-    workbook_deals_path="tournament.exports.deal_log.guandan_deals_write",
     default_profile="timed-40",
     match_totals=("levels", "points", "games"),
 )
@@ -261,7 +299,6 @@ TRACTOR = GameEntry(
     pays_tribute=False,
     shown_rules=("game", "time_cap_minutes", "at_time_up", "time_up_tie"),
     score_sheet_columns=_tractor_score_sheet,
-    workbook_deals_path="tournament.exports.deal_log.tractor_deals_write",
     default_profile="tractor-3deck",
     match_totals=("levels",),
 )
@@ -282,10 +319,8 @@ def _doudizhu_initial(outcome: dict[str, Any]) -> dict[str, Any]:
     return initial
 
 
-def _doudizhu_score_sheet(options: RuleOptions) -> tuple[h.Column, ...]:
-    from tournament.exports.workbook_doudizhu import SCORE_SHEET
-
-    return SCORE_SHEET
+def _doudizhu_score_sheet(options: RuleOptions) -> tuple[Column, ...]:
+    return DOUDIZHU_SCORE_SHEET
 
 
 DOUDIZHU = GameEntry(
@@ -325,7 +360,6 @@ DOUDIZHU = GameEntry(
         "time_cap_minutes",
     ),
     score_sheet_columns=_doudizhu_score_sheet,
-    workbook_deals_path="tournament.exports.workbook_doudizhu.doudizhu_deals_write",
     default_profile="doudizhu",
     match_totals=(),  # a three-seat table's points are on the game's own sheets, not the results sheet
     individual=True,
@@ -348,10 +382,3 @@ def game_entry(game: Game | str) -> GameEntry:
         return GAMES[Game(game)]
     except (KeyError, ValueError):
         raise UnknownGame(game) from None
-
-
-def game_entry_of_match(match: Match) -> GameEntry:
-    """The entry of the game ``match`` is played under: its stage's stored rules."""
-    from tournament.matches.fold import match_rules  # the fold imports the models, which need the apps
-
-    return game_entry(match_rules(match).game)

@@ -5,6 +5,8 @@ One vocabulary for every page (referee's and public), in the user's language.
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.functional import Promise
@@ -12,8 +14,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.levels import level_label
+from scoring.profiles import PROFILE_INFO
 from scoring.tractor import Capture, Infraction
-from tournament.matches.models import RoundStatus
+from tournament.locale import in_ui_language
 
 
 def level(value: Any) -> str:
@@ -77,10 +80,25 @@ def reason(code: Any) -> str:
 # -- the rules in force -------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class ProfileView:
+    """A profile as an organiser or player recognises it: its title and the rulebook (seed) it follows."""
+
+    name: str
+    title: str
+    seed: str
+
+
+def profile_view(name: str) -> ProfileView:
+    """The profile ``name`` by its title in the active language (not ``timed-40``)."""
+    info = PROFILE_INFO.get(name)
+    if info is None:
+        return ProfileView(name=name, title=name, seed="")
+    return ProfileView(name=name, title=in_ui_language(en=info.title, zh=info.title_zh), seed=info.seed)
+
+
 def profile_title(name: Any) -> str:
     """A rule profile by its title and the rulebook it follows ("40分钟限时…（规则 002）"), not "timed-40"."""
-    from tournament.rules import profile_view
-
     view = profile_view(str(name))
     if not view.seed or view.seed in view.title:  # the title names its rulebook already
         return view.title
@@ -169,8 +187,6 @@ def rule_value(name: Any, value: Any) -> str:
     if value is None:
         return "—"
     if isinstance(value, list | dict):
-        import json
-
         return json.dumps(value, ensure_ascii=False)
     return str(value)
 
@@ -275,17 +291,6 @@ def round_name(*, number: int, knockout_pairs: int | None = None) -> str:
     return _("Round %(number)s") % {"number": number}
 
 
-def round_state(*, status: str, paused: bool) -> tuple[str, str]:
-    """A round's state as its badge shows it, every page alike: ``(code, label)`` — the status, except
-    that a running round whose clock the organiser paused reads 已暂停 (Paused), not 进行中."""
-    if paused and status == RoundStatus.RUNNING:
-        return "paused", str(_("Paused"))
-    try:
-        return status, str(RoundStatus(status).label)
-    except ValueError:
-        return status, ""
-
-
 _DRAW_METHODS = {
     "swiss": gettext_lazy("Swiss pairing"),
     "knockout.bracket": gettext_lazy("Knockout bracket"),
@@ -293,6 +298,17 @@ _DRAW_METHODS = {
     "round_robin.circle": gettext_lazy("Round robin (circle method)"),
     "three-seats": gettext_lazy("Three-seat tables"),
 }
+
+
+def table_ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 7] → "1–3, 7" (numbers sorted): a referee's or an area's tables."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
 
 
 def draw_algorithm(code: Any) -> str:

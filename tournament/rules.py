@@ -17,22 +17,32 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from scoring.cards import CardError
-from scoring.errors import ScoringError
 from scoring.options import Game, RuleOptions
-from scoring.profiles import PROFILE_INFO, PROFILES, options_for
+from scoring.profiles import PROFILES, options_for
 from tournament import games
-from tournament.locale import in_ui_language
 
-if TYPE_CHECKING:
-    from tournament.matches.models import Stage
-    from tournament.registration.models import Tournament
+
+class ChosenRules(Protocol):
+    """An event as the organiser set its rules up (``Tournament``): a profile and overrides."""
+
+    rule_profile: str
+    rule_overrides: dict[str, Any]
+
+
+class StoredRules(Protocol):
+    """A stage (``Stage``): the options stored with it, and what its organiser chose."""
+
+    rules: dict[str, Any]
+    rule_profile: str
+
+    @property
+    def tournament(self) -> ChosenRules: ...
 
 
 def stage_rules_resolve(
-    *, tournament: Tournament, rule_profile: str = "", rule_overrides: dict[str, Any] | None = None
+    *, tournament: ChosenRules, rule_profile: str = "", rule_overrides: dict[str, Any] | None = None
 ) -> RuleOptions:
     """The options a stage created now starts with: its profile (or the tournament's) as
     ``scoring.profiles`` defines it today, with the tournament's overrides, then the stage's.
@@ -48,38 +58,16 @@ def _options_from_text(text: str) -> RuleOptions:
     return RuleOptions.from_json(json.loads(text))
 
 
-def rules_for_stage(stage: Stage) -> RuleOptions:
+def rules_for_stage(stage: StoredRules) -> RuleOptions:
     """A stage's match rules: the options stored with it when it was created (``Stage.rules``)."""
     # RuleOptions is frozen, so equal stored options can share one parsed value
     return _options_from_text(json.dumps(stage.rules, sort_keys=True))
 
 
-def scoring_message(error: ScoringError | CardError) -> str:
-    """The rules core's message in the active language (Chinese first)."""
-    return in_ui_language(en=error.message, zh=error.message_zh)
-
-
 # -- showing the rules ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ProfileView:
-    """A profile as an organiser or player recognises it: its title and the rulebook (seed) it follows."""
-
-    name: str
-    title: str
-    seed: str
-
-
-def profile_view(name: str) -> ProfileView:
-    """The profile ``name`` by its title in the active language (not ``timed-40``)."""
-    info = PROFILE_INFO.get(name)
-    if info is None:
-        return ProfileView(name=name, title=name, seed="")
-    return ProfileView(name=name, title=in_ui_language(en=info.title, zh=info.title_zh), seed=info.seed)
-
-
-def stage_profile_name(stage: Stage) -> str:
+def stage_profile_name(stage: StoredRules) -> str:
     """The profile a stage was created from (its own, else its tournament's)."""
     return stage.rule_profile or stage.tournament.rule_profile
 
@@ -125,6 +113,6 @@ def rules_lines(*, rules: dict[str, Any], profile: str) -> tuple[RuleLine, ...]:
     return tuple(RuleLine(name=name, value=rules[name], changed=current.get(name) != rules[name]) for name in shown)
 
 
-def stage_rules_lines(stage: Stage) -> tuple[RuleLine, ...]:
+def stage_rules_lines(stage: StoredRules) -> tuple[RuleLine, ...]:
     """:func:`rules_lines` of a stage's stored rules."""
     return rules_lines(rules=stage.rules, profile=stage_profile_name(stage))

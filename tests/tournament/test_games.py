@@ -14,8 +14,9 @@ from scoring.options import Game, RuleOptions
 from scoring.profiles import PROFILES
 from tests.factories import table_match
 from tournament import games
-from tournament.exports import headers as h
-from tournament.games import DOUDIZHU, GAMES, GUANDAN, TRACTOR, UnknownGame, game_entry, game_entry_of_match
+from tournament.exports.workbook import DEAL_LOGS
+from tournament.games import DOUDIZHU, GAMES, GUANDAN, TRACTOR, UnknownGame, game_entry
+from tournament.matches.fold import match_game
 from tournament.matches.forms import DealEntryFields
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +43,7 @@ def test_every_entry_names_things_that_exist(entry):
     assert "record" in entry.api_preview_output().fields
     get_template(entry.entry_template)
     get_template(entry.preview_template)
-    assert callable(entry.workbook_deals)
+    assert callable(DEAL_LOGS[entry.game])  # the workbook's deal log of the game
     assert set(entry.shown_rules) <= set(RuleOptions(game=entry.game, deals=3 if entry.three_seats else None).to_json())
 
 
@@ -67,9 +68,9 @@ def test_adding_a_game_is_adding_an_entry(monkeypatch):
 
 @pytest.mark.django_db
 def test_a_match_is_told_by_its_stages_stored_rules():
-    assert game_entry_of_match(table_match(profile="timed-40")) is GUANDAN
-    assert game_entry_of_match(table_match(profile="tractor-3deck")) is TRACTOR
-    assert game_entry_of_match(table_match(profile="doudizhu", stage_format="points")) is DOUDIZHU
+    assert match_game(table_match(profile="timed-40")) is GUANDAN
+    assert match_game(table_match(profile="tractor-3deck")) is TRACTOR
+    assert match_game(table_match(profile="doudizhu", stage_format="points")) is DOUDIZHU
 
 
 def test_each_games_words_and_columns():
@@ -94,9 +95,9 @@ def test_each_games_words_and_columns():
         "wrong_count": "",
         "penalty_ns_out_of_turn": 2,
     }
-    assert TRACTOR.score_sheet_columns(PROFILES["tractor-3deck"]) == h.SCORE_SHEET_TRACTOR
-    assert GUANDAN.score_sheet_columns(PROFILES["points-6"]) == h.SCORE_SHEET_POINTS
-    assert GUANDAN.score_sheet_columns(PROFILES["timed-40"]) == h.SCORE_SHEET_LEVELS
+    assert TRACTOR.score_sheet_columns(PROFILES["tractor-3deck"]) == games.SCORE_SHEET_TRACTOR
+    assert GUANDAN.score_sheet_columns(PROFILES["points-6"]) == games.SCORE_SHEET_POINTS
+    assert GUANDAN.score_sheet_columns(PROFILES["timed-40"]) == games.SCORE_SHEET_LEVELS
     assert (GUANDAN.pays_tribute, TRACTOR.pays_tribute) == (True, False)
     assert DOUDIZHU.outcome_text({"landlord": "E", "bid": 3, "bombs": 1, "winner": "landlord"}).startswith("E")
     assert "E +12" in DOUDIZHU.record_text(

@@ -48,6 +48,7 @@ from tournament.api.schema import StrictQueryParams
 from tournament.bounds import INT_MAX
 from tournament.errors import UserError
 from tournament.matches import access, clearing, clock, corrections, selectors, services
+from tournament.matches.fold import match_game
 from tournament.matches.models import Match
 from tournament.parsing import int_parse
 
@@ -89,7 +90,7 @@ def _either(name: str, body: str) -> PolymorphicProxySerializer:
 
 def _deal_body(match: Match, request: Request, body: str) -> tuple[Any, dict[str, Any]]:
     """The validated body and the deal as the rules core reads it, by the match's game's serializer."""
-    serializer = getattr(games.game_entry_of_match(match), body)(data=request.data)
+    serializer = getattr(match_game(match), body)(data=request.data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data, serializer.outcome()
 

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from tournament.audit import history_author, reason_clean
 from tournament.draw.stages import stage_advance, stage_advancing_now
 from tournament.errors import UserError
+from tournament.matches.event import stage_event
 from tournament.matches.fold import user_or_none
 from tournament.matches.models import (
     AdvancementFlag,
@@ -146,7 +147,7 @@ def flag_decision_record(flag: AdvancementFlag, *, status: str, reason: str, use
     flag.save()
 
 
-@event_write
+@event_write("stage", of=stage_event)
 def advancement_flag_resolve(*, stage: Stage, choice: str, reason: str, user: Any) -> AdvancementFlag:
     """The organiser's answer to ``stage``'s "advancement changed" flag: ``keep`` (with a reason)
     or ``redraw`` (refused once a match of the stage has a result: ``stage_played``)."""

@@ -23,6 +23,7 @@ from tournament.draw.pairing import (
     DrawWarning,
     KnockoutBracket,
 )
+from tournament.draw.selectors import round_warnings
 from tournament.draw.services import (
     _is_fixed_bracket,
     _locked_round,
@@ -30,6 +31,7 @@ from tournament.draw.services import (
     draw_message,
 )
 from tournament.draw.stages import _edit_record
+from tournament.matches.event import match_event, round_event
 from tournament.matches.models import (
     Match,
     RefereeAssignment,
@@ -41,7 +43,7 @@ from tournament.matches.models import (
     Table,
 )
 from tournament.matches.referees import referee_accounts_list
-from tournament.registration.lifecycle import event_write
+from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import Tournament
 from tournament.standings.cache import public_version_bump
 
@@ -66,7 +68,7 @@ def _set_side(match_id: int, side: str, pair_id: int) -> None:
     Match.objects.filter(pk=match_id).update(**{"ns_pair_id" if side == "NS" else "ew_pair_id": pair_id})
 
 
-@event_write
+@event_write("round_", of=round_event)
 def round_pairs_swap(*, round_: Round, first_pair_id: int, second_pair_id: int, user: Any = None) -> list[DrawWarning]:
     """Swap two pairs' places in a draft round (each takes the other's table and seat, or bye).
 
@@ -76,8 +78,6 @@ def round_pairs_swap(*, round_: Round, first_pair_id: int, second_pair_id: int, 
     rows name the author and the edit, and ``draw_options["edits"]`` keeps before → after.
     Returns the warnings (rematch, same department, bye, seat imbalance …) of the two tables.
     """
-    from tournament.draw.selectors import round_warnings
-
     if first_pair_id == second_pair_id:
         raise ValidationError(_("Choose two different pairs."), code="same_pair")
     with transaction.atomic():
@@ -168,7 +168,7 @@ def _bracket_swap(stage: Stage, first: int, second: int, user: Any, reason: str)
     stage.save(update_fields=["options"])
 
 
-@event_write
+@event_write("match", of=match_event)
 def match_table_move(*, match: Match, table_number: int, user: Any = None) -> list[DrawWarning]:
     """Move a draft round's match to another table; if that table is taken, the two matches swap.
 
@@ -176,8 +176,6 @@ def match_table_move(*, match: Match, table_number: int, user: Any = None) -> li
     yet is created. Audited like :func:`round_pairs_swap`. Returns warnings: the swap of tables,
     referees already planned for those tables, and the match's own warnings.
     """
-    from tournament.draw.selectors import round_warnings
-
     if table_number < 1:
         raise ValidationError({"table": _("Tables are numbered from 1.")}, code="invalid_table")
     warnings: list[DrawWarning] = []
@@ -226,7 +224,7 @@ def match_table_move(*, match: Match, table_number: int, user: Any = None) -> li
 # -- tables and referees -----------------------------------------------------------------------------
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def table_areas_set(*, tournament: Tournament, first: int, last: int, area: str) -> int:
     """Put tables ``first``…``last`` in ``area`` (赛区/楼层; "" for none), creating missing tables."""
     if first < 1 or last < first:
@@ -260,7 +258,7 @@ def _assignments_write(
         bulk_update_with_history(update, RefereeAssignment, ["referee"], **history)
 
 
-@event_write
+@event_write("round_", of=round_event)
 def round_referees_assign(
     *,
     round_: Round,
@@ -328,7 +326,7 @@ def round_referees_assign(
     return plan
 
 
-@event_write
+@event_write("round_", of=round_event)
 def round_tables_assign(
     *,
     round_: Round,

@@ -12,13 +12,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.bounds import column_max
+from tournament.draw.forms import _profile_choices as choices
 from tournament.draw.three_seats import MAX_ROUNDS
 from tournament.matches.models import Stage, StageFormat
 
 
 def _profile_choices() -> list[tuple[str, str]]:
-    from tournament.draw.forms import _profile_choices as choices
-
     return choices()
 
 

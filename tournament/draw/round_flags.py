@@ -2,7 +2,7 @@
 
 A Swiss round is drawn from the standings of the rounds before it. When a signed-off match of an
 earlier round is unlocked, the correction keeps, for each later round already drawn (a draft,
-published or played), the standings its draw read (``corrections.later_round_standings``). At the
+published or played), the standings its draw read (:func:`later_round_standings`). At the
 re-sign-off :func:`round_recheck` (the ``match_confirmed`` receiver) computes them again: a round
 whose standings changed (a rank or the match points a pair was drawn on) is flagged, with the same
 machinery as a later stage's advancement (:class:`AdvancementFlag`, kind ``round``), on the stage
@@ -25,7 +25,7 @@ from tournament.audit import history_author, reason_clean
 from tournament.draw.advancement_flags import KEEP, REDRAW, flag_decision_record
 from tournament.draw.services import round_delete, round_draw, round_has_results, round_unpublish
 from tournament.errors import UserError
-from tournament.matches.corrections import later_round_standings
+from tournament.matches.event import round_event
 from tournament.matches.models import (
     AdvancementFlag,
     AdvancementFlagKind,
@@ -36,11 +36,41 @@ from tournament.matches.models import (
     MatchStatus,
     Round,
     RoundStatus,
+    Stage,
+    StageFormat,
 )
 from tournament.registration.lifecycle import event_write
 from tournament.standings.cache import public_version_bump
+from tournament.standings.selectors import stage_match_records, stage_ranking_get
 
 SAME_AGAIN = "the corrected standings are again those the round was drawn from"
+
+
+def later_round_standings(*, stage: Stage, after_round: int) -> dict[str, list[list[Any]]]:
+    """For each round of a Swiss ``stage`` numbered above ``after_round``: the standings its draw
+    read (the counted results of the rounds before it; ``[pair id, rank, match points]`` in rank
+    order — what ``draw.stages.stage_entrants`` gives the pairing). Kept on a correction when it
+    opens (:func:`round_standings_keep`), compared when it closes (:func:`round_recheck`: a later
+    round drawn from standings the correction changed is flagged)."""
+    if stage.format != StageFormat.SWISS:
+        return {}
+    numbers = list(Round.objects.filter(stage=stage, number__gt=after_round).values_list("number", flat=True))
+    if not numbers:
+        return {}
+    records = stage_match_records(stage=stage)
+    out = {}
+    for number in sorted(numbers):
+        earlier = [record for record in records if record.round < number]
+        rows = stage_ranking_get(stage=stage, records=earlier).standings.rows
+        out[str(number)] = [[int(row.entrant), row.rank, row.match_points] for row in rows]
+    return out
+
+
+def round_standings_keep(*, match: Match) -> dict[str, Any]:
+    """What a correction of ``match`` keeps as it opens (``correction_opening``): the standings each
+    later round of its Swiss stage was drawn from (nothing for another stage, or no later round)."""
+    standings = later_round_standings(stage=match.round.stage, after_round=match.round.number)
+    return {"round_standings": standings} if standings else {}
 
 
 def round_open_flag(*, round_: Round, lock: bool = False) -> AdvancementFlag | None:
@@ -107,7 +137,7 @@ def round_recheck(*, match: Match, user: Any = None) -> list[AdvancementFlag]:
     return flags
 
 
-@event_write
+@event_write("round_", of=round_event)
 def round_flag_resolve(*, round_: Round, choice: str, reason: str, user: Any) -> tuple[AdvancementFlag, Round]:
     """The organiser's answer to a round drawn from standings a correction changed: ``redraw``
     (refused once a result of the round is entered, ``round_played``, or a later round is drawn,

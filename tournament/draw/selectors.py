@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from django.db.models import F, QuerySet
 
+from tournament import labels
 from tournament.draw.pairing import DrawWarning
 from tournament.matches.models import Match, RefereeAssignment, Round, RoundEntry, StageFormat
 from tournament.registration.models import Pair, PairMember, PairStatus
@@ -165,17 +166,6 @@ def round_seats(*, round_: Round) -> list[SeatLine]:
     return sorted(lines, key=lambda line: (line.pair.name, line.pair.pk))
 
 
-def table_ranges(numbers: list[int]) -> str:
-    """[1, 2, 3, 7] → "1–3, 7" (numbers sorted)."""
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][1] + 1:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n])
-    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
-
-
 @dataclass(frozen=True)
 class RefereeLoad:
     """Who has which tables in a round: a referee, their tables as ranges, how many, where."""
@@ -215,7 +205,7 @@ def round_referee_loads(*, round_: Round) -> list[RefereeLoad]:
             referee_id=referee_id,
             name=names[referee_id][0],
             active=names[referee_id][1],
-            tables=table_ranges(numbers),
+            tables=labels.table_ranges(numbers),
             count=len(numbers),
             areas=", ".join(sorted(areas[referee_id])),
         )

@@ -62,6 +62,7 @@ from tournament.draw.stages import BRACKET_FIXED, _drawn_pairs, stage_entrants
 from tournament.draw.tables import table_ids_ensure
 from tournament.draw.three_seats import three_seat_round_create
 from tournament.locale import in_ui_language
+from tournament.matches.event import round_event, stage_event
 from tournament.matches.models import (
     Adjustment,
     AdvancementFlag,
@@ -310,7 +311,7 @@ def bracket_after_result(*, match: Match, user: Any = None) -> Round | None:
 # -- rounds ------------------------------------------------------------------------------------------
 
 
-@event_write
+@event_write("stage", of=stage_event)
 def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool = False, user: Any = None) -> Round:
     """Draw the stage's next round as a draft: tables numbered top-ranked first, byes finished.
 
@@ -409,7 +410,7 @@ def _refuse_unless_draft(round_: Round) -> None:
         raise ValidationError(_("A published round cannot be changed; un-publish it first."), code="not_draft")
 
 
-@event_write
+@event_write("round_", of=round_event)
 def round_publish(*, round_: Round, user: Any = None) -> Round:
     """Publish a draft round: it is frozen, players see it and referees can enter results.
 
@@ -454,7 +455,7 @@ def round_has_results(*, round_: Round) -> bool:
     )
 
 
-@event_write
+@event_write("round_", of=round_event)
 def round_unpublish(*, round_: Round, user: Any = None, reason: str = "") -> Round:
     """Take a published round back to draft — only while no result has been entered.
 
@@ -486,7 +487,7 @@ def round_unpublish(*, round_: Round, user: Any = None, reason: str = "") -> Rou
     return round_
 
 
-@event_write
+@event_write("round_", of=round_event)
 def round_delete(*, round_: Round, user: Any = None, reason: str = "") -> None:
     """Delete a draft round. Deleting a stage's first round also forgets its bracket or schedule,
     so the next draw starts afresh (with a new seed). A flag saying the round was drawn from

@@ -27,6 +27,7 @@ from tournament.draw.pairing import (
 )
 from tournament.draw.three_seats import points_stage_options
 from tournament.games import game_entry
+from tournament.matches.event import stage_event
 from tournament.matches.models import (
     Match,
     MatchStatus,
@@ -35,7 +36,7 @@ from tournament.matches.models import (
     Stage,
     StageFormat,
 )
-from tournament.registration.lifecycle import event_write
+from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.rules import stage_rules_resolve
 from tournament.standings.selectors import counted_statuses, stage_lots_seed, stage_ranking_get
@@ -83,7 +84,7 @@ def _stage_options(format: str, options: dict[str, Any] | None) -> dict[str, Any
     return options
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def stage_create(
     *,
     tournament: Tournament,
@@ -212,7 +213,7 @@ def stage_entrants(*, stage: Stage, pair_ids: list[int] | None = None) -> list[E
     ]
 
 
-@event_write
+@event_write("stage", of=stage_event)
 def stage_advance(
     *,
     stage: Stage,

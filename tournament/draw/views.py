@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournament import labels
 from tournament.draw import edits, services
 from tournament.draw import stages as draw_stages
 from tournament.draw.advancement_flags import advancement_flag_resolve
@@ -43,7 +44,6 @@ from tournament.draw.selectors import (
     round_seats,
     round_table_referees,
     round_warnings,
-    table_ranges,
 )
 from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.matches.correction_selectors import stage_flags_get
@@ -526,5 +526,5 @@ def table_areas(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     areas: dict[str, list[int]] = {}
     for number, area in Table.objects.filter(tournament=tournament).order_by("number").values_list("number", "area"):
         areas.setdefault(area, []).append(number)
-    rows = [(area, table_ranges(numbers), len(numbers)) for area, numbers in sorted(areas.items())]
+    rows = [(area, labels.table_ranges(numbers), len(numbers)) for area, numbers in sorted(areas.items())]
     return render(request, "draw/tables.html", {"tournament": tournament, "form": form, "areas": rows})

@@ -8,6 +8,9 @@ class ExportsConfig(AppConfig):
     verbose_name = _("Exports")
 
     def ready(self) -> None:
-        from tournament.exports import signals
+        from tournament.exports import (
+            signals,
+            tasks,  # noqa: F401  # registered for ``task_send``
+        )
 
         signals.connect()

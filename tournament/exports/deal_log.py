@@ -1,7 +1,7 @@
 """The workbook's deal log (牌局记录) and what the adjustments did, so an auditor can reconcile every
 level from the workbook alone.
 
-Each game's sheet (``tournament.games``: ``workbook_deals``) lists, match by match:
+Each game's sheet (``tournament.exports.workbook.DEAL_LOGS``) lists, match by match:
 
 - every deal as the rules core recorded it (levels as A, K, Q, J), with the reasons it was
   corrected (更正) — read from the deal's audit history, where each correction left its reason;
@@ -221,10 +221,8 @@ def _write(
 ) -> None:
     """Write the deal rows (match id, deal number, deal id, row without the change columns) with the
     changes and adjustments of each match merged in where they happened."""
-    from tournament.exports.workbook import _sheet
-
     language = context.language
-    sheet = _sheet(book, context, h.sheet_name("deals", language), columns)
+    sheet = book.columns_sheet(h.sheet_name("deals", language), columns, language)
     with translation.override("zh-hans" if language == "zh" else "en"):  # the entered deal's words
         changes = _deal_changes(context, language, outcome_text)
     _adjustment_lines(context, changes.extras)

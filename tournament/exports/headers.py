@@ -10,43 +10,21 @@ are the rules core's (``scoring.standings.METRICS``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from types import MappingProxyType
-from typing import Literal
+
+from django.utils import translation
 
 from scoring.standings import METRICS, StandingRow
+from tournament import labels
+from tournament.columns import DEFAULT_LANGUAGE as DEFAULT_LANGUAGE  # the sheets' column type, named here too
+from tournament.columns import LANGUAGES as LANGUAGES
+from tournament.columns import Column as Column
+from tournament.columns import Language as Language
+from tournament.columns import styles as styles
+from tournament.columns import titles as titles
+from tournament.columns import widths as widths
 from tournament.registration.roster import COLUMNS as ROSTER_COLUMNS
-
-Language = Literal["zh", "en"]
-LANGUAGES: tuple[Language, ...] = ("zh", "en")
-DEFAULT_LANGUAGE: Language = "zh"
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    """One column of a sheet: its key (how the code names it), titles and width in characters."""
-
-    key: str
-    zh: str
-    en: str
-    width: float = 10
-    style: str | None = None
-    """A style of ``xlsx.STYLES`` for every value of the column (e.g. ``datetime``)."""
-
-    def title(self, language: Language) -> str:
-        return self.zh if language == "zh" else self.en
-
-
-def titles(columns: tuple[Column, ...], language: Language) -> list[str]:
-    return [column.title(language) for column in columns]
-
-
-def widths(columns: tuple[Column, ...]) -> list[float]:
-    return [column.width for column in columns]
-
-
-def styles(columns: tuple[Column, ...]) -> list[str | None]:
-    return [column.style for column in columns]
 
 
 def _roster(key: str, en: str, width: float) -> Column:
@@ -226,42 +204,6 @@ AWARDS = (
     Column("department2", "部门2", "Department 2", 16),
 )
 
-SCORE_SHEET_LEVELS = (
-    Column("deal", "副", "Deal", 5),
-    Column("level", "打几", "Level played", 8),
-    Column("sets_level", "台上", "Setting side", 8),
-    Column("first", "上游", "1st out", 8),
-    Column("second", "二游", "2nd", 8),
-    Column("third", "三游", "3rd", 8),
-    Column("last", "下游", "Last", 8),
-    Column("ns_after", "南北级数", "N/S level", 9),
-    Column("ew_after", "东西级数", "E/W level", 9),
-    Column("referee", "裁判", "Referee", 10),
-)
-
-SCORE_SHEET_POINTS = (
-    Column("deal", "副", "Deal", 5),
-    Column("first", "上游", "1st out", 8),
-    Column("second", "二游", "2nd", 8),
-    Column("third", "三游", "3rd", 8),
-    Column("last", "下游", "Last", 8),
-    Column("ns_points", "南北得分", "N/S points", 9),
-    Column("ew_points", "东西得分", "E/W points", 9),
-    Column("referee", "裁判", "Referee", 10),
-)
-
-SCORE_SHEET_TRACTOR = (
-    Column("deal", "副", "Deal", 5),
-    Column("declarer", "庄家", "Declarer", 10),
-    Column("level", "打几", "Level played", 8),
-    Column("defender_points", "防家得分", "Defenders' points", 12),
-    Column("bottom", "抠底", "Bottom capture", 9),
-    Column("penalty_points", "罚分", "Penalty points", 8),
-    Column("ns_after", "南北级数", "N/S level", 9),
-    Column("ew_after", "东西级数", "E/W level", 9),
-    Column("referee", "裁判", "Referee", 10),
-)
-
 # Labels of the values and of the score sheets' printed lines.
 WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
@@ -385,10 +327,6 @@ def word(key: str, language: Language, **values: object) -> str:
 def knockout_round_title(pairs: int, language: Language) -> str:
     """A knockout round's name in the workbook's language (``labels.knockout_round_name``, the one
     function every page uses too)."""
-    from django.utils import translation
-
-    from tournament import labels
-
     with translation.override("zh-hans" if language == "zh" else "en"):
         return labels.knockout_round_name(pairs)
 

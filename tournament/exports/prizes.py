@@ -26,7 +26,7 @@ from scoring.standings import assign_tiers
 from tournament.exports.models import PrizeRanking, PrizeTier
 from tournament.exports.selectors import PairCard, pair_cards
 from tournament.matches.models import Stage
-from tournament.registration.lifecycle import event_write
+from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import Tournament
 from tournament.registration.text import clean_text
 from tournament.standings.selectors import StageStandings, stage_ranking_get
@@ -62,7 +62,7 @@ class AwardList:
     problem: ScoringError | None = None
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def prize_tiers_set(*, tournament: Tournament, tiers: Sequence[TierData]) -> list[PrizeTier]:
     """Replace the tournament's tiers by ``tiers`` (best first). ValidationError, nothing written, for
     an empty or duplicate name or a count below 1."""
@@ -99,7 +99,7 @@ def _ranking(tournament: Tournament) -> PrizeRanking:
     return ranking
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def prize_stage_set(*, tournament: Tournament, stage: Stage | None) -> PrizeRanking:
     """Award the prizes from ``stage``'s ranking (None: the last stage). Lots drawn for another
     stage no longer apply."""
@@ -114,7 +114,7 @@ def prize_stage_set(*, tournament: Tournament, stage: Stage | None) -> PrizeRank
     return ranking
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def prize_lots_draw(*, tournament: Tournament, user: object = None) -> PrizeRanking:
     """Draw lots (抽签) for the full ties of the prize ranking: a fresh random seed, recorded."""
     with transaction.atomic():

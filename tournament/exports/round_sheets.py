@@ -8,7 +8,7 @@ everywhere: slot 1 of the N/S pair sits North, slot 2 South; slot 1 of the E/W p
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -21,7 +21,15 @@ from tournament.exports import headers as h
 from tournament.exports.headers import Language
 from tournament.exports.selectors import PairCard, PlayerCard, pair_cards
 from tournament.exports.three_seat_sheets import three_seat_draw_sheet_write, three_seat_score_sheets_build
-from tournament.exports.xlsx import Book, StreamedSheet, Styled, list_page_setup
+from tournament.exports.xlsx import (
+    ROW_HEIGHT_GRID,
+    ROW_HEIGHT_GRID_HEADER,
+    Book,
+    StreamedSheet,
+    Styled,
+    list_page_setup,
+    score_sheet_widths,
+)
 from tournament.games import game_entry
 from tournament.matches.models import Match, Round
 from tournament.matches.selectors import round_knockout_pairs
@@ -31,18 +39,6 @@ CHUNK = 5000
 
 GRID_ROWS_LEVEL_GAME = 24
 """Deals a level game's sheet has room for: a 40–90 minute game rarely needs more (seeds 002, 003)."""
-ROW_HEIGHT_GRID = 24  # points: room to write by hand
-ROW_HEIGHT_GRID_HEADER = 30  # points: a grid title of two lines ("Level played") shows whole
-LABEL_WIDTH = 11
-"""The first column's width at least (characters): it holds the grid's deal numbers and the sheet's
-labels ("Signatures", "签名"), which a narrower column cut short in print."""
-
-
-def score_sheet_widths(columns: Sequence[h.Column]) -> list[float]:
-    """A paper score sheet's column widths: the columns', the first one wide enough for the labels."""
-    widths = list(h.widths(columns))
-    widths[0] = max(widths[0], LABEL_WIDTH)
-    return widths
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
+from tournament.celery import task_send
 from tournament.exports.models import ExportJob, ExportKind, ExportStatus, export_file_name
 from tournament.exports.round_sheets import round_draw_build, score_sheets_build
 from tournament.exports.workbook import workbook_build
@@ -48,8 +49,6 @@ def export_job_start(
     """Queue an export (Celery; inline without a broker) and return its job."""
     if kind != ExportKind.WORKBOOK and (round is None or round.stage.tournament_id != tournament.pk):
         raise ValueError("a round export needs a round of the tournament")
-    from tournament.exports.tasks import export_job_task  # the task module imports this one
-
     active = (
         ExportJob.objects.filter(
             tournament=tournament,
@@ -72,7 +71,7 @@ def export_job_start(
         requested_by=user if getattr(user, "is_authenticated", False) else None,
     )
     # After the commit: a worker must find the job row.
-    transaction.on_commit(lambda: export_job_task.delay(job.pk))
+    transaction.on_commit(lambda: task_send("tournament.exports.tasks.export_job_task", args=[job.pk]))
     return job
 
 

@@ -1,4 +1,6 @@
-"""An export's file goes with its job: pruned, or deleted with its tournament (a cascade)."""
+"""An export's file goes with its job: pruned, or deleted with its tournament (a cascade). A
+correction of a confirmed match says what it touches here: the workbooks exported since it was
+signed off, and the prize tiers (they name pairs by the placings)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ from typing import Any
 from django.db import transaction
 from django.db.models.signals import post_delete
 
-from tournament.exports.models import ExportJob
+from tournament.exports.models import ExportJob, PrizeTier
+from tournament.matches.models import Match
+from tournament.matches.signals import match_dependents_read
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +32,16 @@ def _file_deleted(sender: Any, instance: ExportJob, **kwargs: Any) -> None:
     transaction.on_commit(delete)
 
 
+def _match_dependents(sender: Any, match: Match, **kwargs: Any) -> dict[str, Any]:
+    """What a correction of ``match`` touches here (``corrections.match_dependents``)."""
+    tournament_id = match.round.stage.tournament_id
+    exports = ExportJob.objects.filter(tournament_id=tournament_id)
+    if match.signed_off_at is not None:
+        exports = exports.filter(created_at__gte=match.signed_off_at)
+    return {"exports": exports.count(), "prize_tiers": PrizeTier.objects.filter(tournament_id=tournament_id).count()}
+
+
 def connect() -> None:
     """Called once from ``ExportsConfig.ready``."""
     post_delete.connect(_file_deleted, sender=ExportJob, dispatch_uid="export-file-deleted")
+    match_dependents_read.connect(_match_dependents, sender=Match, dispatch_uid="exports-match-dependents")

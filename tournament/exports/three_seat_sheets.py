@@ -16,7 +16,15 @@ from openpyxl.worksheet.pagebreak import Break
 from tournament.exports import headers as h
 from tournament.exports.headers import Column, Language
 from tournament.exports.selectors import PairCard
-from tournament.exports.xlsx import Book, StreamedSheet, Styled
+from tournament.exports.xlsx import (
+    ROW_HEIGHT_GRID,
+    ROW_HEIGHT_GRID_HEADER,
+    Book,
+    StreamedSheet,
+    Styled,
+    list_page_setup,
+    score_sheet_widths,
+)
 from tournament.matches.models import Round
 from tournament.matches.table_selectors import round_seating
 from tournament.rules import rules_for_stage
@@ -78,9 +86,6 @@ def three_seat_score_sheets_build(
     *, round: Round, target: str | os.PathLike[str] | IO[bytes], language: Language, columns: tuple[Column, ...]
 ) -> None:
     """Paper score sheets: a page per table with its three players by seat and a grid for every deal."""
-    from tournament.exports.round_sheets import ROW_HEIGHT_GRID, ROW_HEIGHT_GRID_HEADER, score_sheet_widths
-    from tournament.exports.xlsx import list_page_setup
-
     stage = round.stage
     options = rules_for_stage(stage)
     word = h.word

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.bounds import column_max
+from tournament.errors import scoring_message
 from tournament.exports import headers as h
 from tournament.exports.forms import ExportForm, PrizeStageForm, PrizeTierFormSet
 from tournament.exports.models import ExportJob, ExportKind, ExportStatus, PrizeTier
@@ -38,7 +39,7 @@ from tournament.matches.table_links import table_qr_codes
 from tournament.parsing import int_or_none
 from tournament.registration.models import Tournament
 from tournament.registration.roles import organiser_view
-from tournament.rules import rules_for_stage, scoring_message
+from tournament.rules import rules_for_stage
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

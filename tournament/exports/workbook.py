@@ -15,29 +15,38 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import IO
+from typing import IO, Any
 
 from django.db.models import Count, F, IntegerField, OuterRef, Subquery
 from django.utils import timezone
 
+from scoring.options import Game
 from scoring.snapshot import MatchSnapshot, SidePair
 from scoring.standings import METRICS
 from tournament.exports import headers as h
-from tournament.exports.deal_log import adjustment_effects, level_text
+from tournament.exports.deal_log import adjustment_effects, guandan_deals_write, level_text, tractor_deals_write
 from tournament.exports.headers import Language
 from tournament.exports.prizes import prize_stage, prize_tiers_award
 from tournament.exports.round_sheets import round_draw_sheet_write
 from tournament.exports.selectors import MatchPlace, PairCard, match_places, pair_cards, tournament_stages
-from tournament.exports.workbook_doudizhu import doudizhu_standings_write
+from tournament.exports.workbook_doudizhu import doudizhu_deals_write, doudizhu_standings_write
 from tournament.exports.workbook_flags import flags_sheet_write, stage_flag_notes_write
 from tournament.exports.xlsx import Book, StreamedSheet
-from tournament.games import game_entry
+from tournament.games import DOUDIZHU, GUANDAN, TRACTOR, game_entry
 from tournament.matches.correction_selectors import StageFlag, stage_flags_get
 from tournament.matches.models import Adjustment, Deal, Match, Round
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.standings.selectors import StageStandings, stage_ranking_get
 
 ProgressReport = Callable[[int], None]
+
+DEAL_LOGS: dict[Game, Callable[[Book, Any], None]] = {
+    GUANDAN.game: guandan_deals_write,
+    TRACTOR.game: tractor_deals_write,
+    DOUDIZHU.game: doudizhu_deals_write,
+}
+"""Each game's deal-log sheet writer (``(book, context)``), by the registry's game: the workbook's
+one table of what differs by game (the sheet's columns are the game's deal)."""
 """Called with the percentage done (0–99) each time it grows."""
 
 CHUNK = 5000
@@ -81,12 +90,7 @@ class _Context:
 
 
 def _sheet(book: Book, context: _Context, title: str, columns: tuple[h.Column, ...]) -> StreamedSheet:
-    return book.sheet(
-        title,
-        header=h.titles(columns, context.language),
-        widths=h.widths(columns),
-        styles=h.styles(columns),
-    )
+    return book.columns_sheet(title, columns, context.language)
 
 
 def _registration(book: Book, context: _Context) -> None:
@@ -150,7 +154,7 @@ def _results(book: Book, context: _Context) -> None:
         .values("count")
     )
     matches = (
-        # a three-seat table has no sides: its results are its game's sheet (``GameEntry.workbook_deals``)
+        # a three-seat table has no sides: its results are its game's sheet (:data:`DEAL_LOGS`)
         Match.objects.filter(round__stage__tournament=context.tournament, three_seats=False)
         # A correlated count (over the unique (match, number) index), not a join + GROUP BY: grouping
         # would sort every match row with its whole JSON snapshot.
@@ -243,7 +247,7 @@ def _sides(pair: SidePair | None) -> tuple[int | None, int | None]:
 
 def _deals(book: Book, context: _Context) -> None:
     """The deal log, in the columns of the event's game (``tournament.games``)."""
-    game_entry(context.tournament.game).workbook_deals(book, context)
+    DEAL_LOGS[Game(context.tournament.game)](book, context)
 
 
 def _standings_columns(tie_breakers: tuple[str, ...]) -> tuple[h.Column, ...]:

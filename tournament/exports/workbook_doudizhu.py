@@ -1,4 +1,4 @@
-"""The workbook's Dou Dizhu sheets (``tournament.games.DOUDIZHU``'s ``workbook_deals``): each table's
+"""The workbook's Dou Dizhu sheets (``tournament.exports.workbook.DEAL_LOGS``): each table's
 result (three players and their points) and the deal log (landlord, bid, bombs, spring, winner,
 multiple, stake, points per seat), read from the stored records by ``scoring.doudizhu_snapshot``."""
 
@@ -49,18 +49,6 @@ DEALS = (
     Column("entered_at", "录入时间", "Entered at", 17, "datetime"),
 )
 
-SCORE_SHEET = (
-    Column("deal", "局", "Deal", 5),
-    Column("landlord", "地主", "Landlord", 10),  # wide enough for the English title in one piece
-    Column("bid", "叫分", "Bid", 6),
-    Column("bombs", "炸弹", "Bombs", 8),
-    Column("spring", "春天", "Spring", 8),
-    Column("winner", "胜方", "Won by", 8),
-    *(Column(f"points_{s}", f"{s}座", s, 7) for s in SEATS),
-    Column("referee", "裁判", "Referee", 10),
-)
-"""The paper score sheet of a three-seat table (``GameEntry.score_sheet_columns``)."""
-
 _NAMES: dict[str, tuple[str, str]] = {
     "tables": ("各桌成绩", "Table results"),
     "landlord": ("地主", "Landlord"),
@@ -74,9 +62,7 @@ def _name(key: str, language: Language) -> str:
 
 
 def _sheet(book: Any, context: Any, title: str, columns: tuple[Column, ...]) -> Any:
-    return book.sheet(
-        title, header=h.titles(columns, context.language), widths=h.widths(columns), styles=h.styles(columns)
-    )
+    return book.columns_sheet(title, columns, context.language)
 
 
 def doudizhu_deals_write(book: Any, context: Any) -> None:

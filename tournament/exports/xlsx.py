@@ -43,6 +43,8 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet._writer import WorksheetWriter
 from openpyxl.writer.excel import ExcelWriter
 
+from tournament.columns import Column, Language, styles, titles, widths
+
 EXCEL_CELL_MAX = 32767
 SHEET_TITLE_MAX = 31
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -402,6 +404,22 @@ class StreamedSheet(WriteOnlyWorksheet):
         return xml[: matches[0].start()], xml[matches[0].end() :]
 
 
+# -- paper score sheets ---------------------------------------------------------------------------
+
+ROW_HEIGHT_GRID = 24  # points: room to write by hand
+ROW_HEIGHT_GRID_HEADER = 30  # points: a grid title of two lines ("Level played") shows whole
+LABEL_WIDTH = 11
+"""The first column's width at least (characters): it holds the grid's deal numbers and the sheet's
+labels ("Signatures", "签名"), which a narrower column cut short in print."""
+
+
+def score_sheet_widths(columns: Sequence[Column]) -> list[float]:
+    """A paper score sheet's column widths: the columns', the first one wide enough for the labels."""
+    widths_ = list(widths(columns))
+    widths_[0] = max(widths_[0], LABEL_WIDTH)
+    return widths_
+
+
 def list_page_setup(sheet: StreamedSheet, *, landscape: bool) -> None:
     """A4, fitted to one page wide and as many pages long as it takes."""
     sheet.page_setup.paperSize = A4
@@ -429,6 +447,11 @@ class Book:
         if not self._saved:
             for sheet in self._sheets:
                 sheet.discard()
+
+    def columns_sheet(self, title: str, columns: tuple[Column, ...], language: Language) -> StreamedSheet:
+        """A new sheet of ``columns`` (``tournament.columns``): their titles in ``language`` as the
+        header, their widths and styles."""
+        return self.sheet(title, header=titles(columns, language), widths=widths(columns), styles=styles(columns))
 
     def sheet(
         self,

@@ -8,5 +8,8 @@ class MatchesConfig(AppConfig):
     verbose_name = _("Matches")
 
     def ready(self) -> None:
-        # A referee's account is deleted with the referee.
-        from tournament.matches import receivers  # noqa: F401
+        # A referee's account is deleted with the referee: the event's life asks the stages.
+        from tournament.matches import (
+            receivers,  # noqa: F401
+            tasks,  # noqa: F401  # registered for ``task_send``
+        )

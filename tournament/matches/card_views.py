@@ -17,10 +17,10 @@ from django.utils.translation import gettext_lazy as _
 from scoring.cards import CardError, classify
 from scoring.cards_beats import beats
 from scoring.levels import level_label
+from tournament.errors import scoring_message
 from tournament.locale import in_ui_language
 from tournament.matches.selectors import card_rules
 from tournament.registration.roles import user_may_use_referee_tools
-from tournament.rules import scoring_message
 
 LEVEL_CHOICES = [(str(level), level_label(level)) for level in range(2, 15)]
 SUITS = [("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦")]

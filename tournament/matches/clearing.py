@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from tournament.audit import history_author, reason_clean
 from tournament.matches.errors import MatchRefused
+from tournament.matches.event import match_id_event
 from tournament.matches.fold import check_version, locked_match, match_replay
 from tournament.matches.models import (
     CLAIM_OPEN,
@@ -33,7 +34,7 @@ from tournament.matches.models import (
     StageFormat,
 )
 from tournament.registration.lifecycle import event_write
-from tournament.standings.cache import public_version_bump
+from tournament.signals import public_pages_bump
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +84,7 @@ def match_started(*, match: Match) -> bool:
     )
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def match_clear(*, match_id: int, reason: str, user: Any = None, expected_version: int | None = None) -> Match:
     """Clear a started knockout match that stands in the way of a correction: its deals and
     adjustments deleted (audited, with ``reason``), its open claims refused, its clock reset, the
@@ -130,5 +131,5 @@ def match_clear(*, match_id: int, reason: str, user: Any = None, expected_versio
             history_author(correction, user, reason)
             correction.save(update_fields=["changes"])
         tournament_id = match.round.stage.tournament_id
-        transaction.on_commit(lambda: public_version_bump(tournament_id=tournament_id))
+        transaction.on_commit(lambda: public_pages_bump(tournament_id=tournament_id))
     return match

@@ -34,8 +34,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.audit import history_author, history_copy, reason_clean
+from tournament.celery import task_send
 from tournament.matches import clock_changes as changes
 from tournament.matches.errors import MatchRefused
+from tournament.matches.event import match_id_event, round_id_event
 from tournament.matches.fold import (
     locked_match,
     match_replay,
@@ -50,7 +52,7 @@ from tournament.matches.models import (
 )
 from tournament.registration.lifecycle import event_write
 from tournament.rules import rules_for_stage
-from tournament.standings.cache import public_version_bump
+from tournament.signals import public_pages_bump
 
 logger = logging.getLogger(__name__)
 
@@ -77,19 +79,17 @@ def _schedule(kind: str, pk: int, eta: datetime) -> None:
     check calls time when anyone touches the match after the cap."""
 
     def send() -> None:
-        from tournament.matches import tasks
-
-        task = tasks.round_time_up if kind == "round" else tasks.match_time_up
+        task = "tournament.matches.tasks.round_time_up" if kind == "round" else "tournament.matches.tasks.match_time_up"
         try:
             # the deadline travels with the task: a later change makes it stale (see tasks.py)
-            task.apply_async(args=[pk], kwargs={"ends_at": eta.isoformat()}, eta=eta)
+            task_send(task, args=[pk], kwargs={"ends_at": eta.isoformat()}, eta=eta)
         except Exception:  # broker down: the lazy check covers it; the write already committed
             logger.warning("could not schedule the time call of %s %s", kind, pk, exc_info=True)
 
     transaction.on_commit(send)
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def match_start(*, match_id: int, user: Any = None, now: datetime | None = None) -> Match:
     """Start one match's clock (its round's cap). Starting a started match changes nothing."""
     now = now or timezone.now()
@@ -104,7 +104,7 @@ def match_start(*, match_id: int, user: Any = None, now: datetime | None = None)
     return match
 
 
-@event_write
+@event_write("round_id", of=round_id_event)
 def round_start(*, round_id: int, user: Any = None, now: datetime | None = None) -> Round:
     """Start a round: its clock and that of every match not started yet (docs/rules.md §2).
 
@@ -146,11 +146,11 @@ def round_start(*, round_id: int, user: Any = None, now: datetime | None = None)
                 status=Case(When(status=MatchStatus.PENDING, then=Value(MatchStatus.RUNNING)), default=F("status")),
             )
             history_copy(queryset=Match.objects.filter(pk__in=ids), user=user)
-            public_version_bump(tournament_id=round_.stage.tournament_id, seating=False)
+            public_pages_bump(tournament_id=round_.stage.tournament_id, seating=False)
     return round_
 
 
-@event_write
+@event_write("round_id", of=round_id_event)
 def round_clock_set(*, round_id: int, time_cap_minutes: int | None, warning_minutes: int, user: Any = None) -> Round:
     """Set a round's cap (custom minutes; None: the rules') and when the warning shows, before it starts."""
     with transaction.atomic():
@@ -267,7 +267,7 @@ def _tables_time_call(
 
         matches_replay(matches=matches, fields=_TIME_CALL_FIELDS, change=call)
         history_copy(queryset=Match.objects.filter(pk__in=[match.pk for match in matches]), user=user, reason=reason)
-        public_version_bump(tournament_id=round_.stage.tournament_id, seating=False)
+        public_pages_bump(tournament_id=round_.stage.tournament_id, seating=False)
     return len(matches)
 
 
@@ -397,7 +397,7 @@ def _clock_save(target: changes.Clocked, fields: list[str], *, user: Any, reason
     history_author(target, user, reason)
     target.save(update_fields=fields)
     round_ = target if isinstance(target, Round) else target.round
-    public_version_bump(tournament_id=round_.stage.tournament_id, seating=False)
+    public_pages_bump(tournament_id=round_.stage.tournament_id, seating=False)
 
 
 def _round_open_matches(round_: Round) -> Any:
@@ -437,7 +437,7 @@ def _round_locked(round_id: int) -> Round:
     return Round.objects.select_for_update(of=("self",)).select_related("stage").get(pk=round_id)
 
 
-@event_write
+@event_write("round_id", of=round_id_event)
 def round_pause(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
     """Pause a round's clock and that of every table running with it (a fire alarm, a dispute)."""
     now = now or timezone.now()
@@ -452,7 +452,7 @@ def round_pause(*, round_id: int, reason: str, user: Any = None, now: datetime |
     return round_
 
 
-@event_write
+@event_write("round_id", of=round_id_event)
 def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
     """Resume a paused round: its deadline, and that of each table its pause paused, move on by the
     pause's length; tables paused on their own stay paused."""
@@ -469,7 +469,7 @@ def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime 
     return round_
 
 
-@event_write
+@event_write("round_id", of=round_id_event)
 def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) -> Round:
     """Give a round's clock, and every table running with it, ``minutes`` more (paused or not)."""
     minutes = _clean_minutes(minutes)
@@ -484,7 +484,7 @@ def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) 
     return round_
 
 
-@event_write
+@event_write("round_id", of=round_id_event)
 def round_cap_change(
     *, round_id: int, minutes: int, reason: str, user: Any = None, now: datetime | None = None
 ) -> Round:
@@ -516,7 +516,7 @@ def round_cap_change(
     return round_
 
 
-@event_write
+@event_write("round_id", of=round_id_event)
 def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
     """Call time for a round now (paused or not): every table running with it is called at once,
     set-based (a few queries for 2,500 tables), each folded through the rules core."""
@@ -537,7 +537,7 @@ def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetim
     return round_
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
     """Pause one table's clock (a dispute at that table)."""
     now = now or timezone.now()
@@ -550,7 +550,7 @@ def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime |
     return match
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def match_resume(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
     """Resume one table's clock (paused alone or with its round): its deadline moves on by the pause."""
     now = now or timezone.now()
@@ -564,7 +564,7 @@ def match_resume(*, match_id: int, reason: str, user: Any = None, now: datetime 
     return match
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def match_extend(*, match_id: int, minutes: int, reason: str, user: Any = None) -> Match:
     """Give one table ``minutes`` more (a long dispute there), paused or not."""
     minutes = _clean_minutes(minutes)
@@ -578,7 +578,7 @@ def match_extend(*, match_id: int, minutes: int, reason: str, user: Any = None) 
     return match
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def match_cap_change(
     *, match_id: int, minutes: int, reason: str, user: Any = None, now: datetime | None = None
 ) -> Match:
@@ -605,7 +605,7 @@ def match_cap_change(
     return match
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def match_call_now(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
     """Call time at one table now (paused or not, timed or not)."""
     now = now or timezone.now()

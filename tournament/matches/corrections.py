@@ -41,6 +41,7 @@ from tournament.matches.models import (
     Stage,
     StageFormat,
 )
+from tournament.matches.signals import correction_opening, match_dependents_read
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,9 +133,9 @@ def _dependent(item: Match, *, started: bool) -> DependentMatch:
 
 
 def match_dependents(*, match: Match) -> MatchDependents:
-    """Everything derived from ``match``'s result beyond its own stage's standings."""
-    from tournament.exports.models import ExportJob, PrizeTier  # exports reads matches: no cycle at import
-
+    """Everything derived from ``match``'s result beyond its own stage's standings: later rounds and
+    stages and a knockout's next matches here, and what the apps above answer to
+    ``match_dependents_read`` (placings decided: the standings; exports and prizes: the exports)."""
     stage = match.round.stage
     later = Round.objects.filter(stage=stage, number__gt=match.round.number).order_by("number")
     later_rounds = tuple(later.values_list("number", flat=True))
@@ -144,26 +145,15 @@ def match_dependents(*, match: Match) -> MatchDependents:
         if isinstance(advancement, dict) and advancement.get("from_stage") == stage.pk:
             later_stages.append(DependentStage(later.pk, later.name, later.rounds.exists()))
     successors = tuple(_dependent(item, started=_started(item)) for item in _successors(match))
-    if stage.format == StageFormat.KNOCKOUT:
-        from tournament.standings.selectors import stage_bracket_state_get
-
-        decided = stage_bracket_state_get(stage=stage).champion is not None
-    else:  # a Swiss or round robin's final standings are its placings once the event is finished
-        from tournament.registration.models import TournamentStatus
-
-        decided = stage.tournament.status in (TournamentStatus.FINISHED, TournamentStatus.ARCHIVED)
-    since = match.signed_off_at
-    exports = ExportJob.objects.filter(tournament_id=stage.tournament_id)
-    if since is not None:
-        exports = exports.filter(created_at__gte=since)
+    answers: dict[str, Any] = {}
+    for _receiver, answer in match_dependents_read.send(sender=Match, match=match):
+        answers.update(answer or {})
     return MatchDependents(
         stage_name=stage.name,
         later_rounds=later_rounds,
         later_stages=tuple(later_stages),
         successors=successors,
-        placings_decided=decided,
-        exports=exports.count(),
-        prize_tiers=PrizeTier.objects.filter(tournament_id=stage.tournament_id).count(),
+        **answers,
     )
 
 
@@ -178,35 +168,12 @@ def _result_of(match: Match) -> dict[str, Any]:
     }
 
 
-def later_round_standings(*, stage: Stage, after_round: int) -> dict[str, list[list[Any]]]:
-    """For each round of a Swiss ``stage`` numbered above ``after_round``: the standings its draw
-    read (the counted results of the rounds before it; ``[pair id, rank, match points]`` in rank
-    order — what ``draw.stages.stage_entrants`` gives the pairing). Kept on a correction when it
-    opens, compared when it closes (``draw.advancement_flags``: a later round drawn from standings
-    the correction changed is flagged)."""
-    from tournament.standings.selectors import stage_match_records, stage_ranking_get
-
-    if stage.format != StageFormat.SWISS:
-        return {}
-    numbers = list(Round.objects.filter(stage=stage, number__gt=after_round).values_list("number", flat=True))
-    if not numbers:
-        return {}
-    records = stage_match_records(stage=stage)
-    out = {}
-    for number in sorted(numbers):
-        earlier = [record for record in records if record.round < number]
-        rows = stage_ranking_get(stage=stage, records=earlier).standings.rows
-        out[str(number)] = [[int(row.entrant), row.rank, row.match_points] for row in rows]
-    return out
-
-
 def correction_open(*, match: Match, reason: str, user: Any, dependents: MatchDependents) -> Correction:
     """Record the unlock of ``match`` (inside ``match_unlock``'s transaction, on the locked row,
     before it is reopened: the later rounds' standings are those they were drawn from)."""
     before = _result_of(match)
-    standings = later_round_standings(stage=match.round.stage, after_round=match.round.number)
-    if standings:
-        before["round_standings"] = standings
+    for _receiver, kept in correction_opening.send(sender=Match, match=match):
+        before.update(kept or {})
     row = Correction(
         match=match,
         reason=reason,

@@ -24,6 +24,7 @@ from scoring.match import DealInput, PartialReplay, parse_deal, replay_partial
 from scoring.options import RuleOptions
 from scoring.outcome import MatchResult, Status
 from scoring.seats import Side
+from tournament.games import GameEntry, game_entry
 from tournament.matches.doudizhu_fold import TableFold, doudizhu_fold, parse_table_deal
 from tournament.matches.errors import MatchRefused, StaleVersion
 from tournament.matches.models import (
@@ -44,6 +45,11 @@ SNAPSHOT_FIELDS = ["state", "winner", "result_reason", "status", "finished_at"]
 def match_rules(match: Match) -> RuleOptions:
     """The rules that apply to ``match`` (its stage's, through ``tournament.rules``)."""
     return rules_for_stage(match.round.stage)
+
+
+def match_game(match: Match) -> GameEntry:
+    """The entry of the game ``match`` is played under: its stage's stored rules."""
+    return game_entry(match_rules(match).game)
 
 
 def _side_of(match: Match, pair_id: int) -> Side:

@@ -21,7 +21,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.options import LatePenalty, RuleOptions
+from tournament.matches.errors import MatchRefused
 from tournament.matches.models import Adjustment, AdjustmentKind, Deal, Match, MatchStatus, Round
+from tournament.matches.services import adjustment_record
 from tournament.registration.models import PairStatus
 from tournament.rules import rules_for_stage
 
@@ -90,9 +92,6 @@ def no_show_forfeit(*, round_: Round, match_id: int, user: Any = None, now: date
     adjustment each through ``adjustment_record``; refused (nothing written) when the table is no
     longer a no-show — a deal entered, a forfeit recorded, the pair checked in since — or is not
     a table of ``round_`` (the round the caller may oversee)."""
-    from tournament.matches.errors import MatchRefused
-    from tournament.matches.services import adjustment_record
-
     offer = round_no_shows(round_=round_, now=now)
     table = next((table for table in offer.tables if table.match.pk == match_id), None)
     if table is None:

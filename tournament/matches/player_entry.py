@@ -35,10 +35,12 @@ from django.utils.translation import gettext as _
 
 from scoring.match import parse_deal
 from tournament.audit import history_author, reason_clean
+from tournament.celery import task_send
 from tournament.errors import UserError, user_error_of
-from tournament.games import game_entry_of_match
 from tournament.matches import fold, services
 from tournament.matches.errors import REFUSALS
+from tournament.matches.event import match_id_event
+from tournament.matches.fold import match_game
 from tournament.matches.models import CLAIM_OPEN, ClaimStatus, DealClaim, Match, MatchStatus
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import EntryMode, PairMember, Player
@@ -141,7 +143,7 @@ def _name(seat: SeatPlayer) -> str:
 # -- entry ------------------------------------------------------------------------------------------
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def deal_claim_enter(
     *, match_id: int, outcome: dict[str, Any], player_id: int, number: int | None, idempotency_key: str
 ) -> ClaimEntry:
@@ -208,10 +210,8 @@ def _schedule_auto_confirm(match_id: int, eta: datetime) -> None:
     referees' and the table's own pages of the match confirm what is due (:func:`claims_auto_confirm_due`)."""
 
     def send() -> None:
-        from tournament.matches import tasks
-
         try:
-            tasks.claims_auto_confirm.apply_async(args=[match_id], eta=eta)
+            task_send("tournament.matches.tasks.claims_auto_confirm", args=[match_id], eta=eta)
         except Exception:  # broker down: the lazy check covers it
             logger.warning("could not schedule the auto-confirm of match %s", match_id, exc_info=True)
 
@@ -266,7 +266,7 @@ def _record(match: Match, claim: DealClaim, outcome: dict[str, Any], *, user: An
     return ClaimAnswer(claim=claim, refusal=refusal)
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def deal_claim_confirm(
     *, match_id: int, claim_id: int, player_id: int | None = None, user: Any = None, auto: bool = False
 ) -> ClaimAnswer:
@@ -309,7 +309,7 @@ def deal_claim_confirm(
     return ClaimAnswer(claim=claim)
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def deal_claim_dispute(
     *, match_id: int, claim_id: int, player_id: int, counter_outcome: dict[str, Any] | None, note: str = ""
 ) -> DealClaim:
@@ -342,7 +342,7 @@ def deal_claim_dispute(
 SETTLE_CHOICES = ("entered", "counter", "void")
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def deal_claim_settle(*, match_id: int, claim_id: int, user: Any, choice: str, reason: str) -> ClaimAnswer:
     """A referee settles a dispute: ``entered`` records the version entered, ``counter`` the other
     side's, ``void`` records neither (the referee then enters the deal on the match page)."""
@@ -372,7 +372,7 @@ def deal_claim_settle(*, match_id: int, claim_id: int, user: Any, choice: str, r
     return ClaimAnswer(claim=claim)
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def deal_claim_withdraw(*, match_id: int, claim_id: int, player_id: int) -> DealClaim:
     """The side that entered a claim takes it back before it is answered (a wrong tap): the deal is
     entered again. Only the latest open claim can be withdrawn, so the deal order stays whole."""
@@ -429,7 +429,7 @@ def disputes_open(*, tournament_id: int, round_id: int | None = None, table_ids:
         claims = claims.filter(match__table_id__in=table_ids)
     found = list(claims.order_by("match__table__number", "number"))
     for claim in found:  # both versions in words, each in its match's game (tournament.games)
-        game = game_entry_of_match(claim.match)
+        game = match_game(claim.match)
         claim.entered_text = game.outcome_text(claim.outcome)  # type: ignore[attr-defined]
         claim.counter_text = game.outcome_text(claim.counter_outcome) if claim.counter_outcome else ""  # type: ignore[attr-defined]
     return found

@@ -25,11 +25,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament import games
 from tournament.audit import client_ip
 from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.matches import clock, deal_queue, fold, player_entry, selectors, views
 from tournament.matches.claim_views import web_app_manifest
+from tournament.matches.fold import match_game
 from tournament.matches.models import DealClaim, Match, MatchStatus
 from tournament.matches.player_entry import SeatPlayer
 from tournament.matches.table_links import TableLink, table_link_resolve
@@ -80,7 +80,7 @@ def _context(
     match = link.match
     seat = _seat(request, match)
     pending = player_entry.claims_open(match=match)
-    game = games.game_entry_of_match(match)
+    game = match_game(match)
     table_url = reverse("matches:table", args=[link.token])
     if dispute is None:  # the next deal, after every entry still waiting
         before = pending
@@ -206,7 +206,7 @@ def table_leave(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _entered_outcome(request: HttpRequest, link: TableLink) -> tuple[Any, dict[str, Any] | None]:
-    game = games.game_entry_of_match(link.match)
+    game = match_game(link.match)
     form = game.deal_form(request.POST)
     return form, (form.outcome() if form.is_valid() else None)
 
@@ -219,7 +219,7 @@ def table_deal(request: HttpRequest, token: str) -> HttpResponse:
     try:
         seat = _identified(request, link)
         if outcome is None:
-            raise UserError("invalid_deal", str(games.game_entry_of_match(link.match).invalid_entry))
+            raise UserError("invalid_deal", str(match_game(link.match).invalid_entry))
         entry = player_entry.deal_claim_enter(
             match_id=link.match.pk,
             outcome=outcome,
@@ -270,7 +270,7 @@ def table_dispute(request: HttpRequest, token: str, claim_id: int) -> HttpRespon
     form, outcome = _entered_outcome(request, link)
     try:
         if outcome is None:
-            raise UserError("invalid_deal", str(games.game_entry_of_match(link.match).invalid_entry))
+            raise UserError("invalid_deal", str(match_game(link.match).invalid_entry))
         player_entry.deal_claim_dispute(
             match_id=link.match.pk, claim_id=claim.pk, player_id=seat.player.pk, counter_outcome=outcome
         )

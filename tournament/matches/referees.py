@@ -29,8 +29,8 @@ from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament import labels
 from tournament.audit import history_author
-from tournament.draw.selectors import table_ranges
 from tournament.matches.access import ACTIVE_ROUND
 from tournament.matches.models import (
     ChiefReferee,
@@ -40,7 +40,7 @@ from tournament.matches.models import (
     Round,
     RoundStatus,
 )
-from tournament.registration.lifecycle import event_write
+from tournament.registration.lifecycle import event_write, owned_event, tournament_event
 from tournament.registration.models import Tournament
 from tournament.registration.roles import REFEREES_GROUP
 
@@ -75,7 +75,7 @@ def _check_unique(*, tournament: Tournament, name: str, phone: str, employee_num
         raise ValidationError(errors, code="duplicate")
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def referee_create(
     *, tournament: Tournament, name: str, phone: str = "", employee_number: str = "", user: Any = None
 ) -> Referee:
@@ -105,7 +105,7 @@ def referee_create(
     return referee
 
 
-@event_write
+@event_write("referee", of=owned_event)
 def referee_update(
     *, referee: Referee, name: str, phone: str = "", employee_number: str = "", user: Any = None
 ) -> Referee:
@@ -134,7 +134,7 @@ def _revoke_open_links(*, referee: Referee, user: Any, now: Any) -> None:
         link.save(update_fields=["revoked_at"])
 
 
-@event_write
+@event_write("referee", of=owned_event)
 def referee_link_issue(*, referee: Referee, user: Any = None) -> IssuedLink:
     """A new one-time sign-in link (a reset): the old link stops working and the phone that
     signed in with it is signed out (a new unusable password changes the session hash)."""
@@ -208,7 +208,7 @@ def referee_link_redeem(*, token: str) -> Any:
     return link.referee.user
 
 
-@event_write
+@event_write("referee", of=owned_event)
 def referee_active_set(*, referee: Referee, active: bool, user: Any = None) -> Referee:
     """Deactivate (or activate again) a referee. Deactivating revokes their open link and signs
     their phone out; their tables stay assigned and show as such until the organiser reassigns
@@ -231,7 +231,7 @@ def referee_active_set(*, referee: Referee, active: bool, user: Any = None) -> R
     return referee
 
 
-@event_write
+@event_write("referee", of=owned_event)
 def chief_referee_set(*, referee: Referee, chief: bool, user: Any = None) -> None:
     """Name ``referee`` a chief referee (裁判长) of their event, or no longer: a chief referee
     reaches every table of the event, records adjustments (forfeits, penalties) and sees the
@@ -310,10 +310,10 @@ def referee_tables_now(*, referee: Referee) -> list[RoundTables]:
     for assignment in assignments:
         rounds[assignment.round_id] = assignment.round
         by_round.setdefault(assignment.round_id, []).append(assignment.table.number)
-    return [RoundTables(round=rounds[r], tables=table_ranges(n), count=len(n)) for r, n in by_round.items()]
+    return [RoundTables(round=rounds[r], tables=labels.table_ranges(n), count=len(n)) for r, n in by_round.items()]
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def referee_links_issue_all(*, tournament: Tournament, user: Any = None) -> list[tuple[Referee, IssuedLink]]:
     """A new one-time link for every active referee of the event not signed in yet (whose last
     link, if any, was never used), to print on one sheet the morning of the event. A referee at

@@ -17,6 +17,7 @@ from typing import Any
 from django.db.models import Count, Exists, F, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.doudizhu_snapshot import TableDealSnapshot, TableSnapshot
@@ -28,14 +29,23 @@ from scoring.seats import Seat, Side
 from scoring.snapshot import DealSnapshot, MatchSnapshot
 from scoring.time_up import TimeUpNotice, time_up_notice
 from scoring.tribute import TributeGuidance, tribute_for
+from tournament.errors import scoring_message
 from tournament.games import GUANDAN, GameEntry, game_entry
 from tournament.locale import in_ui_language
 from tournament.matches.access import ACTIVE_ROUND, match_for_user
 from tournament.matches.fold import match_adjustment_rows, match_fold, match_outcomes, match_rules
-from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, RefereeAssignment, RoundEntry, StageFormat
+from tournament.matches.models import (
+    Adjustment,
+    Deal,
+    Match,
+    MatchStatus,
+    RefereeAssignment,
+    RoundEntry,
+    RoundStatus,
+    StageFormat,
+)
 from tournament.matches.table_selectors import TableSummary, table_summary
 from tournament.registration.models import Pair
-from tournament.rules import scoring_message
 
 SEATS = ("N", "E", "S", "W")
 
@@ -493,3 +503,14 @@ def round_knockout_pairs(*, round_: Any) -> int | None:
         pairs = RoundEntry.objects.filter(round_id=round_.pk).exclude(pair_id__in=lost_before).count() or None
     round_._knockout_pairs = pairs
     return pairs
+
+
+def round_state(*, status: str, paused: bool) -> tuple[str, str]:
+    """A round's state as its badge shows it, every page alike: ``(code, label)`` — the status, except
+    that a running round whose clock the organiser paused reads 已暂停 (Paused), not 进行中."""
+    if paused and status == RoundStatus.RUNNING:
+        return "paused", gettext("Paused")
+    try:
+        return status, str(RoundStatus(status).label)
+    except ValueError:
+        return status, ""

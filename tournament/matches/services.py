@@ -30,6 +30,7 @@ from tournament.matches.clock import clock_start, time_call_due, time_call_if_du
 from tournament.matches.corrections import correction_close, correction_open, match_dependents
 from tournament.matches.doudizhu_fold import TableFold
 from tournament.matches.errors import REFUSALS, MatchRefused
+from tournament.matches.event import match_id_event
 from tournament.matches.fold import (
     Fold,
     check_version,
@@ -84,7 +85,7 @@ def _locked_open(match_id: int, expected_version: int | None) -> Match:
     return match
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def deal_record(
     *,
     match_id: int,
@@ -169,7 +170,7 @@ def _deal(match: Match, number: int) -> Deal:
     return deal
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def deal_correct(
     *,
     match_id: int,
@@ -225,7 +226,7 @@ def deal_correct(
     return match
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def deal_delete(
     *,
     match_id: int,
@@ -277,7 +278,7 @@ def deal_delete(
     return match
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def deal_undo(*, match_id: int, reason: str, user: Any = None, expected_version: int | None = None) -> Match:
     """Undo the last deal of the match: a deletion of it, audited with the referee's reason like a
     correction or a deletion (the reason is kept as typed, as :func:`reason_clean` refuses
@@ -291,7 +292,7 @@ def deal_undo(*, match_id: int, reason: str, user: Any = None, expected_version:
 # -- adjustments -------------------------------------------------------------------------------------
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def adjustment_record(
     *,
     match_id: int,
@@ -443,7 +444,7 @@ def _adjustment_trial(
     return row, deals, rows, fold
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def adjustment_delete(
     *, match_id: int, adjustment_id: int, reason: str, user: Any = None, expected_version: int | None = None
 ) -> Match:
@@ -465,7 +466,7 @@ def adjustment_delete(
 # -- sign-off ----------------------------------------------------------------------------------------
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def match_sign_off(*, match_id: int, user: Any = None, expected_version: int | None = None) -> Match:
     """The referee confirms the final result: the match is locked and counts as confirmed.
 
@@ -495,7 +496,7 @@ def match_sign_off(*, match_id: int, user: Any = None, expected_version: int | N
     return match
 
 
-@event_write
+@event_write("match_id", of=match_id_event)
 def match_unlock(*, match_id: int, reason: str, user: Any = None, dependents_seen: bool = False) -> Match:
     """Reopen a signed-off match for a correction, with a reason; it must be signed off again.
 

@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from tournament.audit import history_author
 from tournament.errors import UserError
 from tournament.matches.access import ACTIVE_ROUND
+from tournament.matches.event import round_event
 from tournament.matches.models import Match, Round, RoundStatus, Table, TableLinkKey
 from tournament.registration.lifecycle import event_write
 
@@ -136,7 +137,7 @@ def table_link_resolve(*, token: str) -> TableLink:
     return TableLink(token=token, round=match.round, table=match.table, match=match)
 
 
-@event_write
+@event_write("round_", of=round_event)
 def table_link_revoke(*, round_: Round, table_id: int | None = None, user: Any = None) -> int:
     """Withdraw the links of one table of ``round_`` (``table_id``) or of all its tables: their
     printed QR codes stop working; reprinted cards carry new ones. Returns the tables revoked."""

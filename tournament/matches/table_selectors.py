@@ -13,7 +13,7 @@ from scoring.doudizhu_snapshot import TableSnapshot
 from scoring.three_seats import THREE_SEATS
 from tournament.games import GameEntry, game_entry
 from tournament.matches.fold import match_rules
-from tournament.matches.models import Match, MatchSeat, MatchStatus
+from tournament.matches.models import Match, MatchSeat, MatchStatus, RefereeAssignment
 from tournament.registration.models import Pair
 
 if TYPE_CHECKING:
@@ -151,8 +151,6 @@ def round_seating(*, round_: Any, referees: bool = False) -> RoundSeating:
         seats.setdefault(row.match_id, []).append(row)
     names: dict[int, str] = {}
     if referees:
-        from tournament.matches.models import RefereeAssignment
-
         for table_id, user in RefereeAssignment.objects.filter(round=round_).values_list(
             "table_id", "referee__username"
         ):

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from tournament.matches.clock import match_call_time, round_call_time
 from tournament.matches.models import Match, Round
+from tournament.matches.player_entry import claims_auto_confirm_due
 
 
 @shared_task(bind=True, acks_late=True)
@@ -71,8 +72,6 @@ def claims_auto_confirm(match_id: int) -> dict[str, Any]:
     """Confirm the match's claims whose auto-confirm time has passed. Idempotent, and only
     a safety net: the referees' and organisers' match pages and the table's own pages confirm what
     is due when they are opened (``claims_auto_confirm_due``); the public pages do not."""
-    from tournament.matches.player_entry import claims_auto_confirm_due
-
     match = Match.objects.select_related("round__stage__tournament").filter(pk=match_id).first()
     if match is None:
         return {"match": match_id, "confirmed": 0}

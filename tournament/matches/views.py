@@ -23,7 +23,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.options import AtTimeUp
-from tournament import games
 from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.games import GameEntry
 from tournament.matches import (
@@ -39,6 +38,7 @@ from tournament.matches import (
     selectors,
     services,
 )
+from tournament.matches.fold import match_game
 from tournament.matches.forms import (
     AdjustmentForm,
     DealEntryFields,
@@ -76,7 +76,7 @@ def match_page_context(
 ) -> dict[str, Any]:
     """The match page of any game: the game's deal form (``tournament.games``), previewed by the rules
     core before it is confirmed; Guandan's form is the seat taps, Tractor's the declarer and points."""
-    game = games.game_entry_of_match(match)
+    game = match_game(match)
     deals = list(match.deals.order_by("number"))
     adjustments = list(match.adjustments.select_related("pair").order_by("created_at", "id"))
     flagged = sum(deal.flagged for deal in deals) + sum(row.flagged for row in adjustments)
@@ -203,7 +203,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
     match = match_for_request(request, match_id)
-    game = games.game_entry_of_match(match)
+    game = match_game(match)
     form = game.deal_form(request.POST, next_deal=selectors.match_summary(match=match).next_deal)
     if not form.is_valid():
         if deal_queue.queued(request):
@@ -255,7 +255,7 @@ def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     deal = match.deals.filter(number=number).first()
     if deal is None:
         raise Http404
-    game = games.game_entry_of_match(match)
+    game = match_game(match)
     recorded = deal.snapshot
     # the rotation at that deal (Tractor's declarer); the first deal's declarer is entered (抢庄)
     rotation = (
@@ -343,7 +343,7 @@ def deal_delete(request: HttpRequest, match_id: int, number: int) -> HttpRespons
             messages.success(request, _("Deal %(number)d deleted.") % {"number": number})
             return redirect("matches:match", match_id=match.pk)
         status = 400
-    context = {"match": match, "deal": deal, "form": form, "game": games.game_entry_of_match(match)}
+    context = {"match": match, "deal": deal, "form": form, "game": match_game(match)}
     return render(request, "matches/deal_delete.html", context, status=status)
 
 

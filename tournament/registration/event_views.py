@@ -11,7 +11,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from scoring.errors import ScoringError
+from scoring.profiles import options_for
 from tournament.errors import UserError
+from tournament.labels import rule_value
+from tournament.matches import event
 from tournament.registration import lifecycle
 from tournament.registration.forms import ConfirmForm, TournamentEditForm
 from tournament.registration.models import Tournament, TournamentStatus
@@ -44,10 +48,6 @@ def _add_errors(form: Any, error: ValidationError) -> None:
 
 def _show_profile_values(form: TournamentEditForm, tournament: Tournament) -> None:
     """An empty override field shows, greyed, what the profile itself says."""
-    from scoring.errors import ScoringError
-    from scoring.profiles import options_for
-    from tournament.labels import rule_value
-
     try:
         profile = options_for(profile=tournament.rule_profile, overrides={})
     except ScoringError:
@@ -60,7 +60,7 @@ def _show_profile_values(form: TournamentEditForm, tournament: Tournament) -> No
 @organiser_view
 def event_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     archived = tournament.status == TournamentStatus.ARCHIVED
-    locked = lifecycle.tournament_drawn(tournament=tournament)
+    locked = event.tournament_drawn(tournament=tournament)
     form = TournamentEditForm(
         request.POST or None, initial=_initial(tournament), game=tournament.game, locked=locked or archived
     )
@@ -98,11 +98,11 @@ def event_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
             "tournament": tournament,
             "form": form,
             "locked": locked,
-            "locked_reason": lifecycle.rules_locked_reason() if locked else "",
+            "locked_reason": event.rules_locked_reason() if locked else "",
             "archived": archived,
             "moves": [TournamentStatus(status) for status in lifecycle.status_moves(tournament=tournament)],
             "statuses": [TournamentStatus(status) for status in lifecycle.ORDER],
-            "has_results": lifecycle.tournament_has_results(tournament=tournament),
+            "has_results": event.tournament_has_results(tournament=tournament),
         },
     )
 
@@ -133,7 +133,7 @@ def event_status(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @organiser_view
 def event_delete(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = ConfirmForm(request.POST or None)
-    has_results = lifecycle.tournament_has_results(tournament=tournament)
+    has_results = event.tournament_has_results(tournament=tournament)
     if request.method == "POST" and form.is_valid():
         if form.cleaned_data["name"].strip() != tournament.name:
             form.add_error("name", _("The name does not match."))

@@ -5,9 +5,11 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.options import TimeUpTie
+from scoring.profiles import PROFILE_INFO, PROFILES
 from tournament.bounds import column_max
 from tournament.games import game_entry
-from tournament.labels import profile_title
+from tournament.labels import profile_title, rule_value
 from tournament.registration.models import EntryMode, Game, Pair, ProvisionalResults
 from tournament.registration.services import PlayerData
 
@@ -16,8 +18,6 @@ def profile_choices(game: str | None = None) -> list[tuple[str, str]]:
     """Each rule profile of ``game`` (else of every game this site runs events of: a Dou Dizhu profile
     exists in the rules core before its events do), named by its title and rulebook in the user's
     language (``labels.profile_title``), never by its code."""
-    from scoring.profiles import PROFILE_INFO, PROFILES
-
     games = {game} if game is not None else set(Game.values)
     return [(name, profile_title(name)) for name in PROFILE_INFO if PROFILES[name].game.value in games]
 
@@ -82,9 +82,6 @@ class RosterImportForm(forms.Form):
 
 
 def tie_rule_choices() -> list[tuple[str, str]]:
-    from scoring.options import TimeUpTie
-    from tournament.labels import rule_value
-
     return [("", _("as the profile says")), *[(tie.value, rule_value("time_up_tie", tie.value)) for tie in TimeUpTie]]
 
 

@@ -5,41 +5,47 @@ organiser moves it one step at a time (and back one step, to fix a mistake) with
 :func:`tournament_status_set`; it moves by itself where the day makes it obvious:
 
 - the first round published → *in progress* (:func:`tournament_status_after_publish`);
-- the last stage's final confirmed → *finished* (:func:`tournament_finish_if_decided`, on
-  ``match_confirmed``). Only a knockout decides itself; a Swiss or round-robin last stage is
+- the last stage's final confirmed → *finished* (:func:`tournament_finish_decided`, called by the
+  draw app on ``match_confirmed``). Only a knockout decides itself; a Swiss or round-robin last stage is
   finished by the organiser, who alone knows whether another round is to be played.
 
 **Archived is read-only.** Every write service is wrapped by :func:`event_write`, the one guard:
-it finds the event from the service's keyword arguments (``tournament``, ``stage``, ``round_``,
-``match``, ``pair``, ``round_id``, ``match_id`` …) and raises :class:`EventArchived` (409) before
-the service runs. Only :func:`tournament_unarchive` writes to an archived event.
+the service names the argument that says which event it writes to and how to get the event from it
+(``@event_write("match_id", of=match_id_event)``), and the guard raises :class:`EventArchived` (409)
+before the service runs. Only :func:`tournament_unarchive` writes to an archived event.
 
 **The rules lock at the first draw.** A stage stores the options in force when it was created
 (``Stage.rules``, ``tournament.rules``); until a round of the event is drawn an edit of the
 profile or the overrides re-resolves every stage's stored rules from the new choice, so the stages
 and the event never disagree. Once a round exists, results are scored by those stored rules, and
 changing them would re-score what has been played (or make one round differ from the next):
-:func:`tournament_update` refuses, saying so.
+:func:`tournament_update` refuses, saying so. Stages and rounds live in the matches app, above this
+one: :func:`tournament_update` and :func:`tournament_delete` send ``event_rules_changed`` and
+``event_deleting`` (``tournament.registration.signals``), and the matches app follows or refuses
+(``tournament.matches.event``).
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any, Literal, ParamSpec, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
 from scoring.profiles import options_for
 from tournament.audit import history_author
-from tournament.errors import UserError
+from tournament.errors import UserError, scoring_message
 from tournament.registration.models import EntryMode, Game, ProvisionalResults, Tournament, TournamentStatus
+from tournament.registration.signals import event_deleting, event_rules_changed
 from tournament.registration.text import clean_text
-from tournament.rules import scoring_message
+from tournament.signals import public_pages_bump
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -76,105 +82,67 @@ class EventArchived(UserError):
 
 # -- the one guard ------------------------------------------------------------------------------------
 
-
-def _tournament_id_of(kwargs: Mapping[str, Any]) -> int | None:
-    """The event a service call writes to, from its keyword arguments (None: none found)."""
-    from tournament.matches.models import Match, Round
-
-    for key in ("tournament", "stage", "round_", "round", "match", "pair", "deal", "table", "referee"):
-        value = kwargs.get(key)
-        if value is None:
-            continue
-        if isinstance(value, Tournament):
-            return int(value.pk)
-        tournament_id = getattr(value, "tournament_id", None)
-        if tournament_id is not None:
-            return int(tournament_id)
-        stage = getattr(value, "stage", None)  # a round
-        if stage is not None:
-            return int(stage.tournament_id)
-        match = getattr(value, "match", None)  # a deal
-        if match is not None:
-            return int(match.round.stage.tournament_id)
-        round_ = getattr(value, "round", None)  # a match
-        if round_ is not None:
-            return int(round_.stage.tournament_id)
-    if kwargs.get("round_id") is not None:
-        found = Round.objects.filter(pk=kwargs["round_id"]).values_list("stage__tournament_id", flat=True).first()
-        return int(found) if found is not None else None
-    if kwargs.get("match_id") is not None:
-        found = (
-            Match.objects.filter(pk=kwargs["match_id"]).values_list("round__stage__tournament_id", flat=True).first()
-        )
-        return int(found) if found is not None else None
-    return None
+EventOf = Callable[[Any], "int | QuerySet[Tournament]"]
+"""How a write service finds its event from the argument :func:`event_write` names: the event's id
+(from an object the caller holds), or a query of the one event (from an id: a single query then
+checks it)."""
 
 
-def _by_match_id(kwargs: Mapping[str, Any]) -> bool:
-    """Whether :func:`_tournament_id_of` would find the event from ``match_id`` (no object given)."""
-    objects = ("tournament", "stage", "round_", "round", "match", "pair", "deal", "table", "referee", "round_id")
-    return kwargs.get("match_id") is not None and all(kwargs.get(key) is None for key in objects)
+def tournament_event(tournament: Tournament) -> int:
+    """The event of a write given the event itself."""
+    return int(tournament.pk)
 
 
-def _match_writable_check(*, match_id: int) -> None:
-    """:func:`event_writable_check` of a match's event, in the one query (every deal entered is a
-    write by ``match_id``: one query less each)."""
-    from tournament.matches.models import Match
-
-    found = Match.objects.filter(pk=match_id, round__stage__tournament__status=S.ARCHIVED)
-    name = found.values_list("round__stage__tournament__name", flat=True).first()
-    if name is not None:
-        raise EventArchived(name)
+def owned_event(owned: Any) -> int:
+    """The event of a write given a row that carries its event (``tournament_id``): a pair, a
+    stage, a table, a referee."""
+    return int(owned.tournament_id)
 
 
 def event_writable_check(*, tournament_id: int) -> None:
     """Raise :class:`EventArchived` if the event is archived (one query, read from the database:
     an object held by the caller may be stale)."""
-    name = Tournament.objects.filter(pk=tournament_id, status=S.ARCHIVED).values_list("name", flat=True).first()
+    _writable_check(Tournament.objects.filter(pk=tournament_id))
+
+
+def _writable_check(events: QuerySet[Tournament]) -> None:
+    name = events.filter(status=S.ARCHIVED).values_list("name", flat=True).first()
     if name is not None:
         raise EventArchived(name)
 
 
-def event_write(service: Callable[P, R]) -> Callable[P, R]:
-    """Mark a write service: it refuses to touch an archived event (see the module docstring)."""
+def event_write(argument: str, *, of: EventOf) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Mark a write service: it refuses to touch an archived event (see the module docstring).
 
-    @functools.wraps(service)
-    def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
-        if _by_match_id(kwargs):
-            _match_writable_check(match_id=kwargs["match_id"])
-        else:
-            tournament_id = _tournament_id_of(kwargs)
-            if tournament_id is not None:
-                event_writable_check(tournament_id=tournament_id)
-        return service(*args, **kwargs)
+    ``argument`` names the service's keyword argument that says which event it writes to, and ``of``
+    how to get the event from its value (``@event_write("pair", of=owned_event)``,
+    ``@event_write("match_id", of=match_id_event)``). A service without that argument is a bug,
+    refused when it is decorated (:class:`TypeError`), so no write slips past the guard unnoticed.
+    """
 
-    guarded.writes_event = True  # type: ignore[attr-defined]  # lets a test list the guarded services
-    return guarded
+    def decorate(service: Callable[P, R]) -> Callable[P, R]:
+        parameters = inspect.signature(service).parameters
+        if argument not in parameters or parameters[argument].kind is not inspect.Parameter.KEYWORD_ONLY:
+            raise TypeError(f"event_write: {service.__qualname__} has no keyword-only argument {argument!r}")
+
+        @functools.wraps(service)
+        def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+            if argument not in kwargs:
+                raise TypeError(f"{service.__qualname__}() needs {argument}=: the event it writes to")
+            event = of(kwargs[argument])
+            if isinstance(event, int):
+                event_writable_check(tournament_id=event)
+            else:
+                _writable_check(event)
+            return service(*args, **kwargs)
+
+        guarded.writes_event = True  # type: ignore[attr-defined]  # lets a test list the guarded services
+        return guarded
+
+    return decorate
 
 
 # -- reads -----------------------------------------------------------------------------------------------
-
-
-def tournament_drawn(*, tournament: Tournament) -> bool:
-    """Whether a round of the event has been drawn (a draft counts): its rules are then locked."""
-    from tournament.matches.models import Round
-
-    return Round.objects.filter(stage__tournament=tournament).exists()
-
-
-def tournament_has_results(*, tournament: Tournament) -> bool:
-    """Whether anything has been played: a deal, an adjustment, or a match over (byes aside)."""
-    from tournament.matches.models import Adjustment, Deal, Match, MatchStatus
-
-    return (
-        Deal.objects.filter(match__round__stage__tournament=tournament).exists()
-        or Adjustment.objects.filter(tournament=tournament).exists()
-        or Match.objects.filter(
-            round__stage__tournament=tournament,
-            ew_pair__isnull=False,
-            status__in=[MatchStatus.FINISHED, MatchStatus.CONFIRMED],
-        ).exists()
-    )
 
 
 def status_moves(*, tournament: Tournament) -> list[str]:
@@ -230,15 +198,13 @@ def tournament_unarchive(*, tournament: Tournament, user: Any = None) -> Tournam
     return tournament
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def tournament_delete(*, tournament: Tournament, user: Any = None) -> None:
-    """Delete an event that has no results (a test, a mistake); one with results is archived."""
+    """Delete an event that has no results (a test, a mistake); one with results is archived
+    (``event_deleting``: the matches app refuses)."""
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        if tournament_has_results(tournament=locked):
-            raise ValidationError(
-                _("This event has results: it cannot be deleted. Archive it instead."), code="has_results"
-            )
+        event_deleting.send(sender=Tournament, tournament=locked)
         locked.delete()
 
 
@@ -256,7 +222,7 @@ _EDITED_FIELDS = (
 """What :func:`tournament_update` saves (and copies back to the caller's instance)."""
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def tournament_update(
     *,
     tournament: Tournament,
@@ -279,11 +245,9 @@ def tournament_update(
     unchanged) are not scoring rules: they may change after the draw and apply to the next entry.
 
     ``rule_profile`` / ``rule_overrides`` None: unchanged. A change of the rules re-resolves the
-    stored rules of every stage (its own profile and overrides kept on top of the event's).
+    stored rules of every stage (its own profile and overrides kept on top of the event's), or is
+    refused once a round is drawn (``event_rules_changed``: the matches app answers both).
     """
-    from tournament.matches.models import Stage
-    from tournament.rules import stage_rules_resolve
-
     name = clean_text(name)
     errors: dict[str, str] = {}
     if not name:
@@ -314,8 +278,6 @@ def tournament_update(
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         policy_changed = locked.provisional_results != policy
         locked.provisional_results = policy
-        if rules_changed and tournament_drawn(tournament=locked):
-            raise ValidationError({"rule_profile": rules_locked_reason()}, code="rules_locked")
         locked.name = name
         locked.venue = clean_text(venue)
         locked.starts_on = starts_on
@@ -329,35 +291,12 @@ def tournament_update(
         history_author(locked, user, "event edited")
         locked.save(update_fields=list(_EDITED_FIELDS))
         if policy_changed:  # every standings page, the API and the screen count differently now
-            from tournament.standings.cache import public_version_bump
-
-            transaction.on_commit(lambda: public_version_bump(tournament_id=locked.pk, seating=False))
+            transaction.on_commit(lambda: public_pages_bump(tournament_id=locked.pk, seating=False))
         if rules_changed:
-            stages = list(Stage.objects.select_for_update().filter(tournament=locked))
-            for stage in stages:
-                try:
-                    stage.rules = stage_rules_resolve(
-                        tournament=locked, rule_profile=stage.rule_profile, rule_overrides=stage.rule_overrides
-                    ).to_json()
-                except ScoringError as exc:
-                    raise ValidationError(
-                        {
-                            "rule_overrides": _("Stage %(stage)s: %(message)s")
-                            % {"stage": stage.name, "message": scoring_message(exc)}
-                        }
-                    ) from exc
-            Stage.objects.bulk_update(stages, ["rules"])
+            event_rules_changed.send(sender=Tournament, tournament=locked)
     for field in _EDITED_FIELDS:  # the caller's instance reads as saved
         setattr(tournament, field, getattr(locked, field))
     return tournament
-
-
-def rules_locked_reason() -> str:
-    return _(
-        "The rules are locked: a round has been drawn, and its results are scored by the rules stored "
-        "with the stage when it was created. Changing them now would re-score what has been played or "
-        "make one round differ from the next. Delete the drawn rounds to change the rules."
-    )
 
 
 # -- by itself ------------------------------------------------------------------------------------------
@@ -372,29 +311,15 @@ def tournament_status_after_publish(*, tournament_id: int) -> None:
         _public_pages_changed(tournament_id)
 
 
-def tournament_finish_if_decided(*, match: Any) -> bool:
-    """A match was confirmed: if it decided the last stage's knockout (champion known, nothing
-    pending), the event is finished. True when it moved."""
-    from tournament.matches.models import Stage, StageFormat
-    from tournament.standings.selectors import stage_bracket_state_get
-
-    stage = Stage.objects.select_related("tournament").get(pk=match.round.stage_id)
-    tournament = stage.tournament
-    if tournament.status != S.RUNNING or stage.format != StageFormat.KNOCKOUT:
-        return False
-    if Stage.objects.filter(tournament=tournament, order__gt=stage.order).exists():
-        return False
-    state = stage_bracket_state_get(stage=stage)
-    if not state.complete or state.pending:
-        return False
-    moved = bool(Tournament.objects.filter(pk=tournament.pk, status=S.RUNNING).update(status=S.FINISHED))
+def tournament_finish_decided(*, tournament_id: int) -> bool:
+    """The last stage's knockout is decided (the draw app tells, on ``match_confirmed``): an event in
+    progress is finished. True when it moved."""
+    moved = bool(Tournament.objects.filter(pk=tournament_id, status=S.RUNNING).update(status=S.FINISHED))
     if moved:
-        _public_pages_changed(tournament.pk)
+        _public_pages_changed(tournament_id)
     return moved
 
 
 def _public_pages_changed(tournament_id: int) -> None:
     """``QuerySet.update`` sends no signal: tell the public pages' cache (``standings.signals``)."""
-    from tournament.standings.cache import public_version_bump
-
-    public_version_bump(tournament_id=tournament_id, seating=False)
+    public_pages_bump(tournament_id=tournament_id, seating=False)

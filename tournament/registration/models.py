@@ -7,8 +7,6 @@ and 2 (so never the same player twice), employee numbers are unique within a tou
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -16,9 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks
-
-if TYPE_CHECKING:
-    from tournament.games import GameEntry
+from tournament.games import GameEntry, game_entry
 
 
 class Game(models.TextChoices):
@@ -137,8 +133,6 @@ class Tournament(models.Model):
     def entry(self) -> GameEntry:
         """The event's game as the site runs it (``tournament.games``): its words (pair or player), its
         pages and sheets."""
-        from tournament.games import game_entry  # the registry names forms that import these models
-
         return game_entry(self.game)
 
 

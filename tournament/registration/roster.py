@@ -33,7 +33,7 @@ from simple_history.utils import bulk_create_with_history
 
 from tournament.errors import UserError
 from tournament.games import game_entry
-from tournament.registration.lifecycle import event_write
+from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
 from tournament.registration.services import PlayerData, pair_numbers_take
 from tournament.registration.text import clean_text, entrant_name
@@ -298,7 +298,7 @@ def _pairs_of(rows: list[_Row]) -> list[tuple[_Row, _Row]]:
     return pairs
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) -> RosterImportResult:
     """Import a roster workbook into ``tournament``: all rows or none (RosterImportError)."""
     individual = game_entry(tournament.game).individual

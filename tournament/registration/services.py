@@ -20,7 +20,9 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
 from scoring.profiles import options_for
-from tournament.registration.lifecycle import event_write
+from tournament.errors import scoring_message
+from tournament.games import game_entry
+from tournament.registration.lifecycle import event_write, owned_event, tournament_event
 from tournament.registration.models import (
     Department,
     Game,
@@ -31,7 +33,6 @@ from tournament.registration.models import (
     Tournament,
 )
 from tournament.registration.text import clean_text, entrant_name
-from tournament.rules import scoring_message
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -154,7 +155,7 @@ def _player_write(*, tournament: Tournament, player: Player, data: PlayerData, p
     return player
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def pair_numbers_take(*, tournament: Tournament, count: int = 1) -> int:
     """The first of ``count`` new pair numbers of ``tournament`` (its pairs are numbered 1…N in the
     order they registered). Call inside the transaction that creates the pairs: the
@@ -171,8 +172,6 @@ def _pair_name(players: list[Player]) -> str:
 
 
 def _individual(tournament: Tournament) -> bool:
-    from tournament.games import game_entry  # the registry names forms that import these services
-
     return game_entry(tournament.game).individual
 
 
@@ -181,7 +180,7 @@ def _refuse_pairs_in_individual_event(tournament: Tournament) -> None:
         raise ValidationError({"players": _("Players enter alone in this event, not as pairs.")})
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def pair_register(
     *, tournament: Tournament, first: PlayerData, second: PlayerData, seed: int | None = None
 ) -> Pair:
@@ -200,7 +199,7 @@ def pair_register(
         return pair_create(tournament=tournament, players=players, seed=seed)
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def pair_create(*, tournament: Tournament, players: list[Player], seed: int | None = None) -> Pair:
     """Make a pair of two existing players of the tournament, neither already in a pair."""
     _refuse_pairs_in_individual_event(tournament)
@@ -230,7 +229,7 @@ def pair_create(*, tournament: Tournament, players: list[Player], seed: int | No
     return pair
 
 
-@event_write
+@event_write("tournament", of=tournament_event)
 def player_enter(*, tournament: Tournament, player: PlayerData, seed: int | None = None) -> Pair:
     """Register one new player as an entrant of an individual event (Dou Dizhu, docs/rules.md §10): a
     :class:`Pair` with a single member at slot 1 (docs/doudizhu.md). Refused in a pairs event."""
@@ -246,7 +245,7 @@ def player_enter(*, tournament: Tournament, player: PlayerData, seed: int | None
     return entrant
 
 
-@event_write
+@event_write("pair", of=owned_event)
 def player_entry_update(*, pair: Pair, player: PlayerData, seed: int | None) -> Pair:
     """Edit the one player of an individual event's entrant, and its seed."""
     member = pair.members.select_related("player").get(slot=1)
@@ -261,7 +260,7 @@ def player_entry_update(*, pair: Pair, player: PlayerData, seed: int | None) -> 
     return pair
 
 
-@event_write
+@event_write("pair", of=owned_event)
 def pair_update(*, pair: Pair, first: PlayerData, second: PlayerData, seed: int | None) -> Pair:
     """Edit both players of a pair and its seed."""
     members = list(pair.members.select_related("player").order_by("slot"))
@@ -283,7 +282,7 @@ def pair_update(*, pair: Pair, first: PlayerData, second: PlayerData, seed: int 
     return pair
 
 
-@event_write
+@event_write("pair", of=owned_event)
 def pair_withdraw(*, pair: Pair) -> Pair:
     """Withdraw a pair: it is not drawn again (its past results stay)."""
     pair.status = PairStatus.WITHDRAWN
@@ -291,7 +290,7 @@ def pair_withdraw(*, pair: Pair) -> Pair:
     return pair
 
 
-@event_write
+@event_write("pair", of=owned_event)
 def pair_check_in(*, pair: Pair, checked_in: bool = True) -> Pair:
     """Check a pair in on the day (one tap), or undo it. A withdrawn pair cannot check in."""
     if pair.status == PairStatus.WITHDRAWN:

@@ -22,7 +22,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournament.games import game_entry
-from tournament.matches.models import Deal, MatchSeat, Round, RoundStatus, Stage
+from tournament.matches.models import Deal, Match, MatchSeat, Round, RoundStatus, Stage
 from tournament.matches.table_selectors import round_seating
 from tournament.registration.models import Pair, Player
 from tournament.standings.cache import UNREAD, coalesced_get, public_cached
@@ -394,8 +394,6 @@ class TablePage:
 
 
 def table_page_get(*, tournament_id: int, match_id: int) -> TablePage | None:
-    from tournament.matches.models import Match
-
     match = (
         Match.objects.filter(pk=match_id, three_seats=True, round__stage__tournament_id=tournament_id)
         .filter(round__status__in=PUBLIC_ROUNDS)

@@ -14,6 +14,7 @@ call are in :mod:`tournament.standings.public_cache`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import Count, Q
@@ -29,7 +30,7 @@ from tournament.matches.models import (
     Stage,
     StageFormat,
 )
-from tournament.matches.selectors import round_knockout_pairs
+from tournament.matches.selectors import match_time_up, round_knockout_pairs, snapshot_time_up
 from tournament.registration.models import Pair, Tournament
 from tournament.rules import rules_for_stage, stage_profile_name, stage_rules_lines
 from tournament.standings.public_types import (
@@ -233,8 +234,6 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
 def _draw_time_up(round_id: int) -> Any:
     """A reader of the time-up notice for the round's rows: the rules are read once, at
     the first row whose time was called; each row gives only the few snapshot fields it needs."""
-    from tournament.matches.selectors import snapshot_time_up  # the match pages' reader; imported late
-
     options: list[Any] = []
 
     def read(called: int, status: Any, winner: Any, reason: Any, next_number: Any, last: Any) -> Any:
@@ -366,8 +365,6 @@ def _time_up_texts(match: Match) -> tuple[str, str] | None:
     """The rules core's time-up notice of ``match``, both languages (the view is cached)."""
     if getattr(match, "time_called_during_deal", None) is None:
         return None
-    from tournament.matches.selectors import match_time_up  # the match pages' reader; imported late
-
     notice = match_time_up(match)
     return (notice.text_en, notice.text_zh) if notice is not None else None
 
@@ -384,10 +381,12 @@ def match_history_get(*, tournament_id: int, match_id: int) -> MatchPage | None:
     return _match_view(match) if match is not None else None
 
 
-def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
-    """A pair: its players, its rank in each ranked stage, and every public match it played."""
-    from tournament.standings.public_cache import standings_cached  # the cache module wraps this one
-
+def pair_history_get(
+    *, tournament_id: int, pair_id: int, standings_of: Callable[[int], StageTable | None]
+) -> PairView | None:
+    """A pair: its players, its rank in each ranked stage, and every public match it played.
+    ``standings_of(stage_id)``: a stage's standings as the public pages show them (the cached ones:
+    ``public_cache.standings_cached``, which wraps this module)."""
     pair = Pair.objects.filter(tournament_id=tournament_id, pk=pair_id).first()
     if pair is None:
         return None
@@ -405,7 +404,7 @@ def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
     for stage in Stage.objects.filter(tournament_id=tournament_id).exclude(format=StageFormat.KNOCKOUT):
         if not RoundEntry.objects.filter(round__stage=stage, pair_id=pair_id).exists():
             continue
-        table = standings_cached(tournament_id=tournament_id, stage_id=stage.pk)
+        table = standings_of(stage.pk)
         line = table.line_of(pair_id) if table is not None else None
         if table is not None and line is not None:
             ranks.append((table.stage, line))

@@ -161,7 +161,11 @@ def pair_cached(*, tournament_id: int, pair_id: int) -> PairView | None:
     return public_cached(
         tournament_id=tournament_id,
         key=f"pair:{pair_id}",
-        build=lambda: pair_history_get(tournament_id=tournament_id, pair_id=pair_id),
+        build=lambda: pair_history_get(
+            tournament_id=tournament_id,
+            pair_id=pair_id,
+            standings_of=lambda stage_id: standings_cached(tournament_id=tournament_id, stage_id=stage_id),
+        ),
         stale_ok=True,
     )
 

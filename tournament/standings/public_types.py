@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from scoring.snapshot import DealSnapshot
+from tournament import labels
 from tournament.matches.models import MatchStatus, RoundStatus, StageFormat
 from tournament.rules import RuleLine
 
@@ -70,8 +71,6 @@ class RoundInfo:
     @property
     def name(self) -> str:
         """决赛, 半决赛 … for a knockout round, else 第 N 轮, in the reader's language (``labels``)."""
-        from tournament import labels
-
         return labels.round_name(number=self.number, knockout_pairs=self.knockout_pairs)
 
     @property
@@ -286,8 +285,6 @@ class MatchPage:
     @property
     def round_name(self) -> str:
         """决赛, 半决赛 … for a knockout round, else 第 N 轮 (``labels.round_name``)."""
-        from tournament import labels
-
         return labels.round_name(number=self.round_number, knockout_pairs=self.round_knockout_pairs)
 
     def side_of(self, pair_id: int) -> str:

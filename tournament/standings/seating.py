@@ -23,13 +23,14 @@ from typing import Any
 
 from django.db import connection
 
-from tournament.matches.models import Match, RoundEntry, Table
+from tournament.matches.models import Match, RoundEntry, Stage, StageFormat, Table
 from tournament.parsing import ascii_digits
 from tournament.registration.models import Pair, PairMember, Player
 from tournament.standings.cache import LocalMemo, public_version_depends, public_version_get
 from tournament.standings.public import normalise_query
 from tournament.standings.public_types import FIND_LIMIT, PUBLIC_ROUND_STATUSES, PublicSide, RoundInfo, SeatFound
 from tournament.standings.response_reads import response_uncacheable
+from tournament.standings.selectors import stage_bracket_state_get
 
 seat_indexes = LocalMemo(8)
 """A worker's indexes, one per tournament (the latest built) for the last eight tournaments asked
@@ -207,9 +208,6 @@ def seat_index_build(*, rounds: Sequence[RoundInfo], tournament_id: int | None =
 
 def _eliminated(rounds: Sequence[RoundInfo]) -> dict[int, tuple[int, str]]:
     """Pair → (round, stage name) it went out in, in the current rounds' knockout stages."""
-    from tournament.matches.models import Stage, StageFormat
-    from tournament.standings.selectors import stage_bracket_state_get
-
     stage_ids = {round_.stage_id: round_.stage_name for round_ in rounds if round_.stage_format == StageFormat.KNOCKOUT}
     out: dict[int, tuple[int, str]] = {}
     for stage in Stage.objects.filter(pk__in=stage_ids):

@@ -30,7 +30,7 @@ from scoring.snapshot import MatchSnapshot
 from scoring.stage_ranking import StageRanking, rank_stage
 from scoring.standings import MatchRecord, Standings, bracket_placings, rank
 from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage, StageFormat
-from tournament.registration.models import Pair, PairStatus, Tournament
+from tournament.registration.models import Pair, PairStatus, ProvisionalResults, Tournament
 from tournament.rules import rules_for_stage
 from tournament.standings.cache import LocalMemo
 from tournament.standings.doudizhu import ThreeSeatRanking, as_standings, three_seat_ranking
@@ -41,8 +41,6 @@ SIGNED_OFF_ONLY = (MatchStatus.CONFIRMED,)
 
 def counted_statuses(*, stage: Stage) -> tuple[str, ...]:
     """The match statuses whose results count in the stage's standings (the event's policy)."""
-    from tournament.registration.models import ProvisionalResults
-
     policy = Tournament.objects.filter(pk=stage.tournament_id).values_list("provisional_results", flat=True).first()
     return SIGNED_OFF_ONLY if policy == ProvisionalResults.SIGNED_OFF else COUNTED
 

@@ -5,7 +5,8 @@ forget one: a deal entered, corrected or deleted, an adjustment, a sign-off or u
 call all save the match row (its snapshot); publishing, starting or finishing a round saves the
 round; registration changes save the pair or player. Writes that bypass ``save()``
 (``QuerySet.update``, ``bulk_update``) must call :func:`tournament.standings.cache.public_version_bump`
-themselves. Draft rounds are bulk-written without signals, which is fine: players never see them.
+themselves (a layer below the standings: :func:`tournament.signals.public_pages_bump`). Draft
+rounds are bulk-written without signals, which is fine: players never see them.
 A match saved with result fields only (:data:`RESULT_FIELDS`) leaves the seating version alone,
 and the standings version too unless the match was or is counted (finished or confirmed): a deal
 that does not finish its match changes no ranking. Whether it *was* counted is noted when the
@@ -18,10 +19,12 @@ from typing import Any
 
 from django.db.models.signals import post_delete, post_init, post_save
 
-from tournament.matches.models import Match, Round, Stage, Table
-from tournament.registration.models import Pair, Player, Tournament
+from tournament.matches.models import Match, Round, Stage, StageFormat, Table
+from tournament.matches.signals import match_dependents_read
+from tournament.registration.models import Pair, Player, Tournament, TournamentStatus
+from tournament.signals import public_pages_changed
 from tournament.standings.cache import public_version_bump
-from tournament.standings.selectors import COUNTED
+from tournament.standings.selectors import COUNTED, stage_bracket_state_get
 
 _WAS_COUNTED = "_public_was_counted"
 
@@ -107,9 +110,32 @@ def _tournament_changed(sender: Any, instance: Tournament, raw: bool = False, **
         _bump(instance.pk)
 
 
+def _public_pages_changed(
+    sender: Any, tournament_id: int, seating: bool = True, standings: bool = True, **kwargs: Any
+) -> None:
+    """A lower layer's write that no model signal reports (``tournament.signals``)."""
+    public_version_bump(tournament_id=tournament_id, seating=seating, standings=standings)
+
+
+def placings_decided(*, match: Match) -> bool:
+    """Whether the placings of ``match``'s stage are decided: a knockout's champion is known; a
+    Swiss or round robin's final standings are its placings once the event is finished."""
+    stage = match.round.stage
+    if stage.format == StageFormat.KNOCKOUT:
+        return stage_bracket_state_get(stage=stage).champion is not None
+    return stage.tournament.status in (TournamentStatus.FINISHED, TournamentStatus.ARCHIVED)
+
+
+def _match_dependents(sender: Any, match: Match, **kwargs: Any) -> dict[str, Any]:
+    """What a correction of ``match`` touches here (``corrections.match_dependents``)."""
+    return {"placings_decided": placings_decided(match=match)}
+
+
 def connect() -> None:
     """Called once from ``StandingsConfig.ready``."""
     uid = "public-cache"
+    public_pages_changed.connect(_public_pages_changed, dispatch_uid=f"{uid}-lower-layers")
+    match_dependents_read.connect(_match_dependents, sender=Match, dispatch_uid="standings-placings-decided")
     post_init.connect(_match_loaded, sender=Match, dispatch_uid=f"{uid}-match-loaded")
     post_save.connect(_match_saved, sender=Match, dispatch_uid=f"{uid}-match")
     post_save.connect(_round_changed, sender=Round, dispatch_uid=f"{uid}-round")

@@ -18,8 +18,8 @@ from tournament.exports.round_sheets import (
     score_sheet_rows,
     score_sheets_build,
 )
-from tournament.exports.workbook_doudizhu import SCORE_SHEET as DOUDIZHU_SCORE_SHEET
 from tournament.exports.xlsx import clean_cell_text
+from tournament.games import DOUDIZHU_SCORE_SHEET, SCORE_SHEET_LEVELS, SCORE_SHEET_POINTS, SCORE_SHEET_TRACTOR
 from tournament.matches.models import Match
 from tournament.registration.models import Player
 from tournament.rules import rules_for_stage
@@ -64,7 +64,7 @@ def test_score_sheets_one_page_per_table_with_an_empty_grid(event):
     assert len(sheet.row_breaks.brk) == tables  # one printed page per table
     assert int(sheet.page_setup.paperSize) == 9 and sheet.page_setup.fitToWidth == 1  # A4, one page wide
     rows = [row for row in sheet.iter_rows(values_only=True)]
-    titles = tuple(h.titles(h.SCORE_SHEET_LEVELS, "zh"))
+    titles = tuple(h.titles(SCORE_SHEET_LEVELS, "zh"))
     header_rows = [index for index, row in enumerate(rows) if row[: len(titles)] == titles]
     assert len(header_rows) == tables
     for index in header_rows:
@@ -84,11 +84,11 @@ def test_score_sheet_grid_follows_the_match_format(event):
     stage.rules = options_for(profile="points-6").to_json()
     stage.save()
     options = rules_for_stage(stage)
-    assert score_sheet_columns(options) == h.SCORE_SHEET_POINTS
+    assert score_sheet_columns(options) == SCORE_SHEET_POINTS
     assert score_sheet_rows(options) == 8  # 6 deals and room for tiebreak deals
     data = built(score_sheets_build, round=event.rounds[0], language="en")
     rows = read_book(data)["Score sheets"]
-    assert tuple(h.titles(h.SCORE_SHEET_POINTS, "en")) in [row[:8] for row in rows]
+    assert tuple(h.titles(SCORE_SHEET_POINTS, "en")) in [row[:8] for row in rows]
 
 
 def test_print_pages_one_section_per_table_escaped_names(client, event):
@@ -123,13 +123,13 @@ def _char_width(char: str) -> float:
 
 @pytest.mark.parametrize(
     "columns",
-    [h.SCORE_SHEET_LEVELS, h.SCORE_SHEET_POINTS, h.SCORE_SHEET_TRACTOR, DOUDIZHU_SCORE_SHEET],
+    [SCORE_SHEET_LEVELS, SCORE_SHEET_POINTS, SCORE_SHEET_TRACTOR, DOUDIZHU_SCORE_SHEET],
     ids=["levels", "points", "tractor", "doudizhu"],
 )
 def test_every_score_sheet_title_word_fits_its_column(columns):
     """Printed (LibreOffice), a grid title wraps between words but a word longer than its column
     was cut in two ("Landlor-d"); the label column holds "Signatures" / "签名"."""
-    from tournament.exports.round_sheets import LABEL_WIDTH, score_sheet_widths
+    from tournament.exports.xlsx import LABEL_WIDTH, score_sheet_widths
 
     widths = score_sheet_widths(columns)
     for column, width in zip(columns, widths, strict=True):
@@ -143,11 +143,11 @@ def test_every_score_sheet_title_word_fits_its_column(columns):
 
 
 def test_score_sheets_grid_titles_have_room_for_two_lines(event):
-    from tournament.exports.round_sheets import ROW_HEIGHT_GRID_HEADER
+    from tournament.exports.xlsx import ROW_HEIGHT_GRID_HEADER
 
     data = built(score_sheets_build, round=event.rounds[0], language="en")
     sheet = load_workbook(io.BytesIO(data)).worksheets[0]
-    titles = tuple(h.titles(h.SCORE_SHEET_LEVELS, "en"))
+    titles = tuple(h.titles(SCORE_SHEET_LEVELS, "en"))
     header_rows = [
         row[0].row for row in sheet.iter_rows() if tuple(cell.value for cell in row[: len(titles)]) == titles
     ]

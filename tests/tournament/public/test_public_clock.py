@@ -34,7 +34,7 @@ def test_the_big_screen_shows_a_paused_round_then_each_tables_time_up(client):
 
 
 def test_a_paused_rounds_badge_reads_paused_not_running_on_every_page(client):
-    """One badge (``labels.round_state``): a paused round read 进行中 with 已暂停 beside it."""
+    """One badge (``matches.selectors.round_state``): a paused round read 进行中 with 已暂停 beside it."""
     from tests.factories import english_client, organiser
 
     event = swiss_event()

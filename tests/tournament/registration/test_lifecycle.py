@@ -23,6 +23,7 @@ from tournament.draw import stages as draw_stages
 from tournament.matches import clock as match_clock
 from tournament.matches import referees as referee_services
 from tournament.matches import services as match_services
+from tournament.matches.event import match_event, match_id_event
 from tournament.matches.models import Deal, RoundStatus, Stage
 from tournament.registration import lifecycle, services
 from tournament.registration.lifecycle import EventArchived
@@ -210,7 +211,11 @@ def test_a_write_by_match_id_is_guarded_in_one_query():
 
     match = MatchFactory(round__status=RoundStatus.PUBLISHED)
     tournament = match.round.stage.tournament
-    write = lifecycle.event_write(lambda **kwargs: "written")
+
+    def service(*, match_id: int) -> str:
+        return "written"
+
+    write = lifecycle.event_write("match_id", of=match_id_event)(service)
     with CaptureQueriesContext(connection) as queries:
         assert write(match_id=match.pk) == "written"
     assert len(queries) == 1
@@ -219,6 +224,28 @@ def test_a_write_by_match_id_is_guarded_in_one_query():
         write(match_id=match.pk)
     assert len(queries) == 1 and tournament.name in caught.value.message
     assert write(match_id=match.pk + 1000) == "written"  # no such match: the service itself says so
+
+
+def test_the_guard_names_the_argument_that_says_which_event():
+    """A write service says which argument holds its event; one without it is a bug, refused when it
+    is decorated (no call slips past the guard because it found nothing to check)."""
+    match = MatchFactory(round__status=RoundStatus.PUBLISHED)
+    tournament = match.round.stage.tournament
+
+    def service(*, match: object, user: object = None) -> str:
+        return "written"
+
+    with pytest.raises(TypeError, match="match_id"):
+        lifecycle.event_write("match_id", of=match_id_event)(service)
+    with pytest.raises(TypeError, match="match"):
+        lifecycle.event_write("match", of=match_event)(lambda match: "positional")
+    write = lifecycle.event_write("match", of=match_event)(service)
+    with pytest.raises(TypeError, match="match="):
+        write(user=None)  # type: ignore[call-arg]  # the event's argument left out: refused, not let through
+    assert write(match=match) == "written"
+    lifecycle.tournament_archive(tournament=tournament)
+    with pytest.raises(EventArchived):
+        write(match=match)
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from tournament import labels
+from tournament.matches.selectors import round_knockout_pairs, round_state
 
 register = template.Library()
 
@@ -26,13 +27,11 @@ def rule_value(value: Any, name: Any) -> str:
 @register.filter
 def round_name(round_: Any) -> str:
     """``{{ round|round_name }}``: 决赛, 半决赛 … for a knockout round, else 第 N 轮 (``labels.round_name``)."""
-    from tournament.matches.selectors import round_knockout_pairs
-
     return labels.round_name(number=round_.number, knockout_pairs=round_knockout_pairs(round_=round_))
 
 
 @register.filter
 def round_badge(round_: Any) -> SafeString:
-    """``{{ round|round_badge }}``: the round's state badge (``labels.round_state``: 已暂停 while paused)."""
-    code, label = labels.round_state(status=round_.status, paused=round_.paused_at is not None)
+    """``{{ round|round_badge }}``: the round's state badge (``matches.selectors.round_state``: 已暂停 while paused)."""
+    code, label = round_state(status=round_.status, paused=round_.paused_at is not None)
     return format_html('<span class="badge {}">{}</span>', code, label)

@@ -14,8 +14,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament import labels
+from tournament.games import UnknownGame, game_entry
 from tournament.locale import in_ui_language
 from tournament.matches.models import AdjustmentKind, MatchStatus
+from tournament.standings import results
 
 register = template.Library()
 
@@ -30,8 +32,6 @@ register.filter("a_attempt_note", labels.a_attempt_note)
 @register.filter
 def game_of(game: str) -> Any:
     """The registry entry of a public match's game (``MatchPage.game``): its deal heading and texts."""
-    from tournament.games import game_entry  # the registry names forms that import the match selectors
-
     return game_entry(game)
 
 
@@ -114,23 +114,17 @@ def in_language(texts: Any) -> str:
 @register.filter
 def knockout_round_name(pairs: Any) -> str:
     """``{{ round.remaining|knockout_round_name }}``: 决赛, 半决赛, 四分之一决赛, 1/8 决赛 … (``labels``)."""
-    from tournament import labels
-
     return labels.knockout_round_name(int(pairs or 0))
 
 
 @register.filter
 def third_place_name(_value: Any) -> str:
-    from tournament import labels
-
     return labels.third_place_name()
 
 
 @register.filter
 def seats_three(game: str) -> bool:
     """Whether an event of ``game`` sits three to a table (Dou Dizhu): its pages say seat, not table."""
-    from tournament.games import UnknownGame, game_entry
-
     try:
         return game_entry(game).three_seats
     except UnknownGame:
@@ -192,22 +186,16 @@ def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
 @register.simple_tag
 def pair_result(match: Any, pair_id: int) -> Any:
     """``{% pair_result match pair.id as result %}``: the match from that pair's side, own score first."""
-    from tournament.standings.results import pair_result as result_of
-
-    return result_of(match, pair_id)
+    return results.pair_result(match, pair_id)
 
 
 @register.filter
 def forfeit_text(match: Any) -> str:
     """ "东西弃权" / "双方弃权" for a forfeited match (a public row), "" for a played one."""
-    from tournament.standings.results import forfeit_text as text_of
-
-    return text_of(match)
+    return results.forfeit_text(match)
 
 
 @register.filter
 def forfeited_by(match: Any) -> str:
     """Who forfeited a public row: "NS", "EW", "both", or "" (played)."""
-    from tournament.standings.results import forfeited_by as who
-
-    return who(match)
+    return results.forfeited_by(match)

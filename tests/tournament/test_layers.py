@@ -1,0 +1,191 @@
+"""The apps form layers and imports run one way, down (docs/design.md, "Layers").
+
+Every module of ``scoring/`` and ``tournament/`` is read with ``ast`` (nothing is imported) and put in
+a layer; an import may name its own layer or a lower one, never a higher one, and an import inside a
+function may not leave its own layer (a function-level import hides a circle; a layer that must
+react to a higher one publishes a signal or takes a callable instead). Imports under
+``if TYPE_CHECKING:`` count too: a type names what a module depends on.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+LAYERS: tuple[str, ...] = (
+    "scoring",
+    "core",
+    "registration",
+    "matches",
+    "standings",
+    "draw",
+    "exports",
+    "api",
+    "pages",
+    "site",
+)
+"""Lowest first: a module may import its own layer and those before it."""
+
+APPS = ("registration", "matches", "standings", "draw", "exports", "api")
+
+SITE = {"tournament.urls", "tournament.wsgi", "tournament.asgi", "tournament.settings", "tournament.demo"}
+"""The project's top: the URL map, the servers' entry points, settings, and the demo (``demo_*``
+too, and the management commands) that drives every app's services."""
+
+
+def _is_page(parts: list[str]) -> bool:
+    """An app's views, URL map and template tags are the pages layer: they read from every app."""
+    name = parts[-1]
+    return (
+        name in ("views", "urls")
+        or name.endswith(("_views", "_urls"))
+        or "templatetags" in parts
+    )
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of a module of this project (None: a third-party or standard module)."""
+    parts = module.split(".")
+    if parts[0] == "scoring":
+        return "scoring"
+    if parts[0] != "tournament":
+        return None
+    if module in SITE or any(module.startswith(f"{name}_") for name in SITE) or "management" in parts:
+        return "site"
+    if len(parts) > 1 and parts[1] in APPS:
+        return "pages" if _is_page(parts[2:] or [""]) else parts[1]
+    return "core"
+
+
+@dataclass(frozen=True)
+class Import:
+    source: str
+    target: str
+    path: str
+    line: int
+    in_function: bool
+
+
+def _module_of(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for top in ("scoring", "tournament"):
+        for path in (ROOT / top).rglob("*.py"):
+            if "migrations" not in path.parts:
+                found[_module_of(path)] = path
+    return found
+
+
+def _imports(module: str, path: Path, known: dict[str, Path]) -> list[Import]:
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: list[Import] = []
+
+    def add(target: str, node: ast.stmt, in_function: bool) -> None:
+        if layer_of(target) is not None:
+            found.append(Import(module, target, str(path.relative_to(ROOT)), node.lineno, in_function))
+
+    def walk(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            if isinstance(child, ast.Import):
+                for alias in child.names:
+                    add(alias.name, child, in_function)
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = package.split(".")[: len(package.split(".")) - (child.level - 1)]
+                    target = ".".join([*base, child.module] if child.module else base)
+                else:
+                    target = child.module or ""
+                for alias in child.names:  # ``from tournament import games`` imports tournament.games
+                    name = f"{target}.{alias.name}"
+                    add(name if name in known else target, child, in_function)
+            walk(child, inner)
+
+    walk(ast.parse(path.read_text(encoding="utf-8")), False)
+    return found
+
+
+@functools.cache
+def _all_imports() -> list[Import]:
+    known = _modules()
+    return [found for module, path in sorted(known.items()) for found in _imports(module, path, known)]
+
+
+def _rank(layer: str | None) -> int:
+    assert layer is not None
+    return LAYERS.index(layer)
+
+
+def test_every_module_has_a_layer():
+    assert {layer_of(module) for module in _modules()} <= set(LAYERS)
+    assert layer_of("tournament.matches.models") == "matches"
+    assert layer_of("tournament.matches.views") == "pages"
+    assert layer_of("tournament.standings.templatetags.public_tags") == "pages"
+    assert layer_of("tournament.games.guandan") == "core"
+    assert layer_of("tournament.demo_doudizhu") == "site"
+    assert layer_of("tournament.registration.management.commands.demo") == "site"
+    assert layer_of("django.db") is None
+
+
+def test_no_import_runs_up_a_layer():
+    upward = [
+        f"{found.path}:{found.line} {found.source} ({layer_of(found.source)}) imports {found.target} "
+        f"({layer_of(found.target)})"
+        for found in _all_imports()
+        if _rank(layer_of(found.target)) > _rank(layer_of(found.source))
+    ]
+    assert upward == []
+
+
+def test_the_layers_have_no_cycle():
+    edges: dict[str, set[str]] = defaultdict(set)
+    for found in _all_imports():
+        source, target = layer_of(found.source), layer_of(found.target)
+        if source != target:
+            edges[str(source)].add(str(target))
+    done: set[str] = set()
+
+    def visit(layer: str, path: tuple[str, ...]) -> None:
+        assert layer not in path, f"a cycle of layers: {' → '.join((*path, layer))}"
+        if layer in done:
+            return
+        for target in sorted(edges[layer]):
+            visit(target, (*path, layer))
+        done.add(layer)
+
+    for layer in LAYERS:
+        visit(layer, ())
+
+
+def test_no_import_inside_a_function_leaves_its_layer():
+    hidden = [
+        f"{found.path}:{found.line} {found.source} imports {found.target}"
+        for found in _all_imports()
+        if found.in_function and layer_of(found.target) != layer_of(found.source)
+    ]
+    assert hidden == []
+
+
+def test_the_django_side_imports_at_the_top():
+    """No import hides in a function of ``tournament/``, within a layer either (a late import dodges
+    a circle between two modules): an app's ``AppConfig.ready`` importing its own receivers and
+    tasks is the one place, as Django asks."""
+    hidden = [
+        f"{found.path}:{found.line} {found.source} imports {found.target}"
+        for found in _all_imports()
+        if found.in_function
+        and found.source.startswith("tournament.")
+        and not (found.source.endswith(".apps") and found.target.startswith(found.source.rpartition(".")[0]))
+    ]
+    assert hidden == []

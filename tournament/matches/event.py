@@ -1,0 +1,113 @@
+"""What an event's life needs to know about its stages, rounds and results, and how they follow it.
+
+The event's status and edits are the registration app's (``tournament.registration.lifecycle``);
+its stages and results are this app's, above it. So the registration app asks through its signals
+(``tournament.registration.signals``) and this module answers (connected in
+``tournament.matches.receivers``):
+
+- the rules lock at the first draw: an edit of the event's rules once a round is drawn (a draft
+  counts) is refused (:func:`rules_locked_reason`); before that every stage's stored rules are
+  resolved again from the new choice, so the stages and the event never disagree;
+- an event with results is not deleted (it is archived instead).
+
+It also says how a write of this app and the ones above it finds its event for the one guard
+(``event_write``'s ``of=``): from a stage, a round, a match or their ids.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+
+from scoring.errors import ScoringError
+from tournament.errors import scoring_message
+from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, Round, Stage
+from tournament.registration.models import Tournament
+from tournament.rules import stage_rules_resolve
+
+# -- finding the event of a write (``event_write(..., of=…)``) ------------------------------------------
+
+
+def stage_event(stage: Stage) -> int:
+    return int(stage.tournament_id)
+
+
+def round_event(round_: Round) -> int:
+    return int(round_.stage.tournament_id)
+
+
+def match_event(match: Match) -> int:
+    return int(match.round.stage.tournament_id)
+
+
+def round_id_event(round_id: int) -> QuerySet[Tournament]:
+    """The event of a round given by id: one query checks it (the round may not exist: the
+    service itself then says so)."""
+    return Tournament.objects.filter(stages__rounds=round_id)
+
+
+def match_id_event(match_id: int) -> QuerySet[Tournament]:
+    """The event of a match given by id: one query checks it — every deal entered is such a write."""
+    return Tournament.objects.filter(stages__rounds__matches=match_id)
+
+
+# -- reads -----------------------------------------------------------------------------------------------
+
+
+def tournament_drawn(*, tournament: Tournament) -> bool:
+    """Whether a round of the event has been drawn (a draft counts): its rules are then locked."""
+    return Round.objects.filter(stage__tournament=tournament).exists()
+
+
+def tournament_has_results(*, tournament: Tournament) -> bool:
+    """Whether anything has been played: a deal, an adjustment, or a match over (byes aside)."""
+    return (
+        Deal.objects.filter(match__round__stage__tournament=tournament).exists()
+        or Adjustment.objects.filter(tournament=tournament).exists()
+        or Match.objects.filter(
+            round__stage__tournament=tournament,
+            ew_pair__isnull=False,
+            status__in=[MatchStatus.FINISHED, MatchStatus.CONFIRMED],
+        ).exists()
+    )
+
+
+def rules_locked_reason() -> str:
+    return _(
+        "The rules are locked: a round has been drawn, and its results are scored by the rules stored "
+        "with the stage when it was created. Changing them now would re-score what has been played or "
+        "make one round differ from the next. Delete the drawn rounds to change the rules."
+    )
+
+
+# -- the event's life (receivers of ``tournament.registration.signals``) ---------------------------------
+
+
+def stages_follow_rules(*, tournament: Tournament) -> None:
+    """The event's rules were edited (its row locked, the new choice on it): refused once a round is
+    drawn; else every stage's stored rules resolved again (its own profile and overrides on top)."""
+    if tournament_drawn(tournament=tournament):
+        raise ValidationError({"rule_profile": rules_locked_reason()}, code="rules_locked")
+    stages = list(Stage.objects.select_for_update().filter(tournament=tournament))
+    for stage in stages:
+        try:
+            stage.rules = stage_rules_resolve(
+                tournament=tournament, rule_profile=stage.rule_profile, rule_overrides=stage.rule_overrides
+            ).to_json()
+        except ScoringError as exc:
+            raise ValidationError(
+                {
+                    "rule_overrides": _("Stage %(stage)s: %(message)s")
+                    % {"stage": stage.name, "message": scoring_message(exc)}
+                }
+            ) from exc
+    Stage.objects.bulk_update(stages, ["rules"])
+
+
+def event_delete_check(*, tournament: Tournament) -> None:
+    """An event with results is not deleted: it is archived."""
+    if tournament_has_results(tournament=tournament):
+        raise ValidationError(
+            _("This event has results: it cannot be deleted. Archive it instead."), code="has_results"
+        )
