@@ -27,7 +27,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.tournament.draw.reference import swiss_v1, swiss_v2, swiss_v3, swiss_v3_candidates, swiss_v4, swiss_v5
-from tournament.draw import pairing_swiss, pairing_swiss_candidates, pairing_swiss_classes, pairing_swiss_stages
+from tournament.draw import (
+    pairing_swiss,
+    pairing_swiss_candidates,
+    pairing_swiss_classes,
+    pairing_swiss_proof,
+    pairing_swiss_stages,
+)
 from tournament.draw.pairing import Draw, DrawError, Entrant, EntrantId, WithinGroup, swiss_pair
 from tournament.draw.pairing_matching import max_cardinality_matching
 
@@ -823,11 +829,11 @@ def test_what_is_proven_holds_against_every_pairing(n: int, seed: int, departmen
     boundary with too few clean tables inside) is among those used."""
     event = Event(n, seed, departments=departments)
     forced = 0
-    real = pairing_swiss._Solver._crossings_forced
+    real = pairing_swiss_proof.crossings_forced
 
-    def spy(self: Any, *args: Any, **options: Any) -> bool:
+    def spy(*args: Any, **options: Any) -> bool:
         nonlocal forced
-        found = real(self, *args, **options)
+        found = real(*args, **options)
         forced += found
         return found
 
@@ -843,7 +849,7 @@ def test_what_is_proven_holds_against_every_pairing(n: int, seed: int, departmen
             break
         values = [solver.vector(members, groups, tables)[:-1] for tables in pairings]
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(pairing_swiss._Solver, "_crossings_forced", spy)
+            patch.setattr(pairing_swiss_proof, "crossings_forced", spy)
             for tables, value in zip(pairings, values, strict=True):
                 result = pairing_swiss._Result(tables=tables, notes={"optimality": "candidates"})
                 proven = solver._proven(members, result)
