@@ -5,7 +5,7 @@ engine on small fields (the same criteria vector) and its bracket heuristic on h
 (never better). Running :func:`swiss_pair` here with a recorded swiss.v1 round's entrants,
 options and seed reproduces that round table for table (tests/data/swiss_rounds.json), which
 shows this copy is the engine that drew them. Nothing below was changed except the imports
-(its weighted blossom lives beside it).
+(its weighted blossom and Edmonds' search live beside it, frozen too).
 
 Swiss pairing (瑞士移位) — docs/rules.md §4.
 
@@ -89,7 +89,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tests.tournament.draw.reference.blossom import max_weight_matching
-from tournament.draw.pairing_matching import max_cardinality_matching
+from tests.tournament.draw.reference.edmonds import max_cardinality_matching
 from tournament.draw.pairing_seating import seat_conflict, seat_pair, tables_in_rank_order
 from tournament.draw.pairing_types import (
     Draw,

@@ -1,6 +1,6 @@
 """The tests' own matchings against brute force on small random graphs, and each other on larger
-ones: Edmonds' cardinality search (``tournament.draw.pairing_matching``: the oracle of the "could it
-have been avoided?" questions) and the weighted blossom that swiss.v1 used (``blossom.py``)."""
+ones: Edmonds' cardinality search (``edmonds.py``: the oracle of the "could it have been avoided?"
+questions) and the weighted blossom that swiss.v1 used (``blossom.py``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournament.draw.reference.blossom import max_weight_matching
-from tournament.draw.pairing_matching import max_cardinality_matching
+from tests.tournament.draw.reference.edmonds import max_cardinality_matching
 
 Edge = tuple[int, int, int]
 
