@@ -143,7 +143,7 @@ def can_pair_all(group: Sequence[Entrant], *, departments: bool = False, seats: 
 
 
 def objective(tables: Sequence[tuple[Entrant, Entrant]], *, protect: bool) -> tuple[int, ...]:
-    """The exact engine's criteria, written out from the module docstring (guarantees 5 and 6)."""
+    """The exact engine's criteria, written out from docs/swiss-draw.md (guarantees 4 and 6)."""
     scores = sorted({x.score for t in tables for x in t}, reverse=True)
     group = {s: g for g, s in enumerate(scores)}
     crossings = [0] * max(len(scores) - 1, 0)
@@ -579,11 +579,11 @@ def test_exact_optimum_on_random_histories(data: st.DataObject, n: int) -> None:
 
 @pytest.mark.parametrize(("n", "seed", "departments"), [(420, 31, 2), (440, 32, 3)])
 def test_medium_hard_fields_reach_the_optimum_over_every_table(n: int, seed: int, departments: int) -> None:
-    """Above DENSE_LIMIT a draw is the optimum over its candidate tables (module docstring, 5);
+    """Above DENSE_LIMIT a draw is the optimum over its candidate tables (docs/swiss-draw.md, 5);
     on these hard fields (departments protected every round) it is, every round, as good by every
     criterion as the optimum over every allowed table — the same engine with DENSE_LIMIT raised
     in the candidates' module, which then offers every table. Evidence on the fields tried, not a
-    proof (the docstring's "not proven")."""
+    proof (docs/swiss-draw.md, "What can still fall short")."""
     event = Event(n, seed, departments=departments)
     for round_number in range(1, 7):
         entrants = event.entrants()

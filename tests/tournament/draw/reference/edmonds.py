@@ -5,7 +5,7 @@ here imports it), and the knockout draws ``knockout.bracket.v1`` / ``knockout.re
 separated departments with it; production now uses rustworkx everywhere. The tests keep it as
 an oracle independent of rustworkx: the largest number of allowed tables ("could it have been
 avoided?") in the Swiss checker, the knockout's clash test, and the Swiss seeds' maximum
-matchings are checked against it (it is checked against brute force in test_reference.py).
+matchings are checked against it (it is checked against brute force in test_oracles.py).
 
 :func:`max_cardinality_matching` grows any valid matching to maximum cardinality: it never
 un-pairs a vertex that is already paired, it only adds pairs, and it proves when no perfect
