@@ -50,10 +50,14 @@ from tournament.standings.cache import public_version_bump
 # -- manual edits before publishing ------------------------------------------------------------------
 
 
-def _log_edit(round_: Round, record: dict[str, Any], user: Any, reason: str) -> None:
+def _log_edit(round_: Round, record: dict[str, Any], user: Any, reason: str, *, pairs_moved: bool = False) -> None:
     round_.draw_options = {**round_.draw_options, "edits": [*round_.draw_options.get("edits", []), record]}
+    fields = ["draw_options"]
+    if pairs_moved:  # what the draw proved was of the tables as drawn
+        round_.draw_proven, round_.draw_criteria = False, None
+        fields += ["draw_proven", "draw_criteria"]
     history_author(round_, user, reason)
-    round_.save(update_fields=["draw_options"])
+    round_.save(update_fields=fields)
 
 
 _OTHER_SIDE = {"NS": "EW", "EW": "NS"}
@@ -144,6 +148,7 @@ def round_pairs_swap(*, round_: Round, first_pair_id: int, second_pair_id: int, 
             ),
             user,
             reason,
+            pairs_moved=True,
         )
     warnings = round_warnings(round_=locked)
     return [w for pk in (m1.pk, m2.pk) for w in warnings.get(pk, [])]

@@ -22,16 +22,19 @@ into the next round's draw (差额小组自动轮空进入下轮抽签) — pref
 one yet. A pair whose partner does not turn up forfeits as a pair: mark it withdrawn.
 
 All randomness comes from ``random.Random(seed)``: the same inputs and seed give the same draw.
+How departments are kept apart, and what changed between the versions ``knockout.bracket.v1`` /
+``.v2`` and ``knockout.redraw.v1`` / ``.v2``: docs/knockout-draw.md.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tournament.draw.pairing_matching import max_cardinality_matching
+import rustworkx
+
 from tournament.draw.pairing_seating import seat_pair
 from tournament.draw.pairing_types import (
     DepartmentId,
@@ -56,8 +59,9 @@ __all__ = [
     "seeding_order",
 ]
 
-KNOCKOUT_ALGORITHM = "knockout.bracket.v1"
-REDRAW_ALGORITHM = "knockout.redraw.v1"
+KNOCKOUT_ALGORITHM = "knockout.bracket.v2"
+REDRAW_ALGORITHM = "knockout.redraw.v2"
+_FIRST_BRACKET_ALGORITHM = "knockout.bracket.v1"  # a stored bracket without an algorithm predates v2
 
 Seeding = Literal["seeds", "random"]
 
@@ -162,7 +166,7 @@ class KnockoutBracket:
         department_rounds = options.get("department_rounds", 0)
         if not isinstance(department_rounds, int):
             raise invalid("department_rounds")
-        algorithm = record.get("algorithm", KNOCKOUT_ALGORITHM)
+        algorithm = record.get("algorithm", _FIRST_BRACKET_ALGORITHM)
         given = departments or {}
         warnings: list[DrawWarning] = []
         warnings_value = record.get("warnings")
@@ -191,7 +195,7 @@ class KnockoutBracket:
             departments={e: frozenset(given.get(e, ())) for e in seeds} if department_rounds >= 1 else {},
             department_rounds=department_rounds,
             warnings=tuple(warnings),
-            algorithm=algorithm if isinstance(algorithm, str) else KNOCKOUT_ALGORITHM,
+            algorithm=algorithm if isinstance(algorithm, str) else _FIRST_BRACKET_ALGORITHM,
         )
 
     def __repr__(self) -> str:
@@ -291,26 +295,8 @@ def _separate_departments(
     players = [slots[p] for k in real for p in (k, k + 1)]
     if all(x in movable for x in players):
         ids = [x for x in players if x is not None]
-        n = len(ids)
-
-        def allowed(i: int, j: int) -> bool:
-            return not clash(ids[i], ids[j])
-
-        mate: dict[int, int] = {}
-        for i in range(n):
-            if i not in mate:
-                j = next((j for j in range(i + 1, n) if j not in mate and allowed(i, j)), None)
-                if j is not None:
-                    mate[i], mate[j] = j, i
-
-        def neighbours(v: int) -> Iterator[int]:
-            return (u for u in range(n) if u != v and allowed(v, u))
-
-        max_cardinality_matching(list(range(n)), neighbours, mate)
-        leftover = [i for i in range(n) if i not in mate]
-        for i, j in zip(leftover[::2], leftover[1::2], strict=True):
-            mate[i], mate[j] = j, i
-        tables = [(ids[i], ids[j]) for i, j in sorted(mate.items()) if i < j]
+        found = _pairs_apart(len(ids), lambda i, j: not clash(ids[i], ids[j]))
+        tables = [(ids[i], ids[j]) for i, j in found]
         for k, (a, b) in zip(real, tables, strict=True):
             slots[k], slots[k + 1] = a, b
         return
@@ -582,25 +568,35 @@ def _draw_pairs(order: list[Entrant], protect: bool) -> list[tuple[Entrant, Entr
     """Pair ``order`` (already shuffled) in sequence, avoiding department clashes if asked."""
     if not protect:
         return [(order[k], order[k + 1]) for k in range(0, len(order), 2)]
-    n = len(order)
+    found = _pairs_apart(len(order), lambda i, j: order[i].departments.isdisjoint(order[j].departments))
+    return [(order[i], order[j]) for i, j in found]
 
-    def allowed(i: int, j: int) -> bool:
-        return order[i].departments.isdisjoint(order[j].departments)
 
+def _pairs_apart(n: int, apart: Callable[[int, int], bool]) -> list[tuple[int, int]]:
+    """Pair ``0 … n-1`` (``n`` even, in the order drawn) with as many tables ``apart`` as any
+    pairing has, as ``(i, j)``, ``i < j``, by ``i`` (docs/knockout-draw.md).
+
+    The lot's greedy first: each in turn with the next one still free that it may meet. If that
+    leaves two or more over, a maximum matching of the allowed tables that keeps as many of the
+    greedy's tables as one can (rustworkx's ``max_weight_matching``, maximum cardinality: the
+    greedy's tables weigh 2, the other allowed ones 1). Those still over meet in order.
+    """
     mate: dict[int, int] = {}
     for i in range(n):
         if i in mate:
             continue
-        for j in range(i + 1, n):
-            if j not in mate and allowed(i, j):
-                mate[i], mate[j] = j, i
-                break
-
-    def neighbours(v: int) -> Iterator[int]:
-        return (u for u in range(n) if u != v and allowed(v, u))
-
-    max_cardinality_matching(list(range(n)), neighbours, mate)
+        j = next((j for j in range(i + 1, n) if j not in mate and apart(i, j)), None)
+        if j is not None:
+            mate[i], mate[j] = j, i
+    if n - len(mate) >= 2:
+        graph = rustworkx.PyGraph()
+        graph.add_nodes_from(range(n))
+        allowed = [(i, j) for i in range(n) for j in range(i + 1, n) if apart(i, j)]
+        graph.add_edges_from([(i, j, 2 if mate.get(i) == j else 1) for i, j in allowed])
+        mate = {}
+        for a, b in rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=int):
+            mate[a], mate[b] = b, a
     leftover = [i for i in range(n) if i not in mate]
     for k in range(0, len(leftover), 2):
         mate[leftover[k]], mate[leftover[k + 1]] = leftover[k + 1], leftover[k]
-    return [(order[i], order[j]) for i, j in sorted(mate.items()) if i < j]
+    return [(i, j) for i, j in sorted(mate.items()) if i < j]

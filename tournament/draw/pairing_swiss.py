@@ -1,188 +1,19 @@
-"""Swiss pairing (瑞士移位) — docs/rules.md §4. Algorithm ``swiss.v6``.
+"""Swiss pairing (瑞士移位), docs/rules.md §4. Algorithm ``swiss.v6``.
 
-Entrants are ranked by ``score`` (match points, 场分) descending, then ``rank`` (the standings
-position from the rules core), then lots drawn with the draw's ``seed``. A *score group* is a
-set of entrants with equal score; groups are numbered 1, 2, … from the top. Withdrawn entrants
-are left out.
+The specification is docs/swiss-draw.md: the guarantees (numbered 1–8 and cited so here), how
+the optimum is found, what is proven, the versions; tests/tournament/draw/test_pairing_swiss.py
+checks each guarantee. In short: the entrants, ranked by score, then rank, then lots drawn with
+the seed, are paired to minimise lexicographically the criteria vector (rematches,
+same-department tables, severe seat tables, the tables crossing each score-group boundary from
+the top, the groups skipped, seat strain), then the order inside groups. Up to ``DENSE_LIMIT``
+entrants a draw is the optimum over every pairing; above, over the candidate tables, and proven
+optimal over every pairing for the leading criteria ``notes["proven"]`` counts.
 
-Guarantees (each is checked by ``tests/tournament/draw/test_pairing_swiss.py``):
-
-1. **Everyone once.** Every entrant that is not withdrawn is in exactly one table or is the bye.
-2. **No rematch** unless ``allow_rematches=True``. If any pairing without a rematch exists
-   (with a bye chosen as in 3), one is returned; otherwise :class:`DrawError`
-   ``no_pairing_without_rematch``. With ``allow_rematches=True`` the number of rematches is the
-   minimum possible (for the bye chosen) and each carries a ``rematch`` warning.
-3. **Bye (轮空)** when the count is odd: to the lowest-ranked entrant with ``byes == 0`` whose
-   removal leaves a field that can be paired without a rematch (when none can and rematches
-   are allowed: the lowest-ranked with ``byes == 0``). Nobody gets a second bye: if everyone
-   has had one, :class:`DrawError` ``no_bye_available``.
-4. **The criteria**, minimised lexicographically in this order (the *criteria vector*):
-
-   (rematches, same-department tables, severe seat tables, tables crossing boundary 1,
-   boundary 2, …, boundary m-1, total skips, seat strain), then the order inside groups (7).
-
-   Let the groups of the entrants being paired (bye removed) be 1…m. A table *crosses*
-   boundary b (between groups b and b+1) if one side is in groups 1…b and the other in
-   b+1…m; it *skips* ``d - 1`` groups if its sides are d groups apart. Same-department tables
-   count only when ``round_number <= department_rounds`` (two pairs sharing a department;
-   warning ``same_department``). So: the top groups are paired as purely as possible first, no
-   floater goes further than needed, and only then are ordinary seat wishes considered (6).
-5. **How the optimum is found** (``notes["optimality"]`` says over which tables the draw is the
-   lexicographic optimum, ``notes["proven"]`` how many leading criteria of the vector are proven
-   optimal over *every* pairing — all for ``"exact"``; otherwise those up to the first one that
-   neither ties the *class bound* (below) nor sits at a lower bound every pairing obeys: the
-   fewest rematches, no clash or the fewest (a seed's
-   proof, or the department floor: a department held by c of n members leaves at least
-   ⌈(2c - n)/2⌉ clash tables, since a clean table seats one of its members at most), no severe
-   seat table, each boundary crossed only as often as its parity forces — or as its *forced
-   crossings* do: a pairing that ties the draw on the criteria before a boundary has at most
-   k = rematches + clashes + severe tables that are not clean, so with ν the largest clean
-   matching of the entrants above the boundary (or of those below) it crosses the boundary at
-   least |side| - 2(ν + k) times (sides of up to 1,000 entrants are tried) — no skip, no seat
-   strain):
-
-   - *The class bound* (swiss.v6, :mod:`tournament.draw.pairing_swiss_classes`, above
-     ``DENSE_LIMIT``). A *class* is what the criteria above the order see of an entrant (score
-     group, departments when protected, seat need), and every criterion but the rematches and
-     the order is a sum of units that depend on the classes of a table's two pairs only. So
-     every pairing gives numbers of tables between classes, whose criteria are linear in them;
-     the lexicographic minimum over all such numbers (integer programmes of a few thousand
-     variables, HiGHS; each criterion solved as a linear programme with odd-set rows, ceiled)
-     is a lower bound of every pairing — with the criteria before one held at a pairing's
-     counts, of that criterion among the pairings that tie it so far. A draw that ties it is
-     the optimum over *every* pairing, at any size. The bound forgets who has met whom, so it
-     can be below every pairing (the leaders of a late round have met); where another proof
-     covers a criterion above the bound, the bound is asked again with the draw's counts held
-     (``_REBOUNDS``). The numbers of tables that reach the bound are made a real pairing
-     (members in rank order to their tables, maximum matchings without rematches), the *class
-     seed*; it ties the bound unless rematches get in the way, and it is a seed (below) and
-     lets the best seed's counts be the weight's ceilings while it ties the bound.
-   - *Staged exact matching* (:mod:`tournament.draw.pairing_swiss_stages`, where the proof
-     is): maximum-weight perfect matchings (rustworkx's ``max_weight_matching``, compiled Rust)
-     over the *candidate tables*, each criterion a tier of an integer weight, sized by its range
-     between a floor every candidate pairing obeys and a ceiling of the optimum (the best seed
-     pairing's count where the seed is at the floor on every criterion before); where the whole
-     vector does not fit one 128-bit weight it is solved a run of tiers at a time, each run
-     with the runs before it held at their optimum (``notes["stages"]``). The result is the
-     lexicographic optimum of the whole vector over the candidate tables, at every size.
-   - *The order group by group* (``notes["optimality"] == "groups"``). Above ``_WHOLE_LIMIT``
-     (2,000 entrants), when the class seed ties the class bound, every criterion but the order
-     is already the optimum over every pairing, and one matching over all candidate tables
-     would only improve the order, at more than twice the cost of the rest of the draw. Instead the
-     seed's tables are split by the score group of their higher-ranked pair, then of their
-     lower-ranked one, and each part is paired again by the staged matching over the
-     candidate tables among its members, its share of the pairing so far its seed: never worse
-     by the vector, so the whole stays at the bound; the order is the best within each part
-     (on the hard bench field of 5,000 pairs the order is 3% above one matching's over every
-     candidate; the draw takes 2.1–2.6 s instead of 7.4 s).
-   - *Candidate tables.* Up to ``DENSE_LIMIT`` entrants (bye excluded): every allowed table
-     (no rematch unless allowed), so the draw is the optimum over all pairings — ``"exact"``.
-     Larger fields: every allowed table within ``_NEAR`` ranks below an entrant, then its first
-     tables further down of each kind up to a quota (``_QUOTA``: clean — no clash, no severe
-     seats, no strain; strain only; clash only), looking at most ``SCAN`` ranks down (the
-     other kinds: ``_SCAN_OTHER``, once the clean quota is full); plus the tables of the *seed
-     pairings*; plus, up to ``_CLASS_LIMIT`` entrants, *class tables*: a class is what the
-     criteria above the order see of an entrant (score group, departments when protected, seat
-     need), and each entrant gets, for each class of its own group and the next
-     ``_CLASS_GROUPS``, the nearest allowed member (``_CLASS_QUOTA``; above and below in its own
-     group) and ``_CLASS_SPREAD`` members drawn at random from the whole class (lots from the
-     draw's seed). The random ones matter: nearest tables alone send everyone to the top of
-     the next group, and a field that must float many pairs down (to keep the department
-     clashes at their minimum) then could not; random tables between two classes hold a
-     pairing of almost any of their members. The draw is the optimum over all these tables —
-     ``"candidates"``. They include all of swiss.v2's, so a swiss.v3 draw is never worse than
-     swiss.v2's by the vector (v2 was the best over its tables, or less where it capped; blocks
-     kept by v2 are kept by v3 too, and sums of block vectors keep the order).
-   - *Seed pairings* (maximum matchings, :mod:`tournament.draw.pairing_swiss_seeds`: a greedy,
-     then rustworkx's maximum-cardinality matching over a sparse graph, over every allowed table
-     where that falls short): a maximum rematch-free matching with its leftover paired up is a
-     candidate pairing; it exists whenever a rematch-free pairing does (guarantee 2), and every
-     pairing has at least ``n/2 - ν`` rematches, so the fewest rematches are always reached.
-     When departments are protected, a matching without rematch or clash whose leftover pairs
-     up without rematches: when it is proven maximum (over every table, up to 1,000 entrants;
-     or at the department floor) no pairing has fewer clashes, so the fewest clashes are then
-     reached too (``notes["fewest_department_clashes"]``; tried unless a department holds more
-     than half of a field of over 1,000, where clashes are certain anyway). A cascade avoiding
-     severe seat tables first is a seed as well. Their tables are candidates, so the draw is
-     never worse than any of them.
-   - *Blocks* (fields of at least ``2 × BLOCK_SIZE`` entrants, no rematch): the ranking is cut
-     between score groups into blocks of at least ``BLOCK_SIZE``, each cut with an even number
-     of entrants above it, and each block is paired on its own as above. Kept only if no table
-     has a clash or severe seats and every boundary above the last cut is crossed exactly as
-     often as its parity forces (0 or 1 times: |T_b| odd needs one floater). Those are lower
-     bounds of every pairing, so those criteria are optimal over all pairings, and any pairing
-     at least as good ties them, crosses no cut, and is a union of block pairings — none
-     better than the union of the blocks' optima (the criteria are sums over blocks, so the
-     lexicographic optimum of a union is the union of the optima; each block's is "exact" or
-     "candidates" as above). Otherwise the whole field is paired as one. Ordinary rounds of
-     thousands of pairs take this path (``notes["blocks"]``).
-   - *What is not proven.* Above ``DENSE_LIMIT`` (400 entrants) a draw is proven over every
-     pairing for the criteria ``notes["proven"]`` counts: all but the order wherever it ties
-     the class bound — every round of the hard fields of 600 to 5,000 pairs measured (one to
-     four departments protected, docs/swiss-draw.md). Short of that (a class seed with a
-     rematch; more than ``CLASS_LIMIT`` classes) it is the optimum over the candidate tables
-     and proven as far as the bound and the other proofs reach, as in swiss.v5. The order is
-     never proven above ``DENSE_LIMIT``. The bound rests on HiGHS's floating point (small
-     integer data; module pairing_swiss_classes).
-6. **Seats** follow :mod:`tournament.draw.pairing_seating`: a pair's ``|NS-EW|`` grows past 1
-   only at a table where both pairs wanted the same seat (warning ``seat_imbalance``). A
-   *severe seat table* has two pairs that both already sit two or more rounds more one way
-   than the other (same way); they rank above score groups (4), so in practice
-   ``|NS-EW| <= 2`` for every pair. Ordinary *seat strain* (the sum, over tables where both want
-   the same seat, of the smaller of the two needs, capped at 8) ranks below score groups.
-7. **Inside a group** (lowest priority): ``within_group="adjacent"`` pairs neighbours (1 v 2,
-   3 v 4 — the usual Chinese 瑞士移位 practice), ``"slide"`` pairs top half v bottom half
-   (1 v n/2+1, the chess Dutch order): the last criterion is the sum over tables of the squared
-   rank distance (less half the group for ``"slide"``), capped at ``ORDER_CAP`` per table.
-8. **Reproducible.** Only ``random.Random(seed)`` is used (lots for equal rank); the same
-   entrants (in the same order), options and seed give the same draw. rustworkx's matching is
-   deterministic; where several matchings are equally good in every criterion, which one it
-   returns is its own, so ``notes["matching"]`` records its version (and ``notes["class_bound"]``
-   HiGHS's, whose class tables make the class seed). Tables are numbered with
-   the best-ranked table first; the bye comes last with no table.
-
-Versions. A recorded round names its algorithm (``draw_algorithm``); the code that drew it
-is kept, frozen, under ``tests/tournament/draw/reference/``, and running it with the round's
-recorded entrants, options and seed reproduces that round table for table (tested against
-rounds recorded before each change). Production draws only with the current version; an old
-round is never redrawn, its tables are what was recorded.
-
-- ``swiss.v1`` (until ``swiss.v2``): exact up to 100 entrants on a hand-written blossom, a bracket
-  heuristic above — ``reference/swiss_v1.py`` (with that blossom, tests only).
-- ``swiss.v2``: one rustworkx matching; above 200 entrants sparser candidates, and on wide
-  fields the criteria's bounds capped to fit one 128-bit weight (optimal only where the
-  optimum stayed under the cap) — ``reference/swiss_v2.py``.
-- ``swiss.v3``: the staged matching above (the optimum over the candidates of every criterion
-  at every size) and the class candidates; every table a candidate up to 200 entrants. A draw
-  of up to 200 entrants whose vector fits one weight is the same as ``swiss.v2``'s (same
-  tables, same weights) — ``reference/swiss_v3.py`` (with ``swiss_v3_candidates`` and
-  ``swiss_v3_stages``).
-- ``swiss.v4``: every allowed table a candidate up to 400 entrants (``DENSE_LIMIT``), so those
-  draws are the optimum over every pairing; the department floor among the proofs of
-  ``notes["proven"]``; the seed matchings on rustworkx instead of the hand-written Edmonds
-  search. Up to 200 entrants it draws swiss.v3's tables; above 400 too, unless a greedy seed
-  left entrants over and the two searches completed it differently (other seed tables) —
-  ``reference/swiss_v4.py`` (with ``swiss_v4_candidates``, ``swiss_v4_stages`` and
-  ``swiss_v4_seeds``).
-- ``swiss.v5``: the same criteria, each tier's range in the weight narrowed by floors and the
-  best seed's ceilings (``pairing_swiss_stages``), so hard fields of 1,000 and 5,000 pairs take
-  one matching instead of two; the seeds' maximum matching keeps the greedy's tables where it
-  can (``pairing_swiss_seeds``: round 1 of 5,000 pairs with three departments protected took
-  9 s, now 2.5 s). Up to ``DENSE_LIMIT`` its draws have swiss.v4's criteria vector (both are
-  the optimum over every table), but with other weights rustworkx may pick another of several
-  equally good pairings; above it a seed, hence a few candidate tables, may differ too —
-  ``reference/swiss_v5.py`` (with ``swiss_v5_candidates``, ``swiss_v5_stages`` and
-  ``swiss_v5_seeds``).
-- ``swiss.v6``: the class bound (HiGHS), its class seed and its ceilings above ``DENSE_LIMIT``,
-  and above ``_WHOLE_LIMIT`` the order improved group by group when the seed ties the bound.
-  Up to ``DENSE_LIMIT`` it draws swiss.v5's tables; above, the same criteria or better (on the
-  hard bench field of 5,000 pairs better from the third boundary on), every one proven where
-  the seed ties the bound.
-
-Performance (``bench/draw_bench.py``; docs/swiss-draw.md has the figures): the ordinary round 9
-of 5,000 pairs in proven blocks; the hard fields (ten rounds, two departments protected every
-round) of 1,000 pairs in one matching over the candidates and of 5,000 pairs group by group,
-every criterion proven in both, in less than half of swiss.v5's time at 5,000.
+This module holds the round: the bye, the seed pairings, the blocks, the whole field's staged
+matching or, at the class bound, the order improved group by group, and the draw's record. The
+field and the candidates are ``pairing_swiss_candidates``; the seeds' maximum matchings
+``pairing_swiss_seeds``; the lexicographic matching ``pairing_swiss_stages``; the class bound
+and the class seed ``pairing_swiss_classes``; the proof ``pairing_swiss_proof``.
 """
 
 from __future__ import annotations
@@ -197,6 +28,7 @@ from typing import Literal
 from tournament.draw.pairing_seating import seat_pair, tables_in_rank_order
 from tournament.draw.pairing_swiss_candidates import DENSE_LIMIT, SwissField, candidate_tables, candidate_units
 from tournament.draw.pairing_swiss_classes import ClassBound, ClassProblem
+from tournament.draw.pairing_swiss_proof import criteria_proven
 from tournament.draw.pairing_swiss_seeds import maximum_matching
 from tournament.draw.pairing_swiss_stages import Table, staged_matching
 from tournament.draw.pairing_types import (
@@ -220,8 +52,6 @@ BLOCK_SIZE = 500
 WithinGroup = Literal["adjacent", "slide"]
 
 _CROWDED_SEED_LIMIT = 1000  # the clash seed is skipped above this with a department over half
-_FORCED_SIDE = 1000  # the proof of forced crossings looks at sides of up to this many entrants
-_REBOUNDS = 2  # the class bound is asked again at most this often in a proof
 _WHOLE_LIMIT = 2000  # above, a class seed at the class bound has its order improved group by group
 
 Vector = tuple[int, ...]
@@ -236,7 +66,7 @@ def swiss_pair(
     department_rounds: int = 0,
     within_group: WithinGroup = "adjacent",
 ) -> Draw:
-    """Pair one Swiss round. See the module docstring for the exact guarantees.
+    """Pair one Swiss round. Its guarantees are docs/swiss-draw.md's.
 
     Raises :class:`DrawError` (``too_few_entrants``, ``duplicate_entrant``, ``invalid_option``,
     ``no_bye_available``, ``no_pairing_without_rematch``).
@@ -428,101 +258,26 @@ class _Solver:
         return result
 
     def _proven(self, members: list[int], result: _Result) -> int:
-        """How many leading criteria (module docstring, 4; order excluded) are proven optimal.
-
-        All of them for an ``"exact"`` draw. Otherwise those up to the first one that neither
-        ties the class bound (pairing_swiss_classes: a lower bound over every pairing that ties
-        the draw on the criteria before) nor sits at a lower bound that every pairing obeys:
-        the fewest rematches (a seed reaches it), no clash (or the fewest, when a seed proves
-        it, or the department floor), no severe seat table, each boundary crossed only as often
-        as its parity forces or as :meth:`_crossings_forced` shows, no skip, no seat strain.
-        Criteria at such bounds cannot be improved. Where the class bound is below a criterion
-        proven the other way (it forgets who has met whom), it is asked again with the draw's
-        counts held up to there, at most ``_REBOUNDS`` times. A draw in blocks asks it only at
-        the first criterion the other proofs leave open.
-        """
+        """How many leading criteria (the order excluded) are proven optimal (pairing_swiss_proof)."""
         groups = _group_numbers(self.field, members)
         self._sizes = Counter(groups)
         value = self.vector(members, groups, result.tables)
-        criteria = len(value) - 1
-        if result.notes["optimality"] == "exact":
-            return criteria
-        classes = self._classes
-        bound = self._class_bound.vector if self._class_bound is not None else []
-        rebounds = _REBOUNDS if classes is not None else 0
-        fewest = bool(result.notes.get("fewest_department_clashes"))
-        blocks = "blocks" in result.notes  # their class bound is asked only when it is needed
-        for t in range(1, criteria):
-            if bound[: t - 1] != list(value[1:t]) and rebounds and classes is not None:
-                rebounds -= 1
-                bound = classes.bound(fixed=value[1:t]).vector
-            if bound[:t] == list(value[1 : t + 1]) or self._at_lower_bound(members, groups, value, t, fewest):
-                continue
-            if blocks:
-                blocks = False
-                classes = self._class_problem(members, groups, allow_rematches=False)
-                if classes is not None:
-                    rebounds = _REBOUNDS - 1
-                    bound = classes.bound(fixed=value[1:t]).vector
-                    if bound[:t] == list(value[1 : t + 1]):
-                        continue
-            return t
-        return criteria
-
-    def _at_lower_bound(
-        self, members: list[int], groups: list[int], value: Vector, t: int, fewest_clashes: bool
-    ) -> bool:
-        """Whether criterion ``t`` of the draw (its vector ``value``, the criteria before ``t``
-        proven) is at a lower bound every such pairing obeys (:meth:`_proven`); ``fewest_clashes``:
-        a seed proved the fewest clashes."""
-        boundaries = max(groups)
-        if t == 1:
-            return value[1] == 0 or fewest_clashes or value[1] == self.field.department_floor(members)
-        if t == 2 or t >= 3 + boundaries:  # severe seats, skips, seat strain: proven at 0
-            return value[t] == 0
-        boundary = t - 3
-        above = sum(self._sizes[g] for g in range(boundary + 1))
-        if value[t] == above % 2:
-            return True
-        slack = value[0] + value[1] + value[2]
-        return self._crossings_forced(members, groups, boundary, count=value[t], slack=slack)
-
-    def _crossings_forced(
-        self, members: list[int], groups: list[int], boundary: int, *, count: int, slack: int
-    ) -> bool:
-        """Whether every pairing that ties the draw on the criteria before ``boundary`` (they are
-        proven) crosses it at least ``count`` times.
-
-        Such a pairing has as many rematch, clash and severe tables as the draw: at most
-        ``slack`` tables that are not *clean* (no rematch, no clash when protected, no severe
-        seats). Of its tables inside one side of the boundary (the entrants above it, or
-        those below), the clean ones form a clean matching of that side, so there are at most
-        ν + slack of them, ν the side's largest clean matching, and it crosses the boundary
-        at least |side| - 2(ν + slack) times. Proven when that reaches ``count`` on either side
-        (ν only where the matching is proven maximum). Only sides of up to ``_FORCED_SIDE``
-        entrants are tried, the smaller first (a field's forced floaters come from its few top
-        or bottom pairs that have met or share a department; a matching per boundary of
-        thousands would cost more than the draw).
-        """
-        clean = self._allowed(departments=True, seats=True)
-        sides = (
-            [i for i, g in zip(members, groups, strict=True) if g <= boundary],
-            [i for i, g in zip(members, groups, strict=True) if g > boundary],
+        return criteria_proven(
+            self.field,
+            members,
+            groups,
+            value,
+            result.notes,
+            classes=self._classes,
+            bound=self._class_bound,
+            class_problem=lambda: self._class_problem(members, groups, allow_rematches=False),
         )
-        for side in sorted(sides, key=len):
-            limit = (len(side) - count) // 2 - slack  # the most clean tables inside that proves it
-            if limit < 0 or len(side) > _FORCED_SIDE:
-                continue
-            mate, maximum = maximum_matching(side, clean, most=limit + 1, exact=len(side) <= DENSE_LIMIT)
-            if maximum and len(mate) // 2 <= limit:
-                return True
-        return False
 
     def _pair_in_blocks(self, members: list[int]) -> _Result | None:
         """Pair ``members`` block by block, or None unless the lower bounds prove it optimal.
 
         Blocks are runs of whole score groups of at least ``BLOCK_SIZE`` entrants, cut where
-        the entrants above are even in number (module docstring, 5 "blocks").
+        the entrants above are even in number (docs/swiss-draw.md, "Blocks").
         """
         groups = _group_numbers(self.field, members)
         cuts: list[int] = []
@@ -615,7 +370,7 @@ class _Solver:
         self, members: list[int], groups: list[int], *, allow_rematches: bool
     ) -> list[list[tuple[int, int]]]:
         """The class bound of ``members`` (kept for the proof) and, when a pairing ties it, that
-        pairing as a seed (module docstring, 5 "class bound"; pairing_swiss_classes)."""
+        pairing as a seed (docs/swiss-draw.md, "The class seed"; pairing_swiss_classes)."""
         self._classes = self._class_problem(members, groups, allow_rematches=allow_rematches)
         if self._classes is None:
             return []
@@ -644,7 +399,7 @@ class _Solver:
         seed: list[tuple[int, int]],
     ) -> tuple[list[tuple[int, int]], dict[str, OptionValue]]:
         """The class seed ``seed`` (positions, p < q; it ties the class bound) with its order
-        improved group by group (module docstring, 5 "class bound"), as tables of members.
+        improved group by group (docs/swiss-draw.md, "The order group by group"), as tables of members.
 
         Twice: each table goes to the group of its higher-ranked pair, then (after that pass)
         of its lower-ranked one; the members of each group's tables are paired again by an
@@ -701,7 +456,7 @@ class _Solver:
         return candidate_units(self.field, members, groups, pairs, sizes=self._sizes, slide=slide)
 
     def vector(self, members: list[int], groups: list[int], tables: Sequence[tuple[int, int]]) -> Vector:
-        """The criteria vector of a pairing of ``members`` (module docstring, 4 and 7)."""
+        """The criteria vector of a pairing of ``members`` (docs/swiss-draw.md, 4 and 7)."""
         position = {i: p for p, i in enumerate(members)}
         m = max(groups) + 1 if groups else 0
         crossings = [0] * max(m - 1, 0)
@@ -727,7 +482,7 @@ class _Solver:
         allow_rematches: bool,
         seeds: list[list[tuple[int, int]]],
     ) -> tuple[list[tuple[int, int]], dict[str, OptionValue]]:
-        """The lexicographic optimum over ``tables`` (module docstring, 5; pairing_swiss_stages)."""
+        """The lexicographic optimum over ``tables`` (docs/swiss-draw.md, "Staged exact matching")."""
         n = len(members)
         # Floors every candidate pairing obeys: the clash seed's proof only binds rematch-free ones.
         clashes = self.field.department_floor(members)

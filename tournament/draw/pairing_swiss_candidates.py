@@ -1,9 +1,9 @@
-"""The Swiss engine's field and its candidate tables (``pairing_swiss`` module docstring, 5).
+"""The Swiss engine's field and its candidate tables (docs/swiss-draw.md, "Candidate tables").
 
 :class:`SwissField` is the ranked field with integer indices; :func:`candidate_tables` the tables
 the staged matching chooses from: every allowed table up to ``DENSE_LIMIT`` entrants, a chosen
 set above. Split from :mod:`tournament.draw.pairing_swiss` so that each module holds one job; what
-the candidates guarantee is in that module's docstring and ``docs/swiss-draw.md``.
+the candidates guarantee is in ``docs/swiss-draw.md``.
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def candidate_units(
 
     One loop with everything it looks up held locally: a hard field of 5,000 pairs has over
     100,000 candidates, and a method call per table cost a tenth of the draw. ``sizes``: the
-    members' group sizes; ``slide``: ``within_group == "slide"`` (pairing_swiss, 7).
+    members' group sizes; ``slide``: ``within_group == "slide"`` (docs/swiss-draw.md, 7).
     """
     f = field
     opponents, departments, need, protect = f.opponents, f.departments, f.need, f.protect
@@ -149,7 +149,7 @@ def candidate_units(
 def candidate_tables(
     field: SwissField, members: list[int], groups: list[int], *, seed: int, allow_rematches: bool
 ) -> set[tuple[int, int]]:
-    """Candidate tables as position pairs ``(p, q)``, ``p < q`` (module docstring, 5).
+    """Candidate tables as position pairs ``(p, q)``, ``p < q`` (docs/swiss-draw.md, "Candidate tables").
 
     Dense up to ``DENSE_LIMIT``. Above: from each entrant down the ranking, every allowed
     table within ``_NEAR`` ranks, then the first tables of each kind up to its quota
@@ -203,7 +203,7 @@ def _class_tables(
     allow_rematches: bool,
 ) -> None:
     """Add each entrant's nearest ``_CLASS_QUOTA`` allowed partners of each class: above and
-    below it in its own group, below it in the next ``_CLASS_GROUPS`` (module docstring, 5).
+    below it in its own group, below it in the next ``_CLASS_GROUPS`` (docs/swiss-draw.md, "Candidate tables").
 
     A class is what the criteria above the order see of an entrant: score group, departments
     (when protected), seat need. Inside a class, entrants differ only by rank and opponents.

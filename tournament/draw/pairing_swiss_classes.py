@@ -1,5 +1,5 @@
 """The class bound of the Swiss criteria: a lower bound over every pairing, and a pairing that
-meets it (swiss.v6; used by :mod:`tournament.draw.pairing_swiss`, whose docstring
+meets it (swiss.v6; used by :mod:`tournament.draw.pairing_swiss`; docs/swiss-draw.md
 defines the criteria).
 
 A *class* is what the criteria above the order see of an entrant: its score group, its
@@ -82,7 +82,7 @@ def _order(key: ClassKey) -> tuple[int, list[str], int]:
 
 @dataclass(slots=True)
 class ClassBound:
-    """Lexicographic lower bounds of the criteria (pairing_swiss, 4: clashes, severe seats, each
+    """Lexicographic lower bounds of the criteria (docs/swiss-draw.md, 4: clashes, severe seats, each
     boundary, skips, strain — the vector less its rematches and order), as far as solved, and
     class tables x that reach them (class pair → tables)."""
 

@@ -1,5 +1,5 @@
-"""Maximum matchings for the Swiss engine's seed pairings and bye test (``pairing_swiss``, 3 and
-5 "seed pairings"), on rustworkx (no hand-written matching in the Swiss draw).
+"""Maximum matchings for the Swiss engine's seed pairings and bye test (docs/swiss-draw.md, 3 and
+"Seed pairings"), on rustworkx.
 
 :func:`maximum_matching` pairs the ranked members under an ``allowed`` rule: a greedy pass in rank
 order first (each entrant with the next allowed one still free, at most ``SCAN`` looked at; with

@@ -1,5 +1,5 @@
 """The Swiss criteria as tiers of one integer weight, solved in stages of exact matchings
-(used by :mod:`tournament.draw.pairing_swiss`, whose docstring defines the criteria).
+(used by :mod:`tournament.draw.pairing_swiss`; docs/swiss-draw.md defines the criteria).
 
 Maximum-weight perfect matchings (rustworkx's ``max_weight_matching``, compiled Rust) over
 *candidate tables*, with integer weights that encode the criteria vector: criterion (tier) t
@@ -300,7 +300,7 @@ class _Layout:
 
     def multipliers(self, solved: list[int], end: int, *, tie_break: bool = True) -> list[int]:
         """M_t for the tiers before ``end`` and (with ``tie_break``) the last, the order; 0 for
-        the others: M_t = 1 + Σ_{charged t' > t} M_t'·R_t' (module docstring, 5 "staged").
+        the others: M_t = 1 + Σ_{charged t' > t} M_t'·R_t' (module docstring, "Stages").
         """
         out = [0] * len(self.bounds)
         last = len(self.bounds) - 1

@@ -361,11 +361,21 @@ def _round_create(*, stage: Stage, draw: Draw, user: Any) -> Round:
         draw_algorithm=draw.algorithm,
         draw_options=draw_options,
         draw_seed=draw.seed,
+        **_proof(draw),
     )
     history_author(round_, user)
     round_.save()
     round_write(round_=round_, draw=draw)
     return round_
+
+
+def _proof(draw: Draw) -> dict[str, Any]:
+    """What a Swiss draw proved (docs/swiss-draw.md, "What is proven"): optimal over every pairing
+    (``"exact"``), else its first ``notes["proven"]`` criteria; nothing for the other draws."""
+    proven = draw.notes.get("proven")
+    if not isinstance(proven, int) or isinstance(proven, bool):
+        return {}
+    return {"draw_proven": draw.notes.get("optimality") == "exact", "draw_criteria": proven}
 
 
 def _time_cap(stage: Stage) -> int | None:

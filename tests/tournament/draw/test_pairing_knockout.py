@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.tournament.draw.reference.edmonds import max_cardinality_matching
 from tournament.draw.pairing import (
     DrawError,
     Entrant,
@@ -22,7 +23,7 @@ from tournament.draw.pairing import (
     knockout_round,
     seeding_order,
 )
-from tournament.draw.pairing_matching import max_cardinality_matching
+from tournament.draw.pairing_knockout import _pairs_apart
 from tournament.draw.pairing_types import OptionValue
 
 SEEDINGS: list[Seeding] = ["seeds", "random"]
@@ -325,7 +326,7 @@ def test_redraw_third_place_and_odd_counts() -> None:
         third_place=(Entrant(id="c"), Entrant(id="d")),
     )
     assert [(p.table, p.third_place) for p in final.pairings] == [(1, False), (2, True)]
-    assert final.as_record()["algorithm"] == "knockout.redraw.v1"
+    assert final.as_record()["algorithm"] == "knockout.redraw.v2"
     with pytest.raises(DrawError) as caught:
         knockout_redraw(
             entrants=[Entrant(id="a"), Entrant(id="b")],
@@ -379,3 +380,63 @@ def test_winners_given_for_byes_are_accepted_while_their_round_is_played() -> No
     assert again.round_number == 1
     assert [(p.ns, p.ew) for p in again.matches] == [(p.ns, p.ew) for p in first.matches]
     assert sorted(str(p.ns) for p in again.byes) == sorted(str(p.ns) for p in first.byes)
+
+
+def test_departments_apart_breaks_ties_as_v2_records() -> None:
+    """docs/knockout-draw.md, Versions: six pairs drawn as A, C, B, B, B, B (departments). The
+    greedy seats A–C and leaves the four B over; a maximum matching seats A and C with a B each,
+    one B–B clash remains either way. v1 (Edmonds' augmenting paths) drew (0, 2), (1, 3),
+    (4, 5); v2 (rustworkx) draws (0, 2), (1, 5), (3, 4) — the same clashes, another tie-break:
+    why the draws are recorded as knockout.bracket.v2 / knockout.redraw.v2."""
+    departments = ["A", "C", "B", "B", "B", "B"]
+    assert _pairs_apart(6, lambda i, j: departments[i] != departments[j]) == [(0, 2), (1, 5), (3, 4)]
+
+
+@settings(deadline=None, max_examples=200)
+@given(departments=st.lists(st.integers(0, 3), min_size=2, max_size=10).filter(lambda d: len(d) % 2 == 0))
+def test_departments_apart_is_a_maximum_matching_keeping_the_greedy(departments: list[int]) -> None:
+    """Every pairing of a small field by brute force: _pairs_apart seats as many tables apart as
+    any pairing, and of those keeps as many of the lot's greedy tables as any."""
+    n = len(departments)
+
+    def apart(i: int, j: int) -> bool:
+        return departments[i] != departments[j]
+
+    greedy: set[tuple[int, int]] = set()
+    taken: set[int] = set()
+    for i in range(n):
+        j = next((j for j in range(i + 1, n) if i not in taken and j not in taken and apart(i, j)), None)
+        if j is not None:
+            greedy.add((i, j))
+            taken |= {i, j}
+
+    def pairings(rest: list[int]) -> Iterator[list[tuple[int, int]]]:
+        if not rest:
+            yield []
+            return
+        for k in range(1, len(rest)):
+            for tail in pairings(rest[1:k] + rest[k + 1 :]):
+                yield [(rest[0], rest[k]), *tail]
+
+    def score(tables: list[tuple[int, int]]) -> tuple[int, int]:
+        return sum(apart(i, j) for i, j in tables), sum(t in greedy for t in tables)
+
+    found = _pairs_apart(n, apart)
+    assert sorted(x for t in found for x in t) == list(range(n))
+    assert all(i < j for i, j in found) and found == sorted(found)
+    best = max(score(p) for p in pairings(list(range(n))))
+    if n - 2 * len(greedy) < 2:
+        assert set(found) >= greedy  # the greedy alone: the lot's tables as drawn
+    else:
+        assert score(found) == best
+
+
+def test_a_stored_bracket_keeps_its_algorithm() -> None:
+    """A bracket drawn by an earlier version is never drawn again: its record keeps the version
+    it names (or, without one, the first version) and its rounds carry it."""
+    record = knockout_bracket(entrants=_seeded(6), seed=1).as_record()
+    assert record["algorithm"] == "knockout.bracket.v2"
+    old = KnockoutBracket.from_record({**record, "algorithm": "knockout.bracket.v1"})
+    assert knockout_round(bracket=old, winners={}).algorithm == "knockout.bracket.v1"
+    unnamed = {k: v for k, v in record.items() if k != "algorithm"}
+    assert KnockoutBracket.from_record(unnamed).algorithm == "knockout.bracket.v1"

@@ -1,24 +1,25 @@
-"""Swiss pairing: the guarantees of tournament/draw/pairing_swiss.py, checked on simulated events.
+"""Swiss pairing: the guarantees of docs/swiss-draw.md (tournament/draw/pairing_swiss.py), checked
+on simulated events.
 
 Each simulated event plays up to 9 rounds with random results (win 2, draw 1, loss 0 — the
-default match points of docs/rules.md §5; a bye scores as a win). After every draw an independent
-checker verifies the module's guarantees, using its own oracles: a brute-force search over
-all pairings for small fields, and maximum matchings (Edmonds, tested on its own in
-test_pairing_matching.py) for the "could it have been avoided?" questions. The ``swiss.v1``
-engine (frozen in ``reference/swiss_v1.py``) is the yardstick of its successors: its exact engine on
-small fields (the same criteria vector), its heuristic on hard large ones (never better).
+default match points of docs/rules.md §5; a bye scores as a win). After every draw an
+independent checker verifies the guarantees, using its own oracles: a brute-force search over
+all pairings for small fields, maximum matchings (the frozen Edmonds search of
+``reference/edmonds.py``, checked against brute force in ``reference/test_oracles.py``) for the
+"could it have been avoided?" questions, and its own integer programme of the class bound. The
+``swiss.v1`` engine (frozen in ``reference/swiss_v1.py``) is the yardstick: its exact engine on
+small fields (the same criteria vector), its bracket heuristic on hard large ones (never better).
+The stages, the proof and the recorded rounds have test modules of their own.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import highspy
@@ -26,14 +27,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.tournament.draw.reference import swiss_v1, swiss_v2, swiss_v3, swiss_v3_candidates, swiss_v4, swiss_v5
-from tournament.draw import pairing_swiss, pairing_swiss_candidates, pairing_swiss_classes, pairing_swiss_stages
-from tournament.draw.pairing import Draw, DrawError, Entrant, EntrantId, WithinGroup, swiss_pair
-from tournament.draw.pairing_matching import max_cardinality_matching
+from tests.tournament.draw.reference import swiss_v1
+from tests.tournament.draw.reference.edmonds import max_cardinality_matching
+from tournament.draw import pairing_swiss, pairing_swiss_candidates, pairing_swiss_classes
+from tournament.draw.pairing import SWISS_ALGORITHM, Draw, DrawError, Entrant, EntrantId, WithinGroup, swiss_pair
 
 SCALE = int(os.environ.get("DRAW_TEST_SCALE", "1"))  # raise for a longer local hunt
 SLOW = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
-DATA = Path(__file__).resolve().parents[2] / "data"
 
 # -- a simulated event ------------------------------------------------------------------------
 
@@ -143,7 +143,7 @@ def can_pair_all(group: Sequence[Entrant], *, departments: bool = False, seats: 
 
 
 def objective(tables: Sequence[tuple[Entrant, Entrant]], *, protect: bool) -> tuple[int, ...]:
-    """The exact engine's criteria, written out from the module docstring (guarantees 5 and 6)."""
+    """The exact engine's criteria, written out from docs/swiss-draw.md (guarantees 4 and 6)."""
     scores = sorted({x.score for t in tables for x in t}, reverse=True)
     group = {s: g for g, s in enumerate(scores)}
     crossings = [0] * max(len(scores) - 1, 0)
@@ -269,8 +269,6 @@ class Stats:
     rematch_rounds: int = 0
     seat_strained: int = 0
     better_than_v1: int = 0
-    better_than_v2: int = 0
-    better_than_v3: int = 0
     class_proven: int = 0  # criteria proven by the class bound alone
 
 
@@ -302,7 +300,7 @@ def check_draw(
     order = ranked(entrants)
     position = {e.id: k for k, e in enumerate(order)}
     assert draw.notes["ranking"] == [e.id for e in order]
-    assert draw.algorithm == "swiss.v6"
+    assert draw.algorithm == SWISS_ALGORITHM
 
     # 1. Everyone once.
     placed = [x for p in draw.pairings for x in p.entrants]
@@ -369,7 +367,7 @@ def check_draw(
         bounds = (len(paired) // 2 - nu, fewest_clashes, 0, *(k % 2 for k in above), 0, 0)
         # A boundary may be proven above its parity by forced crossings: a pairing as good
         # before it has at most `slack` unclean tables, so it crosses at least
-        # |side| - 2(ν_clean(side) + slack) times (pairing_swiss, 5).
+        # |side| - 2(ν_clean(side) + slack) times (docs/swiss-draw.md, "What is proven").
         # Or by the class bound (pairing_swiss_classes), worked out here over the class tables
         # with an integer programme of its own, each criterion held at the draw's count.
         slack = sum(value[:3])
@@ -423,12 +421,9 @@ def run_event(
     within_group: WithinGroup = "adjacent",
     withdraw_every: int = 0,
     against_v1: str | None = None,
-    against_v2: bool = False,
-    against_v3: bool = False,
 ) -> Stats:
-    """Play an event drawn by swiss.v6, checking every round; with ``against_v1`` ("exact" or
-    "fast") each round is also drawn by that swiss.v1 engine and the two compared; with
-    ``against_v2`` / ``against_v3`` by swiss.v2 / swiss.v3, which must never be better."""
+    """Play an event drawn by the current engine, checking every round; with ``against_v1``
+    ("exact" or "fast") each round is also drawn by that swiss.v1 engine and the two compared."""
     event = Event(n, seed, departments=departments)
     stats = Stats()
     allow = False
@@ -467,18 +462,6 @@ def run_event(
             else:
                 assert new_value <= old_value, f"round {round_number}: {new_value} worse than v1 {old_value}"
                 stats.better_than_v1 += new_value < old_value
-        if against_v2:
-            old = swiss_v2.swiss_pair(**options, allow_rematches=allow)  # type: ignore[arg-type]
-            new_value, old_value = criteria(draw, entrants), criteria(old, entrants)
-            assert new_value <= old_value, f"round {round_number}: {new_value} worse than v2 {old_value}"
-            stats.better_than_v2 += new_value < old_value
-        if against_v3:
-            old = swiss_v3.swiss_pair(**options, allow_rematches=allow)  # type: ignore[arg-type]
-            new_value, old_value = criteria(draw, entrants), criteria(old, entrants)
-            assert new_value <= old_value, f"round {round_number}: {new_value} worse than v3 {old_value}"
-            if len(ranked(entrants)) <= swiss_v3_candidates.DENSE_LIMIT:
-                assert draw.pairings == old.pairings  # the same tables and weights: the same draw
-            stats.better_than_v3 += new_value < old_value
         event.play(draw)
     assert all(r.byes <= 1 for r in event.records.values()), "a pair had two byes"
     return stats
@@ -528,7 +511,7 @@ def test_department_protection_in_simulated_events(n: int, seed: int, department
 def test_as_good_as_the_v1_exact_engine_on_small_fields(
     n: int, seed: int, departments: int, rounds: int, within: WithinGroup
 ) -> None:
-    """Where swiss.v1 was exact (up to 100 entrants), swiss.v2 reaches the same criteria
+    """Where swiss.v1 was exact (up to 100 entrants), the current engine reaches the same criteria
     vector every round — ordinary and hard fields (few departments protected every round)."""
     if n % 2:
         rounds = min(rounds, n)  # an odd field has byes for n rounds; then nobody may have a second
@@ -545,8 +528,8 @@ def test_as_good_as_the_v1_exact_engine_on_small_fields(
 
 @pytest.mark.parametrize(("n", "seed"), [(200, 1), (400, 2), (1000, 3)])
 def test_hard_fields_are_never_worse_than_the_v1_heuristic(n: int, seed: int) -> None:
-    """Ten rounds, two departments protected every round — the fields where swiss.v1's
-    bracket heuristic fell short. swiss.v2 is never worse (criteria vector) and often better."""
+    """Ten rounds, two departments protected every round — the fields where swiss.v1's bracket
+    heuristic fell short. The current engine is never worse (criteria vector) and often better."""
     stats = run_event(n, seed, rounds=10, departments=2, department_rounds=10, against_v1="fast")
     assert stats.rounds == 10
     assert stats.better_than_v1 > 0
@@ -594,317 +577,13 @@ def test_exact_optimum_on_random_histories(data: st.DataObject, n: int) -> None:
     assert criteria(draw, entrants) == criteria(old, entrants)
 
 
-def _recorded_rounds(name: str) -> Iterator[tuple[list[Entrant], dict[str, Any]]]:
-    data = json.loads((DATA / name).read_text(encoding="utf-8"))
-    assert len(data["rounds"]) >= 7
-    for case in data["rounds"]:
-        entrants = [
-            Entrant(**{**e, "opponents": frozenset(e["opponents"]), "departments": frozenset(e["departments"])})
-            for e in case["entrants"]
-        ]
-        yield entrants, case["record"]
-
-
-def _as_recorded(draw: Draw) -> dict[str, Any]:
-    again = json.loads(json.dumps(draw.as_record()))
-    del again["notes"]["ranking"]
-    return again  # type: ignore[no-any-return]
-
-
-def test_swiss_v1_rounds_are_reproduced_by_the_frozen_engine() -> None:
-    """Rounds recorded as swiss.v1 (tests/data/swiss_v1_rounds.json, drawn by the production code
-    before ``swiss.v2``, exact and heuristic engines) come out again, table for table."""
-    for entrants, record in _recorded_rounds("swiss_v1_rounds.json"):
-        assert record["algorithm"] == "swiss.v1"
-        draw = swiss_v1.swiss_pair(
-            entrants=entrants, round_number=record["round_number"], seed=record["seed"], **record["options"]
-        )
-        assert _as_recorded(draw) == record
-
-
-def test_swiss_v2_rounds_are_reproduced_by_the_frozen_engine() -> None:
-    """Rounds recorded as swiss.v2 (tests/data/swiss_v2_rounds.json: 14 to 330 pairs, departments
-    protected or not) come out again from reference/swiss_v2.py, table for table. swiss.v3 and
-    v4 (frozen) draw the ones up to 200 pairs the same (the module docstring's Versions), not the larger."""
-    differ = 0
-    for entrants, record in _recorded_rounds("swiss_v2_rounds.json"):
-        assert record["algorithm"] == "swiss.v2"
-        options = {"entrants": entrants, "round_number": record["round_number"], "seed": record["seed"]}
-        draw = swiss_v2.swiss_pair(**options, **record["options"])
-        assert _as_recorded(draw) == record
-        now = swiss_v4.swiss_pair(**options, **record["options"])
-        if len(entrants) <= swiss_v3_candidates.DENSE_LIMIT:
-            assert now.pairings == draw.pairings
-        differ += now.pairings != draw.pairings
-    assert differ > 0  # why the version changed
-
-
-def test_swiss_v3_rounds_are_reproduced_by_the_frozen_engine() -> None:
-    """Rounds recorded as swiss.v3 (tests/data/swiss_v3_rounds.json: 14 to 460 pairs, departments
-    protected or not, both orders) come out again from reference/swiss_v3.py, table for table.
-    swiss.v4 (frozen) draws the same tables up to 200 pairs and, on these, above 400 (the same
-    candidates), and between them the optimum over every table: never worse by the criteria,
-    better on some."""
-    differ = 0
-    for entrants, record in _recorded_rounds("swiss_v3_rounds.json"):
-        assert record["algorithm"] == "swiss.v3"
-        options = {"entrants": entrants, "round_number": record["round_number"], "seed": record["seed"]}
-        draw = swiss_v3.swiss_pair(**options, **record["options"])
-        assert _as_recorded(draw) == record
-        now = swiss_v4.swiss_pair(**options, **record["options"])
-        size = len(ranked(entrants))
-        if size <= swiss_v3_candidates.DENSE_LIMIT or size > pairing_swiss.DENSE_LIMIT:
-            assert now.pairings == draw.pairings
-        else:
-            assert now.notes["optimality"] == "exact" and record["notes"]["optimality"] == "candidates"
-            assert criteria(now, entrants) <= criteria(draw, entrants)
-        differ += now.pairings != draw.pairings
-    assert differ > 0  # why the version changed
-
-
-def test_swiss_v4_rounds_are_reproduced_by_the_frozen_engine() -> None:
-    """Rounds recorded as swiss.v4 (tests/data/swiss_v4_rounds.json: 14 to 900 pairs, departments
-    protected or not, rematches allowed or not, both orders, one round in two stages) come out
-    again from reference/swiss_v4.py, table for table. swiss.v5 has the same criteria and, up to
-    DENSE_LIMIT, the same tables (all of them), so it reaches the same criteria vector there (in
-    no more stages) — but with other weights it may break a tie between equally good pairings
-    otherwise (why the version changed). Above, its seeds may differ by a few tables (their
-    maximum matching keeps the greedy's tables where it can); on these rounds it draws the same
-    vector all the same."""
-    differ = 0
-    for entrants, record in _recorded_rounds("swiss_v4_rounds.json"):
-        assert record["algorithm"] == "swiss.v4"
-        options = {"entrants": entrants, "round_number": record["round_number"], "seed": record["seed"]}
-        draw = swiss_v4.swiss_pair(**options, **record["options"])
-        assert _as_recorded(draw) == record
-        now = swiss_pair(**options, **record["options"])
-        if len(ranked(entrants)) <= pairing_swiss.DENSE_LIMIT:
-            assert now.notes["candidates"] == draw.notes["candidates"]
-        assert criteria(now, entrants) == criteria(draw, entrants)
-        assert now.notes["stages"] <= draw.notes["stages"]
-        differ += now.pairings != draw.pairings
-    assert differ > 0
-
-
-def test_swiss_v5_rounds_are_reproduced_by_the_frozen_engine() -> None:
-    """Rounds recorded as swiss.v5 (tests/data/swiss_v5_rounds.json: the entrants of the swiss.v4
-    rounds) come out again from reference/swiss_v5.py, table for table. swiss.v6 draws the same
-    tables up to DENSE_LIMIT (the class bound is not asked there); above, its class seed changes
-    the weights, so the tables differ, never for the worse by the criteria, and every criterion
-    is proven where swiss.v5 proved a few (why the version changed)."""
-    differ = 0
-    for entrants, record in _recorded_rounds("swiss_v5_rounds.json"):
-        assert record["algorithm"] == "swiss.v5"
-        options = {"entrants": entrants, "round_number": record["round_number"], "seed": record["seed"]}
-        draw = swiss_v5.swiss_pair(**options, **record["options"])
-        assert _as_recorded(draw) == record
-        now = swiss_pair(**options, **record["options"])
-        if len(ranked(entrants)) <= pairing_swiss.DENSE_LIMIT:
-            assert now.pairings == draw.pairings
-        else:
-            assert criteria(now, entrants) <= criteria(draw, entrants)
-            assert now.notes["proven"] == len(criteria(now, entrants)) > draw.notes["proven"]  # type: ignore[operator]
-            differ += 1
-    assert differ > 0
-
-
-@settings(SLOW, max_examples=15 * SCALE)
-@given(n=st.integers(6, 25), seed=st.integers(0, 2**32 - 1), bits=st.integers(40, 64))
-@example(n=25, seed=11, bits=30)
-@example(n=12, seed=11, bits=20)
-@example(n=6, seed=11, bits=12)
-def test_staged_matching_is_the_exact_optimum(n: int, seed: int, bits: int) -> None:
-    """The staged matching: with the weight limit lowered to ``2**bits`` the vector no longer fits
-    one weight on these small hard fields (two departments, protected every round, ten rounds),
-    so it is solved a run of criteria at a time — and every round still equals swiss.v1's exact
-    engine (and brute force up to 12 entrants, in check_draw)."""
-    rounds = min(10, n) if n % 2 else 10
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pairing_swiss_stages, "WEIGHT_LIMIT", 1 << bits)
-        stats = run_event(n, seed, rounds=rounds, departments=2, department_rounds=rounds, against_v1="exact")
-    if bits < 40:  # the examples: tight enough that rounds take several stages
-        assert stats.staged > 0
-
-
-def _perfect_matchings(
-    n: int, tables: Sequence[pairing_swiss_stages.Table]
-) -> Iterator[list[pairing_swiss_stages.Table]]:
-    """Every perfect matching of positions 0…n-1 over ``tables`` (small n only)."""
-    below: dict[int, list[pairing_swiss_stages.Table]] = {}
-    for t in tables:
-        below.setdefault(t.p, []).append(t)
-    chosen: list[pairing_swiss_stages.Table] = []
-    taken = [False] * n
-
-    def extend() -> Iterator[list[pairing_swiss_stages.Table]]:
-        p = next((v for v in range(n) if not taken[v]), None)
-        if p is None:
-            yield list(chosen)
-            return
-        taken[p] = True
-        for t in below.get(p, ()):
-            if not taken[t.q]:
-                taken[t.q] = True
-                chosen.append(t)
-                yield from extend()
-                chosen.pop()
-                taken[t.q] = False
-        taken[p] = False
-
-    return extend()
-
-
-@settings(SLOW, max_examples=6 * SCALE)
-@given(
-    n=st.integers(6, 12),
-    seed=st.integers(0, 2**32 - 1),
-    departments=st.integers(1, 3),
-    allow=st.booleans(),
-)
-@example(n=12, seed=7, departments=2, allow=True)
-def test_the_floors_and_ceilings_of_the_weight_hold_for_every_pairing(
-    n: int, seed: int, departments: int, allow: bool
-) -> None:
-    """swiss.v5 sizes each criterion's range in the weight as U_t - L_t (pairing_swiss_stages):
-    L_t must be at most the count of *every* perfect pairing over the candidate tables (fewest
-    rematches, department floor or the clash seed's proof, boundary parity, half the entrants'
-    least), and U_t at least the optimum's wherever it comes from the best seed. Checked here
-    against every perfect pairing of small hard fields, round after round."""
-    event = Event(n, seed, departments=departments)
-    layouts: list[tuple[Any, list[pairing_swiss_stages.Table]]] = []
-    real = pairing_swiss.staged_matching
-
-    def spy(n: int, m: int, tables: list[pairing_swiss_stages.Table], **options: Any) -> pairing_swiss_stages.Staged:
-        layout = pairing_swiss_stages._Layout.of(
-            n, m, tables, rematches=options["rematches"], departments=options["departments"], floors=options["floors"]
-        )
-        layout.ceil_from(options["seeds"], {(t.p, t.q): t for t in tables})
-        layouts.append((layout, tables))
-        return real(n, m, tables, **options)
-
-    checked = 0
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pairing_swiss, "staged_matching", spy)
-        for round_number in range(1, n):
-            layouts.clear()
-            try:
-                draw = swiss_pair(
-                    entrants=event.entrants(),
-                    round_number=round_number,
-                    seed=round_number,
-                    department_rounds=n,
-                    allow_rematches=allow,
-                )
-            except DrawError:
-                break
-            for layout, tables in layouts:
-                size = 1 + max(t.q for t in tables)
-                every = [layout.counts(matching) for matching in _perfect_matchings(size, tables)]
-                for counts in every:
-                    assert all(c >= f for c, f in zip(counts, layout.floors, strict=True)), (counts, layout.floors)
-                best = min(every)
-                k = len(layout.ceilings)
-                assert k > 0
-                assert best[: k - 1] == layout.ceilings[: k - 1] and best[k - 1] <= layout.ceilings[k - 1]
-                checked += 1
-            event.play(draw)
-    assert checked > 0
-
-
-@settings(SLOW, max_examples=4 * SCALE)
-@given(n=st.sampled_from([8, 10]), seed=st.integers(0, 2**32 - 1), departments=st.integers(1, 3))
-@example(n=10, seed=3, departments=3)
-@example(n=10, seed=5, departments=2)
-def test_what_is_proven_holds_against_every_pairing(n: int, seed: int, departments: int) -> None:
-    """notes["proven"] above DENSE_LIMIT (module docstring, 5) claims that no pairing at all is
-    better on that many leading criteria. Checked here on small hard fields by asking it of
-    *every* pairing, good or bad, as if it were a draw over sparse candidates: each claimed
-    prefix must be the least over all pairings. The forced-crossings proof (a side of a
-    boundary with too few clean tables inside) is among those used."""
-    event = Event(n, seed, departments=departments)
-    forced = 0
-    real = pairing_swiss._Solver._crossings_forced
-
-    def spy(self: Any, *args: Any, **options: Any) -> bool:
-        nonlocal forced
-        found = real(self, *args, **options)
-        forced += found
-        return found
-
-    for round_number in range(1, 7):
-        entrants = event.entrants()
-        field = pairing_swiss_candidates.SwissField.build(entrants, seed=round_number, protect=True)
-        solver = pairing_swiss._Solver(field, within_group="adjacent")
-        members = list(range(field.n))
-        groups = pairing_swiss._group_numbers(field, members)
-        allowed = [(a, b) for a in members for b in members if a < b and b not in field.opponents[a]]
-        pairings = _all_pairings(members, set(allowed))
-        if not pairings:
-            break
-        values = [solver.vector(members, groups, tables)[:-1] for tables in pairings]
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(pairing_swiss._Solver, "_crossings_forced", spy)
-            for tables, value in zip(pairings, values, strict=True):
-                result = pairing_swiss._Result(tables=tables, notes={"optimality": "candidates"})
-                proven = solver._proven(members, result)
-                assert min(v[:proven] for v in values) == value[:proven], (value, proven)
-        event.play(swiss_pair(entrants=entrants, round_number=round_number, seed=round_number, department_rounds=10))
-    if n == 10 and seed in (3, 5):  # the examples: the forced crossings prove something
-        assert forced > 0
-
-
-def _all_pairings(members: list[int], allowed: set[tuple[int, int]]) -> list[list[tuple[int, int]]]:
-    if not members:
-        return [[]]
-    first, rest = members[0], members[1:]
-    out: list[list[tuple[int, int]]] = []
-    for k, other in enumerate(rest):
-        if (first, other) in allowed:
-            out += [[(first, other), *tables] for tables in _all_pairings(rest[:k] + rest[k + 1 :], allowed)]
-    return out
-
-
-def test_a_weight_too_small_for_every_criterion_keeps_the_solved_ones() -> None:
-    """When the solved criteria fill the weight before the last is solved (only under a limit
-    lowered to 2**20 here; 2**120 holds them all), the draw is still a valid round, says
-    "prefix" and how many criteria it solved, and those equal the exact optimum's."""
-    event = Event(40, 11, departments=2)
-    for round_number in range(1, 10):
-        event.play(
-            swiss_pair(entrants=event.entrants(), round_number=round_number, seed=round_number, department_rounds=10)
-        )
-    entrants = event.entrants()
-    options: dict[str, Any] = {"entrants": entrants, "round_number": 10, "seed": 10, "department_rounds": 10}
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pairing_swiss_stages, "WEIGHT_LIMIT", 1 << 20)
-        draw = swiss_pair(**options)
-    assert draw.notes["optimality"] == "prefix"
-    solved = draw.notes["solved_tiers"]
-    assert isinstance(solved, int) and 0 < solved < len(criteria(draw, entrants)) - 1
-    assert Counter(x for p in draw.pairings for x in p.entrants) == Counter(e.id for e in entrants)
-    assert not any(w.code == "rematch" for w in draw.warnings)
-    exact = swiss_v1.swiss_pair(**options, engine="exact")
-    # the criteria after the rematches (not a tier when they are not allowed): clashes, seats, …
-    assert criteria(draw, entrants)[1 : 1 + solved] == criteria(exact, entrants)[1 : 1 + solved]
-
-
-def test_hard_fields_are_never_worse_than_swiss_v2() -> None:
-    """Above DENSE_LIMIT swiss.v4's candidate tables (swiss.v3's) include swiss.v2's (the same
-    near, quota and seed tables, plus the class tables) and it is the exact optimum over them, so
-    no round is worse by the criteria vector; on this hard field the class tables make some
-    rounds better. (Up to DENSE_LIMIT it offers every table, so it is never worse there either.)"""
-    stats = run_event(450, 41, rounds=10, departments=2, department_rounds=10, against_v2=True, against_v3=True)
-    assert stats.rounds == 10
-    assert stats.better_than_v2 > 0
-
-
 @pytest.mark.parametrize(("n", "seed", "departments"), [(420, 31, 2), (440, 32, 3)])
 def test_medium_hard_fields_reach_the_optimum_over_every_table(n: int, seed: int, departments: int) -> None:
-    """Above DENSE_LIMIT a draw is the optimum over its candidate tables (module docstring, 5);
+    """Above DENSE_LIMIT a draw is the optimum over its candidate tables (docs/swiss-draw.md, 5);
     on these hard fields (departments protected every round) it is, every round, as good by every
     criterion as the optimum over every allowed table — the same engine with DENSE_LIMIT raised
     in the candidates' module, which then offers every table. Evidence on the fields tried, not a
-    proof (the docstring's "not proven")."""
+    proof (docs/swiss-draw.md, "What can still fall short")."""
     event = Event(n, seed, departments=departments)
     for round_number in range(1, 7):
         entrants = event.entrants()
@@ -931,30 +610,22 @@ def test_medium_hard_fields_reach_the_optimum_over_every_table(n: int, seed: int
 @settings(SLOW, max_examples=4 * SCALE)
 @given(n=st.integers(201, 400), seed=st.integers(0, 2**32 - 1), departments=st.integers(1, 3))
 @example(n=250, seed=5, departments=2)
-def test_fields_up_to_dense_limit_are_exact_and_never_worse_than_swiss_v3(n: int, seed: int, departments: int) -> None:
-    """swiss.v4 offers every allowed table up to DENSE_LIMIT (400): a hard field's round there is
-    the optimum over every pairing ("exact", all criteria proven), never worse than swiss.v3's
-    optimum over its candidates by the criteria vector."""
+def test_hard_fields_up_to_dense_limit_are_exact(n: int, seed: int, departments: int) -> None:
+    """Every allowed table is a candidate up to DENSE_LIMIT (400): a hard field's round there is
+    the optimum over every pairing ("exact", all criteria proven; check_draw checks the rest).
+    The recorded rounds of swiss.v3 (its candidates above 200) show it is never worse than that
+    version there (test_pairing_swiss_recorded.py)."""
     event = Event(n, seed, departments=departments)
     rounds = 3 + seed % 5
     for round_number in range(1, rounds + 1):
-        options: dict[str, Any] = {
-            "entrants": event.entrants(),
-            "round_number": round_number,
-            "seed": seed % 1000 + round_number,
-            "department_rounds": rounds,
-        }
-        last = round_number == rounds
-        old = swiss_v3.swiss_pair(**options)
-        if not last:
-            event.play(old)  # the history as swiss.v3 drew it (faster); the last round both ways
-            continue
-        entrants = options["entrants"]
-        draw = swiss_pair(**options)
+        entrants = event.entrants()
+        draw = swiss_pair(
+            entrants=entrants, round_number=round_number, seed=seed % 1000 + round_number, department_rounds=rounds
+        )
         check_draw(entrants, draw, allow_rematches=False, protect=True, stats=Stats())
         assert draw.notes["optimality"] == "exact"
         assert draw.notes["proven"] == len(criteria(draw, entrants))
-        assert criteria(draw, entrants) <= criteria(old, entrants)
+        event.play(draw)
 
 
 # -- examples ---------------------------------------------------------------------------------
@@ -1039,26 +710,6 @@ def test_department_protection_and_its_warning() -> None:
     assert warning.message_zh and warning.table is not None
 
 
-def test_the_department_floor_proves_the_fewest_clashes_on_a_crowded_large_field() -> None:
-    """Over 1,000 pairs with a department holding more than half, the clash seed is not tried
-    (module docstring, 5): the clashes are proven the fewest by the department floor instead —
-    60% of 1,100 pairs in one department leave at least (2 * 660 - 1,100) / 2 = 110 clash
-    tables in any pairing. check_draw confirms every proven criterion against its own oracle
-    (Edmonds' maximum matching of the clash-free tables)."""
-    event = Event(1100, 7)
-    for record in event.records.values():
-        record.departments = frozenset({"sales" if record.id % 5 < 3 else "it"})
-    for round_number in (1, 2, 3):
-        entrants = event.entrants()
-        draw = swiss_pair(entrants=entrants, round_number=round_number, seed=round_number, department_rounds=3)
-        check_draw(entrants, draw, allow_rematches=False, protect=True, stats=Stats())
-        assert "fewest_department_clashes" not in draw.notes
-        assert sum(w.code == "same_department" for w in draw.warnings) == 110
-        proven = draw.notes["proven"]
-        assert isinstance(proven, int) and proven >= 3  # rematches, clashes, severe seat tables
-        event.play(draw)
-
-
 def test_same_inputs_and_seed_give_the_same_draw() -> None:
     event = Event(40, 5)
     for round_number in range(1, 4):
@@ -1067,7 +718,7 @@ def test_same_inputs_and_seed_give_the_same_draw() -> None:
         again = swiss_pair(entrants=list(entrants), round_number=round_number, seed=99)
         assert first == again
         assert first.as_record() == again.as_record()
-        assert first.as_record()["algorithm"] == "swiss.v6" and first.seed == 99
+        assert first.as_record()["algorithm"] == SWISS_ALGORITHM and first.seed == 99
         assert str(first.notes["matching"]).startswith("rustworkx ")
         event.play(first)
     # Unranked round 1: the seed draws lots, so a different seed gives a different order.

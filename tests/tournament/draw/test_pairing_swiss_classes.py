@@ -2,8 +2,8 @@
 pairing's criteria, tight where nobody has met, and the pairings it builds; and the draws that
 lean on it (the order improved group by group, the fallback beyond its class limit).
 
-The criteria are the checker's own (``objective`` in test_pairing_swiss.py, written out from the
-module docstring), and every pairing of a small field is enumerated.
+The criteria are the checker's own (``objective`` in test_pairing_swiss.py, written out from
+docs/swiss-draw.md), and every pairing of a small field is enumerated.
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def test_large_fields_at_the_class_bound_keep_it_while_the_order_is_improved_by_
 
 
 def _order_of(pairs: Sequence[tuple[Entrant, Entrant]], field: SwissField) -> int:
-    """The order criterion (pairing_swiss, 7, "adjacent"): squared rank distance, capped."""
+    """The order criterion (docs/swiss-draw.md, 7, "adjacent"): squared rank distance, capped."""
     rank = {e.id: k for k, e in enumerate(field.entrants)}
     return sum(min((rank[a.id] - rank[b.id]) ** 2, 15) for a, b in pairs)
 

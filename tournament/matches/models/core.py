@@ -97,6 +97,10 @@ class Round(models.Model):
     draw_algorithm = models.CharField(_("draw algorithm"), max_length=40, blank=True)
     draw_options = models.JSONField(_("draw options"), default=dict, blank=True)
     draw_seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
+    # What the draw proved of its tables (a Swiss draw; docs/swiss-draw.md, "What is proven"): optimal
+    # over every pairing, or its first ``draw_criteria`` criteria. Cleared when pairs are swapped by hand.
+    draw_proven = models.BooleanField(_("draw proven optimal"), default=False)
+    draw_criteria = models.PositiveSmallIntegerField(_("draw criteria proven optimal"), null=True, blank=True)
     history = AuditedHistory()
 
     class Meta:
@@ -113,6 +117,7 @@ class Round(models.Model):
                 time_cap_minutes="PositiveSmallIntegerField",
                 warning_minutes="PositiveSmallIntegerField",
                 draw_seed="BigIntegerField",
+                draw_criteria="PositiveSmallIntegerField",
             ),
         ]
 

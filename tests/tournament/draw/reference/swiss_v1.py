@@ -1,10 +1,11 @@
-"""Reference only (tests): the ``swiss.v1`` Swiss engine, frozen as it was drawn until ``swiss.v2``.
+"""Reference only (tests): the ``swiss.v1`` Swiss engine, frozen as it drew (the first engine).
 
-Every round recorded with ``draw_algorithm = "swiss.v1"`` was drawn by this code: running
-:func:`swiss_pair` here with the recorded options and seed (and the same entrants) reproduces
-it table for table. New draws use :mod:`tournament.draw.pairing_swiss` (``swiss.v3``); this
-copy is also the reference the tests compare it with (its exact engine and its fast heuristic).
-Nothing below was changed except the imports (its weighted matching lives beside it).
+The tests' yardstick for the current engine (tournament/draw/pairing_swiss.py): its exact
+engine on small fields (the same criteria vector) and its bracket heuristic on hard large ones
+(never better). Running :func:`swiss_pair` here with a recorded swiss.v1 round's entrants,
+options and seed reproduces that round table for table (tests/data/swiss_rounds.json), which
+shows this copy is the engine that drew them. Nothing below was changed except the imports
+(its weighted blossom and Edmonds' search live beside it, frozen too).
 
 Swiss pairing (瑞士移位) — docs/rules.md §4.
 
@@ -88,7 +89,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tests.tournament.draw.reference.blossom import max_weight_matching
-from tournament.draw.pairing_matching import max_cardinality_matching
+from tests.tournament.draw.reference.edmonds import max_cardinality_matching
 from tournament.draw.pairing_seating import seat_conflict, seat_pair, tables_in_rank_order
 from tournament.draw.pairing_types import (
     Draw,

@@ -1,6 +1,6 @@
-"""The matching engines against brute force on small random graphs: Edmonds' cardinality search
-(production, for the knockout draw), the hand-written weighted blossom that swiss.v1 used (kept as
-a test reference), and the Swiss draw's seed matchings on rustworkx against Edmonds."""
+"""The tests' own matchings against brute force on small random graphs, and each other on larger
+ones: Edmonds' cardinality search (``edmonds.py``: the oracle of the "could it have been avoided?"
+questions) and the weighted blossom that swiss.v1 used (``blossom.py``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournament.draw.reference.blossom import max_weight_matching
-from tournament.draw.pairing_matching import max_cardinality_matching
-from tournament.draw.pairing_swiss_seeds import maximum_matching
+from tests.tournament.draw.reference.edmonds import max_cardinality_matching
 
 Edge = tuple[int, int, int]
 
@@ -121,36 +120,3 @@ def test_both_engines_agree_on_larger_graphs(n: int, density: float, seed: int) 
     mate = max_cardinality_matching(list(range(n)), lambda v: adjacent[v], dict(start))
     reference = max_weight_matching(n, edges, max_cardinality=True)
     assert len(mate) // 2 == sum(1 for v in range(n) if reference[v] > v)
-
-
-@settings(deadline=None, max_examples=60)
-@given(
-    n=st.integers(2, 80),
-    density=st.sampled_from([0.02, 0.05, 0.1, 0.3, 0.9]),
-    seed=st.integers(0, 2**32),
-    exact=st.booleans(),
-    costed=st.booleans(),
-)
-def test_swiss_seed_matching_is_maximum_when_it_says_so(
-    n: int, density: float, seed: int, exact: bool, costed: bool
-) -> None:
-    """pairing_swiss_seeds.maximum_matching (the Swiss draw's, on rustworkx) against Edmonds'
-    search above: a valid matching of allowed pairs, maximum whenever it says so, and always
-    when asked for ``exact``; members are any integers in rank order (here shuffled labels)."""
-    rng = random.Random(seed)
-    labels = rng.sample(range(1000), n)
-    edges = {frozenset((labels[i], labels[j])) for i in range(n) for j in range(i + 1, n) if rng.random() < density}
-
-    def allowed(a: int, b: int) -> bool:
-        return frozenset((a, b)) in edges
-
-    def cost(a: int, b: int) -> int:
-        return (a + b) % 3
-
-    mate, maximum = maximum_matching(labels, allowed, cost=cost if costed else None, exact=exact)
-    assert all(mate[mate[v]] == v and allowed(v, mate[v]) for v in mate)
-    adjacent = {v: [u for u in labels if u != v and allowed(v, u)] for v in labels}
-    nu = len(max_cardinality_matching(labels, lambda v: adjacent[v], {})) // 2
-    assert len(mate) // 2 <= nu
-    if maximum or exact:
-        assert maximum and len(mate) // 2 == nu

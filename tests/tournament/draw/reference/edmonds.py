@@ -1,16 +1,16 @@
-"""Maximum-cardinality matching on general graphs (Edmonds), written for this project.
+"""Maximum-cardinality matching on general graphs (Edmonds' blossom search), frozen: a test oracle.
 
-:func:`max_cardinality_matching` — Edmonds' blossom-shrinking search for augmenting paths, started
-from any valid matching. Used to complete or repair a greedy pairing: it never un-pairs a vertex
-that is already paired, it only adds pairs (so the greedy's choices for the top of the field
-survive), and it proves when no perfect matching exists. The knockout draw completes its
-department-protected pairings with it: a completion that keeps the greedy's pairs and augments
-in this order is part of how ``knockout.bracket.v1`` and ``knockout.redraw.v1`` draw, so it stays
-while they do (rustworkx's matching would give another maximum matching, hence other draws).
-The Swiss draw no longer uses it (``pairing_swiss_seeds``, on rustworkx); the frozen
-Swiss engines under tests/tournament/draw/reference/ and the tests' oracles still do.
+It was the project's own matching: swiss.v1 completed its pairings with it (``swiss_v1.py``
+here imports it), and the knockout draws ``knockout.bracket.v1`` / ``knockout.redraw.v1``
+separated departments with it; production now uses rustworkx everywhere. The tests keep it as
+an oracle independent of rustworkx: the largest number of allowed tables ("could it have been
+avoided?") in the Swiss checker, the knockout's clash test, and the Swiss seeds' maximum
+matchings are checked against it (it is checked against brute force in test_oracles.py).
 
-Vertices are any hashable integers; ``mate`` maps each matched vertex to its partner.
+:func:`max_cardinality_matching` grows any valid matching to maximum cardinality: it never
+un-pairs a vertex that is already paired, it only adds pairs, and it proves when no perfect
+matching exists. Vertices are any hashable integers; ``mate`` maps each matched vertex to its
+partner.
 """
 
 from __future__ import annotations
