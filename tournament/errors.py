@@ -10,8 +10,11 @@ the user's language and an HTTP ``status`` (400 bad input, 409 the state refuses
 - the rules core's :class:`~scoring.errors.ScoringError` and :class:`~scoring.cards.CardError` (the
   core imports no Django, so they are mapped here, not subclassed): 400, or 409 for
   ``match_finished``;
-- Django's :class:`~django.core.exceptions.ValidationError` (a model's ``full_clean``, a service
-  refusing a value): 400 ``bad_input`` with the field errors.
+- Django's :class:`~django.core.exceptions.ValidationError`: 400 ``bad_input`` with the field errors.
+  The application raises it only at the form boundary (a form's ``clean``); services and selectors
+  refuse with a :class:`UserError` (``UserError.of_fields`` when the refusal is of named fields), and
+  :func:`user_error_on_form` puts one on a bound form. The mapping stays for Django's own (a model
+  field given a value it cannot read), so that one too answers 400, not 500.
 
 :func:`user_error` is the mapping; the API's exception handler (``tournament.api.errors``) and the
 pages (:class:`UserErrorMiddleware`, and views that re-render a form with the message) both use it,
@@ -20,6 +23,7 @@ so a new endpoint cannot turn bad input into a 500 by forgetting a ``try``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -31,7 +35,15 @@ from scoring.cards import CardError
 from scoring.errors import ErrorCode, ScoringError
 from tournament.locale import in_ui_language
 
-__all__ = ["USER_ERRORS", "UserError", "UserErrorMiddleware", "scoring_message", "user_error", "user_error_of"]
+__all__ = [
+    "USER_ERRORS",
+    "UserError",
+    "UserErrorMiddleware",
+    "scoring_message",
+    "user_error",
+    "user_error_of",
+    "user_error_on_form",
+]
 
 
 class UserError(Exception):
@@ -65,6 +77,25 @@ class UserError(Exception):
         self.message_en = message_en
         self.extra = extra or {}
         self.headers = headers or {}
+
+    @classmethod
+    def of_fields(
+        cls, fields: Mapping[str, str | Sequence[str]], *, code: str = "bad_input", status: int | None = None
+    ) -> UserError:
+        """A refusal of named fields' values: ``fields`` maps each field to its message(s); the
+        error's message is all of them in order (what a caller without a form shows)."""
+        listed = {
+            name: [str(messages)] if isinstance(messages, str) else [str(m) for m in messages]
+            for name, messages in fields.items()
+        }
+        message = " ".join(message for messages in listed.values() for message in messages)
+        return cls(code, message, status=status, fields=listed)
+
+    @property
+    def messages(self) -> list[str]:
+        """Every message: each field's in order, else the one message."""
+        listed = [str(message) for messages in (self.fields or {}).values() for message in messages]
+        return listed or [self.message]
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"code": self.code, "message": self.message}
@@ -110,6 +141,14 @@ def user_error_of(error: BaseException) -> UserError:
     if mapped is None:  # pragma: no cover - USER_ERRORS and user_error are kept together above
         raise TypeError(f"not a user's error: {error!r}")
     return mapped
+
+
+def user_error_on_form(form: Any, error: UserError) -> None:
+    """Show ``error`` on a bound ``form``: each field's messages on that field when the form has
+    it, the rest (or the one message) above the form; the error's code goes with each message."""
+    for field, messages in (error.fields or {None: [error.message]}).items():
+        target = field if field in form.fields else None
+        form.add_error(target, [ValidationError(str(message), code=error.code) for message in messages])
 
 
 class UserErrorMiddleware:

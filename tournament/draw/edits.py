@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
@@ -32,6 +31,7 @@ from tournament.draw.services import (
 )
 from tournament.draw.stages import _edit_record
 from tournament.matches.event import match_event, round_event
+from tournament.errors import UserError
 from tournament.matches.models import (
     Match,
     RefereeAssignment,
@@ -83,24 +83,22 @@ def round_pairs_swap(*, round_: Round, first_pair_id: int, second_pair_id: int, 
     Returns the warnings (rematch, same department, bye, seat imbalance …) of the two tables.
     """
     if first_pair_id == second_pair_id:
-        raise ValidationError(_("Choose two different pairs."), code="same_pair")
+        raise UserError("same_pair", _("Choose two different pairs."))
     with transaction.atomic():
         locked = _locked_round(round_)
         _refuse_unless_draft(locked)
         stage = locked.stage
         if stage.format == StageFormat.ROUND_ROBIN:
-            raise ValidationError(
-                _("In a round robin the schedule decides who meets whom: move tables instead."), code="round_robin"
+            raise UserError(
+                "round_robin", _("In a round robin the schedule decides who meets whom: move tables instead.")
             )
         if _is_fixed_bracket(stage) and locked.number > 1:
-            raise ValidationError(
-                _("After the first round the bracket decides who meets whom."), code="bracket_decides"
-            )
+            raise UserError("bracket_decides", _("After the first round the bracket decides who meets whom."))
         entries = {
             e.pair_id: e for e in RoundEntry.objects.filter(round=locked, pair_id__in=(first_pair_id, second_pair_id))
         }
         if len(entries) != 2:
-            raise ValidationError(_("Both pairs must be in this round."), code="pair_not_in_round")
+            raise UserError("pair_not_in_round", _("Both pairs must be in this round."))
         a, b = entries[first_pair_id], entries[second_pair_id]
         m1, m2 = (Match.objects.select_for_update().get(pk=pk) for pk in (a.match_id, b.match_id))
         before = {m.pk: [m.ns_pair_id, m.ew_pair_id] for m in (m1, m2)}
@@ -182,14 +180,14 @@ def match_table_move(*, match: Match, table_number: int, user: Any = None) -> li
     referees already planned for those tables, and the match's own warnings.
     """
     if table_number < 1:
-        raise ValidationError({"table": _("Tables are numbered from 1.")}, code="invalid_table")
+        raise UserError.of_fields({"table": _("Tables are numbered from 1.")}, code="invalid_table")
     warnings: list[DrawWarning] = []
     with transaction.atomic():
         locked = _locked_round(match.round)
         _refuse_unless_draft(locked)
         match = Match.objects.select_for_update(of=("self",)).select_related("table").get(pk=match.pk, round=locked)
         if match.is_bye:
-            raise ValidationError(_("A bye has no table."), code="bye")
+            raise UserError("bye", _("A bye has no table."))
         table, _created = Table.objects.get_or_create(tournament_id=locked.stage.tournament_id, number=table_number)
         if match.table_id == table.pk:
             return []
@@ -233,9 +231,9 @@ def match_table_move(*, match: Match, table_number: int, user: Any = None) -> li
 def table_areas_set(*, tournament: Tournament, first: int, last: int, area: str) -> int:
     """Put tables ``first``…``last`` in ``area`` (赛区/楼层; "" for none), creating missing tables."""
     if first < 1 or last < first:
-        raise ValidationError({"last": _("Give a range of table numbers, lowest first.")}, code="invalid_range")
+        raise UserError.of_fields({"last": _("Give a range of table numbers, lowest first.")}, code="invalid_range")
     if last - first >= 10_000:
-        raise ValidationError({"last": _("At most 10,000 tables at once.")}, code="invalid_range")
+        raise UserError.of_fields({"last": _("At most 10,000 tables at once.")}, code="invalid_range")
     with transaction.atomic():
         have = set(
             Table.objects.filter(tournament=tournament, number__range=(first, last)).values_list("number", flat=True)
@@ -285,7 +283,7 @@ def round_referees_assign(
         referee_accounts_list(tournament=round_.stage.tournament).filter(pk__in=wanted).values_list("pk", flat=True)
     )
     if wanted - allowed:
-        raise ValidationError(_("Not a referee of this event."), code="not_event_referee")
+        raise UserError("not_event_referee", _("Not a referee of this event."))
     tables = list(round_.matches.filter(table__isnull=False).values_list("table_id", "table__number", "table__area"))
     try:
         plan = pairing.referees_assign(
@@ -295,13 +293,13 @@ def round_referees_assign(
             by_area=by_area,
         )
     except DrawError as error:
-        raise ValidationError(draw_message(error), code=error.code) from error
+        raise UserError(error.code, draw_message(error)) from error
     table_ids = {number: table_id for table_id, number, _area in tables}
     reason = "referee plan"
     with transaction.atomic():
         locked = _locked_round(round_)
         if locked.status == RoundStatus.FINISHED:
-            raise ValidationError(_("The round is finished."), code="round_finished")
+            raise UserError("round_finished", _("The round is finished."))
         existing = {a.table_id: a for a in RefereeAssignment.objects.filter(round=locked)}
         create: list[RefereeAssignment] = []
         update: list[RefereeAssignment] = []
@@ -350,32 +348,28 @@ def round_tables_assign(
     """
     tournament = round_.stage.tournament
     if referee is not None and not referee_accounts_list(tournament=tournament).filter(pk=referee.pk).exists():
-        raise ValidationError({"referee": ValidationError(_("Not a referee of this event."), code="not_event_referee")})
+        raise UserError.of_fields({"referee": _("Not a referee of this event.")}, code="not_event_referee")
     by_range, by_area = first is not None, area is not None and area.strip() != ""
     if by_range == by_area:
-        raise ValidationError(_("Give either a range of tables or an area."), code="tables_required")
+        raise UserError("tables_required", _("Give either a range of tables or an area."))
     matches = round_.matches.filter(table__isnull=False, table__tournament=tournament)
     if by_range:
         last = first if last is None else last
         if first is None or first < 1 or last < first:
-            raise ValidationError(
-                {"last": ValidationError(_("Give a range of table numbers, lowest first."), code="invalid_range")}
-            )
+            raise UserError.of_fields({"last": _("Give a range of table numbers, lowest first.")}, code="invalid_range")
         matches = matches.filter(table__number__range=(first, last))
-        missing: dict[str, Any] = {
-            "first": ValidationError(_("No table of this round is in that range."), code="no_tables")
-        }
+        missing = {"first": _("No table of this round is in that range.")}
     else:
         matches = matches.filter(table__area=(area or "").strip())
-        missing = {"area": ValidationError(_("No table of this round is in that area."), code="no_tables")}
+        missing = {"area": _("No table of this round is in that area.")}
     table_ids = list(matches.values_list("table_id", flat=True))
     if not table_ids:
-        raise ValidationError(missing)
+        raise UserError.of_fields(missing, code="no_tables")
     reason = "referee tables by hand"
     with transaction.atomic():
         locked = _locked_round(round_)
         if locked.status == RoundStatus.FINISHED:
-            raise ValidationError(_("The round is finished."), code="round_finished")
+            raise UserError("round_finished", _("The round is finished."))
         existing = {a.table_id: a for a in RefereeAssignment.objects.filter(round=locked, table_id__in=table_ids)}
         create: list[RefereeAssignment] = []
         update: list[RefereeAssignment] = []

@@ -37,7 +37,6 @@ import secrets
 from collections import defaultdict
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -61,6 +60,7 @@ from tournament.draw.pairing_groups import groups_round, snake_groups, walkovers
 from tournament.draw.stages import BRACKET_FIXED, _drawn_pairs, stage_entrants
 from tournament.draw.tables import table_ids_ensure
 from tournament.draw.three_seats import three_seat_round_create
+from tournament.errors import UserError
 from tournament.locale import in_ui_language
 from tournament.matches.event import round_event, stage_event
 from tournament.matches.models import (
@@ -315,7 +315,7 @@ def bracket_after_result(*, match: Match, user: Any = None) -> Round | None:
 def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool = False, user: Any = None) -> Round:
     """Draw the stage's next round as a draft: tables numbered top-ranked first, byes finished.
 
-    Raises ValidationError with the draw's message (in the user's language) when the round
+    Raises UserError with the draw's message (in the user's language) when the round
     cannot be drawn as asked (e.g. ``no_pairing_without_rematch``; the organiser may then
     allow rematches explicitly). ``seed`` defaults to a fresh random one; it is stored with the
     round (a fixed bracket keeps the seed it was drawn with).
@@ -324,10 +324,10 @@ def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool =
         # Locking the stage serialises two organisers drawing at once (else: two round Ns).
         locked = Stage.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=stage.pk)
         if locked.rounds.filter(status=RoundStatus.DRAFT).exists():
-            raise ValidationError(_("A draft round exists already: publish or delete it first."), code="draft_exists")
+            raise UserError("draft_exists", _("A draft round exists already: publish or delete it first."))
         playing = Match.objects.filter(round__stage=locked, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
         if playing.exists():
-            raise ValidationError(_("The current round is still being played."), code="round_playing")
+            raise UserError("round_playing", _("The current round is still being played."))
         number = (locked.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         seed = secrets.randbelow(2**31) if seed is None else seed
         if locked.format == StageFormat.POINTS:  # three-seat tables (Dou Dizhu, docs/rules.md §10)
@@ -337,7 +337,7 @@ def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool =
         try:
             draw, updates = _generate(locked, number, seed, allow_rematches)
         except DrawError as error:
-            raise ValidationError(draw_message(error), code=error.code) from error
+            raise UserError(error.code, draw_message(error)) from error
         if any(locked.options.get(key) != value for key, value in updates.items()):
             locked.options = {**locked.options, **updates}
             history_author(locked, user)
@@ -417,7 +417,7 @@ def _locked_round(round_: Round) -> Round:
 
 def _refuse_unless_draft(round_: Round) -> None:
     if round_.status != RoundStatus.DRAFT:
-        raise ValidationError(_("A published round cannot be changed; un-publish it first."), code="not_draft")
+        raise UserError("not_draft", _("A published round cannot be changed; un-publish it first."))
 
 
 @event_write("round_", of=round_event)
@@ -429,7 +429,7 @@ def round_publish(*, round_: Round, user: Any = None) -> Round:
     with transaction.atomic():
         locked = _locked_round(round_)
         if locked.status != RoundStatus.DRAFT:
-            raise ValidationError(_("Only a draft round can be published."), code="not_draft")
+            raise UserError("not_draft", _("Only a draft round can be published."))
         stage = locked.stage
         bracket = stage_bracket(stage=stage)
         if bracket is not None:
@@ -438,12 +438,12 @@ def round_publish(*, round_: Round, user: Any = None) -> Round:
             except DrawError:
                 current = set()
             if current != _pairs_of_round(locked):
-                raise ValidationError(
+                raise UserError(
+                    "stale_bracket_round",
                     _(
                         "The bracket has changed since this round was drawn (a result or a withdrawal): "
                         "delete it and draw it again."
                     ),
-                    code="stale_bracket_round",
                 )
         locked.status = RoundStatus.PUBLISHED
         locked.published_at = timezone.now()
@@ -474,13 +474,11 @@ def round_unpublish(*, round_: Round, user: Any = None, reason: str = "") -> Rou
     with transaction.atomic():
         locked = _locked_round(round_)
         if locked.status == RoundStatus.DRAFT:
-            raise ValidationError(_("The round is not published."), code="not_published")
+            raise UserError("not_published", _("The round is not published."))
         if locked.stage.rounds.filter(number__gt=locked.number).exists():
-            raise ValidationError(_("A later round has been drawn already."), code="later_round")
+            raise UserError("later_round", _("A later round has been drawn already."))
         if round_has_results(round_=locked):
-            raise ValidationError(
-                _("A result has been entered: the round can no longer be un-published."), code="has_results"
-            )
+            raise UserError("has_results", _("A result has been entered: the round can no longer be un-published."))
         locked.status = RoundStatus.DRAFT
         locked.published_at = None
         locked.started_at = locked.ends_at = locked.time_called_at = None
@@ -505,7 +503,7 @@ def round_delete(*, round_: Round, user: Any = None, reason: str = "") -> None:
     with transaction.atomic():
         locked = _locked_round(round_)
         if locked.status != RoundStatus.DRAFT:
-            raise ValidationError(_("Only a draft round can be deleted."), code="not_draft")
+            raise UserError("not_draft", _("Only a draft round can be deleted."))
         for flag in AdvancementFlag.objects.filter(round=locked, status=AdvancementFlagStatus.OPEN):
             flag_decision_record(
                 flag,

@@ -13,7 +13,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -26,6 +25,7 @@ from tournament.draw.pairing import (
     Entrant,
 )
 from tournament.draw.three_seats import points_stage_options
+from tournament.errors import UserError
 from tournament.games import game_entry
 from tournament.matches.event import stage_event
 from tournament.matches.models import (
@@ -80,7 +80,7 @@ def _stage_options(format: str, options: dict[str, Any] | None) -> dict[str, Any
     if format == StageFormat.POINTS:
         errors.update(points_stage_options(options))
     if errors:
-        raise ValidationError(errors)
+        raise UserError.of_fields(errors)
     return options
 
 
@@ -105,11 +105,13 @@ def stage_create(
         rules = stage_rules_resolve(tournament=tournament, rule_profile=rule_profile, rule_overrides=rule_overrides)
         rules.check_stage(format)
     except ScoringError as error:
-        raise ValidationError({"rule_overrides": error.message}) from error
+        raise UserError.of_fields({"rule_overrides": error.message}) from error
     _check_game(tournament=tournament, rules=rules, rule_profile=rule_profile, rule_overrides=rule_overrides)
     entry = game_entry(tournament.game)
     if format not in entry.stage_formats:
-        raise ValidationError({"format": _("A %(game)s event has no stage of this format.") % {"game": entry.label}})
+        raise UserError.of_fields(
+            {"format": _("A %(game)s event has no stage of this format.") % {"game": entry.label}}
+        )
     stage = Stage(
         tournament=tournament,
         name=name,
@@ -140,7 +142,7 @@ def _check_game(
         "own": labels.rule_value("game", tournament.game),
     }
     overridden = "game" in (rule_overrides or {}) or "game" in tournament.rule_overrides
-    raise ValidationError({"rule_overrides" if overridden and not rule_profile else "rule_profile": message})
+    raise UserError.of_fields({"rule_overrides" if overridden and not rule_profile else "rule_profile": message})
 
 
 def _advanced_seeds(stage: Stage) -> dict[int, int]:
@@ -242,33 +244,33 @@ def stage_advance(
     the group, then by group: group 1's winner, group 2's winner, …, group 1's runner-up, …
     """
     if next_stage.tournament_id != stage.tournament_id or next_stage.order <= stage.order:
-        raise ValidationError(_("Pairs advance into a later stage of the same tournament."), code="invalid_stage")
+        raise UserError("invalid_stage", _("Pairs advance into a later stage of the same tournament."))
     count = count if count is not None else stage.advance_count
     if not count:
-        raise ValidationError({"count": _("Say how many pairs advance.")}, code="count_required")
+        raise UserError.of_fields({"count": _("Say how many pairs advance.")}, code="count_required")
     if next_stage.rounds.exists():
-        raise ValidationError(_("The next stage has been drawn already."), code="next_stage_started")
+        raise UserError("next_stage_started", _("The next stage has been drawn already."))
     unfinished = Match.objects.filter(round__stage=stage, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
     if not stage.rounds.exists() or stage.rounds.filter(status=RoundStatus.DRAFT).exists() or unfinished.exists():
-        raise ValidationError(_("Every round of this stage needs its results first."), code="stage_not_finished")
+        raise UserError("stage_not_finished", _("Every round of this stage needs its results first."))
     unsigned = Match.objects.filter(round__stage=stage, status=MatchStatus.FINISHED, ew_pair__isnull=False)
     if MatchStatus.FINISHED not in counted_statuses(stage=stage) and unsigned.exists():
         # the event counts signed-off results only: advancing now would leave these out
-        raise ValidationError(_("Every result of this stage must be signed off first."), code="results_unsigned")
+        raise UserError("results_unsigned", _("Every result of this stage must be signed off first."))
     by_rank, per_group, lots_seed = _advancement_order(stage=stage, count=count)
     reason = reason_clean(reason, required=bool(overrides))
     chosen = list(by_rank)
     active = set(stage.tournament.pairs.exclude(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
     for leaving, joining in overrides:
         if leaving not in chosen:
-            raise ValidationError(_("Pair %(pair)s is not among the pairs advancing.") % {"pair": leaving})
+            raise UserError("bad_input", _("Pair %(pair)s is not among the pairs advancing.") % {"pair": leaving})
         if joining in chosen or joining not in active:
-            raise ValidationError(_("Pair %(pair)s cannot take that place.") % {"pair": joining})
+            raise UserError("bad_input", _("Pair %(pair)s cannot take that place.") % {"pair": joining})
         chosen[chosen.index(leaving)] = joining
     with transaction.atomic():
         next_stage = Stage.objects.select_for_update().get(pk=next_stage.pk)
         if next_stage.rounds.exists():
-            raise ValidationError(_("The next stage has been drawn already."), code="next_stage_started")
+            raise UserError("next_stage_started", _("The next stage has been drawn already."))
         if lots_seed is not None:
             locked_stage = Stage.objects.select_for_update().get(pk=stage.pk)
             locked_stage.options = {**locked_stage.options, "lots_seed": lots_seed}
@@ -314,14 +316,14 @@ def _advancement_order(*, stage: Stage, count: int, draw_lots: bool = True) -> t
             placings = stage_ranking_get(stage=stage).standings.rows
             eligible = [row.entrant for row in placings if int(row.entrant) not in withdrawn]
         if count < 2 or count > len(eligible):
-            raise ValidationError(
+            raise UserError.of_fields(
                 {"count": _("Between 2 and %(n)d pairs can advance.") % {"n": len(eligible)}}, code="invalid_count"
             )
         by_rank = [int(entrant) for entrant in eligible[:count]]
     else:
         smallest = min(len(group) for group in groups)
         if count < 1 or count > smallest or count * len(groups) < 2:
-            raise ValidationError(
+            raise UserError.of_fields(
                 {"count": _("Between 1 and %(n)d pairs of each group can advance.") % {"n": smallest}},
                 code="invalid_count",
             )
@@ -341,7 +343,7 @@ def stage_advancing_now(*, next_stage: Stage) -> list[int] | None:
         return None
     try:
         by_rank, _per_group, _lots = _advancement_order(stage=stage, count=int(record["count"]), draw_lots=False)
-    except (ValidationError, KeyError, TypeError, ValueError):
+    except (UserError, KeyError, TypeError, ValueError):
         return None
     chosen = list(by_rank)
     for leaving, joining in record.get("overrides") or []:

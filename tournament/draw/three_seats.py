@@ -18,12 +18,12 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from tournament.audit import history_author
 from tournament.draw.pairing_three_seats import ThreeSeatDraw, ThreeSeatPlayer, three_seat_draw
 from tournament.draw.tables import table_ids_ensure
+from tournament.errors import UserError
 from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundStatus, Stage
 from tournament.rules import rules_for_stage
 from tournament.standings.selectors import stage_ranking_get
@@ -114,14 +114,12 @@ def three_seat_round_create(*, stage: Stage, pair_ids: list[int], number: int, s
     """Draw round ``number`` of a points stage as a draft (call inside ``round_draw``'s lock)."""
     rounds = stage.options.get("rounds")
     if isinstance(rounds, int) and number > rounds:
-        raise ValidationError(
-            _("This stage has %(n)d rounds; they are all drawn.") % {"n": rounds}, code="stage_complete"
-        )
+        raise UserError("stage_complete", _("This stage has %(n)d rounds; they are all drawn.") % {"n": rounds})
     players, pending = three_seat_players(stage=stage, pair_ids=pair_ids)
     if pending:
-        raise ValidationError(_("The cut cannot be made yet: %(why)s") % {"why": pending}, code="cut_pending")
+        raise UserError("cut_pending", _("The cut cannot be made yet: %(why)s") % {"why": pending})
     if len(players) < 3:
-        raise ValidationError(_("A three-seat round needs at least 3 players."), code="too_few_players")
+        raise UserError("too_few_players", _("A three-seat round needs at least 3 players."))
     reseat = rules_for_stage(stage).reseat.value
     draw = three_seat_draw(players=players, round_number=number, seed=seed, reseat=reseat)  # type: ignore[arg-type]
     round_ = Round(

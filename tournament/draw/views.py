@@ -1,7 +1,7 @@
 """Organiser pages of the draw: stages, generating and editing a round, referees, the draw sheet.
 
 Thin views: a form checks the shape, a service in ``tournament.draw.services`` does the work and
-raises ``ValidationError`` with a message for the organiser. Every lookup is scoped to the
+raises ``UserError`` with a message for the organiser. Every lookup is scoped to the
 organiser's tournament (``organiser_view``): anything else is 404.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
@@ -45,7 +44,7 @@ from tournament.draw.selectors import (
     round_table_referees,
     round_warnings,
 )
-from tournament.errors import USER_ERRORS, UserError, user_error_of
+from tournament.errors import USER_ERRORS, UserError, user_error_of, user_error_on_form
 from tournament.matches.correction_selectors import stage_flags_get
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.matches.referees import referee_accounts_list
@@ -53,7 +52,6 @@ from tournament.matches.table_links import table_qr_codes
 from tournament.matches.table_selectors import round_seating
 from tournament.registration.models import PairStatus, Tournament
 from tournament.registration.roles import organiser_view
-from tournament.registration.views import add_service_errors
 from tournament.rules import stage_profile_name, stage_rules_lines
 from tournament.standings.selectors import stage_ranking_get
 
@@ -65,12 +63,6 @@ def _stage(tournament: Tournament, stage_id: int) -> Stage:
 def _round(tournament: Tournament, round_id: int) -> Round:
     rounds = Round.objects.filter(stage__tournament=tournament).select_related("stage__tournament")
     return get_object_or_404(rounds, pk=round_id)
-
-
-def _error_text(error: ValidationError | UserError) -> str:
-    if isinstance(error, UserError):
-        return error.message
-    return " ".join(str(m) for m in error.messages)
 
 
 def _warn(request: HttpRequest, warnings: list[DrawWarning]) -> None:
@@ -87,8 +79,8 @@ def stage_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             stage = draw_stages.stage_create(tournament=tournament, user=request.user, **form.service_kwargs())
-        except ValidationError as error:
-            add_service_errors(form, error)
+        except UserError as error:
+            user_error_on_form(form, error)
         else:
             messages.success(request, _("Stage %(stage)s added.") % {"stage": stage.name})
             return redirect("draw:stage", tournament_id=tournament.pk, stage_id=stage.pk)
@@ -174,8 +166,8 @@ def round_generate(request: HttpRequest, tournament: Tournament, stage_id: int) 
                 allow_rematches=form.cleaned_data["allow_rematches"],
                 user=request.user,
             )
-        except ValidationError as error:
-            add_service_errors(form, error)
+        except UserError as error:
+            user_error_on_form(form, error)
         else:
             messages.success(request, _("Round %(number)d drawn: check it, then publish.") % {"number": round_.number})
             return redirect("draw:round", tournament_id=tournament.pk, round_id=round_.pk)
@@ -206,8 +198,8 @@ def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -
                 reason=form.cleaned_data["reason"],
                 user=request.user,
             )
-        except (ValidationError, UserError) as error:  # UserError: the reason
-            add_service_errors(form, error)
+        except UserError as error:
+            user_error_on_form(form, error)
         else:
             messages.success(request, _("The pairs advance into %(stage)s.") % {"stage": next_stage.name})
             return redirect("draw:stage", tournament_id=tournament.pk, stage_id=next_stage.pk)
@@ -340,8 +332,8 @@ def round_swap(request: HttpRequest, tournament: Tournament, round_id: int) -> H
                 second_pair_id=form.cleaned_data["second"],
                 user=request.user,
             )
-        except ValidationError as error:
-            messages.error(request, _error_text(error))
+        except UserError as error:
+            messages.error(request, error.message)
         else:
             messages.success(request, _("The two pairs were swapped."))
             _warn(request, warnings)
@@ -359,8 +351,8 @@ def round_move(request: HttpRequest, tournament: Tournament, round_id: int) -> H
         match = get_object_or_404(Match.objects.filter(round=round_), pk=form.cleaned_data["match"])
         try:
             warnings = edits.match_table_move(match=match, table_number=form.cleaned_data["table"], user=request.user)
-        except ValidationError as error:
-            messages.error(request, _error_text(error))
+        except UserError as error:
+            messages.error(request, error.message)
         else:
             messages.success(request, _("The match was moved."))
             _warn(request, warnings)
@@ -373,8 +365,8 @@ def round_publish(request: HttpRequest, tournament: Tournament, round_id: int) -
     round_ = _round(tournament, round_id)
     try:
         services.round_publish(round_=round_, user=request.user)
-    except ValidationError as error:
-        messages.error(request, _error_text(error))
+    except UserError as error:
+        messages.error(request, error.message)
     else:
         messages.success(request, _("Round %(number)d published.") % {"number": round_.number})
     return redirect("draw:round", tournament_id=tournament.pk, round_id=round_.pk)
@@ -386,8 +378,8 @@ def round_unpublish(request: HttpRequest, tournament: Tournament, round_id: int)
     round_ = _round(tournament, round_id)
     try:
         services.round_unpublish(round_=round_, user=request.user, reason=request.POST.get("reason", ""))
-    except (ValidationError, UserError) as error:  # UserError: the reason
-        messages.error(request, _error_text(error))
+    except UserError as error:
+        messages.error(request, error.message)
     else:
         messages.success(request, _("Round %(number)d is a draft again.") % {"number": round_.number})
     return redirect("draw:round", tournament_id=tournament.pk, round_id=round_.pk)
@@ -399,8 +391,8 @@ def round_delete(request: HttpRequest, tournament: Tournament, round_id: int) ->
     round_ = _round(tournament, round_id)
     try:
         services.round_delete(round_=round_, user=request.user)
-    except ValidationError as error:
-        messages.error(request, _error_text(error))
+    except UserError as error:
+        messages.error(request, error.message)
         return redirect("draw:round", tournament_id=tournament.pk, round_id=round_.pk)
     messages.success(request, _("The draft was deleted."))
     return redirect("draw:stage", tournament_id=tournament.pk, stage_id=round_.stage_id)
@@ -448,8 +440,8 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
                 by_area=form.cleaned_data["by_area"],
                 user=request.user,
             )
-        except ValidationError as error:
-            add_service_errors(form, error)
+        except UserError as error:
+            user_error_on_form(form, error)
         else:
             messages.success(request, _("Referees assigned."))
             _warn(request, [w for item in plan for w in item.warnings])
@@ -465,8 +457,8 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
                 area=(data["area"] or "").strip() or None,
                 user=request.user,
             )
-        except ValidationError as error:
-            add_service_errors(by_hand, error)
+        except UserError as error:
+            user_error_on_form(by_hand, error)
         else:
             messages.success(request, _("%(count)d tables assigned.") % {"count": count})
             return redirect("draw:referees", tournament_id=tournament.pk, round_id=round_.pk)
@@ -518,8 +510,8 @@ def table_areas(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             count = edits.table_areas_set(tournament=tournament, **form.cleaned_data)
-        except ValidationError as error:
-            add_service_errors(form, error)
+        except UserError as error:
+            user_error_on_form(form, error)
         else:
             messages.success(request, _("%(count)d tables updated.") % {"count": count})
             return redirect("draw:tables", tournament_id=tournament.pk)

@@ -16,13 +16,13 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
 from scoring.standings import assign_tiers
+from tournament.errors import UserError
 from tournament.exports.models import PrizeRanking, PrizeTier
 from tournament.exports.selectors import PairCard, pair_cards
 from tournament.matches.models import Stage
@@ -64,7 +64,7 @@ class AwardList:
 
 @event_write("tournament", of=tournament_event)
 def prize_tiers_set(*, tournament: Tournament, tiers: Sequence[TierData]) -> list[PrizeTier]:
-    """Replace the tournament's tiers by ``tiers`` (best first). ValidationError, nothing written, for
+    """Replace the tournament's tiers by ``tiers`` (best first). UserError, nothing written, for
     an empty or duplicate name or a count below 1."""
     cleaned = [TierData(name=clean_text(tier.name), pair_count=tier.pair_count) for tier in tiers]
     errors: list[str] = []
@@ -83,7 +83,7 @@ def prize_tiers_set(*, tournament: Tournament, tiers: Sequence[TierData]) -> lis
         if not isinstance(tier.pair_count, int) or tier.pair_count < 1:
             errors.append(_("Prize %(position)d needs at least 1 pair.") % {"position": position})
     if errors:
-        raise ValidationError(errors)
+        raise UserError.of_fields({"tiers": errors})
     with transaction.atomic():
         # One by one (not in bulk) so the audit history records every removed and added tier.
         for old in PrizeTier.objects.filter(tournament=tournament):
@@ -104,7 +104,7 @@ def prize_stage_set(*, tournament: Tournament, stage: Stage | None) -> PrizeRank
     """Award the prizes from ``stage``'s ranking (None: the last stage). Lots drawn for another
     stage no longer apply."""
     if stage is not None and stage.tournament_id != tournament.pk:
-        raise ValidationError(_("That stage is not part of this tournament."))
+        raise UserError("bad_input", _("That stage is not part of this tournament."))
     with transaction.atomic():
         ranking = _ranking(tournament)
         if ranking.stage_id != (stage.pk if stage else None):

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import IO
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
@@ -20,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.bounds import column_max
-from tournament.errors import scoring_message
+from tournament.errors import UserError, scoring_message
 from tournament.exports import headers as h
 from tournament.exports.forms import ExportForm, PrizeStageForm, PrizeTierFormSet
 from tournament.exports.models import ExportJob, ExportKind, ExportStatus, PrizeTier
@@ -221,7 +220,7 @@ def prizes(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             tiers = [tier for form in tier_forms.forms if (tier := form.tier()) is not None]
             try:
                 prize_tiers_set(tournament=tournament, tiers=tiers)
-            except ValidationError as error:
+            except UserError as error:
                 tier_errors = error.messages
             else:
                 messages.success(request, _("Prize tiers saved."))

@@ -16,12 +16,11 @@ It also says how a write of this app and the ones above it finds its event for t
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
-from tournament.errors import scoring_message
+from tournament.errors import UserError, scoring_message
 from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, Round, Stage
 from tournament.registration.models import Tournament
 from tournament.rules import stage_rules_resolve
@@ -88,7 +87,7 @@ def stages_follow_rules(*, tournament: Tournament) -> None:
     """The event's rules were edited (its row locked, the new choice on it): refused once a round is
     drawn; else every stage's stored rules resolved again (its own profile and overrides on top)."""
     if tournament_drawn(tournament=tournament):
-        raise ValidationError({"rule_profile": rules_locked_reason()}, code="rules_locked")
+        raise UserError.of_fields({"rule_profile": rules_locked_reason()}, code="rules_locked")
     stages = list(Stage.objects.select_for_update().filter(tournament=tournament))
     for stage in stages:
         try:
@@ -96,7 +95,7 @@ def stages_follow_rules(*, tournament: Tournament) -> None:
                 tournament=tournament, rule_profile=stage.rule_profile, rule_overrides=stage.rule_overrides
             ).to_json()
         except ScoringError as exc:
-            raise ValidationError(
+            raise UserError.of_fields(
                 {
                     "rule_overrides": _("Stage %(stage)s: %(message)s")
                     % {"stage": stage.name, "message": scoring_message(exc)}
@@ -108,6 +107,4 @@ def stages_follow_rules(*, tournament: Tournament) -> None:
 def event_delete_check(*, tournament: Tournament) -> None:
     """An event with results is not deleted: it is archived."""
     if tournament_has_results(tournament=tournament):
-        raise ValidationError(
-            _("This event has results: it cannot be deleted. Archive it instead."), code="has_results"
-        )
+        raise UserError("has_results", _("This event has results: it cannot be deleted. Archive it instead."))

@@ -14,7 +14,6 @@ from __future__ import annotations
 import segno
 from django.contrib import messages
 from django.contrib.auth import login
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,12 +22,12 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournament.errors import UserError, user_error_on_form
 from tournament.matches import referees as services
 from tournament.matches.forms import RefereeForm
 from tournament.matches.models import Referee, Round
 from tournament.registration.models import Tournament
 from tournament.registration.roles import organiser_view
-from tournament.registration.views import add_service_errors
 
 _SESSION_KEY = "referee_links"
 
@@ -58,8 +57,8 @@ def referee_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             referee = services.referee_create(tournament=tournament, **form.cleaned_data, user=request.user)
-        except ValidationError as error:
-            add_service_errors(form, error)
+        except UserError as error:
+            user_error_on_form(form, error)
         else:
             _keep_link(request, referee, services.referee_link_issue(referee=referee, user=request.user))
             messages.success(request, _("Referee %(name)s added.") % {"name": referee.name})
@@ -123,8 +122,8 @@ def referee_detail(request: HttpRequest, tournament: Tournament, referee_id: int
     if request.method == "POST" and form.is_valid():
         try:
             services.referee_update(referee=referee, **form.cleaned_data, user=request.user)
-        except ValidationError as error:
-            add_service_errors(form, error)
+        except UserError as error:
+            user_error_on_form(form, error)
         else:
             messages.success(request, _("Saved."))
             return redirect("matches:referee", tournament_id=tournament.pk, referee_id=referee.pk)
@@ -155,8 +154,8 @@ def referee_link_reset(request: HttpRequest, tournament: Tournament, referee_id:
     referee = _referee(tournament, referee_id)
     try:
         issued = services.referee_link_issue(referee=referee, user=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
+    except UserError as error:
+        messages.error(request, error.message)
     else:
         _keep_link(request, referee, issued)
         messages.success(request, _("A new sign-in link is ready; the old one no longer works."))
@@ -192,12 +191,12 @@ def referee_sign_in(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         try:
             user = services.referee_link_redeem(token=token)
-        except ValidationError as error:
-            context = {"error": " ".join(error.messages), "link": link}
+        except UserError as error:
+            context = {"error": error.message, "link": link}
             return render(request, "matches/referee_sign_in.html", context, status=400)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("matches:referee_home")
     refusal = services.referee_link_refusal(link=link)
-    error = " ".join(refusal.messages) if refusal is not None else None
+    error = refusal.message if refusal is not None else None
     status = 400 if error else 200
     return render(request, "matches/referee_sign_in.html", {"error": error, "link": link}, status=status)

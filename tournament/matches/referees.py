@@ -8,7 +8,7 @@ a new link, revokes the old one and signs out the phone that used it (the accoun
 changes); a deactivated referee cannot sign in and is signed out at their next request.
 
 Every change is audited (django-simple-history rows with the organiser and the client address).
-Bad input raises ``ValidationError`` with a message for the organiser and changes nothing.
+Bad input raises ``UserError`` with a message for the organiser and changes nothing.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
@@ -31,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from tournament import labels
 from tournament.audit import history_author
+from tournament.errors import UserError
 from tournament.matches.access import ACTIVE_ROUND
 from tournament.matches.models import (
     ChiefReferee,
@@ -72,7 +72,7 @@ def _check_unique(*, tournament: Tournament, name: str, phone: str, employee_num
     if employee_number and others.filter(employee_number=employee_number).exists():
         errors["employee_number"] = _("This event already has a referee with that employee number.")
     if errors:
-        raise ValidationError(errors, code="duplicate")
+        raise UserError.of_fields(errors, code="duplicate")
 
 
 @event_write("tournament", of=tournament_event)
@@ -82,9 +82,9 @@ def referee_create(
     """A new referee of ``tournament`` with its own account (no password; see the module)."""
     name, phone, employee_number = _clean(name), _clean(phone), _clean(employee_number)
     if not name:
-        raise ValidationError({"name": _("Give the referee's name.")}, code="name_required")
+        raise UserError.of_fields({"name": _("Give the referee's name.")}, code="name_required")
     if len(name) > 60:
-        raise ValidationError({"name": _("At most 60 characters.")}, code="too_long")
+        raise UserError.of_fields({"name": _("At most 60 characters.")}, code="too_long")
     _check_unique(tournament=tournament, name=name, phone=phone, employee_number=employee_number, exclude=None)
     with transaction.atomic():
         account = get_user_model()(
@@ -101,7 +101,7 @@ def referee_create(
             with transaction.atomic():
                 referee.save()
         except IntegrityError as error:  # a concurrent create of the same name
-            raise ValidationError({"name": _("This event already has a referee of that name.")}) from error
+            raise UserError.of_fields({"name": _("This event already has a referee of that name.")}) from error
     return referee
 
 
@@ -112,7 +112,7 @@ def referee_update(
     """Change a referee's name, phone or employee number."""
     name, phone, employee_number = _clean(name), _clean(phone), _clean(employee_number)
     if not name:
-        raise ValidationError({"name": _("Give the referee's name.")}, code="name_required")
+        raise UserError.of_fields({"name": _("Give the referee's name.")}, code="name_required")
     _check_unique(
         tournament=referee.tournament, name=name, phone=phone, employee_number=employee_number, exclude=referee.pk
     )
@@ -143,7 +143,7 @@ def referee_link_issue(*, referee: Referee, user: Any = None) -> IssuedLink:
     with transaction.atomic():
         referee = Referee.objects.select_for_update(of=("self",)).select_related("user").get(pk=referee.pk)
         if not referee.active:
-            raise ValidationError(_("This referee is deactivated; activate them first."), code="inactive")
+            raise UserError("inactive", _("This referee is deactivated; activate them first."))
         _revoke_open_links(referee=referee, user=user, now=now)
         link = RefereeSignInLink(
             referee=referee,
@@ -168,23 +168,17 @@ def referee_link_find(*, token: str) -> RefereeSignInLink | None:
     )
 
 
-def referee_link_refusal(*, link: RefereeSignInLink | None) -> ValidationError | None:
+def referee_link_refusal(*, link: RefereeSignInLink | None) -> UserError | None:
     """Why ``link`` cannot sign in now (``None``: it can). The sign-in page asks this before
     the button is pressed, and ``referee_link_redeem`` asks it again under the row lock."""
     if link is None or link.revoked_at is not None:
-        return ValidationError(
-            _("This sign-in link is not valid. Ask the organiser for a new one."), code="link_invalid"
-        )
+        return UserError("link_invalid", _("This sign-in link is not valid. Ask the organiser for a new one."))
     if link.used_at is not None:
-        return ValidationError(
-            _("This sign-in link has already been used. Ask the organiser for a new one."), code="link_used"
-        )
+        return UserError("link_used", _("This sign-in link has already been used. Ask the organiser for a new one."))
     if link.expires_at <= timezone.now():
-        return ValidationError(
-            _("This sign-in link has expired. Ask the organiser for a new one."), code="link_expired"
-        )
+        return UserError("link_expired", _("This sign-in link has expired. Ask the organiser for a new one."))
     if not link.referee.active or not link.referee.user.is_active:
-        return ValidationError(_("This referee account is deactivated."), code="inactive")
+        return UserError("inactive", _("This referee account is deactivated."))
     return None
 
 
@@ -237,9 +231,11 @@ def chief_referee_set(*, referee: Referee, chief: bool, user: Any = None) -> Non
     reaches every table of the event, records adjustments (forfeits, penalties) and sees the
     audit trail and the rounds being played (``tournament.matches.access``)."""
     with transaction.atomic():
-        current = ChiefReferee.objects.select_for_update().filter(
-            tournament_id=referee.tournament_id, user_id=referee.user_id
-        ).first()
+        current = (
+            ChiefReferee.objects.select_for_update()
+            .filter(tournament_id=referee.tournament_id, user_id=referee.user_id)
+            .first()
+        )
         if chief and current is None:
             row = ChiefReferee(tournament_id=referee.tournament_id, user_id=referee.user_id)
             history_author(row, user, "chief referee named")

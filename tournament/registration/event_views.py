@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -13,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.errors import ScoringError
 from scoring.profiles import options_for
-from tournament.errors import UserError
+from tournament.errors import UserError, user_error_on_form
 from tournament.labels import rule_value
 from tournament.matches import event
 from tournament.registration import lifecycle
@@ -36,14 +35,6 @@ def _initial(tournament: Tournament) -> dict[str, Any]:
     for key in TournamentEditForm.OVERRIDES:
         initial[key] = tournament.rule_overrides.get(key)
     return initial
-
-
-def _add_errors(form: Any, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, field_errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, field_errors)
-    else:
-        form.add_error(None, error)
 
 
 def _show_profile_values(form: TournamentEditForm, tournament: Tournament) -> None:
@@ -84,10 +75,8 @@ def event_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
                 auto_confirm_minutes=data["auto_confirm_minutes"],
                 user=request.user,
             )
-        except ValidationError as error:
-            _add_errors(form, error)
         except UserError as error:
-            form.add_error(None, error.message)
+            user_error_on_form(form, error)
         else:
             messages.success(request, _("Event saved."))
             return redirect("registration:event", tournament_id=tournament.pk)
@@ -120,9 +109,8 @@ def event_status(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             lifecycle.tournament_status_set(
                 tournament=tournament, status=request.POST.get("status", ""), user=request.user
             )
-    except (ValidationError, UserError) as error:
-        text = error.message if isinstance(error, UserError) else " ".join(error.messages)
-        messages.error(request, text)
+    except UserError as error:
+        messages.error(request, error.message)
     else:
         messages.success(
             request, _("The event is now: %(status)s.") % {"status": TournamentStatus(tournament.status).label}
@@ -140,10 +128,8 @@ def event_delete(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         else:
             try:
                 lifecycle.tournament_delete(tournament=tournament, user=request.user)
-            except ValidationError as error:
-                _add_errors(form, error)
             except UserError as error:
-                form.add_error(None, error.message)
+                user_error_on_form(form, error)
             else:
                 messages.success(request, _("Event %(event)s deleted.") % {"event": tournament.name})
                 return redirect("home")

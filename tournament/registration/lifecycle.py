@@ -33,7 +33,6 @@ from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -157,18 +156,18 @@ def tournament_status_set(*, tournament: Tournament, status: str, user: Any = No
     """Move the event to ``status`` (one step, see :data:`MOVES`); archive with
     :func:`tournament_archive`, unarchive with :func:`tournament_unarchive`."""
     if status not in ORDER:
-        raise ValidationError({"status": _("Unknown status.")}, code="bad_status")
+        raise UserError.of_fields({"status": _("Unknown status.")}, code="bad_status")
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if locked.status == S.ARCHIVED:
             raise EventArchived(locked.name)
         if status == S.ARCHIVED:
-            raise ValidationError(_("Use “Archive” to archive an event."), code="use_archive")
+            raise UserError("use_archive", _("Use “Archive” to archive an event."))
         if status != locked.status and status not in MOVES[locked.status]:
-            raise ValidationError(
+            raise UserError(
+                "bad_status_move",
                 _("An event cannot go from “%(old)s” to “%(new)s”.")
                 % {"old": S(locked.status).label, "new": S(status).label},
-                code="bad_status_move",
             )
         locked.status = status
         locked.save(update_fields=["status"])
@@ -191,7 +190,7 @@ def tournament_unarchive(*, tournament: Tournament, user: Any = None) -> Tournam
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if locked.status != S.ARCHIVED:
-            raise ValidationError(_("The event is not archived."), code="not_archived")
+            raise UserError("not_archived", _("The event is not archived."))
         locked.status = S.FINISHED
         locked.save(update_fields=["status"])
     tournament.status = S.FINISHED
@@ -273,7 +272,7 @@ def tournament_update(
     if auto_confirm_minutes not in (None, "unchanged") and not 1 <= int(auto_confirm_minutes) <= 120:
         errors["auto_confirm_minutes"] = _("Between 1 and 120 minutes.")
     if errors:
-        raise ValidationError(errors)
+        raise UserError.of_fields(errors)
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         policy_changed = locked.provisional_results != policy

@@ -1,8 +1,8 @@
 """Registration writes: tournaments, departments, players, pairs, check-in.
 
 The one write path (docs/design.md): the organiser's forms, the Excel importer, the API
-and the demo call these functions. Each validates, raises ``django.core.exceptions
-.ValidationError`` keyed by field for bad input (nothing written), and writes atomically.
+and the demo call these functions. Each validates, raises a ``UserError`` keyed by field for bad
+input (nothing written), and writes atomically.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -20,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
 from scoring.profiles import options_for
-from tournament.errors import scoring_message
+from tournament.errors import UserError, scoring_message
 from tournament.games import game_entry
 from tournament.registration.lifecycle import event_write, owned_event, tournament_event
 from tournament.registration.models import (
@@ -105,7 +104,7 @@ def tournament_create(
         if game in Game.values and options.game.value != game:
             errors["rule_profile"] = _("Rule profile %(profile)s is for another game.") % {"profile": rule_profile}
     if errors:
-        raise ValidationError(errors)
+        raise UserError.of_fields(errors)
     with transaction.atomic():
         tournament = Tournament.objects.create(
             name=name,
@@ -126,7 +125,7 @@ def department_get_or_create(*, tournament: Tournament, name: str) -> Department
     if not name:
         return None
     if len(name) > DEPARTMENT_MAX:
-        raise ValidationError(
+        raise UserError.of_fields(
             {"department": _("Department is longer than %(max)d characters.") % {"max": DEPARTMENT_MAX}}
         )
     department, _created = Department.objects.get_or_create(tournament=tournament, name=name)
@@ -145,7 +144,7 @@ def _player_write(*, tournament: Tournament, player: Player, data: PlayerData, p
                 "number": data.employee_number
             }
     if errors:
-        raise ValidationError(errors)
+        raise UserError.of_fields(errors)
     player.tournament = tournament
     player.name = data.name
     player.employee_number = data.employee_number
@@ -177,7 +176,7 @@ def _individual(tournament: Tournament) -> bool:
 
 def _refuse_pairs_in_individual_event(tournament: Tournament) -> None:
     if _individual(tournament):
-        raise ValidationError({"players": _("Players enter alone in this event, not as pairs.")})
+        raise UserError.of_fields({"players": _("Players enter alone in this event, not as pairs.")})
 
 
 @event_write("tournament", of=tournament_event)
@@ -188,9 +187,7 @@ def pair_register(
     _refuse_pairs_in_individual_event(tournament)
     first, second = first.cleaned(), second.cleaned()
     if first.employee_number and first.employee_number == second.employee_number:
-        raise ValidationError(
-            {"second_employee_number": _("The two players of a pair must be different people.")}
-        )
+        raise UserError.of_fields({"second_employee_number": _("The two players of a pair must be different people.")})
     with transaction.atomic():
         players = [
             _player_write(tournament=tournament, player=Player(), data=first, prefix="first_"),
@@ -204,16 +201,16 @@ def pair_create(*, tournament: Tournament, players: list[Player], seed: int | No
     """Make a pair of two existing players of the tournament, neither already in a pair."""
     _refuse_pairs_in_individual_event(tournament)
     if len(players) != 2 or players[0].pk == players[1].pk:
-        raise ValidationError({"players": _("A pair is two different players.")})
+        raise UserError.of_fields({"players": _("A pair is two different players.")})
     for player in players:
         if player.tournament_id != tournament.pk:
-            raise ValidationError(
+            raise UserError.of_fields(
                 {"players": _("%(name)s is not registered in this tournament.") % {"name": player.name}}
             )
         if PairMember.objects.filter(player=player).exists():
-            raise ValidationError({"players": _("%(name)s is already in a pair.") % {"name": player.name}})
+            raise UserError.of_fields({"players": _("%(name)s is already in a pair.") % {"name": player.name}})
     if seed is not None and Pair.objects.filter(tournament=tournament, seed=seed).exists():
-        raise ValidationError({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
+        raise UserError.of_fields({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
     try:
         with transaction.atomic():
             number = pair_numbers_take(tournament=tournament)
@@ -225,7 +222,7 @@ def pair_create(*, tournament: Tournament, players: list[Player], seed: int | No
                 ]
             )
     except IntegrityError as exc:  # a concurrent registration took a player first
-        raise ValidationError({"players": _("A player is already in a pair.")}) from exc
+        raise UserError.of_fields({"players": _("A player is already in a pair.")}) from exc
     return pair
 
 
@@ -234,9 +231,9 @@ def player_enter(*, tournament: Tournament, player: PlayerData, seed: int | None
     """Register one new player as an entrant of an individual event (Dou Dizhu, docs/rules.md §10): a
     :class:`Pair` with a single member at slot 1 (docs/doudizhu.md). Refused in a pairs event."""
     if not _individual(tournament):
-        raise ValidationError({"first_name": _("This event is played in pairs: enter two players.")})
+        raise UserError.of_fields({"first_name": _("This event is played in pairs: enter two players.")})
     if seed is not None and Pair.objects.filter(tournament=tournament, seed=seed).exists():
-        raise ValidationError({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
+        raise UserError.of_fields({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
     with transaction.atomic():
         written = _player_write(tournament=tournament, player=Player(), data=player, prefix="first_")
         number = pair_numbers_take(tournament=tournament)
@@ -253,7 +250,7 @@ def player_entry_update(*, pair: Pair, player: PlayerData, seed: int | None) -> 
         written = _player_write(tournament=pair.tournament, player=member.player, data=player, prefix="first_")
         taken = Pair.objects.filter(tournament=pair.tournament, seed=seed).exclude(pk=pair.pk)
         if seed is not None and taken.exists():
-            raise ValidationError({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
+            raise UserError.of_fields({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
         pair.name = _pair_name([written])
         pair.seed = seed
         pair.save(update_fields=["name", "seed"])
@@ -275,7 +272,7 @@ def pair_update(*, pair: Pair, first: PlayerData, second: PlayerData, seed: int 
             seed is not None
             and Pair.objects.filter(tournament=pair.tournament, seed=seed).exclude(pk=pair.pk).exists()
         ):
-            raise ValidationError({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
+            raise UserError.of_fields({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
         pair.name = _pair_name(players)
         pair.seed = seed
         pair.save(update_fields=["name", "seed"])
@@ -294,7 +291,7 @@ def pair_withdraw(*, pair: Pair) -> Pair:
 def pair_check_in(*, pair: Pair, checked_in: bool = True) -> Pair:
     """Check a pair in on the day (one tap), or undo it. A withdrawn pair cannot check in."""
     if pair.status == PairStatus.WITHDRAWN:
-        raise ValidationError(_("%(pair)s has withdrawn.") % {"pair": pair.name})
+        raise UserError("bad_input", _("%(pair)s has withdrawn.") % {"pair": pair.name})
     pair.status = PairStatus.CHECKED_IN if checked_in else PairStatus.REGISTERED
     pair.checked_in_at = timezone.now() if checked_in else None
     pair.save(update_fields=["status", "checked_in_at"])

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
@@ -16,7 +16,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.errors import UserError
+from tournament.errors import UserError, user_error_on_form
 from tournament.matches.models import Round, RoundStatus
 from tournament.registration import services
 from tournament.registration.forms import DepartmentForm, PairForm, RosterImportForm, TournamentForm
@@ -31,19 +31,6 @@ from tournament.registration.selectors import (
     pairs_with_players,
 )
 from tournament.standings.views import overview_html as public_overview_html
-
-
-def add_service_errors(form: Any, error: ValidationError | UserError) -> None:
-    """Show a service's ValidationError or UserError on the form: field errors where the form has
-    the field."""
-    if isinstance(error, UserError):
-        for field, field_errors in (error.fields or {None: [error.message]}).items():
-            form.add_error(field if field in form.fields else None, field_errors)
-    elif hasattr(error, "error_dict"):
-        for field, field_errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, field_errors)
-    else:
-        form.add_error(None, error)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -110,8 +97,8 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             tournament = services.tournament_create(organiser=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            add_service_errors(form, error)
+        except UserError as error:
+            user_error_on_form(form, error)
         else:
             messages.success(request, _("Tournament created."))
             return redirect("registration:pairs", tournament_id=tournament.pk)
@@ -137,8 +124,8 @@ def pair_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                     second=form.player("second"),
                     seed=form.cleaned_data["seed"],
                 )
-        except ValidationError as error:
-            add_service_errors(form, error)
+        except UserError as error:
+            user_error_on_form(form, error)
         else:
             registered = _("Player %(pair)s registered.") if individual else _("Pair %(pair)s registered.")
             messages.success(request, registered % {"pair": pair.name})
@@ -186,8 +173,8 @@ def pair_edit(request: HttpRequest, tournament: Tournament, pair_id: int) -> Htt
                     second=form.player("second"),
                     seed=form.cleaned_data["seed"],
                 )
-        except ValidationError as error:
-            add_service_errors(form, error)
+        except UserError as error:
+            user_error_on_form(form, error)
         else:
             messages.success(request, _("%(pair)s saved.") % {"pair": pair.name})
             return redirect("registration:pairs", tournament_id=tournament.pk)
@@ -209,8 +196,8 @@ def department_list(request: HttpRequest, tournament: Tournament) -> HttpRespons
     if request.method == "POST" and form.is_valid():
         try:
             services.department_get_or_create(tournament=tournament, name=form.cleaned_data["name"])
-        except ValidationError as error:
-            add_service_errors(form, error)
+        except UserError as error:
+            user_error_on_form(form, error)
         else:
             return redirect("registration:departments", tournament_id=tournament.pk)
     departments = Department.objects.filter(tournament=tournament).annotate(player_count=Count("players"))
@@ -247,8 +234,6 @@ def check_in_toggle(request: HttpRequest, tournament: Tournament, pair_id: int) 
     pair = get_object_or_404(Pair.objects.filter(tournament=tournament), pk=pair_id)
     try:
         services.pair_check_in(pair=pair, checked_in=request.POST.get("undo") != "1")
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
     except UserError as error:
         messages.error(request, error.message)
     if request.htmx:

@@ -4,7 +4,6 @@ recorded, corrected, undone and signed off through the one write path."""
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from scoring.doudizhu import replay_table
@@ -13,6 +12,7 @@ from scoring.errors import ScoringError
 from scoring.profiles import options_for
 from tests.tournament.doudizhu.conftest import doudizhu_event, drawn_round
 from tournament.draw.pairing_three_seats import ALGORITHM
+from tournament.errors import UserError
 from tournament.matches import services
 from tournament.matches.clock import match_time_check
 from tournament.matches.models import Match, MatchSeat, MatchStatus
@@ -32,7 +32,7 @@ def test_an_individual_entrant_is_one_player_and_pairs_are_refused(boss):
     tournament, _stage = doudizhu_event(players=3, boss=boss)
     entrant = tournament.pairs.first()
     assert entrant.members.count() == 1 and entrant.name == "选手1"
-    with pytest.raises(ValidationError, match="alone"):
+    with pytest.raises(UserError, match="alone"):
         pair_register(tournament=tournament, first=PlayerData(name="甲"), second=PlayerData(name="乙"))
 
 
@@ -40,7 +40,7 @@ def test_a_pairs_event_refuses_a_single_player(db):
     from tournament.registration.services import tournament_create
 
     guandan = tournament_create(name="掼蛋", rule_profile="timed-40")
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         player_enter(tournament=guandan, player=PlayerData(name="甲"))
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from tests.tournament.draw_service.conftest import confirm, make_field, win
 from tournament.draw.pairing import KnockoutBracket
@@ -16,6 +15,7 @@ from tournament.draw.services import (
     round_publish,
 )
 from tournament.draw.stages import stage_create
+from tournament.errors import UserError
 from tournament.matches.models import Match, MatchStatus, Round, RoundStatus
 from tournament.matches.services import match_sign_off
 from tournament.standings.selectors import stage_bracket_state_get
@@ -79,7 +79,7 @@ def test_a_fixed_bracket_gives_byes_to_the_top_seeds_and_winners_advance_on_sign
     champion = stage_bracket_state_get(stage=stage).champion  # the one answer production asks
     assert champion == str(final.ns_pair_id if final.winner == "NS" else final.ew_pair_id)
     assert len(out) == pairs - 1
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         round_draw(stage=stage)
 
 
@@ -112,7 +112,7 @@ def test_the_next_round_needs_every_result_signed_off():
     first = round_publish(round_=round_draw(stage=stage, seed=1))
     for match in played(first):
         win(match)  # finished, not signed off
-    with pytest.raises(ValidationError) as error:
+    with pytest.raises(UserError) as error:
         round_draw(stage=stage)
     assert error.value.code == "round_not_finished"
     for match in played(first):
@@ -131,7 +131,7 @@ def test_a_changed_result_replaces_the_draft_and_a_stale_draft_cannot_be_publish
     changed = played(first)[0]
     # An organiser unlocked the match and a correction gave it to E/W, signed off again.
     Match.objects.filter(pk=changed.pk).update(winner="EW")
-    with pytest.raises(ValidationError) as error:
+    with pytest.raises(UserError) as error:
         round_publish(round_=nxt)
     assert error.value.code == "stale_bracket_round"
     replaced = bracket_after_result(match=changed)
@@ -181,7 +181,7 @@ def test_a_redrawn_knockout_can_play_off_third_place():
     )
     first = round_publish(round_=round_draw(stage=stage, seed=5))
     losers = {loser(win(match, "NS")) for match in played(first)}
-    with pytest.raises(ValidationError) as error:  # the semi-finals are not signed off yet
+    with pytest.raises(UserError) as error:  # the semi-finals are not signed off yet
         round_draw(stage=stage, seed=6)
     assert error.value.code == "round_not_finished"
     for match in played(first):
@@ -194,6 +194,6 @@ def test_a_redrawn_knockout_can_play_off_third_place():
     round_publish(round_=final_round)
     for match in played(final_round):
         confirm(match)
-    with pytest.raises(ValidationError) as error:
+    with pytest.raises(UserError) as error:
         round_draw(stage=stage)
     assert error.value.code == "bracket_complete"

@@ -6,7 +6,6 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from tests.factories import DepartmentFactory, organiser, referee
@@ -22,6 +21,7 @@ from tournament.draw.services import (
     stage_bracket,
 )
 from tournament.draw.stages import stage_create
+from tournament.errors import UserError
 from tournament.matches.clock import round_start
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Table
 from tournament.matches.services import deal_record
@@ -145,19 +145,19 @@ def test_edits_are_refused_once_published_and_where_the_structure_decides():
     stage = swiss(5)
     round_ = round_publish(round_=round_draw(stage=stage, seed=1))
     a, b = list(seats(round_))[:2]
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         round_pairs_swap(round_=round_, first_pair_id=a, second_pair_id=b)
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         match_table_move(match=round_.matches.filter(ew_pair__isnull=False).first(), table_number=9)
     robin = stage_create(tournament=make_field(4), name="循环", format="round_robin")
     draft = round_draw(stage=robin, seed=1)
     a, b = list(seats(draft))[:2]
-    with pytest.raises(ValidationError) as error:
+    with pytest.raises(UserError) as error:
         round_pairs_swap(round_=draft, first_pair_id=a, second_pair_id=b)
     assert error.value.code == "round_robin"
     bye = swiss(5)
     draft = round_draw(stage=bye, seed=1)
-    with pytest.raises(ValidationError) as error:
+    with pytest.raises(UserError) as error:
         match_table_move(match=draft.matches.get(ew_pair__isnull=True), table_number=9)
     assert error.value.code == "bye"
 
@@ -188,7 +188,7 @@ def test_a_first_round_swap_in_a_fixed_bracket_moves_bracket_positions_and_later
     assert nxt is not None
     assert match.ns_pair_id in set(RoundEntry.objects.filter(round=nxt).values_list("pair_id", flat=True))
     a, b = list(seats(nxt))[:2]
-    with pytest.raises(ValidationError) as error:
+    with pytest.raises(UserError) as error:
         round_pairs_swap(round_=nxt, first_pair_id=a, second_pair_id=b)
     assert error.value.code == "bracket_decides"
 
@@ -203,12 +203,12 @@ def test_unpublishing_is_allowed_only_until_a_result_is_entered():
     assert not round_.matches.filter(started_at__isnull=False).exists()
     assert not round_.matches.filter(clock_ends_at__isnull=False).exists()
     assert round_.history.first().history_change_reason == "wrong check-in list"
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         round_unpublish(round_=round_)
     round_publish(round_=round_)
     match = round_.matches.first()
     deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
-    with pytest.raises(ValidationError) as error:
+    with pytest.raises(UserError) as error:
         round_unpublish(round_=round_)
     assert error.value.code == "has_results"
     assert Round.objects.get(pk=round_.pk).status != RoundStatus.DRAFT
@@ -220,8 +220,8 @@ def test_only_a_draft_is_deleted_and_a_published_round_stays():
     round_delete(round_=draft)
     assert not stage.rounds.exists()
     published = round_publish(round_=round_draw(stage=stage, seed=1))
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         round_delete(round_=published)
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         round_publish(round_=published)
     assert published.matches.filter(status=MatchStatus.PENDING).count() == 2

@@ -7,7 +7,6 @@ Every event here is built through the services (draw, deals, sign-off, withdrawa
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from scoring.standings import rank
@@ -16,6 +15,7 @@ from tests.tournament.draw_service.conftest import confirm, make_field, win
 from tests.tournament.exports.conftest import build, read_book
 from tournament.draw.services import bracket_after_result, round_draw, round_publish
 from tournament.draw.stages import stage_advance, stage_create
+from tournament.errors import UserError
 from tournament.exports import headers as h
 from tournament.exports.prizes import TierData, prize_stage_set, prize_tiers_award, prize_tiers_set
 from tournament.matches.models import Match
@@ -262,7 +262,7 @@ def test_when_a_finalist_withdraws_the_other_is_champion_and_the_withdrawn_pair_
     pair_withdraw(pair=gone)
     # The bracket awards the final by walkover: nothing is left to draw.
     assert bracket_after_result(match=confirm(semis[1])) is None
-    with pytest.raises(ValidationError) as error:
+    with pytest.raises(UserError) as error:
         round_draw(stage=stage)
     assert error.value.code == "bracket_complete"
     other = semis[1].ns_pair_id
@@ -282,7 +282,7 @@ def test_when_a_finalist_of_a_redrawn_knockout_withdraws_the_other_is_champion()
     first = publish(round_draw(stage=stage, seed=3))
     winners = [confirm(match).ns_pair for match in played(first)]
     pair_withdraw(pair=winners[0])
-    with pytest.raises(ValidationError) as error:
+    with pytest.raises(UserError) as error:
         round_draw(stage=stage, seed=4)
     assert error.value.code == "bracket_complete"
     bracket = bracket_get(tournament_id=tournament.pk, stage_id=stage.pk)

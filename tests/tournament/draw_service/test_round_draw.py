@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from tests.factories import PairFactory, TournamentFactory
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create
+from tournament.errors import UserError
 from tournament.matches.models import Match, MatchStatus, RoundEntry, RoundStatus
 from tournament.matches.services import deal_record, match_sign_off
 from tournament.registration.models import PairStatus
@@ -57,7 +57,7 @@ def test_round_two_waits_for_results_and_never_repeats_an_opponent():
     tournament = field(8)
     stage = stage_create(tournament=tournament, name="预赛", format="swiss")
     first = round_publish(round_=round_draw(stage=stage, seed=1))
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         round_draw(stage=stage, seed=2)
     play_out(first)
     second = round_draw(stage=stage, seed=2)
@@ -85,7 +85,7 @@ def test_knockout_redraw_takes_winners_and_the_bye_forward():
     first = round_publish(round_=round_draw(stage=stage, seed=5))
     assert first.matches.count() == 3  # two tables and a bye
     play_out(first)
-    with pytest.raises(ValidationError) as error:  # entered, not signed off: nobody goes on yet
+    with pytest.raises(UserError) as error:  # entered, not signed off: nobody goes on yet
         round_draw(stage=stage, seed=6)
     assert error.value.code == "round_not_finished"
     for match in first.matches.filter(ew_pair__isnull=False):
@@ -106,12 +106,12 @@ def test_a_round_robin_meets_everyone_once():
             frozenset(p) for p in round_.matches.filter(ew_pair__isnull=False).values_list("ns_pair_id", "ew_pair_id")
         }
     assert len(met) == 10
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         round_draw(stage=stage, seed=9)
 
 
 def test_a_draw_knockout_stage_refuses_draws_as_a_tie_rule():
     tournament = field(4)
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         stage_create(tournament=tournament, name="淘汰赛", format="knockout", rule_overrides={"time_up_tie": "draw"})
     assert Match.objects.count() == 0

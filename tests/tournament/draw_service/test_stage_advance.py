@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from tests.factories import organiser
 from tests.tournament.draw_service.conftest import make_field, win
@@ -64,7 +63,7 @@ def test_an_override_needs_a_reason_and_is_recorded():
     assert nxt.options["entrants"] == [*order[:3], order[4]]
     assert nxt.options["advancement"]["overrides"] == [[order[3], order[4]]]
     assert nxt.history.first().history_change_reason == "第4名弃权，由第5名递补"
-    with pytest.raises(ValidationError):  # the pair leaving must be advancing
+    with pytest.raises(UserError):  # the pair leaving must be advancing
         stage_advance(stage=stage, next_stage=nxt, overrides=[(order[6], order[7])], reason="x", user=boss)
     first = round_draw(stage=nxt, seed=1)
     assert set(RoundEntry.objects.filter(round=first).values_list("pair_id", flat=True)) == set(
@@ -89,17 +88,17 @@ def test_withdrawn_pairs_do_not_advance_and_the_stage_must_be_over():
     assert after[-1] == order[0]
     assert nxt.options["entrants"] == after[:2]
     assert nxt.options["advancement"]["lots_seed"] == stage.options.get("lots_seed")
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         stage_advance(stage=stage, next_stage=nxt, count=99, user=boss)
     round_draw(stage=nxt, seed=1)
-    with pytest.raises(ValidationError) as error:  # the next stage has started
+    with pytest.raises(UserError) as error:  # the next stage has started
         stage_advance(stage=stage, next_stage=nxt, count=2, user=boss)
     assert error.value.code == "next_stage_started"
     unfinished = stage_create(tournament=tournament, name="复赛", format="swiss")
     round_draw(stage=unfinished, seed=1)
     later = stage_create(tournament=tournament, name="决赛", format="swiss")
-    with pytest.raises(ValidationError) as error:
+    with pytest.raises(UserError) as error:
         stage_advance(stage=unfinished, next_stage=later, count=2, user=boss)
     assert error.value.code == "stage_not_finished"
-    with pytest.raises(ValidationError):  # backwards
+    with pytest.raises(UserError):  # backwards
         stage_advance(stage=later, next_stage=stage, count=2, user=boss)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, english_client, organiser
 from tournament.draw.stages import stage_create
+from tournament.errors import UserError
 from tournament.matches.models import Stage
 
 pytestmark = pytest.mark.django_db
@@ -15,19 +15,19 @@ pytestmark = pytest.mark.django_db
 
 def test_a_tractor_profile_is_refused_in_a_guandan_tournament():
     tournament = TournamentFactory(game="guandan", rule_profile="timed-40")
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(UserError) as caught:
         stage_create(tournament=tournament, name="预赛", format="swiss", rule_profile="tractor-3deck")
-    assert list(caught.value.message_dict) == ["rule_profile"]
+    assert list(caught.value.fields) == ["rule_profile"]
     assert not Stage.objects.filter(tournament=tournament).exists()
 
 
 def test_an_override_of_the_game_is_refused_on_the_overrides():
     tournament = TournamentFactory(game="tractor", rule_profile="tractor-3deck")
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(UserError) as caught:
         stage_create(
             tournament=tournament, name="预赛", format="swiss", rule_overrides={"game": "guandan", "a_failure_limit": 3}
         )
-    assert list(caught.value.message_dict) == ["rule_overrides"]
+    assert list(caught.value.fields) == ["rule_overrides"]
     assert not Stage.objects.filter(tournament=tournament).exists()
 
 

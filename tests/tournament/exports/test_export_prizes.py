@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from tests.factories import StageFactory, TournamentFactory
 from tests.tournament.exports.conftest import build, read_book
+from tournament.errors import UserError
 from tournament.exports.models import PrizeRanking, PrizeTier
 from tournament.exports.prizes import (
     TierData,
@@ -45,7 +45,7 @@ def test_tiers_are_saved_in_order_and_replace_the_old_ones(event):
     ],
 )
 def test_bad_tiers_are_refused_and_nothing_changes(event, tiers):
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         prize_tiers_set(tournament=event.tournament, tiers=tiers)
     assert list(PrizeTier.objects.filter(tournament=event.tournament).values_list("name", flat=True)) == [
         "一等奖",
@@ -97,6 +97,6 @@ def test_prizes_come_from_the_last_stage_unless_another_is_chosen(event):
     ranking = prize_stage_set(tournament=event.tournament, stage=event.stage)
     assert ranking.lots_seed is None  # lots drawn for another ranking no longer apply
     assert prize_tiers_award(tournament=event.tournament).stage == event.stage
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         prize_stage_set(tournament=event.tournament, stage=StageFactory(tournament=TournamentFactory()))
     assert PrizeRanking.objects.get(tournament=event.tournament).stage == event.stage

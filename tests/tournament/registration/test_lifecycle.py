@@ -6,7 +6,6 @@ from __future__ import annotations
 import inspect
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import (
@@ -20,6 +19,7 @@ from tests.factories import (
 from tournament.draw import edits as draw_edits
 from tournament.draw import services as draw_services
 from tournament.draw import stages as draw_stages
+from tournament.errors import UserError
 from tournament.matches import clock as match_clock
 from tournament.matches import referees as referee_services
 from tournament.matches import services as match_services
@@ -47,16 +47,16 @@ def test_the_organiser_moves_the_status_one_step_and_back_one_step():
 )
 def test_a_jump_or_a_step_back_into_the_past_is_refused(start, target):
     tournament = TournamentFactory(status=start)
-    with pytest.raises(ValidationError):
+    with pytest.raises(UserError):
         lifecycle.tournament_status_set(tournament=tournament, status=target)
     assert Tournament.objects.get(pk=tournament.pk).status == start
 
 
 def test_an_unknown_status_is_a_field_error():
     tournament = TournamentFactory()
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(UserError) as caught:
         lifecycle.tournament_status_set(tournament=tournament, status="party")
-    assert "status" in caught.value.message_dict
+    assert "status" in caught.value.fields
 
 
 def test_publishing_the_first_round_puts_the_event_in_progress():
@@ -131,11 +131,11 @@ def test_after_the_first_draw_the_rules_are_locked_but_the_name_is_not():
     stage = StageFactory(tournament=tournament)
     stored = dict(stage.rules)
     RoundFactory(stage=stage, status=RoundStatus.DRAFT)
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(UserError) as caught:
         lifecycle.tournament_update(
             tournament=tournament, name=tournament.name, rule_overrides={"time_cap_minutes": 55}
         )
-    assert "rules are locked" in caught.value.message_dict["rule_profile"][0]
+    assert "rules are locked" in caught.value.fields["rule_profile"][0]
     assert Stage.objects.get(pk=stage.pk).rules == stored
     lifecycle.tournament_update(tournament=tournament, name="改名")
     assert Tournament.objects.get(pk=tournament.pk).name == "改名"
@@ -143,9 +143,9 @@ def test_after_the_first_draw_the_rules_are_locked_but_the_name_is_not():
 
 def test_bad_rule_overrides_are_a_field_error_and_change_nothing():
     tournament = TournamentFactory()
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(UserError) as caught:
         lifecycle.tournament_update(tournament=tournament, name="x", rule_overrides={"time_up_tie": "coin"})
-    assert "rule_overrides" in caught.value.message_dict
+    assert "rule_overrides" in caught.value.fields
     assert Tournament.objects.get(pk=tournament.pk).rule_overrides == {}
 
 
@@ -153,11 +153,11 @@ def test_dates_must_be_in_order():
     import datetime
 
     tournament = TournamentFactory()
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(UserError) as caught:
         lifecycle.tournament_update(
             tournament=tournament, name="x", starts_on=datetime.date(2026, 5, 2), ends_on=datetime.date(2026, 5, 1)
         )
-    assert "ends_on" in caught.value.message_dict
+    assert "ends_on" in caught.value.fields
 
 
 def test_an_event_without_results_is_deleted_one_with_results_is_not():
@@ -169,7 +169,7 @@ def test_an_event_without_results_is_deleted_one_with_results_is_not():
     match = MatchFactory()
     played = match.round.stage.tournament
     match_services.deal_record(match_id=match.pk, outcome={"order": ["N", "S", "E", "W"]})
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(UserError) as caught:
         lifecycle.tournament_delete(tournament=played)
     assert caught.value.code == "has_results"
     assert Deal.objects.filter(match=match).exists()
