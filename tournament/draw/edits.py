@@ -30,8 +30,8 @@ from tournament.draw.services import (
     draw_message,
 )
 from tournament.draw.stages import _edit_record
-from tournament.matches.event import match_event, round_event
 from tournament.errors import UserError
+from tournament.matches.event import match_event, round_event
 from tournament.matches.models import (
     Match,
     RefereeAssignment,
