@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, F, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -50,6 +50,7 @@ from tournament.matches.models import (
     Round,
     RoundStatus,
 )
+from tournament.matches.time_due import PLAYING, match_time_due, time_due_filter
 from tournament.registration.lifecycle import event_write
 from tournament.rules import rules_for_stage
 from tournament.signals import public_pages_bump
@@ -179,15 +180,9 @@ def time_call_if_due(match: Match, *, now: datetime) -> bool:
 
 def time_call_due(match: Match, *, now: datetime, deals_entered: int | None = None) -> list[str]:
     """On a locked match: call time in memory if its cap has passed (docs/rules.md §2); the fields it
-    changed, for the caller's fold to store (none: nothing was due). A signed-off match is left as is.
-    ``deals_entered``: the deals already read by a set-based caller (else counted here)."""
-    if (
-        match.status == MatchStatus.CONFIRMED
-        or match.reopened_at is not None  # reopened for correction: replaying what was played
-        or match.clock_ends_at is None
-        or now < match.clock_ends_at
-        or match.paused_at is not None  # a paused clock never calls time
-    ):
+    changed, for the caller's fold to store (none: nothing was due, ``time_due``). A signed-off match
+    is left as is. ``deals_entered``: the deals already read by a set-based caller (else counted here)."""
+    if not match_time_due(match, now=now):
         return []
     fields = []
     if match.time_called_at is None:
@@ -218,18 +213,7 @@ def match_time_check(*, match: Match, now: datetime | None = None) -> bool:
     a match, so the clock holds without the scheduled task.
     """
     now = now or timezone.now()
-    due = (
-        match.clock_ends_at is not None
-        and now >= match.clock_ends_at
-        and match.paused_at is None
-        and (
-            match.time_called_at is None
-            or (match.time_called_during_deal is None and match.status in (MatchStatus.PENDING, MatchStatus.RUNNING))
-        )
-        and match.status != MatchStatus.CONFIRMED
-        and match.reopened_at is None
-    )
-    if not due:
+    if not match_time_due(match, now=now):
         return False
     changed = match_call_time(match_id=match.pk, now=now)
     match.refresh_from_db()
@@ -272,10 +256,8 @@ def _tables_time_call(
 
 
 def _round_due_tables(round_: Round, *, now: datetime) -> Any:
-    """The round's tables whose cap has passed and whose time is not called (a paused one waits)."""
-    return round_.matches.filter(clock_ends_at__lte=now, time_called_at__isnull=True, paused_at__isnull=True).exclude(
-        status=MatchStatus.CONFIRMED
-    )
+    """The round's tables at which a time call is due (``time_due``; a paused one waits)."""
+    return round_.matches.filter(time_due_filter(now=now))
 
 
 def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
@@ -321,11 +303,7 @@ def round_tables_time_check(*, round_: Round, now: datetime | None = None) -> in
     at each table past its own cap (extended or capped on its own); one query when none is due.
     How many tables were called."""
     now = now or timezone.now()
-    due = (
-        round_.matches.filter(clock_ends_at__lte=now, paused_at__isnull=True)
-        .exclude(status=MatchStatus.CONFIRMED)
-        .filter(Q(time_called_at__isnull=True) | Q(time_called_during_deal__isnull=True, status__in=_OPEN))
-    )
+    due = _round_due_tables(round_, now=now)
     if not due.exists():
         return 0
     return _tables_time_call(round_, due, now=now)
@@ -339,7 +317,7 @@ def round_tables_time_check(*, round_: Round, now: datetime | None = None) -> in
 EXTEND_MAX_MINUTES = 240
 """An extension or a cap beyond four hours is a typing error, not a decision."""
 
-_OPEN = (MatchStatus.PENDING, MatchStatus.RUNNING)
+_OPEN = PLAYING
 
 
 def _refuse_clock_state(target: changes.Clocked, *, paused: bool | None, timed: bool, untimed: str) -> None:

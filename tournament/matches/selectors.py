@@ -45,6 +45,7 @@ from tournament.matches.models import (
     StageFormat,
 )
 from tournament.matches.table_selectors import TableSummary, table_summary
+from tournament.matches.time_due import match_clock_expired
 from tournament.registration.models import Pair
 
 SEATS = ("N", "E", "S", "W")
@@ -96,7 +97,7 @@ def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
     paused = match.paused_at is not None and match.time_called_at is None
     standing = match.paused_at if paused and match.paused_at is not None else now  # a paused clock stands still
     seconds = None if ends_at is None else max(0, int((ends_at - standing).total_seconds()))
-    called = match.time_called_at is not None or (ends_at is not None and not paused and now >= ends_at)
+    called = match.time_called_at is not None or match_clock_expired(match, now=now)
     warning = seconds is not None and not called and not paused and seconds <= match.round.warning_minutes * 60
     one_more = match_rules(match).at_time_up is AtTimeUp.ONE_MORE_DEAL
     last_deal = match.snapshot.last_regular_deal if match.time_called_during_deal else None
