@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import IO, Any
 
-from django.db.models import Count, F, IntegerField, OuterRef, Subquery
+from django.db.models import F
 from django.utils import timezone
 
 from scoring.options import Game
@@ -35,6 +35,7 @@ from tournament.exports.xlsx import Book, StreamedSheet
 from tournament.games import DOUDIZHU, GUANDAN, TRACTOR, game_entry
 from tournament.matches.correction_selectors import StageFlag, stage_flags_get
 from tournament.matches.models import Adjustment, Deal, Match, Round
+from tournament.matches.snapshot_reads import deals_played_count
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.standings.selectors import StageStandings, stage_ranking_get
 
@@ -146,19 +147,10 @@ def _results(book: Book, context: _Context) -> None:
     columns = results_columns(context.tournament.game)
     keep = [index for index, column in enumerate(h.RESULTS) if column in columns]
     sheet = _sheet(book, context, h.sheet_name("results", context.language), columns)
-    played = (
-        Deal.objects.filter(match=OuterRef("pk"), flagged=False)
-        .order_by()
-        .values("match")
-        .annotate(count=Count("id"))
-        .values("count")
-    )
     matches = (
         # a three-seat table has no sides: its results are its game's sheet (:data:`DEAL_LOGS`)
         Match.objects.filter(round__stage__tournament=context.tournament, three_seats=False)
-        # A correlated count (over the unique (match, number) index), not a join + GROUP BY: grouping
-        # would sort every match row with its whole JSON snapshot.
-        .annotate(deals_played=Subquery(played, output_field=IntegerField()))
+        .annotate(deals_played=deals_played_count())
         .order_by("round__stage__order", "round__number", F("table__number").asc(nulls_last=True), "id")
         .values_list(
             "id",
@@ -232,7 +224,7 @@ def _results(book: Book, context: _Context) -> None:
                 *_sides(snapshot.games),
                 winner_name,
                 word("bye") if bye else word("forfeit") if absent is not None else word(reason),
-                deals,
+                deals or None,  # none played: an empty cell
                 started,
                 finished,
                 _minutes(started, finished),

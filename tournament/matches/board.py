@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Case, Count, Exists, F, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -33,6 +33,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament import labels
 from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, RefereeAssignment, Round
+from tournament.matches.snapshot_reads import deals_played_count
 
 PAGE_SIZE = 100
 
@@ -183,7 +184,7 @@ def round_board(
     deals = Deal.objects.filter(match=OuterRef("pk")).order_by().values("match")
     assignment = RefereeAssignment.objects.filter(round_id=OuterRef("round_id"), table_id=OuterRef("table_id"))
     rows_query = tables.select_related("table", "ns_pair", "ew_pair").annotate(
-        deals_played=Coalesce(Subquery(deals.annotate(n=Count("pk")).values("n")), 0, output_field=IntegerField()),
+        deals_played=deals_played_count(),
         last_deal_at=Subquery(deals.annotate(at=Max("entered_at")).values("at")),
         referee_label=Subquery(assignment.annotate(name=_REFEREE_NAME).values("name")[:1]),
     )

@@ -44,6 +44,7 @@ from tournament.matches.models import (
     RoundStatus,
     StageFormat,
 )
+from tournament.matches.snapshot_reads import match_deals_played
 from tournament.matches.table_selectors import TableSummary, table_summary
 from tournament.matches.time_due import match_clock_expired
 from tournament.registration.models import Pair
@@ -121,7 +122,7 @@ def match_time_up(match: Match) -> TimeUpNotice | None:
         status=snapshot.status,
         winner=snapshot.winner,
         reason=snapshot.reason,
-        deals_played=len(snapshot.deals),
+        deals_played=match_deals_played(match),
         last_regular_deal=snapshot.last_regular_deal,
     )
 

@@ -31,6 +31,7 @@ from tournament.matches.models import (
     StageFormat,
 )
 from tournament.matches.selectors import match_time_up, round_knockout_pairs, snapshot_time_up
+from tournament.matches.snapshot_reads import deals_played_count
 from tournament.registration.models import Pair, Tournament
 from tournament.rules import rules_for_stage, stage_profile_name, stage_rules_lines
 from tournament.standings.public_types import (
@@ -158,6 +159,7 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             round__stage__tournament_id=tournament_id,
             round__status__in=PUBLIC_ROUND_STATUSES,
         )
+        .annotate(deals_played=deals_played_count())
         .order_by("table__number", "bracket_slot", "id")
         .values_list(
             "id",
@@ -178,7 +180,7 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             "state__status",
             "state__winner",
             "state__reason",
-            "state__next_deal__number",
+            "deals_played",
             "state__last_regular_deal",
         )
     )
@@ -199,7 +201,7 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             points=_stored_pair(points),
             bracket_slot=slot,
             walkover_over=absent_names.get(absent.get(ns_id, 0), "") if ew_id is None else "",
-            time_up=time_up(called, fold_status, fold_winner, fold_reason, next_number, last_regular)
+            time_up=time_up(called, fold_status, fold_winner, fold_reason, played, last_regular)
             if called is not None and ew_id is not None
             else None,
             reason=fold_reason or "",
@@ -223,7 +225,7 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             fold_status,
             fold_winner,
             fold_reason,
-            next_number,
+            played,
             last_regular,
         ) in rows
     ]
@@ -236,11 +238,10 @@ def _draw_time_up(round_id: int) -> Any:
     the first row whose time was called; each row gives only the few snapshot fields it needs."""
     options: list[Any] = []
 
-    def read(called: int, status: Any, winner: Any, reason: Any, next_number: Any, last: Any) -> Any:
+    def read(called: int, status: Any, winner: Any, reason: Any, played: int, last: Any) -> Any:
         if not options:
             round_ = Round.objects.select_related("stage").get(pk=round_id)
             options.append(rules_for_stage(round_.stage))
-        played = next_number - 1 if isinstance(next_number, int) else 0
         notice = snapshot_time_up(
             options=options[0],
             time_called_during_deal=called,
