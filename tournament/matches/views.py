@@ -50,6 +50,7 @@ from tournament.matches.forms import (
 )
 from tournament.matches.models import AdjustmentKind, Match, MatchStatus, Round
 from tournament.parsing import int_or_none
+from tournament.registration.roles import user_organises
 from tournament.rules import rules_for_stage
 
 # -- helpers ---------------------------------------------------------------------------------------
@@ -111,7 +112,7 @@ def match_page_context(
         "started_successors": corrections.correction_started_successors(match=match) if may_unlock else (),
         "clearable": may_unlock and clearing.match_clear_blocks(match=match) and clearing.match_started(match=match),
         # an organiser came from the round's clock page, not from tables of their own
-        "organises": access.user_organises(user=request.user, tournament_id=match.round.stage.tournament_id),
+        "organises": user_organises(user=request.user, tournament_id=match.round.stage.tournament_id),
         "entry_url": reverse("matches:match", args=[match.pk]),
         "deal_post_url": reverse("matches:deal_create", args=[match.pk]),
         "seats": selectors.SEATS,
@@ -597,7 +598,7 @@ def _round_for_adjuster(request: HttpRequest, tournament_id: int, round_id: int)
     """A round of a tournament the user organises or chief-referees, else 404."""
     user = request.user
     if not (
-        access.user_organises(user=user, tournament_id=tournament_id)
+        user_organises(user=user, tournament_id=tournament_id)
         or access.user_is_chief_referee(user=user, tournament_id=tournament_id)
     ):
         raise Http404

@@ -21,7 +21,7 @@ from tournament.matches.models import Round, RoundStatus
 from tournament.registration import services
 from tournament.registration.forms import DepartmentForm, PairForm, RosterImportForm, TournamentForm
 from tournament.registration.models import Department, Game, Pair, PairStatus, Tournament, TournamentStatus
-from tournament.registration.roles import organiser_view, user_can_create_tournaments
+from tournament.registration.roles import organiser_view, user_can_create_tournaments, user_organises
 from tournament.registration.roster import RosterImportError, roster_import, roster_template
 from tournament.registration.selectors import (
     PAIR_PAGE_SIZE,
@@ -76,9 +76,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         total=Count("id", filter=~Q(status=PairStatus.WITHDRAWN)),
         checked_in=Count("id", filter=Q(status=PairStatus.CHECKED_IN)),
     )
-    is_organiser = request.user.is_authenticated and (
-        request.user.is_superuser or tournament.organisers.filter(pk=request.user.pk).exists()
-    )
+    is_organiser = user_organises(user=request.user, tournament_id=tournament.pk)
     # the organiser's way into the day: each round not finished, with its clock and board
     rounds = (
         Round.objects.filter(stage__tournament=tournament)
