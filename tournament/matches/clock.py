@@ -51,6 +51,7 @@ from tournament.matches.models import (
     RoundStatus,
 )
 from tournament.matches.time_due import PLAYING, match_time_due, time_due_filter
+from tournament.parsing import int_or_none
 from tournament.registration.lifecycle import event_write
 from tournament.rules import rules_for_stage
 from tournament.signals import public_pages_bump
@@ -357,11 +358,8 @@ def _refuse_match_clock(match: Match, *, paused: bool | None = None, timed: bool
 
 
 def _clean_minutes(minutes: Any, *, low: int = 1) -> int:
-    try:
-        value = int(minutes)
-    except (TypeError, ValueError):
-        value = low - 1
-    if not low <= value <= EXTEND_MAX_MINUTES:
+    value = int_or_none(minutes, low=low, high=EXTEND_MAX_MINUTES)
+    if value is None:
         raise MatchRefused(
             "minutes_out_of_range",
             _("Give a number of minutes from %(low)d to %(high)d.") % {"low": low, "high": EXTEND_MAX_MINUTES},

@@ -615,7 +615,7 @@ def round_no_shows(request: HttpRequest, tournament_id: int, round_id: int) -> H
         match_id = request.POST.get("match", "")
         try:
             no_shows.no_show_forfeit(
-                round_=round_, match_id=int(match_id) if match_id.isdigit() else 0, user=request.user
+                round_=round_, match_id=int_or_none(match_id, low=1) or 0, user=request.user
             )
         except USER_ERRORS as error:
             messages.error(request, user_error_of(error).message)

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.errors import UserError
 from tournament.matches.models import Round, RoundStatus
+from tournament.parsing import int_or_none
 from tournament.registration import services
 from tournament.registration.forms import DepartmentForm, PairForm, RosterImportForm, TournamentForm
 from tournament.registration.models import Department, Game, Pair, PairStatus, Tournament, TournamentStatus
@@ -220,10 +221,8 @@ def department_list(request: HttpRequest, tournament: Tournament) -> HttpRespons
 
 
 def _page_number(request: HttpRequest) -> int:
-    try:
-        return max(1, min(int(request.GET.get("page", "1")), 10_000))
-    except ValueError:
-        return 1
+    page = int_or_none(request.GET.get("page", "1"))
+    return 1 if page is None else max(1, min(page, 10_000))
 
 
 @organiser_view
