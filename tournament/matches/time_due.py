@@ -15,7 +15,7 @@ from datetime import datetime
 
 from django.db.models import Q
 
-from tournament.matches.models import Match, MatchStatus
+from tournament.matches.models import Match, MatchStatus, Round
 
 PLAYING = (MatchStatus.PENDING, MatchStatus.RUNNING)
 """A match still being played: time called now falls during one of its deals."""
@@ -47,3 +47,13 @@ def time_due_filter(*, now: datetime) -> Q:
     )
     unrecorded = Q(time_called_at__isnull=True) | Q(time_called_during_deal__isnull=True, status__in=PLAYING)
     return expired & unrecorded
+
+
+def round_clock_expired(round_: Round, *, now: datetime) -> bool:
+    """The round's cap has passed while its clock runs (not paused): its time is (or was) called."""
+    return round_.ends_at is not None and now >= round_.ends_at and round_.paused_at is None
+
+
+def round_time_due(round_: Round, *, now: datetime) -> bool:
+    """A round's time call is due: its cap has passed and its time is not called yet."""
+    return round_.time_called_at is None and round_clock_expired(round_, now=now)

@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from tests.factories import round_match, table_match
-from tournament.matches.clock import round_call_time, round_start, round_tables_time_check
+from tournament.matches.clock import match_as_of, round_call_time, round_start, time_calls_due
 from tournament.matches.models import Match, MatchStatus
 from tournament.matches.services import deal_record, match_sign_off, match_unlock
 from tournament.matches.time_due import match_time_due, time_due_filter
@@ -50,8 +50,8 @@ def reopened(match: Match) -> Match:
 
 
 def test_a_table_reopened_for_correction_past_its_cap_is_never_called(frozen):
-    """A correction replays what was played: its clock stays stopped. The round's set-based call
-    and its clock page's check leave it alone (they once selected it, writing a history row each)."""
+    """A correction replays what was played: its clock stays stopped. The round's set-based call,
+    the sweep and the pages leave it alone (the round's call once selected it, writing a history row)."""
     match = table_match(profile="timed-40")
     round_ = match.round
     round_start(round_id=round_.pk)
@@ -60,7 +60,8 @@ def test_a_table_reopened_for_correction_past_its_cap_is_never_called(frozen):
     history = Match.history.filter(id=match.pk).count()
 
     assert not match_time_due(match, now=dt.datetime.now(dt.timezone.utc))
-    assert round_tables_time_check(round_=round_) == 0
+    assert match_as_of(match) is match
+    assert time_calls_due() == 0
     assert round_call_time(round_id=round_.pk) is True  # the round's time is called once …
     match.refresh_from_db()
     assert (match.time_called_at, match.time_called_during_deal) == (None, None)  # … not this table's
