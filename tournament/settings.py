@@ -127,6 +127,11 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = env.str("TIME_ZONE", default="Asia/Shanghai")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# `celery -A tournament beat`: every minute, store the time calls and claim confirmations that are
+# due (a page only shows them; the tasks scheduled for each cap may be lost with a broker restart).
+CELERY_BEAT_SCHEDULE = {
+    "clock-sweep": {"task": "tournament.matches.tasks.clock_sweep", "schedule": 60.0},
+}
 
 # --- Auth -----------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

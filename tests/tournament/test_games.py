@@ -115,8 +115,9 @@ def test_each_games_words_and_columns():
     assert (DOUDIZHU.individual, DOUDIZHU.three_seats, GUANDAN.individual) == (True, True, False)
 
 
+# ``\bGame``: the Django choices take their values from the core's enum (``CoreGame.TRACTOR``), no fork
 FORKS = re.compile(
-    r"is_tractor|Game\.TRACTOR|Game\.DOUDIZHU|game\s*==\s*[\"'](tractor|doudizhu)|\{% if (not )?tractor"
+    r"is_tractor|\bGame\.TRACTOR|\bGame\.DOUDIZHU|game\s*==\s*[\"'](tractor|doudizhu)|\{% if (not )?tractor"
     r"|\{% if (not )?(deal|match\.deals\.0)\.declarer\b"  # a page telling the games apart by a deal's fields
 )
 

@@ -61,7 +61,7 @@ ERRORS = {
 
 def _detail(match_id: int) -> dict[str, Any]:
     match = Match.objects.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair").get(pk=match_id)
-    return dict(MatchDetailOutput(match).data)
+    return dict(MatchDetailOutput(clock.match_as_of(match)).data)
 
 
 def _detail_written(entry: services.DealEntry, *, read: Match) -> dict[str, Any]:
@@ -100,14 +100,13 @@ class MatchAccess(permissions.IsAuthenticated):
 
 
 class MatchView(StrictQueryParams, APIView):
-    """Base: the match in the caller's scope (404 otherwise), time checked lazily."""
+    """Base: the match in the caller's scope (404 otherwise), as it stands now (a due time call
+    shown, not stored: the services store it when they write)."""
 
     permission_classes = [MatchAccess]
 
     def match(self, request: Request, match_id: int) -> Match:
-        match = access.match_for_user(user=request.user, match_id=match_id)
-        clock.match_time_check(match=match)
-        return match
+        return clock.match_as_of(access.match_for_user(user=request.user, match_id=match_id))
 
     def error_extra(self, error: UserError) -> dict[str, Any]:
         """A refusal because of the match's state (409) comes with that state (the device redraws)."""
@@ -155,9 +154,7 @@ class MyTablesView(StrictQueryParams, generics.ListAPIView):
 
     def paginate_queryset(self, queryset: Any) -> Any:
         page = super().paginate_queryset(queryset)
-        for match in page if page is not None else []:
-            clock.match_time_check(match=match)  # the lazy half of the clock
-        return page
+        return None if page is None else clock.matches_as_of(list(page))  # a due time call shown, not stored
 
 
 class MatchDetailView(MatchView):

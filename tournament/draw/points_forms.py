@@ -15,6 +15,7 @@ from tournament.bounds import column_max
 from tournament.draw.forms import _profile_choices as choices
 from tournament.draw.three_seats import MAX_ROUNDS
 from tournament.matches.models import Stage, StageFormat
+from tournament.parsing import int_or_none
 
 
 def _profile_choices() -> list[tuple[str, str]]:
@@ -45,10 +46,11 @@ class PointsStageForm(forms.Form):
         text = (self.cleaned_data.get("cuts") or "").replace("，", ",").replace("：", ":")
         cuts = []
         for part in filter(None, (piece.strip() for piece in text.split(","))):
-            after, _sep, keep = part.partition(":")
-            if not after.strip().isdigit() or not keep.strip().isdigit():
+            after_text, _sep, keep_text = part.partition(":")
+            after, keep = int_or_none(after_text.strip(), low=0), int_or_none(keep_text.strip(), low=0)
+            if after is None or keep is None:
                 raise forms.ValidationError(_('Write each cut as "round:players kept", e.g. "1:18".'))
-            cuts.append({"after_round": int(after), "keep": int(keep)})
+            cuts.append({"after_round": after, "keep": keep})
         return cuts
 
     def general_fields(self) -> list[forms.BoundField]:

@@ -31,7 +31,8 @@ from tournament.exports import headers as h
 from tournament.exports.headers import Language
 from tournament.exports.selectors import MatchPlace
 from tournament.games import game_entry
-from tournament.matches.models import Adjustment, Deal, Match
+from tournament.matches.models import Adjustment, Deal
+from tournament.matches.snapshot_reads import adjustment_effects_get
 
 if TYPE_CHECKING:
     from tournament.exports.workbook import _Context
@@ -48,68 +49,6 @@ def level_text(value: Any) -> str | None:
         return level_label(int(value))
     except (TypeError, ValueError, KeyError):
         return str(value)
-
-
-@dataclass(frozen=True, slots=True)
-class AdjustmentEffect:
-    """What the rules core did with one adjustment row (``Match.state``'s ``adjustments``)."""
-
-    effect: str
-    amount: int
-    levels_after: tuple[int, int] | None
-    after_deal: int
-
-
-def _record_key(kind: str, side: str, item: dict[str, Any]) -> tuple[Any, ...]:
-    return (kind, side, item.get("after_deal", 0), item.get("minutes"), item.get("levels"), item.get("points"))
-
-
-_SCORING_KIND = {"late_arrival": "late_arrival", "forfeit": "forfeit"}
-
-
-def adjustment_effects(*, tournament_id: int) -> dict[int, AdjustmentEffect]:
-    """Each applied adjustment row's effect, by row id, matched to the rules core's record of it (same
-    kind, side, deal and figures; a warning changes nothing and has no record)."""
-    rows: dict[int, list[tuple[int, str, str, int, int | None, int, int]]] = defaultdict(list)
-    for pk, match_id, pair_id, kind, minutes, levels, points, after_deal in (
-        Adjustment.objects.filter(tournament_id=tournament_id, match__isnull=False, flagged=False)
-        .order_by("created_at", "id")
-        .values_list("id", "match_id", "pair_id", "kind", "minutes_late", "levels", "points", "after_deal")
-    ):
-        rows[match_id].append((pk, pair_id, kind, after_deal, minutes, levels, points))
-    if not rows:
-        return {}
-    effects: dict[int, AdjustmentEffect] = {}
-    matches = Match.objects.filter(pk__in=list(rows)).values_list("id", "ns_pair_id", "state__adjustments")
-    for match_id, ns_pair_id, records in matches.iterator(chunk_size=CHUNK):
-        unused = [dict(item) for item in records if isinstance(item, dict)] if isinstance(records, list) else []
-        for pk, pair_id, kind, after_deal, minutes, levels, points in rows[match_id]:
-            side = "NS" if pair_id == ns_pair_id else "EW"
-            if kind == "penalty":
-                wanted = ("level_penalty", side, after_deal, None, levels, None) if levels else None
-                wanted = wanted or ("point_penalty", side, after_deal, None, None, points)
-            else:
-                wanted = (_SCORING_KIND.get(kind, kind), side, after_deal, minutes, None, None)
-            for index, item in enumerate(unused):
-                item_side = item.get("side")
-                if _record_key(str(item.get("kind")), str(item_side), item) == wanted or (
-                    # a double forfeit is one record for both pairs' rows
-                    kind == "forfeit"
-                    and item.get("kind") == "forfeit"
-                    and item_side == "both"
-                    and item.get("after_deal", 0) == after_deal
-                ):
-                    after = item.get("levels_after")
-                    effects[pk] = AdjustmentEffect(
-                        effect=str(item.get("effect")),
-                        amount=int(item.get("amount") or 0),
-                        levels_after=(after.get("NS"), after.get("EW")) if isinstance(after, dict) else None,
-                        after_deal=int(item.get("after_deal") or 0),
-                    )
-                    if item_side != "both":
-                        del unused[index]
-                    break
-    return effects
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +115,7 @@ def _deal_changes(context: _Context, language: Language, outcome_text: Any) -> _
 
 def _adjustment_lines(context: _Context, extras: dict[int, list[_Extra]]) -> None:
     """The adjustments the rules core applied, as lines after the deal they follow."""
-    effects = adjustment_effects(tournament_id=context.tournament.pk)
+    effects = adjustment_effects_get(tournament_id=context.tournament.pk)
     if not effects:
         return
     language = context.language

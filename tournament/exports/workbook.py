@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import IO, Any
 
-from django.db.models import Count, F, IntegerField, OuterRef, Subquery
+from django.db.models import F
 from django.utils import timezone
 
 from scoring.options import Game
-from scoring.snapshot import MatchSnapshot, SidePair
+from scoring.snapshot import SidePair
 from scoring.standings import METRICS
 from tournament.exports import headers as h
-from tournament.exports.deal_log import adjustment_effects, guandan_deals_write, level_text, tractor_deals_write
+from tournament.exports.deal_log import guandan_deals_write, level_text, tractor_deals_write
 from tournament.exports.headers import Language
 from tournament.exports.prizes import prize_stage, prize_tiers_award
 from tournament.exports.round_sheets import round_draw_sheet_write
@@ -35,6 +35,12 @@ from tournament.exports.xlsx import Book, StreamedSheet
 from tournament.games import DOUDIZHU, GUANDAN, TRACTOR, game_entry
 from tournament.matches.correction_selectors import StageFlag, stage_flags_get
 from tournament.matches.models import Adjustment, Deal, Match, Round
+from tournament.matches.snapshot_reads import (
+    adjustment_effects_get,
+    deals_played_count,
+    snapshot_from_values,
+    snapshot_lookups,
+)
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.standings.selectors import StageStandings, stage_ranking_get
 
@@ -146,19 +152,10 @@ def _results(book: Book, context: _Context) -> None:
     columns = results_columns(context.tournament.game)
     keep = [index for index, column in enumerate(h.RESULTS) if column in columns]
     sheet = _sheet(book, context, h.sheet_name("results", context.language), columns)
-    played = (
-        Deal.objects.filter(match=OuterRef("pk"), flagged=False)
-        .order_by()
-        .values("match")
-        .annotate(count=Count("id"))
-        .values("count")
-    )
     matches = (
         # a three-seat table has no sides: its results are its game's sheet (:data:`DEAL_LOGS`)
         Match.objects.filter(round__stage__tournament=context.tournament, three_seats=False)
-        # A correlated count (over the unique (match, number) index), not a join + GROUP BY: grouping
-        # would sort every match row with its whole JSON snapshot.
-        .annotate(deals_played=Subquery(played, output_field=IntegerField()))
+        .annotate(deals_played=deals_played_count())
         .order_by("round__stage__order", "round__number", F("table__number").asc(nulls_last=True), "id")
         .values_list(
             "id",
@@ -171,9 +168,7 @@ def _results(book: Book, context: _Context) -> None:
             "winner",
             "result_reason",
             # the snapshot's per-side values only (its deals are most of it), read by the rules core
-            "state__levels",
-            "state__points",
-            "state__games",
+            *snapshot_lookups("levels", "points", "games"),
             "deals_played",
             "started_at",
             "finished_at",
@@ -210,7 +205,7 @@ def _results(book: Book, context: _Context) -> None:
     ) in matches.iterator(chunk_size=CHUNK):
         absent = walkovers.get(round_id, {}).get(ns) if ew is None else None
         bye = ew is None and absent is None
-        snapshot = MatchSnapshot.from_json({"levels": levels, "points": points, "games": games})
+        snapshot = snapshot_from_values(("levels", "points", "games"), (levels, points, games))
         if winner:
             winner_name: str | None = pairs[ns if winner == "NS" else ew].name  # type: ignore[index]
         else:
@@ -232,7 +227,7 @@ def _results(book: Book, context: _Context) -> None:
                 *_sides(snapshot.games),
                 winner_name,
                 word("bye") if bye else word("forfeit") if absent is not None else word(reason),
-                deals,
+                deals or None,  # none played: an empty cell
                 started,
                 finished,
                 _minutes(started, finished),
@@ -306,7 +301,7 @@ def _adjustments(book: Book, context: _Context) -> None:
     the figures of the late-arrival table in force, as the match's snapshot applied them, not the
     row's own (a late arrival's row holds only its minutes)."""
     sheet = _sheet(book, context, h.sheet_name("adjustments", context.language), h.ADJUSTMENTS)
-    effects = adjustment_effects(tournament_id=context.tournament.pk)
+    effects = adjustment_effects_get(tournament_id=context.tournament.pk)
     adjustments = (
         Adjustment.objects.filter(tournament=context.tournament)
         .order_by("created_at", "id")

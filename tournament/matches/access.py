@@ -17,15 +17,10 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
 from tournament.matches.models import ChiefReferee, Match, RefereeAssignment, Round, RoundStatus
-from tournament.registration.models import Tournament
+from tournament.registration.roles import organiser_of, user_organises
 
 ACTIVE_ROUND = (RoundStatus.PUBLISHED, RoundStatus.RUNNING, RoundStatus.TIME_CALLED)
 READABLE_ROUND = (*ACTIVE_ROUND, RoundStatus.FINISHED)
-
-
-def _organises(user: Any, tournament_ref: Any) -> Exists:
-    through = Tournament.organisers.through
-    return Exists(through.objects.filter(tournament_id=tournament_ref, user_id=user.pk))
 
 
 def _chief(user: Any, tournament_ref: Any) -> Exists:
@@ -46,7 +41,7 @@ def matches_for_user(*, user: Any, reading: bool = False) -> QuerySet[Match]:
     )
     return matches.filter(
         Q(assigned, round__status__in=READABLE_ROUND if reading else ACTIVE_ROUND)
-        | Q(_organises(user, tournament))
+        | Q(organiser_of(user=user, tournament_ref=tournament))
         | Q(_chief(user, tournament))
     )
 
@@ -57,14 +52,6 @@ def match_for_user(*, user: Any, match_id: int, reading: bool = False) -> Match:
     if match is None:
         raise Http404
     return match
-
-
-def user_organises(*, user: Any, tournament_id: int) -> bool:
-    if not user.is_authenticated:
-        return False
-    return bool(user.is_superuser or Tournament.organisers.through.objects.filter(
-        tournament_id=tournament_id, user_id=user.pk
-    ).exists())
 
 
 def user_is_chief_referee(*, user: Any, tournament_id: int) -> bool:
@@ -120,7 +107,7 @@ def rounds_for_overseer(*, user: Any) -> QuerySet[Round]:
     if user.is_superuser:
         return rounds
     tournament = OuterRef("stage__tournament_id")
-    return rounds.filter(Q(_organises(user, tournament)) | Q(_chief(user, tournament)))
+    return rounds.filter(Q(organiser_of(user=user, tournament_ref=tournament)) | Q(_chief(user, tournament)))
 
 
 def user_may_start_round(*, user: Any, round_: Round) -> bool:

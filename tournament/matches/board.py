@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Case, Count, Exists, F, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -33,6 +33,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament import labels
 from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, RefereeAssignment, Round
+from tournament.matches.snapshot_reads import deals_played_count
+from tournament.matches.time_due import time_due_filter
 
 PAGE_SIZE = 100
 
@@ -126,7 +128,7 @@ _REFEREE_NAME = Coalesce(
 )
 
 
-def _board_state(round_: Round) -> Case:
+def _board_state(round_: Round, *, now: datetime) -> Case:
     own_pause = Q(paused_at__isnull=False)
     if round_.paused_at is not None:
         own_pause &= ~Q(paused_at=round_.paused_at)
@@ -135,7 +137,8 @@ def _board_state(round_: Round) -> Case:
         When(has_flag=True, then=Value("flagged")),
         When(own_pause & Q(time_called_at__isnull=True), then=Value("disputed")),
         When(status=MatchStatus.FINISHED, then=Value("awaiting")),
-        When(time_called_at__isnull=False, then=Value("time_called")),
+        # a call due and not stored yet reads as made (a read writes nothing: the task stores it)
+        When(Q(time_called_at__isnull=False) | time_due_filter(now=now), then=Value("time_called")),
         When(paused_at__isnull=False, then=Value("paused")),
         When(started_at__isnull=False, then=Value("playing")),
         default=Value("not_started"),
@@ -169,7 +172,7 @@ def round_board(
                 )
             )
         )
-    tables = tables.annotate(board_state=_board_state(round_))
+    tables = tables.annotate(board_state=_board_state(round_, now=now))
     counts = {row["board_state"]: row["n"] for row in tables.order_by().values("board_state").annotate(n=Count("pk"))}
     total = sum(counts.values())
     if state in STATE_NAMES:
@@ -183,7 +186,7 @@ def round_board(
     deals = Deal.objects.filter(match=OuterRef("pk")).order_by().values("match")
     assignment = RefereeAssignment.objects.filter(round_id=OuterRef("round_id"), table_id=OuterRef("table_id"))
     rows_query = tables.select_related("table", "ns_pair", "ew_pair").annotate(
-        deals_played=Coalesce(Subquery(deals.annotate(n=Count("pk")).values("n")), 0, output_field=IntegerField()),
+        deals_played=deals_played_count(),
         last_deal_at=Subquery(deals.annotate(at=Max("entered_at")).values("at")),
         referee_label=Subquery(assignment.annotate(name=_REFEREE_NAME).values("name")[:1]),
     )

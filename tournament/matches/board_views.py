@@ -12,28 +12,23 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tournament.matches import access, board, clock, player_entry
+from tournament.parsing import int_or_none
 
 POLL_SECONDS = 15
 
 
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value else None
-    except ValueError:
-        return None
-
-
 @login_required
 def progress_board(request: HttpRequest, tournament_id: int, round_id: int) -> HttpResponse:
-    round_ = access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
-    clock.round_time_check(round_=round_)  # the lazy clock: no query unless the cap has passed
+    round_ = clock.round_as_of(
+        access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
+    )
     filters = {
         "area": request.GET.get("area", "")[:40],
-        "referee_id": _int(request.GET.get("referee")),
+        "referee_id": int_or_none(request.GET.get("referee")),
         "state": request.GET.get("state", "") if request.GET.get("state") in board.STATE_NAMES else "",
         "sort": request.GET.get("sort", "table") if request.GET.get("sort") in dict(board.SORTS) else "table",
     }
-    page = _int(request.GET.get("page")) or 1
+    page = int_or_none(request.GET.get("page"), low=1) or 1
     result = board.round_board(round_=round_, page=page, **filters)
     query = request.GET.copy()
     query.pop("page", None)

@@ -20,6 +20,7 @@ from scoring.levels import level_label
 from tournament.errors import scoring_message
 from tournament.locale import in_ui_language
 from tournament.matches.selectors import card_rules
+from tournament.parsing import int_or_none
 from tournament.registration.roles import user_may_use_referee_tools
 
 LEVEL_CHOICES = [(str(level), level_label(level)) for level in range(2, 15)]
@@ -41,7 +42,7 @@ def card_dispute(request: HttpRequest) -> HttpResponse:
     if not user_may_use_referee_tools(request.user):
         raise Http404
     match_id = request.GET.get("match")
-    rules = card_rules(user=request.user, match_id=int(match_id) if match_id and match_id.isdigit() else None)
+    rules = card_rules(user=request.user, match_id=int_or_none(match_id, low=1))
     initial = {"match": rules.match.pk} if rules.match is not None else {}
     form = CardDisputeForm(request.GET if "play" in request.GET else None, initial=initial)
     result: dict[str, Any] = {}

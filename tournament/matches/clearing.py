@@ -18,9 +18,11 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.audit import history_author, reason_clean
+from tournament.matches.clock import time_call_due
 from tournament.matches.errors import MatchRefused
 from tournament.matches.event import match_id_event
 from tournament.matches.fold import check_version, locked_match, match_replay
@@ -96,6 +98,7 @@ def match_clear(*, match_id: int, reason: str, user: Any = None, expected_versio
     """
     with transaction.atomic():
         match = locked_match(match_id)
+        time_call_due(match, now=timezone.now())  # the version a page showed includes a due call (reset below)
         check_version(match, expected_version)
         if match.status == MatchStatus.CONFIRMED:
             raise MatchRefused("match_locked", _("The match is signed off: unlock it first, then clear it."))

@@ -2,10 +2,13 @@
 a running clock (docs/rules.md §2).
 
 The clock (docs/rules.md §2): an organiser starts a round (every match of it) or a single match; the
-cap comes from the round or the rules. The deadline is stored on the rows, a Celery task is
-scheduled for it, and :func:`match_time_check` calls time lazily whenever a page or API call
-touches a match after its cap, so a lost task or a restart loses nothing. Calling time twice has
-no further effect.
+cap comes from the round or the rules. The deadline is stored on the rows and a Celery task is
+scheduled for it. Time is called — stored — by that task, by the periodic sweep
+(:func:`time_calls_due`, every minute: a lost task or a restart loses nothing) and by every write
+to a match or a clock, first, inside its lock; calling time twice has no further effect. A page or
+an API read writes nothing: it shows a due call made in memory (:func:`match_as_of`,
+:func:`matches_as_of`, :func:`round_as_of`), exactly as the task or the next write will store it
+(the same fields, the same version).
 
 The organiser's hand on a running clock: pause and resume, extend by N minutes, change
 the round's cap, call time now — for a round (every open table of it, set-based: a few queries for
@@ -24,12 +27,14 @@ Who may call what is checked by the callers (``tournament.matches.access``).
 
 from __future__ import annotations
 
+import copy
 import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, Exists, F, OuterRef, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -40,7 +45,9 @@ from tournament.matches.errors import MatchRefused
 from tournament.matches.event import match_id_event, round_id_event
 from tournament.matches.fold import (
     locked_match,
+    match_refold,
     match_replay,
+    matches_refold,
     matches_replay,
     refuse_unless_open,
 )
@@ -50,6 +57,14 @@ from tournament.matches.models import (
     Round,
     RoundStatus,
 )
+from tournament.matches.time_due import (
+    PLAYING,
+    match_time_due,
+    round_clock_expired,
+    round_time_due,
+    time_due_filter,
+)
+from tournament.parsing import int_or_none
 from tournament.registration.lifecycle import event_write
 from tournament.rules import rules_for_stage
 from tournament.signals import public_pages_bump
@@ -75,15 +90,15 @@ def clock_start(match: Match, *, now: datetime, ends_at: datetime | None = None,
 
 
 def _schedule(kind: str, pk: int, eta: datetime) -> None:
-    """Schedule the time call once the transaction commits. Losing it loses nothing: the lazy
-    check calls time when anyone touches the match after the cap."""
+    """Schedule the time call once the transaction commits. Losing it loses nothing: the periodic
+    sweep (:func:`time_calls_due`) and the next write to the match call time after the cap."""
 
     def send() -> None:
         task = "tournament.matches.tasks.round_time_up" if kind == "round" else "tournament.matches.tasks.match_time_up"
         try:
             # the deadline travels with the task: a later change makes it stale (see tasks.py)
             task_send(task, args=[pk], kwargs={"ends_at": eta.isoformat()}, eta=eta)
-        except Exception:  # broker down: the lazy check covers it; the write already committed
+        except Exception:  # broker down: the sweep covers it; the write already committed
             logger.warning("could not schedule the time call of %s %s", kind, pk, exc_info=True)
 
     transaction.on_commit(send)
@@ -179,15 +194,9 @@ def time_call_if_due(match: Match, *, now: datetime) -> bool:
 
 def time_call_due(match: Match, *, now: datetime, deals_entered: int | None = None) -> list[str]:
     """On a locked match: call time in memory if its cap has passed (docs/rules.md §2); the fields it
-    changed, for the caller's fold to store (none: nothing was due). A signed-off match is left as is.
-    ``deals_entered``: the deals already read by a set-based caller (else counted here)."""
-    if (
-        match.status == MatchStatus.CONFIRMED
-        or match.reopened_at is not None  # reopened for correction: replaying what was played
-        or match.clock_ends_at is None
-        or now < match.clock_ends_at
-        or match.paused_at is not None  # a paused clock never calls time
-    ):
+    changed, for the caller's fold to store (none: nothing was due, ``time_due``). A signed-off match
+    is left as is. ``deals_entered``: the deals already read by a set-based caller (else counted here)."""
+    if not match_time_due(match, now=now):
         return []
     fields = []
     if match.time_called_at is None:
@@ -211,29 +220,50 @@ def match_call_time(*, match_id: int, now: datetime | None = None) -> bool:
         return time_call_if_due(match, now=now)
 
 
-def match_time_check(*, match: Match, now: datetime | None = None) -> bool:
-    """The lazy half of the clock: call time if ``match`` (as read) is past its cap and not called.
+# -- what a read shows: a due time call made in memory, nothing stored --------------------------------
 
-    Cheap when nothing is due (no query, no lock); used by every page and API call that touches
-    a match, so the clock holds without the scheduled task.
-    """
+
+def _unsaved_copy(match: Match) -> Match:
+    copied = copy.copy(match)
+    copied.__dict__.pop("_snapshot", None)
+    copied.__dict__.pop("_table_snapshot", None)
+    return copied
+
+
+def match_as_of(match: Match, *, now: datetime | None = None) -> Match:
+    """``match`` as it stands now: a due time call made on a copy in memory and folded, nothing saved
+    (``match`` itself as it is when nothing is due, without a query). What the pages and the API
+    show between the cap and the task or write that stores the call: the same fields and version."""
     now = now or timezone.now()
-    due = (
-        match.clock_ends_at is not None
-        and now >= match.clock_ends_at
-        and match.paused_at is None
-        and (
-            match.time_called_at is None
-            or (match.time_called_during_deal is None and match.status in (MatchStatus.PENDING, MatchStatus.RUNNING))
-        )
-        and match.status != MatchStatus.CONFIRMED
-        and match.reopened_at is None
-    )
-    if not due:
-        return False
-    changed = match_call_time(match_id=match.pk, now=now)
-    match.refresh_from_db()
-    return changed
+    if not match_time_due(match, now=now):
+        return match
+    shown = _unsaved_copy(match)
+    if "time_called_during_deal" in time_call_due(shown, now=now):
+        match_refold(shown)
+    return shown
+
+
+def matches_as_of(matches: Sequence[Match], *, now: datetime | None = None) -> list[Match]:
+    """:func:`match_as_of` of many matches, set-based (a page of a round's tables): the due ones'
+    deals and adjustments read in one query each; no query when none is due."""
+    now = now or timezone.now()
+    shown = [_unsaved_copy(match) if match_time_due(match, now=now) else match for match in matches]
+    due = [copied for copied, match in zip(shown, matches, strict=True) if copied is not match]
+    if due:
+        matches_refold(matches=due, change=lambda match, entered: time_call_due(match, now=now, deals_entered=entered))
+    return shown
+
+
+def round_as_of(round_: Round, *, now: datetime | None = None) -> Round:
+    """``round_`` as it stands now: a due time call made on a copy in memory, nothing saved."""
+    now = now or timezone.now()
+    if not round_time_due(round_, now=now):
+        return round_
+    shown = copy.copy(round_)
+    shown.time_called_at = now
+    if shown.status == RoundStatus.RUNNING:
+        shown.status = RoundStatus.TIME_CALLED
+    return shown
 
 
 _TIME_CALL_FIELDS = ["clock_ends_at", "paused_at", "time_called_at", "time_called_during_deal", "version"]
@@ -272,16 +302,14 @@ def _tables_time_call(
 
 
 def _round_due_tables(round_: Round, *, now: datetime) -> Any:
-    """The round's tables whose cap has passed and whose time is not called (a paused one waits)."""
-    return round_.matches.filter(clock_ends_at__lte=now, time_called_at__isnull=True, paused_at__isnull=True).exclude(
-        status=MatchStatus.CONFIRMED
-    )
+    """The round's tables at which a time call is due (``time_due``; a paused one waits)."""
+    return round_.matches.filter(time_due_filter(now=now))
 
 
 def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
     """Call time for a round at its cap: the round once, then every one of its matches that is due.
 
-    True the one time the round's time is called; later calls (a duplicate task, a lazy check)
+    True the one time the round's time is called; later calls (a duplicate task, the sweep, a write)
     change nothing (docs/rules.md §2: the project calls time itself, once) but finish any match a
     crashed earlier call missed. The matches are called set-based, in a second transaction (the
     order sign-off uses: never a match locked while the round is).
@@ -289,7 +317,7 @@ def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     with transaction.atomic():
         round_ = _round_locked(round_id)
-        if round_.ends_at is None or now < round_.ends_at or round_.paused_at is not None:
+        if not round_clock_expired(round_, now=now):
             return False
         first = round_.time_called_at is None
         if first:
@@ -301,34 +329,22 @@ def round_call_time(*, round_id: int, now: datetime | None = None) -> bool:
     return first
 
 
-def round_time_check(*, round_: Round, now: datetime | None = None) -> bool:
-    """The lazy check for a round (its organiser's page): call time if its cap has passed."""
+def time_calls_due(*, now: datetime | None = None) -> int:
+    """Call time wherever it is due and not stored yet (the periodic sweep, ``tasks.clock_sweep``):
+    every round being played past its cap, then every table at which a call is due
+    (``time_due``), round by round, set-based. How many tables a call was due at."""
     now = now or timezone.now()
-    if (
-        round_.ends_at is None
-        or round_.time_called_at is not None
-        or round_.paused_at is not None
-        or now < round_.ends_at
+    playing = Round.objects.filter(status__in=(RoundStatus.PUBLISHED, RoundStatus.RUNNING, RoundStatus.TIME_CALLED))
+    due = Match.objects.filter(round__in=playing).filter(time_due_filter(now=now))
+    tables = dict(due.values_list("pk", "round_id"))
+    for round_id in playing.filter(ends_at__lte=now, time_called_at__isnull=True, paused_at__isnull=True).values_list(
+        "pk", flat=True
     ):
-        return False
-    changed = round_call_time(round_id=round_.pk, now=now)
-    round_.refresh_from_db()
-    return changed
-
-
-def round_tables_time_check(*, round_: Round, now: datetime | None = None) -> int:
-    """The lazy check of every table of a round at once (its clock page): time called, set-based,
-    at each table past its own cap (extended or capped on its own); one query when none is due.
-    How many tables were called."""
-    now = now or timezone.now()
-    due = (
-        round_.matches.filter(clock_ends_at__lte=now, paused_at__isnull=True)
-        .exclude(status=MatchStatus.CONFIRMED)
-        .filter(Q(time_called_at__isnull=True) | Q(time_called_during_deal__isnull=True, status__in=_OPEN))
-    )
-    if not due.exists():
-        return 0
-    return _tables_time_call(round_, due, now=now)
+        round_call_time(round_id=round_id, now=now)  # its due tables with it
+    for round_id in sorted(set(tables.values())):
+        round_ = Round.objects.select_related("stage").get(pk=round_id)
+        _tables_time_call(round_, _round_due_tables(round_, now=now), now=now)
+    return len(tables)
 
 
 # -- the organiser's hand on a running clock ----------------------------------------------
@@ -339,7 +355,7 @@ def round_tables_time_check(*, round_: Round, now: datetime | None = None) -> in
 EXTEND_MAX_MINUTES = 240
 """An extension or a cap beyond four hours is a typing error, not a decision."""
 
-_OPEN = (MatchStatus.PENDING, MatchStatus.RUNNING)
+_OPEN = PLAYING
 
 
 def _refuse_clock_state(target: changes.Clocked, *, paused: bool | None, timed: bool, untimed: str) -> None:
@@ -379,11 +395,8 @@ def _refuse_match_clock(match: Match, *, paused: bool | None = None, timed: bool
 
 
 def _clean_minutes(minutes: Any, *, low: int = 1) -> int:
-    try:
-        value = int(minutes)
-    except (TypeError, ValueError):
-        value = low - 1
-    if not low <= value <= EXTEND_MAX_MINUTES:
+    value = int_or_none(minutes, low=low, high=EXTEND_MAX_MINUTES)
+    if value is None:
         raise MatchRefused(
             "minutes_out_of_range",
             _("Give a number of minutes from %(low)d to %(high)d.") % {"low": low, "high": EXTEND_MAX_MINUTES},
@@ -437,11 +450,23 @@ def _round_locked(round_id: int) -> Round:
     return Round.objects.select_for_update(of=("self",)).select_related("stage").get(pk=round_id)
 
 
+def _round_calls_first(round_id: int, *, now: datetime) -> None:
+    """A change to a round's clock first stores the time calls due in it (the round's and its
+    tables'), as any write does: it is refused or applied on the clock as it stands now."""
+    due_tables = Exists(Match.objects.filter(round_id=OuterRef("pk")).filter(time_due_filter(now=now)))
+    round_ = Round.objects.select_related("stage").annotate(due_tables=due_tables).get(pk=round_id)
+    if round_time_due(round_, now=now):
+        round_call_time(round_id=round_id, now=now)  # its due tables with it
+    elif round_.due_tables:
+        _tables_time_call(round_, _round_due_tables(round_, now=now), now=now)
+
+
 @event_write("round_id", of=round_id_event)
 def round_pause(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
     """Pause a round's clock and that of every table running with it (a fire alarm, a dispute)."""
     now = now or timezone.now()
     reason = reason_clean(reason)
+    _round_calls_first(round_id, now=now)
     with transaction.atomic():
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_, paused=False)
@@ -458,6 +483,7 @@ def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime 
     pause's length; tables paused on their own stay paused."""
     now = now or timezone.now()
     reason = reason_clean(reason)
+    _round_calls_first(round_id, now=now)
     with transaction.atomic():
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_, paused=True)
@@ -474,6 +500,7 @@ def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) 
     """Give a round's clock, and every table running with it, ``minutes`` more (paused or not)."""
     minutes = _clean_minutes(minutes)
     reason = reason_clean(reason)
+    _round_calls_first(round_id, now=timezone.now())
     with transaction.atomic():
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_)
@@ -494,6 +521,7 @@ def round_cap_change(
     now = now or timezone.now()
     minutes = _clean_minutes(minutes)
     reason = reason_clean(reason)
+    _round_calls_first(round_id, now=now)
     with transaction.atomic():
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_, timed=False)
@@ -522,6 +550,7 @@ def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetim
     set-based (a few queries for 2,500 tables), each folded through the rules core."""
     now = now or timezone.now()
     reason = reason_clean(reason)
+    _round_calls_first(round_id, now=now)
     with transaction.atomic():
         round_ = _round_locked(round_id)
         _refuse_round_clock(round_, timed=False)
@@ -542,6 +571,7 @@ def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime |
     """Pause one table's clock (a dispute at that table)."""
     now = now or timezone.now()
     reason = reason_clean(reason)
+    match_call_time(match_id=match_id, now=now)  # a write stores a due time call first
     with transaction.atomic():
         match = locked_match(match_id)
         _refuse_match_clock(match, paused=False)
@@ -555,6 +585,7 @@ def match_resume(*, match_id: int, reason: str, user: Any = None, now: datetime 
     """Resume one table's clock (paused alone or with its round): its deadline moves on by the pause."""
     now = now or timezone.now()
     reason = reason_clean(reason)
+    match_call_time(match_id=match_id, now=now)  # a write stores a due time call first
     with transaction.atomic():
         match = locked_match(match_id)
         _refuse_match_clock(match, paused=True)
@@ -569,6 +600,7 @@ def match_extend(*, match_id: int, minutes: int, reason: str, user: Any = None) 
     """Give one table ``minutes`` more (a long dispute there), paused or not."""
     minutes = _clean_minutes(minutes)
     reason = reason_clean(reason)
+    match_call_time(match_id=match_id)  # a write stores a due time call first
     with transaction.atomic():
         match = locked_match(match_id)
         _refuse_match_clock(match)
@@ -590,6 +622,7 @@ def match_cap_change(
     now = now or timezone.now()
     minutes = _clean_minutes(minutes)
     reason = reason_clean(reason)
+    match_call_time(match_id=match_id, now=now)  # a write stores a due time call first
     with transaction.atomic():
         match = locked_match(match_id)
         _refuse_match_clock(match, timed=False)
@@ -610,6 +643,7 @@ def match_call_now(*, match_id: int, reason: str, user: Any = None, now: datetim
     """Call time at one table now (paused or not, timed or not)."""
     now = now or timezone.now()
     reason = reason_clean(reason)
+    match_call_time(match_id=match_id, now=now)  # a write stores a due time call first
     with transaction.atomic():
         match = locked_match(match_id)
         _refuse_match_clock(match, timed=False)

@@ -238,6 +238,20 @@ def _fold_apply(
     return changed, changed_adjustments
 
 
+def match_refold(match: Match) -> None:
+    """Refold ``match`` in memory from its deals and adjustments, saving nothing: a read's view of
+    a change not stored yet (a due time call a page shows before the task or a write makes it)."""
+    deals = list(match.deals.order_by("number"))
+    adjustments = match_adjustment_rows(match)
+    fold = match_fold(
+        match=match,
+        outcomes=[deal.outcome for deal in deals],
+        adjustments=adjustments,
+        time_called_during_deal=match.time_called_during_deal,
+    )
+    _fold_apply(match, deals=deals, adjustments=adjustments, fold=fold)
+
+
 def matches_replay(
     *, matches: Sequence[Match], fields: Iterable[str] = (), change: Callable[[Match, int], None] | None = None
 ) -> None:
@@ -248,6 +262,20 @@ def matches_replay(
     and the caller's edit: the caller copies the matches' history rows (``audit.history_copy``)."""
     if not matches:
         return
+    changed_deals, changed_adjustments = matches_refold(matches=matches, change=change)
+    if changed_deals:
+        Deal.objects.bulk_update(changed_deals, ["record", "flagged"])
+    if changed_adjustments:
+        Adjustment.objects.bulk_update(changed_adjustments, ["flagged"])
+    Match.objects.bulk_update(matches, list(dict.fromkeys([*SNAPSHOT_FIELDS, *fields])))
+
+
+def matches_refold(
+    *, matches: Sequence[Match], change: Callable[[Match, int], None] | None = None
+) -> tuple[list[Deal], list[Adjustment]]:
+    """:func:`matches_replay` in memory, saving nothing: the matches refolded (``change`` first),
+    their deals and adjustments read in one query each; the deals and adjustments whose record or
+    flag changed, for a caller that stores them."""
     ids = [match.pk for match in matches]
     deals_of: dict[int, list[Deal]] = defaultdict(list)
     for deal in Deal.objects.filter(match_id__in=ids).order_by("match_id", "number"):
@@ -270,11 +298,7 @@ def matches_replay(
         more_deals, more_adjustments = _fold_apply(match, deals=deals, adjustments=adjustments, fold=fold)
         changed_deals += more_deals
         changed_adjustments += more_adjustments
-    if changed_deals:
-        Deal.objects.bulk_update(changed_deals, ["record", "flagged"])
-    if changed_adjustments:
-        Adjustment.objects.bulk_update(changed_adjustments, ["flagged"])
-    Match.objects.bulk_update(matches, list(dict.fromkeys([*SNAPSHOT_FIELDS, *fields])))
+    return changed_deals, changed_adjustments
 
 
 # -- helpers shared by the writes ------------------------------------------------------------------

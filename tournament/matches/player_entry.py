@@ -156,6 +156,9 @@ def deal_claim_enter(
     """
     if not idempotency_key:
         raise ClaimRefused("idempotency_key_required", _("The entry has no key; reload the page."), status=400)
+    table = Match.objects.select_related("round__stage__tournament").filter(pk=match_id).first()
+    if table is not None:
+        claims_auto_confirm_due(match=table)  # a write: the claims whose time is up stand first
     with transaction.atomic():
         match = fold.locked_match(match_id)
         earlier = match.claims.filter(idempotency_key=idempotency_key).first()
@@ -206,13 +209,13 @@ def deal_claim_enter(
 
 
 def _schedule_auto_confirm(match_id: int, eta: datetime) -> None:
-    """Ask a task to confirm the claim when its time is up; losing it loses nothing: the
-    referees' and the table's own pages of the match confirm what is due (:func:`claims_auto_confirm_due`)."""
+    """Ask a task to confirm the claim when its time is up; losing it loses nothing: the periodic
+    sweep (:func:`claims_auto_confirm_everywhere`) and the table's next entry confirm what is due."""
 
     def send() -> None:
         try:
             task_send("tournament.matches.tasks.claims_auto_confirm", args=[match_id], eta=eta)
-        except Exception:  # broker down: the lazy check covers it
+        except Exception:  # broker down: the sweep covers it
             logger.warning("could not schedule the auto-confirm of match %s", match_id, exc_info=True)
 
     transaction.on_commit(send)
@@ -400,7 +403,7 @@ def deal_claim_withdraw(*, match_id: int, claim_id: int, player_id: int) -> Deal
 def claims_auto_confirm_due(*, match: Match, now: datetime | None = None) -> int:
     """Confirm, in order, the claims whose auto-confirm time has passed (the event's
     ``auto_confirm_minutes``), stopping at a dispute; the lazy half of the Celery task. Returns the
-    number confirmed."""
+    number confirmed. Called by the Celery tasks and before a player's next entry, never by a page."""
     minutes = match.round.stage.tournament.auto_confirm_minutes
     if not minutes or match.round.stage.tournament.entry_mode == EntryMode.REFEREES:
         return 0
@@ -416,6 +419,17 @@ def claims_auto_confirm_due(*, match: Match, now: datetime | None = None) -> int
     if confirmed:
         match.refresh_from_db()
     return confirmed
+
+
+def claims_auto_confirm_everywhere(*, now: datetime | None = None) -> int:
+    """:func:`claims_auto_confirm_due` at every match with a claim waiting, in the events that
+    confirm claims by themselves (the periodic sweep, ``tasks.clock_sweep``). How many were confirmed."""
+    waiting = DealClaim.objects.filter(
+        status=ClaimStatus.PENDING, match__round__stage__tournament__auto_confirm_minutes__isnull=False
+    ).exclude(match__round__stage__tournament__entry_mode=EntryMode.REFEREES)
+    match_ids = sorted(set(waiting.values_list("match_id", flat=True)))
+    matches = Match.objects.select_related("round__stage__tournament").filter(pk__in=match_ids).order_by("pk")
+    return sum(claims_auto_confirm_due(match=match, now=now) for match in matches)
 
 
 def disputes_open(*, tournament_id: int, round_id: int | None = None, table_ids: Any = None) -> list[DealClaim]:

@@ -15,6 +15,7 @@ code and the reason; the pages answer forms with a redirect, and htmx with the f
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 from django.contrib import messages
@@ -50,9 +51,7 @@ def _seat(request: HttpRequest, match: Match) -> SeatPlayer | None:
 
 def _link(token: str) -> TableLink:
     link = table_link_resolve(token=token)
-    clock.match_time_check(match=link.match)
-    player_entry.claims_auto_confirm_due(match=link.match)
-    return link
+    return dataclasses.replace(link, match=clock.match_as_of(link.match))  # a due time call shown, not stored
 
 
 def _virtual(match: Match, pending: list[DealClaim]) -> Match:

@@ -24,10 +24,9 @@ from scoring.doudizhu_snapshot import TableDealSnapshot, TableSnapshot
 from scoring.errors import ScoringError
 from scoring.finishing_order import FinishingOrder
 from scoring.options import AtTimeUp, RuleOptions, WildReading
-from scoring.outcome import Reason, Status
-from scoring.seats import Seat, Side
+from scoring.seats import Seat
 from scoring.snapshot import DealSnapshot, MatchSnapshot
-from scoring.time_up import TimeUpNotice, time_up_notice
+from scoring.time_up import TimeUpNotice
 from scoring.tribute import TributeGuidance, tribute_for
 from tournament.errors import scoring_message
 from tournament.games import GUANDAN, GameEntry, game_entry
@@ -44,7 +43,9 @@ from tournament.matches.models import (
     RoundStatus,
     StageFormat,
 )
+from tournament.matches.snapshot_reads import match_time_up
 from tournament.matches.table_selectors import TableSummary, table_summary
+from tournament.matches.time_due import match_clock_expired
 from tournament.registration.models import Pair
 
 SEATS = ("N", "E", "S", "W")
@@ -96,7 +97,7 @@ def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
     paused = match.paused_at is not None and match.time_called_at is None
     standing = match.paused_at if paused and match.paused_at is not None else now  # a paused clock stands still
     seconds = None if ends_at is None else max(0, int((ends_at - standing).total_seconds()))
-    called = match.time_called_at is not None or (ends_at is not None and not paused and now >= ends_at)
+    called = match.time_called_at is not None or match_clock_expired(match, now=now)
     warning = seconds is not None and not called and not paused and seconds <= match.round.warning_minutes * 60
     one_more = match_rules(match).at_time_up is AtTimeUp.ONE_MORE_DEAL
     last_deal = match.snapshot.last_regular_deal if match.time_called_during_deal else None
@@ -107,50 +108,6 @@ def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
         match.started_at, ends_at, seconds, warning, called, one_more, last_deal, paused, match_time_up(match),
         over=over,
     )
-
-
-def match_time_up(match: Match) -> TimeUpNotice | None:
-    """What happens now that time is called at ``match``, read by the rules core from its snapshot."""
-    if match.time_called_during_deal is None or match.is_bye:
-        return None
-    snapshot = match.snapshot
-    return snapshot_time_up(
-        options=match_rules(match),
-        time_called_during_deal=match.time_called_during_deal,
-        status=snapshot.status,
-        winner=snapshot.winner,
-        reason=snapshot.reason,
-        deals_played=len(snapshot.deals),
-        last_regular_deal=snapshot.last_regular_deal,
-    )
-
-
-def snapshot_time_up(
-    *,
-    options: RuleOptions,
-    time_called_during_deal: int | None,
-    status: Any,
-    winner: Any,
-    reason: Any,
-    deals_played: int,
-    last_regular_deal: Any,
-) -> TimeUpNotice | None:
-    """``scoring.time_up.time_up_notice`` of a stored snapshot's fields (as JSON holds them); lists
-    that read a few fields per match (the big screen) call it without loading whole snapshots."""
-    if time_called_during_deal is None:
-        return None
-    try:
-        return time_up_notice(
-            options=options,
-            time_called_during_deal=time_called_during_deal,
-            status=Status(status or Status.IN_PROGRESS.value),
-            winner=Side.parse(winner) if winner else None,
-            reason=Reason(reason) if reason else None,
-            deals_played=deals_played,
-            last_regular_deal=last_regular_deal if isinstance(last_regular_deal, int) else None,
-        )
-    except (ValueError, ScoringError):  # a snapshot the fold will rewrite: say nothing rather than guess
-        return None
 
 
 # -- the summary -----------------------------------------------------------------------------------
@@ -350,7 +307,7 @@ class Preview:
 
     @property
     def finished(self) -> bool:
-        return self.result.get("status") == Status.FINISHED.value
+        return self.after.finished
 
     @property
     def deal(self) -> DealSnapshot | None:

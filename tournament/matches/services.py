@@ -76,13 +76,14 @@ def _locked_clocked(match_id: int, *, now: datetime) -> tuple[Match, list[str]]:
     return match, time_call_due(match, now=now)
 
 
-def _locked_open(match_id: int, expected_version: int | None) -> Match:
-    """The match, locked, for an edit: refused if it is a bye or signed off, or if it changed
-    since the caller read ``expected_version``."""
-    match = locked_match(match_id)
+def _locked_open(match_id: int, expected_version: int | None, *, now: datetime) -> tuple[Match, list[str]]:
+    """The match, locked, for an edit, with time called on it if its cap has passed (as
+    :func:`_locked_clocked`: the version a page showed includes that call): refused if it is a bye
+    or signed off, or if it changed since the caller read ``expected_version``."""
+    match, called = _locked_clocked(match_id, now=now)
     refuse_unless_open(match)
     check_version(match, expected_version)
-    return match
+    return match, called
 
 
 @event_write("match_id", of=match_id_event)
@@ -450,7 +451,7 @@ def adjustment_delete(
 ) -> Match:
     """Remove an adjustment entered by mistake, with a reason (kept in the audit history)."""
     with transaction.atomic():
-        match = _locked_open(match_id, expected_version)
+        match, called = _locked_open(match_id, expected_version, now=timezone.now())
         reason = reason_clean(reason)
         row = match.adjustments.filter(pk=adjustment_id).first()
         if row is None:
@@ -459,7 +460,7 @@ def adjustment_delete(
         row.delete()
         match.version += 1
         history_author(match, user, reason)
-        match_replay(match=match, fields=["version"])
+        match_replay(match=match, fields=[*called, "version"])
     return match
 
 

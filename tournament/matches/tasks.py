@@ -1,10 +1,11 @@
 """Celery tasks of the matches app: they take ids and call a service (HackSoft style).
 
 The time-up tasks are scheduled for the cap with ``apply_async(eta=…)``. They are idempotent
-(a duplicate delivery or a retry changes nothing) and only a safety net: the clock lives in the
-database and every page or API call that touches a match after its cap calls time too. In eager
-mode (no broker) a task runs at once, before the cap, and does nothing; the lazy check then
-calls time.
+(a duplicate delivery or a retry changes nothing). The clock lives in the database: a page or an
+API read shows a due call without storing it, and the periodic :func:`clock_sweep` (Celery beat,
+every minute) stores whatever a lost task, a restart or a worker's slow clock left due, so nothing
+is lost. In eager mode (no broker, no beat) a task runs at once, before the cap, and does nothing;
+the next write to the match then stores the call.
 
 Each task carries the deadline it was scheduled for (``ends_at``, ISO 8601). When the organiser
 pauses, extends or changes a clock a new task is scheduled for the new deadline; the old one,
@@ -21,9 +22,9 @@ from typing import Any
 from celery import shared_task
 from django.utils import timezone
 
-from tournament.matches.clock import match_call_time, round_call_time
+from tournament.matches.clock import match_call_time, round_call_time, time_calls_due
 from tournament.matches.models import Match, Round
-from tournament.matches.player_entry import claims_auto_confirm_due
+from tournament.matches.player_entry import claims_auto_confirm_due, claims_auto_confirm_everywhere
 
 
 @shared_task(bind=True, acks_late=True)
@@ -68,10 +69,17 @@ def _again_if_early(task: Any, pk: int, ends_at: Any, called_at: Any) -> None:
 
 
 @shared_task(acks_late=True)
+def clock_sweep() -> dict[str, int]:
+    """What is due and not stored yet, made (Celery beat, ``CELERY_BEAT_SCHEDULE``): time called
+    wherever a cap has passed, claims confirmed wherever their auto-confirm time has come."""
+    return {"tables_called": time_calls_due(), "claims_confirmed": claims_auto_confirm_everywhere()}
+
+
+@shared_task(acks_late=True)
 def claims_auto_confirm(match_id: int) -> dict[str, Any]:
-    """Confirm the match's claims whose auto-confirm time has passed. Idempotent, and only
-    a safety net: the referees' and organisers' match pages and the table's own pages confirm what
-    is due when they are opened (``claims_auto_confirm_due``); the public pages do not."""
+    """Confirm the match's claims whose auto-confirm time has passed (scheduled for that time when a
+    claim is entered). Idempotent; the sweep (:func:`clock_sweep`) and the table's next entry confirm
+    what a lost task left; no page does (a read writes nothing)."""
     match = Match.objects.select_related("round__stage__tournament").filter(pk=match_id).first()
     if match is None:
         return {"match": match_id, "confirmed": 0}

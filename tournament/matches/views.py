@@ -1,7 +1,8 @@
 """The referee's and the organiser's match pages: thin views over the match services.
 
 Every page scopes the match by the caller (``access.match_for_user``: out of scope is 404) and
-checks the clock lazily (``clock.match_time_check``) before showing or changing anything.
+shows it as it stands now (``clock.match_as_of``: a due time call shown, not stored — a GET
+writes nothing; the services store the call when they write).
 Pages work without JavaScript (each tap is a link, each action a form, then a redirect); with
 htmx the same URLs answer with the fragment to swap, so nothing reloads the whole page.
 """
@@ -50,17 +51,16 @@ from tournament.matches.forms import (
 )
 from tournament.matches.models import AdjustmentKind, Match, MatchStatus, Round
 from tournament.parsing import int_or_none
+from tournament.registration.roles import user_organises
 from tournament.rules import rules_for_stage
 
 # -- helpers ---------------------------------------------------------------------------------------
 
 
 def match_for_request(request: HttpRequest, match_id: int, *, reading: bool = False) -> Match:
-    """The match the user may score (or read), its due time call and auto-confirmations applied."""
-    match = access.match_for_user(user=request.user, match_id=match_id, reading=reading)
-    clock.match_time_check(match=match)
-    player_entry.claims_auto_confirm_due(match=match)
-    return match
+    """The match the user may score (or read) as it stands now: a due time call shown, not stored
+    (a GET writes nothing; the Celery task or the next write stores it)."""
+    return clock.match_as_of(access.match_for_user(user=request.user, match_id=match_id, reading=reading))
 
 
 def deal_entry_form(game: GameEntry, data: Any, *, next_deal: dict[str, Any] | None) -> DealEntryFields:
@@ -111,7 +111,7 @@ def match_page_context(
         "started_successors": corrections.correction_started_successors(match=match) if may_unlock else (),
         "clearable": may_unlock and clearing.match_clear_blocks(match=match) and clearing.match_started(match=match),
         # an organiser came from the round's clock page, not from tables of their own
-        "organises": access.user_organises(user=request.user, tournament_id=match.round.stage.tournament_id),
+        "organises": user_organises(user=request.user, tournament_id=match.round.stage.tournament_id),
         "entry_url": reverse("matches:match", args=[match.pk]),
         "deal_post_url": reverse("matches:deal_create", args=[match.pk]),
         "seats": selectors.SEATS,
@@ -167,9 +167,7 @@ WRITE_ERRORS = USER_ERRORS
 @login_required
 def referee_home(request: HttpRequest) -> HttpResponse:
     """My tables this round (referees) and the rounds being played (organisers, chief referees)."""
-    matches = list(selectors.referee_tables(user=request.user))
-    for match in matches:
-        clock.match_time_check(match=match)
+    matches = clock.matches_as_of(list(selectors.referee_tables(user=request.user)))
     rows = [selectors.match_summary(match=match) for match in matches]
     rounds = list(access.rounds_for_overseer(user=request.user)[:50])
     context = {
@@ -522,9 +520,9 @@ def round_clock(request: HttpRequest, tournament_id: int, round_id: int) -> Http
     one query when nothing is due (set-based when something is), so the page costs the same for
     any number of tables.
     """
-    round_ = access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
-    clock.round_time_check(round_=round_)
-    clock.round_tables_time_check(round_=round_)
+    round_ = clock.round_as_of(
+        access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
+    )
     tables = round_.matches.exclude(ew_pair=None)
     table = int_or_none(request.GET.get("table"), low=1)
     if table is not None:
@@ -538,7 +536,7 @@ def round_clock(request: HttpRequest, tournament_id: int, round_id: int) -> Http
         "clock_form": RoundClockForm(initial=initial),
         "round": round_,
         "tournament": round_.stage.tournament,
-        "rows": [selectors.match_summary(match=match) for match in page],
+        "rows": [selectors.match_summary(match=match) for match in clock.matches_as_of(list(page))],
         "page": page,
         "table": table,
         "byes": list(round_.matches.filter(ew_pair=None).select_related("ns_pair")),
@@ -597,7 +595,7 @@ def _round_for_adjuster(request: HttpRequest, tournament_id: int, round_id: int)
     """A round of a tournament the user organises or chief-referees, else 404."""
     user = request.user
     if not (
-        access.user_organises(user=user, tournament_id=tournament_id)
+        user_organises(user=user, tournament_id=tournament_id)
         or access.user_is_chief_referee(user=user, tournament_id=tournament_id)
     ):
         raise Http404
@@ -614,7 +612,7 @@ def round_no_shows(request: HttpRequest, tournament_id: int, round_id: int) -> H
         match_id = request.POST.get("match", "")
         try:
             no_shows.no_show_forfeit(
-                round_=round_, match_id=int(match_id) if match_id.isdigit() else 0, user=request.user
+                round_=round_, match_id=int_or_none(match_id, low=1) or 0, user=request.user
             )
         except USER_ERRORS as error:
             messages.error(request, user_error_of(error).message)

@@ -12,15 +12,18 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring.options import Game as CoreGame
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks
 from tournament.games import GameEntry, game_entry
 
 
 class Game(models.TextChoices):
-    GUANDAN = "guandan", _("Guandan")
-    TRACTOR = "tractor", _("Three-deck Tractor")
-    DOUDIZHU = "doudizhu", _("Dou Dizhu")
+    """The rules core's games (``scoring.options.Game``) as stored: their values, with labels."""
+
+    GUANDAN = CoreGame.GUANDAN.value, _("Guandan")
+    TRACTOR = CoreGame.TRACTOR.value, _("Three-deck Tractor")
+    DOUDIZHU = CoreGame.DOUDIZHU.value, _("Dou Dizhu")
 
 
 class TournamentStatus(models.TextChoices):

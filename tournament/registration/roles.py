@@ -15,6 +15,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
@@ -52,13 +53,31 @@ def user_may_use_referee_tools(user: Any) -> bool:
     )
 
 
+def organiser_of(*, user: Any, tournament_ref: Any) -> Exists:
+    """:func:`user_organises` as an ORM condition, for rows whose tournament is ``tournament_ref``
+    (an id or an ``OuterRef``); a superuser is not named there: callers that show everything to
+    a superuser say so before they filter."""
+    rows = Tournament.organisers.through.objects.filter(tournament_id=tournament_ref, user_id=user.pk)
+    return Exists(rows)
+
+
+def user_organises(*, user: Any, tournament_id: int) -> bool:
+    """Whether ``user`` organises the tournament: one of its organisers, or a superuser (the one
+    answer every page, API view and service asks)."""
+    if not user.is_authenticated:
+        return False
+    return bool(user.is_superuser or Tournament.organisers.through.objects.filter(
+        tournament_id=tournament_id, user_id=user.pk
+    ).exists())
+
+
 def tournament_for_organiser(*, user: Any, tournament_id: int) -> Tournament:
     """The tournament if ``user`` organises it, else 404."""
     if not user.is_authenticated:
         raise Http404
-    tournaments = (
-        Tournament.objects.all() if user.is_superuser else Tournament.objects.filter(organisers=user)
-    )
+    tournaments = Tournament.objects.all()
+    if not user.is_superuser:
+        tournaments = tournaments.filter(organiser_of(user=user, tournament_ref=OuterRef("pk")))
     return get_object_or_404(tournaments, pk=tournament_id)
 
 

@@ -18,10 +18,11 @@ from django.views.decorators.http import require_POST
 
 from tournament.errors import UserError, user_error_on_form
 from tournament.matches.models import Round, RoundStatus
+from tournament.parsing import int_or_none
 from tournament.registration import services
 from tournament.registration.forms import DepartmentForm, PairForm, RosterImportForm, TournamentForm
 from tournament.registration.models import Department, Game, Pair, PairStatus, Tournament, TournamentStatus
-from tournament.registration.roles import organiser_view, user_can_create_tournaments
+from tournament.registration.roles import organiser_view, user_can_create_tournaments, user_organises
 from tournament.registration.roster import RosterImportError, roster_import, roster_template
 from tournament.registration.selectors import (
     PAIR_PAGE_SIZE,
@@ -63,9 +64,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         total=Count("id", filter=~Q(status=PairStatus.WITHDRAWN)),
         checked_in=Count("id", filter=Q(status=PairStatus.CHECKED_IN)),
     )
-    is_organiser = request.user.is_authenticated and (
-        request.user.is_superuser or tournament.organisers.filter(pk=request.user.pk).exists()
-    )
+    is_organiser = user_organises(user=request.user, tournament_id=tournament.pk)
     # the organiser's way into the day: each round not finished, with its clock and board
     rounds = (
         Round.objects.filter(stage__tournament=tournament)
@@ -209,10 +208,8 @@ def department_list(request: HttpRequest, tournament: Tournament) -> HttpRespons
 
 
 def _page_number(request: HttpRequest) -> int:
-    try:
-        return max(1, min(int(request.GET.get("page", "1")), 10_000))
-    except ValueError:
-        return 1
+    page = int_or_none(request.GET.get("page", "1"))
+    return 1 if page is None else max(1, min(page, 10_000))
 
 
 @organiser_view

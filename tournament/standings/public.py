@@ -30,7 +30,14 @@ from tournament.matches.models import (
     Stage,
     StageFormat,
 )
-from tournament.matches.selectors import match_time_up, round_knockout_pairs, snapshot_time_up
+from tournament.matches.selectors import round_knockout_pairs
+from tournament.matches.snapshot_reads import (
+    deals_played_count,
+    match_time_up,
+    snapshot_from_values,
+    snapshot_lookups,
+    snapshot_time_up,
+)
 from tournament.registration.models import Pair, Tournament
 from tournament.rules import rules_for_stage, stage_profile_name, stage_rules_lines
 from tournament.standings.public_types import (
@@ -58,11 +65,6 @@ from tournament.standings.selectors import stage_bracket_state_get, stage_match_
 
 def _pair_of(pair: SidePair | None) -> tuple[int, int] | None:
     return (pair.NS, pair.EW) if pair is not None else None
-
-
-def _stored_pair(value: object) -> tuple[int, int] | None:
-    """One per-side value of a stored snapshot fetched alone (``state__levels``), read by the rules core."""
-    return _pair_of(SidePair.from_json(value))
 
 
 def _round_info(round_: Round) -> RoundInfo:
@@ -147,6 +149,10 @@ def tournament_overview_get(*, tournament_id: int) -> TournamentOverview | None:
     )
 
 
+_DRAW_KEYS = ("levels", "points", "status", "winner", "reason", "last_regular_deal")
+"""What the public draw shows of each table's snapshot (fetched alone: its deals are most of it)."""
+
+
 def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
     """A published round's tables in table order (byes last): pairs, area, status, live levels.
 
@@ -158,6 +164,7 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             round__stage__tournament_id=tournament_id,
             round__status__in=PUBLIC_ROUND_STATUSES,
         )
+        .annotate(deals_played=deals_played_count())
         .order_by("table__number", "bracket_slot", "id")
         .values_list(
             "id",
@@ -171,62 +178,52 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
             "ew_pair__number",
             "status",
             "winner",
-            "state__levels",
-            "state__points",
             "bracket_slot",
             "time_called_during_deal",
-            "state__status",
-            "state__winner",
-            "state__reason",
-            "state__next_deal__number",
-            "state__last_regular_deal",
+            "deals_played",
+            *snapshot_lookups(*_DRAW_KEYS),
         )
     )
     time_up = _draw_time_up(round_id)
     walkovers = Round.objects.filter(pk=round_id).values_list("draw_options__walkovers", flat=True).first()
     absent = {int(present): int(gone) for present, gone in walkovers.items()} if isinstance(walkovers, dict) else {}
     absent_names = dict(Pair.objects.filter(pk__in=absent.values()).values_list("id", "name"))
-    out = [
-        DrawRow(
-            match_id=match_id,
-            table=table,
-            area=area or "",
-            ns=PublicSide(ns_id, ns_name, ns_number),
-            ew=PublicSide(ew_id, ew_name or "", ew_number),
-            status=status,
-            winner=winner,
-            levels=_stored_pair(levels),
-            points=_stored_pair(points),
-            bracket_slot=slot,
-            walkover_over=absent_names.get(absent.get(ns_id, 0), "") if ew_id is None else "",
-            time_up=time_up(called, fold_status, fold_winner, fold_reason, next_number, last_regular)
-            if called is not None and ew_id is not None
-            else None,
-            reason=fold_reason or "",
+    out = []
+    for (
+        match_id,
+        table,
+        area,
+        ns_id,
+        ns_name,
+        ew_id,
+        ew_name,
+        ns_number,
+        ew_number,
+        status,
+        winner,
+        slot,
+        called,
+        played,
+        *values,
+    ) in rows:
+        snapshot = snapshot_from_values(_DRAW_KEYS, values)
+        out.append(
+            DrawRow(
+                match_id=match_id,
+                table=table,
+                area=area or "",
+                ns=PublicSide(ns_id, ns_name, ns_number),
+                ew=PublicSide(ew_id, ew_name or "", ew_number),
+                status=status,
+                winner=winner,
+                levels=_pair_of(snapshot.levels),
+                points=_pair_of(snapshot.points),
+                bracket_slot=slot,
+                walkover_over=absent_names.get(absent.get(ns_id, 0), "") if ew_id is None else "",
+                time_up=time_up(called, snapshot, played) if called is not None and ew_id is not None else None,
+                reason=snapshot.reason or "",
+            )
         )
-        for (
-            match_id,
-            table,
-            area,
-            ns_id,
-            ns_name,
-            ew_id,
-            ew_name,
-            ns_number,
-            ew_number,
-            status,
-            winner,
-            levels,
-            points,
-            slot,
-            called,
-            fold_status,
-            fold_winner,
-            fold_reason,
-            next_number,
-            last_regular,
-        ) in rows
-    ]
     out.sort(key=lambda row: (row.table is None, row.table or 0, row.bracket_slot or 0, row.match_id))
     return tuple(out)
 
@@ -236,19 +233,12 @@ def _draw_time_up(round_id: int) -> Any:
     the first row whose time was called; each row gives only the few snapshot fields it needs."""
     options: list[Any] = []
 
-    def read(called: int, status: Any, winner: Any, reason: Any, next_number: Any, last: Any) -> Any:
+    def read(called: int, snapshot: MatchSnapshot, played: int) -> tuple[str, str] | None:
         if not options:
             round_ = Round.objects.select_related("stage").get(pk=round_id)
             options.append(rules_for_stage(round_.stage))
-        played = next_number - 1 if isinstance(next_number, int) else 0
         notice = snapshot_time_up(
-            options=options[0],
-            time_called_during_deal=called,
-            status=status,
-            winner=winner,
-            reason=reason,
-            deals_played=played,
-            last_regular_deal=last,
+            options=options[0], time_called_during_deal=called, snapshot=snapshot, deals_played=played
         )
         return (notice.text_en, notice.text_zh) if notice is not None else None
 

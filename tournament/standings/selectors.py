@@ -26,10 +26,10 @@ from django.db.models import Q
 
 from scoring.bracket import BracketState, KnockoutResult, bracket_state
 from scoring.seats import Side
-from scoring.snapshot import MatchSnapshot
 from scoring.stage_ranking import StageRanking, rank_stage
 from scoring.standings import MatchRecord, Standings, bracket_placings, rank
 from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage, StageFormat
+from tournament.matches.snapshot_reads import RESULT_KEYS, snapshot_from_values, snapshot_lookups
 from tournament.registration.models import Pair, PairStatus, ProvisionalResults, Tournament
 from tournament.rules import rules_for_stage
 from tournament.standings.cache import LocalMemo
@@ -58,8 +58,6 @@ def stage_provisional_pairs(*, stage: Stage) -> frozenset[str]:
         return frozenset()
     rows = Match.objects.filter(round__stage=stage, status=MatchStatus.FINISHED, ew_pair__isnull=False)
     return frozenset(str(pk) for pair in rows.values_list("ns_pair_id", "ew_pair_id") for pk in pair)
-RESULT_KEYS = ("winner", "levels", "reason", "points")
-"""What ``MatchRecord.from_snapshot`` reads of a stored snapshot (fetched alone: its deals are most of it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +108,7 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
     # Only the snapshot's result keys: its deal list is most of its size, and a 5,000-pair stage
     # has thousands of matches (docs/design.md, numbers).
     for round_number, ns, ew, *values in matches.values_list(
-        "round__number", "ns_pair_id", "ew_pair_id", *(f"state__{key}" for key in RESULT_KEYS)
+        "round__number", "ns_pair_id", "ew_pair_id", *snapshot_lookups(*RESULT_KEYS)
     ):
         if ew is None:
             against = walkovers.get(round_number, {}).get(str(ns))
@@ -119,7 +117,7 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
             else:
                 records.append(MatchRecord(round=round_number, ns=str(ns), ew=None))
         else:
-            snapshot = MatchSnapshot.from_json(dict(zip(RESULT_KEYS, values, strict=True)))
+            snapshot = snapshot_from_values(RESULT_KEYS, values)
             records.append(MatchRecord.from_snapshot(round=round_number, ns=str(ns), ew=str(ew), snapshot=snapshot))
     return records
 

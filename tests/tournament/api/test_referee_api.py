@@ -254,14 +254,18 @@ def test_an_organiser_starts_a_round(boss, ref, match):
     assert all(row["clock"]["ends_at"] for row in response.data) and len(response.data) == 2
 
 
-def test_the_api_calls_time_lazily(ref, match, time_machine):
+def test_the_api_shows_a_due_time_call_and_the_next_deal_stores_it(ref, match, time_machine):
     time_machine.move_to(dt.datetime(2026, 5, 1, 9, 0, tzinfo=dt.timezone.utc), tick=False)
     round_start(round_id=match.round_id)
     enter(device(ref), match, "NS")
     time_machine.shift(dt.timedelta(minutes=41))
     body = device(ref).get(reverse("api:match", args=[match.pk])).data
     assert body["time_called_during_deal"] == 2 and body["clock"]["time_called"]
-    assert enter(device(ref), match, "EW").data["match"]["status"] == "finished"
+    match.refresh_from_db()
+    assert match.time_called_during_deal is None  # a read stores nothing …
+    assert enter(device(ref), match, "EW").data["match"]["status"] == "finished"  # … the write does
+    match.refresh_from_db()
+    assert match.time_called_during_deal == 2
 
 
 def test_the_api_clock_says_paused_and_stands_still(boss, ref, match, time_machine):

@@ -14,7 +14,7 @@ from tests.tournament.doudizhu.conftest import doudizhu_event, drawn_round
 from tournament.draw.pairing_three_seats import ALGORITHM
 from tournament.errors import UserError
 from tournament.matches import services
-from tournament.matches.clock import match_time_check
+from tournament.matches.clock import match_call_time
 from tournament.matches.models import Match, MatchSeat, MatchStatus
 from tournament.matches.table_selectors import table_snapshot
 from tournament.registration.services import PlayerData, pair_register, player_enter
@@ -134,7 +134,7 @@ def test_time_called_makes_the_deal_in_play_the_tables_last(table, ref, client):
     table.refresh_from_db()
     table.clock_ends_at = timezone.now() - timedelta(minutes=1)  # the cap has passed
     table.save(update_fields=["clock_ends_at"])
-    match_time_check(match=table)
+    match_call_time(match_id=table.pk)  # the task, the sweep or a write
     table.refresh_from_db()
     assert table.time_called_during_deal == 2 and table.status == MatchStatus.RUNNING
     client.force_login(ref)

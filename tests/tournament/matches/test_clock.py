@@ -1,7 +1,8 @@
 """The match clock (docs/rules.md §2): the organiser starts a round or a match, the cap comes
 from the rules, a warning shows near the end, time is called at the cap exactly once — by the
-scheduled task or lazily by whoever touches the match first — and each match then finishes as its
-rules say (last deal, higher level, first to reach, extra deal)."""
+scheduled task, the periodic sweep or the first write to the match (a page shows it without
+storing it) — and each match then finishes as its rules say (last deal, higher level, first to
+reach, extra deal)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.urls import reverse
 
 from tests.factories import english_client, organiser, referee, round_match, table_match
 from tournament.matches import tasks
-from tournament.matches.clock import match_start, match_time_check, round_call_time, round_start
+from tournament.matches.clock import match_call_time, match_start, round_call_time, round_start, time_calls_due
 from tournament.matches.errors import MatchRefused
 from tournament.matches.models import Match, MatchStatus, Round, RoundStatus
 from tournament.matches.selectors import match_clock
@@ -166,10 +167,11 @@ def test_time_is_called_once_at_the_cap_and_each_match_finishes_by_its_rules(
     called = {m.pk: m.time_called_during_deal for m in Match.objects.filter(round=round_)}
     assert called == {ahead.pk: 2, tied.pk: 2, passed.pk: None, idle.pk: 1}  # the deal being played
 
-    # a duplicate delivery, the lazy check, a second call: no further effect
+    # a duplicate delivery, the sweep, a second call: no further effect
     assert tasks.round_time_up.apply(args=[round_.pk]).get()["called"] is False
+    assert tasks.clock_sweep.apply().get() == {"tables_called": 0, "claims_confirmed": 0}
     for match in Match.objects.filter(round=round_):
-        assert match_time_check(match=match) is False
+        assert match_call_time(match_id=match.pk) is False
     assert transitions(round_.history, "time_called_at") == 1
     for match in (ahead, tied, idle):
         assert transitions(Match.history.filter(id=match.pk), "time_called_during_deal") == 1
@@ -197,7 +199,7 @@ def test_timed_40_equal_levels_go_to_the_side_that_reached_them_first(frozen):
     round_start(round_id=match.round_id)
     play(match, "NS")  # N/S reach 5 first
     frozen.shift(dt.timedelta(minutes=41))
-    match_time_check(match=match)
+    match_call_time(match_id=match.pk)
     match = play(match, "EW")  # E/W reach 5 in the last deal
     assert (match.status, match.winner, match.result_reason) == (MatchStatus.FINISHED, "NS", "first_to_reach")
 
@@ -214,7 +216,7 @@ def test_one_more_deal_when_time_is_up_during_a_deal(frozen):
     assert (match.status, match.winner, match.result_reason) == (MatchStatus.FINISHED, "NS", "higher_level")
 
 
-def test_a_lost_task_loses_nothing_the_page_calls_time(frozen, client):
+def test_a_lost_task_loses_nothing_the_page_shows_time_called_and_the_sweep_calls_it(frozen, client):
     ref = referee(username="ref")
     match = table_match(profile="timed-40", referee_user=ref)
     round_start(round_id=match.round_id)  # its task is never run (on_commit not executed here)
@@ -223,10 +225,15 @@ def test_a_lost_task_loses_nothing_the_page_calls_time(frozen, client):
     client.force_login(ref)
     response = client.get(reverse("matches:match", args=[match.pk]))
     assert "Time called" in response.content.decode()
+    assert response.context["match"].version == 3  # the version the call will store …
+    match.refresh_from_db()
+    assert (match.time_called_during_deal, match.version) == (None, 2)  # … not stored by a page
+    assert tasks.clock_sweep.apply().get()["tables_called"] == 1
     match.refresh_from_db()
     assert match.time_called_during_deal == 3 and match.version == 3
     client.get(reverse("matches:match", args=[match.pk]))
     client.get(reverse("matches:referee_home"))
+    assert tasks.clock_sweep.apply().get()["tables_called"] == 0
     match.refresh_from_db()
     assert match.version == 3  # no second call
     match = play(match, "NES")
@@ -290,9 +297,11 @@ def test_the_organiser_starts_a_round_from_its_clock_page(frozen, client):
     assert response.status_code == 302
     assert Round.objects.get(pk=match.round_id).status == RoundStatus.RUNNING
     frozen.shift(dt.timedelta(minutes=41))
-    html = client.get(page).content.decode()  # the page calls time lazily too
-    assert Round.objects.get(pk=match.round_id).status == RoundStatus.TIME_CALLED
+    html = client.get(page).content.decode()  # the page shows time called …
     assert "Time called" in html
+    assert Round.objects.get(pk=match.round_id).status == RoundStatus.RUNNING  # … the sweep stores it
+    time_calls_due()
+    assert Round.objects.get(pk=match.round_id).status == RoundStatus.TIME_CALLED
 
 
 def test_referees_may_start_their_own_match(client):

@@ -1,7 +1,7 @@
 """The organiser's hand on a running clock: pause, resume, extend, change the cap, call
 time now — for a round (set-based) or one table — each with a reason on the history rows, refused
-where it makes no sense, with the time-up task moved (and a stale one doing nothing) and the lazy
-check honouring pauses and extensions."""
+where it makes no sense, with the time-up task moved (and a stale one doing nothing) and the
+periodic sweep honouring pauses and extensions."""
 
 from __future__ import annotations
 
@@ -63,8 +63,8 @@ def test_a_round_paused_for_ten_minutes_ends_ten_minutes_later(frozen, started, 
     clock = match_clock(match=match)
     assert clock.paused and clock.minutes_left == 30 and not clock.time_called
 
-    frozen.shift(45 * MIN)  # past the old cap while paused: time is not called, by the check or a task
-    assert clock_writes.match_time_check(match=match) is False
+    frozen.shift(45 * MIN)  # past the old cap while paused: time is not called, by the sweep or a task
+    assert clock_writes.time_calls_due() == 0
     assert tasks.round_time_up.run(round_.pk, ends_at=(T0 + 40 * MIN).isoformat())["called"] is False
     assert match_clock(match=match).minutes_left == 30  # a paused clock stands still
 
@@ -86,7 +86,7 @@ def test_a_round_paused_for_ten_minutes_ends_ten_minutes_later(frozen, started, 
     assert round_.history.filter(history_change_reason="fire alarm", history_user=boss).exists()
 
     frozen.shift(29 * MIN)
-    assert clock_writes.match_time_check(match=match) is False
+    assert clock_writes.time_calls_due() == 0
     frozen.shift(1 * MIN)
     # a stale task (scheduled for the old cap) neither calls time early nor schedules itself
     with mock.patch.object(tasks.round_time_up, "apply_async") as again:
@@ -94,8 +94,9 @@ def test_a_round_paused_for_ten_minutes_ends_ten_minutes_later(frozen, started, 
         assert tasks.round_time_up.run(round_.pk, ends_at=(T0 + 40 * MIN).isoformat())["called"] is False
     again.assert_not_called()
     frozen.move_to(new_end)
-    # the new task is lost: the lazy check still calls time at the new cap
-    assert clock_writes.match_time_check(match=match) is True
+    # the new task is lost: the sweep still calls time at the new cap
+    assert clock_writes.time_calls_due() == 2
+    fresh(match)
     assert match.time_called_at == new_end and match.time_called_during_deal == 1
 
 

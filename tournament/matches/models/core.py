@@ -17,7 +17,9 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from scoring.doudizhu_snapshot import TableDealSnapshot, TableSnapshot
+from scoring.seats import Side as CoreSide
 from scoring.snapshot import DealSnapshot, MatchSnapshot
+from scoring.three_seats import ThreeSeat as CoreThreeSeat
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks
 from tournament.registration.models import Pair, Player, Tournament
@@ -154,8 +156,10 @@ class MatchStatus(models.TextChoices):
 
 
 class Side(models.TextChoices):
-    NS = "NS", _("N/S")
-    EW = "EW", _("E/W")
+    """The rules core's sides (``scoring.seats.Side``) as stored: their codes, with labels."""
+
+    NS = CoreSide.NS.code, _("N/S")
+    EW = CoreSide.EW.code, _("E/W")
 
 
 class Match(models.Model):
@@ -284,9 +288,11 @@ class RoundEntry(models.Model):
 
 
 class ThreeSeat(models.TextChoices):
-    E = "E", _("E")
-    S = "S", _("S")
-    W = "W", _("W")
+    """The rules core's seats at a three-seat table (``scoring.three_seats.ThreeSeat``) as stored."""
+
+    E = CoreThreeSeat.E.value, _("E")
+    S = CoreThreeSeat.S.value, _("S")
+    W = CoreThreeSeat.W.value, _("W")
 
 
 class MatchSeat(models.Model):

@@ -1,0 +1,202 @@
+"""Reads of a match's stored snapshot (``Match.state``, the rules core's ``MatchResult.to_json``)
+beyond the typed readers on the models (``Match.snapshot``, ``Deal.snapshot``): the one module that
+names the snapshot's keys in a query, turns its codes back into the rules core's enums and matches
+its adjustment records to the rows they stand for.
+
+- **A few keys fetched alone.** A list of thousands of matches (the standings, the public draw, the
+  results sheet) fetches only the keys it shows — the deals are most of a snapshot's size —
+  through :func:`snapshot_lookups`, and reads them back with :func:`snapshot_from_values`, the rules
+  core's reader (a key not fetched reads as for a match never folded).
+- **Deals played**: the deals the rules core applied, i.e. the deals of the stored snapshot. A deal
+  a correction made impossible is flagged and left out of the snapshot, so it is not played; the
+  database answer (:func:`deals_played_count`) counts the unflagged deal rows, which the fold keeps
+  equal to the snapshot's deals.
+- **What happens now that time is called** (:func:`snapshot_time_up`), from the snapshot's outcome
+  as the rules core's enums (:func:`snapshot_outcome`).
+- **What each adjustment did** (:func:`adjustment_effects_get`): the snapshot's record of the
+  adjustment the fold made of a row (``fold.scoring_adjustments``), matched on that adjustment's
+  own JSON form.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+
+from scoring.errors import ScoringError
+from scoring.options import RuleOptions
+from scoring.outcome import Reason, Status
+from scoring.seats import Side
+from scoring.snapshot import MatchSnapshot, SidePair
+from scoring.time_up import TimeUpNotice, time_up_notice
+from tournament.matches.fold import match_rules, scoring_adjustments
+from tournament.matches.models import Adjustment, Deal, Match
+
+CHUNK = 5000
+
+SNAPSHOT_KEYS = frozenset(field.name for field in fields(MatchSnapshot)) - {"schema", "folded"}
+"""The snapshot's keys a query may fetch alone (``MatchSnapshot``'s fields)."""
+
+RESULT_KEYS = ("winner", "levels", "reason", "points")
+"""What a standings record reads of a snapshot (``MatchRecord.from_snapshot``)."""
+
+
+# -- a few keys fetched alone ----------------------------------------------------------------------
+
+
+def snapshot_lookups(*keys: str) -> tuple[str, ...]:
+    """The ORM lookups (for ``values_list``) that fetch only ``keys`` of the stored snapshot."""
+    unknown = set(keys) - SNAPSHOT_KEYS
+    if unknown:
+        raise ValueError(f"the match snapshot has no key {sorted(unknown)[0]!r}")
+    return tuple(f"state__{key}" for key in keys)
+
+
+def snapshot_from_values(keys: Sequence[str], values: Sequence[Any]) -> MatchSnapshot:
+    """The values fetched by :func:`snapshot_lookups` for ``keys``, read by the rules core's reader."""
+    return MatchSnapshot.from_json(dict(zip(keys, values, strict=True)))
+
+
+def side_pair(snapshot_value: object) -> tuple[int, int] | None:
+    """One per-side value fetched alone (``levels``, ``points``) as ``(NS, EW)``; None if there is none."""
+    pair = SidePair.from_json(snapshot_value)
+    return (pair.NS, pair.EW) if pair is not None else None
+
+
+# -- deals played ----------------------------------------------------------------------------------
+
+
+def match_deals_played(match: Match) -> int:
+    """How many deals of ``match`` were played (the rules core applied them); read from its snapshot."""
+    if match.three_seats:
+        return len(match.table_snapshot.deals)
+    return len(match.snapshot.deals)
+
+
+def deals_played_count() -> Coalesce:
+    """:func:`match_deals_played` as an annotation of a match queryset: a correlated count over the
+    unique (match, number) index, not a join and GROUP BY (which would sort every match row with its
+    whole snapshot)."""
+    played = (
+        Deal.objects.filter(match=OuterRef("pk"), flagged=False)
+        .order_by()
+        .values("match")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return Coalesce(Subquery(played, output_field=IntegerField()), 0)
+
+
+# -- time up ---------------------------------------------------------------------------------------
+
+
+def snapshot_outcome(snapshot: MatchSnapshot) -> tuple[Status, Side | None, Reason | None]:
+    """The snapshot's status, winner and reason as the rules core's enums (a match never folded is
+    in progress). Raises ValueError (or ScoringError) for a code the rules core does not know."""
+    status = Status(snapshot.status or Status.IN_PROGRESS.value)
+    winner = Side.parse(snapshot.winner) if snapshot.winner else None
+    reason = Reason(snapshot.reason) if snapshot.reason else None
+    return status, winner, reason
+
+
+def match_time_up(match: Match) -> TimeUpNotice | None:
+    """What happens now that time is called at ``match``, read by the rules core from its snapshot."""
+    if match.time_called_during_deal is None or match.is_bye:
+        return None
+    return snapshot_time_up(
+        options=match_rules(match),
+        time_called_during_deal=match.time_called_during_deal,
+        snapshot=match.snapshot,
+        deals_played=match_deals_played(match),
+    )
+
+
+def snapshot_time_up(
+    *, options: RuleOptions, time_called_during_deal: int | None, snapshot: MatchSnapshot, deals_played: int
+) -> TimeUpNotice | None:
+    """``scoring.time_up.time_up_notice`` of a stored snapshot (whole, or its ``status``, ``winner``,
+    ``reason`` and ``last_regular_deal`` fetched alone): what the table does now that time is called."""
+    if time_called_during_deal is None:
+        return None
+    try:
+        status, winner, reason = snapshot_outcome(snapshot)
+        return time_up_notice(
+            options=options,
+            time_called_during_deal=time_called_during_deal,
+            status=status,
+            winner=winner,
+            reason=reason,
+            deals_played=deals_played,
+            last_regular_deal=snapshot.last_regular_deal,
+        )
+    except (ValueError, ScoringError):  # a snapshot the fold will rewrite: say nothing rather than guess
+        return None
+
+
+# -- what the adjustments did ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustmentEffect:
+    """What the rules core did with one adjustment row (the snapshot's record of it)."""
+
+    effect: str
+    amount: int
+    levels_after: tuple[int, int] | None
+    after_deal: int
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> AdjustmentEffect:
+        """From the rules core's ``AdjustmentRecord.to_json``."""
+        amount, after_deal = record.get("amount"), record.get("after_deal")
+        return cls(
+            effect=str(record.get("effect")),
+            amount=amount if isinstance(amount, int) else 0,
+            levels_after=side_pair(record.get("levels_after")),
+            after_deal=after_deal if isinstance(after_deal, int) else 0,
+        )
+
+
+def match_adjustment_effects(
+    *, match: Match, rows: Sequence[Adjustment], records: Sequence[Mapping[str, Any]]
+) -> dict[int, AdjustmentEffect]:
+    """Each of ``rows`` (the match's applied adjustment rows, in the order recorded) that the rules core
+    recorded in ``records`` (the snapshot's ``adjustments``), by row id: the record whose fields are
+    the JSON form of the adjustment the fold made of the row (a double forfeit: one record for both
+    rows; a warning changes nothing and has none)."""
+    effects: dict[int, AdjustmentEffect] = {}
+    unused = list(records)
+    for group, adjustment in scoring_adjustments(match=match, rows=rows):
+        wanted = adjustment.to_json()
+        for index, record in enumerate(unused):
+            if all(record.get(key) == value for key, value in wanted.items()):
+                effect = AdjustmentEffect.from_record(record)
+                effects.update((row.pk, effect) for row in group)
+                del unused[index]
+                break
+    return effects
+
+
+def adjustment_effects_get(*, tournament_id: int) -> dict[int, AdjustmentEffect]:
+    """:func:`match_adjustment_effects` of every applied adjustment row of the tournament, by row id
+    (the snapshots' ``adjustments`` fetched alone)."""
+    rows: dict[int, list[Adjustment]] = defaultdict(list)
+    applied = Adjustment.objects.filter(tournament_id=tournament_id, match__isnull=False, flagged=False)
+    for row in applied.order_by("created_at", "id").only(
+        "id", "match_id", "pair_id", "kind", "minutes_late", "levels", "points", "after_deal", "reason"
+    ):
+        rows[row.match_id].append(row)
+    if not rows:
+        return {}
+    effects: dict[int, AdjustmentEffect] = {}
+    matches = Match.objects.filter(pk__in=list(rows)).values_list("id", "ns_pair_id", *snapshot_lookups("adjustments"))
+    for match_id, ns_pair_id, records in matches.iterator(chunk_size=CHUNK):
+        snapshot = snapshot_from_values(("adjustments",), (records,))
+        match = Match(pk=match_id, ns_pair_id=ns_pair_id)  # the sides of its rows, nothing else
+        effects.update(match_adjustment_effects(match=match, rows=rows[match_id], records=snapshot.adjustments))
+    return effects
