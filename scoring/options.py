@@ -287,26 +287,36 @@ class LateArrivalBand:
         return {"up_to_minutes": self.up_to_minutes, "penalty": self.penalty.value, "amount": self.amount}
 
 
-GUANDAN_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = (
-    LateArrivalBand(5, LatePenalty.WARNING),
-    LateArrivalBand(10, LatePenalty.LEVEL_PENALTY, 1),
-    LateArrivalBand(15, LatePenalty.LEVEL_PENALTY, 2),
-    LateArrivalBand(20, LatePenalty.FORFEIT_FIRST_DEAL, 3),
-    LateArrivalBand(None, LatePenalty.FORFEIT_MATCH),
-)
-"""docs/rules.md §7 (seed 001 adapted to levels): ≤5 warning; 6–10 and 11–15 a deduction (here: the opponents
-upgrade 1, then 2 levels — the seeds give no Guandan figure); 16–20 the first deal forfeited as if the
-opponents finished 1-2 (+3); ≥21 the match forfeited."""
+def _level_late_arrival(as_if_one_two: int) -> tuple[LateArrivalBand, ...]:
+    return (
+        LateArrivalBand(5, LatePenalty.WARNING),
+        LateArrivalBand(10, LatePenalty.LEVEL_PENALTY, 1),
+        LateArrivalBand(15, LatePenalty.LEVEL_PENALTY, 2),
+        LateArrivalBand(20, LatePenalty.FORFEIT_FIRST_DEAL, as_if_one_two),
+        LateArrivalBand(None, LatePenalty.FORFEIT_MATCH),
+    )
 
-POINTS_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = (
-    LateArrivalBand(5, LatePenalty.WARNING),
-    LateArrivalBand(10, LatePenalty.POINT_DEDUCTION, 1),
-    LateArrivalBand(15, LatePenalty.POINT_DEDUCTION, 2),
-    LateArrivalBand(20, LatePenalty.FORFEIT_FIRST_DEAL, 3),
-    LateArrivalBand(None, LatePenalty.FORFEIT_MATCH),
-)
-"""The same bands for ``fixed_deals_points``: the deductions come off the late pair's points (1, then 2),
-a forfeited first deal scores 3 for the opponents as a 1-2 finish would."""
+
+def _points_late_arrival(as_if_one_two: int) -> tuple[LateArrivalBand, ...]:
+    return (
+        LateArrivalBand(5, LatePenalty.WARNING),
+        LateArrivalBand(10, LatePenalty.POINT_DEDUCTION, 1),
+        LateArrivalBand(15, LatePenalty.POINT_DEDUCTION, 2),
+        LateArrivalBand(20, LatePenalty.FORFEIT_FIRST_DEAL, as_if_one_two),
+        LateArrivalBand(None, LatePenalty.FORFEIT_MATCH),
+    )
+
+
+GUANDAN_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = _level_late_arrival(DEFAULT_UPGRADES[0])
+"""docs/rules.md §7 (seed 001 adapted to levels), under the default upgrades: ≤5 warning; 6–10 and 11–15 a
+deduction (here: the opponents upgrade 1, then 2 levels — the seeds give no Guandan figure); 16–20 the
+first deal forfeited as if the opponents finished 1-2 (+3 here; the event's own 1-2 upgrade, so +5 under
+seed 002's); ≥21 the match forfeited."""
+
+POINTS_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = _points_late_arrival(3)
+"""The same bands for ``fixed_deals_points`` under the default points table: the deductions come off the
+late pair's points (1, then 2), a forfeited first deal scores for the opponents what a 1-2 finish would
+(``points_table`` "1-2", 3 by default)."""
 
 TRACTOR_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = (
     LateArrivalBand(5, LatePenalty.WARNING),
@@ -319,13 +329,24 @@ TRACTOR_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = (
 forfeited and the opponents upgrade (one level), ≥21 the team forfeits the round."""
 
 
-def default_late_arrival(game: Game, format: MatchFormat) -> tuple[LateArrivalBand, ...]:
-    """The late-arrival table used when the options do not give one."""
+def default_late_arrival(
+    game: Game,
+    format: MatchFormat,
+    *,
+    upgrades: tuple[int, int, int] = DEFAULT_UPGRADES,
+    points_table: tuple[int, int, int] = (3, 2, 1),
+) -> tuple[LateArrivalBand, ...]:
+    """The late-arrival table used when the options do not give one (docs/rules.md §7).
+
+    Its 16–20 minute band forfeits the first deal "as if the opponents finished 1-2": the event's own
+    gain for a 1-2 finish — ``upgrades`` "1-2" in a level game (+3 by default, +5 under seed 002's
+    upgrades), ``points_table`` "1-2" in ``fixed_deals_points``. A stage stores the table in force when
+    it is created, so a stage created while this band was a fixed +3 keeps its +3."""
     if game is Game.TRACTOR:
         return TRACTOR_LATE_ARRIVAL
     if format is MatchFormat.FIXED_DEALS_POINTS:
-        return POINTS_LATE_ARRIVAL
-    return GUANDAN_LATE_ARRIVAL
+        return POINTS_LATE_ARRIVAL if points_table[0] == 3 else _points_late_arrival(points_table[0])
+    return GUANDAN_LATE_ARRIVAL if upgrades[0] == DEFAULT_UPGRADES[0] else _level_late_arrival(upgrades[0])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -419,7 +440,9 @@ class RuleOptions:
         """The late-arrival table in force (the given one, or the default for the game and format)."""
         if self.late_arrival is not None:
             return self.late_arrival
-        return default_late_arrival(self.game, self.format)
+        return default_late_arrival(
+            self.game, self.format, upgrades=self.upgrades, points_table=self.points_table
+        )
 
     def late_arrival_band(self, minutes: int) -> LateArrivalBand:
         """The band that applies to a pair ``minutes`` late (docs/rules.md §7)."""
@@ -544,7 +567,7 @@ class RuleOptions:
             changes["late_arrival"] = None
         result = dataclasses.replace(self, **changes)
         if result.late_arrival is not None and result.late_arrival == default_late_arrival(
-            result.game, result.format
+            result.game, result.format, upgrades=result.upgrades, points_table=result.points_table
         ):
             # the default table spelled out is the default: keeps to_json → from_json an identity
             result = dataclasses.replace(result, late_arrival=None)
