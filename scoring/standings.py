@@ -608,8 +608,14 @@ def _pair(value: object, what: str, where: str, *, levels: bool) -> PerSide:
     return (out[0], out[1])
 
 
-def parse_results(data: object) -> list[MatchRecord]:
-    """The ``results`` list of the standings JSON (see the module docstring)."""
+def parse_results(data: object, *, options: RuleOptions | None = None) -> list[MatchRecord]:
+    """The ``results`` list of the standings JSON (see the module docstring).
+
+    A result that cannot have happened is refused (``bad_input``, naming the result), like every other
+    inconsistent input (docs/rules.md §5): a winner with fewer deal points than the loser, a draw with
+    unequal points, and — in a format where the higher level wins (``options`` given, not ``best_of``,
+    whose winner is the side with more games) — a winner at a lower level than the loser, or a draw at
+    unequal levels. Forfeits and byes are not played, so they carry no such check."""
     if not isinstance(data, list):
         raise bad_input("'results' must be a list of match results.", "results 必须是比赛结果列表。")
     records = []
@@ -667,6 +673,8 @@ def parse_results(data: object) -> list[MatchRecord]:
                 f"{where}: passed_a needs a winner whose level is A (14).",
                 f"第 {index} 个结果：过A需要胜方的级数为 A（14）。",
             )
+        if forfeit is None and not double:
+            _refuse_impossible(index, winner, points, levels if "levels" in item else None, options)
         records.append(
             MatchRecord(
                 round=round_number,
@@ -681,6 +689,41 @@ def parse_results(data: object) -> list[MatchRecord]:
             )
         )
     return records
+
+
+def _refuse_impossible(
+    index: int, winner: Side | None, points: PerSide | None, levels: PerSide | None, options: RuleOptions | None
+) -> None:
+    """Refuse a played result whose winner contradicts its own points or levels (see
+    :func:`parse_results`)."""
+    where = f"Result {index}"
+    if points is not None:
+        if winner is None and points[0] != points[1]:
+            raise bad_input(
+                f"{where}: a draw needs equal points; got NS {points[0]}, EW {points[1]}.",
+                f"第 {index} 个结果：平局双方积分必须相同；收到 NS {points[0]}、EW {points[1]}。",
+            )
+        if winner is not None and points[winner] < points[winner.other]:
+            raise bad_input(
+                f"{where}: the winner {winner.code} has fewer points ({points[winner]}) than "
+                f"{winner.other.code} ({points[winner.other]}); the higher total wins (docs/rules.md §3).",
+                f"第 {index} 个结果：胜方 {winner.code} 的积分（{points[winner]}）低于 {winner.other.code}"
+                f"（{points[winner.other]}）；积分高者获胜（规则第 3 节）。",
+            )
+    if levels is None or options is None or not options.has_levels or options.games is not None:
+        return
+    if winner is None and levels[0] != levels[1]:
+        raise bad_input(
+            f"{where}: a draw needs equal levels; got NS {levels[0]}, EW {levels[1]}.",
+            f"第 {index} 个结果：平局双方级数必须相同；收到 NS {levels[0]}、EW {levels[1]}。",
+        )
+    if winner is not None and levels[winner] < levels[winner.other]:
+        raise bad_input(
+            f"{where}: the winner {winner.code} is at a lower level ({levels[winner]}) than "
+            f"{winner.other.code} ({levels[winner.other]}); the higher level wins (docs/rules.md §2).",
+            f"第 {index} 个结果：胜方 {winner.code} 的级数（{levels[winner]}）低于 {winner.other.code}"
+            f"（{levels[winner.other]}）；级数高者获胜（规则第 2 节）。",
+        )
 
 
 def standings_json(data: object) -> Standings:
@@ -711,4 +754,5 @@ def standings_json(data: object) -> Standings:
         raise bad_input("'lots_seed' must be a whole number.", "lots_seed 必须是整数。")
     if "results" not in data:
         raise bad_input("The input needs 'results' (a list).", "输入需要 results（列表）。")
-    return rank(entrants=entrants, results=parse_results(data["results"]), options=options, lots_seed=seed)
+    results = parse_results(data["results"], options=options)
+    return rank(entrants=entrants, results=results, options=options, lots_seed=seed)
