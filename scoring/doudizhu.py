@@ -1,7 +1,7 @@
 """Dou Dizhu (斗地主), the third game: a three-seat table's match in one round (docs/rules.md §10; seed 004 and
 the national 《中国二打一扑克竞赛规则》).
 
-Three individuals sit at seats E, S and W. A table plays ``deals`` deals (3, 5 or 7; seed 004), each
+Three individuals sit at seats E, S and W. A table plays ``deals`` deals (1–12; seed 004: usually 3, 5 or 7), each
 scored by :mod:`scoring.doudizhu_deals`; each player's points for the round are the sum of their deals.
 The table is ``finished`` after its last deal, or — under a time cap — after the deal in play when time
 was called (:meth:`DoudizhuTable.call_time`). A deal after that is ``match_finished``.

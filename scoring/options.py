@@ -23,6 +23,7 @@ __all__ = [
     "DEFAULT_TIE_BREAKERS",
     "DEFAULT_UPGRADES",
     "DOUDIZHU_DEALS",
+    "DOUDIZHU_DEFAULT_DEALS",
     "DOUDIZHU_OPTIONS",
     "GUANDAN_ONLY_OPTIONS",
     "SEED_002_UPGRADES",
@@ -554,7 +555,7 @@ class RuleOptions:
                 if name not in changes:
                     changes[name] = _DEFAULTS[name]
             if "deals" not in changes:
-                changes["deals"] = DOUDIZHU_DEALS[0] if new_game is Game.DOUDIZHU else None
+                changes["deals"] = DOUDIZHU_DEFAULT_DEALS if new_game is Game.DOUDIZHU else None
         new_format = changes.get("format", self.format)
         if new_format is not self.format:
             if "deals" not in changes and new_format not in _FIXED:
@@ -577,8 +578,12 @@ class RuleOptions:
         return result
 
 
-DOUDIZHU_DEALS: tuple[int, ...] = (3, 5, 7)
-"""Deals a Dou Dizhu table plays in a round (seed 004: 通常为3局、5局或7局); the first is the default."""
+DOUDIZHU_DEALS: tuple[int, ...] = tuple(range(1, 13))
+"""Deals a Dou Dizhu table may play in a round: 1 to 12. Seed 004 says 比赛可以设置多局制，通常为3局、5局或7局 —
+"usually" 3, 5 or 7, not only (docs/rules.md §10); 12 keeps a round within a session."""
+
+DOUDIZHU_DEFAULT_DEALS = 3
+"""The default: seed 004's first usual count (通常为3局)."""
 
 DOUDIZHU_OPTIONS: tuple[str, ...] = (
     "deal_scoring",

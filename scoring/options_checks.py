@@ -295,14 +295,16 @@ def _validate_late_arrival(options: RuleOptions) -> None:
 
 
 def _validate_doudizhu(options: RuleOptions) -> None:
-    """docs/rules.md §10: 3, 5 or 7 deals; a forfeit scores no more than a bye; no option of the other games."""
+    """docs/rules.md §10: 1 to 12 deals (seed 004: usually 3, 5 or 7); a forfeit scores no more than a bye; no
+    option of the other games."""
     for name in GUANDAN_ONLY_OPTIONS:
         if getattr(options, name) != _DEFAULTS[name]:
             raise _other_games_option(options.game, name)
     if options.deals not in DOUDIZHU_DEALS:
         raise bad_input(
-            f"A Dou Dizhu table plays 3, 5 or 7 deals (seed 004); 'deals' is {options.deals!r}.",
-            f"斗地主每桌打 3、5 或 7 局（规则 004）；deals 为 {options.deals!r}。",
+            f"A Dou Dizhu table plays 1 to 12 deals (seed 004: usually 3, 5 or 7); 'deals' is "
+            f"{options.deals!r}.",
+            f"斗地主每桌打 1 到 12 局（规则 004：通常为 3、5 或 7 局）；deals 为 {options.deals!r}。",
         )
     if options.forfeit_points_in_force > options.bye_points:
         raise bad_input(

@@ -147,7 +147,7 @@ CLI_ERRORS = [
     ("an unknown deal field", table(deal(note="x")), "bad_input", 1),
     ("a deal that is not an object", table(["E", "landlord"]), "bad_input", 1),
     ("a Guandan option", table(deal(), a_pass="side_not_last"), "bad_input", None),
-    ("4 deals a table", table(deal(), deals=4), "bad_input", None),
+    ("13 deals a table", table(deal(), deals=13), "bad_input", None),
     ("an unknown profile", {"profile": "doudizhu-9", "deals": []}, "unknown_profile", None),
 ]
 

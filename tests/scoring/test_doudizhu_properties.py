@@ -25,7 +25,7 @@ def tables(draw: st.DrawFn) -> tuple[RuleOptions, list[DoudizhuDeal]]:
         st.fixed_dictionaries(
             {},
             optional={
-                "deals": st.sampled_from([3, 5, 7]),
+                "deals": st.integers(min_value=1, max_value=12),
                 "multiple_cap": st.none() | st.integers(1, 256),
                 "base": st.integers(1, 5),
                 "deal_scoring": st.sampled_from(["stake", "cards_left"]),
