@@ -7,7 +7,11 @@ The table is ``finished`` after its last deal, or — under a time cap — after
 was called (:meth:`DoudizhuTable.call_time`). A deal after that is ``match_finished``.
 
 - ``landlord_by: lot`` (seed 004: the landlord seat drawn by lot each round): every bid is 1; another bid
-  is ``invalid_deal``.
+  is ``invalid_deal``. Under ``landlord_rotation: counter_clockwise`` (seed 004 轮流坐庄, the default) the
+  drawn seat is the first deal's landlord and each later deal's is the next seat as play runs (E → W → S);
+  a deal with another landlord is ``invalid_deal``.
+- ``deal_scoring: cards_left``: the deal is won, for "deals won", by the player who went out alone
+  (``cards_left_winner: player``, seed 004 积分最高者为此局的胜利者), or by that player's side (``side``).
 - Late arrival and no-shows (:class:`LatePlayer`), recorded before the first deal: a player more than
   ``late_forfeit_minutes`` late, or absent, forfeits the round — they score ``forfeit_points`` (default
   −6 × ``base``), the other two at the table ``bye_points``, and the table is not played (it is
@@ -40,7 +44,7 @@ from scoring.doudizhu_deals import (
     stake_points,
 )
 from scoring.errors import ErrorCode, ScoringError, bad_input
-from scoring.options import DealScoring, Game, LandlordBy, RuleOptions
+from scoring.options import CardsLeftWinner, DealScoring, Game, LandlordBy, LandlordRotation, RuleOptions
 from scoring.outcome import Status, last_regular_deal
 from scoring.three_seats import THREE_SEATS, ThreeSeat, Trio, trio_json
 
@@ -168,20 +172,34 @@ class DoudizhuResult:
     """The number of the deal to play next; None once finished."""
     last_regular_deal: int
     """``deals``, or the deal during which time was called."""
+    next_landlord: ThreeSeat | None = None
+    """Whose turn it is to be landlord next, when landlords are drawn by lot and passed on (seed 004
+    轮流坐庄); None when the bid or the draw decides."""
 
     @property
     def is_finished(self) -> bool:
         return self.status is Status.FINISHED
 
+    def _next_deal_json(self) -> dict[str, Any] | None:
+        if self.next_deal is None:
+            return None
+        if self.next_landlord is None:
+            return {"number": self.next_deal}
+        return {"number": self.next_deal, "landlord": self.next_landlord.value}
+
     def to_json(self) -> dict[str, Any]:
-        """docs/rules.md §10: ``status``, ``points`` per seat, one record per deal; then, as for the other
-        games, the adjustments, the next deal (``{"number": n}`` or null) and the last regular deal."""
+        """docs/rules.md §10: ``status``, ``points`` per seat, ``deals_won`` per seat (who won each deal is the
+        rules' question — the winning side, or under cards-left scoring the player who went out: the
+        standings read it from here), one record per deal; then, as for the other
+        games, the adjustments, the next deal (``{"number": n}``, with ``"landlord"`` when it is a seat's
+        turn, or null) and the last regular deal."""
         return {
             "status": self.status.value,
             "points": trio_json(self.points),
+            "deals_won": trio_json(self.deals_won),
             "deals": [record.to_json() for record in self.deals],
             "adjustments": [record.to_json() for record in self.adjustments],
-            "next_deal": {"number": self.next_deal} if self.next_deal is not None else None,
+            "next_deal": self._next_deal_json(),
             "last_regular_deal": self.last_regular_deal,
         }
 
@@ -198,6 +216,8 @@ class DoudizhuTable:
     status: Status = Status.IN_PROGRESS
     time_called_during_deal: int | None = None
     forfeited: tuple[ThreeSeat, ...] = ()
+    last_landlord: ThreeSeat | None = None
+    """The landlord of the last deal played (None before the first)."""
 
     @classmethod
     def initial(cls, options: RuleOptions) -> DoudizhuTable:
@@ -222,6 +242,17 @@ class DoudizhuTable:
     def next_deal(self) -> int | None:
         return None if self.is_finished else self.deals_played + 1
 
+    @property
+    def next_landlord(self) -> ThreeSeat | None:
+        """Whose turn it is to be landlord in the next deal, when the rules say (``landlord_by: lot`` with
+        the counter-clockwise rotation, after the first deal); None when the bid or the draw decides."""
+        options = self.options
+        if self.is_finished or self.last_landlord is None or options.landlord_by is not LandlordBy.LOT:
+            return None
+        if options.landlord_rotation is not LandlordRotation.COUNTER_CLOCKWISE:
+            return None
+        return self.last_landlord.next_to_play
+
     def apply(self, deal: DoudizhuDeal) -> tuple[DoudizhuTable, DoudizhuDealRecord]:
         """The table after ``deal`` and what it did; ``self`` is unchanged (the referee's preview)."""
         number = self.deals_played + 1
@@ -229,6 +260,15 @@ class DoudizhuTable:
             raise self._finished(f"deal {number} cannot be entered", f"不能再录入第 {number} 局", number)
         options = self.options
         multiple = stake = None
+        turn = self.next_landlord
+        if turn is not None and isinstance(deal, StakeDeal | CardsLeftDeal) and deal.landlord is not turn:
+            raise _invalid(
+                f"Deal {number}: landlords are drawn by lot and passed on in turn (轮流坐庄): after "
+                f"{self.last_landlord} the landlord is {turn.value}, not {deal.landlord.value} (docs/rules.md §10).",
+                f"第 {number} 局：地主抽签确定后轮流坐庄，上一局地主为 {self.last_landlord}，本局地主应为 "
+                f"{turn.value}，不是 {deal.landlord.value}（规则第 10 节）。",
+                number,
+            )
         if isinstance(deal, StakeDeal):
             if options.deal_scoring is not DealScoring.STAKE:
                 raise _invalid(
@@ -262,7 +302,9 @@ class DoudizhuTable:
                 number,
             )
         landlord, winner = deal.landlord, deal.winner
-        won = (landlord,) if winner is Winner.LANDLORD else landlord.others
+        won: tuple[ThreeSeat, ...] = (landlord,) if winner is Winner.LANDLORD else landlord.others
+        if isinstance(deal, CardsLeftDeal) and options.cards_left_winner is CardsLeftWinner.PLAYER:
+            won = (deal.went_out,)  # seed 004 积分最高者为此局的胜利者: the player who went out, alone
         points_after = _add(self.points, points)
         table = dataclasses.replace(
             self,
@@ -270,6 +312,7 @@ class DoudizhuTable:
             deals_won=_add(self.deals_won, _ones(won)),
             landlord_wins=_add(self.landlord_wins, _ones(won if winner is Winner.LANDLORD else ())),
             deals_played=number,
+            last_landlord=landlord,
         )
         if number >= table.last_regular_deal:
             table = dataclasses.replace(table, status=Status.FINISHED)
@@ -342,6 +385,7 @@ class DoudizhuTable:
             adjustments=tuple(adjustments),
             next_deal=self.next_deal,
             last_regular_deal=self.last_regular_deal,
+            next_landlord=self.next_landlord,
         )
 
     def _finished(self, what: str, what_zh: str, deal: int | None) -> ScoringError:

@@ -105,6 +105,11 @@ def table_rounds_from_json(
         else:
             for seat in ThreeSeat(landlord).others:
                 won[seat.value] += 1
+    counted = result.get("deals_won")
+    if isinstance(counted, Mapping) and set(counted) == set(seating):
+        # the fold's own count (docs/rules.md §10: under cards-left scoring the player who went out alone);
+        # a table stored before the fold wrote it counted every deal for the winning side, as above
+        won = {seat: int(counted[seat]) for seat in seating}
     forfeited = {
         adjustment["seat"]
         for adjustment in result.get("adjustments", ())

@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from scoring.errors import bad_input
@@ -27,14 +28,17 @@ __all__ = [
     "DOUDIZHU_OPTIONS",
     "GUANDAN_ONLY_OPTIONS",
     "SEED_002_UPGRADES",
+    "STORED_BEFORE",
     "TIE_BREAKERS",
     "APass",
     "AReset",
     "AtTimeUp",
     "ByeResult",
+    "CardsLeftWinner",
     "DealScoring",
     "Game",
     "LandlordBy",
+    "LandlordRotation",
     "LateArrivalBand",
     "LatePenalty",
     "MatchFormat",
@@ -100,7 +104,31 @@ class LandlordBy(str, Enum):
     BID = "bid"
     """The highest bidder, on a bid of 1–3 (叫分; the default)."""
     LOT = "lot"
-    """Seed 004 (每轮比赛开始前，通过抽签的方式确定每个桌子的地主座位): the seat is drawn each round; every bid is 1."""
+    """Seed 004 (每轮比赛开始前，通过抽签的方式确定每个桌子的地主座位): the seat is drawn each round for the table's
+    first deal and passed on deal by deal (``landlord_rotation``, 轮流坐庄); every bid is 1."""
+
+
+class LandlordRotation(str, Enum):
+    """Under ``landlord_by: lot``, who is landlord after the table's first deal (docs/rules.md §10)."""
+
+    COUNTER_CLOCKWISE = "counter_clockwise"
+    """Seed 004 轮流坐庄 (the default): the first deal's landlord is the seat drawn by lot, then each deal's
+    is the next seat counter-clockwise, as play runs (E → W → S → E); a deal with another landlord is
+    ``invalid_deal``."""
+    NONE = "none"
+    """Any seat may be landlord in any deal: how the rules core read ``lot`` before it read 轮流坐庄; kept
+    for the stages created then (:data:`STORED_BEFORE`)."""
+
+
+class CardsLeftWinner(str, Enum):
+    """Under ``deal_scoring: cards_left``, who won the deal for "deals won" (docs/rules.md §10)."""
+
+    PLAYER = "player"
+    """Seed 004 (积分最高者为此局的胜利者; the default): the player who went out — the deal's highest scorer —
+    alone. A farmer whose partner went out did not win it."""
+    SIDE = "side"
+    """The side of the player who went out (a farmer wins with the other farmer): how the rules core read
+    it before; kept for the stages created then (:data:`STORED_BEFORE`)."""
 
 
 class Reseat(str, Enum):
@@ -398,6 +426,10 @@ class RuleOptions:
     base: int = 1
     """A Dou Dizhu deal's stake is ``base`` × its multiple."""
     landlord_by: LandlordBy = LandlordBy.BID
+    landlord_rotation: LandlordRotation = LandlordRotation.COUNTER_CLOCKWISE
+    """Under ``landlord_by: lot``: the landlord passes counter-clockwise deal by deal (seed 004 轮流坐庄)."""
+    cards_left_winner: CardsLeftWinner = CardsLeftWinner.PLAYER
+    """Under ``deal_scoring: cards_left``: who won the deal, for "deals won" (seed 004: the highest scorer)."""
     reseat: Reseat = Reseat.LOT
     bye_points: int = 0
     """Points of a Dou Dizhu bye, and of the two players at a table a late player forfeited."""
@@ -479,6 +511,8 @@ class RuleOptions:
                 "multiple_cap": self.multiple_cap,
                 "base": self.base,
                 "landlord_by": self.landlord_by.value,
+                "landlord_rotation": self.landlord_rotation.value,
+                "cards_left_winner": self.cards_left_winner.value,
                 "reseat": self.reseat.value,
                 "bye_points": self.bye_points,
                 "forfeit_points": self.forfeit_points_in_force,
@@ -512,6 +546,21 @@ class RuleOptions:
     def from_json(cls, data: Mapping[str, Any]) -> RuleOptions:
         """The inverse of :meth:`to_json`; missing keys take their defaults."""
         return cls().with_overrides(data)
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any]) -> RuleOptions:
+        """Options stored with a stage when it was created (its :meth:`to_json`), read back.
+
+        An event keeps the rules it was created with (docs/rules.md). An option added after a stage was
+        stored is missing from its object; it is read with its :data:`STORED_BEFORE` value — the behaviour
+        the stage was created under — not with today's default. Every other missing key takes its
+        default, as in :meth:`from_json`."""
+        if not isinstance(data, Mapping):
+            return cls.from_json(data)
+        game = data.get("game", Game.GUANDAN.value)
+        own = DOUDIZHU_OPTIONS if game == Game.DOUDIZHU.value else GUANDAN_ONLY_OPTIONS
+        before = {name: value for name, value in STORED_BEFORE.items() if name in own and name not in data}
+        return cls.from_json({**data, **before})
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> RuleOptions:
         """These options with some replaced, each given in its JSON form (as in the CLI's ``rules``).
@@ -590,6 +639,8 @@ DOUDIZHU_OPTIONS: tuple[str, ...] = (
     "multiple_cap",
     "base",
     "landlord_by",
+    "landlord_rotation",
+    "cards_left_winner",
     "reseat",
     "bye_points",
     "forfeit_points",
@@ -632,6 +683,18 @@ assert set(DOUDIZHU_OPTIONS) | set(GUANDAN_ONLY_OPTIONS) | {"game", "deals", "ti
 ), "every option belongs to Dou Dizhu, to the other games, or to all"
 
 
+
+STORED_BEFORE: Mapping[str, Any] = MappingProxyType(
+    {
+        "landlord_rotation": LandlordRotation.NONE.value,
+        "cards_left_winner": CardsLeftWinner.SIDE.value,
+    }
+)
+"""Options added after stages were stored, each with the JSON value that reproduces how the rules core
+behaved before it (:meth:`RuleOptions.from_stored`): a stage created earlier keeps its results, one created
+now stores the option with its value."""
+
+assert set(STORED_BEFORE) <= set(_DEFAULTS), "a stored-before value names an option"
 
 _PLACE_KEYS = ("1-2", "1-3", "1-4")
 _FIXED = (MatchFormat.FIXED_DEALS_POINTS, MatchFormat.FIXED_DEALS_LEVELS)

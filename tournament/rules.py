@@ -45,11 +45,12 @@ def stage_rules_resolve(
 
 @lru_cache(maxsize=256)
 def _options_from_text(text: str) -> RuleOptions:
-    return RuleOptions.from_json(json.loads(text))
+    return RuleOptions.from_stored(json.loads(text))
 
 
 def rules_for_stage(stage: Stage) -> RuleOptions:
-    """A stage's match rules: the options stored with it when it was created (``Stage.rules``)."""
+    """A stage's match rules: the options stored with it when it was created (``Stage.rules``); an option
+    added since reads as it behaved then (:meth:`RuleOptions.from_stored`)."""
     # RuleOptions is frozen, so equal stored options can share one parsed value
     return _options_from_text(json.dumps(stage.rules, sort_keys=True))
 

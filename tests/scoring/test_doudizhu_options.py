@@ -50,6 +50,8 @@ def test_the_profile_names_its_rulebooks_and_is_listed() -> None:
         "multiple_cap": None,
         "base": 1,
         "landlord_by": "bid",
+        "landlord_rotation": "counter_clockwise",
+        "cards_left_winner": "player",
         "reseat": "lot",
         "bye_points": 0,
         "forfeit_points": -6,
