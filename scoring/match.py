@@ -44,11 +44,13 @@ from typing import Any
 from scoring.adjustments import (
     Adjustment,
     AdjustmentRecord,
+    Disqualification,
     Effect,
     Forfeit,
     LateArrival,
     LevelPenalty,
     PointPenalty,
+    StepDown,
     parse_adjustments,
 )
 from scoring.deals import DealInput, DealRecord, GuandanDeal, new_deal_record, parse_deal, parse_deals
@@ -463,6 +465,14 @@ class _Running:
         self.events += 1
         if isinstance(adjustment, Forfeit):
             return self._forfeit(adjustment, adjustment.side)
+        if isinstance(adjustment, Disqualification):  # docs/rules.md §7: it forfeits the match
+            self._finish(adjustment.side.other, Reason.FORFEIT)
+            return self._record(adjustment, Effect.DISQUALIFIED, 0)
+        if isinstance(adjustment, StepDown):
+            raise bad_input(
+                "Stepping down (下台) is Tractor's adjustment (seed 001 §9); in Guandan use a level penalty.",
+                "自动下台是拖拉机的判罚（规则 001 第九条）；掼蛋请用罚级。",
+            )
         if isinstance(adjustment, LevelPenalty):
             return self._opponents_upgrade(adjustment, adjustment.side, adjustment.levels)
         if isinstance(adjustment, PointPenalty):

@@ -43,6 +43,7 @@ __all__ = [
     "LatePenalty",
     "MatchFormat",
     "MatchPoints",
+    "PointPenalties",
     "Reseat",
     "RuleOptions",
     "SmallPoints",
@@ -129,6 +130,16 @@ class CardsLeftWinner(str, Enum):
     SIDE = "side"
     """The side of the player who went out (a farmer wins with the other farmer): how the rules core read
     it before; kept for the stages created then (:data:`STORED_BEFORE`)."""
+
+
+class PointPenalties(str, Enum):
+    """What a point penalty against a Dou Dizhu player does (docs/rules.md §7)."""
+
+    DEDUCT = "deduct"
+    """The points come off that player's total (not zero-sum), with a reason (the default)."""
+    RECORDED = "recorded"
+    """The penalty is recorded and changes nothing: how Dou Dizhu tables were scored before point
+    penalties counted; kept for the stages created then (:data:`STORED_BEFORE`)."""
 
 
 class Reseat(str, Enum):
@@ -430,6 +441,8 @@ class RuleOptions:
     """Under ``landlord_by: lot``: the landlord passes counter-clockwise deal by deal (seed 004 轮流坐庄)."""
     cards_left_winner: CardsLeftWinner = CardsLeftWinner.PLAYER
     """Under ``deal_scoring: cards_left``: who won the deal, for "deals won" (seed 004: the highest scorer)."""
+    point_penalties: PointPenalties = PointPenalties.DEDUCT
+    """A point penalty against a player takes the points off their total (docs/rules.md §7)."""
     reseat: Reseat = Reseat.LOT
     bye_points: int = 0
     """Points of a Dou Dizhu bye, and of the two players at a table a late player forfeited."""
@@ -513,6 +526,7 @@ class RuleOptions:
                 "landlord_by": self.landlord_by.value,
                 "landlord_rotation": self.landlord_rotation.value,
                 "cards_left_winner": self.cards_left_winner.value,
+                "point_penalties": self.point_penalties.value,
                 "reseat": self.reseat.value,
                 "bye_points": self.bye_points,
                 "forfeit_points": self.forfeit_points_in_force,
@@ -641,6 +655,7 @@ DOUDIZHU_OPTIONS: tuple[str, ...] = (
     "landlord_by",
     "landlord_rotation",
     "cards_left_winner",
+    "point_penalties",
     "reseat",
     "bye_points",
     "forfeit_points",
@@ -688,6 +703,7 @@ STORED_BEFORE: Mapping[str, Any] = MappingProxyType(
     {
         "landlord_rotation": LandlordRotation.NONE.value,
         "cards_left_winner": CardsLeftWinner.SIDE.value,
+        "point_penalties": PointPenalties.RECORDED.value,
     }
 )
 """Options added after stages were stored, each with the JSON value that reproduces how the rules core

@@ -27,6 +27,7 @@ JSON input of ``python -m scoring standings [FILE]`` (stdin when no FILE)::
       "rules": {"tie_breakers": ["match_points", "small_points", "lots"]},   # optional overrides
       "entrants": ["A", "B", "C", "D", "E"],    # optional: every registered entrant, even without results
       "lots_seed": 20240501,                    # optional: draw lots with this seed
+      "disqualified": ["F"],                    # optional: ranked last, marked (docs/rules.md §7)
       "results": [
         {"round": 1, "NS": "A", "EW": "B", "winner": "NS", "levels": {"NS": 14, "EW": 9}, "passed_a": true},
         {"round": 1, "NS": "C", "EW": "D", "winner": null, "levels": {"NS": 8, "EW": 8}},   # a draw
@@ -48,7 +49,7 @@ tied: it did not separate them, and a 0 would read as a lost meeting).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -94,10 +95,18 @@ class MatchRecord:
     points: PerSide | None = None
     forfeit: Side | None = None
     double_forfeit: bool = False
+    disqualified: Side | None = None
+    """The side the chief referee disqualified in this match (docs/rules.md §7): ranked last, marked."""
 
     @property
     def bye(self) -> bool:
         return self.ew is None
+
+    @property
+    def disqualified_entrant(self) -> str | None:
+        if self.disqualified is None:
+            return None
+        return self.ns if self.disqualified is Side.NS else self.ew
 
     @classmethod
     def from_result(cls, *, round: int, ns: str, ew: str, result: MatchResult) -> MatchRecord:
@@ -116,6 +125,14 @@ class MatchRecord:
         winner = Side.parse(snapshot.winner) if snapshot.winner else None
         levels = snapshot.levels_or_start
         forfeit = snapshot.reason == Reason.FORFEIT.value
+        disqualified = next(
+            (
+                Side.parse(row.get("side"))
+                for row in snapshot.adjustments
+                if row.get("kind") == "disqualification" and row.get("side") in ("NS", "EW")
+            ),
+            None,
+        )
         return cls(
             round=round,
             ns=ns,
@@ -126,6 +143,7 @@ class MatchRecord:
             points=(snapshot.points.NS, snapshot.points.EW) if snapshot.points else None,
             forfeit=winner.other if forfeit and winner is not None else None,
             double_forfeit=forfeit and winner is None,
+            disqualified=disqualified,
         )
 
 
@@ -185,8 +203,17 @@ class StandingRow:
     head_to_head: int | None
     lots: int | None
     """The lot drawn for this entrant (the ``lots`` metric), None where none was needed."""
+    disqualified: bool = False
+    """Disqualified by the chief referee: ranked below every other entrant (docs/rules.md §7)."""
 
     def to_json(self) -> dict[str, Any]:
+        """The row; ``"disqualified": true`` is added only for a disqualified entrant."""
+        out = self._json()
+        if self.disqualified:
+            out["disqualified"] = True
+        return out
+
+    def _json(self) -> dict[str, Any]:
         return {
             "rank": self.rank,
             "entrant": self.entrant,
@@ -406,12 +433,18 @@ def rank(
     results: Sequence[MatchRecord],
     options: RuleOptions,
     lots_seed: int | None = None,
+    disqualified: Collection[str] = (),
 ) -> Standings:
     """Rank entrants by ``options.tie_breakers`` in order (docs/rules.md §5).
 
     Consecutive per-entrant metrics are applied as one composite sort; group metrics (head-to-head,
     lots) are applied to each group still tied at that point. Entrants equal on every metric share the
     rank of the first of them.
+
+    A disqualified entrant (``disqualified``, or the side a result's disqualification names) is ranked
+    below every other, marked (docs/rules.md §7); its results stand for its opponents, so their match
+    points, small points and Buchholz are unchanged. Several disqualified entrants keep their order among
+    themselves.
     """
     if options.is_doudizhu:
         raise bad_input(
@@ -460,6 +493,11 @@ def rank(
             refined.extend(_split(group, values))
         groups = refined
 
+    out = set(disqualified) | {entrant for record in results if (entrant := record.disqualified_entrant)}
+    if out:  # ranked last, in their own order (docs/rules.md §7)
+        groups = [kept for group in groups if (kept := [e for e in group if e not in out])] + [
+            last for group in groups if (last := [e for e in group if e in out])
+        ]
     rows: list[StandingRow] = []
     position = 1
     for group in groups:
@@ -483,6 +521,7 @@ def rank(
                     buchholz=t.buchholz,
                     head_to_head=head_to_head.get(entrant),
                     lots=lots_used.get(entrant),
+                    disqualified=entrant in out,
                 )
             )
         position += len(group)
@@ -735,11 +774,17 @@ def standings_json(data: object) -> Standings:
             'The input must be a JSON object like {"results": [...]}.',
             '输入必须是 JSON 对象，例如 {"results": [...]}。',
         )
-    unknown = set(data) - {"profile", "rules", "entrants", "results", "lots_seed"}
+    unknown = set(data) - {"profile", "rules", "entrants", "results", "lots_seed", "disqualified"}
     if unknown:
         raise bad_input(
-            f"Unknown field {sorted(unknown)[0]!r}; standings take profile, rules, entrants, results, lots_seed.",
-            f"未知字段 {sorted(unknown)[0]!r}；可用字段：profile、rules、entrants、results、lots_seed。",
+            f"Unknown field {sorted(unknown)[0]!r}; standings take profile, rules, entrants, results, lots_seed, "
+            "disqualified.",
+            f"未知字段 {sorted(unknown)[0]!r}；可用字段：profile、rules、entrants、results、lots_seed、disqualified。",
+        )
+    disqualified = data.get("disqualified", [])
+    if not isinstance(disqualified, list) or not all(isinstance(entrant, str) for entrant in disqualified):
+        raise bad_input(
+            "'disqualified' must be a list of entrant ids (text).", "disqualified 必须是参赛者编号（文字）的列表。"
         )
     options = options_for(profile=data.get("profile", "classic"), overrides=data.get("rules") or {})
     entrants = data.get("entrants")
@@ -755,4 +800,11 @@ def standings_json(data: object) -> Standings:
     if "results" not in data:
         raise bad_input("The input needs 'results' (a list).", "输入需要 results（列表）。")
     results = parse_results(data["results"], options=options)
-    return rank(entrants=entrants, results=results, options=options, lots_seed=seed)
+    known = set(entrants or ()) | {e for record in results for e in (record.ns, record.ew) if e is not None}
+    stranger = next((entrant for entrant in disqualified if entrant not in known), None)
+    if stranger is not None:
+        raise bad_input(
+            f"Disqualified entrant {stranger!r} is neither listed nor in any result.",
+            f"被取消资格的参赛者 {stranger!r} 不在名单或任何结果中。",
+        )
+    return rank(entrants=entrants, results=results, options=options, lots_seed=seed, disqualified=disqualified)

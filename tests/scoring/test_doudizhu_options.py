@@ -52,6 +52,7 @@ def test_the_profile_names_its_rulebooks_and_is_listed() -> None:
         "landlord_by": "bid",
         "landlord_rotation": "counter_clockwise",
         "cards_left_winner": "player",
+        "point_penalties": "deduct",
         "reseat": "lot",
         "bye_points": 0,
         "forfeit_points": -6,

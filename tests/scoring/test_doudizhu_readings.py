@@ -12,7 +12,7 @@ import pytest
 
 from scoring.cli import main
 from scoring.doudizhu_snapshot import TableSnapshot
-from scoring.doudizhu_standings import table_rounds_from_json
+from scoring.doudizhu_standings import rank_players, table_rounds_from_json
 from scoring.match import replay_json
 from scoring.options import CardsLeftWinner, LandlordRotation, RuleOptions
 from scoring.profiles import options_for
@@ -158,3 +158,76 @@ def test_a_stage_stored_before_the_new_options_keeps_its_readings() -> None:
 
 
 PROFILES_GUANDAN = {"game": "guandan", "format": "level_game"}
+
+
+# -- point penalties and disqualification at a three-seat table (docs/rules.md §7) ---------------------
+
+
+def test_a_point_penalty_comes_off_one_player_and_is_not_zero_sum(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/rules.md §7: in Dou Dizhu points are deducted from one player, not zero-sum, with a reason."""
+    data = {
+        "profile": "doudizhu",
+        "deals": [stake("E"), stake("S", "farmers")],
+        "adjustments": [{"kind": "point_penalty", "seat": "W", "points": 5, "after_deal": 1, "reason": "拖延出牌"}],
+    }
+    status, out = replay(capsys, monkeypatch, data)
+    assert status == 0, out
+    assert out["points"] == {"E": 3, "S": -3, "W": -5}  # W: −1 in deal 1, −5, +1 in deal 2
+    record = out["adjustments"][0]
+    assert (record["effect"], record["points_after"]) == ("points_deducted", {"E": 2, "S": -1, "W": -6})
+    data["rules"] = {"point_penalties": "recorded"}  # a stage stored before they counted
+    status, out = replay(capsys, monkeypatch, data)
+    assert out["points"] == {"E": 3, "S": -3, "W": 0} and out["adjustments"][0]["effect"] == "warning"
+    data["rules"] = {}
+    data["adjustments"][0]["reason"] = ""
+    status, out = replay(capsys, monkeypatch, data)
+    assert (status, out["error"]["code"]) == (2, "bad_input")
+
+
+def test_a_disqualified_player_before_the_first_deal_forfeits_the_round(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/rules.md §7 "Disqualification": seed 004 一经发现将取消比赛资格; before the first deal the table is not
+    played (as for a no-show), after it the deals played stand and the table ends there."""
+    before = {
+        "profile": "doudizhu",
+        "deals": [],
+        "adjustments": [{"kind": "disqualification", "seat": "S", "reason": "作弊"}],
+    }
+    status, out = replay(capsys, monkeypatch, before)
+    assert out["status"] == "finished" and out["points"] == {"E": 0, "S": -6, "W": 0}
+    assert out["adjustments"][0]["effect"] == "disqualified"
+    after = {
+        "profile": "doudizhu",
+        "deals": [stake("E"), stake("S", "farmers")],
+        "adjustments": [{"kind": "disqualification", "seat": "S", "after_deal": 2, "reason": "作弊"}],
+    }
+    status, out = replay(capsys, monkeypatch, after)
+    assert out["status"] == "finished" and out["points"] == {"E": 3, "S": -3, "W": 0}
+    after["deals"].append(stake("W"))
+    status, out = replay(capsys, monkeypatch, after)
+    assert (status, out["error"]["code"], out["error"]["deal"]) == (2, "match_finished", 3)
+
+
+def test_the_standings_rank_a_disqualified_player_last_and_mark_it() -> None:
+    """docs/rules.md §7: ranked last (below players cut too), marked; the others' results stand."""
+    seating = {"E": "ann", "S": "bo", "W": "cy"}
+    stored = replay_json(
+        {
+            "profile": "doudizhu",
+            "deals": [stake("S"), stake("S")],
+            "adjustments": [{"kind": "disqualification", "seat": "S", "after_deal": 2, "reason": "作弊"}],
+        }
+    ).to_json()
+    rounds = table_rounds_from_json(round=1, seating=seating, result=stored)
+    assert [row.outcome.value for row in rounds] == ["played", "disqualified", "played"]
+    standings = rank_players(rounds=rounds, eliminated_after={"cy": 1})
+    assert [(row.player, row.disqualified) for row in standings.rows] == [
+        ("ann", False),
+        ("cy", False),
+        ("bo", True),
+    ]
+    assert standings.rows[-1].points == 4 and standings.rows[-1].to_json()["disqualified"] is True
+    assert "disqualified" not in standings.rows[0].to_json()

@@ -90,3 +90,119 @@ def test_a_timed_40_stage_stored_with_the_flat_three_keeps_it() -> None:
     assert options.late_arrival_band(16).amount == 3
     assert options.to_json() == stored
     assert PROFILES["timed-40"].late_arrival_band(16).amount == 5
+
+
+# -- disqualification in every game, Tractor's step-down ---------------------------------------------
+
+
+def test_a_disqualified_pair_forfeits_the_match_and_its_deals_stand(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/rules.md §7 "Disqualification": 取消比赛资格 for cheating (seed 001 §9(四) 重则判取消参赛资格; seed 004
+    一经发现将取消比赛资格). The match is forfeited to the opponents; the deal played stands."""
+    data = {
+        "profile": "timed-40",
+        "deals": [{"order": ["E", "W"]}],
+        "adjustments": [{"kind": "disqualification", "side": "EW", "after_deal": 1, "reason": "暗号"}],
+    }
+    out = cli(capsys, monkeypatch, "replay", data)
+    assert (out["status"], out["winner"], out["reason"]) == ("finished", "NS", "forfeit")
+    assert out["levels"] == {"NS": 2, "EW": 7}  # the deal E/W played stands
+    assert out["adjustments"][0]["effect"] == "disqualified"
+    tractor = {
+        "profile": "tractor-3deck",
+        "deals": [],
+        "adjustments": [{"kind": "disqualification", "side": "NS", "reason": "暗号"}],
+    }
+    out = cli(capsys, monkeypatch, "replay", tractor)
+    assert (out["winner"], out["reason"], out["adjustments"][0]["effect"]) == ("EW", "forfeit", "disqualified")
+
+
+def test_a_disqualification_needs_a_reason(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    data = {"profile": "classic", "deals": [], "adjustments": [{"kind": "disqualification", "side": "EW"}]}
+    out = cli(capsys, monkeypatch, "replay", data)
+    assert out["error"]["code"] == "bad_input" and "reason" in out["error"]["message"]
+
+
+def test_the_standings_rank_a_disqualified_entrant_last_and_mark_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/rules.md §7: ranked last, marked; its results stand for its opponents (B keeps its Buchholz)."""
+    data = {
+        "profile": "timed-40",
+        "disqualified": ["A"],
+        "results": [
+            {"round": 1, "NS": "A", "EW": "B", "winner": "NS", "levels": {"NS": 14, "EW": 9}, "passed_a": True},
+            {"round": 1, "NS": "C", "EW": "D", "winner": "EW", "levels": {"NS": 5, "EW": 9}},
+        ],
+    }
+    out = cli(capsys, monkeypatch, "standings", data)
+    rows = out["rows"]
+    assert [row["entrant"] for row in rows] == ["D", "C", "B", "A"]
+    assert rows[-1]["disqualified"] is True and rows[-1]["rank"] == 4 and rows[-1]["match_points"] == 2
+    assert all("disqualified" not in row for row in rows[:-1])
+    assert rows[2]["buchholz"] == 2  # B's opponent's match points: A's win stands
+    data["disqualified"] = ["Z"]
+    out = cli(capsys, monkeypatch, "standings", data)
+    assert out["error"]["code"] == "bad_input"
+
+
+def test_a_disqualification_in_a_stored_match_marks_the_entrant() -> None:
+    """The stage's standings read the disqualification from the stored match (one answer)."""
+    from scoring.match import replay_json
+    from scoring.standings import MatchRecord, rank
+
+    stored = replay_json(
+        {
+            "profile": "classic",
+            "deals": [],
+            "adjustments": [{"kind": "disqualification", "side": "NS", "reason": "暗号"}],
+        }
+    ).to_json()
+    record = MatchRecord.from_result_json(round=1, ns="A", ew="B", result=stored)
+    assert record.disqualified is not None and record.disqualified_entrant == "A" and record.forfeit is not None
+    rows = rank(results=[record], options=PROFILES["classic"]).rows
+    assert [(row.entrant, row.disqualified) for row in rows] == [("B", False), ("A", True)]
+
+
+def tractor(*adjustments: dict[str, Any], deals: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return {
+        "profile": "tractor-3deck",
+        "deals": deals if deals is not None else [{"declarer": "N", "defender_points": 40}],
+        "adjustments": list(adjustments),
+    }
+
+
+def test_tractor_declarers_step_down_for_signalling(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/rules.md §7 and §9: seed 001 §9(四) 不得以不正当的手段…来传递非法信息…轻则该轮自动下台 — the
+    declarers step down and the defenders declare the next deal at their own level (the declarer's
+    right-hand opponent, as after a fall)."""
+    step = {"kind": "step_down", "side": "NS", "after_deal": 1, "reason": "暗号"}
+    out = cli(capsys, monkeypatch, "replay", tractor(step))
+    assert out["levels"] == {"NS": 4, "EW": 2}  # N/S went up 2 in deal 1; nobody's level changes now
+    assert out["adjustments"][0]["effect"] == "stepped_down"
+    assert out["next_deal"]["declarer"] == "EW" and out["next_deal"]["level"] == 2
+    assert out["next_deal"]["declarer_seat"] == "E"  # N's right-hand opponent (下家)
+    out = cli(capsys, monkeypatch, "replay", tractor(step, deals=[{"declarer": "N", "defender_points": 40}] * 2))
+    assert out["error"]["code"] == "bad_input" and out["error"]["deal"] == 2  # deal 2 is E/W's to declare
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (tractor({"kind": "step_down", "side": "EW", "after_deal": 1, "reason": "暗号"}), "Only the declarers"),
+        (tractor({"kind": "step_down", "side": "NS", "reason": "暗号"}, deals=[]), "Nobody declares yet"),
+        (tractor({"kind": "step_down", "side": "NS", "after_deal": 1}), "reason"),
+        (
+            {"profile": "classic", "deals": [], "adjustments": [{"kind": "step_down", "side": "NS", "reason": "x"}]},
+            "Tractor",
+        ),
+    ],
+)
+def test_a_step_down_that_cannot_apply_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, data: dict[str, Any], words: str
+) -> None:
+    out = cli(capsys, monkeypatch, "replay", data)
+    assert out["error"]["code"] == "bad_input" and words in out["error"]["message"]
