@@ -34,6 +34,7 @@ __all__ = [
     "AReset",
     "AtTimeUp",
     "ByeResult",
+    "CapScope",
     "CardsLeftWinner",
     "DealScoring",
     "Game",
@@ -227,6 +228,16 @@ class TimeUpTie(str, Enum):
     """A draw (Swiss and round-robin stages only; refused in a knockout)."""
 
 
+class CapScope(str, Enum):
+    """What a ``best_of`` match's time cap runs for (docs/rules.md §7)."""
+
+    MATCH = "match"
+    """The cap runs for the whole match (the default): time called decides the match (§2)."""
+    GAME = "game"
+    """Every game has its own cap (seed 003: 每局比赛时间为1小时30分): time called in a game decides that game by
+    §2, and the next game starts with a fresh clock."""
+
+
 class SmallPoints(str, Enum):
     """How small points (小分 / 级差分) are counted in standings (docs/rules.md §5)."""
 
@@ -414,6 +425,8 @@ class RuleOptions:
     tournament app; the rules core only needs to know during which deal time was called."""
     at_time_up: AtTimeUp = AtTimeUp.FINISH_CURRENT_DEAL
     time_up_tie: TimeUpTie = TimeUpTie.FIRST_TO_REACH
+    cap_scope: CapScope = CapScope.MATCH
+    """In ``best_of``: the cap runs for the whole match, or for each game (seed 003)."""
     points_table: tuple[int, int, int] = (3, 2, 1)
     """Points of a ``fixed_deals_points`` deal to the 上游's side for a 1-2, 1-3, 1-4 finish (seed 004)."""
     tribute_variant: TributeVariant = TributeVariant.STANDARD
@@ -544,6 +557,7 @@ class RuleOptions:
             "time_cap_minutes": self.time_cap_minutes,
             "at_time_up": self.at_time_up.value,
             "time_up_tie": self.time_up_tie.value,
+            "cap_scope": self.cap_scope.value,
             "points_table": dict(zip(_PLACE_KEYS, self.points_table, strict=True)),
             "tribute_variant": self.tribute_variant.value,
             "wild_reading": self.wild_reading.value,
@@ -672,6 +686,7 @@ GUANDAN_ONLY_OPTIONS: tuple[str, ...] = (
     "a_reset",
     "at_time_up",
     "time_up_tie",
+    "cap_scope",
     "points_table",
     "tribute_variant",
     "wild_reading",

@@ -23,6 +23,7 @@ from scoring.options import (
     AReset,
     AtTimeUp,
     ByeResult,
+    CapScope,
     CardsLeftWinner,
     DealScoring,
     Game,
@@ -175,6 +176,7 @@ OPTION_PARSERS: dict[str, Any] = {
     "time_cap_minutes": lambda current, value: _int(value, "time_cap_minutes", minimum=1, nullable=True),
     "at_time_up": lambda current, value: _enum(AtTimeUp, value, "at_time_up"),
     "time_up_tie": lambda current, value: _enum(TimeUpTie, value, "time_up_tie"),
+    "cap_scope": lambda current, value: _enum(CapScope, value, "cap_scope"),
     "points_table": _parse_points_table,
     "tribute_variant": lambda current, value: _enum(TributeVariant, value, "tribute_variant"),
     "wild_reading": lambda current, value: _enum(WildReading, value, "wild_reading"),
@@ -247,6 +249,16 @@ def options_validate(options: RuleOptions) -> None:
                 "defenders' points (seed 001 §4).",
                 "upgrades（按同伴名次升级）是掼蛋规则；拖拉机按防家得分升降级（规则 001 第四条）。",
             )
+    if (
+        options.cap_scope is CapScope.GAME
+        and fmt is MatchFormat.BEST_OF
+        and options.time_up_tie is TimeUpTie.DRAW
+    ):
+        raise bad_input(
+            "With a cap per game (cap_scope game) time decides each game, and a game of a best_of cannot be "
+            "drawn; choose another time_up_tie.",
+            "每局单独限时（cap_scope: game）时，时间到决定该局胜负，三局两胜中的一局不能判平；请另选 time_up_tie。",
+        )
     if options.is_points_format and options.upgrades != DEFAULT_UPGRADES:
         raise bad_input(
             "fixed_deals_points plays every deal at 2, so 'upgrades' does not apply; set points_table instead.",
