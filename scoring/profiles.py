@@ -195,7 +195,10 @@ def options_for(*, profile: str, overrides: Mapping[str, Any] | None = None) -> 
 
 
 def profiles_json() -> dict[str, Any]:
-    """What ``python -m scoring profiles`` prints: every profile with its source and options."""
+    """What ``python -m scoring profiles`` prints: every profile with its source, its options and its
+    table conduct text (:mod:`scoring.conduct`, docs/rules.md §7)."""
+    from scoring.conduct import table_conduct
+
     return {
         "profiles": {
             name: {
@@ -203,6 +206,7 @@ def profiles_json() -> dict[str, Any]:
                 "title": PROFILE_INFO[name].title,
                 "title_zh": PROFILE_INFO[name].title_zh,
                 "options": options.to_json(),
+                "conduct": table_conduct(name).to_json(),
             }
             for name, options in PROFILES.items()
         }

@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from scoring.cards import CardError
+from scoring.conduct import TableConduct, table_conduct
 from scoring.errors import ScoringError
 from scoring.options import Game, RuleOptions
 from scoring.profiles import PROFILE_INFO, PROFILES, options_for
@@ -83,6 +84,12 @@ def profile_view(name: str) -> ProfileView:
 def stage_profile_name(stage: Stage) -> str:
     """The profile a stage was created from (its own, else its tournament's)."""
     return stage.rule_profile or stage.tournament.rule_profile
+
+
+def stage_table_conduct(stage: Stage) -> TableConduct:
+    """The conduct text the table and the referee read (docs/rules.md §7): the rules core's one text for
+    the stage's profile, printed on the table sheet and shown on the entry page."""
+    return table_conduct(stage_profile_name(stage))
 
 
 @dataclass(frozen=True, slots=True)

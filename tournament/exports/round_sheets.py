@@ -8,6 +8,7 @@ everywhere: slot 1 of the N/S pair sits North, slot 2 South; slot 1 of the E/W p
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
@@ -23,9 +24,9 @@ from tournament.exports.selectors import PairCard, PlayerCard, pair_cards
 from tournament.exports.three_seat_sheets import three_seat_draw_sheet_write, three_seat_score_sheets_build
 from tournament.exports.xlsx import Book, StreamedSheet, Styled, list_page_setup
 from tournament.games import game_entry
-from tournament.matches.models import Match, Round
+from tournament.matches.models import Match, Round, Stage
 from tournament.matches.selectors import round_knockout_pairs
-from tournament.rules import rules_for_stage
+from tournament.rules import rules_for_stage, stage_table_conduct
 
 CHUNK = 5000
 
@@ -160,6 +161,46 @@ def round_draw_build(
         book.save(target)
 
 
+def conduct_rows(*, stage: Stage, language: Language, width: float) -> list[list[Any]]:
+    """The table conduct text under a score sheet (docs/rules.md §7): its title and each rule in the
+    sheet's language, cut into rows that fit the sheet's ``width`` (characters; a Chinese character
+    takes two), so nothing runs off the printed page."""
+    conduct = stage_table_conduct(stage)
+    if not conduct.lines:
+        return []
+    title = conduct.title_zh if language == "zh" else conduct.title_en
+    rows: list[list[Any]] = [[Styled(title, "label")]]
+    for number, line in enumerate(conduct.lines, 1):
+        text = f"{number}. {line.zh if language == 'zh' else line.en}"
+        rows.extend([Styled(piece, "note")] for piece in _pieces(text, int(width)))
+    return rows
+
+
+def _pieces(text: str, width: int) -> list[str]:
+    """``text`` in pieces of at most ``width`` columns (wide characters count two), broken at a space
+    where the text has spaces."""
+    pieces: list[str] = []
+    current, used = "", 0
+    for char in text:
+        size = 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        if used + size > width and current:
+            cut = current.rfind(" ")
+            if cut > width // 2 and not char.isspace():
+                pieces.append(current[:cut])
+                current = current[cut + 1 :]
+                used = sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in current)
+            else:
+                pieces.append(current.rstrip())
+                current, used = "", 0
+                if char.isspace():
+                    continue
+        current += char
+        used += size
+    if current.strip():
+        pieces.append(current.rstrip())
+    return pieces
+
+
 def score_sheet_columns(options: RuleOptions) -> tuple[h.Column, ...]:
     """The score sheet's grid columns: the game's (``tournament.games``), for the stage's format."""
     return game_entry(options.game).score_sheet_columns(options)
@@ -193,6 +234,7 @@ def score_sheets_build(
     grid_rows = score_sheet_rows(options)
     width = len(columns)
     word = h.word
+    conduct = conduct_rows(stage=stage, language=language, width=sum(score_sheet_widths(columns)))
     with Book(time_zone=timezone.get_default_timezone()) as book:
         sheet = book.sheet(h.sheet_name("score_sheets", language), widths=score_sheet_widths(columns))
         list_page_setup(sheet, landscape=False)
@@ -260,6 +302,9 @@ def score_sheets_build(
                     f"{word('referee', language)}:",
                 ]
             )
+            sheet.append([])
+            for row in conduct:  # the table and the referee read the same rules (docs/rules.md §7)
+                sheet.append(row)
             sheet.row_breaks.append(Break(id=sheet.row_count))
             if progress is not None:
                 progress()

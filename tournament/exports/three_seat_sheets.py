@@ -78,7 +78,12 @@ def three_seat_score_sheets_build(
     *, round: Round, target: str | os.PathLike[str] | IO[bytes], language: Language, columns: tuple[Column, ...]
 ) -> None:
     """Paper score sheets: a page per table with its three players by seat and a grid for every deal."""
-    from tournament.exports.round_sheets import ROW_HEIGHT_GRID, ROW_HEIGHT_GRID_HEADER, score_sheet_widths
+    from tournament.exports.round_sheets import (
+        ROW_HEIGHT_GRID,
+        ROW_HEIGHT_GRID_HEADER,
+        conduct_rows,
+        score_sheet_widths,
+    )
     from tournament.exports.xlsx import list_page_setup
 
     stage = round.stage
@@ -90,6 +95,7 @@ def three_seat_score_sheets_build(
         list_page_setup(sheet, landscape=False)
         heading = f"{stage.tournament.name} · {stage.name} {word('round', language, round=round.number)}"
         cap = options.time_cap_minutes or round.time_cap_minutes
+        conduct = conduct_rows(stage=stage, language=language, width=sum(score_sheet_widths(columns)))
         for table in round_seating(round_=round).tables:
             sheet.append([Styled(f"{heading} · {word('score_sheet', language)}", "title")])
             sheet.append(
@@ -121,5 +127,8 @@ def three_seat_score_sheets_build(
                     f"{word('referee', language)}:",
                 ]
             )
+            sheet.append([])
+            for row in conduct:  # the table and the referee read the same rules (docs/rules.md §7)
+                sheet.append(row)
             sheet.row_breaks.append(Break(id=sheet.row_count))
         book.save(target)
