@@ -6,6 +6,10 @@
   penalty never passes A).
 - :class:`PointPenalty` — misconduct in a points format: ``points`` off the side's total; in Tractor, off
   the side's card points in the next deal.
+- :class:`Disqualification` — the chief referee disqualifies a side (取消比赛资格, cheating: seeds 001–004;
+  docs/rules.md §7): it forfeits this match; the standings rank it last, marked.
+- :class:`StepDown` — Tractor only (seed 001 §9(四): 该轮自动下台): the declaring side steps down and the
+  defenders declare the next deal at their own level.
 
 Each applies *after* deal ``after_deal`` (0: before the first deal). What an adjustment did is reported as
 an :class:`AdjustmentRecord`; the match reducers (:mod:`scoring.match`, :mod:`scoring.tractor`) apply them.
@@ -24,11 +28,13 @@ from scoring.seats import PerSide, Side, pair_json
 __all__ = [
     "Adjustment",
     "AdjustmentRecord",
+    "Disqualification",
     "Effect",
     "Forfeit",
     "LateArrival",
     "LevelPenalty",
     "PointPenalty",
+    "StepDown",
     "parse_adjustment",
     "parse_adjustments",
 ]
@@ -114,7 +120,40 @@ class PointPenalty:
         }
 
 
-Adjustment = Forfeit | LateArrival | LevelPenalty | PointPenalty
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Disqualification:
+    """The chief referee disqualifies ``side`` (取消比赛资格 — cheating, seeds 001–004; docs/rules.md §7), with
+    a reason. It forfeits this match (the opponents win; the deals played stand), its remaining matches
+    are forfeited, and the standings rank it last, marked (:func:`scoring.standings.rank`)."""
+
+    side: Side
+    after_deal: int = 0
+    reason: str = ""
+
+    kind = "disqualification"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side.code, "after_deal": self.after_deal, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StepDown:
+    """Tractor: the declaring side ``side`` steps down for signalling (seed 001 §9(四): 以不正当的手段…传递非法
+    信息…轻则该轮自动下台; docs/rules.md §7, §9). The side that would declare the next deal gives it up: the
+    defenders declare it at their own level (the declarer's right-hand opponent, as after a fall), and
+    nobody's level changes."""
+
+    side: Side
+    after_deal: int = 0
+    reason: str = ""
+
+    kind = "step_down"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side.code, "after_deal": self.after_deal, "reason": self.reason}
+
+
+Adjustment = Forfeit | LateArrival | LevelPenalty | PointPenalty | Disqualification | StepDown
 
 
 class Effect(str, Enum):
@@ -127,6 +166,10 @@ class Effect(str, Enum):
     """Tractor: the deduction is counted in the next deal's card points (seed 001 §2)."""
     FIRST_DEAL_FORFEITED = "first_deal_forfeited"
     FORFEIT = "forfeit"
+    DISQUALIFIED = "disqualified"
+    """The side was disqualified: it forfeits the match."""
+    STEPPED_DOWN = "stepped_down"
+    """Tractor: the declarers stepped down; the defenders declare the next deal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +200,8 @@ _FIELDS: dict[str, set[str]] = {
     "late_arrival": {"kind", "side", "minutes", "after_deal"},
     "level_penalty": {"kind", "side", "levels", "after_deal", "reason"},
     "point_penalty": {"kind", "side", "points", "after_deal", "reason"},
+    "disqualification": {"kind", "side", "after_deal", "reason"},
+    "step_down": {"kind", "side", "after_deal", "reason"},
 }
 
 
@@ -175,8 +220,9 @@ def parse_adjustment(data: object) -> Adjustment:
     "after_deal": 3, "reason": "signalling"}`` or ``{"kind": "forfeit", "side": "both"}``."""
     if not isinstance(data, Mapping) or data.get("kind") not in _FIELDS:
         raise bad_input(
-            "Each adjustment needs a 'kind': forfeit, late_arrival, level_penalty or point_penalty.",
-            "每个调整项需要 kind：forfeit、late_arrival、level_penalty 或 point_penalty。",
+            "Each adjustment needs a 'kind': forfeit, late_arrival, level_penalty, point_penalty, "
+            "disqualification or step_down.",
+            "每个调整项需要 kind：forfeit、late_arrival、level_penalty、point_penalty、disqualification 或 step_down。",
         )
     kind = data["kind"]
     unknown = set(data) - _FIELDS[kind]
@@ -198,6 +244,14 @@ def parse_adjustment(data: object) -> Adjustment:
             minutes=_whole(data, "minutes", minimum=0),
             after_deal=after_deal,
         )
+    if kind in ("disqualification", "step_down"):
+        if not reason.strip():
+            raise bad_input(
+                f"A {kind} needs a 'reason' (the chief referee's ruling, docs/rules.md §7).",
+                f"{kind} 需要填写 reason（总裁判长的判罚理由，规则第 7 节）。",
+            )
+        kept = Disqualification if kind == "disqualification" else StepDown
+        return kept(side=Side.parse(data.get("side")), after_deal=after_deal, reason=reason)
     if kind == "level_penalty":
         return LevelPenalty(
             side=Side.parse(data.get("side")),

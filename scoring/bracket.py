@@ -9,6 +9,10 @@ The rules it applies:
 - **Only a confirmed (signed-off) result decides.** An entered result awaiting sign-off (待确认)
   moves nobody on, eliminates nobody and names no champion. A bye (轮空) is decided by the draw.
 - **Losers are out** in the round they lost. A bye never eliminates.
+- **A match lost by both** (a confirmed result with no winner: a double forfeit, or a self-scheduled
+  match not reported by its deadline) puts both pairs out in that round and decides the match: the
+  round is not left pending, and the pair that would have met its winner next gets a bye
+  (docs/rules.md §7; seed 004 逾期未进行比赛或者未上报结果的，将视为两组选手放弃比赛).
 - **A withdrawn pair forfeits as a pair** (seed 004): in a match it has not played it loses by
   walkover; a withdrawn pair the draw left out (its opponent got the walkover as a bye-like row, or
   a re-draw no longer drew it) is out in the round after the last one it appears in. So when a
@@ -54,6 +58,11 @@ class KnockoutResult:
         if not self.confirmed or self.winner is None:
             return None
         return self.ns if self.winner is Side.NS else self.ew
+
+    @property
+    def lost_by_both(self) -> bool:
+        """A confirmed result with no winner: both pairs lose (a double forfeit; docs/rules.md §7)."""
+        return self.ew is not None and self.confirmed and self.winner is None
 
     @property
     def entered_loser(self) -> str | None:
@@ -141,6 +150,10 @@ def bracket_state(
             winner = result.decided_winner
             if winner is not None:
                 out_in.setdefault(result.ew if winner == result.ns else result.ns, number)
+                continue
+            if result.lost_by_both:  # both out; whoever would have met the winner gets a bye
+                out_in.setdefault(result.ns, number)
+                out_in.setdefault(result.ew, number)
                 continue
             absent = [pair for pair in (result.ns, result.ew) if pair in gone]
             for pair in absent:  # not played yet: a withdrawn side loses by walkover

@@ -87,6 +87,9 @@ class TableSnapshot:
     forfeited: tuple[str, ...] = ()
     next_deal: int | None = 1
     last_regular_deal: int | None = None
+    won: Trio | None = None
+    """Deals each seat won, as the fold counted them (``deals_won``); None in a snapshot stored before the
+    fold wrote it, which counted every deal for the winning side."""
 
     @classmethod
     def from_json(cls, state: object) -> TableSnapshot:
@@ -111,6 +114,7 @@ class TableSnapshot:
             forfeited=tuple(str(row.get("seat")) for row in rows if row.get("effect") == "forfeit"),
             next_deal=_int(next_deal.get("number")) if isinstance(next_deal, Mapping) else None,
             last_regular_deal=_int(state.get("last_regular_deal")),
+            won=_trio(state.get("deals_won")),
         )
 
     @property
@@ -121,7 +125,11 @@ class TableSnapshot:
         return self.points[_position(seat)]
 
     def deals_won(self, seat: str) -> int:
-        """Deals the seat's side won (a farmer wins with the other farmer)."""
+        """Deals the seat won, as the fold counted them (docs/rules.md §10: the winning side, or under
+        cards-left scoring the player who went out alone); a snapshot stored before the fold counted them
+        gave every deal to the winning side (a farmer wins with the other farmer)."""
+        if self.won is not None:
+            return self.won[_position(seat)]
         return sum(1 for deal in self.deals if (deal.landlord == seat) == deal.landlord_won)
 
     def landlord_wins(self, seat: str) -> int:

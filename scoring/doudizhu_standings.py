@@ -53,6 +53,8 @@ class RoundOutcome(str, Enum):
     """Late or absent: ``forfeit_points``."""
     TABLE_FORFEITED = "table_forfeited"
     """Another player at the table forfeited: ``bye_points``, the table not played."""
+    DISQUALIFIED = "disqualified"
+    """Disqualified by the chief referee (docs/rules.md §7): ranked last, marked."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,16 +107,23 @@ def table_rounds_from_json(
         else:
             for seat in ThreeSeat(landlord).others:
                 won[seat.value] += 1
-    forfeited = {
-        adjustment["seat"]
-        for adjustment in result.get("adjustments", ())
-        if adjustment.get("effect") == TableEffect.FORFEIT.value
-    }
+    counted = result.get("deals_won")
+    if isinstance(counted, Mapping) and set(counted) == set(seating):
+        # the fold's own count (docs/rules.md §10: under cards-left scoring the player who went out alone);
+        # a table stored before the fold wrote it counted every deal for the winning side, as above
+        won = {seat: int(counted[seat]) for seat in seating}
+    effects = [(row.get("seat"), row.get("effect")) for row in result.get("adjustments", ())]
+    forfeited = {seat for seat, effect in effects if effect == TableEffect.FORFEIT.value}
+    disqualified = {seat for seat, effect in effects if effect == TableEffect.DISQUALIFIED.value}
+    # a disqualification before the first deal forfeits the round as a no-show does: the table is not played
+    not_played = bool(forfeited) or (bool(disqualified) and not result.get("deals"))
     points = result["points"]
 
     def one(seat: ThreeSeat) -> PlayerRound:
         letter = seat.value
-        if forfeited:
+        if letter in disqualified:
+            outcome = RoundOutcome.DISQUALIFIED
+        elif not_played:
             outcome = RoundOutcome.FORFEITED if letter in forfeited else RoundOutcome.TABLE_FORFEITED
         else:
             outcome = RoundOutcome.PLAYED
@@ -155,8 +164,17 @@ class PlayerStandingRow:
     """The round after whose cut the player was eliminated (None: still in)."""
     stage_rank: int | None = None
     """In a final ranking: the player's rank in the stage before (the tie-break)."""
+    disqualified: bool = False
+    """Disqualified by the chief referee: ranked below every other player (docs/rules.md §7)."""
 
     def to_json(self) -> dict[str, Any]:
+        """The row; ``"disqualified": true`` is added only for a disqualified player."""
+        out = self._json()
+        if self.disqualified:
+            out["disqualified"] = True
+        return out
+
+    def _json(self) -> dict[str, Any]:
         return {
             "rank": self.rank,
             "player": self.player,
@@ -190,11 +208,12 @@ class PlayerStandings:
 
 
 class _Tally:
-    __slots__ = ("best", "byes", "forfeits", "landlord_wins", "points", "rounds", "won")
+    __slots__ = ("best", "byes", "disqualified", "forfeits", "landlord_wins", "points", "rounds", "won")
 
     def __init__(self) -> None:
         self.rounds = self.points = self.won = self.landlord_wins = self.byes = self.forfeits = 0
         self.best: int | None = None
+        self.disqualified = False
 
 
 def _tally(players: Sequence[str] | None, rounds: Sequence[PlayerRound]) -> dict[str, _Tally]:
@@ -226,6 +245,7 @@ def _tally(players: Sequence[str] | None, rounds: Sequence[PlayerRound]) -> dict
         tally.landlord_wins += item.landlord_wins
         tally.byes += item.outcome is RoundOutcome.BYE
         tally.forfeits += item.outcome is RoundOutcome.FORFEITED
+        tally.disqualified |= item.outcome is RoundOutcome.DISQUALIFIED
         tally.best = item.points if tally.best is None else max(tally.best, item.points)
     return tallies
 
@@ -285,7 +305,8 @@ def rank_players(
     """A stage's standings (docs/rules.md §10): points → deals won → deals won as landlord → best single round
     → lots. ``players`` (optional) lists every entrant, even one without a round; ``eliminated_after``
     maps each player a cut eliminated to the round after which it was cut — they rank below every player
-    still in, later cuts first."""
+    still in, later cuts first. A player disqualified in any round (docs/rules.md §7) ranks below all of
+    them, marked."""
     tallies = _tally(players, rounds)
     cut = dict(eliminated_after or {})
     for player in cut:
@@ -296,10 +317,11 @@ def rank_players(
             )
     still_in = 1 << 30
 
-    def key(player: str) -> tuple[int, int, int, int, int, int]:
+    def key(player: str) -> tuple[int, int, int, int, int, int, int]:
         t = tallies[player]
         best = t.best if t.best is not None else 0
-        return (cut.get(player, still_in), t.points, t.won, t.landlord_wins, int(t.best is not None), best)
+        kept = int(not t.disqualified)
+        return (kept, cut.get(player, still_in), t.points, t.won, t.landlord_wins, int(t.best is not None), best)
 
     def make_row(player: str, rank: int, shared: bool, lot: int | None) -> PlayerStandingRow:
         t = tallies[player]
@@ -316,6 +338,7 @@ def rank_players(
             forfeits=t.forfeits,
             lots=lot,
             eliminated_after_round=cut.get(player),
+            disqualified=t.disqualified,
         )
 
     return PlayerStandings(_ranked(_runs(list(tallies), key), make_row, _lots(list(tallies), lots_seed)), lots_seed)

@@ -22,9 +22,13 @@ A match's state is a pure fold of its deals, adjustments and a "time called duri
   follows. In ``fixed_deals_points`` the extra deal's 上游's side wins (seed 004: 加赛一局).
 - A deal may record an anti-tribute (抗贡, docs/rules.md §6: ``GuandanDeal.anti_tribute``): it changes who
   leads, not the levels, and is refused on a game's first deal, where no tribute is due.
-- ``best_of``: each game starts at 2–2; first to ⌈N/2⌉ games. ``fixed_deals_points``: every deal at 2,
-  scored 3/2/1 by the partner's place; after ``deals`` deals the higher total wins, a tie needs an extra
-  deal. ``fixed_deals_levels``: ``deals`` deals with normal levels, then the higher level wins.
+- ``best_of``: each game starts at 2–2; first to ⌈N/2⌉ games. The time cap runs for the whole match
+  (``cap_scope: match``: time called decides the match — more games won, else the game in play by §2) or
+  for each game (``cap_scope: game``, seed 003: time called in a game decides that game by §2, the next
+  game has its own cap; ``time_called_during_deal`` may then list one call per game).
+  ``fixed_deals_points``: every deal at 2, scored 3/2/1 by the partner's place; after ``deals`` deals the
+  higher total wins, a tie needs an extra deal. ``fixed_deals_levels``: ``deals`` deals with normal
+  levels, then the higher level wins.
 - A deal entered after the match has finished is a ``match_finished`` error.
 
 A deal as entered (:class:`GuandanDeal`, :func:`parse_deal`) and what it did (:class:`DealRecord`) live
@@ -37,6 +41,7 @@ the caller keeps the new state. Tractor matches go through the same :func:`repla
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,11 +49,13 @@ from typing import Any
 from scoring.adjustments import (
     Adjustment,
     AdjustmentRecord,
+    Disqualification,
     Effect,
     Forfeit,
     LateArrival,
     LevelPenalty,
     PointPenalty,
+    StepDown,
     parse_adjustments,
 )
 from scoring.deals import DealInput, DealRecord, GuandanDeal, new_deal_record, parse_deal, parse_deals
@@ -57,7 +64,7 @@ from scoring.errors import ErrorCode, ScoringError, bad_input
 from scoring.finishing_order import FinishingOrder
 from scoring.levels import ACE, LOWEST, level_label
 from scoring.match_rules import rule_tables
-from scoring.options import Game, LatePenalty, RuleOptions
+from scoring.options import CapScope, Game, LatePenalty, RuleOptions
 from scoring.outcome import MatchResult, NextDeal, Reason, Status, last_regular_deal, settle_on_levels
 from scoring.seats import PerSide, Side
 from scoring.tractor import TractorState, _TractorRunning
@@ -175,12 +182,15 @@ class _Running:
         "events",
         "forfeited",
         "game",
+        "game_caps",
         "game_deals",
         "games",
         "last_regular",
         "last_setter",
         "levels",
+        "misplaced_call",
         "options",
+        "pending_calls",
         "points",
         "reached",
         "reason",
@@ -213,6 +223,12 @@ class _Running:
         self.time_called: int | None = None
         self.events = 0
         self.stop = _NEVER
+        self.game_caps = self.rules.best_of and options.cap_scope is CapScope.GAME
+        self.pending_calls: list[int] = []
+        """Time calls of later games (``cap_scope: game``), each activated when the game before ends."""
+        self.misplaced_call: int | None = None
+        """A later time call that fell in a game whose time was called already (reported after the fold:
+        a bad time call is not a deal's fault)."""
         self._update_stop()
 
     @classmethod
@@ -361,10 +377,10 @@ class _Running:
         if extra:
             if passed:
                 assert setter is not None
-                self._finish(setter, Reason.PASSED_A)
+                self._extra_won(setter, Reason.PASSED_A)
             elif (upgrade and not (reset and winner is setter)) or not rules.has_levels:
                 # seed 003 先升级: the winner's level rose (a reset side's climb from 2 is no rise)
-                self._finish(winner, Reason.EXTRA_DEAL)
+                self._extra_won(winner, Reason.EXTRA_DEAL)
             # else: nobody went up (both at A) — the deal decides nothing, another extra deal follows
         else:
             if passed:
@@ -384,8 +400,16 @@ class _Running:
             stop = self.last_regular
         self.stop = stop
 
+    def _extra_won(self, side: Side, reason: Reason) -> None:
+        """An extra deal decided: the match — or, with a cap per game, the game (docs/rules.md §7)."""
+        if self.game_caps:
+            self._game_won(side)
+        else:
+            self._finish(side, reason)
+
     def _game_won(self, side: Side) -> None:
-        """A side passed A: the game is won (docs/rules.md §1). In best_of a new game starts at 2–2."""
+        """A side passed A — or, with a cap per game, won the game at time: the game is won (docs/rules.md
+        §1, §7). In best_of a new game starts at 2–2."""
         if not self.rules.best_of:
             self._finish(side, Reason.PASSED_A)
             return
@@ -400,6 +424,47 @@ class _Running:
         self.reached = [self.events, self.events]
         self.setter = None
         self.last_setter = None
+        if self.game_caps:
+            self.status = _IN_PROGRESS
+            self._next_game_clock()
+
+    def _next_game_clock(self) -> None:
+        """Seed 003 caps each game: the new game's clock. A time call during a deal the game before played
+        was that game's; a later one (called before, or waiting) is the new game's."""
+        if self.time_called is not None and self.time_called <= self.deals:
+            self.time_called = None
+            self.last_regular = None
+        while self.time_called is None and self.pending_calls:
+            during = self.pending_calls.pop(0)
+            if during <= self.deals:  # in a game whose time was called already
+                if self.misplaced_call is None:
+                    self.misplaced_call = during
+                continue
+            self.call_time(during)
+        self._update_stop()
+
+    def call_times(self, calls: Sequence[int]) -> None:
+        """The time calls of a replay: one for the match, or with a cap per game (``cap_scope: game`` in
+        best_of) one for each game that ran out of time, in order (docs/rules.md §7)."""
+        if not calls:
+            return
+        if len(calls) > 1 and not self.game_caps:
+            raise bad_input(
+                "Time is called once in a match; several calls need a cap per game (cap_scope game, best_of).",
+                "一场比赛只宣布一次时间到；多次宣布需每局单独限时（cap_scope: game，best_of 赛制）。",
+            )
+        if not all(isinstance(call, int) and not isinstance(call, bool) for call in calls):
+            raise bad_input(
+                f"time_called_during_deal lists deal numbers; got {list(calls)!r}.",
+                f"time_called_during_deal 须为副数列表；收到 {list(calls)!r}。",
+            )
+        if any(later <= earlier for earlier, later in itertools.pairwise(calls)):
+            raise bad_input(
+                f"Time calls must come in order, one per game: {list(calls)}.",
+                f"宣布时间到的副数须按顺序、每局一次：{list(calls)}。",
+            )
+        self.call_time(calls[0])
+        self.pending_calls = list(calls[1:])
 
     def _settle(self) -> None:
         """The regular deals are over (time, or the fixed count): decide, or ask for an extra deal."""
@@ -413,7 +478,7 @@ class _Running:
             else:  # seed 004: 积分相同则加赛一局
                 self.status = _EXTRA
             return
-        if self.rules.best_of and self.games[0] != self.games[1]:
+        if self.rules.best_of and not self.game_caps and self.games[0] != self.games[1]:
             self._finish(Side.NS if self.games[0] > self.games[1] else Side.EW, Reason.GAMES)
             return
         status, winner, reason = settle_on_levels(
@@ -423,6 +488,9 @@ class _Running:
             tie=options.time_up_tie,
             on_stage=self.setter,
         )
+        if self.game_caps and status is Status.FINISHED and winner is not None:
+            self._game_won(winner)  # time decides the game by §2; the match goes on (seed 003)
+            return
         self.status, self.winner, self.reason = status, winner, reason
 
     def _finish(self, winner: Side | None, reason: Reason) -> None:
@@ -463,6 +531,14 @@ class _Running:
         self.events += 1
         if isinstance(adjustment, Forfeit):
             return self._forfeit(adjustment, adjustment.side)
+        if isinstance(adjustment, Disqualification):  # docs/rules.md §7: it forfeits the match
+            self._finish(adjustment.side.other, Reason.FORFEIT)
+            return self._record(adjustment, Effect.DISQUALIFIED, 0)
+        if isinstance(adjustment, StepDown):
+            raise bad_input(
+                "Stepping down (下台) is Tractor's adjustment (seed 001 §9); in Guandan use a level penalty.",
+                "自动下台是拖拉机的判罚（规则 001 第九条）；掼蛋请用罚级。",
+            )
         if isinstance(adjustment, LevelPenalty):
             return self._opponents_upgrade(adjustment, adjustment.side, adjustment.levels)
         if isinstance(adjustment, PointPenalty):
@@ -588,7 +664,7 @@ def replay(
     *,
     options: RuleOptions,
     deals: Sequence[DealInput],
-    time_called_during_deal: int | None = None,
+    time_called_during_deal: int | Sequence[int] | None = None,
     adjustments: Sequence[Adjustment] = (),
 ) -> MatchResult:
     """Replay a whole match: the result equals applying ``call_time``, then each deal (with each
@@ -627,7 +703,7 @@ def replay_partial(
     *,
     options: RuleOptions,
     deals: Sequence[DealInput],
-    time_called_during_deal: int | None = None,
+    time_called_during_deal: int | Sequence[int] | None = None,
     adjustments: Sequence[Adjustment] = (),
 ) -> PartialReplay:
     """Replay a match, stopping at the first deal or adjustment the rules refuse — the one fold of the
@@ -643,7 +719,8 @@ def replay_partial(
     the order given), then the deal; adjustments set after the last deal come last, and one set after a
     deal that was not entered is refused there. A refused deal carries its number; a refused adjustment
     the number of the deal it follows (None before the first). An invalid ``time_called_during_deal`` is
-    not a deal's fault and raises.
+    not a deal's fault and raises. With a cap per game (``cap_scope: game`` in best_of) it may list one
+    call per game, in order; each after the first counts for the game in play once the one before ends.
 
     Both games fold through their mutable accumulator (one per replay, no state copy per deal): the
     result equals applying each item to the immutable :meth:`MatchState.apply` /
@@ -655,15 +732,36 @@ def replay_partial(
 def _fold(
     options: RuleOptions,
     deals: Sequence[DealInput],
-    time_called_during_deal: int | None,
+    time_called_during_deal: int | Sequence[int] | None,
     adjustments: Sequence[Adjustment],
 ) -> tuple[MatchResult, int, tuple[int, ...], ScoringError | None]:
     """:func:`replay_partial`'s fold, as a plain tuple (the replay hot path builds no wrapper)."""
     # the accumulators stay private to the rules core; this is the one place both are driven from
     tractor = options.game is Game.TRACTOR
     running = _TractorRunning(TractorState.initial(options)) if tractor else _Running(options)
-    if time_called_during_deal is not None:
-        running.call_time(time_called_during_deal)
+    calls = time_called_during_deal
+    if isinstance(calls, list | tuple):
+        if isinstance(running, _Running):
+            running.call_times(calls)
+        elif len(calls) != 1:
+            raise bad_input("Time is called once in a Tractor match.", "拖拉机比赛只宣布一次时间到。")
+        else:
+            running.call_time(calls[0])
+    elif calls is not None:
+        running.call_time(calls)  # type: ignore[arg-type]  # call_time refuses anything but a deal number
+    folded = _fold_items(running, deals, adjustments)
+    if isinstance(running, _Running) and running.misplaced_call is not None:
+        during = running.misplaced_call
+        raise bad_input(
+            f"Time was called during deal {during}, in a game whose time had been called already.",
+            f"第 {during} 副宣布时间到，但该副所在的一局已宣布过时间到。",
+        )
+    return folded
+
+
+def _fold_items(
+    running: _Running | _TractorRunning, deals: Sequence[DealInput], adjustments: Sequence[Adjustment]
+) -> tuple[MatchResult, int, tuple[int, ...], ScoringError | None]:
     play = running.play
     records: list[Any] = []
     append = records.append

@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from scoring.errors import bad_input
@@ -23,21 +24,27 @@ __all__ = [
     "DEFAULT_TIE_BREAKERS",
     "DEFAULT_UPGRADES",
     "DOUDIZHU_DEALS",
+    "DOUDIZHU_DEFAULT_DEALS",
     "DOUDIZHU_OPTIONS",
     "GUANDAN_ONLY_OPTIONS",
     "SEED_002_UPGRADES",
+    "STORED_BEFORE",
     "TIE_BREAKERS",
     "APass",
     "AReset",
     "AtTimeUp",
     "ByeResult",
+    "CapScope",
+    "CardsLeftWinner",
     "DealScoring",
     "Game",
     "LandlordBy",
+    "LandlordRotation",
     "LateArrivalBand",
     "LatePenalty",
     "MatchFormat",
     "MatchPoints",
+    "PointPenalties",
     "Reseat",
     "RuleOptions",
     "SmallPoints",
@@ -99,7 +106,41 @@ class LandlordBy(str, Enum):
     BID = "bid"
     """The highest bidder, on a bid of 1–3 (叫分; the default)."""
     LOT = "lot"
-    """Seed 004 (每轮比赛开始前，通过抽签的方式确定每个桌子的地主座位): the seat is drawn each round; every bid is 1."""
+    """Seed 004 (每轮比赛开始前，通过抽签的方式确定每个桌子的地主座位): the seat is drawn each round for the table's
+    first deal and passed on deal by deal (``landlord_rotation``, 轮流坐庄); every bid is 1."""
+
+
+class LandlordRotation(str, Enum):
+    """Under ``landlord_by: lot``, who is landlord after the table's first deal (docs/rules.md §10)."""
+
+    COUNTER_CLOCKWISE = "counter_clockwise"
+    """Seed 004 轮流坐庄 (the default): the first deal's landlord is the seat drawn by lot, then each deal's
+    is the next seat counter-clockwise, as play runs (E → W → S → E); a deal with another landlord is
+    ``invalid_deal``."""
+    NONE = "none"
+    """Any seat may be landlord in any deal: how the rules core read ``lot`` before it read 轮流坐庄; kept
+    for the stages created then (:data:`STORED_BEFORE`)."""
+
+
+class CardsLeftWinner(str, Enum):
+    """Under ``deal_scoring: cards_left``, who won the deal for "deals won" (docs/rules.md §10)."""
+
+    PLAYER = "player"
+    """Seed 004 (积分最高者为此局的胜利者; the default): the player who went out — the deal's highest scorer —
+    alone. A farmer whose partner went out did not win it."""
+    SIDE = "side"
+    """The side of the player who went out (a farmer wins with the other farmer): how the rules core read
+    it before; kept for the stages created then (:data:`STORED_BEFORE`)."""
+
+
+class PointPenalties(str, Enum):
+    """What a point penalty against a Dou Dizhu player does (docs/rules.md §7)."""
+
+    DEDUCT = "deduct"
+    """The points come off that player's total (not zero-sum), with a reason (the default)."""
+    RECORDED = "recorded"
+    """The penalty is recorded and changes nothing: how Dou Dizhu tables were scored before point
+    penalties counted; kept for the stages created then (:data:`STORED_BEFORE`)."""
 
 
 class Reseat(str, Enum):
@@ -185,6 +226,16 @@ class TimeUpTie(str, Enum):
     the next deal would be played (docs/rules.md §2)."""
     DRAW = "draw"
     """A draw (Swiss and round-robin stages only; refused in a knockout)."""
+
+
+class CapScope(str, Enum):
+    """What a ``best_of`` match's time cap runs for (docs/rules.md §7)."""
+
+    MATCH = "match"
+    """The cap runs for the whole match (the default): time called decides the match (§2)."""
+    GAME = "game"
+    """Every game has its own cap (seed 003: 每局比赛时间为1小时30分): time called in a game decides that game by
+    §2, and the next game starts with a fresh clock."""
 
 
 class SmallPoints(str, Enum):
@@ -287,26 +338,36 @@ class LateArrivalBand:
         return {"up_to_minutes": self.up_to_minutes, "penalty": self.penalty.value, "amount": self.amount}
 
 
-GUANDAN_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = (
-    LateArrivalBand(5, LatePenalty.WARNING),
-    LateArrivalBand(10, LatePenalty.LEVEL_PENALTY, 1),
-    LateArrivalBand(15, LatePenalty.LEVEL_PENALTY, 2),
-    LateArrivalBand(20, LatePenalty.FORFEIT_FIRST_DEAL, 3),
-    LateArrivalBand(None, LatePenalty.FORFEIT_MATCH),
-)
-"""docs/rules.md §7 (seed 001 adapted to levels): ≤5 warning; 6–10 and 11–15 a deduction (here: the opponents
-upgrade 1, then 2 levels — the seeds give no Guandan figure); 16–20 the first deal forfeited as if the
-opponents finished 1-2 (+3); ≥21 the match forfeited."""
+def _level_late_arrival(as_if_one_two: int) -> tuple[LateArrivalBand, ...]:
+    return (
+        LateArrivalBand(5, LatePenalty.WARNING),
+        LateArrivalBand(10, LatePenalty.LEVEL_PENALTY, 1),
+        LateArrivalBand(15, LatePenalty.LEVEL_PENALTY, 2),
+        LateArrivalBand(20, LatePenalty.FORFEIT_FIRST_DEAL, as_if_one_two),
+        LateArrivalBand(None, LatePenalty.FORFEIT_MATCH),
+    )
 
-POINTS_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = (
-    LateArrivalBand(5, LatePenalty.WARNING),
-    LateArrivalBand(10, LatePenalty.POINT_DEDUCTION, 1),
-    LateArrivalBand(15, LatePenalty.POINT_DEDUCTION, 2),
-    LateArrivalBand(20, LatePenalty.FORFEIT_FIRST_DEAL, 3),
-    LateArrivalBand(None, LatePenalty.FORFEIT_MATCH),
-)
-"""The same bands for ``fixed_deals_points``: the deductions come off the late pair's points (1, then 2),
-a forfeited first deal scores 3 for the opponents as a 1-2 finish would."""
+
+def _points_late_arrival(as_if_one_two: int) -> tuple[LateArrivalBand, ...]:
+    return (
+        LateArrivalBand(5, LatePenalty.WARNING),
+        LateArrivalBand(10, LatePenalty.POINT_DEDUCTION, 1),
+        LateArrivalBand(15, LatePenalty.POINT_DEDUCTION, 2),
+        LateArrivalBand(20, LatePenalty.FORFEIT_FIRST_DEAL, as_if_one_two),
+        LateArrivalBand(None, LatePenalty.FORFEIT_MATCH),
+    )
+
+
+GUANDAN_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = _level_late_arrival(DEFAULT_UPGRADES[0])
+"""docs/rules.md §7 (seed 001 adapted to levels), under the default upgrades: ≤5 warning; 6–10 and 11–15 a
+deduction (here: the opponents upgrade 1, then 2 levels — the seeds give no Guandan figure); 16–20 the
+first deal forfeited as if the opponents finished 1-2 (+3 here; the event's own 1-2 upgrade, so +5 under
+seed 002's); ≥21 the match forfeited."""
+
+POINTS_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = _points_late_arrival(3)
+"""The same bands for ``fixed_deals_points`` under the default points table: the deductions come off the
+late pair's points (1, then 2), a forfeited first deal scores for the opponents what a 1-2 finish would
+(``points_table`` "1-2", 3 by default)."""
 
 TRACTOR_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = (
     LateArrivalBand(5, LatePenalty.WARNING),
@@ -319,13 +380,24 @@ TRACTOR_LATE_ARRIVAL: tuple[LateArrivalBand, ...] = (
 forfeited and the opponents upgrade (one level), ≥21 the team forfeits the round."""
 
 
-def default_late_arrival(game: Game, format: MatchFormat) -> tuple[LateArrivalBand, ...]:
-    """The late-arrival table used when the options do not give one."""
+def default_late_arrival(
+    game: Game,
+    format: MatchFormat,
+    *,
+    upgrades: tuple[int, int, int] = DEFAULT_UPGRADES,
+    points_table: tuple[int, int, int] = (3, 2, 1),
+) -> tuple[LateArrivalBand, ...]:
+    """The late-arrival table used when the options do not give one (docs/rules.md §7).
+
+    Its 16–20 minute band forfeits the first deal "as if the opponents finished 1-2": the event's own
+    gain for a 1-2 finish — ``upgrades`` "1-2" in a level game (+3 by default, +5 under seed 002's
+    upgrades), ``points_table`` "1-2" in ``fixed_deals_points``. A stage stores the table in force when
+    it is created, so a stage created while this band was a fixed +3 keeps its +3."""
     if game is Game.TRACTOR:
         return TRACTOR_LATE_ARRIVAL
     if format is MatchFormat.FIXED_DEALS_POINTS:
-        return POINTS_LATE_ARRIVAL
-    return GUANDAN_LATE_ARRIVAL
+        return POINTS_LATE_ARRIVAL if points_table[0] == 3 else _points_late_arrival(points_table[0])
+    return GUANDAN_LATE_ARRIVAL if upgrades[0] == DEFAULT_UPGRADES[0] else _level_late_arrival(upgrades[0])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -353,6 +425,8 @@ class RuleOptions:
     tournament app; the rules core only needs to know during which deal time was called."""
     at_time_up: AtTimeUp = AtTimeUp.FINISH_CURRENT_DEAL
     time_up_tie: TimeUpTie = TimeUpTie.FIRST_TO_REACH
+    cap_scope: CapScope = CapScope.MATCH
+    """In ``best_of``: the cap runs for the whole match, or for each game (seed 003)."""
     points_table: tuple[int, int, int] = (3, 2, 1)
     """Points of a ``fixed_deals_points`` deal to the 上游's side for a 1-2, 1-3, 1-4 finish (seed 004)."""
     tribute_variant: TributeVariant = TributeVariant.STANDARD
@@ -376,6 +450,12 @@ class RuleOptions:
     base: int = 1
     """A Dou Dizhu deal's stake is ``base`` × its multiple."""
     landlord_by: LandlordBy = LandlordBy.BID
+    landlord_rotation: LandlordRotation = LandlordRotation.COUNTER_CLOCKWISE
+    """Under ``landlord_by: lot``: the landlord passes counter-clockwise deal by deal (seed 004 轮流坐庄)."""
+    cards_left_winner: CardsLeftWinner = CardsLeftWinner.PLAYER
+    """Under ``deal_scoring: cards_left``: who won the deal, for "deals won" (seed 004: the highest scorer)."""
+    point_penalties: PointPenalties = PointPenalties.DEDUCT
+    """A point penalty against a player takes the points off their total (docs/rules.md §7)."""
     reseat: Reseat = Reseat.LOT
     bye_points: int = 0
     """Points of a Dou Dizhu bye, and of the two players at a table a late player forfeited."""
@@ -419,7 +499,9 @@ class RuleOptions:
         """The late-arrival table in force (the given one, or the default for the game and format)."""
         if self.late_arrival is not None:
             return self.late_arrival
-        return default_late_arrival(self.game, self.format)
+        return default_late_arrival(
+            self.game, self.format, upgrades=self.upgrades, points_table=self.points_table
+        )
 
     def late_arrival_band(self, minutes: int) -> LateArrivalBand:
         """The band that applies to a pair ``minutes`` late (docs/rules.md §7)."""
@@ -455,6 +537,9 @@ class RuleOptions:
                 "multiple_cap": self.multiple_cap,
                 "base": self.base,
                 "landlord_by": self.landlord_by.value,
+                "landlord_rotation": self.landlord_rotation.value,
+                "cards_left_winner": self.cards_left_winner.value,
+                "point_penalties": self.point_penalties.value,
                 "reseat": self.reseat.value,
                 "bye_points": self.bye_points,
                 "forfeit_points": self.forfeit_points_in_force,
@@ -472,6 +557,7 @@ class RuleOptions:
             "time_cap_minutes": self.time_cap_minutes,
             "at_time_up": self.at_time_up.value,
             "time_up_tie": self.time_up_tie.value,
+            "cap_scope": self.cap_scope.value,
             "points_table": dict(zip(_PLACE_KEYS, self.points_table, strict=True)),
             "tribute_variant": self.tribute_variant.value,
             "wild_reading": self.wild_reading.value,
@@ -488,6 +574,21 @@ class RuleOptions:
     def from_json(cls, data: Mapping[str, Any]) -> RuleOptions:
         """The inverse of :meth:`to_json`; missing keys take their defaults."""
         return cls().with_overrides(data)
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any]) -> RuleOptions:
+        """Options stored with a stage when it was created (its :meth:`to_json`), read back.
+
+        An event keeps the rules it was created with (docs/rules.md). An option added after a stage was
+        stored is missing from its object; it is read with its :data:`STORED_BEFORE` value — the behaviour
+        the stage was created under — not with today's default. Every other missing key takes its
+        default, as in :meth:`from_json`."""
+        if not isinstance(data, Mapping):
+            return cls.from_json(data)
+        game = data.get("game", Game.GUANDAN.value)
+        own = DOUDIZHU_OPTIONS if game == Game.DOUDIZHU.value else GUANDAN_ONLY_OPTIONS
+        before = {name: value for name, value in STORED_BEFORE.items() if name in own and name not in data}
+        return cls.from_json({**data, **before})
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> RuleOptions:
         """These options with some replaced, each given in its JSON form (as in the CLI's ``rules``).
@@ -531,7 +632,7 @@ class RuleOptions:
                 if name not in changes:
                     changes[name] = _DEFAULTS[name]
             if "deals" not in changes:
-                changes["deals"] = DOUDIZHU_DEALS[0] if new_game is Game.DOUDIZHU else None
+                changes["deals"] = DOUDIZHU_DEFAULT_DEALS if new_game is Game.DOUDIZHU else None
         new_format = changes.get("format", self.format)
         if new_format is not self.format:
             if "deals" not in changes and new_format not in _FIXED:
@@ -544,7 +645,7 @@ class RuleOptions:
             changes["late_arrival"] = None
         result = dataclasses.replace(self, **changes)
         if result.late_arrival is not None and result.late_arrival == default_late_arrival(
-            result.game, result.format
+            result.game, result.format, upgrades=result.upgrades, points_table=result.points_table
         ):
             # the default table spelled out is the default: keeps to_json → from_json an identity
             result = dataclasses.replace(result, late_arrival=None)
@@ -554,14 +655,21 @@ class RuleOptions:
         return result
 
 
-DOUDIZHU_DEALS: tuple[int, ...] = (3, 5, 7)
-"""Deals a Dou Dizhu table plays in a round (seed 004: 通常为3局、5局或7局); the first is the default."""
+DOUDIZHU_DEALS: tuple[int, ...] = tuple(range(1, 13))
+"""Deals a Dou Dizhu table may play in a round: 1 to 12. Seed 004 says 比赛可以设置多局制，通常为3局、5局或7局 —
+"usually" 3, 5 or 7, not only (docs/rules.md §10); 12 keeps a round within a session."""
+
+DOUDIZHU_DEFAULT_DEALS = 3
+"""The default: seed 004's first usual count (通常为3局)."""
 
 DOUDIZHU_OPTIONS: tuple[str, ...] = (
     "deal_scoring",
     "multiple_cap",
     "base",
     "landlord_by",
+    "landlord_rotation",
+    "cards_left_winner",
+    "point_penalties",
     "reseat",
     "bye_points",
     "forfeit_points",
@@ -578,6 +686,7 @@ GUANDAN_ONLY_OPTIONS: tuple[str, ...] = (
     "a_reset",
     "at_time_up",
     "time_up_tie",
+    "cap_scope",
     "points_table",
     "tribute_variant",
     "wild_reading",
@@ -604,6 +713,19 @@ assert set(DOUDIZHU_OPTIONS) | set(GUANDAN_ONLY_OPTIONS) | {"game", "deals", "ti
 ), "every option belongs to Dou Dizhu, to the other games, or to all"
 
 
+
+STORED_BEFORE: Mapping[str, Any] = MappingProxyType(
+    {
+        "landlord_rotation": LandlordRotation.NONE.value,
+        "cards_left_winner": CardsLeftWinner.SIDE.value,
+        "point_penalties": PointPenalties.RECORDED.value,
+    }
+)
+"""Options added after stages were stored, each with the JSON value that reproduces how the rules core
+behaved before it (:meth:`RuleOptions.from_stored`): a stage created earlier keeps its results, one created
+now stores the option with its value."""
+
+assert set(STORED_BEFORE) <= set(_DEFAULTS), "a stored-before value names an option"
 
 _PLACE_KEYS = ("1-2", "1-3", "1-4")
 _FIXED = (MatchFormat.FIXED_DEALS_POINTS, MatchFormat.FIXED_DEALS_LEVELS)

@@ -23,13 +23,17 @@ from scoring.options import (
     AReset,
     AtTimeUp,
     ByeResult,
+    CapScope,
+    CardsLeftWinner,
     DealScoring,
     Game,
     LandlordBy,
+    LandlordRotation,
     LateArrivalBand,
     LatePenalty,
     MatchFormat,
     MatchPoints,
+    PointPenalties,
     Reseat,
     RuleOptions,
     SmallPoints,
@@ -172,6 +176,7 @@ OPTION_PARSERS: dict[str, Any] = {
     "time_cap_minutes": lambda current, value: _int(value, "time_cap_minutes", minimum=1, nullable=True),
     "at_time_up": lambda current, value: _enum(AtTimeUp, value, "at_time_up"),
     "time_up_tie": lambda current, value: _enum(TimeUpTie, value, "time_up_tie"),
+    "cap_scope": lambda current, value: _enum(CapScope, value, "cap_scope"),
     "points_table": _parse_points_table,
     "tribute_variant": lambda current, value: _enum(TributeVariant, value, "tribute_variant"),
     "wild_reading": lambda current, value: _enum(WildReading, value, "wild_reading"),
@@ -186,6 +191,9 @@ OPTION_PARSERS: dict[str, Any] = {
     "multiple_cap": lambda current, value: _int(value, "multiple_cap", minimum=1, nullable=True),
     "base": lambda current, value: _int(value, "base", minimum=1),
     "landlord_by": lambda current, value: _enum(LandlordBy, value, "landlord_by"),
+    "landlord_rotation": lambda current, value: _enum(LandlordRotation, value, "landlord_rotation"),
+    "cards_left_winner": lambda current, value: _enum(CardsLeftWinner, value, "cards_left_winner"),
+    "point_penalties": lambda current, value: _enum(PointPenalties, value, "point_penalties"),
     "reseat": lambda current, value: _enum(Reseat, value, "reseat"),
     "bye_points": lambda current, value: _int(value, "bye_points", minimum=0),
     "forfeit_points": lambda current, value: _int(value, "forfeit_points", nullable=True),
@@ -241,6 +249,16 @@ def options_validate(options: RuleOptions) -> None:
                 "defenders' points (seed 001 §4).",
                 "upgrades（按同伴名次升级）是掼蛋规则；拖拉机按防家得分升降级（规则 001 第四条）。",
             )
+    if (
+        options.cap_scope is CapScope.GAME
+        and fmt is MatchFormat.BEST_OF
+        and options.time_up_tie is TimeUpTie.DRAW
+    ):
+        raise bad_input(
+            "With a cap per game (cap_scope game) time decides each game, and a game of a best_of cannot be "
+            "drawn; choose another time_up_tie.",
+            "每局单独限时（cap_scope: game）时，时间到决定该局胜负，三局两胜中的一局不能判平；请另选 time_up_tie。",
+        )
     if options.is_points_format and options.upgrades != DEFAULT_UPGRADES:
         raise bad_input(
             "fixed_deals_points plays every deal at 2, so 'upgrades' does not apply; set points_table instead.",
@@ -295,14 +313,16 @@ def _validate_late_arrival(options: RuleOptions) -> None:
 
 
 def _validate_doudizhu(options: RuleOptions) -> None:
-    """docs/rules.md §10: 3, 5 or 7 deals; a forfeit scores no more than a bye; no option of the other games."""
+    """docs/rules.md §10: 1 to 12 deals (seed 004: usually 3, 5 or 7); a forfeit scores no more than a bye; no
+    option of the other games."""
     for name in GUANDAN_ONLY_OPTIONS:
         if getattr(options, name) != _DEFAULTS[name]:
             raise _other_games_option(options.game, name)
     if options.deals not in DOUDIZHU_DEALS:
         raise bad_input(
-            f"A Dou Dizhu table plays 3, 5 or 7 deals (seed 004); 'deals' is {options.deals!r}.",
-            f"斗地主每桌打 3、5 或 7 局（规则 004）；deals 为 {options.deals!r}。",
+            f"A Dou Dizhu table plays 1 to 12 deals (seed 004: usually 3, 5 or 7); 'deals' is "
+            f"{options.deals!r}.",
+            f"斗地主每桌打 1 到 12 局（规则 004：通常为 3、5 或 7 局）；deals 为 {options.deals!r}。",
         )
     if options.forfeit_points_in_force > options.bye_points:
         raise bad_input(

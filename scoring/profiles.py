@@ -49,6 +49,7 @@ from scoring.options import (
     APass,
     AReset,
     AtTimeUp,
+    CapScope,
     DealScoring,
     Game,
     LandlordBy,
@@ -97,6 +98,7 @@ PROFILES: Mapping[str, RuleOptions] = MappingProxyType(
             a_reset=AReset.TO_2,  # 三次打不过从头开始打2
             time_cap_minutes=90,
             time_up_tie=TimeUpTie.EXTRA_DEAL,  # 同级的加赛一牌，先升级的为获胜方
+            cap_scope=CapScope.GAME,  # 每局比赛时间为1小时30分: each game has its own cap (matters in best_of)
             wild_reading=WildReading.LARGEST,  # 默认配成最大牌
         ),
         "points-6": RuleOptions(  # seed 004 掼蛋比赛赛制及规则 (the company knockout)
@@ -193,7 +195,10 @@ def options_for(*, profile: str, overrides: Mapping[str, Any] | None = None) -> 
 
 
 def profiles_json() -> dict[str, Any]:
-    """What ``python -m scoring profiles`` prints: every profile with its source and options."""
+    """What ``python -m scoring profiles`` prints: every profile with its source, its options and its
+    table conduct text (:mod:`scoring.conduct`, docs/rules.md §7)."""
+    from scoring.conduct import table_conduct
+
     return {
         "profiles": {
             name: {
@@ -201,6 +206,7 @@ def profiles_json() -> dict[str, Any]:
                 "title": PROFILE_INFO[name].title,
                 "title_zh": PROFILE_INFO[name].title_zh,
                 "options": options.to_json(),
+                "conduct": table_conduct(name).to_json(),
             }
             for name, options in PROFILES.items()
         }

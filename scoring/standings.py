@@ -27,6 +27,7 @@ JSON input of ``python -m scoring standings [FILE]`` (stdin when no FILE)::
       "rules": {"tie_breakers": ["match_points", "small_points", "lots"]},   # optional overrides
       "entrants": ["A", "B", "C", "D", "E"],    # optional: every registered entrant, even without results
       "lots_seed": 20240501,                    # optional: draw lots with this seed
+      "disqualified": ["F"],                    # optional: ranked last, marked (docs/rules.md §7)
       "results": [
         {"round": 1, "NS": "A", "EW": "B", "winner": "NS", "levels": {"NS": 14, "EW": 9}, "passed_a": true},
         {"round": 1, "NS": "C", "EW": "D", "winner": null, "levels": {"NS": 8, "EW": 8}},   # a draw
@@ -48,7 +49,7 @@ tied: it did not separate them, and a 0 would read as a lost meeting).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -94,10 +95,18 @@ class MatchRecord:
     points: PerSide | None = None
     forfeit: Side | None = None
     double_forfeit: bool = False
+    disqualified: Side | None = None
+    """The side the chief referee disqualified in this match (docs/rules.md §7): ranked last, marked."""
 
     @property
     def bye(self) -> bool:
         return self.ew is None
+
+    @property
+    def disqualified_entrant(self) -> str | None:
+        if self.disqualified is None:
+            return None
+        return self.ns if self.disqualified is Side.NS else self.ew
 
     @classmethod
     def from_result(cls, *, round: int, ns: str, ew: str, result: MatchResult) -> MatchRecord:
@@ -116,6 +125,14 @@ class MatchRecord:
         winner = Side.parse(snapshot.winner) if snapshot.winner else None
         levels = snapshot.levels_or_start
         forfeit = snapshot.reason == Reason.FORFEIT.value
+        disqualified = next(
+            (
+                Side.parse(row.get("side"))
+                for row in snapshot.adjustments
+                if row.get("kind") == "disqualification" and row.get("side") in ("NS", "EW")
+            ),
+            None,
+        )
         return cls(
             round=round,
             ns=ns,
@@ -126,6 +143,7 @@ class MatchRecord:
             points=(snapshot.points.NS, snapshot.points.EW) if snapshot.points else None,
             forfeit=winner.other if forfeit and winner is not None else None,
             double_forfeit=forfeit and winner is None,
+            disqualified=disqualified,
         )
 
 
@@ -185,8 +203,17 @@ class StandingRow:
     head_to_head: int | None
     lots: int | None
     """The lot drawn for this entrant (the ``lots`` metric), None where none was needed."""
+    disqualified: bool = False
+    """Disqualified by the chief referee: ranked below every other entrant (docs/rules.md §7)."""
 
     def to_json(self) -> dict[str, Any]:
+        """The row; ``"disqualified": true`` is added only for a disqualified entrant."""
+        out = self._json()
+        if self.disqualified:
+            out["disqualified"] = True
+        return out
+
+    def _json(self) -> dict[str, Any]:
         return {
             "rank": self.rank,
             "entrant": self.entrant,
@@ -406,12 +433,18 @@ def rank(
     results: Sequence[MatchRecord],
     options: RuleOptions,
     lots_seed: int | None = None,
+    disqualified: Collection[str] = (),
 ) -> Standings:
     """Rank entrants by ``options.tie_breakers`` in order (docs/rules.md §5).
 
     Consecutive per-entrant metrics are applied as one composite sort; group metrics (head-to-head,
     lots) are applied to each group still tied at that point. Entrants equal on every metric share the
     rank of the first of them.
+
+    A disqualified entrant (``disqualified``, or the side a result's disqualification names) is ranked
+    below every other, marked (docs/rules.md §7); its results stand for its opponents, so their match
+    points, small points and Buchholz are unchanged. Several disqualified entrants keep their order among
+    themselves.
     """
     if options.is_doudizhu:
         raise bad_input(
@@ -460,6 +493,11 @@ def rank(
             refined.extend(_split(group, values))
         groups = refined
 
+    out = set(disqualified) | {entrant for record in results if (entrant := record.disqualified_entrant)}
+    if out:  # ranked last, in their own order (docs/rules.md §7)
+        groups = [kept for group in groups if (kept := [e for e in group if e not in out])] + [
+            last for group in groups if (last := [e for e in group if e in out])
+        ]
     rows: list[StandingRow] = []
     position = 1
     for group in groups:
@@ -483,6 +521,7 @@ def rank(
                     buchholz=t.buchholz,
                     head_to_head=head_to_head.get(entrant),
                     lots=lots_used.get(entrant),
+                    disqualified=entrant in out,
                 )
             )
         position += len(group)
@@ -608,8 +647,14 @@ def _pair(value: object, what: str, where: str, *, levels: bool) -> PerSide:
     return (out[0], out[1])
 
 
-def parse_results(data: object) -> list[MatchRecord]:
-    """The ``results`` list of the standings JSON (see the module docstring)."""
+def parse_results(data: object, *, options: RuleOptions | None = None) -> list[MatchRecord]:
+    """The ``results`` list of the standings JSON (see the module docstring).
+
+    A result that cannot have happened is refused (``bad_input``, naming the result), like every other
+    inconsistent input (docs/rules.md §5): a winner with fewer deal points than the loser, a draw with
+    unequal points, and — in a format where the higher level wins (``options`` given, not ``best_of``,
+    whose winner is the side with more games) — a winner at a lower level than the loser, or a draw at
+    unequal levels. Forfeits and byes are not played, so they carry no such check."""
     if not isinstance(data, list):
         raise bad_input("'results' must be a list of match results.", "results 必须是比赛结果列表。")
     records = []
@@ -667,6 +712,8 @@ def parse_results(data: object) -> list[MatchRecord]:
                 f"{where}: passed_a needs a winner whose level is A (14).",
                 f"第 {index} 个结果：过A需要胜方的级数为 A（14）。",
             )
+        if forfeit is None and not double:
+            _refuse_impossible(index, winner, points, levels if "levels" in item else None, options)
         records.append(
             MatchRecord(
                 round=round_number,
@@ -683,6 +730,41 @@ def parse_results(data: object) -> list[MatchRecord]:
     return records
 
 
+def _refuse_impossible(
+    index: int, winner: Side | None, points: PerSide | None, levels: PerSide | None, options: RuleOptions | None
+) -> None:
+    """Refuse a played result whose winner contradicts its own points or levels (see
+    :func:`parse_results`)."""
+    where = f"Result {index}"
+    if points is not None:
+        if winner is None and points[0] != points[1]:
+            raise bad_input(
+                f"{where}: a draw needs equal points; got NS {points[0]}, EW {points[1]}.",
+                f"第 {index} 个结果：平局双方积分必须相同；收到 NS {points[0]}、EW {points[1]}。",
+            )
+        if winner is not None and points[winner] < points[winner.other]:
+            raise bad_input(
+                f"{where}: the winner {winner.code} has fewer points ({points[winner]}) than "
+                f"{winner.other.code} ({points[winner.other]}); the higher total wins (docs/rules.md §3).",
+                f"第 {index} 个结果：胜方 {winner.code} 的积分（{points[winner]}）低于 {winner.other.code}"
+                f"（{points[winner.other]}）；积分高者获胜（规则第 3 节）。",
+            )
+    if levels is None or options is None or not options.has_levels or options.games is not None:
+        return
+    if winner is None and levels[0] != levels[1]:
+        raise bad_input(
+            f"{where}: a draw needs equal levels; got NS {levels[0]}, EW {levels[1]}.",
+            f"第 {index} 个结果：平局双方级数必须相同；收到 NS {levels[0]}、EW {levels[1]}。",
+        )
+    if winner is not None and levels[winner] < levels[winner.other]:
+        raise bad_input(
+            f"{where}: the winner {winner.code} is at a lower level ({levels[winner]}) than "
+            f"{winner.other.code} ({levels[winner.other]}); the higher level wins (docs/rules.md §2).",
+            f"第 {index} 个结果：胜方 {winner.code} 的级数（{levels[winner]}）低于 {winner.other.code}"
+            f"（{levels[winner.other]}）；级数高者获胜（规则第 2 节）。",
+        )
+
+
 def standings_json(data: object) -> Standings:
     """The CLI's ``standings`` command (input shape in the module docstring)."""
     from scoring.profiles import options_for
@@ -692,11 +774,17 @@ def standings_json(data: object) -> Standings:
             'The input must be a JSON object like {"results": [...]}.',
             '输入必须是 JSON 对象，例如 {"results": [...]}。',
         )
-    unknown = set(data) - {"profile", "rules", "entrants", "results", "lots_seed"}
+    unknown = set(data) - {"profile", "rules", "entrants", "results", "lots_seed", "disqualified"}
     if unknown:
         raise bad_input(
-            f"Unknown field {sorted(unknown)[0]!r}; standings take profile, rules, entrants, results, lots_seed.",
-            f"未知字段 {sorted(unknown)[0]!r}；可用字段：profile、rules、entrants、results、lots_seed。",
+            f"Unknown field {sorted(unknown)[0]!r}; standings take profile, rules, entrants, results, lots_seed, "
+            "disqualified.",
+            f"未知字段 {sorted(unknown)[0]!r}；可用字段：profile、rules、entrants、results、lots_seed、disqualified。",
+        )
+    disqualified = data.get("disqualified", [])
+    if not isinstance(disqualified, list) or not all(isinstance(entrant, str) for entrant in disqualified):
+        raise bad_input(
+            "'disqualified' must be a list of entrant ids (text).", "disqualified 必须是参赛者编号（文字）的列表。"
         )
     options = options_for(profile=data.get("profile", "classic"), overrides=data.get("rules") or {})
     entrants = data.get("entrants")
@@ -711,4 +799,12 @@ def standings_json(data: object) -> Standings:
         raise bad_input("'lots_seed' must be a whole number.", "lots_seed 必须是整数。")
     if "results" not in data:
         raise bad_input("The input needs 'results' (a list).", "输入需要 results（列表）。")
-    return rank(entrants=entrants, results=parse_results(data["results"]), options=options, lots_seed=seed)
+    results = parse_results(data["results"], options=options)
+    known = set(entrants or ()) | {e for record in results for e in (record.ns, record.ew) if e is not None}
+    stranger = next((entrant for entrant in disqualified if entrant not in known), None)
+    if stranger is not None:
+        raise bad_input(
+            f"Disqualified entrant {stranger!r} is neither listed nor in any result.",
+            f"被取消资格的参赛者 {stranger!r} 不在名单或任何结果中。",
+        )
+    return rank(entrants=entrants, results=results, options=options, lots_seed=seed, disqualified=disqualified)

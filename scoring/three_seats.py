@@ -36,6 +36,12 @@ class ThreeSeat(str, Enum):
     def label_zh(self) -> str:
         return _LABEL_ZH[self]
 
+    @property
+    def next_to_play(self) -> ThreeSeat:
+        """The seat after this one as play runs, counter-clockwise: E → W → S → E (the empty N seat lies
+        between E and W). Seed 004's 轮流坐庄 passes the landlord this way (docs/rules.md §10)."""
+        return _NEXT[self]
+
     @classmethod
     def parse(cls, value: object, *, deal: int | None = None) -> ThreeSeat:
         """``"E"`` → ``ThreeSeat.E``; anything else is an ``invalid_deal`` error (a seat that is not E/S/W
@@ -72,6 +78,7 @@ _OTHERS: dict[ThreeSeat, tuple[ThreeSeat, ThreeSeat]] = {
     ThreeSeat.W: (ThreeSeat.E, ThreeSeat.S),
 }
 _LABEL_ZH = {ThreeSeat.E: "东", ThreeSeat.S: "南", ThreeSeat.W: "西"}
+_NEXT = {ThreeSeat.E: ThreeSeat.W, ThreeSeat.W: ThreeSeat.S, ThreeSeat.S: ThreeSeat.E}
 
 
 def trio_json(trio: Trio) -> dict[str, int]:

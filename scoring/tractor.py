@@ -56,11 +56,13 @@ from dataclasses import dataclass
 from scoring.adjustments import (
     Adjustment,
     AdjustmentRecord,
+    Disqualification,
     Effect,
     Forfeit,
     LateArrival,
     LevelPenalty,
     PointPenalty,
+    StepDown,
 )
 from scoring.errors import ErrorCode, ScoringError, bad_input
 from scoring.levels import ACE, LOWEST
@@ -408,6 +410,11 @@ class _TractorRunning:
         self.events += 1
         if isinstance(adjustment, Forfeit):
             return self._forfeit(adjustment, adjustment.side)
+        if isinstance(adjustment, Disqualification):  # docs/rules.md §7: it forfeits the match
+            self._finish(adjustment.side.other, Reason.FORFEIT)
+            return AdjustmentRecord(adjustment, Effect.DISQUALIFIED, 0, (self.levels[0], self.levels[1]))
+        if isinstance(adjustment, StepDown):
+            return self._step_down(adjustment)
         if isinstance(adjustment, LevelPenalty):
             return self._opponents_upgrade(
                 adjustment, adjustment.side, adjustment.levels, Effect.OPPONENTS_UPGRADE
@@ -438,6 +445,28 @@ class _TractorRunning:
                 return self._forfeit(adjustment, adjustment.side)
             return AdjustmentRecord(adjustment, Effect.WARNING, 0, (self.levels[0], self.levels[1]))
         raise bad_input(f"Unknown adjustment {adjustment!r}.", "未知的调整项。")
+
+    def _step_down(self, adjustment: StepDown) -> AdjustmentRecord:
+        """Seed 001 §9(四) 该轮自动下台 (docs/rules.md §7): the side that would declare the next deal steps
+        down; the defenders declare it at their own level — the declarer's right-hand opponent (下家), as
+        after a fall (§8(四)). Levels do not change."""
+        declarers = self.declarer
+        if declarers is None:
+            raise bad_input(
+                "Nobody declares yet (the first deal's declarer is decided at the table, 抢庄): there is no "
+                "declaring side to step down.",
+                "尚未确定庄家（首副由抢庄决定），没有可以下台的庄家。",
+            )
+        if adjustment.side is not declarers:
+            raise bad_input(
+                f"Only the declarers step down: {declarers.code} declare the next deal, not "
+                f"{adjustment.side.code}.",
+                f"只有庄家才能下台：下一副由{declarers.label_zh}坐庄，而不是{adjustment.side.label_zh}。",
+            )
+        seat = self.declarer_seat
+        self.declarer = declarers.other
+        self.declarer_seat = seat.right_hand_opponent if seat is not None else None
+        return AdjustmentRecord(adjustment, Effect.STEPPED_DOWN, 0, (self.levels[0], self.levels[1]))
 
     def _forfeit(self, adjustment: Adjustment, side: Side | None) -> AdjustmentRecord:
         self._finish(side.other if side is not None else None, Reason.FORFEIT)

@@ -115,6 +115,7 @@ def rule_option(name: Any) -> str:
         "time_cap_minutes": _("Time cap"),
         "at_time_up": _("When time is up"),
         "time_up_tie": _("Equal levels at time"),
+        "cap_scope": _("Time cap runs for"),
         "upgrades": _("Upgrades (1-2 / 1-3 / 1-4)"),
         "points_table": _("Points (1-2 / 1-3 / 1-4)"),
         "a_pass": _("Passing A"),
@@ -171,6 +172,7 @@ def rule_value(name: Any, value: Any) -> str:
             "one_two_only": _("only a 1-2 finish"),
         },
         "a_reset": {"to_2": _("plays on from 2"), "upgrade_from_2": _("its upgrade of that deal counts from 2")},
+        "cap_scope": {"match": _("the whole match"), "game": _("each game")},
         "tribute_variant": {
             "standard": _("standard"),
             "seed_000": _("rulebook 000"),

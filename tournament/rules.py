@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
+from scoring.conduct import TableConduct, table_conduct
 from scoring.options import Game, RuleOptions
 from scoring.profiles import PROFILES, options_for
 from tournament import games
@@ -55,11 +56,12 @@ def stage_rules_resolve(
 
 @lru_cache(maxsize=256)
 def _options_from_text(text: str) -> RuleOptions:
-    return RuleOptions.from_json(json.loads(text))
+    return RuleOptions.from_stored(json.loads(text))
 
 
 def rules_for_stage(stage: StoredRules) -> RuleOptions:
-    """A stage's match rules: the options stored with it when it was created (``Stage.rules``)."""
+    """A stage's match rules: the options stored with it when it was created (``Stage.rules``); an option
+    added since reads as it behaved then (:meth:`RuleOptions.from_stored`)."""
     # RuleOptions is frozen, so equal stored options can share one parsed value
     return _options_from_text(json.dumps(stage.rules, sort_keys=True))
 
@@ -70,6 +72,12 @@ def rules_for_stage(stage: StoredRules) -> RuleOptions:
 def stage_profile_name(stage: StoredRules) -> str:
     """The profile a stage was created from (its own, else its tournament's)."""
     return stage.rule_profile or stage.tournament.rule_profile
+
+
+def stage_table_conduct(stage: StoredRules) -> TableConduct:
+    """The conduct text the table and the referee read (docs/rules.md §7): the rules core's one text for
+    the stage's profile, printed on the table sheet and shown on the entry page."""
+    return table_conduct(stage_profile_name(stage))
 
 
 @dataclass(frozen=True, slots=True)

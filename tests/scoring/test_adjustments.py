@@ -55,8 +55,9 @@ def test_forfeit_mid_match_and_no_deal_after_it() -> None:
         (10, "opponents_upgrade", {"NS": 3, "EW": 2}),
         (11, "opponents_upgrade", {"NS": 4, "EW": 2}),
         (15, "opponents_upgrade", {"NS": 4, "EW": 2}),
-        (16, "first_deal_forfeited", {"NS": 5, "EW": 2}),
-        (20, "first_deal_forfeited", {"NS": 5, "EW": 2}),
+        # as if 1-2 under timed-40's own upgrades (seed 002 三(2): 双贡升5级): 2 + 5
+        (16, "first_deal_forfeited", {"NS": 7, "EW": 2}),
+        (20, "first_deal_forfeited", {"NS": 7, "EW": 2}),
         (21, "forfeit", {"NS": 2, "EW": 2}),
     ],
 )
@@ -79,7 +80,8 @@ def test_forfeited_first_deal_sets_the_level_of_the_next() -> None:
         deals=orders("E W"),
         adjustments=[LateArrival(side=Side.EW, minutes=18)],
     ).to_json()
-    assert out["deals"][0]["level"] == 5 and out["deals"][0]["sets_level"] == "NS"
+    # timed-40's 1-2 finish is +5 (seed 002 三(2)): N/S at 7 sets the level of deal 1
+    assert out["deals"][0]["level"] == 7 and out["deals"][0]["sets_level"] == "NS"
 
 
 def test_forfeited_first_deal_counts_toward_six_deals() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from scoring.cli import main
-from scoring.doudizhu import DoudizhuTable, LatePlayer, TableEffect, replay_table, replay_table_partial
+from scoring.doudizhu import DoudizhuResult, DoudizhuTable, LatePlayer, TableEffect, replay_table, replay_table_partial
 from scoring.doudizhu_deals import CardsLeftDeal, StakeDeal, Winner, cards_left_points, deal_multiple, stake_points
 from scoring.errors import ErrorCode, ScoringError
 from scoring.match import replay, replay_json, start
@@ -147,7 +147,7 @@ CLI_ERRORS = [
     ("an unknown deal field", table(deal(note="x")), "bad_input", 1),
     ("a deal that is not an object", table(["E", "landlord"]), "bad_input", 1),
     ("a Guandan option", table(deal(), a_pass="side_not_last"), "bad_input", None),
-    ("4 deals a table", table(deal(), deals=4), "bad_input", None),
+    ("13 deals a table", table(deal(), deals=13), "bad_input", None),
     ("an unknown profile", {"profile": "doudizhu-9", "deals": []}, "unknown_profile", None),
 ]
 
@@ -207,7 +207,9 @@ def test_base_multiplies_the_stake_and_the_cap_applies_before_it() -> None:
     assert (record.multiple, record.stake, record.points) == (8, 24, (24, 24, -48))
 
 
-def test_cards_left_winner_is_the_side_that_went_out() -> None:
+def test_cards_left_winner_is_the_side_that_went_out_and_the_deal_is_won_by_that_player() -> None:
+    """The record's ``winner`` is the side that went out; "deals won" counts the player who went out alone
+    (seed 004 积分最高者为此局的胜利者, docs/rules.md §10) — both farmers under the stored-before ``side``."""
     options = options_for(profile="doudizhu", overrides={"deal_scoring": "cards_left"})
     result = replay_table(
         options=options,
@@ -218,8 +220,14 @@ def test_cards_left_winner_is_the_side_that_went_out() -> None:
     )
     assert [record.winner for record in result.deals] == [Winner.FARMERS, Winner.LANDLORD]
     assert result.points == (-4 + 11, 13 - 2, -9 - 9)
-    assert result.deals_won == (1, 1, 1) and result.landlord_wins == (1, 0, 0)
+    assert result.deals_won == (1, 1, 0) and result.landlord_wins == (1, 0, 0)
     assert [record.multiple for record in result.deals] == [None, None]
+    side = replay_table(options=options.with_overrides({"cards_left_winner": "side"}), deals=result_deals(result))
+    assert side.deals_won == (1, 1, 1) and side.landlord_wins == (1, 0, 0)
+
+
+def result_deals(result: DoudizhuResult) -> list[CardsLeftDeal]:
+    return [record.deal for record in result.deals if isinstance(record.deal, CardsLeftDeal)]
 
 
 def test_deal_values_are_refused_on_construction() -> None:

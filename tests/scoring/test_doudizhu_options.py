@@ -50,6 +50,9 @@ def test_the_profile_names_its_rulebooks_and_is_listed() -> None:
         "multiple_cap": None,
         "base": 1,
         "landlord_by": "bid",
+        "landlord_rotation": "counter_clockwise",
+        "cards_left_winner": "player",
+        "point_penalties": "deduct",
         "reseat": "lot",
         "bye_points": 0,
         "forfeit_points": -6,
@@ -93,8 +96,9 @@ def test_a_dou_dizhu_value_on_guandan_options_is_refused_on_construction() -> No
 @pytest.mark.parametrize(
     ("overrides", "words"),
     [
-        ({"deals": 4}, "3, 5 or 7 deals"),
-        ({"deals": None}, "3, 5 or 7 deals"),
+        ({"deals": 13}, "1 to 12 deals"),
+        ({"deals": 0}, "at least 1"),
+        ({"deals": None}, "1 to 12 deals"),
         ({"deal_scoring": "points"}, "must be one of stake, cards_left"),
         ({"landlord_by": "auction"}, "must be one of bid, lot"),
         ({"reseat": "swiss"}, "must be one of lot, score"),
@@ -131,7 +135,7 @@ def test_switching_the_game_resets_the_old_games_options() -> None:
     st.fixed_dictionaries(
         {},
         optional={
-            "deals": st.sampled_from([3, 5, 7]),
+            "deals": st.integers(min_value=1, max_value=12),
             "time_cap_minutes": st.none() | st.integers(1, 120),
             "deal_scoring": st.sampled_from(["stake", "cards_left"]),
             "multiple_cap": st.none() | st.integers(1, 512),

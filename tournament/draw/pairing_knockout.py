@@ -333,7 +333,7 @@ class _Match:
 
 
 def _resolve(
-    bracket: KnockoutBracket, winners: Mapping[MatchRef, EntrantId], withdrawn: Collection[EntrantId]
+    bracket: KnockoutBracket, winners: Mapping[MatchRef, EntrantId | None], withdrawn: Collection[EntrantId]
 ) -> tuple[dict[MatchRef, _Match], int | None]:
     """Work out every match whose sides are known; return them and the first undecided round."""
     gone = set(withdrawn)
@@ -398,7 +398,7 @@ def _decide(
     bracket: KnockoutBracket,
     ref: MatchRef,
     pair: tuple[EntrantId | None, EntrantId | None],
-    winners: Mapping[MatchRef, EntrantId],
+    winners: Mapping[MatchRef, EntrantId | None],
     gone: set[EntrantId],
 ) -> _Match:
     a, b = pair
@@ -406,6 +406,8 @@ def _decide(
         a, b = b, a
     if ref in winners:
         w = winners[ref]
+        if w is None and a is not None and b is not None:
+            return _Match(a, b, None, None, True, True)  # lost by both: nobody advances
         if w is None or w not in (a, b):
             raise DrawError(
                 "winner_not_in_match",
@@ -427,13 +429,15 @@ def _decide(
 def knockout_round(
     *,
     bracket: KnockoutBracket,
-    winners: Mapping[MatchRef, EntrantId],
+    winners: Mapping[MatchRef, EntrantId | None],
     withdrawn: Collection[EntrantId] = (),
 ) -> Draw:
     """The round to play next: the first round with an undecided match, all its sides known.
 
     ``winners`` maps ``(round, bracket_match)`` to the winning pair for every match confirmed so
-    far (a winner may also be given for a bye; it must be the pair that advanced). A pair in
+    far (a winner may also be given for a bye; it must be the pair that advanced), or to ``None``
+    for a match lost by both (a double forfeit, docs/rules.md §7): nobody advances from it, so the
+    pair it would have met next advances without playing. A pair in
     ``withdrawn`` that has not yet played its match loses it by walkover. The draw lists the
     round's matches with tables (top seed's match first; in the final round the final is table
     1 and the third-place match table 2) and, without a table, the pairs that advance without

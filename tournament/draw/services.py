@@ -199,17 +199,18 @@ def stage_bracket(*, stage: Stage) -> KnockoutBracket | None:
     return KnockoutBracket.from_record(record, departments=departments)
 
 
-def stage_bracket_winners(*, stage: Stage) -> dict[MatchRef, int]:
-    """``(round, bracket position) → winning pair`` of every confirmed (signed-off) bracket match.
+def stage_bracket_winners(*, stage: Stage) -> dict[MatchRef, int | None]:
+    """``(round, bracket position) → winning pair`` of every confirmed (signed-off) bracket match;
+    ``None`` for a match lost by both (a double forfeit: both out, docs/rules.md §7).
 
     Winners advance on confirmed results only. Byes and walkovers are left out: the bracket
     decides those itself (``knockout_round``), from its slots and the withdrawn pairs.
     """
     rows = Match.objects.filter(
         round__stage=stage, bracket_slot__isnull=False, ew_pair__isnull=False, status=MatchStatus.CONFIRMED
-    ).exclude(winner="")
+    )
     return {
-        (number, slot): ns if winner == "NS" else ew
+        (number, slot): (ns if winner == "NS" else ew) if winner in ("NS", "EW") else None
         for number, slot, ns, ew, winner in rows.values_list(
             "round__number", "bracket_slot", "ns_pair_id", "ew_pair_id", "winner"
         )

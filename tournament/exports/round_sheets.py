@@ -18,6 +18,7 @@ from openpyxl.worksheet.pagebreak import Break
 
 from scoring.options import MatchFormat, RuleOptions
 from tournament.exports import headers as h
+from tournament.exports.conduct import conduct_rows
 from tournament.exports.headers import Language
 from tournament.exports.selectors import PairCard, PlayerCard, pair_cards
 from tournament.exports.three_seat_sheets import three_seat_draw_sheet_write, three_seat_score_sheets_build
@@ -189,6 +190,7 @@ def score_sheets_build(
     grid_rows = score_sheet_rows(options)
     width = len(columns)
     word = h.word
+    conduct = conduct_rows(stage=stage, language=language, width=sum(score_sheet_widths(columns)))
     with Book(time_zone=timezone.get_default_timezone()) as book:
         sheet = book.sheet(h.sheet_name("score_sheets", language), widths=score_sheet_widths(columns))
         list_page_setup(sheet, landscape=False)
@@ -256,6 +258,9 @@ def score_sheets_build(
                     f"{word('referee', language)}:",
                 ]
             )
+            sheet.append([])
+            for row in conduct:  # the table and the referee read the same rules (docs/rules.md §7)
+                sheet.append(row)
             sheet.row_breaks.append(Break(id=sheet.row_count))
             if progress is not None:
                 progress()

@@ -14,6 +14,7 @@ from django.utils import timezone
 from openpyxl.worksheet.pagebreak import Break
 
 from tournament.exports import headers as h
+from tournament.exports.conduct import conduct_rows
 from tournament.exports.headers import Column, Language
 from tournament.exports.selectors import PairCard
 from tournament.exports.xlsx import (
@@ -95,6 +96,7 @@ def three_seat_score_sheets_build(
         list_page_setup(sheet, landscape=False)
         heading = f"{stage.tournament.name} · {stage.name} {word('round', language, round=round.number)}"
         cap = options.time_cap_minutes or round.time_cap_minutes
+        conduct = conduct_rows(stage=stage, language=language, width=sum(score_sheet_widths(columns)))
         for table in round_seating(round_=round).tables:
             sheet.append([Styled(f"{heading} · {word('score_sheet', language)}", "title")])
             sheet.append(
@@ -126,5 +128,8 @@ def three_seat_score_sheets_build(
                     f"{word('referee', language)}:",
                 ]
             )
+            sheet.append([])
+            for row in conduct:  # the table and the referee read the same rules (docs/rules.md §7)
+                sheet.append(row)
             sheet.row_breaks.append(Break(id=sheet.row_count))
         book.save(target)

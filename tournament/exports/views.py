@@ -38,7 +38,7 @@ from tournament.matches.table_links import table_qr_codes
 from tournament.parsing import int_or_none
 from tournament.registration.models import Tournament
 from tournament.registration.roles import organiser_view
-from tournament.rules import rules_for_stage
+from tournament.rules import rules_for_stage, stage_table_conduct
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -188,6 +188,7 @@ def score_sheets(request: HttpRequest, tournament: Tournament, round_id: int) ->
             "column_titles": h.titles(columns, _page_language()),
             "grid_rows": grid_rows,
             "time_cap": options.time_cap_minutes or round_.time_cap_minutes,
+            "conduct": stage_table_conduct(round_.stage),  # docs/rules.md §7: printed on every sheet
             "qr_codes": table_qr_codes(request=request, round_=round_, scale=2),
             "first": first,
             "last": last,

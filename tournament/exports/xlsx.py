@@ -88,6 +88,7 @@ STYLES: Mapping[str, Callable[[WriteOnlyCell], None]] = MappingProxyType(
         "quoted": lambda c: setattr(c, "quotePrefix", True),
         "title": lambda c: setattr(c, "font", Font(bold=True, size=14)),
         "label": lambda c: setattr(c, "font", Font(bold=True)),
+        "note": lambda c: setattr(c, "font", Font(size=9)),
         "grid": lambda c: (
             setattr(c, "border", Border(left=_thin(), right=_thin(), top=_thin(), bottom=_thin())),
             setattr(c, "alignment", Alignment(horizontal="center", vertical="center")),

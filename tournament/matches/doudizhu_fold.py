@@ -5,7 +5,9 @@ The match services write Dou Dizhu deals through the same ``deal_record`` / ``de
 audit). What differs is the fold, reached through the game's registry entry (``GameEntry.fold``): the
 table's deals are :func:`scoring.doudizhu.replay_table_partial`'s, and its adjustments are late arrivals
 and no-shows of one *seat* (the entrant's :class:`~tournament.matches.models.MatchSeat`), recorded before
-the first deal. A penalty or a warning changes nothing at a Dou Dizhu table; it is kept as applied.
+the first deal, and point penalties against a seat after the deals entered (docs/rules.md §7: points off
+that player; the rules core records them without effect for a stage created before they counted). A
+level penalty or a warning changes nothing at a Dou Dizhu table; it is kept as applied.
 """
 
 from __future__ import annotations
@@ -14,7 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.doudizhu import DoudizhuResult, LatePlayer, TablePartialReplay, replay_table_partial
+from scoring.doudizhu import (
+    DoudizhuResult,
+    LatePlayer,
+    SeatPenalty,
+    TableAdjustment,
+    TablePartialReplay,
+    replay_table_partial,
+)
 from scoring.doudizhu_deals import DoudizhuDeal, parse_doudizhu_deal
 from scoring.errors import ScoringError
 from scoring.options import RuleOptions
@@ -42,9 +51,9 @@ def table_seats(match: Match) -> dict[int, str]:
     return dict(match.seats.values_list("pair_id", "seat"))
 
 
-def _late_players(match: Match, rows: Sequence[Adjustment]) -> list[tuple[Adjustment, LatePlayer]]:
+def _late_players(match: Match, rows: Sequence[Adjustment]) -> list[tuple[Adjustment, TableAdjustment]]:
     seats = table_seats(match)
-    out = []
+    out: list[tuple[Adjustment, TableAdjustment]] = []
     for row in rows:
         seat = seats.get(row.pair_id)
         if seat is None:
@@ -53,6 +62,9 @@ def _late_players(match: Match, rows: Sequence[Adjustment]) -> list[tuple[Adjust
             out.append((row, LatePlayer(seat=ThreeSeat(seat), minutes=row.minutes_late or 0, reason=row.reason)))
         elif row.kind == AdjustmentKind.FORFEIT:
             out.append((row, LatePlayer(seat=ThreeSeat(seat), minutes=None, reason=row.reason)))
+        elif row.kind == AdjustmentKind.PENALTY and row.points > 0:
+            penalty = SeatPenalty(seat=ThreeSeat(seat), points=row.points, after_deal=row.after_deal, reason=row.reason)
+            out.append((row, penalty))
     return out
 
 
@@ -84,7 +96,7 @@ def doudizhu_fold(
         time_called_during_deal=time_called_during_deal,
     )
     folded = {row.pk for row, _player in late}
-    applied = {row.pk for row, _player in late[: partial.adjustments_applied]}
+    applied = {late[index][0].pk for index in partial.adjustments_applied}
     applied |= {row.pk for row in adjustments if row.pk not in folded}  # penalties, warnings: nothing to fold
     return TableFold(partial=partial, deals_valid=partial.deals_applied, adjustments_valid=frozenset(applied))
 

@@ -254,12 +254,13 @@ class AdjustmentForm(VersionForm):
             self.fields["kind"].choices = [
                 (AdjustmentKind.LATE_ARRIVAL, _("Late arrival")),
                 (AdjustmentKind.FORFEIT, _("No-show (forfeits the round)")),
+                (AdjustmentKind.PENALTY, _("Point penalty")),
             ]
             # one form for a seat: a late player's minutes decide what it costs (its band, §10)
             self.fields["minutes_late"] = forms.IntegerField(
                 label=_("Minutes late"), required=False, min_value=0, max_value=600
             )
-            del self.fields["absent_player"], self.fields["levels"], self.fields["points"]
+            del self.fields["absent_player"], self.fields["levels"]
             return
         self.fields["side"].choices = [*_sides(match), (self.BOTH, _("Both pairs (forfeit)"))]
         players = [("", "—")]
@@ -270,8 +271,11 @@ class AdjustmentForm(VersionForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if self.match.three_seats:
-            data.update(absent_player=None, levels=0, points=0)
+        if self.match.three_seats:  # a point penalty is points off one player (docs/rules.md §7)
+            penalty = data.get("kind") == AdjustmentKind.PENALTY
+            if penalty and not data.get("points"):
+                self.add_error("points", _("Give the points deducted."))
+            data.update(absent_player=None, levels=0, points=(data.get("points") or 0) if penalty else 0)
         if data.get("side") == self.BOTH and data.get("kind") != AdjustmentKind.FORFEIT:
             self.add_error("side", _("Only a forfeit can be against both pairs."))
         return data

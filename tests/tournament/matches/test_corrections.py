@@ -144,12 +144,13 @@ def test_a_level_penalty_is_folded_into_the_replay_capped_at_a():
 
 
 def test_late_arrival_follows_the_rules_table():
-    """timed-40's table (seed 001 adapted): 16–20 min forfeits the first deal, 21+ the match."""
+    """timed-40's table (seed 001 adapted): 16–20 min forfeits the first deal as if the opponents finished
+    1-2 — +5 under seed 002's upgrades (docs/rules.md §7) — and 21+ the match."""
     match = table_match()
     adjustment_record(match_id=match.pk, pair_id=match.ns_pair_id, kind="late_arrival", minutes_late=18, reason="bus")
     match.refresh_from_db()
     assert match.state["adjustments"][0]["effect"] == "first_deal_forfeited"
-    assert match.state["levels"] == {"NS": 2, "EW": 5} and match.state["next_deal"]["sets_level"] == "EW"
+    assert match.state["levels"] == {"NS": 2, "EW": 7} and match.state["next_deal"]["sets_level"] == "EW"
     late = table_match()
     adjustment_record(match_id=late.pk, pair_id=late.ew_pair_id, kind="late_arrival", minutes_late=25, reason="x")
     late.refresh_from_db()
@@ -182,7 +183,8 @@ def test_adjustments_that_cannot_apply_are_refused():
 
 def test_a_late_arrival_recorded_after_deal_1_applies_before_it_and_the_match_is_refolded():
     """No more undo, record, re-enter — the late arrival goes before deal 1 and the deals
-    entered are replayed after it (docs/rules.md §7: 16–20 minutes, the first deal forfeited, +3)."""
+    entered are replayed after it (docs/rules.md §7: 16–20 minutes, the first deal forfeited, timed-40's
+    +5)."""
     match = play(table_match(), "NS")  # N/S 1-2
     before = match.state["levels"]
     late = adjustment_record(
@@ -191,8 +193,20 @@ def test_a_late_arrival_recorded_after_deal_1_applies_before_it_and_the_match_is
     match.refresh_from_db()
     assert late.after_deal == 0
     assert match.state["adjustments"][0]["effect"] == "first_deal_forfeited"
-    assert match.state["levels"] == {"NS": before["NS"] + 3, "EW": 2}  # +3 for the forfeited deal
-    assert match.deals.get().record["level"] == 5  # the deal entered was played at N/S's new level, 2 + 3
+    assert match.state["levels"] == {"NS": before["NS"] + 5, "EW": 2}  # +5 for the forfeited deal
+    assert match.deals.get().record["level"] == 7  # the deal entered was played at N/S's new level, 2 + 5
+
+
+def test_a_stage_stored_with_the_flat_three_keeps_it_for_late_arrival():
+    """Events keep their rules (docs/rules.md §7): a timed-40 stage created while the 16–20 band was +3
+    stored that table with its rules; a late arrival there still gives +3."""
+    match = table_match()
+    stage = match.round.stage
+    stage.rules["late_arrival"][3]["amount"] = 3
+    stage.save(update_fields=["rules"])
+    adjustment_record(match_id=match.pk, pair_id=match.ns_pair_id, kind="late_arrival", minutes_late=18, reason="bus")
+    match.refresh_from_db()
+    assert match.state["levels"] == {"NS": 2, "EW": 5}
 
 
 def test_warnings_are_recorded_and_change_nothing_and_adjustments_can_be_removed_with_a_reason():

@@ -10,6 +10,7 @@ from django.utils.safestring import SafeString
 
 from tournament import labels
 from tournament.matches.selectors import round_knockout_pairs, round_state
+from tournament.rules import stage_table_conduct
 
 register = template.Library()
 
@@ -22,6 +23,13 @@ register.filter("draw_algorithm", labels.draw_algorithm)
 def rule_value(value: Any, name: Any) -> str:
     """``{{ line.value|rule_value:line.name }}``: an option's value in words."""
     return labels.rule_value(name, value)
+
+
+@register.simple_tag
+def table_conduct(stage: Any) -> Any:
+    """``{% table_conduct stage as conduct %}``: the stage's table conduct text (docs/rules.md §7), the
+    rules core's one text for its profile (``tournament.rules.stage_table_conduct``)."""
+    return stage_table_conduct(stage)
 
 
 @register.filter
