@@ -1,7 +1,8 @@
 """Audit history for every change: who, when, from where, before → after (docs/design.md: every change is audited).
 
 django-simple-history records who and when (its middleware gives the user); this adds the
-client's IP address to every historical row, read from the request that made the change.
+client's IP address to every historical row, read from the request that made the change
+(:func:`tournament.proxies.client_ip`: behind the trusted proxies, never an address the client chose).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from simple_history.models import HistoricalRecords
 from simple_history.signals import pre_create_historical_record
 
 from tournament.errors import UserError
+from tournament.proxies import client_ip
 
 
 class IPAddressHistoricalModel(models.Model):
@@ -30,12 +32,6 @@ class IPAddressHistoricalModel(models.Model):
 def AuditedHistory(**kwargs: Any) -> HistoricalRecords:
     """``HistoricalRecords`` whose rows also keep the client's IP address."""
     return HistoricalRecords(bases=[IPAddressHistoricalModel], **kwargs)
-
-
-def client_ip(request: Any) -> str | None:
-    """The client address; behind a proxy the first hop of X-Forwarded-For."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    return forwarded.split(",")[0].strip() or request.META.get("REMOTE_ADDR") or None
 
 
 @receiver(pre_create_historical_record)
