@@ -197,6 +197,12 @@ REST_FRAMEWORK = {
     ],
     # a new view is private unless it says otherwise (the public API says AllowAny itself)
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON bounded in size and nesting (a thousand "[" was a RecursionError: tournament/api/parsers.py)
+    "DEFAULT_PARSER_CLASSES": [
+        "tournament.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "tournament.api.schema.StrictPagination",
     "PAGE_SIZE": 100,
