@@ -18,6 +18,7 @@ from simple_history.signals import pre_create_historical_record
 
 from tournament.errors import UserError
 from tournament.proxies import client_ip
+from tournament.text import clean_text, direction_control_message, direction_controls
 
 
 class IPAddressHistoricalModel(models.Model):
@@ -46,14 +47,19 @@ REASON_MAX = 100
 
 
 def reason_clean(reason: str | None, *, required: bool = True) -> str:
-    """A change's reason as it is kept: white space collapsed; refused if it is empty (when
-    ``required``) or longer than :data:`REASON_MAX` — refused, not cut, so the organiser never sees
-    a different reason in the history than the one typed. Raises :class:`UserError`
-    (HTTP 400, code ``reason_required`` / ``reason_too_long``, the message on the ``reason`` field)."""
-    text = " ".join((reason or "").split())
+    """A change's reason as it is kept (:func:`tournament.text.clean_text`: invisible characters
+    removed, white space collapsed); refused if it is empty (when ``required`` — two zero-width
+    spaces are empty), holds a text-direction control, or is longer than :data:`REASON_MAX` —
+    refused, not cut, so the organiser never sees a different reason in the history than the one
+    typed. Raises :class:`UserError` (HTTP 400, code ``reason_required`` / ``reason_direction`` /
+    ``reason_too_long``, the message on the ``reason`` field)."""
+    text = clean_text(reason)
     if required and not text:
         message = _("Give a reason.")
         raise UserError("reason_required", message, fields={"reason": [message]})
+    if direction_controls(text):
+        message = direction_control_message(_("The reason"))
+        raise UserError("reason_direction", message, fields={"reason": [message]})
     if len(text) > REASON_MAX:
         message = _("The reason is longer than %(max)d characters.") % {"max": REASON_MAX}
         raise UserError("reason_too_long", message, fields={"reason": [message]})

@@ -43,6 +43,7 @@ from tournament.matches.errors import REFUSALS
 from tournament.matches.models import CLAIM_OPEN, ClaimStatus, DealClaim, Match, MatchStatus
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import EntryMode, PairMember, Player
+from tournament.text import DIRECTION_CONTROLS, clean_text
 
 logger = logging.getLogger(__name__)
 
@@ -365,7 +366,7 @@ def deal_claim_dispute(
         claim.counter_outcome = counter_outcome
         claim.answered_by = seat.player
         claim.answered_at = timezone.now()
-        claim.note = " ".join(note.split())[:200]
+        claim.note = "".join(char for char in clean_text(note) if char not in DIRECTION_CONTROLS)[:200]
         history_author(claim, None, f"disputed by {_name(seat)}")
         claim.save(update_fields=["status", "counter_outcome", "answered_by", "answered_at", "note"])
     return claim
