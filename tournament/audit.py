@@ -1,7 +1,8 @@
 """Audit history for every change: who, when, from where, before → after (docs/design.md: every change is audited).
 
 django-simple-history records who and when (its middleware gives the user); this adds the
-client's IP address to every historical row, read from the request that made the change.
+client's IP address to every historical row, read from the request that made the change
+(:func:`tournament.proxies.client_ip`: behind the trusted proxies, never an address the client chose).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from simple_history.models import HistoricalRecords
 from simple_history.signals import pre_create_historical_record
 
 from tournament.errors import UserError
+from tournament.proxies import client_ip
+from tournament.text import clean_text, direction_control_message, direction_controls
 
 
 class IPAddressHistoricalModel(models.Model):
@@ -32,12 +35,6 @@ def AuditedHistory(**kwargs: Any) -> HistoricalRecords:
     return HistoricalRecords(bases=[IPAddressHistoricalModel], **kwargs)
 
 
-def client_ip(request: Any) -> str | None:
-    """The client address; behind a proxy the first hop of X-Forwarded-For."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    return forwarded.split(",")[0].strip() or request.META.get("REMOTE_ADDR") or None
-
-
 @receiver(pre_create_historical_record)
 def _record_ip_address(sender: Any, history_instance: Any, **kwargs: Any) -> None:
     request = getattr(HistoricalRecords.context, "request", None)
@@ -50,14 +47,19 @@ REASON_MAX = 100
 
 
 def reason_clean(reason: str | None, *, required: bool = True) -> str:
-    """A change's reason as it is kept: white space collapsed; refused if it is empty (when
-    ``required``) or longer than :data:`REASON_MAX` — refused, not cut, so the organiser never sees
-    a different reason in the history than the one typed. Raises :class:`UserError`
-    (HTTP 400, code ``reason_required`` / ``reason_too_long``, the message on the ``reason`` field)."""
-    text = " ".join((reason or "").split())
+    """A change's reason as it is kept (:func:`tournament.text.clean_text`: invisible characters
+    removed, white space collapsed); refused if it is empty (when ``required`` — two zero-width
+    spaces are empty), holds a text-direction control, or is longer than :data:`REASON_MAX` —
+    refused, not cut, so the organiser never sees a different reason in the history than the one
+    typed. Raises :class:`UserError` (HTTP 400, code ``reason_required`` / ``reason_direction`` /
+    ``reason_too_long``, the message on the ``reason`` field)."""
+    text = clean_text(reason)
     if required and not text:
         message = _("Give a reason.")
         raise UserError("reason_required", message, fields={"reason": [message]})
+    if direction_controls(text):
+        message = direction_control_message(_("The reason"))
+        raise UserError("reason_direction", message, fields={"reason": [message]})
     if len(text) > REASON_MAX:
         message = _("The reason is longer than %(max)d characters.") % {"max": REASON_MAX}
         raise UserError("reason_too_long", message, fields={"reason": [message]})

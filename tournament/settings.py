@@ -27,6 +27,15 @@ if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set in production (DEBUG=0).")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# How many reverse proxies stand in front of the application, each appending the address it was
+# reached from to X-Forwarded-For (the edge one setting it): the client is the entry the outermost
+# wrote (tournament/proxies.py). 0, the default, reads only the socket's peer. The one setting asked
+# by the API's throttles, the table codes' limit, the audit's address and the login lockout.
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+if TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXIES is a number of proxies: 0 or more.")
+if "AXES_PROXY_COUNT" in env:
+    raise ImproperlyConfigured("AXES_PROXY_COUNT is replaced by TRUSTED_PROXIES (it counts the same proxies).")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -150,7 +159,7 @@ AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_IPWARE_PROXY_COUNT = env.int("AXES_PROXY_COUNT", default=0) or None
+AXES_CLIENT_IP_CALLABLE = "tournament.proxies.client_ip"  # the one answer to "who is asking" (below)
 # The login page's lockout answer: the site's page in the user's language, saying for how long (axes'
 # default is one line of English text); the API's token login answers its own JSON (api/auth_views.py).
 AXES_LOCKOUT_CALLABLE = "tournament.throttling.lockout_page"
@@ -193,10 +202,18 @@ REST_FRAMEWORK = {
     ],
     # a new view is private unless it says otherwise (the public API says AllowAny itself)
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON bounded in size and nesting (a thousand "[" was a RecursionError: tournament/api/parsers.py)
+    "DEFAULT_PARSER_CLASSES": [
+        "tournament.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "tournament.api.schema.StrictPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "tournament.api.errors.api_exception_handler",
+    # our throttles ask tournament.proxies.client_ip; DRF's own would read this, the same count
+    "NUM_PROXIES": TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Guandan tournament manager API",

@@ -25,6 +25,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from rest_framework.throttling import AnonRateThrottle
 
+from tournament.proxies import client_ip
+
 
 class LoginThrottle(AxesStandaloneBackend):
     def authenticate(
@@ -49,7 +51,11 @@ def lockout_page(
 
 
 class AtomicRateThrottle(AnonRateThrottle):
-    """A per-address rate (DRF's ``rate`` / ``scope``) counted atomically in a fixed window."""
+    """A per-address rate (DRF's ``rate`` / ``scope``) counted atomically in a fixed window; the
+    address is :func:`tournament.proxies.client_ip` (never a forwarded address the client chose)."""
+
+    def get_ident(self, request: Any) -> str:
+        return client_ip(request) or ""
 
     def allow_request(self, request: Any, view: Any) -> bool:
         if self.rate is None:

@@ -37,3 +37,10 @@ def test_zero_setup_defaults(settings):
     assert settings.LANGUAGE_CODE == "zh-hans"
     assert settings.TIME_ZONE == "Asia/Shanghai"
     assert [code for code, _ in settings.LANGUAGES] == ["zh-hans", "en"]
+
+
+def test_one_setting_counts_the_proxies():
+    """The login lockout's proxy count of its own is gone: a deployment still setting it is told."""
+    result = run("manage.py", "check", AXES_PROXY_COUNT="1")
+    assert result.returncode != 0 and "replaced by TRUSTED_PROXIES" in result.stderr
+    assert run("manage.py", "check", TRUSTED_PROXIES="1").returncode == 0

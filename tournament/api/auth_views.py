@@ -18,10 +18,12 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_seriali
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournament.api.match_serializers import ErrorOutput
+from tournament.api.parsers import BoundedJSONParser
 from tournament.api.schema import StrictQueryParams
 from tournament.errors import UserError
 
@@ -39,6 +41,9 @@ class TokenInput(serializers.Serializer):
 
 
 class TokenView(StrictQueryParams, ObtainAuthToken):
+    # DRF's token view names its parsers itself: the same ones, with JSON bounded (api/parsers.py)
+    parser_classes = (FormParser, MultiPartParser, BoundedJSONParser)
+
     @extend_schema(
         summary="A device's token for a referee's or organiser's login",
         request=TokenInput,

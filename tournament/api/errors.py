@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views.defaults import page_not_found
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -23,6 +25,8 @@ from tournament.errors import user_error
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, Http404):  # scoped lookups answer 404 (docs/design.md, roles): same shape
         exc = exceptions.NotFound()
+    if isinstance(exc, RequestDataTooBig):  # DATA_UPLOAD_MAX_MEMORY_SIZE: bad input, in the API's shape
+        exc = exceptions.ParseError(_("The request body is too large."))
     error = user_error(exc)
     if error is not None:  # a view may add to the answer (the match views: its state with a 409)
         body = error.to_json()

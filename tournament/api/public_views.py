@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from tournament.api import public_serializers as out
 from tournament.api.schema import StrictPagination, StrictQueryParams
 from tournament.games import game_entry
-from tournament.registration.models import Tournament
+from tournament.registration.models import Tournament, TournamentStatus
 from tournament.standings.public_cache import (
     bracket_cached,
     draw_cached,
@@ -102,12 +102,13 @@ class PublicListView(PublicView, generics.ListAPIView):
 
 
 class TournamentList(PublicListView):
-    """Every tournament, newest first."""
+    """Every tournament but the drafts (the organisers', not public), newest first."""
 
     serializer_class = out.TournamentListOut
 
     def items(self) -> Any:
-        return Tournament.objects.order_by("-created_at", "-id").only(
+        public = Tournament.objects.exclude(status=TournamentStatus.DRAFT)
+        return public.order_by("-created_at", "-id").only(
             "id", "name", "game", "status", "venue", "starts_on"
         )
 

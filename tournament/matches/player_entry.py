@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -44,6 +45,7 @@ from tournament.matches.fold import match_game
 from tournament.matches.models import CLAIM_OPEN, ClaimStatus, DealClaim, Match, MatchStatus
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import EntryMode, PairMember, Player
+from tournament.text import DIRECTION_CONTROLS, clean_text
 
 logger = logging.getLogger(__name__)
 
@@ -93,15 +95,22 @@ def table_players(*, match: Match) -> list[SeatPlayer]:
     return sorted(found, key=lambda seat: "NESW".index(seat.seat))
 
 
+def _code_bytes(text: str) -> bytes:
+    """A code as compared: NFKC (the full-width digits a Chinese keyboard types are digits), no
+    white space, upper case, as UTF-8 bytes (``hmac.compare_digest`` takes ASCII ``str`` only, and
+    an employee number may be ``张三01``)."""
+    return "".join(unicodedata.normalize("NFKC", text or "").split()).upper().encode()
+
+
 def player_identify(*, match: Match, code: str) -> SeatPlayer | None:
     """The player of this table whose employee number or seat PIN is ``code`` (None: no one)."""
-    code = "".join((code or "").split()).upper()
-    if not code:
+    given = _code_bytes(code)
+    if not given:
         return None
     for seat in table_players(match=match):
-        number = seat.player.employee_number.strip().upper()
-        if (number and hmac.compare_digest(number, code)) or hmac.compare_digest(
-            seat_pin(player_id=seat.player.pk), code
+        number = _code_bytes(seat.player.employee_number)
+        if (number and hmac.compare_digest(number, given)) or hmac.compare_digest(
+            seat_pin(player_id=seat.player.pk).encode(), given
         ):
             return seat
     return None
@@ -174,6 +183,9 @@ def deal_claim_enter(
             raise ClaimRefused("match_finished", _("The match is over."))
         pending = claims_open(match=match)
         confirmed = fold.match_outcomes(match)
+        missing = _number_missing(len(confirmed), pending)
+        if missing is not None:
+            raise _deal_missing(missing)
         expected = len(confirmed) + len(pending) + 1
         if number is not None and number != expected:
             raise ClaimRefused(
@@ -206,6 +218,22 @@ def deal_claim_enter(
         if minutes:
             _schedule_auto_confirm(match.pk, timezone.now() + timedelta(minutes=minutes))
     return ClaimEntry(claim=claim)
+
+
+def _number_missing(confirmed: int, pending: list[DealClaim]) -> int | None:
+    """The first deal number below the open claims that neither a deal nor an open claim holds:
+    a referee voided (or the match refused) a claim while later ones were open. Until a referee
+    enters that deal, the next number is not "confirmed + open + 1" (that one is taken)."""
+    held = {claim.number for claim in pending}
+    highest = max(held, default=confirmed)
+    return next((number for number in range(confirmed + 1, highest) if number not in held), None)
+
+
+def _deal_missing(number: int) -> ClaimRefused:
+    return ClaimRefused(
+        "deal_missing",
+        _("Deal %(number)d has no entry now: a referee enters it at the table first.") % {"number": number},
+    )
 
 
 def _schedule_auto_confirm(match_id: int, eta: datetime) -> None:
@@ -247,8 +275,13 @@ def _first_open(match: Match, claim: DealClaim) -> None:
 
 def _record(match: Match, claim: DealClaim, outcome: dict[str, Any], *, user: Any) -> ClaimAnswer | None:
     """Record ``outcome`` for ``claim`` through the one write path; a refusal marks the claim refused
-    (with the reason) and is returned, never raised, so the claim's new state is kept."""
-    if claim.number != len(fold.match_outcomes(match)) + 1:
+    (with the reason) and is returned, never raised, so the claim's new state is kept. A deal
+    before it with no entry (voided while this one was open) is raised: nothing changes, the claim
+    waits for a referee to enter that deal."""
+    recorded = len(fold.match_outcomes(match))
+    if claim.number > recorded + 1:  # a deal before it has no entry (voided): nothing changes
+        raise _deal_missing(recorded + 1)
+    if claim.number != recorded + 1:
         refusal: UserError = ClaimRefused(
             "stale_number", _("Deal %(number)d was recorded meanwhile by someone else.") % {"number": claim.number}
         )
@@ -336,7 +369,7 @@ def deal_claim_dispute(
         claim.counter_outcome = counter_outcome
         claim.answered_by = seat.player
         claim.answered_at = timezone.now()
-        claim.note = " ".join(note.split())[:200]
+        claim.note = "".join(char for char in clean_text(note) if char not in DIRECTION_CONTROLS)[:200]
         history_author(claim, None, f"disputed by {_name(seat)}")
         claim.save(update_fields=["status", "counter_outcome", "answered_by", "answered_at", "note"])
     return claim

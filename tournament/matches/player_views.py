@@ -26,7 +26,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.audit import client_ip
 from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.matches import clock, deal_queue, fold, player_entry, selectors, views
 from tournament.matches.claim_views import web_app_manifest
@@ -35,6 +34,7 @@ from tournament.matches.models import DealClaim, Match, MatchStatus
 from tournament.matches.player_entry import SeatPlayer
 from tournament.matches.table_links import TableLink, table_link_resolve
 from tournament.parsing import int_or_none
+from tournament.proxies import client_ip
 from tournament.registration.models import EntryMode
 
 IDENTIFY_TRIES = 10

@@ -45,6 +45,7 @@ from tournament.registration.models import EntryMode, Game, ProvisionalResults, 
 from tournament.registration.signals import event_deleting, event_rules_changed
 from tournament.registration.text import clean_text
 from tournament.signals import public_pages_bump
+from tournament.text import direction_control_message, direction_controls
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -251,6 +252,10 @@ def tournament_update(
     errors: dict[str, str] = {}
     if not name:
         errors["name"] = _("Name is required.")
+    elif direction_controls(name):
+        errors["name"] = direction_control_message(_("Name"))
+    if venue is not None and direction_controls(clean_text(venue)):
+        errors["venue"] = direction_control_message(_("Venue"))
     if starts_on is not None and ends_on is not None and ends_on < starts_on:
         errors["ends_on"] = _("The last day is before the first.")
     profile = tournament.rule_profile if rule_profile is None else rule_profile

@@ -17,6 +17,7 @@ refused with the importer's own error (:class:`RosterImportError`, a 400), never
 from __future__ import annotations
 
 import io
+import re
 import time
 import zipfile
 import zlib
@@ -164,6 +165,20 @@ def _read_rows(file: IO[bytes], *, individual: bool = False) -> list[_Row]:
         workbook.close()
 
 
+_PLAIN_NUMBER = re.compile(r"[+-][\d\s().-]*")
+"""A signed number or a phone ("+86 138 0000 0001"): text, though Excel's formula signs start it."""
+
+
+def _formula(value: Any) -> bool:
+    """Whether a cell holds a formula (or text Excel would read as one): after the white space and
+    invisible marks in front of it (`` =HYPERLINK(…)``, ``\t+SUM(1)``), it starts with ``=`` or
+    ``@``, or with ``+`` / ``-`` and is not a plain number."""
+    if not isinstance(value, str):
+        return False
+    text = clean_text(value)
+    return bool(text) and (text[0] in "=@" or (text[0] in "+-" and not _PLAIN_NUMBER.fullmatch(text)))
+
+
 def _sheet_rows(sheet: Any, *, individual: bool = False) -> list[_Row]:
     """The sheet's players, read within the row, column and time bounds."""
     max_rows = settings.ROSTER_IMPORT_MAX_ROWS
@@ -185,7 +200,7 @@ def _sheet_rows(sheet: Any, *, individual: bool = False) -> list[_Row]:
         if all(value is None or clean_text(value) == "" for value in values):
             continue
         cells = {key: values[index] if index < len(values) else None for key, index in positions.items()}
-        formulas = frozenset(key for key, value in cells.items() if isinstance(value, str) and value.startswith("="))
+        formulas = frozenset(key for key, value in cells.items() if _formula(value))
         for key in formulas:
             cells[key] = None
         parsed.append(
@@ -197,7 +212,7 @@ def _sheet_rows(sheet: Any, *, individual: bool = False) -> list[_Row]:
                     department=cells.get("department"),  # type: ignore[arg-type]
                     phone=cells.get("phone"),  # type: ignore[arg-type]
                 ).cleaned(),
-                partner=clean_text(cells.get("partner")),
+                partner=clean_text(cells.get("partner"), identifier=True),
                 formulas=formulas,
             )
         )

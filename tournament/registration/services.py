@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scoring.errors import ScoringError
 from scoring.profiles import options_for
@@ -32,6 +33,7 @@ from tournament.registration.models import (
     Tournament,
 )
 from tournament.registration.text import clean_text, entrant_name
+from tournament.text import direction_control_message, direction_controls
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -39,6 +41,13 @@ NAME_MAX = Player._meta.get_field("name").max_length
 EMPLOYEE_NUMBER_MAX = Player._meta.get_field("employee_number").max_length
 PHONE_MAX = Player._meta.get_field("phone").max_length
 DEPARTMENT_MAX = Department._meta.get_field("name").max_length
+PLAYER_FIELD_LABELS = {
+    "name": gettext_lazy("Player's name"),
+    "employee_number": gettext_lazy("Employee number"),
+    "department": gettext_lazy("Department"),
+    "phone": gettext_lazy("Phone"),
+}
+"""The player's fields as a message names them (a roster row's error says which cell)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,16 +60,22 @@ class PlayerData:
     phone: str = ""
 
     def cleaned(self) -> PlayerData:
+        """The fields as kept (:func:`tournament.text.clean_text`; the number and the phone are
+        identifiers: full-width digits become digits)."""
         return PlayerData(
             name=clean_text(self.name),
-            employee_number=clean_text(self.employee_number),
+            employee_number=clean_text(self.employee_number, identifier=True),
             department=clean_text(self.department),
-            phone=clean_text(self.phone),
+            phone=clean_text(self.phone, identifier=True),
         )
 
     def errors(self) -> dict[str, str]:
         """Field → message for everything wrong with this player on its own."""
-        errors: dict[str, str] = {}
+        errors: dict[str, str] = {
+            field: direction_control_message(label)
+            for field, label in PLAYER_FIELD_LABELS.items()
+            if direction_controls(getattr(self, field))
+        }
         if not self.name:
             errors["name"] = _("Name is required.")
         elif len(self.name) > NAME_MAX:
@@ -93,6 +108,10 @@ def tournament_create(
     errors: dict[str, str] = {}
     if not name:
         errors["name"] = _("Name is required.")
+    elif direction_controls(name):
+        errors["name"] = direction_control_message(_("Name"))
+    if direction_controls(clean_text(venue)):
+        errors["venue"] = direction_control_message(_("Venue"))
     if game not in Game.values:
         errors["game"] = _("Unknown game.")
     overrides = dict(rule_overrides or {})
@@ -124,6 +143,8 @@ def department_get_or_create(*, tournament: Tournament, name: str) -> Department
     name = clean_text(name)
     if not name:
         return None
+    if direction_controls(name):
+        raise UserError.of_fields({"department": direction_control_message(_("Department"))})
     if len(name) > DEPARTMENT_MAX:
         raise UserError.of_fields(
             {"department": _("Department is longer than %(max)d characters.") % {"max": DEPARTMENT_MAX}}

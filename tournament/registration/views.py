@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -43,11 +43,15 @@ def home(request: HttpRequest) -> HttpResponse:
         TournamentStatus.FINISHED,
         TournamentStatus.ARCHIVED,
     )
+    listed = Tournament.objects.filter(status__in=shown)
     if request.user.is_authenticated and (request.user.is_superuser or user_can_create_tournaments(request.user)):
-        shown = (*shown[:3], TournamentStatus.DRAFT, *shown[3:])  # a draft is the organiser's, not public
+        shown = (*shown[:3], TournamentStatus.DRAFT, *shown[3:])  # a draft is its organisers', not public
+        listed = Tournament.objects.filter(status__in=shown)
+        if not request.user.is_superuser:
+            own = Tournament.organisers.through.objects.filter(user=request.user).values("tournament_id")
+            listed = listed.filter(~Q(status=TournamentStatus.DRAFT) | Q(pk__in=own))
     tournaments = list(
-        Tournament.objects.filter(status__in=shown)
-        .annotate(pair_count=Count("pairs"))
+        listed.annotate(pair_count=Count("pairs"))
         .order_by("-created_at", "-id")[:200]
     )
     groups = []
@@ -65,6 +69,8 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         checked_in=Count("id", filter=Q(status=PairStatus.CHECKED_IN)),
     )
     is_organiser = user_organises(user=request.user, tournament_id=tournament.pk)
+    if tournament.status == TournamentStatus.DRAFT and not is_organiser:
+        raise Http404  # a draft is its organisers', not public (the public pages and API say 404 too)
     # the organiser's way into the day: each round not finished, with its clock and board
     rounds = (
         Round.objects.filter(stage__tournament=tournament)

@@ -38,7 +38,7 @@ from tournament.matches.snapshot_reads import (
     snapshot_lookups,
     snapshot_time_up,
 )
-from tournament.registration.models import Pair, Tournament
+from tournament.registration.models import Pair, Tournament, TournamentStatus
 from tournament.rules import rules_for_stage, stage_profile_name, stage_rules_lines
 from tournament.standings.public_types import (
     PUBLIC_ROUND_STATUSES,
@@ -106,8 +106,10 @@ def _public_rounds() -> Any:
 
 
 def tournament_overview_get(*, tournament_id: int) -> TournamentOverview | None:
-    """The tournament, its stages and published rounds, and the round being played now."""
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    """The tournament, its stages and published rounds, and the round being played now; None for an
+    unknown tournament or a draft (the organiser's, not public: every public page and the public
+    API answer 404 for it)."""
+    tournament = Tournament.objects.filter(pk=tournament_id).exclude(status=TournamentStatus.DRAFT).first()
     if tournament is None:
         return None
     stages = tuple(_stage_info(stage) for stage in tournament.stages.order_by("order"))
@@ -360,9 +362,11 @@ def _time_up_texts(match: Match) -> tuple[str, str] | None:
 
 
 def _public_matches(tournament_id: int) -> Any:
-    return Match.objects.filter(
-        round__stage__tournament_id=tournament_id, round__status__in=PUBLIC_ROUND_STATUSES
-    ).select_related("round__stage", "table", "ns_pair", "ew_pair")
+    return (
+        Match.objects.filter(round__stage__tournament_id=tournament_id, round__status__in=PUBLIC_ROUND_STATUSES)
+        .exclude(round__stage__tournament__status=TournamentStatus.DRAFT)
+        .select_related("round__stage", "table", "ns_pair", "ew_pair")
+    )
 
 
 def match_history_get(*, tournament_id: int, match_id: int) -> MatchPage | None:
@@ -377,7 +381,11 @@ def pair_history_get(
     """A pair: its players, its rank in each ranked stage, and every public match it played.
     ``standings_of(stage_id)``: a stage's standings as the public pages show them (the cached ones:
     ``public_cache.standings_cached``, which wraps this module)."""
-    pair = Pair.objects.filter(tournament_id=tournament_id, pk=pair_id).first()
+    pair = (
+        Pair.objects.filter(tournament_id=tournament_id, pk=pair_id)
+        .exclude(tournament__status=TournamentStatus.DRAFT)
+        .first()
+    )
     if pair is None:
         return None
     players = tuple(

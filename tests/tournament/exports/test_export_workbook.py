@@ -76,10 +76,11 @@ def test_registration_sheet_lists_every_player_with_partner_and_department(event
 
 
 def test_registration_sheet_round_trips_through_the_roster_importer(event):
-    # The importer refuses what a roster may not hold: a cell starting with "=" (it cannot tell text
-    # from a formula) and names over 60 characters. With those renamed, every player, department,
-    # phone and partnership comes back; control characters come back removed.
+    # The importer refuses what a roster may not hold: a cell Excel would read as a formula ("=…",
+    # "@…"; "+1" and "-2" are plain numbers) and names over 60 characters. With those renamed, every
+    # player, department, phone and partnership comes back; control characters come back removed.
     Player.objects.filter(name__startswith="=").update(name="改名")
+    Player.objects.filter(name__startswith="@").update(name="改名二")
     Player.objects.filter(name=long_name()).update(name="长名")
     Department.objects.filter(name__startswith="=").update(name="销售部")
 
