@@ -30,7 +30,8 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 # How many reverse proxies stand in front of the application, each appending the address it was
 # reached from to X-Forwarded-For (the edge one setting it): the client is the entry the outermost
 # wrote (tournament/proxies.py). 0, the default, reads only the socket's peer. The one setting asked
-# by the API's throttles, the table codes' limit, the audit's address and the login lockout.
+# by the API's throttles, the audit's address and the login lockout (the table codes' limit reads no
+# address at all: it counts per table and per phone).
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
 if TRUSTED_PROXIES < 0:
     raise ImproperlyConfigured("TRUSTED_PROXIES is a number of proxies: 0 or more.")

@@ -1,6 +1,6 @@
 """The referees' and organisers' side of players' entry: confirm an entry, settle a
-dispute, print the table cards (QR code and seat PINs), revoke a table's link — and the service
-worker that keeps the entry pages working offline.
+dispute, lift a table's pause on wrong codes, print the table cards (QR code and seat PINs), revoke
+a table's link — and the service worker that keeps the entry pages working offline.
 
 Referees reach only their tables (``access.match_for_user``); the cards and the revocation are the
 organiser's (``organiser_view``).
@@ -9,6 +9,7 @@ organiser's (``organiser_view``).
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 from django.conf import settings
@@ -21,13 +22,15 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from tournament.errors import USER_ERRORS, user_error_of
-from tournament.matches import player_entry
+from tournament.matches import player_entry, table_codes
 from tournament.matches.models import Match, Round, Table
 from tournament.matches.table_links import table_link_revoke, table_qr_codes, table_tokens, table_url
 from tournament.matches.views import match_for_request, refused_page
 from tournament.parsing import int_or_none
 from tournament.registration.models import Tournament
 from tournament.registration.roles import organiser_view
+
+logger = logging.getLogger(__name__)
 
 
 @require_POST
@@ -63,6 +66,18 @@ def claim_settle(request: HttpRequest, match_id: int, claim_id: int) -> HttpResp
     except USER_ERRORS as error:
         return refused_page(request, match.pk, error)
     messages.success(request, _("Dispute settled."))
+    return redirect("matches:match", match_id=match.pk)
+
+
+@require_POST
+@login_required
+def table_codes_lift(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A referee of the table lifts the pause on its codes (wrong codes past the limit: a guesser, or
+    players who mistyped); every count of the table and its phones starts again."""
+    match = match_for_request(request, match_id)
+    table_codes.code_limit_lift(match_id=match.pk)
+    logger.warning("table codes of match %s lifted by %s", match.pk, request.user)
+    messages.success(request, _("The table's code limit is lifted: the players can identify again."))
     return redirect("matches:match", match_id=match.pk)
 
 

@@ -49,7 +49,9 @@ from tournament.text import DIRECTION_CONTROLS, clean_text
 
 logger = logging.getLogger(__name__)
 
-PIN_DIGITS = 4
+PIN_DIGITS = 6
+"""A seat PIN's length: 10⁶ codes per seat, against some twenty guesses a table allows in a round
+(``table_codes``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,6 @@ import dataclasses
 from typing import Any
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,18 +26,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.errors import USER_ERRORS, UserError, user_error_of
-from tournament.matches import clock, deal_queue, fold, player_entry, selectors, views
+from tournament.matches import clock, deal_queue, fold, player_entry, selectors, table_codes, views
 from tournament.matches.claim_views import web_app_manifest
 from tournament.matches.fold import match_game
 from tournament.matches.models import DealClaim, Match, MatchStatus
 from tournament.matches.player_entry import SeatPlayer
 from tournament.matches.table_links import TableLink, table_link_resolve
 from tournament.parsing import int_or_none
-from tournament.proxies import client_ip
 from tournament.registration.models import EntryMode
 
-IDENTIFY_TRIES = 10
-"""Wrong codes a phone may try per table in ten minutes (a 4-digit PIN is short)."""
+_DEVICE_KEY = "table_device"
+"""Set in a phone's session at its first wrong code, so the session (the device) exists to count it."""
 
 
 def _session_key(match: Match) -> str:
@@ -157,7 +155,10 @@ def _refused(request: HttpRequest, link: TableLink, error: Exception, *, entry_f
     if deal_queue.queued(request):
         return deal_queue.refused(error)
     failure = user_error_of(error)
-    return _render(request, link, status=failure.status, entry_form=entry_form, error=failure.message)
+    response = _render(request, link, status=failure.status, entry_form=entry_form, error=failure.message)
+    for name, value in failure.headers.items():  # Retry-After of a pause on wrong codes
+        response[name] = value
+    return response
 
 
 def _identified(request: HttpRequest, link: TableLink) -> SeatPlayer:
@@ -169,17 +170,21 @@ def _identified(request: HttpRequest, link: TableLink) -> SeatPlayer:
 
 def _identify(request: HttpRequest, link: TableLink, code: str) -> SeatPlayer:
     """The player of the table whose employee number or PIN is ``code``; wrong codes are counted per
-    table and address (a 4-digit PIN is short), and past :data:`IDENTIFY_TRIES` refused for a while."""
-    key = f"table-identify:{link.match.pk}:{client_ip(request)}"
-    cache.add(key, 0, timeout=600)
-    if int(cache.get(key) or 0) >= IDENTIFY_TRIES:
-        raise UserError("too_many_codes", _("Too many wrong codes. Wait ten minutes or ask a referee."), status=429)
-    seat = player_entry.player_identify(match=link.match, code=code)
+    table and per phone, never per address (``table_codes``: past their free codes, each is paused
+    for longer; a referee lifts a table's pause)."""
+
+    def device_start() -> str:  # a session from the first wrong code on: the phone's count is its own
+        request.session[_DEVICE_KEY] = True
+        request.session.save()
+        return str(request.session.session_key)
+
+    seat = table_codes.code_attempt(
+        match_id=link.match.pk,
+        device=request.session.session_key,
+        device_start=device_start,
+        check=lambda: player_entry.player_identify(match=link.match, code=code),
+    )
     if seat is None:
-        try:
-            cache.incr(key)
-        except ValueError:
-            cache.set(key, 1, timeout=600)
         raise UserError("bad_code", _("No player of this table has that employee number or PIN."), status=400)
     return seat
 
@@ -191,7 +196,10 @@ def table_identify(request: HttpRequest, token: str) -> HttpResponse:
     try:
         seat = _identify(request, link, request.POST.get("code", ""))
     except UserError as error:
-        return _render(request, link, status=error.status, error=error.message)
+        response = _render(request, link, status=error.status, error=error.message)
+        for name, value in error.headers.items():  # Retry-After of a pause
+            response[name] = value
+        return response
     request.session[_session_key(link.match)] = seat.player.pk
     return redirect("matches:table", token=link.token)
 

@@ -99,6 +99,7 @@ urlpatterns += [
         "referee/matches/<int:match_id>/claims/<int:claim_id>/confirm/", claim_views.claim_confirm, name="claim_confirm"
     ),
     path("referee/matches/<int:match_id>/claims/<int:claim_id>/settle/", claim_views.claim_settle, name="claim_settle"),
+    path("referee/matches/<int:match_id>/table-codes/lift/", claim_views.table_codes_lift, name="table_codes_lift"),
     path(
         "t/<int:tournament_id>/manage/rounds/<int:round_id>/table-cards/", claim_views.table_cards, name="table_cards"
     ),

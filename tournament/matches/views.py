@@ -10,6 +10,7 @@ htmx the same URLs answer with the fragment to swap, so nothing reloads the whol
 from __future__ import annotations
 
 import math
+import time
 import uuid
 from typing import Any
 
@@ -38,6 +39,7 @@ from tournament.matches import (
     player_entry,
     selectors,
     services,
+    table_codes,
 )
 from tournament.matches.fold import match_game
 from tournament.matches.forms import (
@@ -120,6 +122,9 @@ def match_page_context(
         # the deal the offline queue labels its entry with (static/js/deal_queue.js); the form ignores it
         "entry_number": summary.next_deal["number"] if summary.next_deal else None,
     }
+    if request.user.is_authenticated and player_entry.players_enter(match):  # for the referee to lift a pause
+        limit = table_codes.code_limit_get(match_id=match.pk)
+        context["table_codes"] = {"wrong": limit.wrong, "paused_minutes": math.ceil(limit.wait(time.time()) / 60)}
     context.update(extra)
     return context
 

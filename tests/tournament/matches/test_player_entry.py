@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from tests.factories import english_client, referee, table_match
 from tournament.matches import player_entry as pe
+from tournament.matches import table_codes
 from tournament.matches.models import ClaimStatus, Deal, DealClaim, Match
 from tournament.matches.services import deal_record
 from tournament.matches.table_links import table_token
@@ -177,11 +178,11 @@ def test_auto_confirm_after_n_minutes_unless_disputed():
     assert Deal.objects.filter(match=match).count() == 1
 
 
-def test_seat_pins_are_four_digits_and_identify_the_player():
+def test_seat_pins_are_six_digits_and_identify_the_player():
     match = players_match()
     for seat in pe.table_players(match=match):
         pin = pe.seat_pin(player_id=seat.player.pk)
-        assert len(pin) == 4 and pin.isdigit()
+        assert len(pin) == 6 and pin.isdigit()
         assert pe.player_identify(match=match, code=pin).player == seat.player
         assert pe.player_identify(match=match, code=seat.player.employee_number.lower()).player == seat.player
     assert pe.player_identify(match=match, code="nobody") is None
@@ -295,9 +296,9 @@ def test_wrong_codes_are_limited_on_both_the_identify_and_the_confirm_forms():
     token = table_token(round_=match.round, table_id=match.table_id)
     s = seats(match)
     client = english_client()
-    for _attempt in range(10):
+    for _attempt in range(table_codes.DEVICE_FREE + 1):  # the phone's free wrong codes, and one past them
         assert _page(client, token, "me/", code="0000x").status_code == 400
-    # the right code is refused too now, and so is a confirm with a code
+    # the right code is refused too now (this phone is paused), and so is a confirm with a code
     assert _page(client, token, "me/", code=s["N"].player.employee_number).status_code == 429
     claim = enter(match, s["N"], NS_WINS).claim
     response = client.post(
