@@ -290,3 +290,6 @@ PUBLIC_REBUILD_SECONDS = env.float("PUBLIC_REBUILD_SECONDS", default=3.0)
 # Each worker keeps the public pages' last responses, up to this many megabytes of them, and serves
 # one again while what it was built from is unchanged (tournament.standings.public_responses; 0: off).
 PUBLIC_RESPONSE_CACHE_MB = env.float("PUBLIC_RESPONSE_CACHE_MB", default=64.0)
+# New public responses one client address may add to the shared cache per 10 minutes (each kept 10
+# minutes): a bound on what a client asking ever-new pages (?q=…, ?page=…) can make Redis hold.
+PUBLIC_RESPONSE_NEW_PER_CLIENT = env.int("PUBLIC_RESPONSE_NEW_PER_CLIENT", default=300)

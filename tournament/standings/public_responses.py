@@ -28,6 +28,14 @@ Each response built is also shared through the cache (under a hash of the reques
 ``SHARED_TIMEOUT``): a worker that has no copy of its own, or whose copy no longer holds, takes
 the shared one if that holds (one more round trip), so a page is built by one worker, not by each.
 
+What a client can add is bounded. The key holds the query as the pages read it
+(:data:`PAGE_PARAMETERS`, each once, in a fixed order — and Django is handed that query, not the
+one sent), so ``?utm=1``, ``?utm=2`` … are one response, not one each (300 of them were 14 MB of
+Redis). And a client (:func:`tournament.proxies.client_ip`) adds at most
+``PUBLIC_RESPONSE_NEW_PER_CLIENT`` new shared responses per ``SHARED_TIMEOUT`` (a search or a page
+number of its own each time); past that its pages are built and served, not kept. Rebuilding a
+response already shared (a new version of a page people read) costs no client anything.
+
 A response is kept only if its view said it may be (``response_cacheable``: the public pages'
 fragments and find my table) and nothing while building it made it depend on more than those
 values (``response_uncacheable``: a value one build old served while another builds, a read the
@@ -45,19 +53,21 @@ down nothing is served from here: Django builds every page afresh.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http.cookie import parse_cookie
 
 from tournament.locale import language_chosen
+from tournament.proxies import client_ip
 from tournament.standings.cache import PREFIX
 from tournament.standings.response_reads import Reads, current_reads
 from tournament.standings.shell import plain_visitor
@@ -66,6 +76,14 @@ __all__ = ["PublicResponses", "request_key"]
 
 PUBLIC_PREFIX = "/t/"
 """The public pages live under ``/t/<id>/``; nothing else is looked up here."""
+_PUBLIC_PAGE = re.compile(r"/t/\d+/(?!manage/)")
+"""A public page's path: an event's pages but its organisers' (``/t/<id>/manage/…``)."""
+PAGE_PARAMETERS = ("interval", "page", "q", "rows", "v")
+"""Every query parameter a public page reads (the views of ``tournament.standings``): a response is
+keyed on these alone, and Django is given these alone, so ``?utm=…`` is the same page, never a
+new response to keep."""
+PAGE_PARAMETER_MAX = 200
+"""A longer value is no parameter of a public page (find my table cuts its query far shorter)."""
 KEPT_STATUSES = ("200 ", "204 ")
 SHARED_TIMEOUT = 10 * 60
 """A response shared in the cache is worth something only while it holds, minutes at most during a round."""
@@ -114,11 +132,27 @@ class _KeptResponses:
             self.bytes -= len(dropped.body)
 
 
+def query_read(query_string: str) -> str | None:
+    """The query string as a public page reads it: :data:`PAGE_PARAMETERS` only, each once (its last
+    value, as ``QueryDict.get`` reads it), in a fixed order; None if a value is too long to be one."""
+    values: dict[str, str] = {}
+    for name, value in parse_qsl(query_string, keep_blank_values=True, errors="replace"):
+        if name in PAGE_PARAMETERS:
+            if len(value) > PAGE_PARAMETER_MAX:
+                return None
+            values[name] = value
+    return urlencode(sorted(values.items()))
+
+
 def request_key(environ: dict[str, Any]) -> tuple[Any, ...] | None:
     """What a public page's response is a function of, besides the shared values; None if the
-    request is not one whose response may be kept (not a GET of a public page by a plain visitor)."""
+    request is not one whose response may be kept (not a GET of a public page by a plain visitor).
+    The query counts as the page reads it (:func:`query_read`), not as sent."""
     path = environ.get("PATH_INFO", "")
-    if environ.get("REQUEST_METHOD") != "GET" or not path.startswith(PUBLIC_PREFIX):
+    if environ.get("REQUEST_METHOD") != "GET" or not _PUBLIC_PAGE.match(path):
+        return None
+    query = query_read(environ.get("QUERY_STRING", ""))
+    if query is None:
         return None
     cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
     if not plain_visitor(cookies):
@@ -129,7 +163,7 @@ def request_key(environ: dict[str, Any]) -> tuple[Any, ...] | None:
         environ.get("HTTP_X_FORWARDED_PROTO"),  # the HTTPS redirect may read it
         environ.get("SCRIPT_NAME", ""),
         path,
-        environ.get("QUERY_STRING", ""),
+        query,
         language_chosen(cookies.get(settings.LANGUAGE_COOKIE_NAME)),
         environ.get("HTTP_HX_REQUEST") == "true",
     )
@@ -138,6 +172,25 @@ def request_key(environ: dict[str, Any]) -> tuple[Any, ...] | None:
 def _shared_key(key: tuple[Any, ...]) -> str:
     """Where the workers share a kept response (the request's key, hashed to a short one)."""
     return f"{PREFIX}:response:{hashlib.blake2b(repr(key).encode(), digest_size=16).hexdigest()}"
+
+
+KEY_QUERY = 5
+"""Where the query, as read, stands in :func:`request_key`'s tuple."""
+
+
+def _client_may_add(environ: dict[str, Any]) -> bool:
+    """Whether the client (:func:`tournament.proxies.client_ip`) may add one more new response to
+    the shared cache: at most ``PUBLIC_RESPONSE_NEW_PER_CLIENT`` in each ``SHARED_TIMEOUT`` window,
+    so no client fills Redis with pages nobody else asks for (a new search, a new page number each
+    time); a page asked again is rebuilt in place and costs nothing."""
+    window = int(time.time() // SHARED_TIMEOUT)
+    key = f"{PREFIX}:response-new:{client_ip(environ) or '-'}:{window}"
+    cache.add(key, 0, timeout=2 * SHARED_TIMEOUT)
+    try:
+        count = int(cache.incr(key))
+    except ValueError:  # the window's key expired between add and incr
+        return True
+    return count <= settings.PUBLIC_RESPONSE_NEW_PER_CLIENT
 
 
 StartResponse = Callable[..., Any]
@@ -154,6 +207,7 @@ class PublicResponses:
         key = request_key(environ) if self.kept.max_bytes > 0 else None
         if key is None:
             return self.application(environ, start_response)
+        environ["QUERY_STRING"] = key[KEY_QUERY]  # Django reads what the key says, nothing more
         shared_key = _shared_key(key)
         try:
             kept = self._held(key, shared_key)
@@ -209,7 +263,11 @@ class PublicResponses:
             if hasattr(result, "close"):
                 result.close()
         kept = Kept(status, tuple(headers), body, reads, tuple(reads.keys()))
-        self.kept.put(key, kept)
-        with contextlib.suppress(Exception):  # the cache is down: nothing is read from it either
+        try:
+            if not cache.has_key(shared_key) and not _client_may_add(environ):
+                return [body]  # served, but this client has added its share of new responses
+            self.kept.put(key, kept)
             cache.set(shared_key, kept, timeout=SHARED_TIMEOUT)
+        except Exception:  # the cache is down: nothing is read from it either
+            self.kept.discard(key)
         return [body]
