@@ -127,8 +127,8 @@ def user_error(error: BaseException) -> UserError | None:
     if isinstance(error, ValidationError):
         fields = error.message_dict if hasattr(error, "error_dict") else None
         messages = [message for message in error.messages if message] or [_("The input is not valid.")]
-        code = getattr(error, "code", None)  # set only on a single error (a list or dict has none)
-        return UserError(str(code or "bad_input"), " ".join(messages), fields=fields)
+        single_code = getattr(error, "code", None)  # set only on a single error (a list or dict has none)
+        return UserError(str(single_code or "bad_input"), " ".join(messages), fields=fields)
     return None
 
 
