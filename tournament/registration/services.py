@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import CharField, Max, Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -37,10 +37,20 @@ from tournament.text import direction_control_message, direction_controls
 
 User = AbstractBaseUser | AnonymousUser
 
-NAME_MAX = Player._meta.get_field("name").max_length
-EMPLOYEE_NUMBER_MAX = Player._meta.get_field("employee_number").max_length
-PHONE_MAX = Player._meta.get_field("phone").max_length
-DEPARTMENT_MAX = Department._meta.get_field("name").max_length
+
+
+def _text_max(model: type[Model], name: str) -> int:
+    """The longest text the column ``model.name`` holds."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, CharField) or field.max_length is None:
+        raise TypeError(f"{model.__name__}.{name} is not a text column with a length")
+    return field.max_length
+
+
+NAME_MAX = _text_max(Player, "name")
+EMPLOYEE_NUMBER_MAX = _text_max(Player, "employee_number")
+PHONE_MAX = _text_max(Player, "phone")
+DEPARTMENT_MAX = _text_max(Department, "name")
 PLAYER_FIELD_LABELS = {
     "name": gettext_lazy("Player's name"),
     "employee_number": gettext_lazy("Employee number"),
