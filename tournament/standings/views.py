@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from tournament.games import game_entry
+from tournament.htmx import HtmxHttpRequest
 from tournament.parsing import int_or_none
 from tournament.standings import doudizhu_public
 from tournament.standings.cache import UNREAD, public_cached, public_version_depends, public_versions_get
@@ -95,7 +96,7 @@ def _int_param(request: HttpRequest, name: str, default: int, low: int, high: in
 
 
 def _live_page(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     *,
     overview: TournamentOverview,
     key: str,
@@ -170,7 +171,7 @@ def _live_page(
 
 
 @require_safe
-def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) -> HttpResponse:
+def draw(request: HtmxHttpRequest, tournament_id: int, round_id: int | None = None) -> HttpResponse:
     """The draw of a published round (the current one by default): table, pairs, area, live state."""
     overview = _overview(request, tournament_id, live=False)
     frame = f"s{request.seating_version}"  # type: ignore[attr-defined]
@@ -213,7 +214,7 @@ def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) 
 
 
 @require_safe
-def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def find(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Find my table: part of a name or a whole employee number → table and seat, at once."""
     overview = _overview(request, tournament_id, live=False)
     query = normalise_query(request.GET.get("q", ""))
@@ -245,7 +246,7 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @require_safe
-def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
+def standings(request: HtmxHttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
     """Live standings of a ranked stage with every tie-break column and the movement."""
     markers: dict[str, Any] = {standings_key(stage_id): UNREAD} if stage_id is not None else {}
     overview = _overview(request, tournament_id, live=False, markers=markers)
@@ -302,7 +303,7 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
 
 
 @require_safe
-def bracket(request: HttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
+def bracket(request: HtmxHttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
     """A knockout stage's bracket: the whole tree, byes, winners, live levels, third place."""
     overview = _overview(request, tournament_id, live=False)
     if stage_id is None:
@@ -334,7 +335,7 @@ def bracket(request: HttpRequest, tournament_id: int, stage_id: int | None = Non
 
 
 @require_safe
-def pair(request: HttpRequest, tournament_id: int, pair_id: int) -> HttpResponse:
+def pair(request: HtmxHttpRequest, tournament_id: int, pair_id: int) -> HttpResponse:
     """A pair's page: its players, its ranks, and every match with its deal-by-deal history."""
     overview = _overview(request, tournament_id, live=False)
     if game_entry(overview.game).three_seats:  # a player's rounds and every deal (Dou Dizhu)
@@ -354,7 +355,7 @@ def pair(request: HttpRequest, tournament_id: int, pair_id: int) -> HttpResponse
 
 
 @require_safe
-def match(request: HttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
+def match(request: HtmxHttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
     """A match as it stands: live levels and every deal as the referee entered it."""
     overview = _overview(request, tournament_id, live=False)
     if game_entry(overview.game).three_seats:  # a table of three and its deals (Dou Dizhu)
@@ -378,7 +379,7 @@ def _chunks(items: tuple[Any, ...], size: int, limit: int) -> list[tuple[Any, ..
 
 
 @require_safe
-def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def screen(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Big-screen mode for a projector: large type, advancing between the current round's tables,
     the standings and the brackets every ``interval`` seconds (``?interval=12&rows=10``)."""
     overview = _overview(request, tournament_id)
