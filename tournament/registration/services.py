@@ -13,13 +13,14 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
-from django.db.models import CharField, Max, Model
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.errors import ScoringError
 from scoring.profiles import options_for
+from tournament.bounds import text_max
 from tournament.errors import UserError, scoring_message
 from tournament.games import game_entry
 from tournament.registration.lifecycle import event_write, owned_event, tournament_event
@@ -37,20 +38,10 @@ from tournament.text import direction_control_message, direction_controls
 
 User = AbstractBaseUser | AnonymousUser
 
-
-
-def _text_max(model: type[Model], name: str) -> int:
-    """The longest text the column ``model.name`` holds."""
-    field = model._meta.get_field(name)
-    if not isinstance(field, CharField) or field.max_length is None:
-        raise TypeError(f"{model.__name__}.{name} is not a text column with a length")
-    return field.max_length
-
-
-NAME_MAX = _text_max(Player, "name")
-EMPLOYEE_NUMBER_MAX = _text_max(Player, "employee_number")
-PHONE_MAX = _text_max(Player, "phone")
-DEPARTMENT_MAX = _text_max(Department, "name")
+NAME_MAX = text_max(Player, "name")
+EMPLOYEE_NUMBER_MAX = text_max(Player, "employee_number")
+PHONE_MAX = text_max(Player, "phone")
+DEPARTMENT_MAX = text_max(Department, "name")
 PLAYER_FIELD_LABELS = {
     "name": gettext_lazy("Player's name"),
     "employee_number": gettext_lazy("Employee number"),
