@@ -15,7 +15,7 @@ from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.models import Q
 
-__all__ = ["INT_MAX", "column_checks", "column_max", "column_range"]
+__all__ = ["INT_MAX", "column_checks", "column_max", "column_range", "text_max"]
 
 INT_MAX = 2**31 - 1  # PostgreSQL's ``integer``: ids, versions, table numbers, seeds
 
@@ -32,6 +32,14 @@ def column_range(model: type[models.Model], field: str) -> tuple[int, int]:
 
 def column_max(model: type[models.Model], field: str) -> int:
     return column_range(model, field)[1]
+
+
+def text_max(model: type[models.Model], field: str) -> int:
+    """The longest text the column ``model.field`` holds (its ``max_length``)."""
+    found = model._meta.get_field(field)
+    if not isinstance(found, models.CharField) or found.max_length is None:
+        raise TypeError(f"{model.__name__}.{field} is not a text column with a length")
+    return found.max_length
 
 
 def column_checks(prefix: str, **fields: str) -> list[models.CheckConstraint]:

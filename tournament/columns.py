@@ -7,6 +7,7 @@ here, below the apps, because a game names its own paper score sheet (``tourname
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -30,13 +31,13 @@ class Column:
         return self.zh if language == "zh" else self.en
 
 
-def titles(columns: tuple[Column, ...], language: Language) -> list[str]:
+def titles(columns: Sequence[Column], language: Language) -> list[str]:
     return [column.title(language) for column in columns]
 
 
-def widths(columns: tuple[Column, ...]) -> list[float]:
+def widths(columns: Sequence[Column]) -> list[float]:
     return [column.width for column in columns]
 
 
-def styles(columns: tuple[Column, ...]) -> list[str | None]:
+def styles(columns: Sequence[Column]) -> list[str | None]:
     return [column.style for column in columns]

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import AbstractBaseUser, Group
 from django.db import transaction
 from openpyxl import Workbook
 
@@ -107,8 +108,8 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
             name=DEMO_NAME, rule_profile="timed-40", venue="集团职工活动中心", organiser=organiser
         )
         roster_import(tournament=tournament, file=_roster(rng, pairs), user=organiser)
-        pairs = list(tournament.pairs.order_by("id"))
-        for pair in pairs[:-2]:  # two pairs have not arrived yet
+        entrants = list(tournament.pairs.order_by("id"))
+        for pair in entrants[:-2]:  # two pairs have not arrived yet
             services.pair_check_in(pair=pair)
         referees = list(get_user_model().objects.filter(username__startswith="referee").order_by("username"))
         # Seed 004's shape: Swiss preliminaries (40-minute games), then the top 8 in a knockout
@@ -118,7 +119,7 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
             name="预赛（瑞士移位）",
             format="swiss",
             options={"department_rounds": 1},
-            advance_count=min(8, len(pairs) // 2),
+            advance_count=min(8, len(entrants) // 2),
         )
         for number in range(1, swiss_rounds + 1):
             round_ = round_publish(round_=round_draw(stage=swiss, seed=seed + number, user=organiser), user=organiser)
@@ -145,7 +146,7 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
     return DemoSummary(tournament=tournament, logins=logins, doudizhu=doudizhu)
 
 
-def _assign_referees(round_: Round, referees: list, user: object) -> None:
+def _assign_referees(round_: Round, referees: Sequence[AbstractBaseUser], user: object) -> None:
     tables = round_.matches.exclude(table=None).count()
     round_referees_assign(
         round_=round_,

@@ -127,8 +127,8 @@ def user_error(error: BaseException) -> UserError | None:
     if isinstance(error, ValidationError):
         fields = error.message_dict if hasattr(error, "error_dict") else None
         messages = [message for message in error.messages if message] or [_("The input is not valid.")]
-        code = getattr(error, "code", None)  # set only on a single error (a list or dict has none)
-        return UserError(str(code or "bad_input"), " ".join(messages), fields=fields)
+        single_code = getattr(error, "code", None)  # set only on a single error (a list or dict has none)
+        return UserError(str(single_code or "bad_input"), " ".join(messages), fields=fields)
     return None
 
 
@@ -146,7 +146,8 @@ def user_error_of(error: BaseException) -> UserError:
 def user_error_on_form(form: Any, error: UserError) -> None:
     """Show ``error`` on a bound ``form``: each field's messages on that field when the form has
     it, the rest (or the one message) above the form; the error's code goes with each message."""
-    for field, messages in (error.fields or {None: [error.message]}).items():
+    shown: list[tuple[str | None, Any]] = [*error.fields.items()] if error.fields else [(None, [error.message])]
+    for field, messages in shown:
         target = field if field in form.fields else None
         form.add_error(target, [ValidationError(str(message), code=error.code) for message in messages])
 

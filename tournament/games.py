@@ -115,35 +115,36 @@ class GameEntry:
 
     @property
     def deal_fields(self) -> type[Any]:
-        return _load(self.deal_fields_path)
+        return _load_class(self.deal_fields_path)
 
     @property
     def deal_form(self) -> type[Any]:
-        return _load(self.deal_form_path)
+        return _load_class(self.deal_form_path)
 
     @property
     def correction_form(self) -> type[Any]:
-        return _load(self.correction_form_path)
+        return _load_class(self.correction_form_path)
 
     @property
     def api_deal(self) -> type[Any]:
-        return _load(self.api_deal_path)
+        return _load_class(self.api_deal_path)
 
     @property
     def api_preview(self) -> type[Any]:
-        return _load(self.api_preview_path)
+        return _load_class(self.api_preview_path)
 
     @property
     def api_correction(self) -> type[Any]:
-        return _load(self.api_correction_path)
+        return _load_class(self.api_correction_path)
 
     @property
     def api_preview_output(self) -> type[Any]:
-        return _load(self.api_preview_output_path)
+        return _load_class(self.api_preview_output_path)
 
 
-def _load(path: str) -> Any:
-    return import_string(path)
+def _load_class(path: str) -> type[Any]:
+    loaded: type[Any] = import_string(path)
+    return loaded
 
 
 def _guandan_initial(outcome: dict[str, Any]) -> dict[str, Any]:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -17,6 +16,9 @@ from scoring.levels import level_label
 from scoring.profiles import PROFILE_INFO
 from scoring.tractor import Capture, Infraction
 from tournament.locale import in_ui_language
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 
 def level(value: Any) -> str:
@@ -196,7 +198,7 @@ def rule_value(name: Any, value: Any) -> str:
 # -- Tractor faults (seed 001 §9.1, §17, §18; docs/rules.md §9) -------------------------------------------
 
 
-CAPTURE_LABELS: dict[Capture, Promise] = {
+CAPTURE_LABELS: dict[Capture, StrPromise] = {
     Capture.SINGLE: gettext_lazy("single ×2"),
     Capture.PAIR: gettext_lazy("pair ×3"),
     Capture.TRIPLE: gettext_lazy("triple ×4"),
@@ -207,7 +209,7 @@ CAPTURE_LABELS: dict[Capture, Promise] = {
 """How the defenders captured the bottom (抠底, seed 001 §15), with its multiplier: the entry form's
 choices and every text of a deal."""
 
-INFRACTION_LABELS: dict[Infraction, Promise] = {
+INFRACTION_LABELS: dict[Infraction, StrPromise] = {
     Infraction.EXPOSED_CARD: gettext_lazy("exposed card"),
     Infraction.OUT_OF_TURN: gettext_lazy("out of turn"),
     Infraction.FAILED_THROW: gettext_lazy("failed throw"),

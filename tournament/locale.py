@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
@@ -42,7 +43,7 @@ class ChineseFirstLocaleMiddleware(LocaleMiddleware):
         translation.activate(language_chosen(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)))
         request.LANGUAGE_CODE = translation.get_language()
 
-    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         # The page depends on the language cookie, never on Accept-Language: say so to caches.
         patch_vary_headers(response, ("Cookie",))
         response.headers.setdefault("Content-Language", translation.get_language())

@@ -57,8 +57,12 @@ class AtomicRateThrottle(AnonRateThrottle):
     def get_ident(self, request: Any) -> str:
         return client_ip(request) or ""
 
+    # Set by DRF's constructor from ``rate``: both None when no rate is set.
+    num_requests: int | None
+    duration: int | None
+
     def allow_request(self, request: Any, view: Any) -> bool:
-        if self.rate is None:
+        if self.rate is None or self.num_requests is None or self.duration is None:
             return True
         self.key = self.get_cache_key(request, view)
         if self.key is None:
@@ -68,13 +72,13 @@ class AtomicRateThrottle(AnonRateThrottle):
         self.window_ends = (window + 1) * self.duration
         self.now = now
         key = f"{self.key}:{window}"
-        count = self._count(key)
+        count = self._count(key, timeout=self.duration + 1)
         return count <= self.num_requests
 
-    def _count(self, key: str) -> int:
+    def _count(self, key: str, *, timeout: int) -> int:
         """This request's number in the window (1 for the first)."""
         for _attempt in range(3):
-            self.cache.add(key, 0, timeout=self.duration + 1)
+            self.cache.add(key, 0, timeout=timeout)
             try:
                 return int(self.cache.incr(key))
             except ValueError:  # the window's key expired between add and incr: start it again

@@ -199,8 +199,9 @@ def match_table_move(*, match: Match, table_number: int, user: Any = None) -> li
             other.table = old_table
             history_author(other, user, reason)
             other.save(update_fields=["table"])
+            swapped = () if other.ns_pair_id is None else (other.ns_pair_id,)  # a table of three has no pairs
             warnings.append(
-                DrawWarning.of("tables_swapped", other.ns_pair_id, table=old_table.number if old_table else None)
+                DrawWarning.of("tables_swapped", *swapped, table=old_table.number if old_table else None)
             )
         match.table = table
         history_author(match, user, reason)
@@ -355,7 +356,7 @@ def round_tables_assign(
     matches = round_.matches.filter(table__isnull=False, table__tournament=tournament)
     if by_range:
         last = first if last is None else last
-        if first is None or first < 1 or last < first:
+        if first is None or last is None or first < 1 or last < first:
             raise UserError.of_fields({"last": _("Give a range of table numbers, lowest first.")}, code="invalid_range")
         matches = matches.filter(table__number__range=(first, last))
         missing = {"first": _("No table of this round is in that range.")}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -11,11 +11,15 @@ from tournament.audit import REASON_MAX
 from tournament.bounds import INT_MAX, column_max
 from tournament.draw.pairing import Referee
 from tournament.draw.stages import BRACKET_FIXED, BRACKET_REDRAW
+from tournament.form_fields import choice_field
 from tournament.matches.models import Round, RoundEntry, Stage, StageFormat, Table
 from tournament.registration.forms import profile_choices
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
-def _profile_choices() -> list[tuple[str, str]]:
+
+def _profile_choices() -> list[tuple[str, StrOrPromise]]:
     return [("", _("The tournament's rules")), *profile_choices()]
 
 
@@ -113,7 +117,7 @@ class SwapForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        numbers = {data.get("first"), data.get("second")} - {None}
+        numbers = {number for number in (data.get("first"), data.get("second")) if number is not None}
         if numbers:
             seated = set(
                 RoundEntry.objects.filter(round=self.round, pair_id__in=numbers).values_list("pair_id", flat=True)
@@ -166,7 +170,7 @@ class AdvanceForm(forms.Form):
 
     def __init__(self, *args: Any, stages: list[tuple[int, str]], pairs: list[tuple[int, str]], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["next_stage"].choices = stages
+        choice_field(self, "next_stage").choices = stages
         choices = [("", "—"), *pairs]
         for k in range(1, self.OVERRIDES + 1):
             self.fields[f"out_{k}"] = forms.TypedChoiceField(
@@ -254,7 +258,7 @@ class TablesByHandForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.referee_users = {user.pk: user for user in referees}
         # "Nobody" is a choice of its own, not the default: a forgotten choice must not remove referees.
-        self.fields["referee"].choices = [
+        choice_field(self, "referee").choices = [
             ("", _("— choose —")),
             (0, _("Nobody (remove the referee)")),
             *((user.pk, user.get_full_name() or user.get_username()) for user in referees),
@@ -289,23 +293,21 @@ class AdvancementFlagForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
 
 
+ROUND_FLAG_CHOICES = [
+    ("redraw", _("Draw the round again from the corrected standings (only before any result)")),
+    ("keep", _("Keep the round as drawn")),
+]
+
+
 class RoundFlagForm(forms.Form):
     """The organiser's answer to a round drawn from standings a correction changed
     (``round_flags.round_flag_resolve``)."""
 
-    choice = forms.ChoiceField(
-        label=_("What to do"),
-        choices=[
-            ("redraw", _("Draw the round again from the corrected standings (only before any result)")),
-            ("keep", _("Keep the round as drawn")),
-        ],
-        widget=forms.RadioSelect,
-    )
+    choice = forms.ChoiceField(label=_("What to do"), choices=ROUND_FLAG_CHOICES, widget=forms.RadioSelect)
     reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
 
     def __init__(self, *args: Any, played: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if played:  # a round with results can only be kept (``round_flag_resolve`` refuses a redraw)
-            choices = [choice for choice in self.fields["choice"].choices if choice[0] == "keep"]
-            self.fields["choice"].choices = choices
+            choice_field(self, "choice").choices = [choice for choice in ROUND_FLAG_CHOICES if choice[0] == "keep"]
             self.fields["choice"].initial = "keep"

@@ -6,7 +6,7 @@ Cuts are typed as the organiser says them: "1:18, 2:9" (after round 1 keep 18, a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -17,8 +17,11 @@ from tournament.draw.three_seats import MAX_ROUNDS
 from tournament.matches.models import Stage, StageFormat
 from tournament.parsing import int_or_none
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
-def _profile_choices() -> list[tuple[str, str]]:
+
+def _profile_choices() -> list[tuple[str, StrOrPromise]]:
     return choices()
 
 

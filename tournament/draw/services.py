@@ -189,7 +189,7 @@ def stage_bracket(*, stage: Stage) -> KnockoutBracket | None:
     record = stage.options.get("bracket_record")
     if not _is_fixed_bracket(stage) or not record:
         return None
-    departments: dict[int, set[int]] = defaultdict(set)
+    departments: dict[int | str, set[int]] = defaultdict(set)
     if int(record.get("options", {}).get("department_rounds", 0)) >= 1:
         for pair_id, department_id in PairMember.objects.filter(pair_id__in=record["seeds"]).values_list(
             "pair_id", "player__department_id"
@@ -214,6 +214,7 @@ def stage_bracket_winners(*, stage: Stage) -> dict[MatchRef, int | None]:
         for number, slot, ns, ew, winner in rows.values_list(
             "round__number", "bracket_slot", "ns_pair_id", "ew_pair_id", "winner"
         )
+        if slot is not None  # always: filtered on a slot
     }
 
 
@@ -405,9 +406,9 @@ def round_write(*, round_: Round, draw: Draw) -> None:
     Match.objects.bulk_create(matches)
     entries = []
     for match in matches:
-        entries.append(RoundEntry(round=round_, pair_id=match.ns_pair_id, match=match, side="NS"))
-        if match.ew_pair_id is not None:
-            entries.append(RoundEntry(round=round_, pair_id=match.ew_pair_id, match=match, side="EW"))
+        for pair_id, side in ((match.ns_pair_id, "NS"), (match.ew_pair_id, "EW")):
+            if pair_id is not None:  # E/W is empty for a bye
+                entries.append(RoundEntry(round=round_, pair_id=pair_id, match=match, side=side))
     RoundEntry.objects.bulk_create(entries)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -192,6 +192,7 @@ def stage_entrants(*, stage: Stage, pair_ids: list[int] | None = None) -> list[E
     ):
         seats[pair_id].append(side)
     advanced = _advanced_seeds(stage)
+    seeds: Mapping[int, int | None]
     if advanced:
         seeds = advanced
         if not opponents and not byes:

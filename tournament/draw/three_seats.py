@@ -47,8 +47,16 @@ def points_stage_options(options: Mapping[str, Any]) -> dict[str, str]:
     last_keep = None
     for cut in cuts:
         after, keep = (cut.get("after_round"), cut.get("keep")) if isinstance(cut, Mapping) else (None, None)
-        whole = all(isinstance(v, int) and not isinstance(v, bool) for v in (after, keep))
-        if not whole or after < 1 or keep < 3 or after in seen or (isinstance(rounds, int) and after >= rounds):
+        if (
+            not isinstance(after, int)
+            or not isinstance(keep, int)
+            or isinstance(after, bool)
+            or isinstance(keep, bool)
+            or after < 1
+            or keep < 3
+            or after in seen
+            or (isinstance(rounds, int) and after >= rounds)
+        ):
             errors["cuts"] = _(
                 "Each cut is after a round before the stage's last and keeps at least 3 players, once per round."
             )
@@ -91,9 +99,9 @@ def three_seat_players(*, stage: Stage, pair_ids: list[int]) -> tuple[list[Three
     last = max(rounds.values(), default=0)
     mates: dict[int, set[int]] = defaultdict(set)
     last_mates: dict[int, set[int]] = defaultdict(set)
-    for match_id, players in tables.items():
-        for player in players:
-            others = {other for other in players if other != player}
+    for match_id, seated in tables.items():
+        for player in seated:
+            others = {other for other in seated if other != player}
             mates[player] |= others
             if rounds[match_id] == last:
                 last_mates[player] |= others

@@ -104,7 +104,7 @@ def _stage_page(
     bracket = services.stage_bracket(stage=stage)
     seeds: list[Any] = []
     if bracket is not None:
-        names = dict(tournament.pairs.filter(pk__in=bracket.seeds).values_list("id", "name"))
+        names: dict[int | str, str] = dict(tournament.pairs.filter(pk__in=bracket.seeds).values_list("id", "name"))
         seeds = [(number, names.get(pair_id, pair_id)) for number, pair_id in enumerate(bracket.seeds, start=1)]
     advanced = stage.options.get("advancement")
     return render(

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
 from scoring.standings import assign_tiers
+from tournament.bounds import text_max
 from tournament.errors import UserError
 from tournament.exports.models import PrizeRanking, PrizeTier
 from tournament.exports.selectors import PairCard, pair_cards
@@ -31,7 +32,7 @@ from tournament.registration.models import Tournament
 from tournament.registration.text import clean_text
 from tournament.standings.selectors import StageStandings, stage_ranking_get
 
-TIER_NAME_MAX = PrizeTier._meta.get_field("name").max_length
+TIER_NAME_MAX = text_max(PrizeTier, "name")
 LOTS_SEED_BOUND = 2**31
 
 

@@ -18,9 +18,10 @@ logger = logging.getLogger(__name__)
 
 
 def _file_deleted(sender: Any, instance: ExportJob, **kwargs: Any) -> None:
-    if not instance.file:
+    name = instance.file.name
+    if not name:  # no file
         return
-    storage, name = instance.file.storage, instance.file.name
+    storage = instance.file.storage
 
     def delete() -> None:
         try:

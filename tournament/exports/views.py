@@ -32,6 +32,7 @@ from tournament.exports.round_sheets import (
     score_sheets_build,
 )
 from tournament.exports.services import export_job_start
+from tournament.htmx import HtmxHttpRequest
 from tournament.locale import ui_is_chinese
 from tournament.matches.models import Round, Table
 from tournament.matches.table_links import table_qr_codes
@@ -89,7 +90,7 @@ def export_home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 @organiser_view
-def export_job_detail(request: HttpRequest, tournament: Tournament, job_id: int) -> HttpResponse:
+def export_job_detail(request: HtmxHttpRequest, tournament: Tournament, job_id: int) -> HttpResponse:
     """The job with its progress bar; htmx polls the status part until it is done or failed."""
     job = get_object_or_404(ExportJob.objects.filter(tournament=tournament).select_related("round__stage"), pk=job_id)
     template = "exports/_job_status.html" if request.htmx else "exports/job.html"

@@ -25,7 +25,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from decimal import Decimal
 from io import BytesIO
@@ -66,39 +66,35 @@ def _thin() -> Side:
     return Side(style="thin", color="808080")
 
 
-# Named cell styles. Each entry sets attributes on a write-only cell, and openpyxl turns that into a
-# style id of the workbook (shared by every sheet).
-STYLES: Mapping[str, Callable[[WriteOnlyCell], None]] = MappingProxyType(
+# Named cell styles: the attributes each sets on a write-only cell, which openpyxl turns into a style
+# id of the workbook (shared by every sheet).
+_GRID = Border(left=_thin(), right=_thin(), top=_thin(), bottom=_thin())
+_HEADER_FILL = PatternFill("solid", fgColor="EDEDED")
+STYLES: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     {
-        "header": lambda c: (
-            setattr(c, "font", Font(bold=True)),
-            setattr(c, "fill", PatternFill("solid", fgColor="EDEDED")),
-            setattr(c, "alignment", Alignment(vertical="center", wrap_text=True)),
-            setattr(c, "border", Border(bottom=_thin())),
-        ),
-        "datetime": lambda c: setattr(c, "number_format", "yyyy-mm-dd hh:mm"),
-        "date": lambda c: setattr(c, "number_format", "yyyy-mm-dd"),
-        "decimal1": lambda c: (
-            setattr(c, "number_format", "0.0"),
-            setattr(c, "alignment", Alignment(horizontal="center")),
-        ),
+        "header": {
+            "font": Font(bold=True),
+            "fill": _HEADER_FILL,
+            "alignment": Alignment(vertical="center", wrap_text=True),
+            "border": Border(bottom=_thin()),
+        },
+        "datetime": {"number_format": "yyyy-mm-dd hh:mm"},
+        "date": {"number_format": "yyyy-mm-dd"},
+        "decimal1": {"number_format": "0.0", "alignment": Alignment(horizontal="center")},
         # A number is centred in its column: right-aligned it runs into the left-aligned text of the
         # next column ("12张伟 / 李娜") on screen and on paper.
-        "number": lambda c: setattr(c, "alignment", Alignment(horizontal="center")),
-        "quoted": lambda c: setattr(c, "quotePrefix", True),
-        "title": lambda c: setattr(c, "font", Font(bold=True, size=14)),
-        "label": lambda c: setattr(c, "font", Font(bold=True)),
-        "note": lambda c: setattr(c, "font", Font(size=9)),
-        "grid": lambda c: (
-            setattr(c, "border", Border(left=_thin(), right=_thin(), top=_thin(), bottom=_thin())),
-            setattr(c, "alignment", Alignment(horizontal="center", vertical="center")),
-        ),
-        "grid_header": lambda c: (
-            setattr(c, "font", Font(bold=True)),
-            setattr(c, "fill", PatternFill("solid", fgColor="EDEDED")),
-            setattr(c, "border", Border(left=_thin(), right=_thin(), top=_thin(), bottom=_thin())),
-            setattr(c, "alignment", Alignment(horizontal="center", vertical="center", wrap_text=True)),
-        ),
+        "number": {"alignment": Alignment(horizontal="center")},
+        "quoted": {"quotePrefix": True},
+        "title": {"font": Font(bold=True, size=14)},
+        "label": {"font": Font(bold=True)},
+        "note": {"font": Font(size=9)},
+        "grid": {"border": _GRID, "alignment": Alignment(horizontal="center", vertical="center")},
+        "grid_header": {
+            "font": Font(bold=True),
+            "fill": _HEADER_FILL,
+            "border": _GRID,
+            "alignment": Alignment(horizontal="center", vertical="center", wrap_text=True),
+        },
     }
 )
 
@@ -239,7 +235,8 @@ class StreamedSheet(WriteOnlyWorksheet):
         found = self._styles.get(name)
         if found is None:
             cell = WriteOnlyCell(self)
-            STYLES[name](cell)
+            for attribute, value in STYLES[name].items():
+                setattr(cell, attribute, value)
             found = self._styles[name] = f' s="{cell.style_id}"'
         return found
 
@@ -256,7 +253,7 @@ class StreamedSheet(WriteOnlyWorksheet):
 
     # -- rows -----------------------------------------------------------------------------------
 
-    def append(self, values: Sequence[Any], *, height: float | None = None) -> None:  # type: ignore[override]
+    def append(self, values: Sequence[Any], *, height: float | None = None) -> None:
         """Write the next row; ``height`` in points (e.g. room to write by hand on a score sheet)."""
         if self._done:
             raise WorkbookAlreadySaved("The sheet has been saved.")

@@ -8,9 +8,10 @@ board is a link to share; htmx polls the same URL every 15 seconds and swaps the
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 
+from tournament.htmx import HtmxHttpRequest
 from tournament.matches import access, board, clock, player_entry
 from tournament.parsing import int_or_none
 
@@ -18,18 +19,17 @@ POLL_SECONDS = 15
 
 
 @login_required
-def progress_board(request: HttpRequest, tournament_id: int, round_id: int) -> HttpResponse:
+def progress_board(request: HtmxHttpRequest, tournament_id: int, round_id: int) -> HttpResponse:
     round_ = clock.round_as_of(
         access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
     )
-    filters = {
-        "area": request.GET.get("area", "")[:40],
-        "referee_id": int_or_none(request.GET.get("referee")),
-        "state": request.GET.get("state", "") if request.GET.get("state") in board.STATE_NAMES else "",
-        "sort": request.GET.get("sort", "table") if request.GET.get("sort") in dict(board.SORTS) else "table",
-    }
+    area = request.GET.get("area", "")[:40]
+    referee_id = int_or_none(request.GET.get("referee"))
+    state = request.GET.get("state", "") if request.GET.get("state") in board.STATE_NAMES else ""
+    sort = request.GET.get("sort", "table") if request.GET.get("sort") in dict(board.SORTS) else "table"
+    filters = {"area": area, "referee_id": referee_id, "state": state, "sort": sort}
     page = int_or_none(request.GET.get("page"), low=1) or 1
-    result = board.round_board(round_=round_, page=page, **filters)
+    result = board.round_board(round_=round_, page=page, area=area, referee_id=referee_id, state=state, sort=sort)
     query = request.GET.copy()
     query.pop("page", None)
     state_links = []

@@ -10,7 +10,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
@@ -18,6 +18,7 @@ from scoring.cards import CardError, classify
 from scoring.cards_beats import beats
 from scoring.levels import level_label
 from tournament.errors import scoring_message
+from tournament.htmx import HtmxHttpRequest
 from tournament.locale import in_ui_language
 from tournament.matches.selectors import card_rules
 from tournament.parsing import int_or_none
@@ -37,7 +38,7 @@ class CardDisputeForm(forms.Form):
 
 
 @login_required
-def card_dispute(request: HttpRequest) -> HttpResponse:
+def card_dispute(request: HtmxHttpRequest) -> HttpResponse:
     """Classify a play and, given the previous play, say whether it beats it."""
     if not user_may_use_referee_tools(request.user):
         raise Http404

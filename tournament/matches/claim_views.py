@@ -22,6 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from tournament.errors import USER_ERRORS, user_error_of
+from tournament.htmx import HtmxHttpRequest
 from tournament.matches import player_entry, table_codes
 from tournament.matches.models import Match, Round, Table
 from tournament.matches.table_links import table_link_revoke, table_qr_codes, table_tokens, table_url
@@ -35,7 +36,7 @@ logger = logging.getLogger(__name__)
 
 @require_POST
 @login_required
-def claim_confirm(request: HttpRequest, match_id: int, claim_id: int) -> HttpResponse:
+def claim_confirm(request: HtmxHttpRequest, match_id: int, claim_id: int) -> HttpResponse:
     """A referee confirms a player's entry (either players' mode)."""
     match = match_for_request(request, match_id)
     try:
@@ -50,7 +51,7 @@ def claim_confirm(request: HttpRequest, match_id: int, claim_id: int) -> HttpRes
 
 @require_POST
 @login_required
-def claim_settle(request: HttpRequest, match_id: int, claim_id: int) -> HttpResponse:
+def claim_settle(request: HtmxHttpRequest, match_id: int, claim_id: int) -> HttpResponse:
     """A referee settles a dispute: one version recorded (or neither), with a reason."""
     match = match_for_request(request, match_id)
     try:
@@ -93,6 +94,8 @@ def table_cards(request: HttpRequest, tournament: Tournament, round_id: int) -> 
     cards = []
     matches = Match.objects.filter(round=round_, table__isnull=False).select_related("table", "ns_pair", "ew_pair")
     for match in matches.order_by("table__number"):
+        if match.table_id is None:  # never: filtered on a table
+            continue
         cards.append(
             {
                 "match": match,

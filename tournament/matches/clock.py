@@ -250,7 +250,11 @@ def matches_as_of(matches: Sequence[Match], *, now: datetime | None = None) -> l
     shown = [_unsaved_copy(match) if match_time_due(match, now=now) else match for match in matches]
     due = [copied for copied, match in zip(shown, matches, strict=True) if copied is not match]
     if due:
-        matches_refold(matches=due, change=lambda match, entered: time_call_due(match, now=now, deals_entered=entered))
+
+        def call_time(match: Match, entered: int) -> None:
+            time_call_due(match, now=now, deals_entered=entered)
+
+        matches_refold(matches=due, change=call_time)
     return shown
 
 

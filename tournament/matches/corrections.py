@@ -140,14 +140,15 @@ def match_dependents(*, match: Match) -> MatchDependents:
     later = Round.objects.filter(stage=stage, number__gt=match.round.number).order_by("number")
     later_rounds = tuple(later.values_list("number", flat=True))
     later_stages = []
-    for later in Stage.objects.filter(tournament_id=stage.tournament_id, order__gt=stage.order).order_by("order"):
-        advancement = later.options.get("advancement") or {}
+    for later_stage in Stage.objects.filter(tournament_id=stage.tournament_id, order__gt=stage.order).order_by("order"):
+        advancement = later_stage.options.get("advancement") or {}
         if isinstance(advancement, dict) and advancement.get("from_stage") == stage.pk:
-            later_stages.append(DependentStage(later.pk, later.name, later.rounds.exists()))
+            later_stages.append(DependentStage(later_stage.pk, later_stage.name, later_stage.rounds.exists()))
     successors = tuple(_dependent(item, started=_started(item)) for item in _successors(match))
     answers: dict[str, Any] = {}
     for _receiver, answer in match_dependents_read.send(sender=Match, match=match):
-        answers.update(answer or {})
+        if isinstance(answer, dict):  # a receiver answers a dict, or None for nothing
+            answers.update(answer)
     return MatchDependents(
         stage_name=stage.name,
         later_rounds=later_rounds,
@@ -173,7 +174,8 @@ def correction_open(*, match: Match, reason: str, user: Any, dependents: MatchDe
     before it is reopened: the later rounds' standings are those they were drawn from)."""
     before = _result_of(match)
     for _receiver, kept in correction_opening.send(sender=Match, match=match):
-        before.update(kept or {})
+        if isinstance(kept, dict):  # a receiver answers a dict, or None for nothing
+            before.update(kept)
     row = Correction(
         match=match,
         reason=reason,

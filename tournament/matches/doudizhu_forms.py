@@ -57,7 +57,8 @@ class DoudizhuDealFields(DealEntryFields):
         return [self[name] for name in names]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # Django's: the cleaned data, kept on the form
+        data = self.cleaned_data
         counted = [data.get(f"cards_left_{seat.lower()}") for seat in THREE_SEATS]
         if any(value is not None for value in counted):
             if any(value is None for value in counted):

@@ -216,7 +216,7 @@ def fold_store(
 
 
 def _fold_apply(
-    match: Match, *, deals: Sequence[Deal], adjustments: Sequence[Adjustment], fold: Fold
+    match: Match, *, deals: Sequence[Deal], adjustments: Sequence[Adjustment], fold: Fold | TableFold
 ) -> tuple[list[Deal], list[Adjustment]]:
     """Put ``fold`` on the match, its deals and adjustments in memory; the deals and adjustments it
     changed, for the caller to store."""
@@ -282,7 +282,8 @@ def matches_refold(
         deals_of[deal.match_id].append(deal)
     adjustments_of: dict[int, list[Adjustment]] = defaultdict(list)
     for row in Adjustment.objects.filter(match_id__in=ids).order_by("created_at", "id"):
-        adjustments_of[row.match_id].append(row)
+        if row.match_id is not None:  # always: filtered by match
+            adjustments_of[row.match_id].append(row)
     changed_deals: list[Deal] = []
     changed_adjustments: list[Adjustment] = []
     for match in matches:

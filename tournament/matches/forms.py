@@ -11,6 +11,7 @@ from scoring.tractor import Infraction
 from tournament import labels
 from tournament.audit import REASON_MAX
 from tournament.bounds import column_max
+from tournament.form_fields import choice_field
 from tournament.labels import CAPTURE_LABELS, INFRACTION_LABELS
 from tournament.matches.models import AdjustmentKind, Match
 from tournament.matches.selectors import guandan_outcome, parse_taps, taps_complete
@@ -113,10 +114,11 @@ class TractorDealFields(DealEntryFields):
         super().__init__(*args, next_deal=next_deal, **kwargs)
         sides = [("NS", str(_("N/S"))), ("EW", str(_("E/W")))]
         seats = [(seat, labels.seat_name(seat)) for seat in ("N", "E", "S", "W")]
-        self.fields["declarer"].choices = [("", "—"), *sides, *seats]
-        self.fields["capture"].choices = [("", "—"), *[(c.value, label) for c, label in CAPTURE_LABELS.items()]]
-        self.fields["revoke"].choices = [("", "—"), *sides]
-        self.fields["wrong_count"].choices = [("", "—"), *sides, ("both", str(_("both sides (the deal is replayed)")))]
+        choice_field(self, "declarer").choices = [("", "—"), *sides, *seats]
+        choice_field(self, "capture").choices = [("", "—"), *[(c.value, label) for c, label in CAPTURE_LABELS.items()]]
+        choice_field(self, "revoke").choices = [("", "—"), *sides]
+        both = ("both", str(_("both sides (the deal is replayed)")))
+        choice_field(self, "wrong_count").choices = [("", "—"), *sides, both]
         for side in SIDES:
             for infraction, label in INFRACTION_LABELS.items():
                 self.fields[self.penalty_field(side, infraction)] = forms.IntegerField(
@@ -140,7 +142,8 @@ class TractorDealFields(DealEntryFields):
         return [self[name] for name in names]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # Django's: the cleaned data, kept on the form
+        data = self.cleaned_data
         if not data.get("declarer") and not self.rotation:
             self.add_error("declarer", _("Who declares the first deal (抢庄)?"))
         if (data.get("bottom_points") is None) != (not data.get("capture")):
@@ -216,7 +219,7 @@ class LateArrivalForm(VersionForm):
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.match = match
-        self.fields["side"].choices = _sides(match)
+        choice_field(self, "side").choices = _sides(match)
 
     def clean_kind(self) -> str:
         return AdjustmentKind.LATE_ARRIVAL
@@ -250,8 +253,9 @@ class AdjustmentForm(VersionForm):
         if match.three_seats:  # a player at a seat; late or absent (docs/rules.md §10), nothing else folds
             self.seats = {row.seat: row.pair for row in match.seats.select_related("pair")}
             self.fields["side"].label = _("Player")
-            self.fields["side"].choices = [(seat, f"{seat}: {pair}") for seat, pair in sorted(self.seats.items())]
-            self.fields["kind"].choices = [
+            seats = sorted(self.seats.items())
+            choice_field(self, "side").choices = [(seat, f"{seat}: {pair}") for seat, pair in seats]
+            choice_field(self, "kind").choices = [
                 (AdjustmentKind.LATE_ARRIVAL, _("Late arrival")),
                 (AdjustmentKind.FORFEIT, _("No-show (forfeits the round)")),
                 (AdjustmentKind.PENALTY, _("Point penalty")),
@@ -262,15 +266,16 @@ class AdjustmentForm(VersionForm):
             )
             del self.fields["absent_player"], self.fields["levels"]
             return
-        self.fields["side"].choices = [*_sides(match), (self.BOTH, _("Both pairs (forfeit)"))]
-        players = [("", "—")]
+        choice_field(self, "side").choices = [*_sides(match), (self.BOTH, _("Both pairs (forfeit)"))]
+        players: list[tuple[int | str, str]] = [("", "—")]
         for pair in (match.ns_pair, match.ew_pair):
             if pair is not None:
                 players += [(player.pk, f"{player.name} ({pair})") for player in pair.players.all()]
-        self.fields["absent_player"].choices = players
+        choice_field(self, "absent_player").choices = players
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # Django's: the cleaned data, kept on the form
+        data = self.cleaned_data
         if self.match.three_seats:  # a point penalty is points off one player (docs/rules.md §7)
             penalty = data.get("kind") == AdjustmentKind.PENALTY
             if penalty and not data.get("points"):

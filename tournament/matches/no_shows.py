@@ -80,7 +80,11 @@ def round_no_shows(*, round_: Round, now: datetime | None = None) -> NoShowOffer
     tables = [
         NoShow(
             match=match,
-            absent=tuple(pair for pair in (match.ns_pair, match.ew_pair) if pair.status != PairStatus.CHECKED_IN),
+            absent=tuple(
+                pair
+                for pair in (match.ns_pair, match.ew_pair)
+                if pair is not None and pair.status != PairStatus.CHECKED_IN
+            ),
         )
         for match in matches
     ]

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.errors import USER_ERRORS, UserError, user_error_of
+from tournament.htmx import HtmxHttpRequest
 from tournament.matches import clock, deal_queue, fold, player_entry, selectors, table_codes, views
 from tournament.matches.claim_views import web_app_manifest
 from tournament.matches.fold import match_game
@@ -123,7 +124,7 @@ def _context(
     return context
 
 
-def _render(request: HttpRequest, link: TableLink, *, status: int = 200, **kwargs: Any) -> HttpResponse:
+def _render(request: HtmxHttpRequest, link: TableLink, *, status: int = 200, **kwargs: Any) -> HttpResponse:
     link.match.refresh_from_db()
     context = _context(request, link, **kwargs)
     if request.htmx and request.GET.get("panel") == "entry":
@@ -134,14 +135,14 @@ def _render(request: HttpRequest, link: TableLink, *, status: int = 200, **kwarg
     return render(request, template, context, status=status)
 
 
-def table(request: HttpRequest, token: str) -> HttpResponse:
+def table(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The table's page: its match, the deals, the entries awaiting confirmation, and — for an
     identified player at an event where players enter — the same tap entry as the referees'."""
     return _render(request, _link(token))
 
 
 def _answer(
-    request: HttpRequest, link: TableLink, *, replayed: bool, message: str, number: int | None = None
+    request: HtmxHttpRequest, link: TableLink, *, replayed: bool, message: str, number: int | None = None
 ) -> HttpResponse:
     if deal_queue.queued(request):
         return deal_queue.accepted(replayed=replayed, message=message, number=number)
@@ -151,7 +152,7 @@ def _answer(
     return redirect("matches:table", token=link.token)
 
 
-def _refused(request: HttpRequest, link: TableLink, error: Exception, *, entry_form: Any = None) -> HttpResponse:
+def _refused(request: HtmxHttpRequest, link: TableLink, error: Exception, *, entry_form: Any = None) -> HttpResponse:
     if deal_queue.queued(request):
         return deal_queue.refused(error)
     failure = user_error_of(error)
@@ -190,7 +191,7 @@ def _identify(request: HttpRequest, link: TableLink, code: str) -> SeatPlayer:
 
 
 @require_POST
-def table_identify(request: HttpRequest, token: str) -> HttpResponse:
+def table_identify(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A player of the table says who they are (employee number or seat PIN)."""
     link = _link(token)
     try:
@@ -219,7 +220,7 @@ def _entered_outcome(request: HttpRequest, link: TableLink) -> tuple[Any, dict[s
 
 
 @require_POST
-def table_deal(request: HttpRequest, token: str) -> HttpResponse:
+def table_deal(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A player enters a deal: it waits for the other side's confirmation."""
     link = _link(token)
     form, outcome = _entered_outcome(request, link)
@@ -248,7 +249,7 @@ def _claim(link: TableLink, claim_id: int) -> DealClaim:
 
 
 @require_POST
-def table_confirm(request: HttpRequest, token: str, claim_id: int) -> HttpResponse:
+def table_confirm(request: HtmxHttpRequest, token: str, claim_id: int) -> HttpResponse:
     """An opponent confirms an entry: on their own phone, or on this one handed across with their code."""
     link = _link(token)
     try:
@@ -264,7 +265,7 @@ def table_confirm(request: HttpRequest, token: str, claim_id: int) -> HttpRespon
     return _answer(request, link, replayed=answer.replayed, message=message, number=claim.number)
 
 
-def table_dispute(request: HttpRequest, token: str, claim_id: int) -> HttpResponse:
+def table_dispute(request: HtmxHttpRequest, token: str, claim_id: int) -> HttpResponse:
     """The other side says an entry is wrong and enters its own version (the same entry)."""
     link = _link(token)
     try:
@@ -288,7 +289,7 @@ def table_dispute(request: HttpRequest, token: str, claim_id: int) -> HttpRespon
 
 
 @require_POST
-def table_withdraw(request: HttpRequest, token: str, claim_id: int) -> HttpResponse:
+def table_withdraw(request: HtmxHttpRequest, token: str, claim_id: int) -> HttpResponse:
     link = _link(token)
     try:
         claim = _claim(link, claim_id)

@@ -44,7 +44,7 @@ def _keep_link(request: HttpRequest, referee: Referee, issued: services.IssuedLi
 
 def _take_link(request: HttpRequest, referee: Referee) -> str | None:
     links = dict(request.session.get(_SESSION_KEY, {}))
-    token = links.pop(str(referee.pk), None)
+    token: str | None = links.pop(str(referee.pk), None)
     if token is not None:
         request.session[_SESSION_KEY] = links
     return token
@@ -191,8 +191,8 @@ def referee_sign_in(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         try:
             user = services.referee_link_redeem(token=token)
-        except UserError as error:
-            context = {"error": error.message, "link": link}
+        except UserError as refused:
+            context = {"error": refused.message, "link": link}
             return render(request, "matches/referee_sign_in.html", context, status=400)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("matches:referee_home")

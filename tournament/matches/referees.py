@@ -63,7 +63,9 @@ def _clean(text: str) -> str:
 
 
 def _check_unique(*, tournament: Tournament, name: str, phone: str, employee_number: str, exclude: int | None) -> None:
-    others = Referee.objects.filter(tournament=tournament).exclude(pk=exclude)
+    others = Referee.objects.filter(tournament=tournament)
+    if exclude is not None:
+        others = others.exclude(pk=exclude)
     errors: dict[str, str] = {}
     if others.filter(name=name).exists():
         errors["name"] = _("This event already has a referee of that name.")
@@ -253,7 +255,7 @@ def referee_list(*, tournament: Tournament) -> list[Referee]:
         user__assignments__round__status__in=ACTIVE_ROUND,
         user__assignments__round__stage__tournament=tournament,
     )
-    referees = list(
+    referees: list[Referee] = list(
         Referee.objects.filter(tournament=tournament)
         .annotate(tables_now=Count("user__assignments", filter=now))
         .select_related("user")

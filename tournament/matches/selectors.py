@@ -39,6 +39,7 @@ from tournament.matches.models import (
     Match,
     MatchStatus,
     RefereeAssignment,
+    Round,
     RoundEntry,
     RoundStatus,
     StageFormat,
@@ -225,11 +226,11 @@ def referee_tables(*, user: Any) -> QuerySet[Match]:
 class RoundTablesGroup:
     """A referee's tables of one round, under the event's name and the round."""
 
-    round: Any
-    rows: list[MatchSummary]
+    round: Round
+    rows: list[MatchSummary | TableSummary]
 
 
-def referee_table_groups(*, rows: Sequence[MatchSummary]) -> list[RoundTablesGroup]:
+def referee_table_groups(*, rows: Sequence[MatchSummary | TableSummary]) -> list[RoundTablesGroup]:
     """``rows`` (in ``referee_tables`` order: event, round, table) grouped round by round."""
     groups: list[RoundTablesGroup] = []
     for row in rows:
@@ -447,7 +448,7 @@ def round_knockout_pairs(*, round_: Any) -> int | None:
     kept on the round object."""
     cached = getattr(round_, "_knockout_pairs", False)
     if cached is not False:
-        return cached  # type: ignore[no-any-return]
+        return cached
     pairs: int | None = None
     if round_.stage.format == StageFormat.KNOCKOUT:
         lost_before = (

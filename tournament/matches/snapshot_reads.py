@@ -190,7 +190,8 @@ def adjustment_effects_get(*, tournament_id: int) -> dict[int, AdjustmentEffect]
     for row in applied.order_by("created_at", "id").only(
         "id", "match_id", "pair_id", "kind", "minutes_late", "levels", "points", "after_deal", "reason"
     ):
-        rows[row.match_id].append(row)
+        if row.match_id is not None:
+            rows[row.match_id].append(row)
     if not rows:
         return {}
     effects: dict[int, AdjustmentEffect] = {}

@@ -139,7 +139,8 @@ def code_attempt(
 def code_limit_get(*, match_id: int) -> CodeLimit:
     """The table's wrong codes and pause (the referee's match page shows them)."""
     table_key, _device = _keys(match_id, None)
-    return cache.get(table_key) or CodeLimit()  # type: ignore[no-any-return]
+    limit: CodeLimit | None = cache.get(table_key)
+    return limit or CodeLimit()
 
 
 def code_limit_lift(*, match_id: int) -> None:

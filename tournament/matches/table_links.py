@@ -89,7 +89,7 @@ def qr_svg(url: str, *, scale: int = 4) -> SafeString:
     printed again and again, so each code is kept in the cache under its address (a token's address
     never changes: a revocation makes a new one)."""
     key = f"table-qr:{scale}:{hashlib.sha256(url.encode()).hexdigest()}"
-    svg = cache.get(key)
+    svg: str | None = cache.get(key)
     if svg is None:
         svg = segno.make(url, error="m").svg_inline(scale=scale, svgclass="qr", light="#fff")
         cache.set(key, svg, timeout=QR_CACHE_SECONDS)

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_POST
 from scoring.options import AtTimeUp
 from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.games import GameEntry
+from tournament.htmx import HtmxHttpRequest
 from tournament.matches import (
     access,
     audit_log,
@@ -130,7 +131,7 @@ def match_page_context(
 
 
 def _render_match(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     match: Match,
     *,
     status: int = 200,
@@ -144,7 +145,7 @@ def _render_match(
 
 
 def refused_page(
-    request: HttpRequest, match_id: int, error: Exception, entry_form: DealEntryFields | None = None
+    request: HtmxHttpRequest, match_id: int, error: Exception, entry_form: DealEntryFields | None = None
 ) -> HttpResponse:
     """A refused write: the match page with the reason (and the deal as entered), at the status
     ``tournament.errors`` maps it to (409 with the current state for a stale version or the match's
@@ -156,7 +157,7 @@ def refused_page(
     return _render_match(request, match, status=failure.status, entry_form=entry_form, error=failure.message)
 
 
-def _done(request: HttpRequest, match: Match, message: str) -> HttpResponse:
+def _done(request: HtmxHttpRequest, match: Match, message: str) -> HttpResponse:
     if request.htmx:
         return _render_match(request, match)
     messages.success(request, message)
@@ -170,7 +171,7 @@ WRITE_ERRORS = USER_ERRORS
 
 
 @login_required
-def referee_home(request: HttpRequest) -> HttpResponse:
+def referee_home(request: HtmxHttpRequest) -> HttpResponse:
     """My tables this round (referees) and the rounds being played (organisers, chief referees)."""
     matches = clock.matches_as_of(list(selectors.referee_tables(user=request.user)))
     rows = [selectors.match_summary(match=match) for match in matches]
@@ -189,7 +190,7 @@ def referee_home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_detail(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     """The match page; ``?order=NE`` carries the seats tapped so far (no JavaScript needed). A referee's
     table of a finished round opens read-only."""
     match = match_for_request(request, match_id, reading=True)
@@ -204,7 +205,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
+def deal_create(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match = match_for_request(request, match_id)
     game = match_game(match)
     form = game.deal_form(request.POST, next_deal=selectors.match_summary(match=match).next_deal)
@@ -233,7 +234,7 @@ def deal_create(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def deal_undo(request: HttpRequest, match_id: int) -> HttpResponse:
+def deal_undo(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match = match_for_request(request, match_id)
     form = ReasonForm(request.POST)
     if not form.is_valid():
@@ -251,7 +252,7 @@ def deal_undo(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @login_required
-def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+def deal_edit(request: HtmxHttpRequest, match_id: int, number: int) -> HttpResponse:
     """Correct deal ``number``: enter it again (prefilled where the game can), see what it changes,
     give a reason."""
     match = match_for_request(request, match_id)
@@ -324,7 +325,7 @@ def deal_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
 
 
 @login_required
-def deal_delete(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+def deal_delete(request: HtmxHttpRequest, match_id: int, number: int) -> HttpResponse:
     match = match_for_request(request, match_id)
     deal = match.deals.filter(number=number).first()
     if deal is None:
@@ -352,7 +353,7 @@ def deal_delete(request: HttpRequest, match_id: int, number: int) -> HttpRespons
 
 @require_POST
 @login_required
-def match_start(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_start(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match = match_for_request(request, match_id)
     try:
         clock.match_start(match_id=match.pk, user=request.user)
@@ -363,7 +364,7 @@ def match_start(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def match_sign_off(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_sign_off(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match = match_for_request(request, match_id)
     form = VersionForm(request.POST)
     if not form.is_valid():
@@ -412,7 +413,7 @@ def match_unlock(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @login_required
-def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
+def adjustments(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     """Forfeits, late arrivals, penalties and warnings: the chief referee's or an organiser's."""
     match = match_for_request(request, match_id)
     if not access.user_may_adjust(user=request.user, match=match):
@@ -434,12 +435,12 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            data = form.cleaned_data
+            cleaned = form.cleaned_data
             try:
                 with transaction.atomic():  # a double forfeit is two rows, written together
-                    version = data["version"]
+                    version = cleaned["version"]
                     for pair_id in form.pair_ids():
-                        absent = data.get("absent_player")
+                        absent = cleaned.get("absent_player")
                         in_pair = (
                             absent is not None
                             and match.round.stage.tournament.players.filter(
@@ -449,12 +450,12 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
                         services.adjustment_record(
                             match_id=match.pk,
                             pair_id=pair_id,
-                            kind=data["kind"],
-                            reason=data["reason"],
+                            kind=cleaned["kind"],
+                            reason=cleaned["reason"],
                             user=request.user,
-                            levels=data.get("levels") or 0,
-                            points=data.get("points") or 0,
-                            minutes_late=data.get("minutes_late"),
+                            levels=cleaned.get("levels") or 0,
+                            points=cleaned.get("points") or 0,
+                            minutes_late=cleaned.get("minutes_late"),
                             absent_player_id=absent if in_pair else None,
                             expected_version=version,
                         )
@@ -482,7 +483,7 @@ def adjustments(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def adjustment_delete(request: HttpRequest, match_id: int, adjustment_id: int) -> HttpResponse:
+def adjustment_delete(request: HtmxHttpRequest, match_id: int, adjustment_id: int) -> HttpResponse:
     match = match_for_request(request, match_id)
     if not access.user_may_adjust(user=request.user, match=match):
         raise Http404
@@ -556,7 +557,7 @@ def round_clock(request: HttpRequest, tournament_id: int, round_id: int) -> Http
 CLOCK_PAGE_SIZE = 100
 
 
-def _paused_minutes_left(round_: Any) -> int | None:
+def _paused_minutes_left(round_: Round) -> int | None:
     """A paused round's time left, standing still until it resumes."""
     if round_.paused_at is None or round_.ends_at is None:
         return None

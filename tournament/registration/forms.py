@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.options import TimeUpTie
 from scoring.profiles import PROFILE_INFO, PROFILES
 from tournament.bounds import column_max
+from tournament.form_fields import choice_field
 from tournament.games import game_entry
 from tournament.labels import profile_title, rule_value
 from tournament.registration.models import EntryMode, Game, Pair, ProvisionalResults
 from tournament.registration.services import PlayerData
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def profile_choices(game: str | None = None) -> list[tuple[str, str]]:
@@ -34,10 +40,10 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args: object, game: str = Game.GUANDAN, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.game = game if game in Game.values else Game.GUANDAN
-        self.fields["game"].initial = self.game
-        self.fields["rule_profile"].choices = profile_choices(self.game)
-        self.fields["rule_profile"].initial = game_entry(self.game).default_profile
+        self.game_chosen = game if game in Game.values else Game.GUANDAN
+        self.fields["game"].initial = self.game_chosen
+        choice_field(self, "rule_profile").choices = profile_choices(self.game_chosen)
+        self.fields["rule_profile"].initial = game_entry(self.game_chosen).default_profile
 
 
 class PairForm(forms.Form):
@@ -81,7 +87,7 @@ class RosterImportForm(forms.Form):
     file = forms.FileField(label=_("Roster workbook (.xlsx)"))
 
 
-def tie_rule_choices() -> list[tuple[str, str]]:
+def tie_rule_choices() -> list[tuple[str, StrOrPromise]]:
     return [("", _("as the profile says")), *[(tie.value, rule_value("time_up_tie", tie.value)) for tie in TimeUpTie]]
 
 
@@ -135,7 +141,7 @@ class TournamentEditForm(forms.Form):
 
     def __init__(self, *args: object, game: str | None = None, locked: bool = False, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["rule_profile"].choices = profile_choices(game)  # the event's game's profiles
+        choice_field(self, "rule_profile").choices = profile_choices(game)  # the event's game's profiles
         self.locked = locked
         if locked:
             for field in ("rule_profile", *self.OVERRIDES):

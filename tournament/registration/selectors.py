@@ -73,7 +73,7 @@ def checkin_page(
     first = PairMember.objects.filter(pair=OuterRef("pk"), slot=1).values("player__employee_number")[:1]
     second = PairMember.objects.filter(pair=OuterRef("pk"), slot=2).values("player__employee_number")[:1]
     pairs = pairs_matching(tournament=tournament, query=query)
-    rows = list(
+    rows: list[Pair] = list(
         pairs.annotate(
             door_order=Case(
                 When(status=PairStatus.REGISTERED, then=Value(0)),

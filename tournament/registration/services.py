@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.errors import ScoringError
 from scoring.profiles import options_for
+from tournament.bounds import text_max
 from tournament.errors import UserError, scoring_message
 from tournament.games import game_entry
 from tournament.registration.lifecycle import event_write, owned_event, tournament_event
@@ -37,10 +38,10 @@ from tournament.text import direction_control_message, direction_controls
 
 User = AbstractBaseUser | AnonymousUser
 
-NAME_MAX = Player._meta.get_field("name").max_length
-EMPLOYEE_NUMBER_MAX = Player._meta.get_field("employee_number").max_length
-PHONE_MAX = Player._meta.get_field("phone").max_length
-DEPARTMENT_MAX = Department._meta.get_field("name").max_length
+NAME_MAX = text_max(Player, "name")
+EMPLOYEE_NUMBER_MAX = text_max(Player, "employee_number")
+PHONE_MAX = text_max(Player, "phone")
+DEPARTMENT_MAX = text_max(Department, "name")
 PLAYER_FIELD_LABELS = {
     "name": gettext_lazy("Player's name"),
     "employee_number": gettext_lazy("Employee number"),
@@ -72,7 +73,7 @@ class PlayerData:
     def errors(self) -> dict[str, str]:
         """Field → message for everything wrong with this player on its own."""
         errors: dict[str, str] = {
-            field: direction_control_message(label)
+            field: direction_control_message(str(label))
             for field, label in PLAYER_FIELD_LABELS.items()
             if direction_controls(getattr(self, field))
         }

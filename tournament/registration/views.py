@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.errors import UserError, user_error_on_form
+from tournament.htmx import HtmxHttpRequest
 from tournament.matches.models import Round, RoundStatus
 from tournament.parsing import int_or_none
 from tournament.registration import services
@@ -36,7 +37,7 @@ from tournament.standings.views import overview_html as public_overview_html
 
 def home(request: HttpRequest) -> HttpResponse:
     """The events grouped by status: under way first, then coming, then past (each capped)."""
-    shown = (
+    shown: tuple[TournamentStatus, ...] = (
         TournamentStatus.RUNNING,
         TournamentStatus.CHECK_IN,
         TournamentStatus.REGISTRATION,
@@ -108,7 +109,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Tournament created."))
             return redirect("registration:pairs", tournament_id=tournament.pk)
     games = [(value, label) for value, label in Game.choices]
-    context = {"form": form, "games": games, "game": form.game}
+    context = {"form": form, "games": games, "game": form.game_chosen}
     return render(request, "registration/tournament_form.html", context)
 
 
@@ -219,7 +220,7 @@ def _page_number(request: HttpRequest) -> int:
 
 
 @organiser_view
-def check_in(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def check_in(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """The door: every pair, those still to come first, paged, searchable."""
     query = request.GET.get("q", "").strip()[:60]
     page = checkin_page(tournament=tournament, query=query, page=_page_number(request))
@@ -233,7 +234,7 @@ def check_in(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @require_POST
 @organiser_view
-def check_in_toggle(request: HttpRequest, tournament: Tournament, pair_id: int) -> HttpResponse:
+def check_in_toggle(request: HtmxHttpRequest, tournament: Tournament, pair_id: int) -> HttpResponse:
     pair = get_object_or_404(Pair.objects.filter(tournament=tournament), pk=pair_id)
     try:
         services.pair_check_in(pair=pair, checked_in=request.POST.get("undo") != "1")

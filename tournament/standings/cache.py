@@ -66,7 +66,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar, cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -104,6 +104,7 @@ LOCAL_ENTRIES = 256
 """Values a worker keeps in memory: the pages and answers of the last few versions."""
 
 Scope = Literal["public", "standings", "seating"]
+SCOPES: tuple[Scope, ...] = ("public", "standings", "seating")  # the fields of Versions
 REBUILD_SECONDS = 3.0
 """The default of the ``PUBLIC_REBUILD_SECONDS`` setting: the least time between two rebuilds of one
 coalesced value (a stage's standings)."""
@@ -163,7 +164,7 @@ def public_versions_get(*, tournament_id: int, markers: dict[str, Any] | None = 
     If the cache is down, versions nobody used before: every value is built afresh (never an old
     one served) and the pages stay up.
     """
-    keys = {scope: _version_key(tournament_id, scope) for scope in Versions._fields}
+    keys = {scope: _version_key(tournament_id, scope) for scope in SCOPES}
     wanted = {_marker_key(tournament_id, key): key for key in markers or ()}
     try:
         found = cache.get_many([*keys.values(), *wanted])
@@ -263,7 +264,7 @@ def public_cached(
         entry_key = f"{PREFIX}:{tournament_id}:{version}:{key}"
         value = local_memo.get(entry_key, _MISSING)
         if value is not _MISSING:
-            return value  # type: ignore[no-any-return]
+            return cast(T, value)  # what build() made, filed under this key
         value = cache.get(entry_key, _MISSING)
     except Exception:
         logger.warning("public cache unavailable; building %s directly", key, exc_info=True)
@@ -271,7 +272,7 @@ def public_cached(
         return build()
     if value is not _MISSING:
         local_memo.put(entry_key, value)
-        return value  # type: ignore[return-value]
+        return cast(T, value)  # what build() made, filed under this key
     latest_key = f"{PREFIX}:{tournament_id}:latest:{key}"
     # Where a value one build old may be served, one build at a time *whatever the version*: during
     # a round the version moves with every deal, and a build per version would pile up.
@@ -297,14 +298,14 @@ def public_cached(
         value = cache.get(latest_key, _MISSING)
         if value is not _MISSING:
             response_uncacheable()  # one build old: the next request must see the one being built
-            return value  # type: ignore[return-value]
+            return cast(T, value)  # what build() made, filed under this key
     deadline = time.monotonic() + WAIT_MAX
     while time.monotonic() < deadline:
         time.sleep(WAIT_STEP)
         value = cache.get(entry_key, _MISSING)
         if value is not _MISSING:
             local_memo.put(entry_key, value)
-            return value  # type: ignore[return-value]
+            return cast(T, value)  # what build() made, filed under this key
     return build()  # the first builder is slow or died: answer anyway
 
 

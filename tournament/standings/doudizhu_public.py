@@ -11,11 +11,12 @@ stored snapshots (``Match.table_snapshot``): nothing here computes a rule.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
@@ -27,6 +28,7 @@ from tournament.matches.table_selectors import round_seating
 from tournament.registration.models import Pair, Player
 from tournament.standings.cache import UNREAD, coalesced_get, public_cached
 from tournament.standings.public_cache import standings_key
+from tournament.standings.public_types import PublicHttpRequest, TournamentOverview
 from tournament.standings.selectors import stage_ranking_get
 
 FIND_LIMIT = 20
@@ -299,15 +301,17 @@ def standings_build_get(
     )
 
 
-def draw_page(request: HttpRequest, *, overview: Any, round_: Any, live_page: Any) -> HttpResponse:
-    frame = f"s{request.seating_version}"  # type: ignore[attr-defined]
+def draw_page(
+    request: PublicHttpRequest, *, overview: TournamentOverview, round_: Any, live_page: Callable[..., HttpResponse]
+) -> HttpResponse:
+    frame = f"s{request.seating_version}"
     tables: Any = None
     version = frame
     if round_ is not None:
         build, tables = tables_build_get(
             tournament_id=overview.id,
             round_id=round_.id,
-            version=request.public_version,  # type: ignore[attr-defined]
+            version=request.public_version,
         )
         version = f"{frame}.d{build}"
 
@@ -324,12 +328,17 @@ def draw_page(request: HttpRequest, *, overview: Any, round_: Any, live_page: An
 
 
 def standings_page(
-    request: HttpRequest, *, overview: Any, stage: Any, live_page: Any, marker: Any = UNREAD
+    request: PublicHttpRequest,
+    *,
+    overview: TournamentOverview,
+    stage: Any,
+    live_page: Callable[..., HttpResponse],
+    marker: Any = UNREAD,
 ) -> HttpResponse:
     build, table = standings_build_get(
         tournament_id=overview.id,
         stage_id=stage.id,
-        version=request.standings_version,  # type: ignore[attr-defined]
+        version=request.standings_version,
         marker=marker,
     )
     return live_page(
@@ -340,16 +349,18 @@ def standings_page(
         context=lambda: {"table": table, "stage": stage},
         title=_("Standings"),
         section="standings",
-        version=f"s{request.seating_version}.b{build}",  # type: ignore[attr-defined]
+        version=f"s{request.seating_version}.b{build}",
     )
 
 
-def player_page(request: HttpRequest, *, overview: Any, pair_id: int, live_page: Any) -> HttpResponse:
+def player_page(
+    request: PublicHttpRequest, *, overview: TournamentOverview, pair_id: int, live_page: Callable[..., HttpResponse]
+) -> HttpResponse:
     view = public_cached(
         tournament_id=overview.id,
         key=f"ddz:player:{pair_id}:{get_language()}",
         build=lambda: player_page_get(tournament_id=overview.id, pair_id=pair_id),
-        version=request.public_version,  # type: ignore[attr-defined]
+        version=request.public_version,
     )
     if view is None:
         raise Http404
@@ -363,7 +374,7 @@ def player_page(request: HttpRequest, *, overview: Any, pair_id: int, live_page:
     )
 
 
-def find_html(*, overview: Any, query: str) -> SafeString:
+def find_html(*, overview: TournamentOverview, query: str) -> SafeString:
     round_ids = [round_.id for round_ in overview.current_rounds]
     answers = seat_find(tournament_id=overview.id, round_ids=round_ids, query=query) if query else ()
     return SafeString(
@@ -425,12 +436,14 @@ def table_page_get(*, tournament_id: int, match_id: int) -> TablePage | None:
     )
 
 
-def match_page(request: HttpRequest, *, overview: Any, match_id: int, live_page: Any) -> HttpResponse:
+def match_page(
+    request: PublicHttpRequest, *, overview: TournamentOverview, match_id: int, live_page: Callable[..., HttpResponse]
+) -> HttpResponse:
     view = public_cached(
         tournament_id=overview.id,
         key=f"ddz:table:{match_id}:{get_language()}",
         build=lambda: table_page_get(tournament_id=overview.id, match_id=match_id),
-        version=request.public_version,  # type: ignore[attr-defined]
+        version=request.public_version,
     )
     if view is None:
         raise Http404
@@ -444,7 +457,7 @@ def match_page(request: HttpRequest, *, overview: Any, match_id: int, live_page:
     )
 
 
-def screen_slides(*, overview: Any, rows: int, max_slides: int) -> list[dict[str, Any]]:
+def screen_slides(*, overview: TournamentOverview, rows: int, max_slides: int) -> list[dict[str, Any]]:
     """The big screen of a Dou Dizhu event: the current round's tables of three, then the standings of
     its stage (points, and who was cut), ``rows`` to a slide; both the coalesced builds the draw and
     standings pages show."""

@@ -327,12 +327,8 @@ def _match_view(match: Match) -> MatchPage:
         round_knockout_pairs=round_knockout_pairs(round_=round_),
         table=match.table.number if match.table else None,
         area=match.table.area if match.table else "",
-        ns=PublicSide(match.ns_pair_id, match.ns_pair.name, match.ns_pair.number),
-        ew=PublicSide(
-            match.ew_pair_id,
-            match.ew_pair.name if match.ew_pair else "",
-            match.ew_pair.number if match.ew_pair else None,
-        ),
+        ns=_side_of(match.ns_pair),
+        ew=_side_of(match.ew_pair),
         status=match.status,
         winner=match.winner,
         reason=match.result_reason,
@@ -426,14 +422,19 @@ def _next_sets_level(snapshot: MatchSnapshot) -> str | None:
     return next_deal.sets_level or next_deal.declarer
 
 
+def _side_of(pair: Pair | None) -> PublicSide:
+    """A pair at its table as shown; the empty side of a bye when there is none."""
+    return PublicSide(pair.pk, pair.name, pair.number) if pair is not None else PublicSide(None, "")
+
+
 def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> BracketMatch:
     snapshot = match.snapshot
     return BracketMatch(
         match_id=match.pk,
         position=position,
         table=match.table.number if match.table else None,
-        ns=PublicSide(match.ns_pair_id, match.ns_pair.name, match.ns_pair.number),
-        ew=PublicSide(match.ew_pair_id, match.ew_pair.name, match.ew_pair.number) if match.ew_pair_id else None,
+        ns=_side_of(match.ns_pair),
+        ew=_side_of(match.ew_pair) if match.ew_pair_id else None,
         is_bye=match.ew_pair_id is None,
         status=match.status,
         winner="NS" if match.ew_pair_id is None else match.winner,
@@ -497,7 +498,7 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
                 main.append(box)
         remaining = sum(2 if box.ew is not None else 1 for box in main)
         rounds.append(BracketRound(number=number, matches=tuple(main), drawn=True, remaining=remaining))
-    names = {match.ns_pair_id: match.ns_pair.name for match in matches}
+    names = {match.ns_pair_id: match.ns_pair.name for match in matches if match.ns_pair is not None}
     names.update({match.ew_pair_id: match.ew_pair.name for match in matches if match.ew_pair is not None})
     champion = PublicSide(int(state.champion), names.get(int(state.champion), "")) if state.champion else None
     if rounds and champion is None:

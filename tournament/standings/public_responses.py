@@ -190,7 +190,8 @@ def _client_may_add(environ: dict[str, Any]) -> bool:
         count = int(cache.incr(key))
     except ValueError:  # the window's key expired between add and incr
         return True
-    return count <= settings.PUBLIC_RESPONSE_NEW_PER_CLIENT
+    limit: int = settings.PUBLIC_RESPONSE_NEW_PER_CLIENT
+    return count <= limit
 
 
 StartResponse = Callable[..., Any]

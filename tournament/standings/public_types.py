@@ -11,6 +11,7 @@ from typing import Any
 
 from scoring.snapshot import DealSnapshot
 from tournament import labels
+from tournament.htmx import HtmxHttpRequest
 from tournament.matches.models import MatchStatus, RoundStatus, StageFormat
 from tournament.rules import RuleLine
 
@@ -24,6 +25,17 @@ OPEN_ROUND_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.RUNNING, RoundStatus.T
 FIND_LIMIT = 20
 """Find-my-table answers at most this many seats (a one-character surname matches many)."""
 QUERY_MAX = 40
+
+
+
+
+class PublicHttpRequest(HtmxHttpRequest):
+    """A public page's request, with the tournament's cache versions read once for it (the page's
+    first step, ``views._overview``, notes them)."""
+
+    public_version: int
+    standings_version: int
+    seating_version: int
 
 
 # -- values ------------------------------------------------------------------------------------------

@@ -69,7 +69,7 @@ def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound | NotSeated]) ->
     and the match page; for a player without a seat, where they stand."""
     pair_url, match_url = _id_url("standings:pair", tournament_id), _id_url("standings:match", tournament_id)
     words = _card_words(get_language())
-    cards = []
+    cards: list[str] = []
     for seat in seats:
         if isinstance(seat, NotSeated):
             cards.append(
@@ -93,7 +93,7 @@ def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound | NotSeated]) ->
                 words.get(f"side:{seat.side}", "—"),
                 area,
                 words["opponents"],
-                pair_url(seat.opponent.pair_id),
+                pair_url(seat.opponent.pair_id) if seat.opponent.pair_id is not None else "#",
                 _pair(seat.opponent.number, seat.opponent.name),
             )
         else:

@@ -27,7 +27,7 @@ from django.db.models import Q
 from scoring.bracket import BracketState, KnockoutResult, bracket_state
 from scoring.seats import Side
 from scoring.stage_ranking import StageRanking, rank_stage
-from scoring.standings import MatchRecord, Standings, bracket_placings, rank
+from scoring.standings import MatchRecord, StandingRow, Standings, bracket_placings, rank
 from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage, StageFormat
 from tournament.matches.snapshot_reads import RESULT_KEYS, snapshot_from_values, snapshot_lookups
 from tournament.registration.models import Pair, PairStatus, ProvisionalResults, Tournament
@@ -78,7 +78,7 @@ class StageStandings:
     provisional: frozenset[str] = frozenset()
     """Pairs whose counted results include one awaiting sign-off (待确认; the event's policy)."""
 
-    def rows_with_pairs(self) -> list[tuple[object, Pair]]:
+    def rows_with_pairs(self) -> list[tuple[StandingRow, Pair]]:
         return [(row, self.pairs[int(row.entrant)]) for row in self.standings.rows]
 
 

@@ -52,7 +52,7 @@ from tournament.standings.public_cache import (
     standings_key,
     standings_served_get,
 )
-from tournament.standings.public_types import TournamentOverview
+from tournament.standings.public_types import PublicHttpRequest, TournamentOverview
 from tournament.standings.response_reads import response_cacheable
 from tournament.standings.seat_cards import find_results_html
 from tournament.standings.seating import player_find
@@ -70,16 +70,16 @@ SCREEN_MAX_SLIDES = 6
 
 
 def _overview(
-    request: HttpRequest, tournament_id: int, *, live: bool = True, markers: dict[str, Any] | None = None
+    request: PublicHttpRequest, tournament_id: int, *, live: bool = True, markers: dict[str, Any] | None = None
 ) -> TournamentOverview:
     """The tournament's overview (404 if unknown); notes the cache versions on the request, read
     once per request (one round trip for all three, and for the ``markers`` of coalesced builds
     the page will need). ``live``: with the current round's progress (at the public version); else
     the frame (:func:`frame_cached`, at the seating version) for a page that shows no running tables."""
     versions = public_versions_get(tournament_id=tournament_id, markers=markers)
-    request.public_version = versions.public  # type: ignore[attr-defined]
-    request.standings_version = versions.standings  # type: ignore[attr-defined]
-    request.seating_version = versions.seating  # type: ignore[attr-defined]
+    request.public_version = versions.public
+    request.standings_version = versions.standings
+    request.seating_version = versions.seating
     if live:
         overview = overview_cached(tournament_id=tournament_id, version=versions.public)
     else:
@@ -95,7 +95,7 @@ def _int_param(request: HttpRequest, name: str, default: int, low: int, high: in
 
 
 def _live_page(
-    request: HttpRequest,
+    request: PublicHttpRequest,
     *,
     overview: TournamentOverview,
     key: str,
@@ -122,10 +122,10 @@ def _live_page(
     response_cacheable()
     public_version_depends(tournament_id=overview.id, scope="seating")
     if version is None:
-        version = request.public_version  # type: ignore[attr-defined]
+        version = request.public_version
         public_version_depends(tournament_id=overview.id, scope="public")
     if layout_version is None:
-        layout_version = f"s{request.seating_version}"  # type: ignore[attr-defined]
+        layout_version = f"s{request.seating_version}"
     if request.htmx and request.GET.get("v") == str(version):
         response = HttpResponse(status=204)
         patch_vary_headers(response, ["HX-Request"])
@@ -170,10 +170,10 @@ def _live_page(
 
 
 @require_safe
-def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) -> HttpResponse:
+def draw(request: PublicHttpRequest, tournament_id: int, round_id: int | None = None) -> HttpResponse:
     """The draw of a published round (the current one by default): table, pairs, area, live state."""
     overview = _overview(request, tournament_id, live=False)
-    frame = f"s{request.seating_version}"  # type: ignore[attr-defined]
+    frame = f"s{request.seating_version}"
     if round_id is None:
         round_ = overview.current_round
     else:
@@ -190,7 +190,7 @@ def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) 
         build, rows = draw_build_get(
             tournament_id=tournament_id,
             round_id=round_.id,
-            version=request.public_version,  # type: ignore[attr-defined]
+            version=request.public_version,
         )
         version = f"{frame}.d{build}"
 
@@ -213,7 +213,7 @@ def draw(request: HttpRequest, tournament_id: int, round_id: int | None = None) 
 
 
 @require_safe
-def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def find(request: PublicHttpRequest, tournament_id: int) -> HttpResponse:
     """Find my table: part of a name or a whole employee number → table and seat, at once."""
     overview = _overview(request, tournament_id, live=False)
     query = normalise_query(request.GET.get("q", ""))
@@ -225,7 +225,7 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
             tournament_id=tournament_id,
             rounds=overview.current_rounds,
             query=query,
-            version=request.seating_version,  # type: ignore[attr-defined]
+            version=request.seating_version,
         )
         html = find_results_html(overview=overview, query=query, seats=results)
     if request.htmx:
@@ -236,7 +236,7 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "public/find.html",
             {"overview": overview, "title": _("Find my table"), "section": "find"},
             tournament_id=overview.id,
-            version=f"s{request.seating_version}",  # type: ignore[attr-defined]
+            version=f"s{request.seating_version}",
             key="find",
             holes={"query": query, "results_html": html},
         )
@@ -245,11 +245,11 @@ def find(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @require_safe
-def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
+def standings(request: PublicHttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
     """Live standings of a ranked stage with every tie-break column and the movement."""
     markers: dict[str, Any] = {standings_key(stage_id): UNREAD} if stage_id is not None else {}
     overview = _overview(request, tournament_id, live=False, markers=markers)
-    frame = f"s{request.seating_version}"  # type: ignore[attr-defined]
+    frame = f"s{request.seating_version}"
     if stage_id is None:
         stages = overview.ranked_stages
         current = overview.current_round
@@ -279,7 +279,7 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
     build, table_get = standings_served_get(
         tournament_id=tournament_id,
         stage_id=stage_id,
-        version=request.standings_version,  # type: ignore[attr-defined]
+        version=request.standings_version,
         marker=markers[standings_key(stage_id)],
     )
 
@@ -302,7 +302,7 @@ def standings(request: HttpRequest, tournament_id: int, stage_id: int | None = N
 
 
 @require_safe
-def bracket(request: HttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
+def bracket(request: PublicHttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
     """A knockout stage's bracket: the whole tree, byes, winners, live levels, third place."""
     overview = _overview(request, tournament_id, live=False)
     if stage_id is None:
@@ -334,7 +334,7 @@ def bracket(request: HttpRequest, tournament_id: int, stage_id: int | None = Non
 
 
 @require_safe
-def pair(request: HttpRequest, tournament_id: int, pair_id: int) -> HttpResponse:
+def pair(request: PublicHttpRequest, tournament_id: int, pair_id: int) -> HttpResponse:
     """A pair's page: its players, its ranks, and every match with its deal-by-deal history."""
     overview = _overview(request, tournament_id, live=False)
     if game_entry(overview.game).three_seats:  # a player's rounds and every deal (Dou Dizhu)
@@ -354,7 +354,7 @@ def pair(request: HttpRequest, tournament_id: int, pair_id: int) -> HttpResponse
 
 
 @require_safe
-def match(request: HttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
+def match(request: PublicHttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
     """A match as it stands: live levels and every deal as the referee entered it."""
     overview = _overview(request, tournament_id, live=False)
     if game_entry(overview.game).three_seats:  # a table of three and its deals (Dou Dizhu)
@@ -378,7 +378,7 @@ def _chunks(items: tuple[Any, ...], size: int, limit: int) -> list[tuple[Any, ..
 
 
 @require_safe
-def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def screen(request: PublicHttpRequest, tournament_id: int) -> HttpResponse:
     """Big-screen mode for a projector: large type, advancing between the current round's tables,
     the standings and the brackets every ``interval`` seconds (``?interval=12&rows=10``)."""
     overview = _overview(request, tournament_id)
@@ -387,8 +387,8 @@ def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
     def context() -> dict[str, Any]:
         if game_entry(overview.game).three_seats:  # tables of three and the players' points (Dou Dizhu)
-            slides = doudizhu_public.screen_slides(overview=overview, rows=rows, max_slides=SCREEN_MAX_SLIDES)
-            return {"slides": slides, "interval": interval}
+            seat_slides = doudizhu_public.screen_slides(overview=overview, rows=rows, max_slides=SCREEN_MAX_SLIDES)
+            return {"slides": seat_slides, "interval": interval}
         slides: list[dict[str, Any]] = []
         current = overview.current_round
         if current is not None:
