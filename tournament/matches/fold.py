@@ -253,7 +253,7 @@ def match_refold(match: Match) -> None:
 
 
 def matches_replay(
-    *, matches: Sequence[Match], fields: Iterable[str] = (), change: Callable[[Match, int], None] | None = None
+    *, matches: Sequence[Match], fields: Iterable[str] = (), change: Callable[[Match, int], object] | None = None
 ) -> None:
     """Refold many locked matches at once (a round's time call over 2,500 tables): their deals and
     adjustments are read in one query each and every row is stored in one bulk update each, so the
@@ -271,7 +271,7 @@ def matches_replay(
 
 
 def matches_refold(
-    *, matches: Sequence[Match], change: Callable[[Match, int], None] | None = None
+    *, matches: Sequence[Match], change: Callable[[Match, int], object] | None = None
 ) -> tuple[list[Deal], list[Adjustment]]:
     """:func:`matches_replay` in memory, saving nothing: the matches refolded (``change`` first),
     their deals and adjustments read in one query each; the deals and adjustments whose record or

@@ -190,7 +190,7 @@ def adjustment_effects_get(*, tournament_id: int) -> dict[int, AdjustmentEffect]
     for row in applied.order_by("created_at", "id").only(
         "id", "match_id", "pair_id", "kind", "minutes_late", "levels", "points", "after_deal", "reason"
     ):
-        if row.match_id is not None:
+        if row.match_id is not None:  # always: filtered by match
             rows[row.match_id].append(row)
     if not rows:
         return {}
