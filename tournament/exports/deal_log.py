@@ -213,7 +213,8 @@ def ordered_deals(context: _Context) -> Any:
 def guandan_deals_write(book: Book, context: _Context) -> None:
     """The deal log of a Guandan event (``tournament.games.GUANDAN``'s sheet)."""
     language = context.language
-    sides = {"NS": h.word("NS", language), "EW": h.word("EW", language)}.get  # the only words of its rows
+    side_words: dict[str | None, str] = {"NS": h.word("NS", language), "EW": h.word("EW", language)}
+    sides = side_words.get  # the only words of its rows
     missing = MatchPlace("", 0, None)
     places = context.places
 

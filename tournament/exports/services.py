@@ -111,7 +111,7 @@ def export_job_run(*, job_id: int) -> ExportJob:
     """Generate the job's file. Never raises for a failed export: the job records the failure."""
     job = ExportJob.objects.select_related("tournament", "round__stage__tournament").get(pk=job_id)
     storage = job.file.storage
-    if job.status == ExportStatus.DONE and job.file and storage.exists(job.file.name):
+    if job.status == ExportStatus.DONE and job.file.name and storage.exists(job.file.name):
         return job
     ExportJob.objects.filter(pk=job.pk).update(
         status=ExportStatus.RUNNING, progress=0, error="", started_at=timezone.now(), finished_at=None
@@ -146,9 +146,10 @@ def export_jobs_prune(*, job: ExportJob) -> int:
         tournament_id=job.tournament_id,
         kind=job.kind,
         language=job.language,
-        round_id=job.round_id,
         status__in=(ExportStatus.DONE, ExportStatus.FAILED),
     ).order_by("-created_at", "-id")
+    # the same round, or none (the event's workbook)
+    ended = ended.filter(round_id=job.round_id) if job.round_id is not None else ended.filter(round__isnull=True)
     stale = list(ended.values_list("pk", flat=True)[KEEP_DONE:])
     # Their files go with them (tournament.exports.signals).
     deleted, _by_model = ExportJob.objects.filter(pk__in=stale).delete()

@@ -13,6 +13,7 @@ from typing import IO
 
 from django.contrib import messages
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -98,14 +99,14 @@ def export_job_detail(request: HtmxHttpRequest, tournament: Tournament, job_id: 
 
 
 @organiser_view
-def export_job_download(request: HttpRequest, tournament: Tournament, job_id: int) -> HttpResponse:
+def export_job_download(request: HttpRequest, tournament: Tournament, job_id: int) -> HttpResponseBase:
     job = get_object_or_404(
         ExportJob.objects.filter(tournament=tournament, status=ExportStatus.DONE).select_related(
             "tournament", "round__stage"
         ),
         pk=job_id,
     )
-    if not job.file or not job.file.storage.exists(job.file.name):
+    if not job.file.name or not job.file.storage.exists(job.file.name):
         raise Http404
     return FileResponse(job.file.open("rb"), as_attachment=True, filename=_job_file_name(job), content_type=XLSX)
 
@@ -137,7 +138,7 @@ def _xlsx_response(build: Callable[[IO[bytes]], None], name: str) -> FileRespons
 
 
 @organiser_view
-def round_draw_sheet(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+def round_draw_sheet(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponseBase:
     """The round's draw: a print-ready page, or the .xlsx with ``?format=xlsx``."""
     round_ = _round(tournament, round_id)
     language = _language(request)
@@ -160,7 +161,7 @@ def _table_number(value: str | None) -> int | None:
 
 
 @organiser_view
-def score_sheets(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+def score_sheets(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponseBase:
     """Paper score sheets, one page per table: print-ready (``?from=&to=`` table numbers to print a
     batch), or the .xlsx with ``?format=xlsx``."""
     round_ = _round(tournament, round_id)

@@ -207,7 +207,7 @@ def _results(book: Book, context: _Context) -> None:
         bye = ew is None and absent is None
         snapshot = snapshot_from_values(("levels", "points", "games"), (levels, points, games))
         if winner:
-            winner_name: str | None = pairs[ns if winner == "NS" else ew].name  # type: ignore[index]
+            winner_name: str | None = pairs[ns if winner == "NS" else ew].name
         else:
             winner_name = word("draw") if reason == "draw" else None
         if absent is not None:
@@ -318,6 +318,8 @@ def _adjustments(book: Book, context: _Context) -> None:
             "created_by__username",
         )
     )
+    levels: int | None  # the row's, or what the rules core made of it
+    points: int | None
     for pk, created_at, match_id, pair_id, kind, levels, points, minutes, reason, user in adjustments.iterator(
         chunk_size=CHUNK
     ):

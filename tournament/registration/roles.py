@@ -16,7 +16,8 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Exists, OuterRef
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
 
 from tournament.registration.models import Tournament
@@ -81,12 +82,12 @@ def tournament_for_organiser(*, user: Any, tournament_id: int) -> Tournament:
     return get_object_or_404(tournaments, pk=tournament_id)
 
 
-def organiser_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def organiser_view(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """A view of one tournament's organiser pages: login required, scoped, passes ``tournament``."""
 
     @login_required
     @wraps(view)
-    def wrapper(request: HttpRequest, tournament_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HttpRequest, tournament_id: int, *args: Any, **kwargs: Any) -> HttpResponseBase:
         tournament = tournament_for_organiser(user=request.user, tournament_id=tournament_id)
         return view(request, tournament, *args, **kwargs)
 
