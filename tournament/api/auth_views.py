@@ -33,7 +33,7 @@ def _locked_out(request: Request) -> bool:
     return bool(getattr(request, "axes_locked_out", False) or getattr(request._request, "axes_locked_out", False))
 
 
-class TokenInput(serializers.Serializer):
+class TokenInput(serializers.Serializer[None]):
     """The token login's body as the schema documents it (DRF's serializer has no lengths)."""
 
     username = serializers.CharField(min_length=1, max_length=150)

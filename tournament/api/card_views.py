@@ -55,13 +55,13 @@ MATCH_HELP = (
 )
 
 
-class ClassifyInput(serializers.Serializer):
+class ClassifyInput(serializers.Serializer[None]):
     level = LevelField(max_length=3)
     cards = CardsField()
     match = serializers.IntegerField(required=False, min_value=1, help_text=MATCH_HELP)
 
 
-class BeatsInput(serializers.Serializer):
+class BeatsInput(serializers.Serializer[None]):
     level = LevelField(max_length=3)
     play = CardsField()
     previous = CardsField()
@@ -70,19 +70,19 @@ class BeatsInput(serializers.Serializer):
     match = serializers.IntegerField(required=False, min_value=1, help_text=MATCH_HELP)
 
 
-class ReadingOutput(serializers.Serializer):
+class ReadingOutput(serializers.Serializer[object]):
     type = serializers.CharField()
     rank = serializers.CharField()
     size = serializers.IntegerField()
 
 
-class ClassificationOutput(serializers.Serializer):
+class ClassificationOutput(serializers.Serializer[object]):
     readings = ReadingOutput(many=True)
     default = ReadingOutput(allow_null=True)
     wild_reading = serializers.ChoiceField(choices=[value.value for value in WildReading])
 
 
-class VerdictOutput(serializers.Serializer):
+class VerdictOutput(serializers.Serializer[object]):
     beats = serializers.BooleanField()
     play = ReadingOutput()
     previous = ReadingOutput()

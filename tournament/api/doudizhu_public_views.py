@@ -22,14 +22,14 @@ from tournament.standings import doudizhu_public as ddz
 from tournament.standings.cache import public_cached
 
 
-class ThreeSeatOut(serializers.Serializer):
+class ThreeSeatOut(serializers.Serializer[object]):
     seat = serializers.CharField()
     pair_id = serializers.IntegerField(help_text="The player (an individual event's entrant).")
     name = serializers.CharField()
     points = serializers.IntegerField()
 
 
-class ThreeSeatTableOut(serializers.Serializer):
+class ThreeSeatTableOut(serializers.Serializer[object]):
     match_id = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
     area = serializers.CharField()
@@ -38,17 +38,17 @@ class ThreeSeatTableOut(serializers.Serializer):
     deals = serializers.IntegerField(help_text="Deals played so far.")
 
 
-class ThreeSeatByeOut(serializers.Serializer):
+class ThreeSeatByeOut(serializers.Serializer[object]):
     pair_id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class ThreeSeatRoundOut(serializers.Serializer):
+class ThreeSeatRoundOut(serializers.Serializer[object]):
     tables = ThreeSeatTableOut(many=True)
     byes = ThreeSeatByeOut(many=True)
 
 
-class PlayerStandingLineOut(serializers.Serializer):
+class PlayerStandingLineOut(serializers.Serializer[object]):
     rank = serializers.IntegerField()
     shared = serializers.BooleanField()
     pair_id = serializers.IntegerField()
@@ -64,7 +64,7 @@ class PlayerStandingLineOut(serializers.Serializer):
     withdrawn = serializers.BooleanField()
 
 
-class PlayerStandingsOut(serializers.Serializer):
+class PlayerStandingsOut(serializers.Serializer[object]):
     stage_id = serializers.IntegerField()
     stage_name = serializers.CharField()
     final = serializers.BooleanField()
@@ -73,7 +73,7 @@ class PlayerStandingsOut(serializers.Serializer):
     lines = PlayerStandingLineOut(many=True)
 
 
-class PlayerDealOut(serializers.Serializer):
+class PlayerDealOut(serializers.Serializer[object]):
     number = serializers.IntegerField()
     landlord = serializers.CharField()
     was_landlord = serializers.BooleanField()
@@ -82,7 +82,7 @@ class PlayerDealOut(serializers.Serializer):
     points = serializers.IntegerField()
 
 
-class PlayerRoundOut(serializers.Serializer):
+class PlayerRoundOut(serializers.Serializer[object]):
     stage_name = serializers.CharField()
     round_number = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
@@ -92,21 +92,21 @@ class PlayerRoundOut(serializers.Serializer):
     deals = PlayerDealOut(many=True)
 
 
-class DoudizhuPlayerOut(serializers.Serializer):
+class DoudizhuPlayerOut(serializers.Serializer[object]):
     pair_id = serializers.IntegerField()
     name = serializers.CharField()
     department = serializers.CharField()
     rounds = PlayerRoundOut(many=True)
 
 
-class ThreeSeatDealOut(serializers.Serializer):
+class ThreeSeatDealOut(serializers.Serializer[object]):
     number = serializers.IntegerField()
     text = serializers.CharField()
     points = serializers.ListField(child=serializers.IntegerField(), help_text="E, S, W.")
     multiple = serializers.IntegerField(allow_null=True)
 
 
-class ThreeSeatTablePageOut(serializers.Serializer):
+class ThreeSeatTablePageOut(serializers.Serializer[object]):
     match_id = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
     round_name = serializers.CharField()
@@ -116,7 +116,7 @@ class ThreeSeatTablePageOut(serializers.Serializer):
     forfeited = serializers.ListField(child=serializers.CharField())
 
 
-class SeatFoundOut(serializers.Serializer):
+class SeatFoundOut(serializers.Serializer[object]):
     pair_id = serializers.IntegerField()
     name = serializers.CharField()
     round_name = serializers.CharField()

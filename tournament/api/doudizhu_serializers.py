@@ -18,13 +18,13 @@ from tournament.audit import REASON_MAX
 THREE_SEATS = ["E", "S", "W"]
 
 
-class CardsLeftInput(serializers.Serializer):
+class CardsLeftInput(serializers.Serializer[None]):
     E = serializers.IntegerField(min_value=0, max_value=LANDLORD_CARDS)
     S = serializers.IntegerField(min_value=0, max_value=LANDLORD_CARDS)
     W = serializers.IntegerField(min_value=0, max_value=LANDLORD_CARDS)
 
 
-class DoudizhuDealFields(serializers.Serializer):
+class DoudizhuDealFields(serializers.Serializer[None]):
     """A Dou Dizhu deal in the rules core's input shape."""
 
     landlord = serializers.ChoiceField(choices=THREE_SEATS, help_text="The landlord's seat (地主).")
@@ -62,7 +62,7 @@ class DoudizhuCorrectionInput(DoudizhuDealFields):
     expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
-class DoudizhuDealRecordOutput(serializers.Serializer):
+class DoudizhuDealRecordOutput(serializers.Serializer[object]):
     """One Dou Dizhu deal as the rules core recorded it (``scoring replay``'s per-deal object)."""
 
     number = serializers.IntegerField()
@@ -74,7 +74,7 @@ class DoudizhuDealRecordOutput(serializers.Serializer):
     points_after = serializers.JSONField()
 
 
-class DoudizhuPreviewOutput(serializers.Serializer):
+class DoudizhuPreviewOutput(serializers.Serializer[object]):
     record = DoudizhuDealRecordOutput()
     result = serializers.JSONField(help_text="The table after this deal, in ``scoring replay``'s shape.")
     tribute = serializers.JSONField(allow_null=True, help_text="Always null: Dou Dizhu has no tribute.")

@@ -37,7 +37,7 @@ ID_MAX = column_max(Player, "id")
 # -- inputs ----------------------------------------------------------------------------------------
 
 
-class GuandanDealBody(serializers.Serializer):
+class GuandanDealBody(serializers.Serializer[None]):
     """A Guandan deal: the finishing order and whether 抗贡 was recorded for it (docs/rules.md §1, §6)."""
 
     order = OrderField()
@@ -78,7 +78,7 @@ class PreviewInput(GuandanDealBody):
 # Tractor (seed 001, docs/rules.md §9): a deal is a declarer and the defenders' points, not a finishing order.
 
 
-class TractorBottomInput(serializers.Serializer):
+class TractorBottomInput(serializers.Serializer[None]):
     points = serializers.IntegerField(
         min_value=0, max_value=300, help_text="The bottom's card points (multiple of 5; three decks hold 300)."
     )
@@ -88,12 +88,12 @@ class TractorBottomInput(serializers.Serializer):
     )
 
 
-class TractorPenaltyInput(serializers.Serializer):
+class TractorPenaltyInput(serializers.Serializer[None]):
     side = serializers.ChoiceField(choices=["NS", "EW"])
     kind = serializers.ChoiceField(choices=[infraction.value for infraction in Infraction], help_text="20 points each.")
 
 
-class TractorDealFields(serializers.Serializer):
+class TractorDealFields(serializers.Serializer[None]):
     """A Tractor deal in the rules core's input shape (``scoring.match.parse_deal``)."""
 
     declarer = serializers.ChoiceField(
@@ -169,16 +169,16 @@ class CorrectionInput(GuandanDealBody):
     expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
-class DeletionInput(serializers.Serializer):
+class DeletionInput(serializers.Serializer[None]):
     reason = serializers.CharField(max_length=REASON_MAX)
     expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
-class VersionInput(serializers.Serializer):
+class VersionInput(serializers.Serializer[None]):
     expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
-class ReasonInput(serializers.Serializer):
+class ReasonInput(serializers.Serializer[None]):
     reason = serializers.CharField(max_length=REASON_MAX)
 
 
@@ -190,20 +190,20 @@ class UnlockInput(ReasonInput):
     )
 
 
-class DependentStageOut(serializers.Serializer):
+class DependentStageOut(serializers.Serializer[object]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     drawn = serializers.BooleanField()
 
 
-class DependentMatchOut(serializers.Serializer):
+class DependentMatchOut(serializers.Serializer[object]):
     match = serializers.IntegerField()
     round = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
     started = serializers.BooleanField()
 
 
-class DependentsOutput(serializers.Serializer):
+class DependentsOutput(serializers.Serializer[object]):
     """What was built on a confirmed match, as the unlock page shows it."""
 
     stage = serializers.CharField()
@@ -216,7 +216,7 @@ class DependentsOutput(serializers.Serializer):
     any = serializers.BooleanField()
 
 
-class AdjustmentInput(serializers.Serializer):
+class AdjustmentInput(serializers.Serializer[None]):
     side = serializers.ChoiceField(choices=["NS", "EW"], help_text="The pair the adjustment is against.")
     kind = serializers.ChoiceField(choices=AdjustmentKind.values)
     reason = serializers.CharField(max_length=200)
@@ -232,24 +232,24 @@ class AdjustmentInput(serializers.Serializer):
 # -- outputs ---------------------------------------------------------------------------------------
 
 
-class SidesOutput(serializers.Serializer):
+class SidesOutput(serializers.Serializer[object]):
     NS = serializers.IntegerField()
     EW = serializers.IntegerField()
 
 
-class PairOutput(serializers.Serializer):
+class PairOutput(serializers.Serializer[object]):
     id = serializers.IntegerField(help_text="The pair's id (in URLs).")
     number = serializers.IntegerField(help_text="The pair's number in its event (1…N), as pages and sheets show it.")
     name = serializers.CharField()
 
 
-class SeatOutput(serializers.Serializer):
+class SeatOutput(serializers.Serializer[object]):
     seat = serializers.ChoiceField(choices=["E", "S", "W"])
     pair = PairOutput(allow_null=True, help_text="The player (an individual event's entrant).")
     points = serializers.IntegerField(help_text="The player's points at the table so far.")
 
 
-class NextDealOutput(serializers.Serializer):
+class NextDealOutput(serializers.Serializer[object]):
     number = serializers.IntegerField()
     level = serializers.IntegerField()
     sets_level = serializers.CharField(allow_null=True, required=False)
@@ -259,7 +259,7 @@ class NextDealOutput(serializers.Serializer):
     declarer_seat = serializers.CharField(allow_null=True, required=False)
 
 
-class ClockOutput(serializers.Serializer):
+class ClockOutput(serializers.Serializer[object]):
     started_at = serializers.DateTimeField(allow_null=True)
     ends_at = serializers.DateTimeField(allow_null=True)
     seconds_left = serializers.IntegerField(allow_null=True)
@@ -273,7 +273,7 @@ class ClockOutput(serializers.Serializer):
     paused_at = serializers.DateTimeField(allow_null=True, help_text="When the clock was paused; null while it runs.")
 
 
-class DealRecordOutput(serializers.Serializer):
+class DealRecordOutput(serializers.Serializer[object]):
     """One deal as the rules core recorded it (``scoring replay``'s per-deal object)."""
 
     number = serializers.IntegerField()
@@ -297,7 +297,7 @@ class DealRecordOutput(serializers.Serializer):
     points_after = SidesOutput(required=False)
 
 
-class TractorDealRecordOutput(serializers.Serializer):
+class TractorDealRecordOutput(serializers.Serializer[object]):
     """One Tractor deal as the rules core recorded it (seed 001's table)."""
 
     number = serializers.IntegerField()
@@ -321,7 +321,7 @@ class TractorDealRecordOutput(serializers.Serializer):
     extra = serializers.BooleanField()
 
 
-class DealOutput(serializers.Serializer):
+class DealOutput(serializers.Serializer[object]):  # a deal, or many
     number = serializers.IntegerField()
     outcome = serializers.JSONField()
     flagged = serializers.BooleanField()
@@ -332,7 +332,7 @@ class DealOutput(serializers.Serializer):
     entered_at = serializers.DateTimeField()
 
 
-class MatchOutput(serializers.Serializer):
+class MatchOutput(serializers.Serializer[object]):  # a match, or many
     """A match as the referee's device shows it."""
 
     id = serializers.IntegerField()
@@ -431,13 +431,13 @@ class MatchDetailOutput(MatchOutput):
         return list(DealOutput(match.deals.order_by("number") if deals is None else deals, many=True).data)
 
 
-class DealEntryOutput(serializers.Serializer):
+class DealEntryOutput(serializers.Serializer[object]):
     deal = DealOutput()
     match = MatchDetailOutput()
     replayed = serializers.BooleanField(help_text="True when this answers a retry of an earlier request.")
 
 
-class TributeOutput(serializers.Serializer):
+class TributeOutput(serializers.Serializer[object]):
     kind = serializers.CharField()
     tributes = serializers.JSONField()
     returns = serializers.JSONField()
@@ -446,23 +446,23 @@ class TributeOutput(serializers.Serializer):
     note_zh = serializers.CharField()
 
 
-class PreviewOutput(serializers.Serializer):
+class PreviewOutput(serializers.Serializer[object]):
     record = DealRecordOutput()
     result = serializers.JSONField(help_text="The match after this deal, in ``scoring replay``'s shape.")
     tribute = TributeOutput(allow_null=True)
 
 
-class TractorPreviewOutput(serializers.Serializer):
+class TractorPreviewOutput(serializers.Serializer[object]):
     record = TractorDealRecordOutput()
     result = serializers.JSONField(help_text="The match after this deal, in ``scoring replay``'s shape.")
     tribute = serializers.JSONField(allow_null=True, help_text="Always null: Tractor has no tribute.")
 
 
-class ErrorBody(serializers.Serializer):
+class ErrorBody(serializers.Serializer[object]):
     code = serializers.CharField()
     message = serializers.CharField()
     match = MatchDetailOutput(required=False, help_text="The current state, with a 409.")
 
 
-class ErrorOutput(serializers.Serializer):
+class ErrorOutput(serializers.Serializer[object]):
     error = ErrorBody()

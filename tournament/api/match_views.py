@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import ForeignKey, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
@@ -72,6 +72,8 @@ def _detail_written(entry: services.DealEntry, *, read: Match) -> dict[str, Any]
     written = entry.match
     for name in ("table", "ns_pair", "ew_pair"):
         field = Match._meta.get_field(name)
+        if not isinstance(field, ForeignKey):  # never: each is a foreign key
+            continue
         if field.is_cached(read) and getattr(read, field.attname) == getattr(written, field.attname):
             field.set_cached_value(written, field.get_cached_value(read))
     context = {} if entry.deals is None else {"deals": entry.deals, "flagged": entry.flagged}
@@ -135,7 +137,7 @@ class MatchView(StrictQueryParams, APIView):
         ],
     )
 )
-class MyTablesView(StrictQueryParams, generics.ListAPIView):
+class MyTablesView(StrictQueryParams, generics.ListAPIView[Any]):  # its serializer takes a match, or many
     """My tables this round: the matches at the tables assigned to me in rounds being played.
     With ``?round=<id>`` an organiser or chief referee lists a round's matches instead."""
 

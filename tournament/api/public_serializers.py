@@ -15,7 +15,7 @@ from rest_framework import serializers
 from tournament.standings.public_types import QUERY_MAX
 
 
-class PairOfNumbers(serializers.Serializer):
+class PairOfNumbers(serializers.Serializer[object]):
     """A value per side: N/S (南北) and E/W (东西)."""
 
     NS = serializers.IntegerField()
@@ -25,7 +25,7 @@ class PairOfNumbers(serializers.Serializer):
         return {"NS": instance[0], "EW": instance[1]}
 
 
-class StageOut(serializers.Serializer):
+class StageOut(serializers.Serializer[object]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     format = serializers.CharField(help_text="knockout, swiss or round_robin")
@@ -41,7 +41,7 @@ class StageOut(serializers.Serializer):
     )
 
 
-class RoundOut(serializers.Serializer):
+class RoundOut(serializers.Serializer[object]):
     id = serializers.IntegerField()
     stage_id = serializers.IntegerField()
     stage_name = serializers.CharField()
@@ -53,13 +53,13 @@ class RoundOut(serializers.Serializer):
     time_called_at = serializers.DateTimeField(allow_null=True)
 
 
-class ProgressOut(serializers.Serializer):
+class ProgressOut(serializers.Serializer[object]):
     tables = serializers.IntegerField()
     finished = serializers.IntegerField()
     running = serializers.IntegerField()
 
 
-class TournamentListOut(serializers.Serializer):
+class TournamentListOut(serializers.Serializer[object]):
     id = serializers.IntegerField(source="pk")
     name = serializers.CharField()
     game = serializers.CharField()
@@ -68,7 +68,7 @@ class TournamentListOut(serializers.Serializer):
     starts_on = serializers.DateField(allow_null=True)
 
 
-class TournamentOut(serializers.Serializer):
+class TournamentOut(serializers.Serializer[object]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     game = serializers.CharField()
@@ -80,13 +80,13 @@ class TournamentOut(serializers.Serializer):
     current_round_progress = ProgressOut(source="progress", allow_null=True)
 
 
-class SideOut(serializers.Serializer):
+class SideOut(serializers.Serializer[object]):
     pair_id = serializers.IntegerField(allow_null=True, help_text="null: nobody (a bye)")
     name = serializers.CharField()
     number = serializers.IntegerField(allow_null=True, help_text="The pair's number in the event (1…N), as shown.")
 
 
-class DrawRowOut(serializers.Serializer):
+class DrawRowOut(serializers.Serializer[object]):
     match_id = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True, help_text="null for a bye")
     area = serializers.CharField(help_text="The referees' area of the table.")
@@ -99,7 +99,7 @@ class DrawRowOut(serializers.Serializer):
     points = PairOfNumbers(allow_null=True)
 
 
-class FindQuery(serializers.Serializer):
+class FindQuery(serializers.Serializer[object]):
     q = serializers.CharField(
         min_length=1,
         max_length=QUERY_MAX,
@@ -110,7 +110,7 @@ class FindQuery(serializers.Serializer):
     )
 
 
-class SeatOut(serializers.Serializer):
+class SeatOut(serializers.Serializer[object]):
     player_name = serializers.CharField()
     pair_id = serializers.IntegerField()
     pair_name = serializers.CharField()
@@ -125,14 +125,14 @@ class SeatOut(serializers.Serializer):
     opponent = SideOut()
 
 
-class TieBreakOut(serializers.Serializer):
+class TieBreakOut(serializers.Serializer[object]):
     name = serializers.CharField(help_text="The rules core's metric (match_points, small_points, …).")
     title = serializers.CharField()
     title_zh = serializers.CharField()
     value = serializers.IntegerField(allow_null=True)
 
 
-class StandingOut(serializers.Serializer):
+class StandingOut(serializers.Serializer[object]):
     rank = serializers.IntegerField(help_text="Within the group when the stage is played in groups.")
     shared = serializers.BooleanField(help_text="The rank is shared (a full tie).")
     group = serializers.IntegerField(allow_null=True, help_text="A round robin's group (1, 2, …), else null.")
@@ -161,7 +161,7 @@ class StandingOut(serializers.Serializer):
         ]
 
 
-class BracketMatchOut(serializers.Serializer):
+class BracketMatchOut(serializers.Serializer[object]):
     match_id = serializers.IntegerField(allow_null=True, help_text="null: a match still to be drawn")
     position = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
@@ -182,14 +182,14 @@ class BracketMatchOut(serializers.Serializer):
     )
 
 
-class BracketRoundOut(serializers.Serializer):
+class BracketRoundOut(serializers.Serializer[object]):
     number = serializers.IntegerField()
     drawn = serializers.BooleanField()
     remaining = serializers.IntegerField(help_text="Pairs still in when the round starts (2: the final).")
     matches = BracketMatchOut(many=True)
 
 
-class BracketOut(serializers.Serializer):
+class BracketOut(serializers.Serializer[object]):
     stage = StageOut()
     rounds = BracketRoundOut(many=True)
     third_place = BracketMatchOut(allow_null=True)
@@ -197,7 +197,7 @@ class BracketOut(serializers.Serializer):
     byes = serializers.IntegerField()
 
 
-class DealOut(serializers.Serializer):
+class DealOut(serializers.Serializer[object]):
     number = serializers.IntegerField()
     order = serializers.ListField(child=serializers.CharField(), help_text="Seats in finishing order.")
     winner = serializers.CharField()
@@ -237,7 +237,7 @@ class DealOut(serializers.Serializer):
     )
 
 
-class AdjustmentOut(serializers.Serializer):
+class AdjustmentOut(serializers.Serializer[object]):
     kind = serializers.CharField(required=False)
     side = serializers.CharField(required=False, allow_null=True)
     reason = serializers.CharField(required=False, allow_blank=True)
@@ -246,12 +246,12 @@ class AdjustmentOut(serializers.Serializer):
         return {key: instance.get(key) for key in ("kind", "side", "reason")}
 
 
-class NextDealOut(serializers.Serializer):
+class NextDealOut(serializers.Serializer[object]):
     level = serializers.IntegerField()
     sets_level = serializers.CharField(allow_null=True)
 
 
-class MatchOut(serializers.Serializer):
+class MatchOut(serializers.Serializer[object]):
     id = serializers.IntegerField()
     stage_id = serializers.IntegerField()
     stage_name = serializers.CharField()
@@ -282,7 +282,7 @@ class MatchOut(serializers.Serializer):
         return {"level": match.next_level, "sets_level": match.next_sets_level}
 
 
-class PlayerOut(serializers.Serializer):
+class PlayerOut(serializers.Serializer[object]):
     name = serializers.CharField()
     department = serializers.CharField()
 
@@ -290,7 +290,7 @@ class PlayerOut(serializers.Serializer):
         return {"name": instance[0], "department": instance[1]}
 
 
-class RankOut(serializers.Serializer):
+class RankOut(serializers.Serializer[object]):
     stage_id = serializers.IntegerField()
     stage_name = serializers.CharField()
     rank = serializers.IntegerField()
@@ -301,7 +301,7 @@ class RankOut(serializers.Serializer):
         return {"stage_id": stage.id, "stage_name": stage.name, "rank": line.rank, "movement": line.movement}
 
 
-class PairOut(serializers.Serializer):
+class PairOut(serializers.Serializer[object]):
     id = serializers.IntegerField()
     number = serializers.IntegerField(help_text="The pair's number in the event (1…N), as pages and sheets show it.")
     name = serializers.CharField()

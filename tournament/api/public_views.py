@@ -15,6 +15,7 @@ from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions
 from rest_framework.exceptions import NotFound
+from rest_framework.pagination import BasePagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -54,11 +55,11 @@ class PublicPagination(StrictPagination):
     max_page_size = 500
 
 
-class PublicView(StrictQueryParams, generics.GenericAPIView):
+class PublicView(StrictQueryParams, generics.GenericAPIView[Any]):  # cached values, not one model's rows
     authentication_classes: list[Any] = []
     permission_classes = [permissions.AllowAny]
     throttle_classes = [PublicRateThrottle]
-    pagination_class = PublicPagination
+    pagination_class: type[BasePagination] | None = PublicPagination
     filter_backends: list[Any] = []
 
     def overview(self) -> TournamentOverview:
@@ -85,7 +86,7 @@ class PublicView(StrictQueryParams, generics.GenericAPIView):
         return frame
 
 
-class PublicListView(PublicView, generics.ListAPIView):
+class PublicListView(PublicView, generics.ListAPIView[Any]):
     """A paginated list of cached values (``items``)."""
 
     def items(self) -> Any:
@@ -183,7 +184,7 @@ class StandingsList(PublicListView):
         return self.table().lines
 
     def get_serializer_context(self) -> dict[str, Any]:
-        context = super().get_serializer_context()
+        context = dict(super().get_serializer_context())
         if not getattr(self, "swagger_fake_view", False) and "stage_id" in self.kwargs:
             context["columns"] = self.table().columns
         return context
