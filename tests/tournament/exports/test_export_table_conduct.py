@@ -11,7 +11,8 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from scoring.conduct import table_conduct
-from tournament.exports.round_sheets import _pieces, score_sheets_build
+from tournament.exports.conduct import _pieces
+from tournament.exports.round_sheets import score_sheets_build
 from tournament.matches.models import Match
 from tournament.rules import stage_profile_name
 
