@@ -15,7 +15,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
@@ -70,6 +70,11 @@ def user_organises(*, user: Any, tournament_id: int) -> bool:
     return bool(user.is_superuser or Tournament.organisers.through.objects.filter(
         tournament_id=tournament_id, user_id=user.pk
     ).exists())
+
+
+def tournaments_organised(*, user: Any) -> QuerySet[Any]:
+    """The ids of the tournaments ``user`` organises (a subquery: the home page lists their drafts)."""
+    return Tournament.organisers.through.objects.filter(user_id=user.pk).values("tournament_id")
 
 
 def tournament_for_organiser(*, user: Any, tournament_id: int) -> Tournament:

@@ -23,7 +23,12 @@ from tournament.parsing import int_or_none
 from tournament.registration import services
 from tournament.registration.forms import DepartmentForm, PairForm, RosterImportForm, TournamentForm
 from tournament.registration.models import Department, Game, Pair, PairStatus, Tournament, TournamentStatus
-from tournament.registration.roles import organiser_view, user_can_create_tournaments, user_organises
+from tournament.registration.roles import (
+    organiser_view,
+    tournaments_organised,
+    user_can_create_tournaments,
+    user_organises,
+)
 from tournament.registration.roster import RosterImportError, roster_import, roster_template
 from tournament.registration.selectors import (
     PAIR_PAGE_SIZE,
@@ -49,7 +54,7 @@ def home(request: HttpRequest) -> HttpResponse:
         shown = (*shown[:3], TournamentStatus.DRAFT, *shown[3:])  # a draft is its organisers', not public
         listed = Tournament.objects.filter(status__in=shown)
         if not request.user.is_superuser:
-            own = Tournament.organisers.through.objects.filter(user=request.user).values("tournament_id")
+            own = tournaments_organised(user=request.user)
             listed = listed.filter(~Q(status=TournamentStatus.DRAFT) | Q(pk__in=own))
     tournaments = list(
         listed.annotate(pair_count=Count("pairs"))
