@@ -17,7 +17,7 @@ from django.dispatch import receiver
 from tournament.draw.advancement_flags import advancement_recheck
 from tournament.draw.round_flags import round_recheck, round_standings_keep
 from tournament.draw.services import bracket_after_result
-from tournament.matches.models import Stage, StageFormat
+from tournament.matches.models import Match, Stage, StageFormat
 from tournament.matches.signals import correction_opening, match_confirmed
 from tournament.registration.lifecycle import tournament_finish_decided
 from tournament.registration.models import TournamentStatus
@@ -27,14 +27,14 @@ logger = logging.getLogger(__name__)
 
 
 @receiver(match_confirmed, dispatch_uid="draw.bracket_after_result")
-def advance_bracket(sender: Any, match: Any, **kwargs: Any) -> None:
+def advance_bracket(sender: Any, match: Match, **kwargs: Any) -> None:
     try:
         bracket_after_result(match=match)
     except Exception:  # never turn a committed sign-off into an error page
         logger.exception("bracket not advanced after match %s", match.pk)
 
 
-def event_decided(*, match: Any) -> bool:
+def event_decided(*, match: Match) -> bool:
     """Whether ``match``, just confirmed, decided its event: the event is in progress, and the
     match's stage is its last, a knockout whose champion is known with nothing pending. Only a
     knockout decides itself; a Swiss or round-robin last stage is finished by the organiser."""
@@ -48,7 +48,7 @@ def event_decided(*, match: Any) -> bool:
 
 
 @receiver(match_confirmed, dispatch_uid="registration.tournament_finish_if_decided")
-def finish_event(sender: Any, match: Any, **kwargs: Any) -> None:
+def finish_event(sender: Any, match: Match, **kwargs: Any) -> None:
     """The last stage's final confirmed: the event is finished (``registration.lifecycle``)."""
     try:
         if event_decided(match=match):
@@ -58,7 +58,7 @@ def finish_event(sender: Any, match: Any, **kwargs: Any) -> None:
 
 
 @receiver(match_confirmed, dispatch_uid="draw.advancement_recheck")
-def recheck_advancement(sender: Any, match: Any, **kwargs: Any) -> None:
+def recheck_advancement(sender: Any, match: Match, **kwargs: Any) -> None:
     """A corrected match signed off again: later stages advanced from its stage follow or are
     flagged "advancement changed" (``tournament.draw.advancement_flags``)."""
     try:
@@ -68,7 +68,7 @@ def recheck_advancement(sender: Any, match: Any, **kwargs: Any) -> None:
 
 
 @receiver(match_confirmed, dispatch_uid="draw.round_recheck")
-def recheck_rounds(sender: Any, match: Any, **kwargs: Any) -> None:
+def recheck_rounds(sender: Any, match: Match, **kwargs: Any) -> None:
     """A corrected match signed off again: later rounds of its Swiss stage drawn from standings the
     correction changed are flagged (``tournament.draw.round_flags``)."""
     try:
@@ -78,7 +78,7 @@ def recheck_rounds(sender: Any, match: Any, **kwargs: Any) -> None:
 
 
 @receiver(correction_opening, dispatch_uid="draw.round_standings_keep")
-def keep_round_standings(sender: Any, match: Any, **kwargs: Any) -> dict[str, Any]:
+def keep_round_standings(sender: Any, match: Match, **kwargs: Any) -> dict[str, Any]:
     """A correction opens: keep the standings each later Swiss round was drawn from
     (``tournament.draw.round_flags``), to compare at the re-sign-off."""
     return round_standings_keep(match=match)

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import translation
 
 from scoring.levels import level_label
@@ -199,7 +199,7 @@ def _place_key(place: MatchPlace, match_id: int) -> tuple[Any, ...]:
     return (place.stage, place.round, place.table if place.table is not None else 1 << 30, match_id)
 
 
-def ordered_deals(context: _Context) -> Any:
+def ordered_deals(context: _Context) -> QuerySet[Deal]:
     """The event's deals in the workbook's order: stage, round, table (unnumbered last), match, deal."""
     return Deal.objects.filter(match__round__stage__tournament=context.tournament).order_by(
         "match__round__stage__order",

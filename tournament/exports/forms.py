@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -40,6 +42,8 @@ class PrizeStageForm(forms.Form):
         empty_label=_("The last stage"),
     )
 
-    def __init__(self, *args: object, tournament_id: int, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["stage"].queryset = Stage.objects.filter(tournament_id=tournament_id).order_by("order")  # type: ignore[attr-defined]
+    def __init__(self, *args: Any, tournament_id: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        stage = self.fields["stage"]
+        if isinstance(stage, forms.ModelChoiceField):  # always: declared above
+            stage.queryset = Stage.objects.filter(tournament_id=tournament_id).order_by("order")

@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Case, Exists, F, OuterRef, Value, When
+from django.db.models import Case, Exists, F, OuterRef, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -305,7 +305,7 @@ def _tables_time_call(
     return len(matches)
 
 
-def _round_due_tables(round_: Round, *, now: datetime) -> Any:
+def _round_due_tables(round_: Round, *, now: datetime) -> QuerySet[Match]:
     """The round's tables at which a time call is due (``time_due``; a paused one waits)."""
     return round_.matches.filter(time_due_filter(now=now))
 
@@ -417,7 +417,7 @@ def _clock_save(target: changes.Clocked, fields: list[str], *, user: Any, reason
     public_pages_bump(tournament_id=round_.stage.tournament_id, seating=False)
 
 
-def _round_open_matches(round_: Round) -> Any:
+def _round_open_matches(round_: Round) -> QuerySet[Match]:
     """The round's tables whose clock runs with the round's: started, timed, time not called."""
     return round_.matches.filter(
         started_at__isnull=False, clock_ends_at__isnull=False, time_called_at__isnull=True, status__in=_OPEN
@@ -442,7 +442,8 @@ def _schedule_round(round_: Round) -> None:
     _schedule("round", round_.pk, round_.ends_at)
     own = _round_open_matches(round_).filter(paused_at__isnull=True).exclude(clock_ends_at=round_.ends_at)
     for pk, ends_at in own.values_list("pk", "clock_ends_at"):
-        _schedule("match", pk, ends_at)
+        if ends_at is not None:  # always: open matches are timed
+            _schedule("match", pk, ends_at)
 
 
 def _schedule_table(match: Match) -> None:

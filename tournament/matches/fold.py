@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from scoring.adjustments import Adjustment as ScoringAdjustment
 from scoring.adjustments import Forfeit, LateArrival, LevelPenalty, PointPenalty
 from scoring.doudizhu import DoudizhuResult
+from scoring.doudizhu_deals import DoudizhuDeal
 from scoring.errors import ScoringError
 from scoring.match import DealInput, PartialReplay, parse_deal, replay_partial
 from scoring.options import RuleOptions
@@ -152,7 +153,7 @@ def match_fold(
     return Fold(partial=partial, deals_valid=partial.deals_applied, adjustments_valid=frozenset(applied))
 
 
-def match_deal_parse(*, match: Match, outcome: Any, number: int) -> Any:
+def match_deal_parse(*, match: Match, outcome: Any, number: int) -> DealInput | DoudizhuDeal:
     """The deal as entered, parsed once by a write (its game's refusal before anything is written)."""
     if match.three_seats:
         return parse_table_deal(options=match_rules(match), data=outcome, number=number)

@@ -23,6 +23,7 @@ import segno
 from django.core import signing
 from django.core.cache import cache
 from django.db import transaction
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -78,7 +79,7 @@ def table_tokens(*, round_: Round) -> dict[int, str]:
     }
 
 
-def table_url(request: Any, token: str) -> str:
+def table_url(request: HttpRequest, token: str) -> str:
     return str(request.build_absolute_uri(reverse("matches:table", args=[token])))
 
 
@@ -96,7 +97,7 @@ def qr_svg(url: str, *, scale: int = 4) -> SafeString:
     return mark_safe(svg)  # segno's own SVG: no input of a user's but the address
 
 
-def table_qr_codes(*, request: Any, round_: Round, scale: int = 3) -> dict[int, SafeString]:
+def table_qr_codes(*, request: HttpRequest, round_: Round, scale: int = 3) -> dict[int, SafeString]:
     """Match id → the QR code of its table's link, for the printed sheets of a round (about 5 ms a
     code: the sheets of a few hundred tables take a second or two)."""
     tokens = table_tokens(round_=round_)

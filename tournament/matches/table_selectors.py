@@ -13,7 +13,7 @@ from scoring.doudizhu_snapshot import TableSnapshot
 from scoring.three_seats import THREE_SEATS
 from tournament.games import GameEntry, game_entry
 from tournament.matches.fold import match_rules
-from tournament.matches.models import Match, MatchSeat, MatchStatus, RefereeAssignment
+from tournament.matches.models import Match, MatchSeat, MatchStatus, RefereeAssignment, Round
 from tournament.registration.models import Pair
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ class RoundSeating:
         return None
 
 
-def round_seating(*, round_: Any, referees: bool = False) -> RoundSeating:
+def round_seating(*, round_: Round, referees: bool = False) -> RoundSeating:
     """The round's tables (by number) with their seats, and its byes, in a few queries."""
     seats: dict[int | None, list[MatchSeat]] = {}
     for row in MatchSeat.objects.filter(round=round_).select_related("pair").order_by("seat", "pair_id"):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -38,8 +38,8 @@ class TournamentForm(forms.Form):
     venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
     starts_on = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
-    def __init__(self, *args: object, game: str = Game.GUANDAN, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, game: str = Game.GUANDAN, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.game_chosen = game if game in Game.values else Game.GUANDAN
         self.fields["game"].initial = self.game_chosen
         choice_field(self, "rule_profile").choices = profile_choices(self.game_chosen)
@@ -57,9 +57,9 @@ class PairForm(forms.Form):
     second_phone = forms.CharField(label=_("Player 2 phone"), max_length=32, required=False)
     seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=column_max(Pair, "seed"), required=False)
 
-    def __init__(self, *args: object, individual: bool = False, **kwargs: object) -> None:
+    def __init__(self, *args: Any, individual: bool = False, **kwargs: Any) -> None:
         """``individual``: an entrant of one player (Dou Dizhu): only the first player's fields."""
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
         self.individual = individual
         if individual:
             for name in [name for name in self.fields if name.startswith("second_")]:
@@ -139,8 +139,8 @@ class TournamentEditForm(forms.Form):
         help_text=_("Unless the other side disputes it. Empty: only a confirmation makes it count."),
     )
 
-    def __init__(self, *args: object, game: str | None = None, locked: bool = False, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, game: str | None = None, locked: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         choice_field(self, "rule_profile").choices = profile_choices(game)  # the event's game's profiles
         self.locked = locked
         if locked:

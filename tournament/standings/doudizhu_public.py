@@ -28,7 +28,7 @@ from tournament.matches.table_selectors import round_seating
 from tournament.registration.models import Pair, Player
 from tournament.standings.cache import UNREAD, coalesced_get, public_cached
 from tournament.standings.public_cache import standings_key
-from tournament.standings.public_types import PublicHttpRequest, TournamentOverview
+from tournament.standings.public_types import PublicHttpRequest, RoundInfo, StageInfo, TournamentOverview
 from tournament.standings.selectors import stage_ranking_get
 
 FIND_LIMIT = 20
@@ -302,7 +302,11 @@ def standings_build_get(
 
 
 def draw_page(
-    request: PublicHttpRequest, *, overview: TournamentOverview, round_: Any, live_page: Callable[..., HttpResponse]
+    request: PublicHttpRequest,
+    *,
+    overview: TournamentOverview,
+    round_: RoundInfo | None,
+    live_page: Callable[..., HttpResponse],
 ) -> HttpResponse:
     frame = f"s{request.seating_version}"
     tables: Any = None
@@ -331,7 +335,7 @@ def standings_page(
     request: PublicHttpRequest,
     *,
     overview: TournamentOverview,
-    stage: Any,
+    stage: StageInfo,
     live_page: Callable[..., HttpResponse],
     marker: Any = UNREAD,
 ) -> HttpResponse:

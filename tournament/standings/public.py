@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 
 from scoring.snapshot import MatchSnapshot, SidePair
 from scoring.standings import METRICS
@@ -98,7 +98,7 @@ def _stage_info(stage: Stage) -> StageInfo:
     )
 
 
-def _public_rounds() -> Any:
+def _public_rounds() -> QuerySet[Round]:
     return Round.objects.filter(status__in=PUBLIC_ROUND_STATUSES)
 
 
@@ -357,7 +357,7 @@ def _time_up_texts(match: Match) -> tuple[str, str] | None:
     return (notice.text_en, notice.text_zh) if notice is not None else None
 
 
-def _public_matches(tournament_id: int) -> Any:
+def _public_matches(tournament_id: int) -> QuerySet[Match]:
     return (
         Match.objects.filter(round__stage__tournament_id=tournament_id, round__status__in=PUBLIC_ROUND_STATUSES)
         .exclude(round__stage__tournament__status=TournamentStatus.DRAFT)

@@ -59,7 +59,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qsl, urlencode
 
 from django.conf import settings
@@ -236,7 +236,7 @@ class PublicResponses:
         if not shared.reads.hold(found, now):
             return None
         self.kept.put(key, shared)
-        return shared  # type: ignore[no-any-return]
+        return cast(Kept, shared)  # what a worker filed under the key
 
     def _built(
         self, key: tuple[Any, ...], shared_key: str, environ: dict[str, Any], start_response: StartResponse

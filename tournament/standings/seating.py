@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import accumulate
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection
 
@@ -228,7 +228,7 @@ def seat_index_get(*, tournament_id: int, rounds: Sequence[RoundInfo], version: 
     built_for = (version, tuple(round_.id for round_ in rounds))
     held = seat_indexes.get(tournament_id)
     if held is not None and held[0] == built_for:
-        return held[1]  # type: ignore[no-any-return]
+        return cast(SeatIndex, held[1])  # the index filed for these rounds
     index = seat_index_build(rounds=rounds, tournament_id=tournament_id)
     seat_indexes.put(tournament_id, (built_for, index))  # the one before is dropped, not kept
     return index

@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from scoring.bracket import BracketState, KnockoutResult, bracket_state
 from scoring.seats import Side
@@ -45,7 +44,7 @@ def counted_statuses(*, stage: Stage) -> tuple[str, ...]:
     return SIGNED_OFF_ONLY if policy == ProvisionalResults.SIGNED_OFF else COUNTED
 
 
-def _counted(stage: Stage) -> Any:
+def _counted(stage: Stage) -> QuerySet[Match]:
     """The stage's matches that count: of the policy's statuses, and byes (finished when drawn)."""
     return Match.objects.filter(round__stage=stage).filter(
         Q(status__in=counted_statuses(stage=stage)) | Q(ew_pair__isnull=True, status__in=COUNTED)
