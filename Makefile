@@ -22,7 +22,7 @@ demo: $(VENV)/.requirements
 	$(PY) manage.py demo
 	$(PY) manage.py runserver $(HOST)
 
-## Lint, type-check the rules core and run the whole test suite (SQLite unless DATABASE_URL is set).
+## Lint, type-check (the whole tree, strict) and run the whole test suite (SQLite unless DATABASE_URL is set).
 test: $(VENV)/.requirements-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
