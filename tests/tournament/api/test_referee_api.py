@@ -4,8 +4,10 @@ services; errors carry the rules core's code; out of scope is 404."""
 from __future__ import annotations
 
 import datetime as dt
+import time
 
 import pytest
+import time_machine
 from django.db import connection
 from django.urls import reverse
 from drf_spectacular.generators import SchemaGenerator
@@ -180,11 +182,13 @@ def test_a_deals_answer_is_the_match_as_read_afterwards_without_reading_it_again
             queries.append(sql)
             return execute(sql, *args)
 
-        with connection.execute_wrapper(note):
-            answer = client.post(url, {"order": list(order), "expected_version": version}, format="json")
-        monkeypatch.setattr(match_views, "_detail", reread)
-        assert answer.status_code == 201
-        assert answer.data["match"] == client.get(reverse("api:match", args=[match.pk])).data
+        # the answer and the read afterwards at one instant: the clock's seconds left count whole seconds
+        with time_machine.travel(time.time(), tick=False):
+            with connection.execute_wrapper(note):
+                answer = client.post(url, {"order": list(order), "expected_version": version}, format="json")
+            monkeypatch.setattr(match_views, "_detail", reread)
+            assert answer.status_code == 201
+            assert answer.data["match"] == client.get(reverse("api:match", args=[match.pk])).data
         # nor its deals and flags: the write passes the rows it folded
         written = queries.index(next(sql for sql in queries if sql.startswith("UPDATE") and "matches_match" in sql))
         assert [sql for sql in queries[written:] if "matches_deal" in sql or "matches_adjustment" in sql] == []

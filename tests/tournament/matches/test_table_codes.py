@@ -93,10 +93,11 @@ def test_one_phones_mistakes_pause_that_phone_only():
     other_token = table_token(round_=other.round, table_id=other.table_id)
     seats = {seat.seat: seat for seat in pe.table_players(match=match)}
     phone = english_client()
-    answers = [_identify(phone, token, _wrong(n)).status_code for n in range(table_codes.DEVICE_FREE + 2)]
-    assert answers == [400] * (table_codes.DEVICE_FREE + 1) + [429]  # the first wrong code past the free ones pauses
-    paused = _identify(phone, token, seats["N"].player.employee_number)  # the right code waits too
-    assert paused.status_code == 429 and int(paused["Retry-After"]) == table_codes.DEVICE_FIRST_PAUSE
+    with time_machine.travel(time.time(), tick=False):  # Retry-After counts whole seconds: the clock held still
+        answers = [_identify(phone, token, _wrong(n)).status_code for n in range(table_codes.DEVICE_FREE + 2)]
+        assert answers == [400] * (table_codes.DEVICE_FREE + 1) + [429]  # the first past the free ones pauses
+        paused = _identify(phone, token, seats["N"].player.employee_number)  # the right code waits too
+        assert paused.status_code == 429 and int(paused["Retry-After"]) == table_codes.DEVICE_FIRST_PAUSE
     # every other phone in the room — the same address — at this table and at another: not paused
     assert _identify(english_client(), token, seats["E"].player.employee_number).status_code == 302
     other_seat = pe.table_players(match=other)[0]
