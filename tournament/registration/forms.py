@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.options import TimeUpTie
 from scoring.profiles import PROFILE_INFO, PROFILES
 from tournament.bounds import column_max
-from tournament.form_fields import choice_field
+from tournament.form_fields import choice_field, date_field
 from tournament.games import game_entry
 from tournament.labels import profile_title, rule_value
 from tournament.registration.models import EntryMode, Game, Pair, ProvisionalResults
@@ -36,7 +36,7 @@ class TournamentForm(forms.Form):
     game = forms.ChoiceField(choices=Game.choices, widget=forms.HiddenInput)
     rule_profile = forms.ChoiceField(label=_("Rule profile"))
     venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
-    starts_on = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    starts_on = date_field(label=_("Date"))
 
     def __init__(self, *args: Any, game: str = Game.GUANDAN, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -101,8 +101,8 @@ class TournamentEditForm(forms.Form):
 
     name = forms.CharField(label=_("Name"), max_length=120)
     venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
-    starts_on = forms.DateField(label=_("First day"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    ends_on = forms.DateField(label=_("Last day"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    starts_on = date_field(label=_("First day"))
+    ends_on = date_field(label=_("Last day"))
     rule_profile = forms.ChoiceField(label=_("Rule profile"))
     time_cap_minutes = forms.IntegerField(
         label=_("Time cap (minutes)"),
