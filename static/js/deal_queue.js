@@ -8,6 +8,14 @@
    state that is gone. The phone shows "3 deals waiting to send" and, for each deal sent, what
    became of it: accepted, already recorded, or refused with the reason.
 
+   An answer that is not the server's verdict on the deal stops the sending and says why, the deals
+   kept: a redirect or 401 (signed out: "sign in again", a link back to this page through the login),
+   a 403 page that is not JSON (the CSRF check: a sign-in since the page was loaded rotated the token;
+   "reload"), or the table's "say who you are first" (the phone's session ended). Each send carries the
+   page's current CSRF token, not the one of the page the deal was entered on, so once the person has
+   signed in again (or reloaded, or said who they are) the deals go, each once (its idempotency key).
+   Anything else that is not JSON (a proxy's page, a 500) is tried again later, quietly.
+
    Offline the taps are kept here (Guandan: partners 1st and 2nd, or three seats, make a finishing
    order, as the server's taps_complete); the preview waits for the server. Without JavaScript the
    pages still work online (forms and links). */
@@ -18,6 +26,7 @@
   var STORE = "deals";
   var dbPromise = null;
   var flushing = false;
+  var blocked = null;  // why the deals cannot be sent now: "signed-out", "stale" or "identify"
 
   function db() {
     if (!dbPromise) {
@@ -83,6 +92,7 @@
       var results = document.getElementById("queue-results");
       if (!status || !results) { return; }
       var waiting = items.filter(function (item) { return item.state === "waiting"; });
+      renderBlocked(waiting.length ? blocked : null);
       if (waiting.length) {
         status.textContent = waiting.length === 1 ? word("waiting-one") : word("waiting-many", { n: waiting.length });
         if (!navigator.onLine) { status.textContent += " · " + word("offline"); }
@@ -132,6 +142,26 @@
         status.insertAdjacentElement("afterend", list);
       }
     });
+  }
+
+  // why nothing is sent, and what to do: a link to sign in (back to this page) or to reload it
+  function renderBlocked(kind) {
+    var note = document.getElementById("queue-blocked");
+    if (!note) { return; }
+    note.innerHTML = "";
+    note.hidden = !kind;
+    if (!kind) { return; }
+    note.setAttribute("data-blocked", kind);
+    note.appendChild(document.createTextNode(word(kind) + " "));
+    var link = document.createElement("a");
+    if (kind === "signed-out") {
+      link.href = box().getAttribute("data-login-url") + "?next=" + encodeURIComponent(window.location.pathname + window.location.search);
+      link.textContent = word("sign-in");
+    } else {
+      link.href = window.location.pathname + window.location.search;
+      link.textContent = word("reload");
+    }
+    note.appendChild(link);
   }
 
   // -- putting a deal in the queue -----------------------------------------------------------------
@@ -190,20 +220,33 @@
 
   // -- sending --------------------------------------------------------------------------------------
 
+  function Blocked(kind) { this.kind = kind; }
+
   function send(item) {
+    var body = new URLSearchParams(item.body);
+    var token = csrfToken(null);  // the page's token: a sign-in since the deal was entered rotated it
+    if (token) { body.set("csrfmiddlewaretoken", token); }
     return fetch(item.url, {
       method: "POST",
-      body: item.body,
+      body: body.toString(),
       credentials: "same-origin",
       headers: {
         "Content-Type": "application/x-www-form-urlencoded",
         "X-Deal-Queue": "1",
-        "X-CSRFToken": new URLSearchParams(item.body).get("csrfmiddlewaretoken") || ""
+        "X-CSRFToken": body.get("csrfmiddlewaretoken") || ""
       }
     }).then(function (response) {
+      var json = (response.headers.get("Content-Type") || "").indexOf("application/json") === 0;
+      // the login page after a redirect (the session ended), or a refusal to say who is asking
+      if (response.redirected || response.status === 401) { throw new Blocked("signed-out"); }
+      if (!json && response.status === 403) { throw new Blocked("stale"); }  // the CSRF check's page
+      if (!json && response.ok) { throw new Blocked("signed-out"); }  // a page, not the server's answer
       return response.json().catch(function () {
         // not the server's answer (a proxy's page, a 500): try again later
         throw new Error("no answer " + response.status);
+      }).then(function (answer) {
+        if (answer.code === "identify_first") { throw new Blocked("identify"); }
+        return answer;
       });
     });
   }
@@ -218,6 +261,7 @@
         var item = items.filter(function (i) { return i.state === "waiting"; })[0];
         if (!item) { return sent; }
         return send(item).then(function (answer) {
+          blocked = null;
           item.state = answer.result === "accepted" || answer.result === "already" ? answer.result : "refused";
           item.message = answer.message || answer.code || "";
           if (answer.number) { item.number = answer.number; }
@@ -232,7 +276,10 @@
         });
       });
     }
-    return next().catch(function () { return sent; }).then(function (any) {
+    return next().catch(function (error) {
+      if (error instanceof Blocked) { blocked = error.kind; }
+      return sent;
+    }).then(function (any) {
       flushing = false;
       return render().then(function () { return any; });
     }).then(function (any) {

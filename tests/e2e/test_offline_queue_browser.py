@@ -5,8 +5,10 @@ a deal someone else entered meanwhile makes a plain refusal on the phone, never 
 from __future__ import annotations
 
 import pytest
+from django.contrib.sessions.models import Session
+from playwright.sync_api import Error as PlaywrightError
 
-from tests.e2e.conftest import SCREENSHOTS, new_phone, signed_in
+from tests.e2e.conftest import SCREENSHOTS, log_in, new_phone, signed_in
 from tests.factories import referee, table_match
 from tests.tournament.matches.test_player_entry import players_match
 from tournament.matches import player_entry as pe
@@ -191,5 +193,128 @@ def test_a_tractor_deal_is_entered_offline_through_its_own_form(browser, live_se
             page.context.set_offline(False)
         page.wait_for_function(NOTHING_WAITING)
         assert Deal.objects.get(match=match).outcome["defender_points"] == 40
+    finally:
+        page.context.close()
+
+
+def settled_results(page, count: int) -> list[str]:
+    """What the phone lists once the queue has sent everything and the page has reloaded to show it
+    (the reload may come while the list is read: then it is read again from the reloaded page)."""
+    for _attempt in range(5):
+        try:
+            page.wait_for_function(NOTHING_WAITING)
+            page.locator("#queue-results li[data-result]").nth(count - 1).wait_for()
+            return results(page)
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error):
+                raise
+            page.wait_for_load_state()
+    raise AssertionError("the page kept reloading")
+
+
+def queued_while_signed_in_elsewhere(page, post_url: str) -> None:
+    """The page's deals are held back (its posts fail as with no network) while another tab of the same
+    phone changes the session; then the queue may send again."""
+    page.route(f"**{post_url}", lambda route: route.abort())
+
+
+def test_deals_kept_while_signed_out_are_sent_once_after_signing_in_again(browser, live_server):
+    ref = referee(username="queue-ref")  # the factory's password: correct-horse-battery
+    match = table_match(referee_user=ref)
+    page = new_phone(browser, live_server, timeout=15_000)
+    try:
+        log_in(page, "queue-ref", "correct-horse-battery")
+        page.goto(f"/referee/matches/{match.pk}/")
+        ready_offline(page)
+        page.context.set_offline(True)
+        tap_and_save(page, "N", "S")
+        tap_and_save(page, "E", "W")
+        post_url = f"/referee/matches/{match.pk}/deals/"
+        queued_while_signed_in_elsewhere(page, post_url)
+        page.context.set_offline(False)
+        other = page.context.new_page()  # the referee signs out in another tab
+        other.goto("/referee/")
+        other.locator("form[action='/accounts/logout/'] button").click()
+        other.wait_for_load_state()
+        other.close()
+        page.unroute(f"**{post_url}")
+        page.evaluate("window.dealQueue.flush()")
+        # the login page came back, not an answer: the deals wait and the phone says why
+        blocked = page.locator('#queue-blocked[data-blocked="signed-out"]')
+        blocked.wait_for()
+        assert "您已退出登录" in blocked.inner_text() and "重新登录" in blocked.inner_text()
+        assert page.locator("[data-waiting]").count() == 2
+        assert not Deal.objects.filter(match=match).exists()
+        page.screenshot(path=str(SCREENSHOTS / "offline-queue-signed-out-zh-phone.png"), full_page=True)
+        blocked.get_by_role("link", name="重新登录").click()
+        page.fill("input[name=username]", "queue-ref")
+        page.fill("input[name=password]", "correct-horse-battery")
+        page.locator("form [type=submit]").last.click()
+        page.wait_for_url(f"**/referee/matches/{match.pk}/**")  # back to the match, the queue sends
+        assert settled_results(page, 2) == ["accepted", "accepted"]
+        assert page.locator("#queue-blocked").is_hidden()
+        page.evaluate("window.dealQueue.flush()")
+        assert outcomes(match) == [["N", "S"], ["E", "W"]]  # each once
+    finally:
+        page.context.close()
+
+
+def test_deals_kept_when_a_new_sign_in_rotated_the_csrf_token_are_sent_after_a_reload(browser, live_server):
+    ref = referee(username="queue-ref2")
+    match = table_match(referee_user=ref)
+    page = new_phone(browser, live_server, timeout=15_000)
+    try:
+        log_in(page, "queue-ref2", "correct-horse-battery")
+        page.goto(f"/referee/matches/{match.pk}/")
+        ready_offline(page)
+        page.context.set_offline(True)
+        tap_and_save(page, "N", "S")
+        post_url = f"/referee/matches/{match.pk}/deals/"
+        queued_while_signed_in_elsewhere(page, post_url)
+        page.context.set_offline(False)
+        other = page.context.new_page()  # signing in again (another tab) gives the phone a new CSRF token
+        log_in(other, "queue-ref2", "correct-horse-battery")
+        other.close()
+        page.unroute(f"**{post_url}")
+        page.evaluate("window.dealQueue.flush()")
+        blocked = page.locator('#queue-blocked[data-blocked="stale"]')
+        blocked.wait_for()
+        assert "刷新页面" in blocked.inner_text()
+        assert page.locator("[data-waiting]").count() == 1
+        assert not Deal.objects.filter(match=match).exists()
+        blocked.get_by_role("link", name="刷新页面").click()
+        assert settled_results(page, 1) == ["accepted"]
+        assert outcomes(match) == [["N", "S"]]
+    finally:
+        page.context.close()
+
+
+def test_a_players_deals_wait_while_the_phone_must_say_who_they_are_again(browser, live_server):
+    match = players_match()
+    north = {seat.seat: seat for seat in pe.table_players(match=match)}["N"]
+    page = new_phone(browser, live_server, timeout=15_000)
+    try:
+        url = f"/table/{table_token(round_=match.round, table_id=match.table_id)}/"
+        page.goto(url)
+        page.locator("#id_code").fill(north.player.employee_number)
+        page.locator("#identify button[type=submit]").click()
+        page.locator("#entry").wait_for()
+        ready_offline(page)
+        page.context.set_offline(True)
+        tap_and_save(page, "N", "S")
+        Session.objects.all().delete()  # the phone's session ends (expired, or cleared)
+        page.context.set_offline(False)
+        page.evaluate("window.dealQueue.flush()")
+        blocked = page.locator('#queue-blocked[data-blocked="identify"]')
+        blocked.wait_for()
+        assert page.locator("[data-waiting]").count() == 1
+        assert not DealClaim.objects.filter(match=match).exists()
+        blocked.get_by_role("link", name="刷新页面").click()
+        page.locator("#id_code").fill(north.player.employee_number)
+        with page.expect_navigation():
+            page.locator("#identify button[type=submit]").click()
+        assert settled_results(page, 1) == ["accepted"]
+        claims = list(DealClaim.objects.filter(match=match).values_list("number", "outcome"))
+        assert claims == [(1, {"order": ["N", "S"]})]
     finally:
         page.context.close()
