@@ -8,7 +8,8 @@ its stages and results are this app's, above it. So the registration app asks th
 - the rules lock at the first draw: an edit of the event's rules once a round is drawn (a draft
   counts) is refused (:func:`rules_locked_reason`); before that every stage's stored rules are
   resolved again from the new choice, so the stages and the event never disagree;
-- an event with results is not deleted (it is archived instead).
+- an event with results is not deleted (it is archived instead);
+- a pair already in a draw keeps its check-in (it is withdrawn instead).
 
 It also says how a write of this app and the ones above it finds its event for the one guard
 (``event_write``'s ``of=``): from a stage, a round, a match or their ids.
@@ -21,8 +22,8 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
 from tournament.errors import UserError, scoring_message
-from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, Round, Stage
-from tournament.registration.models import Tournament
+from tournament.matches.models import Adjustment, Deal, Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage
+from tournament.registration.models import Pair, Tournament
 from tournament.rules import stage_rules_resolve
 
 # -- finding the event of a write (``event_write(..., of=…)``) ------------------------------------------
@@ -108,3 +109,15 @@ def event_delete_check(*, tournament: Tournament) -> None:
     """An event with results is not deleted: it is archived."""
     if tournament_has_results(tournament=tournament):
         raise UserError("has_results", _("This event has results: it cannot be deleted. Archive it instead."))
+
+
+def check_in_undo_check(*, pair: Pair) -> None:
+    """A pair in a draw (a seat, a bye, a draft's included) keeps its check-in: undone, the drawn
+    round would still seat it while the door calls it absent, and the next draw would leave it out
+    with no word. The door's undo is for a mistaken tap; a pair that leaves is withdrawn."""
+    if RoundEntry.objects.filter(pair=pair).exists() or MatchSeat.objects.filter(pair=pair).exists():
+        raise UserError(
+            "in_draw",
+            _("%(pair)s is already in a draw, so its check-in stays. If it has left, withdraw it instead.")
+            % {"pair": pair.name},
+        )

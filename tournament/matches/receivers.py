@@ -10,8 +10,8 @@ from django.dispatch import receiver
 
 from tournament.matches import event
 from tournament.matches.models import Referee
-from tournament.registration.models import Tournament
-from tournament.registration.signals import event_deleting, event_rules_changed
+from tournament.registration.models import Pair, Tournament
+from tournament.registration.signals import check_in_undoing, event_deleting, event_rules_changed
 
 
 @receiver(post_delete, sender=Referee)
@@ -32,3 +32,9 @@ def _stages_follow_rules(sender: Any, tournament: Tournament, **kwargs: Any) -> 
 def _event_delete_check(sender: Any, tournament: Tournament, **kwargs: Any) -> None:
     """An event with results is archived, not deleted (``matches.event``)."""
     event.event_delete_check(tournament=tournament)
+
+
+@receiver(check_in_undoing, sender=Pair, dispatch_uid="matches.check_in_undo_check")
+def _check_in_undo_check(sender: Any, pair: Pair, **kwargs: Any) -> None:
+    """A pair in a draw keeps its check-in (``matches.event``)."""
+    event.check_in_undo_check(pair=pair)

@@ -33,6 +33,7 @@ from tournament.registration.models import (
     Player,
     Tournament,
 )
+from tournament.registration.signals import check_in_undoing
 from tournament.registration.text import clean_text, entrant_name
 from tournament.text import direction_control_message, direction_controls
 
@@ -311,9 +312,14 @@ def pair_withdraw(*, pair: Pair) -> Pair:
 
 @event_write("pair", of=owned_event)
 def pair_check_in(*, pair: Pair, checked_in: bool = True) -> Pair:
-    """Check a pair in on the day (one tap), or undo it. A withdrawn pair cannot check in."""
+    """Check a pair in on the day (one tap), or undo a mistaken tap. A withdrawn pair cannot check
+    in; a pair already drawn cannot be un-checked-in (``check_in_undoing``): the draw would keep a
+    seat for a pair the door says is absent, and the next draw would drop it silently. A pair that
+    leaves after being drawn is withdrawn instead."""
     if pair.status == PairStatus.WITHDRAWN:
         raise UserError("bad_input", _("%(pair)s has withdrawn.") % {"pair": pair.name})
+    if not checked_in and pair.status == PairStatus.CHECKED_IN:
+        check_in_undoing.send(sender=Pair, pair=pair)
     pair.status = PairStatus.CHECKED_IN if checked_in else PairStatus.REGISTERED
     pair.checked_in_at = timezone.now() if checked_in else None
     pair.save(update_fields=["status", "checked_in_at"])

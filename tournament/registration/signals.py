@@ -10,6 +10,8 @@ above this one; its receivers (``tournament.matches.receivers``) answer.
   again), or — once a round is drawn — the edit is refused.
 - ``event_deleting(sender=Tournament, tournament=…)``: the event is about to be deleted (its row
   locked); an event with results is refused (it is archived instead).
+- ``check_in_undoing(sender=Pair, pair=…)``: the door is about to undo a pair's check-in (its event
+  locked); a pair already in a draw is refused (withdrawal is the path: the draw keeps its seat).
 """
 
 from __future__ import annotations
@@ -18,3 +20,4 @@ from django.dispatch import Signal
 
 event_rules_changed = Signal()
 event_deleting = Signal()
+check_in_undoing = Signal()

@@ -241,16 +241,26 @@ def check_in(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
 @organiser_view
 def check_in_toggle(request: HtmxHttpRequest, tournament: Tournament, pair_id: int) -> HttpResponse:
     pair = get_object_or_404(Pair.objects.filter(tournament=tournament), pk=pair_id)
+    refusal = ""
     try:
         services.pair_check_in(pair=pair, checked_in=request.POST.get("undo") != "1")
     except UserError as error:
-        messages.error(request, error.message)
+        refusal = error.message
+        if not request.htmx:
+            messages.error(request, refusal)
     if request.htmx:
+        # The row answers in place, with the reason when the tap was refused.
         row = checkin_row(tournament=tournament, pair_id=pair.pk)
         return render(
             request,
             "registration/_checkin_row.html",
-            {"tournament": tournament, "pair": row, "counts": checkin_counts(tournament=tournament), "oob": True},
+            {
+                "tournament": tournament,
+                "pair": row,
+                "counts": checkin_counts(tournament=tournament),
+                "oob": True,
+                "refusal": refusal,
+            },
         )
     url = reverse("registration:checkin", kwargs={"tournament_id": tournament.pk})
     return redirect(f"{url}?{urlencode({'q': request.POST.get('q', ''), 'page': request.POST.get('page', '1')})}")

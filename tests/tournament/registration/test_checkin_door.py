@@ -8,6 +8,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import PairFactory, TournamentFactory, organiser
+from tournament.draw.services import round_draw
+from tournament.draw.stages import stage_create
+from tournament.errors import UserError
 from tournament.registration import services
 from tournament.registration.models import PairStatus
 from tournament.registration.selectors import checkin_page
@@ -73,3 +76,25 @@ def test_the_page_lists_everyone_without_a_search_and_the_tap_updates_the_counts
     assert pairs[0].status == PairStatus.CHECKED_IN
     assert "page=2" not in html  # three pairs: one page
     assert client.get(url, {"page": "x"}).status_code == 200
+
+
+def test_a_mistaken_check_in_is_undone_until_the_pair_is_drawn(event, client):
+    pairs = [PairFactory(tournament=event) for _ in range(4)]
+    for pair in pairs:
+        services.pair_check_in(pair=pair)
+    toggle = reverse("registration:checkin_toggle", args=[event.pk, pairs[0].pk])
+    # Before any draw the door's undo puts the pair back to "not arrived"; the button asks first.
+    assert "data-confirm" in client.get(reverse("registration:checkin", args=[event.pk])).content.decode()
+    client.post(toggle, {"undo": "1"})
+    pairs[0].refresh_from_db()
+    assert pairs[0].status == PairStatus.REGISTERED
+    services.pair_check_in(pair=pairs[0])
+
+    round_draw(stage=stage_create(tournament=event, name="预赛", format="swiss"), seed=1)
+    with pytest.raises(UserError) as refused:
+        services.pair_check_in(pair=pairs[1], checked_in=False)
+    assert refused.value.code == "in_draw"
+    row = client.post(toggle, {"undo": "1"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "请改为退赛" in row and 'role="alert"' in row
+    pairs[0].refresh_from_db()
+    assert pairs[0].status == PairStatus.CHECKED_IN
