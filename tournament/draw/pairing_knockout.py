@@ -35,6 +35,7 @@ from typing import Literal
 
 import rustworkx
 
+from scoring.bracket import BracketMismatch, MatchRef, fixed_bracket_state
 from tournament.draw.pairing_seating import seat_pair
 from tournament.draw.pairing_types import (
     DepartmentId,
@@ -64,9 +65,6 @@ REDRAW_ALGORITHM = "knockout.redraw.v2"
 _FIRST_BRACKET_ALGORITHM = "knockout.bracket.v1"  # a stored bracket without an algorithm predates v2
 
 Seeding = Literal["seeds", "random"]
-
-MatchRef = tuple[int, int]
-"""``(round_number, bracket_match)``, both from 1; the third-place match is ``(final_round, 2)``."""
 
 
 def seeding_order(size: int) -> list[int]:
@@ -322,110 +320,6 @@ def _separate_departments(
                     break
 
 
-@dataclass(frozen=True, slots=True)
-class _Match:
-    ns_side: EntrantId | None
-    ew_side: EntrantId | None
-    advances: EntrantId | None
-    loser: EntrantId | None
-    decided: bool
-    played: bool
-
-
-def _resolve(
-    bracket: KnockoutBracket, winners: Mapping[MatchRef, EntrantId | None], withdrawn: Collection[EntrantId]
-) -> tuple[dict[MatchRef, _Match], int | None]:
-    """Work out every match whose sides are known; return them and the first undecided round."""
-    gone = set(withdrawn)
-    known = _known_refs(bracket)
-    for ref in winners:
-        if ref not in known:
-            raise DrawError(
-                "unknown_match",
-                f"There is no match {ref} in this bracket.",
-                f"该签表中没有比赛 {ref}。",
-                details={"round": ref[0], "match": ref[1]},
-            )
-    matches: dict[MatchRef, _Match] = {}
-    sides: list[tuple[EntrantId | None, EntrantId | None] | None] = [
-        (bracket.slots[k], bracket.slots[k + 1]) for k in range(0, bracket.size, 2)
-    ]
-    current: int | None = None
-    for r in range(1, bracket.rounds + 1):
-        results: list[_Match | None] = []
-        for j, pair in enumerate(sides, start=1):
-            results.append(None if pair is None else _decide(bracket, (r, j), pair, winners, gone))
-        if r == bracket.rounds and bracket.third_place and bracket.rounds >= 2:
-            semi_1, semi_2 = matches.get((r - 1, 1)), matches.get((r - 1, 2))
-            if semi_1 is not None and semi_2 is not None and semi_1.decided and semi_2.decided:
-                losers = (semi_1.loser, semi_2.loser)
-                matches[(r, 2)] = _decide(bracket, (r, 2), losers, winners, gone)
-        for j, match in enumerate(results, start=1):
-            if match is not None:
-                matches[(r, j)] = match
-        if current is None and any(m is None or not m.decided for m in results):
-            current = r
-        if current is None and (r, 2) in matches and not matches[(r, 2)].decided:
-            current = r
-        if r < bracket.rounds:
-            nxt: list[tuple[EntrantId | None, EntrantId | None] | None] = []
-            for j in range(0, len(results), 2):
-                first, second = results[j], results[j + 1]
-                if first is None or second is None or not first.decided or not second.decided:
-                    nxt.append(None)
-                else:
-                    nxt.append((first.advances, second.advances))
-            sides = nxt
-    for ref in winners:
-        if ref not in matches:
-            raise DrawError(
-                "round_not_ready",
-                f"Match {ref} cannot have a result before both its pairs are known.",
-                f"比赛 {ref} 的双方尚未确定，不能录入结果。",
-                details={"round": ref[0], "match": ref[1]},
-            )
-    return matches, current
-
-
-def _known_refs(bracket: KnockoutBracket) -> set[MatchRef]:
-    refs = {(r, j) for r in range(1, bracket.rounds + 1) for j in range(1, bracket.matches_in_round(r) + 1)}
-    if bracket.third_place and bracket.rounds >= 2:
-        refs.add((bracket.rounds, 2))
-    return refs
-
-
-def _decide(
-    bracket: KnockoutBracket,
-    ref: MatchRef,
-    pair: tuple[EntrantId | None, EntrantId | None],
-    winners: Mapping[MatchRef, EntrantId | None],
-    gone: set[EntrantId],
-) -> _Match:
-    a, b = pair
-    if a is not None and b is not None and bracket.seed_number(b) < bracket.seed_number(a):
-        a, b = b, a
-    if ref in winners:
-        w = winners[ref]
-        if w is None and a is not None and b is not None:
-            return _Match(a, b, None, None, True, True)  # lost by both: nobody advances
-        if w is None or w not in (a, b):
-            raise DrawError(
-                "winner_not_in_match",
-                f"The winner of match {ref} must be one of its two pairs.",
-                f"比赛 {ref} 的胜者必须是该场的两对之一。",
-                details={"round": ref[0], "match": ref[1]},
-            )
-        if a is None or b is None:
-            # A bye's "winner" is the pair that advanced: nothing was played, nobody lost.
-            return _Match(a, b, w, None, True, False)
-        # A pair that withdraws after winning still holds its place; its next match is a walkover.
-        return _Match(a, b, w, b if w == a else a, True, True)
-    present = [x for x in (a, b) if x is not None and x not in gone]
-    if len(present) == 2:
-        return _Match(a, b, None, None, False, False)
-    return _Match(a, b, present[0] if present else None, None, True, False)
-
-
 def knockout_round(
     *,
     bracket: KnockoutBracket,
@@ -434,6 +328,8 @@ def knockout_round(
 ) -> Draw:
     """The round to play next: the first round with an undecided match, all its sides known.
 
+    The bracket's state is the rules core's (:func:`scoring.bracket.fixed_bracket_state`, which
+    says how byes, walkovers, matches lost by both and the third-place match are decided).
     ``winners`` maps ``(round, bracket_match)`` to the winning pair for every match confirmed so
     far (a winner may also be given for a bye; it must be the pair that advanced), or to ``None``
     for a match lost by both (a double forfeit, docs/rules.md §7): nobody advances from it, so the
@@ -445,26 +341,37 @@ def knockout_round(
     (and third place) are decided, and ``winner_not_in_match`` / ``round_not_ready`` /
     ``unknown_match`` for results that do not fit the bracket.
     """
-    matches, current = _resolve(bracket, winners, withdrawn)
+    try:
+        state = fixed_bracket_state(
+            slots=bracket.slots,
+            seeds=bracket.seeds,
+            third_place=bracket.third_place,
+            winners=winners,
+            withdrawn=withdrawn,
+        )
+    except BracketMismatch as error:
+        raise DrawError(
+            error.reason, error.message, error.message_zh, details={"round": error.ref[0], "match": error.ref[1]}
+        ) from error
+    current = state.current_round
     if current is None:
         raise DrawError("bracket_complete", "Every match of this bracket is decided.", "该签表的比赛已全部结束。")
     keyed: list[tuple[tuple[int, int], Pairing]] = []
-    for (r, j), match in sorted(matches.items()):
+    for (r, j), match in sorted(state.matches.items()):
         if r != current:
             continue
-        third = r == bracket.rounds and j == 2 and bracket.third_place
         if match.played or not match.decided:
-            ns, ew = match.ns_side, match.ew_side
+            ns, ew = match.ns, match.ew
             assert ns is not None and ew is not None
             warnings: tuple[DrawWarning, ...] = ()
             if r <= bracket.department_rounds and not bracket.departments[ns].isdisjoint(bracket.departments[ew]):
                 warnings = (DrawWarning.of("same_department", ns, ew),)
-            key = (1 if third else 0, min(bracket.seed_number(ns), bracket.seed_number(ew)))
-            keyed.append((key, Pairing(None, ns, ew, warnings, bracket_match=j, third_place=third)))
+            key = (1 if match.third_place else 0, min(bracket.seed_number(ns), bracket.seed_number(ew)))
+            keyed.append((key, Pairing(None, ns, ew, warnings, bracket_match=j, third_place=match.third_place)))
         elif match.advances is not None:
-            walkover = any(x is not None and x != match.advances for x in (match.ns_side, match.ew_side))
-            warnings = (DrawWarning.of("walkover", match.advances),) if walkover else ()
-            keyed.append(((2, j), Pairing(None, match.advances, None, warnings, bracket_match=j, third_place=third)))
+            warnings = (DrawWarning.of("walkover", match.advances),) if match.walkover else ()
+            pairing = Pairing(None, match.advances, None, warnings, bracket_match=j, third_place=match.third_place)
+            keyed.append(((2, j), pairing))
     keyed.sort(key=lambda kp: kp[0])
     pairings: list[Pairing] = []
     table = 0
