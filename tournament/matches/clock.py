@@ -571,6 +571,53 @@ def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetim
     return round_
 
 
+@event_write("round_id", of=round_id_event)
+def round_reopen(*, round_id: int, minutes: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
+    """Take back a round's time call (a mistaken "call time now", or play resumed after an
+    interruption): the round and every table it called that is not signed off play on, with
+    ``minutes`` from now on their clocks. Each such table is refolded without the call: a match the
+    call ended plays on from its deals, and a deal entered after the call counts like any other.
+    The round's and the tables' history rows keep the reason; a signed-off table stays as signed."""
+    now = now or timezone.now()
+    minutes = _clean_minutes(minutes)
+    reason = reason_clean(reason)
+    with transaction.atomic():
+        round_ = _round_locked(round_id)
+        if round_.status == RoundStatus.FINISHED:
+            raise MatchRefused("round_finished", _("The round is finished; its clock can no longer change."))
+        if round_.time_called_at is None:
+            raise MatchRefused(
+                "time_not_called", _("Time has not been called for this round: extend its clock instead.")
+            )
+        ends_at = now + timedelta(minutes=minutes)
+        round_.time_called_at = None
+        round_.ends_at = ends_at
+        round_.paused_at = None
+        if round_.status == RoundStatus.TIME_CALLED:
+            round_.status = RoundStatus.RUNNING
+        _clock_save(round_, ["time_called_at", "ends_at", "paused_at", "status"], user=user, reason=reason)
+        called = list(
+            round_.matches.filter(time_called_at__isnull=False)
+            .exclude(status=MatchStatus.CONFIRMED)
+            .select_for_update(of=("self",))
+            .order_by("pk")
+        )
+
+        def reopen(match: Match, deals_entered: int) -> None:
+            match.round = round_  # one round (and its stage's rules) for every table: no query each
+            match.time_called_at = None
+            match.time_called_during_deal = None
+            match.clock_ends_at = ends_at
+            match.paused_at = None
+            match.version += 1
+
+        matches_replay(matches=called, fields=_TIME_CALL_FIELDS, change=reopen)
+        history_copy(queryset=Match.objects.filter(pk__in=[match.pk for match in called]), user=user, reason=reason)
+        public_pages_bump(tournament_id=round_.stage.tournament_id, seating=False)
+        _schedule_round(round_)
+    return round_
+
+
 @event_write("match_id", of=match_id_event)
 def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
     """Pause one table's clock (a dispute at that table)."""

@@ -1,5 +1,6 @@
 """The organiser's hand on a running clock: one form posts a change of a round's clock
-or of one table's — pause, resume, extend, change the cap, call time now — with a reason.
+or of one table's — pause, resume, extend, change the cap, call time now, and reopen a round whose
+time was called — with a reason.
 
 Thin views over the services ``round_*`` / ``match_*`` of ``tournament.matches.clock``: the round is
 scoped to its organiser (``access.round_for_organiser``; another organiser gets 404) and the table to
@@ -30,6 +31,7 @@ _ROUND: dict[str, Callable[..., Any]] = {
     "extend": clock.round_extend,
     "cap": clock.round_cap_change,
     "call": clock.round_call_now,
+    "reopen": clock.round_reopen,
 }
 _TABLE: dict[str, Callable[..., Any]] = {
     "pause": clock.match_pause,
@@ -44,6 +46,7 @@ _DONE = {
     "extend": gettext_lazy("Clock extended."),
     "cap": gettext_lazy("Time cap changed."),
     "call": gettext_lazy("Time called."),
+    "reopen": gettext_lazy("The round plays on: time is no longer called."),
 }
 
 
@@ -53,9 +56,12 @@ def _apply(request: HttpRequest, operations: dict[str, Callable[..., Any]], **ta
         messages.error(request, " ".join(str(error) for errors in form.errors.values() for error in errors))
         return
     action = form.cleaned_data["action"]
-    operation = operations[action]  # the form's choices are the operations of both
+    operation = operations.get(action)
+    if operation is None:  # a round's change posted for one table (reopening is the round's)
+        messages.error(request, str(gettext_lazy("That change is made for the whole round.")))
+        return
     arguments: dict[str, Any] = {"reason": form.cleaned_data["reason"], "user": request.user, **target}
-    if action in ("extend", "cap"):
+    if action in ("extend", "cap", "reopen"):
         arguments["minutes"] = form.cleaned_data["minutes"]
     try:
         operation(**arguments)

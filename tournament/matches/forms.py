@@ -311,7 +311,8 @@ class RoundClockForm(forms.Form):
 class ClockChangeForm(forms.Form):
     """The organiser's change of a running clock: what, by how many minutes, and why.
 
-    ``minutes`` is needed for "extend" (minutes more) and "cap" (the new cap); the services check
+    ``minutes`` is needed for "extend" (minutes more), "cap" (the new cap) and "reopen" (the minutes a
+    called round plays on; a round only); the services check
     it and the state the change needs, and refuse with a readable message.
     """
 
@@ -321,6 +322,7 @@ class ClockChangeForm(forms.Form):
         ("extend", _("Extend")),
         ("cap", _("Change the cap")),
         ("call", _("Call time now")),
+        ("reopen", _("Reopen the round")),
     )
 
     action = forms.ChoiceField(label=_("Change"), choices=ACTIONS)
@@ -329,7 +331,7 @@ class ClockChangeForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("action") in ("extend", "cap") and data.get("minutes") is None:
+        if data.get("action") in ("extend", "cap", "reopen") and data.get("minutes") is None:
             self.add_error("minutes", _("Give the number of minutes."))
         return data
 

@@ -378,3 +378,49 @@ def test_calling_time_now_costs_the_same_queries_for_3_or_30_tables(frozen):
     for match in matches:
         row = match.history.order_by("-history_id").first()
         assert (row.history_change_reason, row.history_user, row.time_called_at) == ("the hall closes", boss, T0)
+
+
+def test_a_called_round_is_reopened_and_its_tables_play_on(frozen, started, django_capture_on_commit_callbacks):
+    round_, match, other = started
+    boss = organiser(username="boss")
+    frozen.shift(10 * MIN)
+    services.deal_record(match_id=match.pk, outcome={"order": ["N", "E", "S", "W"]})
+    clock_writes.round_call_now(round_id=round_.pk, reason="tapped by mistake", user=boss)
+    services.deal_record(match_id=match.pk, outcome={"order": ["N", "E", "S", "W"]})  # the deal being played
+    fresh(match)
+    assert match.status == MatchStatus.FINISHED  # time was called: the match ended with that deal
+
+    frozen.shift(2 * MIN)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        round_ = clock_writes.round_reopen(round_id=round_.pk, minutes=15, reason="called by mistake", user=boss)
+    fresh(match, other)
+    assert (round_.status, round_.time_called_at, round_.ends_at) == (RoundStatus.RUNNING, None, T0 + 27 * MIN)
+    assert (match.status, match.time_called_at, match.time_called_during_deal) == (MatchStatus.RUNNING, None, None)
+    assert match.clock_ends_at == other.clock_ends_at == T0 + 27 * MIN and other.time_called_at is None
+    assert match.history.latest().history_change_reason == "called by mistake"
+    assert round_.history.latest().history_change_reason == "called by mistake"
+    assert {"args": [round_.pk], "kwargs": {"ends_at": (T0 + 27 * MIN).isoformat()}, "eta": T0 + 27 * MIN} in (
+        scheduled(callbacks, tasks.round_time_up)
+    )
+    # The deals go on from where they were; at the new deadline time is called again.
+    services.deal_record(match_id=match.pk, outcome={"order": ["E", "N", "W", "S"]})
+    frozen.move_to(T0 + 27 * MIN)
+    clock_writes.round_call_time(round_id=round_.pk)
+    fresh(match)
+    assert match.time_called_at == T0 + 27 * MIN and match.time_called_during_deal == 4
+
+
+def test_reopening_needs_a_called_unfinished_round(frozen, started):
+    round_, match, _ = started
+    with pytest.raises(MatchRefused) as refused:
+        clock_writes.round_reopen(round_id=round_.pk, minutes=10, reason="why")
+    assert refused.value.code == "time_not_called"
+    clock_writes.round_call_now(round_id=round_.pk, reason="end")
+    with pytest.raises(UserError):
+        clock_writes.round_reopen(round_id=round_.pk, minutes=0, reason="why")
+    Round.objects.filter(pk=round_.pk).update(status=RoundStatus.FINISHED)
+    with pytest.raises(MatchRefused) as refused:
+        clock_writes.round_reopen(round_id=round_.pk, minutes=10, reason="why")
+    assert refused.value.code == "round_finished"
+    fresh(match)
+    assert match.time_called_at == T0

@@ -182,3 +182,28 @@ def test_the_clock_page_comes_in_pages_and_finds_one_table(setup):
     html = client.get(page, {"table": match.table.number}).content.decode()
     assert html.count('class="card table-card') == 1 and f"Table {match.table.number}" in html
     assert "No table 99999 in this round." in client.get(page, {"table": "99999"}).content.decode()
+
+
+def test_calling_time_asks_first_and_a_called_round_can_be_reopened(setup):
+    boss, _, match, frozen = setup
+    client = english_client()
+    client.force_login(boss)
+    page = reverse("matches:round_clock", args=[match.round.stage.tournament_id, match.round_id])
+    html = client.get(page).content.decode()
+    assert html.count('value="call" class="danger" data-confirm=') == 3  # the round's and each table's
+    frozen.shift(dt.timedelta(minutes=10))
+    client.post(change_url(match), {"action": "call", "reason": "tapped"})
+    html = client.get(page).content.decode()
+    assert "Reopen the round" in html and 'value="pause"' not in html
+
+    # Reopening is the round's: posted for one table it is refused in words, nothing changes.
+    refused = client.post(table_url(match), {"action": "reopen", "minutes": "5", "reason": "x"}, follow=True)
+    assert "That change is made for the whole round." in refused.content.decode()
+    response = client.post(change_url(match), {"action": "reopen", "reason": "by mistake"}, follow=True)
+    assert "Give the number of minutes." in response.content.decode()
+    reopen = {"action": "reopen", "minutes": "20", "reason": "by mistake"}
+    response = client.post(change_url(match), reopen, follow=True)
+    html = response.content.decode()
+    assert "The round plays on" in html and 'value="pause"' in html
+    match.refresh_from_db()
+    assert match.time_called_at is None and match.clock_ends_at == T0 + dt.timedelta(minutes=30)
