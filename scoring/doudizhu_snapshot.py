@@ -85,6 +85,8 @@ class TableSnapshot:
     deals: tuple[TableDealSnapshot, ...] = ()
     adjustments: tuple[dict[str, Any], ...] = ()
     forfeited: tuple[str, ...] = ()
+    disqualified: tuple[str, ...] = ()
+    """The seats the chief referee disqualified (docs/rules.md §7)."""
     next_deal: int | None = 1
     last_regular_deal: int | None = None
     won: Trio | None = None
@@ -112,6 +114,7 @@ class TableSnapshot:
             else (),
             adjustments=rows,
             forfeited=tuple(str(row.get("seat")) for row in rows if row.get("effect") == "forfeit"),
+            disqualified=tuple(str(row.get("seat")) for row in rows if row.get("effect") == "disqualified"),
             next_deal=_int(next_deal.get("number")) if isinstance(next_deal, Mapping) else None,
             last_regular_deal=_int(state.get("last_regular_deal")),
             won=_trio(state.get("deals_won")),

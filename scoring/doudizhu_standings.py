@@ -1,7 +1,7 @@
 """Dou Dizhu standings for individuals over a stage, cuts and the final table (docs/rules.md §10; seed 004).
 
 Each player's rounds are :class:`PlayerRound` values: one per round, from their table's result
-(:func:`table_rounds`, or :func:`table_rounds_from_json` for a stored ``DoudizhuResult.to_json()``), a bye
+(:func:`table_rounds`, or :func:`table_rounds_from_snapshot` for a stored table read back), a bye
 (:func:`bye_round`, ``bye_points``), or nothing when they were not drawn (eliminated players).
 
 - **Standings** (:func:`rank_players`): cumulative points (积分) → deals won (the player's side won the
@@ -12,34 +12,42 @@ Each player's rounds are :class:`PlayerRound` values: one per round, from their 
   in, eliminate the rest. A shared rank across the boundary cannot be cut fairly: draw lots first.
 - **The final** (:func:`final_ranking`, 决赛): the finalists ranked by their own points at the final
   table(s), tie-broken by their rank in the stage before.
+- **A stage** (:func:`points_stage_ranking`): its cuts applied in turn as their rounds count, or, for a
+  final, the final's ranking; :func:`as_standings` gives the order every stage's standings have.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from scoring.doudizhu import DoudizhuResult, TableEffect
-from scoring.doudizhu_deals import Winner
-from scoring.errors import bad_input
+from scoring.doudizhu import DoudizhuResult
+from scoring.doudizhu_snapshot import TableSnapshot
+from scoring.errors import ScoringError, bad_input
 from scoring.options import RuleOptions
+from scoring.standings import StandingRow, Standings
 from scoring.three_seats import THREE_SEATS, ThreeSeat
 
 __all__ = [
+    "TIE_BREAKERS",
     "Cut",
+    "CutState",
     "PlayerRound",
     "PlayerStandingRow",
     "PlayerStandings",
+    "PointsStageRanking",
     "RoundOutcome",
+    "as_standings",
     "bye_round",
     "cut_players",
     "final_ranking",
+    "points_stage_ranking",
     "rank_players",
     "table_rounds",
-    "table_rounds_from_json",
+    "table_rounds_from_snapshot",
 ]
 
 
@@ -83,41 +91,26 @@ def table_rounds(
     *, round: int, seating: Mapping[ThreeSeat, str], result: DoudizhuResult
 ) -> tuple[PlayerRound, PlayerRound, PlayerRound]:
     """The three players' rounds at a table (``seating``: seat → player) from its result."""
-    return table_rounds_from_json(
-        round=round, seating={seat.value: player for seat, player in seating.items()}, result=result.to_json()
+    return table_rounds_from_snapshot(
+        round=round,
+        seating={seat.value: player for seat, player in seating.items()},
+        snapshot=TableSnapshot.from_json(result.to_json()),
     )
 
 
-def table_rounds_from_json(
-    *, round: int, seating: Mapping[str, str], result: Mapping[str, Any]
+def table_rounds_from_snapshot(
+    *, round: int, seating: Mapping[str, str], snapshot: TableSnapshot
 ) -> tuple[PlayerRound, PlayerRound, PlayerRound]:
-    """The same from a stored ``DoudizhuResult.to_json()`` (what the database keeps): the points per seat,
-    each deal's landlord and winner, and the forfeits among the adjustments."""
+    """The same from a stored table read back (:class:`scoring.doudizhu_snapshot.TableSnapshot`, the one
+    reader of what the database keeps): the points per seat, the deals won (as landlord too) and the
+    forfeits and disqualifications among the adjustments (docs/rules.md §10)."""
     if set(seating) != {seat.value for seat in THREE_SEATS} or len(set(seating.values())) != 3:
         raise bad_input(
             "A table seats three different players at E, S and W.", "每桌须在 E、S、W 坐三位不同的选手。"
         )
-    won = dict.fromkeys(seating, 0)
-    as_landlord = dict.fromkeys(seating, 0)
-    for deal in result.get("deals", ()):
-        landlord = deal["landlord"]
-        if deal["winner"] == Winner.LANDLORD.value:
-            won[landlord] += 1
-            as_landlord[landlord] += 1
-        else:
-            for seat in ThreeSeat(landlord).others:
-                won[seat.value] += 1
-    counted = result.get("deals_won")
-    if isinstance(counted, Mapping) and set(counted) == set(seating):
-        # the fold's own count (docs/rules.md §10: under cards-left scoring the player who went out alone);
-        # a table stored before the fold wrote it counted every deal for the winning side, as above
-        won = {seat: int(counted[seat]) for seat in seating}
-    effects = [(row.get("seat"), row.get("effect")) for row in result.get("adjustments", ())]
-    forfeited = {seat for seat, effect in effects if effect == TableEffect.FORFEIT.value}
-    disqualified = {seat for seat, effect in effects if effect == TableEffect.DISQUALIFIED.value}
+    forfeited, disqualified = set(snapshot.forfeited), set(snapshot.disqualified)
     # a disqualification before the first deal forfeits the round as a no-show does: the table is not played
-    not_played = bool(forfeited) or (bool(disqualified) and not result.get("deals"))
-    points = result["points"]
+    not_played = bool(forfeited) or (bool(disqualified) and not snapshot.deals)
 
     def one(seat: ThreeSeat) -> PlayerRound:
         letter = seat.value
@@ -130,9 +123,9 @@ def table_rounds_from_json(
         return PlayerRound(
             round=round,
             player=seating[letter],
-            points=points[letter],
-            deals_won=won[letter],
-            landlord_wins=as_landlord[letter],
+            points=snapshot.points_of(letter),
+            deals_won=snapshot.deals_won(letter),
+            landlord_wins=snapshot.landlord_wins(letter),
             outcome=outcome,
         )
 
@@ -403,3 +396,119 @@ def final_ranking(*, final: Sequence[PlayerRound], stage: PlayerStandings) -> Pl
         )
 
     return PlayerStandings(_ranked(_runs(list(tallies), key), make_row, None), stage.lots_seed)
+
+
+TIE_BREAKERS = ("points", "deals_won", "landlord_wins", "best_round", "lots")
+"""A points stage's keys, in order (docs/rules.md §10)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CutState:
+    """One of a stage's cuts as it stands: ``applied`` once every table of its round counts, with how many
+    players it kept and eliminated."""
+
+    after_round: int
+    keep: int
+    applied: bool = False
+    kept: int | None = None
+    eliminated: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"after_round": self.after_round, "keep": self.keep, "applied": self.applied}
+        if self.applied:
+            out["kept"], out["eliminated"] = self.kept, self.eliminated
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PointsStageRanking:
+    """A points stage's ranking (docs/rules.md §10) with the cuts that applied, or a final's."""
+
+    players: PlayerStandings
+    eliminated_after: Mapping[str, int]
+    """Player → the round after whose cut they were eliminated."""
+    cuts: tuple[CutState, ...] = ()
+    final: bool = False
+    pending_cut: str = ""
+    """Why a due cut could not be made (a rank shared across it: lots first); empty when none."""
+
+    def still_in(self, player: str) -> bool:
+        return player not in self.eliminated_after
+
+
+def points_stage_ranking(
+    *,
+    players: Sequence[str],
+    rounds: Sequence[PlayerRound],
+    counted_rounds: Collection[int],
+    cuts: Sequence[tuple[int, int]] = (),
+    cut_lots_seeds: Mapping[int, int | None] | None = None,
+    lots_seed: int | None = None,
+    stage_before: PlayerStandings | None = None,
+) -> PointsStageRanking:
+    """A points stage's ranking (docs/rules.md §10; seed 004 淘汰积分最低的一部分选手, 决赛).
+
+    ``players``: every player of the stage (those in ``rounds`` included); ``counted_rounds``: the rounds
+    whose every table counts. Each cut ``(after_round, keep)`` applies, in round order, once its round
+    counts: the players ranked on the rounds up to it (the earlier cuts' players below, a tie broken by
+    lots drawn with ``cut_lots_seeds[after_round]``) keep the top ``keep``; a rank shared across it stops
+    the cuts (``pending_cut`` says why) until lots are drawn. The ranking is then over every round, the cut
+    players below those still in (``lots_seed`` for the lots).
+
+    ``stage_before``: for a final, the standings of the stage its players advanced from. Once the final has
+    rounds and every one of its players is ranked there, the stage is ranked by :func:`final_ranking`.
+    """
+    if stage_before is not None and rounds:
+        known = {row.player for row in stage_before.rows}
+        if all(item.player in known for item in rounds):
+            return PointsStageRanking(final_ranking(final=rounds, stage=stage_before), {}, final=True)
+    seeds = cut_lots_seeds or {}
+    eliminated: dict[str, int] = {}
+    states: list[CutState] = []
+    pending = ""
+    for after_round, keep in sorted(cuts):
+        if after_round in counted_rounds and not pending:
+            upto = [item for item in rounds if item.round <= after_round]
+            try:
+                standings = rank_players(
+                    players=players, rounds=upto, lots_seed=seeds.get(after_round), eliminated_after=eliminated
+                )
+                cut = cut_players(standings=standings, keep=keep, after_round=after_round)
+            except ScoringError as error:
+                pending = error.message
+            else:
+                eliminated.update(dict.fromkeys(cut.eliminated, after_round))
+                states.append(CutState(after_round, keep, True, len(cut.kept), len(cut.eliminated)))
+                continue
+        states.append(CutState(after_round, keep))
+    standings = rank_players(players=players, rounds=rounds, lots_seed=lots_seed, eliminated_after=eliminated)
+    return PointsStageRanking(standings, eliminated, tuple(states), pending_cut=pending)
+
+
+def as_standings(players: PlayerStandings) -> Standings:
+    """A points stage's ranking in the shape every stage's standings have (advancement, the next draw and
+    the prizes read its order): ``match_points`` are the points (积分), ``played`` the rounds, ``wins`` the
+    deals won; the deals won as landlord and the best round keep fields of their own."""
+    rows = tuple(
+        StandingRow(
+            rank=row.rank,
+            entrant=row.player,
+            shared=row.shared,
+            played=row.rounds,
+            wins=row.deals_won,
+            draws=0,
+            losses=0,
+            byes=row.byes,
+            match_points=row.points,
+            small_points=0,
+            levels_sum=0,
+            deal_points=0,
+            buchholz=0,
+            head_to_head=None,
+            lots=row.lots,
+            landlord_wins=row.landlord_wins,
+            best_round=row.best_round,
+        )
+        for row in players.rows
+    )
+    return Standings(rows=rows, tie_breakers=TIE_BREAKERS, lots_seed=players.lots_seed)

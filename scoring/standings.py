@@ -205,12 +205,21 @@ class StandingRow:
     """The lot drawn for this entrant (the ``lots`` metric), None where none was needed."""
     disqualified: bool = False
     """Disqualified by the chief referee: ranked below every other entrant (docs/rules.md §7)."""
+    landlord_wins: int | None = None
+    """Dou Dizhu: the deals won as landlord, a points stage's third key (docs/rules.md §10); None in the
+    games of pairs."""
+    best_round: int | None = None
+    """Dou Dizhu: the best single round, a points stage's fourth key (None before a player's first round,
+    and in the games of pairs)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The row; ``"disqualified": true`` is added only for a disqualified entrant."""
+        """The row; ``"disqualified": true`` is added only for a disqualified entrant, a Dou Dizhu row's
+        ``landlord_wins`` and ``best_round`` only for a Dou Dizhu row."""
         out = self._json()
         if self.disqualified:
             out["disqualified"] = True
+        if self.landlord_wins is not None:
+            out["landlord_wins"], out["best_round"] = self.landlord_wins, self.best_round
         return out
 
     def _json(self) -> dict[str, Any]:

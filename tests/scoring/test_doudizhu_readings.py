@@ -12,7 +12,7 @@ import pytest
 
 from scoring.cli import main
 from scoring.doudizhu_snapshot import TableSnapshot
-from scoring.doudizhu_standings import rank_players, table_rounds_from_json
+from scoring.doudizhu_standings import rank_players, table_rounds_from_snapshot
 from scoring.match import replay_json
 from scoring.options import CardsLeftWinner, LandlordRotation, RuleOptions
 from scoring.profiles import options_for
@@ -136,11 +136,12 @@ def test_the_standings_count_deals_won_as_the_fold_did() -> None:
     }
     stored = replay_json(data).to_json()
     seating = {"E": "ann", "S": "bo", "W": "cy"}
-    rounds = table_rounds_from_json(round=1, seating=seating, result=stored)
+    rounds = table_rounds_from_snapshot(round=1, seating=seating, snapshot=TableSnapshot.from_json(stored))
     assert [row.deals_won for row in rounds] == [0, 0, 1]
     assert [TableSnapshot.from_json(stored).deals_won(seat) for seat in "ESW"] == [0, 0, 1]
     older = {key: value for key, value in stored.items() if key != "deals_won"}
-    assert [row.deals_won for row in table_rounds_from_json(round=1, seating=seating, result=older)] == [1, 0, 1]
+    older_rounds = table_rounds_from_snapshot(round=1, seating=seating, snapshot=TableSnapshot.from_json(older))
+    assert [row.deals_won for row in older_rounds] == [1, 0, 1]
     assert [TableSnapshot.from_json(older).deals_won(seat) for seat in "ESW"] == [1, 0, 1]
 
 
@@ -221,7 +222,7 @@ def test_the_standings_rank_a_disqualified_player_last_and_mark_it() -> None:
             "adjustments": [{"kind": "disqualification", "seat": "S", "after_deal": 2, "reason": "作弊"}],
         }
     ).to_json()
-    rounds = table_rounds_from_json(round=1, seating=seating, result=stored)
+    rounds = table_rounds_from_snapshot(round=1, seating=seating, snapshot=TableSnapshot.from_json(stored))
     assert [row.outcome.value for row in rounds] == ["played", "disqualified", "played"]
     standings = rank_players(rounds=rounds, eliminated_after={"cy": 1})
     assert [(row.player, row.disqualified) for row in standings.rows] == [

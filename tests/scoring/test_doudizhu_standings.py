@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from scoring.doudizhu import LatePlayer, replay_table
 from scoring.doudizhu_deals import StakeDeal, Winner
+from scoring.doudizhu_snapshot import TableSnapshot
 from scoring.doudizhu_standings import (
     PlayerRound,
     RoundOutcome,
@@ -19,7 +20,7 @@ from scoring.doudizhu_standings import (
     final_ranking,
     rank_players,
     table_rounds,
-    table_rounds_from_json,
+    table_rounds_from_snapshot,
 )
 from scoring.errors import ScoringError
 from scoring.profiles import PROFILES, options_for
@@ -54,7 +55,8 @@ def test_table_rounds_from_a_result() -> None:
         ("cy", 1, 2, 1),
     ]
     stored = result.to_json()  # what the database keeps
-    assert table_rounds_from_json(round=1, seating={"E": "ann", "S": "bo", "W": "cy"}, result=stored) == rounds
+    snapshot = TableSnapshot.from_json(stored)
+    assert table_rounds_from_snapshot(round=1, seating={"E": "ann", "S": "bo", "W": "cy"}, snapshot=snapshot) == rounds
 
 
 def test_a_forfeited_table_gives_forfeit_and_bye_outcomes() -> None:

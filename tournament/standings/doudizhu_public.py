@@ -128,7 +128,8 @@ def standings_table_get(*, stage_id: int) -> StandingsTable:
         )
         for row in ranking.players.rows
     )
-    return StandingsTable(stage.pk, stage.name, ranking.final, lines, ranking.cuts, ranking.pending_cut)
+    cuts = tuple(cut.to_json() for cut in ranking.cuts)
+    return StandingsTable(stage.pk, stage.name, ranking.final, lines, cuts, ranking.pending_cut)
 
 
 @dataclass(frozen=True, slots=True)

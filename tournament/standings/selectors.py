@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 
 from scoring.bracket import BracketState, KnockoutResult, bracket_state
+from scoring.doudizhu_standings import PointsStageRanking, as_standings
 from scoring.seats import Side
 from scoring.stage_ranking import StageRanking, rank_stage
 from scoring.standings import MatchRecord, StandingRow, Standings, bracket_placings, rank
@@ -32,7 +33,7 @@ from tournament.matches.snapshot_reads import RESULT_KEYS, snapshot_from_values,
 from tournament.registration.models import Pair, PairStatus, ProvisionalResults, Tournament
 from tournament.rules import rules_for_stage
 from tournament.standings.cache import LocalMemo
-from tournament.standings.doudizhu import ThreeSeatRanking, as_standings, three_seat_ranking
+from tournament.standings.doudizhu import three_seat_ranking
 
 COUNTED = (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
 SIGNED_OFF_ONLY = (MatchStatus.CONFIRMED,)
@@ -71,8 +72,8 @@ class StageStandings:
     pairs: dict[int, Pair]
     ranking: StageRanking | None = None
     bracket: BracketState | None = None
-    players: ThreeSeatRanking | None = None
-    """A three-seat points stage (Dou Dizhu, docs/rules.md §10): the players' ranking, cuts and rounds
+    players: PointsStageRanking | None = None
+    """A three-seat points stage (Dou Dizhu, docs/rules.md §10): the players' ranking and its cuts
     (``standings`` then holds the same order: points as match points)."""
     provisional: frozenset[str] = frozenset()
     """Pairs whose counted results include one awaiting sign-off (待确认; the event's policy)."""
@@ -215,7 +216,7 @@ def stage_ranking_get(
     entrants = [str(pk) for pk in sorted(pairs)]
     if stage.format == StageFormat.POINTS:
         players = three_seat_ranking(stage=stage, players=entrants, lots_seed=seed)
-        return StageStandings(stage=stage, standings=as_standings(players), pairs=pairs, players=players)
+        return StageStandings(stage=stage, standings=as_standings(players.players), pairs=pairs, players=players)
     if stage.format == StageFormat.KNOCKOUT:
         state = stage_bracket_state_get(stage=stage, pairs=pairs)
         base = rank(entrants=entrants, results=records, options=options, lots_seed=seed)
