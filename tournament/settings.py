@@ -209,7 +209,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "tournament.api.openapi.ApiSchema",  # closed request bodies (api/openapi.py)
     "DEFAULT_PAGINATION_CLASS": "tournament.api.schema.StrictPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "tournament.api.errors.api_exception_handler",
@@ -230,6 +230,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "tournament.api.schema.error_responses",
+        "tournament.api.schema.request_bodies_required",
     ],
 }
 

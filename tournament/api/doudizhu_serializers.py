@@ -12,19 +12,19 @@ from typing import Any
 from rest_framework import serializers
 
 from scoring.doudizhu_deals import LANDLORD_CARDS, MAX_BID, MAX_BOMBS
-from tournament.api.match_serializers import VERSION_MAX
-from tournament.audit import REASON_MAX
+from tournament.api.match_serializers import VERSION_MAX, ReasonField
+from tournament.api.schema import StrictInput
 
 THREE_SEATS = ["E", "S", "W"]
 
 
-class CardsLeftInput(serializers.Serializer[None]):
+class CardsLeftInput(StrictInput):
     E = serializers.IntegerField(min_value=0, max_value=LANDLORD_CARDS)
     S = serializers.IntegerField(min_value=0, max_value=LANDLORD_CARDS)
     W = serializers.IntegerField(min_value=0, max_value=LANDLORD_CARDS)
 
 
-class DoudizhuDealFields(serializers.Serializer[None]):
+class DoudizhuDealFields(StrictInput):
     """A Dou Dizhu deal in the rules core's input shape."""
 
     landlord = serializers.ChoiceField(choices=THREE_SEATS, help_text="The landlord's seat (地主).")
@@ -58,7 +58,7 @@ class DoudizhuPreviewInput(DoudizhuDealFields):
 
 
 class DoudizhuCorrectionInput(DoudizhuDealFields):
-    reason = serializers.CharField(max_length=REASON_MAX)
+    reason = ReasonField()
     expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 

@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from scoring.tractor import Capture, Infraction
+from tournament.api.schema import StrictInput
 from tournament.audit import REASON_MAX
 from tournament.bounds import column_max
 from tournament.matches.models import AdjustmentKind, Match
@@ -32,12 +33,22 @@ class OrderField(serializers.ListField):
 
 
 VERSION_MAX = column_max(Match, "version")
+
+
+class ReasonField(serializers.CharField):
+    """Why a correction, deletion, unlock or adjustment is made: required and not blank (spaces alone
+    are blank), so the schema says ``minLength: 1``."""
+
+    def __init__(self, *, max_length: int = REASON_MAX, **kwargs: Any) -> None:
+        super().__init__(min_length=1, max_length=max_length, **kwargs)
+
+
 ID_MAX = column_max(Player, "id")
 
 # -- inputs ----------------------------------------------------------------------------------------
 
 
-class GuandanDealBody(serializers.Serializer[None]):
+class GuandanDealBody(StrictInput):
     """A Guandan deal: the finishing order and whether 抗贡 was recorded for it (docs/rules.md §1, §6)."""
 
     order = OrderField()
@@ -78,7 +89,7 @@ class PreviewInput(GuandanDealBody):
 # Tractor (seed 001, docs/rules.md §9): a deal is a declarer and the defenders' points, not a finishing order.
 
 
-class TractorBottomInput(serializers.Serializer[None]):
+class TractorBottomInput(StrictInput):
     points = serializers.IntegerField(
         min_value=0, max_value=300, help_text="The bottom's card points (multiple of 5; three decks hold 300)."
     )
@@ -88,12 +99,12 @@ class TractorBottomInput(serializers.Serializer[None]):
     )
 
 
-class TractorPenaltyInput(serializers.Serializer[None]):
+class TractorPenaltyInput(StrictInput):
     side = serializers.ChoiceField(choices=["NS", "EW"])
     kind = serializers.ChoiceField(choices=[infraction.value for infraction in Infraction], help_text="20 points each.")
 
 
-class TractorDealFields(serializers.Serializer[None]):
+class TractorDealFields(StrictInput):
     """A Tractor deal in the rules core's input shape (``scoring.match.parse_deal``)."""
 
     declarer = serializers.ChoiceField(
@@ -160,26 +171,26 @@ class TractorPreviewInput(TractorDealFields):
 
 
 class TractorCorrectionInput(TractorDealFields):
-    reason = serializers.CharField(max_length=REASON_MAX)
+    reason = ReasonField()
     expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
 class CorrectionInput(GuandanDealBody):
-    reason = serializers.CharField(max_length=REASON_MAX)
+    reason = ReasonField()
     expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
-class DeletionInput(serializers.Serializer[None]):
-    reason = serializers.CharField(max_length=REASON_MAX)
+class DeletionInput(StrictInput):
+    reason = ReasonField()
     expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
-class VersionInput(serializers.Serializer[None]):
+class VersionInput(StrictInput):
     expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
-class ReasonInput(serializers.Serializer[None]):
-    reason = serializers.CharField(max_length=REASON_MAX)
+class ReasonInput(StrictInput):
+    reason = ReasonField()
 
 
 class UnlockInput(ReasonInput):
@@ -216,10 +227,10 @@ class DependentsOutput(serializers.Serializer[object]):
     any = serializers.BooleanField()
 
 
-class AdjustmentInput(serializers.Serializer[None]):
+class AdjustmentInput(StrictInput):
     side = serializers.ChoiceField(choices=["NS", "EW"], help_text="The pair the adjustment is against.")
     kind = serializers.ChoiceField(choices=AdjustmentKind.values)
-    reason = serializers.CharField(max_length=200)
+    reason = ReasonField(max_length=200)
     levels = serializers.IntegerField(min_value=0, max_value=12, required=False, default=0)
     points = serializers.IntegerField(min_value=0, max_value=99, required=False, default=0)
     minutes_late = serializers.IntegerField(min_value=0, max_value=600, required=False, allow_null=True, default=None)

@@ -33,6 +33,7 @@ from rest_framework.views import APIView
 
 from tournament import games
 from tournament.api.match_serializers import (
+    VERSION_MAX,
     AdjustmentInput,
     DealEntryOutput,
     DealOutput,
@@ -45,6 +46,7 @@ from tournament.api.match_serializers import (
     VersionInput,
 )
 from tournament.api.schema import StrictQueryParams
+from tournament.audit import REASON_MAX
 from tournament.bounds import INT_MAX
 from tournament.errors import UserError
 from tournament.matches import access, clearing, clock, corrections, selectors, services
@@ -78,6 +80,12 @@ def _detail_written(entry: services.DealEntry, *, read: Match) -> dict[str, Any]
             field.set_cached_value(written, field.get_cached_value(read))
     context = {} if entry.deals is None else {"deals": entry.deals, "flagged": entry.flagged}
     return dict(MatchDetailOutput(written, context=context).data)
+
+
+GAME_BODY = (
+    " The body is the one of the match's game (Guandan, Tractor or Dou Dizhu, by the match's rules); each "
+    "has only its own fields, and another game's body is refused (400 bad_input)."
+)
 
 
 def _either(name: str, body: str) -> PolymorphicProxySerializer:
@@ -183,6 +191,7 @@ class DealListView(MatchView):
         description=(
             "docs/rules.md §1–3: the rules core records the deal. `expected_version` must be the match's version "
             "(else 409 with the current state); a retry with the same idempotency key returns the first answer."
+            + GAME_BODY
         ),
         request=_either("DealBody", "api_deal"),
         responses={201: DealEntryOutput, **ERRORS},
@@ -207,7 +216,7 @@ class DealPreviewView(MatchView):
     @extend_schema(
         summary="What a deal would do (nothing is written)",
         description="The rules core's record of the deal, the match after it and the tribute before the next deal "
-        "(docs/rules.md §6).",
+        "(docs/rules.md §6)." + GAME_BODY,
         request=_either("PreviewBody", "api_preview"),
         responses={200: _either("PreviewAnswer", "api_preview_output"), **ERRORS},
     )
@@ -226,6 +235,7 @@ class DealDetailView(MatchView):
 
     @extend_schema(
         summary="Correct a deal (with a reason); the match is replayed",
+        description=GAME_BODY.strip(),
         request=_either("CorrectionBody", "api_correction"),
         responses={200: MatchDetailOutput, **ERRORS},
     )
@@ -244,7 +254,22 @@ class DealDetailView(MatchView):
 
     @extend_schema(
         summary="Delete a deal (with a reason); later deals move up and the match is replayed",
-        request=DeletionInput,
+        description="The reason and the expected version as query parameters (or, for clients that "
+        "send a body with a DELETE, as a body in DeletionInput's shape).",
+        parameters=[
+            OpenApiParameter(
+                "reason",
+                {"type": "string", "minLength": 1, "maxLength": REASON_MAX},
+                required=True,
+                description="Why the deal is deleted (kept in the history).",
+            ),
+            OpenApiParameter(
+                "expected_version",
+                {"type": "integer", "minimum": 0, "maximum": VERSION_MAX},
+                required=True,
+                description="The match version the device last saw; a stale one is answered 409.",
+            ),
+        ],
         responses={200: MatchDetailOutput, **ERRORS},
     )
     def delete(self, request: Request, match_id: int, number: int) -> Response:

@@ -32,7 +32,13 @@ from tournament.errors import scoring_message
 from tournament.games import GUANDAN, GameEntry, game_entry
 from tournament.locale import in_ui_language
 from tournament.matches.access import ACTIVE_ROUND, match_for_user
-from tournament.matches.fold import match_adjustment_rows, match_fold, match_outcomes, match_rules
+from tournament.matches.fold import (
+    match_adjustment_rows,
+    match_deal_parse,
+    match_fold,
+    match_outcomes,
+    match_rules,
+)
 from tournament.matches.models import (
     Adjustment,
     Deal,
@@ -362,11 +368,15 @@ def _tributes(match: Match, order: Sequence[str], result: MatchSnapshot, game: i
 
 def _preview(match: Match, outcomes: list[Any], number: int, order: list[str]) -> Preview:
     outcome = outcomes[number - 1] if isinstance(outcomes[number - 1], dict) else {}
+    # the deal previewed is read first: a deal that cannot be (an impossible order) says so, rather
+    # than stopping the fold unread, which would read as a flagged deal before it
+    parsed = match_deal_parse(match=match, outcome=outcomes[number - 1], number=number)
     fold = match_fold(
         match=match,
         outcomes=outcomes,
         adjustments=match_adjustment_rows(match),
         time_called_during_deal=match.time_called_during_deal,
+        parsed={number: parsed},
     )
     if fold.deals_valid < number:
         error = fold.partial.error

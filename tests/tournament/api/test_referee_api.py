@@ -413,3 +413,16 @@ def test_a_token_login_during_a_lockout_is_429_locked_out_not_400(ref):
         assert locked.data["error"]["code"] == "locked_out"
         assert "15" in locked.data["error"]["message"]  # the cool-off, in minutes (Chinese first)
         assert "token" not in locked.data and locked.headers["Retry-After"] == "900"
+
+
+def test_a_preview_of_an_impossible_order_on_a_finished_match_says_the_order_is_impossible(ref, match):
+    client = device(ref)
+    for order in FULL_MATCHES["timed-40"]:
+        assert enter(client, match, order).status_code == 201
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    response = client.post(reverse("api:deal_preview", args=[match.pk]), {"order": ["N", "E"]}, format="json")
+    assert response.status_code == 400
+    message = response.data["error"]["message"]
+    assert "flagged" not in message and "标记" not in message
+    assert response.data["error"]["message"] == enter(client, match, "NE").data["error"]["message"]

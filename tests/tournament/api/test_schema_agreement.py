@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import jsonschema
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from drf_spectacular.generators import SchemaGenerator
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.factories import TournamentFactory
+from tests.factories import TournamentFactory, organiser, table_match
 from tournament.api.schema import StrictQueryParams
+from tournament.matches.models import Adjustment, Deal
 
 pytestmark = pytest.mark.django_db
 
@@ -65,3 +68,80 @@ def test_every_operation_documents_the_error_answers():
             else:
                 assert "403" in responses or path == "/api/auth/token/", (method, path)
     assert schema["components"]["schemas"]["ErrorOutput"]
+
+
+# -- the referee API's bodies: what the schema says is what the server holds to -----------------------
+
+
+def _schema():
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+def _device(user) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    return client
+
+
+@pytest.fixture
+def boss():
+    return organiser(username="boss")
+
+
+@pytest.fixture
+def guandan_match(boss):
+    return table_match(organiser_user=boss)
+
+
+def test_the_deal_bodies_are_required_and_a_delete_documents_its_reason_and_version():
+    paths = _schema()["paths"]
+    deal = paths["/api/matches/{match_id}/deals/{number}/"]
+    assert deal["put"]["requestBody"]["required"] is True
+    assert paths["/api/matches/{match_id}/deals/"]["post"]["requestBody"]["required"] is True
+    assert paths["/api/matches/{match_id}/deals/preview/"]["post"]["requestBody"]["required"] is True
+    query = {p["name"]: p for p in deal["delete"]["parameters"] if p["in"] == "query"}
+    assert query["reason"]["required"] and query["expected_version"]["required"]
+    assert query["reason"]["schema"]["minLength"] == 1
+
+
+def test_every_reason_a_body_takes_has_a_minimum_length_and_an_empty_one_is_refused(boss, guandan_match):
+    components = _schema()["components"]["schemas"]
+    reasons = {
+        name: body["properties"]["reason"]
+        for name, body in components.items()
+        if name.endswith("Input") and "reason" in body.get("properties", {})
+    }
+    assert {"CorrectionInput", "TractorCorrectionInput", "DeletionInput", "AdjustmentInput"} <= set(reasons)
+    assert {name: reason.get("minLength") for name, reason in reasons.items()} == dict.fromkeys(reasons, 1)
+    url = reverse("api:deal", args=[guandan_match.pk, 1])
+    refused = _device(boss).put(url, {"order": ["N", "S"], "reason": "", "expected_version": 0}, format="json")
+    assert refused.status_code == 400 and refused.data["error"]["code"] == "bad_input"
+
+
+def test_a_null_absent_player_in_a_multipart_body_is_null(boss, guandan_match):
+    """Form encodings have no null: a client (schemathesis among them) writes the text "null"."""
+    body = {"side": "NS", "kind": "warning", "reason": "说话", "absent_player": "null", "minutes_late": "null"}
+    body["expected_version"] = guandan_match.version
+    created = _device(boss).post(reverse("api:adjustments", args=[guandan_match.pk]), body, format="multipart")
+    assert created.status_code == 201, created.data
+    assert Adjustment.objects.get(match=guandan_match).absent_player_id is None
+
+
+def test_another_games_body_is_refused_by_the_schema_and_the_server(boss, guandan_match):
+    schema = _schema()
+    components = schema["components"]["schemas"]
+    assert components["DealInput"]["additionalProperties"] is False
+    assert components["TractorDealInput"]["additionalProperties"] is False
+    union_schema = {**components["DealBody"], "components": {"schemas": components}}
+    validator = jsonschema.Draft202012Validator
+    mixed = {"order": ["N", "S"], "defender_points": 40, "expected_version": 0}
+    assert not validator(union_schema).is_valid(mixed)  # neither game's body: the schema refuses it
+    assert validator(union_schema).is_valid({"order": ["N", "S"], "expected_version": 0})
+    client = _device(boss)
+    url = reverse("api:deals", args=[guandan_match.pk])
+    refused = client.post(url, mixed, format="json")
+    assert refused.status_code == 400 and refused.data["error"]["code"] == "bad_input"
+    assert "defender_points" in str(refused.data)
+    tractor = client.post(url, {"declarer": "NS", "defender_points": 40, "expected_version": 0}, format="json")
+    assert tractor.status_code == 400 and tractor.data["error"]["code"] == "bad_input"
+    assert not Deal.objects.filter(match=guandan_match).exists()
