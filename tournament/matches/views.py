@@ -85,8 +85,10 @@ def match_page_context(
     flagged = sum(deal.flagged for deal in deals) + sum(row.flagged for row in adjustments)
     summary = selectors.match_summary(match=match, flagged=flagged)
     tribute, anti_tribute = selectors.next_tribute(match=match)
-    read_only = not access.user_may_score(user=request.user, match=match)
-    may_unlock = access.user_may_unlock(user=request.user, match=match)
+    # An archived event refuses every write (``event_write``): its match page offers none.
+    archived = match.round.stage.tournament.read_only
+    read_only = archived or not access.user_may_score(user=request.user, match=match)
+    may_unlock = not archived and access.user_may_unlock(user=request.user, match=match)
     open_ = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING) and not match.is_bye and not read_only
     form = entry_form if entry_form is not None else deal_entry_form(game, request.GET, next_deal=summary.next_deal)
     complete = form.complete()
@@ -105,10 +107,11 @@ def match_page_context(
         "preview": preview,
         "entry_open": open_ and not flagged,
         "read_only": read_only,
+        "archived": archived,
         "tribute": tribute,
         "anti_tribute": anti_tribute,
         "idempotency_key": uuid.uuid4().hex,
-        "may_adjust": access.user_may_adjust(user=request.user, match=match),
+        "may_adjust": not archived and access.user_may_adjust(user=request.user, match=match),
         "may_unlock": may_unlock,
         # a reopened knockout match whose next match has started, or that next match
         "started_successors": corrections.correction_started_successors(match=match) if may_unlock else (),

@@ -133,6 +133,16 @@ class Tournament(models.Model):
         return self.name
 
     @property
+    def read_only(self) -> bool:
+        """Archived: every write is refused (``lifecycle.event_write``) and the pages offer none."""
+        return self.status == TournamentStatus.ARCHIVED
+
+    @property
+    def registration_open(self) -> bool:
+        """Entrants may still be added: until the event is finished (late entries join the next draw)."""
+        return self.status not in (TournamentStatus.FINISHED, TournamentStatus.ARCHIVED)
+
+    @property
     def entry(self) -> GameEntry:
         """The event's game as the site runs it (``tournament.games``): its words (pair or player), its
         pages and sheets."""

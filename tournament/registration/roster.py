@@ -36,7 +36,7 @@ from tournament.errors import UserError
 from tournament.games import game_entry
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
-from tournament.registration.services import PlayerData, pair_numbers_take
+from tournament.registration.services import PlayerData, pair_numbers_take, registration_open_check
 from tournament.registration.text import clean_text, entrant_name
 
 # Column key → accepted header texts (the first is the template's).
@@ -316,6 +316,7 @@ def _pairs_of(rows: list[_Row]) -> list[tuple[_Row, _Row]]:
 @event_write("tournament", of=tournament_event)
 def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) -> RosterImportResult:
     """Import a roster workbook into ``tournament``: all rows or none (RosterImportError)."""
+    registration_open_check(tournament=tournament)
     individual = game_entry(tournament.game).individual
     rows = _read_rows(file, individual=individual)
     existing = set(

@@ -183,10 +183,23 @@ def pair_numbers_take(*, tournament: Tournament, count: int = 1) -> int:
     order they registered). Call inside the transaction that creates the pairs: the
     tournament's row stays locked until it ends, so two registrations never take the same number
     (the unique constraint ``pair_number_unique`` backs this). A withdrawn or deleted pair keeps or
-    frees its number at the end only; numbers are never reused mid-list."""
-    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    frees its number at the end only; numbers are never reused mid-list. A finished event takes no
+    new entrants (:func:`registration_open_check`, on the locked row)."""
+    locked = Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    registration_open_check(tournament=locked or tournament)
     highest = Pair.objects.filter(tournament=tournament).aggregate(highest=Max("number"))["highest"]
     return (highest or 0) + 1
+
+
+def registration_open_check(*, tournament: Tournament) -> None:
+    """Registration closes when the event is finished: a pair added then would stand in no round
+    and no ranking. Reopening the event (back to *in progress*) opens it again."""
+    if not tournament.registration_open:
+        raise UserError(
+            "registration_closed",
+            _("%(event)s is finished: registration is closed. Reopen the event to add an entrant.")
+            % {"event": tournament.name},
+        )
 
 
 def _pair_name(players: list[Player]) -> str:

@@ -275,6 +275,8 @@ def roster_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             result = roster_import(tournament=tournament, file=form.cleaned_data["file"], user=request.user)
         except RosterImportError as error:
             errors = error.errors
+        except UserError as error:  # the event itself refuses (finished, archived): nothing was read
+            messages.error(request, error.message)
         else:
             if tournament.entry.individual:
                 done = _("Imported %(players)d players.") % {"players": result.players}

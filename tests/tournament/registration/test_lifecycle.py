@@ -259,6 +259,7 @@ def test_the_write_services_are_guarded(module):
         "department_get_or_create",
         "tournament_create",
         "stage_entrants",
+        "registration_open_check",  # a check, called inside guarded writes
         "stage_advancing_now",  # a read: who a recorded advancement would advance now
         "stage_bracket",
         "stage_bracket_winners",
@@ -342,3 +343,29 @@ def test_home_groups_events_by_status_and_hides_drafts_from_the_public(client):
     html = client.get("/").content.decode()
     assert html.index("进行中") < html.index("进行中的赛") < html.index("已归档") < html.index("旧赛")
     assert "草稿赛" not in html
+
+
+def test_registration_closes_when_the_event_is_finished(client):
+    boss = organiser(username="boss")
+    client.force_login(boss)
+    tournament = TournamentFactory(status=S.RUNNING)
+    tournament.organisers.add(boss)
+    first = services.PlayerData(name="张一", employee_number="E1")
+    second = services.PlayerData(name="李二", employee_number="E2")
+    services.pair_register(tournament=tournament, first=first, second=second)  # a late entry, still open
+    lifecycle.tournament_status_set(tournament=tournament, status=S.FINISHED)
+    third = services.PlayerData(name="王三", employee_number="E3")
+    fourth = services.PlayerData(name="赵四", employee_number="E4")
+    with pytest.raises(UserError) as refused:
+        services.pair_register(tournament=tournament, first=third, second=fourth)
+    assert refused.value.code == "registration_closed"
+    pairs_page = client.get(reverse("registration:pairs", args=[tournament.pk])).content.decode()
+    assert "报名已截止" in pairs_page and 'name="first_name"' not in pairs_page
+    posted = client.post(
+        reverse("registration:pairs", args=[tournament.pk]),
+        {"first_name": "王三", "second_name": "赵四"},
+        follow=True,
+    )
+    assert posted.status_code in (200, 409) and tournament.pairs.count() == 1
+    imported = client.get(reverse("registration:roster_import", args=[tournament.pk])).content.decode()
+    assert "报名已截止" in imported and 'type="file"' not in imported
