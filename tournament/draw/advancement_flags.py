@@ -55,8 +55,7 @@ def _later_stages(stage: Stage) -> list[Stage]:
     return [
         later
         for later in Stage.objects.filter(tournament_id=stage.tournament_id, order__gt=stage.order).order_by("order")
-        if isinstance(later.options.get("advancement"), dict)
-        and later.options["advancement"].get("from_stage") == stage.pk
+        if later.settings.advanced_from(stage.pk)
     ]
 
 
@@ -68,13 +67,14 @@ def stage_open_advancement_flag(*, stage: Stage) -> AdvancementFlag | None:
 
 
 def _advance_again(later: Stage, source: Stage, *, user: Any, reason: str) -> None:
-    record = later.options["advancement"]
+    record = later.settings.advancement
+    assert record is not None  # only a stage advanced from ``source`` is advanced again
     stage_advance(
         stage=source,
         next_stage=later,
-        count=int(record["count"]),
-        overrides=[(int(a), int(b)) for a, b in record.get("overrides") or []],
-        reason=record.get("reason") or reason,
+        count=record.count,
+        overrides=record.overrides,
+        reason=record.reason or reason,
         user=user,
     )
 
@@ -96,7 +96,7 @@ def advancement_recheck(*, match: Match, user: Any = None) -> list[AdvancementFl
     closed = False
     for later in later_stages:
         now = stage_advancing_now(next_stage=later)
-        entrants = [int(pk) for pk in later.options.get("entrants") or []]
+        entrants = list(later.settings.entrants)
         if now is None:
             continue
         open_flag = stage_open_advancement_flag(stage=later)
@@ -169,12 +169,13 @@ def advancement_flag_resolve(*, stage: Stage, choice: str, reason: str, user: An
                     _("Matches of this stage have results: it can no longer be drawn again. Keep it, with a reason."),
                     status=409,
                 )
-            source = Stage.objects.get(pk=stage.options["advancement"]["from_stage"])
+            advancement = stage.settings.advancement
+            assert advancement is not None  # a stage flagged for its advancement was advanced
+            source = Stage.objects.get(pk=advancement.from_stage)
             for round_ in stage.rounds.order_by("-number"):
                 history_author(round_, user, reason)
                 round_.delete()
-            options = {key: value for key, value in stage.options.items() if key != "bracket_record"}
-            stage.options = options
+            stage.options = stage.settings.with_values(bracket_record=None).to_stored()
             history_author(stage, user, reason)
             stage.save(update_fields=["options"])
             _advance_again(stage, source, user=user, reason=reason)

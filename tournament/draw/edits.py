@@ -1,7 +1,7 @@
 """Draw writes after the draw: manual edits before publishing (swap two pairs, move a match to
 another table), table areas, and referees and tables assigned to a round.
 
-Manual edits are also listed in ``Round.draw_options["edits"]`` because the bulk-written matches
+Manual edits are also listed in ``Round.draw_settings.edits`` because the bulk-written matches
 have no "before" history row of their own (docs/design.md: every change is audited).
 """
 
@@ -51,7 +51,8 @@ from tournament.standings.cache import public_version_bump
 
 
 def _log_edit(round_: Round, record: dict[str, Any], user: Any, reason: str, *, pairs_moved: bool = False) -> None:
-    round_.draw_options = {**round_.draw_options, "edits": [*round_.draw_options.get("edits", []), record]}
+    settings = round_.draw_settings
+    round_.draw_options = settings.with_values(edits=(*settings.edits, record)).to_stored()
     fields = ["draw_options"]
     if pairs_moved:  # what the draw proved was of the tables as drawn
         round_.draw_proven, round_.draw_criteria = False, None
@@ -79,7 +80,7 @@ def round_pairs_swap(*, round_: Round, first_pair_id: int, second_pair_id: int, 
     Refused in a round robin (the schedule decides who meets whom) and after a fixed bracket's
     first round (the bracket decides); in a fixed bracket's first round the two pairs also swap
     bracket positions and seeds, so later rounds follow the edit. Audited: the matches' history
-    rows name the author and the edit, and ``draw_options["edits"]`` keeps before → after.
+    rows name the author and the edit, and ``draw_settings.edits`` keeps before → after.
     Returns the warnings (rematch, same department, bye, seat imbalance …) of the two tables.
     """
     if first_pair_id == second_pair_id:
@@ -158,7 +159,7 @@ def _by_key(matches: dict[int, list[int | None]]) -> dict[str, list[int | None]]
 
 def _bracket_swap(stage: Stage, first: int, second: int, user: Any, reason: str) -> None:
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
-    record = dict(stage.options["bracket_record"])
+    record = dict(stage.settings.bracket_record or {})
 
     def swapped(values: list[Any]) -> list[Any]:
         return [second if v == first else first if v == second else v for v in values]
@@ -166,7 +167,7 @@ def _bracket_swap(stage: Stage, first: int, second: int, user: Any, reason: str)
     record["slots"] = swapped(record["slots"])
     record["seeds"] = swapped(record["seeds"])
     KnockoutBracket.from_record(record)  # still a consistent bracket (raises if not: a bug here)
-    stage.options = {**stage.options, "bracket_record": record}
+    stage.options = stage.settings.with_values(bracket_record=record).to_stored()
     history_author(stage, user, reason)
     stage.save(update_fields=["options"])
 
@@ -276,7 +277,7 @@ def round_referees_assign(
     Each referee takes at most ``tables_per_referee`` tables, in runs of consecutive numbers; with
     ``by_area`` first in their own area (``Table.area``). Replaces the round's previous plan
     (changed rows only, each with a history row); allowed until the round is finished. The
-    settings are kept in ``draw_options["referees"]`` to prefill the next round. Returns the
+    settings are kept in ``draw_settings.referees`` to prefill the next round. Returns the
     plan with its warnings (a table without a referee, a referee from another area).
     """
     wanted = {r.id for r in referees}
@@ -317,14 +318,12 @@ def round_referees_assign(
             history_author(stale, user, reason)
             stale.delete()
         _assignments_write(create=create, update=update, user=user, reason=reason)
-        locked.draw_options = {
-            **locked.draw_options,
-            "referees": {
-                "tables_per_referee": tables_per_referee,
-                "by_area": by_area,
-                "referees": [{"id": r.id, "area": r.area or ""} for r in referees],
-            },
+        referee_settings = {
+            "tables_per_referee": tables_per_referee,
+            "by_area": by_area,
+            "referees": [{"id": r.id, "area": r.area or ""} for r in referees],
         }
+        locked.draw_options = locked.draw_settings.with_values(referees=referee_settings).to_stored()
         history_author(locked, user, reason)
         locked.save(update_fields=["draw_options"])
     return plan

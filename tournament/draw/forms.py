@@ -10,9 +10,9 @@ from django.utils.translation import gettext_lazy as _
 from tournament.audit import REASON_MAX
 from tournament.bounds import INT_MAX, column_max
 from tournament.draw.pairing import Referee
-from tournament.draw.stages import BRACKET_FIXED, BRACKET_REDRAW
 from tournament.form_fields import choice_field
 from tournament.matches.models import Round, RoundEntry, Stage, StageFormat, Table
+from tournament.matches.stage_options import BRACKET_FIXED, BRACKET_REDRAW
 from tournament.registration.forms import profile_choices
 
 if TYPE_CHECKING:
@@ -71,22 +71,22 @@ class StageForm(forms.Form):
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
-        options: dict[str, Any] = {"department_rounds": data["department_rounds"] or 0}
+        given: dict[str, Any] = {"department_rounds": data["department_rounds"] or 0}
         if data["format"] == StageFormat.KNOCKOUT:
-            options.update(
+            given.update(
                 bracket=data["bracket"] or BRACKET_REDRAW,
                 seeding=data["seeding"] or "seeds",
                 third_place=data["third_place"],
             )
         if data["format"] == StageFormat.ROUND_ROBIN and data["groups"]:
-            options["groups"] = data["groups"]
+            given["groups"] = data["groups"]
         overrides = {"format": "best_of", "games": data["best_of"]} if data["best_of"] else {}
         return {
             "name": data["name"],
             "format": data["format"],
             "rule_profile": data["rule_profile"],
             "rule_overrides": overrides,
-            "options": options,
+            "options": given,
             "advance_count": data["advance_count"],
         }
 

@@ -61,14 +61,14 @@ class PointsStageForm(forms.Form):
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
-        options: dict[str, Any] = {"rounds": data["rounds"], "cuts": data["cuts"]}
+        given: dict[str, Any] = {"rounds": data["rounds"], "cuts": data["cuts"]}
         if data["final"]:
-            options["final"] = True
+            given["final"] = True
         return {
             "name": data["name"],
             "format": StageFormat.POINTS,
             "rule_profile": data["rule_profile"],
             "rule_overrides": {},
-            "options": options,
+            "options": given,
             "advance_count": data["advance_count"],
         }

@@ -40,7 +40,7 @@ def round_warnings(*, round_: Round) -> dict[int, list[DrawWarning]]:
         seats[pair_id][side] += 1
     matches = list(round_.matches.values_list("pk", "table__number", "ns_pair_id", "ew_pair_id"))
     pair_ids = [p for _pk, _t, ns, ew in matches for p in (ns, ew) if p is not None]
-    protect = round_.number <= int(stage.options.get("department_rounds", 0))
+    protect = round_.number <= stage.settings.department_rounds
     departments: dict[int, set[int]] = defaultdict(set)
     if protect:
         for pair_id, department_id in PairMember.objects.filter(pair_id__in=pair_ids).values_list(
@@ -49,7 +49,7 @@ def round_warnings(*, round_: Round) -> dict[int, list[DrawWarning]]:
             if department_id is not None:
                 departments[pair_id].add(department_id)
     withdrawn = set(Pair.objects.filter(pk__in=pair_ids, status=PairStatus.WITHDRAWN).values_list("id", flat=True))
-    seat_rule = not (stage.format == StageFormat.KNOCKOUT and stage.options.get("bracket") == "fixed")
+    seat_rule = not (stage.format == StageFormat.KNOCKOUT and stage.settings.fixed_bracket)
     result: dict[int, list[DrawWarning]] = {}
     for pk, table, ns, ew in matches:
         found: list[DrawWarning] = []
@@ -126,13 +126,13 @@ def round_lines(
     if warnings is None:
         warnings = round_warnings(round_=round_) if with_warnings else {}
     referees = _referee_names(round_)
-    third = set(round_.draw_options.get("third_place_pairs") or [])
+    draw_settings = round_.draw_settings
     return [
         TableLine(
             match=match,
             warnings=tuple(warnings.get(match.pk, ())),
             referee=referees.get(match.table_id, "") if match.table_id else "",
-            third_place=bool(third) and {match.ns_pair_id, match.ew_pair_id} == third,
+            third_place=draw_settings.third_place({match.ns_pair_id, match.ew_pair_id}),
         )
         for match in (round_matches(round_=round_) if matches is None else matches)
     ]

@@ -7,10 +7,10 @@ The generators (``tournament.draw.pairing``) are pure; this module maps the data
 plain ``Entrant`` values, calls one, and bulk-writes the round it returns, recording the
 algorithm, options and seed so the same inputs and seed give the same tables (docs/design.md:
 reproducible draws). Which pairs are drawn: the pairs a previous stage advanced into this one
-(``Stage.options["entrants"]``, see :func:`stage_advance`); otherwise the checked-in pairs once
+(``Stage.settings.entrants``, see :func:`stage_advance`); otherwise the checked-in pairs once
 check-in has started, else every registered pair; withdrawn pairs never.
 
-Stage options (``Stage.options``, JSON):
+Stage options (``Stage.options``, read as ``Stage.settings``: :mod:`tournament.matches.stage_options`):
 
 - ``department_rounds``: department protection in rounds 1…k (all formats);
 - knockout: ``bracket`` — ``"redraw"`` (default; seed 004's fresh draw every round) or
@@ -26,7 +26,7 @@ Stage options (``Stage.options``, JSON):
   the stage's ranking uses them).
 
 Every write names its author on the history rows (django-simple-history keeps who, when, from
-where, before → after; principle 4); manual edits are also listed in ``Round.draw_options["edits"]``
+where, before → after; principle 4); manual edits are also listed in ``Round.draw_settings.edits``
 because the bulk-written matches have no "before" history row of their own.
 """
 
@@ -57,7 +57,7 @@ from tournament.draw.pairing import (
     swiss_pair,
 )
 from tournament.draw.pairing_groups import groups_round, snake_groups, walkovers
-from tournament.draw.stages import BRACKET_FIXED, _drawn_pairs, stage_entrants
+from tournament.draw.stages import _drawn_pairs, stage_entrants
 from tournament.draw.tables import table_ids_ensure
 from tournament.draw.three_seats import three_seat_round_create
 from tournament.errors import UserError
@@ -76,6 +76,7 @@ from tournament.matches.models import (
     Stage,
     StageFormat,
 )
+from tournament.matches.stage_options import DrawOptions
 from tournament.registration.lifecycle import event_write, tournament_status_after_publish
 from tournament.registration.models import PairMember, PairStatus
 from tournament.rules import rules_for_stage
@@ -97,7 +98,8 @@ def warning_message(warning: DrawWarning) -> str:
 
 def _generate(stage: Stage, number: int, seed: int, allow_rematches: bool) -> tuple[Draw, dict[str, Any]]:
     """The round's draw and the stage options to store with it."""
-    department_rounds = int(stage.options.get("department_rounds", 0))
+    settings = stage.settings
+    department_rounds = settings.department_rounds
     if stage.format == StageFormat.SWISS:
         draw = swiss_pair(
             entrants=stage_entrants(stage=stage),
@@ -109,7 +111,7 @@ def _generate(stage: Stage, number: int, seed: int, allow_rematches: bool) -> tu
         return draw, {}
     if stage.format == StageFormat.ROUND_ROBIN:
         return _round_robin_draw(stage, number, seed)
-    if stage.options.get("bracket") == BRACKET_FIXED:
+    if settings.fixed_bracket:
         return _bracket_draw(stage, number, seed)
     # Knockout, re-drawn every round among the pairs still in (seed 004), on confirmed results only
     # (the bracket's one answer: stage_bracket_state_get), as a fixed bracket.
@@ -125,7 +127,7 @@ def _generate(stage: Stage, number: int, seed: int, allow_rematches: bool) -> tu
     if len(still_in) == 1 and stage.rounds.exists():
         raise DrawError("bracket_complete", "Every match of this knockout is decided.", "该淘汰赛的比赛已全部结束。")
     third = None
-    if stage.options.get("third_place") and state.third_place_due is not None:
+    if settings.third_place and state.third_place_due is not None:
         by_id = {str(entrant.id): entrant for entrant in entrants}
         if all(pair in by_id for pair in state.third_place_due):
             third = (by_id[state.third_place_due[0]], by_id[state.third_place_due[1]])
@@ -140,20 +142,21 @@ def _round_robin_draw(stage: Stage, number: int, seed: int) -> tuple[Draw, dict[
 
     The whole schedule comes from the stage's first seed, so every round fits the others. Groups
     are dealt in snake order (:func:`snake_groups`) when round 1 is drawn and kept in
-    ``options["group_of"]``; each group gets its own circle schedule with that seed. The round
+    ``settings.group_of``; each group gets its own circle schedule with that seed. The round
     holds the group's tables group by group (group 1's first), then the byes; a group with fewer
     rounds than the largest simply has none.
     """
-    schedule_seed = int(stage.options.get("schedule_seed", seed))
+    settings = stage.settings
+    schedule_seed = settings.schedule_seed if settings.schedule_seed is not None else seed
     first_round = stage.rounds.filter(number=1).first()
     pair_ids = sorted(first_round.entries.values_list("pair_id", flat=True)) if first_round else None
     entrants = stage_entrants(stage=stage, pair_ids=pair_ids)
     updates: dict[str, Any] = {"schedule_seed": schedule_seed}
-    groups = int(stage.options.get("groups", 1))
+    groups = settings.groups
     if groups == 1:
         schedules = [round_robin_schedule(entrants=entrants, seed=schedule_seed, shuffle=True)]
     else:
-        stored = stage.options.get("group_of")
+        stored = settings.group_of
         group_of = stored if first_round and stored else snake_groups(entrants, groups, schedule_seed)
         members: list[list[Entrant]] = [[] for _ in range(groups)]
         for entrant in entrants:
@@ -181,12 +184,12 @@ def _round_robin_draw(stage: Stage, number: int, seed: int) -> tuple[Draw, dict[
 
 
 def _is_fixed_bracket(stage: Stage) -> bool:
-    return stage.format == StageFormat.KNOCKOUT and stage.options.get("bracket") == BRACKET_FIXED
+    return stage.format == StageFormat.KNOCKOUT and stage.settings.fixed_bracket
 
 
 def stage_bracket(*, stage: Stage) -> KnockoutBracket | None:
     """A fixed-bracket stage's bracket once drawn (with departments for its warnings), else None."""
-    record = stage.options.get("bracket_record")
+    record = stage.settings.bracket_record
     if not _is_fixed_bracket(stage) or not record:
         return None
     departments: dict[int | str, set[int]] = defaultdict(set)
@@ -233,12 +236,13 @@ def _bracket_draw(stage: Stage, number: int, seed: int) -> tuple[Draw, dict[str,
     if bracket is None:
         if number != 1:
             raise DrawError("invalid_bracket", "This stage has rounds but no bracket.", "该阶段已有轮次但没有签表。")
+        settings = stage.settings
         bracket = knockout_bracket(
             entrants=stage_entrants(stage=stage),
             seed=seed,
-            seeding=stage.options.get("seeding", "seeds"),
-            third_place=bool(stage.options.get("third_place", False)),
-            department_rounds=int(stage.options.get("department_rounds", 0)),
+            seeding=settings.seeding,  # type: ignore[arg-type]
+            third_place=settings.third_place,
+            department_rounds=settings.department_rounds,
         )
         updates["bracket_record"] = bracket.as_record()
     draw = _bracket_next(stage, bracket)
@@ -340,8 +344,9 @@ def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool =
             draw, updates = _generate(locked, number, seed, allow_rematches)
         except DrawError as error:
             raise UserError(error.code, draw_message(error)) from error
-        if any(locked.options.get(key) != value for key, value in updates.items()):
-            locked.options = {**locked.options, **updates}
+        settings = locked.settings
+        if any(getattr(settings, key) != value for key, value in updates.items()):
+            locked.options = settings.with_values(**updates).to_stored()
             history_author(locked, user)
             locked.save(update_fields=["options"])
         stage.options = locked.options
@@ -349,19 +354,20 @@ def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool =
 
 
 def _round_create(*, stage: Stage, draw: Draw, user: Any) -> Round:
-    draw_options: dict[str, Any] = {**draw.options, "warnings": [w.as_record() for w in draw.warnings]}
+    recorded = DrawOptions.from_stored(dict(draw.options))
+    values: dict[str, Any] = {"warnings": tuple(w.as_record() for w in draw.warnings)}
     third = [p for p in draw.pairings if p.third_place]
     if third:
-        draw_options["third_place_pairs"] = [third[0].ns, third[0].ew]
-    if draw.notes.get("walkovers"):
-        draw_options["walkovers"] = draw.notes["walkovers"]  # counted as forfeit wins by the standings
+        values["third_place_pairs"] = (third[0].ns, third[0].ew)
+    if draw.notes.get("walkovers"):  # counted as forfeit wins by the standings
+        values["walkovers"] = DrawOptions.walkovers_of(draw.notes["walkovers"])
     round_ = Round(
         stage=stage,
         number=draw.round_number,
         status=RoundStatus.DRAFT,
         time_cap_minutes=_time_cap(stage),
         draw_algorithm=draw.algorithm,
-        draw_options=draw_options,
+        draw_options=recorded.storing(**values).to_stored(),
         draw_seed=draw.seed,
         **_proof(draw),
     )
@@ -515,7 +521,7 @@ def round_delete(*, round_: Round, user: Any = None, reason: str = "") -> None:
             )
         if locked.number == 1:
             stage = Stage.objects.select_for_update().get(pk=locked.stage_id)
-            kept = {k: v for k, v in stage.options.items() if k not in ("bracket_record", "schedule_seed")}
+            kept = stage.settings.with_values(bracket_record=None, schedule_seed=None).to_stored()
             if kept != stage.options:
                 stage.options = kept
                 history_author(stage, user, "first round deleted")

@@ -1,9 +1,10 @@
 """Draw writes about stages: create one with its options, who is drawn, who advances.
 
-Stage options (``Stage.options``, JSON) are described in :mod:`tournament.draw.services`.
-Which pairs are drawn (:func:`stage_entrants`): the pairs a previous stage advanced into this one
-(``Stage.options["entrants"]``, see :func:`stage_advance`); otherwise the checked-in pairs once
-check-in has started, else every registered pair; withdrawn pairs never.
+Stage options (``Stage.options``, read as ``Stage.settings``) are described in
+:mod:`tournament.matches.stage_options`. Which pairs are drawn (:func:`stage_entrants`): the pairs
+a previous stage advanced into this one (``Stage.settings.entrants``, see :func:`stage_advance`);
+otherwise the checked-in pairs once check-in has started, else every registered pair; withdrawn
+pairs never.
 """
 
 from __future__ import annotations
@@ -36,14 +37,11 @@ from tournament.matches.models import (
     Stage,
     StageFormat,
 )
+from tournament.matches.stage_options import BRACKET_FIXED, BRACKET_REDRAW, SEEDINGS, Advancement, StageOptions
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.rules import stage_rules_resolve
 from tournament.standings.selectors import counted_statuses, stage_lots_seed, stage_ranking_get
-
-BRACKET_FIXED = "fixed"
-BRACKET_REDRAW = "redraw"
-SEEDINGS = ("seeds", "random")
 
 
 def _edit_record(user: Any, kind: str, **details: Any) -> dict[str, Any]:
@@ -58,30 +56,31 @@ def _edit_record(user: Any, kind: str, **details: Any) -> dict[str, Any]:
 # -- stages ------------------------------------------------------------------------------------
 
 
-def _stage_options(format: str, options: dict[str, Any] | None) -> dict[str, Any]:
-    options = dict(options or {})
+def _stage_options(format: str, given: dict[str, Any] | None) -> dict[str, Any]:
+    """The options as stored, once checked: they are the organiser's, as given, not a stored row."""
+    given = dict(given or {})
     errors: dict[str, str] = {}
-    rounds = options.get("department_rounds", 0)
+    rounds = given.get("department_rounds", 0)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
         errors["department_rounds"] = _("Department protection needs a number of rounds (0 or more).")
     if format == StageFormat.KNOCKOUT:
-        if options.get("bracket", BRACKET_REDRAW) not in (BRACKET_FIXED, BRACKET_REDRAW):
+        if given.get("bracket", BRACKET_REDRAW) not in (BRACKET_FIXED, BRACKET_REDRAW):
             errors["bracket"] = _("A knockout is either a fixed bracket or re-drawn every round.")
-        if options.get("seeding", "seeds") not in SEEDINGS:
+        if given.get("seeding", "seeds") not in SEEDINGS:
             errors["seeding"] = _("A bracket is seeded by the seeds or drawn at random.")
-        if not isinstance(options.get("third_place", False), bool):
+        if not isinstance(given.get("third_place", False), bool):
             errors["third_place"] = _("Choose whether a third-place match is played.")
-    if "groups" in options:
-        groups = options["groups"]
+    if "groups" in given:
+        groups = given["groups"]
         if format != StageFormat.ROUND_ROBIN:
             errors["groups"] = _("Only a round robin is played in groups.")
         elif isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
             errors["groups"] = _("The number of groups is a whole number (1 or more).")
     if format == StageFormat.POINTS:
-        errors.update(points_stage_options(options))
+        errors.update(points_stage_options(given))
     if errors:
         raise UserError.of_fields(errors)
-    return options
+    return StageOptions.from_stored(given).to_stored()
 
 
 @event_write("tournament", of=tournament_event)
@@ -147,7 +146,7 @@ def _check_game(
 
 def _advanced_seeds(stage: Stage) -> dict[int, int]:
     """Pairs a previous stage advanced into this one, by seed (1 = the best ranked)."""
-    return {pair_id: number for number, pair_id in enumerate(stage.options.get("entrants") or [], start=1)}
+    return {pair_id: number for number, pair_id in enumerate(stage.settings.entrants, start=1)}
 
 
 def _drawn_pairs(stage: Stage) -> list[int]:
@@ -230,17 +229,17 @@ def stage_advance(
 
     The order is the stage's one ranking (:func:`~tournament.standings.selectors.stage_ranking_get`,
     withdrawn pairs skipped). A full tie across the cut is decided by drawing lots (docs/rules.md §5):
-    a fresh seed is drawn, kept in ``stage.options["lots_seed"]`` (so the stage's pages, prizes and
+    a fresh seed is drawn, kept in ``stage.settings.lots_seed`` (so the stage's pages, prizes and
     workbook show the same lots) and in the advancement record. The
     ``count`` best become the next stage's entrants, seeded by rank (seed 1 = the best; a fixed
     bracket places them by these seeds). ``count`` defaults to ``stage.advance_count``. Each
     override ``(leaving, joining)`` replaces an advancing pair by another active pair of the
     tournament, which takes its seed; overrides need a ``reason``. The standings order, the
-    overrides, the reason and the author are kept in ``next_stage.options["advancement"]`` and on
+    overrides, the reason and the author are kept in ``next_stage.settings.advancement`` and on
     the stage's history row. Allowed until ``next_stage`` has a round; doing it again replaces
     the previous advancement.
 
-    A round robin played in groups (``options["groups"]`` > 1) advances the top ``count`` of
+    A round robin played in groups (``settings.groups`` > 1) advances the top ``count`` of
     *each* group (rank within a group = order in the stage's standings), seeded by rank within
     the group, then by group: group 1's winner, group 2's winner, …, group 1's runner-up, …
     """
@@ -274,25 +273,24 @@ def stage_advance(
             raise UserError("next_stage_started", _("The next stage has been drawn already."))
         if lots_seed is not None:
             locked_stage = Stage.objects.select_for_update().get(pk=stage.pk)
-            locked_stage.options = {**locked_stage.options, "lots_seed": lots_seed}
+            locked_stage.options = locked_stage.settings.with_values(lots_seed=lots_seed).to_stored()
             history_author(locked_stage, user, "lots drawn for the advancement cut")
             locked_stage.save(update_fields=["options"])
             stage.options = locked_stage.options
-        next_stage.options = {
-            **next_stage.options,
-            "entrants": chosen,
-            "advancement": _edit_record(
-                user,
-                "advance",
-                from_stage=stage.pk,
-                count=count,
-                per_group=per_group,
-                lots_seed=stage_lots_seed(stage=stage),
-                by_rank=by_rank,
-                overrides=[[leaving, joining] for leaving, joining in overrides],
-                reason=reason,
-            ),
-        }
+        advancement = Advancement(
+            from_stage=stage.pk,
+            count=count,
+            per_group=per_group,
+            lots_seed=stage_lots_seed(stage=stage),
+            by_rank=tuple(by_rank),
+            overrides=tuple((leaving, joining) for leaving, joining in overrides),
+            reason=reason,
+            kind="advance",
+            by=user.pk if getattr(user, "is_authenticated", False) else None,
+            at=timezone.now().isoformat(),
+        )
+        settings = next_stage.settings.with_values(entrants=tuple(chosen), advancement=advancement)
+        next_stage.options = settings.to_stored()
         history_author(next_stage, user, reason or f"advance top {count} from stage {stage.pk}")
         next_stage.save(update_fields=["options"])
     return next_stage
@@ -336,18 +334,18 @@ def stage_advancing_now(*, next_stage: Stage) -> list[int] | None:
     """The pairs ``next_stage``'s recorded advancement would advance now (its count, overrides and
     the lots it recorded), or None when it was not advanced or no longer can be computed (it is
     compared with its entrants after a correction of the source stage)."""
-    record = next_stage.options.get("advancement")
-    if not isinstance(record, dict) or not record.get("from_stage"):
+    record = next_stage.settings.advancement
+    if record is None or not record.from_stage or record.count is None:
         return None
-    stage = Stage.objects.filter(pk=record["from_stage"], tournament_id=next_stage.tournament_id).first()
+    stage = Stage.objects.filter(pk=record.from_stage, tournament_id=next_stage.tournament_id).first()
     if stage is None:
         return None
     try:
-        by_rank, _per_group, _lots = _advancement_order(stage=stage, count=int(record["count"]), draw_lots=False)
-    except (UserError, KeyError, TypeError, ValueError):
+        by_rank, _per_group, _lots = _advancement_order(stage=stage, count=record.count, draw_lots=False)
+    except UserError:
         return None
     chosen = list(by_rank)
-    for leaving, joining in record.get("overrides") or []:
+    for leaving, joining in record.overrides:
         if leaving in chosen and joining not in chosen:
             chosen[chosen.index(leaving)] = joining
     return chosen

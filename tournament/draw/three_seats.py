@@ -25,21 +25,22 @@ from tournament.draw.pairing_three_seats import ThreeSeatDraw, ThreeSeatPlayer, 
 from tournament.draw.tables import table_ids_ensure
 from tournament.errors import UserError
 from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundStatus, Stage
+from tournament.matches.stage_options import DrawOptions
 from tournament.rules import rules_for_stage
 from tournament.standings.selectors import stage_ranking_get
 
 MAX_ROUNDS = 20
 
 
-def points_stage_options(options: Mapping[str, Any]) -> dict[str, str]:
-    """Field → message for what is wrong with a points stage's options (empty when nothing is)."""
+def points_stage_options(given: Mapping[str, Any]) -> dict[str, str]:
+    """Field → message for what is wrong with a points stage's options as given (empty when nothing is)."""
     errors: dict[str, str] = {}
-    rounds = options.get("rounds")
+    rounds = given.get("rounds")
     if rounds is not None and (
         isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS
     ):
         errors["rounds"] = _("A points stage has 1 to %(max)d rounds.") % {"max": MAX_ROUNDS}
-    cuts = options.get("cuts", [])
+    cuts = given.get("cuts", [])
     seen: set[int] = set()
     if not isinstance(cuts, list):
         errors["cuts"] = _("Cuts are a list of rounds and how many players each keeps.")
@@ -66,7 +67,7 @@ def points_stage_options(options: Mapping[str, Any]) -> dict[str, str]:
             break
         seen.add(after)
         last_keep = keep
-    if not isinstance(options.get("final", False), bool):
+    if not isinstance(given.get("final", False), bool):
         errors["final"] = _("Choose whether this is the final table.")
     return errors
 
@@ -120,8 +121,8 @@ def three_seat_players(*, stage: Stage, pair_ids: list[int]) -> tuple[list[Three
 
 def three_seat_round_create(*, stage: Stage, pair_ids: list[int], number: int, seed: int, user: Any) -> Round:
     """Draw round ``number`` of a points stage as a draft (call inside ``round_draw``'s lock)."""
-    rounds = stage.options.get("rounds")
-    if isinstance(rounds, int) and number > rounds:
+    rounds = stage.settings.rounds
+    if rounds is not None and number > rounds:
         raise UserError("stage_complete", _("This stage has %(n)d rounds; they are all drawn.") % {"n": rounds})
     players, pending = three_seat_players(stage=stage, pair_ids=pair_ids)
     if pending:
@@ -136,7 +137,7 @@ def three_seat_round_create(*, stage: Stage, pair_ids: list[int], number: int, s
         status=RoundStatus.DRAFT,
         time_cap_minutes=rules_for_stage(stage).time_cap_minutes,
         draw_algorithm=draw.algorithm,
-        draw_options=draw.options,
+        draw_options=DrawOptions.from_stored(draw.options).to_stored(),
         draw_seed=seed,
     )
     history_author(round_, user)

@@ -48,6 +48,7 @@ from tournament.errors import USER_ERRORS, UserError, user_error_of, user_error_
 from tournament.matches.correction_selectors import stage_flags_get
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.matches.referees import referee_accounts_list
+from tournament.matches.stage_options import draw_options_have
 from tournament.matches.table_links import table_qr_codes
 from tournament.matches.table_selectors import round_seating
 from tournament.registration.models import PairStatus, Tournament
@@ -106,7 +107,7 @@ def _stage_page(
     if bracket is not None:
         names: dict[int | str, str] = dict(tournament.pairs.filter(pk__in=bracket.seeds).values_list("id", "name"))
         seeds = [(number, names.get(pair_id, pair_id)) for number, pair_id in enumerate(bracket.seeds, start=1)]
-    advanced = stage.options.get("advancement")
+    advanced = stage.settings.advancement
     return render(
         request,
         "draw/stage_detail.html",
@@ -400,16 +401,15 @@ def round_delete(request: HttpRequest, tournament: Tournament, round_id: int) ->
 
 def _referee_settings(round_: Round) -> dict[str, Any]:
     """This round's referee settings, else the latest earlier round's of the tournament."""
-    if "referees" in round_.draw_options:
-        return dict(round_.draw_options["referees"])
+    if round_.draw_settings.referees is not None:
+        return dict(round_.draw_settings.referees)
     earlier = (
-        Round.objects.filter(stage__tournament_id=round_.stage.tournament_id, draw_options__has_key="referees")
+        Round.objects.filter(draw_options_have("referees"), stage__tournament_id=round_.stage.tournament_id)
         .exclude(pk=round_.pk)
         .order_by("-stage__order", "-number")
-        .values_list("draw_options", flat=True)
         .first()
     )
-    return dict(earlier["referees"]) if earlier else {}
+    return dict(earlier.draw_settings.referees or {}) if earlier else {}
 
 
 @organiser_view

@@ -41,6 +41,7 @@ from tournament.matches.snapshot_reads import (
     snapshot_from_values,
     snapshot_lookups,
 )
+from tournament.matches.stage_options import DrawOptions, draw_options_lookup
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.standings.selectors import StageStandings, stage_ranking_get
 
@@ -179,9 +180,9 @@ def _results(book: Book, context: _Context) -> None:
     word = context.word
     # A walkover against a withdrawn pair is a forfeit win over that pair (docs/rules.md §5), not a bye.
     walkovers = {
-        round_id: {int(present): int(gone) for present, gone in value.items()}
+        round_id: DrawOptions.walkovers_of(value)
         for round_id, value in Round.objects.filter(stage__tournament=context.tournament)
-        .values_list("id", "draw_options__walkovers")
+        .values_list("id", draw_options_lookup("walkovers"))
         .iterator()
         if isinstance(value, dict)
     }

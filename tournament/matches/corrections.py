@@ -141,8 +141,7 @@ def match_dependents(*, match: Match) -> MatchDependents:
     later_rounds = tuple(later.values_list("number", flat=True))
     later_stages = []
     for later_stage in Stage.objects.filter(tournament_id=stage.tournament_id, order__gt=stage.order).order_by("order"):
-        advancement = later_stage.options.get("advancement") or {}
-        if isinstance(advancement, dict) and advancement.get("from_stage") == stage.pk:
+        if later_stage.settings.advanced_from(stage.pk):
             later_stages.append(DependentStage(later_stage.pk, later_stage.name, later_stage.rounds.exists()))
     successors = tuple(_dependent(item, started=_started(item)) for item in _successors(match))
     answers: dict[str, Any] = {}

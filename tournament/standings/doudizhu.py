@@ -6,19 +6,18 @@ the final included (:func:`scoring.doudizhu_standings.points_stage_ranking`). Ea
 player's round is their table's stored snapshot once the table is finished (or signed off), a bye
 (``bye_points``), or nothing (not drawn: eliminated).
 
-- **Cuts** are the stage's ``options["cuts"]``: ``[{"after_round": 1, "keep": 18}, …]``. A cut applies
+- **Cuts** are the stage's ``settings.cuts``: ``[{"after_round": 1, "keep": 18}, …]``. A cut applies
   once every table of its round counts; players it eliminates rank below everyone still in and are not
   drawn again. A tie across a cut is decided by lots drawn with the seed of the round after which it is
   cut (recorded with that round, so the cut is reproducible) unless the stage recorded its own lots seed.
-- **The final** is a points stage with ``options["final"]``: its players (advanced from the stage before,
-  ``options["advancement"]["from_stage"]``) rank by their own points at the final table, tie-broken by
+- **The final** is a points stage with ``settings.final``: its players (advanced from the stage before,
+  ``settings.advancement.from_stage``) rank by their own points at the final table, tie-broken by
   their rank in the stage before.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
 
 from scoring.doudizhu_snapshot import TableSnapshot
 from scoring.doudizhu_standings import (
@@ -37,12 +36,7 @@ COUNTED = (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
 
 def stage_cuts(stage: Stage) -> list[tuple[int, int]]:
     """``(after_round, keep)`` pairs of the stage, by round."""
-    cuts = stage.options.get("cuts") or []
-    out = []
-    for item in cuts if isinstance(cuts, list) else []:
-        if isinstance(item, Mapping) and isinstance(item.get("after_round"), int) and isinstance(item.get("keep"), int):
-            out.append((item["after_round"], item["keep"]))
-    return sorted(out)
+    return sorted((cut.after_round, cut.keep) for cut in stage.settings.cuts)
 
 
 def _player_rounds(stage: Stage, options: RuleOptions) -> tuple[dict[int, list[PlayerRound]], dict[int, bool]]:
@@ -73,8 +67,8 @@ def _player_rounds(stage: Stage, options: RuleOptions) -> tuple[dict[int, list[P
 
 
 def _lots_seed_for(stage: Stage, number: int) -> int | None:
-    seed = stage.options.get("lots_seed")
-    if isinstance(seed, int) and not isinstance(seed, bool):
+    seed = stage.settings.lots_seed
+    if seed is not None:
         return seed
     return Round.objects.filter(stage=stage, number=number).values_list("draw_seed", flat=True).first()
 
@@ -87,7 +81,7 @@ def three_seat_ranking(*, stage: Stage, players: list[str], lots_seed: int | Non
     rounds = [item for items in by_round.values() for item in items]
     everyone = sorted(set(players) | {item.player for item in rounds}, key=int)
     cuts = stage_cuts(stage)
-    before = _stage_before(stage) if stage.options.get("final") and rounds else None
+    before = _stage_before(stage) if stage.settings.final and rounds else None
     return points_stage_ranking(
         players=everyone,
         rounds=rounds,
@@ -101,9 +95,8 @@ def three_seat_ranking(*, stage: Stage, players: list[str], lots_seed: int | Non
 
 def _stage_before(stage: Stage) -> Stage | None:
     """The stage the finalists advanced from (its advancement record), else the points stage before it."""
-    advancement = stage.options.get("advancement") or {}
-    from_stage = advancement.get("from_stage") if isinstance(advancement, Mapping) else None
+    advancement = stage.settings.advancement
     earlier = Stage.objects.filter(tournament_id=stage.tournament_id, order__lt=stage.order)
-    if isinstance(from_stage, int):
-        earlier = earlier.filter(pk=from_stage)
+    if advancement is not None:
+        earlier = earlier.filter(pk=advancement.from_stage)
     return earlier.filter(format=stage.format).order_by("-order").first()

@@ -38,6 +38,7 @@ from tournament.matches.snapshot_reads import (
     snapshot_lookups,
     snapshot_time_up,
 )
+from tournament.matches.stage_options import DrawOptions, draw_options_lookup
 from tournament.registration.models import Pair, Tournament, TournamentStatus
 from tournament.rules import rules_for_stage, stage_profile_name, stage_rules_lines
 from tournament.standings.public_types import (
@@ -187,8 +188,8 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
         )
     )
     time_up = _draw_time_up(round_id)
-    walkovers = Round.objects.filter(pk=round_id).values_list("draw_options__walkovers", flat=True).first()
-    absent = {int(present): int(gone) for present, gone in walkovers.items()} if isinstance(walkovers, dict) else {}
+    walkovers = Round.objects.filter(pk=round_id).values_list(draw_options_lookup("walkovers"), flat=True).first()
+    absent = DrawOptions.walkovers_of(walkovers)
     absent_names = dict(Pair.objects.filter(pk__in=absent.values()).values_list("id", "name"))
     out = []
     for (
@@ -233,14 +234,14 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
 def _draw_time_up(round_id: int) -> Any:
     """A reader of the time-up notice for the round's rows: the rules are read once, at
     the first row whose time was called; each row gives only the few snapshot fields it needs."""
-    options: list[Any] = []
+    rules: list[Any] = []
 
     def read(called: int, snapshot: MatchSnapshot, played: int) -> tuple[str, str] | None:
-        if not options:
+        if not rules:
             round_ = Round.objects.select_related("stage").get(pk=round_id)
-            options.append(rules_for_stage(round_.stage))
+            rules.append(rules_for_stage(round_.stage))
         notice = snapshot_time_up(
-            options=options[0], time_called_during_deal=called, snapshot=snapshot, deals_played=played
+            options=rules[0], time_called_during_deal=called, snapshot=snapshot, deals_played=played
         )
         return (notice.text_en, notice.text_zh) if notice is not None else None
 

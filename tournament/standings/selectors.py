@@ -11,7 +11,7 @@ by default once the rules core has finished the match (finished or confirmed), a
 awaiting sign-off being marked 待确认 (:attr:`StageStandings.provisional`: the pairs it touches);
 with ``signed_off`` only confirmed results count. A bye match (no E/W pair) is finished when it is
 drawn and counts as the stage's rules
-say, and a walkover against a withdrawn pair (``Round.draw_options["walkovers"]``) counts as a
+say, and a walkover against a withdrawn pair (``Round.draw_settings.walkovers``) counts as a
 forfeit win. A knockout advances, names its champion and places its pairs on **confirmed**
 (signed-off) results only.
 """
@@ -30,6 +30,7 @@ from scoring.stage_ranking import StageRanking, rank_stage
 from scoring.standings import MatchRecord, StandingRow, Standings, bracket_placings, rank
 from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage, StageFormat
 from tournament.matches.snapshot_reads import RESULT_KEYS, snapshot_from_values, snapshot_lookups
+from tournament.matches.stage_options import DrawOptions, draw_options_lookup
 from tournament.registration.models import Pair, PairStatus, ProvisionalResults, Tournament
 from tournament.rules import rules_for_stage
 from tournament.standings.cache import LocalMemo
@@ -84,18 +85,19 @@ class StageStandings:
 
 def stage_groups(*, stage: Stage) -> dict[str, int]:
     """Pair id (text) → group, for a round robin played in groups (the draw records them)."""
-    group_of = stage.options.get("group_of") if stage.format == StageFormat.ROUND_ROBIN else None
-    if not isinstance(group_of, Mapping) or int(stage.options.get("groups", 1) or 1) < 2:
+    settings = stage.settings
+    if stage.format != StageFormat.ROUND_ROBIN or settings.group_of is None or settings.groups < 2:
         return {}
-    return {str(pair_id): int(group) for pair_id, group in group_of.items()}
+    return dict(settings.group_of)
 
 
 def _walkovers(stage: Stage) -> dict[int, dict[str, str]]:
     """Round number → {pair given a walkover: the withdrawn pair it was due to meet}."""
     out: dict[int, dict[str, str]] = {}
     # Only that key of the draw options: they also hold every warning of a large draw.
-    for number, walkovers in Round.objects.filter(stage=stage).values_list("number", "draw_options__walkovers"):
-        if isinstance(walkovers, Mapping):
+    for number, stored in Round.objects.filter(stage=stage).values_list("number", draw_options_lookup("walkovers")):
+        if isinstance(stored, Mapping):
+            walkovers = DrawOptions.walkovers_of(stored)
             out[number] = {str(present): str(gone) for present, gone in walkovers.items()}
     return out
 
@@ -124,8 +126,9 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
 
 def _third_place_pairs(stage: Stage) -> dict[int, set[str]]:
     out: dict[int, set[str]] = {}
-    for number, pairs in Round.objects.filter(stage=stage).values_list("number", "draw_options__third_place_pairs"):
-        out[number] = {str(pair) for pair in (pairs if isinstance(pairs, list) else ()) if pair is not None}
+    lookup = draw_options_lookup("third_place_pairs")
+    for number, stored in Round.objects.filter(stage=stage).values_list("number", lookup):
+        out[number] = {str(pair) for pair in DrawOptions.third_place_pairs_of(stored) if pair is not None}
     return out
 
 
@@ -180,8 +183,7 @@ def stage_bracket_state_get(
 
 def stage_lots_seed(*, stage: Stage) -> int | None:
     """The seed of the lots drawn for the stage (recorded when advancement needed them)."""
-    seed = stage.options.get("lots_seed")
-    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+    return stage.settings.lots_seed
 
 
 earlier_rankings = LocalMemo(8)

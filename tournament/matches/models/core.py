@@ -22,6 +22,7 @@ from scoring.snapshot import DealSnapshot, MatchSnapshot
 from scoring.three_seats import ThreeSeat as CoreThreeSeat
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks
+from tournament.matches.stage_options import DrawOptions, StageOptions
 from tournament.registration.models import Pair, Player, Tournament
 
 
@@ -68,6 +69,11 @@ class Stage(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def settings(self) -> StageOptions:
+        """``options`` read (:mod:`tournament.matches.stage_options`); write ``settings.to_stored()`` back."""
+        return StageOptions.from_stored(self.options)
 
 
 class RoundStatus(models.TextChoices):
@@ -125,6 +131,11 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stage} · {self.number}"
+
+    @property
+    def draw_settings(self) -> DrawOptions:
+        """``draw_options`` read (:mod:`tournament.matches.stage_options`); write ``to_stored()`` back."""
+        return DrawOptions.from_stored(self.draw_options)
 
 
 class Table(models.Model):
