@@ -13,6 +13,7 @@ from tournament.draw.pairing import Referee
 from tournament.form_fields import choice_field
 from tournament.matches.models import Round, RoundEntry, Stage, StageFormat, Table
 from tournament.matches.stage_options import BRACKET_FIXED, BRACKET_REDRAW
+from tournament.people import person_name
 from tournament.registration.forms import profile_choices
 
 if TYPE_CHECKING:
@@ -204,11 +205,11 @@ class RefereePlanForm(forms.Form):
         self.referee_users = referees
         for user in referees:
             self.fields[f"use_{user.pk}"] = forms.BooleanField(
-                label=user.get_full_name() or user.get_username(),
+                label=person_name(user),
                 required=False,
                 initial=user.pk in initial_areas or not initial_areas,
             )
-            name = user.get_full_name() or user.get_username()
+            name = person_name(user)
             self.fields[f"area_{user.pk}"] = forms.CharField(
                 label=_("Area"),
                 max_length=40,
@@ -261,7 +262,7 @@ class TablesByHandForm(forms.Form):
         choice_field(self, "referee").choices = [
             ("", _("— choose —")),
             (0, _("Nobody (remove the referee)")),
-            *((user.pk, user.get_full_name() or user.get_username()) for user in referees),
+            *((user.pk, person_name(user)) for user in referees),
         ]
 
     def clean(self) -> dict[str, Any]:

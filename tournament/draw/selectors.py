@@ -18,6 +18,7 @@ from django.db.models import F, QuerySet
 from tournament import labels
 from tournament.draw.pairing import DrawWarning
 from tournament.matches.models import Match, RefereeAssignment, Round, RoundEntry, StageFormat
+from tournament.people import person_name
 from tournament.registration.models import Pair, PairMember, PairStatus
 
 
@@ -109,7 +110,7 @@ def round_matches(*, round_: Round) -> QuerySet[Match]:
 def _referee_names(round_: Round) -> dict[int, str]:
     """Table id → the name of the referee assigned to it in the round."""
     return {
-        a.table_id: a.referee.get_full_name() or a.referee.get_username()
+        a.table_id: person_name(a.referee)
         for a in RefereeAssignment.objects.filter(round=round_).select_related("referee")
     }
 

@@ -33,6 +33,7 @@ from tournament.exports.selectors import MatchPlace
 from tournament.games import game_entry
 from tournament.matches.models import Adjustment, Deal
 from tournament.matches.snapshot_reads import adjustment_effects_get
+from tournament.people import person_name_expression
 
 if TYPE_CHECKING:
     from tournament.exports.workbook import _Context
@@ -78,6 +79,7 @@ def _deal_changes(context: _Context, language: Language, outcome_text: Any) -> _
     rows = (
         history.filter(id__in=changed)
         .order_by("id", "history_date", "history_id")
+        .annotate(author=person_name_expression("history_user"))
         .values_list(
             "id",
             "match_id",
@@ -85,7 +87,7 @@ def _deal_changes(context: _Context, language: Language, outcome_text: Any) -> _
             "outcome",
             "history_type",
             "history_change_reason",
-            "history_user__username",
+            "author",
             "history_date",
         )
     )
@@ -120,9 +122,9 @@ def _adjustment_lines(context: _Context, extras: dict[int, list[_Extra]]) -> Non
         return
     language = context.language
     adjustments = Adjustment.objects.filter(pk__in=list(effects)).order_by("created_at", "id")
-    for pk, match_id, pair_id, kind, minutes, reason, user, at in adjustments.values_list(
-        "id", "match_id", "pair_id", "kind", "minutes_late", "reason", "created_by__username", "created_at"
-    ):
+    for pk, match_id, pair_id, kind, minutes, reason, user, at in adjustments.annotate(
+        author=person_name_expression("created_by")
+    ).values_list("id", "match_id", "pair_id", "kind", "minutes_late", "reason", "author", "created_at"):
         effect = effects[pk]
         pair = context.pairs.get(pair_id)
         what = h.word(kind, language)
@@ -221,8 +223,10 @@ def guandan_deals_write(book: Book, context: _Context) -> None:
     def rows() -> Iterable[tuple[int, int, int, list[Any]]]:
         # the record says it all but for a flagged deal (no record): only those read what was entered
         entered = dict(ordered_deals(context).filter(flagged=True).values_list("id", "outcome"))
-        deals = ordered_deals(context).values_list(
-            "id", "match_id", "number", "game_number", "record", "flagged", "entered_by__username", "entered_at"
+        deals = (
+            ordered_deals(context)
+            .annotate(author=person_name_expression("entered_by"))
+            .values_list("id", "match_id", "number", "game_number", "record", "flagged", "author", "entered_at")
         )
         for deal_id, match_id, number, game, stored, flagged, user, entered_at in deals.iterator(chunk_size=CHUNK):
             place = places.get(match_id, missing)
@@ -304,8 +308,10 @@ def tractor_deals_write(book: Book, context: _Context) -> None:
     places = context.places
 
     def rows() -> Iterable[tuple[int, int, int, list[Any]]]:
-        deals = ordered_deals(context).values_list(
-            "id", "match_id", "number", "record", "outcome", "flagged", "entered_by__username", "entered_at"
+        deals = (
+            ordered_deals(context)
+            .annotate(author=person_name_expression("entered_by"))
+            .values_list("id", "match_id", "number", "record", "outcome", "flagged", "author", "entered_at")
         )
         for deal_id, match_id, number, record, outcome, flagged, user, entered_at in deals.iterator(chunk_size=CHUNK):
             place = places.get(match_id, missing)

@@ -42,6 +42,7 @@ from tournament.matches.snapshot_reads import (
     snapshot_lookups,
 )
 from tournament.matches.stage_options import DrawOptions, draw_options_lookup
+from tournament.people import person_name_expression
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.standings.selectors import StageStandings, stage_ranking_get
 
@@ -306,6 +307,7 @@ def _adjustments(book: Book, context: _Context) -> None:
     adjustments = (
         Adjustment.objects.filter(tournament=context.tournament)
         .order_by("created_at", "id")
+        .annotate(author=person_name_expression("created_by"))
         .values_list(
             "id",
             "created_at",
@@ -316,7 +318,7 @@ def _adjustments(book: Book, context: _Context) -> None:
             "points",
             "minutes_late",
             "reason",
-            "created_by__username",
+            "author",
         )
     )
     levels: int | None  # the row's, or what the rules core made of it

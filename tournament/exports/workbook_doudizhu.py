@@ -15,6 +15,7 @@ from tournament.exports.deal_log import ordered_deals
 from tournament.exports.headers import Column, Language
 from tournament.exports.selectors import MatchPlace
 from tournament.matches.models import Match, MatchSeat
+from tournament.people import person_name_expression
 
 SEATS = ("E", "S", "W")
 
@@ -98,8 +99,10 @@ def doudizhu_deals_write(book: Any, context: Any) -> None:
         )
         context.progress.advance()
     sheet = _sheet(book, context, h.sheet_name("deals", context.language), DEALS)
-    deals = ordered_deals(context).values_list(
-        "match_id", "number", "record", "outcome", "flagged", "entered_by__username", "entered_at"
+    deals = (
+        ordered_deals(context)
+        .annotate(author=person_name_expression("entered_by"))
+        .values_list("match_id", "number", "record", "outcome", "flagged", "author", "entered_at")
     )
     for match_id, number, record, outcome, flagged, user, entered_at in deals.iterator(chunk_size=5000):
         place = context.places.get(match_id, missing)

@@ -25,7 +25,9 @@ def played():
     other = TournamentFactory()
     for _ in range(3):
         PairFactory(tournament=other)
-    ref = referee(username="ref")
+    ref = referee(username="referee-3-ddd5bbc702")
+    ref.first_name = "裁判周七"  # a referee's account carries the referee's name (``referee_create``)
+    ref.save()
     match = table_match(referee_user=ref)
     for order in ORDERS:
         deal_record(match_id=match.pk, outcome={"order": order}, user=ref)
@@ -123,3 +125,10 @@ def test_english_list_sheet_titles_wrap_between_words_and_show_whole(played):
             width = sheet.column_dimensions[get_column_letter(index)].width
             assert max(text_width(word) for word in title.split()) + 2 <= width, (sheet.title, title, width)
         assert sheet.row_dimensions[1].height >= 2 * LINE_HEIGHT, sheet.title  # "Awaiting sign-off" wraps
+
+
+def test_the_deal_log_names_the_referee_not_the_account(played):
+    book = read_book(build(tournament=played.round.stage.tournament))
+    log = book["牌局记录"]
+    column = log[0].index("录入人")
+    assert {row[column] for row in log[1:]} == {"裁判周七"}

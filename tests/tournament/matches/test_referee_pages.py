@@ -19,7 +19,7 @@ from tournament.matches.models import (
     MatchStatus,
     RoundStatus,
 )
-from tournament.matches.services import deal_record
+from tournament.matches.services import deal_record, match_sign_off
 
 pytestmark = pytest.mark.django_db
 
@@ -530,3 +530,17 @@ def test_the_match_page_is_chinese_by_default(ref, match):
     client.force_login(ref)
     html = client.get(reverse("matches:match", args=[match.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert '<html lang="zh-hans">' in html
+
+
+def test_who_signed_off_is_named_not_shown_as_an_account(client):
+    ref = referee(username="referee-3-fc26efd7e2")
+    ref.first_name = "裁判周七"
+    ref.save()
+    boss = organiser(username="boss")
+    match = table_match(referee_user=ref, organiser_user=boss)
+    while Match.objects.get(pk=match.pk).status != MatchStatus.FINISHED:
+        deal_record(match_id=match.pk, outcome={"order": ["N", "S", "E", "W"]}, user=ref)
+    match_sign_off(match_id=match.pk, user=ref)
+    client.force_login(boss)
+    html = client.get(reverse("matches:match", args=[match.pk])).content.decode()
+    assert "Confirmed by 裁判周七." in html and "referee-3-fc26efd7e2" not in html

@@ -10,6 +10,7 @@ from django.utils.safestring import SafeString
 
 from tournament import labels
 from tournament.matches.selectors import round_knockout_pairs, round_state
+from tournament.people import person_name
 from tournament.rules import stage_table_conduct
 
 register = template.Library()
@@ -17,6 +18,7 @@ register = template.Library()
 register.filter("profile_title", labels.profile_title)
 register.filter("rule_option", labels.rule_option)
 register.filter("draw_algorithm", labels.draw_algorithm)
+register.filter("person", person_name)  # {{ match.signed_off_by|person }}: a name, never a login
 
 
 @register.filter
