@@ -122,6 +122,37 @@ def test_north_enters_east_confirms_a_dispute_is_settled_by_the_referee(browser,
         east.context.close()
 
 
+def test_an_opponents_employee_number_does_not_confirm_their_pin_does(browser, live_server):
+    """North's own phone: East's employee number in "以对方身份确认" is refused (colleagues know it), and
+    the phone said to be East's by that number still asks for the PIN; East's PIN confirms."""
+    match = players_match()
+    url = f"/table/{table_token(round_=match.round, table_id=match.table_id)}/"
+    seats = {seat.seat: seat for seat in pe.table_players(match=match)}
+    north = new_phone(browser, live_server)
+    try:
+        identify(north, url, seats["N"].player.employee_number)
+        enter(north, "N", "S")
+        claim = north.locator('.claim[data-claim="1"]')
+        claim.locator("input[name=code]").fill(seats["E"].player.employee_number)
+        with north.expect_navigation():
+            claim.get_by_role("button", name="以对方身份确认").click()
+        assert "PIN" in north.locator("p.alert").inner_text()
+        assert not Deal.objects.filter(match=match).exists()
+        shot(north, "players-confirm-refused-zh-phone")
+        # handed to "East" by East's employee number: the phone asks for East's PIN, not one tap
+        with north.expect_navigation():
+            north.locator("form[action$='/leave/'] button").click()
+        identify(north, url, seats["E"].player.employee_number)
+        claim = north.locator('.claim[data-claim="1"]')
+        claim.locator("input[name=code]").fill(pe.seat_pin(player_id=seats["E"].player.pk))
+        with north.expect_navigation():
+            claim.locator("button[type=submit]").first.click()
+        assert Deal.objects.get(match=match).outcome == {"order": ["N", "S"]}
+        assert DealClaim.objects.get(match=match).answered_by == seats["E"].player
+    finally:
+        north.context.close()
+
+
 def test_the_table_code_is_refused_on_another_table_after_revocation_and_after_the_round(browser, live_server):
     match = players_match()
     other = round_match(round_=match.round)

@@ -104,18 +104,23 @@ def _code_bytes(text: str) -> bytes:
     return "".join(unicodedata.normalize("NFKC", text or "").split()).upper().encode()
 
 
-def player_identify(*, match: Match, code: str) -> SeatPlayer | None:
-    """The player of this table whose employee number or seat PIN is ``code`` (None: no one)."""
+def player_identify(*, match: Match, code: str, pin_only: bool = False) -> SeatPlayer | None:
+    """The player of this table whose employee number or seat PIN is ``code`` (None: no one);
+    ``pin_only``: whose PIN it is — what a confirmation takes (docs/player-entry.md, what proves what)."""
     given = _code_bytes(code)
     if not given:
         return None
     for seat in table_players(match=match):
-        number = _code_bytes(seat.player.employee_number)
-        if (number and hmac.compare_digest(number, given)) or hmac.compare_digest(
-            seat_pin(player_id=seat.player.pk).encode(), given
-        ):
+        number = b"" if pin_only else _code_bytes(seat.player.employee_number)
+        if (number and hmac.compare_digest(number, given)) or pin_proves(player_id=seat.player.pk, code=code):
             return seat
     return None
+
+
+def pin_proves(*, player_id: int, code: str) -> bool:
+    """Whether ``code`` is the player's seat PIN: it proves the phone holds their seat slip (an
+    employee number proves only that someone knows it)."""
+    return hmac.compare_digest(seat_pin(player_id=player_id).encode(), _code_bytes(code))
 
 
 def seat_of(*, match: Match, player_id: int | None) -> SeatPlayer | None:

@@ -3,8 +3,9 @@
 Every page takes its match from the signed token in the address (``table_links.table_link_resolve``:
 refused with 403 and the reason when forged, revoked, or the round is over) — never from an id the
 phone sends — so the token reaches its table's match and nothing else. A phone speaks for one player
-of the table once identified (employee number or seat PIN, kept in the session per match); the
-confirm form takes a code too, so one phone can be handed across the table.
+of the table once identified (employee number or seat PIN, kept in the session per match); a
+confirmation takes the opponent's PIN (typed on the confirm form, so one phone can be handed across
+the table, or given when their own phone said who they are), never an employee number.
 
 Writes go through ``tournament.matches.player_entry`` (and so through ``services.deal_record``). A
 write sent by the offline queue (``static/js/deal_queue.js``, header ``X-Deal-Queue``) is answered
@@ -44,8 +45,19 @@ def _session_key(match: Match) -> str:
     return f"table_player:{match.pk}"
 
 
+def _pin_key(match: Match) -> str:
+    """Set when the phone said who it speaks for with that player's PIN (their seat slip)."""
+    return f"table_pin:{match.pk}"
+
+
 def _seat(request: HttpRequest, match: Match) -> SeatPlayer | None:
     return player_entry.seat_of(match=match, player_id=request.session.get(_session_key(match)))
+
+
+def _seat_proven(request: HttpRequest, match: Match) -> bool:
+    """Whether this phone's player was proven by their PIN: only then may it confirm a deal without
+    a code (an employee number, which colleagues know, proves no one)."""
+    return bool(request.session.get(_pin_key(match)))
 
 
 def _link(token: str) -> TableLink:
@@ -110,6 +122,7 @@ def _context(
         token=link.token,
         table_url=table_url,
         seat=seat,
+        seat_proven=seat is not None and _seat_proven(request, match),
         players=player_entry.table_players(match=match),
         players_enter=players_enter,
         opponents_confirm=match.round.stage.tournament.entry_mode == EntryMode.PLAYERS_OPPONENTS_CONFIRM,
@@ -169,10 +182,10 @@ def _identified(request: HttpRequest, link: TableLink) -> SeatPlayer:
     return seat
 
 
-def _identify(request: HttpRequest, link: TableLink, code: str) -> SeatPlayer:
-    """The player of the table whose employee number or PIN is ``code``; wrong codes are counted per
-    table and per phone, never per address (``table_codes``: past their free codes, each is paused
-    for longer; a referee lifts a table's pause)."""
+def _identify(request: HttpRequest, link: TableLink, code: str, *, pin_only: bool = False) -> SeatPlayer:
+    """The player of the table whose employee number or PIN is ``code`` (``pin_only``: whose PIN);
+    wrong codes are counted per table and per phone, never per address (``table_codes``: past their
+    free codes, each is paused for longer; a referee lifts a table's pause)."""
 
     def device_start() -> str:  # a session from the first wrong code on: the phone's count is its own
         request.session[_DEVICE_KEY] = True
@@ -183,8 +196,10 @@ def _identify(request: HttpRequest, link: TableLink, code: str) -> SeatPlayer:
         match_id=link.match.pk,
         device=request.session.session_key,
         device_start=device_start,
-        check=lambda: player_entry.player_identify(match=link.match, code=code),
+        check=lambda: player_entry.player_identify(match=link.match, code=code, pin_only=pin_only),
     )
+    if seat is None and pin_only:
+        raise UserError("bad_pin", _("No player of this table has that PIN (on the seat slip)."), status=400)
     if seat is None:
         raise UserError("bad_code", _("No player of this table has that employee number or PIN."), status=400)
     return seat
@@ -194,14 +209,16 @@ def _identify(request: HttpRequest, link: TableLink, code: str) -> SeatPlayer:
 def table_identify(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A player of the table says who they are (employee number or seat PIN)."""
     link = _link(token)
+    code = request.POST.get("code", "")
     try:
-        seat = _identify(request, link, request.POST.get("code", ""))
+        seat = _identify(request, link, code)
     except UserError as error:
         response = _render(request, link, status=error.status, error=error.message)
         for name, value in error.headers.items():  # Retry-After of a pause
             response[name] = value
         return response
     request.session[_session_key(link.match)] = seat.player.pk
+    request.session[_pin_key(link.match)] = player_entry.pin_proves(player_id=seat.player.pk, code=code)
     return redirect("matches:table", token=link.token)
 
 
@@ -210,6 +227,7 @@ def table_leave(request: HttpRequest, token: str) -> HttpResponse:
     """Forget who this phone speaks for (before handing it to someone else)."""
     link = _link(token)
     request.session.pop(_session_key(link.match), None)
+    request.session.pop(_pin_key(link.match), None)
     return redirect("matches:table", token=link.token)
 
 
@@ -250,12 +268,19 @@ def _claim(link: TableLink, claim_id: int) -> DealClaim:
 
 @require_POST
 def table_confirm(request: HtmxHttpRequest, token: str, claim_id: int) -> HttpResponse:
-    """An opponent confirms an entry: on their own phone, or on this one handed across with their code."""
+    """An opponent confirms an entry: on their own phone said to be theirs by their PIN, or on any
+    phone with their PIN typed — never by an employee number, which colleagues know."""
     link = _link(token)
     try:
         claim = _claim(link, claim_id)
         code = request.POST.get("code", "").strip()
-        seat = _identify(request, link, code) if code else _identified(request, link)
+        seat = _identify(request, link, code, pin_only=True) if code else _identified(request, link)
+        if not code and not _seat_proven(request, link.match):
+            raise UserError(
+                "pin_required",
+                _("To confirm, give the PIN on your seat slip: an employee number does not prove who confirms."),
+                status=403,
+            )
         answer = player_entry.deal_claim_confirm(match_id=link.match.pk, claim_id=claim.pk, player_id=seat.player.pk)
         if answer.refusal is not None:
             raise answer.refusal

@@ -369,3 +369,34 @@ def test_the_auto_confirm_task_confirms_what_is_due_and_is_idempotent():
     assert Deal.objects.filter(match=match).count() == 1
     reasons = [row.history_change_reason for row in DealClaim.objects.get(pk=claim.pk).history.all()]
     assert "confirmed by auto-confirm" in reasons
+
+
+def test_a_confirmation_proves_the_opponent_by_their_pin_never_by_an_employee_number():
+    """North cannot confirm North's own deal by typing East's employee number (colleagues know it),
+    nor by saying "this phone is East's" with it: East's PIN, from East's seat slip, confirms."""
+    match = players_match()
+    token = table_token(round_=match.round, table_id=match.table_id)
+    s = seats(match)
+    north = english_client()
+    assert _page(north, token, "me/", code=s["N"].player.employee_number).status_code == 302
+    claim = enter(match, s["N"], NS_WINS).claim
+    confirm = reverse("matches:table_confirm", args=[token, claim.pk])
+    refused = north.post(confirm, {"code": s["E"].player.employee_number})
+    assert refused.status_code == 400 and "PIN" in refused.content.decode()
+    # handed over to "East" by East's employee number: the phone speaks for East, but proves no one
+    _page(north, token, "leave/", go="1")
+    assert _page(north, token, "me/", code=s["E"].player.employee_number).status_code == 302
+    body = _page(north, token).content.decode()
+    assert "Your PIN (on your seat slip) to confirm" in body
+    refused = north.post(confirm)
+    assert refused.status_code == 403 and "PIN" in refused.content.decode()
+    assert north.post(confirm, {"code": s["E"].player.employee_number}).status_code == 400
+    assert not Deal.objects.filter(match=match).exists()
+    assert DealClaim.objects.get(pk=claim.pk).status == "pending"
+    # East's own phone, said to be East's by East's PIN: one tap confirms
+    east = english_client()
+    assert _page(east, token, "me/", code=pe.seat_pin(player_id=s["E"].player.pk)).status_code == 302
+    assert "Your PIN (on your seat slip) to confirm" not in _page(east, token).content.decode()
+    assert east.post(confirm).status_code == 302
+    assert DealClaim.objects.get(pk=claim.pk).answered_by == s["E"].player
+    assert Deal.objects.filter(match=match).count() == 1
