@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.audit import history_author, reason_clean
-from tournament.draw.stages import stage_advance, stage_advancing_now
+from tournament.draw.stages import stage_advance, stage_advancing_now, stage_cut_lots_draw
 from tournament.errors import UserError
 from tournament.matches.event import stage_event
 from tournament.matches.fold import user_or_none
@@ -95,6 +95,19 @@ def advancement_recheck(*, match: Match, user: Any = None) -> list[AdvancementFl
     flags = []
     closed = False
     for later in later_stages:
+        record = later.settings.advancement
+        # A full tie at the cut is a tie: the stage's lots decide it, drawn once and recorded, so the
+        # flag, a redraw and the stage's pages all read the same lots (docs/rules.md §5).
+        lots_seed = (
+            stage_cut_lots_draw(
+                stage=source,
+                count=record.count,
+                user=user,
+                reason=f"lots drawn for a tie at the cut after a correction (match {match.pk})",
+            )
+            if record is not None and record.count is not None
+            else None
+        )
         now = stage_advancing_now(next_stage=later)
         entrants = list(later.settings.entrants)
         if now is None:
@@ -123,6 +136,7 @@ def advancement_recheck(*, match: Match, user: Any = None) -> list[AdvancementFl
             flag.match = match
             flag.correction = correction
             flag.now_advancing = now
+            flag.detail = {"tie_at_cut": {"lots_seed": lots_seed}} if lots_seed is not None else {}
             history_author(flag, user, f"results changed (match {match.pk})")
             flag.save()
         flags.append(flag)

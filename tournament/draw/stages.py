@@ -272,11 +272,7 @@ def stage_advance(
         if next_stage.rounds.exists():
             raise UserError("next_stage_started", _("The next stage has been drawn already."))
         if lots_seed is not None:
-            locked_stage = Stage.objects.select_for_update().get(pk=stage.pk)
-            locked_stage.options = locked_stage.settings.with_values(lots_seed=lots_seed).to_stored()
-            history_author(locked_stage, user, "lots drawn for the advancement cut")
-            locked_stage.save(update_fields=["options"])
-            stage.options = locked_stage.options
+            _lots_record(stage, lots_seed, user=user, reason="lots drawn for the advancement cut")
         advancement = Advancement(
             from_stage=stage.pk,
             count=count,
@@ -294,6 +290,40 @@ def stage_advance(
         history_author(next_stage, user, reason or f"advance top {count} from stage {stage.pk}")
         next_stage.save(update_fields=["options"])
     return next_stage
+
+
+def _lots_record(stage: Stage, lots_seed: int, *, user: Any, reason: str) -> bool:
+    """Record ``lots_seed`` as the stage's lots (call inside a transaction), unless lots were recorded
+    meanwhile: the stage's lots are drawn once. Returns whether they were recorded."""
+    locked = Stage.objects.select_for_update().get(pk=stage.pk)
+    if locked.settings.lots_seed is not None:
+        return False
+    locked.options = locked.settings.with_values(lots_seed=lots_seed).to_stored()
+    history_author(locked, user, reason)
+    locked.save(update_fields=["options"])
+    stage.options = locked.options
+    return True
+
+
+def stage_cut_tied(*, stage: Stage, count: int) -> bool:
+    """Whether a full tie straddles the cut at ``count`` (per group in a grouped round robin) when
+    lots are left aside: such a cut is decided by the stage's lots (docs/rules.md §5)."""
+    ranking = stage_ranking_get(stage=stage, lots=False).ranking
+    return ranking is not None and ranking.cut_undecided(count)
+
+
+@event_write("stage", of=stage_event)
+def stage_cut_lots_draw(*, stage: Stage, count: int, user: Any, reason: str) -> int | None:
+    """Draw and record the lots a full tie at ``stage``'s cut at ``count`` needs, once: a stage
+    with lots recorded keeps them (a correction that makes a tie at the cut does not draw again,
+    and the re-check, its flag and a redraw all read the same lots). Returns the stage's lots seed
+    when the cut is tied, else None."""
+    if not stage_cut_tied(stage=stage, count=count):
+        return None
+    with transaction.atomic():
+        _lots_record(stage, secrets.randbelow(2**31), user=user, reason=reason)
+    stage.refresh_from_db(fields=["options"])
+    return stage.settings.lots_seed
 
 
 def _advancement_order(*, stage: Stage, count: int, draw_lots: bool = True) -> tuple[list[int], bool, int | None]:

@@ -283,6 +283,10 @@ WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "flag_note": ("更正标记：{kind}（{status}）", "Correction flag: {kind} ({status})"),
         "flag_note_pairs": ("；移出 {out}；移入 {into}", "; out: {out}; in: {into}"),
         "flag_note_reason": ("；理由：{reason}", "; reason: {reason}"),
+        "flag_note_tie": (
+            "；晋级线上并列，由抽签决定（种子 {seed}）",
+            "; a tie at the cut, decided by lots (seed {seed})",
+        ),
         "flag_note_see": ("。详见“更正标记”表。", ". See the sheet “Correction flags”."),
         "pair_ref": ("{number}号 {name}", "No. {number} {name}"),
         "pair_moved": (

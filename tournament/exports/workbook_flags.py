@@ -89,6 +89,8 @@ def stage_flag_notes_write(sheet: StreamedSheet, flags: Sequence[StageFlag], lan
                 out=_pairs(flag.leaving, language) or "—",
                 into=_pairs(flag.joining, language) or "—",
             )
+        if flag.tie_lots_seed is not None:
+            text += h.word("flag_note_tie", language, seed=flag.tie_lots_seed)
         if flag.reason and flag.status == AdvancementFlagStatus.KEPT:
             text += h.word("flag_note_reason", language, reason=flag.reason)
         sheet.append([text + h.word("flag_note_see", language)])

@@ -57,6 +57,9 @@ class StageFlag:
     """Pairs whose place or points in the standings the round was drawn from changed (kind ``round``)."""
     reason: str = ""
     decided_at: datetime | None = None
+    tie_lots_seed: int | None = None
+    """The corrected ranking tied at the cut and these lots (the source stage's, recorded once)
+    decided it (kind ``advancement``; docs/rules.md §5)."""
 
     @property
     def is_round(self) -> bool:
@@ -73,6 +76,12 @@ def _places(rows: object) -> dict[int, tuple[int | None, float | None]]:
             if isinstance(row, list) and len(row) == 3:
                 out[int(row[0])] = (row[1], row[2])
     return out
+
+
+def _tie_lots_seed(detail: object) -> int | None:
+    tie = detail.get("tie_at_cut") if isinstance(detail, dict) else None
+    seed = tie.get("lots_seed") if isinstance(tie, dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
 
 def stage_flags_get(*, stage: Stage | int, open_only: bool = False) -> tuple[StageFlag, ...]:
@@ -118,6 +127,7 @@ def stage_flags_get(*, stage: Stage | int, open_only: bool = False) -> tuple[Sta
                 moved=tuple(moved),
                 reason=row.decision_reason,
                 decided_at=row.decided_at,
+                tie_lots_seed=_tie_lots_seed(row.detail),
             )
         )
     return tuple(out)

@@ -200,6 +200,7 @@ def stage_ranking_get(
     records: Sequence[MatchRecord] | None = None,
     pairs: dict[int, Pair] | None = None,
     remember: bool = False,
+    lots: bool = True,
 ) -> StageStandings:
     """The stage's ranking of every pair drawn in it (or, before any draw, every active pair).
 
@@ -208,13 +209,14 @@ def stage_ranking_get(
     bracket state. ``records``: the stage's :func:`stage_match_records` and ``pairs`` its
     entrants (as this answer's ``pairs``) when the caller has them. ``remember``: a Swiss or round
     robin ranking is kept in the worker's memory under its inputs (:data:`earlier_rankings`) and
-    taken from there when they are the same again.
+    taken from there when they are the same again. ``lots=False``: no lots at all, a full tie
+    stays shared (whether a cut is tied, lots aside).
     """
     pairs = _entrants(stage) if pairs is None else pairs
     records = stage_match_records(stage=stage) if records is None else records
     options = rules_for_stage(stage)
     seed = stage_lots_seed(stage=stage)
-    seed = lots_seed if seed is None else seed
+    seed = None if not lots else lots_seed if seed is None else seed
     entrants = [str(pk) for pk in sorted(pairs)]
     if stage.format == StageFormat.POINTS:
         players = three_seat_ranking(stage=stage, players=entrants, lots_seed=seed)
