@@ -20,6 +20,7 @@ from tournament.draw.pairing import DrawWarning
 from tournament.matches.models import Match, RefereeAssignment, Round, RoundEntry, StageFormat
 from tournament.people import person_name
 from tournament.registration.models import Pair, PairMember, PairStatus
+from tournament.standings.selectors import stage_third_place_matches
 
 
 def round_warnings(*, round_: Round) -> dict[int, list[DrawWarning]]:
@@ -127,13 +128,13 @@ def round_lines(
     if warnings is None:
         warnings = round_warnings(round_=round_) if with_warnings else {}
     referees = _referee_names(round_)
-    draw_settings = round_.draw_settings
+    third = stage_third_place_matches(stage=round_.stage)
     return [
         TableLine(
             match=match,
             warnings=tuple(warnings.get(match.pk, ())),
             referee=referees.get(match.table_id, "") if match.table_id else "",
-            third_place=draw_settings.third_place({match.ns_pair_id, match.ew_pair_id}),
+            third_place=match.pk in third,
         )
         for match in (round_matches(round_=round_) if matches is None else matches)
     ]

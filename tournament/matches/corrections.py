@@ -225,6 +225,21 @@ def _move_pairs(moves: list[tuple[Match, int, int]], *, user: Any, reason: str) 
     )
 
 
+def _third_place_follows(moves: list[tuple[Match, int, int]], *, user: Any, reason: str) -> None:
+    """A knockout re-drawn every round knows its third-place match by the pairs its draw marked
+    (``third_place_pairs`` of its draw record): a pair moved out of that match is moved out of the record
+    too, before the move (a fixed bracket's is its final round's second match, which no move changes)."""
+    for later, one, other in moves:
+        round_ = Round.objects.select_for_update(of=("self",)).get(pk=later.round_id)
+        settings = round_.draw_settings
+        pairs = settings.third_place_pairs
+        if pairs and set(pairs) == {later.ns_pair_id, later.ew_pair_id}:
+            followed = tuple(other if pair == one else pair for pair in pairs)
+            round_.draw_options = settings.with_values(third_place_pairs=followed).to_stored()
+            history_author(round_, user, reason)
+            round_.save(update_fields=["draw_options"])
+
+
 def correction_close(*, match: Match, user: Any) -> Correction | None:
     """At the re-sign-off of ``match`` (inside ``match_sign_off``'s transaction): compare with the
     result it was unlocked with, make the knockout's later matches follow or refuse, close the
@@ -267,6 +282,7 @@ def correction_close(*, match: Match, user: Any) -> Correction | None:
             elif new in holds:
                 moves.append((later, new, old))
         with transaction.atomic():
+            _third_place_follows(moves, user=user, reason=reason)
             _move_pairs(moves, user=user, reason=reason)
         changes["bracket_followed"] = [later.pk for later, _one, _other in moves]
     row.status = CorrectionStatus.CLOSED

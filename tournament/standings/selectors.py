@@ -124,23 +124,41 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
     return records
 
 
-def _third_place_pairs(stage: Stage) -> dict[int, set[str]]:
-    out: dict[int, set[str]] = {}
+def stage_third_place_matches(*, stage: Stage) -> frozenset[int]:
+    """The ids of a knockout's third-place matches (docs/rules.md §4 "Tournament structures"): in a fixed
+    bracket the match the bracket places second in its final round (a correction that moves the pairs
+    moves nothing here); in a knockout re-drawn every round the match between the pairs the draw marked
+    (``third_place_pairs`` of its draw record, kept in step by a correction)."""
+    settings = stage.settings
+    record = settings.bracket_record
+    if record is not None and isinstance(record.get("size"), int):
+        if not settings.third_place:
+            return frozenset()
+        final_round = record["size"].bit_length() - 1
+        rows = Match.objects.filter(round__stage=stage, round__number=final_round, bracket_slot=2)
+        return frozenset(rows.values_list("id", flat=True))
+    marked: dict[int, set[int | None]] = {}
     lookup = draw_options_lookup("third_place_pairs")
     for number, stored in Round.objects.filter(stage=stage).values_list("number", lookup):
-        out[number] = {str(pair) for pair in DrawOptions.third_place_pairs_of(stored) if pair is not None}
-    return out
+        if pairs := DrawOptions.third_place_pairs_of(stored):
+            marked[number] = set(pairs)
+    rows = Match.objects.filter(round__stage=stage, round__number__in=marked)
+    return frozenset(
+        pk
+        for pk, number, ns, ew in rows.values_list("id", "round__number", "ns_pair_id", "ew_pair_id")
+        if {ns, ew} == marked[number]
+    )
 
 
 def stage_knockout_results(*, stage: Stage, statuses: Sequence[str] | None = None) -> list[KnockoutResult]:
     """Every drawn match of a knockout (of rounds in ``statuses`` if given) for the bracket state."""
-    third = _third_place_pairs(stage)
+    third = stage_third_place_matches(stage=stage)
     matches = Match.objects.filter(round__stage=stage)
     if statuses is not None:
         matches = matches.filter(round__status__in=statuses)
     out = []
-    for number, ns, ew, winner, status in matches.order_by("round__number", "bracket_slot", "id").values_list(
-        "round__number", "ns_pair_id", "ew_pair_id", "winner", "status"
+    for pk, number, ns, ew, winner, status in matches.order_by("round__number", "bracket_slot", "id").values_list(
+        "id", "round__number", "ns_pair_id", "ew_pair_id", "winner", "status"
     ):
         out.append(
             KnockoutResult(
@@ -149,7 +167,7 @@ def stage_knockout_results(*, stage: Stage, statuses: Sequence[str] | None = Non
                 ew=str(ew) if ew is not None else None,
                 winner=Side.parse(winner) if winner in ("NS", "EW") else None,
                 confirmed=status == MatchStatus.CONFIRMED,
-                third_place=str(ns) in third.get(number, ()),
+                third_place=pk in third,
             )
         )
     return out
