@@ -44,9 +44,12 @@ from tournament.matches.fold import (
     user_or_none,
 )
 from tournament.matches.models import (
+    CLAIM_OPEN,
     Adjustment,
     AdjustmentKind,
+    ClaimStatus,
     Deal,
+    DealClaim,
     Match,
     MatchStatus,
     Round,
@@ -157,11 +160,30 @@ def deal_record(
             history_author(match, user)
             # Sets the deal's record and flag on this very instance: nothing to read back.
             fold_store(match, deals=[*deals, deal], adjustments=adjustments, fold=fold, fields=fields)
+            _claims_superseded(match, number=number, idempotency_key=idempotency_key or "", user=user)
     if refusal is not None:
         raise refusal
     folded = [*deals, deal]
     flagged = sum(row.flagged for row in folded) + sum(row.flagged for row in adjustments)
     return DealEntry(deal=deal, match=match, deals=folded, flagged=flagged)
+
+
+def _claims_superseded(match: Match, *, number: int, idempotency_key: str, user: Any) -> None:
+    """The players' entries of deal ``number`` still open when that deal is recorded otherwise (a
+    referee entered it): closed, with the reason the table's page shows — never left "awaiting
+    confirmation" beside the deal, holding a number the next entries count past. The entry whose
+    confirmation records the deal (its key ``claim:<id>``) is its caller's."""
+    claims = DealClaim.objects.select_for_update(of=("self",)).filter(
+        match=match, number=number, status__in=CLAIM_OPEN
+    )
+    claim_id = idempotency_key.removeprefix("claim:")
+    if idempotency_key.startswith("claim:") and claim_id.isdigit():
+        claims = claims.exclude(pk=int(claim_id))
+    for claim in claims:
+        claim.status = ClaimStatus.REFUSED
+        claim.note = _("A referee entered deal %(number)d: this entry is closed.") % {"number": number}
+        history_author(claim, user, "superseded: a referee entered the deal")
+        claim.save(update_fields=["status", "note"])
 
 
 def _deal(match: Match, number: int) -> Deal:

@@ -26,6 +26,7 @@ def no_wrong_codes_counted():
     """The wrong-code counter lives in the cache, keyed by match id: ids repeat from test to test."""
     cache.clear()
 
+
 NS_WINS = {"order": ["N", "S"]}
 EW_WINS = {"order": ["E", "W"]}
 
@@ -95,16 +96,43 @@ def test_the_same_entry_sent_twice_is_one_claim_and_a_stale_number_is_refused():
     assert refused.value.code == "confirm_in_order"
 
 
-def test_a_referee_deal_entered_meanwhile_makes_the_claim_refused_not_doubled():
+def test_a_referee_deal_entered_meanwhile_closes_the_claim_not_doubled():
     match = players_match()
     s = seats(match)
     claim = enter(match, s["N"], NS_WINS, number=1).claim
     deal_record(match_id=match.pk, outcome=EW_WINS)  # a referee records deal 1 at the table
-    answer = pe.deal_claim_confirm(match_id=match.pk, claim_id=claim.pk, player_id=s["E"].player.pk)
-    assert answer.refusal is not None and answer.refusal.code == "stale_number"
-    claim.refresh_from_db()
-    assert claim.status == ClaimStatus.REFUSED and "meanwhile" in claim.note
+    claim.refresh_from_db()  # closed at once, the table told why
+    assert claim.status == ClaimStatus.REFUSED and "A referee entered deal 1" in claim.note
+    with pytest.raises(pe.ClaimRefused) as refused:
+        pe.deal_claim_confirm(match_id=match.pk, claim_id=claim.pk, player_id=s["E"].player.pk)
+    assert refused.value.code == "claim_not_pending"
     assert list(Deal.objects.filter(match=match).values_list("outcome", flat=True)) == [EW_WINS]
+
+
+def test_a_referees_entry_supersedes_the_pending_claim_of_its_number_and_the_next_numbers_follow():
+    """Claims 1–3 wait; the referee enters deal 1: claim 1 is closed (not "awaiting confirmation"
+    beside deal 1), claims 2 and 3 still wait, and the next entry is deal 4 — not refused as taken."""
+    match = players_match()
+    s = seats(match)
+    claims = [enter(match, s["N"], outcome, number=n).claim for n, outcome in enumerate([NS_WINS, EW_WINS, NS_WINS], 1)]
+    deal_record(match_id=match.pk, outcome=NS_WINS, user=referee())
+    statuses = dict(DealClaim.objects.filter(match=match).values_list("number", "status"))
+    assert statuses == {1: ClaimStatus.REFUSED, 2: ClaimStatus.PENDING, 3: ClaimStatus.PENDING}
+    assert [claim.number for claim in pe.claims_open(match=match)] == [2, 3]
+    fourth = enter(match, s["N"], EW_WINS, number=4).claim  # the queued deal 4: its number is free
+    assert fourth.number == 4 and fourth.status == ClaimStatus.PENDING
+    answer = pe.deal_claim_confirm(match_id=match.pk, claim_id=claims[1].pk, player_id=s["E"].player.pk)
+    assert answer.refusal is None
+    assert list(Deal.objects.filter(match=match).order_by("number").values_list("outcome", flat=True)) == [
+        NS_WINS,
+        EW_WINS,
+    ]
+    reasons = [row.history_change_reason for row in claims[0].history.order_by("history_date")]
+    assert reasons[-1] == "superseded: a referee entered the deal"
+    # the table's page tells the players
+    client = english_client()
+    body = client.get(reverse("matches:table", args=[table_token(round_=match.round, table_id=match.table_id)]))
+    assert "A referee entered deal 1: this entry is closed." in body.content.decode()
 
 
 def test_a_dispute_carries_both_versions_and_a_referee_settles_it_audited():
