@@ -61,6 +61,7 @@ class PlayerStandingLineOut(serializers.Serializer[object]):
     byes = serializers.IntegerField()
     eliminated_after = serializers.IntegerField(allow_null=True, help_text="The round after whose cut they left.")
     stage_rank = serializers.IntegerField(allow_null=True, help_text="The final: the rank in the stage before.")
+    lots = serializers.IntegerField(allow_null=True, help_text="The lot that decided a full tie, if one did.")
     withdrawn = serializers.BooleanField()
 
 

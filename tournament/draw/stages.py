@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
 from scoring.options import RuleOptions
+from scoring.standings import StandingRow
 from tournament import labels
 from tournament.audit import history_author, reason_clean
 from tournament.draw.pairing import (
@@ -41,7 +42,7 @@ from tournament.matches.stage_options import BRACKET_FIXED, BRACKET_REDRAW, SEED
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.rules import stage_rules_resolve
-from tournament.standings.selectors import counted_statuses, stage_lots_seed, stage_ranking_get
+from tournament.standings.selectors import StageStandings, counted_statuses, stage_lots_seed, stage_ranking_get
 
 
 def _edit_record(user: Any, kind: str, **details: Any) -> dict[str, Any]:
@@ -305,11 +306,26 @@ def _lots_record(stage: Stage, lots_seed: int, *, user: Any, reason: str) -> boo
     return True
 
 
+def _placed(stage: Stage, standings: StageStandings) -> list[StandingRow]:
+    """The order of a stage without a Swiss or round-robin ranking (a knockout's placings, a points
+    stage's players), withdrawn pairs skipped."""
+    withdrawn = set(stage.tournament.pairs.filter(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
+    return [row for row in standings.standings.rows if int(row.entrant) not in withdrawn]
+
+
+def _cut_undecided(stage: Stage, standings: StageStandings, count: int) -> bool:
+    """Whether a shared rank straddles the top ``count`` (of each group in a grouped round robin): the
+    cut then needs lots, whatever the stage's format."""
+    if standings.ranking is not None:
+        return standings.ranking.cut_undecided(count)
+    rows = _placed(stage, standings)
+    return 0 < count < len(rows) and rows[count].shared and rows[count].rank == rows[count - 1].rank
+
+
 def stage_cut_tied(*, stage: Stage, count: int) -> bool:
     """Whether a full tie straddles the cut at ``count`` (per group in a grouped round robin) when
     lots are left aside: such a cut is decided by the stage's lots (docs/rules.md §5)."""
-    ranking = stage_ranking_get(stage=stage, lots=False).ranking
-    return ranking is not None and ranking.cut_undecided(count)
+    return _cut_undecided(stage, stage_ranking_get(stage=stage, lots=False), count)
 
 
 @event_write("stage", of=stage_event)
@@ -330,20 +346,19 @@ def _advancement_order(*, stage: Stage, count: int, draw_lots: bool = True) -> t
     """The ``count`` best of ``stage`` by its one ranking (per group in a grouped round robin): the
     pair ids, whether per group, and the lots seed freshly drawn for a full tie at the cut (None:
     none needed or ``draw_lots`` is off — a re-check after a correction uses the recorded lots)."""
-    ranking = stage_ranking_get(stage=stage).ranking
+    standings = stage_ranking_get(stage=stage)
     lots_seed = None
-    if draw_lots and ranking is not None and ranking.lots_seed is None and ranking.cut_undecided(count):
-        # A full tie at the cut is decided by drawing lots (docs/rules.md §5): seeded, recorded with the
-        # stage (its pages then show the same lots), reproducible.
+    if draw_lots and stage_lots_seed(stage=stage) is None and _cut_undecided(stage, standings, count):
+        # A full tie at the cut is decided by drawing lots (docs/rules.md §5), whatever the stage's
+        # format: seeded, recorded with the stage (its pages then show the same lots), reproducible.
         lots_seed = secrets.randbelow(2**31)
-        ranking = stage_ranking_get(stage=stage, lots_seed=lots_seed).ranking
+        standings = stage_ranking_get(stage=stage, lots_seed=lots_seed)
+    ranking = standings.ranking
     groups = ranking.groups() if ranking is not None else []
     if ranking is None or not ranking.grouped:
         eligible = [row.entrant for group in groups for row in group]
-        if ranking is None:  # a knockout stage: its placings, withdrawn pairs skipped
-            withdrawn = set(stage.tournament.pairs.filter(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
-            placings = stage_ranking_get(stage=stage).standings.rows
-            eligible = [row.entrant for row in placings if int(row.entrant) not in withdrawn]
+        if ranking is None:  # a knockout's placings, a points stage's players
+            eligible = [row.entrant for row in _placed(stage, standings)]
         if count < 2 or count > len(eligible):
             raise UserError.of_fields(
                 {"count": _("Between 2 and %(n)d pairs can advance.") % {"n": len(eligible)}}, code="invalid_count"

@@ -9,7 +9,8 @@ player's round is their table's stored snapshot once the table is finished (or s
 - **Cuts** are the stage's ``settings.cuts``: ``[{"after_round": 1, "keep": 18}, …]``. A cut applies
   once every table of its round counts; players it eliminates rank below everyone still in and are not
   drawn again. A tie across a cut is decided by lots drawn with the seed of the round after which it is
-  cut (recorded with that round, so the cut is reproducible) unless the stage recorded its own lots seed.
+  cut (recorded with that round, so the cut is reproducible; the stage's own lots, drawn later for a tie
+  where it is advanced from, never change a cut already made).
 - **The final** is a points stage with ``settings.final``: its players (advanced from the stage before,
   ``settings.advancement.from_stage``) rank by their own points at the final table, tie-broken by
   their rank in the stage before.
@@ -67,10 +68,8 @@ def _player_rounds(stage: Stage, options: RuleOptions) -> tuple[dict[int, list[P
 
 
 def _lots_seed_for(stage: Stage, number: int) -> int | None:
-    seed = stage.settings.lots_seed
-    if seed is not None:
-        return seed
-    return Round.objects.filter(stage=stage, number=number).values_list("draw_seed", flat=True).first()
+    seed = Round.objects.filter(stage=stage, number=number).values_list("draw_seed", flat=True).first()
+    return seed if seed is not None else stage.settings.lots_seed
 
 
 def three_seat_ranking(*, stage: Stage, players: list[str], lots_seed: int | None = None) -> PointsStageRanking:

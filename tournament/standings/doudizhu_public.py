@@ -93,6 +93,8 @@ class StandingLine:
     eliminated_after: int | None
     stage_rank: int | None
     withdrawn: bool
+    lots: int | None = None
+    """The lot that decided a full tie (the stage's recorded lots), else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +127,7 @@ def standings_table_get(*, stage_id: int) -> StandingsTable:
             eliminated_after=row.eliminated_after_round,
             stage_rank=row.stage_rank,
             withdrawn=int(row.player) in standings.pairs and standings.pairs[int(row.player)].status == "withdrawn",
+            lots=row.lots,
         )
         for row in ranking.players.rows
     )

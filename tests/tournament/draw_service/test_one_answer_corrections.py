@@ -121,3 +121,38 @@ def test_a_tie_at_the_cut_after_a_correction_is_decided_by_lots_drawn_once(clien
     # The next draw draws them.
     first = round_draw(stage=final, seed=3)
     assert set(first.entries.values_list("pair_id", flat=True)) == set(order[:2])
+
+
+def test_a_tie_at_a_knockouts_cut_is_decided_by_recorded_lots(client):
+    """The semi-finals' losers of a knockout without a third-place match share 3rd: advancing three
+    draws lots, recorded with the knockout, and its placings, page and the next stage read them."""
+    boss = organiser()
+    tournament = make_field(4, seeds=True)
+    knockout = stage_create(tournament=tournament, name="淘汰赛", format="knockout", options={"bracket": "fixed"})
+    semis = round_publish(round_=round_draw(stage=knockout, seed=1))
+    for match in semis.matches.filter(ew_pair__isnull=False):
+        confirm(match, "NS")
+    final_round = round_publish(round_=round_draw(stage=knockout, seed=2))
+    for match in final_round.matches.filter(ew_pair__isnull=False):
+        confirm(match, "NS")
+    lots_aside = stage_ranking_get(stage=knockout, lots=False).standings.rows
+    assert [(row.rank, row.shared) for row in lots_aside] == [(1, False), (2, False), (3, True), (3, True)]
+    after = stage_create(tournament=tournament, name="循环赛", format="round_robin")
+    stage_advance(stage=knockout, next_stage=after, count=3, user=boss)
+    knockout.refresh_from_db()
+    after.refresh_from_db()
+    seed = knockout.settings.lots_seed
+    assert seed is not None and after.settings.advancement.lots_seed == seed
+    placings = stage_ranking_get(stage=knockout).standings.rows
+    order = [int(row.entrant) for row in placings]
+    assert [(row.rank, row.shared) for row in placings] == [(1, False), (2, False), (3, False), (4, False)]
+    assert after.settings.entrants == tuple(order[:3])
+    # The public placings page and the workbook place them the same way.
+    page = client.get(reverse("standings:stage_placings", args=[tournament.pk, knockout.pk]))
+    shown = [(row["pair"].pk, row["rank"]) for row in page.context["rows"]]
+    assert shown == list(zip(order, (1, 2, 3, 4), strict=True))
+    rows = read_book(build(tournament=tournament))[h.sheet_name("standings", "zh", stage=knockout.name)][1:]
+    number = dict(Pair.objects.filter(tournament=tournament).values_list("pk", "number"))
+    assert [(row[2], row[0]) for row in rows[:4]] == [(number[pair], rank) for rank, pair in enumerate(order, start=1)]
+    first = round_draw(stage=after, seed=3)
+    assert set(first.entries.values_list("pair_id", flat=True)) == set(order[:3])
