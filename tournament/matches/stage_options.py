@@ -254,10 +254,6 @@ class DrawOptions(Stored):
     recorded: Mapping[str, Any] = field(default_factory=dict)
     given: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
-    def third_place(self, pairs: set[int | None]) -> bool:
-        """Whether ``pairs`` play this round's third-place match."""
-        return bool(self.third_place_pairs) and pairs == set(self.third_place_pairs)
-
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any] | None) -> DrawOptions:
         stored = stored if isinstance(stored, Mapping) else {}
