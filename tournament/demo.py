@@ -17,20 +17,22 @@ from django.db import transaction
 from openpyxl import Workbook
 
 from tournament.demo_doudizhu import doudizhu_demo_build
-from tournament.draw.edits import round_referees_assign
 from tournament.draw.pairing import Referee
+from tournament.draw.referee_assignments import round_referees_assign
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_advance, stage_create
 from tournament.exports.services import export_job_start
 from tournament.matches.models import Match, MatchStatus, Round
+from tournament.matches.referees import referee_create, referee_link_issue
 from tournament.matches.services import deal_record, match_sign_off
 from tournament.registration import services
 from tournament.registration.models import Tournament
-from tournament.registration.roles import ORGANISERS_GROUP, REFEREES_GROUP
+from tournament.registration.roles import ORGANISERS_GROUP
 from tournament.registration.roster import roster_import
 
 DEMO_NAME = "联鑫钢铁第五届掼蛋争霸赛"
 DEMO_PASSWORD = "guandan-demo"
+REFEREE_NAMES = ("周建国", "吴秀英", "郑志强")  # the event's referees (裁判)
 DEPARTMENTS = ["炼钢厂", "轧钢厂", "财务部", "销售公司", "设备部", "物流中心"]
 SURNAMES = (
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡"
@@ -60,6 +62,7 @@ ORDERS = [
 class DemoSummary:
     tournament: Tournament
     logins: list[tuple[str, str, str]]
+    referee_links: list[tuple[str, str]]  # (name, one-time sign-in token) of the event's referees
     doudizhu: Tournament | None = None
 
 
@@ -99,8 +102,6 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
     """(Re)build the demo event; other tournaments are left alone."""
     rng = random.Random(seed)
     _user("organiser", ORGANISERS_GROUP, staff=True)
-    for index in (1, 2, 3):
-        _user(f"referee{index}", REFEREES_GROUP)
     organiser = get_user_model().objects.get(username="organiser")
     with transaction.atomic():
         Tournament.objects.filter(name=DEMO_NAME).delete()
@@ -111,7 +112,10 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
         entrants = list(tournament.pairs.order_by("id"))
         for pair in entrants[:-2]:  # two pairs have not arrived yet
             services.pair_check_in(pair=pair)
-        referees = list(get_user_model().objects.filter(username__startswith="referee").order_by("username"))
+        # The event's own referees, as its organiser makes them; each signs in with a one-time link.
+        made = [referee_create(tournament=tournament, name=name, user=organiser) for name in REFEREE_NAMES]
+        referee_links = [(referee.name, referee_link_issue(referee=referee, user=organiser).token) for referee in made]
+        referees = [referee.user for referee in made]
         # Seed 004's shape: Swiss preliminaries (40-minute games), then the top 8 in a knockout
         # played to seed 003's 90-minute rules with a third-place match.
         swiss = stage_create(
@@ -134,24 +138,26 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
         )
         stage_advance(stage=swiss, next_stage=knockout, user=organiser)
         quarter_finals = round_publish(round_=round_draw(stage=knockout, seed=seed, user=organiser), user=organiser)
-        _assign_referees(quarter_finals, referees, organiser)
+        _assign_referees(quarter_finals, referees, organiser, replace=True)  # a new day's tables
         # The quarter-finals are under way: some confirmed, one being played, one not started.
         _play_round(quarter_finals, rng, organiser, finish=False)
         # the third game: Dou Dizhu for individuals at three-seat tables
         doudizhu = doudizhu_demo_build(seed=seed, organiser=organiser, departments=DEPARTMENTS, names=(SURNAMES, GIVEN))
     export_job_start(tournament=tournament, user=organiser)  # the organiser's workbook, ready to download
-    logins = [("organiser", "organiser", DEMO_PASSWORD)] + [
-        ("referee", f"referee{index}", DEMO_PASSWORD) for index in (1, 2, 3)
-    ]
-    return DemoSummary(tournament=tournament, logins=logins, doudizhu=doudizhu)
+    logins = [("organiser", "organiser", DEMO_PASSWORD)]
+    return DemoSummary(tournament=tournament, logins=logins, referee_links=referee_links, doudizhu=doudizhu)
 
 
-def _assign_referees(round_: Round, referees: Sequence[AbstractBaseUser], user: object) -> None:
+def _assign_referees(
+    round_: Round, referees: Sequence[AbstractBaseUser], user: object, *, replace: bool = False
+) -> None:
+    """The automatic plan: the tables the draw carried over keep their referees unless ``replace``."""
     tables = round_.matches.exclude(table=None).count()
     round_referees_assign(
         round_=round_,
         referees=[Referee(id=referee.pk) for referee in referees],
         tables_per_referee=max(1, -(-tables // len(referees))),
+        replace=replace,
         user=user,
     )
 

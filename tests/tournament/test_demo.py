@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
@@ -9,6 +11,7 @@ from django.core.management import call_command
 from tournament.demo import DEMO_NAME, DEMO_PASSWORD, demo_build
 from tournament.exports.models import ExportJob
 from tournament.matches.models import Deal, Match, MatchStatus, RefereeAssignment, RoundStatus
+from tournament.matches.referees import referee_link_redeem
 from tournament.registration.models import Pair, PairStatus, Tournament
 from tournament.standings.selectors import stage_standings
 
@@ -44,7 +47,13 @@ def test_the_demo_command_builds_the_company_event(capsys, django_capture_on_com
     assert set(quarter_finals.entries.values_list("pair_id", flat=True)) == top8
     assert ExportJob.objects.get(tournament=tournament).status == "done"
     assert authenticate(username="organiser", password=DEMO_PASSWORD) is not None
-    assert authenticate(username="referee2", password=DEMO_PASSWORD) is not None
+    # The event's own referees, each printed with a one-time link that signs them in to their tables.
+    links = re.findall(r"^  (\S+)  /referee/sign-in/([^/]+)/$", out, re.M)
+    assert [name for name, _token in links] == list(tournament.referees.order_by("pk").values_list("name", flat=True))
+    name, token = links[1]
+    account = referee_link_redeem(token=token)
+    assert account.referee_profile.name == name and account.referee_profile.tournament_id == tournament.pk
+    assert RefereeAssignment.objects.filter(referee=account, round__stage=knockout).exists()
 
 
 def test_running_the_demo_twice_is_safe():

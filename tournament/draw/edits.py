@@ -1,5 +1,5 @@
 """Draw writes after the draw: manual edits before publishing (swap two pairs, move a match to
-another table), table areas, and referees and tables assigned to a round.
+another table) and table areas (the referees of a round: ``referee_assignments``).
 
 Manual edits are also listed in ``Round.draw_settings.edits`` because the bulk-written matches
 have no "before" history row of their own (docs/design.md: every change is audited).
@@ -7,18 +7,14 @@ have no "before" history row of their own (docs/design.md: every change is audit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
-from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
-from tournament.audit import bulk_history_attrs, history_author
-from tournament.draw import pairing
+from tournament.audit import history_author
 from tournament.draw.pairing import (
-    DrawError,
     DrawWarning,
     KnockoutBracket,
 )
@@ -27,7 +23,6 @@ from tournament.draw.services import (
     _is_fixed_bracket,
     _locked_round,
     _refuse_unless_draft,
-    draw_message,
 )
 from tournament.draw.stages import _edit_record
 from tournament.errors import UserError
@@ -37,12 +32,10 @@ from tournament.matches.models import (
     RefereeAssignment,
     Round,
     RoundEntry,
-    RoundStatus,
     Stage,
     StageFormat,
     Table,
 )
-from tournament.matches.referees import referee_accounts_list
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import Tournament
 from tournament.standings.cache import public_version_bump
@@ -226,7 +219,7 @@ def match_table_move(*, match: Match, table_number: int, user: Any = None) -> li
     return warnings + round_warnings(round_=locked).get(match.pk, [])
 
 
-# -- tables and referees -----------------------------------------------------------------------------
+# -- tables -----------------------------------------------------------------------------
 
 
 @event_write("tournament", of=tournament_event)
@@ -246,143 +239,3 @@ def table_areas_set(*, tournament: Tournament, first: int, last: int, area: str)
         Table.objects.filter(tournament=tournament, number__range=(first, last)).update(area=area)
         public_version_bump(tournament_id=tournament.pk)  # the draw and find my table show areas
     return last - first + 1
-
-
-def _assignments_write(
-    *, create: list[RefereeAssignment], update: list[RefereeAssignment], user: Any, reason: str
-) -> None:
-    """Write new and changed referee assignments in bulk, each with its history row (author, reason)."""
-    history: dict[str, Any] = {
-        "default_user": user if getattr(user, "is_authenticated", False) else None,
-        "default_change_reason": reason,
-        "custom_historical_attrs": bulk_history_attrs(),
-    }
-    if create:
-        bulk_create_with_history(create, RefereeAssignment, **history)
-    if update:
-        bulk_update_with_history(update, RefereeAssignment, ["referee"], **history)
-
-
-@event_write("round_", of=round_event)
-def round_referees_assign(
-    *,
-    round_: Round,
-    referees: Sequence[pairing.Referee],
-    tables_per_referee: int,
-    by_area: bool = False,
-    user: Any = None,
-) -> tuple[pairing.SeatRefereeAssignment, ...]:
-    """Assign referees (ids are user ids) to the round's tables with ``referees_assign``.
-
-    Each referee takes at most ``tables_per_referee`` tables, in runs of consecutive numbers; with
-    ``by_area`` first in their own area (``Table.area``). Replaces the round's previous plan
-    (changed rows only, each with a history row); allowed until the round is finished. The
-    settings are kept in ``draw_settings.referees`` to prefill the next round. Returns the
-    plan with its warnings (a table without a referee, a referee from another area).
-    """
-    wanted = {r.id for r in referees}
-    allowed = set(
-        referee_accounts_list(tournament=round_.stage.tournament).filter(pk__in=wanted).values_list("pk", flat=True)
-    )
-    if wanted - allowed:
-        raise UserError("not_event_referee", _("Not a referee of this event."))
-    tables = list(round_.matches.filter(table__isnull=False).values_list("table_id", "table__number", "table__area"))
-    try:
-        plan = pairing.referees_assign(
-            tables=[pairing.TableArea(number, area or None) for _id, number, area in tables],
-            referees=referees,
-            tables_per_referee=tables_per_referee,
-            by_area=by_area,
-        )
-    except DrawError as error:
-        raise UserError(error.code, draw_message(error)) from error
-    table_ids = {number: table_id for table_id, number, _area in tables}
-    reason = "referee plan"
-    with transaction.atomic():
-        locked = _locked_round(round_)
-        if locked.status == RoundStatus.FINISHED:
-            raise UserError("round_finished", _("The round is finished."))
-        existing = {a.table_id: a for a in RefereeAssignment.objects.filter(round=locked)}
-        create: list[RefereeAssignment] = []
-        update: list[RefereeAssignment] = []
-        for item in plan:
-            if item.referee is None:
-                continue  # a table nobody can take: an old assignment of it is removed below
-            current = existing.pop(table_ids[item.table], None)
-            if current is None:
-                create.append(RefereeAssignment(round=locked, table_id=table_ids[item.table], referee_id=item.referee))
-            elif current.referee_id != item.referee:
-                current.referee_id = item.referee
-                update.append(current)
-        for stale in existing.values():  # tables no longer planned (or no longer in the round)
-            history_author(stale, user, reason)
-            stale.delete()
-        _assignments_write(create=create, update=update, user=user, reason=reason)
-        referee_settings = {
-            "tables_per_referee": tables_per_referee,
-            "by_area": by_area,
-            "referees": [{"id": r.id, "area": r.area or ""} for r in referees],
-        }
-        locked.draw_options = locked.draw_settings.with_values(referees=referee_settings).to_stored()
-        history_author(locked, user, reason)
-        locked.save(update_fields=["draw_options"])
-    return plan
-
-
-@event_write("round_", of=round_event)
-def round_tables_assign(
-    *,
-    round_: Round,
-    referee: Any,
-    first: int | None = None,
-    last: int | None = None,
-    area: str | None = None,
-    user: Any = None,
-) -> int:
-    """Give ``referee`` (an account; ``None``: nobody) the round's tables by hand: the tables
-    ``first``…``last`` (``last`` omitted: table ``first`` alone), or every table of ``area``.
-
-    Whoever had those tables in this round loses them (one referee per table and round). Only
-    the event's own referees (``referee_accounts_list``) may be given its tables, and only
-    tables of this round; allowed until the round is finished. Returns the number of tables.
-    """
-    tournament = round_.stage.tournament
-    if referee is not None and not referee_accounts_list(tournament=tournament).filter(pk=referee.pk).exists():
-        raise UserError.of_fields({"referee": _("Not a referee of this event.")}, code="not_event_referee")
-    by_range, by_area = first is not None, area is not None and area.strip() != ""
-    if by_range == by_area:
-        raise UserError("tables_required", _("Give either a range of tables or an area."))
-    matches = round_.matches.filter(table__isnull=False, table__tournament=tournament)
-    if by_range:
-        last = first if last is None else last
-        if first is None or last is None or first < 1 or last < first:
-            raise UserError.of_fields({"last": _("Give a range of table numbers, lowest first.")}, code="invalid_range")
-        matches = matches.filter(table__number__range=(first, last))
-        missing = {"first": _("No table of this round is in that range.")}
-    else:
-        matches = matches.filter(table__area=(area or "").strip())
-        missing = {"area": _("No table of this round is in that area.")}
-    table_ids = list(matches.values_list("table_id", flat=True))
-    if not table_ids:
-        raise UserError.of_fields(missing, code="no_tables")
-    reason = "referee tables by hand"
-    with transaction.atomic():
-        locked = _locked_round(round_)
-        if locked.status == RoundStatus.FINISHED:
-            raise UserError("round_finished", _("The round is finished."))
-        existing = {a.table_id: a for a in RefereeAssignment.objects.filter(round=locked, table_id__in=table_ids)}
-        create: list[RefereeAssignment] = []
-        update: list[RefereeAssignment] = []
-        for table_id in table_ids:
-            current = existing.get(table_id)
-            if referee is None:
-                if current is not None:
-                    history_author(current, user, reason)
-                    current.delete()
-            elif current is None:
-                create.append(RefereeAssignment(round=locked, table_id=table_id, referee_id=referee.pk))
-            elif current.referee_id != referee.pk:
-                current.referee_id = referee.pk
-                update.append(current)
-        _assignments_write(create=create, update=update, user=user, reason=reason)
-    return len(table_ids)

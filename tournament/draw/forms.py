@@ -198,6 +198,7 @@ class RefereePlanForm(forms.Form):
 
     tables_per_referee = forms.IntegerField(label=_("Tables per referee"), min_value=1, max_value=500)
     by_area = forms.BooleanField(label=_("Keep referees to their area"), required=False)
+    replace = forms.BooleanField(label=_("Plan every table afresh"), required=False)
 
     def __init__(self, *args: Any, referees: list[Any], initial_areas: dict[int, str], **kwargs: Any) -> None:
         """``initial_areas``: the referees chosen last time and their areas (none yet: everyone)."""

@@ -57,6 +57,7 @@ from tournament.draw.pairing import (
     swiss_pair,
 )
 from tournament.draw.pairing_groups import groups_round, snake_groups, walkovers
+from tournament.draw.referee_assignments import referees_carry_over
 from tournament.draw.stages import _drawn_pairs, stage_entrants
 from tournament.draw.tables import table_ids_ensure
 from tournament.draw.three_seats import three_seat_round_create
@@ -337,9 +338,11 @@ def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool =
         number = (locked.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         seed = secrets.randbelow(2**31) if seed is None else seed
         if locked.format == StageFormat.POINTS:  # three-seat tables (Dou Dizhu, docs/rules.md §10)
-            return three_seat_round_create(
+            seated = three_seat_round_create(
                 stage=locked, pair_ids=_drawn_pairs(locked), number=number, seed=seed, user=user
             )
+            referees_carry_over(round_=seated, user=user)
+            return seated
         try:
             draw, updates = _generate(locked, number, seed, allow_rematches)
         except DrawError as error:
@@ -374,6 +377,7 @@ def _round_create(*, stage: Stage, draw: Draw, user: Any) -> Round:
     history_author(round_, user)
     round_.save()
     round_write(round_=round_, draw=draw)
+    referees_carry_over(round_=round_, user=user)
     return round_
 
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament import labels
-from tournament.draw import edits, services
+from tournament.draw import edits, referee_assignments, services
 from tournament.draw import stages as draw_stages
 from tournament.draw.advancement_flags import advancement_flag_resolve
 from tournament.draw.forms import (
@@ -433,11 +433,12 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
     by_hand = TablesByHandForm(request.POST if action == "hand" else None, referees=referees, prefix="hand")
     if action == "plan" and form.is_valid():
         try:
-            plan = edits.round_referees_assign(
+            plan = referee_assignments.round_referees_assign(
                 round_=round_,
                 referees=form.referees(),
                 tables_per_referee=form.cleaned_data["tables_per_referee"],
                 by_area=form.cleaned_data["by_area"],
+                replace=form.cleaned_data["replace"],
                 user=request.user,
             )
         except UserError as error:
@@ -449,7 +450,7 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
     if action == "hand" and by_hand.is_valid():
         data = by_hand.cleaned_data
         try:
-            count = edits.round_tables_assign(
+            count = referee_assignments.round_tables_assign(
                 round_=round_,
                 referee=by_hand.referee_user(),
                 first=data["first"],

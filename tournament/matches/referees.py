@@ -273,10 +273,7 @@ def referee_accounts_list(*, tournament: Tournament) -> QuerySet[Any]:
     return (
         get_user_model()
         .objects.filter(is_active=True)
-        .filter(
-            Q(referee_profile__tournament=tournament, referee_profile__active=True)
-            | Q(groups__name=REFEREES_GROUP, referee_profile__isnull=True)
-        )
+        .filter(referee_profile__tournament=tournament, referee_profile__active=True)
         .distinct()
         .order_by("first_name", "username")
     )

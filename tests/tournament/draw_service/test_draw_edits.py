@@ -8,10 +8,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.factories import DepartmentFactory, organiser, referee
+from tests.factories import DepartmentFactory, organiser
 from tests.tournament.draw_service.conftest import confirm, make_field, win
-from tournament.draw.edits import match_table_move, round_pairs_swap, round_referees_assign
+from tournament.draw.edits import match_table_move, round_pairs_swap
 from tournament.draw.pairing import Referee
+from tournament.draw.referee_assignments import round_referees_assign
 from tournament.draw.services import (
     bracket_after_result,
     round_delete,
@@ -24,6 +25,7 @@ from tournament.draw.stages import stage_create
 from tournament.errors import UserError
 from tournament.matches.clock import round_start
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Table
+from tournament.matches.referees import referee_create
 from tournament.matches.services import deal_record
 from tournament.registration.models import Player
 
@@ -127,7 +129,8 @@ def test_moving_a_match_to_a_taken_table_swaps_the_tables_and_is_audited():
     round_ = round_draw(stage=stage, seed=1)
     top = round_.matches.get(table__number=1)
     third = round_.matches.get(table__number=3)
-    round_referees_assign(round_=round_, referees=[Referee(referee().pk)], tables_per_referee=4)
+    ref = referee_create(tournament=round_.stage.tournament, name="裁判甲").user
+    round_referees_assign(round_=round_, referees=[Referee(ref.pk)], tables_per_referee=4)
     warnings = match_table_move(match=top, table_number=3, user=boss)
     assert {"tables_swapped", "referee_assigned"} <= codes(warnings)
     top.refresh_from_db()

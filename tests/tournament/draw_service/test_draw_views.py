@@ -12,6 +12,7 @@ from tests.tournament.draw_service.conftest import make_field, win
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create
 from tournament.matches.models import Match, RefereeAssignment, Round, RoundStatus, Stage, Table
+from tournament.matches.referees import referee_create
 from tournament.matches.services import deal_record
 
 pytestmark = pytest.mark.django_db
@@ -166,7 +167,8 @@ def test_unpublish_until_a_result_and_delete_a_draft(client, event):
 def test_referee_plan_and_table_areas_from_the_pages(client, event, boss):
     stage = swiss_stage(event)
     round_ = round_draw(stage=stage, seed=1)
-    first, second = referee(username="ref-a"), referee(username="ref-b")
+    first, second = (referee_create(tournament=event, name=name).user for name in ("裁判甲", "裁判乙"))
+    stranger = referee_create(tournament=make_field(2), name="别的比赛的裁判").user
     client.post(url("tables", event.pk), {"first": 1, "last": 2, "area": "A"})
     client.post(url("tables", event.pk), {"first": 3, "last": 4, "area": "B"})
     assert set(Table.objects.filter(tournament=event, number__lte=4).values_list("number", "area")) == {
@@ -189,6 +191,7 @@ def test_referee_plan_and_table_areas_from_the_pages(client, event, boss):
     assert plan == {1: second.pk, 2: second.pk, 3: first.pk, 4: first.pk}
     page = client.get(url("referees", event.pk, round_.pk)).content.decode()
     assert 'value="B"' in page  # this round's settings prefill the form
+    assert "裁判甲" in page and "别的比赛的裁判" not in page and f"use_{stranger.pk}" not in page  # only its own
     empty = client.post(url("referees", event.pk, round_.pk), {"tables_per_referee": 2})
     assert "Choose at least one referee." in empty.content.decode()
 

@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from tests.factories import TournamentFactory, organiser
 from tests.tournament.draw_service.conftest import make_field
-from tournament.draw.edits import round_referees_assign, round_tables_assign, table_areas_set
+from tournament.draw.edits import table_areas_set
 from tournament.draw.pairing import Referee as PlanReferee
+from tournament.draw.referee_assignments import round_referees_assign, round_tables_assign
 from tournament.draw.selectors import round_referee_loads
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create

@@ -24,3 +24,6 @@ class Command(BaseCommand):
         self.stdout.write("Logins (role, username, password):")
         for role, username, password in summary.logins:
             self.stdout.write(f"  {role:<10} {username:<10} {password}")
+        self.stdout.write("Referees sign in with their one-time links (the organiser issues new ones):")
+        for name, token in summary.referee_links:
+            self.stdout.write(f"  {name}  /referee/sign-in/{token}/")
