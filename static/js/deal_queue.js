@@ -16,6 +16,13 @@
    signed in again (or reloaded, or said who they are) the deals go, each once (its idempotency key).
    Anything else that is not JSON (a proxy's page, a 500) is tried again later, quietly.
 
+   A deal refused stays on the phone with the server's reason until the person resolves it: "Edit"
+   opens it in the entry (its fields as the page's query) and what is then confirmed takes its place
+   in the queue; "Discard" drops it. A refusal because someone else entered that deal (stale_number,
+   stale_version) leaves its place filled, so the deals after it are sent; any other refusal leaves
+   the place empty, so the deals after it wait (held) — sent then, they would be refused as "already
+   entered" — and once it is resolved they follow the page's state again, in order.
+
    Offline the taps are kept here (Guandan: partners 1st and 2nd, or three seats, make a finishing
    order, as the server's taps_complete); the preview waits for the server. Without JavaScript the
    pages still work online (forms and links). */
@@ -27,6 +34,8 @@
   var dbPromise = null;
   var flushing = false;
   var blocked = null;  // why the deals cannot be sent now: "signed-out", "stale" or "identify"
+  var EDITING = "deal-queue-editing";  // sessionStorage: the refused deal being edited (its key)
+  var FILLED = ["stale_number", "stale_version"];  // refused because someone else entered that deal
 
   function db() {
     if (!dbPromise) {
@@ -71,6 +80,16 @@
     return text;
   }
 
+  // The refused deal that holds the deals after it (its place in the match is still empty).
+  function holding(items) {
+    return items.filter(function (item) { return item.state === "refused" && item.holds; })[0] || null;
+  }
+
+  function isHeld(item, items) {
+    var holder = holding(items);
+    return !!holder && item.state === "waiting" && item.created > holder.created;
+  }
+
   function newKey() {
     if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID().replace(/-/g, ""); }
     return String(Date.now()) + Math.random().toString(16).slice(2);
@@ -93,8 +112,10 @@
       if (!status || !results) { return; }
       var waiting = items.filter(function (item) { return item.state === "waiting"; });
       renderBlocked(waiting.length ? blocked : null);
+      var held = waiting.filter(function (item) { return isHeld(item, items); }).length;
       if (waiting.length) {
         status.textContent = waiting.length === 1 ? word("waiting-one") : word("waiting-many", { n: waiting.length });
+        if (held) { status.textContent += " · " + word("held", { n: holding(items).number }); }
         if (!navigator.onLine) { status.textContent += " · " + word("offline"); }
         status.className = "queue-status" + (navigator.onLine ? "" : " offline");
         status.hidden = false;
@@ -105,7 +126,10 @@
       } else {
         status.hidden = true;
       }
-      var done = items.filter(function (item) { return item.state !== "waiting"; }).slice(-8);
+      // the refused ones stay until resolved; of the others, the latest
+      var done = items.filter(function (item) { return item.state !== "waiting"; });
+      var sent = done.filter(function (item) { return item.state !== "refused"; });
+      done = done.filter(function (item) { return item.state === "refused" || sent.slice(-8).indexOf(item) >= 0; });
       results.innerHTML = "";
       done.forEach(function (item) {
         var li = document.createElement("li");
@@ -113,9 +137,21 @@
         li.setAttribute("data-result", item.state);
         li.setAttribute("data-key", item.key);
         li.textContent = word(item.state, { n: item.number || "", reason: item.message || "" });
+        if (item.state === "refused") {
+          li.appendChild(document.createTextNode(" · " + item.label + " "));
+          [["edit", "data-queue-edit"], ["discard", "data-queue-discard"]].forEach(function (action) {
+            var button = document.createElement("button");
+            button.type = "button";
+            button.className = "link";
+            button.setAttribute(action[1], item.key);
+            button.textContent = word(action[0]);
+            li.appendChild(button);
+            li.appendChild(document.createTextNode(" "));
+          });
+        }
         results.appendChild(li);
       });
-      if (done.length) {
+      if (sent.length) {
         var clear = document.createElement("button");
         clear.type = "button";
         clear.className = "link";
@@ -136,6 +172,7 @@
         waiting.forEach(function (item) {
           var li = document.createElement("li");
           li.setAttribute("data-waiting", item.key);
+          if (isHeld(item, items)) { li.setAttribute("data-held", ""); }
           li.textContent = item.label;
           list.appendChild(li);
         });
@@ -183,7 +220,9 @@
     var current = scope();
     return all(current).then(function (items) {
       var data = new FormData(form);
-      var state = expected(entry, items);
+      var editing = editedItem(items);
+      // an edited deal goes where the refused one was: first, on the page's state (the server's)
+      var state = editing ? expected(entry, []) : expected(entry, items);
       var key = (data.get("idempotency_key") || "").toString();
       // a double tap, or the same form sent again: that deal is already in the queue
       if (key && items.some(function (item) { return item.key === key; })) { return false; }
@@ -203,8 +242,34 @@
         number: state.number || (state.version + 1),
         label: label,
         state: "waiting",
-        created: Date.now() + items.length / 1000
+        created: editing ? editing.created : Date.now() + items.length / 1000
+      }).then(function () {
+        if (!editing) { return true; }
+        window.sessionStorage.removeItem(EDITING);
+        return remove(editing.key).then(function () { return rebase(state); });
       });
+    });
+  }
+
+  function editedItem(items) {
+    var key = window.sessionStorage && window.sessionStorage.getItem(EDITING);
+    return items.filter(function (item) { return item.key === key && item.state === "refused"; })[0] || null;
+  }
+
+  // The deals waiting once a refusal is resolved follow ``from`` (the page's state: the server's),
+  // one after another in their order, as when they were entered.
+  function rebase(from) {
+    return all(scope()).then(function (items) {
+      var waiting = items.filter(function (item) { return item.state === "waiting"; });
+      return Promise.all(waiting.map(function (item, index) {
+        var body = new URLSearchParams(item.body);
+        item.version = from.version + index;
+        body.set("version", String(item.version));
+        item.number = from.number ? from.number + index : item.version + 1;
+        if (from.number) { body.set("number", String(item.number)); }
+        item.body = body.toString();
+        return put(item);
+      }));
     });
   }
 
@@ -259,11 +324,12 @@
     function next() {
       return all(current).then(function (items) {
         var item = items.filter(function (i) { return i.state === "waiting"; })[0];
-        if (!item) { return sent; }
+        if (!item || isHeld(item, items)) { return sent; }
         return send(item).then(function (answer) {
           blocked = null;
           item.state = answer.result === "accepted" || answer.result === "already" ? answer.result : "refused";
           item.message = answer.message || answer.code || "";
+          item.holds = item.state === "refused" && FILLED.indexOf(answer.code) < 0;
           if (answer.number) { item.number = answer.number; }
           sent = true;
           var entry = document.querySelector("#entry[data-post-url]");
@@ -289,14 +355,37 @@
     });
   }
 
-  // "Clear": forget what became of the deals sent (the waiting ones stay)
+  // "Clear": forget what became of the deals sent (the waiting and the refused ones stay)
   document.addEventListener("click", function (event) {
     if (!event.target.closest || !event.target.closest("[data-queue-clear]")) { return; }
     all(scope()).then(function (items) {
-      return Promise.all(items.filter(function (item) { return item.state !== "waiting"; }).map(function (item) {
-        return remove(item.key);
-      }));
+      return Promise.all(items.filter(function (item) {
+        return item.state === "accepted" || item.state === "already";
+      }).map(function (item) { return remove(item.key); }));
     }).then(render);
+  });
+
+  // A refused deal: "Edit" opens it in the entry, "Discard" drops it; the deals it held follow.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("[data-queue-edit], [data-queue-discard]") : null;
+    if (!button) { return; }
+    var editKey = button.getAttribute("data-queue-edit");
+    var key = editKey || button.getAttribute("data-queue-discard");
+    all(scope()).then(function (items) {
+      var item = items.filter(function (i) { return i.key === key; })[0];
+      if (!item) { return render(); }
+      if (editKey) {
+        var fields = new URLSearchParams(item.body);
+        ["csrfmiddlewaretoken", "idempotency_key", "version", "number"].forEach(function (name) { fields["delete"](name); });
+        window.sessionStorage.setItem(EDITING, item.key);
+        window.location.assign(window.location.pathname + "?" + fields.toString());
+        return null;
+      }
+      var entry = document.querySelector("#entry[data-post-url]");
+      return remove(item.key).then(function () {
+        return entry ? rebase(expected(entry, [])) : null;
+      }).then(render).then(flush);
+    });
   });
 
   // -- offline taps (Guandan) and the offline form (any game) --------------------------------------

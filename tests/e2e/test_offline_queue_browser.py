@@ -318,3 +318,65 @@ def test_a_players_deals_wait_while_the_phone_must_say_who_they_are_again(browse
         assert claims == [(1, {"order": ["N", "S"]})]
     finally:
         page.context.close()
+
+
+def tractor_offline(page, declarer: str, points: int) -> None:
+    """A Tractor deal entered offline: its fields, "Preview" (none offline), then "Save (offline)"."""
+    waiting = page.evaluate("window.dealQueue.all().then(items => items.filter(i => i.state === 'waiting').length)")
+    page.locator("#entry select[name=declarer]").select_option(declarer)
+    page.locator("#entry input[name=defender_points]").fill(str(points))
+    page.locator("#entry form[method=get] button[type=submit]").click()
+    page.locator("#entry form.offline-entry button[type=submit]").click()
+    page.wait_for_function(
+        f"window.dealQueue.all().then(items => items.filter(i => i.state === 'waiting').length === {waiting + 1})"
+    )
+
+
+def test_a_deal_refused_for_a_real_reason_stays_editable_and_holds_the_deals_after_it(browser, live_server):
+    """Deal 2 names the wrong declarer (the rotation says N/S): refused with that reason, kept on the
+    phone with "Edit" and "Discard", and deal 3 waits behind it (sent, it would be refused as "already
+    entered"). Edited, deal 2 takes its place and deal 3 follows: three deals, once each."""
+    ref = referee()
+    match = table_match(profile="tractor-3deck", referee_user=ref)
+    page = new_phone(browser, live_server, timeout=15_000)
+    try:
+        signed_in(page, ref, live_server)
+        page.goto(f"/referee/matches/{match.pk}/")
+        ready_offline(page)
+        page.context.set_offline(True)
+        tractor_offline(page, "NS", 40)
+        tractor_offline(page, "EW", 40)  # wrong: N/S declare again after the defenders' 40
+        tractor_offline(page, "", 40)  # the rotation's declarer
+        with page.expect_navigation():
+            page.context.set_offline(False)
+        refused = page.locator('#queue-results li[data-result="refused"]')
+        refused.wait_for()
+        assert "已有人录入" not in refused.inner_text()  # the real reason, not "already entered"
+        assert page.locator("[data-waiting][data-held]").count() == 1
+        assert "第 2 副之后的牌局等待" in page.locator("#queue-status").inner_text()
+        assert Deal.objects.filter(match=match).count() == 1
+        page.screenshot(path=str(SCREENSHOTS / "offline-refused-held-zh-phone.png"), full_page=True)
+        # it stays through a reload and a "Clear" (which forgets only what was recorded)
+        page.reload()
+        page.locator('#queue-results li[data-result="refused"]').wait_for()
+        page.locator("[data-queue-clear]").click()
+        page.wait_for_function("document.querySelectorAll('#queue-results li[data-result=accepted]').length === 0")
+        assert page.locator('#queue-results li[data-result="refused"]').count() == 1
+        # "Edit": the deal in the entry, as it was entered; the declarer put right, it is confirmed
+        with page.expect_navigation():
+            page.locator("[data-queue-edit]").click()
+        assert page.locator("#entry input[name=defender_points]").input_value() == "40"
+        assert page.locator("#entry select[name=declarer]").input_value() == "EW"
+        page.locator("#entry select[name=declarer]").select_option("NS")
+        with page.expect_navigation():
+            page.locator("#entry form[method=get] button[type=submit]").click()
+        page.locator("#entry form[method=post] button[type=submit]").click()
+        assert settled_results(page, 2) == ["accepted", "accepted"]
+        assert page.locator('#queue-results li[data-result="refused"]').count() == 0
+        assert [d.outcome.get("declarer") for d in Deal.objects.filter(match=match).order_by("number")] == [
+            "NS",
+            "NS",
+            None,
+        ]
+    finally:
+        page.context.close()
