@@ -336,10 +336,21 @@ def stage_cut_lots_draw(*, stage: Stage, count: int, user: Any, reason: str) -> 
     when the cut is tied, else None."""
     if not stage_cut_tied(stage=stage, count=count):
         return None
+    return stage_lots_draw(stage=stage, user=user, reason=reason)
+
+
+@event_write("stage", of=stage_event)
+def stage_lots_draw(*, stage: Stage, user: Any, reason: str) -> int:
+    """The stage's lots (抽签, docs/rules.md §5): drawn now and recorded with the stage unless they
+    were drawn already — once per stage, whoever needs them first (an advancement's cut, a correction,
+    the prizes), so every reader of the stage's one ranking breaks its full ties the same way.
+    Returns the stage's lots seed."""
     with transaction.atomic():
         _lots_record(stage, secrets.randbelow(2**31), user=user, reason=reason)
     stage.refresh_from_db(fields=["options"])
-    return stage.settings.lots_seed
+    seed = stage.settings.lots_seed
+    assert seed is not None  # recorded now or before
+    return seed
 
 
 def _advancement_order(*, stage: Stage, count: int, draw_lots: bool = True) -> tuple[list[int], bool, int | None]:

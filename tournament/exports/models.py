@@ -42,18 +42,17 @@ class PrizeTier(models.Model):
 
 
 class PrizeRanking(models.Model):
-    """Which ranking the prizes come from, and the lots that break its full ties.
+    """Which ranking the prizes come from, and who drew lots for it and when.
 
-    ``stage`` empty means the tournament's last stage. ``lots_seed`` is the seed of the drawing of
-    lots (抽签) handed to the rules core's standings: recorded, so the award list can be reproduced
-    (docs/design.md: reproducible draws) — needed when a shared rank straddles the boundary of a tier.
+    ``stage`` empty means the tournament's last stage. The lots (抽签, needed when a shared rank
+    straddles the boundary of a tier) are the stage's own, recorded with it (``Stage.settings.lots_seed``:
+    drawn once, read by every reader of its ranking); here only who drew them for the prizes, and when.
     """
 
     tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="prize_ranking")
     stage = models.ForeignKey(
         Stage, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("stage")
     )
-    lots_seed = models.BigIntegerField(_("lots seed"), null=True, blank=True)
     lots_drawn_at = models.DateTimeField(_("lots drawn at"), null=True, blank=True)
     lots_drawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -61,9 +60,6 @@ class PrizeRanking(models.Model):
     history = AuditedHistory()
 
     class Meta:
-        constraints = [
-            *column_checks("prize_ranking", lots_seed="BigIntegerField"),
-        ]
         verbose_name = _("prize ranking")
         verbose_name_plural = _("prize rankings")
 

@@ -6,13 +6,14 @@ a knockout's placings, a Swiss's standings, and for a round robin played in grou
 place** — by group place first (every group's winner before any runner-up), then across groups
 by the stage's per-pair tie-breakers, then lots (``scoring.stage_ranking``).
 ``scoring.standings.assign_tiers`` hands out the tiers and refuses to split a shared rank
-across a tier boundary — then the organiser draws lots, whose seed is recorded so the same award
-list comes out every time.
+across a tier boundary — then the organiser draws lots. They are the prize stage's own lots
+(``tournament.draw.stages.stage_lots_draw``: drawn once per stage, recorded with it), so the award
+list, the stage's standings and placings pages, the API, the workbook and a later advancement from
+that stage all break its full ties the same way, and the same award list comes out every time.
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ from django.utils.translation import gettext as _
 from scoring.errors import ScoringError
 from scoring.standings import assign_tiers
 from tournament.bounds import text_max
+from tournament.draw.stages import stage_lots_draw
 from tournament.errors import UserError
 from tournament.exports.models import PrizeRanking, PrizeTier
 from tournament.exports.selectors import PairCard, pair_cards
@@ -30,10 +32,9 @@ from tournament.matches.models import Stage
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import Tournament
 from tournament.registration.text import clean_text
-from tournament.standings.selectors import StageStandings, stage_ranking_get
+from tournament.standings.selectors import StageStandings, stage_lots_seed, stage_ranking_get
 
 TIER_NAME_MAX = text_max(PrizeTier, "name")
-LOTS_SEED_BOUND = 2**31
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,37 +104,46 @@ def _ranking(tournament: Tournament) -> PrizeRanking:
 @event_write("tournament", of=tournament_event)
 def prize_stage_set(*, tournament: Tournament, stage: Stage | None) -> PrizeRanking:
     """Award the prizes from ``stage``'s ranking (None: the last stage). Lots drawn for another
-    stage no longer apply."""
+    stage stay that stage's: the new one breaks its ties with its own lots, if any."""
     if stage is not None and stage.tournament_id != tournament.pk:
         raise UserError("bad_input", _("That stage is not part of this tournament."))
     with transaction.atomic():
         ranking = _ranking(tournament)
         if ranking.stage_id != (stage.pk if stage else None):
             ranking.stage = stage
-            ranking.lots_seed = ranking.lots_drawn_at = ranking.lots_drawn_by = None
+            ranking.lots_drawn_at = ranking.lots_drawn_by = None
             ranking.save()
     return ranking
 
 
 @event_write("tournament", of=tournament_event)
 def prize_lots_draw(*, tournament: Tournament, user: object = None) -> PrizeRanking:
-    """Draw lots (抽签) for the full ties of the prize ranking: a fresh random seed, recorded."""
+    """Draw lots (抽签) for the full ties of the prize ranking: the prize stage's lots, drawn once and
+    recorded with the stage (refused when the stage has its lots already: they decide its ties)."""
+    stage = prize_stage(tournament=tournament)
+    if stage is None:
+        raise UserError("no_stage", _("The tournament has no stage to rank yet."))
+    if stage_lots_seed(stage=stage) is not None:
+        raise UserError(
+            "lots_drawn",
+            _("Lots were drawn for %(stage)s already: they break its ties, once.") % {"stage": stage.name},
+            status=409,
+        )
     with transaction.atomic():
+        stage_lots_draw(stage=stage, user=user, reason="lots drawn for the prizes")
         ranking = _ranking(tournament)
-        ranking.lots_seed = secrets.randbelow(LOTS_SEED_BOUND)
         ranking.lots_drawn_at = timezone.now()
         ranking.lots_drawn_by = user if getattr(user, "is_authenticated", False) else None  # type: ignore[assignment]
         ranking.save()
     return ranking
 
 
-def prize_stage(*, tournament: Tournament) -> tuple[Stage | None, int | None]:
-    """The stage whose ranking awards the prizes, and the lots seed for it."""
+def prize_stage(*, tournament: Tournament) -> Stage | None:
+    """The stage whose ranking awards the prizes (its one ranking, with its own lots)."""
     ranking = PrizeRanking.objects.filter(tournament=tournament).select_related("stage__tournament").first()
     if ranking is not None and ranking.stage is not None:
-        return ranking.stage, ranking.lots_seed
-    last = Stage.objects.filter(tournament=tournament).select_related("tournament").order_by("-order").first()
-    return last, ranking.lots_seed if ranking is not None else None
+        return ranking.stage
+    return Stage.objects.filter(tournament=tournament).select_related("tournament").order_by("-order").first()
 
 
 def prize_tiers_award(
@@ -152,11 +162,12 @@ def prize_tiers_award(
         .order_by("order", "id")
         .values_list("name", "pair_count")
     )
-    stage, lots_seed = prize_stage(tournament=tournament)
+    stage = prize_stage(tournament=tournament)
+    lots_seed = stage_lots_seed(stage=stage) if stage is not None else None
     if stage is None or not tiers:
         return AwardList(stage=stage, lots_seed=lots_seed, tiers=tiers, awards=())
     if standings is None:
-        standings = stage_ranking_get(stage=stage, lots_seed=lots_seed)
+        standings = stage_ranking_get(stage=stage)
     if cards is None:
         cards = pair_cards(tournament_id=tournament.pk)
     try:

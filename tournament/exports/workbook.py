@@ -419,7 +419,7 @@ def workbook_build(
     )
     # Each stage ranks at most every pair; the award list is short enough to leave out.
     context.progress.total += len(context.pairs) * len(stages)
-    prize_stage_, lots_seed = prize_stage(tournament=tournament)
+    prize_stage_ = prize_stage(tournament=tournament)
     final: StageStandings | None = None
     yes_no = (h.word("yes", language), h.word("no", language))
     with Book(time_zone=timezone.get_default_timezone(), yes_no=yes_no) as book:
@@ -430,7 +430,7 @@ def workbook_build(
         flags: list[tuple[str, StageFlag]] = []
         for stage in stages:
             is_final = prize_stage_ is not None and stage.pk == prize_stage_.pk
-            standings = stage_ranking_get(stage=stage, lots_seed=lots_seed if is_final else None)
+            standings = stage_ranking_get(stage=stage)  # with the stage's lots: the prizes' too
             stage_flags = stage_flags_get(stage=stage)  # the one reader the pages and the API use
             _standings(book, context, standings, stage_flags)
             flags += [(stage.name, flag) for flag in stage_flags]

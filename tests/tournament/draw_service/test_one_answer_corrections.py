@@ -1,8 +1,8 @@
 """One truth after every correction (docs/design.md, one answer to each question; docs/corrections.md).
 
-A correction that leaves a tie where a stage is cut: the page, the API, the workbook, the flag, a
-redraw, the next draw and the prizes all read the same lots, drawn once and recorded.
-Every event here is built through the services."""
+A tie where a stage is cut (after a correction, or at a knockout's placings) or where a prize tier
+ends: the page, the API, the workbook, the flag, a redraw, the next draw and the prizes all read the
+same lots — the stage's, drawn once and recorded. Every event here is built through the services."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tournament.draw.advancement_flags import REDRAW, advancement_flag_resolve, 
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_advance, stage_create
 from tournament.exports import headers as h
-from tournament.exports.prizes import TierData, prize_stage_set, prize_tiers_award, prize_tiers_set
+from tournament.exports.prizes import TierData, prize_lots_draw, prize_stage_set, prize_tiers_award, prize_tiers_set
 from tournament.matches.correction_selectors import stage_flags_get
 from tournament.matches.models import Match, Stage
 from tournament.matches.services import deal_undo, match_sign_off, match_unlock
@@ -156,3 +156,61 @@ def test_a_tie_at_a_knockouts_cut_is_decided_by_recorded_lots(client):
     assert [(row[2], row[0]) for row in rows[:4]] == [(number[pair], rank) for rank, pair in enumerate(order, start=1)]
     first = round_draw(stage=after, seed=3)
     assert set(first.entries.values_list("pair_id", flat=True)) == set(order[:3])
+
+
+# -- the prizes' lots are the stage's ---------------------------------------------------------------------
+
+
+def test_the_prize_lots_are_the_stages_lots_every_reader_shows_them_and_an_advancement_keeps_them(
+    client, monkeypatch
+):
+    """A round robin of three in a cycle (each beats one, by the same margins): all share 1st. The prize
+    tiers cross the tie; the lots drawn for them are the stage's, so the standings page, the API, the
+    workbook (standings and awards) and a later advancement all give the order the award list gives."""
+    boss = organiser()
+    tournament = make_field(3)
+    stage = stage_create(tournament=tournament, name="循环赛", format="round_robin")
+    ids = sorted(Pair.objects.filter(tournament=tournament).values_list("pk", flat=True))
+    beats = {(ids[0], ids[1]), (ids[1], ids[2]), (ids[2], ids[0])}
+    for number in (1, 2, 3):
+        round_ = round_publish(round_=round_draw(stage=stage, seed=number))
+        for match in round_.matches.filter(ew_pair__isnull=False):
+            confirm(match, "NS" if (match.ns_pair_id, match.ew_pair_id) in beats else "EW")
+    before = standings_get(tournament_id=tournament.pk, stage_id=stage.pk).lines
+    assert all(line.rank == 1 and line.shared for line in before)
+    prize_stage_set(tournament=tournament, stage=stage)
+    prize_tiers_set(tournament=tournament, tiers=[TierData("金奖", 1), TierData("银奖", 1)])
+    assert prize_tiers_award(tournament=tournament).problem is not None  # the tie crosses a tier: lots first
+    prize_lots_draw(tournament=tournament, user=boss)
+    stage.refresh_from_db()
+    seed = stage.settings.lots_seed
+    assert seed is not None
+    awards = prize_tiers_award(tournament=tournament)
+    assert awards.problem is None and awards.lots_seed == seed
+    order = [int(row.entrant) for row in stage_ranking_get(stage=stage).standings.rows]
+    assert [(a.tier, a.pair.id, a.rank) for a in awards.awards] == [("金奖", order[0], 1), ("银奖", order[1], 2)]
+    # The standings page and the API: the same order, no shared place.
+    lines = standings_get(tournament_id=tournament.pk, stage_id=stage.pk).lines
+    assert [(line.pair_id, line.rank, line.shared) for line in lines] == [
+        (pair, rank, False) for rank, pair in enumerate(order, start=1)
+    ]
+    api = client.get(reverse("api:public:standings", kwargs={"tournament_id": tournament.pk, "stage_id": stage.pk}))
+    assert [(row["pair_id"], row["rank"]) for row in api.json()["results"]] == [
+        (pair, rank) for rank, pair in enumerate(order, start=1)
+    ]
+    # The workbook: the stage's standings and the award list.
+    book = read_book(build(tournament=tournament))
+    number = dict(Pair.objects.filter(tournament=tournament).values_list("pk", "number"))
+    standings_rows = book[h.sheet_name("standings", "zh", stage=stage.name)][1:]
+    assert [(row[2], row[0]) for row in standings_rows[:3]] == [(number[p], r) for r, p in enumerate(order, start=1)]
+    awarded = [(row[0], row[2]) for row in book["获奖名单"][1:]]
+    assert awarded == [("金奖", number[order[0]]), ("银奖", number[order[1]])]
+    # An advancement from the stage reads the same lots (none drawn again), and the awards stay.
+    monkeypatch.setattr(stages.secrets, "randbelow", lambda bound: pytest.fail("lots drawn twice"))
+    after = stage_create(tournament=tournament, name="决赛", format="knockout")
+    stage_advance(stage=stage, next_stage=after, count=2, user=boss)
+    after.refresh_from_db()
+    stage.refresh_from_db()
+    assert after.settings.entrants == tuple(order[:2]) and after.settings.advancement.lots_seed == seed
+    assert stage.settings.lots_seed == seed
+    assert prize_tiers_award(tournament=tournament).awards == awards.awards

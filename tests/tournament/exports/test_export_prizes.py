@@ -61,13 +61,16 @@ def test_a_shared_rank_across_a_tier_boundary_asks_for_lots_then_lots_decide_rep
     assert "抽签" in award_list.problem.message_zh
 
     ranking = prize_lots_draw(tournament=event.tournament, user=event.boss)
-    assert ranking.lots_seed is not None and ranking.lots_drawn_by == event.boss
+    event.stage.refresh_from_db()
+    seed = event.stage.settings.lots_seed  # the stage's own lots, recorded with it
+    assert seed is not None and ranking.lots_drawn_by == event.boss
     first = prize_tiers_award(tournament=event.tournament)
     assert first.problem is None
     assert [award.tier for award in first.awards] == ["一等奖", "二等奖", "二等奖"]
     again = prize_tiers_award(tournament=event.tournament)
     assert [award.pair.id for award in again.awards] == [award.pair.id for award in first.awards]
-    lots_ranking = stage_standings(stage=event.stage, lots_seed=ranking.lots_seed).standings
+    lots_ranking = stage_standings(stage=event.stage).standings
+    assert lots_ranking.lots_seed == seed and first.lots_seed == seed
     assert [award.pair.id for award in first.awards] == [int(row.entrant) for row in lots_ranking.rows[:3]]
 
 
@@ -94,9 +97,19 @@ def test_prizes_come_from_the_last_stage_unless_another_is_chosen(event):
     final = StageFactory(tournament=event.tournament, name="决赛", format=StageFormat.KNOCKOUT, order=2)
     assert prize_tiers_award(tournament=event.tournament).stage == final
     prize_lots_draw(tournament=event.tournament)
+    final.refresh_from_db()
+    assert final.settings.lots_seed is not None
     ranking = prize_stage_set(tournament=event.tournament, stage=event.stage)
-    assert ranking.lots_seed is None  # lots drawn for another ranking no longer apply
+    assert ranking.lots_drawn_at is None  # the lots were drawn for the final's ranking: they stay the final's
+    assert prize_tiers_award(tournament=event.tournament).lots_seed is None
     assert prize_tiers_award(tournament=event.tournament).stage == event.stage
     with pytest.raises(UserError):
         prize_stage_set(tournament=event.tournament, stage=StageFactory(tournament=TournamentFactory()))
     assert PrizeRanking.objects.get(tournament=event.tournament).stage == event.stage
+
+
+def test_lots_are_drawn_once_per_stage(event):
+    prize_lots_draw(tournament=event.tournament)
+    with pytest.raises(UserError) as refused:
+        prize_lots_draw(tournament=event.tournament)
+    assert refused.value.code == "lots_drawn"

@@ -173,6 +173,8 @@ def test_organiser_defines_tiers_and_draws_lots_on_the_prizes_page(client, event
     refused = client.post(url, form)
     assert refused.status_code == 200 and "used twice" in refused.content.decode()
     assert client.post(url, {"action": "lots"}).status_code == 302
-    assert PrizeRanking.objects.get(tournament=event.tournament).lots_seed is not None
+    event.stage.refresh_from_db()
+    assert PrizeRanking.objects.get(tournament=event.tournament).lots_drawn_at is not None
+    assert event.stage.settings.lots_seed is not None
     page = client.get(url).content.decode()
     assert "seed" in page and "第一名" in page
