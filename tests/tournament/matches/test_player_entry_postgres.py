@@ -70,7 +70,8 @@ def test_a_confirmation_racing_a_referees_entry_of_the_same_deal_never_doubles()
     claim.refresh_from_db()
     if claim.status == ClaimStatus.CONFIRMED:  # the confirmation came first: the referee's is stale
         assert results[1][0] == "error" and len(deals) == 1 and deals[0].outcome == {"order": ["N", "S"]}
-    else:  # the referee came first: the entry is refused, with the reason
-        assert claim.status == ClaimStatus.REFUSED and claim.note
-        assert results[0][1].refusal is not None
+    else:  # the referee came first: the entry is closed with the reason, its confirmation refused
+        assert claim.status == ClaimStatus.REFUSED and "deal 1" in claim.note
+        kind, error = results[0]
+        assert kind == "error" and getattr(error, "code", None) == "claim_not_pending"
         assert len(deals) == 1 and deals[0].outcome == {"order": ["E", "W"]}
