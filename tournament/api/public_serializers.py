@@ -97,6 +97,9 @@ class DrawRowOut(serializers.Serializer[object]):
     winner = serializers.CharField(help_text='"NS", "EW" or "" (none yet, or a draw)')
     levels = PairOfNumbers(allow_null=True, help_text="Levels 2–14 (14 = A).")
     points = PairOfNumbers(allow_null=True)
+    walkover_over = serializers.CharField(
+        help_text='A walkover (不战而胜, is_bye true): the withdrawn pair this one was due to meet; "" for a bye.'
+    )
 
 
 class FindQuery(serializers.Serializer[object]):
@@ -177,6 +180,9 @@ class BracketMatchOut(serializers.Serializer[object]):
     levels = PairOfNumbers(allow_null=True)
     points = PairOfNumbers(allow_null=True)
     third_place = serializers.BooleanField()
+    walkover_over = serializers.CharField(
+        help_text='A walkover (不战而胜, is_bye true): the withdrawn pair this one was due to meet; "" for a bye.'
+    )
     next_sets_level = serializers.CharField(
         allow_null=True, help_text="While running: the side whose level the next deal is played at (Tractor: declarer)."
     )
@@ -295,10 +301,19 @@ class RankOut(serializers.Serializer[object]):
     stage_name = serializers.CharField()
     rank = serializers.IntegerField()
     movement = serializers.IntegerField(allow_null=True)
+    provisional = serializers.BooleanField(
+        help_text="The rank counts a result awaiting sign-off (待确认): it may still change, as the standings mark it."
+    )
 
     def to_representation(self, instance: Any) -> dict[str, Any]:
         stage, line = instance
-        return {"stage_id": stage.id, "stage_name": stage.name, "rank": line.rank, "movement": line.movement}
+        return {
+            "stage_id": stage.id,
+            "stage_name": stage.name,
+            "rank": line.rank,
+            "movement": line.movement,
+            "provisional": line.provisional,
+        }
 
 
 class PairOut(serializers.Serializer[object]):

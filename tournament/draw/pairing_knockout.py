@@ -337,9 +337,11 @@ def knockout_round(
     ``withdrawn`` that has not yet played its match loses it by walkover. The draw lists the
     round's matches with tables (top seed's match first; in the final round the final is table
     1 and the third-place match table 2) and, without a table, the pairs that advance without
-    playing (bye or walkover). Raises :class:`DrawError` ``bracket_complete`` once the champion
-    (and third place) are decided, and ``winner_not_in_match`` / ``round_not_ready`` /
-    ``unknown_match`` for results that do not fit the bracket.
+    playing (bye or walkover); a walkover is also listed in ``notes["walkovers"]`` (the pair that
+    goes on → the withdrawn pair it was due to meet), as the other draws list theirs. Raises
+    :class:`DrawError` ``bracket_complete`` once the champion (and third place) are decided, and
+    ``winner_not_in_match`` / ``round_not_ready`` / ``unknown_match`` for results that do not fit
+    the bracket.
     """
     try:
         state = fixed_bracket_state(
@@ -357,6 +359,7 @@ def knockout_round(
     if current is None:
         raise DrawError("bracket_complete", "Every match of this bracket is decided.", "该签表的比赛已全部结束。")
     keyed: list[tuple[tuple[int, int], Pairing]] = []
+    walkovers: dict[str, OptionValue] = {}
     for (r, j), match in sorted(state.matches.items()):
         if r != current:
             continue
@@ -370,6 +373,9 @@ def knockout_round(
             keyed.append((key, Pairing(None, ns, ew, warnings, bracket_match=j, third_place=match.third_place)))
         elif match.advances is not None:
             warnings = (DrawWarning.of("walkover", match.advances),) if match.walkover else ()
+            if match.walkover:  # a forfeit win over the withdrawn pair, not a bye (docs/rules.md §4, §5)
+                absent = match.ew if match.ns == match.advances else match.ns
+                walkovers[str(match.advances)] = absent
             pairing = Pairing(None, match.advances, None, warnings, bracket_match=j, third_place=match.third_place)
             keyed.append(((2, j), pairing))
     keyed.sort(key=lambda kp: kp[0])
@@ -386,7 +392,11 @@ def knockout_round(
         seed=bracket.seed,
         options=dict(bracket.options),
         pairings=tuple(pairings),
-        notes={"bracket_size": bracket.size, "rounds": bracket.rounds},
+        notes={
+            "bracket_size": bracket.size,
+            "rounds": bracket.rounds,
+            **({"walkovers": walkovers} if walkovers else {}),
+        },
     )
 
 

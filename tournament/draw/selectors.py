@@ -81,6 +81,8 @@ class TableLine:
     warnings: tuple[DrawWarning, ...]
     referee: str
     third_place: bool
+    walkover: bool = False
+    """No table because the opponent withdrew (不战而胜): a forfeit win, not a bye."""
 
     @property
     def problems(self) -> tuple[DrawWarning, ...]:
@@ -129,12 +131,14 @@ def round_lines(
         warnings = round_warnings(round_=round_) if with_warnings else {}
     referees = _referee_names(round_)
     third = stage_third_place_matches(stage=round_.stage)
+    walkovers = round_.draw_settings.walkovers
     return [
         TableLine(
             match=match,
             warnings=tuple(warnings.get(match.pk, ())),
             referee=referees.get(match.table_id, "") if match.table_id else "",
             third_place=match.pk in third,
+            walkover=match.ew_pair_id is None and match.ns_pair_id in walkovers,
         )
         for match in (round_matches(round_=round_) if matches is None else matches)
     ]

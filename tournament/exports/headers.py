@@ -225,6 +225,7 @@ WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "games": ("胜局", "Games"),
         "forfeit": ("弃权", "Forfeit"),
         "bye": ("轮空", "Bye"),
+        "walkover": ("不战而胜", "Walkover"),
         # a Tractor deal's verdict (scoring.tractor.TractorResult) and its bottom capture
         "declarers_up": ("庄家升级", "Declarers up"),
         "defenders_take_over": ("防家上台", "Defenders take over"),

@@ -51,6 +51,8 @@ class TableSheet:
     area: str
     ns: PairCard
     ew: PairCard | None
+    walkover: bool = False
+    """No opponent because it withdrew (不战而胜): a forfeit win, not a bye."""
 
     @property
     def is_bye(self) -> bool:
@@ -99,12 +101,14 @@ def round_tables(
     batches)."""
     if cards is None:
         cards = pair_cards(tournament_id=round.stage.tournament_id)
+    walkovers = round.draw_settings.walkovers
     for match_id, table, area, ns, ew in round_table_rows(round=round):
         if first_table is not None and (table is None or table < first_table):
             continue
         if last_table is not None and (table is None or table > last_table):
             continue
-        yield TableSheet(match_id, table, area or "", cards[ns], cards[ew] if ew is not None else None)
+        walkover = ew is None and ns in walkovers
+        yield TableSheet(match_id, table, area or "", cards[ns], cards[ew] if ew is not None else None, walkover)
 
 
 def draw_row(sheet: TableSheet, language: Language) -> list[Any]:
@@ -122,7 +126,7 @@ def draw_row(sheet: TableSheet, language: Language) -> list[Any]:
         east.name if east else None,
         west.name if west else None,
         (ew.departments or None) if ew else None,
-        None if ew else h.word("bye", language),
+        None if ew else h.word("walkover" if sheet.walkover else "bye", language),
     ]
 
 

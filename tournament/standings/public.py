@@ -428,7 +428,7 @@ def _side_of(pair: Pair | None) -> PublicSide:
     return PublicSide(pair.pk, pair.name, pair.number) if pair is not None else PublicSide(None, "")
 
 
-def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> BracketMatch:
+def _bracket_box(match: Match, position: int, *, third_place: bool = False, walkover_over: str = "") -> BracketMatch:
     snapshot = match.snapshot
     return BracketMatch(
         match_id=match.pk,
@@ -445,6 +445,7 @@ def _bracket_box(match: Match, position: int, *, third_place: bool = False) -> B
         next_sets_level=_next_sets_level(snapshot) if match.status == MatchStatus.RUNNING else None,
         confirmed=match.ew_pair_id is None or match.status == MatchStatus.CONFIRMED,
         reason=match.result_reason,
+        walkover_over=walkover_over,
     )
 
 
@@ -480,8 +481,15 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
     )
     state = stage_bracket_state_get(stage=stage, statuses=PUBLIC_ROUND_STATUSES)
     by_round: dict[int, list[Match]] = {}
+    walkovers: dict[int, dict[int, int]] = {}  # round number → pair given a walkover → the withdrawn pair
     for match in matches:
         by_round.setdefault(match.round.number, []).append(match)
+        walkovers.setdefault(match.round.number, dict(match.round.draw_settings.walkovers))
+    absent_names = dict(
+        Pair.objects.filter(pk__in={gone for each in walkovers.values() for gone in each.values()}).values_list(
+            "id", "name"
+        )
+    )
     rounds: list[BracketRound] = []
     third: BracketMatch | None = None
     number = 0
@@ -492,7 +500,9 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
         )
         for position, match in enumerate(round_matches, 1):
             is_third = state.third_place_match == (number, str(match.ns_pair_id))
-            box = _bracket_box(match, match.bracket_slot or position, third_place=is_third)
+            absent = walkovers[number].get(match.ns_pair_id or 0) if match.ew_pair_id is None else None
+            walkover_over = absent_names.get(absent, "") if absent is not None else ""
+            box = _bracket_box(match, match.bracket_slot or position, third_place=is_third, walkover_over=walkover_over)
             if is_third:
                 third = box
             else:

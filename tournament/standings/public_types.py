@@ -339,6 +339,8 @@ class BracketMatch:
     winner not yet confirmed is shown as awaiting sign-off (待确认)."""
     reason: str = ""
     """Why the winner won: a forfeit reads as one (弃权), not as its levels."""
+    walkover_over: str = ""
+    """A walkover (不战而胜): the withdrawn pair this one was due to meet (a forfeit win, not a bye)."""
 
     @property
     def awaiting_sign_off(self) -> bool:

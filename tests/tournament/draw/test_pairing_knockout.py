@@ -174,6 +174,7 @@ def test_third_place_match_and_walkovers() -> None:
     assert [(p.ns, p.ew) for p in r2.matches] == [("p2", "p3")]
     (walkover,) = r2.byes
     assert walkover.ns == "p1" and [w.code for w in walkover.warnings] == ["walkover"]
+    assert r2.notes["walkovers"] == {"p1": "p4"}  # a forfeit win over p4, recorded as the other draws do
     winners[(2, 2)] = "p3"
     final = knockout_round(bracket=bracket, winners=winners, withdrawn={"p4"})
     # The semi lost by walkover has no loser to play for third: p2 takes third without a table.

@@ -17,3 +17,4 @@ def test_a_fixed_bracket_gives_the_next_opponent_a_bye() -> None:
     assert [(p.ns, p.ew) for p in semis.matches] == [("p2", "p3")]
     (bye,) = semis.byes
     assert bye.ns == "p1" and not bye.warnings  # a bye, not a walkover: nobody was there to lose
+    assert "walkovers" not in semis.notes
