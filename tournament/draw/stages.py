@@ -322,7 +322,7 @@ def _cut_undecided(stage: Stage, standings: StageStandings, count: int) -> bool:
     return 0 < count < len(rows) and rows[count].shared and rows[count].rank == rows[count - 1].rank
 
 
-def stage_cut_tied(*, stage: Stage, count: int) -> bool:
+def _cut_tied(*, stage: Stage, count: int) -> bool:
     """Whether a full tie straddles the cut at ``count`` (per group in a grouped round robin) when
     lots are left aside: such a cut is decided by the stage's lots (docs/rules.md §5)."""
     return _cut_undecided(stage, stage_ranking_get(stage=stage, lots=False), count)
@@ -334,7 +334,7 @@ def stage_cut_lots_draw(*, stage: Stage, count: int, user: Any, reason: str) -> 
     with lots recorded keeps them (a correction that makes a tie at the cut does not draw again,
     and the re-check, its flag and a redraw all read the same lots). Returns the stage's lots seed
     when the cut is tied, else None."""
-    if not stage_cut_tied(stage=stage, count=count):
+    if not _cut_tied(stage=stage, count=count):
         return None
     return stage_lots_draw(stage=stage, user=user, reason=reason)
 
