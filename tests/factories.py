@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db.models import Max
 
+from scoring.profiles import PROFILES
 from tournament.matches.models import Match, RefereeAssignment, Round, RoundStatus, Stage, StageFormat, Table
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
 from tournament.registration.roles import ORGANISERS_GROUP, REFEREES_GROUP
@@ -41,6 +42,8 @@ class TournamentFactory(factory.django.DjangoModelFactory):
 
     name = factory.Sequence(lambda n: f"第{n}届掼蛋赛")
     rule_profile = "timed-40"
+    # the event's game is its profile's (the one answer to "which game", as the create form makes it)
+    game = factory.LazyAttribute(lambda event: PROFILES[event.rule_profile].game.value)
 
 
 class DepartmentFactory(factory.django.DjangoModelFactory):

@@ -20,16 +20,19 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from scoring.conduct import TableConduct, table_conduct
-from scoring.options import Game, RuleOptions
+from scoring.options import RuleOptions
 from scoring.profiles import PROFILES, options_for
-from tournament import games
+from tournament.games import UnknownGame, game_of
 
 
 class ChosenRules(Protocol):
-    """An event as the organiser set its rules up (``Tournament``): a profile and overrides."""
+    """An event as the organiser set its rules up (``Tournament``): its game, a profile and overrides."""
 
     rule_profile: str
     rule_overrides: dict[str, Any]
+
+    @property
+    def game(self) -> str: ...
 
 
 class StoredRules(Protocol):
@@ -90,16 +93,10 @@ class RuleLine:
     changed: bool
 
 
-def _game(rules: dict[str, Any]) -> Game | None:
-    try:
-        return Game(rules.get("game", Game.GUANDAN.value))
-    except ValueError:
-        return None
-
-
-def rules_lines(*, rules: dict[str, Any], profile: str) -> tuple[RuleLine, ...]:
-    """The options a page shows for stored ``rules`` created from ``profile``: the ones that matter for
-    the game and format, then every other option that differs from the profile."""
+def rules_lines(*, rules: dict[str, Any], profile: str, shown_first: tuple[str, ...]) -> tuple[RuleLine, ...]:
+    """The options a page shows for stored ``rules`` created from ``profile``: ``shown_first`` (the ones
+    that matter for the game, ``GameKind.shown_rules``) as the format has them, then every other option
+    that differs from the profile."""
     defined = PROFILES.get(profile)
     current = defined.to_json() if defined is not None else {}
     points = rules.get("format") == "fixed_deals_points"
@@ -114,13 +111,16 @@ def rules_lines(*, rules: dict[str, Any], profile: str) -> tuple[RuleLine, ...]:
         skipped.add("points_table")
     if rules.get("a_failure_limit") is None:
         skipped.add("a_reset")
-    game = _game(rules)
-    first = games.GAMES[game].shown_rules if game in games.GAMES else ()  # a game without pages: what differs
-    shown = [name for name in first if name in rules and name not in skipped]
+    shown = [name for name in shown_first if name in rules and name not in skipped]
     shown += [name for name in rules if name not in shown and name not in skipped and current.get(name) != rules[name]]
     return tuple(RuleLine(name=name, value=rules[name], changed=current.get(name) != rules[name]) for name in shown)
 
 
 def stage_rules_lines(stage: StoredRules) -> tuple[RuleLine, ...]:
-    """:func:`rules_lines` of a stage's stored rules."""
-    return rules_lines(rules=stage.rules, profile=stage_profile_name(stage))
+    """:func:`rules_lines` of a stage's stored rules, the options of its event's game first (the event's
+    ``game``, the one answer: the ``game`` stored with the rules is read as any other option)."""
+    try:
+        first = game_of(stage.tournament).shown_rules
+    except UnknownGame:  # a game without pages: what differs
+        first = ()
+    return rules_lines(rules=stage.rules, profile=stage_profile_name(stage), shown_first=first)

@@ -17,7 +17,6 @@ from rest_framework.response import Response
 
 from tournament.api.public_serializers import FindQuery
 from tournament.api.public_views import TAG, PublicView
-from tournament.games import game_entry
 from tournament.standings import doudizhu_public as ddz
 from tournament.standings.cache import public_cached
 
@@ -129,12 +128,7 @@ class SeatFoundOut(serializers.Serializer[object]):
 
 class DoudizhuView(PublicView):
     pagination_class = None
-
-    def three_seat_frame(self) -> Any:
-        frame = self.frame()
-        if not game_entry(frame.game).three_seats:
-            raise NotFound()
-        return frame
+    entrants = "players"
 
     def cached(self, key: str, build: Any) -> Any:
         value = public_cached(tournament_id=self.kwargs["tournament_id"], key=f"api:ddz:{key}", build=build)
@@ -150,7 +144,7 @@ class RoundTables(DoudizhuView):
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, round_id: int) -> Response:
-        if self.three_seat_frame().round(round_id) is None:
+        if self.kind_frame().round(round_id) is None:
             raise NotFound()
         tables = self.cached(f"tables:{round_id}", lambda: ddz.round_tables_get(round_id=round_id))
         byes = [{"pair_id": pair_id, "name": name} for pair_id, name in tables.byes]
@@ -164,7 +158,7 @@ class PlayerStandings(DoudizhuView):
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, stage_id: int) -> Response:
-        if self.three_seat_frame().stage(stage_id) is None:
+        if self.kind_frame().stage(stage_id) is None:
             raise NotFound()
         table = self.cached(f"standings:{stage_id}", lambda: ddz.standings_table_get(stage_id=stage_id))
         return Response(PlayerStandingsOut(table).data)
@@ -177,7 +171,7 @@ class PlayerDetail(DoudizhuView):
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, pair_id: int) -> Response:
-        self.three_seat_frame()
+        self.kind_frame()
         view = self.cached(
             f"player:{pair_id}", lambda: ddz.player_page_get(tournament_id=tournament_id, pair_id=pair_id)
         )
@@ -191,7 +185,7 @@ class TableDetail(DoudizhuView):
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, match_id: int) -> Response:
-        self.three_seat_frame()
+        self.kind_frame()
         view = self.cached(
             f"table:{match_id}", lambda: ddz.table_page_get(tournament_id=tournament_id, match_id=match_id)
         )
@@ -206,7 +200,7 @@ class FindSeat(DoudizhuView):
 
     @extend_schema(tags=[TAG], parameters=[FindQuery], responses=SeatFoundOut(many=True))
     def get(self, request: Request, tournament_id: int) -> Response:
-        frame = self.three_seat_frame()
+        frame = self.kind_frame()
         query = FindQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         rounds = [round_.id for round_ in frame.current_rounds]

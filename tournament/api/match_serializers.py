@@ -6,6 +6,8 @@ snapshot, which is the rules core's ``MatchResult.to_json()``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
@@ -15,6 +17,7 @@ from scoring.tractor import Capture, Infraction
 from tournament.api.schema import StrictInput
 from tournament.audit import REASON_MAX
 from tournament.bounds import column_max
+from tournament.matches.fold import match_game
 from tournament.matches.models import AdjustmentKind, Match
 from tournament.matches.selectors import guandan_outcome, match_clock
 from tournament.matches.table_selectors import match_seats, table_snapshot
@@ -343,6 +346,51 @@ class DealOutput(serializers.Serializer[object]):  # a deal, or many
     entered_at = serializers.DateTimeField()
 
 
+def _no_seats(match: Match) -> None:
+    return None
+
+
+def _table_seats(match: Match) -> list[dict[str, Any]]:
+    snapshot = table_snapshot(match)
+    players = match_seats(match)
+    return [
+        {
+            "seat": seat,
+            "pair": {"id": players[seat].pk, "name": players[seat].name} if seat in players else None,
+            "points": snapshot.points_of(seat),
+        }
+        for seat in ("E", "S", "W")
+    ]
+
+
+def _sides_next_deal(match: Match) -> dict[str, Any] | None:
+    if match.is_bye and not match.snapshot.folded:
+        return None
+    next_deal = match.snapshot.next_deal_or_start
+    return next_deal.to_json() if next_deal is not None else None
+
+
+def _table_next_deal(match: Match) -> dict[str, Any] | None:
+    """A three-seat table: only the deal's number (no levels, no declarer)."""
+    number = table_snapshot(match).next_deal
+    return {"number": number} if number is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchShape:
+    """What a match of one entrant kind shows the referee's device beyond the shared fields."""
+
+    seats: Callable[[Match], list[dict[str, Any]] | None]
+    next_deal: Callable[[Match], dict[str, Any] | None]
+
+
+MATCH_SHAPES: dict[str, MatchShape] = {
+    "pairs": MatchShape(seats=_no_seats, next_deal=_sides_next_deal),
+    "players": MatchShape(seats=_table_seats, next_deal=_table_next_deal),
+}
+"""The API's match of each entrant kind (``tournament.games.entrants``), by its key."""
+
+
 class MatchOutput(serializers.Serializer[object]):  # a match, or many
     """A match as the referee's device shows it."""
 
@@ -368,18 +416,7 @@ class MatchOutput(serializers.Serializer[object]):  # a match, or many
     @extend_schema_field(SeatOutput(many=True, allow_null=True))
     def get_seats(self, match: Match) -> list[dict[str, Any]] | None:
         """A three-seat table's players and points (docs/rules.md §10); null for a match of two sides."""
-        if not match.three_seats:
-            return None
-        snapshot = table_snapshot(match)
-        players = match_seats(match)
-        return [
-            {
-                "seat": seat,
-                "pair": {"id": players[seat].pk, "name": players[seat].name} if seat in players else None,
-                "points": snapshot.points_of(seat),
-            }
-            for seat in ("E", "S", "W")
-        ]
+        return MATCH_SHAPES[match_game(match).entrants.key].seats(match)
 
     def get_winner(self, match: Match) -> str | None:
         return match.winner or None
@@ -403,13 +440,7 @@ class MatchOutput(serializers.Serializer[object]):  # a match, or many
 
     @extend_schema_field(NextDealOutput(allow_null=True))
     def get_next_deal(self, match: Match) -> dict[str, Any] | None:
-        if match.three_seats:  # a three-seat table: only the deal's number (no levels, no declarer)
-            number = table_snapshot(match).next_deal
-            return {"number": number} if number is not None else None
-        if match.is_bye and not match.snapshot.folded:
-            return None
-        next_deal = match.snapshot.next_deal_or_start
-        return next_deal.to_json() if next_deal is not None else None
+        return MATCH_SHAPES[match_game(match).entrants.key].next_deal(match)
 
     @extend_schema_field(ClockOutput)
     def get_clock(self, match: Match) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 
 from tournament.api import public_serializers as out
 from tournament.api.schema import StrictPagination, StrictQueryParams
-from tournament.games import game_entry
+from tournament.games import game_kind
 from tournament.registration.models import Tournament, TournamentStatus
 from tournament.standings.public_cache import (
     bracket_cached,
@@ -77,11 +77,15 @@ class PublicView(StrictQueryParams, generics.GenericAPIView[Any]):  # cached val
             raise NotFound()
         return frame
 
-    def sides_frame(self) -> TournamentOverview:
-        """The frame of an event of two sides; a Dou Dizhu event's tables, standings and players are
-        its own endpoints (``doudizhu_public_views``), so these answer 404 for it."""
+    entrants = "pairs"
+    """The entrant kind (``tournament.games.entrants``) whose events the endpoint's :meth:`kind_frame`
+    serves: a Dou Dizhu event's tables, standings and players are its own endpoints
+    (``doudizhu_public_views``), so those of two sides answer 404 for it, and the other way round."""
+
+    def kind_frame(self) -> TournamentOverview:
+        """The frame of an event of the endpoint's entrant kind; another kind's event answers 404."""
         frame = self.frame()
-        if game_entry(frame.game).three_seats:
+        if game_kind(frame.game).entrants.key != self.entrants:
             raise NotFound()
         return frame
 
@@ -141,7 +145,7 @@ class DrawList(PublicListView):
 
     def items(self) -> Any:
         round_id = self.kwargs["round_id"]
-        if self.sides_frame().round(round_id) is None:
+        if self.kind_frame().round(round_id) is None:
             raise NotFound()
         return draw_cached(tournament_id=self.kwargs["tournament_id"], round_id=round_id)
 
@@ -156,7 +160,7 @@ class FindTable(PublicListView):
     def items(self) -> Any:
         query = out.FindQuery(data=self.request.query_params)
         query.is_valid(raise_exception=True)
-        rounds = self.sides_frame().current_rounds
+        rounds = self.kind_frame().current_rounds
         return table_find(tournament_id=self.kwargs["tournament_id"], rounds=rounds, query=query.data["q"])
 
     @extend_schema(tags=[TAG], parameters=[out.FindQuery])
@@ -172,7 +176,7 @@ class StandingsList(PublicListView):
 
     def table(self) -> Any:
         if not hasattr(self, "_table"):
-            stage = self.sides_frame().stage(self.kwargs["stage_id"])
+            stage = self.kind_frame().stage(self.kwargs["stage_id"])
             if stage is None or stage.is_knockout:
                 raise NotFound()
             self._table = standings_cached(tournament_id=self.kwargs["tournament_id"], stage_id=stage.id)
@@ -215,7 +219,7 @@ class MatchDetail(PublicView):
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, match_id: int) -> Response:
-        self.sides_frame()
+        self.kind_frame()
         match = match_cached(tournament_id=tournament_id, match_id=match_id)
         if match is None:
             raise NotFound()
@@ -230,7 +234,7 @@ class PairDetail(PublicView):
 
     @extend_schema(tags=[TAG])
     def get(self, request: Request, tournament_id: int, pair_id: int) -> Response:
-        self.sides_frame()
+        self.kind_frame()
         pair = pair_cached(tournament_id=tournament_id, pair_id=pair_id)
         if pair is None:
             raise NotFound()
@@ -243,7 +247,7 @@ class PairMatchList(PublicListView):
     serializer_class = out.MatchOut
 
     def items(self) -> Any:
-        self.sides_frame()
+        self.kind_frame()
         pair = pair_cached(tournament_id=self.kwargs["tournament_id"], pair_id=self.kwargs["pair_id"])
         if pair is None:
             raise NotFound()

@@ -28,7 +28,7 @@ from tournament.draw.pairing import (
 )
 from tournament.draw.three_seats import points_stage_options
 from tournament.errors import UserError
-from tournament.games import game_entry
+from tournament.games import game_kind
 from tournament.matches.event import stage_event
 from tournament.matches.models import (
     Match,
@@ -107,8 +107,8 @@ def stage_create(
     except ScoringError as error:
         raise UserError.of_fields({"rule_overrides": error.message}) from error
     _check_game(tournament=tournament, rules=rules, rule_profile=rule_profile, rule_overrides=rule_overrides)
-    entry = game_entry(tournament.game)
-    if format not in entry.stage_formats:
+    entry = game_kind(tournament.game)
+    if format not in entry.entrants.stage_formats:
         raise UserError.of_fields(
             {"format": _("A %(game)s event has no stage of this format.") % {"game": entry.label}}
         )

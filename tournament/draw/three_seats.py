@@ -151,7 +151,7 @@ def three_seat_round_write(*, round_: Round, draw: ThreeSeatDraw) -> None:
     numbers = [table.table for table in draw.tables]
     existing = table_ids_ensure(tournament_id=round_.stage.tournament_id, numbers=numbers)
     matches = [
-        Match(round=round_, table_id=existing[table.table], three_seats=True, status=MatchStatus.PENDING)
+        Match(round=round_, table_id=existing[table.table], status=MatchStatus.PENDING)
         for table in draw.tables
     ]
     Match.objects.bulk_create(matches)

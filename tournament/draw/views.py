@@ -7,6 +7,8 @@ organiser's tournament (``organiser_view``): anything else is 404.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -75,8 +77,8 @@ def _warn(request: HttpRequest, warnings: list[DrawWarning]) -> None:
 @organiser_view
 def stage_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     # a three-seat game's stages are points stages (rounds, cuts, a final), not Swiss or knockout
-    form_class = PointsStageForm if tournament.entry.three_seats else StageForm
-    form = form_class(request.POST or None)
+    pages = DRAW_PAGES[tournament.entrants.key]
+    form = pages.stage_form(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             stage = draw_stages.stage_create(tournament=tournament, user=request.user, **form.service_kwargs())
@@ -86,7 +88,8 @@ def stage_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             messages.success(request, _("Stage %(stage)s added.") % {"stage": stage.name})
             return redirect("draw:stage", tournament_id=tournament.pk, stage_id=stage.pk)
     stages = tournament.stages.order_by("order")
-    return render(request, "draw/stage_list.html", {"tournament": tournament, "stages": stages, "form": form})
+    context = {"tournament": tournament, "stages": stages, "form": form, "stage_fields_template": pages.stage_fields}
+    return render(request, "draw/stage_list.html", context)
 
 
 def _stage_page(
@@ -227,8 +230,20 @@ def _round_page(
     flag_form: RoundFlagForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    if tournament.entry.three_seats:
-        return _three_seat_round(request, tournament, round_)
+    return DRAW_PAGES[tournament.entrants.key].round_page(
+        request, tournament, round_, flag_form=flag_form, status=status
+    )
+
+
+def _sides_round(
+    request: HttpRequest,
+    tournament: Tournament,
+    round_: Round,
+    *,
+    flag_form: RoundFlagForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """A round of two sides: its tables in pages, their warnings, swaps and moves while a draft."""
     flag = next(
         (
             item
@@ -297,7 +312,14 @@ def round_flag(request: HttpRequest, tournament: Tournament, round_id: int) -> H
     return _round_page(request, tournament, round_, flag_form=form, status=400)
 
 
-def _three_seat_round(request: HttpRequest, tournament: Tournament, round_: Round) -> HttpResponse:
+def _three_seat_round(
+    request: HttpRequest,
+    tournament: Tournament,
+    round_: Round,
+    *,
+    flag_form: RoundFlagForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
     """A three-seat round (Dou Dizhu): its tables with the seats E/S/W, its byes, publish."""
     draft = round_.status == RoundStatus.DRAFT
     seating = round_seating(round_=round_, referees=True)
@@ -484,13 +506,21 @@ def round_referees(request: HttpRequest, tournament: Tournament, round_id: int) 
 @organiser_view
 def round_sheet(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
     round_ = _round(tournament, round_id)
-    if tournament.entry.three_seats:  # tables of three, seats E/S/W, the wall list by name (Dou Dizhu)
-        seating = round_seating(round_=round_, referees=True)
-        return render(
-            request,
-            "draw/round_sheet_three_seats.html",
-            {"tournament": tournament, "round": round_, "stage": round_.stage, "seating": seating},
-        )
+    return DRAW_PAGES[tournament.entrants.key].round_sheet(request, tournament, round_)
+
+
+def _three_seat_sheet(request: HttpRequest, tournament: Tournament, round_: Round) -> HttpResponse:
+    """Tables of three, seats E/S/W, the wall list by name (Dou Dizhu)."""
+    seating = round_seating(round_=round_, referees=True)
+    return render(
+        request,
+        "draw/round_sheet_three_seats.html",
+        {"tournament": tournament, "round": round_, "stage": round_.stage, "seating": seating},
+    )
+
+
+def _sides_sheet(request: HttpRequest, tournament: Tournament, round_: Round) -> HttpResponse:
+    """The wall sheet of a round of two sides: its tables, the seats by name, a QR code a table."""
     return render(
         request,
         "draw/round_sheet.html",
@@ -503,6 +533,34 @@ def round_sheet(request: HttpRequest, tournament: Tournament, round_id: int) -> 
             "qr_codes": table_qr_codes(request=request, round_=round_, scale=2),
         },
     )
+
+
+@dataclass(frozen=True, slots=True)
+class DrawPages:
+    """The organiser's draw pages of an event of one entrant kind."""
+
+    stage_form: type[StageForm] | type[PointsStageForm]
+    stage_fields: str
+    """The stage form's fields on the stage list (a template)."""
+    round_page: Callable[..., HttpResponse]
+    round_sheet: Callable[[HttpRequest, Tournament, Round], HttpResponse]
+
+
+DRAW_PAGES: dict[str, DrawPages] = {
+    "pairs": DrawPages(
+        stage_form=StageForm,
+        stage_fields="draw/_stage_fields.html",
+        round_page=_sides_round,
+        round_sheet=_sides_sheet,
+    ),
+    "players": DrawPages(
+        stage_form=PointsStageForm,
+        stage_fields="draw/_stage_fields_points.html",
+        round_page=_three_seat_round,
+        round_sheet=_three_seat_sheet,
+    ),
+}
+"""The draw pages of each entrant kind (``tournament.games.entrants``), by its key."""
 
 
 @organiser_view

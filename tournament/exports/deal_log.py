@@ -30,7 +30,7 @@ from scoring.snapshot import DealSnapshot
 from tournament.exports import headers as h
 from tournament.exports.headers import Language
 from tournament.exports.selectors import MatchPlace
-from tournament.games import game_entry
+from tournament.games import GUANDAN, TRACTOR
 from tournament.matches.models import Adjustment, Deal
 from tournament.matches.snapshot_reads import adjustment_effects_get
 from tournament.people import person_name_expression
@@ -257,7 +257,7 @@ def guandan_deals_write(book: Book, context: _Context) -> None:
                 ]
             yield match_id, number, deal_id, [*head, *body, flagged, user, entered_at]
 
-    _write(book, context, h.DEALS, rows(), game_entry("guandan").outcome_text)
+    _write(book, context, h.DEALS, rows(), GUANDAN.outcome_text)
 
 
 _DECLARER_SIDE = {**{side.name: side.name for side in Side}, **{seat.value: seat.side.name for seat in Seat}}
@@ -320,4 +320,4 @@ def tractor_deals_write(book: Book, context: _Context) -> None:
             row = [match_id, place.stage, place.round, place.table, number, *body, flagged, user, entered_at]
             yield match_id, number, deal_id, row
 
-    _write(book, context, h.DEALS_TRACTOR, rows(), game_entry("tractor").outcome_text)
+    _write(book, context, h.DEALS_TRACTOR, rows(), TRACTOR.outcome_text)

@@ -8,7 +8,7 @@ everywhere: slot 1 of the N/S pair sits North, slot 2 South; slot 1 of the E/W p
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -31,7 +31,7 @@ from tournament.exports.xlsx import (
     list_page_setup,
     score_sheet_widths,
 )
-from tournament.games import game_entry
+from tournament.games import entrants_of, game_kind
 from tournament.matches.models import Match, Round
 from tournament.matches.selectors import round_knockout_pairs
 from tournament.rules import rules_for_stage
@@ -134,8 +134,14 @@ def round_draw_sheet_write(
     *, book: Book, round: Round, language: Language, cards: dict[int, PairCard], progress: Any = None
 ) -> StreamedSheet:
     """The round's draw as one sheet of ``book`` (shared by the workbook and the round's own file)."""
-    if game_entry(round.stage.tournament.game).three_seats:  # seats E/S/W, byes after (Dou Dizhu)
-        return three_seat_draw_sheet_write(book=book, round=round, language=language, cards=cards, progress=progress)
+    write = PRINT_PAGES[entrants_of(round.stage.tournament).key].draw_sheet
+    return write(book=book, round=round, language=language, cards=cards, progress=progress)
+
+
+def _sides_draw_sheet_write(
+    *, book: Book, round: Round, language: Language, cards: dict[int, PairCard], progress: Any = None
+) -> StreamedSheet:
+    """A round of two sides: one row per table, N/S and E/W with their departments, byes."""
     pairs = round_knockout_pairs(round_=round)
     if pairs:  # a knockout round by its name: 决赛, 半决赛 …
         name = h.knockout_round_title(pairs, language)
@@ -163,7 +169,7 @@ def round_draw_build(
 
 def score_sheet_columns(options: RuleOptions) -> tuple[h.Column, ...]:
     """The score sheet's grid columns: the game's (``tournament.games``), for the stage's format."""
-    return game_entry(options.game).score_sheet_columns(options)
+    return game_kind(options.game).score_sheet_columns(options)
 
 
 def score_sheet_rows(options: RuleOptions) -> int:
@@ -184,13 +190,26 @@ def score_sheets_build(
 ) -> None:
     """Paper score sheets (.xlsx): one printed page per table (byes have none), each with the
     pairs, the seats and an empty grid for every deal."""
+    build = PRINT_PAGES[entrants_of(round.stage.tournament).key].score_sheets
+    build(round=round, target=target, language=language, progress=progress)
+
+
+def _seats_score_sheets_build(
+    *, round: Round, target: str | os.PathLike[str] | IO[bytes], language: Language, progress: Any = None
+) -> None:
+    """Three players by seat and a deal grid a table (Dou Dizhu)."""
+    columns = score_sheet_columns(rules_for_stage(round.stage))
+    three_seat_score_sheets_build(round=round, target=target, language=language, columns=columns)
+
+
+def _sides_score_sheets_build(
+    *, round: Round, target: str | os.PathLike[str] | IO[bytes], language: Language, progress: Any = None
+) -> None:
+    """A page a table of two sides: the pairs, the seats, the grid and the table's conduct."""
     stage = round.stage
     tournament = stage.tournament
     options = rules_for_stage(stage)
     columns = score_sheet_columns(options)
-    if game_entry(options.game).three_seats:  # three players by seat, a deal grid (Dou Dizhu)
-        three_seat_score_sheets_build(round=round, target=target, language=language, columns=columns)
-        return
     grid_rows = score_sheet_rows(options)
     width = len(columns)
     word = h.word
@@ -269,3 +288,19 @@ def score_sheets_build(
             if progress is not None:
                 progress()
         book.save(target)
+
+
+@dataclass(frozen=True, slots=True)
+class PrintPages:
+    """A round's printed sheets for an event of one entrant kind: its draw sheet and its score sheets."""
+
+    draw_sheet: Callable[..., StreamedSheet]
+    score_sheets: Callable[..., None]
+
+
+PRINT_PAGES: dict[str, PrintPages] = {
+    "pairs": PrintPages(draw_sheet=_sides_draw_sheet_write, score_sheets=_sides_score_sheets_build),
+    "players": PrintPages(draw_sheet=three_seat_draw_sheet_write, score_sheets=_seats_score_sheets_build),
+}
+"""A round's printed sheets of each entrant kind (``tournament.games.entrants``), by its key: two sides,
+or seats E/S/W with the byes after (``three_seat_sheets``)."""

@@ -1,6 +1,6 @@
 """A three-seat round's draw sheet and paper score sheets (Dou Dizhu, docs/rules.md §10), as .xlsx.
 
-``round_sheets`` hands over for a game with three seats (``GameEntry.three_seats``): each table has its
+``round_sheets.PRINT_PAGES`` hands over here for the players' entrant kind: each table has its
 players at E, S and W (the draw's own seats, ``MatchSeat``), byes are listed after the tables, and a score
 sheet has a grid with the game's columns (landlord, bid, bombs, spring, winner, points per seat).
 """

@@ -32,7 +32,7 @@ from tournament.exports.selectors import MatchPlace, PairCard, match_places, pai
 from tournament.exports.workbook_doudizhu import doudizhu_deals_write, doudizhu_standings_write
 from tournament.exports.workbook_flags import flags_sheet_write, stage_flag_notes_write
 from tournament.exports.xlsx import Book, StreamedSheet
-from tournament.games import DOUDIZHU, GUANDAN, TRACTOR, game_entry
+from tournament.games import DOUDIZHU, GUANDAN, TRACTOR, game_kind
 from tournament.matches.correction_selectors import StageFlag, stage_flags_get
 from tournament.matches.models import Adjustment, Deal, Match, Round
 from tournament.matches.snapshot_reads import (
@@ -145,7 +145,7 @@ _TOTAL_COLUMNS = {
 
 def results_columns(game: str) -> tuple[h.Column, ...]:
     """The results sheet's columns for the event's game: its per-side totals only (``match_totals``)."""
-    totals = game_entry(game).match_totals
+    totals = game_kind(game).match_totals
     dropped = {key for total, keys in _TOTAL_COLUMNS.items() if total not in totals for key in keys}
     return tuple(column for column in h.RESULTS if column.key not in dropped)
 
@@ -156,7 +156,7 @@ def _results(book: Book, context: _Context) -> None:
     sheet = _sheet(book, context, h.sheet_name("results", context.language), columns)
     matches = (
         # a three-seat table has no sides: its results are its game's sheet (:data:`DEAL_LOGS`)
-        Match.objects.filter(round__stage__tournament=context.tournament, three_seats=False)
+        Match.objects.filter(round__stage__tournament=context.tournament, ns_pair__isnull=False)
         .annotate(deals_played=deals_played_count())
         .order_by("round__stage__order", "round__number", F("table__number").asc(nulls_last=True), "id")
         .values_list(

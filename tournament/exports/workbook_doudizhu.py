@@ -77,7 +77,7 @@ def doudizhu_deals_write(book: Any, context: Any) -> None:
     missing = MatchPlace("", 0, None)
     tables = _sheet(book, context, _name("tables", context.language), TABLES)
     matches = (
-        Match.objects.filter(round__stage__tournament=tournament, three_seats=True)
+        Match.objects.filter(round__stage__tournament=tournament)
         .order_by("round__stage__order", "round__number", F("table__number").asc(nulls_last=True), "id")
         .values_list("id", "status", "state")
     )

@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournament import labels
-from tournament.games import GameEntry, game_entry
-from tournament.matches.fold import match_rules
+from tournament.games import GameKind
+from tournament.matches.fold import match_game
 from tournament.matches.models import Adjustment, Deal, DealClaim, Match
 from tournament.registration.models import Pair, Player
 
@@ -70,7 +70,7 @@ def _field_label(model: Any, name: str) -> str:
     return str(model._meta.get_field(name).verbose_name)
 
 
-def _value(model: Any, name: str, value: Any, names: dict[str, dict[int, str]], game: GameEntry) -> str:
+def _value(model: Any, name: str, value: Any, names: dict[str, dict[int, str]], game: GameKind) -> str:
     """A stored value as the pages say it: a choice (a status, side, kind) by its model field's label,
     a result's reason by its label, a deal by its game's words, a pair or person by name, a time in
     local time."""
@@ -94,7 +94,7 @@ def _entries(
     fields: Sequence[str],
     subject: Any,
     names: dict[str, dict[int, str]],
-    game: GameEntry,
+    game: GameKind,
 ) -> list[AuditEntry]:
     entries = []
     previous: dict[int, Any] = {}
@@ -155,7 +155,7 @@ def match_audit(*, match: Match) -> list[AuditEntry]:
         "entered_by": players,
         "answered_by": players,
     }
-    game = game_entry(match_rules(match).game)
+    game = match_game(match)
     entries = [
         *_entries(match_rows, Match, _MATCH_FIELDS, lambda row: str(_("Match")), names, game),
         *_entries(

@@ -218,8 +218,8 @@ def round_board(
 
 
 def _row(match: Any, *, now: datetime) -> BoardRow:
-    # a started table with no deal yet is at 2 : 2 (docs/rules.md §1); a three-seat table has no levels
-    levels = None if match.three_seats else match.snapshot.levels_or_start
+    # a started table with no deal yet is at 2 : 2 (docs/rules.md §1); the board's tables have two sides
+    levels = match.snapshot.levels_or_start
     end = match.paused_at or match.finished_at or now
     elapsed = end - match.started_at if match.started_at is not None else None
     return BoardRow(

@@ -52,7 +52,7 @@ class ClearBlock:
 def match_clear_blocks(*, match: Match) -> tuple[ClearBlock, ...]:
     """The open corrections of earlier knockout matches that share a pair with ``match`` (whose
     winner, if it changes, must move into ``match``)."""
-    if match.ew_pair_id is None or match.three_seats or match.round.stage.format != StageFormat.KNOCKOUT:
+    if match.ew_pair_id is None or match.round.stage.format != StageFormat.KNOCKOUT:
         return ()
     pairs = (match.ns_pair_id, match.ew_pair_id)
     rows = (

@@ -2,7 +2,7 @@
 
 The match services write Dou Dizhu deals through the same ``deal_record`` / ``deal_correct`` /
 ``deal_delete`` / ``match_replay`` as the other games (one write path: locks, versions, idempotency keys,
-audit). What differs is the fold, reached through the game's registry entry (``GameEntry.fold``): the
+audit). What differs is the fold, reached through ``fold.FOLDS`` by the players' entrant kind: the
 table's deals are :func:`scoring.doudizhu.replay_table_partial`'s, and its adjustments are late arrivals
 and no-shows of one *seat* (the entrant's :class:`~tournament.matches.models.MatchSeat`), recorded before
 the first deal, and point penalties against a seat after the deals entered (docs/rules.md §7: points off
@@ -100,7 +100,3 @@ def doudizhu_fold(
     applied |= {row.pk for row in adjustments if row.pk not in folded}  # penalties, warnings: nothing to fold
     return TableFold(partial=partial, deals_valid=partial.deals_applied, adjustments_valid=frozenset(applied))
 
-
-def parse_table_deal(*, options: RuleOptions, data: object, number: int) -> DoudizhuDeal:
-    """A deal as entered, parsed once by the write (``invalid_deal`` before anything is written)."""
-    return parse_doudizhu_deal(options=options, data=data, number=number)

@@ -25,8 +25,8 @@ from scoring.match import DealInput, PartialReplay, parse_deal, replay_partial
 from scoring.options import RuleOptions
 from scoring.outcome import MatchResult, Status
 from scoring.seats import Side
-from tournament.games import GameEntry, game_entry
-from tournament.matches.doudizhu_fold import TableFold, doudizhu_fold, parse_table_deal
+from tournament.games import GameKind, game_of
+from tournament.matches.doudizhu_fold import TableFold, doudizhu_fold
 from tournament.matches.errors import MatchRefused, StaleVersion
 from tournament.matches.models import (
     Adjustment,
@@ -48,9 +48,9 @@ def match_rules(match: Match) -> RuleOptions:
     return rules_for_stage(match.round.stage)
 
 
-def match_game(match: Match) -> GameEntry:
-    """The entry of the game ``match`` is played under: its stage's stored rules."""
-    return game_entry(match_rules(match).game)
+def match_game(match: Match) -> GameKind:
+    """The game ``match`` is played at: its event's (``Tournament.game``, the one answer)."""
+    return game_of(match.round.stage.tournament)
 
 
 def _side_of(match: Match, pair_id: int) -> Side:
@@ -121,16 +121,28 @@ def match_fold(
     deal it refuses. ``parsed``: deal number → that deal already parsed by the caller (a write
     parses the deal it was given once, to refuse it first).
     """
-    options = match_rules(match)
-    if match.three_seats:
-        return doudizhu_fold(
-            match=match,
-            options=options,
-            outcomes=outcomes,
-            adjustments=adjustments,
-            time_called_during_deal=time_called_during_deal,
-            parsed=parsed,
-        )
+    fold = FOLDS[match_game(match).entrants.key]
+    return fold(
+        match=match,
+        options=match_rules(match),
+        outcomes=outcomes,
+        adjustments=adjustments,
+        time_called_during_deal=time_called_during_deal,
+        parsed=parsed,
+    )
+
+
+def sides_fold(
+    *,
+    match: Match,
+    options: RuleOptions,
+    outcomes: Sequence[Any],
+    adjustments: Sequence[Adjustment],
+    time_called_during_deal: int | None,
+    parsed: dict[int, Any] | None = None,
+) -> Fold:
+    """A match of two sides folded (no writes): ``scoring.match.replay_partial`` of its deals and
+    adjustments."""
     deals: list[DealInput] = []
     for number, outcome in enumerate(outcomes, 1):
         if parsed and number in parsed:
@@ -155,9 +167,14 @@ def match_fold(
 
 def match_deal_parse(*, match: Match, outcome: Any, number: int) -> DealInput | DoudizhuDeal:
     """The deal as entered, parsed once by a write (its game's refusal before anything is written)."""
-    if match.three_seats:
-        return parse_table_deal(options=match_rules(match), data=outcome, number=number)
-    return parse_deal(options=match_rules(match), data=outcome, number=number)
+    parse = match_game(match).parse_deal
+    parsed: DealInput | DoudizhuDeal = parse(options=match_rules(match), data=outcome, number=number)
+    return parsed
+
+
+FOLDS: dict[str, Callable[..., Fold | TableFold]] = {"pairs": sides_fold, "players": doudizhu_fold}
+"""The fold of a match of each entrant kind (``tournament.games.entrants``), by its key: two sides
+through ``scoring.match``, a three-seat table through ``tournament.matches.doudizhu_fold``."""
 
 
 def _store(match: Match, result: MatchResult | DoudizhuResult) -> None:

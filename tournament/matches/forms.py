@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -250,22 +251,6 @@ class AdjustmentForm(VersionForm):
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.match = match
-        if match.three_seats:  # a player at a seat; late or absent (docs/rules.md §10), nothing else folds
-            self.seats = {row.seat: row.pair for row in match.seats.select_related("pair")}
-            self.fields["side"].label = _("Player")
-            seats = sorted(self.seats.items())
-            choice_field(self, "side").choices = [(seat, f"{seat}: {pair}") for seat, pair in seats]
-            choice_field(self, "kind").choices = [
-                (AdjustmentKind.LATE_ARRIVAL, _("Late arrival")),
-                (AdjustmentKind.FORFEIT, _("No-show (forfeits the round)")),
-                (AdjustmentKind.PENALTY, _("Point penalty")),
-            ]
-            # one form for a seat: a late player's minutes decide what it costs (its band, §10)
-            self.fields["minutes_late"] = forms.IntegerField(
-                label=_("Minutes late"), required=False, min_value=0, max_value=600
-            )
-            del self.fields["absent_player"], self.fields["levels"]
-            return
         choice_field(self, "side").choices = [*_sides(match), (self.BOTH, _("Both pairs (forfeit)"))]
         players: list[tuple[int | str, str]] = [("", "—")]
         for pair in (match.ns_pair, match.ew_pair):
@@ -276,11 +261,6 @@ class AdjustmentForm(VersionForm):
     def clean(self) -> dict[str, Any]:
         super().clean()  # Django's: the cleaned data, kept on the form
         data = self.cleaned_data
-        if self.match.three_seats:  # a point penalty is points off one player (docs/rules.md §7)
-            penalty = data.get("kind") == AdjustmentKind.PENALTY
-            if penalty and not data.get("points"):
-                self.add_error("points", _("Give the points deducted."))
-            data.update(absent_player=None, levels=0, points=(data.get("points") or 0) if penalty else 0)
         if data.get("side") == self.BOTH and data.get("kind") != AdjustmentKind.FORFEIT:
             self.add_error("side", _("Only a forfeit can be against both pairs."))
         return data
@@ -288,11 +268,61 @@ class AdjustmentForm(VersionForm):
     def pair_ids(self) -> list[int]:
         side = self.cleaned_data["side"]
         match = self.match
-        if match.three_seats:
-            return [self.seats[side].pk]
         if side == self.BOTH:
             return [match.ns_pair_id, match.ew_pair_id]  # type: ignore[list-item]
         return [match.ns_pair_id if side == "NS" else match.ew_pair_id]  # type: ignore[list-item]
+
+
+class SeatAdjustmentForm(VersionForm):
+    """A player at a seat of a three-seat table (docs/rules.md §10): late (its minutes decide what it
+    costs, its band), a no-show, or a point penalty (docs/rules.md §7: points off that player)."""
+
+    kind = forms.ChoiceField(
+        label=_("Kind"),
+        choices=[
+            (AdjustmentKind.LATE_ARRIVAL, _("Late arrival")),
+            (AdjustmentKind.FORFEIT, _("No-show (forfeits the round)")),
+            (AdjustmentKind.PENALTY, _("Point penalty")),
+        ],
+    )
+    side = forms.ChoiceField(label=_("Player"))
+    points = forms.IntegerField(label=_("Points deducted"), required=False, min_value=0, max_value=99)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+    minutes_late = forms.IntegerField(label=_("Minutes late"), required=False, min_value=0, max_value=600)
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.match = match
+        self.seats = {row.seat: row.pair for row in match.seats.select_related("pair")}
+        choice_field(self, "side").choices = [(seat, f"{seat}: {pair}") for seat, pair in sorted(self.seats.items())]
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()  # Django's: the cleaned data, kept on the form
+        data = self.cleaned_data
+        penalty = data.get("kind") == AdjustmentKind.PENALTY
+        if penalty and not data.get("points"):
+            self.add_error("points", _("Give the points deducted."))
+        data.update(absent_player=None, levels=0, points=(data.get("points") or 0) if penalty else 0)
+        return data
+
+    def pair_ids(self) -> list[int]:
+        return [self.seats[self.cleaned_data["side"]].pk]
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustmentForms:
+    """The adjustment page's forms of an entrant kind: a late arrival's own form (None: the other form
+    takes it) and the form of the rest."""
+
+    late: type[LateArrivalForm] | None
+    other: type[AdjustmentForm] | type[SeatAdjustmentForm]
+
+
+ADJUSTMENT_FORMS: dict[str, AdjustmentForms] = {
+    "pairs": AdjustmentForms(late=LateArrivalForm, other=AdjustmentForm),
+    "players": AdjustmentForms(late=None, other=SeatAdjustmentForm),
+}
+"""The adjustment forms of each entrant kind (``tournament.games.entrants``), by its key."""
 
 
 class RoundClockForm(forms.Form):

@@ -9,7 +9,7 @@ core, and tribute guidance is ``scoring.tribute.tribute_for``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -29,13 +29,14 @@ from scoring.snapshot import DealSnapshot, MatchSnapshot
 from scoring.time_up import TimeUpNotice
 from scoring.tribute import TributeGuidance, tribute_for
 from tournament.errors import scoring_message
-from tournament.games import GUANDAN, GameEntry, game_entry
+from tournament.games import GUANDAN, GameKind
 from tournament.locale import in_ui_language
 from tournament.matches.access import ACTIVE_ROUND, match_for_user
 from tournament.matches.fold import (
     match_adjustment_rows,
     match_deal_parse,
     match_fold,
+    match_game,
     match_outcomes,
     match_rules,
 )
@@ -142,7 +143,7 @@ class MatchSummary:
     clock: Clock
     points_format: bool = False
     best_of: bool = False
-    game: GameEntry = GUANDAN
+    game: GameKind = GUANDAN
     """The game's entry (``tournament.games``): what the sides' table shows besides the levels."""
 
     @property
@@ -171,8 +172,12 @@ def match_summary(
         flagged = getattr(match, "flagged_count", None)
     if flagged is None:
         flagged = match.deals.filter(flagged=True).count() + match.adjustments.filter(flagged=True).count()
-    if match.three_seats:
-        return table_summary(match=match, clock=match_clock(match=match, now=now), flagged=flagged)
+    game = match_game(match)
+    return SUMMARIES[game.entrants.key](match=match, clock=match_clock(match=match, now=now), flagged=flagged)
+
+
+def sides_summary(*, match: Match, clock: Clock, flagged: int) -> MatchSummary:
+    """A match of two sides as its page shows it: each side's pair, levels, A failures, points, games."""
     snapshot = match.snapshot
     levels = snapshot.levels_or_start
     failures, points, games = snapshot.a_failures, snapshot.points, snapshot.games
@@ -198,11 +203,16 @@ def match_summary(
         next_deal=next_deal,
         deals=len(snapshot.deals),
         flagged=flagged,
-        clock=match_clock(match=match, now=now),
+        clock=clock,
         points_format=points is not None,
         best_of=games is not None,
-        game=game_entry(match_rules(match).game),
+        game=match_game(match),
     )
+
+
+SUMMARIES: dict[str, Callable[..., MatchSummary | TableSummary]] = {"pairs": sides_summary, "players": table_summary}
+"""The match page's summary of a match of each entrant kind (``tournament.games.entrants``), by its key:
+two sides, or a three-seat table's seats and points (``table_selectors``)."""
 
 
 def with_flag_counts(matches: QuerySet[Match]) -> QuerySet[Match]:
@@ -353,7 +363,7 @@ def _tributes(match: Match, order: Sequence[str], result: MatchSnapshot, game: i
     next_deal = result.next_deal
     rules = match_rules(match)
     if (
-        not game_entry(rules.game).pays_tribute
+        not match_game(match).pays_tribute
         or next_deal is None
         or (next_deal.game if next_deal.game is not None else game) != game
     ):
@@ -441,7 +451,7 @@ def correction_preview(
 def next_tribute(*, match: Match) -> tuple[TributeGuidance | None, TributeGuidance | None]:
     """Tribute guidance before the next deal, from the last deal played (docs/rules.md §6)."""
     snapshot = match.snapshot
-    if not snapshot.deals or snapshot.finished or not game_entry(match_rules(match).game).pays_tribute:
+    if not snapshot.deals or snapshot.finished or not match_game(match).pays_tribute:
         return None, None
     last = snapshot.deals[-1]
     return _tributes(match, last.order, snapshot, _game_of(last))

@@ -17,6 +17,7 @@ trust their ``match_id``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -39,6 +40,7 @@ from tournament.matches.fold import (
     match_adjustment_rows,
     match_deal_parse,
     match_fold,
+    match_game,
     match_replay,
     refuse_unless_open,
     user_or_none,
@@ -383,11 +385,21 @@ TRIAL_PK = -1
 """A stand-in id for an adjustment row in the fold that decides whether it may be saved."""
 
 
-def _entrants_of(match: Match) -> set[int | None]:
-    """The entrants playing ``match``: its two pairs, or a three-seat table's players."""
-    if match.three_seats:
-        return set(match.seats.values_list("pair_id", flat=True))
+def _sides_entrants(match: Match) -> set[int | None]:
     return {match.ns_pair_id, match.ew_pair_id}
+
+
+def _seat_entrants(match: Match) -> set[int | None]:
+    return set(match.seats.values_list("pair_id", flat=True))
+
+
+MATCH_ENTRANTS: dict[str, Callable[[Match], set[int | None]]] = {"pairs": _sides_entrants, "players": _seat_entrants}
+"""The entrants playing a match of each entrant kind (``tournament.games.entrants``), by its key: its
+two pairs, or a three-seat table's players."""
+
+
+def _entrants_of(match: Match) -> set[int | None]:
+    return MATCH_ENTRANTS[match_game(match).entrants.key](match)
 
 
 def _adjustment_trial(

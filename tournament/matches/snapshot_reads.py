@@ -21,7 +21,7 @@ its adjustment records to the rows they stand for.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -34,7 +34,7 @@ from scoring.outcome import Reason, Status
 from scoring.seats import Side
 from scoring.snapshot import MatchSnapshot, SidePair
 from scoring.time_up import TimeUpNotice, time_up_notice
-from tournament.matches.fold import match_rules, scoring_adjustments
+from tournament.matches.fold import match_game, match_rules, scoring_adjustments
 from tournament.matches.models import Adjustment, Deal, Match
 
 CHUNK = 5000
@@ -73,9 +73,15 @@ def side_pair(snapshot_value: object) -> tuple[int, int] | None:
 
 def match_deals_played(match: Match) -> int:
     """How many deals of ``match`` were played (the rules core applied them); read from its snapshot."""
-    if match.three_seats:
-        return len(match.table_snapshot.deals)
-    return len(match.snapshot.deals)
+    return DEALS_PLAYED[match_game(match).entrants.key](match)
+
+
+DEALS_PLAYED: dict[str, Callable[[Match], int]] = {
+    "pairs": lambda match: len(match.snapshot.deals),
+    "players": lambda match: len(match.table_snapshot.deals),
+}
+"""The deals played at a match of each entrant kind (``tournament.games.entrants``), by its key: read by
+the model's reader of its snapshot (two sides, or a three-seat table)."""
 
 
 def deals_played_count() -> Coalesce:

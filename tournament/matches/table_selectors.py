@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from scoring.doudizhu_snapshot import TableSnapshot
 from scoring.three_seats import THREE_SEATS
-from tournament.games import GameEntry, game_entry
-from tournament.matches.fold import match_rules
+from tournament.games import GameKind
+from tournament.matches.fold import match_game, match_rules
 from tournament.matches.models import Match, MatchSeat, MatchStatus, RefereeAssignment, Round
 from tournament.registration.models import Pair
 
@@ -45,7 +45,7 @@ class TableSummary:
     deals: int
     flagged: int
     clock: Clock
-    game: GameEntry
+    game: GameKind
     deal_scoring: str
     landlord_by: str
     points_format: bool = True
@@ -102,7 +102,7 @@ def table_summary(*, match: Match, clock: Clock, flagged: int) -> TableSummary:
         deals=len(snapshot.deals),
         flagged=flagged,
         clock=clock,
-        game=game_entry(rules.game),
+        game=match_game(match),
         deal_scoring=rules.deal_scoring.value,
         landlord_by=rules.landlord_by.value,
     )
@@ -155,7 +155,7 @@ def round_seating(*, round_: Round, referees: bool = False) -> RoundSeating:
             "table_id", "referee__username"
         ):
             names[table_id] = user
-    matches = round_.matches.filter(three_seats=True).select_related("table").order_by("table__number", "id")
+    matches = round_.matches.select_related("table").order_by("table__number", "id")
     tables = tuple(
         RoundTable(
             match=match,

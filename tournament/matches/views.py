@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.options import AtTimeUp
 from tournament.errors import USER_ERRORS, UserError, user_error_of
-from tournament.games import GameEntry
+from tournament.games import GameKind
 from tournament.htmx import HtmxHttpRequest
 from tournament.matches import (
     access,
@@ -44,11 +44,13 @@ from tournament.matches import (
 )
 from tournament.matches.fold import match_game
 from tournament.matches.forms import (
+    ADJUSTMENT_FORMS,
     AdjustmentForm,
     DealEntryFields,
     LateArrivalForm,
     ReasonForm,
     RoundClockForm,
+    SeatAdjustmentForm,
     UnlockForm,
     VersionForm,
 )
@@ -66,9 +68,9 @@ def match_for_request(request: HttpRequest, match_id: int, *, reading: bool = Fa
     return clock.match_as_of(access.match_for_user(user=request.user, match_id=match_id, reading=reading))
 
 
-def deal_entry_form(game: GameEntry, data: Any, *, next_deal: dict[str, Any] | None) -> DealEntryFields:
+def deal_entry_form(game: GameKind, data: Any, *, next_deal: dict[str, Any] | None) -> DealEntryFields:
     """The game's deal form, bound when the referee entered a deal to preview (``?order=NE``, or the
-    Tractor fields): :attr:`GameEntry.bound_by` is in the query."""
+    Tractor fields): :attr:`GameKind.bound_by` is in the query."""
     bound = data is not None and game.bound_by in data
     form: DealEntryFields = game.deal_fields(data if bound else None, next_deal=next_deal)
     return form
@@ -143,7 +145,7 @@ def _render_match(
 ) -> HttpResponse:
     match.refresh_from_db()
     context = match_page_context(request, match, entry_form=entry_form, error=error)
-    template = context["game"].match_body_template if request.htmx else "matches/match_detail.html"
+    template = context["game"].entrants.match_body_template if request.htmx else "matches/match_detail.html"
     return render(request, template, context, status=status)
 
 
@@ -202,7 +204,7 @@ def match_detail(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     context = match_page_context(request, match)
     if request.htmx and request.GET.get("panel") == "entry":
         return render(request, "matches/_entry.html", context)
-    template = context["game"].match_body_template if request.htmx else "matches/match_detail.html"
+    template = context["game"].entrants.match_body_template if request.htmx else "matches/match_detail.html"
     return render(request, template, context)
 
 
@@ -424,17 +426,17 @@ def adjustments(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     initial = {"version": match.version}
     # Two forms: a late arrival (one pair, its minutes) and the rest; the one posted is bound. A
     # three-seat table has seats, not pairs: its one form takes a late player too (docs/rules.md §10).
+    kind = match_game(match).entrants
+    forms_of = ADJUSTMENT_FORMS[kind.key]
     late_posted = (
-        not match.three_seats
+        forms_of.late is not None
         and request.method == "POST"
         and request.POST.get("kind") == AdjustmentKind.LATE_ARRIVAL
     )
     data = request.POST if request.method == "POST" else None
-    late_form = (
-        None if match.three_seats else LateArrivalForm(data if late_posted else None, match=match, initial=initial)
-    )
-    other_form = AdjustmentForm(None if late_posted else data, match=match, initial=initial)
-    form: LateArrivalForm | AdjustmentForm = late_form if late_posted and late_form else other_form
+    late_form = forms_of.late(data if late_posted else None, match=match, initial=initial) if forms_of.late else None
+    other_form = forms_of.other(None if late_posted else data, match=match, initial=initial)
+    form: LateArrivalForm | AdjustmentForm | SeatAdjustmentForm = late_form if late_posted and late_form else other_form
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -476,6 +478,7 @@ def adjustments(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match.refresh_from_db()
     context = {
         "match": match,
+        "entrants": kind,
         "form": other_form,
         "late_form": late_form,
         "adjustments": match.adjustments.select_related("pair", "absent_player", "created_by").order_by("created_at"),

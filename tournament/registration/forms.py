@@ -11,7 +11,7 @@ from scoring.options import TimeUpTie
 from scoring.profiles import PROFILE_INFO, PROFILES
 from tournament.bounds import column_max
 from tournament.form_fields import choice_field, date_field
-from tournament.games import game_entry
+from tournament.games import game_kind
 from tournament.labels import profile_title, rule_value
 from tournament.registration.models import EntryMode, Game, Pair, ProvisionalResults
 from tournament.registration.services import PlayerData
@@ -43,7 +43,11 @@ class TournamentForm(forms.Form):
         self.game_chosen = game if game in Game.values else Game.GUANDAN
         self.fields["game"].initial = self.game_chosen
         choice_field(self, "rule_profile").choices = profile_choices(self.game_chosen)
-        self.fields["rule_profile"].initial = game_entry(self.game_chosen).default_profile
+        self.fields["rule_profile"].initial = game_kind(self.game_chosen).default_profile
+
+
+PLAYER_PREFIXES = ("first", "second")
+"""The prefixes of an entrant's players' fields, in order."""
 
 
 class PairForm(forms.Form):
@@ -57,17 +61,22 @@ class PairForm(forms.Form):
     second_phone = forms.CharField(label=_("Player 2 phone"), max_length=32, required=False)
     seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=column_max(Pair, "seed"), required=False)
 
-    def __init__(self, *args: Any, individual: bool = False, **kwargs: Any) -> None:
-        """``individual``: an entrant of one player (Dou Dizhu): only the first player's fields."""
+    def __init__(self, *args: Any, members: int = 2, **kwargs: Any) -> None:
+        """``members``: the players an entrant is made of (``EntrantKind.members``); an entrant of one
+        player (Dou Dizhu) has only the first player's fields, labelled without a number."""
         super().__init__(*args, **kwargs)
-        self.individual = individual
-        if individual:
-            for name in [name for name in self.fields if name.startswith("second_")]:
-                del self.fields[name]
+        self.prefixes = PLAYER_PREFIXES[:members]
+        for name in [name for name in self.fields if name.split("_")[0] in PLAYER_PREFIXES[members:]]:
+            del self.fields[name]
+        if members == 1:
             labels = {"name": _("Name"), "employee_number": _("Employee number"), "department": _("Department")}
             labels["phone"] = _("Phone")
             for key, label in labels.items():
                 self.fields[f"first_{key}"].label = label
+
+    def players(self) -> list[PlayerData]:
+        """The entrant's players, in order."""
+        return [self.player(prefix) for prefix in self.prefixes]
 
     def player(self, prefix: str) -> PlayerData:
         data = self.cleaned_data

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.options import Game as CoreGame
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks
-from tournament.games import GameEntry, game_entry
+from tournament.games import EntrantKind, GameKind, entrants_of, game_of
 
 
 class Game(models.TextChoices):
@@ -143,10 +143,14 @@ class Tournament(models.Model):
         return self.status not in (TournamentStatus.FINISHED, TournamentStatus.ARCHIVED)
 
     @property
-    def entry(self) -> GameEntry:
-        """The event's game as the site runs it (``tournament.games``): its words (pair or player), its
-        pages and sheets."""
-        return game_entry(self.game)
+    def game_kind(self) -> GameKind:
+        """The event's game as the site runs it (``tournament.games``): its pages and sheets."""
+        return game_of(self)
+
+    @property
+    def entrants(self) -> EntrantKind:
+        """Who the event's entrants are (``tournament.games.entrants``): their words (pair or player)."""
+        return entrants_of(self)
 
 
 class Department(models.Model):
@@ -208,8 +212,9 @@ class PairStatus(models.TextChoices):
 
 
 class Pair(models.Model):
-    """An entrant: a partnership (对) of two players, or — in an individual event (Dou Dizhu, whose game
-    entry says ``individual``) — one player (选手) with a single member at slot 1 (docs/doudizhu.md).
+    """An entrant: a partnership (对) of two players, or — where the game's entrant kind is a player
+    (Dou Dizhu, ``tournament.games.entrants.PLAYERS``) — one player (选手) with a single member at slot 1
+    (docs/doudizhu.md).
     ``name`` is the players' names, kept by the services for fast lists."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairs")

@@ -22,6 +22,7 @@ import time
 import zipfile
 import zlib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -33,7 +34,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 from simple_history.utils import bulk_create_with_history
 
 from tournament.errors import UserError
-from tournament.games import game_entry
+from tournament.games import entrants_of
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
 from tournament.registration.services import PlayerData, pair_numbers_take, registration_open_check
@@ -115,13 +116,13 @@ class _Row:
     pass and a partner naming it is not told it is "not in the file"."""
 
 
-def roster_template(*, individual: bool = False) -> bytes:
-    """The empty template (.xlsx) with Chinese headers and one example pair (``individual``: no partner
-    column and two example players, for an event of individuals)."""
+def roster_template(*, kind: str = "pairs") -> bytes:
+    """The empty template (.xlsx) of an entrant kind's roster (:data:`ROSTERS`) with Chinese headers:
+    one example pair, or two example players without a partner column."""
     workbook = Workbook()
     sheet = workbook.active
     sheet.title = "参赛名单"
-    keys = [key for key in COLUMNS if not (individual and key == "partner")]
+    keys = ROSTERS[kind].columns
     sheet.append([COLUMNS[key][0] for key in keys])
     for row in (["张伟", "1001", "财务部", "1002", "13800000001"], ["李娜", "1002", "财务部", "1001", ""]):
         sheet.append([value for key, value in zip(COLUMNS, row, strict=True) if key in keys])
@@ -133,14 +134,13 @@ def roster_template(*, individual: bool = False) -> bytes:
     return buffer.getvalue()
 
 
-def _header_map(header: tuple[Any, ...], *, individual: bool = False) -> tuple[dict[str, int], list[RowError]]:
+def _header_map(header: tuple[Any, ...], *, required: tuple[str, ...]) -> tuple[dict[str, int], list[RowError]]:
     lookup = {alias.lower(): key for key, aliases in COLUMNS.items() for alias in aliases}
     positions: dict[str, int] = {}
     for index, cell in enumerate(header):
         key = lookup.get(clean_text(cell).lower())
         if key and key not in positions:
             positions[key] = index
-    required = [key for key in REQUIRED_COLUMNS if not (individual and key == "partner")]
     missing = [COLUMNS[key][0] for key in required if key not in positions]
     if missing:
         return positions, [
@@ -149,7 +149,7 @@ def _header_map(header: tuple[Any, ...], *, individual: bool = False) -> tuple[d
     return positions, []
 
 
-def _read_rows(file: IO[bytes], *, individual: bool = False) -> list[_Row]:
+def _read_rows(file: IO[bytes], *, required: tuple[str, ...]) -> list[_Row]:
     _check_size(file)
     try:
         workbook = load_workbook(file, read_only=True, data_only=False)
@@ -158,7 +158,7 @@ def _read_rows(file: IO[bytes], *, individual: bool = False) -> list[_Row]:
     except (InvalidFileException, *_UNREADABLE) as exc:
         raise _refused(_("The file is not an Excel workbook (.xlsx).")) from exc
     try:
-        return _sheet_rows(workbook.worksheets[0], individual=individual)
+        return _sheet_rows(workbook.worksheets[0], required=required)
     except _UNREADABLE as exc:
         raise _refused(_("The workbook is damaged: its sheet cannot be read.")) from exc
     finally:
@@ -179,7 +179,7 @@ def _formula(value: Any) -> bool:
     return bool(text) and (text[0] in "=@" or (text[0] in "+-" and not _PLAIN_NUMBER.fullmatch(text)))
 
 
-def _sheet_rows(sheet: Any, *, individual: bool = False) -> list[_Row]:
+def _sheet_rows(sheet: Any, *, required: tuple[str, ...]) -> list[_Row]:
     """The sheet's players, read within the row, column and time bounds."""
     max_rows = settings.ROSTER_IMPORT_MAX_ROWS
     deadline = time.monotonic() + settings.ROSTER_IMPORT_MAX_SECONDS
@@ -187,7 +187,7 @@ def _sheet_rows(sheet: Any, *, individual: bool = False) -> list[_Row]:
     header = next(rows, None)
     if header is None or all(cell is None for cell in header):
         raise RosterImportError([RowError(None, _("The sheet is empty."))])
-    positions, errors = _header_map(header, individual=individual)
+    positions, errors = _header_map(header, required=required)
     if errors:
         raise RosterImportError(errors)
     parsed: list[_Row] = []
@@ -221,10 +221,10 @@ def _sheet_rows(sheet: Any, *, individual: bool = False) -> list[_Row]:
     return parsed
 
 
-def _validate(rows: list[_Row], *, existing: set[str], individual: bool = False) -> list[RowError]:
+def _validate(rows: list[_Row], *, existing: set[str], roster: Roster) -> list[RowError]:
     """Every problem of the rows, each once with its Excel row number: a formula row's problem is its
-    formula, so what that cell would have said (e.g. "name is required") is not reported again. In an
-    individual event (Dou Dizhu) each row is an entrant: a partner cell is refused rather than dropped."""
+    formula, so what that cell would have said (e.g. "name is required") is not reported again; then
+    the partner cell, as the entrant kind's roster reads it (``roster.partner_errors``)."""
     errors: list[RowError] = []
     counts = Counter(row.player.employee_number for row in rows if row.player.employee_number)
     by_number = {row.player.employee_number: row for row in rows if row.player.employee_number}
@@ -257,51 +257,61 @@ def _validate(rows: list[_Row], *, existing: set[str], individual: bool = False)
                 )
             )
         claimants = [other for other in claimed_by.get(number, []) if other is not row]
-        if individual:
-            if row.partner:
-                errors.append(
-                    RowError(row.number, _("Players enter alone in this event: leave the partner column empty."))
-                )
-            continue
-        if row.partner == number:
-            errors.append(RowError(row.number, _("A player cannot be their own partner (a pair of one).")))
-        elif row.partner:
-            partner = by_number.get(row.partner)
-            if partner is None:
-                errors.append(
-                    RowError(
-                        row.number, _("Partner %(number)s is not in the file.") % {"number": row.partner}
-                    )
-                )
-            elif partner.partner and partner.partner != number:
-                errors.append(
-                    RowError(
-                        row.number,
-                        _(
-                            "Partner %(partner)s is paired with %(other)s in row %(row)d; "
-                            "a player can be in only one pair."
-                        )
-                        % {"partner": row.partner, "other": partner.partner, "row": partner.number},
-                    )
-                )
-        elif not claimants and "partner" not in row.formulas:
-            errors.append(RowError(row.number, _("No partner: a pair needs two players (a pair of one).")))
-        # With a partner of its own, each other row naming it is told so on its row ("is paired with").
-        if len(claimants) > 1 and not row.partner:
-            rows_text = ", ".join(str(other.number) for other in claimants)
-            errors.append(
-                RowError(
-                    row.number,
-                    _("Named as partner in several rows (%(rows)s); a player can be in only one pair.")
-                    % {"rows": rows_text},
-                )
-            )
+        errors += roster.partner_errors(row, claimants, by_number)
     return sorted(errors, key=lambda error: error.row or 0)
 
 
-def _pairs_of(rows: list[_Row]) -> list[tuple[_Row, _Row]]:
+def _alone_errors(row: _Row, claimants: list[_Row], by_number: dict[str, _Row]) -> list[RowError]:
+    """A player entering alone (Dou Dizhu): a partner cell is refused rather than dropped."""
+    if row.partner:
+        return [RowError(row.number, _("Players enter alone in this event: leave the partner column empty."))]
+    return []
+
+
+def _partner_errors(row: _Row, claimants: list[_Row], by_number: dict[str, _Row]) -> list[RowError]:
+    """A pair's row: its partner is in the file, names it back (or leaves the cell empty), and is no
+    one else's."""
+    errors: list[RowError] = []
+    number = row.player.employee_number
+    if row.partner == number:
+        errors.append(RowError(row.number, _("A player cannot be their own partner (a pair of one).")))
+    elif row.partner:
+        partner = by_number.get(row.partner)
+        if partner is None:
+            errors.append(
+                RowError(
+                    row.number, _("Partner %(number)s is not in the file.") % {"number": row.partner}
+                )
+            )
+        elif partner.partner and partner.partner != number:
+            errors.append(
+                RowError(
+                    row.number,
+                    _(
+                        "Partner %(partner)s is paired with %(other)s in row %(row)d; "
+                        "a player can be in only one pair."
+                    )
+                    % {"partner": row.partner, "other": partner.partner, "row": partner.number},
+                )
+            )
+    elif not claimants and "partner" not in row.formulas:
+        errors.append(RowError(row.number, _("No partner: a pair needs two players (a pair of one).")))
+    # With a partner of its own, each other row naming it is told so on its row ("is paired with").
+    if len(claimants) > 1 and not row.partner:
+        rows_text = ", ".join(str(other.number) for other in claimants)
+        errors.append(
+            RowError(
+                row.number,
+                _("Named as partner in several rows (%(rows)s); a player can be in only one pair.")
+                % {"rows": rows_text},
+            )
+        )
+    return errors
+
+
+def _pairs_of(rows: list[_Row]) -> list[tuple[_Row, ...]]:
     by_number = {row.player.employee_number: row for row in rows}
-    pairs: list[tuple[_Row, _Row]] = []
+    pairs: list[tuple[_Row, ...]] = []
     seen: set[str] = set()
     for row in rows:
         number = row.player.employee_number
@@ -313,18 +323,47 @@ def _pairs_of(rows: list[_Row]) -> list[tuple[_Row, _Row]]:
     return pairs
 
 
+def _alone(rows: list[_Row]) -> list[tuple[_Row, ...]]:
+    return [(row,) for row in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """How a roster of one entrant kind reads: its columns, the ones it needs, what its partner cell
+    may hold, and how its rows make entrants."""
+
+    columns: tuple[str, ...]
+    required: tuple[str, ...]
+    partner_errors: Callable[[_Row, list[_Row], dict[str, _Row]], list[RowError]]
+    entrants: Callable[[list[_Row]], list[tuple[_Row, ...]]]
+
+
+ROSTERS: dict[str, Roster] = {
+    "pairs": Roster(
+        columns=tuple(COLUMNS), required=REQUIRED_COLUMNS, partner_errors=_partner_errors, entrants=_pairs_of
+    ),
+    "players": Roster(
+        columns=tuple(key for key in COLUMNS if key != "partner"),
+        required=tuple(key for key in REQUIRED_COLUMNS if key != "partner"),
+        partner_errors=_alone_errors,
+        entrants=_alone,
+    ),
+}
+"""The roster of each entrant kind (``tournament.games.entrants``), by its key."""
+
+
 @event_write("tournament", of=tournament_event)
 def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) -> RosterImportResult:
     """Import a roster workbook into ``tournament``: all rows or none (RosterImportError)."""
     registration_open_check(tournament=tournament)
-    individual = game_entry(tournament.game).individual
-    rows = _read_rows(file, individual=individual)
+    roster = ROSTERS[entrants_of(tournament).key]
+    rows = _read_rows(file, required=roster.required)
     existing = set(
         Player.objects.filter(tournament=tournament)
         .exclude(employee_number="")
         .values_list("employee_number", flat=True)
     )
-    errors = _validate(rows, existing=existing, individual=individual)
+    errors = _validate(rows, existing=existing, roster=roster)
     if errors:
         raise RosterImportError(errors)
 
@@ -342,7 +381,7 @@ def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) 
             default_user=history_user,
         ):
             departments[department.name] = department
-        pairs: list[tuple[_Row, _Row | None]] = [(row, None) for row in rows] if individual else list(_pairs_of(rows))
+        pairs = roster.entrants(rows)
         players = {
             row.player.employee_number: Player(
                 tournament=tournament,
@@ -359,15 +398,16 @@ def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) 
             Pair(
                 tournament=tournament,
                 number=number,
-                name=entrant_name([row.player.name for row in (first, second) if row]),
+                name=entrant_name([row.player.name for row in entrant]),
             )
-            for number, (first, second) in enumerate(pairs, start=first_number)
+            for number, entrant in enumerate(pairs, start=first_number)
         ]
         pair_objects = bulk_create_with_history(pair_objects, Pair, default_user=history_user)
         members = []
-        for pair, (first, second) in zip(pair_objects, pairs, strict=True):
-            members.append(PairMember(pair=pair, player=players[first.player.employee_number], slot=1))
-            if second is not None:  # an individual event's entrant is one player (docs/doudizhu.md)
-                members.append(PairMember(pair=pair, player=players[second.player.employee_number], slot=2))
+        for pair, entrant in zip(pair_objects, pairs, strict=True):
+            members += [
+                PairMember(pair=pair, player=players[row.player.employee_number], slot=slot)
+                for slot, row in enumerate(entrant, start=1)
+            ]
         bulk_create_with_history(members, PairMember, default_user=history_user)
     return RosterImportResult(players=len(players), pairs=len(pairs), departments=new_names)

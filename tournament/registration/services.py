@@ -7,7 +7,7 @@ input (nothing written), and writes atomically.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ from scoring.errors import ScoringError
 from scoring.profiles import options_for
 from tournament.bounds import text_max
 from tournament.errors import UserError, scoring_message
-from tournament.games import game_entry
+from tournament.games import entrants_of
 from tournament.registration.lifecycle import event_write, owned_event, tournament_event
 from tournament.registration.models import (
     Department,
@@ -206,12 +206,13 @@ def _pair_name(players: list[Player]) -> str:
     return entrant_name([player.name for player in players])
 
 
-def _individual(tournament: Tournament) -> bool:
-    return game_entry(tournament.game).individual
+def _members(tournament: Tournament) -> int:
+    """The players an entrant of the event is made of (its game's entrant kind)."""
+    return entrants_of(tournament).members
 
 
 def _refuse_pairs_in_individual_event(tournament: Tournament) -> None:
-    if _individual(tournament):
+    if _members(tournament) != 2:
         raise UserError.of_fields({"players": _("Players enter alone in this event, not as pairs.")})
 
 
@@ -266,7 +267,7 @@ def pair_create(*, tournament: Tournament, players: list[Player], seed: int | No
 def player_enter(*, tournament: Tournament, player: PlayerData, seed: int | None = None) -> Pair:
     """Register one new player as an entrant of an individual event (Dou Dizhu, docs/rules.md §10): a
     :class:`Pair` with a single member at slot 1 (docs/doudizhu.md). Refused in a pairs event."""
-    if not _individual(tournament):
+    if _members(tournament) != 1:
         raise UserError.of_fields({"first_name": _("This event is played in pairs: enter two players.")})
     if seed is not None and Pair.objects.filter(tournament=tournament, seed=seed).exists():
         raise UserError.of_fields({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
@@ -313,6 +314,43 @@ def pair_update(*, pair: Pair, first: PlayerData, second: PlayerData, seed: int 
         pair.seed = seed
         pair.save(update_fields=["name", "seed"])
     return pair
+
+
+def _pair_enter(*, tournament: Tournament, players: list[PlayerData], seed: int | None) -> Pair:
+    first, second = players
+    return pair_register(tournament=tournament, first=first, second=second, seed=seed)
+
+
+def _pair_edit(*, pair: Pair, players: list[PlayerData], seed: int | None) -> Pair:
+    first, second = players
+    return pair_update(pair=pair, first=first, second=second, seed=seed)
+
+
+def _player_enter(*, tournament: Tournament, players: list[PlayerData], seed: int | None) -> Pair:
+    (player,) = players
+    return player_enter(tournament=tournament, player=player, seed=seed)
+
+
+def _player_edit(*, pair: Pair, players: list[PlayerData], seed: int | None) -> Pair:
+    (player,) = players
+    return player_entry_update(pair=pair, player=player, seed=seed)
+
+
+@dataclass(frozen=True, slots=True)
+class Registrar:
+    """How the desk enters and edits an entrant of one kind from its players' fields, in order."""
+
+    enter: Callable[..., Pair]
+    """``(tournament=, players=, seed=)``: a new entrant."""
+    edit: Callable[..., Pair]
+    """``(pair=, players=, seed=)``: an entrant's players and seed edited."""
+
+
+REGISTRARS: dict[str, Registrar] = {
+    "pairs": Registrar(enter=_pair_enter, edit=_pair_edit),
+    "players": Registrar(enter=_player_enter, edit=_player_edit),
+}
+"""The desk's writes of each entrant kind (``tournament.games.entrants``), by its key."""
 
 
 @event_write("pair", of=owned_event)

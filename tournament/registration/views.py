@@ -21,7 +21,7 @@ from tournament.htmx import HtmxHttpRequest
 from tournament.matches.models import Round, RoundStatus
 from tournament.parsing import int_or_none
 from tournament.registration import services
-from tournament.registration.forms import DepartmentForm, PairForm, RosterImportForm, TournamentForm
+from tournament.registration.forms import PLAYER_PREFIXES, DepartmentForm, PairForm, RosterImportForm, TournamentForm
 from tournament.registration.models import Department, Game, Pair, PairStatus, Tournament, TournamentStatus
 from tournament.registration.roles import (
     organiser_view,
@@ -29,7 +29,7 @@ from tournament.registration.roles import (
     user_can_create_tournaments,
     user_organises,
 )
-from tournament.registration.roster import RosterImportError, roster_import, roster_template
+from tournament.registration.roster import ROSTERS, RosterImportError, roster_import, roster_template
 from tournament.registration.selectors import (
     PAIR_PAGE_SIZE,
     checkin_counts,
@@ -92,6 +92,8 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         {
             "tournament": tournament,
             "counts": counts,
+            "counts_text": tournament.entrants.words["registered_counts"]
+            % {"total": counts["total"], "checked": counts["checked_in"]},
             "is_organiser": is_organiser,
             "rounds": rounds,
             "public_html": public_overview_html(tournament_id=tournament.pk),
@@ -120,26 +122,17 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 @organiser_view
 def pair_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    individual = tournament.entry.individual
-    form = PairForm(request.POST or None, individual=individual)
+    kind = tournament.entrants
+    form = PairForm(request.POST or None, members=kind.members)
     if request.method == "POST" and form.is_valid():
         try:
-            if individual:  # one player an entrant (Dou Dizhu)
-                pair = services.player_enter(
-                    tournament=tournament, player=form.player("first"), seed=form.cleaned_data["seed"]
-                )
-            else:
-                pair = services.pair_register(
-                    tournament=tournament,
-                    first=form.player("first"),
-                    second=form.player("second"),
-                    seed=form.cleaned_data["seed"],
-                )
+            pair = services.REGISTRARS[kind.key].enter(
+                tournament=tournament, players=form.players(), seed=form.cleaned_data["seed"]
+            )
         except UserError as error:
             user_error_on_form(form, error)
         else:
-            registered = _("Player %(pair)s registered.") if individual else _("Pair %(pair)s registered.")
-            messages.success(request, registered % {"pair": pair.name})
+            messages.success(request, str(kind.words["registered"]) % {"pair": pair.name})
             # the form stays open for the next pair (a roster typed in at the desk)
             return redirect(reverse("registration:pairs", args=[tournament.pk]) + "?add=1")
     query = request.GET.get("q", "")[:60]
@@ -149,6 +142,7 @@ def pair_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "tournament": tournament,
         "pairs": page,
         "page": page,
+        "count_text": kind.words["counted"] % {"counter": page.paginator.count},
         "query": query.strip(),
         "page_query": urlencode({"q": query.strip()}) if query.strip() else "",
         "form": form,
@@ -162,8 +156,8 @@ def pair_edit(request: HttpRequest, tournament: Tournament, pair_id: int) -> Htt
     pair = get_object_or_404(Pair.objects.filter(tournament=tournament), pk=pair_id)
     members = [member.player for member in pair.members.select_related("player__department").order_by("slot")]
     initial: dict[str, Any] = {"seed": pair.seed}
-    individual = tournament.entry.individual
-    for prefix, player in zip(("first", "second"), members, strict=not individual):
+    kind = tournament.entrants
+    for prefix, player in zip(PLAYER_PREFIXES[: kind.members], members, strict=True):
         initial.update(
             {
                 f"{prefix}_name": player.name,
@@ -172,18 +166,12 @@ def pair_edit(request: HttpRequest, tournament: Tournament, pair_id: int) -> Htt
                 f"{prefix}_phone": player.phone,
             }
         )
-    form = PairForm(request.POST or None, initial=initial, individual=individual)
+    form = PairForm(request.POST or None, initial=initial, members=kind.members)
     if request.method == "POST" and form.is_valid():
         try:
-            if individual:
-                services.player_entry_update(pair=pair, player=form.player("first"), seed=form.cleaned_data["seed"])
-            else:
-                services.pair_update(
-                    pair=pair,
-                    first=form.player("first"),
-                    second=form.player("second"),
-                    seed=form.cleaned_data["seed"],
-                )
+            pair = services.REGISTRARS[kind.key].edit(
+                pair=pair, players=form.players(), seed=form.cleaned_data["seed"]
+            )
         except UserError as error:
             user_error_on_form(form, error)
         else:
@@ -278,14 +266,8 @@ def roster_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except UserError as error:  # the event itself refuses (finished, archived): nothing was read
             messages.error(request, error.message)
         else:
-            if tournament.entry.individual:
-                done = _("Imported %(players)d players.") % {"players": result.players}
-            else:
-                done = _("Imported %(players)d players in %(pairs)d pairs.") % {
-                    "players": result.players,
-                    "pairs": result.pairs,
-                }
-            messages.success(request, done)
+            done = tournament.entrants.words["imported"]
+            messages.success(request, str(done) % {"players": result.players, "pairs": result.pairs})
             return redirect("registration:pairs", tournament_id=tournament.pk)
     return render(
         request, "registration/roster_import.html", {"tournament": tournament, "form": form, "errors": errors}
@@ -293,9 +275,9 @@ def roster_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 def roster_template_download(request: HttpRequest) -> HttpResponse:
-    individual = request.GET.get("individual") == "1"  # Dou Dizhu: one row an entrant, no partner column
+    kind = request.GET.get("kind", "pairs")  # an entrant kind's key (Dou Dizhu: "players", no partner column)
     response = HttpResponse(
-        roster_template(individual=individual),
+        roster_template(kind=kind if kind in ROSTERS else "pairs"),
         content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     )
     response["Content-Disposition"] = 'attachment; filename="roster-template.xlsx"'

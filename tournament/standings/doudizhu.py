@@ -55,7 +55,7 @@ def _player_rounds(stage: Stage, options: RuleOptions) -> tuple[dict[int, list[P
             seats[match_id][seat] = str(pair_id)
     for number in numbers.values():
         complete.setdefault(number, True)
-    for match_id, round_id, status, state in Match.objects.filter(round__stage=stage, three_seats=True).values_list(
+    for match_id, round_id, status, state in Match.objects.filter(round__stage=stage).values_list(
         "pk", "round_id", "status", "state"
     ):
         number = numbers[round_id]

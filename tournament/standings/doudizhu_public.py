@@ -2,7 +2,7 @@
 letter), each round's tables of three, the standings with points, tie-breaks and who was cut, a player's
 page with every deal, the final.
 
-``tournament.standings.views`` comes here when the event's game has three seats (``GameEntry.three_seats``).
+``tournament.standings.views.PUBLIC_PAGES`` comes here for the players' entrant kind (three-seat tables).
 The pages are the same live, cached fragments as the other games' (``views._live_page``): each value is
 built once per tournament version (``public_cached``) and polled with ``v=<version>``. Ranks come from the
 one ranking (``stage_ranking_get``), the tables from ``table_selectors.round_seating``, points from the
@@ -22,7 +22,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from tournament.games import game_entry
+from tournament.games import game_kind
 from tournament.matches.models import Deal, Match, MatchSeat, Round, RoundStatus, Stage
 from tournament.matches.table_selectors import round_seating
 from tournament.registration.models import Pair, Player
@@ -171,7 +171,7 @@ def player_page_get(*, tournament_id: int, pair_id: int) -> PlayerPage | None:
         return None
     member = pair.members.select_related("player__department").first()
     department = member.player.department.name if member and member.player.department else ""
-    entry = game_entry(pair.tournament.game)
+    entry = game_kind(pair.tournament.game)
     ranks = []
     for stage in Stage.objects.filter(tournament_id=tournament_id, rounds__isnull=False).distinct().order_by("order"):
         table = standings_table_get(stage_id=stage.pk)
@@ -414,14 +414,14 @@ class TablePage:
 
 def table_page_get(*, tournament_id: int, match_id: int) -> TablePage | None:
     match = (
-        Match.objects.filter(pk=match_id, three_seats=True, round__stage__tournament_id=tournament_id)
+        Match.objects.filter(pk=match_id, ns_pair__isnull=True, round__stage__tournament_id=tournament_id)
         .filter(round__status__in=PUBLIC_ROUNDS)
         .select_related("round__stage", "table", "round__stage__tournament")
         .first()
     )
     if match is None:
         return None
-    entry = game_entry(match.round.stage.tournament.game)
+    entry = game_kind(match.round.stage.tournament.game)
     snapshot = match.table_snapshot
     seats = tuple(
         SeatLine(row.seat, row.pair_id, row.pair.name, snapshot.points_of(row.seat))

@@ -106,7 +106,7 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
     """The stage's counted results as the rules core's records (entrants are pair ids as text)."""
     records: list[MatchRecord] = []
     walkovers = _walkovers(stage)
-    matches = _counted(stage).filter(three_seats=False)
+    matches = _counted(stage).filter(ns_pair__isnull=False)
     # Only the snapshot's result keys: its deal list is most of its size, and a 5,000-pair stage
     # has thousands of matches (docs/design.md, numbers).
     for round_number, ns, ew, *values in matches.values_list(

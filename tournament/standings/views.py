@@ -21,6 +21,7 @@ works as a plain page.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Paginator
@@ -34,7 +35,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from tournament.games import game_entry
+from tournament.games import game_kind
 from tournament.parsing import int_or_none
 from tournament.standings import doudizhu_public
 from tournament.standings.cache import UNREAD, public_cached, public_version_depends, public_versions_get
@@ -180,8 +181,12 @@ def draw(request: PublicHttpRequest, tournament_id: int, round_id: int | None = 
         round_ = overview.round(round_id)
         if round_ is None:
             raise Http404
-    if game_entry(overview.game).three_seats:  # tables of three: its own page (Dou Dizhu)
-        return doudizhu_public.draw_page(request, overview=overview, round_=round_, live_page=_live_page)
+    return _pages(overview).draw(request, overview=overview, round_=round_, frame=frame)
+
+
+def _sides_draw(request: PublicHttpRequest, *, overview: TournamentOverview, round_: Any, frame: str) -> HttpResponse:
+    """The draw of a round of two sides: table, pairs, area, live state, in pages."""
+    tournament_id = overview.id
     page = _int_param(request, "page", 1, 1, 10_000)
     rows: tuple[Any, ...] = ()
     version = frame
@@ -212,22 +217,29 @@ def draw(request: PublicHttpRequest, tournament_id: int, round_id: int | None = 
     )
 
 
+def _sides_find(request: PublicHttpRequest, *, overview: TournamentOverview, query: str) -> str:
+    """A table and a side for each player found in the current rounds."""
+    response_cacheable()  # the seats at the seating version (player_find says when it read more)
+    results = player_find(
+        tournament_id=overview.id,
+        rounds=overview.current_rounds,
+        query=query,
+        version=request.seating_version,
+    )
+    return find_results_html(overview=overview, query=query, seats=results)
+
+
+def _seats_find(request: PublicHttpRequest, *, overview: TournamentOverview, query: str) -> str:
+    """A table and a seat letter for each player found (Dou Dizhu)."""
+    return doudizhu_public.find_html(overview=overview, query=query)
+
+
 @require_safe
 def find(request: PublicHttpRequest, tournament_id: int) -> HttpResponse:
     """Find my table: part of a name or a whole employee number → table and seat, at once."""
     overview = _overview(request, tournament_id, live=False)
     query = normalise_query(request.GET.get("q", ""))
-    if game_entry(overview.game).three_seats:  # a table and a seat letter (Dou Dizhu)
-        html = doudizhu_public.find_html(overview=overview, query=query)
-    else:
-        response_cacheable()  # the seats at the seating version (player_find says when it read more)
-        results = player_find(
-            tournament_id=tournament_id,
-            rounds=overview.current_rounds,
-            query=query,
-            version=request.seating_version,
-        )
-        html = find_results_html(overview=overview, query=query, seats=results)
+    html = _pages(overview).find(request, overview=overview, query=query)
     if request.htmx:
         response = HttpResponse(html)
     else:
@@ -269,10 +281,15 @@ def standings(request: PublicHttpRequest, tournament_id: int, stage_id: int | No
     stage = overview.stage(stage_id)
     if stage is None or stage.is_knockout:
         raise Http404
-    if game_entry(overview.game).three_seats:  # points, tie-breaks and cuts (Dou Dizhu)
-        return doudizhu_public.standings_page(
-            request, overview=overview, stage=stage, live_page=_live_page, marker=markers[standings_key(stage_id)]
-        )
+    marker = markers[standings_key(stage_id)]
+    return _pages(overview).standings(request, overview=overview, stage=stage, marker=marker, frame=frame)
+
+
+def _sides_standings(
+    request: PublicHttpRequest, *, overview: TournamentOverview, stage: Any, marker: Any, frame: str
+) -> HttpResponse:
+    """A ranked stage of two sides: every tie-break column and the movement, in pages."""
+    tournament_id, stage_id = overview.id, stage.id
     page = _int_param(request, "page", 1, 1, 10_000)
     # The stage's last complete build: the page (and its poll's 204) moves only when a new one lands.
     # Loaded only to render a page not cached yet under the build's token.
@@ -280,7 +297,7 @@ def standings(request: PublicHttpRequest, tournament_id: int, stage_id: int | No
         tournament_id=tournament_id,
         stage_id=stage_id,
         version=request.standings_version,
-        marker=markers[standings_key(stage_id)],
+        marker=marker,
     )
 
     def context() -> dict[str, Any]:
@@ -337,9 +354,12 @@ def bracket(request: PublicHttpRequest, tournament_id: int, stage_id: int | None
 def pair(request: PublicHttpRequest, tournament_id: int, pair_id: int) -> HttpResponse:
     """A pair's page: its players, its ranks, and every match with its deal-by-deal history."""
     overview = _overview(request, tournament_id, live=False)
-    if game_entry(overview.game).three_seats:  # a player's rounds and every deal (Dou Dizhu)
-        return doudizhu_public.player_page(request, overview=overview, pair_id=pair_id, live_page=_live_page)
-    view = pair_cached(tournament_id=tournament_id, pair_id=pair_id)
+    return _pages(overview).pair(request, overview=overview, pair_id=pair_id)
+
+
+def _sides_pair(request: PublicHttpRequest, *, overview: TournamentOverview, pair_id: int) -> HttpResponse:
+    """A pair's page: its players, its ranks, and every match with its deal-by-deal history."""
+    view = pair_cached(tournament_id=overview.id, pair_id=pair_id)
     if view is None:
         raise Http404
     return _live_page(
@@ -357,9 +377,12 @@ def pair(request: PublicHttpRequest, tournament_id: int, pair_id: int) -> HttpRe
 def match(request: PublicHttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
     """A match as it stands: live levels and every deal as the referee entered it."""
     overview = _overview(request, tournament_id, live=False)
-    if game_entry(overview.game).three_seats:  # a table of three and its deals (Dou Dizhu)
-        return doudizhu_public.match_page(request, overview=overview, match_id=match_id, live_page=_live_page)
-    view = match_cached(tournament_id=tournament_id, match_id=match_id)
+    return _pages(overview).match(request, overview=overview, match_id=match_id)
+
+
+def _sides_match(request: PublicHttpRequest, *, overview: TournamentOverview, match_id: int) -> HttpResponse:
+    """A match of two sides: live levels and every deal as the referee entered it."""
+    view = match_cached(tournament_id=overview.id, match_id=match_id)
     if view is None:
         raise Http404
     return _live_page(
@@ -386,36 +409,7 @@ def screen(request: PublicHttpRequest, tournament_id: int) -> HttpResponse:
     rows = _int_param(request, "rows", SCREEN_ROWS, 4, 40)
 
     def context() -> dict[str, Any]:
-        if game_entry(overview.game).three_seats:  # tables of three and the players' points (Dou Dizhu)
-            seat_slides = doudizhu_public.screen_slides(overview=overview, rows=rows, max_slides=SCREEN_MAX_SLIDES)
-            return {"slides": seat_slides, "interval": interval}
-        slides: list[dict[str, Any]] = []
-        current = overview.current_round
-        if current is not None:
-            tables = draw_cached(tournament_id=tournament_id, round_id=current.id)
-            pages = _chunks(tables, rows, SCREEN_MAX_SLIDES) or [()]
-            for number, chunk in enumerate(pages, 1):
-                slides.append({"kind": "round", "round": current, "rows": chunk, "part": number, "parts": len(pages)})
-        stages = [stage for stage in overview.ranked_stages if overview.rounds_of(stage.id)]
-        if current is not None and not any(stage.id == current.stage_id for stage in stages):
-            stages = stages[-1:]
-        else:
-            stages = [stage for stage in stages if current is None or stage.id == current.stage_id]
-        for stage in stages:
-            table = standings_cached(tournament_id=tournament_id, stage_id=stage.id)
-            if table is None:
-                continue
-            pages = _chunks(table.lines, rows, SCREEN_MAX_SLIDES)
-            for number, chunk in enumerate(pages, 1):
-                slides.append(
-                    {"kind": "standings", "table": table, "lines": chunk, "part": number, "parts": len(pages)}
-                )
-        for stage in overview.knockout_stages:
-            if overview.rounds_of(stage.id):
-                slides.append(
-                    {"kind": "bracket", "bracket": bracket_cached(tournament_id=tournament_id, stage_id=stage.id)}
-                )
-        return {"slides": slides, "interval": interval}
+        return {"slides": _pages(overview).screen_slides(overview=overview, rows=rows), "interval": interval}
 
     return _live_page(
         request,
@@ -431,6 +425,43 @@ def screen(request: PublicHttpRequest, tournament_id: int) -> HttpResponse:
     )
 
 
+def _sides_screen_slides(*, overview: TournamentOverview, rows: int) -> list[dict[str, Any]]:
+    """The current round's tables, the standings and the brackets, a slide each page of them."""
+    tournament_id = overview.id
+    slides: list[dict[str, Any]] = []
+    current = overview.current_round
+    if current is not None:
+        tables = draw_cached(tournament_id=tournament_id, round_id=current.id)
+        pages = _chunks(tables, rows, SCREEN_MAX_SLIDES) or [()]
+        for number, chunk in enumerate(pages, 1):
+            slides.append({"kind": "round", "round": current, "rows": chunk, "part": number, "parts": len(pages)})
+    stages = [stage for stage in overview.ranked_stages if overview.rounds_of(stage.id)]
+    if current is not None and not any(stage.id == current.stage_id for stage in stages):
+        stages = stages[-1:]
+    else:
+        stages = [stage for stage in stages if current is None or stage.id == current.stage_id]
+    for stage in stages:
+        table = standings_cached(tournament_id=tournament_id, stage_id=stage.id)
+        if table is None:
+            continue
+        pages = _chunks(table.lines, rows, SCREEN_MAX_SLIDES)
+        for number, chunk in enumerate(pages, 1):
+            slides.append(
+                {"kind": "standings", "table": table, "lines": chunk, "part": number, "parts": len(pages)}
+            )
+    for stage in overview.knockout_stages:
+        if overview.rounds_of(stage.id):
+            slides.append(
+                {"kind": "bracket", "bracket": bracket_cached(tournament_id=tournament_id, stage_id=stage.id)}
+            )
+    return slides
+
+
+def _seats_screen_slides(*, overview: TournamentOverview, rows: int) -> list[dict[str, Any]]:
+    """Tables of three and the players' points (Dou Dizhu)."""
+    return doudizhu_public.screen_slides(overview=overview, rows=rows, max_slides=SCREEN_MAX_SLIDES)
+
+
 def overview_html(*, tournament_id: int) -> str:
     """The public part of the tournament home (current round, time left, links), cached; for
     ``registration.views.tournament_detail``. Empty for an unknown tournament."""
@@ -444,3 +475,60 @@ def overview_html(*, tournament_id: int) -> str:
         build=lambda: render_to_string("public/_overview.html", {"overview": overview}),
         version=f"o{build}",
     )
+
+
+def _seats_draw(request: PublicHttpRequest, *, overview: TournamentOverview, round_: Any, frame: str) -> HttpResponse:
+    return doudizhu_public.draw_page(request, overview=overview, round_=round_, live_page=_live_page)
+
+
+def _seats_standings(
+    request: PublicHttpRequest, *, overview: TournamentOverview, stage: Any, marker: Any, frame: str
+) -> HttpResponse:
+    return doudizhu_public.standings_page(request, overview=overview, stage=stage, live_page=_live_page, marker=marker)
+
+
+def _seats_player(request: PublicHttpRequest, *, overview: TournamentOverview, pair_id: int) -> HttpResponse:
+    return doudizhu_public.player_page(request, overview=overview, pair_id=pair_id, live_page=_live_page)
+
+
+def _seats_match(request: PublicHttpRequest, *, overview: TournamentOverview, match_id: int) -> HttpResponse:
+    return doudizhu_public.match_page(request, overview=overview, match_id=match_id, live_page=_live_page)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicPages:
+    """The public pages of an event of one entrant kind: each page's body once the view has read the
+    overview and its arguments."""
+
+    draw: Callable[..., HttpResponse]
+    find: Callable[..., str]
+    standings: Callable[..., HttpResponse]
+    pair: Callable[..., HttpResponse]
+    match: Callable[..., HttpResponse]
+    screen_slides: Callable[..., list[dict[str, Any]]]
+
+
+PUBLIC_PAGES: dict[str, PublicPages] = {
+    "pairs": PublicPages(
+        draw=_sides_draw,
+        find=_sides_find,
+        standings=_sides_standings,
+        pair=_sides_pair,
+        match=_sides_match,
+        screen_slides=_sides_screen_slides,
+    ),
+    "players": PublicPages(
+        draw=_seats_draw,
+        find=_seats_find,
+        standings=_seats_standings,
+        pair=_seats_player,
+        match=_seats_match,
+        screen_slides=_seats_screen_slides,
+    ),
+}
+"""The public pages of each entrant kind (``tournament.games.entrants``), by its key: two sides, or
+tables of three (``doudizhu_public``)."""
+
+
+def _pages(overview: TournamentOverview) -> PublicPages:
+    return PUBLIC_PAGES[game_kind(overview.game).entrants.key]

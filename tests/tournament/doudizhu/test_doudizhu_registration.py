@@ -54,7 +54,7 @@ def test_the_organiser_registers_edits_checks_in_and_withdraws_a_player(client, 
 
 
 def test_the_roster_of_individuals_has_no_partner_column(ddz):
-    template = load_workbook(io.BytesIO(roster_template(individual=True))).active
+    template = load_workbook(io.BytesIO(roster_template(kind="players"))).active
     assert [cell.value for cell in template[1]] == ["姓名", "工号", "部门", "手机"]
     result = roster_import(
         tournament=ddz,

@@ -50,7 +50,7 @@ def test_a_round_seats_three_per_table_with_byes_and_records_its_draw(boss):
     assert round_.draw_algorithm == ALGORITHM and round_.draw_seed == 99
     assert round_.draw_options["reseat"] == "lot"
     matches = list(round_.matches.all())
-    assert len(matches) == 3 and all(m.three_seats and m.ns_pair_id is None for m in matches)
+    assert len(matches) == 3 and all(m.ns_pair_id is None and m.ew_pair_id is None for m in matches)
     for match in matches:
         assert sorted(match.seats.values_list("seat", flat=True)) == ["E", "S", "W"]
     byes = MatchSeat.objects.filter(round=round_, match__isnull=True)
@@ -58,12 +58,14 @@ def test_a_round_seats_three_per_table_with_byes_and_records_its_draw(boss):
     assert MatchSeat.objects.filter(round=round_).count() == 11
 
 
-def test_the_database_refuses_a_second_seat_for_a_player_or_a_side_on_a_three_seat_match(table):
+def test_the_database_refuses_a_second_seat_for_a_player_or_a_lone_side_on_a_three_seat_match(table):
+    """Which kind a match is, is its event's game (``Tournament.game``); the database still refuses an
+    E/W side without an N/S one, so a three-seat table cannot be given half a pairing."""
     seat = table.seats.first()
     with pytest.raises(IntegrityError), transaction.atomic():
         MatchSeat.objects.create(round=table.round, match=None, seat="", pair=seat.pair)
     with pytest.raises(IntegrityError), transaction.atomic():
-        Match.objects.filter(pk=table.pk).update(ns_pair=seat.pair)
+        Match.objects.filter(pk=table.pk).update(ew_pair=seat.pair)
 
 
 def test_a_table_played_through_the_services_equals_the_rules_core(table, ref):

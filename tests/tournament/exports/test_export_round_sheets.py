@@ -19,7 +19,9 @@ from tournament.exports.round_sheets import (
     score_sheets_build,
 )
 from tournament.exports.xlsx import clean_cell_text
-from tournament.games import DOUDIZHU_SCORE_SHEET, SCORE_SHEET_LEVELS, SCORE_SHEET_POINTS, SCORE_SHEET_TRACTOR
+from tournament.games.doudizhu import DOUDIZHU_SCORE_SHEET
+from tournament.games.guandan import SCORE_SHEET_LEVELS, SCORE_SHEET_POINTS
+from tournament.games.tractor import SCORE_SHEET_TRACTOR
 from tournament.matches.models import Match
 from tournament.registration.models import Player
 from tournament.rules import rules_for_stage

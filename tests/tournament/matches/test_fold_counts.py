@@ -4,6 +4,7 @@ the lock — also when time is called by that very write."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections import Counter
 from collections.abc import Iterator
@@ -13,7 +14,9 @@ from unittest import mock
 import pytest
 
 from scoring import match as scoring_match
+from scoring.options import Game
 from tests.factories import table_match
+from tournament.games import GAMES, GUANDAN
 from tournament.matches import fold as fold_module
 from tournament.matches import services
 from tournament.matches.clock import round_start
@@ -40,7 +43,8 @@ class Spy:
 @pytest.fixture
 def spy() -> Iterator[Spy]:
     counts = Spy()
-    # the write parses its deal through fold.match_deal_parse, so fold's parse_deal sees every parse
+    # the write parses its deal through its game's reader (fold.match_deal_parse), the fold any stored
+    # deal through fold's parse_deal: both are spied on, so every parse is seen
     real_fold, real_parse, real_locked = scoring_match.replay_partial, fold_module.parse_deal, services.locked_match
 
     def fold(**kwargs: Any) -> Any:
@@ -58,6 +62,7 @@ def spy() -> Iterator[Spy]:
     with (
         mock.patch.object(fold_module, "replay_partial", fold),
         mock.patch.object(fold_module, "parse_deal", parse),
+        mock.patch.dict(GAMES, {Game.GUANDAN: dataclasses.replace(GUANDAN, parse_deal=parse)}),
         mock.patch.object(services, "locked_match", locked),
     ):
         yield counts

@@ -2,6 +2,7 @@
 
 import pytest
 
+from tournament.games import PLAYERS
 from tournament.registration.forms import profile_choices
 from tournament.registration.models import Game
 
@@ -29,7 +30,7 @@ def test_an_organiser_creates_a_dou_dizhu_event_with_the_form(client):
     assert mismatch.status_code == 200 and not Tournament.objects.filter(name="错配").exists()
     answer = client.post(url, {"name": "斗地主个人赛", "game": "doudizhu", "rule_profile": "doudizhu"})
     assert answer.status_code == 302
-    assert Tournament.objects.get(name="斗地主个人赛").entry.individual
+    assert Tournament.objects.get(name="斗地主个人赛").entrants is PLAYERS
 
 
 def test_the_create_form_offers_only_the_chosen_games_profiles_by_their_titles(db):

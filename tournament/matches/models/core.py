@@ -176,14 +176,14 @@ class Side(models.TextChoices):
 class Match(models.Model):
     """One pairing of two pairs (N/S against E/W); ``ew_pair`` is empty for a bye.
 
-    A three-seat table (Dou Dizhu, ``three_seats``) has no sides: both pair columns are empty and its
-    three players are its :class:`MatchSeat` rows (docs/doudizhu.md); a constraint keeps the two kinds
-    apart.
+    A three-seat table (Dou Dizhu, the players' entrant kind of ``tournament.games``) has no sides: both
+    pair columns are empty and its three players are its :class:`MatchSeat` rows (docs/doudizhu.md). The
+    event's game (``Tournament.game``) is the one answer to which kind a match is; a constraint keeps an
+    E/W side from standing without an N/S one.
     """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.ForeignKey(Table, on_delete=models.RESTRICT, null=True, blank=True, related_name="matches")
-    three_seats = models.BooleanField(_("three-seat table"), default=False)
     ns_pair = models.ForeignKey(Pair, on_delete=models.RESTRICT, null=True, blank=True, related_name="ns_matches")
     ew_pair = models.ForeignKey(
         Pair, on_delete=models.RESTRICT, null=True, blank=True, related_name="ew_matches"
@@ -225,11 +225,10 @@ class Match(models.Model):
         ordering = ["round", "table__number", "id"]
         constraints = [
             models.CheckConstraint(condition=~Q(ns_pair=F("ew_pair")), name="match_pairs_differ"),
-            # two sides (N/S always, E/W unless a bye) or three seats (no side columns at all)
+            # two sides (N/S, and E/W unless a bye) or three seats (no side columns at all)
             models.CheckConstraint(
-                condition=Q(three_seats=False, ns_pair__isnull=False)
-                | Q(three_seats=True, ns_pair__isnull=True, ew_pair__isnull=True),
-                name="match_sides_or_three_seats",
+                condition=Q(ns_pair__isnull=False) | Q(ew_pair__isnull=True),
+                name="match_sides_or_seats",
             ),
             models.UniqueConstraint(fields=["round", "ns_pair"], name="match_ns_pair_once_per_round"),
             models.UniqueConstraint(fields=["round", "ew_pair"], name="match_ew_pair_once_per_round"),
@@ -248,14 +247,14 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        if self.three_seats:
+        if self.ns_pair_id is None:  # a three-seat table: its players are its seats
             return f"{self.round_id} · {self.table or '—'}"
         return f"{self.ns_pair} – {self.ew_pair or '—'}"
 
     @property
     def is_bye(self) -> bool:
         # a three-seat round's byes are seats without a match (MatchSeat), never a match
-        return not self.three_seats and self.ew_pair_id is None
+        return self.ns_pair_id is not None and self.ew_pair_id is None
 
     @property
     def snapshot(self) -> MatchSnapshot:

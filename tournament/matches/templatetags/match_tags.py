@@ -47,14 +47,14 @@ def note(guidance: Any) -> str:
 @register.filter
 def outcome_text(outcome: Any, game: Any) -> str:
     """A deal as entered, in the words of its game (``{{ deal.outcome|outcome_text:game }}``, the game's
-    :class:`tournament.games.GameEntry`)."""
+    :class:`tournament.games.GameKind`)."""
     return str(game.outcome_text(outcome))
 
 
 @register.filter
 def deal_text(deal: Any, game: Any) -> str:
     """A deal of the referee's deal list in the words of its game (``{{ deal|deal_text:game }}``): the
-    same text and figure as the public page's (``GameEntry.deal_text``)."""
+    same text and figure as the public page's (``GameKind.deal_text``)."""
     return str(game.deal_text(deal.outcome, deal.snapshot))
 
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament import labels
-from tournament.games import UnknownGame, game_entry
+from tournament.games import PAIRS, UnknownGame, game_kind
 from tournament.locale import in_ui_language
 from tournament.matches.models import AdjustmentKind, MatchStatus
 from tournament.standings import results
@@ -32,13 +32,13 @@ register.filter("a_attempt_note", labels.a_attempt_note)
 @register.filter
 def game_of(game: str) -> Any:
     """The registry entry of a public match's game (``MatchPage.game``): its deal heading and texts."""
-    return game_entry(game)
+    return game_kind(game)
 
 
 @register.filter
 def deal_line(deal: Any, game: Any) -> str:
     """A deal of the public deal history (the rules core's ``DealSnapshot``) in the words of its
-    game (``{{ deal|deal_line:entry }}``): the referee's deal list's text (``GameEntry.deal_text``)."""
+    game (``{{ deal|deal_line:entry }}``): the referee's deal list's text (``GameKind.deal_text``)."""
     return str(game.deal_text(None, deal))
 
 
@@ -123,12 +123,14 @@ def third_place_name(_value: Any) -> str:
 
 
 @register.filter
-def seats_three(game: str) -> bool:
-    """Whether an event of ``game`` sits three to a table (Dou Dizhu): its pages say seat, not table."""
+def entrant_word(game: str, name: str) -> str:
+    """``{{ overview.game|entrant_word:"find" }}``: one of the sentences of the event's entrant kind
+    (``EntrantKind.words``: a Dou Dizhu page says seat, not table); a pairs event's for an unknown game."""
     try:
-        return game_entry(game).three_seats
+        kind = game_kind(game).entrants
     except UnknownGame:
-        return False
+        kind = PAIRS
+    return str(kind.words[name])
 
 
 _PAIR_ID = 987654321

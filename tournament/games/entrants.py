@@ -1,0 +1,88 @@
+"""The entrant kinds: who an entrant is and where it sits (docs/design.md: kinds are objects, not flags).
+
+A pair (对) at a four-seat table, N/S against E/W (Guandan, Tractor); a player (选手) at a three-seat
+table, seats E/S/W (Dou Dizhu, docs/rules.md §10). A team of pairs would be one more :class:`EntrantKind`
+here, and one more row in each layer's table keyed by its ``key``.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from tournament.games.base import EntrantKind
+
+PAIRS = EntrantKind(
+    key="pairs",
+    members=2,
+    seats=("N", "E", "S", "W"),
+    stage_formats=("swiss", "round_robin", "knockout"),
+    label=_("Pair"),
+    labels=_("Pairs"),
+    words={
+        "add": _("Add a pair"),
+        "register": _("Register pair"),
+        "registered": _("Pair %(pair)s registered."),
+        "find": _("Find my table"),
+        "find_help": _("Results show the table and seat in the current round."),
+        "imported": _("Imported %(players)d players in %(pairs)d pairs."),
+        "counted": ngettext_lazy("%(counter)s pair", "%(counter)s pairs", "counter"),
+        "registered_counts": _("%(total)s pairs registered, %(checked)s checked in."),
+        "withdraw": _("Withdraw this pair?"),
+        "search": _("Name, employee number or pair number"),
+        "none_found": _("No pair found."),
+        "none_yet": _("No pairs registered yet."),
+        "advance": _("Advance pairs to the next stage"),
+        "no_stage": _("No stage yet: add the first one below (e.g. Swiss preliminaries, then a knockout)."),
+        "roster": _(
+            "One row per player: name, employee number, department, partner's employee number, phone. "
+            "Any bad row and nothing is imported."
+        ),
+        "adjustments": _(
+            "Forfeit: a pair, or one player of it, is absent; the pair forfeits. Late arrival: the rules' "
+            "table decides. Penalty: levels to the opponents, or points off in a points format."
+        ),
+    },
+    match_body_template="matches/_match_body.html",
+)
+"""A pair of two players at a four-seat table: two sides, N/S and E/W."""
+
+PLAYERS = EntrantKind(
+    key="players",
+    members=1,
+    seats=("E", "S", "W"),
+    stage_formats=("points",),
+    label=_("Player"),
+    labels=_("Players"),
+    words={
+        "add": _("Add a player"),
+        "register": _("Register player"),
+        "registered": _("Player %(pair)s registered."),
+        "find": _("Find my seat"),
+        "find_help": _("Results show the table and the seat letter (E, S or W) in the current round."),
+        "imported": _("Imported %(players)d players."),
+        "counted": ngettext_lazy("%(counter)s player", "%(counter)s players", "counter"),
+        "registered_counts": _("%(total)s players registered, %(checked)s checked in."),
+        "withdraw": _("Withdraw this player?"),
+        "search": _("Name, employee number or player number"),
+        "none_found": _("No player found."),
+        "none_yet": _("No players registered yet."),
+        "advance": _("Advance players to the next stage"),
+        "no_stage": _(
+            "No stage yet: add the first one below (e.g. a points stage of 3 rounds with a cut, then a final table)."
+        ),
+        "roster": _(
+            "One row per player: name, employee number, department, phone (no partner column: players enter "
+            "alone). Any bad row and nothing is imported."
+        ),
+        "adjustments": _(
+            "Late arrival: more minutes late than the rules allow forfeits the round (the other two score the "
+            "bye points). No-show: the player forfeits the round. Recorded before the table's first deal."
+        ),
+    },
+    match_body_template="matches/_doudizhu_body.html",
+)
+"""One player at a three-seat table: no sides, seats E/S/W."""
+
+ENTRANT_KINDS: dict[str, EntrantKind] = {kind.key: kind for kind in (PAIRS, PLAYERS)}
+"""Every entrant kind by its key."""
