@@ -268,6 +268,9 @@ class MatchOut(serializers.Serializer[object]):
     ns = SideOut()
     ew = SideOut()
     is_bye = serializers.BooleanField()
+    walkover_over = serializers.CharField(
+        help_text='A walkover (不战而胜, is_bye true): the withdrawn pair this one was due to meet; "" for a bye.'
+    )
     status = serializers.CharField()
     winner = serializers.CharField()
     reason = serializers.CharField(help_text="passed_a, higher_level, … as the rules core names it")

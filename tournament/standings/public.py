@@ -347,7 +347,18 @@ def _match_view(match: Match) -> MatchPage:
         paused_at=getattr(match, "paused_at", None),
         time_up=_time_up_texts(match),
         game=rules_for_stage(round_.stage).game.value,
+        walkover_over=_walkover_over(match),
     )
+
+
+def _walkover_over(match: Match) -> str:
+    """The withdrawn pair a row without an opponent was due to meet (its round's draw record), else ""."""
+    if match.ew_pair_id is not None or match.ns_pair_id is None:
+        return ""
+    gone = match.round.draw_settings.walkovers.get(match.ns_pair_id)
+    if gone is None:
+        return ""
+    return Pair.objects.filter(pk=gone).values_list("name", flat=True).first() or ""
 
 
 def _time_up_texts(match: Match) -> tuple[str, str] | None:

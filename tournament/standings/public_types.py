@@ -289,6 +289,8 @@ class MatchPage:
     """The pairs still in at a knockout round (``round_knockout_pairs``), for the round's name."""
     game: str = "guandan"
     """The game the match is played under (its stage's stored rules): the key of its registry entry."""
+    walkover_over: str = ""
+    """A walkover (不战而胜): the withdrawn pair this one was due to meet (a forfeit win, not a bye)."""
 
     @property
     def is_bye(self) -> bool:

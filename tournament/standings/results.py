@@ -50,7 +50,8 @@ class PairResult:
     side: str
     """Where the pair sat: "NS" or "EW"."""
     outcome: str
-    """ "bye", "won", "lost", "draw", or "" while the match is not decided."""
+    """ "bye", "walkover" (the opponent withdrew: a forfeit win), "won", "lost", "draw", or "" while the
+    match is not decided."""
     score: tuple[str, str] | None
     """(own, opponent): levels (2…A) or points, as shown; None before the first deal, for a bye and
     for a forfeit."""
@@ -70,7 +71,7 @@ def pair_result(match: Any, pair_id: int) -> PairResult:
     """``match`` (a :class:`~tournament.standings.public_types.MatchPage`) as pair ``pair_id`` played it."""
     side = "NS" if pair_id == match.ns.pair_id else "EW"
     if match.is_bye:
-        return PairResult(side=side, outcome="bye", score=None, forfeit="")
+        return PairResult(side=side, outcome="walkover" if match.walkover_over else "bye", score=None, forfeit="")
     who = forfeited_by(match)
     forfeit = "" if not who else "both" if who == "both" else "own" if who == side else "opponent"
     if match.status not in _DECIDED:

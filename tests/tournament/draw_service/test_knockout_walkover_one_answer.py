@@ -59,6 +59,14 @@ def test_a_knockout_walkover_is_recorded_and_shown_as_one(client, django_capture
     data = client.get(reverse("api:public:bracket", args=[tournament.pk, stage.pk])).json()
     boxes = [box for round_ in data["rounds"] for box in round_["matches"] if box["match_id"] == walkover.pk]
     assert [box["walkover_over"] for box in boxes] == [gone_name]
+    # the pair's page, the match page and the API's match
+    pair_page = client.get(reverse("standings:pair", args=[tournament.pk, top])).content.decode()
+    assert "不战而胜" in pair_page and gone_name in pair_page
+    match_page = client.get(reverse("standings:match", args=[tournament.pk, walkover.pk])).content.decode()
+    assert "不战而胜" in match_page and gone_name in match_page
+    assert (
+        client.get(reverse("api:public:match", args=[tournament.pk, walkover.pk])).json()["walkover_over"] == gone_name
+    )
     # the organiser's draw page
     assert [line.walkover for line in round_lines(round_=semis) if line.match.pk == walkover.pk] == [True]
     # the workbook: the draw sheet and the results (a forfeit win, not a bye)

@@ -28,6 +28,7 @@ def view(**fields):
         "levels": (12, 9),
         "points": None,
         "is_bye": False,
+        "walkover_over": "",
     }
     return SimpleNamespace(**{**base, **fields})
 
@@ -47,6 +48,7 @@ def test_a_match_in_play_or_not_started_is_not_a_result_yet():
     assert pair_result(view(status="pending", winner="", levels=(2, 2)), EW_ID).score is None
     assert pair_result(view(winner="", reason="draw"), EW_ID).outcome == "draw"
     assert pair_result(view(is_bye=True), NS_ID).outcome == "bye"
+    assert pair_result(view(is_bye=True, walkover_over="王/李"), NS_ID).outcome == "walkover"  # the opponent withdrew
 
 
 def test_a_forfeit_reads_as_a_forfeit_never_as_its_levels():
