@@ -154,6 +154,7 @@ def deal_record(
             )
             history_author(deal, user)
             deal.save()
+            _claims_superseded(match, number=number, idempotency_key=idempotency_key or "", user=user)
             fields = [*called, "version"]
             if match.started_at is None:
                 clock_start(match, now=now)
@@ -162,7 +163,6 @@ def deal_record(
             history_author(match, user)
             # Sets the deal's record and flag on this very instance: nothing to read back.
             fold_store(match, deals=[*deals, deal], adjustments=adjustments, fold=fold, fields=fields)
-            _claims_superseded(match, number=number, idempotency_key=idempotency_key or "", user=user)
     if refusal is not None:
         raise refusal
     folded = [*deals, deal]
@@ -175,8 +175,10 @@ def _claims_superseded(match: Match, *, number: int, idempotency_key: str, user:
     referee entered it): closed, with the reason the table's page shows — never left "awaiting
     confirmation" beside the deal, holding a number the next entries count past. The entry whose
     confirmation records the deal (its key ``claim:<id>``) is its caller's."""
-    claims = DealClaim.objects.select_for_update(of=("self",)).filter(
-        match=match, number=number, status__in=CLAIM_OPEN
+    claims = (
+        DealClaim.objects.select_for_update(of=("self",))
+        .filter(match=match, number=number, status__in=CLAIM_OPEN)
+        .order_by("pk")  # not the model's ordering, which joins the match and its table
     )
     claim_id = idempotency_key.removeprefix("claim:")
     if idempotency_key.startswith("claim:") and claim_id.isdigit():
