@@ -11,7 +11,8 @@
    An answer that is not the server's verdict on the deal stops the sending and says why, the deals
    kept: a redirect or 401 (signed out: "sign in again", a link back to this page through the login),
    a 403 page that is not JSON (the CSRF check: a sign-in since the page was loaded rotated the token;
-   "reload"), or the table's "say who you are first" (the phone's session ended). Each send carries the
+   "reload"), a 404 page (the table is no longer this person's: "reload" shows why), or the table's
+   "say who you are first" (the phone's session ended). Each send carries the
    page's current CSRF token, not the one of the page the deal was entered on, so once the person has
    signed in again (or reloaded, or said who they are) the deals go, each once (its idempotency key).
    Anything else that is not JSON (a proxy's page, a 500) is tried again later, quietly.
@@ -33,7 +34,7 @@
   var STORE = "deals";
   var dbPromise = null;
   var flushing = false;
-  var blocked = null;  // why the deals cannot be sent now: "signed-out", "stale" or "identify"
+  var blocked = null;  // why the deals cannot be sent now: "signed-out", "stale", "gone" or "identify"
   var EDITING = "deal-queue-editing";  // sessionStorage: the refused deal being edited (its key)
   var FILLED = ["stale_number", "stale_version"];  // refused because someone else entered that deal
 
@@ -305,6 +306,7 @@
       // the login page after a redirect (the session ended), or a refusal to say who is asking
       if (response.redirected || response.status === 401) { throw new Blocked("signed-out"); }
       if (!json && response.status === 403) { throw new Blocked("stale"); }  // the CSRF check's page
+      if (!json && response.status === 404) { throw new Blocked("gone"); }  // no longer this person's table
       if (!json && response.ok) { throw new Blocked("signed-out"); }  // a page, not the server's answer
       return response.json().catch(function () {
         // not the server's answer (a proxy's page, a 500): try again later

@@ -12,7 +12,7 @@ from tests.e2e.conftest import SCREENSHOTS, log_in, new_phone, signed_in
 from tests.factories import referee, table_match
 from tests.tournament.matches.test_player_entry import players_match
 from tournament.matches import player_entry as pe
-from tournament.matches.models import ClaimStatus, Deal, DealClaim, Match
+from tournament.matches.models import ClaimStatus, Deal, DealClaim, Match, RefereeAssignment
 from tournament.matches.services import deal_record
 from tournament.matches.table_links import table_token
 
@@ -378,5 +378,32 @@ def test_a_deal_refused_for_a_real_reason_stays_editable_and_holds_the_deals_aft
             "NS",
             None,
         ]
+    finally:
+        page.context.close()
+
+
+def test_deals_kept_when_the_table_is_no_longer_the_referees_say_so_and_go_once_it_is_again(browser, live_server):
+    ref = referee()
+    match = table_match(referee_user=ref)
+    page = new_phone(browser, live_server, timeout=15_000)
+    try:
+        signed_in(page, ref, live_server)
+        page.goto(f"/referee/matches/{match.pk}/")
+        ready_offline(page)
+        page.context.set_offline(True)
+        tap_and_save(page, "N", "S")
+        assignment = RefereeAssignment.objects.get(referee=ref, round=match.round)
+        table_id = assignment.table_id
+        assignment.delete()  # the organiser moved the referee to another table meanwhile
+        page.context.set_offline(False)
+        page.evaluate("window.dealQueue.flush()")
+        blocked = page.locator('#queue-blocked[data-blocked="gone"]')
+        blocked.wait_for()  # the 404 page is a reason to say, not "no answer" to retry in silence
+        assert "无法访问这场比赛" in blocked.inner_text()
+        assert page.locator("[data-waiting]").count() == 1
+        RefereeAssignment.objects.create(referee=ref, round=match.round, table_id=table_id)
+        blocked.get_by_role("link", name="刷新页面").click()
+        assert settled_results(page, 1) == ["accepted"]
+        assert outcomes(match) == [["N", "S"]]
     finally:
         page.context.close()
