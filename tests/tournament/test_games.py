@@ -18,8 +18,8 @@ from tournament.exports.workbook import DEAL_LOGS
 from tournament.games import DOUDIZHU, GAMES, GUANDAN, PAIRS, PLAYERS, TRACTOR, UnknownGame, game_kind, game_of
 from tournament.games.guandan import SCORE_SHEET_LEVELS, SCORE_SHEET_POINTS
 from tournament.games.tractor import SCORE_SHEET_TRACTOR
+from tournament.matches.deal_forms import DealEntryFields
 from tournament.matches.fold import match_game
-from tournament.matches.forms import DealEntryFields
 
 ROOT = Path(__file__).resolve().parents[2]
 

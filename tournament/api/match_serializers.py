@@ -10,30 +10,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from scoring.tractor import Capture, Infraction
 from tournament.api.schema import StrictInput
 from tournament.audit import REASON_MAX
 from tournament.bounds import column_max
 from tournament.matches.fold import match_game
 from tournament.matches.models import AdjustmentKind, Match
-from tournament.matches.selectors import guandan_outcome, match_clock
+from tournament.matches.selectors import match_clock
 from tournament.matches.table_selectors import match_seats, table_snapshot
 from tournament.registration.models import Player
-
-SEAT_CHOICES = ["N", "E", "S", "W"]
-
-
-class OrderField(serializers.ListField):
-    """Seats by finishing place: ["N", "E", "S"] (the missing seat is last) or ["N", "S"] (双下)."""
-
-    child = serializers.ChoiceField(choices=SEAT_CHOICES)
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(min_length=2, max_length=4, **kwargs)
-
 
 VERSION_MAX = column_max(Match, "version")
 
@@ -51,136 +38,11 @@ ID_MAX = column_max(Player, "id")
 # -- inputs ----------------------------------------------------------------------------------------
 
 
-class GuandanDealBody(StrictInput):
-    """A Guandan deal: the finishing order and whether 抗贡 was recorded for it (docs/rules.md §1, §6)."""
-
-    order = OrderField()
-    anti_tribute = serializers.BooleanField(
-        required=False,
-        default=False,
-        help_text="抗贡 (docs/rules.md §6): the side due to pay tribute before this deal held both big jokers, so no "
-        "tribute was paid and 上游 led. Refused (invalid_deal) on a game's first deal.",
-    )
-
-    def outcome(self) -> dict[str, Any]:
-        """The validated deal as the rules core reads it (``scoring.match.parse_deal``)."""
-        values = self.validated_data
-        return guandan_outcome(order=values["order"], anti_tribute=values.get("anti_tribute", False))
-
-
 # A Guandan deal as the API takes it (not scoring.deals.DealInput, the parsed deal); the published
 # schema keeps its component name "DealInput" for clients.
-@extend_schema_serializer(component_name="DealInput")
-class GuandanDealInput(GuandanDealBody):
-    expected_version = serializers.IntegerField(
-        min_value=0,
-        max_value=VERSION_MAX,
-        help_text="The match version the device last saw; a stale one is answered 409.",
-    )
-    idempotency_key = serializers.CharField(
-        max_length=64,
-        required=False,
-        allow_blank=True,
-        help_text="A retried request with the same key returns the first result (or send an Idempotency-Key header).",
-    )
-
-
-class PreviewInput(GuandanDealBody):
-    pass
 
 
 # Tractor (seed 001, docs/rules.md §9): a deal is a declarer and the defenders' points, not a finishing order.
-
-
-class TractorBottomInput(StrictInput):
-    points = serializers.IntegerField(
-        min_value=0, max_value=300, help_text="The bottom's card points (multiple of 5; three decks hold 300)."
-    )
-    capture = serializers.ChoiceField(
-        choices=[capture.value for capture in Capture],
-        help_text="抠底: single ×2, pair ×3, triple ×4, tractor_2_pairs ×5, tractor_3_pairs ×6, tractor_2_triples ×7.",
-    )
-
-
-class TractorPenaltyInput(StrictInput):
-    side = serializers.ChoiceField(choices=["NS", "EW"])
-    kind = serializers.ChoiceField(choices=[infraction.value for infraction in Infraction], help_text="20 points each.")
-
-
-class TractorDealFields(StrictInput):
-    """A Tractor deal in the rules core's input shape (``scoring.match.parse_deal``)."""
-
-    declarer = serializers.ChoiceField(
-        choices=["NS", "EW", *SEAT_CHOICES],
-        required=False,
-        allow_null=True,
-        help_text="The declaring side or seat (庄家): required for the first deal; later deals follow the rotation "
-        "(the match's next_deal.declarer) and a different one is refused.",
-    )
-    defender_points = serializers.IntegerField(
-        min_value=-995,
-        max_value=995,
-        help_text="The defenders' card points, a multiple of 5, may be negative (before bottom and penalties).",
-    )
-    bottom = TractorBottomInput(required=False, allow_null=True)
-    penalties = TractorPenaltyInput(many=True, required=False)
-    revoke = serializers.ChoiceField(
-        choices=["NS", "EW"],
-        required=False,
-        allow_null=True,
-        help_text="The side that revoked (藏张, seed 001 §17): ends the deal. The declarers' revoke: they fall and "
-        "the defenders go up only from 120 points; the defenders' revoke: the declarers go up by the table.",
-    )
-    wrong_bottom = serializers.BooleanField(
-        required=False,
-        default=False,
-        help_text="The declarers buried the wrong number of bottom cards (seed 001 §9.1): they fall (下台).",
-    )
-    wrong_count = serializers.ChoiceField(
-        choices=["NS", "EW", "both"],
-        required=False,
-        allow_null=True,
-        help_text="A wrong card count found mid-deal (seed 001 §18): in one side's hands like its revoke; in both "
-        "sides' hands the deal is replayed (result 'replayed').",
-    )
-
-    def outcome(self) -> dict[str, Any]:
-        """The validated deal as the rules core reads it (absent and null fields left out)."""
-        data = self.validated_data
-        outcome: dict[str, Any] = {}
-        if data.get("declarer"):
-            outcome["declarer"] = data["declarer"]
-        outcome["defender_points"] = data["defender_points"]
-        if data.get("bottom"):
-            outcome["bottom"] = dict(data["bottom"])
-        if data.get("penalties"):
-            outcome["penalties"] = [dict(penalty) for penalty in data["penalties"]]
-        if data.get("revoke"):
-            outcome["revoke"] = data["revoke"]
-        if data.get("wrong_bottom"):
-            outcome["wrong_bottom"] = True
-        if data.get("wrong_count"):
-            outcome["wrong_count"] = data["wrong_count"]
-        return outcome
-
-
-class TractorDealInput(TractorDealFields):
-    expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
-    idempotency_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
-
-
-class TractorPreviewInput(TractorDealFields):
-    pass
-
-
-class TractorCorrectionInput(TractorDealFields):
-    reason = ReasonField()
-    expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
-
-
-class CorrectionInput(GuandanDealBody):
-    reason = ReasonField()
-    expected_version = serializers.IntegerField(min_value=0, max_value=VERSION_MAX)
 
 
 class DeletionInput(StrictInput):
@@ -285,54 +147,6 @@ class ClockOutput(serializers.Serializer[object]):
         help_text="The organiser paused the clock (已暂停): seconds_left stands still and time is not called."
     )
     paused_at = serializers.DateTimeField(allow_null=True, help_text="When the clock was paused; null while it runs.")
-
-
-class DealRecordOutput(serializers.Serializer[object]):
-    """One deal as the rules core recorded it (``scoring replay``'s per-deal object)."""
-
-    number = serializers.IntegerField()
-    order = serializers.ListField(child=serializers.CharField())
-    level = serializers.IntegerField()
-    sets_level = serializers.CharField(allow_null=True)
-    winner = serializers.CharField()
-    partner_place = serializers.IntegerField()
-    upgrade = serializers.IntegerField()
-    a_attempt = serializers.BooleanField()
-    passed_a = serializers.BooleanField()
-    reset = serializers.BooleanField()
-    levels_after = SidesOutput()
-    a_failures_after = SidesOutput()
-    game = serializers.IntegerField()
-    extra = serializers.BooleanField()
-    anti_tribute = serializers.BooleanField(
-        required=False, help_text="抗贡 was recorded for this deal (docs/rules.md §6)."
-    )
-    points = serializers.IntegerField(required=False)
-    points_after = SidesOutput(required=False)
-
-
-class TractorDealRecordOutput(serializers.Serializer[object]):
-    """One Tractor deal as the rules core recorded it (seed 001's table)."""
-
-    number = serializers.IntegerField()
-    declarer = serializers.CharField()
-    declarer_seat = serializers.CharField(allow_null=True)
-    level = serializers.IntegerField()
-    defender_points = serializers.IntegerField()
-    bottom = serializers.JSONField(allow_null=True)
-    penalty_points = serializers.IntegerField()
-    total_points = serializers.IntegerField()
-    result = serializers.ChoiceField(choices=["declarers_up", "defenders_take_over", "defenders_up", "replayed"])
-    winner = serializers.CharField(allow_null=True, help_text="null for a replayed deal (seed 001 §18).")
-    upgrade = serializers.IntegerField()
-    revoke = serializers.CharField(allow_null=True)
-    wrong_bottom = serializers.BooleanField()
-    wrong_count = serializers.ChoiceField(choices=["NS", "EW", "both"], allow_null=True)
-    passed_a = serializers.BooleanField()
-    levels_after = SidesOutput()
-    next_declarer = serializers.CharField()
-    next_declarer_seat = serializers.CharField(allow_null=True)
-    extra = serializers.BooleanField()
 
 
 class DealOutput(serializers.Serializer[object]):  # a deal, or many
@@ -477,27 +291,6 @@ class DealEntryOutput(serializers.Serializer[object]):
     deal = DealOutput()
     match = MatchDetailOutput()
     replayed = serializers.BooleanField(help_text="True when this answers a retry of an earlier request.")
-
-
-class TributeOutput(serializers.Serializer[object]):
-    kind = serializers.CharField()
-    tributes = serializers.JSONField()
-    returns = serializers.JSONField()
-    leader = serializers.CharField(allow_null=True)
-    note = serializers.CharField()
-    note_zh = serializers.CharField()
-
-
-class PreviewOutput(serializers.Serializer[object]):
-    record = DealRecordOutput()
-    result = serializers.JSONField(help_text="The match after this deal, in ``scoring replay``'s shape.")
-    tribute = TributeOutput(allow_null=True)
-
-
-class TractorPreviewOutput(serializers.Serializer[object]):
-    record = TractorDealRecordOutput()
-    result = serializers.JSONField(help_text="The match after this deal, in ``scoring replay``'s shape.")
-    tribute = serializers.JSONField(allow_null=True, help_text="Always null: Tractor has no tribute.")
 
 
 class ErrorBody(serializers.Serializer[object]):

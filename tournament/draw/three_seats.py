@@ -5,7 +5,7 @@ draft → publish life, the same record of the draw (``draw_algorithm`` ``three-
 its seed). The draw itself is the pure :func:`tournament.draw.pairing_three_seats.three_seat_draw`;
 this module feeds it from the database (ranks from the stage's one ranking, ``stage_ranking_get``; byes
 and past table-mates from the :class:`~tournament.matches.models.MatchSeat` rows) and writes its tables,
-matches (``three_seats``, no sides) and seats. A bye is a seat without a match.
+matches (no sides: the event's game says it is a table of three) and seats. A bye is a seat without a match.
 
 A points stage's options (:func:`points_stage_options`): ``rounds`` (how many rounds it has, 1–20),
 ``cuts`` (``[{"after_round": r, "keep": k}]``, docs/rules.md §10: keep the top ``k`` after round ``r``), and

@@ -31,8 +31,8 @@ from tournament.exports.xlsx import (
     list_page_setup,
     score_sheet_widths,
 )
-from tournament.games import entrants_of, game_kind
-from tournament.matches.models import Match, Round
+from tournament.games import entrants_of, game_of
+from tournament.matches.models import Match, Round, Stage
 from tournament.matches.selectors import round_knockout_pairs
 from tournament.rules import rules_for_stage
 
@@ -167,9 +167,9 @@ def round_draw_build(
         book.save(target)
 
 
-def score_sheet_columns(options: RuleOptions) -> tuple[h.Column, ...]:
-    """The score sheet's grid columns: the game's (``tournament.games``), for the stage's format."""
-    return game_kind(options.game).score_sheet_columns(options)
+def score_sheet_columns(*, stage: Stage, options: RuleOptions) -> tuple[h.Column, ...]:
+    """The score sheet's grid columns: the stage's event's game's (``tournament.games``), for its rules' format."""
+    return game_of(stage.tournament).score_sheet_columns(options)
 
 
 def score_sheet_rows(options: RuleOptions) -> int:
@@ -198,7 +198,7 @@ def _seats_score_sheets_build(
     *, round: Round, target: str | os.PathLike[str] | IO[bytes], language: Language, progress: Any = None
 ) -> None:
     """Three players by seat and a deal grid a table (Dou Dizhu)."""
-    columns = score_sheet_columns(rules_for_stage(round.stage))
+    columns = score_sheet_columns(stage=round.stage, options=rules_for_stage(round.stage))
     three_seat_score_sheets_build(round=round, target=target, language=language, columns=columns)
 
 
@@ -209,7 +209,7 @@ def _sides_score_sheets_build(
     stage = round.stage
     tournament = stage.tournament
     options = rules_for_stage(stage)
-    columns = score_sheet_columns(options)
+    columns = score_sheet_columns(stage=stage, options=options)
     grid_rows = score_sheet_rows(options)
     width = len(columns)
     word = h.word

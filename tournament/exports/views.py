@@ -174,7 +174,7 @@ def score_sheets(request: HttpRequest, tournament: Tournament, round_id: int) ->
     options = rules_for_stage(round_.stage)
     first, last = _table_number(request.GET.get("from")), _table_number(request.GET.get("to"))
     tables = [table for table in round_tables(round=round_, first_table=first, last_table=last) if not table.is_bye]
-    columns = score_sheet_columns(options)
+    columns = score_sheet_columns(stage=round_.stage, options=options)
     # The grid is the same empty rows on every sheet: built once, not once per table.
     blank = "<td></td>" * (len(columns) - 1)
     grid_rows = mark_safe(  # safe: only numbers and fixed tags

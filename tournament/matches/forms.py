@@ -1,4 +1,5 @@
-"""Forms of the referee's pages: they validate shape only; the services and the rules core decide."""
+"""Forms of the referee's pages: they validate shape only; the services and the rules core decide. The
+deal forms of every game are in ``deal_forms``."""
 
 from __future__ import annotations
 
@@ -8,182 +9,17 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.tractor import Infraction
-from tournament import labels
 from tournament.audit import REASON_MAX
 from tournament.bounds import column_max
 from tournament.form_fields import choice_field
-from tournament.labels import CAPTURE_LABELS, INFRACTION_LABELS
 from tournament.matches.models import AdjustmentKind, Match
-from tournament.matches.selectors import guandan_outcome, parse_taps, taps_complete
-
-
-class OrderField(forms.CharField):
-    """Seats by finishing place as tapped ("NES", "NS" for 双下); cleaned to a list of letters."""
-
-    def clean(self, value: Any) -> list[str]:
-        text = super().clean(value)
-        taps = parse_taps(text)
-        if not taps_complete(taps):
-            raise forms.ValidationError(_("Tap the seats in finishing order."))
-        return taps
 
 
 class VersionForm(forms.Form):
     version = forms.IntegerField(min_value=0, max_value=column_max(Match, "version"), widget=forms.HiddenInput)
 
 
-class DealEntryFields(forms.Form):
-    """What every game's deal form answers for the shared match page (``tournament.games``): whether
-    the deal entered so far is complete, the seats tapped so far, and the deal in the rules core's
-    input shape (``outcome``). ``next_deal`` is the rules core's rotation before the deal."""
-
-    def __init__(self, *args: Any, next_deal: dict[str, Any] | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-
-    def complete(self) -> bool:
-        """A whole deal was entered (the page then previews it)."""
-        return self.is_bound and self.is_valid()
-
-    def taps(self) -> list[str]:
-        """Seats tapped so far (a game entered by taps); none otherwise."""
-        return []
-
-    def outcome(self) -> dict[str, Any]:
-        raise NotImplementedError
-
-
-class GuandanDealFields(DealEntryFields):
-    """A Guandan deal: the finishing order and whether 抗贡 was recorded for it (docs/rules.md §6)."""
-
-    order = OrderField(max_length=8, widget=forms.HiddenInput)
-    anti_tribute = forms.BooleanField(label=_("Anti-tribute (抗贡)"), required=False)
-
-    def taps(self) -> list[str]:
-        return parse_taps(self.data.get("order")) if self.is_bound else []
-
-    def complete(self) -> bool:
-        """The taps make a finishing order (docs/rules.md §1), whatever else the form still lacks (a reason)."""
-        return taps_complete(self.taps())
-
-    def outcome(self) -> dict[str, Any]:
-        """The deal in the rules core's input shape (``scoring.match.parse_deal``)."""
-        return guandan_outcome(order=self.cleaned_data["order"], anti_tribute=self.cleaned_data["anti_tribute"])
-
-
-class DealForm(GuandanDealFields, VersionForm):
-    idempotency_key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
-
-
 class ReasonForm(VersionForm):
-    reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
-
-
-class CorrectionForm(GuandanDealFields, ReasonForm):
-    pass
-
-
-SIDES = ("NS", "EW")
-
-
-class TractorDealFields(DealEntryFields):
-    """A Tractor deal as the referee enters it (seed 001, docs/rules.md §9); the rules core judges it.
-
-    The declarer is prefilled from the rotation (the state's ``next_declarer``) and required only for the
-    first deal (抢庄); penalties are counted per side and kind, 20 points each.
-    """
-
-    declarer = forms.ChoiceField(label=_("Declarer (庄家)"), required=False)
-    defender_points = forms.IntegerField(
-        label=_("Defenders' points"), min_value=-995, max_value=995, help_text=_("A multiple of 5; may be negative.")
-    )
-    bottom_points = forms.IntegerField(
-        label=_("Bottom points captured (抠底)"), required=False, min_value=0, max_value=300
-    )
-    capture = forms.ChoiceField(label=_("Captured with"), required=False)
-    revoke = forms.ChoiceField(label=_("Revoke (藏张) by"), required=False)
-    wrong_bottom = forms.BooleanField(
-        label=_("The declarers buried the wrong number of bottom cards (留错底牌张数)"), required=False
-    )
-    wrong_count = forms.ChoiceField(label=_("Wrong card count (牌张数目不符) in the hands of"), required=False)
-
-    def __init__(self, *args: Any, next_deal: dict[str, Any] | None = None, **kwargs: Any) -> None:
-        next_deal = next_deal or {}
-        self.rotation = next_deal.get("declarer_seat") or next_deal.get("declarer") or ""
-        kwargs.setdefault("initial", {})
-        kwargs["initial"] = {"declarer": self.rotation, **kwargs["initial"]}
-        super().__init__(*args, next_deal=next_deal, **kwargs)
-        sides = [("NS", str(_("N/S"))), ("EW", str(_("E/W")))]
-        seats = [(seat, labels.seat_name(seat)) for seat in ("N", "E", "S", "W")]
-        choice_field(self, "declarer").choices = [("", "—"), *sides, *seats]
-        choice_field(self, "capture").choices = [("", "—"), *[(c.value, label) for c, label in CAPTURE_LABELS.items()]]
-        choice_field(self, "revoke").choices = [("", "—"), *sides]
-        both = ("both", str(_("both sides (the deal is replayed)")))
-        choice_field(self, "wrong_count").choices = [("", "—"), *sides, both]
-        for side in SIDES:
-            for infraction, label in INFRACTION_LABELS.items():
-                self.fields[self.penalty_field(side, infraction)] = forms.IntegerField(
-                    label=label, required=False, min_value=0, max_value=9
-                )
-
-    @staticmethod
-    def penalty_field(side: str, infraction: Infraction) -> str:
-        return f"penalty_{side.lower()}_{infraction.value}"
-
-    def penalty_rows(self) -> list[tuple[str, list[forms.BoundField]]]:
-        """The penalty counters, one row per side (for the template)."""
-        return [
-            (side, [self[self.penalty_field(side, infraction)] for infraction in INFRACTION_LABELS]) for side in SIDES
-        ]
-
-    def tractor_fields(self) -> list[forms.BoundField]:
-        """Every deal field (to carry the entered deal as hidden inputs from the preview to the confirm)."""
-        names = ["declarer", "defender_points", "bottom_points", "capture", "revoke", "wrong_bottom", "wrong_count"]
-        names += [self.penalty_field(side, infraction) for side in SIDES for infraction in INFRACTION_LABELS]
-        return [self[name] for name in names]
-
-    def clean(self) -> dict[str, Any]:
-        super().clean()  # Django's: the cleaned data, kept on the form
-        data = self.cleaned_data
-        if not data.get("declarer") and not self.rotation:
-            self.add_error("declarer", _("Who declares the first deal (抢庄)?"))
-        if (data.get("bottom_points") is None) != (not data.get("capture")):
-            self.add_error("capture", _("Give both the bottom's points and how it was captured, or neither."))
-        return data
-
-    def outcome(self) -> dict[str, Any]:
-        """The deal in the rules core's input shape (``scoring.match.parse_deal``)."""
-        data = self.cleaned_data
-        outcome: dict[str, Any] = {}
-        if data.get("declarer"):
-            outcome["declarer"] = data["declarer"]
-        outcome["defender_points"] = data["defender_points"]
-        if data.get("capture"):
-            outcome["bottom"] = {"points": data["bottom_points"], "capture": data["capture"]}
-        penalties = [
-            {"side": side, "kind": infraction.value}
-            for side in SIDES
-            for infraction in INFRACTION_LABELS
-            for _count in range(data.get(self.penalty_field(side, infraction)) or 0)
-        ]
-        if penalties:
-            outcome["penalties"] = penalties
-        if data.get("revoke"):
-            outcome["revoke"] = data["revoke"]
-        if data.get("wrong_bottom"):
-            outcome["wrong_bottom"] = True
-        if data.get("wrong_count"):
-            outcome["wrong_count"] = data["wrong_count"]
-        return outcome
-
-
-class TractorDealForm(TractorDealFields):
-    version = forms.IntegerField(min_value=0, max_value=column_max(Match, "version"), widget=forms.HiddenInput)
-    idempotency_key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
-
-
-class TractorCorrectionForm(TractorDealFields):
-    version = forms.IntegerField(min_value=0, max_value=column_max(Match, "version"), widget=forms.HiddenInput)
     reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
 
 

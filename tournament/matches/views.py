@@ -42,11 +42,11 @@ from tournament.matches import (
     services,
     table_codes,
 )
+from tournament.matches.deal_forms import DealEntryFields
 from tournament.matches.fold import match_game
 from tournament.matches.forms import (
     ADJUSTMENT_FORMS,
     AdjustmentForm,
-    DealEntryFields,
     LateArrivalForm,
     ReasonForm,
     RoundClockForm,

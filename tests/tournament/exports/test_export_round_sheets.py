@@ -86,7 +86,7 @@ def test_score_sheet_grid_follows_the_match_format(event):
     stage.rules = options_for(profile="points-6").to_json()
     stage.save()
     options = rules_for_stage(stage)
-    assert score_sheet_columns(options) == SCORE_SHEET_POINTS
+    assert score_sheet_columns(stage=stage, options=options) == SCORE_SHEET_POINTS
     assert score_sheet_rows(options) == 8  # 6 deals and room for tiebreak deals
     data = built(score_sheets_build, round=event.rounds[0], language="en")
     rows = read_book(data)["Score sheets"]
