@@ -62,6 +62,9 @@ class PlayerStandingLineOut(serializers.Serializer[object]):
     stage_rank = serializers.IntegerField(allow_null=True, help_text="The final: the rank in the stage before.")
     lots = serializers.IntegerField(allow_null=True, help_text="The lot that decided a full tie, if one did.")
     withdrawn = serializers.BooleanField()
+    provisional = serializers.BooleanField(
+        help_text="The points count a table awaiting sign-off (待确认): they may still change, as the standings show."
+    )
 
 
 class PlayerStandingsOut(serializers.Serializer[object]):

@@ -42,7 +42,8 @@ from tournament.matches.stage_options import BRACKET_FIXED, BRACKET_REDRAW, SEED
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.rules import stage_rules_resolve
-from tournament.standings.selectors import StageStandings, counted_statuses, stage_lots_seed, stage_ranking_get
+from tournament.standings.counted import awaiting_sign_off, counted_statuses
+from tournament.standings.selectors import StageStandings, stage_lots_seed, stage_ranking_get
 
 
 def _edit_record(user: Any, kind: str, **details: Any) -> dict[str, Any]:
@@ -254,7 +255,7 @@ def stage_advance(
     unfinished = Match.objects.filter(round__stage=stage, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
     if not stage.rounds.exists() or stage.rounds.filter(status=RoundStatus.DRAFT).exists() or unfinished.exists():
         raise UserError("stage_not_finished", _("Every round of this stage needs its results first."))
-    unsigned = Match.objects.filter(round__stage=stage, status=MatchStatus.FINISHED, ew_pair__isnull=False)
+    unsigned = awaiting_sign_off(stage=stage)  # two sides or a table of three
     if MatchStatus.FINISHED not in counted_statuses(stage=stage) and unsigned.exists():
         # the event counts signed-off results only: advancing now would leave these out
         raise UserError("results_unsigned", _("Every result of this stage must be signed off first."))

@@ -261,8 +261,8 @@ def _standings(
     """The stage's one ranking (as the public page): a grouped round robin group by group, ranks
     within the group; the stage place is the prizes' order."""
     if standings.players is not None:  # a points stage of three-seat tables: its own columns (Dou Dizhu)
-        doudizhu_standings_write(book, context, standings)
-        return  # (no correction flags: a points stage is neither advanced by pairs nor drawn as a Swiss)
+        stage_flag_notes_write(doudizhu_standings_write(book, context, standings), flags, context.language)
+        return
     columns = _standings_columns(standings.standings.tie_breakers)
     metric_columns = columns[len(h.STANDINGS_FIXED) : len(columns) - len(h.STANDINGS_STAGE)]
     title = h.sheet_name("standings", context.language, stage=standings.stage.name)

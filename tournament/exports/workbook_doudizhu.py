@@ -148,11 +148,14 @@ STANDINGS = (
     Column("lot", "抽签", "Lot", 6),
     Column("eliminated_after", "淘汰于第几轮后", "Eliminated after round", 12),
     Column("stage_rank", "上阶段名次", "Stage rank before", 10),
+    Column("provisional", "待确认", "Awaiting sign-off", 8),
 )
 
 
-def doudizhu_standings_write(book: Any, context: Any, standings: Any) -> None:
-    """A points stage's standings (docs/rules.md §10): points and the tie-breaks, who was cut after which round."""
+def doudizhu_standings_write(book: Any, context: Any, standings: Any) -> Any:
+    """A points stage's standings (docs/rules.md §10): points and the tie-breaks, who was cut after which
+    round, whose points count a table awaiting sign-off; the player's number as the registration sheet
+    shows it. Returns the sheet (the stage's correction flags are noted under it)."""
     title = h.sheet_name("standings", context.language, stage=standings.stage.name)
     sheet = _sheet(book, context, title, STANDINGS)
     for row in standings.players.players.rows:
@@ -161,7 +164,7 @@ def doudizhu_standings_write(book: Any, context: Any, standings: Any) -> None:
             [
                 row.rank,
                 row.shared,
-                int(row.player),
+                card.number if card else None,
                 card.name if card else row.player,
                 (card.departments or None) if card else None,
                 row.rounds,
@@ -173,6 +176,8 @@ def doudizhu_standings_write(book: Any, context: Any, standings: Any) -> None:
                 row.lots,
                 row.eliminated_after_round,
                 row.stage_rank,
+                row.player in standings.provisional,
             ]
         )
         context.progress.advance()
+    return sheet

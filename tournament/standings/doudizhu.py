@@ -3,7 +3,8 @@
 :func:`tournament.standings.selectors.stage_ranking_get` answers for a three-seat stage through
 :func:`three_seat_ranking`; nothing is ranked here — :mod:`scoring.doudizhu_standings` ranks, cuts and
 the final included (:func:`scoring.doudizhu_standings.points_stage_ranking`). Each
-player's round is their table's stored snapshot once the table is finished (or signed off), a bye
+player's round is their table's stored snapshot once the table counts (finished, or signed off if the
+event counts signed-off results only: :func:`tournament.standings.counted.counted_statuses`), a bye
 (``bye_points``), or nothing (not drawn: eliminated).
 
 - **Cuts** are the stage's ``settings.cuts``: ``[{"after_round": 1, "keep": 18}, …]``. A cut applies
@@ -29,10 +30,9 @@ from scoring.doudizhu_standings import (
     table_rounds_from_snapshot,
 )
 from scoring.options import RuleOptions
-from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, Stage
+from tournament.matches.models import Match, MatchSeat, Round, Stage
 from tournament.rules import rules_for_stage
-
-COUNTED = (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
+from tournament.standings.counted import counted_statuses
 
 
 def stage_cuts(stage: Stage) -> list[tuple[int, int]]:
@@ -55,11 +55,12 @@ def _player_rounds(stage: Stage, options: RuleOptions) -> tuple[dict[int, list[P
             seats[match_id][seat] = str(pair_id)
     for number in numbers.values():
         complete.setdefault(number, True)
+    counted = counted_statuses(stage=stage)  # the event's policy, as every game's ranking
     for match_id, round_id, status, state in Match.objects.filter(round__stage=stage).values_list(
         "pk", "round_id", "status", "state"
     ):
         number = numbers[round_id]
-        if status not in COUNTED or len(seats[match_id]) != 3:
+        if status not in counted or len(seats[match_id]) != 3:
             complete[number] = False
             continue
         snapshot = TableSnapshot.from_json(state)

@@ -95,6 +95,8 @@ class StandingLine:
     withdrawn: bool
     lots: int | None = None
     """The lot that decided a full tie (the stage's recorded lots), else None."""
+    provisional: bool = False
+    """The player's points count a table awaiting sign-off (待确认; the event's policy)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +130,7 @@ def standings_table_get(*, stage_id: int) -> StandingsTable:
             stage_rank=row.stage_rank,
             withdrawn=int(row.player) in standings.pairs and standings.pairs[int(row.player)].status == "withdrawn",
             lots=row.lots,
+            provisional=row.player in standings.provisional,
         )
         for row in ranking.players.rows
     )

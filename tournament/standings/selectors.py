@@ -31,19 +31,11 @@ from scoring.standings import MatchRecord, StandingRow, Standings, bracket_placi
 from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage, StageFormat
 from tournament.matches.snapshot_reads import RESULT_KEYS, snapshot_from_values, snapshot_lookups
 from tournament.matches.stage_options import DrawOptions, draw_options_lookup
-from tournament.registration.models import Pair, PairStatus, ProvisionalResults, Tournament
+from tournament.registration.models import Pair, PairStatus
 from tournament.rules import rules_for_stage
 from tournament.standings.cache import LocalMemo
+from tournament.standings.counted import COUNTED, counted_statuses, stage_provisional_pairs
 from tournament.standings.doudizhu import three_seat_ranking
-
-COUNTED = (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
-SIGNED_OFF_ONLY = (MatchStatus.CONFIRMED,)
-
-
-def counted_statuses(*, stage: Stage) -> tuple[str, ...]:
-    """The match statuses whose results count in the stage's standings (the event's policy)."""
-    policy = Tournament.objects.filter(pk=stage.tournament_id).values_list("provisional_results", flat=True).first()
-    return SIGNED_OFF_ONLY if policy == ProvisionalResults.SIGNED_OFF else COUNTED
 
 
 def _counted(stage: Stage) -> QuerySet[Match]:
@@ -51,14 +43,6 @@ def _counted(stage: Stage) -> QuerySet[Match]:
     return Match.objects.filter(round__stage=stage).filter(
         Q(status__in=counted_statuses(stage=stage)) | Q(ew_pair__isnull=True, status__in=COUNTED)
     )
-
-
-def stage_provisional_pairs(*, stage: Stage) -> frozenset[str]:
-    """Pairs (ids as text) with a counted result still awaiting sign-off (shown 待确认)."""
-    if MatchStatus.FINISHED not in counted_statuses(stage=stage):
-        return frozenset()
-    rows = Match.objects.filter(round__stage=stage, status=MatchStatus.FINISHED, ew_pair__isnull=False)
-    return frozenset(str(pk) for pair in rows.values_list("ns_pair_id", "ew_pair_id") for pk in pair)
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +222,13 @@ def stage_ranking_get(
     entrants = [str(pk) for pk in sorted(pairs)]
     if stage.format == StageFormat.POINTS:
         players = three_seat_ranking(stage=stage, players=entrants, lots_seed=seed)
-        return StageStandings(stage=stage, standings=as_standings(players.players), pairs=pairs, players=players)
+        return StageStandings(
+            stage=stage,
+            standings=as_standings(players.players),
+            pairs=pairs,
+            players=players,
+            provisional=stage_provisional_pairs(stage=stage),
+        )
     if stage.format == StageFormat.KNOCKOUT:
         state = stage_bracket_state_get(stage=stage, pairs=pairs)
         base = rank(entrants=entrants, results=records, options=options, lots_seed=seed)

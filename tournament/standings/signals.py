@@ -24,7 +24,8 @@ from tournament.matches.signals import match_dependents_read
 from tournament.registration.models import Pair, Player, Tournament, TournamentStatus
 from tournament.signals import public_pages_changed
 from tournament.standings.cache import public_version_bump
-from tournament.standings.selectors import COUNTED, stage_bracket_state_get
+from tournament.standings.counted import COUNTED
+from tournament.standings.selectors import stage_bracket_state_get
 
 _WAS_COUNTED = "_public_was_counted"
 

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 
 from tests.tournament.doudizhu.conftest import doudizhu_event, drawn_round, play_round
 from tournament.exports.workbook import workbook_build
+from tournament.registration.models import Pair
 from tournament.standings.doudizhu_public import standings_table_get
 from tournament.standings.selectors import stage_ranking_get
 
@@ -50,7 +51,8 @@ def test_every_reader_shows_the_same_landlord_wins_and_best_round(client, boss):
     )
     header = sheet[0]
     at = header.index("地主胜局"), header.index("单轮最高")
-    assert {str(row[2]): (row[at[0]], row[at[1]]) for row in sheet[1:]} == truth
+    ids = {number: str(pk) for pk, number in Pair.objects.filter(tournament=tournament).values_list("id", "number")}
+    assert {ids[row[2]]: (row[at[0]], row[at[1]]) for row in sheet[1:]} == truth  # the player's number
     # the organiser's advancement page: the landlord wins under their own heading
     client.force_login(boss)
     page = client.get(reverse("draw:stage_advance", args=[tournament.pk, stage.pk])).content.decode()
