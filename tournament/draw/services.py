@@ -58,7 +58,7 @@ from tournament.draw.pairing import (
 )
 from tournament.draw.pairing_groups import groups_round, snake_groups, walkovers
 from tournament.draw.referee_assignments import referees_carry_over
-from tournament.draw.stages import _drawn_pairs, stage_entrants
+from tournament.draw.stages import _drawn_pairs, stage_draw_ready_check, stage_entrants
 from tournament.draw.tables import table_ids_ensure
 from tournament.draw.three_seats import three_seat_round_create
 from tournament.errors import UserError
@@ -335,6 +335,7 @@ def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool =
         playing = Match.objects.filter(round__stage=locked, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
         if playing.exists():
             raise UserError("round_playing", _("The current round is still being played."))
+        stage_draw_ready_check(stage=locked)
         number = (locked.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         seed = secrets.randbelow(2**31) if seed is None else seed
         if locked.format == StageFormat.POINTS:  # three-seat tables (Dou Dizhu, docs/rules.md §10)

@@ -151,6 +151,38 @@ def _advanced_seeds(stage: Stage) -> dict[int, int]:
     return {pair_id: number for number, pair_id in enumerate(stage.settings.entrants, start=1)}
 
 
+def stage_feeder(*, stage: Stage) -> Stage | None:
+    """The stage a later stage takes its entrants from: the one just before it in the event (the
+    Swiss before the knockout, the qualifying rounds before the final). None for the first stage."""
+    return Stage.objects.filter(tournament_id=stage.tournament_id, order__lt=stage.order).order_by("-order").first()
+
+
+def stage_entrants_missing(*, stage: Stage) -> Stage | None:
+    """The stage whose advancement this stage still waits for, or None when it can be drawn: a
+    later stage is drawn from the entrants advanced into it, never from everyone checked in (a
+    knockout drawn before its pairs advanced would take the whole field)."""
+    if stage.settings.entrants:
+        return None
+    return stage_feeder(stage=stage)
+
+
+def stage_draw_ready_check(*, stage: Stage) -> None:
+    """Refuse to draw a stage still waiting for its entrants (:func:`stage_entrants_missing`)."""
+    feeder = stage_entrants_missing(stage=stage)
+    if feeder is not None:
+        raise UserError(
+            "not_advanced",
+            _("%(stage)s takes its entrants from %(feeder)s: advance them first (on this page or %(feeder)s's).")
+            % {"stage": stage.name, "feeder": feeder.name},
+        )
+
+
+def advance_count_default(*, stage: Stage, next_stage: Stage | None) -> int | None:
+    """How many advance, as the organiser set it: the source stage's "advancing to the next stage",
+    else the count set on the stage they go into."""
+    return stage.advance_count or (next_stage.advance_count if next_stage is not None else None)
+
+
 def _drawn_pairs(stage: Stage) -> list[int]:
     pairs = stage.tournament.pairs.exclude(status=PairStatus.WITHDRAWN)
     advanced = _advanced_seeds(stage)

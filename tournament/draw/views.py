@@ -111,6 +111,7 @@ def _stage_page(
         names: dict[int | str, str] = dict(tournament.pairs.filter(pk__in=bracket.seeds).values_list("id", "name"))
         seeds = [(number, names.get(pair_id, pair_id)) for number, pair_id in enumerate(bracket.seeds, start=1)]
     advanced = stage.settings.advancement
+    feeder = draw_stages.stage_entrants_missing(stage=stage)
     return render(
         request,
         "draw/stage_detail.html",
@@ -123,6 +124,9 @@ def _stage_page(
             "seeds": seeds,
             "advanced": advanced,
             "later_stages": tournament.stages.filter(order__gt=stage.order).exists(),
+            # a later stage waiting for its entrants: the advance step is offered here, count filled
+            "feeder": feeder,
+            "feeder_count": draw_stages.advance_count_default(stage=feeder, next_stage=stage) if feeder else None,
             "rules_profile": stage_profile_name(stage),
             "rules_lines": stage_rules_lines(stage),
             "flag": flag,
@@ -189,7 +193,12 @@ def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -
         request.POST or None,
         stages=later,
         pairs=pairs,
-        initial={"count": stage.advance_count, "next_stage": later[0][0] if later else None},
+        initial={
+            "count": draw_stages.advance_count_default(
+                stage=stage, next_stage=_stage(tournament, later[0][0]) if later else None
+            ),
+            "next_stage": later[0][0] if later else None,
+        },
     )
     if request.method == "POST" and form.is_valid():
         next_stage = _stage(tournament, form.cleaned_data["next_stage"])

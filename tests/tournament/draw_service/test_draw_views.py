@@ -244,3 +244,26 @@ def test_the_pages_are_chinese_by_default_with_the_warnings_in_chinese(event):
     )
     assert '<html lang="zh-hans">' in response.content.decode()
     assert "该对本轮轮空。" in response.content.decode()
+
+
+def test_a_knockout_after_the_swiss_offers_the_advance_step_before_its_draw(client, boss):
+    tournament = make_field(8)
+    tournament.organisers.add(boss)
+    swiss = stage_create(tournament=tournament, name="预赛", format="swiss", advance_count=4)
+    round_ = round_publish(round_=round_draw(stage=swiss, seed=1))
+    for match in round_.matches.exclude(ew_pair=None):
+        win(match)
+    knockout = stage_create(tournament=tournament, name="淘汰赛", format="knockout")
+    page = client.get(url("stage", tournament.pk, knockout.pk)).content.decode()
+    assert 'id="advance-first"' in page and 'name="count"' in page and 'value="4"' in page  # the Swiss's count
+    assert url("round_generate", tournament.pk, knockout.pk) not in page  # no draw before the entrants
+    refused = client.post(url("round_generate", tournament.pk, knockout.pk), {"seed": 1})
+    assert "advance them first" in refused.content.decode()
+    assert not knockout.rounds.exists()
+
+    advanced = client.post(url("stage_advance", tournament.pk, swiss.pk), {"next_stage": knockout.pk, "count": 4})
+    assert advanced.status_code == 302
+    page = client.get(url("stage", tournament.pk, knockout.pk)).content.decode()
+    assert 'id="advance-first"' not in page and url("round_generate", tournament.pk, knockout.pk) in page
+    client.post(url("round_generate", tournament.pk, knockout.pk), {"seed": 1})
+    assert knockout.rounds.get().entries.count() == 4

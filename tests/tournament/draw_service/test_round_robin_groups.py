@@ -105,7 +105,7 @@ def test_the_groups_option_is_validated():
     round_draw(stage=one, seed=1)
     one.refresh_from_db()
     assert "group_of" not in one.options  # one group: the plain round robin
-    too_many = stage_create(tournament=tournament, name="小组赛", format="round_robin", options={"groups": 3})
+    too_many = stage_create(tournament=make_field(4), name="小组赛", format="round_robin", options={"groups": 3})
     with pytest.raises(UserError) as error:  # four pairs cannot make three groups of two
         round_draw(stage=too_many, seed=1)
     assert error.value.code == "too_few_entrants"

@@ -94,11 +94,12 @@ def test_withdrawn_pairs_do_not_advance_and_the_stage_must_be_over():
     with pytest.raises(UserError) as error:  # the next stage has started
         stage_advance(stage=stage, next_stage=nxt, count=2, user=boss)
     assert error.value.code == "next_stage_started"
-    unfinished = stage_create(tournament=tournament, name="复赛", format="swiss")
-    round_draw(stage=unfinished, seed=1)
     later = stage_create(tournament=tournament, name="决赛", format="swiss")
-    with pytest.raises(UserError) as error:
-        stage_advance(stage=unfinished, next_stage=later, count=2, user=boss)
+    with pytest.raises(UserError) as error:  # the knockout is drawn, not played
+        stage_advance(stage=nxt, next_stage=later, count=2, user=boss)
     assert error.value.code == "stage_not_finished"
+    with pytest.raises(UserError) as error:  # a later stage is drawn from its advanced entrants only
+        round_draw(stage=later, seed=1)
+    assert error.value.code == "not_advanced" and "淘汰赛" in error.value.message
     with pytest.raises(UserError):  # backwards
         stage_advance(stage=later, next_stage=stage, count=2, user=boss)
