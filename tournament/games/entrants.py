@@ -33,6 +33,7 @@ PAIRS = EntrantKind(
         "none_found": _("No pair found."),
         "none_yet": _("No pairs registered yet."),
         "advance": _("Advance pairs to the next stage"),
+        "advancing": _("Pairs advancing"),
         "no_stage": _("No stage yet: add the first one below (e.g. Swiss preliminaries, then a knockout)."),
         "roster": _(
             "One row per player: name, employee number, department, partner's employee number, phone. "
@@ -68,6 +69,7 @@ PLAYERS = EntrantKind(
         "none_found": _("No player found."),
         "none_yet": _("No players registered yet."),
         "advance": _("Advance players to the next stage"),
+        "advancing": _("Players advancing"),
         "no_stage": _(
             "No stage yet: add the first one below (e.g. a points stage of 3 rounds with a cut, then a final table)."
         ),

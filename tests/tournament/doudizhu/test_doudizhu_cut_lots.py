@@ -12,7 +12,9 @@ from openpyxl import load_workbook
 from rest_framework.test import APIClient
 
 from tests.tournament.doudizhu.conftest import doudizhu_event, drawn_round, play_table
+from tournament.draw.services import round_draw
 from tournament.draw.stages import stage_advance, stage_create
+from tournament.errors import UserError
 from tournament.exports.prizes import TierData, prize_stage_set, prize_tiers_award, prize_tiers_set
 from tournament.exports.workbook import workbook_build
 from tournament.matches.models import MatchSeat
@@ -76,3 +78,18 @@ def test_two_players_level_at_the_last_seat_are_separated_by_recorded_lots(clien
     # The final's table seats the same three.
     table_round = drawn_round(final, user=boss)
     assert set(MatchSeat.objects.filter(round=table_round).values_list("pair_id", flat=True)) == set(order[:3])
+
+
+def test_the_final_is_not_drawn_before_its_players_advance(boss):
+    tournament, stage = doudizhu_event(players=9, boss=boss, options={"rounds": 1})
+    round_1 = drawn_round(stage, seed=5, user=boss)
+    for match in round_1.matches.all():
+        play_table(match, [{"landlord": "E", "bid": 1, "winner": "landlord"}] * 3, user=boss)
+    final = stage_create(tournament=tournament, name="决赛", format="points", options={"rounds": 1, "final": True})
+    with pytest.raises(UserError) as refused:  # it would seat all nine players
+        round_draw(stage=final, seed=1, user=boss)
+    assert refused.value.code == "not_advanced" and not final.rounds.exists()
+    stage_advance(stage=stage, next_stage=final, count=3, user=boss)
+    final.refresh_from_db()
+    drawn = round_draw(stage=final, seed=1, user=boss)
+    assert set(MatchSeat.objects.filter(round=drawn).values_list("pair_id", flat=True)) == set(final.settings.entrants)
