@@ -134,8 +134,10 @@ def players_enter(match: Match) -> bool:
 
 
 def claims_open(*, match: Match) -> list[DealClaim]:
-    """The match's claims awaiting confirmation or disputed, in deal order."""
-    return list(match.claims.filter(status__in=CLAIM_OPEN).select_related("entered_by").order_by("number"))
+    """The match's claims awaiting confirmation or disputed, in deal order: never one whose deal number is
+    recorded already (a deal is what the table has; the claim of its number can only be refused)."""
+    claims = match.claims.filter(status__in=CLAIM_OPEN).exclude(number__in=match.deals.values("number"))
+    return list(claims.select_related("entered_by").order_by("number"))
 
 
 def claims_shown(*, match: Match, limit: int = 12) -> list[DealClaim]:

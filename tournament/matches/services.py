@@ -175,18 +175,26 @@ def _claims_superseded(match: Match, *, number: int, idempotency_key: str, user:
     referee entered it): closed, with the reason the table's page shows — never left "awaiting
     confirmation" beside the deal, holding a number the next entries count past. The entry whose
     confirmation records the deal (its key ``claim:<id>``) is its caller's."""
-    claims = (
-        DealClaim.objects.select_for_update(of=("self",))
-        .filter(match=match, number=number, status__in=CLAIM_OPEN)
-        .order_by("pk")  # not the model's ordering, which joins the match and its table
-    )
+    claims = DealClaim.objects.filter(match=match, number=number)
     claim_id = idempotency_key.removeprefix("claim:")
     if idempotency_key.startswith("claim:") and claim_id.isdigit():
         claims = claims.exclude(pk=int(claim_id))
-    for claim in claims:
+    note = _("A referee entered deal %(number)d: this entry is closed.") % {"number": number}
+    _claims_close(claims, note=note, reason="superseded: a referee entered the deal", user=user)
+
+
+def _claims_close(claims: Any, *, note: str, reason: str, user: Any) -> None:
+    """Close the open ones of ``claims`` (refused, with the ``note`` the table's page shows the players
+    and ``reason`` in each claim's history): what no one can confirm any more is never left awaiting."""
+    rows = (
+        claims.select_for_update(of=("self",))
+        .filter(status__in=CLAIM_OPEN)
+        .order_by("pk")  # not the model's ordering, which joins the match and its table
+    )
+    for claim in rows:
         claim.status = ClaimStatus.REFUSED
-        claim.note = _("A referee entered deal %(number)d: this entry is closed.") % {"number": number}
-        history_author(claim, user, "superseded: a referee entered the deal")
+        claim.note = note[:200]
+        history_author(claim, user, reason)
         claim.save(update_fields=["status", "note"])
 
 
@@ -528,6 +536,9 @@ def match_sign_off(*, match_id: int, user: Any = None, expected_version: int | N
         match.version += 1
         history_author(match, user)
         match.save(update_fields=["status", "signed_off_by", "signed_off_at", "reopened_at", "version"])
+        # the players' entries still open: nothing can be confirmed at a signed-off table
+        note = _("The match was signed off: this entry is closed.")
+        _claims_close(match.claims.all(), note=note, reason="closed: the match was signed off", user=user)
         _round_finish_if_done(match.round)
         transaction.on_commit(lambda: match_confirmed.send(sender=Match, match=match))
     return match
