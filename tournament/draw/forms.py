@@ -15,19 +15,25 @@ from tournament.matches.models import Round, RoundEntry, Stage, StageFormat, Tab
 from tournament.matches.stage_options import BRACKET_FIXED, BRACKET_REDRAW
 from tournament.people import person_name
 from tournament.registration.forms import profile_choices
+from tournament.registration.models import Tournament
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 
-def _profile_choices() -> list[tuple[str, StrOrPromise]]:
-    return [("", _("The tournament's rules")), *profile_choices()]
+def stage_profile_choices(tournament: Tournament | None) -> list[tuple[str, StrOrPromise]]:
+    """A stage's rule profiles: "the tournament's rules", then the profiles of the event's own game
+    (a Guandan event is never offered a Tractor or Dou Dizhu profile)."""
+    game = tournament.game if tournament is not None else None
+    return [("", _("The tournament's rules")), *profile_choices(game)]
 
 
 class StageForm(forms.Form):
+    """A new stage of a pairs event: its formats are those of the event's entrant kind."""
+
     name = forms.CharField(label=_("Name"), max_length=80)
     format = forms.ChoiceField(label=_("Format"), choices=StageFormat.choices)
-    rule_profile = forms.ChoiceField(label=_("Rule profile"), choices=_profile_choices, required=False)
+    rule_profile = forms.ChoiceField(label=_("Rule profile"), required=False)
     best_of = forms.IntegerField(
         label=_("Games per match (best of)"),
         min_value=3,
@@ -66,6 +72,13 @@ class StageForm(forms.Form):
     )
 
     KNOCKOUT_FIELDS = ("bracket", "seeding", "third_place")
+
+    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choice_field(self, "rule_profile").choices = stage_profile_choices(tournament)
+        if tournament is not None:
+            formats = tournament.entrants.stage_formats
+            choice_field(self, "format").choices = [(v, label) for v, label in StageFormat.choices if v in formats]
 
     def general_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name not in self.KNOCKOUT_FIELDS]

@@ -6,28 +6,23 @@ Cuts are typed as the organiser says them: "1:18, 2:9" (after round 1 keep 18, a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.bounds import column_max
-from tournament.draw.forms import _profile_choices as choices
+from tournament.draw.forms import stage_profile_choices
 from tournament.draw.three_seats import MAX_ROUNDS
+from tournament.form_fields import choice_field
 from tournament.matches.models import Stage, StageFormat
 from tournament.parsing import int_or_none
-
-if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
-
-
-def _profile_choices() -> list[tuple[str, StrOrPromise]]:
-    return choices()
+from tournament.registration.models import Tournament
 
 
 class PointsStageForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80)
-    rule_profile = forms.ChoiceField(label=_("Rule profile"), choices=_profile_choices, required=False)
+    rule_profile = forms.ChoiceField(label=_("Rule profile"), required=False)
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=MAX_ROUNDS, initial=3)
     cuts = forms.CharField(
         label=_("Cuts"),
@@ -44,6 +39,10 @@ class PointsStageForm(forms.Form):
         max_value=column_max(Stage, "advance_count"),
         required=False,
     )
+
+    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choice_field(self, "rule_profile").choices = stage_profile_choices(tournament)
 
     def clean_cuts(self) -> list[dict[str, int]]:
         text = (self.cleaned_data.get("cuts") or "").replace("，", ",").replace("：", ":")

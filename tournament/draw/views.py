@@ -78,7 +78,7 @@ def _warn(request: HttpRequest, warnings: list[DrawWarning]) -> None:
 def stage_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     # a three-seat game's stages are points stages (rounds, cuts, a final), not Swiss or knockout
     pages = DRAW_PAGES[tournament.entrants.key]
-    form = pages.stage_form(request.POST or None)
+    form = pages.stage_form(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:
             stage = draw_stages.stage_create(tournament=tournament, user=request.user, **form.service_kwargs())

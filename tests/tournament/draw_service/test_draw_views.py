@@ -267,3 +267,13 @@ def test_a_knockout_after_the_swiss_offers_the_advance_step_before_its_draw(clie
     assert 'id="advance-first"' not in page and url("round_generate", tournament.pk, knockout.pk) in page
     client.post(url("round_generate", tournament.pk, knockout.pk), {"seed": 1})
     assert knockout.rounds.get().entries.count() == 4
+
+
+def test_a_stage_form_offers_only_the_events_game(client, boss):
+    guandan = make_field(4)
+    guandan.organisers.add(boss)
+    page = client.get(url("stages", guandan.pk)).content.decode()
+    assert 'value="swiss"' in page and 'value="points"' not in page  # a pairs event has no points stage
+    assert 'value="timed-40"' in page and 'value="doudizhu"' not in page and 'value="tractor-3deck"' not in page
+    refused = client.post(url("stages", guandan.pk), {"name": "积分", "format": "points", "department_rounds": 0})
+    assert refused.status_code == 200 and not guandan.stages.exists()

@@ -53,6 +53,7 @@ def test_the_stage_form_shows_the_refusal_on_the_profile_field():
     )
     assert response.status_code == 200
     errors = response.context["form"].errors
-    assert "rule_profile" in errors
-    assert "Tractor" in errors["rule_profile"][0] and "Guandan" in errors["rule_profile"][0]
+    # Another game's profile is not offered, and a posted one is refused on its field.
+    assert "rule_profile" in errors and "tractor-3deck" in errors["rule_profile"][0]
+    assert 'value="tractor-3deck"' not in response.content.decode()
     assert not Stage.objects.filter(tournament=tournament).exists()
