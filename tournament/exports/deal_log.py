@@ -216,7 +216,12 @@ def guandan_deals_write(book: Book, context: _Context) -> None:
     """The deal log of a Guandan event (``tournament.games.GUANDAN``'s sheet)."""
     language = context.language
     side_words: dict[str | None, str] = {"NS": h.word("NS", language), "EW": h.word("EW", language)}
-    sides = side_words.get  # the only words of its rows
+    sides = side_words.get  # the words of its rows: sides, and seats in a finishing order
+
+    def order_text(order: Iterable[str]) -> str:
+        """A finishing order by seat names, first out first: "北 › 东 › 南 › 西" (never letters)."""
+        return " › ".join(h.word(seat, language) for seat in order)
+
     missing = MatchPlace("", 0, None)
     places = context.places
 
@@ -236,7 +241,7 @@ def guandan_deals_write(book: Book, context: _Context) -> None:
                 outcome = entered.get(deal_id)
                 order = outcome.get("order") if isinstance(outcome, dict) else None
                 anti_tribute = bool(outcome.get("anti_tribute", False)) if isinstance(outcome, dict) else False
-                body = [game, None, None, " ".join(order) if isinstance(order, list) else None]
+                body = [game, None, None, order_text(order) if isinstance(order, list) else None]
                 body += [None] * 6 + [anti_tribute, None, None]
             else:
                 levels_after = record.levels_after
@@ -244,7 +249,7 @@ def guandan_deals_write(book: Book, context: _Context) -> None:
                     record.game if record.game is not None else game,
                     level_text(record.level),
                     sides(record.sets_level),
-                    " ".join(record.order),
+                    order_text(record.order),
                     sides(record.winner),
                     record.upgrade,
                     record.a_attempt,

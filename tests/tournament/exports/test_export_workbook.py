@@ -162,7 +162,7 @@ def test_deal_log_has_every_deal_as_recorded(event, book):
         assert row[2] == deal.match.round.number
         assert row[3] == deal.match.table.number
         assert row[6] == level_label(record["level"])
-        assert row[8] == " ".join(record["order"])
+        assert row[8] == " › ".join({"N": "北", "E": "东", "S": "南", "W": "西"}[seat] for seat in record["order"])
         assert row[9] == h.word(record["winner"], "zh")
         assert row[10] == record["upgrade"]
         assert row[11] == yes_no(record["a_attempt"]) and row[12] == yes_no(record["passed_a"])

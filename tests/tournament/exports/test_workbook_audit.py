@@ -106,7 +106,8 @@ def test_a_flagged_deal_shows_what_was_entered_in_the_deal_log():
     for number, outcome in flagged:
         row = rows[number]
         assert row[column["待核对"]] == "是"
-        assert row[column["名次顺序"]] == " ".join(outcome["order"])
+        seats = {"N": "北", "E": "东", "S": "南", "W": "西"}
+        assert row[column["名次顺序"]] == " › ".join(seats[seat] for seat in outcome["order"])
 
 
 def test_english_list_sheet_titles_wrap_between_words_and_show_whole(played):

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from django.core import signing
+from django.test import Client
 from django.urls import reverse
 
 from tests.factories import english_client, organiser, referee, round_match, table_match
@@ -142,3 +143,17 @@ def test_the_token_reaches_nothing_else():
     ):
         assert client.get(url).status_code in (302, 404), url
     assert client.get(f"/api/v1/matches/{match.pk}/").status_code in (401, 403, 404)
+
+
+def test_the_table_cards_name_the_seats_in_the_pages_language():
+    boss = organiser()
+    match = table_match(organiser_user=boss)
+    url = reverse("matches:table_cards", args=[match.round.stage.tournament_id, match.round_id])
+    chinese = Client()
+    chinese.force_login(boss)
+    body = chinese.get(url).content.decode()
+    assert '<th scope="row">北</th>' in body and "座位：西" in body
+    assert not any(f'<th scope="row">{letter}</th>' in body for letter in "NESW")
+    english = english_client()
+    english.force_login(boss)
+    assert '<th scope="row">North</th>' in english.get(url).content.decode()
