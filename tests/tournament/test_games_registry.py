@@ -120,6 +120,7 @@ def test_the_guard_lets_a_kinds_table_be():
 def test_every_layers_table_has_a_row_for_every_entrant_kind():
     """Adding an entrant kind is one object in ``tournament.games.entrants`` and one row in each table."""
     from tournament.api.match_serializers import MATCH_SHAPES
+    from tournament.draw.services import ROUND_DRAWS
     from tournament.draw.views import DRAW_PAGES
     from tournament.exports.round_sheets import PRINT_PAGES
     from tournament.matches.fold import FOLDS
@@ -141,6 +142,7 @@ def test_every_layers_table_has_a_row_for_every_entrant_kind():
         REGISTRARS,
         PUBLIC_PAGES,
         DRAW_PAGES,
+        ROUND_DRAWS,
         PRINT_PAGES,
         MATCH_SHAPES,
     )

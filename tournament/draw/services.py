@@ -35,6 +35,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -62,6 +63,7 @@ from tournament.draw.stages import _drawn_pairs, stage_draw_ready_check, stage_e
 from tournament.draw.tables import table_ids_ensure
 from tournament.draw.three_seats import three_seat_round_create
 from tournament.errors import UserError
+from tournament.games import entrants_of
 from tournament.locale import in_ui_language
 from tournament.matches.event import round_event, stage_event
 from tournament.matches.models import (
@@ -338,23 +340,38 @@ def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool =
         stage_draw_ready_check(stage=locked)
         number = (locked.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         seed = secrets.randbelow(2**31) if seed is None else seed
-        if locked.format == StageFormat.POINTS:  # three-seat tables (Dou Dizhu, docs/rules.md §10)
-            seated = three_seat_round_create(
-                stage=locked, pair_ids=_drawn_pairs(locked), number=number, seed=seed, user=user
-            )
-            referees_carry_over(round_=seated, user=user)
-            return seated
-        try:
-            draw, updates = _generate(locked, number, seed, allow_rematches)
-        except DrawError as error:
-            raise UserError(error.code, draw_message(error)) from error
-        settings = locked.settings
-        if any(getattr(settings, key) != value for key, value in updates.items()):
-            locked.options = settings.with_values(**updates).to_stored()
-            history_author(locked, user)
-            locked.save(update_fields=["options"])
-        stage.options = locked.options
-        return _round_create(stage=locked, draw=draw, user=user)
+        drawn = ROUND_DRAWS[entrants_of(locked.tournament).key]
+        return drawn(stage=stage, locked=locked, number=number, seed=seed, allow_rematches=allow_rematches, user=user)
+
+
+def _sides_round_draw(
+    *, stage: Stage, locked: Stage, number: int, seed: int, allow_rematches: bool, user: Any
+) -> Round:
+    """A round of two sides: the stage format's generator (Swiss, round robin, knockout)."""
+    try:
+        draw, updates = _generate(locked, number, seed, allow_rematches)
+    except DrawError as error:
+        raise UserError(error.code, draw_message(error)) from error
+    settings = locked.settings
+    if any(getattr(settings, key) != value for key, value in updates.items()):
+        locked.options = settings.with_values(**updates).to_stored()
+        history_author(locked, user)
+        locked.save(update_fields=["options"])
+    stage.options = locked.options
+    return _round_create(stage=locked, draw=draw, user=user)
+
+
+def _seats_round_draw(
+    *, stage: Stage, locked: Stage, number: int, seed: int, allow_rematches: bool, user: Any
+) -> Round:
+    """A points stage's round at three-seat tables (Dou Dizhu, docs/rules.md §10)."""
+    seated = three_seat_round_create(stage=locked, pair_ids=_drawn_pairs(locked), number=number, seed=seed, user=user)
+    referees_carry_over(round_=seated, user=user)
+    return seated
+
+
+ROUND_DRAWS: dict[str, Callable[..., Round]] = {"pairs": _sides_round_draw, "players": _seats_round_draw}
+"""How a round is drawn and written for each entrant kind (``tournament.games.entrants``), by its key."""
 
 
 def _round_create(*, stage: Stage, draw: Draw, user: Any) -> Round:

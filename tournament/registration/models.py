@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.options import Game as CoreGame
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks
-from tournament.games import EntrantKind, GameKind, entrants_of, game_of
+from tournament.games import EntrantKind, entrants_of
 
 
 class Game(models.TextChoices):
@@ -141,11 +141,6 @@ class Tournament(models.Model):
     def registration_open(self) -> bool:
         """Entrants may still be added: until the event is finished (late entries join the next draw)."""
         return self.status not in (TournamentStatus.FINISHED, TournamentStatus.ARCHIVED)
-
-    @property
-    def game_kind(self) -> GameKind:
-        """The event's game as the site runs it (``tournament.games``): its pages and sheets."""
-        return game_of(self)
 
     @property
     def entrants(self) -> EntrantKind:
