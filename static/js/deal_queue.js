@@ -20,9 +20,10 @@
    A deal refused stays on the phone with the server's reason until the person resolves it: "Edit"
    opens it in the entry (its fields as the page's query) and what is then confirmed takes its place
    in the queue; "Discard" drops it. A refusal because someone else entered that deal (stale_number,
-   stale_version) leaves its place filled, so the deals after it are sent; any other refusal leaves
-   the place empty, so the deals after it wait (held) — sent then, they would be refused as "already
-   entered" — and once it is resolved they follow the page's state again, in order.
+   stale_version) leaves its place filled, and one of the match as a whole (over, signed off) refuses
+   the deals after it for the same reason: those are sent. Any other refusal (of the deal itself)
+   leaves its place empty, so the deals after it wait (held) — sent then, they would be refused as
+   "already entered" — and once it is resolved they follow the page's state again, in order.
 
    Offline the taps are kept here (Guandan: partners 1st and 2nd, or three seats, make a finishing
    order, as the server's taps_complete); the preview waits for the server. Without JavaScript the
@@ -36,7 +37,11 @@
   var flushing = false;
   var blocked = null;  // why the deals cannot be sent now: "signed-out", "stale", "gone" or "identify"
   var EDITING = "deal-queue-editing";  // sessionStorage: the refused deal being edited (its key)
-  var FILLED = ["stale_number", "stale_version"];  // refused because someone else entered that deal
+  // Refusals that hold nothing back: someone else entered that deal (its place is filled), or the
+  // match refuses every deal now (over, signed off, a bye, a flagged or missing deal first) — the deals
+  // after it are sent and answered with that same reason, never "already entered".
+  var HOLDS_NOTHING = ["stale_number", "stale_version", "match_finished", "match_locked", "bye", "flagged_deals",
+    "deal_missing"];
 
   function db() {
     if (!dbPromise) {
@@ -331,7 +336,7 @@
           blocked = null;
           item.state = answer.result === "accepted" || answer.result === "already" ? answer.result : "refused";
           item.message = answer.message || answer.code || "";
-          item.holds = item.state === "refused" && FILLED.indexOf(answer.code) < 0;
+          item.holds = item.state === "refused" && HOLDS_NOTHING.indexOf(answer.code) < 0;
           if (answer.number) { item.number = answer.number; }
           sent = true;
           var entry = document.querySelector("#entry[data-post-url]");
