@@ -82,6 +82,7 @@ def _round_info(round_: Round) -> RoundInfo:
         time_called_at=round_.time_called_at,
         paused_at=getattr(round_, "paused_at", None),
         knockout_pairs=round_knockout_pairs(round_=round_),
+        stage_entrants=round_.stage.settings.entrants,
     )
 
 

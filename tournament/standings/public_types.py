@@ -79,6 +79,8 @@ class RoundInfo:
     """The organiser paused the round's clock (shown as 已暂停; ``ends_at`` moves on when resumed)."""
     knockout_pairs: int | None = None
     """The pairs still in at a knockout round (``round_knockout_pairs``), for its name."""
+    stage_entrants: tuple[int, ...] = ()
+    """The pairs advanced into the round's stage from an earlier one (none: the stage took the field)."""
 
     @property
     def name(self) -> str:

@@ -41,6 +41,7 @@ def _card_words(language: str) -> dict[str, str]:
         "withdrawn": _("Withdrawn: this pair no longer plays."),
         "eliminated": _("Eliminated in round %(number)s of %(stage)s."),
         "not_drawn": _("Checked in, but not in the current round."),
+        "not_advanced": _("Did not advance to %(stage)s: out after the stage before."),
         "match_page": _("Match page"),
         "table": _("Table %(table)s"),
         "side:NS": labels.side("NS"),
@@ -59,6 +60,8 @@ def standing_line(seat: NotSeated, words: dict[str, str]) -> str:
         return words["withdrawn"]
     if seat.eliminated_in is not None:
         return words["eliminated"] % {"number": seat.eliminated_in, "stage": seat.stage_name}
+    if seat.not_advanced_into:  # a later stage takes its advanced pairs only: checking in changes nothing
+        return words["not_advanced"] % {"stage": seat.not_advanced_into}
     if seat.state == PairStatus.REGISTERED:
         return words["not_checked_in"]
     return words["not_drawn"]

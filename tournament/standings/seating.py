@@ -66,6 +66,8 @@ class NotSeated:
     pair_number: int | None = None
     stage_name: str = ""
     state: str = ""
+    not_advanced_into: str = ""
+    """The current stage the pair was not advanced into (it went out at the stage before's cut)."""
 
 _BY_NAME = itemgetter(1, 4, 0)  # name, round, player
 
@@ -84,10 +86,12 @@ class SeatIndex:
         rows: Iterable[SeatRow],
         rounds: Sequence[RoundInfo],
         eliminated: dict[int, tuple[int, str]] | None = None,
+        advanced: Sequence[tuple[str, frozenset[int]]] = (),
     ) -> None:
         self._rows = sorted(rows, key=_BY_NAME)
         self._rounds = {round_.id: round_ for round_ in rounds}
         self._eliminated = eliminated or {}  # pair → (knockout round, stage name)
+        self._advanced = advanced  # (stage name, the pairs advanced into it) of the current stages
         self._by_number: dict[str, list[int]] = {}
         self._by_pair_number: dict[int, list[int]] = {}
         for index, row in enumerate(self._rows):
@@ -129,6 +133,7 @@ class SeatIndex:
         pair_number, ns_number, ew_number = row[13:16]
         if round_id == NOT_SEATED:
             out_in, stage_name = self._eliminated.get(pair_id, (None, ""))
+            left_out = next((stage for stage, entrants in self._advanced if pair_id not in entrants), "")
             return NotSeated(
                 player_name=name,
                 pair_id=pair_id,
@@ -136,6 +141,7 @@ class SeatIndex:
                 eliminated_in=out_in,
                 stage_name=stage_name,
                 pair_number=pair_number,
+                not_advanced_into=left_out,
             )
         round_ = self._rounds[round_id]
         return SeatFound(
@@ -203,18 +209,25 @@ def seat_index_build(*, rounds: Sequence[RoundInfo], tournament_id: int | None =
     with connection.cursor() as cursor:
         cursor.execute(seats, params)
         rows = cursor.fetchall()
-    return SeatIndex(rows, rounds, _eliminated(rounds) if tournament_id is not None else None)
+    if tournament_id is None:
+        return SeatIndex(rows, rounds)
+    return SeatIndex(rows, rounds, *_stage_outcomes(rounds))
 
 
-def _eliminated(rounds: Sequence[RoundInfo]) -> dict[int, tuple[int, str]]:
-    """Pair → (round, stage name) it went out in, in the current rounds' knockout stages."""
-    stage_ids = {round_.stage_id: round_.stage_name for round_ in rounds if round_.stage_format == StageFormat.KNOCKOUT}
+def _stage_outcomes(
+    rounds: Sequence[RoundInfo],
+) -> tuple[dict[int, tuple[int, str]], list[tuple[str, frozenset[int]]]]:
+    """Where the pairs without a seat went out: pair → (round, stage name) in the current rounds'
+    knockout stages, and each current stage that took its pairs from an earlier one with the pairs
+    it took (a pair left out went out at that cut)."""
+    advanced = list({(r.stage_name, frozenset(r.stage_entrants)) for r in rounds if r.stage_entrants})
+    knockouts = {round_.stage_id: round_.stage_name for round_ in rounds if round_.stage_format == StageFormat.KNOCKOUT}
     out: dict[int, tuple[int, str]] = {}
-    for stage in Stage.objects.filter(pk__in=stage_ids):
+    for stage in Stage.objects.filter(pk__in=knockouts):
         state = stage_bracket_state_get(stage=stage, statuses=PUBLIC_ROUND_STATUSES)
         for pair_id, round_number in state.out_in.items():
-            out[int(pair_id)] = (round_number, stage_ids[stage.pk])
-    return out
+            out[int(pair_id)] = (round_number, knockouts[stage.pk])
+    return out, advanced
 
 
 def seat_index_get(*, tournament_id: int, rounds: Sequence[RoundInfo], version: int | None = None) -> SeatIndex:

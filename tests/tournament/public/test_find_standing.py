@@ -9,8 +9,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.tournament.public.events import knockout_event, pairs_register, swiss_event
-from tournament.matches.models import MatchStatus
+from tests.tournament.public.events import knockout_event, pairs_register, play_out, swiss_event
+from tournament.draw.services import round_draw, round_publish
+from tournament.draw.stages import stage_advance, stage_create
+from tournament.matches.models import Match, MatchStatus
+from tournament.matches.services import match_sign_off
 from tournament.registration.services import pair_check_in, pair_withdraw
 from tournament.standings.cache import public_version_get
 from tournament.standings.public import tournament_overview_get
@@ -92,3 +95,21 @@ def test_before_the_draw_a_registered_player_is_told_to_check_in(client):
     (pair,) = pairs_register(tournament, 1)
     html = page(client, tournament.pk, pair.members.get(slot=1).player.name)
     assert "not published yet" in html and "not checked in" in html
+
+
+def test_a_pair_left_out_at_the_cut_is_told_it_did_not_advance(client):
+    event = swiss_event(pairs=8)
+    for match in event.second.matches.exclude(ew_pair=None):
+        play_out(match)
+    for match in Match.objects.filter(round__stage=event.second.stage, status=MatchStatus.FINISHED):
+        match_sign_off(match_id=match.pk)  # the Swiss is over: its rounds are no longer current
+    knockout = stage_create(tournament=event.tournament, name="淘汰赛", format="knockout")
+    stage_advance(stage=event.second.stage, next_stage=knockout, count=4, user=None)
+    knockout.refresh_from_db()
+    round_publish(round_=round_draw(stage=knockout, seed=1))
+    left_out = next(pair for pair in event.pairs if pair.pk not in knockout.settings.entrants)
+    name = left_out.members.get(slot=2).player.name
+    (answer,) = ask(event.tournament.pk, name)
+    assert isinstance(answer, NotSeated) and answer.not_advanced_into == "淘汰赛"
+    html = page(client, event.tournament.pk, name)
+    assert "Did not advance to 淘汰赛" in html and "not in the current round" not in html
