@@ -287,9 +287,12 @@ def third_place_name() -> str:
     return _("Third-place match")
 
 
-def round_name(*, number: int, knockout_pairs: int | None = None) -> str:
-    """A round as every page, sheet and workbook names it: a knockout round by its name (given the
-    pairs still in, :func:`knockout_round_name`), any other by its number."""
+def round_name(*, number: int, knockout_pairs: int | None = None, third_place: bool = False) -> str:
+    """A round — or one match of it — as every page, sheet and workbook names it: a knockout's
+    third-place match by its name (``third_place``: played beside the final, not the final), a knockout
+    round by its name (given the pairs still in, :func:`knockout_round_name`), any other by its number."""
+    if third_place:
+        return third_place_name()
     if knockout_pairs:
         return knockout_round_name(knockout_pairs)
     return _("Round %(number)s") % {"number": number}

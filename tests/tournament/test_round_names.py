@@ -85,10 +85,12 @@ def test_final_placings_of_a_finished_knockout_with_the_prize_tiers(client):
 
 @pytest.mark.django_db
 def test_the_draw_sheet_of_a_knockout_round_is_named_by_the_round():
-    from tournament.exports.headers import knockout_round_title, sheet_name
+    from tournament.exports.headers import round_title, sheet_name
 
-    assert knockout_round_title(4, "zh") == "半决赛" and knockout_round_title(2, "en") == "Final"
-    final = knockout_round_title(2, "zh")
+    assert round_title(number=1, knockout_pairs=4, language="zh") == "半决赛"
+    assert round_title(number=2, knockout_pairs=2, language="en") == "Final"
+    assert round_title(number=2, knockout_pairs=2, language="zh", third_place=True) == "三四名决赛"
+    final = round_title(number=2, knockout_pairs=2, language="zh")
     assert sheet_name("draw_knockout", "zh", stage="决赛阶段", round=final) == "决赛阶段决赛对阵"
 
 

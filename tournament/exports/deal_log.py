@@ -149,7 +149,7 @@ def _adjustment_lines(context: _Context, extras: dict[int, list[_Extra]]) -> Non
 
 
 def _extra_row(columns: tuple[h.Column, ...], place: MatchPlace, match_id: int, extra: _Extra) -> list[Any]:
-    values = {"match": match_id, "stage": place.stage, "round": place.round, "table": place.table, **extra.values}
+    values = {"match": match_id, "stage": place.stage, "round": place.round_label, "table": place.table, **extra.values}
     return [values.get(column.key) for column in columns]
 
 
@@ -236,7 +236,7 @@ def guandan_deals_write(book: Book, context: _Context) -> None:
         for deal_id, match_id, number, game, stored, flagged, user, entered_at in deals.iterator(chunk_size=CHUNK):
             place = places.get(match_id, missing)
             record = DealSnapshot.from_json(stored)
-            head = [match_id, place.stage, place.round, place.table, number]
+            head = [match_id, place.stage, place.round_label, place.table, number]
             if record is None:  # flagged: what the referee entered
                 outcome = entered.get(deal_id)
                 order = outcome.get("order") if isinstance(outcome, dict) else None
@@ -322,7 +322,7 @@ def tractor_deals_write(book: Book, context: _Context) -> None:
             place = places.get(match_id, missing)
             entered = outcome if isinstance(outcome, dict) else {}
             body = _tractor_row(context, DealSnapshot.from_json(record), entered)
-            row = [match_id, place.stage, place.round, place.table, number, *body, flagged, user, entered_at]
+            row = [match_id, place.stage, place.round_label, place.table, number, *body, flagged, user, entered_at]
             yield match_id, number, deal_id, row
 
     _write(book, context, h.DEALS_TRACTOR, rows(), TRACTOR.outcome_text)

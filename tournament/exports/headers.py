@@ -329,11 +329,11 @@ def word(key: str, language: Language, **values: object) -> str:
     return text.format(**values) if values else text
 
 
-def knockout_round_title(pairs: int, language: Language) -> str:
-    """A knockout round's name in the workbook's language (``labels.knockout_round_name``, the one
-    function every page uses too)."""
+def round_title(*, number: int, knockout_pairs: int | None, language: Language, third_place: bool = False) -> str:
+    """A round (or its third-place match) by its name in the workbook's language (``labels.round_name``,
+    the one function every page uses too)."""
     with translation.override("zh-hans" if language == "zh" else "en"):
-        return labels.knockout_round_name(pairs)
+        return labels.round_name(number=number, knockout_pairs=knockout_pairs, third_place=third_place)
 
 
 def sheet_name(key: str, language: Language, *, stage: str = "", round: int | str | None = None) -> str:

@@ -35,6 +35,7 @@ from tournament.games import entrants_of, game_of
 from tournament.matches.models import Match, Round, Stage
 from tournament.matches.selectors import round_knockout_pairs
 from tournament.rules import rules_for_stage
+from tournament.standings.selectors import stage_third_place_matches
 
 CHUNK = 5000
 
@@ -53,6 +54,8 @@ class TableSheet:
     ew: PairCard | None
     walkover: bool = False
     """No opponent because it withdrew (不战而胜): a forfeit win, not a bye."""
+    third_place: bool = False
+    """A knockout's third-place match (三四名决赛), played in the final's round."""
 
     @property
     def is_bye(self) -> bool:
@@ -102,13 +105,15 @@ def round_tables(
     if cards is None:
         cards = pair_cards(tournament_id=round.stage.tournament_id)
     walkovers = round.draw_settings.walkovers
+    third = stage_third_place_matches(stage=round.stage) if round_knockout_pairs(round_=round) else frozenset()
     for match_id, table, area, ns, ew in round_table_rows(round=round):
         if first_table is not None and (table is None or table < first_table):
             continue
         if last_table is not None and (table is None or table > last_table):
             continue
         walkover = ew is None and ns in walkovers
-        yield TableSheet(match_id, table, area or "", cards[ns], cards[ew] if ew is not None else None, walkover)
+        ew_card = cards[ew] if ew is not None else None
+        yield TableSheet(match_id, table, area or "", cards[ns], ew_card, walkover, match_id in third)
 
 
 def draw_row(sheet: TableSheet, language: Language) -> list[Any]:
@@ -144,14 +149,17 @@ def _sides_draw_sheet_write(
     """A round of two sides: one row per table, N/S and E/W with their departments, byes."""
     pairs = round_knockout_pairs(round_=round)
     if pairs:  # a knockout round by its name: 决赛, 半决赛 …
-        name = h.knockout_round_title(pairs, language)
+        name = h.round_title(number=round.number, knockout_pairs=pairs, language=language)
         title = h.sheet_name("draw_knockout", language, stage=round.stage.name, round=name)
     else:
         title = h.sheet_name("draw", language, stage=round.stage.name, round=round.number)
     sheet = book.sheet(title, header=h.titles(h.DRAW, language), widths=h.widths(h.DRAW), styles=h.styles(h.DRAW))
     list_page_setup(sheet, landscape=True)
     for table in round_tables(round=round, cards=cards):
-        sheet.append(draw_row(table, language))
+        row = draw_row(table, language)
+        if table.third_place:  # played beside the final: the note names it (三四名决赛)
+            row[-1] = h.round_title(number=round.number, knockout_pairs=pairs, language=language, third_place=True)
+        sheet.append(row)
         if progress is not None:
             progress()
     return sheet
@@ -217,13 +225,18 @@ def _sides_score_sheets_build(
     with Book(time_zone=timezone.get_default_timezone()) as book:
         sheet = book.sheet(h.sheet_name("score_sheets", language), widths=score_sheet_widths(columns))
         list_page_setup(sheet, landscape=False)
-        pairs = round_knockout_pairs(round_=round)  # a knockout round by its name
-        name = h.knockout_round_title(pairs, language) if pairs else word("round", language, round=round.number)
-        heading = f"{tournament.name} · {stage.name} {name}"
+        pairs = round_knockout_pairs(round_=round)  # a knockout round (and its third-place match) by its name
         cap = options.time_cap_minutes or round.time_cap_minutes
         for table in round_tables(round=round):
             if table.is_bye:
                 continue
+            third = table.third_place
+            name = (
+                h.round_title(number=round.number, knockout_pairs=pairs, language=language, third_place=third)
+                if pairs
+                else word("round", language, round=round.number)
+            )
+            heading = f"{tournament.name} · {stage.name} {name}"
             sheet.append([Styled(f"{heading} · {word('score_sheet', language)}", "title")])
             sheet.append(
                 [

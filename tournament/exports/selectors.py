@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournament.matches.models import Match, Stage
+from tournament.exports import headers as h
+from tournament.exports.headers import Language
+from tournament.matches.models import Match, Round, Stage, StageFormat
+from tournament.matches.selectors import round_knockout_pairs
 from tournament.registration.models import Pair, PairMember
+from tournament.standings.selectors import stage_third_place_matches
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,16 +70,38 @@ class MatchPlace:
     stage: str
     round: int
     table: int | None
+    round_name: str = ""
+    """A knockout round, or its third-place match, by its name in the sheets' language; else empty."""
+
+    @property
+    def round_label(self) -> int | str:
+        """What a sheet's round column shows: a knockout round's name (决赛, 三四名决赛 …), another round's number."""
+        return self.round_name or self.round
 
 
-def match_places(*, tournament_id: int) -> dict[int, MatchPlace]:
-    """Where each match of the tournament was played, by match id."""
+def _knockout_names(tournament_id: int, language: Language) -> tuple[dict[int, str], dict[int, str]]:
+    """Knockout round id → its name; third-place match id → its name (``labels.round_name``, as every page)."""
+    rounds: dict[int, str] = {}
+    matches: dict[int, str] = {}
+    knockouts = Round.objects.filter(stage__tournament_id=tournament_id, stage__format=StageFormat.KNOCKOUT)
+    for round_ in knockouts.select_related("stage").order_by("stage__order", "number"):
+        pairs = round_knockout_pairs(round_=round_)
+        rounds[round_.pk] = h.round_title(number=round_.number, knockout_pairs=pairs, language=language)
+        third = h.round_title(number=round_.number, knockout_pairs=pairs, language=language, third_place=True)
+        in_round = Match.objects.filter(round=round_, pk__in=stage_third_place_matches(stage=round_.stage))
+        matches |= dict.fromkeys(in_round.values_list("id", flat=True), third)
+    return rounds, matches
+
+
+def match_places(*, tournament_id: int, language: Language = h.DEFAULT_LANGUAGE) -> dict[int, MatchPlace]:
+    """Where each match of the tournament was played, by match id (a knockout's rounds by their names)."""
+    rounds, third = _knockout_names(tournament_id, language)
     matches = Match.objects.filter(round__stage__tournament_id=tournament_id).values_list(
-        "id", "round__stage__name", "round__number", "table__number"
+        "id", "round__stage__name", "round__number", "table__number", "round_id"
     )
     return {
-        match_id: MatchPlace(stage, round_number, table)
-        for match_id, stage, round_number, table in matches.iterator(chunk_size=5000)
+        match_id: MatchPlace(stage, round_number, table, third.get(match_id) or rounds.get(round_id, ""))
+        for match_id, stage, round_number, table, round_id in matches.iterator(chunk_size=5000)
     }
 
 

@@ -162,7 +162,6 @@ def _results(book: Book, context: _Context) -> None:
         .values_list(
             "id",
             "round__stage__name",
-            "round__number",
             "table__number",
             "ns_pair_id",
             "ew_pair_id",
@@ -190,7 +189,6 @@ def _results(book: Book, context: _Context) -> None:
     for (
         match_id,
         stage,
-        round_number,
         table,
         ns,
         ew,
@@ -217,7 +215,7 @@ def _results(book: Book, context: _Context) -> None:
         row = [
                 match_id,
                 stage,
-                round_number,
+                context.places[match_id].round_label,  # a knockout round by its name
                 table,
                 pairs[ns].number,
                 pairs[ns].name,
@@ -341,7 +339,7 @@ def _adjustments(book: Book, context: _Context) -> None:
                 created_at,
                 match_id,
                 place.stage if place else None,
-                place.round if place else None,
+                place.round_label if place else None,
                 place.table if place else None,
                 pair.number if pair else None,
                 pair.name if pair else None,
@@ -414,7 +412,7 @@ def workbook_build(
         tournament=tournament,
         language=language,
         pairs=pair_cards(tournament_id=tournament.pk),
-        places=match_places(tournament_id=tournament.pk),
+        places=match_places(tournament_id=tournament.pk, language=language),
         progress=_Progress(total=_estimate(tournament), report=progress),
     )
     # Each stage ranks at most every pair; the award list is short enough to leave out.

@@ -59,7 +59,12 @@ from tournament.standings.public_types import (
     StandingLine,
     TournamentOverview,
 )
-from tournament.standings.selectors import stage_bracket_state_get, stage_match_records, stage_ranking_get
+from tournament.standings.selectors import (
+    stage_bracket_state_get,
+    stage_match_records,
+    stage_ranking_get,
+    stage_third_place_matches,
+)
 
 # -- helpers -------------------------------------------------------------------------------------------
 
@@ -192,6 +197,8 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
     walkovers = Round.objects.filter(pk=round_id).values_list(draw_options_lookup("walkovers"), flat=True).first()
     absent = DrawOptions.walkovers_of(walkovers)
     absent_names = dict(Pair.objects.filter(pk__in=absent.values()).values_list("id", "name"))
+    stage = Stage.objects.filter(rounds=round_id, format=StageFormat.KNOCKOUT).first()
+    third = stage_third_place_matches(stage=stage) if stage is not None else frozenset()
     out = []
     for (
         match_id,
@@ -226,6 +233,7 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
                 walkover_over=absent_names.get(absent.get(ns_id, 0), "") if ew_id is None else "",
                 time_up=time_up(called, snapshot, played) if called is not None and ew_id is not None else None,
                 reason=snapshot.reason or "",
+                third_place=match_id in third,
             )
         )
     out.sort(key=lambda row: (row.table is None, row.table or 0, row.bracket_slot or 0, row.match_id))

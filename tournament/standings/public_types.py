@@ -169,6 +169,8 @@ class DrawRow:
     """Once time is called: what the table does next (English, Chinese), from the rules core."""
     reason: str = ""
     """Why the winner won (the rules core's ``Reason``): a forfeit reads as one, not as its levels."""
+    third_place: bool = False
+    """A knockout's third-place match, played beside the final (named 三四名决赛, not the final)."""
 
     @property
     def is_bye(self) -> bool:

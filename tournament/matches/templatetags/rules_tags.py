@@ -35,9 +35,12 @@ def table_conduct(stage: Any) -> Any:
 
 
 @register.filter
-def round_name(round_: Any) -> str:
-    """``{{ round|round_name }}``: 决赛, 半决赛 … for a knockout round, else 第 N 轮 (``labels.round_name``)."""
-    return labels.round_name(number=round_.number, knockout_pairs=round_knockout_pairs(round_=round_))
+def round_name(round_: Any, third_place: bool = False) -> str:
+    """``{{ round|round_name }}``: 决赛, 半决赛 … for a knockout round, else 第 N 轮; for one table of it,
+    ``{{ round|round_name:t.third_place }}``: 三四名决赛 at the third-place match (``labels.round_name``)."""
+    return labels.round_name(
+        number=round_.number, knockout_pairs=round_knockout_pairs(round_=round_), third_place=bool(third_place)
+    )
 
 
 @register.filter
