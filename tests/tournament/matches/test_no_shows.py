@@ -94,3 +94,15 @@ def test_the_chief_referee_page_offers_and_records(client):
     assert not Adjustment.objects.filter(match=other).exists()  # not a table of this round
     client.force_login(UserFactory())
     assert client.get(url).status_code == 404
+
+
+def test_a_finished_rounds_page_says_it_is_over_not_how_long_it_has_run(client):
+    round_, _match = _started_round(33)
+    tournament = round_.stage.tournament
+    chief = UserFactory()
+    ChiefReferee.objects.create(tournament=tournament, user=chief)
+    client.force_login(chief)
+    round_.status = RoundStatus.FINISHED
+    round_.save(update_fields=["status"])
+    html = client.get(reverse("matches:round_no_shows", args=[tournament.pk, round_.pk])).content.decode()
+    assert "本轮已结束" in html and "33" not in html

@@ -113,3 +113,9 @@ def test_a_pair_left_out_at_the_cut_is_told_it_did_not_advance(client):
     assert isinstance(answer, NotSeated) and answer.not_advanced_into == "淘汰赛"
     html = page(client, event.tournament.pk, name)
     assert "Did not advance to 淘汰赛" in html and "not in the current round" not in html
+
+
+def test_the_event_page_links_its_final_placings(client):
+    tournament, _rounds = knockout_event(pairs=5)
+    html = client.get(reverse("registration:tournament", args=[tournament.pk])).content.decode()
+    assert reverse("standings:placings", args=[tournament.pk]) in html
