@@ -326,3 +326,18 @@ def draw_algorithm(code: Any) -> str:
     if method is None:
         return code or "—"
     return str(_("%(method)s (%(version)s)") % {"method": method, "version": code})
+
+
+def adjustment_effect(effect: str, amount: int) -> str:
+    """What an adjustment did to the match, as the rules core recorded it (docs/rules.md §7): the
+    referee sees it next to the row (a late arrival's "opponents up 2 levels")."""
+    texts = {
+        "opponents_upgrade": _("opponents up %(n)d levels"),
+        "points_deducted": _("%(n)d points deducted"),
+        "next_deal_points": _("%(n)d points off the next deal"),
+        "first_deal_forfeited": _("the first deal forfeited"),
+        "forfeit": _("the match forfeited"),
+        "warning": _("a warning: the score does not change"),
+    }
+    text = texts.get(effect)
+    return str(text % {"n": amount}) if text is not None and "%(n)d" in str(text) else str(text or effect)

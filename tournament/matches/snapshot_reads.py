@@ -188,6 +188,23 @@ def match_adjustment_effects(
     return effects
 
 
+def _sides_adjustment_effects(match: Match) -> dict[int, AdjustmentEffect]:
+    rows = list(match.adjustments.filter(flagged=False).order_by("created_at", "id"))
+    return match_adjustment_effects(match=match, rows=rows, records=match.snapshot.adjustments) if rows else {}
+
+
+ADJUSTMENT_EFFECTS: dict[str, Callable[[Match], dict[int, AdjustmentEffect]]] = {
+    "pairs": _sides_adjustment_effects,
+    "players": lambda match: {},  # a three-seat table's penalties are points, said by the row itself
+}
+"""What one match's adjustments did (by row id), by entrant kind: for the adjustments page."""
+
+
+def match_adjustments_effects(*, match: Match) -> dict[int, AdjustmentEffect]:
+    """What the rules core did with each of the match's applied adjustments, by row id."""
+    return ADJUSTMENT_EFFECTS[match_game(match).entrants.key](match)
+
+
 def adjustment_effects_get(*, tournament_id: int) -> dict[int, AdjustmentEffect]:
     """:func:`match_adjustment_effects` of every applied adjustment row of the tournament, by row id
     (the snapshots' ``adjustments`` fetched alone)."""

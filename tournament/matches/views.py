@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.options import AtTimeUp
+from tournament import labels
 from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.games import GameKind
 from tournament.htmx import HtmxHttpRequest
@@ -40,6 +41,7 @@ from tournament.matches import (
     player_entry,
     selectors,
     services,
+    snapshot_reads,
     table_codes,
 )
 from tournament.matches.deal_forms import DealEntryFields
@@ -54,7 +56,7 @@ from tournament.matches.forms import (
     UnlockForm,
     VersionForm,
 )
-from tournament.matches.models import AdjustmentKind, Match, MatchStatus, Round
+from tournament.matches.models import Adjustment, AdjustmentKind, Match, MatchStatus, Round
 from tournament.parsing import int_or_none
 from tournament.registration.roles import user_organises
 from tournament.rules import rules_for_stage
@@ -481,10 +483,21 @@ def adjustments(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
         "entrants": kind,
         "form": other_form,
         "late_form": late_form,
-        "adjustments": match.adjustments.select_related("pair", "absent_player", "created_by").order_by("created_at"),
+        "adjustments": _adjustment_rows(match),
         "summary": selectors.match_summary(match=match),
     }
     return render(request, "matches/adjustments.html", context, status=status)
+
+
+def _adjustment_rows(match: Match) -> list[Adjustment]:
+    """The match's adjustments, each with ``effect_text``: what the rules core did with it (a late
+    arrival's levels to the opponents), so the referee sees it where they recorded it."""
+    effects = snapshot_reads.match_adjustments_effects(match=match)
+    rows = list(match.adjustments.select_related("pair", "absent_player", "created_by").order_by("created_at"))
+    for row in rows:
+        effect = effects.get(row.pk)
+        setattr(row, "effect_text", labels.adjustment_effect(effect.effect, effect.amount) if effect else "")  # noqa: B010
+    return rows
 
 
 @require_POST

@@ -399,6 +399,8 @@ def test_a_late_pair_and_a_forfeit_through_the_form(client, boss, match):
     match.refresh_from_db()
     assert match.state["adjustments"][0]["effect"] == "opponents_upgrade"  # timed-40: 11–15 min, 2 levels
     assert match.state["levels"] == {"NS": 2, "EW": 4}
+    # The referee is told there what it did, not only the workbook.
+    assert "Effect: opponents up 2 levels" in client.get(url).content.decode()
     player = match.ew_pair.players.first()
     forfeit = client.post(
         url,
