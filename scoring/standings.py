@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from scoring.errors import bad_input
@@ -73,6 +73,7 @@ __all__ = [
     "bracket_placings",
     "knockout_placings",
     "parse_results",
+    "prize_order",
     "rank",
     "standings_json",
 ]
@@ -560,6 +561,29 @@ def assign_tiers(*, standings: Standings, tiers: Sequence[tuple[str, int]]) -> d
     return awarded
 
 
+def prize_order(*, stages: Sequence[Standings]) -> Standings:
+    """The order prize tiers are awarded in (docs/rules.md §4): the prize stage's ranking (``stages[0]``),
+    then the places after it from the stage it was advanced from (``stages[1]``: its entrants who did not
+    advance, in that stage's order), and so on back. Ranks go on after the last place before them; a tie
+    in an earlier stage stays a tie. Every row keeps its own stage's statistics."""
+    rows: list[StandingRow] = []
+    seen: set[str] = set()
+    for standings in stages:
+        previous: StandingRow | None = None
+        for row in standings.rows:
+            if row.entrant in seen:
+                continue
+            if previous is not None and row.shared and previous.shared and row.rank == previous.rank:
+                rank = rows[-1].rank
+            else:
+                rank = len(rows) + 1
+            previous = row
+            rows.append(replace(row, rank=rank))
+            seen.add(row.entrant)
+    first = stages[0] if stages else Standings((), (), None)
+    return Standings(tuple(rows), first.tie_breakers, first.lots_seed)
+
+
 def knockout_placings(
     *,
     standings: Standings,
@@ -679,9 +703,7 @@ def parse_results(data: object, *, options: RuleOptions | None = None) -> list[M
             )
         round_number = item.get("round")
         if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
-            raise bad_input(
-                f"{where} needs a 'round' (1 or more).", f"第 {index} 个结果需要 round（从 1 开始）。"
-            )
+            raise bad_input(f"{where} needs a 'round' (1 or more).", f"第 {index} 个结果需要 round（从 1 开始）。")
         ns, ew = item.get("NS"), item.get("EW")
         bye = item.get("bye", False) is True
         if not isinstance(ns, str) or not (isinstance(ew, str) or (ew is None and bye)):
@@ -691,9 +713,7 @@ def parse_results(data: object, *, options: RuleOptions | None = None) -> list[M
             )
         if bye:
             if ew is not None:
-                raise bad_input(
-                    f"{where}: a bye has no EW entrant.", f"第 {index} 个结果：轮空没有 EW 对手。"
-                )
+                raise bad_input(f"{where}: a bye has no EW entrant.", f"第 {index} 个结果：轮空没有 EW 对手。")
             records.append(MatchRecord(round=round_number, ns=ns, ew=None))
             continue
         raw_winner = item.get("winner")
@@ -800,9 +820,7 @@ def standings_json(data: object) -> Standings:
     if entrants is not None and (
         not isinstance(entrants, list) or not all(isinstance(entrant, str) for entrant in entrants)
     ):
-        raise bad_input(
-            "'entrants' must be a list of entrant ids (text).", "entrants 必须是参赛者编号（文字）的列表。"
-        )
+        raise bad_input("'entrants' must be a list of entrant ids (text).", "entrants 必须是参赛者编号（文字）的列表。")
     seed = data.get("lots_seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise bad_input("'lots_seed' must be a whole number.", "lots_seed 必须是整数。")

@@ -357,3 +357,24 @@ def test_knockout_placing_ties_are_broken_by_reproducible_lots() -> None:
     again = _knockout(results, lots_seed=7).rows
     assert [r.entrant for r in first] == [r.entrant for r in again]
     assert [r.rank for r in first] == [1, 2, 3, 4] and {r.lots for r in first} == {1, 2}
+
+
+def test_the_prize_order_goes_on_after_the_prize_stage_with_the_stage_before():
+    """A knockout's four placings, then the preliminary's order of the pairs that did not advance; a tie
+    there stays a tie (docs/rules.md §4, prize tiers)."""
+    from dataclasses import replace
+
+    from scoring.standings import StandingRow, Standings, prize_order
+
+    def row(entrant: str, rank: int, shared: bool = False) -> StandingRow:
+        blank = dict.fromkeys(StandingRow.__dataclass_fields__, 0)
+        return replace(StandingRow(**blank), entrant=entrant, rank=rank, shared=shared, head_to_head=None, lots=None)
+
+    knockout = Standings((row("c", 1), row("a", 2), row("d", 3), row("b", 4)), (), None)
+    swiss = Standings(
+        (row("a", 1), row("b", 2), row("c", 3), row("e", 4, True), row("d", 4, True), row("f", 4, True)), (), None
+    )
+    order = prize_order(stages=[knockout, swiss])
+    assert [(r.entrant, r.rank, r.shared) for r in order.rows] == [
+        ("c", 1, False), ("a", 2, False), ("d", 3, False), ("b", 4, False), ("e", 5, True), ("f", 5, True),
+    ]

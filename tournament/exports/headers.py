@@ -274,6 +274,10 @@ WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "started": ("开始时间", "Started"),
         "finished_at": ("结束时间", "Finished"),
         "no_tiers": ("尚未设置奖项。", "No prize tiers defined yet."),
+        "unawarded": (
+            "奖项“{tier}”：{places} 个名额未授出（所有排名的对子均已获奖）",
+            "Prize “{tier}”: {places} not awarded (every ranked pair already has a prize)",
+        ),
         # correction flags (exports.workbook_flags)
         "flag_advancement": ("晋级名单已变更", "Advancement changed"),
         "flag_round": ("第{round}轮按更正前的排名抽签", "Round {round} drawn from changed standings"),

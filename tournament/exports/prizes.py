@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
-from scoring.standings import assign_tiers
+from scoring.standings import Standings, assign_tiers, prize_order
 from tournament.bounds import text_max
 from tournament.draw.stages import stage_lots_draw
 from tournament.errors import UserError
@@ -50,6 +50,8 @@ class Award:
     tier: str
     rank: int
     pair: PairCard
+    stage_name: str = ""
+    """The stage whose ranking placed the pair (the prize stage, or a stage before it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,10 @@ class AwardList:
     tiers: tuple[TierData, ...]
     awards: tuple[Award, ...]
     problem: ScoringError | None = None
+    order: Standings | None = None
+    """The prize order the tiers were awarded from (:func:`prize_order_get`)."""
+    unawarded: tuple[tuple[str, int], ...] = ()
+    """(tier, places) the prize order has no pairs for: every pair of every stage behind it is placed."""
 
 
 @event_write("tournament", of=tournament_event)
@@ -146,13 +152,48 @@ def prize_stage(*, tournament: Tournament) -> Stage | None:
     return Stage.objects.filter(tournament=tournament).select_related("tournament").order_by("-order").first()
 
 
+@dataclass(frozen=True, slots=True)
+class PrizeOrder:
+    """The order prizes are awarded in: ``standings`` (the rules core's
+    :func:`scoring.standings.prize_order`), and for each pair the stage whose ranking placed it."""
+
+    standings: Standings
+    placed_by: dict[str, Stage]
+
+
+def _stages_behind(stage: Stage) -> list[Stage]:
+    """``stage``, then the stage it was advanced from, and that one's, … (each once)."""
+    chain = [stage]
+    while (record := chain[-1].settings.advancement) is not None:
+        before = Stage.objects.filter(pk=record.from_stage, tournament_id=stage.tournament_id).first()
+        if before is None or before in chain:
+            break
+        chain.append(before)
+    return chain
+
+
+def prize_order_get(*, stage: Stage, standings: StageStandings | None = None) -> PrizeOrder:
+    """The one prize order (the prizes page, the placings page and the workbook ask it): ``stage``'s ranking
+    (``standings`` if the caller has it), then the places after it from the stages it was advanced from —
+    a top 8 knockout's places 9, 10, … are the Swiss ranking of the pairs that did not advance."""
+    rankings = [standings if standings is not None else stage_ranking_get(stage=stage)]
+    rankings += [stage_ranking_get(stage=before) for before in _stages_behind(stage)[1:]]
+    order = prize_order(stages=[ranking.standings for ranking in rankings])
+    placed_by: dict[str, Stage] = {}
+    for ranking in rankings:
+        for row in ranking.standings.rows:
+            placed_by.setdefault(row.entrant, ranking.stage)
+    return PrizeOrder(order, placed_by)
+
+
 def prize_tiers_award(
     *,
     tournament: Tournament,
     cards: dict[int, PairCard] | None = None,
     standings: StageStandings | None = None,
 ) -> AwardList:
-    """The award list from the final ranking (names and departments in ``Award.pair``).
+    """The award list from the prize order (:func:`prize_order_get`; names and departments in ``Award.pair``);
+    the tiers' places the order has no pair for are ``unawarded``, said, never silently dropped.
 
     ``cards`` and ``standings`` may be passed by a caller that already has them (the workbook).
     """
@@ -166,17 +207,36 @@ def prize_tiers_award(
     lots_seed = stage_lots_seed(stage=stage) if stage is not None else None
     if stage is None or not tiers:
         return AwardList(stage=stage, lots_seed=lots_seed, tiers=tiers, awards=())
-    if standings is None:
-        standings = stage_ranking_get(stage=stage)
+    order = prize_order_get(stage=stage, standings=standings)
     if cards is None:
         cards = pair_cards(tournament_id=tournament.pk)
     try:
-        awarded = assign_tiers(standings=standings.standings, tiers=[(tier.name, tier.pair_count) for tier in tiers])
+        awarded = assign_tiers(standings=order.standings, tiers=[(tier.name, tier.pair_count) for tier in tiers])
     except ScoringError as problem:
-        return AwardList(stage=stage, lots_seed=lots_seed, tiers=tiers, awards=(), problem=problem)
+        return AwardList(
+            stage=stage, lots_seed=lots_seed, tiers=tiers, awards=(), problem=problem, order=order.standings
+        )
     awards = tuple(
-        Award(tier=awarded[row.entrant], rank=row.rank, pair=cards[int(row.entrant)])
-        for row in standings.standings.rows
+        Award(
+            tier=awarded[row.entrant],
+            rank=row.rank,
+            pair=cards[int(row.entrant)],
+            stage_name=order.placed_by[row.entrant].name,
+        )
+        for row in order.standings.rows
         if row.entrant in awarded
     )
-    return AwardList(stage=stage, lots_seed=lots_seed, tiers=tiers, awards=awards)
+    given = {tier.name: 0 for tier in tiers}
+    for name in awarded.values():
+        given[name] += 1
+    unawarded = tuple(
+        (tier.name, tier.pair_count - given[tier.name]) for tier in tiers if given[tier.name] < tier.pair_count
+    )
+    return AwardList(
+        stage=stage,
+        lots_seed=lots_seed,
+        tiers=tiers,
+        awards=awards,
+        order=order.standings,
+        unawarded=unawarded,
+    )

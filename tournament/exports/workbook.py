@@ -380,6 +380,8 @@ def _awards(book: Book, context: _Context, final: StageStandings | None) -> None
             ]
         )
         context.progress.advance()
+    for tier, places in award_list.unawarded:  # said, never silently dropped
+        sheet.append([h.word("unawarded", context.language, tier=tier, places=places)])
 
 
 def _estimate(tournament: Tournament) -> int:

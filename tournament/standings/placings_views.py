@@ -3,7 +3,9 @@
 A public page, read-only. The knockout ranking is the stage's (``stage_ranking_get``: the bracket's
 placings, ``scoring.standings.bracket_placings``); the tiers are the organiser's prize tiers
 awarded from the prize stage's ranking (``tournament.exports.prizes.prize_tiers_award``) when the
-prize stage is this knockout. Shown once the bracket is decided (a champion, nothing pending).
+prize stage is this knockout — then the places after the knockout's follow, from the stage it was
+advanced from (the one prize order, ``prize_order_get``). Shown once the bracket is decided (a champion,
+nothing pending).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from django.views.decorators.http import require_safe
 
 from tournament.exports.prizes import prize_tiers_award
 from tournament.matches.models import Stage, StageFormat
-from tournament.registration.models import Tournament
+from tournament.registration.models import Pair, Tournament
 from tournament.standings.selectors import stage_ranking_get
 
 
@@ -29,14 +31,18 @@ def placings(request: HttpRequest, tournament_id: int, stage_id: int | None = No
     decided = standings.bracket is not None and standings.bracket.complete and not standings.bracket.pending
     tiers: dict[int, str] = {}
     problem = None
+    order = standings.standings
     if decided:
         awards = prize_tiers_award(tournament=tournament)
         if awards.stage is not None and awards.stage.pk == stage.pk:
             tiers = {award.pair.id: award.tier for award in awards.awards}
             problem = awards.problem
+            # the prize order: the knockout's placings, then the places after them from the stage before
+            order = awards.order or order
+    pairs = Pair.objects.in_bulk([int(row.entrant) for row in order.rows]) if decided else {}
     rows = [
-        {"rank": row.rank, "pair": pair, "tier": tiers.get(pair.pk, "")}
-        for row, pair in standings.rows_with_pairs()
+        {"rank": row.rank, "pair": pairs[int(row.entrant)], "tier": tiers.get(int(row.entrant), "")}
+        for row in order.rows
     ] if decided else []
     return render(
         request,
