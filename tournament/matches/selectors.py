@@ -321,6 +321,9 @@ class Preview:
     anti_tribute: TributeGuidance | None = None
     flagged_after: int = 0
     """Deals the rules core would refuse after this one (a correction that shortens the match)."""
+    later_deals: int = 0
+    """Deals after this one that still count (a correction of an earlier deal): the match's state
+    shown is the one after them, said so on the page."""
 
     @property
     def finished(self) -> bool:
@@ -403,6 +406,7 @@ def _preview(match: Match, outcomes: list[Any], number: int, order: list[str]) -
         tribute=tribute,
         anti_tribute=anti,
         flagged_after=len(outcomes) - fold.deals_valid,
+        later_deals=fold.deals_valid - number,
     )
 
 

@@ -546,3 +546,12 @@ def test_who_signed_off_is_named_not_shown_as_an_account(client):
     client.force_login(boss)
     html = client.get(reverse("matches:match", args=[match.pk])).content.decode()
     assert "Confirmed by 裁判周七." in html and "referee-3-fc26efd7e2" not in html
+
+
+def test_a_correction_preview_says_the_later_deals_still_count(client, ref, match):
+    client.force_login(ref)
+    for order in ("NS", "NS", "EW"):
+        enter(client, match, order)
+    # Deal 1 corrected to an E/W win: the levels shown are after deal 1, the match's state after deal 3.
+    html = client.get(reverse("matches:deal_edit", args=[match.pk, 1]), {"order": "EW"}).content.decode()
+    assert "With the 2 later deals, which still count:" in html

@@ -261,6 +261,10 @@ def test_the_write_services_are_guarded(module):
         "stage_entrants",
         "registration_open_check",  # a check, called inside guarded writes
         "stage_advancing_now",  # a read: who a recorded advancement would advance now
+        "stage_feeder",  # reads: the stage a later one takes its entrants from, whether it waits,
+        "stage_entrants_missing",
+        "stage_draw_ready_check",  # the check the draw makes,
+        "advance_count_default",  # and the count the advance step is filled with
         "stage_bracket",
         "stage_bracket_winners",
         "bracket_after_result",
