@@ -344,9 +344,12 @@ def test_home_groups_events_by_status_and_hides_drafts_from_the_public(client):
     TournamentFactory(name="进行中的赛", status=S.RUNNING)
     TournamentFactory(name="草稿赛", status=S.DRAFT)
     TournamentFactory(name="旧赛", status=S.ARCHIVED)
+    TournamentFactory(name="斗地主赛", status=S.RUNNING, game="doudizhu", rule_profile="doudizhu")
     html = client.get("/").content.decode()
     assert html.index("进行中") < html.index("进行中的赛") < html.index("已归档") < html.index("旧赛")
     assert "草稿赛" not in html
+    # each event counted in its own entrants: pairs, or players for Dou Dizhu
+    assert "0 对" in html[html.index("进行中的赛"):] and "斗地主 · 0 位选手" in html
 
 
 def test_registration_closes_when_the_event_is_finished(client):

@@ -133,6 +133,12 @@ def entrant_word(game: str, name: str) -> str:
     return str(kind.words[name])
 
 
+@register.filter
+def entrants_counted(tournament: Any, count: int) -> str:
+    """``{{ tournament|entrants_counted:n }}``: "12 pairs" or "12 players", as the event's entrant kind counts."""
+    return str(tournament.entrants.words["counted"] % {"counter": count})
+
+
 _PAIR_ID = 987654321
 """A pair id no event has, put in a page's one reversed pair URL and replaced by each line's."""
 
