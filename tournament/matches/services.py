@@ -58,6 +58,7 @@ from tournament.matches.models import (
     RoundStatus,
 )
 from tournament.matches.signals import match_confirmed, match_unlocked
+from tournament.parsing import int_or_none
 from tournament.registration.lifecycle import event_write
 
 
@@ -176,9 +177,10 @@ def _claims_superseded(match: Match, *, number: int, idempotency_key: str, user:
     confirmation" beside the deal, holding a number the next entries count past. The entry whose
     confirmation records the deal (its key ``claim:<id>``) is its caller's."""
     claims = DealClaim.objects.filter(match=match, number=number)
-    claim_id = idempotency_key.removeprefix("claim:")
-    if idempotency_key.startswith("claim:") and claim_id.isdigit():
-        claims = claims.exclude(pk=int(claim_id))
+    confirming = idempotency_key.startswith("claim:")
+    claim_id = int_or_none(idempotency_key.removeprefix("claim:"), low=1) if confirming else None
+    if claim_id is not None:
+        claims = claims.exclude(pk=claim_id)
     note = _("A referee entered deal %(number)d: this entry is closed.") % {"number": number}
     _claims_close(claims, note=note, reason="superseded: a referee entered the deal", user=user)
 
