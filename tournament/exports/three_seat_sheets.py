@@ -64,13 +64,21 @@ def three_seat_draw_sheet_write(
         cells: list[Any] = [table.number, table.match.table.area if table.match.table else None]
         for _seat, pair in table.seats:
             card = cards.get(pair.pk)
-            cells += [pair.pk, pair.name, _department(card)]
+            cells += [pair.number, pair.name, _department(card)]
         sheet.append([*cells, None])
         if progress is not None:
             progress()
     for pair in seating.byes:
         sheet.append(
-            [None, None, pair.pk, pair.name, _department(cards.get(pair.pk)), *([None] * 6), h.word("bye", language)]
+            [
+                None,
+                None,
+                pair.number,
+                pair.name,
+                _department(cards.get(pair.pk)),
+                *([None] * 6),
+                h.word("bye", language),
+            ]
         )
     return sheet
 
@@ -108,7 +116,7 @@ def three_seat_score_sheets_build(
                 ]
             )
             for seat, pair in table.seats:
-                sheet.append([Styled(seat, "label"), pair.pk, pair.name])
+                sheet.append([Styled(seat, "label"), pair.number, pair.name])
             sheet.append([])
             sheet.append(
                 [Styled(title, "grid_header") for title in h.titles(columns, language)], height=ROW_HEIGHT_GRID_HEADER

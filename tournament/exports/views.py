@@ -37,6 +37,7 @@ from tournament.htmx import HtmxHttpRequest
 from tournament.locale import ui_is_chinese
 from tournament.matches.models import Round, Table
 from tournament.matches.table_links import table_qr_codes
+from tournament.matches.table_selectors import round_seating
 from tournament.parsing import int_or_none
 from tournament.registration.models import Tournament
 from tournament.registration.roles import organiser_view
@@ -147,8 +148,14 @@ def round_draw_sheet(request: HttpRequest, tournament: Tournament, round_id: int
             "file_round_draw", language, tournament=tournament.name, stage=round_.stage.name, round=round_.number
         )
         return _xlsx_response(lambda out: round_draw_build(round=round_, target=out, language=language), name)
-    tables = list(round_tables(round=round_))
     codes = table_qr_codes(request=request, round_=round_, scale=2)
+    if tournament.entrants.key == "players":  # tables of three: seats E/S/W, the byes after
+        return render(
+            request,
+            "exports/round_draw_three_seats.html",
+            {"tournament": tournament, "round": round_, "seating": round_seating(round_=round_), "qr_codes": codes},
+        )
+    tables = list(round_tables(round=round_))
     return render(
         request,
         "exports/round_draw.html",
@@ -158,6 +165,13 @@ def round_draw_sheet(request: HttpRequest, tournament: Tournament, round_id: int
 
 def _table_number(value: str | None) -> int | None:
     return int_or_none(value, low=1, high=column_max(Table, "number")) if value else None
+
+
+def _in_batch(number: int | None, first: int | None, last: int | None) -> bool:
+    """Whether table ``number`` is in the batch ``first``..``last`` (either open)."""
+    if first is None and last is None:
+        return True
+    return number is not None and (first is None or number >= first) and (last is None or number <= last)
 
 
 @organiser_view
@@ -173,16 +187,23 @@ def score_sheets(request: HttpRequest, tournament: Tournament, round_id: int) ->
         return _xlsx_response(lambda out: score_sheets_build(round=round_, target=out, language=language), name)
     options = rules_for_stage(round_.stage)
     first, last = _table_number(request.GET.get("from")), _table_number(request.GET.get("to"))
-    tables = [table for table in round_tables(round=round_, first_table=first, last_table=last) if not table.is_bye]
     columns = score_sheet_columns(stage=round_.stage, options=options)
     # The grid is the same empty rows on every sheet: built once, not once per table.
     blank = "<td></td>" * (len(columns) - 1)
     grid_rows = mark_safe(  # safe: only numbers and fixed tags
         "".join(f"<tr><td>{number}</td>{blank}</tr>" for number in range(1, score_sheet_rows(options) + 1))
     )
+    if tournament.entrants.key == "players":  # tables of three: the players by seat E/S/W
+        tables: list[object] = [
+            table for table in round_seating(round_=round_).tables if _in_batch(table.number, first, last)
+        ]
+        template = "exports/score_sheets_three_seats.html"
+    else:
+        tables = [table for table in round_tables(round=round_, first_table=first, last_table=last) if not table.is_bye]
+        template = "exports/score_sheets.html"
     return render(
         request,
-        "exports/score_sheets.html",
+        template,
         {
             "tournament": tournament,
             "round": round_,

@@ -4,6 +4,7 @@ pages written for two sides are either the game's own or still work with tables 
 from __future__ import annotations
 
 import pytest
+from django.db import models
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -156,3 +157,54 @@ def test_the_draw_sheet_and_the_score_sheets_show_three_seats(client, boss, play
     cards.seek(0)
     cells = [c for row in load_workbook(cards, read_only=True).active.iter_rows(values_only=True) for c in row if c]
     assert cells.count("E") >= 2 and "地主" in cells and "叫分" in cells and names[2] in cells
+
+
+def test_the_printed_draw_and_score_sheets_of_every_round(client, boss, played):
+    """The exports' print pages and their .xlsx answer for a round with byes and one being played,
+    with the players' seats and their registration numbers (not database ids)."""
+
+    tournament, stage, round_2, match = played
+    client.force_login(boss)
+    seats = list(match.seats.order_by("seat").select_related("pair"))
+    for round_ in stage.rounds.order_by("number"):
+        for name in ("exports:round_draw", "exports:score_sheets"):
+            url = reverse(name, args=[tournament.pk, round_.pk])
+            page = client.get(url)
+            assert page.status_code == 200, url
+            assert "E · 东" in page.content.decode()
+            answer = client.get(url, {"format": "xlsx"})
+            assert answer.status_code == 200, url
+    page = client.get(reverse("exports:round_draw", args=[tournament.pk, round_2.pk])).content.decode()
+    assert all(f"#{seat.pair.number}</span> {seat.pair.name}" in page for seat in seats)
+    page = client.get(reverse("exports:round_draw", args=[tournament.pk, stage.rounds.get(number=1).pk]))
+    assert page.content.decode().count("轮空") == 2  # 11 players: three tables and two byes
+    sheets = client.get(reverse("exports:score_sheets", args=[tournament.pk, round_2.pk]), {"from": 2, "to": 2})
+    assert sheets.content.decode().count('class="score-sheet"') == 1
+    assert seats[0].pair.name not in sheets.content.decode()  # table 1 is not in the batch
+
+
+def test_the_sheets_number_the_players_by_their_registration_number(played):
+    import io
+
+    from openpyxl import load_workbook
+
+    from tournament.exports.round_sheets import round_draw_build, score_sheets_build
+    from tournament.registration.models import Pair
+
+    tournament, _stage, round_2, match = played
+    Pair.objects.filter(tournament=tournament).update(number=models.F("number") + 100)  # numbers apart from ids
+    seats = list(match.seats.order_by("seat").select_related("pair"))
+    buffer = io.BytesIO()
+    round_draw_build(round=round_2, target=buffer)
+    buffer.seek(0)
+    first = list(load_workbook(buffer, read_only=True).active.iter_rows(values_only=True))[1]
+    assert (first[2], first[5], first[8]) == tuple(seat.pair.number for seat in seats)
+    buffer = io.BytesIO()
+    score_sheets_build(round=round_2, target=buffer)
+    buffer.seek(0)
+    rows = list(load_workbook(buffer, read_only=True).active.iter_rows(values_only=True))
+    by_seat: dict[str, int] = {}  # the first page is table 1's
+    for row in rows:
+        if row and row[0] in ("E", "S", "W") and row[2]:
+            by_seat.setdefault(row[0], row[1])
+    assert by_seat == {seat.seat: seat.pair.number for seat in seats}
