@@ -89,6 +89,12 @@ def test_an_unsigned_table_counts_marked_on_every_reader(client, boss):
     assert {player for player, (_points, marked) in public.items() if marked} == unsigned
     assert all(points != 0 for player, (points, _marked) in public.items() if player in unsigned)  # counted
     assert page.count("provisional") == len(unsigned)  # the 待确认 tag on each of their lines
+    # a player's own page and the big screen say it too
+    for player in (*unsigned, next(iter(set(public) - unsigned))):
+        mine = client.get(reverse("standings:pair", args=[tournament.pk, int(player)])).content.decode()
+        assert ("provisional" in mine) == (player in unsigned)
+    screen = client.get(reverse("standings:screen", args=[tournament.pk])).content.decode()
+    assert screen.count("provisional") == len(unsigned)
 
 
 def test_a_correction_after_the_final_was_drawn_is_flagged_on_every_reader(
