@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, Count, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournament import labels
-from tournament.matches.models import Adjustment, Deal, Match, MatchStatus, RefereeAssignment, Round
+from tournament.matches.models import Adjustment, Deal, Match, MatchSeat, MatchStatus, RefereeAssignment, Round
 from tournament.matches.snapshot_reads import deals_played_count
 from tournament.matches.time_due import time_due_filter
 
@@ -67,7 +67,10 @@ class BoardRow:
     deals: int
     referee: str
     elapsed: timedelta | None
-    levels: tuple[Any, Any] | None
+    entrants: str
+    """The pairs (N/S – E/W), or a three-seat table's players by seat."""
+    score: str
+    """The levels (two sides) or the points by seat (three seats) once started, else "—"."""
 
     @property
     def state_label(self) -> Any:
@@ -91,12 +94,6 @@ class BoardRow:
     def area(self) -> str:
         table = self.match.table
         return table.area if table is not None else ""
-
-    @property
-    def levels_text(self) -> str:
-        if self.levels is None or self.match.started_at is None:
-            return "—"
-        return f"{labels.level(self.levels[0])} : {labels.level(self.levels[1])}"
 
     @property
     def elapsed_text(self) -> str:
@@ -161,7 +158,9 @@ def round_board(
     flagged = Exists(Deal.objects.filter(match=OuterRef("pk"), flagged=True)) | Exists(
         Adjustment.objects.filter(match=OuterRef("pk"), flagged=True)
     )
-    tables: QuerySet[Match] = round_.matches.filter(ew_pair__isnull=False).annotate(has_flag=flagged)
+    # every table: two sides, or three seats (no N/S pair); a pair's bye (N/S alone) is no table
+    played = Q(ew_pair__isnull=False) | Q(ns_pair__isnull=True)
+    tables: QuerySet[Match] = round_.matches.filter(played).annotate(has_flag=flagged)
     if area:
         tables = tables.filter(table__area=area)
     if referee_id is not None:
@@ -185,10 +184,15 @@ def round_board(
 
     deals = Deal.objects.filter(match=OuterRef("pk")).order_by().values("match")
     assignment = RefereeAssignment.objects.filter(round_id=OuterRef("round_id"), table_id=OuterRef("table_id"))
-    rows_query = tables.select_related("table", "ns_pair", "ew_pair").annotate(
-        deals_played=deals_played_count(),
-        last_deal_at=Subquery(deals.annotate(at=Max("entered_at")).values("at")),
-        referee_label=Subquery(assignment.annotate(name=_REFEREE_NAME).values("name")[:1]),
+    seats = Prefetch("seats", queryset=MatchSeat.objects.select_related("pair").order_by("seat"))
+    rows_query = (
+        tables.select_related("table", "ns_pair", "ew_pair")
+        .prefetch_related(seats)
+        .annotate(
+            deals_played=deals_played_count(),
+            last_deal_at=Subquery(deals.annotate(at=Max("entered_at")).values("at")),
+            referee_label=Subquery(assignment.annotate(name=_REFEREE_NAME).values("name")[:1]),
+        )
     )
     open_first = Case(When(status__in=(MatchStatus.PENDING, MatchStatus.RUNNING), then=Value(0)), default=Value(1))
     if sort == "slowest":
@@ -218,15 +222,25 @@ def round_board(
 
 
 def _row(match: Any, *, now: datetime) -> BoardRow:
-    # a started table with no deal yet is at 2 : 2 (docs/rules.md §1); the board's tables have two sides
-    levels = match.snapshot.levels_or_start
     end = match.paused_at or match.finished_at or now
     elapsed = end - match.started_at if match.started_at is not None else None
+    if match.ns_pair_id is None:  # a three-seat table: its players by seat and their points
+        seats = list(match.seats.all())
+        entrants = " · ".join(f"{seat.seat} {seat.pair.name}" for seat in seats)
+        points = match.table_snapshot.points
+        score = " : ".join(str(value) for value in points) if match.started_at is not None else "—"
+    else:
+        # a started table with no deal yet is at 2 : 2 (docs/rules.md §1)
+        entrants = f"{match.ns_pair.name} – {match.ew_pair.name}"
+        levels = match.snapshot.levels_or_start
+        started = levels is not None and match.started_at is not None
+        score = f"{labels.level(levels.NS)} : {labels.level(levels.EW)}" if started else "—"
     return BoardRow(
         match=match,
         state=match.board_state,
         deals=match.deals_played,
         referee=match.referee_label or "",
         elapsed=elapsed if elapsed is None or elapsed >= timedelta(0) else timedelta(0),
-        levels=(levels.NS, levels.EW) if levels is not None else None,
+        entrants=entrants,
+        score=score,
     )

@@ -44,6 +44,7 @@ from tournament.matches.models import (
     Adjustment,
     Deal,
     Match,
+    MatchSeat,
     MatchStatus,
     RefereeAssignment,
     Round,
@@ -213,6 +214,17 @@ def sides_summary(*, match: Match, clock: Clock, flagged: int) -> MatchSummary:
 SUMMARIES: dict[str, Callable[..., MatchSummary | TableSummary]] = {"pairs": sides_summary, "players": table_summary}
 """The match page's summary of a match of each entrant kind (``tournament.games.entrants``), by its key:
 two sides, or a three-seat table's seats and points (``table_selectors``)."""
+
+
+def round_byes(*, round_: Round) -> list[Pair]:
+    """Who sits out ``round_``: a pair's bye is a match with N/S alone, a player's a seat without a table."""
+    byes = [
+        match.ns_pair
+        for match in round_.matches.filter(ew_pair=None).exclude(ns_pair=None).select_related("ns_pair").order_by("id")
+        if match.ns_pair is not None
+    ]
+    seats = MatchSeat.objects.filter(round=round_, match=None).select_related("pair").order_by("pair__number")
+    return byes + [seat.pair for seat in seats]
 
 
 def with_flag_counts(matches: QuerySet[Match]) -> QuerySet[Match]:

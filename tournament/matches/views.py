@@ -548,7 +548,7 @@ def round_clock(request: HttpRequest, tournament_id: int, round_id: int) -> Http
     round_ = clock.round_as_of(
         access.round_for_organiser(user=request.user, tournament_id=tournament_id, round_id=round_id)
     )
-    tables = round_.matches.exclude(ew_pair=None)
+    tables = round_.matches.exclude(ns_pair__isnull=False, ew_pair=None)  # a bye is N/S alone
     table = int_or_none(request.GET.get("table"), low=1)
     if table is not None:
         tables = tables.filter(table__number=table)
@@ -564,7 +564,7 @@ def round_clock(request: HttpRequest, tournament_id: int, round_id: int) -> Http
         "rows": [selectors.match_summary(match=match) for match in clock.matches_as_of(list(page))],
         "page": page,
         "table": table,
-        "byes": list(round_.matches.filter(ew_pair=None).select_related("ns_pair")),
+        "byes": selectors.round_byes(round_=round_),
         "cap": clock.time_cap_minutes(round_=round_),
         "paused_minutes_left": _paused_minutes_left(round_),
         # Tractor (seed 001 §3): when time is up one more deal is announced for every table

@@ -208,3 +208,28 @@ def test_the_sheets_number_the_players_by_their_registration_number(played):
         if row and row[0] in ("E", "S", "W") and row[2]:
             by_seat.setdefault(row[0], row[1])
     assert by_seat == {seat.seat: seat.pair.number for seat in seats}
+
+
+def test_the_progress_board_and_the_round_clock_list_the_tables_of_three(client, boss, played):
+    """The organiser's board and clock list every table of three with its players; only the players
+    without a table are byes, by name."""
+    from tournament.matches.board import round_board
+
+    tournament, stage, round_2, match = played
+    seats = list(match.seats.order_by("seat").select_related("pair"))
+    board = round_board(round_=round_2)
+    assert board.total == 2 and len(board.rows) == 2
+    first = board.rows[0]
+    assert first.match == match and first.entrants == " · ".join(f"{s.seat} {s.pair.name}" for s in seats)
+    assert first.score == "2 : -4 : 2" and first.deals == 1
+    client.force_login(boss)
+    page = client.get(reverse("matches:progress_board", args=[tournament.pk, round_2.pk])).content.decode()
+    assert first.entrants in page and "积分" in page
+    round_1 = stage.rounds.get(number=1)  # 11 players: three tables and two byes
+    page = client.get(reverse("matches:round_clock", args=[tournament.pk, round_1.pk])).content.decode()
+    byes = list(round_1.seats.filter(match=None).order_by("pair__number").values_list("pair__name", flat=True))
+    assert "None" not in page and f"轮空: {byes[0]}, {byes[1]}" in page
+    assert page.count('class="card table-card') == 3
+    page = client.get(reverse("matches:round_clock", args=[tournament.pk, round_2.pk])).content.decode()
+    assert page.count('class="card table-card') == 2 and all(s.pair.name in page for s in seats)
+    assert "轮空:" not in page  # six players at two tables: no bye

@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import english_client, organiser, referee, round_match, table_match
+from tournament import labels
 from tournament.matches import board, clock, services
 from tournament.matches.models import Deal, RefereeAssignment
 
@@ -65,11 +66,12 @@ def test_every_state_is_counted_and_shown(room):
     playing = next(row for row in result.rows if row.match.pk == tables[0].pk)
     assert (playing.deals, playing.elapsed_minutes, playing.referee) == (2, 12, "甲")
     tables[0].refresh_from_db()
-    assert playing.levels == (tables[0].state["levels"]["NS"], tables[0].state["levels"]["EW"])
-    assert playing.levels[0] > 2 and playing.levels[1] == 2
+    levels = (tables[0].state["levels"]["NS"], tables[0].state["levels"]["EW"])
+    assert playing.score == f"{labels.level(levels[0])} : {labels.level(levels[1])}"
+    assert levels[0] > 2 and levels[1] == 2
     rows = {row.match.pk: row for row in result.rows}
-    assert rows[tables[3].pk].levels_text == "2 : 2"  # started, no deal yet: at the start, not "—"
-    assert rows[tables[5].pk].levels_text == "—"  # not started
+    assert rows[tables[3].pk].score == "2 : 2"  # started, no deal yet: at the start, not "—"
+    assert rows[tables[5].pk].score == "—"  # not started
 
 
 def test_filters_by_area_referee_and_state_and_the_slowest_first(room):
