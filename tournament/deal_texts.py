@@ -149,8 +149,8 @@ def tractor_record_text(record: Any) -> str:
 
 
 def doudizhu_outcome_text(outcome: Any) -> str:
-    """A Dou Dizhu deal as entered: "E landlord · bid 3 · 1 bomb · spring · landlord won", or the cards
-    left per seat (docs/rules.md §10)."""
+    """A Dou Dizhu deal as entered: "E landlord · bid 3 · 1 bomb · spring · landlord won" (the farmers'
+    spring is a "counter-spring"), or the cards left per seat (docs/rules.md §10)."""
     if not isinstance(outcome, Mapping):
         return ""
     parts = [str(_("%(seat)s landlord") % {"seat": outcome.get("landlord", "")})]
@@ -164,9 +164,9 @@ def doudizhu_outcome_text(outcome: Any) -> str:
     bombs = outcome.get("bombs") or 0
     if bombs:
         parts.append(str(_("bombs %(n)s") % {"n": bombs}))
-    if outcome.get("spring"):
-        parts.append(str(_("spring")))
     winner = outcome.get("winner")
+    if outcome.get("spring"):  # the farmers' spring is a counter-spring (反春)
+        parts.append(str(_("counter-spring") if winner == "farmers" else _("spring")))
     if winner == "landlord":
         parts.append(str(_("the landlord won")))
     elif winner == "farmers":

@@ -233,3 +233,10 @@ def test_the_progress_board_and_the_round_clock_list_the_tables_of_three(client,
     page = client.get(reverse("matches:round_clock", args=[tournament.pk, round_2.pk])).content.decode()
     assert page.count('class="card table-card') == 2 and all(s.pair.name in page for s in seats)
     assert "轮空:" not in page  # six players at two tables: no bye
+
+
+def test_the_check_in_rows_of_players_show_their_employee_number_alone(client, boss, played):
+    tournament, *_rest = played
+    client.force_login(boss)
+    page = client.get(reverse("registration:checkin", args=[tournament.pk])).content.decode()
+    assert "D001" in page and "None" not in page

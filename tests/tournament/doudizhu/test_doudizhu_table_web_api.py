@@ -159,3 +159,21 @@ def test_undo_on_the_web_form_asks_a_reason_and_a_finished_rounds_table_is_read_
     html = read.content.decode()
     assert read.status_code == 200 and read.context["read_only"] is True and "read-only" in html
     assert 'name="reason"' not in html and reverse("matches:deal_edit", args=[table.pk, 1]) not in html
+
+
+def test_a_farmers_win_preview_and_a_farmers_spring_in_chinese(client, ref, table):
+    """The preview of a farmers' win says the farmers won; their spring is written 反春, the landlord's 春天."""
+    from django.utils import translation
+
+    from tournament.deal_texts import doudizhu_outcome_text
+
+    client.force_login(ref)
+    farmers = {"landlord": "S", "bid": 2, "bombs": 0, "spring": True, "winner": "farmers"}
+    text = client.get(reverse("matches:match", args=[table.pk]), _query(farmers)).content.decode()
+    assert "preview-points" in text and "农民获胜" in text
+    with translation.override("zh-hans"):
+        assert "反春" in doudizhu_outcome_text(farmers) and "春天" not in doudizhu_outcome_text(farmers)
+        landlord = {**farmers, "winner": "landlord"}
+        assert "春天" in doudizhu_outcome_text(landlord) and "反春" not in doudizhu_outcome_text(landlord)
+    with translation.override("en"):
+        assert "counter-spring" in doudizhu_outcome_text(farmers)
