@@ -32,7 +32,7 @@ from tournament.exports.selectors import MatchPlace, PairCard, match_places, pai
 from tournament.exports.workbook_doudizhu import doudizhu_deals_write, doudizhu_standings_write
 from tournament.exports.workbook_flags import flags_sheet_write, stage_flag_notes_write
 from tournament.exports.xlsx import Book, StreamedSheet
-from tournament.games import DOUDIZHU, GUANDAN, TRACTOR, game_kind
+from tournament.games import DOUDIZHU, GUANDAN, TRACTOR, entrants_of, game_kind
 from tournament.matches.correction_selectors import StageFlag, stage_flags_get
 from tournament.matches.models import Adjustment, Deal, Match, Round
 from tournament.matches.snapshot_reads import (
@@ -151,11 +151,14 @@ def results_columns(game: str) -> tuple[h.Column, ...]:
 
 
 def _results(book: Book, context: _Context) -> None:
+    """The matches of two sides (N/S against E/W); an event of three-seat tables has none, its tables'
+    results are its game's sheet (:data:`DEAL_LOGS`)."""
+    if entrants_of(context.tournament).key != "pairs":
+        return
     columns = results_columns(context.tournament.game)
     keep = [index for index, column in enumerate(h.RESULTS) if column in columns]
     sheet = _sheet(book, context, h.sheet_name("results", context.language), columns)
     matches = (
-        # a three-seat table has no sides: its results are its game's sheet (:data:`DEAL_LOGS`)
         Match.objects.filter(round__stage__tournament=context.tournament, ns_pair__isnull=False)
         .annotate(deals_played=deals_played_count())
         .order_by("round__stage__order", "round__number", F("table__number").asc(nulls_last=True), "id")

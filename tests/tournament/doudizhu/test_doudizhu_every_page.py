@@ -119,6 +119,7 @@ def test_the_workbook_has_the_tables_and_deals_in_dou_dizhu_terms(played):
     buffer.seek(0)
     book = load_workbook(buffer, read_only=True)
     assert "各桌成绩" in book.sheetnames and "牌局记录" in book.sheetnames
+    assert "比赛结果" not in book.sheetnames  # the two sides' results sheet: no match has sides
     tables = list(book["各桌成绩"].iter_rows(values_only=True))
     assert tables[0][4:7] == ("E座选手", "S座选手", "W座选手")
     assert len(tables) == 1 + 3 + 2  # header, round 1's three tables, round 2's two
