@@ -109,6 +109,8 @@
 
   // -- what the page shows ----------------------------------------------------------------------
 
+  var RECENT_MS = 60000;  // how long a sent deal's answer ("deal 6: accepted") stays listed
+
   function render() {
     var current = scope();
     if (!current) { return Promise.resolve(); }
@@ -132,10 +134,12 @@
       } else {
         status.hidden = true;
       }
-      // the refused ones stay until resolved; of the others, the latest
+      // the refused ones stay until resolved; of the others, the few answered in the last minute
+      // (long enough to read them after the page reloads; they do not pile up above the scoreboard)
       var done = items.filter(function (item) { return item.state !== "waiting"; });
-      var sent = done.filter(function (item) { return item.state !== "refused"; });
-      done = done.filter(function (item) { return item.state === "refused" || sent.slice(-8).indexOf(item) >= 0; });
+      var recent = Date.now() - RECENT_MS;
+      var sent = done.filter(function (item) { return item.state !== "refused" && (item.answeredAt || 0) > recent; });
+      done = done.filter(function (item) { return item.state === "refused" || sent.slice(-3).indexOf(item) >= 0; });
       results.innerHTML = "";
       done.forEach(function (item) {
         var li = document.createElement("li");
@@ -335,6 +339,7 @@
         return send(item).then(function (answer) {
           blocked = null;
           item.state = answer.result === "accepted" || answer.result === "already" ? answer.result : "refused";
+          item.answeredAt = Date.now();
           item.message = answer.message || answer.code || "";
           item.holds = item.state === "refused" && HOLDS_NOTHING.indexOf(answer.code) < 0;
           if (answer.number) { item.number = answer.number; }

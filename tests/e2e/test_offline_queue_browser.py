@@ -82,6 +82,10 @@ def test_three_deals_entered_offline_survive_a_reload_and_are_recorded_once_in_o
         # the queue sent each once: a second flush sends nothing more
         page.evaluate("window.dealQueue.flush()")
         assert Deal.objects.filter(match=match).count() == 3
+        # The answers are read, then go: a minute later nothing piles up above the scoreboard.
+        page.evaluate("(() => { const real = Date.now; Date.now = () => real() + 61000; })()")
+        page.evaluate("window.dealQueue.render()")
+        assert results(page) == []
     finally:
         page.context.close()
 

@@ -70,3 +70,26 @@ def test_big_screen_mode_advances(page, screenshot):
     assert page.locator(".slide:visible").count() == 1
     page.set_viewport_size({"width": 1920, "height": 1080})
     screenshot("big-screen-projector", full_page=False)
+
+
+# Each player's name in a draw cell: the number of line boxes its text takes.
+NAME_LINES = """() => Array.from(document.querySelectorAll('table.draw td a[href*="/pairs/"]')).flatMap((link) => {
+    const text = link.firstChild, lines = [];
+    let start = 0;
+    for (const name of text.textContent.split(' / ')) {
+        const range = document.createRange();
+        range.setStart(text, start);
+        range.setEnd(text, start + name.length);
+        lines.push([name, new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size]);
+        start += name.length + 3;
+    }
+    return lines;
+})"""
+
+
+def test_the_phones_draw_never_breaks_a_name(page, screenshot):
+    event = swiss_event(name="第一届职工掼蛋公开赛")
+    page.goto(f"/t/{event.tournament.pk}/draw/")
+    lines = page.evaluate(NAME_LINES)
+    assert lines and all(count == 1 for _name, count in lines), [item for item in lines if item[1] != 1]
+    screenshot("draw-names-phone")
