@@ -4,8 +4,9 @@ Every table of the round with one state, in this order of precedence (the first 
 
 - ``confirmed`` — signed off;
 - ``flagged`` — a deal or an adjustment needs the referee (a correction made it impossible);
-- ``disputed`` — the table's clock is stopped on its own: the organiser pauses one table for a
-  dispute at it (the project keeps no other record of a dispute in progress);
+- ``disputed`` — a players' entry there is disputed and waits for a referee (the clock runs on
+  unless paused), or the table's clock is stopped on its own (the organiser paused one table for a
+  dispute at it) — the same tables the board's dispute list names;
 - ``awaiting`` — finished, awaiting the referee's sign-off;
 - ``time_called`` — time called, the last deals being played;
 - ``paused`` — paused with the whole round;
@@ -28,11 +29,21 @@ from typing import Any
 from django.db.models import Case, Count, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournament import labels
-from tournament.matches.models import Adjustment, Deal, Match, MatchSeat, MatchStatus, RefereeAssignment, Round
+from tournament.matches.models import (
+    Adjustment,
+    ClaimStatus,
+    Deal,
+    DealClaim,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    RefereeAssignment,
+    Round,
+)
 from tournament.matches.snapshot_reads import deals_played_count
 from tournament.matches.time_due import time_due_filter
 
@@ -49,7 +60,7 @@ STATES: tuple[tuple[str, Any], ...] = (
     ("awaiting", _("Finished, awaiting sign-off")),
     ("confirmed", _("Confirmed")),
     ("flagged", _("Flagged deals")),
-    ("disputed", _("Disputed (table paused)")),
+    ("disputed", pgettext_lazy("a table's state", "Disputed")),
 )
 STATE_NAMES = dict(STATES)
 
@@ -133,6 +144,7 @@ def _board_state(round_: Round, *, now: datetime) -> Case:
         When(status=MatchStatus.CONFIRMED, then=Value("confirmed")),
         When(has_flag=True, then=Value("flagged")),
         When(own_pause & Q(time_called_at__isnull=True), then=Value("disputed")),
+        When(has_dispute=True, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING), then=Value("disputed")),
         When(status=MatchStatus.FINISHED, then=Value("awaiting")),
         # a call due and not stored yet reads as made (a read writes nothing: the task stores it)
         When(Q(time_called_at__isnull=False) | time_due_filter(now=now), then=Value("time_called")),
@@ -160,7 +172,8 @@ def round_board(
     )
     # every table: two sides, or three seats (no N/S pair); a pair's bye (N/S alone) is no table
     played = Q(ew_pair__isnull=False) | Q(ns_pair__isnull=True)
-    tables: QuerySet[Match] = round_.matches.filter(played).annotate(has_flag=flagged)
+    disputed = Exists(DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.DISPUTED))
+    tables: QuerySet[Match] = round_.matches.filter(played).annotate(has_flag=flagged, has_dispute=disputed)
     if area:
         tables = tables.filter(table__area=area)
     if referee_id is not None:

@@ -10,11 +10,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import english_client, organiser, referee, round_match, table_match
 from tournament import labels
 from tournament.matches import board, clock, services
-from tournament.matches.models import Deal, RefereeAssignment
+from tournament.matches.models import ClaimStatus, Deal, DealClaim, RefereeAssignment
 
 pytestmark = pytest.mark.django_db
 
@@ -124,7 +125,7 @@ def test_the_board_page_is_the_organisers_and_polls(room):
     client.force_login(boss)
     html = client.get(url).content.decode()
     assert 'hx-trigger="every 15s"' in html and "Awaiting" not in html
-    assert "Finished, awaiting sign-off" in html and "Disputed (table paused)" in html
+    assert "Finished, awaiting sign-off" in html and "Disputed" in html
     assert "<script>" not in html and "style=" not in html  # the CSP: no inline script or style
     fragment = client.get(url + "?state=flagged", headers={"HX-Request": "true"}).content.decode()
     assert fragment.startswith('<div id="board"') and "<html" not in fragment
@@ -135,3 +136,18 @@ def test_the_rows_link_to_the_match_page(room):
     round_ = room[3]
     row = board.round_board(round_=round_).rows[0]
     assert row.url == reverse("matches:match", args=[row.match.pk])
+
+
+def test_a_players_dispute_puts_its_table_among_the_disputed(room):
+    _, _, _, round_, tables = room
+    DealClaim.objects.create(
+        match=tables[0], number=3, outcome={"order": ["N", "E", "S"]}, side="NS", idempotency_key="k",
+        status=ClaimStatus.DISPUTED, counter_outcome={"order": ["E", "N", "W"]},
+    )
+    result = board.round_board(round_=round_)
+    states = {row.match.pk: row.state for row in result.rows}
+    assert states[tables[0].pk] == "disputed" and result.counts["disputed"] == 2  # with the paused table
+    row = next(row for row in result.rows if row.match.pk == tables[0].pk)
+    assert row.elapsed_minutes == 12  # its clock runs on: the state does not say it is paused
+    with translation.override("zh-hans"):
+        assert str(board.STATE_NAMES["disputed"]) == "争议中"
