@@ -25,7 +25,8 @@ from django.utils.translation import gettext as _
 from tournament.games import game_kind
 from tournament.matches.models import Deal, Match, MatchSeat, Round, RoundStatus, Stage
 from tournament.matches.table_selectors import round_seating
-from tournament.registration.models import Pair, Player
+from tournament.parsing import ascii_digits
+from tournament.registration.models import Pair, PairStatus, Player
 from tournament.standings.cache import UNREAD, coalesced_get, public_cached
 from tournament.standings.public_cache import standings_key
 from tournament.standings.public_types import PublicHttpRequest, RoundInfo, StageInfo, TournamentOverview
@@ -231,16 +232,37 @@ class SeatAnswer:
     """E / S / W; empty for a bye or no seat in the current round."""
     bye: bool
     eliminated_after: int | None = None
+    number: int | None = None
+    """The player's number in the event (the draw's and the sheets' "#8")."""
+    unseated: str = ""
+    """Why a player has no seat: "withdrawn", "not_checked_in" (never seated yet, others checked in), or ""."""
+
+
+def _unseated(pair: Pair) -> str:
+    """Why ``pair`` (a player) has no seat in the current round: withdrawn, or registered but not checked in
+    while the draw takes the checked-in players (never seated yet); "" for anything else (cut, not drawn)."""
+    if pair.status == PairStatus.WITHDRAWN:
+        return "withdrawn"
+    if pair.status != PairStatus.REGISTERED or MatchSeat.objects.filter(pair=pair).exists():
+        return ""
+    others_in = Pair.objects.filter(tournament_id=pair.tournament_id, status=PairStatus.CHECKED_IN).exists()
+    return "not_checked_in" if others_in else ""
 
 
 def seat_find(*, tournament_id: int, round_ids: list[int], query: str) -> tuple[SeatAnswer, ...]:
-    """Players matching ``query`` (part of a name, or a whole employee number) and their seat in the
-    current round(s): table and seat letter, a bye, or no seat (eliminated, not checked in)."""
+    """Players matching ``query`` (part of a name, a whole employee number, or "#8": player 8 of the
+    event) and their seat in the current round(s): table and seat letter, a bye, or no seat (eliminated,
+    not checked in)."""
     if not query:
         return ()
+    number = query[1:].strip()
+    if query.startswith("#") and ascii_digits(number) and len(number) <= 9:
+        wanted = Q(membership__pair__number=int(number))
+    else:
+        wanted = Q(name__icontains=query) | Q(employee_number=query)
     players = (
         Player.objects.filter(tournament_id=tournament_id)
-        .filter(Q(name__icontains=query) | Q(employee_number=query))
+        .filter(wanted)
         .select_related("membership__pair")
         .order_by("name", "id")[:FIND_LIMIT]
     )
@@ -258,7 +280,9 @@ def seat_find(*, tournament_id: int, round_ids: list[int], query: str) -> tuple[
         pair = player.membership.pair
         row = seats.get(pair.pk)
         if row is None:
-            answers.append(SeatAnswer(pair.pk, pair.name, "", None, "", "", False))
+            answers.append(
+                SeatAnswer(pair.pk, pair.name, "", None, "", "", False, number=pair.number, unseated=_unseated(pair))
+            )
             continue
         round_name = _("%(stage)s · round %(number)s") % {"stage": row.round.stage.name, "number": row.round.number}
         table = row.match.table if row.match else None
@@ -271,6 +295,7 @@ def seat_find(*, tournament_id: int, round_ids: list[int], query: str) -> tuple[
                 table.area if table else "",
                 row.seat,
                 row.match_id is None,
+                number=pair.number,
             )
         )
     return tuple(answers)

@@ -241,3 +241,22 @@ def test_the_check_in_rows_of_players_show_their_employee_number_alone(client, b
     client.force_login(boss)
     page = client.get(reverse("registration:checkin", args=[tournament.pk])).content.decode()
     assert "D001" in page and "None" not in page
+
+
+def test_find_my_seat_by_player_number_and_a_player_not_checked_in(client, boss):
+    """Player number "#8" is player 8 of the event; a registered player left out of a draw of the checked-in players
+    is told to check in, not only that there is no seat."""
+    from tests.tournament.doudizhu.conftest import doudizhu_event
+    from tournament.registration.models import Pair
+    from tournament.registration.services import pair_check_in
+
+    tournament, stage = doudizhu_event(players=9, boss=boss)
+    pairs = list(Pair.objects.filter(tournament=tournament).order_by("number"))
+    for pair in pairs[:6]:
+        pair_check_in(pair=pair)
+    drawn_round(stage, user=boss)
+    url = reverse("standings:find", args=[tournament.pk])
+    found = client.get(url, {"q": "#8"}).content.decode()
+    assert "#8 选手8" in found and "尚未签到" in found and "选手1<" not in found
+    seated = client.get(url, {"q": "#2"}).content.decode()
+    assert "#2 选手2" in seated and "座位" in seated and "尚未签到" not in seated
