@@ -16,7 +16,7 @@ from django.views.decorators.http import require_safe
 
 from tournament.exports.prizes import prize_tiers_award
 from tournament.matches.models import Stage, StageFormat
-from tournament.registration.models import Pair, Tournament
+from tournament.registration.models import Pair, Tournament, TournamentStatus
 from tournament.standings.selectors import stage_ranking_get
 
 
@@ -24,6 +24,11 @@ from tournament.standings.selectors import stage_ranking_get
 def placings(request: HttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     stages = Stage.objects.filter(tournament=tournament, format=StageFormat.KNOCKOUT).order_by("-order")
+    if not stages.exists() and stage_id is None:
+        # no knockout (a Dou Dizhu event's points stages): the last stage's standings, once the event is over
+        last = Stage.objects.filter(tournament=tournament, format=StageFormat.POINTS).order_by("-order").first()
+        if last is not None:
+            return _points_placings(request, tournament, last)
     stage = get_object_or_404(stages, pk=stage_id) if stage_id is not None else stages.first()
     if stage is None:
         raise Http404
@@ -48,4 +53,19 @@ def placings(request: HttpRequest, tournament_id: int, stage_id: int | None = No
         request,
         "public/placings.html",
         {"tournament": tournament, "stage": stage, "decided": decided, "rows": rows, "problem": problem},
+    )
+
+
+def _points_placings(request: HttpRequest, tournament: Tournament, stage: Stage) -> HttpResponse:
+    """The final placings of an event of points stages (Dou Dizhu, docs/rules.md §10): its last stage's
+    ranking of players, shown once the event is finished (its champion first)."""
+    decided = tournament.status in (TournamentStatus.FINISHED, TournamentStatus.ARCHIVED)
+    standings = stage_ranking_get(stage=stage).players if decided else None
+    lines = standings.players.rows if standings is not None else ()
+    pairs = Pair.objects.in_bulk([int(row.player) for row in lines])
+    rows = [{"rank": row.rank, "pair": pairs[int(row.player)], "tier": ""} for row in lines]
+    return render(
+        request,
+        "public/placings.html",
+        {"tournament": tournament, "stage": stage, "decided": bool(rows), "rows": rows, "problem": None},
     )

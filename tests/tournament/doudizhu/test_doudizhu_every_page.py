@@ -260,3 +260,22 @@ def test_find_my_seat_by_player_number_and_a_player_not_checked_in(client, boss)
     assert "#8 选手8" in found and "尚未签到" in found and "选手1<" not in found
     seated = client.get(url, {"q": "#2"}).content.decode()
     assert "#2 选手2" in seated and "座位" in seated and "尚未签到" not in seated
+
+
+def test_the_final_placings_of_a_finished_dou_dizhu_event(client, played):
+    """No knockout: the placings are the last points stage's ranking, its champion first, once the event is over."""
+    from tournament.registration.models import Tournament, TournamentStatus
+    from tournament.standings.selectors import stage_ranking_get
+
+    tournament, stage, _round_2, _match = played
+    url = reverse("standings:placings", args=[tournament.pk])
+    waiting = client.get(url)
+    assert waiting.status_code == 200 and "比赛尚未结束" in waiting.content.decode()
+    Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.FINISHED)
+    page = client.get(url)
+    assert page.status_code == 200
+    text = page.content.decode()
+    rows = stage_ranking_get(stage=stage).players.players.rows
+    champion = tournament.pairs.get(pk=int(rows[0].player)).name
+    assert f"冠军: <strong>{champion}</strong>" in text and text.count('<li class="placing') == len(rows) == 11
+    assert client.get(reverse("standings:pair", args=[tournament.pk, int(rows[0].player)])).status_code == 200
