@@ -319,13 +319,11 @@ def table_ranges(numbers: list[int]) -> str:
 
 
 def draw_algorithm(code: Any) -> str:
-    """A round's recorded draw algorithm as an organiser reads it: "Swiss pairing (swiss.v3)" — the
-    method in words, the recorded version beside it (it says which code redraws the round)."""
+    """A round's recorded draw algorithm as an organiser reads it: "Swiss pairing" — the method in
+    words; the recorded version (which code redraws the round) is the page's tooltip, not its text."""
     code = str(code or "")
     method = next((label for prefix, label in _DRAW_METHODS.items() if code.startswith(prefix)), None)
-    if method is None:
-        return code or "—"
-    return str(_("%(method)s (%(version)s)") % {"method": method, "version": code})
+    return str(method) if method is not None else code or "—"
 
 
 def adjustment_effect(effect: str, amount: int) -> str:

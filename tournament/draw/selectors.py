@@ -17,10 +17,10 @@ from django.db.models import F, QuerySet
 
 from tournament import labels
 from tournament.draw.pairing import DrawWarning
-from tournament.matches.models import Match, RefereeAssignment, Round, RoundEntry, StageFormat
+from tournament.matches.models import Match, RefereeAssignment, Round, RoundEntry, Stage, StageFormat
 from tournament.people import person_name
 from tournament.registration.models import Pair, PairMember, PairStatus
-from tournament.standings.selectors import stage_third_place_matches
+from tournament.standings.selectors import stage_bracket_state_get, stage_third_place_matches
 
 
 def round_warnings(*, round_: Round) -> dict[int, list[DrawWarning]]:
@@ -218,3 +218,9 @@ def round_referee_loads(*, round_: Round) -> list[RefereeLoad]:
         for referee_id, numbers in tables.items()
     ]
     return sorted(loads, key=lambda load: (-load.count, load.name))
+
+
+def stage_decided(*, stage: Stage) -> bool:
+    """Whether ``stage`` is a knockout whose champion is known: it has no round left to draw (a draw
+    would be refused), and its page offers none."""
+    return stage.format == StageFormat.KNOCKOUT and stage_bracket_state_get(stage=stage).complete

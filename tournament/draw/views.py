@@ -45,6 +45,7 @@ from tournament.draw.selectors import (
     round_seats,
     round_table_referees,
     round_warnings,
+    stage_decided,
 )
 from tournament.errors import USER_ERRORS, UserError, user_error_of, user_error_on_form
 from tournament.matches.correction_selectors import stage_flags_get
@@ -121,6 +122,7 @@ def _stage_page(
             "rounds": rounds,
             "draw_form": draw_form,
             "can_draw": not rounds.filter(status=RoundStatus.DRAFT).exists(),
+            "decided": stage_decided(stage=stage),
             "seeds": seeds,
             "advanced": advanced,
             "later_stages": tournament.stages.filter(order__gt=stage.order).exists(),

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, organiser, referee
-from tests.tournament.draw_service.conftest import make_field, win
+from tests.tournament.draw_service.conftest import confirm, make_field, win
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create
 from tournament.matches.models import Match, RefereeAssignment, Round, RoundStatus, Stage, Table
@@ -277,3 +277,18 @@ def test_a_stage_form_offers_only_the_events_game(client, boss):
     assert 'value="timed-40"' in page and 'value="doudizhu"' not in page and 'value="tractor-3deck"' not in page
     refused = client.post(url("stages", guandan.pk), {"name": "积分", "format": "points", "department_rounds": 0})
     assert refused.status_code == 200 and not guandan.stages.exists()
+
+
+def test_a_decided_knockout_offers_no_draw(client, boss):
+    tournament = make_field(4)
+    tournament.organisers.add(boss)
+    knockout = stage_create(tournament=tournament, name="淘汰赛", format="knockout")
+    for _round in range(2):  # the semi-finals, then the final
+        page = client.get(url("stage", tournament.pk, knockout.pk)).content.decode()
+        assert url("round_generate", tournament.pk, knockout.pk) in page and "no round left to draw" not in page
+        round_ = round_publish(round_=round_draw(stage=knockout, seed=1))
+        for match in round_.matches.exclude(ew_pair=None):
+            confirm(match)
+    page = client.get(url("stage", tournament.pk, knockout.pk)).content.decode()
+    assert url("round_generate", tournament.pk, knockout.pk) not in page  # a draw would be refused
+    assert "The knockout is decided: it has no round left to draw." in page

@@ -59,7 +59,7 @@ def test_a_paused_rounds_badge_reads_paused_not_running_on_every_page(client):
     assert '<span class="badge paused">已暂停</span>' in chinese and chinese.count("已暂停") == 1
 
 
-def test_the_round_page_names_its_draw_method_in_words_with_the_recorded_version():
+def test_the_round_page_names_its_draw_method_in_words_with_the_recorded_version_as_its_tooltip():
     from tests.factories import english_client, organiser
     from tournament import labels
 
@@ -71,8 +71,10 @@ def test_the_round_page_names_its_draw_method_in_words_with_the_recorded_version
     assert code.startswith("swiss.")
     staff = english_client()
     staff.force_login(boss)
-    assert f"Swiss pairing ({code})" in staff.get(page).content.decode()
+    assert f'<span title="{code}">Swiss pairing</span>' in staff.get(page).content.decode()
     chinese = Client()
     chinese.force_login(boss)
-    assert f"瑞士制配对（{code}）" in chinese.get(page).content.decode()
+    shown = chinese.get(page).content.decode()
+    assert f'<span title="{code}">瑞士制配对</span>' in shown  # the version is the tooltip, not the text
+    assert f"（{code}）" not in shown
     assert labels.draw_algorithm("") == "—" and labels.draw_algorithm("someday.v9") == "someday.v9"
