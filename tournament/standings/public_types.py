@@ -13,6 +13,7 @@ from scoring.snapshot import DealSnapshot
 from tournament import labels
 from tournament.htmx import HtmxHttpRequest
 from tournament.matches.models import MatchStatus, RoundStatus, StageFormat
+from tournament.registration.models import TournamentStatus
 from tournament.rules import RuleLine
 
 PUBLIC_ROUND_STATUSES = (
@@ -139,6 +140,15 @@ class TournamentOverview:
     @property
     def knockout_stages(self) -> tuple[StageInfo, ...]:
         return tuple(stage for stage in self.stages if stage.is_knockout)
+
+    @property
+    def has_placings(self) -> bool:
+        """Whether the final placings page has a stage to place by: a knockout, or (no knockout) a points
+        stage of a finished event (Dou Dizhu)."""
+        if self.knockout_stages:
+            return True
+        finished = self.status in (TournamentStatus.FINISHED, TournamentStatus.ARCHIVED)
+        return finished and any(stage.format == StageFormat.POINTS for stage in self.stages)
 
 
 @dataclass(frozen=True, slots=True)

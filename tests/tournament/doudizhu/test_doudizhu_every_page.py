@@ -264,14 +264,18 @@ def test_find_my_seat_by_player_number_and_a_player_not_checked_in(client, boss)
 
 def test_the_final_placings_of_a_finished_dou_dizhu_event(client, played):
     """No knockout: the placings are the last points stage's ranking, its champion first, once the event is over."""
-    from tournament.registration.models import Tournament, TournamentStatus
+    from tournament.registration.models import TournamentStatus
     from tournament.standings.selectors import stage_ranking_get
 
     tournament, stage, _round_2, _match = played
     url = reverse("standings:placings", args=[tournament.pk])
     waiting = client.get(url)
     assert waiting.status_code == 200 and "比赛尚未结束" in waiting.content.decode()
-    Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.FINISHED)
+    home = reverse("registration:tournament", args=[tournament.pk])
+    assert url not in client.get(home).content.decode()  # the public home links the placings once finished
+    tournament.status = TournamentStatus.FINISHED
+    tournament.save(update_fields=["status"])  # as the lifecycle does: the public pages' version moves
+    assert url in client.get(home).content.decode()
     page = client.get(url)
     assert page.status_code == 200
     text = page.content.decode()
