@@ -132,6 +132,16 @@ def rule_option(name: Any) -> str:
         "bye_margin": _("Bye margin"),
         "forfeit_margin": _("Forfeit margin"),
         "late_arrival": _("Late arrival"),
+        "deal_scoring": _("Deal scoring"),
+        "cards_left_winner": _("Who wins a deal scored by cards left"),
+        "base": _("Base stake"),
+        "multiple_cap": _("Multiple cap"),
+        "landlord_by": _("Landlord"),
+        "landlord_rotation": _("Landlord after the first deal"),
+        "reseat": _("Seating each round"),
+        "bye_points": _("Points for a bye"),
+        "forfeit_points": _("Points for a forfeit"),
+        "late_forfeit_minutes": _("Late forfeit after (minutes)"),
     }
     return str(names.get(str(name), name))
 
@@ -185,7 +195,23 @@ def rule_value(name: Any, value: Any) -> str:
             "largest": _("the largest reading"),
             "stated_example": _("the lowest straight (rulebook 000)"),
         },
+        "deal_scoring": {
+            "stake": _("base × bid × 2 per bomb × 2 for a spring"),
+            "cards_left": _("by the cards left in hand (rulebook 004)"),
+        },
+        "cards_left_winner": {
+            "player": _("the player who went out, alone"),
+            "side": _("the side of the player who went out"),
+        },
+        "landlord_by": {"bid": _("by bidding 1–3"), "lot": _("drawn by lot, then in turn (轮流坐庄)")},
+        "landlord_rotation": {
+            "counter_clockwise": _("passes to the next seat each deal"),
+            "none": _("any seat, deal by deal"),
+        },
+        "reseat": {"lot": _("by lot"), "score": _("by standing")},
     }
+    if name == "multiple_cap" and value is None:
+        return str(_("no cap"))
     if name in words and str(value) in words[name]:
         return str(words[name][str(value)])
     if value is None:

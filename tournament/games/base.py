@@ -103,6 +103,9 @@ class GameKind:
     """Tribute is paid before a deal from the last finishing order (docs/rules.md §6; Guandan only)."""
     shown_rules: tuple[str, ...]
     """The rule options a page shows first for the game (then any that differ from the profile)."""
+    event_overrides: tuple[str, ...]
+    """The rule options the event's page lets an organiser set over the profile (those changed on
+    the day, or that the game's rulebooks leave to the event): never another game's."""
     score_sheet_columns: Callable[[RuleOptions], tuple[Column, ...]]
     """The paper score sheet's grid columns for a stage's rules."""
     default_profile: str

@@ -84,6 +84,17 @@ DOUDIZHU = GameKind(
         "late_forfeit_minutes",
         "time_cap_minutes",
     ),
+    event_overrides=(
+        "deals",
+        "deal_scoring",
+        "cards_left_winner",
+        "base",
+        "multiple_cap",
+        "landlord_by",
+        "landlord_rotation",
+        "bye_points",
+        "time_cap_minutes",
+    ),
     score_sheet_columns=_score_sheet,
     default_profile="doudizhu",
     match_totals=(),  # a three-seat table's points are on the game's own sheets, not the results sheet

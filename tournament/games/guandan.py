@@ -89,6 +89,7 @@ GUANDAN = GameKind(
         "tribute_variant",
         "wild_reading",
     ),
+    event_overrides=("time_cap_minutes", "a_failure_limit", "time_up_tie"),
     score_sheet_columns=_score_sheet,
     default_profile="timed-40",
     match_totals=("levels", "points", "games"),

@@ -75,6 +75,7 @@ TRACTOR = GameKind(
     counts_a_failures=False,
     pays_tribute=False,
     shown_rules=("game", "time_cap_minutes", "at_time_up", "time_up_tie"),
+    event_overrides=("time_cap_minutes", "time_up_tie"),
     score_sheet_columns=_score_sheet,
     default_profile="tractor-3deck",
     match_totals=("levels",),

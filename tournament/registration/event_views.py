@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -13,6 +14,7 @@ from django.views.decorators.http import require_POST
 from scoring.errors import ScoringError
 from scoring.profiles import options_for
 from tournament.errors import UserError, user_error_on_form
+from tournament.games import game_of
 from tournament.labels import rule_value
 from tournament.matches import event
 from tournament.registration import lifecycle
@@ -32,7 +34,7 @@ def _initial(tournament: Tournament) -> dict[str, Any]:
         "entry_mode": tournament.entry_mode,
         "auto_confirm_minutes": tournament.auto_confirm_minutes,
     }
-    for key in TournamentEditForm.OVERRIDES:
+    for key in game_of(tournament).event_overrides:
         initial[key] = tournament.rule_overrides.get(key)
     return initial
 
@@ -43,9 +45,10 @@ def _show_profile_values(form: TournamentEditForm, tournament: Tournament) -> No
         profile = options_for(profile=tournament.rule_profile, overrides={})
     except ScoringError:
         return
-    for key in ("time_cap_minutes", "a_failure_limit"):
-        value = getattr(profile, key)
-        form.fields[key].widget.attrs["placeholder"] = rule_value(key, value)
+    for key in form.offered:
+        field = form.fields[key]
+        if isinstance(field, forms.IntegerField):
+            field.widget.attrs["placeholder"] = rule_value(key, getattr(profile, key))
 
 
 @organiser_view

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.options import TimeUpTie
+from scoring.options import CardsLeftWinner, DealScoring, LandlordBy, LandlordRotation, TimeUpTie
 from scoring.profiles import PROFILE_INFO, PROFILES
 from tournament.bounds import column_max
 from tournament.form_fields import choice_field, date_field
 from tournament.games import game_kind
-from tournament.labels import profile_title, rule_value
+from tournament.labels import profile_title, rule_option, rule_value
 from tournament.registration.models import EntryMode, Game, Pair, ProvisionalResults
 from tournament.registration.services import PlayerData
 
@@ -96,8 +98,42 @@ class RosterImportForm(forms.Form):
     file = forms.FileField(label=_("Roster workbook (.xlsx)"))
 
 
-def tie_rule_choices() -> list[tuple[str, StrOrPromise]]:
-    return [("", _("as the profile says")), *[(tie.value, rule_value("time_up_tie", tie.value)) for tie in TimeUpTie]]
+def _enum_choices(name: str, enum: type[Enum]) -> Callable[[], list[tuple[str, StrOrPromise]]]:
+    """An option's values in words, after "as the profile says" (empty)."""
+    return lambda: [("", _("as the profile says")), *[(item.value, rule_value(name, item.value)) for item in enum]]
+
+
+def _whole(label: StrOrPromise, low: int, high: int, help_text: StrOrPromise = "") -> Callable[[], forms.Field]:
+    help_text = help_text or _("Empty: as the profile says.")
+    return lambda: forms.IntegerField(label=label, min_value=low, max_value=high, required=False, help_text=help_text)
+
+
+def _choice(name: str, enum: type[Enum]) -> Callable[[], forms.Field]:
+    return lambda: forms.ChoiceField(label=rule_option(name), choices=_enum_choices(name, enum), required=False)
+
+
+OVERRIDE_FIELDS: dict[str, Callable[[], forms.Field]] = {
+    "time_cap_minutes": _whole(_("Time cap (minutes)"), 1, 600),
+    "a_failure_limit": _whole(
+        _("A-failure limit"),
+        1,
+        20,
+        _("Failed attempts at A before a side goes back to 2. Empty: as the profile says."),
+    ),
+    "time_up_tie": lambda: forms.ChoiceField(
+        label=_("Equal levels at time-up"), choices=_enum_choices("time_up_tie", TimeUpTie), required=False
+    ),
+    "deals": _whole(_("Deals per table"), 1, 12, _("Seed 004: usually 3, 5 or 7. Empty: as the profile says.")),
+    "deal_scoring": _choice("deal_scoring", DealScoring),
+    "cards_left_winner": _choice("cards_left_winner", CardsLeftWinner),
+    "base": _whole(_("Base stake"), 1, 1000),
+    "multiple_cap": _whole(_("Multiple cap"), 1, 4096),
+    "landlord_by": _choice("landlord_by", LandlordBy),
+    "landlord_rotation": _choice("landlord_rotation", LandlordRotation),
+    "bye_points": _whole(_("Points for a bye"), 0, 1000),
+}
+"""A form field for each rule option an event's page may set over its profile (the game says which:
+``GameKind.event_overrides``); the rules core checks the values when the event is saved."""
 
 
 class TournamentEditForm(forms.Form):
@@ -106,28 +142,11 @@ class TournamentEditForm(forms.Form):
     The overrides offered are the ones organisers change on the day; an empty field means "as the
     profile says" (other overrides the event already has are kept as they are)."""
 
-    OVERRIDES = ("time_cap_minutes", "a_failure_limit", "time_up_tie")
-
     name = forms.CharField(label=_("Name"), max_length=120)
     venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
     starts_on = date_field(label=_("First day"))
     ends_on = date_field(label=_("Last day"))
     rule_profile = forms.ChoiceField(label=_("Rule profile"))
-    time_cap_minutes = forms.IntegerField(
-        label=_("Time cap (minutes)"),
-        min_value=1,
-        max_value=600,
-        required=False,
-        help_text=_("Empty: as the profile says."),
-    )
-    a_failure_limit = forms.IntegerField(
-        label=_("A-failure limit"),
-        min_value=1,
-        max_value=20,
-        required=False,
-        help_text=_("Failed attempts at A before a side goes back to 2. Empty: as the profile says."),
-    )
-    time_up_tie = forms.ChoiceField(label=_("Equal levels at time-up"), choices=tie_rule_choices, required=False)
     provisional_results = forms.ChoiceField(
         label=_("Results awaiting sign-off"),
         choices=ProvisionalResults.choices,
@@ -148,18 +167,24 @@ class TournamentEditForm(forms.Form):
         help_text=_("Unless the other side disputes it. Empty: only a confirmation makes it count."),
     )
 
-    def __init__(self, *args: Any, game: str | None = None, locked: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: str, locked: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choice_field(self, "rule_profile").choices = profile_choices(game)  # the event's game's profiles
+        # the game's own overrides, placed after the profile (never another game's: a Dou Dizhu event
+        # is not offered Guandan's A-failure limit)
+        self.offered: tuple[str, ...] = game_kind(game).event_overrides
+        fields = list(self.fields.items())
+        at = [name for name, _field in fields].index("rule_profile") + 1
+        self.fields = dict(fields[:at] + [(name, OVERRIDE_FIELDS[name]()) for name in self.offered] + fields[at:])
         self.locked = locked
         if locked:
-            for field in ("rule_profile", *self.OVERRIDES):
+            for field in ("rule_profile", *self.offered):
                 self.fields[field].disabled = True
 
     def overrides(self, current: dict[str, object]) -> dict[str, object]:
         """The event's overrides with the ones of this form replaced (empty: removed)."""
-        overrides = {key: value for key, value in current.items() if key not in self.OVERRIDES}
-        for key in self.OVERRIDES:
+        overrides = {key: value for key, value in current.items() if key not in self.offered}
+        for key in self.offered:
             value = self.cleaned_data.get(key)
             if value not in (None, ""):
                 overrides[key] = value
