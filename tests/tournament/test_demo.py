@@ -83,3 +83,21 @@ def test_the_demo_has_a_small_dou_dizhu_event():
     finalists = set(MatchSeat.objects.filter(round=final_round).values_list("pair_id", flat=True))
     assert finalists == {int(row.player) for row in ranking.players.rows[:3]}
     assert final_round.matches.get().status == MatchStatus.RUNNING
+
+
+def test_the_dou_dizhu_demo_prints_its_round_sheets(client):
+    """Every round of the Dou Dizhu demo has its draw sheet and its score sheets, page and .xlsx."""
+    from django.urls import reverse
+
+    from tournament.demo_doudizhu import DOUDIZHU_NAME
+
+    demo_build(pairs=8, swiss_rounds=1)
+    event = Tournament.objects.get(name=DOUDIZHU_NAME)
+    client.force_login(event.organisers.first())
+    rounds = [round_ for stage in event.stages.order_by("order") for round_ in stage.rounds.order_by("number")]
+    assert len(rounds) == 4
+    for round_ in rounds:
+        for name in ("exports:round_draw", "exports:score_sheets"):
+            url = reverse(name, args=[event.pk, round_.pk])
+            assert client.get(url).status_code == 200, url
+            assert client.get(url, {"format": "xlsx"}).status_code == 200, url
