@@ -17,6 +17,7 @@ from simple_history.models import HistoricalRecords
 from simple_history.signals import pre_create_historical_record
 
 from tournament.errors import UserError
+from tournament.people import Actor, signed_in
 from tournament.proxies import client_ip
 from tournament.text import clean_text, direction_control_message, direction_controls
 
@@ -66,12 +67,13 @@ def reason_clean(reason: str | None, *, required: bool = True) -> str:
     return text
 
 
-def history_author(instance: Any, user: Any, reason: str | None = None) -> None:
+def history_author(instance: Any, user: Actor | None, reason: str | None = None) -> None:
     """Name the author (and the reason) on the history row the next save writes — also outside a
     request (the demo, a task, the shell), where simple-history's middleware names nobody. The
     reason is cut to its column; callers refuse a longer one before they get here."""
-    if getattr(user, "is_authenticated", False):
-        instance._history_user = user
+    account = signed_in(user)
+    if account is not None:
+        instance._history_user = account
     if reason:
         instance._change_reason = reason[:REASON_MAX]
 
@@ -83,7 +85,7 @@ def bulk_history_attrs() -> dict[str, Any]:
     return {"history_ip_address": client_ip(request)} if request is not None else {}
 
 
-def history_copy(*, queryset: Any, user: Any = None, reason: str | None = None) -> None:
+def history_copy(*, queryset: Any, user: Actor | None = None, reason: str | None = None) -> None:
     """One "changed" history row per row of ``queryset``, copied by the database in one
     ``INSERT … SELECT`` — for set-based writes (a round of 2,500 matches started at once), where
     building the rows in Python cost more than the write itself. Call it after the update, in the
@@ -103,7 +105,7 @@ def history_copy(*, queryset: Any, user: Any = None, reason: str | None = None) 
         connection.ops.adapt_datetimefield_value(timezone.now()),
         "~",
         reason,
-        user.pk if getattr(user, "is_authenticated", False) else None,
+        account.pk if (account := signed_in(user)) is not None else None,
         client_ip(request) if request is not None else None,
     ]
     sql = (

@@ -25,6 +25,7 @@ from tournament.exports.services import export_job_start
 from tournament.matches.models import Match, MatchStatus, Round
 from tournament.matches.referees import referee_create, referee_link_issue
 from tournament.matches.services import deal_record, match_sign_off
+from tournament.people import Actor
 from tournament.registration import services
 from tournament.registration.models import Tournament
 from tournament.registration.roles import ORGANISERS_GROUP
@@ -149,7 +150,7 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
 
 
 def _assign_referees(
-    round_: Round, referees: Sequence[AbstractBaseUser], user: object, *, replace: bool = False
+    round_: Round, referees: Sequence[AbstractBaseUser], user: Actor | None, *, replace: bool = False
 ) -> None:
     """The automatic plan: the tables the draw carried over keep their referees unless ``replace``."""
     tables = round_.matches.exclude(table=None).count()
@@ -162,7 +163,7 @@ def _assign_referees(
     )
 
 
-def _play_round(round_: Round, rng: random.Random, user: object, *, finish: bool) -> None:
+def _play_round(round_: Round, rng: random.Random, user: Actor | None, *, finish: bool) -> None:
     """Play a round out (every result signed off), or leave it under way: a third of the tables
     confirmed, a third being played, a third not started."""
     matches = list(round_.matches.filter(status=MatchStatus.PENDING).order_by("table__number"))
@@ -174,7 +175,7 @@ def _play_round(round_: Round, rng: random.Random, user: object, *, finish: bool
             _play_match(match, rng, user, max_deals=rng.randrange(2, 9))
 
 
-def _play_match(match: Match, rng: random.Random, user: object, *, max_deals: int | None) -> None:
+def _play_match(match: Match, rng: random.Random, user: Actor | None, *, max_deals: int | None) -> None:
     """Enter random deals the way a referee would, until the match ends (or ``max_deals``)."""
     played = 0
     while max_deals is None or played < max_deals:

@@ -8,12 +8,14 @@ from __future__ import annotations
 import io
 import random
 
+from django.contrib.auth.models import User
 from openpyxl import Workbook
 
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_advance, stage_create
 from tournament.matches.models import Match, MatchStatus, Round
 from tournament.matches.services import deal_record, match_sign_off
+from tournament.people import Actor
 from tournament.registration import services
 from tournament.registration.models import Tournament
 from tournament.registration.roster import roster_import
@@ -58,13 +60,13 @@ def _deal(rng: random.Random) -> dict[str, object]:
     }
 
 
-def _play(round_: Round, rng: random.Random, user: object, *, deals: int | None = None) -> None:
+def _play(round_: Round, rng: random.Random, user: Actor | None, *, deals: int | None = None) -> None:
     """Play every table of ``round_`` out and sign it off (or, with ``deals``, enter only that many)."""
     for match in round_.matches.order_by("table__number"):
         _play_table(match, rng, user, deals=deals)
 
 
-def _play_table(match: Match, rng: random.Random, user: object, *, deals: int | None) -> None:
+def _play_table(match: Match, rng: random.Random, user: Actor | None, *, deals: int | None) -> None:
     played = 0
     while deals is None or played < deals:
         entry = deal_record(match_id=match.pk, outcome=_deal(rng), user=user)
@@ -75,7 +77,7 @@ def _play_table(match: Match, rng: random.Random, user: object, *, deals: int | 
         match_sign_off(match_id=match.pk, user=user)
 
 
-def doudizhu_demo_build(*, seed: int, organiser: object, departments: list[str], names: tuple[str, str]) -> Tournament:
+def doudizhu_demo_build(*, seed: int, organiser: User, departments: list[str], names: tuple[str, str]) -> Tournament:
     """(Re)build the Dou Dizhu demo event (call inside the demo's transaction)."""
     rng = random.Random(seed + 20)
     Tournament.objects.filter(name=DOUDIZHU_NAME).delete()

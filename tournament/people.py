@@ -8,14 +8,26 @@ say the same thing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeAlias
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Value
 from django.db.models.expressions import Combinable
 from django.db.models.functions import Coalesce, Concat, NullIf, Trim
 
+Actor: TypeAlias = User | AnonymousUser
+"""Who is acting: ``request.user``, a signed-in account or an anonymous visitor. Permission checks
+take an ``Actor``; services that name the author of a change take an ``Actor | None`` (nobody:
+the demo, a task, the shell), and record only a signed-in account."""
 
-def person_name(user: Any) -> str:
+
+def signed_in(user: Actor | None) -> User | None:
+    """``user``'s account when signed in, else None (what the audit columns store for an anonymous
+    or nobody's write)."""
+    return None if user is None or isinstance(user, AnonymousUser) else user
+
+
+def person_name(user: User | None) -> str:
     """The person's name (first and last), else their login; "" for nobody."""
     if user is None:
         return ""

@@ -20,7 +20,6 @@ Later rounds of the corrected match's own Swiss stage are flagged by the same ma
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -30,7 +29,6 @@ from tournament.audit import history_author, reason_clean
 from tournament.draw.stages import stage_advance, stage_advancing_now, stage_cut_lots_draw
 from tournament.errors import UserError
 from tournament.matches.event import stage_event
-from tournament.matches.fold import user_or_none
 from tournament.matches.models import (
     AdvancementFlag,
     AdvancementFlagKind,
@@ -42,6 +40,7 @@ from tournament.matches.models import (
     MatchStatus,
     Stage,
 )
+from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write
 from tournament.standings.cache import public_version_bump
 
@@ -66,7 +65,7 @@ def stage_open_advancement_flag(*, stage: Stage) -> AdvancementFlag | None:
     ).first()
 
 
-def _advance_again(later: Stage, source: Stage, *, user: Any, reason: str) -> None:
+def _advance_again(later: Stage, source: Stage, *, user: Actor | None, reason: str) -> None:
     record = later.settings.advancement
     assert record is not None  # only a stage advanced from ``source`` is advanced again
     stage_advance(
@@ -79,7 +78,7 @@ def _advance_again(later: Stage, source: Stage, *, user: Any, reason: str) -> No
     )
 
 
-def advancement_recheck(*, match: Match, user: Any = None) -> list[AdvancementFlag]:
+def advancement_recheck(*, match: Match, user: Actor | None = None) -> list[AdvancementFlag]:
     """After ``match`` is signed off: re-advance the later stages not yet drawn, flag those drawn
     whose advancing set changed. Returns the flags opened or updated."""
     match = Match.objects.select_related("round__stage").get(pk=match.pk)
@@ -150,19 +149,19 @@ def _stage_played(stage: Stage) -> bool:
     return results.exists() or Deal.objects.filter(match__round__stage=stage).exists()
 
 
-def flag_decision_record(flag: AdvancementFlag, *, status: str, reason: str, user: Any) -> None:
+def flag_decision_record(flag: AdvancementFlag, *, status: str, reason: str, user: Actor | None) -> None:
     """Store the organiser's decision on ``flag`` (locked by the caller): its outcome, the reason,
     who and when, audited — a stage's flag and a round's alike."""
     flag.status = status
     flag.decision_reason = reason
-    flag.decided_by = user_or_none(user)
+    flag.decided_by = signed_in(user)
     flag.decided_at = timezone.now()
     history_author(flag, user, reason)
     flag.save()
 
 
 @event_write("stage", of=stage_event)
-def advancement_flag_resolve(*, stage: Stage, choice: str, reason: str, user: Any) -> AdvancementFlag:
+def advancement_flag_resolve(*, stage: Stage, choice: str, reason: str, user: Actor | None) -> AdvancementFlag:
     """The organiser's answer to ``stage``'s "advancement changed" flag: ``keep`` (with a reason)
     or ``redraw`` (refused once a match of the stage has a result: ``stage_played``)."""
     with transaction.atomic():

@@ -36,6 +36,7 @@ from tournament.matches.models import (
     StageFormat,
     Table,
 )
+from tournament.people import Actor
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import Tournament
 from tournament.standings.cache import public_version_bump
@@ -43,7 +44,9 @@ from tournament.standings.cache import public_version_bump
 # -- manual edits before publishing ------------------------------------------------------------------
 
 
-def _log_edit(round_: Round, record: dict[str, Any], user: Any, reason: str, *, pairs_moved: bool = False) -> None:
+def _log_edit(
+    round_: Round, record: dict[str, Any], user: Actor | None, reason: str, *, pairs_moved: bool = False
+) -> None:
     settings = round_.draw_settings
     round_.draw_options = settings.with_values(edits=(*settings.edits, record)).to_stored()
     fields = ["draw_options"]
@@ -67,7 +70,9 @@ def _set_side(match_id: int, side: str, pair_id: int) -> None:
 
 
 @event_write("round_", of=round_event)
-def round_pairs_swap(*, round_: Round, first_pair_id: int, second_pair_id: int, user: Any = None) -> list[DrawWarning]:
+def round_pairs_swap(
+    *, round_: Round, first_pair_id: int, second_pair_id: int, user: Actor | None = None
+) -> list[DrawWarning]:
     """Swap two pairs' places in a draft round (each takes the other's table and seat, or bye).
 
     Refused in a round robin (the schedule decides who meets whom) and after a fixed bracket's
@@ -150,7 +155,7 @@ def _by_key(matches: dict[int, list[int | None]]) -> dict[str, list[int | None]]
     return {str(pk): pairs for pk, pairs in matches.items()}
 
 
-def _bracket_swap(stage: Stage, first: int, second: int, user: Any, reason: str) -> None:
+def _bracket_swap(stage: Stage, first: int, second: int, user: Actor | None, reason: str) -> None:
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
     record = dict(stage.settings.bracket_record or {})
 
@@ -166,7 +171,7 @@ def _bracket_swap(stage: Stage, first: int, second: int, user: Any, reason: str)
 
 
 @event_write("match", of=match_event)
-def match_table_move(*, match: Match, table_number: int, user: Any = None) -> list[DrawWarning]:
+def match_table_move(*, match: Match, table_number: int, user: Actor | None = None) -> list[DrawWarning]:
     """Move a draft round's match to another table; if that table is taken, the two matches swap.
 
     Table numbers otherwise follow the ranking (table 1 = the top match); a table with no row

@@ -30,6 +30,7 @@ from tournament.locale import in_ui_language
 from tournament.matches.event import round_event
 from tournament.matches.models import RefereeAssignment, Round, RoundStatus
 from tournament.matches.referees import referee_accounts_list
+from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write
 
 
@@ -38,11 +39,11 @@ def _locked_round(round_: Round) -> Round:
 
 
 def _assignments_write(
-    *, create: list[RefereeAssignment], update: list[RefereeAssignment], user: Any, reason: str
+    *, create: list[RefereeAssignment], update: list[RefereeAssignment], user: Actor | None, reason: str
 ) -> None:
     """Write new and changed referee assignments in bulk, each with its history row (author, reason)."""
     history: dict[str, Any] = {
-        "default_user": user if getattr(user, "is_authenticated", False) else None,
+        "default_user": signed_in(user),
         "default_change_reason": reason,
         "custom_historical_attrs": bulk_history_attrs(),
     }
@@ -60,7 +61,7 @@ def round_referees_assign(
     tables_per_referee: int,
     by_area: bool = False,
     replace: bool = False,
-    user: Any = None,
+    user: Actor | None = None,
 ) -> tuple[pairing.SeatRefereeAssignment, ...]:
     """Assign referees (ids are user ids) to the round's tables with ``referees_assign``.
 
@@ -133,7 +134,7 @@ def round_referees_assign(
     return plan
 
 
-def referees_carry_over(*, round_: Round, user: Any = None) -> int:
+def referees_carry_over(*, round_: Round, user: Actor | None = None) -> int:
     """Give a newly drawn round's tables the referees they had before: for each table, the referee
     of the event's latest earlier round that had one there, if still an active referee of the event.
     Called by the draw inside its transaction; the round's own assignments (none yet) are left as
@@ -173,7 +174,7 @@ def round_tables_assign(
     first: int | None = None,
     last: int | None = None,
     area: str | None = None,
-    user: Any = None,
+    user: Actor | None = None,
 ) -> int:
     """Give ``referee`` (an account; ``None``: nobody) the round's tables by hand: the tables
     ``first``…``last`` (``last`` omitted: table ``first`` alone), or every table of ``area``.

@@ -39,6 +39,7 @@ from tournament.matches.models import (
     Stage,
     StageFormat,
 )
+from tournament.people import Actor
 from tournament.registration.lifecycle import event_write
 from tournament.standings.cache import public_version_bump
 from tournament.standings.selectors import stage_match_records, stage_ranking_get
@@ -84,7 +85,7 @@ def round_open_flag(*, round_: Round, lock: bool = False) -> AdvancementFlag | N
     ).first()
 
 
-def round_recheck(*, match: Match, user: Any = None) -> list[AdvancementFlag]:
+def round_recheck(*, match: Match, user: Actor | None = None) -> list[AdvancementFlag]:
     """After ``match`` is signed off again: flag each later round of its Swiss stage whose
     standings (as its draw read them) the correction changed. Returns the flags opened or updated."""
     match = Match.objects.select_related("round__stage").get(pk=match.pk)
@@ -138,7 +139,7 @@ def round_recheck(*, match: Match, user: Any = None) -> list[AdvancementFlag]:
 
 
 @event_write("round_", of=round_event)
-def round_flag_resolve(*, round_: Round, choice: str, reason: str, user: Any) -> tuple[AdvancementFlag, Round]:
+def round_flag_resolve(*, round_: Round, choice: str, reason: str, user: Actor | None) -> tuple[AdvancementFlag, Round]:
     """The organiser's answer to a round drawn from standings a correction changed: ``redraw``
     (refused once a result of the round is entered, ``round_played``, or a later round is drawn,
     ``later_round``) or ``keep``, with a reason. Returns the flag and the round as it now is (a

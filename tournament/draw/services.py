@@ -80,6 +80,7 @@ from tournament.matches.models import (
     StageFormat,
 )
 from tournament.matches.stage_options import DrawOptions
+from tournament.people import Actor
 from tournament.registration.lifecycle import event_write, tournament_status_after_publish
 from tournament.registration.models import PairMember, PairStatus
 from tournament.rules import rules_for_stage
@@ -271,7 +272,7 @@ def _pairs_of_draw(draw: Draw) -> set[tuple[int | None, frozenset[int]]]:
     return {(p.bracket_match, frozenset(int(e) for e in p.entrants)) for p in draw.pairings}
 
 
-def bracket_after_result(*, match: Match, user: Any = None) -> Round | None:
+def bracket_after_result(*, match: Match, user: Actor | None = None) -> Round | None:
     """Advance a fixed bracket's winners once a match is confirmed — the sign-off hook.
 
     Call it after a match's result is confirmed (``tournament.draw.apps`` connects it to
@@ -321,7 +322,9 @@ def bracket_after_result(*, match: Match, user: Any = None) -> Round | None:
 
 
 @event_write("stage", of=stage_event)
-def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool = False, user: Any = None) -> Round:
+def round_draw(
+    *, stage: Stage, seed: int | None = None, allow_rematches: bool = False, user: Actor | None = None
+) -> Round:
     """Draw the stage's next round as a draft: tables numbered top-ranked first, byes finished.
 
     Raises UserError with the draw's message (in the user's language) when the round
@@ -345,7 +348,7 @@ def round_draw(*, stage: Stage, seed: int | None = None, allow_rematches: bool =
 
 
 def _sides_round_draw(
-    *, stage: Stage, locked: Stage, number: int, seed: int, allow_rematches: bool, user: Any
+    *, stage: Stage, locked: Stage, number: int, seed: int, allow_rematches: bool, user: Actor | None
 ) -> Round:
     """A round of two sides: the stage format's generator (Swiss, round robin, knockout)."""
     try:
@@ -362,7 +365,7 @@ def _sides_round_draw(
 
 
 def _seats_round_draw(
-    *, stage: Stage, locked: Stage, number: int, seed: int, allow_rematches: bool, user: Any
+    *, stage: Stage, locked: Stage, number: int, seed: int, allow_rematches: bool, user: Actor | None
 ) -> Round:
     """A points stage's round at three-seat tables (Dou Dizhu, docs/rules.md §10)."""
     seated = three_seat_round_create(stage=locked, pair_ids=_drawn_pairs(locked), number=number, seed=seed, user=user)
@@ -374,7 +377,7 @@ ROUND_DRAWS: dict[str, Callable[..., Round]] = {"pairs": _sides_round_draw, "pla
 """How a round is drawn and written for each entrant kind (``tournament.games.entrants``), by its key."""
 
 
-def _round_create(*, stage: Stage, draw: Draw, user: Any) -> Round:
+def _round_create(*, stage: Stage, draw: Draw, user: Actor | None) -> Round:
     recorded = DrawOptions.from_stored(dict(draw.options))
     values: dict[str, Any] = {"warnings": tuple(w.as_record() for w in draw.warnings)}
     third = [p for p in draw.pairings if p.third_place]
@@ -451,7 +454,7 @@ def _refuse_unless_draft(round_: Round) -> None:
 
 
 @event_write("round_", of=round_event)
-def round_publish(*, round_: Round, user: Any = None) -> Round:
+def round_publish(*, round_: Round, user: Actor | None = None) -> Round:
     """Publish a draft round: it is frozen, players see it and referees can enter results.
 
     A fixed bracket's round is refused when the results have changed since it was drawn.
@@ -496,7 +499,7 @@ def round_has_results(*, round_: Round) -> bool:
 
 
 @event_write("round_", of=round_event)
-def round_unpublish(*, round_: Round, user: Any = None, reason: str = "") -> Round:
+def round_unpublish(*, round_: Round, user: Actor | None = None, reason: str = "") -> Round:
     """Take a published round back to draft — only while no result has been entered.
 
     A clock already started is reset (its scheduled time call then finds nothing to do).
@@ -526,7 +529,7 @@ def round_unpublish(*, round_: Round, user: Any = None, reason: str = "") -> Rou
 
 
 @event_write("round_", of=round_event)
-def round_delete(*, round_: Round, user: Any = None, reason: str = "") -> None:
+def round_delete(*, round_: Round, user: Actor | None = None, reason: str = "") -> None:
     """Delete a draft round. Deleting a stage's first round also forgets its bracket or schedule,
     so the next draw starts afresh (with a new seed). A flag saying the round was drawn from
     standings a correction changed is closed: its next draw reads the corrected ones."""

@@ -39,6 +39,7 @@ from tournament.matches.models import (
     StageFormat,
 )
 from tournament.matches.stage_options import BRACKET_FIXED, BRACKET_REDRAW, SEEDINGS, Advancement, StageOptions
+from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.rules import stage_rules_resolve
@@ -46,10 +47,10 @@ from tournament.standings.counted import awaiting_sign_off, counted_statuses
 from tournament.standings.selectors import StageStandings, stage_lots_seed, stage_ranking_get
 
 
-def _edit_record(user: Any, kind: str, **details: Any) -> dict[str, Any]:
+def _edit_record(user: Actor | None, kind: str, **details: Any) -> dict[str, Any]:
     return {
         "kind": kind,
-        "by": user.pk if getattr(user, "is_authenticated", False) else None,
+        "by": account.pk if (account := signed_in(user)) is not None else None,
         "at": timezone.now().isoformat(),
         **details,
     }
@@ -96,7 +97,7 @@ def stage_create(
     rule_overrides: dict[str, Any] | None = None,
     options: dict[str, Any] | None = None,
     advance_count: int | None = None,
-    user: Any = None,
+    user: Actor | None = None,
 ) -> Stage:
     """Add a stage (e.g. Swiss preliminaries, then a knockout) to a tournament."""
     if order is None:
@@ -257,7 +258,7 @@ def stage_advance(
     count: int | None = None,
     overrides: Sequence[tuple[int, int]] = (),
     reason: str = "",
-    user: Any,
+    user: Actor | None,
 ) -> Stage:
     """Seed ``next_stage`` with the top ``count`` pairs of ``stage`` (docs/rules.md §4: 预赛 → 淘汰赛).
 
@@ -316,7 +317,7 @@ def stage_advance(
             overrides=tuple((leaving, joining) for leaving, joining in overrides),
             reason=reason,
             kind="advance",
-            by=user.pk if getattr(user, "is_authenticated", False) else None,
+            by=account.pk if (account := signed_in(user)) is not None else None,
             at=timezone.now().isoformat(),
         )
         settings = next_stage.settings.with_values(entrants=tuple(chosen), advancement=advancement)
@@ -326,7 +327,7 @@ def stage_advance(
     return next_stage
 
 
-def _lots_record(stage: Stage, lots_seed: int, *, user: Any, reason: str) -> bool:
+def _lots_record(stage: Stage, lots_seed: int, *, user: Actor | None, reason: str) -> bool:
     """Record ``lots_seed`` as the stage's lots (call inside a transaction), unless lots were recorded
     meanwhile: the stage's lots are drawn once. Returns whether they were recorded."""
     locked = Stage.objects.select_for_update().get(pk=stage.pk)
@@ -362,7 +363,7 @@ def _cut_tied(*, stage: Stage, count: int) -> bool:
 
 
 @event_write("stage", of=stage_event)
-def stage_cut_lots_draw(*, stage: Stage, count: int, user: Any, reason: str) -> int | None:
+def stage_cut_lots_draw(*, stage: Stage, count: int, user: Actor | None, reason: str) -> int | None:
     """Draw and record the lots a full tie at ``stage``'s cut at ``count`` needs, once: a stage
     with lots recorded keeps them (a correction that makes a tie at the cut does not draw again,
     and the re-check, its flag and a redraw all read the same lots). Returns the stage's lots seed
@@ -373,7 +374,7 @@ def stage_cut_lots_draw(*, stage: Stage, count: int, user: Any, reason: str) -> 
 
 
 @event_write("stage", of=stage_event)
-def stage_lots_draw(*, stage: Stage, user: Any, reason: str) -> int:
+def stage_lots_draw(*, stage: Stage, user: Actor | None, reason: str) -> int:
     """The stage's lots (抽签, docs/rules.md §5): drawn now and recorded with the stage unless they
     were drawn already — once per stage, whoever needs them first (an advancement's cut, a correction,
     the prizes), so every reader of the stage's one ranking breaks its full ties the same way.

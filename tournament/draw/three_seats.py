@@ -26,6 +26,7 @@ from tournament.draw.tables import table_ids_ensure
 from tournament.errors import UserError
 from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundStatus, Stage
 from tournament.matches.stage_options import DrawOptions
+from tournament.people import Actor
 from tournament.rules import rules_for_stage
 from tournament.standings.selectors import stage_ranking_get
 
@@ -119,7 +120,7 @@ def three_seat_players(*, stage: Stage, pair_ids: list[int]) -> tuple[list[Three
     return players, pending
 
 
-def three_seat_round_create(*, stage: Stage, pair_ids: list[int], number: int, seed: int, user: Any) -> Round:
+def three_seat_round_create(*, stage: Stage, pair_ids: list[int], number: int, seed: int, user: Actor | None) -> Round:
     """Draw round ``number`` of a points stage as a draft (call inside ``round_draw``'s lock)."""
     rounds = stage.settings.rounds
     if rounds is not None and number > rounds:

@@ -29,6 +29,7 @@ from tournament.errors import UserError
 from tournament.exports.models import PrizeRanking, PrizeTier
 from tournament.exports.selectors import PairCard, pair_cards
 from tournament.matches.models import Stage
+from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import Tournament
 from tournament.registration.text import clean_text
@@ -123,7 +124,7 @@ def prize_stage_set(*, tournament: Tournament, stage: Stage | None) -> PrizeRank
 
 
 @event_write("tournament", of=tournament_event)
-def prize_lots_draw(*, tournament: Tournament, user: object = None) -> PrizeRanking:
+def prize_lots_draw(*, tournament: Tournament, user: Actor | None = None) -> PrizeRanking:
     """Draw lots (抽签) for the full ties of the prize ranking: the prize stage's lots, drawn once and
     recorded with the stage (refused when the stage has its lots already: they decide its ties)."""
     stage = prize_stage(tournament=tournament)
@@ -139,7 +140,7 @@ def prize_lots_draw(*, tournament: Tournament, user: object = None) -> PrizeRank
         stage_lots_draw(stage=stage, user=user, reason="lots drawn for the prizes")
         ranking = _ranking(tournament)
         ranking.lots_drawn_at = timezone.now()
-        ranking.lots_drawn_by = user if getattr(user, "is_authenticated", False) else None  # type: ignore[assignment]
+        ranking.lots_drawn_by = signed_in(user)
         ranking.save()
     return ranking
 

@@ -25,6 +25,7 @@ from tournament.exports.models import ExportJob, ExportKind, ExportStatus, expor
 from tournament.exports.round_sheets import round_draw_build, score_sheets_build
 from tournament.exports.workbook import workbook_build
 from tournament.matches.models import Round
+from tournament.people import Actor, signed_in
 from tournament.registration.models import Tournament
 
 logger = logging.getLogger(__name__)
@@ -44,7 +45,7 @@ def export_job_start(
     kind: str = ExportKind.WORKBOOK,
     language: str = "zh",
     round: Round | None = None,
-    user: Any = None,
+    user: Actor | None = None,
 ) -> ExportJob:
     """Queue an export (Celery; inline without a broker) and return its job."""
     if kind != ExportKind.WORKBOOK and (round is None or round.stage.tournament_id != tournament.pk):
@@ -68,7 +69,7 @@ def export_job_start(
         kind=kind,
         language=language,
         round=round if kind != ExportKind.WORKBOOK else None,
-        requested_by=user if getattr(user, "is_authenticated", False) else None,
+        requested_by=signed_in(user),
     )
     # After the commit: a worker must find the job row.
     transaction.on_commit(lambda: task_send("tournament.exports.tasks.export_job_task", args=[job.pk]))

@@ -17,17 +17,18 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
 from tournament.matches.models import ChiefReferee, Match, RefereeAssignment, Round, RoundStatus
+from tournament.people import Actor, signed_in
 from tournament.registration.roles import organiser_of, user_organises
 
 ACTIVE_ROUND = (RoundStatus.PUBLISHED, RoundStatus.RUNNING, RoundStatus.TIME_CALLED)
 READABLE_ROUND = (*ACTIVE_ROUND, RoundStatus.FINISHED)
 
 
-def _chief(user: Any, tournament_ref: Any) -> Exists:
-    return Exists(ChiefReferee.objects.filter(tournament_id=tournament_ref, user_id=user.pk))
+def _chief(user: Actor, tournament_ref: Any) -> Exists:
+    return Exists(ChiefReferee.objects.filter(tournament_id=tournament_ref, user=signed_in(user)))
 
 
-def matches_for_user(*, user: Any, reading: bool = False) -> QuerySet[Match]:
+def matches_for_user(*, user: Actor, reading: bool = False) -> QuerySet[Match]:
     """Every match ``user`` may see and score; ``reading``: also the referee's tables of finished
     rounds, which they may only read (:func:`user_may_score` tells)."""
     matches = Match.objects.select_related("round__stage__tournament", "table", "ns_pair", "ew_pair")
@@ -46,7 +47,7 @@ def matches_for_user(*, user: Any, reading: bool = False) -> QuerySet[Match]:
     )
 
 
-def match_for_user(*, user: Any, match_id: int, reading: bool = False) -> Match:
+def match_for_user(*, user: Actor, match_id: int, reading: bool = False) -> Match:
     """The match if ``user`` reaches it (``reading``: to read, see :func:`matches_for_user`), else 404."""
     match = matches_for_user(user=user, reading=reading).filter(pk=match_id).first()
     if match is None:
@@ -54,13 +55,13 @@ def match_for_user(*, user: Any, match_id: int, reading: bool = False) -> Match:
     return match
 
 
-def user_is_chief_referee(*, user: Any, tournament_id: int) -> bool:
+def user_is_chief_referee(*, user: Actor, tournament_id: int) -> bool:
     if not user.is_authenticated:
         return False
     return ChiefReferee.objects.filter(tournament_id=tournament_id, user_id=user.pk).exists()
 
 
-def user_may_score(*, user: Any, match: Match) -> bool:
+def user_may_score(*, user: Actor, match: Match) -> bool:
     """Whether ``user``, who reached ``match`` (:func:`match_for_user`), may also change it: a referee
     only while the round is being played; the chief referee and organisers always."""
     if match.round.status in ACTIVE_ROUND:
@@ -68,7 +69,7 @@ def user_may_score(*, user: Any, match: Match) -> bool:
     return user_may_adjust(user=user, match=match)
 
 
-def user_may_adjust(*, user: Any, match: Match) -> bool:
+def user_may_adjust(*, user: Actor, match: Match) -> bool:
     """Adjustments (forfeits, late arrival, penalties) are the chief referee's or an organiser's."""
     tournament_id = match.round.stage.tournament_id
     return user_organises(user=user, tournament_id=tournament_id) or user_is_chief_referee(
@@ -76,18 +77,18 @@ def user_may_adjust(*, user: Any, match: Match) -> bool:
     )
 
 
-def user_may_unlock(*, user: Any, match: Match) -> bool:
+def user_may_unlock(*, user: Actor, match: Match) -> bool:
     """An organiser or the chief referee reopens a signed-off match for a correction (what
     was built on it is theirs to weigh; a table's referee cannot)."""
     return user_may_adjust(user=user, match=match)
 
 
-def user_may_audit(*, user: Any, match: Match) -> bool:
+def user_may_audit(*, user: Actor, match: Match) -> bool:
     """A match's audit trail is for its organisers (and the chief referee)."""
     return user_may_adjust(user=user, match=match)
 
 
-def round_for_organiser(*, user: Any, tournament_id: int, round_id: int) -> Round:
+def round_for_organiser(*, user: Actor, tournament_id: int, round_id: int) -> Round:
     """A round of a tournament ``user`` organises, else 404."""
     if not user_organises(user=user, tournament_id=tournament_id):
         raise Http404
@@ -99,7 +100,7 @@ def round_for_organiser(*, user: Any, tournament_id: int, round_id: int) -> Roun
     return round_
 
 
-def rounds_for_overseer(*, user: Any) -> QuerySet[Round]:
+def rounds_for_overseer(*, user: Actor) -> QuerySet[Round]:
     """Rounds being played in the tournaments ``user`` organises or chief-referees."""
     rounds = Round.objects.select_related("stage__tournament").filter(status__in=ACTIVE_ROUND)
     if not user.is_authenticated:
@@ -110,5 +111,5 @@ def rounds_for_overseer(*, user: Any) -> QuerySet[Round]:
     return rounds.filter(Q(organiser_of(user=user, tournament_ref=tournament)) | Q(_chief(user, tournament)))
 
 
-def user_may_start_round(*, user: Any, round_: Round) -> bool:
+def user_may_start_round(*, user: Actor, round_: Round) -> bool:
     return user_organises(user=user, tournament_id=round_.stage.tournament_id)

@@ -14,7 +14,6 @@ The pages and the API both call :func:`match_clear`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -35,6 +34,7 @@ from tournament.matches.models import (
     MatchStatus,
     StageFormat,
 )
+from tournament.people import Actor
 from tournament.registration.lifecycle import event_write
 from tournament.signals import public_pages_bump
 
@@ -87,7 +87,7 @@ def match_started(*, match: Match) -> bool:
 
 
 @event_write("match_id", of=match_id_event)
-def match_clear(*, match_id: int, reason: str, user: Any = None, expected_version: int | None = None) -> Match:
+def match_clear(*, match_id: int, reason: str, user: Actor | None = None, expected_version: int | None = None) -> Match:
     """Clear a started knockout match that stands in the way of a correction: its deals and
     adjustments deleted (audited, with ``reason``), its open claims refused, its clock reset, the
     match pending again.

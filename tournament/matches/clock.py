@@ -65,6 +65,7 @@ from tournament.matches.time_due import (
     time_due_filter,
 )
 from tournament.parsing import int_or_none
+from tournament.people import Actor
 from tournament.registration.lifecycle import event_write
 from tournament.rules import rules_for_stage
 from tournament.signals import public_pages_bump
@@ -105,7 +106,7 @@ def _schedule(kind: str, pk: int, eta: datetime) -> None:
 
 
 @event_write("match_id", of=match_id_event)
-def match_start(*, match_id: int, user: Any = None, now: datetime | None = None) -> Match:
+def match_start(*, match_id: int, user: Actor | None = None, now: datetime | None = None) -> Match:
     """Start one match's clock (its round's cap). Starting a started match changes nothing."""
     now = now or timezone.now()
     with transaction.atomic():
@@ -120,7 +121,7 @@ def match_start(*, match_id: int, user: Any = None, now: datetime | None = None)
 
 
 @event_write("round_id", of=round_id_event)
-def round_start(*, round_id: int, user: Any = None, now: datetime | None = None) -> Round:
+def round_start(*, round_id: int, user: Actor | None = None, now: datetime | None = None) -> Round:
     """Start a round: its clock and that of every match not started yet (docs/rules.md §2).
 
     One task is scheduled for the round's cap. The matches are started set-based, in a second
@@ -166,7 +167,9 @@ def round_start(*, round_id: int, user: Any = None, now: datetime | None = None)
 
 
 @event_write("round_id", of=round_id_event)
-def round_clock_set(*, round_id: int, time_cap_minutes: int | None, warning_minutes: int, user: Any = None) -> Round:
+def round_clock_set(
+    *, round_id: int, time_cap_minutes: int | None, warning_minutes: int, user: Actor | None = None
+) -> Round:
     """Set a round's cap (custom minutes; None: the rules') and when the warning shows, before it starts."""
     with transaction.atomic():
         round_ = Round.objects.select_for_update().get(pk=round_id)
@@ -278,7 +281,7 @@ def _tables_time_call(
     queryset: Any,
     *,
     now: datetime,
-    user: Any = None,
+    user: Actor | None = None,
     reason: str | None = None,
     values: dict[str, Any] | None = None,
 ) -> int:
@@ -409,7 +412,7 @@ def _clean_minutes(minutes: Any, *, low: int = 1) -> int:
     return value
 
 
-def _clock_save(target: changes.Clocked, fields: list[str], *, user: Any, reason: str) -> None:
+def _clock_save(target: changes.Clocked, fields: list[str], *, user: Actor | None, reason: str) -> None:
     """Save a round's or a table's clock change with its author and reason (the history row)."""
     history_author(target, user, reason)
     target.save(update_fields=fields)
@@ -424,7 +427,7 @@ def _round_open_matches(round_: Round) -> QuerySet[Match]:
     )
 
 
-def _matches_update(queryset: Any, *, user: Any, reason: str, values: dict[str, Any]) -> list[int]:
+def _matches_update(queryset: Any, *, user: Actor | None, reason: str, values: dict[str, Any]) -> list[int]:
     """Lock ``queryset``'s rows in id order (one query), update them (one) and copy their history
     rows with the reason (one): the set-based write of a round-wide clock change."""
     ids = list(queryset.select_for_update(of=("self",)).order_by("pk").values_list("pk", flat=True))
@@ -467,7 +470,7 @@ def _round_calls_first(round_id: int, *, now: datetime) -> None:
 
 
 @event_write("round_id", of=round_id_event)
-def round_pause(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
+def round_pause(*, round_id: int, reason: str, user: Actor | None = None, now: datetime | None = None) -> Round:
     """Pause a round's clock and that of every table running with it (a fire alarm, a dispute)."""
     now = now or timezone.now()
     reason = reason_clean(reason)
@@ -483,7 +486,7 @@ def round_pause(*, round_id: int, reason: str, user: Any = None, now: datetime |
 
 
 @event_write("round_id", of=round_id_event)
-def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
+def round_resume(*, round_id: int, reason: str, user: Actor | None = None, now: datetime | None = None) -> Round:
     """Resume a paused round: its deadline, and that of each table its pause paused, move on by the
     pause's length; tables paused on their own stay paused."""
     now = now or timezone.now()
@@ -501,7 +504,7 @@ def round_resume(*, round_id: int, reason: str, user: Any = None, now: datetime 
 
 
 @event_write("round_id", of=round_id_event)
-def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) -> Round:
+def round_extend(*, round_id: int, minutes: int, reason: str, user: Actor | None = None) -> Round:
     """Give a round's clock, and every table running with it, ``minutes`` more (paused or not)."""
     minutes = _clean_minutes(minutes)
     reason = reason_clean(reason)
@@ -518,7 +521,7 @@ def round_extend(*, round_id: int, minutes: int, reason: str, user: Any = None) 
 
 @event_write("round_id", of=round_id_event)
 def round_cap_change(
-    *, round_id: int, minutes: int, reason: str, user: Any = None, now: datetime | None = None
+    *, round_id: int, minutes: int, reason: str, user: Actor | None = None, now: datetime | None = None
 ) -> Round:
     """Change a started round's cap to ``minutes``: every deadline moves by the difference (pauses
     and extensions already given are kept). A cap already past calls time at once. A table given
@@ -550,7 +553,7 @@ def round_cap_change(
 
 
 @event_write("round_id", of=round_id_event)
-def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
+def round_call_now(*, round_id: int, reason: str, user: Actor | None = None, now: datetime | None = None) -> Round:
     """Call time for a round now (paused or not): every table running with it is called at once,
     set-based (a few queries for 2,500 tables), each folded through the rules core."""
     now = now or timezone.now()
@@ -572,7 +575,9 @@ def round_call_now(*, round_id: int, reason: str, user: Any = None, now: datetim
 
 
 @event_write("round_id", of=round_id_event)
-def round_reopen(*, round_id: int, minutes: int, reason: str, user: Any = None, now: datetime | None = None) -> Round:
+def round_reopen(
+    *, round_id: int, minutes: int, reason: str, user: Actor | None = None, now: datetime | None = None
+) -> Round:
     """Take back a round's time call (a mistaken "call time now", or play resumed after an
     interruption): the round and every table it called that is not signed off play on, with
     ``minutes`` from now on their clocks. Each such table is refolded without the call: a match the
@@ -619,7 +624,7 @@ def round_reopen(*, round_id: int, minutes: int, reason: str, user: Any = None, 
 
 
 @event_write("match_id", of=match_id_event)
-def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
+def match_pause(*, match_id: int, reason: str, user: Actor | None = None, now: datetime | None = None) -> Match:
     """Pause one table's clock (a dispute at that table)."""
     now = now or timezone.now()
     reason = reason_clean(reason)
@@ -633,7 +638,7 @@ def match_pause(*, match_id: int, reason: str, user: Any = None, now: datetime |
 
 
 @event_write("match_id", of=match_id_event)
-def match_resume(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
+def match_resume(*, match_id: int, reason: str, user: Actor | None = None, now: datetime | None = None) -> Match:
     """Resume one table's clock (paused alone or with its round): its deadline moves on by the pause."""
     now = now or timezone.now()
     reason = reason_clean(reason)
@@ -648,7 +653,7 @@ def match_resume(*, match_id: int, reason: str, user: Any = None, now: datetime 
 
 
 @event_write("match_id", of=match_id_event)
-def match_extend(*, match_id: int, minutes: int, reason: str, user: Any = None) -> Match:
+def match_extend(*, match_id: int, minutes: int, reason: str, user: Actor | None = None) -> Match:
     """Give one table ``minutes`` more (a long dispute there), paused or not."""
     minutes = _clean_minutes(minutes)
     reason = reason_clean(reason)
@@ -664,7 +669,7 @@ def match_extend(*, match_id: int, minutes: int, reason: str, user: Any = None) 
 
 @event_write("match_id", of=match_id_event)
 def match_cap_change(
-    *, match_id: int, minutes: int, reason: str, user: Any = None, now: datetime | None = None
+    *, match_id: int, minutes: int, reason: str, user: Actor | None = None, now: datetime | None = None
 ) -> Match:
     """Give one table its own cap of ``minutes``, counted from its start like the round's (a table
     that started late, a pair with a ruling): its deadline moves by the difference from the cap it
@@ -691,7 +696,7 @@ def match_cap_change(
 
 
 @event_write("match_id", of=match_id_event)
-def match_call_now(*, match_id: int, reason: str, user: Any = None, now: datetime | None = None) -> Match:
+def match_call_now(*, match_id: int, reason: str, user: Actor | None = None, now: datetime | None = None) -> Match:
     """Call time at one table now (paused or not, timed or not)."""
     now = now or timezone.now()
     reason = reason_clean(reason)

@@ -42,6 +42,7 @@ from tournament.matches.models import (
     StageFormat,
 )
 from tournament.matches.signals import correction_opening, match_dependents_read
+from tournament.people import Actor, signed_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +169,7 @@ def _result_of(match: Match) -> dict[str, Any]:
     }
 
 
-def correction_open(*, match: Match, reason: str, user: Any, dependents: MatchDependents) -> Correction:
+def correction_open(*, match: Match, reason: str, user: Actor | None, dependents: MatchDependents) -> Correction:
     """Record the unlock of ``match`` (inside ``match_unlock``'s transaction, on the locked row,
     before it is reopened: the later rounds' standings are those they were drawn from)."""
     before = _result_of(match)
@@ -178,7 +179,7 @@ def correction_open(*, match: Match, reason: str, user: Any, dependents: MatchDe
     row = Correction(
         match=match,
         reason=reason,
-        opened_by=user if getattr(user, "is_authenticated", False) else None,
+        opened_by=signed_in(user),
         opened_at=timezone.now(),
         before=before,
         dependents=dependents.to_json(),
@@ -193,7 +194,7 @@ def _flip(later: Match) -> None:
     later.save(update_fields=["ns_pair", "ew_pair"])
 
 
-def _move_pairs(moves: list[tuple[Match, int, int]], *, user: Any, reason: str) -> None:
+def _move_pairs(moves: list[tuple[Match, int, int]], *, user: Actor | None, reason: str) -> None:
     """In not-started matches of later rounds, each ``(match, one, other)``: ``other`` takes the
     place of ``one``. Done so that no row ever breaks "a pair once per round and side" (the
     constraints are checked row by row): a match that would collide has its sides swapped for the
@@ -225,7 +226,7 @@ def _move_pairs(moves: list[tuple[Match, int, int]], *, user: Any, reason: str) 
     )
 
 
-def _third_place_follows(moves: list[tuple[Match, int, int]], *, user: Any, reason: str) -> None:
+def _third_place_follows(moves: list[tuple[Match, int, int]], *, user: Actor | None, reason: str) -> None:
     """A knockout re-drawn every round knows its third-place match by the pairs its draw marked
     (``third_place_pairs`` of its draw record): a pair moved out of that match is moved out of the record
     too, before the move (a fixed bracket's is its final round's second match, which no move changes)."""
@@ -240,7 +241,7 @@ def _third_place_follows(moves: list[tuple[Match, int, int]], *, user: Any, reas
             round_.save(update_fields=["draw_options"])
 
 
-def correction_close(*, match: Match, user: Any) -> Correction | None:
+def correction_close(*, match: Match, user: Actor | None) -> Correction | None:
     """At the re-sign-off of ``match`` (inside ``match_sign_off``'s transaction): compare with the
     result it was unlocked with, make the knockout's later matches follow or refuse, close the
     correction. Returns the closed correction, or None when the match was never unlocked."""

@@ -330,11 +330,6 @@ def locked_match(match_id: int) -> Match:
     return Match.objects.select_for_update(of=("self",)).select_related("round__stage__tournament").get(pk=match_id)
 
 
-def user_or_none(user: Any) -> Any:
-    """``user`` when signed in, else None (what the audit columns store for an anonymous write)."""
-    return user if getattr(user, "is_authenticated", False) else None
-
-
 def refuse_unless_open(match: Match) -> None:
     """Refuse a deal write to a bye or a signed-off match."""
     if match.is_bye:

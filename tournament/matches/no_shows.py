@@ -24,6 +24,7 @@ from scoring.options import LatePenalty, RuleOptions
 from tournament.matches.errors import MatchRefused
 from tournament.matches.models import Adjustment, AdjustmentKind, Deal, Match, MatchStatus, Round
 from tournament.matches.services import adjustment_record
+from tournament.people import Actor
 from tournament.registration.models import PairStatus
 from tournament.rules import rules_for_stage
 
@@ -91,7 +92,9 @@ def round_no_shows(*, round_: Round, now: datetime | None = None) -> NoShowOffer
     return NoShowOffer(minutes=minutes, elapsed=elapsed, due=True, tables=tables)
 
 
-def no_show_forfeit(*, round_: Round, match_id: int, user: Any = None, now: datetime | None = None) -> list[Adjustment]:
+def no_show_forfeit(
+    *, round_: Round, match_id: int, user: Actor | None = None, now: datetime | None = None
+) -> list[Adjustment]:
     """Forfeit the match for each of its pairs still not checked in (both: a double forfeit), one
     adjustment each through ``adjustment_record``; refused (nothing written) when the table is no
     longer a no-show — a deal entered, a forfeit recorded, the pair checked in since — or is not

@@ -43,6 +43,7 @@ from tournament.matches.errors import REFUSALS
 from tournament.matches.event import match_id_event
 from tournament.matches.fold import match_game
 from tournament.matches.models import CLAIM_OPEN, ClaimStatus, DealClaim, Match, MatchStatus
+from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import EntryMode, PairMember, Player
 from tournament.text import DIRECTION_CONTROLS, clean_text
@@ -282,7 +283,7 @@ def _first_open(match: Match, claim: DealClaim) -> None:
         )
 
 
-def _record(match: Match, claim: DealClaim, outcome: dict[str, Any], *, user: Any) -> ClaimAnswer | None:
+def _record(match: Match, claim: DealClaim, outcome: dict[str, Any], *, user: Actor | None) -> ClaimAnswer | None:
     """Record ``outcome`` for ``claim`` through the one write path; a refusal marks the claim refused
     (with the reason) and is returned, never raised, so the claim's new state is kept. A deal
     before it with no entry (voided while this one was open) is raised: nothing changes, the claim
@@ -313,7 +314,7 @@ def _record(match: Match, claim: DealClaim, outcome: dict[str, Any], *, user: An
 
 @event_write("match_id", of=match_id_event)
 def deal_claim_confirm(
-    *, match_id: int, claim_id: int, player_id: int | None = None, user: Any = None, auto: bool = False
+    *, match_id: int, claim_id: int, player_id: int | None = None, user: Actor | None = None, auto: bool = False
 ) -> ClaimAnswer:
     """Confirm a pending claim: a player of the other side (``players_opponents``), a referee (``user``,
     either players' mode) or the auto-confirm (``auto``). Confirming twice is a retry (``replayed``).
@@ -348,7 +349,7 @@ def deal_claim_confirm(
         claim.answered_at = now
         claim.auto_confirmed = auto
         if user is not None:
-            claim.settled_by = user
+            claim.settled_by = signed_in(user)
         history_author(claim, user, f"confirmed by {who}")
         claim.save(update_fields=["status", "answered_by", "answered_at", "auto_confirmed", "settled_by", "deal"])
     return ClaimAnswer(claim=claim)
@@ -388,7 +389,7 @@ SETTLE_CHOICES = ("entered", "counter", "void")
 
 
 @event_write("match_id", of=match_id_event)
-def deal_claim_settle(*, match_id: int, claim_id: int, user: Any, choice: str, reason: str) -> ClaimAnswer:
+def deal_claim_settle(*, match_id: int, claim_id: int, user: Actor | None, choice: str, reason: str) -> ClaimAnswer:
     """A referee settles a dispute: ``entered`` records the version entered, ``counter`` the other
     side's, ``void`` records neither (the referee then enters the deal on the match page)."""
     reason = reason_clean(reason)
@@ -409,7 +410,7 @@ def deal_claim_settle(*, match_id: int, claim_id: int, user: Any, choice: str, r
             if refused is not None:
                 return refused
         claim.status = ClaimStatus.SETTLED if choice != "void" else ClaimStatus.WITHDRAWN
-        claim.settled_by = user
+        claim.settled_by = signed_in(user)
         claim.settled_at = timezone.now()
         claim.note = f"{choice}: {reason}"[:200]
         history_author(claim, user, f"settled ({choice}): {reason}")

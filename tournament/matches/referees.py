@@ -40,6 +40,7 @@ from tournament.matches.models import (
     Round,
     RoundStatus,
 )
+from tournament.people import Actor
 from tournament.registration.lifecycle import event_write, owned_event, tournament_event
 from tournament.registration.models import Tournament
 from tournament.registration.roles import REFEREES_GROUP
@@ -79,7 +80,7 @@ def _check_unique(*, tournament: Tournament, name: str, phone: str, employee_num
 
 @event_write("tournament", of=tournament_event)
 def referee_create(
-    *, tournament: Tournament, name: str, phone: str = "", employee_number: str = "", user: Any = None
+    *, tournament: Tournament, name: str, phone: str = "", employee_number: str = "", user: Actor | None = None
 ) -> Referee:
     """A new referee of ``tournament`` with its own account (no password; see the module)."""
     name, phone, employee_number = _clean(name), _clean(phone), _clean(employee_number)
@@ -109,7 +110,7 @@ def referee_create(
 
 @event_write("referee", of=owned_event)
 def referee_update(
-    *, referee: Referee, name: str, phone: str = "", employee_number: str = "", user: Any = None
+    *, referee: Referee, name: str, phone: str = "", employee_number: str = "", user: Actor | None = None
 ) -> Referee:
     """Change a referee's name, phone or employee number."""
     name, phone, employee_number = _clean(name), _clean(phone), _clean(employee_number)
@@ -127,7 +128,7 @@ def referee_update(
     return referee
 
 
-def _revoke_open_links(*, referee: Referee, user: Any, now: Any) -> None:
+def _revoke_open_links(*, referee: Referee, user: Actor | None, now: Any) -> None:
     for link in RefereeSignInLink.objects.select_for_update().filter(
         referee=referee, used_at__isnull=True, revoked_at__isnull=True
     ):
@@ -137,7 +138,7 @@ def _revoke_open_links(*, referee: Referee, user: Any, now: Any) -> None:
 
 
 @event_write("referee", of=owned_event)
-def referee_link_issue(*, referee: Referee, user: Any = None) -> IssuedLink:
+def referee_link_issue(*, referee: Referee, user: Actor | None = None) -> IssuedLink:
     """A new one-time sign-in link (a reset): the old link stops working and the phone that
     signed in with it is signed out (a new unusable password changes the session hash)."""
     now = timezone.now()
@@ -205,7 +206,7 @@ def referee_link_redeem(*, token: str) -> Any:
 
 
 @event_write("referee", of=owned_event)
-def referee_active_set(*, referee: Referee, active: bool, user: Any = None) -> Referee:
+def referee_active_set(*, referee: Referee, active: bool, user: Actor | None = None) -> Referee:
     """Deactivate (or activate again) a referee. Deactivating revokes their open link and signs
     their phone out; their tables stay assigned and show as such until the organiser reassigns
     them. An activated referee needs a new link."""
@@ -228,7 +229,7 @@ def referee_active_set(*, referee: Referee, active: bool, user: Any = None) -> R
 
 
 @event_write("referee", of=owned_event)
-def chief_referee_set(*, referee: Referee, chief: bool, user: Any = None) -> None:
+def chief_referee_set(*, referee: Referee, chief: bool, user: Actor | None = None) -> None:
     """Name ``referee`` a chief referee (裁判长) of their event, or no longer: a chief referee
     reaches every table of the event, records adjustments (forfeits, penalties) and sees the
     audit trail and the rounds being played (``tournament.matches.access``)."""
@@ -309,7 +310,7 @@ def referee_tables_now(*, referee: Referee) -> list[RoundTables]:
 
 
 @event_write("tournament", of=tournament_event)
-def referee_links_issue_all(*, tournament: Tournament, user: Any = None) -> list[tuple[Referee, IssuedLink]]:
+def referee_links_issue_all(*, tournament: Tournament, user: Actor | None = None) -> list[tuple[Referee, IssuedLink]]:
     """A new one-time link for every active referee of the event not signed in yet (whose last
     link, if any, was never used), to print on one sheet the morning of the event. A referee at
     work is left signed in: a new link for them is the reset on their own page."""

@@ -55,6 +55,7 @@ from tournament.matches.models import (
 from tournament.matches.snapshot_reads import match_time_up
 from tournament.matches.table_selectors import TableSummary, table_summary
 from tournament.matches.time_due import match_clock_expired
+from tournament.people import Actor
 from tournament.registration.models import Pair
 
 SEATS = ("N", "E", "S", "W")
@@ -236,7 +237,7 @@ def with_flag_counts(matches: QuerySet[Match]) -> QuerySet[Match]:
     )
 
 
-def referee_tables(*, user: Any) -> QuerySet[Match]:
+def referee_tables(*, user: Actor) -> QuerySet[Match]:
     """ "My tables this round": the matches at the tables assigned to ``user`` in rounds being played."""
     if not user.is_authenticated:
         return Match.objects.none()
@@ -281,7 +282,7 @@ class CardRules:
     match: Match | None = None
 
 
-def card_rules(*, user: Any, match_id: int | None = None) -> CardRules:
+def card_rules(*, user: Actor, match_id: int | None = None) -> CardRules:
     """The card assistant's rules for ``user``: of ``match_id`` (404 if out of the user's scope), else
     of the user's first table this round."""
     match = match_for_user(user=user, match_id=match_id) if match_id is not None else referee_tables(user=user).first()

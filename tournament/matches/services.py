@@ -43,7 +43,6 @@ from tournament.matches.fold import (
     match_game,
     match_replay,
     refuse_unless_open,
-    user_or_none,
 )
 from tournament.matches.models import (
     CLAIM_OPEN,
@@ -59,6 +58,7 @@ from tournament.matches.models import (
 )
 from tournament.matches.signals import match_confirmed, match_unlocked
 from tournament.parsing import int_or_none
+from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write
 
 
@@ -97,7 +97,7 @@ def deal_record(
     *,
     match_id: int,
     outcome: dict[str, Any],
-    user: Any = None,
+    user: Actor | None = None,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
 ) -> DealEntry:
@@ -150,7 +150,7 @@ def deal_record(
                 outcome=outcome,
                 # the fold's record of it, stored with it: no second write of the row
                 record=fold.result.deals[number - 1].to_json(),
-                entered_by=user_or_none(user),
+                entered_by=signed_in(user),
                 idempotency_key=idempotency_key or None,
             )
             history_author(deal, user)
@@ -171,7 +171,7 @@ def deal_record(
     return DealEntry(deal=deal, match=match, deals=folded, flagged=flagged)
 
 
-def _claims_superseded(match: Match, *, number: int, idempotency_key: str, user: Any) -> None:
+def _claims_superseded(match: Match, *, number: int, idempotency_key: str, user: Actor | None) -> None:
     """The players' entries of deal ``number`` still open when that deal is recorded otherwise (a
     referee entered it): closed, with the reason the table's page shows — never left "awaiting
     confirmation" beside the deal, holding a number the next entries count past. The entry whose
@@ -185,7 +185,7 @@ def _claims_superseded(match: Match, *, number: int, idempotency_key: str, user:
     _claims_close(claims, note=note, reason="superseded: a referee entered the deal", user=user)
 
 
-def _claims_close(claims: Any, *, note: str, reason: str, user: Any) -> None:
+def _claims_close(claims: Any, *, note: str, reason: str, user: Actor | None) -> None:
     """Close the open ones of ``claims`` (refused, with the ``note`` the table's page shows the players
     and ``reason`` in each claim's history): what no one can confirm any more is never left awaiting."""
     rows = (
@@ -214,7 +214,7 @@ def deal_correct(
     number: int,
     outcome: dict[str, Any],
     reason: str,
-    user: Any = None,
+    user: Actor | None = None,
     expected_version: int | None = None,
 ) -> Match:
     """Change deal ``number``'s finishing order, with a reason, and replay the match from deal 1.
@@ -269,7 +269,7 @@ def deal_delete(
     match_id: int,
     number: int,
     reason: str,
-    user: Any = None,
+    user: Actor | None = None,
     expected_version: int | None = None,
 ) -> Match:
     """Delete deal ``number`` with a reason; later deals move up one number and the match is replayed.
@@ -316,7 +316,7 @@ def deal_delete(
 
 
 @event_write("match_id", of=match_id_event)
-def deal_undo(*, match_id: int, reason: str, user: Any = None, expected_version: int | None = None) -> Match:
+def deal_undo(*, match_id: int, reason: str, user: Actor | None = None, expected_version: int | None = None) -> Match:
     """Undo the last deal of the match: a deletion of it, audited with the referee's reason like a
     correction or a deletion (the reason is kept as typed, as :func:`reason_clean` refuses
     or keeps it)."""
@@ -336,7 +336,7 @@ def adjustment_record(
     pair_id: int,
     kind: str,
     reason: str,
-    user: Any = None,
+    user: Actor | None = None,
     levels: int = 0,
     points: int = 0,
     minutes_late: int | None = None,
@@ -421,7 +421,7 @@ def _adjustment_trial(
     pair_id: int,
     kind: str,
     reason: str,
-    user: Any,
+    user: Actor | None,
     levels: int,
     points: int,
     minutes_late: int | None,
@@ -468,7 +468,7 @@ def _adjustment_trial(
         absent_player_id=absent_player_id if kind == AdjustmentKind.FORFEIT else None,
         after_deal=after_deal,
         reason=reason,
-        created_by=user_or_none(user),
+        created_by=signed_in(user),
     )
     row.created_at = now
     rows = match_adjustment_rows(match)
@@ -493,7 +493,7 @@ def _adjustment_trial(
 
 @event_write("match_id", of=match_id_event)
 def adjustment_delete(
-    *, match_id: int, adjustment_id: int, reason: str, user: Any = None, expected_version: int | None = None
+    *, match_id: int, adjustment_id: int, reason: str, user: Actor | None = None, expected_version: int | None = None
 ) -> Match:
     """Remove an adjustment entered by mistake, with a reason (kept in the audit history)."""
     with transaction.atomic():
@@ -514,7 +514,7 @@ def adjustment_delete(
 
 
 @event_write("match_id", of=match_id_event)
-def match_sign_off(*, match_id: int, user: Any = None, expected_version: int | None = None) -> Match:
+def match_sign_off(*, match_id: int, user: Actor | None = None, expected_version: int | None = None) -> Match:
     """The referee confirms the final result: the match is locked and counts as confirmed.
 
     Standings read confirmed snapshots; ``signals.match_confirmed`` is sent after the commit for
@@ -532,7 +532,7 @@ def match_sign_off(*, match_id: int, user: Any = None, expected_version: int | N
             raise MatchRefused("flagged_deals", _("Resolve the flagged deals first."))
         correction_close(match=match, user=user)  # refuses a winner change the next match cannot follow
         match.status = MatchStatus.CONFIRMED
-        match.signed_off_by = user_or_none(user)
+        match.signed_off_by = signed_in(user)
         match.signed_off_at = timezone.now()
         match.reopened_at = None
         match.version += 1
@@ -547,7 +547,7 @@ def match_sign_off(*, match_id: int, user: Any = None, expected_version: int | N
 
 
 @event_write("match_id", of=match_id_event)
-def match_unlock(*, match_id: int, reason: str, user: Any = None, dependents_seen: bool = False) -> Match:
+def match_unlock(*, match_id: int, reason: str, user: Actor | None = None, dependents_seen: bool = False) -> Match:
     """Reopen a signed-off match for a correction, with a reason; it must be signed off again.
 
     Callers let only the organiser or the chief referee do it (``access.user_may_unlock``). When

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
 
 import segno
 from django.core import signing
@@ -33,6 +32,7 @@ from tournament.errors import UserError
 from tournament.matches.access import ACTIVE_ROUND
 from tournament.matches.event import round_event
 from tournament.matches.models import Match, Round, RoundStatus, Table, TableLinkKey
+from tournament.people import Actor
 from tournament.registration.lifecycle import event_write
 
 SALT = "tournament.matches.table_links"
@@ -139,7 +139,7 @@ def table_link_resolve(*, token: str) -> TableLink:
 
 
 @event_write("round_", of=round_event)
-def table_link_revoke(*, round_: Round, table_id: int | None = None, user: Any = None) -> int:
+def table_link_revoke(*, round_: Round, table_id: int | None = None, user: Actor | None = None) -> int:
     """Withdraw the links of one table of ``round_`` (``table_id``) or of all its tables: their
     printed QR codes stop working; reprinted cards carry new ones. Returns the tables revoked."""
     tables = Match.objects.filter(round=round_, table__isnull=False)

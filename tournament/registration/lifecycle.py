@@ -41,6 +41,7 @@ from scoring.errors import ScoringError
 from scoring.profiles import options_for
 from tournament.audit import history_author
 from tournament.errors import UserError, scoring_message
+from tournament.people import Actor
 from tournament.registration.models import EntryMode, Game, ProvisionalResults, Tournament, TournamentStatus
 from tournament.registration.signals import event_deleting, event_rules_changed
 from tournament.registration.text import clean_text
@@ -153,7 +154,7 @@ def status_moves(*, tournament: Tournament) -> list[str]:
 # -- writes ----------------------------------------------------------------------------------------------
 
 
-def tournament_status_set(*, tournament: Tournament, status: str, user: Any = None) -> Tournament:
+def tournament_status_set(*, tournament: Tournament, status: str, user: Actor | None = None) -> Tournament:
     """Move the event to ``status`` (one step, see :data:`MOVES`); archive with
     :func:`tournament_archive`, unarchive with :func:`tournament_unarchive`."""
     if status not in ORDER:
@@ -176,7 +177,7 @@ def tournament_status_set(*, tournament: Tournament, status: str, user: Any = No
     return tournament
 
 
-def tournament_archive(*, tournament: Tournament, user: Any = None) -> Tournament:
+def tournament_archive(*, tournament: Tournament, user: Actor | None = None) -> Tournament:
     """Archive an event: kept, shown, read-only. From any status (an abandoned event too)."""
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -186,7 +187,7 @@ def tournament_archive(*, tournament: Tournament, user: Any = None) -> Tournamen
     return tournament
 
 
-def tournament_unarchive(*, tournament: Tournament, user: Any = None) -> Tournament:
+def tournament_unarchive(*, tournament: Tournament, user: Actor | None = None) -> Tournament:
     """Bring an archived event back, as finished (the one write an archived event accepts)."""
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -199,7 +200,7 @@ def tournament_unarchive(*, tournament: Tournament, user: Any = None) -> Tournam
 
 
 @event_write("tournament", of=tournament_event)
-def tournament_delete(*, tournament: Tournament, user: Any = None) -> None:
+def tournament_delete(*, tournament: Tournament, user: Actor | None = None) -> None:
     """Delete an event that has no results (a test, a mistake); one with results is archived
     (``event_deleting``: the matches app refuses)."""
     with transaction.atomic():
@@ -235,7 +236,7 @@ def tournament_update(
     provisional_results: str | None = None,
     entry_mode: str | None = None,
     auto_confirm_minutes: int | Literal["unchanged"] | None = "unchanged",
-    user: Any = None,
+    user: Actor | None = None,
 ) -> Tournament:
     """Edit the event's name, venue, dates, what results awaiting sign-off count for
     (``provisional_results``; None: unchanged; any time: it changes what is shown, never a result)

@@ -20,31 +20,32 @@ from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
 
+from tournament.people import Actor, signed_in
 from tournament.registration.models import Tournament
 
 ORGANISERS_GROUP = "organisers"
 REFEREES_GROUP = "referees"
 
 
-def _in_group(user: Any, group: str) -> bool:
+def _in_group(user: Actor, group: str) -> bool:
     if not user.is_authenticated:
         return False
-    cache = getattr(user, "_group_names", None)
+    cache: set[str] | None = getattr(user, "_group_names", None)
     if cache is None:
         cache = set(user.groups.values_list("name", flat=True))
-        user._group_names = cache
+        vars(user)["_group_names"] = cache  # read once per request: the account is the request's
     return group in cache
 
 
-def user_can_create_tournaments(user: Any) -> bool:
+def user_can_create_tournaments(user: Actor) -> bool:
     return bool(user.is_authenticated and (user.is_superuser or _in_group(user, ORGANISERS_GROUP)))
 
 
-def user_is_referee(user: Any) -> bool:
+def user_is_referee(user: Actor) -> bool:
     return bool(user.is_authenticated and (user.is_superuser or _in_group(user, REFEREES_GROUP)))
 
 
-def user_may_use_referee_tools(user: Any) -> bool:
+def user_may_use_referee_tools(user: Actor) -> bool:
     """Referees and organisers (of any tournament) may use the referee's read-only tools."""
     return bool(
         user.is_authenticated
@@ -54,15 +55,15 @@ def user_may_use_referee_tools(user: Any) -> bool:
     )
 
 
-def organiser_of(*, user: Any, tournament_ref: Any) -> Exists:
+def organiser_of(*, user: Actor, tournament_ref: Any) -> Exists:
     """:func:`user_organises` as an ORM condition, for rows whose tournament is ``tournament_ref``
     (an id or an ``OuterRef``); a superuser is not named there: callers that show everything to
     a superuser say so before they filter."""
-    rows = Tournament.organisers.through.objects.filter(tournament_id=tournament_ref, user_id=user.pk)
+    rows = Tournament.organisers.through.objects.filter(tournament_id=tournament_ref, user=signed_in(user))
     return Exists(rows)
 
 
-def user_organises(*, user: Any, tournament_id: int) -> bool:
+def user_organises(*, user: Actor, tournament_id: int) -> bool:
     """Whether ``user`` organises the tournament: one of its organisers, or a superuser (the one
     answer every page, API view and service asks)."""
     if not user.is_authenticated:
@@ -72,12 +73,12 @@ def user_organises(*, user: Any, tournament_id: int) -> bool:
     ).exists())
 
 
-def tournaments_organised(*, user: Any) -> QuerySet[Any]:
+def tournaments_organised(*, user: Actor) -> QuerySet[Any]:
     """The ids of the tournaments ``user`` organises (a subquery: the home page lists their drafts)."""
-    return Tournament.organisers.through.objects.filter(user_id=user.pk).values("tournament_id")
+    return Tournament.organisers.through.objects.filter(user=signed_in(user)).values("tournament_id")
 
 
-def tournament_for_organiser(*, user: Any, tournament_id: int) -> Tournament:
+def tournament_for_organiser(*, user: Actor, tournament_id: int) -> Tournament:
     """The tournament if ``user`` organises it, else 404."""
     if not user.is_authenticated:
         raise Http404

@@ -35,6 +35,7 @@ from simple_history.utils import bulk_create_with_history
 
 from tournament.errors import UserError
 from tournament.games import entrants_of
+from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
 from tournament.registration.services import PlayerData, pair_numbers_take, registration_open_check
@@ -353,7 +354,7 @@ ROSTERS: dict[str, Roster] = {
 
 
 @event_write("tournament", of=tournament_event)
-def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) -> RosterImportResult:
+def roster_import(*, tournament: Tournament, file: IO[bytes], user: Actor | None = None) -> RosterImportResult:
     """Import a roster workbook into ``tournament``: all rows or none (RosterImportError)."""
     registration_open_check(tournament=tournament)
     roster = ROSTERS[entrants_of(tournament).key]
@@ -367,7 +368,7 @@ def roster_import(*, tournament: Tournament, file: IO[bytes], user: Any = None) 
     if errors:
         raise RosterImportError(errors)
 
-    history_user = user if user is not None and getattr(user, "is_authenticated", False) else None
+    history_user = signed_in(user)
     # PostgreSQL and SQLite both return primary keys from bulk inserts, so the created rows
     # can be linked without re-reading them.
     with transaction.atomic():
