@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, Group
+from django.contrib.auth.models import Group, User
 from django.db import transaction
 from openpyxl import Workbook
 
@@ -150,7 +150,7 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
 
 
 def _assign_referees(
-    round_: Round, referees: Sequence[AbstractBaseUser], user: Actor | None, *, replace: bool = False
+    round_: Round, referees: Sequence[User], user: Actor | None, *, replace: bool = False
 ) -> None:
     """The automatic plan: the tables the draw carried over keep their referees unless ``replace``."""
     tables = round_.matches.exclude(table=None).count()

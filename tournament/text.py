@@ -22,7 +22,6 @@ reasons through :func:`tournament.audit.reason_clean`.
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
 
 from django.utils.translation import gettext as _
 
@@ -47,7 +46,7 @@ def _dropped(char: str) -> bool:
     return category == "Cc" or (category == "Cf" and char not in _KEPT_FORMAT) or char in _FILLERS
 
 
-def clean_text(value: Any, *, identifier: bool = False) -> str:
+def clean_text(value: object, *, identifier: bool = False) -> str:
     """``value`` as kept: normalised (NFKC if ``identifier``, else NFC), invisible characters
     removed, white space trimmed and collapsed to single spaces; ``""`` for None or for text with
     nothing visible. Numbers read from a spreadsheet (an employee number typed as 1001) come back as

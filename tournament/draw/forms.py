@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
 from tournament.audit import REASON_MAX
@@ -213,7 +214,7 @@ class RefereePlanForm(forms.Form):
     by_area = forms.BooleanField(label=_("Keep referees to their area"), required=False)
     replace = forms.BooleanField(label=_("Plan every table afresh"), required=False)
 
-    def __init__(self, *args: Any, referees: list[Any], initial_areas: dict[int, str], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, referees: list[User], initial_areas: dict[int, str], **kwargs: Any) -> None:
         """``initial_areas``: the referees chosen last time and their areas (none yet: everyone)."""
         super().__init__(*args, **kwargs)
         self.referee_users = referees
@@ -269,7 +270,7 @@ class TablesByHandForm(forms.Form):
     )
     area = forms.CharField(label=_("or area"), max_length=40, required=False)
 
-    def __init__(self, *args: Any, referees: list[Any], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, referees: list[User], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.referee_users = {user.pk: user for user in referees}
         # "Nobody" is a choice of its own, not the default: a forgotten choice must not remove referees.
@@ -289,7 +290,7 @@ class TablesByHandForm(forms.Form):
             self.add_error("first", _("Give the first table."))
         return data
 
-    def referee_user(self) -> Any:
+    def referee_user(self) -> User | None:
         referee_id = self.cleaned_data.get("referee")
         return None if not referee_id else self.referee_users[referee_id]
 

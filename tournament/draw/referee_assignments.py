@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
@@ -170,7 +171,7 @@ def referees_carry_over(*, round_: Round, user: Actor | None = None) -> int:
 def round_tables_assign(
     *,
     round_: Round,
-    referee: Any,
+    referee: User | None,
     first: int | None = None,
     last: int | None = None,
     area: str | None = None,

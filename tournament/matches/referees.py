@@ -22,7 +22,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.db import IntegrityError, transaction
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
@@ -185,7 +185,7 @@ def referee_link_refusal(*, link: RefereeSignInLink | None) -> UserError | None:
     return None
 
 
-def referee_link_redeem(*, token: str) -> Any:
+def referee_link_redeem(*, token: str) -> User:
     """Use a sign-in link: its referee's account, to sign in. A link works once, before it
     expires, while it is not revoked and its referee is active; otherwise nothing changes."""
     with transaction.atomic():
@@ -267,7 +267,7 @@ def referee_list(*, tournament: Tournament) -> list[Referee]:
     return referees
 
 
-def referee_accounts_list(*, tournament: Tournament) -> QuerySet[Any]:
+def referee_accounts_list(*, tournament: Tournament) -> QuerySet[User]:
     """The accounts that may take the event's tables: its active referees, and referee accounts
     a developer made before referees belonged to an event (in the ``referees`` group with no
     ``Referee`` row). Another event's referees are not among them."""

@@ -207,12 +207,12 @@ def _sheet_rows(sheet: Any, *, required: tuple[str, ...]) -> list[_Row]:
         parsed.append(
             _Row(
                 number=number,
-                player=PlayerData(
-                    name=cells.get("name"),  # type: ignore[arg-type]  # cleaned below
-                    employee_number=cells.get("employee_number"),  # type: ignore[arg-type]
-                    department=cells.get("department"),  # type: ignore[arg-type]
-                    phone=cells.get("phone"),  # type: ignore[arg-type]
-                ).cleaned(),
+                player=PlayerData.of(
+                    name=cells.get("name"),
+                    employee_number=cells.get("employee_number"),
+                    department=cells.get("department"),
+                    phone=cells.get("phone"),
+                ),
                 partner=clean_text(cells.get("partner"), identifier=True),
                 formulas=formulas,
             )

@@ -11,7 +11,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -23,6 +22,7 @@ from scoring.profiles import options_for
 from tournament.bounds import text_max
 from tournament.errors import UserError, scoring_message
 from tournament.games import entrants_of
+from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write, owned_event, tournament_event
 from tournament.registration.models import (
     Department,
@@ -36,8 +36,6 @@ from tournament.registration.models import (
 from tournament.registration.signals import check_in_undoing
 from tournament.registration.text import clean_text, entrant_name
 from tournament.text import direction_control_message, direction_controls
-
-User = AbstractBaseUser | AnonymousUser
 
 NAME_MAX = text_max(Player, "name")
 EMPLOYEE_NUMBER_MAX = text_max(Player, "employee_number")
@@ -61,14 +59,24 @@ class PlayerData:
     department: str = ""
     phone: str = ""
 
+    @classmethod
+    def of(
+        cls, *, name: object, employee_number: object = None, department: object = None, phone: object = None
+    ) -> PlayerData:
+        """A player's fields as kept, from what was typed or read (a roster cell: text, a number,
+        None for blank) by :func:`tournament.text.clean_text`; the number and the phone are
+        identifiers: full-width digits become digits."""
+        return cls(
+            name=clean_text(name),
+            employee_number=clean_text(employee_number, identifier=True),
+            department=clean_text(department),
+            phone=clean_text(phone, identifier=True),
+        )
+
     def cleaned(self) -> PlayerData:
-        """The fields as kept (:func:`tournament.text.clean_text`; the number and the phone are
-        identifiers: full-width digits become digits)."""
-        return PlayerData(
-            name=clean_text(self.name),
-            employee_number=clean_text(self.employee_number, identifier=True),
-            department=clean_text(self.department),
-            phone=clean_text(self.phone, identifier=True),
+        """The fields as kept (:meth:`of`)."""
+        return PlayerData.of(
+            name=self.name, employee_number=self.employee_number, department=self.department, phone=self.phone
         )
 
     def errors(self) -> dict[str, str]:
@@ -103,7 +111,7 @@ def tournament_create(
     rule_overrides: Mapping[str, Any] | None = None,
     venue: str = "",
     starts_on: Any = None,
-    organiser: Any = None,
+    organiser: Actor | None = None,
 ) -> Tournament:
     """Create a tournament; its rules must be a profile the rules core knows (docs/rules.md)."""
     name = clean_text(name)
@@ -135,8 +143,9 @@ def tournament_create(
             venue=clean_text(venue),
             starts_on=starts_on,
         )
-        if organiser is not None and organiser.is_authenticated:
-            tournament.organisers.add(organiser)
+        account = signed_in(organiser)
+        if account is not None:
+            tournament.organisers.add(account)
     return tournament
 
 

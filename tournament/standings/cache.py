@@ -199,7 +199,8 @@ def public_version_depends(*, tournament_id: int, scope: Scope) -> None:
 
 def public_version_get(*, tournament_id: int, scope: Scope = "public") -> int:
     """The tournament's current cache version of ``scope`` (created on first use)."""
-    return getattr(public_versions_get(tournament_id=tournament_id), scope)  # type: ignore[no-any-return]
+    versions = public_versions_get(tournament_id=tournament_id)
+    return {"public": versions.public, "standings": versions.standings, "seating": versions.seating}[scope]
 
 
 def _bump(tournament_id: int, scope: Scope) -> None:
