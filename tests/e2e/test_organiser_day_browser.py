@@ -157,6 +157,9 @@ def test_an_organisers_whole_day(page, browser, live_server, screenshot):
     link = add_referee(page, tid, "王裁判", phone="13800000001")
     day.check("referee-link")
     referee_page = new_phone(browser, live_server)
+    referee = Day(
+        referee_page, lambda name: referee_page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    )
     referee_page.goto(link)
     referee_page.get_by_role("button", name="登录").click()
     referee_page.wait_for_url(f"{live_server.url}/referee/")
@@ -207,8 +210,13 @@ def test_an_organisers_whole_day(page, browser, live_server, screenshot):
             day.answer = "dismiss"
             page.locator("button[data-confirm]").click()
             page.wait_for_timeout(300)
-            assert Round.objects.filter(pk=round_.pk).exists()
+            assert Round.objects.filter(pk=round_.pk).exists()  # dismissed: the draft stays
             day.answer = "accept"
+            day.submit(page.locator("button[data-confirm]"))
+            assert not Round.objects.filter(pk=round_.pk).exists()  # accepted: deleted; drawn again
+            day.visit(f"/t/{tid}/manage/stages/{swiss.pk}/", "swiss-1-again")
+            day.submit(page.locator(f"form[action$='/stages/{swiss.pk}/draw/'] button[type=submit]"))
+            round_ = Round.objects.get(stage=swiss, number=number)
         day.submit(page.get_by_role("button", name="公布", exact=True))
         round_.refresh_from_db()
         assert round_.published_at is not None
@@ -227,14 +235,14 @@ def test_an_organisers_whole_day(page, browser, live_server, screenshot):
             referee_match = round_.matches.exclude(ew_pair=None).order_by("table__number").first()
             referee_page.goto("/referee/")
             referee_page.locator(f"a[href$='/referee/matches/{referee_match.pk}/']").first.click()
-            referee_page.wait_for_load_state()
+            referee.check("referee-match")
             referee_page.locator("#entry a.seat-N").click()
             referee_page.locator("#entry span.seat-N.tapped").wait_for()
             referee_page.locator("#entry a.seat-S").click()
             referee_page.locator("#entry form button[type=submit]").click()
             referee_page.locator("#entry a.seat-N").wait_for()  # deal 2's seats: deal 1 is recorded
             assert referee_match.deals.count() == 1
-            referee_page.screenshot(path=str(SCREENSHOTS / "day-referee-entry.png"), full_page=True)
+            referee.check("referee-entry")
             # The round clock: calling time at the running table asks first.
             day.visit(f"/t/{tid}/manage/rounds/{round_.pk}/clock/", "clock")
             day.answer = "dismiss"
@@ -311,7 +319,7 @@ def test_an_organisers_whole_day(page, browser, live_server, screenshot):
         page.locator("main a[href$='/download/']").first.click()
     workbook = load_workbook(io.BytesIO(download_info.value.path().read_bytes()))
     cells = {str(cell) for sheet in workbook.worksheets for row in sheet.iter_rows(values_only=True) for cell in row}
-    assert {"决赛", "半决赛"} <= cells, sorted(cells)[:50]
+    assert {"四分之一决赛", "半决赛", "决赛"} <= cells, sorted(cells)[:50]
     assert "鼓励奖" in cells and "冠军" in cells
 
     # Archived: nothing offered but Unarchive.
@@ -328,5 +336,5 @@ def test_an_organisers_whole_day(page, browser, live_server, screenshot):
         assert day.writes() == [], name
     day.visit(f"/t/{tid}/manage/event/", "archived-event")
     assert day.writes() == ["取消归档"]
-    assert day.errors == []
+    assert day.errors == [] and referee.errors == []
     referee_page.context.close()
