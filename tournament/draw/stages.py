@@ -23,9 +23,7 @@ from scoring.options import RuleOptions
 from scoring.standings import StandingRow
 from tournament import labels
 from tournament.audit import history_author, reason_clean
-from tournament.draw.pairing import (
-    Entrant,
-)
+from tournament.draw.pairing import Entrant, Seat
 from tournament.draw.three_seats import points_stage_options
 from tournament.errors import UserError
 from tournament.games import game_kind
@@ -211,7 +209,7 @@ def stage_entrants(*, stage: Stage, pair_ids: list[int] | None = None) -> list[E
             departments[pair_id].add(department_id)
     opponents: dict[int, set[int]] = defaultdict(set)
     byes: dict[int, int] = defaultdict(int)
-    seats: dict[int, list[str]] = defaultdict(list)
+    seats: dict[int, list[Seat]] = defaultdict(list)
     matches = Match.objects.filter(round__stage=stage).order_by("round__number")
     for ns, ew in matches.values_list("ns_pair_id", "ew_pair_id"):
         if ew is None:
@@ -224,7 +222,7 @@ def stage_entrants(*, stage: Stage, pair_ids: list[int] | None = None) -> list[E
         .order_by("round__number")
         .values_list("pair_id", "side")
     ):
-        seats[pair_id].append(side)
+        seats[pair_id].append("NS" if side == "NS" else "EW")  # the database keeps a side NS or EW
     advanced = _advanced_seeds(stage)
     seeds: Mapping[int, int | None]
     if advanced:
@@ -244,7 +242,7 @@ def stage_entrants(*, stage: Stage, pair_ids: list[int] | None = None) -> list[E
             departments=frozenset(departments[pair_id]),
             seats_ns=seats[pair_id].count("NS"),
             seats_ew=seats[pair_id].count("EW"),
-            last_seat=seats[pair_id][-1] if seats[pair_id] else None,  # type: ignore[arg-type]
+            last_seat=seats[pair_id][-1] if seats[pair_id] else None,
         )
         for pair_id in pair_ids
     ]
