@@ -15,10 +15,10 @@ call are in :mod:`tournament.standings.public_cache`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
+from scoring.options import RuleOptions
 from scoring.snapshot import MatchSnapshot, SidePair
 from scoring.standings import METRICS
 from tournament.matches.correction_selectors import stage_flags_get
@@ -240,10 +240,10 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
     return tuple(out)
 
 
-def _draw_time_up(round_id: int) -> Any:
+def _draw_time_up(round_id: int) -> Callable[[int, MatchSnapshot, int], tuple[str, str] | None]:
     """A reader of the time-up notice for the round's rows: the rules are read once, at
     the first row whose time was called; each row gives only the few snapshot fields it needs."""
-    rules: list[Any] = []
+    rules: list[RuleOptions] = []
 
     def read(called: int, snapshot: MatchSnapshot, played: int) -> tuple[str, str] | None:
         if not rules:

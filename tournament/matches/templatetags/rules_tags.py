@@ -8,10 +8,11 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from scoring.conduct import TableConduct
 from tournament import labels
 from tournament.matches.selectors import round_knockout_pairs, round_state
 from tournament.people import person_name
-from tournament.rules import stage_table_conduct
+from tournament.rules import StoredRules, stage_table_conduct
 
 register = template.Library()
 
@@ -28,7 +29,7 @@ def rule_value(value: Any, name: Any) -> str:
 
 
 @register.simple_tag
-def table_conduct(stage: Any) -> Any:
+def table_conduct(stage: StoredRules) -> TableConduct:
     """``{% table_conduct stage as conduct %}``: the stage's table conduct text (docs/rules.md §7), the
     rules core's one text for its profile (``tournament.rules.stage_table_conduct``)."""
     return stage_table_conduct(stage)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament import labels
-from tournament.games import PAIRS, UnknownGame, game_kind
+from tournament.games import PAIRS, GameKind, UnknownGame, game_kind
 from tournament.locale import in_ui_language
 from tournament.matches.models import AdjustmentKind, MatchStatus
 from tournament.standings import results
@@ -30,7 +30,7 @@ register.filter("a_attempt_note", labels.a_attempt_note)
 
 
 @register.filter
-def game_of(game: str) -> Any:
+def game_of(game: str) -> GameKind:
     """The registry entry of a public match's game (``MatchPage.game``): its deal heading and texts."""
     return game_kind(game)
 
