@@ -57,7 +57,7 @@ def _database_url() -> str:
 def standings_rebuilt_at_once(settings):
     """A result shows in the standings on the next request: no coalescing window between two
     rebuilds (production waits ``PUBLIC_REBUILD_SECONDS``). The window itself is tested with a
-    controlled clock (tests/tournament/public/test_live_standings.py), which sets it back."""
+    controlled clock (tests/tournament/standings/test_live_standings.py), which sets it back."""
     settings.PUBLIC_REBUILD_SECONDS = 0
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tests.factories import organiser, referee
-from tests.tournament.public.events import knockout_event, swiss_event
+from tests.tournament.standings.events import knockout_event, swiss_event
 from tournament.matches.models import Match, RefereeAssignment
 from tournament.matches.services import adjustment_record, deal_record, match_sign_off
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from tests.e2e.test_event_life_browser import signed_in_as
 from tests.factories import organiser
-from tests.tournament.public.events import swiss_event
+from tests.tournament.standings.events import swiss_event
 from tournament.registration import lifecycle
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,7 +11,7 @@ from django.conf import settings
 
 from tests.e2e.conftest import PHONE, SCREENSHOTS, log_in
 from tests.factories import organiser, referee
-from tests.tournament.public.events import swiss_event
+from tests.tournament.standings.events import swiss_event
 from tournament.matches import clock as clock_writes
 from tournament.matches import services
 from tournament.matches.models import RefereeAssignment, Round
@@ -147,7 +147,7 @@ SIZES = {"phone": PHONE, "desktop": DESKTOP}
 def test_the_progress_board_moves_as_deals_are_entered(browser, live_server, size_name):
     """The organiser watches the board while a referee enters deals on their page: the table goes
     from not started to playing to finished awaiting sign-off, and the counts follow."""
-    from tests.tournament.public.events import play_out
+    from tests.tournament.standings.events import play_out
 
     event = swiss_event()
     boss = organiser(username="board-boss")

@@ -11,7 +11,7 @@ import pytest
 
 from tests.e2e.conftest import PHONE, SCREENSHOTS, signed_in
 from tests.factories import organiser
-from tests.tournament.draw_service.conftest import confirm, make_field, win
+from tests.tournament.draw.conftest import confirm, make_field, win
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_advance, stage_create
 from tournament.matches.models import AdvancementFlag, AdvancementFlagKind, Match

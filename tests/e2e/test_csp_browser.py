@@ -8,7 +8,7 @@ import pytest
 
 from tests.e2e.conftest import log_in
 from tests.factories import organiser, referee
-from tests.tournament.public.events import swiss_event
+from tests.tournament.standings.events import swiss_event
 from tournament.matches.models import Deal, RefereeAssignment
 from tournament.registration.models import Pair, PairStatus
 

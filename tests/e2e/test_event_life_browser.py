@@ -10,7 +10,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from tests.factories import organiser
-from tests.tournament.public.events import pairs_register, swiss_event
+from tests.tournament.standings.events import pairs_register, swiss_event
 from tournament.registration.models import PairStatus
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -24,7 +24,7 @@ from tests.e2e.test_archived_browser import VISIBLE_WRITES
 from tests.e2e.test_event_life_browser import signed_in_as
 from tests.e2e.test_referees_browser import add_referee
 from tests.factories import organiser
-from tests.tournament.public.events import play_out
+from tests.tournament.standings.events import play_out
 from tournament.matches.models import MatchStatus, Round, Stage
 from tournament.matches.services import match_sign_off
 from tournament.registration.models import Pair, PairStatus, Tournament

@@ -7,7 +7,7 @@ from urllib.parse import unquote
 import pytest
 from playwright.sync_api import expect
 
-from tests.tournament.public.events import knockout_event, swiss_event
+from tests.tournament.standings.events import knockout_event, swiss_event
 from tournament.matches.models import Match
 from tournament.matches.services import deal_record
 from tournament.registration.models import Player

@@ -10,7 +10,7 @@ from django.test import Client
 
 from tests.e2e.conftest import SCREENSHOTS
 from tests.factories import organiser
-from tests.tournament.draw_service.conftest import make_field
+from tests.tournament.draw.conftest import make_field
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create
 from tournament.matches.models import Match, RefereeAssignment

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from tests.factories import organiser, referee
-from tests.tournament.public.events import swiss_event
+from tests.tournament.standings.events import swiss_event
 from tournament.matches.models import Match, RefereeAssignment
 from tournament.matches.services import deal_record
 

@@ -8,7 +8,7 @@ from django.db import connection
 from django.urls import reverse
 
 from tests.factories import english_client, organiser
-from tests.tournament.public.events import swiss_event
+from tests.tournament.standings.events import swiss_event
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from tests.tournament.public.events import knockout_event, swiss_event
+from tests.tournament.standings.events import knockout_event, swiss_event
 from tournament import labels
 from tournament.matches.templatetags.rules_tags import round_name
 
@@ -62,7 +62,7 @@ def test_the_round_page_uses_the_names(client):
 def test_final_placings_of_a_finished_knockout_with_the_prize_tiers(client):
     from django.urls import reverse
 
-    from tests.tournament.public.events import play_out
+    from tests.tournament.standings.events import play_out
     from tournament.exports.prizes import TierData, prize_tiers_set
     from tournament.matches.services import match_sign_off
 

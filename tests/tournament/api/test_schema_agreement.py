@@ -1,5 +1,5 @@
 """The API and its schema agree; schemathesis checks it end to end
-(tests/tournament/public/test_public_schemathesis.py), these pin the pieces."""
+(tests/tournament/standings/test_public_schemathesis.py), these pin the pieces."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import english_client, organiser
-from tests.tournament.draw_service.conftest import make_field
+from tests.tournament.draw.conftest import make_field
 from tournament.draw import pairing_swiss, pairing_swiss_candidates
 from tournament.draw.edits import round_pairs_swap
 from tournament.draw.services import round_draw

@@ -1,0 +1,95 @@
+"""What one client can add to the kept public responses is bounded: the key holds the parameters
+a page reads, not the raw query string (300 requests with ``?utm=$i`` added 300 responses and
+14 MB to Redis), and a client adds at most ``PUBLIC_RESPONSE_NEW_PER_CLIENT`` new ones per window —
+whatever ``X-Forwarded-For`` it writes. Through the real WSGI application, as the kept responses'
+own tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from django.urls import reverse
+
+from tests.tournament.standings.events import swiss_event
+from tests.tournament.standings.test_public_responses import WINDOW, Counted, Visitor
+from tournament.standings.public_responses import PAGE_PARAMETER_MAX, PublicResponses, query_read
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def connections_kept():
+    """A request's end must not close the test's connection (as the kept responses' own tests)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+class Seen(Counted):
+    """Django's handler, noting the query strings it was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries: list[str] = []
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        self.queries.append(environ.get("QUERY_STRING", ""))
+        return super().__call__(environ, start_response)
+
+
+@pytest.fixture
+def django_app() -> Seen:
+    return Seen()
+
+
+@pytest.fixture
+def app(django_app: Seen, settings) -> PublicResponses:
+    settings.PUBLIC_REBUILD_SECONDS = WINDOW
+    return PublicResponses(django_app)
+
+
+@pytest.fixture
+def event():
+    return swiss_event()
+
+
+def test_the_query_as_a_page_reads_it():
+    assert query_read("utm=1&page=2&q=%E5%BC%A0&page=3&fbclid=x") == "page=3&q=%E5%BC%A0"
+    assert query_read("") == "" and query_read("utm_source=a") == ""
+    assert query_read("q=" + "x" * (PAGE_PARAMETER_MAX + 1)) is None
+
+
+def test_tracking_parameters_are_one_kept_response_and_django_never_reads_them(app, django_app, event):
+    standings = reverse("standings:stage_standings", args=[event.tournament.pk, event.first.stage_id])
+    visitor = Visitor(app)
+    answers = [visitor.get(f"{standings}?utm={n}&page=1", REMOTE_ADDR=f"10.1.{n}.1") for n in range(40)]
+    assert {status for status, _headers, _body in answers} == {"200 OK"}
+    assert len({body for _status, _headers, body in answers}) == 1
+    assert django_app.calls == 1 and django_app.queries == ["page=1"]
+
+
+def test_one_client_adds_at_most_its_share_of_new_responses(app, django_app, event, settings):
+    settings.PUBLIC_RESPONSE_NEW_PER_CLIENT = 3
+    find = reverse("standings:find", args=[event.tournament.pk])
+    visitor = Visitor(app)
+    searches = [f"{find}?q=2000{n}" for n in range(1, 6)]
+    for n, url in enumerate(searches):  # five new searches, each with a new forged address
+        visitor.get(url, REMOTE_ADDR="198.51.100.7", HTTP_X_FORWARDED_FOR=f"10.2.{n}.1")
+    built = django_app.calls
+    for url in searches:  # asked again: the first three were kept, the last two were not
+        visitor.get(url, REMOTE_ADDR="198.51.100.7")
+    assert built == 5 and django_app.calls == 5 + 2
+    # another client still adds its own
+    other = f"{find}?q=20009"
+    visitor.get(other, REMOTE_ADDR="198.51.100.8")
+    visitor.get(other, REMOTE_ADDR="198.51.100.8")
+    assert django_app.calls == 5 + 2 + 1
+    # and a page already kept, rebuilt in place, costs nobody anything: the first client's kept
+    # searches are still served
+    visitor.get(searches[0], REMOTE_ADDR="198.51.100.7")
+    assert django_app.calls == 5 + 2 + 1
