@@ -34,6 +34,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament import labels
 from tournament.matches.models import (
+    BYE,
     Adjustment,
     ClaimStatus,
     Deal,
@@ -170,10 +171,9 @@ def round_board(
     flagged = Exists(Deal.objects.filter(match=OuterRef("pk"), flagged=True)) | Exists(
         Adjustment.objects.filter(match=OuterRef("pk"), flagged=True)
     )
-    # every table: two sides, or three seats (no N/S pair); a pair's bye (N/S alone) is no table
-    played = Q(ew_pair__isnull=False) | Q(ns_pair__isnull=True)
+    # every table: two sides, or three seats; a pair's bye is no table
     disputed = Exists(DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.DISPUTED))
-    tables: QuerySet[Match] = round_.matches.filter(played).annotate(has_flag=flagged, has_dispute=disputed)
+    tables: QuerySet[Match] = round_.matches.exclude(BYE).annotate(has_flag=flagged, has_dispute=disputed)
     if area:
         tables = tables.filter(table__area=area)
     if referee_id is not None:

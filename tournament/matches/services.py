@@ -45,6 +45,7 @@ from tournament.matches.fold import (
     refuse_unless_open,
 )
 from tournament.matches.models import (
+    BYE,
     CLAIM_OPEN,
     Adjustment,
     AdjustmentKind,
@@ -580,7 +581,8 @@ def match_unlock(*, match_id: int, reason: str, user: Actor | None = None, depen
 
 
 def _round_finish_if_done(round_: Round) -> None:
-    open_matches = round_.matches.exclude(status=MatchStatus.CONFIRMED).exclude(ew_pair__isnull=True)
+    # every table of the round, of two sides or of three seats, signed off (a bye is no table)
+    open_matches = round_.matches.exclude(status=MatchStatus.CONFIRMED).exclude(BYE)
     if not open_matches.exists() and round_.status != RoundStatus.FINISHED:
         round_ = Round.objects.select_for_update().get(pk=round_.pk)
         round_.status = RoundStatus.FINISHED

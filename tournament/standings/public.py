@@ -23,6 +23,7 @@ from scoring.snapshot import MatchSnapshot, SidePair
 from scoring.standings import METRICS
 from tournament.matches.correction_selectors import stage_flags_get
 from tournament.matches.models import (
+    BYE,
     Match,
     MatchStatus,
     Round,
@@ -137,8 +138,7 @@ def tournament_overview_get(*, tournament_id: int) -> TournamentOverview | None:
     if current:
         # One query: the overview is rebuilt after every deal entered anywhere in the event.
         # a table of two sides (not a bye) or of three seats (Dou Dizhu: its byes are no matches)
-        played = Q(ew_pair__isnull=False) | Q(ns_pair__isnull=True)  # a bye has N/S alone
-        counts = Match.objects.filter(played, round_id=current[0].id).aggregate(
+        counts = Match.objects.exclude(BYE).filter(round_id=current[0].id).aggregate(
             tables=Count("id"),
             finished=Count("id", filter=Q(status__in=(MatchStatus.FINISHED, MatchStatus.CONFIRMED))),
             running=Count("id", filter=Q(status=MatchStatus.RUNNING)),

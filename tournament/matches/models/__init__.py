@@ -7,6 +7,7 @@ their tables; ``corrections``: unlocks of signed-off matches and the advancement
 """
 
 from tournament.matches.models.core import (
+    BYE,
     Adjustment,
     AdjustmentKind,
     Deal,
@@ -33,6 +34,7 @@ from tournament.matches.models.referees import ChiefReferee, Referee, RefereeAss
 from tournament.matches.models.table_entry import CLAIM_OPEN, ClaimStatus, DealClaim, TableLinkKey
 
 __all__ = [
+    "BYE",
     "CLAIM_OPEN",
     "Adjustment",
     "AdjustmentKind",

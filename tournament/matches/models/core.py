@@ -166,6 +166,12 @@ class MatchStatus(models.TextChoices):
     CONFIRMED = "confirmed", _("Confirmed")
 
 
+BYE = Q(ns_pair__isnull=False, ew_pair__isnull=True)
+"""The matches that are byes (a pair alone at N/S, no table play): a three-seat table has neither
+pair column, and its byes are seats without a match (``MatchSeat``), never a match. ``~BYE``: the
+tables played, in either kind of round."""
+
+
 class Side(models.TextChoices):
     """The rules core's sides (``scoring.seats.Side``) as stored: their codes, with labels."""
 
