@@ -117,8 +117,9 @@ def test_pause_extend_call_time_and_the_board(browser, live_server, size_name):
 
         boss_page.goto(clock)
         boss_page.fill("#round-reason", "场馆关门")
-        boss_page.locator(".clock-controls button[value=call]").click()
-        boss_page.wait_for_load_state()
+        boss_page.once("dialog", lambda dialog: dialog.accept())  # "call time now" asks first
+        with boss_page.expect_navigation():
+            boss_page.locator(".clock-controls button[value=call]").click()
         ref_page.goto(f"/referee/matches/{match.pk}/")
         assert "第 2 副为最后一副" in ref_page.locator(".clock").first.inner_text()
         shot(ref_page, "referee-time-up-phone-zh")
