@@ -56,7 +56,7 @@ def test_a_real_worker_builds_the_workbook_and_the_page_can_serve_it(worker_queu
     assert book.sheetnames[0] == "参赛名单"
     deal_log = list(book["牌局记录"].iter_rows(values_only=True))
     assert [row[4] for row in deal_log[1:]] == [1, 2]
-    assert [row[8] for row in deal_log[1:]] == ["N S", "E N W"]
+    assert [row[8] for row in deal_log[1:]] == ["北 › 南", "东 › 北 › 西"]  # the finishing orders, seats by name
     book.close()
 
     client.force_login(boss)
