@@ -22,7 +22,6 @@ from typing import Any, Protocol
 from scoring.conduct import TableConduct, table_conduct
 from scoring.options import RuleOptions
 from scoring.profiles import PROFILES, options_for
-from tournament.games import UnknownGame, game_of
 
 
 class ChosenRules(Protocol):
@@ -114,13 +113,3 @@ def rules_lines(*, rules: dict[str, Any], profile: str, shown_first: tuple[str, 
     shown = [name for name in shown_first if name in rules and name not in skipped]
     shown += [name for name in rules if name not in shown and name not in skipped and current.get(name) != rules[name]]
     return tuple(RuleLine(name=name, value=rules[name], changed=current.get(name) != rules[name]) for name in shown)
-
-
-def stage_rules_lines(stage: StoredRules) -> tuple[RuleLine, ...]:
-    """:func:`rules_lines` of a stage's stored rules, the options of its event's game first (the event's
-    ``game``, the one answer: the ``game`` stored with the rules is read as any other option)."""
-    try:
-        first = game_of(stage.tournament).shown_rules
-    except UnknownGame:  # a game without pages: what differs
-        first = ()
-    return rules_lines(rules=stage.rules, profile=stage_profile_name(stage), shown_first=first)

@@ -48,6 +48,7 @@ from tournament.draw.selectors import (
     stage_decided,
 )
 from tournament.errors import USER_ERRORS, UserError, user_error_of, user_error_on_form
+from tournament.games.shown_rules import stage_rules_lines
 from tournament.matches.correction_selectors import stage_flags_get
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
 from tournament.matches.referees import referee_accounts_list
@@ -56,7 +57,7 @@ from tournament.matches.table_links import table_qr_codes
 from tournament.matches.table_selectors import round_seating
 from tournament.registration.models import PairStatus, Tournament
 from tournament.registration.roles import organiser_view
-from tournament.rules import stage_profile_name, stage_rules_lines
+from tournament.rules import stage_profile_name
 from tournament.standings.selectors import stage_ranking_get
 
 

@@ -21,6 +21,7 @@ from django.db.models import Count, Q, QuerySet
 from scoring.options import RuleOptions
 from scoring.snapshot import MatchSnapshot, SidePair
 from scoring.standings import METRICS
+from tournament.games.shown_rules import stage_rules_lines
 from tournament.matches.correction_selectors import stage_flags_get
 from tournament.matches.models import (
     BYE,
@@ -41,7 +42,7 @@ from tournament.matches.snapshot_reads import (
 )
 from tournament.matches.stage_options import DrawOptions, draw_options_lookup
 from tournament.registration.models import Pair, Tournament, TournamentStatus
-from tournament.rules import rules_for_stage, stage_profile_name, stage_rules_lines
+from tournament.rules import rules_for_stage, stage_profile_name
 from tournament.standings.public_types import (
     PUBLIC_ROUND_STATUSES,
     QUERY_MAX,

@@ -9,8 +9,9 @@ from django.urls import reverse
 from scoring.profiles import options_for
 from tests.factories import TournamentFactory, english_client, organiser
 from tournament.draw.stages import stage_create
+from tournament.games.shown_rules import stage_rules_lines
 from tournament.matches.models import Stage
-from tournament.rules import rules_for_stage, stage_rules_lines
+from tournament.rules import rules_for_stage
 
 pytestmark = pytest.mark.django_db
 

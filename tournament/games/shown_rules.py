@@ -1,0 +1,18 @@
+"""The rules a page shows for a stage: its event's game's options first (``GameKind.shown_rules``),
+then what differs from the profile (``tournament.rules.rules_lines``). Here, above the core's rules
+module, so that the core never asks the games registry (the registry reads the core, not back)."""
+
+from __future__ import annotations
+
+from tournament.games.base import UnknownGame, game_of
+from tournament.rules import RuleLine, StoredRules, rules_lines, stage_profile_name
+
+
+def stage_rules_lines(stage: StoredRules) -> tuple[RuleLine, ...]:
+    """:func:`rules_lines` of a stage's stored rules, the options of its event's game first (the event's
+    ``game``, the one answer: the ``game`` stored with the rules is read as any other option)."""
+    try:
+        first = game_of(stage.tournament).shown_rules
+    except UnknownGame:  # a game without pages: what differs
+        first = ()
+    return rules_lines(rules=stage.rules, profile=stage_profile_name(stage), shown_first=first)
