@@ -67,7 +67,7 @@ def test_final_placings_of_a_finished_knockout_with_the_prize_tiers(client):
     from tournament.matches.services import match_sign_off
 
     tournament, rounds = knockout_event(pairs=5)
-    url = reverse("standings:placings", args=[tournament.pk])
+    url = reverse("exports:placings", args=[tournament.pk])
     assert "决赛确认后" in client.get(url).content.decode()  # not decided yet: the final is under way
     final = rounds[-1].matches.get()
     final = play_out(final)
@@ -80,7 +80,7 @@ def test_final_placings_of_a_finished_knockout_with_the_prize_tiers(client):
     runner_up = final.ew_pair.name
     assert html.index(champion) < html.index("一等奖") < html.index(runner_up) < html.index("二等奖")
     bracket = client.get(reverse("standings:bracket", args=[tournament.pk]), follow=True).content.decode()
-    assert reverse("standings:stage_placings", args=[tournament.pk, rounds[-1].stage_id]) in bracket
+    assert reverse("exports:stage_placings", args=[tournament.pk, rounds[-1].stage_id]) in bracket
 
 
 @pytest.mark.django_db

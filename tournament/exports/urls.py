@@ -1,10 +1,13 @@
 from django.urls import path
 
-from tournament.exports import views
+from tournament.exports import placings_views, views
 
 app_name = "exports"
 
 urlpatterns = [
+    # the public final placings with their prize tiers (the award list is this app's)
+    path("t/<int:tournament_id>/placings/", placings_views.placings, name="placings"),
+    path("t/<int:tournament_id>/placings/<int:stage_id>/", placings_views.placings, name="stage_placings"),
     path("t/<int:tournament_id>/manage/exports/", views.export_home, name="home"),
     path("t/<int:tournament_id>/manage/exports/<int:job_id>/", views.export_job_detail, name="job"),
     path("t/<int:tournament_id>/manage/exports/<int:job_id>/download/", views.export_job_download, name="download"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.standings import placings_views, views
+from tournament.standings import views
 
 app_name = "standings"
 
@@ -11,8 +11,6 @@ urlpatterns = [
     path("t/<int:tournament_id>/standings/", views.standings, name="standings"),
     path("t/<int:tournament_id>/standings/<int:stage_id>/", views.standings, name="stage_standings"),
     path("t/<int:tournament_id>/bracket/", views.bracket, name="bracket"),
-    path("t/<int:tournament_id>/placings/", placings_views.placings, name="placings"),
-    path("t/<int:tournament_id>/placings/<int:stage_id>/", placings_views.placings, name="stage_placings"),
     path("t/<int:tournament_id>/bracket/<int:stage_id>/", views.bracket, name="stage_bracket"),
     path("t/<int:tournament_id>/pairs/<int:pair_id>/", views.pair, name="pair"),
     path("t/<int:tournament_id>/matches/<int:match_id>/", views.match, name="match"),

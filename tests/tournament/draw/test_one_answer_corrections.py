@@ -148,7 +148,7 @@ def test_a_tie_at_a_knockouts_cut_is_decided_by_recorded_lots(client):
     assert [(row.rank, row.shared) for row in placings] == [(1, False), (2, False), (3, False), (4, False)]
     assert after.settings.entrants == tuple(order[:3])
     # The public placings page and the workbook place them the same way.
-    page = client.get(reverse("standings:stage_placings", args=[tournament.pk, knockout.pk]))
+    page = client.get(reverse("exports:stage_placings", args=[tournament.pk, knockout.pk]))
     shown = [(row["pair"].pk, row["rank"]) for row in page.context["rows"]]
     assert shown == list(zip(order, (1, 2, 3, 4), strict=True))
     rows = read_book(build(tournament=tournament))[h.sheet_name("standings", "zh", stage=knockout.name)][1:]

@@ -76,7 +76,7 @@ def test_prizes_after_the_knockout_come_from_the_stage_before_on_every_reader(
     assert "鼓励奖" in page and "8 个名额未授出" in page
     # the public placings page
     client.logout()
-    placings = client.get(reverse("standings:stage_placings", args=[tournament.pk, knockout.pk])).content.decode()
+    placings = client.get(reverse("exports:stage_placings", args=[tournament.pk, knockout.pk])).content.decode()
     listed = re.findall(r'<a href="/t/\d+/pairs/(\d+)/">[^<]*</a>\s*(?:<span class="badge">([^<]*)</span>)?', placings)
     assert [(tier, numbers[int(pair)]) for pair, tier in listed] == truth
     # the workbook's awards sheet

@@ -268,7 +268,7 @@ def test_the_final_placings_of_a_finished_dou_dizhu_event(client, played):
     from tournament.standings.selectors import stage_ranking_get
 
     tournament, stage, _round_2, _match = played
-    url = reverse("standings:placings", args=[tournament.pk])
+    url = reverse("exports:placings", args=[tournament.pk])
     waiting = client.get(url)
     assert waiting.status_code == 200 and "比赛尚未结束" in waiting.content.decode()
     home = reverse("registration:tournament", args=[tournament.pk])
