@@ -35,6 +35,7 @@ from tournament.matches.models import DealClaim, Match, MatchStatus
 from tournament.matches.player_entry import SeatPlayer
 from tournament.matches.table_links import TableLink, table_link_resolve
 from tournament.parsing import int_or_none
+from tournament.registration.announcements import announcements_shown
 from tournament.registration.models import EntryMode
 
 _DEVICE_KEY = "table_device"
@@ -124,6 +125,7 @@ def _context(
         seat=seat,
         seat_proven=seat is not None and _seat_proven(request, match),
         players=player_entry.table_players(match=match),
+        announcements=announcements_shown(tournament_id=match.round.stage.tournament_id),
         players_enter=players_enter,
         opponents_confirm=match.round.stage.tournament.entry_mode == EntryMode.PLAYERS_OPPONENTS_CONFIRM,
         pending=pending,

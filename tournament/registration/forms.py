@@ -195,3 +195,11 @@ class ConfirmForm(forms.Form):
     """A destructive action asks for the event's name, typed (a tap alone is too easy on a phone)."""
 
     name = forms.CharField(label=_("Type the event's name to confirm"), max_length=120)
+
+
+class AnnouncementForm(forms.Form):
+    """An announcement's text (the service cleans and bounds it)."""
+
+    text = forms.CharField(
+        label=_("Announcement"), max_length=500, widget=forms.Textarea(attrs={"rows": 3, "maxlength": 500})
+    )

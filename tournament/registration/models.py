@@ -267,3 +267,30 @@ class PairMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pair_id}#{self.slot}: {self.player_id}"
+
+
+class Announcement(models.Model):
+    """A short notice (公告) the organiser posts to an event (docs/rules.md §12): shown newest first on
+    the event's public page, the big screen and the players' table page, and in the event's Atom feed.
+    Edited and withdrawn through ``registration.announcements`` (audited); a withdrawn notice is kept
+    (``withdrawn_at``), never deleted, so its history stays readable."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="announcements")
+    text = models.CharField(_("text"), max_length=500)
+    posted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    posted_at = models.DateTimeField(_("posted at"))
+    edited_at = models.DateTimeField(_("edited at"), null=True, blank=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+        ordering = ["-posted_at", "-id"]
+        constraints = [models.CheckConstraint(condition=~Q(text=""), name="announcement_text_not_empty")]
+        indexes = [models.Index(fields=["tournament", "-posted_at"])]
+
+    def __str__(self) -> str:
+        return self.text[:40]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.registration import event_views, views
+from tournament.registration import announcement_views, event_views, views
 
 app_name = "registration"
 
@@ -23,5 +23,21 @@ urlpatterns = [
         "t/<int:tournament_id>/manage/check-in/<int:pair_id>/", views.check_in_toggle, name="checkin_toggle"
     ),
     path("t/<int:tournament_id>/manage/import/", views.roster_upload, name="roster_import"),
+    path(
+        "t/<int:tournament_id>/manage/announcements/",
+        announcement_views.announcement_list,
+        name="announcements",
+    ),
+    path(
+        "t/<int:tournament_id>/manage/announcements/<int:announcement_id>/",
+        announcement_views.announcement_change,
+        name="announcement_edit",
+    ),
+    path(
+        "t/<int:tournament_id>/manage/announcements/<int:announcement_id>/withdraw/",
+        announcement_views.announcement_remove,
+        name="announcement_withdraw",
+    ),
+    path("t/<int:tournament_id>/announcements.atom", announcement_views.announcement_feed, name="announcement_feed"),
     path("roster-template.xlsx", views.roster_template_download, name="roster_template"),
 ]

@@ -21,6 +21,7 @@ from tournament.htmx import HtmxHttpRequest
 from tournament.matches.models import Round, RoundStatus
 from tournament.parsing import int_or_none
 from tournament.registration import services
+from tournament.registration.announcements import announcements_shown
 from tournament.registration.forms import PLAYER_PREFIXES, DepartmentForm, PairForm, RosterImportForm, TournamentForm
 from tournament.registration.models import Department, Game, Pair, PairStatus, Tournament, TournamentStatus
 from tournament.registration.roles import (
@@ -97,6 +98,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "is_organiser": is_organiser,
             "rounds": rounds,
             "public_html": public_overview_html(tournament_id=tournament.pk),
+            "announcements": announcements_shown(tournament_id=tournament.pk),
         },
     )
 

@@ -37,6 +37,7 @@ from django.views.decorators.http import require_safe
 
 from tournament.games import game_kind
 from tournament.parsing import int_or_none
+from tournament.registration.announcements import announcements_shown
 from tournament.standings import doudizhu_public
 from tournament.standings.cache import UNREAD, public_cached, public_version_depends, public_versions_get
 from tournament.standings.public import normalise_query
@@ -409,7 +410,11 @@ def screen(request: PublicHttpRequest, tournament_id: int) -> HttpResponse:
     rows = _int_param(request, "rows", SCREEN_ROWS, 4, 40)
 
     def context() -> dict[str, Any]:
-        return {"slides": _pages(overview).screen_slides(overview=overview, rows=rows), "interval": interval}
+        return {
+            "slides": _pages(overview).screen_slides(overview=overview, rows=rows),
+            "interval": interval,
+            "announcements": list(announcements_shown(tournament_id=overview.id)),
+        }
 
     return _live_page(
         request,
