@@ -136,8 +136,8 @@ PROFILE_INFO: Mapping[str, ProfileInfo] = MappingProxyType(
         "timed-40": ProfileInfo(
             "002",
             "Seed 002, 掼蛋比赛规则(终审稿) (final draft): 40-minute cap, upgrades +5/+3/+1, three failed "
-            "A attempts reset to 2 (taking 上游 on the third plays on from 3), equal levels: first to "
-            "reach wins",
+            "A attempts reset to 2 (to 3 when one of the side went out first on the third), equal levels: "
+            "first to reach wins",
             "规则 002《掼蛋比赛规则(终审稿)》：40分钟限时，双贡升5级、对手一家下游升3级、对门下游升1级，"
             "三次打A不过降至2（降级方取得上游从3开始打），时间到同级先到者胜",
         ),
