@@ -30,8 +30,9 @@ def level(value: Any) -> str:
 
 
 def side(code: Any) -> str:
-    """ "NS" → "N/S" (南北)."""
-    return {"NS": _("N/S"), "EW": _("E/W")}.get(str(code), "—")
+    """ "NS" → "N/S" (南北); at a three-seat table a player is their own side, named by the seat
+    ("E" → "East", 东)."""
+    return {"NS": _("N/S"), "EW": _("E/W"), "E": _("East"), "S": _("South"), "W": _("West")}.get(str(code), "—")
 
 
 def seat(code: Any) -> str:

@@ -485,8 +485,9 @@
     if (!label) {
       var order = form.querySelector("input[name=order]");
       var points = form.querySelector("[name=defender_points]");
+      var landlord = form.querySelector("input[type=hidden][name=landlord], [name=landlord]:checked");
       label = order ? word("order") + ": " + order.value.split("").join(" ") :
-        (points ? points.value : "");
+        (points ? points.value : (landlord ? landlord.value : ""));
     }
     if (previewOffline) {
       // a game entered by fields (Tractor): no preview offline; the fields, as entered, wait for

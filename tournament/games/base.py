@@ -52,6 +52,9 @@ class EntrantKind:
     """The pages' sentences that name the kind (``{{ entrants.words.add }}``), translated lazily."""
     match_body_template: str
     """The match page's body (the sides and levels, or a three-seat table's seats and points)."""
+    seats_template: str
+    """Who sits where and how they stand, as the table's own page shows it (the players' phones): the
+    sides and their levels or points, or a three-seat table's seats, players and points."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +92,8 @@ class GameKind:
     """A deal's verdict as the rules core recorded it, in words ("" when the levels say it all)."""
     entry_template: str
     preview_template: str
+    deal_name: Promise
+    """One deal by its number, in the game's own word (``%(number)s``): 第 3 副 in Guandan, 第 3 局 in Dou Dizhu."""
     deal_heading: Promise
     """The deal history's column of the deal as entered."""
     invalid_entry: Promise

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring.doudizhu_deals import parse_doudizhu_deal
 from scoring.options import Game, RuleOptions
@@ -65,6 +66,7 @@ DOUDIZHU = GameKind(
     record_text=deal_texts.doudizhu_record_text,
     entry_template="matches/_doudizhu_entry.html",
     preview_template="matches/_doudizhu_preview.html",
+    deal_name=pgettext_lazy("doudizhu", "Deal %(number)s"),
     deal_heading=_("Landlord · bid · bombs"),
     invalid_entry=_("Check the deal."),
     card_rulings=False,

@@ -39,12 +39,22 @@ PAIRS = EntrantKind(
             "One row per player: name, employee number, department, partner's employee number, phone. "
             "Any bad row and nothing is imported."
         ),
+        "entry_rule": _(
+            "One side enters each deal; a player of the other side confirms it. A deal counts once confirmed."
+        ),
+        "entry_rule_referee": _("One side enters each deal; a referee confirms it. A deal counts once confirmed."),
+        "confirm_handed": _("Opponent: the PIN on your seat slip, to confirm on this phone"),
+        "confirm_as": _("Confirm as opponent"),
+        "claim_entered": _("Deal %(number)d entered: the other side confirms it."),
+        "confirm_own": _("An opponent confirms the deal, not your own side."),
+        "dispute_own": _("Only the other side can dispute this entry."),
         "adjustments": _(
             "Forfeit: a pair, or one player of it, is absent; the pair forfeits. Late arrival: the rules' "
             "table decides. Penalty: levels to the opponents, or points off in a points format."
         ),
     },
     match_body_template="matches/_match_body.html",
+    seats_template="matches/_sides.html",
 )
 """A pair of two players at a four-seat table: two sides, N/S and E/W."""
 
@@ -77,12 +87,22 @@ PLAYERS = EntrantKind(
             "One row per player: name, employee number, department, phone (no partner column: players enter "
             "alone). Any bad row and nothing is imported."
         ),
+        "entry_rule": _(
+            "One player enters each deal; another player of the table confirms it. A deal counts once confirmed."
+        ),
+        "entry_rule_referee": _("One player enters each deal; a referee confirms it. A deal counts once confirmed."),
+        "confirm_handed": _("Another player of the table: the PIN on your seat slip, to confirm on this phone"),
+        "confirm_as": _("Confirm as another player"),
+        "claim_entered": _("%(deal)s entered: another player of the table confirms it."),
+        "confirm_own": _("Another player of the table confirms the deal, not the one who entered it."),
+        "dispute_own": _("Only another player of the table can dispute this entry."),
         "adjustments": _(
             "Late arrival: more minutes late than the rules allow forfeits the round (the other two score the "
             "bye points). No-show: the player forfeits the round. Recorded before the table's first deal."
         ),
     },
     match_body_template="matches/_doudizhu_body.html",
+    seats_template="matches/_three_seats.html",
 )
 """One player at a three-seat table: no sides, seats E/S/W."""
 

@@ -68,6 +68,7 @@ GUANDAN = GameKind(
     record_text=deal_texts.guandan_record_text,
     entry_template="matches/_guandan_entry.html",
     preview_template="matches/_preview.html",
+    deal_name=_("Deal %(number)s"),
     deal_heading=_("Finishing order"),
     invalid_entry=_("Tap the seats in finishing order."),
     card_rulings=True,

@@ -68,6 +68,7 @@ TRACTOR = GameKind(
     record_text=deal_texts.tractor_record_text,
     entry_template="matches/_tractor_entry.html",
     preview_template="matches/_tractor_preview.html",
+    deal_name=_("Deal %(number)s"),
     deal_heading=_("Declarer · defenders' points"),
     invalid_entry=_("Check the deal."),
     card_rulings=False,

@@ -25,6 +25,7 @@ import hashlib
 import hmac
 import logging
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -34,7 +35,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.match import parse_deal
 from tournament.audit import history_author, reason_clean
 from tournament.celery import task_send
 from tournament.errors import UserError, user_error_of
@@ -42,7 +42,7 @@ from tournament.matches import fold, services
 from tournament.matches.errors import REFUSALS
 from tournament.matches.event import match_id_event
 from tournament.matches.fold import match_game
-from tournament.matches.models import CLAIM_OPEN, ClaimStatus, DealClaim, Match, MatchStatus
+from tournament.matches.models import CLAIM_OPEN, ClaimStatus, DealClaim, Match, MatchSeat, MatchStatus
 from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import EntryMode, PairMember, Player
@@ -57,7 +57,8 @@ PIN_DIGITS = 6
 
 @dataclass(frozen=True, slots=True)
 class SeatPlayer:
-    """A player at the table: seat (N/E/S/W), side (NS/EW), the player."""
+    """A player at the table: seat (N/E/S/W; E/S/W at a three-seat table), side (NS/EW; at a
+    three-seat table the seat: each player answers for themselves), the player."""
 
     seat: str
     side: str
@@ -88,14 +89,33 @@ def seat_pin(*, player_id: int) -> str:
     return str(int.from_bytes(digest[:8], "big") % 10**PIN_DIGITS).zfill(PIN_DIGITS)
 
 
-def table_players(*, match: Match) -> list[SeatPlayer]:
-    """The four players at the match's table, seated by the one rule (slot 1 N or E, slot 2 S or W)."""
+def _pair_seats(match: Match) -> list[SeatPlayer]:
+    """The four players of two pairs, seated by the one rule (slot 1 N or E, slot 2 S or W)."""
     seats = {(match.ns_pair_id, 1): ("N", "NS"), (match.ns_pair_id, 2): ("S", "NS")}
     if match.ew_pair_id is not None:
         seats |= {(match.ew_pair_id, 1): ("E", "EW"), (match.ew_pair_id, 2): ("W", "EW")}
     members = PairMember.objects.filter(pair_id__in=[match.ns_pair_id, match.ew_pair_id]).select_related("player")
     found = [SeatPlayer(*seats[(m.pair_id, m.slot)], m.player) for m in members if (m.pair_id, m.slot) in seats]
     return sorted(found, key=lambda seat: "NESW".index(seat.seat))
+
+
+def _three_seats(match: Match) -> list[SeatPlayer]:
+    """The three players of a three-seat table at their seats (E, S, W): each is their own side, so
+    any other player of the table confirms or disputes what one entered (docs/player-entry.md)."""
+    seats = dict(MatchSeat.objects.filter(match=match).values_list("pair_id", "seat"))
+    members = PairMember.objects.filter(pair_id__in=seats).select_related("player")
+    found = [SeatPlayer(seats[m.pair_id], seats[m.pair_id], m.player) for m in members]
+    return sorted(found, key=lambda seat: "ESW".index(seat.seat))
+
+
+TABLE_PLAYERS: dict[str, Callable[[Match], list[SeatPlayer]]] = {"pairs": _pair_seats, "players": _three_seats}
+"""Who sits where at a match of each entrant kind (``tournament.games.entrants``), by its key."""
+
+
+def table_players(*, match: Match) -> list[SeatPlayer]:
+    """The players at the match's table in seat order: a pair's side is N/S or E/W; at a three-seat
+    table a player's side is their own seat."""
+    return TABLE_PLAYERS[match_game(match).entrants.key](match)
 
 
 def _code_bytes(text: str) -> bytes:
@@ -202,7 +222,7 @@ def deal_claim_enter(
                 "stale_number",
                 _("Deal %(number)d was already entered. Check the deals and enter the next one.") % {"number": number},
             )
-        parsed = parse_deal(options=fold.match_rules(match), data=outcome, number=expected)
+        parsed = fold.match_deal_parse(match=match, outcome=outcome, number=expected)
         folded = fold.match_fold(
             match=match,
             outcomes=[*confirmed, *(claim.outcome for claim in pending), outcome],
@@ -334,9 +354,8 @@ def deal_claim_confirm(
             if seat is None:
                 raise ClaimRefused("not_at_this_table", _("You are not a player of this table."), status=403)
             if seat.side == claim.side:
-                raise ClaimRefused(
-                    "confirm_by_opponent", _("An opponent confirms the deal, not your own side."), status=403
-                )
+                words = match_game(match).entrants.words
+                raise ClaimRefused("confirm_by_opponent", str(words["confirm_own"]), status=403)
             if mode != EntryMode.PLAYERS_OPPONENTS_CONFIRM:
                 raise ClaimRefused("referee_confirms", _("At this event a referee confirms the deals."), status=403)
         _first_open(match, claim)
@@ -368,13 +387,14 @@ def deal_claim_dispute(
         if seat is None:
             raise ClaimRefused("not_at_this_table", _("You are not a player of this table."), status=403)
         if seat.side == claim.side:
-            raise ClaimRefused("dispute_by_opponent", _("Only the other side can dispute this entry."), status=403)
+            words = match_game(match).entrants.words
+            raise ClaimRefused("dispute_by_opponent", str(words["dispute_own"]), status=403)
         if claim.status == ClaimStatus.DISPUTED:
             return claim
         if claim.status != ClaimStatus.PENDING:
             raise ClaimRefused("claim_not_pending", _("This entry is no longer awaiting confirmation."))
         if counter_outcome is not None:
-            parse_deal(options=fold.match_rules(match), data=counter_outcome, number=claim.number)
+            fold.match_deal_parse(match=match, outcome=counter_outcome, number=claim.number)
         claim.status = ClaimStatus.DISPUTED
         claim.counter_outcome = counter_outcome
         claim.answered_by = seat.player

@@ -257,7 +257,12 @@ def table_deal(request: HtmxHttpRequest, token: str) -> HttpResponse:
         )
     except USER_ERRORS as error:
         return _refused(request, link, error, entry_form=form)
-    message = _("Deal %(number)d entered: the other side confirms it.") % {"number": entry.claim.number}
+    game = match_game(link.match)
+    number = entry.claim.number
+    message = str(game.entrants.words["claim_entered"]) % {
+        "number": number,
+        "deal": game.deal_name % {"number": number},
+    }
     return _answer(request, link, replayed=entry.replayed, message=message, number=entry.claim.number)
 
 
@@ -288,7 +293,7 @@ def table_confirm(request: HtmxHttpRequest, token: str, claim_id: int) -> HttpRe
             raise answer.refusal
     except USER_ERRORS as error:
         return _refused(request, link, error)
-    message = _("Deal %(number)d confirmed.") % {"number": claim.number}
+    message = _("%(deal)s confirmed.") % {"deal": match_game(link.match).deal_name % {"number": claim.number}}
     return _answer(request, link, replayed=answer.replayed, message=message, number=claim.number)
 
 
@@ -311,7 +316,8 @@ def table_dispute(request: HtmxHttpRequest, token: str, claim_id: int) -> HttpRe
         )
     except USER_ERRORS as error:
         return _refused(request, link, error, entry_form=form)
-    message = _("Deal %(number)d disputed: a referee is on the way.") % {"number": claim.number}
+    deal = match_game(link.match).deal_name % {"number": claim.number}
+    message = _("%(deal)s disputed: a referee is on the way.") % {"deal": deal}
     return _answer(request, link, replayed=False, message=message, number=claim.number)
 
 

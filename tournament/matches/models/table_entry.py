@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks
-from tournament.matches.models.core import Deal, Match, Round, Side, Table
+from tournament.matches.models.core import Deal, Match, Round, Side, Table, ThreeSeat
 from tournament.registration.models import Player
 
 
@@ -66,7 +66,9 @@ class DealClaim(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="claims")
     number = models.PositiveSmallIntegerField(_("deal number"))
     outcome = models.JSONField(_("outcome"))
-    side = models.CharField(_("entered by side"), max_length=2, choices=Side.choices)
+    # a pair's side (N/S, E/W), or at a three-seat table the player's seat (E/S/W): each player is
+    # their own side there, and any other player of the table answers the entry
+    side = models.CharField(_("entered by side"), max_length=2, choices=Side.choices + ThreeSeat.choices)
     entered_by = models.ForeignKey(
         Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("entered by")
     )
@@ -99,7 +101,9 @@ class DealClaim(models.Model):
                 name="deal_claim_one_open_per_number",
             ),
             models.CheckConstraint(condition=Q(status__in=ClaimStatus.values), name="deal_claim_status_valid"),
-            models.CheckConstraint(condition=Q(side__in=["NS", "EW"]), name="deal_claim_side_valid"),
+            models.CheckConstraint(
+                condition=Q(side__in=["NS", "EW", "E", "S", "W"]), name="deal_claim_side_or_seat_valid"
+            ),
             models.CheckConstraint(condition=Q(number__gte=1), name="deal_claim_number_positive"),
             models.CheckConstraint(condition=~Q(idempotency_key=""), name="deal_claim_key_required"),
             *column_checks("deal_claim", number="PositiveSmallIntegerField"),
@@ -111,4 +115,3 @@ class DealClaim(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status in CLAIM_OPEN
-

@@ -75,3 +75,8 @@ def three_seat_name(code: Any) -> str:
     """ "E" → "E · East" (东): a three-seat table's seat as on the draw sheet (docs/rules.md §10)."""
     return f"{code} · {labels.seat_name(code)}"
 
+
+@register.filter
+def deal_name(number: Any, game: Any) -> str:
+    """Deal 3 in the game's own word (``{{ claim.number|deal_name:game }}``): 第 3 副, or 第 3 局 in Dou Dizhu."""
+    return str(game.deal_name) % {"number": number}
