@@ -18,10 +18,16 @@ others wait for its value (or, where the caller allows it, serve the last value 
 one build old), so a draw published to thousands of phones costs the database one build per key.
 If the cache itself fails, the value is built directly: the pages stay up, just slower.
 
-Three versions per tournament (*scopes*), each moved by fewer events than the one before:
+Four versions per tournament (*scopes*), and one *own* version per pair and per match:
 
-- *public* moves with every event, a deal entered included: the draw, match and pair pages, the
-  bracket (its boxes show live levels) and the overview (its progress counts running tables);
+- *public* moves with every event, a deal entered included: the live levels — the draw, the
+  bracket (its boxes show live levels) and the overview (its progress counts running tables), the
+  first two and the last coalesced builds rebuilt every few seconds at most, not once per deal;
+- *common* moves with every event but one match's result: a pair's and a match's page are keyed on
+  it and on their *own* version (:func:`own_key`), which only that match's results move (a deal
+  entered, corrected or deleted, a sign-off: :func:`match_result_bump`). So a deal at one table
+  rebuilds its match's page and its two pairs' pages, and every other pair's page (its poll's 204)
+  holds;
 - *standings* moves only with what a ranking counts — a match that finishes or leaves finished,
   is signed off or unlocked, a finished match's result corrected or adjusted — and with every
   event that moves the seating version below (a pair renamed shows in the standings too). A
@@ -104,8 +110,9 @@ UNREAD = _MISSING
 LOCAL_ENTRIES = 256
 """Values a worker keeps in memory: the pages and answers of the last few versions."""
 
-Scope = Literal["public", "standings", "seating"]
-SCOPES: tuple[Scope, ...] = ("public", "standings", "seating")  # the fields of Versions
+Scope = Literal["public", "standings", "seating", "common"]
+SCOPES: tuple[Scope, ...] = ("public", "standings", "seating", "common")  # the fields of Versions
+OwnKind = Literal["pair", "match"]
 REBUILD_SECONDS = 3.0
 """The default of the ``PUBLIC_REBUILD_SECONDS`` setting: the least time between two rebuilds of one
 coalesced value (a stage's standings)."""
@@ -150,44 +157,62 @@ def _version_key(tournament_id: int, scope: Scope = "public") -> str:
     return f"{PREFIX}:version:{tournament_id}" if scope == "public" else f"{PREFIX}:{scope}:{tournament_id}"
 
 
+def own_key(*, tournament_id: int, kind: OwnKind, pk: int) -> str:
+    """The key of one pair's or one match's own version: moved by a result of that match (of one of
+    that pair's matches) and by nothing else; a page keyed on it is keyed on the *common* version too."""
+    return f"{PREFIX}:{kind}:{tournament_id}:{pk}"
+
+
 class Versions(NamedTuple):
     public: int
     standings: int
     seating: int
+    common: int
 
 
-def public_versions_get(*, tournament_id: int, markers: dict[str, Any] | None = None) -> Versions:
+def public_versions_get(
+    *, tournament_id: int, markers: dict[str, Any] | None = None, owns: dict[str, int] | None = None
+) -> Versions:
     """The tournament's current cache versions (created on first use), in one round trip.
 
+    ``owns``: the keys of own versions (:func:`own_key`) the caller will need, read in the same
+    round trip (created on first use); filled in with their values.
     ``markers``: the keys of coalesced builds (:func:`coalesced_get`) whose markers the caller
     will need, read in the same round trip; filled in with what was found (``None``: no build;
     left :data:`UNREAD` if the cache is down).
     If the cache is down, versions nobody used before: every value is built afresh (never an old
     one served) and the pages stay up.
     """
-    keys = {scope: _version_key(tournament_id, scope) for scope in SCOPES}
+    keys: dict[str, str] = {scope: _version_key(tournament_id, scope) for scope in SCOPES}
+    keys.update({key: key for key in owns or ()})
     wanted = {_marker_key(tournament_id, key): key for key in markers or ()}
     try:
         found = cache.get_many([*keys.values(), *wanted])
-        versions = {}
-        for scope, key in keys.items():
+        versions: dict[str, int] = {}
+        for name, key in keys.items():
             version = found.get(key)
             if version is None:
-                cache.add(key, time.time_ns(), timeout=VERSION_TIMEOUT)
+                # An own version (any id a URL names) lives as long as a page built on it: a lost
+                # one comes back as a fresh clock value, newer than any before.
+                cache.add(key, time.time_ns(), timeout=VERSION_TIMEOUT if name in SCOPES else ENTRY_TIMEOUT)
                 version = cache.get(key)
                 if version is None:  # a cache that stores nothing (DummyCache): never serve an old entry
                     version = time.time_ns()
-            versions[scope] = int(version)
+            versions[name] = int(version)
     except Exception:
         logger.warning("public cache unavailable; tournament %s's pages are built afresh", tournament_id, exc_info=True)
         response_uncacheable()
         now = time.time_ns()
-        return Versions(public=now, standings=now, seating=now)
-    read_note(values={key: versions[scope] for scope, key in keys.items()})
+        if owns is not None:
+            owns.update(dict.fromkeys(owns, now))
+        return Versions(public=now, standings=now, seating=now, common=now)
+    read_note(values={key: versions[name] for name, key in keys.items()})
     read_note(values={marker_key: found.get(marker_key) for marker_key in wanted})
     if markers is not None:
         markers.update({key: found.get(marker_key) for marker_key, key in wanted.items()})
-    return Versions(**versions)
+    if owns is not None:
+        owns.update({key: versions[key] for key in owns})
+    return Versions(**{scope: versions[scope] for scope in SCOPES})
 
 
 def public_version_depends(*, tournament_id: int, scope: Scope) -> None:
@@ -197,21 +222,37 @@ def public_version_depends(*, tournament_id: int, scope: Scope) -> None:
     version_depends(key=_version_key(tournament_id, scope))
 
 
+def own_version_depends(*, key: str) -> None:
+    """The response being built shows values keyed on the own version under ``key`` (:func:`own_key`)
+    as the request read it."""
+    version_depends(key=key)
+
+
 def public_version_get(*, tournament_id: int, scope: Scope = "public") -> int:
     """The tournament's current cache version of ``scope`` (created on first use)."""
     versions = public_versions_get(tournament_id=tournament_id)
-    return {"public": versions.public, "standings": versions.standings, "seating": versions.seating}[scope]
+    return int(getattr(versions, scope))
+
+
+def own_versions_get(*, tournament_id: int, keys: list[str]) -> dict[str, int]:
+    """The tournament's common version (key ``"common"``) and the own versions under ``keys``, in one round trip."""
+    owns: dict[str, int] = dict.fromkeys(keys, 0)
+    versions = public_versions_get(tournament_id=tournament_id, owns=owns)
+    return {**owns, "common": versions.common}
 
 
 def _bump(tournament_id: int, scope: Scope) -> None:
-    key = _version_key(tournament_id, scope)
+    _bump_key(_version_key(tournament_id, scope), f"the {scope} cache version of tournament {tournament_id}")
+
+
+def _bump_key(key: str, what: str, timeout: int = VERSION_TIMEOUT) -> None:
     try:
         try:
             cache.incr(key)
         except ValueError:  # not there yet (or evicted): a fresh clock value is newer than any before
-            cache.set(key, time.time_ns(), timeout=VERSION_TIMEOUT)
+            cache.set(key, time.time_ns(), timeout=timeout)
     except Exception:  # the cache is down: nothing is cached either, so nothing is stale
-        logger.warning("could not bump the %s cache version of tournament %s", scope, tournament_id, exc_info=True)
+        logger.warning("could not bump %s", what, exc_info=True)
 
 
 def public_version_bump(*, tournament_id: int, seating: bool = True, standings: bool = True) -> None:
@@ -229,15 +270,32 @@ def public_version_bump(*, tournament_id: int, seating: bool = True, standings: 
     bump costs one ``INCR``, not a second rebuild: coalesced builds (the standings, the draw) are
     rebuilt at most every ``PUBLIC_REBUILD_SECONDS`` however often their version moves.
     """
-    scopes: list[Scope] = ["public"]
+    scopes: list[Scope] = ["public", "common"]
     if standings or seating:
         scopes.append("standings")
     if seating:
         scopes.append("seating")
+    _bump_twice(tournament_id, scopes, ())
 
+
+def match_result_bump(*, tournament_id: int, match_id: int, pair_ids: tuple[int | None, ...], standings: bool) -> None:
+    """Invalidate what one match's result shows, and nothing else: the match's and its pairs' own
+    versions (their pages), the *public* version (the live levels of the draw, the overview and the
+    bracket: coalesced builds, rebuilt every few seconds at most) and, when ``standings``, the
+    standings version. The *common* version stays: every other pair's and match's page, and its
+    poll's 204, hold. Bumped at once and on commit, as :func:`public_version_bump`."""
+    scopes: list[Scope] = ["public", "standings"] if standings else ["public"]
+    owns = [own_key(tournament_id=tournament_id, kind="match", pk=match_id)]
+    owns += [own_key(tournament_id=tournament_id, kind="pair", pk=pair_id) for pair_id in pair_ids if pair_id]
+    _bump_twice(tournament_id, scopes, tuple(owns))
+
+
+def _bump_twice(tournament_id: int, scopes: list[Scope], owns: tuple[str, ...]) -> None:
     def bump() -> None:
         for scope in scopes:
             _bump(tournament_id, scope)
+        for key in owns:
+            _bump_key(key, key, ENTRY_TIMEOUT)
 
     bump()
     if transaction.get_connection().in_atomic_block:

@@ -14,7 +14,7 @@ call are in :mod:`tournament.standings.public_cache`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from django.db.models import Count, Q, QuerySet
 
@@ -28,7 +28,6 @@ from tournament.matches.models import (
     Match,
     MatchStatus,
     Round,
-    RoundEntry,
     Stage,
     StageFormat,
 )
@@ -139,10 +138,14 @@ def tournament_overview_get(*, tournament_id: int) -> TournamentOverview | None:
     if current:
         # One query: the overview is rebuilt after every deal entered anywhere in the event.
         # a table of two sides (not a bye) or of three seats (Dou Dizhu: its byes are no matches)
-        counts = Match.objects.exclude(BYE).filter(round_id=current[0].id).aggregate(
-            tables=Count("id"),
-            finished=Count("id", filter=Q(status__in=(MatchStatus.FINISHED, MatchStatus.CONFIRMED))),
-            running=Count("id", filter=Q(status=MatchStatus.RUNNING)),
+        counts = (
+            Match.objects.exclude(BYE)
+            .filter(round_id=current[0].id)
+            .aggregate(
+                tables=Count("id"),
+                finished=Count("id", filter=Q(status__in=(MatchStatus.FINISHED, MatchStatus.CONFIRMED))),
+                running=Count("id", filter=Q(status=MatchStatus.RUNNING)),
+            )
         )
         progress = RoundProgress(**counts)
     return TournamentOverview(
@@ -393,12 +396,9 @@ def match_history_get(*, tournament_id: int, match_id: int) -> MatchPage | None:
     return _match_view(match) if match is not None else None
 
 
-def pair_history_get(
-    *, tournament_id: int, pair_id: int, standings_of: Callable[[int], StageTable | None]
-) -> PairView | None:
-    """A pair: its players, its rank in each ranked stage, and every public match it played.
-    ``standings_of(stage_id)``: a stage's standings as the public pages show them (the cached ones:
-    ``public_cache.standings_cached``, which wraps this module)."""
+def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
+    """A pair: its players and every public match it played (its ranks are the standings' and
+    change with other pairs' results: :func:`pair_ranks_get`, filled in by the caller)."""
     pair = (
         Pair.objects.filter(tournament_id=tournament_id, pk=pair_id)
         .exclude(tournament__status=TournamentStatus.DRAFT)
@@ -416,14 +416,6 @@ def pair_history_get(
         .filter(Q(ns_pair_id=pair_id) | Q(ew_pair_id=pair_id))
         .order_by("round__stage__order", "round__number")
     )
-    ranks = []
-    for stage in Stage.objects.filter(tournament_id=tournament_id).exclude(format=StageFormat.KNOCKOUT):
-        if not RoundEntry.objects.filter(round__stage=stage, pair_id=pair_id).exists():
-            continue
-        table = standings_of(stage.pk)
-        line = table.line_of(pair_id) if table is not None else None
-        if table is not None and line is not None:
-            ranks.append((table.stage, line))
     return PairView(
         id=pair.pk,
         number=pair.number,
@@ -431,9 +423,20 @@ def pair_history_get(
         name=pair.name,
         status=pair.status,
         players=players,
-        ranks=tuple(ranks),
+        ranks=(),
         matches=matches,
     )
+
+
+def pair_ranks_get(*, pair_id: int, tables: Iterable[StageTable | None]) -> tuple[tuple[StageInfo, StandingLine], ...]:
+    """A pair's line in each of ``tables`` (the standings of the ranked stages it may be in, as the
+    public pages show them) that has one."""
+    ranks = []
+    for table in tables:
+        line = table.line_of(pair_id) if table is not None else None
+        if table is not None and line is not None:
+            ranks.append((table.stage, line))
+    return tuple(ranks)
 
 
 def _next_sets_level(snapshot: MatchSnapshot) -> str | None:

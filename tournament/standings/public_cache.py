@@ -5,13 +5,14 @@ Each is keyed on the scope whose events can change it: the standings are a coale
 *standings* version (moved only by what a ranking counts, rebuilt at most every few seconds, never
 in front of a waiting request); the frame (stages and rounds) on the *seating* version; what shows
 live levels or the running tables on the *public* version, moved by every deal — the draw and the
-overview (with its progress) as coalesced builds like the standings, a match, a pair and the
-bracket (one key each, small) as plain cached values.
+overview (with its progress) as coalesced builds like the standings, the bracket (one key, small)
+as a plain cached value; a match and a pair on their own versions (moved only by that match's
+results, or that pair's matches') and the *common* one (every other event).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -19,6 +20,8 @@ from tournament.standings.cache import (
     UNREAD,
     coalesced_get,
     coalesced_served,
+    own_key,
+    own_versions_get,
     public_cached,
     public_version_depends,
     public_version_get,
@@ -28,6 +31,7 @@ from tournament.standings.public import (
     draw_list,
     match_history_get,
     pair_history_get,
+    pair_ranks_get,
     standings_get,
     tournament_overview_get,
 )
@@ -36,7 +40,9 @@ from tournament.standings.public_types import (
     DrawRow,
     MatchPage,
     PairView,
+    StageInfo,
     StageTable,
+    StandingLine,
     TournamentOverview,
 )
 
@@ -157,23 +163,57 @@ def bracket_cached(*, tournament_id: int, stage_id: int) -> Bracket | None:
     )
 
 
-def pair_cached(*, tournament_id: int, pair_id: int) -> PairView | None:
+def pair_token(*, common: int, own: int) -> str:
+    """What a pair's (a match's) page is keyed on: the common version and its own version."""
+    return f"c{common}.p{own}"
+
+
+def pair_history_cached(*, tournament_id: int, pair_id: int, token: str | None = None) -> PairView | None:
+    """A pair's players and matches (no ranks: :func:`pair_cached` adds them), keyed on the pair's
+    own version and the common one (``token``, :func:`pair_token`, as the caller read them): a deal
+    at another table leaves it as it is."""
+    if token is None:
+        key = own_key(tournament_id=tournament_id, kind="pair", pk=pair_id)
+        versions = own_versions_get(tournament_id=tournament_id, keys=[key])
+        token = pair_token(common=versions["common"], own=versions[key])
     return public_cached(
         tournament_id=tournament_id,
         key=f"pair:{pair_id}",
-        build=lambda: pair_history_get(
-            tournament_id=tournament_id,
-            pair_id=pair_id,
-            standings_of=lambda stage_id: standings_cached(tournament_id=tournament_id, stage_id=stage_id),
-        ),
-        stale_ok=True,
+        build=lambda: pair_history_get(tournament_id=tournament_id, pair_id=pair_id),
+        version=token,
     )
 
 
-def match_cached(*, tournament_id: int, match_id: int) -> MatchPage | None:
+def pair_ranks_cached(
+    *, tournament_id: int, pair_id: int, stage_ids: Iterable[int]
+) -> tuple[tuple[StageInfo, StandingLine], ...]:
+    """The pair's line in the last complete standings build of each of ``stage_ids``."""
+    tables = (standings_cached(tournament_id=tournament_id, stage_id=stage_id) for stage_id in stage_ids)
+    return pair_ranks_get(pair_id=pair_id, tables=tables)
+
+
+def pair_cached(*, tournament_id: int, pair_id: int, stage_ids: Iterable[int] | None = None) -> PairView | None:
+    """A pair with its matches and its rank in each ranked stage with a published round
+    (``stage_ids``; by default read from the frame)."""
+    view = pair_history_cached(tournament_id=tournament_id, pair_id=pair_id)
+    if view is None:
+        return None
+    if stage_ids is None:
+        frame = frame_cached(tournament_id=tournament_id)
+        stage_ids = [stage.id for stage in frame.ranked_stages if frame.rounds_of(stage.id)] if frame else []
+    return replace(view, ranks=pair_ranks_cached(tournament_id=tournament_id, pair_id=pair_id, stage_ids=stage_ids))
+
+
+def match_cached(*, tournament_id: int, match_id: int, token: str | None = None) -> MatchPage | None:
+    """A match with its deals, keyed on its own version and the common one (``token``:
+    ``c<common>.m<own>``, as the caller read them)."""
+    if token is None:
+        key = own_key(tournament_id=tournament_id, kind="match", pk=match_id)
+        versions = own_versions_get(tournament_id=tournament_id, keys=[key])
+        token = f"c{versions['common']}.m{versions[key]}"
     return public_cached(
         tournament_id=tournament_id,
         key=f"match:{match_id}",
         build=lambda: match_history_get(tournament_id=tournament_id, match_id=match_id),
-        stale_ok=True,
+        version=token,
     )

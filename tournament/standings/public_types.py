@@ -28,8 +28,6 @@ FIND_LIMIT = 20
 QUERY_MAX = 40
 
 
-
-
 class PublicHttpRequest(HtmxHttpRequest):
     """A public page's request, with the tournament's cache versions read once for it (the page's
     first step, ``views._overview``, notes them)."""
@@ -37,6 +35,9 @@ class PublicHttpRequest(HtmxHttpRequest):
     public_version: int
     standings_version: int
     seating_version: int
+    common_version: int
+    own_version: int
+    """The own version of the pair or match the page shows (``cache.own_key``), where it has one."""
 
 
 # -- values ------------------------------------------------------------------------------------------

@@ -7,9 +7,11 @@ round; registration changes save the pair or player. Writes that bypass ``save()
 (``QuerySet.update``, ``bulk_update``) must call :func:`tournament.standings.cache.public_version_bump`
 themselves (a layer below the standings: :func:`tournament.signals.public_pages_bump`). Draft
 rounds are bulk-written without signals, which is fine: players never see them.
-A match saved with result fields only (:data:`RESULT_FIELDS`) leaves the seating version alone,
-and the standings version too unless the match was or is counted (finished or confirmed): a deal
-that does not finish its match changes no ranking. Whether it *was* counted is noted when the
+A match saved with result fields only (:data:`RESULT_FIELDS`) moves its own page's and its two
+pairs' versions and the live levels (:func:`tournament.standings.cache.match_result_bump`), not the
+seating nor the common version (every other pair's page holds), and the standings version only if
+the match was or is counted (finished or confirmed): a deal that does not finish its match changes
+no ranking. Whether it *was* counted is noted when the
 row is loaded (``post_init``), so telling costs no query.
 """
 
@@ -23,7 +25,7 @@ from tournament.matches.models import Match, Round, Stage, StageFormat, Table
 from tournament.matches.signals import match_dependents_read
 from tournament.registration.models import Pair, Player, Tournament, TournamentStatus
 from tournament.signals import public_pages_changed
-from tournament.standings.cache import public_version_bump
+from tournament.standings.cache import match_result_bump, public_version_bump
 from tournament.standings.counted import COUNTED
 from tournament.standings.selectors import stage_bracket_state_get
 
@@ -61,6 +63,7 @@ RESULT_FIELDS = frozenset(
         "finished_at",
         "signed_off_by",
         "signed_off_at",
+        "reopened_at",
     }
 )
 """A match saved with only these fields moved nobody: its seats stay cached (deal entry, the
@@ -88,7 +91,16 @@ def _match_saved(
     # Finished now or before: it finished, left finished, was signed off or unlocked, or a counted
     # result was corrected or adjusted. Else only live values (levels, the clock) moved.
     standings = seating or counted or instance.__dict__.get(_WAS_COUNTED, True)
-    _bump(match_tournament_id(instance), seating=seating, standings=standings)
+    tournament_id = match_tournament_id(instance)
+    if seating:
+        _bump(tournament_id, seating=True, standings=True)
+    elif tournament_id is not None:  # its result only: its page, its pairs' pages, the live levels
+        match_result_bump(
+            tournament_id=tournament_id,
+            match_id=instance.pk,
+            pair_ids=(instance.ns_pair_id, instance.ew_pair_id),
+            standings=standings,
+        )
     instance.__dict__[_WAS_COUNTED] = counted  # what the row holds now, for the next save
 
 

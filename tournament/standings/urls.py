@@ -13,6 +13,7 @@ urlpatterns = [
     path("t/<int:tournament_id>/bracket/", views.bracket, name="bracket"),
     path("t/<int:tournament_id>/bracket/<int:stage_id>/", views.bracket, name="stage_bracket"),
     path("t/<int:tournament_id>/pairs/<int:pair_id>/", views.pair, name="pair"),
+    path("t/<int:tournament_id>/pairs/<int:pair_id>/ranks/", views.pair_ranks, name="pair_ranks"),
     path("t/<int:tournament_id>/matches/<int:match_id>/", views.match, name="match"),
     path("t/<int:tournament_id>/screen/", views.screen, name="screen"),
 ]

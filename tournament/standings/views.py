@@ -3,8 +3,11 @@
 Each page is keyed on what it shows (:mod:`tournament.standings.cache`), around the tournament's
 frame (stages and rounds, on the *seating* version): the standings page on the stage's last
 complete standings build (moved only by what a ranking counts), the draw on the round's last
-complete draw build (live levels: coalesced, at most one rebuild every few seconds); the match,
-pair and bracket pages on the *public* version (every deal moves them; one small value each);
+complete draw build (live levels: coalesced, at most one rebuild every few seconds); the bracket
+on the *public* version (every deal moves it; one small value); a match's and a pair's page on its
+own version and the *common* one (a deal moves only its match's and its two pairs' pages: every
+other pair's poll answers 204 from the versions alone; a pair's ranks are a part of their own, on the
+standings builds);
 find my table on the seat index alone; the big screen and the tournament home show the running
 tables (the overview's progress). So while results flow in, find my table does not change, the
 standings change only when a match finishes, and nothing is rebuilt once per deal for everyone.
@@ -28,6 +31,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
@@ -39,8 +43,15 @@ from tournament.games import game_kind
 from tournament.parsing import int_or_none
 from tournament.registration.announcements import announcements_shown
 from tournament.standings import doudizhu_public
-from tournament.standings.cache import UNREAD, public_cached, public_version_depends, public_versions_get
-from tournament.standings.public import normalise_query
+from tournament.standings.cache import (
+    UNREAD,
+    own_key,
+    own_version_depends,
+    public_cached,
+    public_version_depends,
+    public_versions_get,
+)
+from tournament.standings.public import normalise_query, pair_ranks_get
 from tournament.standings.public_cache import (
     bracket_cached,
     draw_build_get,
@@ -49,7 +60,8 @@ from tournament.standings.public_cache import (
     match_cached,
     overview_build_get,
     overview_cached,
-    pair_cached,
+    pair_history_cached,
+    pair_token,
     standings_cached,
     standings_key,
     standings_served_get,
@@ -72,16 +84,23 @@ SCREEN_MAX_SLIDES = 6
 
 
 def _overview(
-    request: PublicHttpRequest, tournament_id: int, *, live: bool = True, markers: dict[str, Any] | None = None
+    request: PublicHttpRequest,
+    tournament_id: int,
+    *,
+    live: bool = True,
+    markers: dict[str, Any] | None = None,
+    owns: dict[str, int] | None = None,
 ) -> TournamentOverview:
     """The tournament's overview (404 if unknown); notes the cache versions on the request, read
     once per request (one round trip for all three, and for the ``markers`` of coalesced builds
     the page will need). ``live``: with the current round's progress (at the public version); else
-    the frame (:func:`frame_cached`, at the seating version) for a page that shows no running tables."""
-    versions = public_versions_get(tournament_id=tournament_id, markers=markers)
+    the frame (:func:`frame_cached`, at the seating version) for a page that shows no running tables.
+    ``owns``: the own versions (a pair's, a match's) the page is keyed on, read in the same round trip."""
+    versions = public_versions_get(tournament_id=tournament_id, markers=markers, owns=owns)
     request.public_version = versions.public
     request.standings_version = versions.standings
     request.seating_version = versions.seating
+    request.common_version = versions.common
     if live:
         overview = overview_cached(tournament_id=tournament_id, version=versions.public)
     else:
@@ -111,13 +130,15 @@ def _live_page(
     template: str = "public/page.html",
     version: int | str | None = None,
     layout_version: int | str | None = None,
+    fill: Callable[[str], str] | None = None,
 ) -> HttpResponse:
     """Render a cached fragment, whole (a page) or alone (an htmx poll), or 204 if unchanged.
 
     ``version``: what the fragment is built from (default: the request's public version);
     ``layout_version``: what the layout around it is built from (default: the frame's, the
     seating version: the layout shows the tournament's name and stages and the page's title — a
-    pair's name, a table's number — all moved only by seating events).
+    pair's name, a table's number — all moved only by seating events); ``fill``: what fills the
+    cached fragment's holes for this response (a part keyed on something else: a pair's ranks).
     """
     # Built from cached values alone, keyed on the versions and builds noted: a worker may keep the
     # whole response (tournament.standings.public_responses).
@@ -128,10 +149,9 @@ def _live_page(
         public_version_depends(tournament_id=overview.id, scope="public")
     if layout_version is None:
         layout_version = f"s{request.seating_version}"
-    if request.htmx and request.GET.get("v") == str(version):
-        response = HttpResponse(status=204)
-        patch_vary_headers(response, ["HX-Request"])
-        return response
+    unchanged = _poll_unchanged(request, version)
+    if unchanged is not None:
+        return unchanged
     query = urlencode({**(params or {}), "v": version})
     poll_url = f"{request.path}?{query}"
 
@@ -155,6 +175,8 @@ def _live_page(
         stale_ok=stale_ok,
         version=version,
     )
+    if fill is not None:
+        html = fill(html)
     if request.htmx:
         response = HttpResponse(html)
     else:
@@ -169,6 +191,15 @@ def _live_page(
         )
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def _poll_unchanged(request: PublicHttpRequest, version: int | str) -> HttpResponse | None:
+    """A live fragment's poll that already shows ``version``: the empty 204 htmx keeps the page on."""
+    if request.htmx and request.GET.get("v") == str(version):
+        response = HttpResponse(status=204)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+    return None
 
 
 @require_safe
@@ -354,36 +385,118 @@ def bracket(request: PublicHttpRequest, tournament_id: int, stage_id: int | None
 @require_safe
 def pair(request: PublicHttpRequest, tournament_id: int, pair_id: int) -> HttpResponse:
     """A pair's page: its players, its ranks, and every match with its deal-by-deal history."""
-    overview = _overview(request, tournament_id, live=False)
+    key = own_key(tournament_id=tournament_id, kind="pair", pk=pair_id)
+    owns = {key: 0}
+    overview = _overview(request, tournament_id, live=False, owns=owns)
+    request.own_version = owns[key]
     return _pages(overview).pair(request, overview=overview, pair_id=pair_id)
 
 
+@require_safe
+def pair_ranks(request: PublicHttpRequest, tournament_id: int, pair_id: int) -> HttpResponse:
+    """A pair's ranks alone, the part of its page that other pairs' results move (polled on its own)."""
+    overview = _overview(request, tournament_id, live=False)
+    return _pages(overview).pair_ranks(request, overview=overview, pair_id=pair_id)
+
+
+RANKS_HOLE = "<!--pair-ranks-->"
+"""Where a pair's cached page takes its ranks (keyed on the standings builds, not on the pair)."""
+
+
 def _sides_pair(request: PublicHttpRequest, *, overview: TournamentOverview, pair_id: int) -> HttpResponse:
-    """A pair's page: its players, its ranks, and every match with its deal-by-deal history."""
-    view = pair_cached(tournament_id=overview.id, pair_id=pair_id)
+    """A pair's page: its players and every match with its deal-by-deal history, keyed on the pair's
+    own version and the common one (a deal at another table leaves it, and its poll's 204, as it is),
+    with its ranks (keyed on the standings builds) filled in."""
+    tournament_id = overview.id
+    token = pair_token(common=request.common_version, own=request.own_version)
+    # The poll of a page that shows this token: 204 from the versions alone, before any build.
+    response_cacheable()
+    public_version_depends(tournament_id=tournament_id, scope="seating")
+    public_version_depends(tournament_id=tournament_id, scope="common")
+    own_version_depends(key=own_key(tournament_id=tournament_id, kind="pair", pk=pair_id))
+    unchanged = _poll_unchanged(request, token)
+    if unchanged is not None:
+        return unchanged
+    view = pair_history_cached(tournament_id=tournament_id, pair_id=pair_id, token=token)
     if view is None:
         raise Http404
+    _ranks_token, ranks_html = _pair_ranks_html(request, overview=overview, pair_id=pair_id)
     return _live_page(
         request,
         overview=overview,
         key=f"pair:{pair_id}",
         fragment="public/_pair.html",
-        context=lambda: {"pair": view},
+        context=lambda: {"pair": view, "ranks_hole": mark_safe(RANKS_HOLE)},
         title=view.name,
-        stale_ok=True,
+        version=token,
+        fill=lambda html: html.replace(RANKS_HOLE, ranks_html, 1),
     )
+
+
+def _pair_ranks_html(request: PublicHttpRequest, *, overview: TournamentOverview, pair_id: int) -> tuple[str, str]:
+    """The pair's ranks fragment and what it is keyed on: the last complete standings build of each
+    ranked stage with a published round (the builds are loaded only to render a fragment not cached yet)."""
+    tournament_id = overview.id
+    public_version_depends(tournament_id=tournament_id, scope="seating")
+    stages = [stage for stage in overview.ranked_stages if overview.rounds_of(stage.id)]
+    served = [
+        standings_served_get(tournament_id=tournament_id, stage_id=stage.id, version=request.standings_version)
+        for stage in stages
+    ]
+    token = f"s{request.seating_version}.b" + "-".join(str(build) for build, _load in served)
+    poll_url = f"{reverse('standings:pair_ranks', args=(tournament_id, pair_id))}?{urlencode({'v': token})}"
+
+    def build() -> str:
+        ranks = pair_ranks_get(pair_id=pair_id, tables=(load() for _build, load in served))
+        return render_to_string(
+            "public/_pair_ranks.html",
+            {"ranks": ranks, "overview": overview, "poll_url": poll_url, "poll_seconds": POLL_SECONDS},
+        )
+
+    html = public_cached(
+        tournament_id=tournament_id,
+        key=f"html:{get_language() or ''}:ranks:{pair_id}",
+        build=build,
+        version=token,
+    )
+    return token, html
+
+
+def _sides_pair_ranks(request: PublicHttpRequest, *, overview: TournamentOverview, pair_id: int) -> HttpResponse:
+    """The ranks fragment's poll: 204 while the standings builds it shows are the last complete ones."""
+    response_cacheable()
+    token, html = _pair_ranks_html(request, overview=overview, pair_id=pair_id)
+    unchanged = _poll_unchanged(request, token)
+    if unchanged is not None:
+        return unchanged
+    if not request.htmx:
+        return redirect("standings:pair", overview.id, pair_id)
+    response = HttpResponse(html)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_safe
 def match(request: PublicHttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
     """A match as it stands: live levels and every deal as the referee entered it."""
-    overview = _overview(request, tournament_id, live=False)
+    key = own_key(tournament_id=tournament_id, kind="match", pk=match_id)
+    owns = {key: 0}
+    overview = _overview(request, tournament_id, live=False, owns=owns)
+    request.own_version = owns[key]
     return _pages(overview).match(request, overview=overview, match_id=match_id)
 
 
 def _sides_match(request: PublicHttpRequest, *, overview: TournamentOverview, match_id: int) -> HttpResponse:
-    """A match of two sides: live levels and every deal as the referee entered it."""
-    view = match_cached(tournament_id=overview.id, match_id=match_id)
+    """A match of two sides: live levels and every deal as the referee entered it, keyed on the
+    match's own version and the common one."""
+    token = f"c{request.common_version}.m{request.own_version}"
+    response_cacheable()
+    public_version_depends(tournament_id=overview.id, scope="common")
+    own_version_depends(key=own_key(tournament_id=overview.id, kind="match", pk=match_id))
+    unchanged = _poll_unchanged(request, token)
+    if unchanged is not None:
+        return unchanged
+    view = match_cached(tournament_id=overview.id, match_id=match_id, token=token)
     if view is None:
         raise Http404
     return _live_page(
@@ -393,7 +506,7 @@ def _sides_match(request: PublicHttpRequest, *, overview: TournamentOverview, ma
         fragment="public/_match.html",
         context=lambda: {"match": view},
         title=_("Table %(table)s") % {"table": view.table} if view.table else _("Match"),
-        stale_ok=True,
+        version=token,
     )
 
 
@@ -451,9 +564,7 @@ def _sides_screen_slides(*, overview: TournamentOverview, rows: int) -> list[dic
             continue
         pages = _chunks(table.lines, rows, SCREEN_MAX_SLIDES)
         for number, chunk in enumerate(pages, 1):
-            slides.append(
-                {"kind": "standings", "table": table, "lines": chunk, "part": number, "parts": len(pages)}
-            )
+            slides.append({"kind": "standings", "table": table, "lines": chunk, "part": number, "parts": len(pages)})
     for stage in overview.knockout_stages:
         if overview.rounds_of(stage.id):
             slides.append(
@@ -496,6 +607,11 @@ def _seats_player(request: PublicHttpRequest, *, overview: TournamentOverview, p
     return doudizhu_public.player_page(request, overview=overview, pair_id=pair_id, live_page=_live_page)
 
 
+def _seats_player_ranks(request: PublicHttpRequest, *, overview: TournamentOverview, pair_id: int) -> HttpResponse:
+    """A player's page polls as a whole (its ranks are on it): no ranks fragment of its own."""
+    raise Http404
+
+
 def _seats_match(request: PublicHttpRequest, *, overview: TournamentOverview, match_id: int) -> HttpResponse:
     return doudizhu_public.match_page(request, overview=overview, match_id=match_id, live_page=_live_page)
 
@@ -509,6 +625,7 @@ class PublicPages:
     find: Callable[..., str]
     standings: Callable[..., HttpResponse]
     pair: Callable[..., HttpResponse]
+    pair_ranks: Callable[..., HttpResponse]
     match: Callable[..., HttpResponse]
     screen_slides: Callable[..., list[dict[str, Any]]]
 
@@ -519,6 +636,7 @@ PUBLIC_PAGES: dict[str, PublicPages] = {
         find=_sides_find,
         standings=_sides_standings,
         pair=_sides_pair,
+        pair_ranks=_sides_pair_ranks,
         match=_sides_match,
         screen_slides=_sides_screen_slides,
     ),
@@ -527,6 +645,7 @@ PUBLIC_PAGES: dict[str, PublicPages] = {
         find=_seats_find,
         standings=_seats_standings,
         pair=_seats_player,
+        pair_ranks=_seats_player_ranks,
         match=_seats_match,
         screen_slides=_seats_screen_slides,
     ),

@@ -216,8 +216,8 @@ def test_inside_a_transaction_a_bump_happens_at_once_and_on_commit(django_captur
     monkeypatch.setattr(public_cache, "_bump", lambda tournament_id, scope: bumped.append(scope))
     with django_capture_on_commit_callbacks(execute=True):
         public_version_bump(tournament_id=1, seating=False, standings=False)
-        assert bumped == ["public"]
-    assert bumped == ["public", "public"]
+        assert bumped == ["public", "common"]
+    assert bumped == ["public", "common", "public", "common"]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -225,7 +225,7 @@ def test_outside_a_transaction_a_bump_happens_once(monkeypatch):
     bumped = []
     monkeypatch.setattr(public_cache, "_bump", lambda tournament_id, scope: bumped.append(scope))
     public_version_bump(tournament_id=1, seating=False)
-    assert bumped == ["public", "standings"]
+    assert bumped == ["public", "common", "standings"]
 
 
 def test_the_draw_follows_deals_one_build_every_window(client, event, window):

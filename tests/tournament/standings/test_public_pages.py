@@ -16,7 +16,7 @@ from tournament.matches.clock import round_start
 from tournament.matches.models import Match, MatchStatus
 from tournament.matches.services import deal_record
 from tournament.registration.models import Player
-from tournament.standings.cache import public_version_get
+from tournament.standings.cache import own_key, own_versions_get
 from tournament.standings.public import tournament_overview_get
 from tournament.standings.seating import table_find
 
@@ -132,7 +132,9 @@ def test_the_match_page_shows_live_levels_and_polls_its_own_url(client, event):
     response = client.get(url("match", event.tournament.pk, match.pk))
     page = response.content.decode()
     assert 'data-deal="1"' in page and 'data-side="NS">7<' in page  # +5 a 1-2 (seed 002)
-    version = public_version_get(tournament_id=event.tournament.pk)
+    key = own_key(tournament_id=event.tournament.pk, kind="match", pk=match.pk)
+    versions = own_versions_get(tournament_id=event.tournament.pk, keys=[key])
+    version = f"c{versions['common']}.m{versions[key]}"
     assert f'hx-get="{url("match", event.tournament.pk, match.pk)}?v={version}"' in page
     assert 'hx-trigger="every 5s"' in page
     # a poll while nothing changed: 204, htmx keeps the page
