@@ -21,11 +21,12 @@ from django.utils.translation import gettext as _
 from scoring.errors import ScoringError
 from scoring.options import RuleOptions
 from scoring.standings import StandingRow
+from scoring.team_options import TEAM_OPTIONS, TeamOptions
 from tournament import labels
 from tournament.audit import history_author, reason_clean
 from tournament.draw.pairing import Entrant, Seat
 from tournament.draw.three_seats import points_stage_options
-from tournament.errors import UserError
+from tournament.errors import UserError, scoring_message
 from tournament.games import game_kind
 from tournament.matches.event import stage_event
 from tournament.matches.models import (
@@ -40,6 +41,7 @@ from tournament.matches.stage_options import BRACKET_FIXED, BRACKET_REDRAW, SEED
 from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import PairMember, PairStatus, Tournament
+from tournament.registration.teams import teams_ready_check
 from tournament.rules import stage_rules_resolve
 from tournament.standings.counted import awaiting_sign_off, counted_statuses
 from tournament.standings.selectors import StageStandings, stage_lots_seed, stage_ranking_get
@@ -79,9 +81,37 @@ def _stage_options(format: str, given: dict[str, Any] | None) -> dict[str, Any]:
             errors["groups"] = _("The number of groups is a whole number (1 or more).")
     if format == StageFormat.POINTS:
         errors.update(points_stage_options(given))
+    errors.update(_team_options(given))
     if errors:
         raise UserError.of_fields(errors)
     return StageOptions.from_stored(given).to_stored()
+
+
+def _team_options(given: dict[str, Any]) -> dict[str, str]:
+    """The team options among a stage's options (docs/rules.md §11), read by the rules core
+    (:class:`scoring.team_options.TeamOptions`: a ``team_count`` without ``team_total`` is refused by
+    name); ``given`` keeps them as stored (``team_count`` "all" is no key). Team matches are not run
+    by the site yet: refused with a sentence rather than ignored."""
+    names = [name for name in TEAM_OPTIONS if name in given]
+    if not names:
+        return {}
+    try:
+        team = TeamOptions.from_json({name: given[name] for name in names})
+    except ScoringError as error:
+        return {"team_total": scoring_message(error)}
+    if team.team_match:
+        return {
+            "team_match": _(
+                "Team matches (teams of two pairs at two tables) are not offered yet: rank teams by their total."
+            )
+        }
+    for name in names:
+        given.pop(name)
+    if team.team_total:
+        given["team_total"] = True
+        if team.team_count is not None:
+            given["team_count"] = team.team_count
+    return {}
 
 
 @event_write("tournament", of=tournament_event)
@@ -123,8 +153,35 @@ def stage_create(
         options=_stage_options(format, options),
         advance_count=advance_count,
     )
+    if stage.settings.team_total:
+        teams_ready_check(tournament=tournament)
     history_author(stage, user)
     stage.save()
+    return stage
+
+
+@event_write("stage", of=stage_event)
+def stage_teams_set(
+    *, stage: Stage, team_total: bool, team_count: int | None = None, user: Actor | None = None
+) -> Stage:
+    """Rank teams beside the stage, or stop (docs/rules.md §11: the team total), at any time: it adds a
+    reading of the stage's one ranking and changes no result. ``team_count``: the best k members
+    count (None: all). Refused while the event has no team or a team of fewer than two members."""
+    given: dict[str, Any] = {"team_total": team_total}
+    if team_count is not None:
+        given["team_count"] = team_count
+    errors = _team_options(given)
+    if errors:
+        raise UserError.of_fields(errors)
+    with transaction.atomic():
+        locked = Stage.objects.select_for_update().get(pk=stage.pk)
+        if team_total:
+            teams_ready_check(tournament=locked.tournament)
+        settings = locked.settings.with_values(team_total=team_total, team_count=given.get("team_count"))
+        locked.options = settings.to_stored()
+        history_author(locked, user)
+        locked.save(update_fields=["options"])
+    stage.options = locked.options
     return stage
 
 

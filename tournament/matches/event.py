@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from scoring.errors import ScoringError
 from tournament.errors import UserError, scoring_message
 from tournament.matches.models import Adjustment, Deal, Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage
-from tournament.registration.models import Pair, Tournament
+from tournament.registration.models import Pair, Team, Tournament
 from tournament.rules import stage_rules_resolve
 
 # -- finding the event of a write (``event_write(..., of=…)``) ------------------------------------------
@@ -120,4 +120,23 @@ def check_in_undo_check(*, pair: Pair) -> None:
             "in_draw",
             _("%(pair)s is already in a draw, so its check-in stays. If it has left, withdraw it instead.")
             % {"pair": pair.name},
+        )
+
+
+def stages_ranking_teams(*, tournament_id: int) -> list[Stage]:
+    """The event's stages that rank teams (a team total, docs/rules.md §11), in order."""
+    stages = Stage.objects.filter(tournament_id=tournament_id).order_by("order")
+    return [stage for stage in stages if stage.settings.team_total]
+
+
+def team_shrink_check(*, team: Team, members: int) -> None:
+    """A team keeps at least two members while a stage ranks teams (docs/rules.md §11): a team of one
+    would be ranked by one pair's results, which the rules do not call a team."""
+    ranking = stages_ranking_teams(tournament_id=team.tournament_id)
+    if ranking:
+        raise UserError(
+            "team_too_small",
+            _("%(team)s would keep %(count)d member(s), but %(stage)s ranks teams and a team has at least two.")
+            % {"team": team.name, "count": members, "stage": ranking[0].name},
+            status=409,
         )

@@ -10,8 +10,9 @@ from django.dispatch import receiver
 
 from tournament.matches import event
 from tournament.matches.models import Referee
-from tournament.registration.models import Pair, Tournament
+from tournament.registration.models import Pair, Team, Tournament
 from tournament.registration.signals import check_in_undoing, event_deleting, event_rules_changed
+from tournament.registration.teams import team_shrinking
 
 
 @receiver(post_delete, sender=Referee)
@@ -38,3 +39,9 @@ def _event_delete_check(sender: Any, tournament: Tournament, **kwargs: Any) -> N
 def _check_in_undo_check(sender: Any, pair: Pair, **kwargs: Any) -> None:
     """A pair in a draw keeps its check-in (``matches.event``)."""
     event.check_in_undo_check(pair=pair)
+
+
+@receiver(team_shrinking, sender=Team, dispatch_uid="matches.team_shrink_check")
+def _team_shrink_check(sender: Any, team: Team, members: int, **kwargs: Any) -> None:
+    """A team of a stage that ranks teams keeps at least two members (docs/rules.md §11)."""
+    event.team_shrink_check(team=team, members=members)

@@ -159,7 +159,9 @@ class StageOptions(Stored):
     format); a knockout's ``bracket`` (``"redraw"``: drawn again every round; ``"fixed"``: one
     bracket drawn at the start, kept in ``bracket_record``), ``seeding`` (``"seeds"`` or
     ``"random"``) and ``third_place``; a round robin's ``groups``; a points stage's ``rounds``,
-    ``cuts`` and ``final``. Written by the services: ``bracket_record`` (a fixed bracket's
+    ``cuts`` and ``final``; the team total (docs/rules.md §11): ``team_total`` (a team ranking beside
+    the stage's) and ``team_count`` (the best k members count; None: all). Written by the services:
+    ``bracket_record`` (a fixed bracket's
     ``KnockoutBracket.as_record()``, read by that class), ``schedule_seed`` (a round robin's),
     ``group_of`` (a grouped round robin's pair id → group), ``entrants`` and ``advancement``
     (``stage_advance``), ``lots_seed`` (the lots drawn for a full tie at the cut).
@@ -173,6 +175,8 @@ class StageOptions(Stored):
     rounds: int | None = None
     cuts: tuple[Cut, ...] = ()
     final: bool = False
+    team_total: bool = False
+    team_count: int | None = None
     bracket_record: Mapping[str, Any] | None = None
     schedule_seed: int | None = None
     group_of: Mapping[str, int] | None = None
@@ -216,6 +220,8 @@ class StageOptions(Stored):
                 and _int(item.get("keep")) is not None
             ),
             final=stored.get("final") is True,
+            team_total=stored.get("team_total") is True,
+            team_count=_int(stored.get("team_count")),
             bracket_record=dict(record) if isinstance(record, Mapping) and record else None,
             schedule_seed=_int(stored.get("schedule_seed")),
             group_of=(

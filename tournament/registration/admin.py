@@ -3,7 +3,7 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
+from tournament.registration.models import Department, Pair, PairMember, Player, Team, TeamMember, Tournament
 
 
 @admin.register(Tournament)
@@ -48,3 +48,23 @@ class PairAdmin(SimpleHistoryAdmin):
 class PairMemberAdmin(SimpleHistoryAdmin):
     list_display = ["pair", "slot", "player"]
     raw_id_fields = ["pair", "player"]
+
+
+class TeamMemberInline(admin.TabularInline):
+    model = TeamMember
+    extra = 0
+    raw_id_fields = ["pair"]
+
+
+@admin.register(Team)
+class TeamAdmin(SimpleHistoryAdmin):
+    list_display = ["number", "name", "department", "tournament"]
+    list_filter = ["tournament"]
+    search_fields = ["name"]
+    inlines = [TeamMemberInline]
+
+
+@admin.register(TeamMember)
+class TeamMemberAdmin(SimpleHistoryAdmin):
+    list_display = ["team", "position", "pair", "substitute"]
+    raw_id_fields = ["team", "pair"]

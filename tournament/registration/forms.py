@@ -203,3 +203,38 @@ class AnnouncementForm(forms.Form):
     text = forms.CharField(
         label=_("Announcement"), max_length=500, widget=forms.Textarea(attrs={"rows": 3, "maxlength": 500})
     )
+
+
+class TeamForm(forms.Form):
+    """A new team: its name and, optionally, its first members by their numbers ("1, 5 9")."""
+
+    name = forms.CharField(label=_("Team name"), max_length=80)
+    members = forms.CharField(
+        label=_("Members (numbers)"),
+        max_length=2000,
+        required=False,
+        help_text=_("The numbers shown on the entrants' list, separated by commas or spaces, e.g. 3, 12, 17."),
+    )
+
+    def numbers(self) -> list[int]:
+        text = str(self.cleaned_data.get("members") or "")
+        out: list[int] = []
+        for word in text.replace("，", ",").replace("、", ",").replace(",", " ").split():
+            digits = word.lstrip("#＃")
+            if not digits.isascii() or not digits.isdigit() or len(digits) > 9:
+                raise forms.ValidationError(_("%(word)s is not a number.") % {"word": word})
+            out.append(int(digits))
+        return out
+
+    def clean_members(self) -> str:
+        members = str(self.cleaned_data.get("members") or "")
+        self.cleaned_data["members"] = members
+        self.numbers()
+        return members
+
+
+class TeamMemberForm(forms.Form):
+    """One entrant added to a team by its number, as a member or a substitute."""
+
+    number = forms.IntegerField(label=_("Number (#)"), min_value=1, max_value=column_max(Pair, "number"))
+    substitute = forms.BooleanField(label=_("Substitute"), required=False)

@@ -294,3 +294,70 @@ class Announcement(models.Model):
 
     def __str__(self) -> str:
         return self.text[:40]
+
+
+class Team(models.Model):
+    """A team of an event (集体比赛, docs/rules.md §11): a name, by default a department's, and its
+    members (:class:`TeamMember`): pairs, or in an event of players (Dou Dizhu) players — always the
+    event's entrants (``Pair`` rows). ``number`` is the team's number in its event, 1…N in the order
+    the teams were made (what pages, sheets and the API show)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    number = models.PositiveIntegerField(_("team number"))
+    name = models.CharField(_("name"), max_length=80)
+    department = models.ForeignKey(
+        Department,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="teams",
+        verbose_name=_("department"),
+    )
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="team_name_unique"),
+            models.UniqueConstraint(fields=["tournament", "number"], name="team_number_unique"),
+            models.UniqueConstraint(
+                fields=["tournament", "department"],
+                condition=Q(department__isnull=False),
+                name="team_department_unique",
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="team_name_not_empty"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="team_number_positive"),
+            *column_checks("team", number="PositiveIntegerField"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TeamMember(models.Model):
+    """One member of a team: an entrant of the event (a pair; Dou Dizhu: a player).
+
+    ``pair`` is one-to-one: an entrant belongs to one event, so this is "a pair is in at most one team
+    of an event" (docs/rules.md §11), held by the database. ``substitute``: registered to be swapped in
+    between rounds; its results count for the team like any member's (the team total sums what the
+    stage's ranking says of every member). ``position`` orders the members (registration order: the
+    default line-up of a team match), unique in the team."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members")
+    pair = models.OneToOneField(Pair, on_delete=models.CASCADE, related_name="team_membership")
+    position = models.PositiveSmallIntegerField()
+    substitute = models.BooleanField(_("substitute"), default=False)
+    history = AuditedHistory()
+
+    class Meta:
+        ordering = ["team", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "position"], name="team_member_position_unique"),
+            models.CheckConstraint(condition=Q(position__gte=1), name="team_member_position_positive"),
+            *column_checks("team_member", position="PositiveSmallIntegerField"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team_id}#{self.position}: {self.pair_id}"

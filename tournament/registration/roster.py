@@ -28,6 +28,7 @@ from typing import IO, Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Max
 from django.utils.translation import gettext as _
 from openpyxl import Workbook, load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
@@ -37,9 +38,11 @@ from tournament.errors import UserError
 from tournament.games import entrants_of
 from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write, tournament_event
-from tournament.registration.models import Department, Pair, PairMember, Player, Tournament
+from tournament.registration.models import Department, Pair, PairMember, Player, Team, TeamMember, Tournament
 from tournament.registration.services import PlayerData, pair_numbers_take, registration_open_check
+from tournament.registration.teams import TEAM_NAME_MAX
 from tournament.registration.text import clean_text, entrant_name
+from tournament.text import direction_control_message, direction_controls
 
 # Column key → accepted header texts (the first is the template's).
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -48,7 +51,10 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "department": ("部门", "department"),
     "partner": ("搭档工号", "partner employee number", "partner"),
     "phone": ("手机", "phone"),
+    "team": ("团体", "team", "队名"),
 }
+"""``team`` is optional and not in the template: the entrant's team (docs/rules.md §11), an existing
+team of the event by name or a new one, made by the import (a new team needs two entrants naming it)."""
 REQUIRED_COLUMNS = ("name", "employee_number", "partner")
 MAX_COLUMNS = 64  # the template has 5; a sheet claiming 16,384 columns is not padded to them
 
@@ -104,6 +110,8 @@ class RosterImportResult:
     players: int = 0
     pairs: int = 0
     departments: list[str] = field(default_factory=list)
+    team_members: int = 0
+    """Entrants placed in a team by the team column."""
 
 
 @dataclass(slots=True)
@@ -111,6 +119,7 @@ class _Row:
     number: int
     player: PlayerData
     partner: str
+    team: str = ""
     formulas: frozenset[str] = frozenset()
     """The columns holding a formula: the row is refused for them, and read without them, so its
     other problems (an employee number already registered, a duplicate) are reported in the same
@@ -125,8 +134,12 @@ def roster_template(*, kind: str = "pairs") -> bytes:
     sheet.title = "参赛名单"
     keys = ROSTERS[kind].columns
     sheet.append([COLUMNS[key][0] for key in keys])
-    for row in (["张伟", "1001", "财务部", "1002", "13800000001"], ["李娜", "1002", "财务部", "1001", ""]):
-        sheet.append([value for key, value in zip(COLUMNS, row, strict=True) if key in keys])
+    samples = (
+        {"name": "张伟", "employee_number": "1001", "department": "财务部", "partner": "1002", "phone": "13800000001"},
+        {"name": "李娜", "employee_number": "1002", "department": "财务部", "partner": "1001", "phone": ""},
+    )
+    for sample in samples:
+        sheet.append([sample[key] for key in keys])
     for column, width in zip("ABCDE", (14, 12, 16, 12, 16), strict=True):
         sheet.column_dimensions[column].width = width
     sheet.freeze_panes = "A2"
@@ -214,6 +227,7 @@ def _sheet_rows(sheet: Any, *, required: tuple[str, ...]) -> list[_Row]:
                     phone=cells.get("phone"),
                 ),
                 partner=clean_text(cells.get("partner"), identifier=True),
+                team=clean_text(cells.get("team")),
                 formulas=formulas,
             )
         )
@@ -222,7 +236,7 @@ def _sheet_rows(sheet: Any, *, required: tuple[str, ...]) -> list[_Row]:
     return parsed
 
 
-def _validate(rows: list[_Row], *, existing: set[str], roster: Roster) -> list[RowError]:
+def _validate(rows: list[_Row], *, existing: set[str], roster: Roster, teams: set[str]) -> list[RowError]:
     """Every problem of the rows, each once with its Excel row number: a formula row's problem is its
     formula, so what that cell would have said (e.g. "name is required") is not reported again; then
     the partner cell, as the entrant kind's roster reads it (``roster.partner_errors``)."""
@@ -259,7 +273,73 @@ def _validate(rows: list[_Row], *, existing: set[str], roster: Roster) -> list[R
             )
         claimants = [other for other in claimed_by.get(number, []) if other is not row]
         errors += roster.partner_errors(row, claimants, by_number)
+    errors += _team_errors(rows, teams=teams)
     return sorted(errors, key=lambda error: error.row or 0)
+
+
+def _linked(rows: list[_Row]) -> list[list[_Row]]:
+    """The rows an entrant is made of, as far as the partner cells say (a row and the partner it
+    names; rows without a partner stand alone): the team checks read entrants before the partner
+    cells are known to be right, so every problem is still reported in one pass."""
+    parent = list(range(len(rows)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    index_of = {row.player.employee_number: index for index, row in enumerate(rows) if row.player.employee_number}
+    for index, row in enumerate(rows):
+        other = index_of.get(row.partner) if row.partner else None
+        if other is not None:
+            parent[root(index)] = root(other)
+    groups: dict[int, list[_Row]] = {}
+    for index, row in enumerate(rows):
+        groups.setdefault(root(index), []).append(row)
+    return list(groups.values())
+
+
+def _team_errors(rows: list[_Row], *, teams: set[str]) -> list[RowError]:
+    """The team column (docs/rules.md §11): a cell's text, an entrant whose rows name two teams, and
+    a new team (not one of the event's ``teams``) named by fewer than two entrants — a team has at
+    least two members, and a misspelt name is caught here rather than made a team of one."""
+    errors: list[RowError] = []
+    named: dict[str, list[_Row]] = {}
+    for row in rows:
+        if row.team and direction_controls(row.team):
+            errors.append(RowError(row.number, direction_control_message(_("Team"))))
+        elif len(row.team) > TEAM_NAME_MAX:
+            message = _("The team is longer than %(max)d characters.") % {"max": TEAM_NAME_MAX}
+            errors.append(RowError(row.number, message))
+    for group in _linked(rows):
+        names = sorted({row.team for row in group if row.team})
+        if len(names) > 1:
+            rows_text = ", ".join(str(row.number) for row in group)
+            for row in group:
+                if row.team:
+                    errors.append(
+                        RowError(
+                            row.number,
+                            _("An entrant is in one team only: rows %(rows)s name %(teams)s.")
+                            % {"rows": rows_text, "teams": "、".join(names)},
+                        )
+                    )
+        elif names:
+            named.setdefault(names[0], []).append(group[0])
+    for name, firsts in named.items():
+        if name not in teams and len(firsts) < 2:
+            errors.append(
+                RowError(
+                    firsts[0].number,
+                    _(
+                        "Team %(team)s is not a team of this event and no other entrant names it: a team has at "
+                        "least two members. Check the spelling, or make the team first."
+                    )
+                    % {"team": name},
+                )
+            )
+    return errors
 
 
 def _alone_errors(row: _Row, claimants: list[_Row], by_number: dict[str, _Row]) -> list[RowError]:
@@ -341,10 +421,13 @@ class Roster:
 
 ROSTERS: dict[str, Roster] = {
     "pairs": Roster(
-        columns=tuple(COLUMNS), required=REQUIRED_COLUMNS, partner_errors=_partner_errors, entrants=_pairs_of
+        columns=tuple(key for key in COLUMNS if key != "team"),
+        required=REQUIRED_COLUMNS,
+        partner_errors=_partner_errors,
+        entrants=_pairs_of,
     ),
     "players": Roster(
-        columns=tuple(key for key in COLUMNS if key != "partner"),
+        columns=tuple(key for key in COLUMNS if key not in ("partner", "team")),
         required=tuple(key for key in REQUIRED_COLUMNS if key != "partner"),
         partner_errors=_alone_errors,
         entrants=_alone,
@@ -364,7 +447,8 @@ def roster_import(*, tournament: Tournament, file: IO[bytes], user: Actor | None
         .exclude(employee_number="")
         .values_list("employee_number", flat=True)
     )
-    errors = _validate(rows, existing=existing, roster=roster)
+    teams = {team.name: team for team in Team.objects.filter(tournament=tournament)}
+    errors = _validate(rows, existing=existing, roster=roster, teams=set(teams))
     if errors:
         raise RosterImportError(errors)
 
@@ -411,4 +495,34 @@ def roster_import(*, tournament: Tournament, file: IO[bytes], user: Actor | None
                 for slot, row in enumerate(entrant, start=1)
             ]
         bulk_create_with_history(members, PairMember, default_user=history_user)
-    return RosterImportResult(players=len(players), pairs=len(pairs), departments=new_names)
+        team_members = _teams_write(
+            tournament=tournament, entrants=list(zip(pair_objects, pairs, strict=True)), teams=teams, user=history_user
+        )
+    return RosterImportResult(
+        players=len(players), pairs=len(pairs), departments=new_names, team_members=team_members
+    )
+
+
+def _teams_write(
+    *, tournament: Tournament, entrants: list[tuple[Pair, tuple[_Row, ...]]], teams: dict[str, Team], user: Any
+) -> int:
+    """The new entrants' teams (docs/rules.md §11): new teams made (numbered after the event's), each
+    entrant placed after its team's members. Returns how many entrants joined a team."""
+    wanted = [(pair, next((row.team for row in rows if row.team), "")) for pair, rows in entrants]
+    wanted = [(pair, name) for pair, name in wanted if name]
+    if not wanted:
+        return 0
+    number = (Team.objects.filter(tournament=tournament).aggregate(top=Max("number"))["top"] or 0) + 1
+    names = dict.fromkeys(name for _pair, name in wanted if name not in teams)
+    new = [Team(tournament=tournament, number=number + offset, name=name) for offset, name in enumerate(names)]
+    for team in bulk_create_with_history(new, Team, default_user=user):
+        teams[team.name] = team
+    tops = TeamMember.objects.filter(team__tournament=tournament).values("team_id").annotate(top=Max("position"))
+    positions: dict[int, int] = dict(tops.values_list("team_id", "top"))
+    members = []
+    for pair, name in wanted:
+        team = teams[name]
+        positions[team.pk] = positions.get(team.pk, 0) + 1
+        members.append(TeamMember(team=team, pair=pair, position=positions[team.pk]))
+    bulk_create_with_history(members, TeamMember, default_user=user)
+    return len(members)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.registration import announcement_views, event_views, views
+from tournament.registration import announcement_views, event_views, team_views, views
 
 app_name = "registration"
 
@@ -18,10 +18,21 @@ urlpatterns = [
         name="pair_withdraw",
     ),
     path("t/<int:tournament_id>/manage/departments/", views.department_list, name="departments"),
-    path("t/<int:tournament_id>/manage/check-in/", views.check_in, name="checkin"),
+    path("t/<int:tournament_id>/manage/teams/", team_views.team_list, name="teams"),
     path(
-        "t/<int:tournament_id>/manage/check-in/<int:pair_id>/", views.check_in_toggle, name="checkin_toggle"
+        "t/<int:tournament_id>/manage/teams/departments/",
+        team_views.teams_from_departments,
+        name="teams_from_departments",
     ),
+    path("t/<int:tournament_id>/manage/teams/<int:team_id>/add/", team_views.team_member_add, name="team_member_add"),
+    path(
+        "t/<int:tournament_id>/manage/teams/<int:team_id>/remove/<int:pair_id>/",
+        team_views.team_member_remove,
+        name="team_member_remove",
+    ),
+    path("t/<int:tournament_id>/manage/teams/<int:team_id>/delete/", team_views.team_delete, name="team_delete"),
+    path("t/<int:tournament_id>/manage/check-in/", views.check_in, name="checkin"),
+    path("t/<int:tournament_id>/manage/check-in/<int:pair_id>/", views.check_in_toggle, name="checkin_toggle"),
     path("t/<int:tournament_id>/manage/import/", views.roster_upload, name="roster_import"),
     path(
         "t/<int:tournament_id>/manage/announcements/",

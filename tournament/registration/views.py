@@ -23,7 +23,7 @@ from tournament.parsing import int_or_none
 from tournament.registration import services
 from tournament.registration.announcements import announcements_shown
 from tournament.registration.forms import PLAYER_PREFIXES, DepartmentForm, PairForm, RosterImportForm, TournamentForm
-from tournament.registration.models import Department, Game, Pair, PairStatus, Tournament, TournamentStatus
+from tournament.registration.models import Department, Game, Pair, PairStatus, Team, Tournament, TournamentStatus
 from tournament.registration.roles import (
     organiser_view,
     tournaments_organised,
@@ -218,12 +218,22 @@ def _page_number(request: HttpRequest) -> int:
 def check_in(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     """The door: every pair, those still to come first, paged, searchable."""
     query = request.GET.get("q", "").strip()[:60]
-    page = checkin_page(tournament=tournament, query=query, page=_page_number(request))
+    team_id = int_or_none(request.GET.get("team", ""))
+    team = Team.objects.filter(tournament=tournament, pk=team_id).first() if team_id is not None else None
+    page = checkin_page(tournament=tournament, query=query, page=_page_number(request), team=team)
     template = "registration/_checkin_results.html" if request.htmx else "registration/checkin.html"
     return render(
         request,
         template,
-        {"tournament": tournament, "page": page, "pairs": page.pairs, "counts": page.counts, "query": query},
+        {
+            "tournament": tournament,
+            "page": page,
+            "pairs": page.pairs,
+            "counts": page.counts,
+            "query": query,
+            "team": team,
+            "teams": list(Team.objects.filter(tournament=tournament).order_by("number").values("pk", "name")),
+        },
     )
 
 
@@ -270,6 +280,10 @@ def roster_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         else:
             done = tournament.entrants.words["imported"]
             messages.success(request, str(done) % {"players": result.players, "pairs": result.pairs})
+            if result.team_members:
+                messages.success(
+                    request, _("%(count)d entrants placed in their teams.") % {"count": result.team_members}
+                )
             return redirect("registration:pairs", tournament_id=tournament.pk)
     return render(
         request, "registration/roster_import.html", {"tournament": tournament, "form": form, "errors": errors}

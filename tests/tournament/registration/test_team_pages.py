@@ -1,0 +1,94 @@
+"""The organiser's teams page and the door's team view: forms call the services, refusals are shown."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import DepartmentFactory, PairFactory, PlayerFactory, TournamentFactory, organiser
+from tournament.registration.models import PairMember, Team, TeamMember
+from tournament.registration.teams import team_create
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event(client):
+    boss = organiser(username="boss")
+    client.force_login(boss)
+    tournament = TournamentFactory()
+    tournament.organisers.add(boss)
+    return tournament
+
+
+def _url(event, name="registration:teams", *args):
+    return reverse(name, args=[event.pk, *args])
+
+
+def test_a_team_is_named_with_members_by_number(client, event):
+    pairs = [PairFactory(tournament=event) for _ in range(3)]
+    response = client.post(_url(event), {"name": "销售部", "members": f"#{pairs[0].number}，{pairs[2].number}"})
+    assert response.status_code == 302
+    team = Team.objects.get(tournament=event)
+    assert [m.pair_id for m in team.members.all()] == [pairs[0].pk, pairs[2].pk]
+    page = client.get(_url(event)).content.decode()
+    assert "销售部" in page and pairs[1].name in page  # the pair in no team is listed
+
+
+def test_an_unknown_number_or_a_taken_pair_is_shown_and_nothing_changes(client, event):
+    pairs = [PairFactory(tournament=event) for _ in range(2)]
+    team_create(tournament=event, name="甲", pairs=pairs)
+    response = client.post(_url(event), {"name": "乙", "members": "999"})
+    assert response.status_code == 200 and "999" in response.content.decode()
+    response = client.post(_url(event), {"name": "乙", "members": f"{pairs[0].number}"})
+    assert response.status_code == 200 and "already in team" in response.content.decode()
+    response = client.post(_url(event), {"name": "乙", "members": "one two"})
+    assert response.status_code == 200
+    assert Team.objects.filter(tournament=event).count() == 1
+
+
+def test_members_and_substitutes_are_added_and_removed(client, event):
+    pairs = [PairFactory(tournament=event) for _ in range(4)]
+    team = team_create(tournament=event, name="甲", pairs=pairs[:2])
+    other = team_create(tournament=event, name="乙", pairs=pairs[2:3])
+    client.post(_url(event, "registration:team_member_add", team.pk), {"number": pairs[3].number, "substitute": "on"})
+    assert TeamMember.objects.get(pair=pairs[3]).substitute
+    response = client.post(
+        _url(event, "registration:team_member_add", other.pk),
+        {"number": pairs[3].number, "substitute": "on"},
+        follow=True,
+    )
+    assert "substitute of another team" in response.content.decode()
+    assert TeamMember.objects.get(pair=pairs[3]).team_id == team.pk
+    client.post(_url(event, "registration:team_member_remove", team.pk, pairs[3].pk))
+    assert not TeamMember.objects.filter(pair=pairs[3]).exists()
+    client.post(_url(event, "registration:team_delete", other.pk))
+    assert not Team.objects.filter(pk=other.pk).exists()
+
+
+def test_one_click_from_departments(client, event):
+    department = DepartmentFactory(tournament=event, name="研发部")
+    for _ in range(2):
+        pair = PairFactory(tournament=event, with_players=False)
+        for slot in (1, 2):
+            PairMember.objects.create(
+                pair=pair, player=PlayerFactory(tournament=event, department=department), slot=slot
+            )
+    response = client.post(_url(event, "registration:teams_from_departments"), follow=True)
+    assert Team.objects.get(tournament=event).name == "研发部"
+    assert "1 teams made, 2 entrants placed" in response.content.decode()
+
+
+def test_another_organisers_event_is_not_found(client, event):
+    stranger = TournamentFactory()
+    assert client.get(_url(stranger)).status_code == 404
+
+
+def test_the_door_shows_a_teams_members_together(client, event):
+    pairs = [PairFactory(tournament=event) for _ in range(5)]
+    team = team_create(tournament=event, name="财务队", pairs=[pairs[3], pairs[1]])
+    page = client.get(reverse("registration:checkin", args=[event.pk]), {"team": team.pk}).content.decode()
+    assert page.index(pairs[3].name) < page.index(pairs[1].name)
+    assert pairs[0].name not in page and pairs[4].name not in page
+    everyone = client.get(reverse("registration:checkin", args=[event.pk]), {"q": "财务"}).content.decode()
+    assert pairs[3].name in everyone and pairs[1].name in everyone and pairs[0].name not in everyone
