@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from tests.factories import DepartmentFactory, PairFactory, PlayerFactory, TournamentFactory, organiser
@@ -16,6 +17,7 @@ pytestmark = pytest.mark.django_db
 def event(client):
     boss = organiser(username="boss")
     client.force_login(boss)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the messages asserted below are the English ones
     tournament = TournamentFactory()
     tournament.organisers.add(boss)
     return tournament
