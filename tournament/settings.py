@@ -141,6 +141,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # due (a page only shows them; the tasks scheduled for each cap may be lost with a broker restart).
 CELERY_BEAT_SCHEDULE = {
     "clock-sweep": {"task": "tournament.matches.tasks.clock_sweep", "schedule": 60.0},
+    # self-scheduled rounds (docs/rules.md §12.1): the double forfeits of every deadline passed, if the
+    # task scheduled for it was lost
+    "deadline-sweep": {"task": "tournament.matches.tasks.deadline_sweep", "schedule": 60.0},
 }
 
 # --- Auth -----------------------------------------------------------------------------------

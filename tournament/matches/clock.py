@@ -83,7 +83,8 @@ def time_cap_minutes(*, round_: Round) -> int | None:
 
 def clock_start(match: Match, *, now: datetime, ends_at: datetime | None = None, schedule: bool = True) -> None:
     """On a locked match: start its clock at ``now`` (ending at ``ends_at`` or after the cap)."""
-    minutes = time_cap_minutes(round_=match.round)
+    # a self-scheduled round's matches have no clock: the players report after they played
+    minutes = time_cap_minutes(round_=match.round) if match.round.deadline is None else None
     match.started_at = now
     match.clock_ends_at = ends_at or (now + timedelta(minutes=minutes) if minutes else None)
     if schedule and match.clock_ends_at is not None:

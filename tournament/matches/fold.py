@@ -256,6 +256,15 @@ def _fold_apply(
     return changed, changed_adjustments
 
 
+def fold_apply(
+    match: Match, *, deals: Sequence[Deal], adjustments: Sequence[Adjustment], fold: Fold | TableFold
+) -> tuple[list[Deal], list[Adjustment]]:
+    """:func:`fold_store` without the writes, for a caller that stores many matches in bulk (the
+    deadline's double forfeits): ``fold`` put on the match in memory, and the deals and adjustments it
+    changed, for the caller to store."""
+    return _fold_apply(match, deals=deals, adjustments=adjustments, fold=fold)
+
+
 def match_refold(match: Match) -> None:
     """Refold ``match`` in memory from its deals and adjustments, saving nothing: a read's view of
     a change not stored yet (a due time call a page shows before the task or a write makes it)."""

@@ -39,6 +39,7 @@ from tournament.audit import history_author, reason_clean
 from tournament.celery import task_send
 from tournament.errors import UserError, user_error_of
 from tournament.matches import fold, services
+from tournament.matches.deadlines import deadline_refuse_if_passed
 from tournament.matches.errors import REFUSALS
 from tournament.matches.event import match_id_event
 from tournament.matches.fold import match_game
@@ -211,6 +212,7 @@ def deal_claim_enter(
         fold.refuse_unless_open(match)
         if match.status == MatchStatus.FINISHED:
             raise ClaimRefused("match_finished", _("The match is over."))
+        deadline_refuse_if_passed(match)
         pending = claims_open(match=match)
         confirmed = fold.match_outcomes(match)
         missing = _number_missing(len(confirmed), pending)
@@ -349,6 +351,7 @@ def deal_claim_confirm(
             return ClaimAnswer(claim=claim, replayed=True)
         if claim.status != ClaimStatus.PENDING:
             raise ClaimRefused("claim_not_pending", _("This entry is no longer awaiting confirmation."))
+        deadline_refuse_if_passed(match, now=now)
         mode = match.round.stage.tournament.entry_mode
         if not auto and user is None:
             if seat is None:

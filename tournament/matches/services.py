@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from tournament.audit import history_author, reason_clean
 from tournament.matches.clock import clock_start, time_call_due, time_call_if_due
 from tournament.matches.corrections import correction_close, correction_open, match_dependents
+from tournament.matches.deadlines import deadline_refuse_if_passed
 from tournament.matches.doudizhu_fold import TableFold
 from tournament.matches.errors import REFUSALS, MatchRefused
 from tournament.matches.event import match_id_event
@@ -126,6 +127,7 @@ def deal_record(
         number = len(deals) + 1
         try:
             refuse_unless_open(match)
+            deadline_refuse_if_passed(match, now=now)
             check_version(match, expected_version)
             # parsed once: invalid_order before anything else, then folded as parsed
             parsed = match_deal_parse(match=match, outcome=outcome, number=number)

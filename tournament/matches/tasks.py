@@ -23,6 +23,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from tournament.matches.clock import match_call_time, round_call_time, time_calls_due
+from tournament.matches.deadlines import deadlines_pass, round_deadline_pass
 from tournament.matches.models import Match, Round
 from tournament.matches.player_entry import claims_auto_confirm_due, claims_auto_confirm_everywhere
 
@@ -84,3 +85,18 @@ def claims_auto_confirm(match_id: int) -> dict[str, Any]:
     if match is None:
         return {"match": match_id, "confirmed": 0}
     return {"match": match_id, "confirmed": claims_auto_confirm_due(match=match)}
+
+
+
+@shared_task(name="tournament.matches.tasks.round_deadline_pass", acks_late=True)
+def round_deadline_task(round_id: int) -> dict[str, Any]:
+    """A self-scheduled round's deadline (docs/rules.md §12.1): the double forfeits of its matches without
+    a confirmed result. Scheduled for the deadline; idempotent, and early (eager mode, an extension since)
+    it records nothing: the sweep below comes back every minute."""
+    return {"round": round_id, "forfeited": round_deadline_pass(round_id=round_id)}
+
+
+@shared_task(acks_late=True)
+def deadline_sweep() -> dict[str, int]:
+    """Every deadline passed and not processed yet (Celery beat, ``CELERY_BEAT_SCHEDULE``)."""
+    return {"forfeited": deadlines_pass()}

@@ -26,6 +26,11 @@ class Game(models.TextChoices):
     DOUDIZHU = CoreGame.DOUDIZHU.value, _("Dou Dizhu")
 
 
+EVENT_TIME_ZONE = "Asia/Shanghai"
+"""A new event's time zone (a literal, not the site's setting: the stored default must not move with
+the environment); an event elsewhere sets its own."""
+
+
 class TournamentStatus(models.TextChoices):
     """An event's life, in order (``tournament.registration.lifecycle`` moves it)."""
 
@@ -100,6 +105,13 @@ class Tournament(models.Model):
     )
     auto_confirm_minutes = models.PositiveSmallIntegerField(
         _("a deal counts unless disputed after (minutes)"), null=True, blank=True
+    )
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default=EVENT_TIME_ZONE,
+        db_default=EVENT_TIME_ZONE,
+        help_text=_("Deadlines and scheduled sessions are read and shown in it."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
     history = AuditedHistory()

@@ -109,6 +109,14 @@ class Round(models.Model):
     # over every pairing, or its first ``draw_criteria`` criteria. Cleared when pairs are swapped by hand.
     draw_proven = models.BooleanField(_("draw proven optimal"), default=False)
     draw_criteria = models.PositiveSmallIntegerField(_("draw criteria proven optimal"), null=True, blank=True)
+    # A session planned for a date and time (the later rounds played together on one day): what the
+    # calendar feed publishes before the clock starts. Not a clock: the round still starts by hand.
+    scheduled_at = models.DateTimeField(_("scheduled for"), null=True, blank=True)
+    # A self-scheduled round (docs/rules.md §12.1): opened with a deadline instead of a clock start; its
+    # matches are played whenever the sides meet. ``deadline_done_at``: the deadline was processed (its
+    # double forfeits recorded), once.
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    deadline_done_at = models.DateTimeField(_("deadline processed at"), null=True, blank=True)
     history = AuditedHistory()
 
     class Meta:
@@ -223,6 +231,8 @@ class Match(models.Model):
     # Unlocked for a correction: set by ``match_unlock``, cleared by the next sign-off.
     # While set the clock never calls time: a correction replays what was played, it is not play.
     reopened_at = models.DateTimeField(_("reopened for correction at"), null=True, blank=True)
+    # A self-scheduled round's match given more time than its round (docs/rules.md §12.1); empty: the round's.
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
     history = AuditedHistory()
 
     class Meta:
