@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('registration', '0008_announcements'),
+        ('registration', '0009_teams'),
     ]
 
     operations = [

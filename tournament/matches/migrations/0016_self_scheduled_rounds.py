@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0014_drop_three_seats'),
+        ('matches', '0015_deal_claim_three_seats'),
     ]
 
     operations = [
