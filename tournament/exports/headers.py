@@ -204,6 +204,48 @@ AWARDS = (
     Column("department2", "部门2", "Department 2", 16),
 )
 
+# An event of individuals (Dou Dizhu's three-seat tables): the same sheets without a pair's columns —
+# a player's number and name instead of a pair's, no partner, no second player, no levels.
+REGISTRATION_PLAYERS = (
+    _roster("name", "Name", 16),
+    _roster("employee_number", "Employee number", 14),
+    _roster("department", "Department", 18),
+    _roster("phone", "Phone", 15),
+    Column("player", "选手编号", "Player no.", 8),
+    Column("seed", "种子", "Seed", 6),
+    Column("status", "状态", "Status", 10),
+)
+
+ADJUSTMENTS_PLAYERS = (
+    *(column for column in ADJUSTMENTS if column.key in ("created_at", "match", "stage", "round", "table")),
+    Column("player", "选手编号", "Player no.", 8),
+    Column("player_name", "选手", "Player", 16),
+    *(
+        column
+        for column in ADJUSTMENTS
+        if column.key in ("kind", "effect", "points", "minutes_late", "reason", "created_by")
+    ),
+)
+
+AWARDS_PLAYERS = (
+    Column("tier", "奖项", "Prize", 12),
+    Column("rank", "名次", "Rank", 6),
+    Column("player", "选手编号", "Player no.", 8),
+    Column("player1", "选手", "Player", 14),
+    Column("department1", "部门", "Department", 16),
+)
+
+SHEETS_OF_KIND: Mapping[str, Mapping[str, tuple[Column, ...]]] = MappingProxyType(
+    {
+        "pairs": MappingProxyType({"registration": REGISTRATION, "adjustments": ADJUSTMENTS, "awards": AWARDS}),
+        "players": MappingProxyType(
+            {"registration": REGISTRATION_PLAYERS, "adjustments": ADJUSTMENTS_PLAYERS, "awards": AWARDS_PLAYERS}
+        ),
+    }
+)
+"""The columns of the registration, adjustments and awards sheets for each entrant kind, by its key
+(``tournament.games.entrants``): the writers fill a row by column key and keep the kind's columns."""
+
 # Labels of the values and of the score sheets' printed lines.
 WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {

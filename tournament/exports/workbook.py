@@ -101,25 +101,37 @@ def _sheet(book: Book, context: _Context, title: str, columns: tuple[h.Column, .
     return book.columns_sheet(title, columns, context.language)
 
 
+def _columns(context: _Context, sheet: str) -> tuple[h.Column, ...]:
+    """The sheet's columns for the event's entrant kind (``headers.SHEETS_OF_KIND``)."""
+    return h.SHEETS_OF_KIND[entrants_of(context.tournament).key][sheet]
+
+
+def _row(columns: tuple[h.Column, ...], values: dict[str, Any]) -> list[Any]:
+    """A row in ``columns`` from the values by column key (a key the kind has no column for is left out)."""
+    return [values.get(column.key) for column in columns]
+
+
 def _registration(book: Book, context: _Context) -> None:
-    """One row per player, in the roster importer's columns (partners name each other)."""
-    sheet = _sheet(book, context, h.sheet_name("registration", context.language), h.REGISTRATION)
+    """One row per player, in the roster importer's columns (partners name each other; an individual
+    has no partner column)."""
+    columns = _columns(context, "registration")
+    sheet = _sheet(book, context, h.sheet_name("registration", context.language), columns)
     for pair in context.pairs.values():
         players = pair.players
         for index, player in enumerate(players):
             partner = players[1 - index].employee_number if len(players) == 2 else ""
-            sheet.append(
-                [
-                    player.name,
-                    player.employee_number or None,
-                    player.department or None,
-                    partner or None,
-                    player.phone or None,
-                    pair.number,
-                    pair.seed,
-                    context.word(pair.status),
-                ]
-            )
+            values = {
+                "name": player.name,
+                "employee_number": player.employee_number or None,
+                "department": player.department or None,
+                "partner": partner or None,
+                "phone": player.phone or None,
+                "pair": pair.number,
+                "player": pair.number,
+                "seed": pair.seed,
+                "status": context.word(pair.status),
+            }
+            sheet.append(_row(columns, values))
             context.progress.advance()
 
 
@@ -216,25 +228,25 @@ def _results(book: Book, context: _Context) -> None:
         if absent is not None:
             winner_name = pairs[ns].name
         row = [
-                match_id,
-                stage,
-                context.places[match_id].round_label,  # a knockout round by its name
-                table,
-                pairs[ns].number,
-                pairs[ns].name,
-                pairs[ew].number if ew is not None else (pairs[absent].number if absent is not None else None),
-                pairs[ew].name if ew is not None else (pairs[absent].name if absent is not None else None),
-                word(status),
-                *(level_text(level) for level in _sides(snapshot.levels)),
-                *_sides(snapshot.points),
-                *_sides(snapshot.games),
-                winner_name,
-                word("bye") if bye else word("forfeit") if absent is not None else word(reason),
-                deals or None,  # none played: an empty cell
-                started,
-                finished,
-                _minutes(started, finished),
-            ]
+            match_id,
+            stage,
+            context.places[match_id].round_label,  # a knockout round by its name
+            table,
+            pairs[ns].number,
+            pairs[ns].name,
+            pairs[ew].number if ew is not None else (pairs[absent].number if absent is not None else None),
+            pairs[ew].name if ew is not None else (pairs[absent].name if absent is not None else None),
+            word(status),
+            *(level_text(level) for level in _sides(snapshot.levels)),
+            *_sides(snapshot.points),
+            *_sides(snapshot.games),
+            winner_name,
+            word("bye") if bye else word("forfeit") if absent is not None else word(reason),
+            deals or None,  # none played: an empty cell
+            started,
+            finished,
+            _minutes(started, finished),
+        ]
         sheet.append([row[index] for index in keep])
         context.progress.advance()
 
@@ -256,9 +268,7 @@ def _standings_columns(tie_breakers: tuple[str, ...]) -> tuple[h.Column, ...]:
     return h.STANDINGS_FIXED + tuple(h.metric_column(name) for name in metrics) + h.STANDINGS_STAGE
 
 
-def _standings(
-    book: Book, context: _Context, standings: StageStandings, flags: tuple[StageFlag, ...] = ()
-) -> None:
+def _standings(book: Book, context: _Context, standings: StageStandings, flags: tuple[StageFlag, ...] = ()) -> None:
     """The stage's one ranking (as the public page): a grouped round robin group by group, ranks
     within the group; the stage place is the prizes' order."""
     if standings.players is not None:  # a points stage of three-seat tables: its own columns (Dou Dizhu)
@@ -303,7 +313,8 @@ def _adjustments(book: Book, context: _Context) -> None:
     points in the first deal (扣分 30), 17 minutes late its first deal (首局判负, the opponents up 1) —
     the figures of the late-arrival table in force, as the match's snapshot applied them, not the
     row's own (a late arrival's row holds only its minutes)."""
-    sheet = _sheet(book, context, h.sheet_name("adjustments", context.language), h.ADJUSTMENTS)
+    columns = _columns(context, "adjustments")
+    sheet = _sheet(book, context, h.sheet_name("adjustments", context.language), columns)
     effects = adjustment_effects_get(tournament_id=context.tournament.pk)
     adjustments = (
         Adjustment.objects.filter(tournament=context.tournament)
@@ -337,30 +348,33 @@ def _adjustments(book: Book, context: _Context) -> None:
             levels, points = None, effect.amount
         elif effect is not None or kind == "warning":
             levels = points = None
-        sheet.append(
-            [
-                created_at,
-                match_id,
-                place.stage if place else None,
-                place.round_label if place else None,
-                place.table if place else None,
-                pair.number if pair else None,
-                pair.name if pair else None,
-                context.word(kind),
-                context.word(f"effect_{effect.effect}") if effect is not None else None,
-                levels,
-                points,
-                minutes,
-                reason,
-                user,
-                *(level_text(level) for level in levels_after),
-            ]
-        )
+        values = {
+            "created_at": created_at,
+            "match": match_id,
+            "stage": place.stage if place else None,
+            "round": place.round_label if place else None,
+            "table": place.table if place else None,
+            "pair": pair.number if pair else None,
+            "player": pair.number if pair else None,
+            "pair_name": pair.name if pair else None,
+            "player_name": pair.name if pair else None,
+            "kind": context.word(kind),
+            "effect": context.word(f"effect_{effect.effect}") if effect is not None else None,
+            "levels": levels,
+            "points": points,
+            "minutes_late": minutes,
+            "reason": reason,
+            "created_by": user,
+            "ns_after": level_text(levels_after[0]),
+            "ew_after": level_text(levels_after[1]),
+        }
+        sheet.append(_row(columns, values))
         context.progress.advance()
 
 
 def _awards(book: Book, context: _Context, final: StageStandings | None) -> None:
-    sheet = _sheet(book, context, h.sheet_name("awards", context.language), h.AWARDS)
+    columns = _columns(context, "awards")
+    sheet = _sheet(book, context, h.sheet_name("awards", context.language), columns)
     award_list = prize_tiers_award(tournament=context.tournament, cards=context.pairs, standings=final)
     if award_list.problem is not None:
         problem = award_list.problem
@@ -371,17 +385,17 @@ def _awards(book: Book, context: _Context, final: StageStandings | None) -> None
         return
     for award in award_list.awards:
         first, second = award.pair.player(0), award.pair.player(1)
-        sheet.append(
-            [
-                award.tier,
-                award.rank,
-                award.pair.number,
-                first.name if first else None,
-                (first.department or None) if first else None,
-                second.name if second else None,
-                (second.department or None) if second else None,
-            ]
-        )
+        values = {
+            "tier": award.tier,
+            "rank": award.rank,
+            "pair": award.pair.number,
+            "player": award.pair.number,
+            "player1": first.name if first else None,
+            "department1": (first.department or None) if first else None,
+            "player2": second.name if second else None,
+            "department2": (second.department or None) if second else None,
+        }
+        sheet.append(_row(columns, values))
         context.progress.advance()
     for tier, places in award_list.unawarded:  # said, never silently dropped
         sheet.append([h.word("unawarded", context.language, tier=tier, places=places)])

@@ -8,7 +8,7 @@ here, and one more row in each layer's table keyed by its ``key``.
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import ngettext_lazy, pgettext_lazy
 
 from tournament.games.base import EntrantKind
 
@@ -39,6 +39,8 @@ PAIRS = EntrantKind(
             "One row per player: name, employee number, department, partner's employee number, phone. "
             "Any bad row and nothing is imported."
         ),
+        "to_come": _("%(n)s to come"),
+        "withdrawn_count": _("%(n)s withdrawn"),
         "entry_rule": _(
             "One side enters each deal; a player of the other side confirms it. A deal counts once confirmed."
         ),
@@ -87,6 +89,8 @@ PLAYERS = EntrantKind(
             "One row per player: name, employee number, department, phone (no partner column: players enter "
             "alone). Any bad row and nothing is imported."
         ),
+        "to_come": pgettext_lazy("players", "%(n)s to come"),
+        "withdrawn_count": pgettext_lazy("players", "%(n)s withdrawn"),
         "entry_rule": _(
             "One player enters each deal; another player of the table confirms it. A deal counts once confirmed."
         ),

@@ -180,10 +180,10 @@ def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
         values = "".join(f'<td class="num">{"—" if v is None or v == "" else _number(v)}</td>' for v in line.values)
         out.append(
             f'<tr><th scope="row" class="sticky"><span class="rank">{_number(line.rank)}{shared if line.shared else ""}'
-            f'</span>{movement(line, said_once=said_once)} '
+            f"</span>{movement(line, said_once=said_once)} "
             f'<span class="muted small">#{_number(line.pair_number)}</span> '
             f'<a href="{before}{line.pair_id}{after}">{escape(line.pair_name)}</a>'
-            f'{withdrawn if line.withdrawn else ""}{provisional if line.provisional else ""}</th>'
+            f"{withdrawn if line.withdrawn else ''}{provisional if line.provisional else ''}</th>"
             f'<td class="num">{_number(line.played)}</td>'
             f'<td class="num nowrap">{_number(line.wins)}-{_number(line.draws)}-{_number(line.losses)}{byes}</td>'
             f"{values}</tr>"
@@ -207,3 +207,10 @@ def forfeit_text(match: Any) -> str:
 def forfeited_by(match: Any) -> str:
     """Who forfeited a public row: "NS", "EW", "both", or "" (played)."""
     return results.forfeited_by(match)
+
+
+@register.simple_tag
+def entrants_said(tournament: Any, name: str, **values: Any) -> str:
+    """``{% entrants_said tournament "to_come" n=5 %}``: one of the event's entrant kind's sentences with
+    its values filled in ("5 pairs to come", "5 players to come")."""
+    return str(tournament.entrants.words[name]) % values
