@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.db.models import ForeignKey, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
@@ -50,6 +51,7 @@ from tournament.audit import REASON_MAX
 from tournament.bounds import INT_MAX
 from tournament.errors import UserError
 from tournament.matches import access, clearing, clock, corrections, selectors, services
+from tournament.matches.errors import REFUSALS
 from tournament.matches.fold import match_game
 from tournament.matches.models import Match
 from tournament.parsing import int_parse
@@ -197,16 +199,26 @@ class DealListView(MatchView):
         responses={201: DealEntryOutput, **ERRORS},
     )
     def post(self, request: Request, match_id: int) -> Response:
-        match = self.match(request, match_id)
-        values, outcome = _deal_body(match, request, "api_deal")
-        key = values.get("idempotency_key") or request.headers.get("Idempotency-Key") or None
-        entry = services.deal_record(
-            match_id=match.pk,
-            outcome=outcome,
-            user=request.user,
-            expected_version=values["expected_version"],
-            idempotency_key=key,
-        )
+        # The access check takes the match's lock: the match is read once, under it (every table's
+        # deals come this way, so each statement saved counts).
+        refusal: Exception | None = None
+        with transaction.atomic():
+            match = access.match_for_user(user=request.user, match_id=match_id, lock=True)
+            values, outcome = _deal_body(match, request, "api_deal")
+            key = values.get("idempotency_key") or request.headers.get("Idempotency-Key") or None
+            try:
+                entry = services.deal_record(
+                    match_id=match.pk,
+                    outcome=outcome,
+                    user=request.user,
+                    expected_version=values["expected_version"],
+                    idempotency_key=key,
+                    locked=match,
+                )
+            except REFUSALS as error:  # refused: what the service stored with it (a due time call) stays
+                refusal = error
+        if refusal is not None:
+            raise refusal
         match_data = _detail_written(entry, read=match)
         body = {"deal": DealOutput(entry.deal).data, "match": match_data, "replayed": entry.replayed}
         return Response(body, status=status.HTTP_201_CREATED)

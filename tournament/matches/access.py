@@ -47,9 +47,14 @@ def matches_for_user(*, user: Actor, reading: bool = False) -> QuerySet[Match]:
     )
 
 
-def match_for_user(*, user: Actor, match_id: int, reading: bool = False) -> Match:
-    """The match if ``user`` reaches it (``reading``: to read, see :func:`matches_for_user`), else 404."""
-    match = matches_for_user(user=user, reading=reading).filter(pk=match_id).first()
+def match_for_user(*, user: Actor, match_id: int, reading: bool = False, lock: bool = False) -> Match:
+    """The match if ``user`` reaches it (``reading``: to read, see :func:`matches_for_user`), else 404.
+    ``lock``: its row locked for a write in the caller's transaction, in the same statement as the
+    access check (the match row only: not its round's, stage's and event's, which every table shares)."""
+    matches = matches_for_user(user=user, reading=reading)
+    if lock:
+        matches = matches.select_for_update(of=("self",))
+    match = matches.filter(pk=match_id).first()
     if match is None:
         raise Http404
     return match

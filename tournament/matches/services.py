@@ -102,8 +102,13 @@ def deal_record(
     user: Actor | None = None,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
+    locked: Match | None = None,
 ) -> DealEntry:
     """Record the next deal of a match (docs/rules.md §1–3 through the rules core).
+
+    ``locked``: the match as the caller already locked it in its own transaction (the referee API
+    locks it with its access check, one statement: :func:`tournament.matches.access.match_for_user`
+    with ``lock=True``), so it is read once, under the lock; else it is locked here.
 
     Raises ScoringError for an impossible deal (``invalid_order``, ``match_finished`` …),
     StaleVersion when ``expected_version`` is not the match's version and MatchRefused when the
@@ -113,16 +118,20 @@ def deal_record(
     """
     now = timezone.now()
     refusal: Exception | None = None
-    with transaction.atomic():
-        match = locked_match(match_id)
+    if locked is not None and (locked.pk != match_id or not transaction.get_connection().in_atomic_block):
+        raise ValueError("deal_record(locked=…) takes the match locked in the caller's transaction")
+    # The caller's transaction holds the lock: no savepoint of its own (two statements less).
+    with transaction.atomic(savepoint=locked is None):
+        match = locked if locked is not None else locked_match(match_id)
         called = time_call_due(match, now=now)  # the clock, once, inside the lock
+        # Every deal is read anyway (the fold): a retry is found among them, not by a query of its own.
+        deals = list(match.deals.order_by("number"))
         if idempotency_key:
-            earlier = match.deals.filter(idempotency_key=idempotency_key).first()
+            earlier = next((deal for deal in deals if deal.idempotency_key == idempotency_key), None)
             if earlier is not None:
                 if called:
                     match_replay(match=match, fields=called)
                 return DealEntry(deal=earlier, match=match, replayed=True)
-        deals = list(match.deals.order_by("number"))
         adjustments = match_adjustment_rows(match)
         number = len(deals) + 1
         try:
