@@ -52,7 +52,7 @@ def swiss_then_knockout(*, pairs: int = 6, swiss_rounds: int = 1) -> Day:
 def finished_day(*, pairs: int = 6) -> Day:
     """:func:`swiss_then_knockout` played to the end: semi-finals, then the final and the
     third-place match, all signed off (the event is finished)."""
-    day = swiss_then_knockout(pairs=pairs, swiss_rounds=2)
+    day = swiss_then_knockout(pairs=pairs)
     stage_advance(stage=day.swiss, next_stage=day.knockout, user=day.boss)
     played(round_publish(round_=round_draw(stage=day.knockout, seed=1)))
     played(round_publish(round_=day.knockout.rounds.get(number=2)))

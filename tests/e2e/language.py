@@ -30,8 +30,14 @@ def _cited_titles() -> set[str]:
     }
 
 
-ALLOWED_CHINESE = {"中文", *_cited_titles()}
-"""Chinese an English page may show: the Chinese version's link, the rules documents' titles."""
+GAME_TERMS = {"上游", "二游", "三游", "下游", "双下", "双贡"}
+"""The game's own words for the finishing places, which the English rules use as they are
+(docs/rules.md §1: "The first player out is 上游, then 二游, 三游 and the last, 下游")."""
+ALLOWED_CHINESE = {"中文", *_cited_titles(), *GAME_TERMS}
+"""Chinese an English page may show: the Chinese version's link, the rules documents' titles, the
+game's terms."""
+GLOSS = re.compile(r"\([\u3400-\u9fff]{1,6}\)")
+"""A game's term glossed in Chinese after its English, as players know it: "double-down (双下)"."""
 
 MAIN_TEXT = """(language) => { const main = document.querySelector('main').cloneNode(true);
     main.querySelectorAll(language === 'zh-hans' ? '[lang=en]' : '[lang^=zh]').forEach((e) => e.remove());
@@ -68,12 +74,14 @@ def typed_words() -> list[str]:
 def foreign_words(text: str, language: str, *, typed: Iterable[str] = ()) -> set[str]:
     """The words of ``text`` that are not ``language``'s (after removing what people typed)."""
     text = URL.sub(" ", text)
+    if language != "zh-hans":  # the titles first: a typed name may be a part of one
+        for word in sorted(ALLOWED_CHINESE, key=len, reverse=True):
+            text = text.replace(word, " ")
+        text = GLOSS.sub(" ", text)
     for word in (*typed, *typed_words()):
         text = text.replace(word, " ")
     if language == "zh-hans":
         return {word for word in ENGLISH_WORD.findall(text) if word not in ALLOWED_LATIN}
-    for word in sorted(ALLOWED_CHINESE, key=len, reverse=True):
-        text = text.replace(word, " ")
     return set(CHINESE.findall(text))
 
 
@@ -106,5 +114,6 @@ class Checked:
         page.screenshot(path=str(SCREENSHOTS / f"{self.prefix}-{name}-{self.tag}.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (name, "wider")
         text = page.evaluate(MAIN_TEXT, self.language)
-        assert not foreign_words(text, self.language, typed=typed), (name, foreign_words(text, self.language))
+        found = foreign_words(text, self.language, typed=typed)
+        assert not found, (name, found, [line for line in text.splitlines() if set(line) & found][:5])
         assert "swiss.v" not in text and "referee-" not in text and "knockout.bracket" not in text, name
