@@ -66,7 +66,7 @@ def pages(tournament_id: int, stage_id: int, running_id: int, draft_id: int) -> 
 
     t = tournament_id
     return {
-        "event_home": reverse("registration:tournament", args=[t]),
+        "event_home": reverse("standings:tournament", args=[t]),
         "pair_list": reverse("registration:pairs", args=[t]),
         "check_in": reverse("registration:checkin", args=[t]),
         "departments": reverse("registration:departments", args=[t]),
@@ -80,7 +80,7 @@ def pages(tournament_id: int, stage_id: int, running_id: int, draft_id: int) -> 
         "referees": reverse("matches:referees", args=[t]),
         "referee_links": reverse("matches:referee_links", args=[t]),
         "tables_areas": reverse("draw:tables", args=[t]),
-        "event_settings": reverse("registration:event", args=[t]),
+        "event_settings": reverse("matches:event", args=[t]),
         "exports": reverse("exports:home", args=[t]),
     }
 

@@ -48,5 +48,5 @@ def test_an_archived_event_offers_no_change(page, screenshot, live_server, langu
     assert page.evaluate(VISIBLE_WRITES) == []
     screenshot(f"archived-match-{tag}")
 
-    page.goto(reverse("registration:event", args=[tournament.pk]))
+    page.goto(reverse("matches:event", args=[tournament.pk]))
     assert page.evaluate(VISIBLE_WRITES) == ["取消归档" if language == "zh-hans" else "Unarchive"]

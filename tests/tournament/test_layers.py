@@ -1,10 +1,14 @@
 """The apps form layers and imports run one way, down (docs/design.md, "Layers").
 
 Every module of ``scoring/`` and ``tournament/`` is read with ``ast`` (nothing is imported) and put in
-a layer; an import may name its own layer or a lower one, never a higher one, and an import inside a
-function may not leave its own layer (a function-level import hides a circle; a layer that must
-react to a higher one publishes a signal or takes a callable instead). Imports under
-``if TYPE_CHECKING:`` count too: a type names what a module depends on.
+a layer: ``scoring``, the core (``tournament/*.py``, ``tournament/games``), one layer per app — the
+whole app, its views, URL map and template tags included — and the site on top. An import may name
+its own layer or a lower one, never a higher one, and an import inside a function may not leave its
+own layer (a function-level import hides a circle; a layer that must react to a higher one publishes
+a signal or takes a callable instead). Imports under ``if TYPE_CHECKING:`` count too: a type names
+what a module depends on. So no two apps import each other, by any route: a page that shows what a
+higher app computes lives in that app (the event's home page in the standings, its settings page in
+the matches).
 """
 
 from __future__ import annotations
@@ -26,26 +30,16 @@ LAYERS: tuple[str, ...] = (
     "draw",
     "exports",
     "api",
-    "pages",
     "site",
 )
 """Lowest first: a module may import its own layer and those before it."""
 
 APPS = ("registration", "matches", "standings", "draw", "exports", "api")
+"""The Django apps, lowest first (each a package ``tournament/<app>`` with an ``apps.py``)."""
 
 SITE = {"tournament.urls", "tournament.wsgi", "tournament.asgi", "tournament.settings", "tournament.demo"}
 """The project's top: the URL map, the servers' entry points, settings, and the demo (``demo_*``
 too, and the management commands) that drives every app's services."""
-
-
-def _is_page(parts: list[str]) -> bool:
-    """An app's views, URL map and template tags are the pages layer: they read from every app."""
-    name = parts[-1]
-    return (
-        name in ("views", "urls")
-        or name.endswith(("_views", "_urls"))
-        or "templatetags" in parts
-    )
 
 
 def layer_of(module: str) -> str | None:
@@ -58,7 +52,7 @@ def layer_of(module: str) -> str | None:
     if module in SITE or any(module.startswith(f"{name}_") for name in SITE) or "management" in parts:
         return "site"
     if len(parts) > 1 and parts[1] in APPS:
-        return "pages" if _is_page(parts[2:] or [""]) else parts[1]
+        return parts[1]
     return "core"
 
 
@@ -130,12 +124,48 @@ def _rank(layer: str | None) -> int:
 def test_every_module_has_a_layer():
     assert {layer_of(module) for module in _modules()} <= set(LAYERS)
     assert layer_of("tournament.matches.models") == "matches"
-    assert layer_of("tournament.matches.views") == "pages"
-    assert layer_of("tournament.standings.templatetags.public_tags") == "pages"
+    assert layer_of("tournament.matches.views") == "matches"
+    assert layer_of("tournament.standings.templatetags.public_tags") == "standings"
     assert layer_of("tournament.games.guandan") == "core"
     assert layer_of("tournament.demo_doudizhu") == "site"
     assert layer_of("tournament.registration.management.commands.demo") == "site"
     assert layer_of("django.db") is None
+
+
+def test_the_apps_are_the_ones_listed():
+    """A new app is placed in the order before it is used (else its imports would go unchecked)."""
+    found = {path.parent.name for path in (ROOT / "tournament").glob("*/apps.py")}
+    assert found == set(APPS)
+    assert list(APPS) == [layer for layer in LAYERS if layer in APPS]
+
+
+def test_no_two_apps_import_each_other():
+    """The apps' own graph (every ``tournament.<app>`` import, at the top of a module or inside a
+    function, views and template tags included) has no cycle: listed by the imports that close one."""
+    edges: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for found in _all_imports():
+        source, target = layer_of(found.source), layer_of(found.target)
+        if source in APPS and target in APPS and source != target:
+            edges[str(source)][str(target)].append(f"{found.path}:{found.line}")
+    order: list[str] = []
+    state: dict[str, str] = {}
+
+    def visit(app: str, path: tuple[str, ...]) -> None:
+        if state.get(app) == "done":
+            return
+        cycle = path[path.index(app) :] if app in path else ()
+        assert not cycle, "apps importing each other: " + "; ".join(
+            f"{source} → {target} ({edges[source][target][0]})"
+            for source, target in zip(cycle, (*cycle[1:], app), strict=True)
+        )
+        for target in sorted(edges[app]):
+            visit(target, (*path, app))
+        state[app] = "done"
+        order.append(app)
+
+    for app in APPS:
+        visit(app, ())
+    assert sorted(order) == sorted(APPS)
 
 
 def test_no_import_runs_up_a_layer():

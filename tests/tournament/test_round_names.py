@@ -116,7 +116,7 @@ def test_every_page_of_the_final_names_it(client):
         reverse("standings:draw", args=[tournament.pk]),
         reverse("standings:match", args=[tournament.pk, match.pk]),
         reverse("standings:screen", args=[tournament.pk]),
-        reverse("registration:tournament", args=[tournament.pk]),
+        reverse("standings:tournament", args=[tournament.pk]),
     ]
     for url in pages:
         html = client.get(url).content.decode()

@@ -6,6 +6,7 @@ from tournament.matches import (
     claim_views,
     clock_views,
     correction_views,
+    event_views,
     player_views,
     referee_views,
     views,
@@ -14,6 +15,9 @@ from tournament.matches import (
 app_name = "matches"
 
 urlpatterns = [
+    path("t/<int:tournament_id>/manage/event/", event_views.event_settings, name="event"),
+    path("t/<int:tournament_id>/manage/event/status/", event_views.event_status, name="event_status"),
+    path("t/<int:tournament_id>/manage/event/delete/", event_views.event_delete, name="event_delete"),
     path("referee/cards/", card_views.card_dispute, name="card_dispute"),
     path("referee/", views.referee_home, name="referee_home"),
     path("referee/matches/<int:match_id>/", views.match_detail, name="match"),

@@ -1,15 +1,11 @@
 from django.urls import path
 
-from tournament.registration import announcement_views, event_views, team_views, views
+from tournament.registration import announcement_views, team_views, views
 
 app_name = "registration"
 
 urlpatterns = [
     path("t/new/", views.tournament_create, name="tournament_create"),
-    path("t/<int:tournament_id>/", views.tournament_detail, name="tournament"),
-    path("t/<int:tournament_id>/manage/event/", event_views.event_settings, name="event"),
-    path("t/<int:tournament_id>/manage/event/status/", event_views.event_status, name="event_status"),
-    path("t/<int:tournament_id>/manage/event/delete/", event_views.event_delete, name="event_delete"),
     path("t/<int:tournament_id>/manage/pairs/", views.pair_list, name="pairs"),
     path("t/<int:tournament_id>/manage/pairs/<int:pair_id>/edit/", views.pair_edit, name="pair_edit"),
     path(

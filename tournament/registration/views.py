@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -18,17 +18,14 @@ from django.views.decorators.http import require_POST
 
 from tournament.errors import UserError, user_error_on_form
 from tournament.htmx import HtmxHttpRequest
-from tournament.matches.models import Round, RoundStatus
 from tournament.parsing import int_or_none
 from tournament.registration import services
-from tournament.registration.announcements import announcements_shown
 from tournament.registration.forms import PLAYER_PREFIXES, DepartmentForm, PairForm, RosterImportForm, TournamentForm
-from tournament.registration.models import Department, Game, Pair, PairStatus, Team, Tournament, TournamentStatus
+from tournament.registration.models import Department, Game, Pair, Team, Tournament, TournamentStatus
 from tournament.registration.roles import (
     organiser_view,
     tournaments_organised,
     user_can_create_tournaments,
-    user_organises,
 )
 from tournament.registration.roster import ROSTERS, RosterImportError, roster_import, roster_template
 from tournament.registration.selectors import (
@@ -38,7 +35,6 @@ from tournament.registration.selectors import (
     checkin_row,
     pairs_with_players,
 )
-from tournament.standings.views import overview_html as public_overview_html
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -57,50 +53,13 @@ def home(request: HttpRequest) -> HttpResponse:
         if not request.user.is_superuser:
             own = tournaments_organised(user=request.user)
             listed = listed.filter(~Q(status=TournamentStatus.DRAFT) | Q(pk__in=own))
-    tournaments = list(
-        listed.annotate(pair_count=Count("pairs"))
-        .order_by("-created_at", "-id")[:200]
-    )
+    tournaments = list(listed.annotate(pair_count=Count("pairs")).order_by("-created_at", "-id")[:200])
     groups = []
     for status in shown:
         members = [tournament for tournament in tournaments if tournament.status == status][:50]
         if members:
             groups.append({"status": TournamentStatus(status), "tournaments": members})
     return render(request, "registration/home.html", {"groups": groups})
-
-
-def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    counts = tournament.pairs.aggregate(
-        total=Count("id", filter=~Q(status=PairStatus.WITHDRAWN)),
-        checked_in=Count("id", filter=Q(status=PairStatus.CHECKED_IN)),
-    )
-    is_organiser = user_organises(user=request.user, tournament_id=tournament.pk)
-    if tournament.status == TournamentStatus.DRAFT and not is_organiser:
-        raise Http404  # a draft is its organisers', not public (the public pages and API say 404 too)
-    # the organiser's way into the day: each round not finished, with its clock and board
-    rounds = (
-        Round.objects.filter(stage__tournament=tournament)
-        .exclude(status=RoundStatus.FINISHED)
-        .select_related("stage")
-        .order_by("stage__order", "stage_id", "number")
-        if is_organiser
-        else []
-    )
-    return render(
-        request,
-        "registration/tournament_detail.html",
-        {
-            "tournament": tournament,
-            "counts": counts,
-            "counts_text": tournament.entrants.words["registered_counts"]
-            % {"total": counts["total"], "checked": counts["checked_in"]},
-            "is_organiser": is_organiser,
-            "rounds": rounds,
-            "public_html": public_overview_html(tournament_id=tournament.pk),
-            "announcements": announcements_shown(tournament_id=tournament.pk),
-        },
-    )
 
 
 @login_required
@@ -171,9 +130,7 @@ def pair_edit(request: HttpRequest, tournament: Tournament, pair_id: int) -> Htt
     form = PairForm(request.POST or None, initial=initial, members=kind.members)
     if request.method == "POST" and form.is_valid():
         try:
-            pair = services.REGISTRARS[kind.key].edit(
-                pair=pair, players=form.players(), seed=form.cleaned_data["seed"]
-            )
+            pair = services.REGISTRARS[kind.key].edit(pair=pair, players=form.players(), seed=form.cleaned_data["seed"])
         except UserError as error:
             user_error_on_form(form, error)
         else:

@@ -1,10 +1,11 @@
 from django.urls import path
 
-from tournament.standings import views
+from tournament.standings import event_views, views
 
 app_name = "standings"
 
 urlpatterns = [
+    path("t/<int:tournament_id>/", event_views.tournament_detail, name="tournament"),
     path("t/<int:tournament_id>/draw/", views.draw, name="draw"),
     path("t/<int:tournament_id>/draw/<int:round_id>/", views.draw, name="draw_round"),
     path("t/<int:tournament_id>/find/", views.find, name="find"),

@@ -580,7 +580,7 @@ def _seats_screen_slides(*, overview: TournamentOverview, rows: int) -> list[dic
 
 def overview_html(*, tournament_id: int) -> str:
     """The public part of the tournament home (current round, time left, links), cached; for
-    ``registration.views.tournament_detail``. Empty for an unknown tournament."""
+    ``tournament.standings.event_views.tournament_detail``. Empty for an unknown tournament."""
     build, overview = overview_build_get(tournament_id=tournament_id)
     if overview is None:
         return ""

@@ -373,10 +373,10 @@ def test_the_organiser_sets_the_policy_on_the_event_page(client):
     tournament.organisers.add(boss)
     client.force_login(boss)
     data = {"name": tournament.name, "rule_profile": tournament.rule_profile, "provisional_results": "signed_off"}
-    assert client.post(reverse("registration:event", args=[tournament.pk]), data).status_code == 302
+    assert client.post(reverse("matches:event", args=[tournament.pk]), data).status_code == 302
     tournament.refresh_from_db()
     assert tournament.provisional_results == ProvisionalResults.SIGNED_OFF
-    bad = client.post(reverse("registration:event", args=[tournament.pk]), {**data, "provisional_results": "x"})
+    bad = client.post(reverse("matches:event", args=[tournament.pk]), {**data, "provisional_results": "x"})
     assert bad.status_code == 200 and "provisional_results" in bad.context["form"].errors
     tournament.refresh_from_db()
     assert tournament.provisional_results == ProvisionalResults.SIGNED_OFF

@@ -69,5 +69,5 @@ def test_the_organisers_stage_page_and_the_public_pages_show_the_rules_by_title(
     assert "+5 / +3 / +1" in html
     public = english_client().get(reverse("standings:stage_standings", args=[tournament.pk, stage.pk]))
     assert "Seed 002" in public.content.decode() and "45 minutes" in public.content.decode()
-    home = client.get(reverse("registration:tournament", args=[tournament.pk]))
+    home = client.get(reverse("standings:tournament", args=[tournament.pk]))
     assert home.status_code == 200 and "Seed 002" in home.content.decode()

@@ -357,12 +357,12 @@ def test_the_entry_mode_is_set_on_the_event_page_after_the_draw_and_audited():
     client = english_client()
     client.force_login(boss)
     data = {"name": tournament.name, "rule_profile": tournament.rule_profile, "entry_mode": "players_referee"}
-    response = client.post(reverse("registration:event", args=[tournament.pk]), {**data, "auto_confirm_minutes": 5})
+    response = client.post(reverse("matches:event", args=[tournament.pk]), {**data, "auto_confirm_minutes": 5})
     assert response.status_code == 302
     tournament.refresh_from_db()
     assert tournament.entry_mode == EntryMode.PLAYERS_REFEREE_CONFIRMS and tournament.auto_confirm_minutes == 5
     assert tournament.history.first().history_user == boss
-    bad = client.post(reverse("registration:event", args=[tournament.pk]), {**data, "entry_mode": "everyone"})
+    bad = client.post(reverse("matches:event", args=[tournament.pk]), {**data, "entry_mode": "everyone"})
     assert bad.status_code == 200 and "entry_mode" in bad.context["form"].errors
     tournament.refresh_from_db()
     assert tournament.entry_mode == EntryMode.PLAYERS_REFEREE_CONFIRMS

@@ -46,7 +46,7 @@ def test_saving_the_event_settings_keeps_its_days(client, language):
     tournament = TournamentFactory(starts_on=datetime.date(2026, 12, 3), ends_on=datetime.date(2026, 12, 4))
     tournament.organisers.add(boss)
     client.get(f"/language/{language}/")
-    url = reverse("registration:event", args=[tournament.pk])
+    url = reverse("matches:event", args=[tournament.pk])
 
     reader = _FormReader()
     reader.feed(client.get(url).content.decode())

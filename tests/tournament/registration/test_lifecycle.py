@@ -314,7 +314,7 @@ def test_pages_edit_the_event_and_show_the_lock(client):
     client.force_login(boss)
     tournament = TournamentFactory()
     tournament.organisers.add(boss)
-    url = reverse("registration:event", kwargs={"tournament_id": tournament.pk})
+    url = reverse("matches:event", kwargs={"tournament_id": tournament.pk})
     response = client.post(
         url, {"name": "春季赛", "venue": "", "rule_profile": "timed-40", "time_cap_minutes": "45", "time_up_tie": ""}
     )
@@ -333,7 +333,7 @@ def test_delete_page_asks_for_the_name(client):
     client.force_login(boss)
     tournament = TournamentFactory(name="测试赛")
     tournament.organisers.add(boss)
-    url = reverse("registration:event_delete", kwargs={"tournament_id": tournament.pk})
+    url = reverse("matches:event_delete", kwargs={"tournament_id": tournament.pk})
     assert client.post(url, {"name": "别的"}).status_code == 400
     assert Tournament.objects.filter(pk=tournament.pk).exists()
     assert client.post(url, {"name": "测试赛"}).status_code == 302

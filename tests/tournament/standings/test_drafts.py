@@ -26,7 +26,7 @@ def draft():
 def _pages(event) -> list[str]:
     t, pair, match = event.tournament.pk, event.pairs[0].pk, event.first.matches.first().pk
     return [
-        reverse("registration:tournament", args=[t]),
+        reverse("standings:tournament", args=[t]),
         reverse("standings:pair", args=[t, pair]),
         reverse("standings:match", args=[t, match]),
         reverse("standings:draw", args=[t]),
@@ -60,11 +60,11 @@ def test_its_organisers_still_open_the_event_page_and_others_do_not_see_it_liste
     boss = organiser(username="boss")
     draft.tournament.organisers.add(boss)
     client.force_login(boss)
-    assert client.get(reverse("registration:tournament", args=[draft.tournament.pk])).status_code == 200
+    assert client.get(reverse("standings:tournament", args=[draft.tournament.pk])).status_code == 200
     assert draft.tournament.name in client.get("/").content.decode()
     other = organiser(username="other")
     client.force_login(other)
-    assert client.get(reverse("registration:tournament", args=[draft.tournament.pk])).status_code == 404
+    assert client.get(reverse("standings:tournament", args=[draft.tournament.pk])).status_code == 404
     assert draft.tournament.name not in client.get("/").content.decode()
 
 

@@ -117,5 +117,5 @@ def test_a_pair_left_out_at_the_cut_is_told_it_did_not_advance(client):
 
 def test_the_event_page_links_its_final_placings(client):
     tournament, _rounds = knockout_event(pairs=5)
-    html = client.get(reverse("registration:tournament", args=[tournament.pk])).content.decode()
+    html = client.get(reverse("standings:tournament", args=[tournament.pk])).content.decode()
     assert reverse("exports:placings", args=[tournament.pk]) in html

@@ -34,7 +34,7 @@ def url(name, *args):
 
 def test_tournament_home_shows_the_current_round_its_time_left_and_links(client, event):
     round_start(round_id=event.second.pk)
-    page = client.get(reverse("registration:tournament", args=[event.tournament.pk])).content.decode()
+    page = client.get(reverse("standings:tournament", args=[event.tournament.pk])).content.decode()
     assert "预赛 · Round 2" in page
     assert "data-countdown=" in page  # the time left ticks in the browser
     for name in ("find", "draw", "screen"):

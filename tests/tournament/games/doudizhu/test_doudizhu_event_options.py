@@ -18,7 +18,7 @@ def test_the_event_page_offers_the_games_own_options_and_saves_them(client):
     tournament = TournamentFactory(game="doudizhu", rule_profile="doudizhu", name="斗地主赛")
     tournament.organisers.add(boss)
     stage = stage_create(tournament=tournament, name="预赛", format="points", options={"rounds": 3})
-    url = reverse("registration:event", args=[tournament.pk])
+    url = reverse("matches:event", args=[tournament.pk])
     page = client.get(url).content.decode()
     for name in ("deals", "deal_scoring", "landlord_by", "landlord_rotation", "base", "multiple_cap", "bye_points"):
         assert f'name="{name}"' in page, name

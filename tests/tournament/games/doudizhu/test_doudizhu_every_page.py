@@ -33,7 +33,7 @@ def test_the_organisers_and_referees_pages(client, boss, ref, played):
     t = tournament.pk
     client.force_login(boss)
     for url in (
-        reverse("registration:tournament", args=[t]),
+        reverse("standings:tournament", args=[t]),
         reverse("registration:pairs", args=[t]),
         reverse("registration:checkin", args=[t]),
         reverse("draw:stages", args=[t]),
@@ -271,7 +271,7 @@ def test_the_final_placings_of_a_finished_dou_dizhu_event(client, played):
     url = reverse("exports:placings", args=[tournament.pk])
     waiting = client.get(url)
     assert waiting.status_code == 200 and "比赛尚未结束" in waiting.content.decode()
-    home = reverse("registration:tournament", args=[tournament.pk])
+    home = reverse("standings:tournament", args=[tournament.pk])
     assert url not in client.get(home).content.decode()  # the public home links the placings once finished
     tournament.status = TournamentStatus.FINISHED
     tournament.save(update_fields=["status"])  # as the lifecycle does: the public pages' version moves

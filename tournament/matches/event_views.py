@@ -1,4 +1,8 @@
-"""The event's own page for its organiser: details and rules, status, archive, delete."""
+"""The event's own page for its organiser: details and rules, status, archive, delete.
+
+The event's fields and its life are the registration app's (its forms, ``lifecycle``); the page
+lives here because what it shows hangs on this app's rounds and results (:mod:`tournament.matches.event`):
+the rules lock once a round is drawn, and an event with results is archived, not deleted."""
 
 from __future__ import annotations
 
@@ -82,10 +86,10 @@ def event_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
             user_error_on_form(form, error)
         else:
             messages.success(request, _("Event saved."))
-            return redirect("registration:event", tournament_id=tournament.pk)
+            return redirect("matches:event", tournament_id=tournament.pk)
     return render(
         request,
-        "registration/event_settings.html",
+        "matches/event_settings.html",
         {
             "tournament": tournament,
             "form": form,
@@ -118,7 +122,7 @@ def event_status(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         messages.success(
             request, _("The event is now: %(status)s.") % {"status": TournamentStatus(tournament.status).label}
         )
-    return redirect("registration:event", tournament_id=tournament.pk)
+    return redirect("matches:event", tournament_id=tournament.pk)
 
 
 @organiser_view
@@ -138,7 +142,7 @@ def event_delete(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 return redirect("home")
     return render(
         request,
-        "registration/event_delete.html",
+        "matches/event_delete.html",
         {"tournament": tournament, "form": form, "has_results": has_results},
         status=400 if request.method == "POST" else 200,
     )
