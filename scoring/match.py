@@ -66,6 +66,7 @@ from scoring.levels import ACE, LOWEST, level_label
 from scoring.match_rules import rule_tables
 from scoring.options import CapScope, Game, LatePenalty, RuleOptions
 from scoring.outcome import MatchResult, NextDeal, Reason, Status, last_regular_deal, settle_on_levels
+from scoring.profiles import options_for
 from scoring.seats import PerSide, Side
 from scoring.tractor import TractorState, _TractorRunning
 
@@ -819,7 +820,6 @@ def replay_json(data: object) -> MatchResult | DoudizhuResult:
     ``adjustments`` optional). A Dou Dizhu table (``game: doudizhu``, e.g. the ``doudizhu`` profile) is
     replayed by :func:`scoring.doudizhu.replay_doudizhu_json` into a
     :class:`~scoring.doudizhu.DoudizhuResult` (docs/rules.md §10)."""
-    from scoring.profiles import options_for
 
     if not isinstance(data, Mapping):
         raise bad_input(

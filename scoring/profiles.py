@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from scoring.conduct import table_conduct
 from scoring.errors import ErrorCode, ScoringError
 from scoring.options import (
     SEED_002_UPGRADES,
@@ -197,7 +198,6 @@ def options_for(*, profile: str, overrides: Mapping[str, Any] | None = None) -> 
 def profiles_json() -> dict[str, Any]:
     """What ``python -m scoring profiles`` prints: every profile with its source, its options and its
     table conduct text (:mod:`scoring.conduct`, docs/rules.md §7)."""
-    from scoring.conduct import table_conduct
 
     return {
         "profiles": {

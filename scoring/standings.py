@@ -53,10 +53,12 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from scoring.bracket import KnockoutResult, bracket_state
 from scoring.errors import bad_input
 from scoring.levels import ACE, LOWEST, PASSED_A_VALUE
 from scoring.options import TIE_BREAKERS, ByeResult, RuleOptions, SmallPoints
 from scoring.outcome import MatchResult, Reason
+from scoring.profiles import options_for
 from scoring.seats import PerSide, Side
 from scoring.snapshot import MatchSnapshot
 
@@ -597,7 +599,6 @@ def knockout_placings(
     match, ``withdrawn`` the pairs that withdrew. The bracket's state is
     :func:`scoring.bracket.bracket_state`'s; see :func:`bracket_placings`.
     """
-    from scoring.bracket import KnockoutResult, bracket_state
 
     knockout = [
         KnockoutResult(
@@ -796,7 +797,6 @@ def _refuse_impossible(
 
 def standings_json(data: object) -> Standings:
     """The CLI's ``standings`` command (input shape in the module docstring)."""
-    from scoring.profiles import options_for
 
     if not isinstance(data, Mapping):
         raise bad_input(

@@ -24,6 +24,7 @@ from scoring.doudizhu_standings import PlayerRound, RoundOutcome, rank_players
 from scoring.errors import ScoringError, bad_input
 from scoring.levels import ACE, LOWEST
 from scoring.options import RuleOptions, Stage
+from scoring.profiles import options_for
 from scoring.seats import PerSide, Side
 from scoring.stage_ranking import rank_stage
 from scoring.standings import MatchRecord, knockout_placings, parse_results, rank
@@ -44,7 +45,6 @@ _MATCH_FIELDS = _COMMON | {"matches"}
 
 def teams_json(data: object) -> dict[str, Any]:
     """The ``teams`` command: a team total or team matches, as ``stage_options`` say (module docstring)."""
-    from scoring.profiles import options_for
 
     if not isinstance(data, Mapping):
         raise bad_input(
