@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import IO
 
 from django.contrib import messages
@@ -138,6 +139,53 @@ def _xlsx_response(build: Callable[[IO[bytes]], None], name: str) -> FileRespons
     return FileResponse(scratch, as_attachment=True, filename=_file_name(name), content_type=XLSX)
 
 
+def _sides_draw(round_: Round) -> dict[str, object]:
+    return {"tables": list(round_tables(round=round_))}
+
+
+def _seats_draw(round_: Round) -> dict[str, object]:
+    """Tables of three: seats E/S/W, the byes after."""
+    return {"seating": round_seating(round_=round_)}
+
+
+def _sides_score_tables(round_: Round, first: int | None, last: int | None) -> list[object]:
+    return [table for table in round_tables(round=round_, first_table=first, last_table=last) if not table.is_bye]
+
+
+def _seats_score_tables(round_: Round, first: int | None, last: int | None) -> list[object]:
+    """Tables of three: the players by seat E/S/W."""
+    return [table for table in round_seating(round_=round_).tables if _in_batch(table.number, first, last)]
+
+
+@dataclass(frozen=True, slots=True)
+class PrintedSheets:
+    """The printed draw and score sheets of an event of one entrant kind."""
+
+    draw_template: str
+    draw: Callable[[Round], dict[str, object]]
+    """What the draw's template shows of the round."""
+    score_template: str
+    score_tables: Callable[[Round, int | None, int | None], list[object]]
+    """The tables that get a score sheet, those numbered ``first``..``last`` (either open)."""
+
+
+PRINTED_SHEETS: dict[str, PrintedSheets] = {
+    "pairs": PrintedSheets(
+        draw_template="exports/round_draw.html",
+        draw=_sides_draw,
+        score_template="exports/score_sheets.html",
+        score_tables=_sides_score_tables,
+    ),
+    "players": PrintedSheets(
+        draw_template="exports/round_draw_three_seats.html",
+        draw=_seats_draw,
+        score_template="exports/score_sheets_three_seats.html",
+        score_tables=_seats_score_tables,
+    ),
+}
+"""The printed sheets of each entrant kind (``tournament.games.entrants``), by its key."""
+
+
 @organiser_view
 def round_draw_sheet(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponseBase:
     """The round's draw: a print-ready page, or the .xlsx with ``?format=xlsx``."""
@@ -149,17 +197,11 @@ def round_draw_sheet(request: HttpRequest, tournament: Tournament, round_id: int
         )
         return _xlsx_response(lambda out: round_draw_build(round=round_, target=out, language=language), name)
     codes = table_qr_codes(request=request, round_=round_, scale=2)
-    if tournament.entrants.key == "players":  # tables of three: seats E/S/W, the byes after
-        return render(
-            request,
-            "exports/round_draw_three_seats.html",
-            {"tournament": tournament, "round": round_, "seating": round_seating(round_=round_), "qr_codes": codes},
-        )
-    tables = list(round_tables(round=round_))
+    sheets = PRINTED_SHEETS[tournament.entrants.key]
     return render(
         request,
-        "exports/round_draw.html",
-        {"tournament": tournament, "round": round_, "tables": tables, "qr_codes": codes},
+        sheets.draw_template,
+        {"tournament": tournament, "round": round_, **sheets.draw(round_), "qr_codes": codes},
     )
 
 
@@ -193,21 +235,14 @@ def score_sheets(request: HttpRequest, tournament: Tournament, round_id: int) ->
     grid_rows = mark_safe(  # safe: only numbers and fixed tags
         "".join(f"<tr><td>{number}</td>{blank}</tr>" for number in range(1, score_sheet_rows(options) + 1))
     )
-    if tournament.entrants.key == "players":  # tables of three: the players by seat E/S/W
-        tables: list[object] = [
-            table for table in round_seating(round_=round_).tables if _in_batch(table.number, first, last)
-        ]
-        template = "exports/score_sheets_three_seats.html"
-    else:
-        tables = [table for table in round_tables(round=round_, first_table=first, last_table=last) if not table.is_bye]
-        template = "exports/score_sheets.html"
+    sheets = PRINTED_SHEETS[tournament.entrants.key]
     return render(
         request,
-        template,
+        sheets.score_template,
         {
             "tournament": tournament,
             "round": round_,
-            "tables": tables,
+            "tables": sheets.score_tables(round_, first, last),
             "column_titles": h.titles(columns, _page_language()),
             "grid_rows": grid_rows,
             "time_cap": options.time_cap_minutes or round_.time_cap_minutes,

@@ -163,10 +163,7 @@ def results_columns(game: str) -> tuple[h.Column, ...]:
 
 
 def _results(book: Book, context: _Context) -> None:
-    """The matches of two sides (N/S against E/W); an event of three-seat tables has none, its tables'
-    results are its game's sheet (:data:`DEAL_LOGS`)."""
-    if entrants_of(context.tournament).key != "pairs":
-        return
+    """The matches of two sides (N/S against E/W): an event of pairs' (:data:`RESULTS`)."""
     columns = results_columns(context.tournament.game)
     keep = [index for index, column in enumerate(h.RESULTS) if column in columns]
     sheet = _sheet(book, context, h.sheet_name("results", context.language), columns)
@@ -253,6 +250,14 @@ def _results(book: Book, context: _Context) -> None:
 
 def _sides(pair: SidePair | None) -> tuple[int | None, int | None]:
     return (pair.NS, pair.EW) if pair is not None else (None, None)
+
+
+def _no_results(book: Book, context: _Context) -> None:
+    """Three-seat tables have no sides: their results are the game's own sheet (:data:`DEAL_LOGS`)."""
+
+
+RESULTS: dict[str, Callable[[Book, _Context], None]] = {"pairs": _results, "players": _no_results}
+"""The results sheet of each entrant kind (``tournament.games.entrants``), by its key."""
 
 
 def _deals(book: Book, context: _Context) -> None:
@@ -442,7 +447,7 @@ def workbook_build(
     with Book(time_zone=timezone.get_default_timezone(), yes_no=yes_no) as book:
         _registration(book, context)
         _draws(book, context, rounds)
-        _results(book, context)
+        RESULTS[entrants_of(tournament).key](book, context)
         _deals(book, context)
         flags: list[tuple[str, StageFlag]] = []
         for stage in stages:

@@ -32,6 +32,7 @@ PAIRS = EntrantKind(
         "search": _("Name, employee number or pair number"),
         "none_found": _("No pair found."),
         "none_yet": _("No pairs registered yet."),
+        "score": _("Levels"),
         "advance": _("Advance pairs to the next stage"),
         "advancing": _("Pairs advancing"),
         "no_stage": _("No stage yet: add the first one below (e.g. Swiss preliminaries, then a knockout)."),
@@ -80,6 +81,7 @@ PLAYERS = EntrantKind(
         "search": _("Name, employee number or player number"),
         "none_found": _("No player found."),
         "none_yet": _("No players registered yet."),
+        "score": _("Points"),
         "advance": _("Advance players to the next stage"),
         "advancing": _("Players advancing"),
         "no_stage": _(
