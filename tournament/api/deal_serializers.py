@@ -1,19 +1,22 @@
 """The API's deal bodies of every game: a new deal, a preview, a correction (each with ``outcome()``, the
-deal in the rules core's input shape) and a preview's answer. Each game's kind (``tournament.games``)
-names its four here; the match views take the one of the match's game.
+deal in the rules core's input shape) and a preview's answer. :data:`DEAL_BODIES` holds each game's
+four (``tournament.games``' kinds, by their game); the match views take the one of the match's game.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from scoring.doudizhu_deals import LANDLORD_CARDS, MAX_BID, MAX_BOMBS
+from scoring.options import Game
 from scoring.tractor import Capture, Infraction
 from tournament.api.match_serializers import VERSION_MAX, ReasonField, SidesOutput
 from tournament.api.schema import StrictInput
+from tournament.games import DOUDIZHU, GUANDAN, TRACTOR
 from tournament.matches.selectors import guandan_outcome
 
 SEAT_CHOICES = ["N", "E", "S", "W"]
@@ -287,3 +290,33 @@ class DoudizhuPreviewOutput(serializers.Serializer[object]):
     record = DoudizhuDealRecordOutput()
     result = serializers.JSONField(help_text="The table after this deal, in ``scoring replay``'s shape.")
     tribute = serializers.JSONField(allow_null=True, help_text="Always null: Dou Dizhu has no tribute.")
+
+
+@dataclass(frozen=True, slots=True)
+class DealBodies:
+    """One game's API bodies: a new deal, a preview, a correction (each with ``outcome()``), a preview's answer."""
+
+    deal: type[serializers.Serializer[Any]]
+    preview: type[serializers.Serializer[Any]]
+    correction: type[serializers.Serializer[Any]]
+    preview_output: type[serializers.Serializer[Any]]
+
+
+DEAL_BODIES: dict[Game, DealBodies] = {
+    GUANDAN.game: DealBodies(
+        deal=GuandanDealInput, preview=PreviewInput, correction=CorrectionInput, preview_output=PreviewOutput
+    ),
+    TRACTOR.game: DealBodies(
+        deal=TractorDealInput,
+        preview=TractorPreviewInput,
+        correction=TractorCorrectionInput,
+        preview_output=TractorPreviewOutput,
+    ),
+    DOUDIZHU.game: DealBodies(
+        deal=DoudizhuDealInput,
+        preview=DoudizhuPreviewInput,
+        correction=DoudizhuCorrectionInput,
+        preview_output=DoudizhuPreviewOutput,
+    ),
+}
+"""The API's deal bodies of each game (``tournament.games``), by its game."""

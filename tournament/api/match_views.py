@@ -33,6 +33,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournament import games
+from tournament.api.deal_serializers import DEAL_BODIES
 from tournament.api.match_serializers import (
     VERSION_MAX,
     AdjustmentInput,
@@ -92,17 +93,18 @@ GAME_BODY = (
 
 def _either(name: str, body: str) -> PolymorphicProxySerializer:
     """A body in the shape of the match's game (docs/rules.md §9): one of the games' serializers
-    (``tournament.games``, ``body`` is ``"api_deal"``, ``"api_preview"`` or ``"api_correction"``)."""
+    (:data:`~tournament.api.deal_serializers.DEAL_BODIES`, ``body`` is ``"deal"``, ``"preview"``,
+    ``"correction"`` or ``"preview_output"``)."""
     return PolymorphicProxySerializer(
         component_name=name,
-        serializers=[getattr(entry, body) for entry in games.GAMES.values()],
+        serializers=[getattr(DEAL_BODIES[game], body) for game in games.GAMES],
         resource_type_field_name=None,
     )
 
 
 def _deal_body(match: Match, request: Request, body: str) -> tuple[Any, dict[str, Any]]:
     """The validated body and the deal as the rules core reads it, by the match's game's serializer."""
-    serializer = getattr(match_game(match), body)(data=request.data)
+    serializer = getattr(DEAL_BODIES[match_game(match).game], body)(data=request.data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data, serializer.outcome()
 
@@ -195,7 +197,7 @@ class DealListView(MatchView):
             "(else 409 with the current state); a retry with the same idempotency key returns the first answer."
             + GAME_BODY
         ),
-        request=_either("DealBody", "api_deal"),
+        request=_either("DealBody", "deal"),
         responses={201: DealEntryOutput, **ERRORS},
     )
     def post(self, request: Request, match_id: int) -> Response:
@@ -204,7 +206,7 @@ class DealListView(MatchView):
         refusal: Exception | None = None
         with transaction.atomic():
             match = access.match_for_user(user=request.user, match_id=match_id, lock=True)
-            values, outcome = _deal_body(match, request, "api_deal")
+            values, outcome = _deal_body(match, request, "deal")
             key = values.get("idempotency_key") or request.headers.get("Idempotency-Key") or None
             try:
                 entry = services.deal_record(
@@ -229,12 +231,12 @@ class DealPreviewView(MatchView):
         summary="What a deal would do (nothing is written)",
         description="The rules core's record of the deal, the match after it and the tribute before the next deal "
         "(docs/rules.md §6)." + GAME_BODY,
-        request=_either("PreviewBody", "api_preview"),
-        responses={200: _either("PreviewAnswer", "api_preview_output"), **ERRORS},
+        request=_either("PreviewBody", "preview"),
+        responses={200: _either("PreviewAnswer", "preview_output"), **ERRORS},
     )
     def post(self, request: Request, match_id: int) -> Response:
         match = self.match(request, match_id)
-        _values, outcome = _deal_body(match, request, "api_preview")
+        _values, outcome = _deal_body(match, request, "preview")
         preview = selectors.deal_preview(match=match, outcome=outcome)
         if preview.error:
             raise UserError("refused", preview.error)
@@ -248,12 +250,12 @@ class DealDetailView(MatchView):
     @extend_schema(
         summary="Correct a deal (with a reason); the match is replayed",
         description=GAME_BODY.strip(),
-        request=_either("CorrectionBody", "api_correction"),
+        request=_either("CorrectionBody", "correction"),
         responses={200: MatchDetailOutput, **ERRORS},
     )
     def put(self, request: Request, match_id: int, number: int) -> Response:
         match = self.match(request, match_id)
-        values, outcome = _deal_body(match, request, "api_correction")
+        values, outcome = _deal_body(match, request, "correction")
         services.deal_correct(
             match_id=match.pk,
             number=number,

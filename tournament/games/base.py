@@ -2,7 +2,7 @@
 plug in through one registry; kinds are objects, not flags).
 
 A :class:`GameKind` is what one game's Django side is made of at the core layer: its deal (parsed and
-put in words), its sheet columns and the names of its forms and bodies, and the
+put in words), its sheet columns and templates, and the
 :class:`EntrantKind` it is played by. An entrant kind says who sits at a table: a pair at a four-seat
 table (``entrants.PAIRS``) or a player at a three-seat table (``entrants.PLAYERS``); a team of pairs
 would be one more. The layers above keep one table each keyed by ``EntrantKind.key`` (the fold, the
@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from django.utils.functional import Promise
-from django.utils.module_loading import import_string
 
 from scoring.options import Game, RuleOptions
 from tournament.columns import Column
@@ -59,8 +58,9 @@ class EntrantKind:
 
 @dataclass(frozen=True, slots=True)
 class GameKind:
-    """What one game's Django side is made of. Dotted paths are imported on first use: the forms and
-    bodies they name import the match selectors, which ask this registry."""
+    """What one game's Django side is made of at the core layer. The layers above keep their own part
+    in a table keyed by the game (the deal forms: ``matches.deal_forms.DEAL_FORMS``; the API's bodies:
+    ``api.deal_serializers.DEAL_BODIES``; the workbook's deal log: ``exports.workbook.DEAL_LOGS``)."""
 
     game: Game
     label: Promise
@@ -68,19 +68,8 @@ class GameKind:
     """Who plays the game's matches, and at what table."""
     parse_deal: Callable[..., Any]
     """The rules core's reader of one deal as entered (``options=``, ``data=``, ``number=``)."""
-    deal_fields_path: str
-    """The deal's fields alone: the entry previewed from the query string (no JavaScript needed)."""
-    deal_form_path: str
-    """The deal's fields with the match version and an idempotency key: a new deal."""
-    correction_form_path: str
-    """The deal's fields with the match version and a reason: a correction."""
     bound_by: str
     """The field whose presence in a request means a deal was entered (else the form starts empty)."""
-    api_deal_path: str
-    api_preview_path: str
-    api_correction_path: str
-    api_preview_output_path: str
-    """The API's bodies: a new deal, a preview, a correction (each with ``outcome()``), a preview's answer."""
     initial: Callable[[dict[str, Any]], dict[str, Any]]
     """A stored outcome (``Deal.outcome``) as the entry form's initial values (a correction starts there)."""
     outcome_text: Callable[[Any], str]
@@ -123,39 +112,6 @@ class GameKind:
     def key(self) -> str:
         """The game's stored value (``Tournament.game``), the key of a layer's table of games."""
         return self.game.value
-
-    @property
-    def deal_fields(self) -> type[Any]:
-        return _load_class(self.deal_fields_path)
-
-    @property
-    def deal_form(self) -> type[Any]:
-        return _load_class(self.deal_form_path)
-
-    @property
-    def correction_form(self) -> type[Any]:
-        return _load_class(self.correction_form_path)
-
-    @property
-    def api_deal(self) -> type[Any]:
-        return _load_class(self.api_deal_path)
-
-    @property
-    def api_preview(self) -> type[Any]:
-        return _load_class(self.api_preview_path)
-
-    @property
-    def api_correction(self) -> type[Any]:
-        return _load_class(self.api_correction_path)
-
-    @property
-    def api_preview_output(self) -> type[Any]:
-        return _load_class(self.api_preview_output_path)
-
-
-def _load_class(path: str) -> type[Any]:
-    loaded: type[Any] = import_string(path)
-    return loaded
 
 
 GAMES: dict[Game, GameKind] = {}

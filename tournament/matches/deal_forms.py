@@ -6,22 +6,25 @@ bottom and the faults. Dou Dizhu (docs/rules.md §10): stake scoring (the defaul
 seat, the bid (1–3), the bombs played (a stepper, 0–14), spring, and who won; ``cards_left`` scoring the
 landlord's seat and each seat's cards left. The form carries both sets of fields; the page shows the
 ones of the table's ``deal_scoring`` (from the summary's ``next_deal``) and the rules core refuses the
-other. Each game's kind (``tournament.games``) names its three forms here.
+other. :data:`DEAL_FORMS` holds each game's three (``tournament.games``' kinds, by their game).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.doudizhu_deals import FARMER_CARDS, LANDLORD_CARDS, MAX_BID, MAX_BOMBS
+from scoring.options import Game
 from scoring.tractor import Infraction
 from tournament import labels
 from tournament.audit import REASON_MAX
 from tournament.bounds import column_max
 from tournament.form_fields import choice_field
+from tournament.games import DOUDIZHU, GUANDAN, TRACTOR
 from tournament.labels import CAPTURE_LABELS, INFRACTION_LABELS
 from tournament.matches.forms import ReasonForm, VersionForm
 from tournament.matches.models import Match
@@ -260,3 +263,23 @@ class DoudizhuDealForm(DoudizhuDealFields):
 class DoudizhuCorrectionForm(DoudizhuDealFields):
     version = forms.IntegerField(min_value=0, max_value=column_max(Match, "version"), widget=forms.HiddenInput)
     reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX)
+
+
+@dataclass(frozen=True, slots=True)
+class DealForms:
+    """One game's deal forms."""
+
+    fields: type[DealEntryFields]
+    """The deal's fields alone: the entry previewed from the query string (no JavaScript needed)."""
+    deal: type[DealEntryFields]
+    """The deal's fields with the match version and an idempotency key: a new deal."""
+    correction: type[DealEntryFields]
+    """The deal's fields with the match version and a reason: a correction."""
+
+
+DEAL_FORMS: dict[Game, DealForms] = {
+    GUANDAN.game: DealForms(fields=GuandanDealFields, deal=DealForm, correction=CorrectionForm),
+    TRACTOR.game: DealForms(fields=TractorDealFields, deal=TractorDealForm, correction=TractorCorrectionForm),
+    DOUDIZHU.game: DealForms(fields=DoudizhuDealFields, deal=DoudizhuDealForm, correction=DoudizhuCorrectionForm),
+}
+"""The deal forms of each game (``tournament.games``), by its game."""

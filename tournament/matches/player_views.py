@@ -30,6 +30,7 @@ from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.htmx import HtmxHttpRequest
 from tournament.matches import clock, deal_queue, fold, player_entry, selectors, table_codes, views
 from tournament.matches.claim_views import web_app_manifest
+from tournament.matches.deal_forms import DEAL_FORMS
 from tournament.matches.fold import match_game
 from tournament.matches.models import DealClaim, Match, MatchStatus
 from tournament.matches.player_entry import SeatPlayer
@@ -235,7 +236,7 @@ def table_leave(request: HttpRequest, token: str) -> HttpResponse:
 
 def _entered_outcome(request: HttpRequest, link: TableLink) -> tuple[Any, dict[str, Any] | None]:
     game = match_game(link.match)
-    form = game.deal_form(request.POST)
+    form = DEAL_FORMS[game.game].deal(request.POST)
     return form, (form.outcome() if form.is_valid() else None)
 
 

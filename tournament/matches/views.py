@@ -44,7 +44,7 @@ from tournament.matches import (
     snapshot_reads,
     table_codes,
 )
-from tournament.matches.deal_forms import DealEntryFields
+from tournament.matches.deal_forms import DEAL_FORMS, DealEntryFields
 from tournament.matches.fold import match_game
 from tournament.matches.forms import (
     ADJUSTMENT_FORMS,
@@ -74,7 +74,7 @@ def deal_entry_form(game: GameKind, data: Any, *, next_deal: dict[str, Any] | No
     """The game's deal form, bound when the referee entered a deal to preview (``?order=NE``, or the
     Tractor fields): :attr:`GameKind.bound_by` is in the query."""
     bound = data is not None and game.bound_by in data
-    form: DealEntryFields = game.deal_fields(data if bound else None, next_deal=next_deal)
+    form: DealEntryFields = DEAL_FORMS[game.game].fields(data if bound else None, next_deal=next_deal)
     return form
 
 
@@ -215,7 +215,7 @@ def match_detail(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 def deal_create(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match = match_for_request(request, match_id)
     game = match_game(match)
-    form = game.deal_form(request.POST, next_deal=selectors.match_summary(match=match).next_deal)
+    form = DEAL_FORMS[game.game].deal(request.POST, next_deal=selectors.match_summary(match=match).next_deal)
     if not form.is_valid():
         if deal_queue.queued(request):
             return deal_queue.refused(UserError("invalid_deal", str(game.invalid_entry)))
@@ -279,7 +279,7 @@ def deal_edit(request: HtmxHttpRequest, match_id: int, number: int) -> HttpRespo
     )
     data = request.POST if request.method == "POST" else request.GET
     bound = game.bound_by in data
-    form = game.correction_form(
+    form = DEAL_FORMS[game.game].correction(
         data if bound else None,
         next_deal=rotation,
         initial={**game.initial(deal.outcome or {}), "version": match.version},
@@ -636,9 +636,7 @@ def round_no_shows(request: HttpRequest, tournament_id: int, round_id: int) -> H
     if request.method == "POST":
         match_id = request.POST.get("match", "")
         try:
-            no_shows.no_show_forfeit(
-                round_=round_, match_id=int_or_none(match_id, low=1) or 0, user=request.user
-            )
+            no_shows.no_show_forfeit(round_=round_, match_id=int_or_none(match_id, low=1) or 0, user=request.user)
         except USER_ERRORS as error:
             messages.error(request, user_error_of(error).message)
         else:

@@ -14,11 +14,12 @@ from scoring.options import Game, RuleOptions
 from scoring.profiles import PROFILES
 from tests.factories import table_match
 from tournament import games
+from tournament.api.deal_serializers import DEAL_BODIES
 from tournament.exports.workbook import DEAL_LOGS
 from tournament.games import DOUDIZHU, GAMES, GUANDAN, PAIRS, PLAYERS, TRACTOR, UnknownGame, game_kind, game_of
 from tournament.games.guandan import SCORE_SHEET_LEVELS, SCORE_SHEET_POINTS
 from tournament.games.tractor import SCORE_SHEET_TRACTOR
-from tournament.matches.deal_forms import DealEntryFields
+from tournament.matches.deal_forms import DEAL_FORMS, DealEntryFields
 from tournament.matches.fold import match_game
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -34,15 +35,16 @@ def test_one_entry_per_game_the_site_runs_keyed_by_the_rules_game():
 
 @pytest.mark.parametrize("entry", list(GAMES.values()), ids=lambda entry: entry.game.value)
 def test_every_entry_names_things_that_exist(entry):
-    for form in (entry.deal_fields, entry.deal_form, entry.correction_form):
+    deal_forms, bodies = DEAL_FORMS[entry.game], DEAL_BODIES[entry.game]  # the layers' tables have the game
+    for form in (deal_forms.fields, deal_forms.deal, deal_forms.correction):
         assert issubclass(form, DealEntryFields)
         assert entry.bound_by in form.base_fields
-    assert {"version", "idempotency_key"} <= set(entry.deal_form.base_fields)
-    assert {"version", "reason"} <= set(entry.correction_form.base_fields)
-    for body in (entry.api_deal, entry.api_preview, entry.api_correction):
+    assert {"version", "idempotency_key"} <= set(deal_forms.deal.base_fields)
+    assert {"version", "reason"} <= set(deal_forms.correction.base_fields)
+    for body in (bodies.deal, bodies.preview, bodies.correction):
         assert callable(body.outcome)
-    assert "expected_version" in entry.api_deal().fields and "reason" in entry.api_correction().fields
-    assert "record" in entry.api_preview_output().fields
+    assert "expected_version" in bodies.deal().fields and "reason" in bodies.correction().fields
+    assert "record" in bodies.preview_output().fields
     get_template(entry.entry_template)
     get_template(entry.preview_template)
     assert callable(DEAL_LOGS[entry.game])  # the workbook's deal log of the game
