@@ -84,7 +84,7 @@ def test_the_event_days_survive_a_save(page, live_server, language):
     boss = boss_of(tournament)
     signed_in_as(page, boss, live_server, language)
     seen = Checked(page, language, "traps-dates")
-    url = reverse("registration:event", args=[tournament.pk])
+    url = reverse("matches:event", args=[tournament.pk])
     seen.visit(url, "event")
     days = page.locator("input[name=starts_on]"), page.locator("input[name=ends_on]")
     assert [day.input_value() for day in days] == ["2026-12-03", "2026-12-04"]  # the picker shows them

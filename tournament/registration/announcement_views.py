@@ -98,7 +98,7 @@ class AnnouncementFeed(_AnnouncementFeedBase):
         return _("%(event)s · Announcements") % {"event": obj.name}
 
     def link(self, obj: Tournament) -> str:
-        return reverse("registration:tournament", args=[obj.pk])
+        return reverse("standings:tournament", args=[obj.pk])
 
     def subtitle(self, obj: Tournament) -> str:
         return _("Notices from the organisers of %(event)s") % {"event": obj.name}
@@ -113,7 +113,7 @@ class AnnouncementFeed(_AnnouncementFeedBase):
         return item.text
 
     def item_link(self, item: Announcement) -> str:
-        return f"{reverse('registration:tournament', args=[item.tournament_id])}#announcement-{item.pk}"
+        return f"{reverse('standings:tournament', args=[item.tournament_id])}#announcement-{item.pk}"
 
     def item_guid(self, item: Announcement) -> str:
         return f"announcement-{item.tournament_id}-{item.pk}"

@@ -1,6 +1,6 @@
 """An event's home page: what everyone sees (its announcements, the public overview: current round,
-time left, links),
-and for its organisers the way into the day (each round not finished, with its draw, clock and board).
+time left, links), and for its organisers the way into the day (each round not finished, with its
+draw, clock and board).
 
 It lives with the public pages it embeds (this app reads the event, its rounds and their results);
 the event's own settings page is the matches app's (:mod:`tournament.matches.event_views`)."""

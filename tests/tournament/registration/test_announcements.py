@@ -120,7 +120,7 @@ def test_the_pages_show_the_notices():
     announcement_post(tournament=tournament, text="请各组在周五前上报结果")
     client = english_client()
     for url in (
-        reverse("registration:tournament", args=[tournament.pk]),
+        reverse("standings:tournament", args=[tournament.pk]),
         reverse("standings:screen", args=[tournament.pk]),
         reverse("matches:table", args=[table_token(round_=match.round, table_id=match.table_id)]),
     ):
