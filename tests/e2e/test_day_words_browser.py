@@ -49,7 +49,7 @@ def test_a_finished_event_closes_registration_and_an_archived_one_offers_no_chan
     seen = Checked(page, language, "words-closed")
     seen.visit(reverse("registration:pairs", args=[tid]), "pairs-finished")
     assert page.locator("main form input[name=first_name]").count() == 0  # no pair added to a finished event
-    seen.visit(reverse("registration:event", args=[tid]), "event-finished")
+    seen.visit(reverse("matches:event", args=[tid]), "event-finished")
     page.get_by_role("button", name=seen.zh("归档", "Archive"), exact=True).click()
     page.wait_for_load_state()
     day.tournament.refresh_from_db()
@@ -63,7 +63,7 @@ def test_a_finished_event_closes_registration_and_an_archived_one_offers_no_chan
         seen.visit(url, f"archived-{name}")
         assert page.locator(".read-only-note").is_visible(), name  # says why nothing is offered
         assert page.evaluate(VISIBLE_WRITES) == [], name
-    seen.visit(reverse("registration:event", args=[tid]), "archived-event")
+    seen.visit(reverse("matches:event", args=[tid]), "archived-event")
     assert page.evaluate(VISIBLE_WRITES) == [seen.zh("取消归档", "Unarchive")]
 
 
@@ -119,7 +119,7 @@ def test_what_pairs_referees_and_organisers_are_told(page, live_server, language
     tid = day.tournament.pk
     signed_in_as(page, day.boss, live_server, language)
     seen = Checked(page, language, "words-told")
-    seen.visit(reverse("registration:tournament", args=[tid]), "event")
+    seen.visit(reverse("standings:tournament", args=[tid]), "event")
     assert page.locator(f"main a[href$='/t/{tid}/placings/']").count() >= 1  # the final placings, linked
     last_swiss = day.swiss.rounds.order_by("number").last()
     seen.visit(reverse("matches:round_no_shows", args=[tid, last_swiss.pk]), "no-shows-finished")
