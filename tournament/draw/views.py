@@ -16,6 +16,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -55,10 +56,12 @@ from tournament.matches.referees import referee_accounts_list
 from tournament.matches.stage_options import draw_options_have
 from tournament.matches.table_links import table_qr_codes
 from tournament.matches.table_selectors import round_seating
-from tournament.registration.models import PairStatus, Tournament
+from tournament.parsing import int_or_none
+from tournament.registration.models import PairStatus, Team, Tournament
 from tournament.registration.roles import organiser_view
 from tournament.rules import stage_profile_name
 from tournament.standings.selectors import stage_ranking_get
+from tournament.standings.teams import stage_team_total_get
 
 
 def _stage(tournament: Tournament, stage_id: int) -> Stage:
@@ -135,9 +138,27 @@ def _stage_page(
             "flag": flag,
             "round_flags": [item for item in flags if item.is_round],
             "flag_form": flag_form or AdvancementFlagForm(),
+            "team_total": stage_team_total_get(stage=stage),
+            "has_teams": Team.objects.filter(tournament=tournament).exists(),
         },
         status=status,
     )
+
+
+@require_POST
+@organiser_view
+def stage_teams(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """Rank teams beside the stage, or stop (docs/rules.md §11): a refusal is shown, nothing changes."""
+    stage = _stage(tournament, stage_id)
+    on = request.POST.get("team_total") == "1"
+    count = int_or_none(request.POST.get("team_count", "")) if on else None
+    try:
+        draw_stages.stage_teams_set(stage=stage, team_total=on, team_count=count, user=request.user)
+    except UserError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Team ranking saved."))
+    return redirect(reverse("draw:stage", args=[tournament.pk, stage.pk]) + "#teams")
 
 
 @organiser_view

@@ -103,6 +103,7 @@ def _stage_info(stage: Stage) -> StageInfo:
         rules=stage_rules_lines(stage),
         advancement_changed=any(not flag.is_round for flag in flags),
         rounds_changed=tuple(flag.round_number for flag in flags if flag.is_round and flag.round_number),
+        team_total=stage.settings.team_total,
     )
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
+from tournament.matches.models import Stage
 from tournament.standings.cache import (
     UNREAD,
     coalesced_get,
@@ -45,6 +46,7 @@ from tournament.standings.public_types import (
     StandingLine,
     TournamentOverview,
 )
+from tournament.standings.teams import StageTeamTotal, stage_team_total_get
 
 # -- cached ----------------------------------------------------------------------------------------------
 
@@ -147,6 +149,42 @@ def standings_served_get(
         return served
     token, table = standings_build_get(tournament_id=tournament_id, stage_id=stage_id, version=version, marker=marker)
     return token, lambda: table
+
+
+def team_standings_key(stage_id: int) -> str:
+    """The coalesced build's key of a stage's team total (docs/rules.md §11)."""
+    return f"teams:{stage_id}"
+
+
+def _team_total_get(*, tournament_id: int, stage_id: int) -> StageTeamTotal | None:
+    stage = Stage.objects.select_related("tournament").filter(pk=stage_id, tournament_id=tournament_id).first()
+    return None if stage is None else stage_team_total_get(stage=stage)
+
+
+def team_standings_served_get(
+    *, tournament_id: int, stage_id: int, version: int, marker: Any = UNREAD
+) -> tuple[int, Callable[[], StageTeamTotal | None]]:
+    """A stage's team total as last completely built, coalesced as a stage's standings are
+    (:func:`standings_served_get`): rebuilt at most every few seconds, once something counted (or a
+    team) changed, by one request at a time."""
+
+    def build() -> StageTeamTotal | None:
+        return _team_total_get(tournament_id=tournament_id, stage_id=stage_id)
+
+    key = team_standings_key(stage_id)
+    served = coalesced_served(tournament_id=tournament_id, key=key, build=build, version=version, marker=marker)
+    if served is not None:
+        return served
+    token, total = coalesced_get(tournament_id=tournament_id, key=key, build=build, version=version, marker=marker)
+    return token, lambda: total
+
+
+def team_standings_cached(*, tournament_id: int, stage_id: int) -> StageTeamTotal | None:
+    """A stage's team total as last completely built (the big screen's slides)."""
+    key = team_standings_key(stage_id)
+    return coalesced_get(
+        tournament_id=tournament_id, key=key, build=lambda: _team_total_get(tournament_id=tournament_id, stage_id=stage_id)
+    )[1]
 
 
 def standings_cached(*, tournament_id: int, stage_id: int) -> StageTable | None:

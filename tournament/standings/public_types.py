@@ -59,6 +59,8 @@ class StageInfo:
     rounds_changed: tuple[int, ...] = ()
     """Rounds of this stage drawn from standings a correction of an earlier round changed, the
     organiser not having decided yet (``tournament.draw.round_flags``)."""
+    team_total: bool = False
+    """The stage ranks teams beside its entrants (docs/rules.md §11): it has a team standings page."""
 
     @property
     def is_knockout(self) -> bool:
@@ -137,6 +139,11 @@ class TournamentOverview:
     def ranked_stages(self) -> tuple[StageInfo, ...]:
         """Stages with a standings table (Swiss, round robin)."""
         return tuple(stage for stage in self.stages if not stage.is_knockout)
+
+    @property
+    def team_stages(self) -> tuple[StageInfo, ...]:
+        """Stages that rank teams (a team total, docs/rules.md §11)."""
+        return tuple(stage for stage in self.stages if stage.team_total)
 
     @property
     def knockout_stages(self) -> tuple[StageInfo, ...]:

@@ -23,7 +23,7 @@ from django.db.models.signals import post_delete, post_init, post_save
 
 from tournament.matches.models import Match, Round, Stage, StageFormat, Table
 from tournament.matches.signals import match_dependents_read
-from tournament.registration.models import Pair, Player, Tournament, TournamentStatus
+from tournament.registration.models import Pair, Player, Team, TeamMember, Tournament, TournamentStatus
 from tournament.signals import public_pages_changed
 from tournament.standings.cache import match_result_bump, public_version_bump
 from tournament.standings.counted import COUNTED
@@ -118,6 +118,16 @@ def _owned_changed(sender: Any, instance: Any, raw: bool = False, **kwargs: Any)
         _bump(instance.tournament_id)
 
 
+def _team_member_changed(sender: Any, instance: TeamMember, raw: bool = False, **kwargs: Any) -> None:
+    """A team's members moved: its team total changes (docs/rules.md §11)."""
+    if not raw:
+        team = instance.team if TeamMember.team.is_cached(instance) else None
+        tournament_id = team.tournament_id if team is not None else None
+        if tournament_id is None:
+            tournament_id = Team.objects.filter(pk=instance.team_id).values_list("tournament_id", flat=True).first()
+        _bump(tournament_id, seating=False)
+
+
 def _tournament_changed(sender: Any, instance: Tournament, raw: bool = False, **kwargs: Any) -> None:
     if not raw:
         _bump(instance.pk)
@@ -153,8 +163,11 @@ def connect() -> None:
     post_save.connect(_match_saved, sender=Match, dispatch_uid=f"{uid}-match")
     post_save.connect(_round_changed, sender=Round, dispatch_uid=f"{uid}-round")
     post_delete.connect(_round_changed, sender=Round, dispatch_uid=f"{uid}-round-delete")
-    for model in (Stage, Table, Pair, Player):
+    for model in (Stage, Table, Pair, Player, Team):
         post_save.connect(_owned_changed, sender=model, dispatch_uid=f"{uid}-{model.__name__}")
+    post_delete.connect(_owned_changed, sender=Team, dispatch_uid=f"{uid}-team-delete")
+    post_save.connect(_team_member_changed, sender=TeamMember, dispatch_uid=f"{uid}-team-member")
+    post_delete.connect(_team_member_changed, sender=TeamMember, dispatch_uid=f"{uid}-team-member-delete")
     post_delete.connect(_owned_changed, sender=Stage, dispatch_uid=f"{uid}-stage-delete")
     post_save.connect(_tournament_changed, sender=Tournament, dispatch_uid=f"{uid}-tournament")
     post_delete.connect(_tournament_changed, sender=Tournament, dispatch_uid=f"{uid}-tournament-delete")

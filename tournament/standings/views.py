@@ -65,6 +65,9 @@ from tournament.standings.public_cache import (
     standings_cached,
     standings_key,
     standings_served_get,
+    team_standings_cached,
+    team_standings_key,
+    team_standings_served_get,
 )
 from tournament.standings.public_types import PublicHttpRequest, TournamentOverview
 from tournament.standings.response_reads import response_cacheable
@@ -351,6 +354,46 @@ def _sides_standings(
 
 
 @require_safe
+def team_standings(request: PublicHttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
+    """A stage's team standings (集体比赛, docs/rules.md §11): each team's total, its counted members, the
+    tie-breaks; live like the standings (the same builds' rhythm), on a phone and on the big screen
+    (``?screen=1``: large type, no navigation)."""
+    markers: dict[str, Any] = {team_standings_key(stage_id): UNREAD} if stage_id is not None else {}
+    overview = _overview(request, tournament_id, live=False, markers=markers)
+    frame = f"s{request.seating_version}"
+    if stage_id is None:
+        stages = overview.team_stages
+        if not stages:
+            raise Http404
+        current = overview.current_round
+        preferred = [stage for stage in stages if current and stage.id == current.stage_id]
+        return redirect("standings:stage_team_standings", tournament_id, (preferred or stages)[-1].id)
+    stage = overview.stage(stage_id)
+    if stage is None or not stage.team_total:
+        raise Http404
+    build, total_get = team_standings_served_get(
+        tournament_id=tournament_id,
+        stage_id=stage_id,
+        version=request.standings_version,
+        marker=markers[team_standings_key(stage_id)],
+    )
+    big = request.GET.get("screen") == "1"
+    return _live_page(
+        request,
+        overview=overview,
+        key=f"teams:{stage_id}:{int(big)}",
+        fragment="public/_team_standings.html",
+        context=lambda: {"total": total_get(), "stage": stage, "big": big},
+        title=_("Team standings"),
+        params={"screen": 1} if big else None,
+        poll_seconds=SCREEN_POLL_SECONDS if big else POLL_SECONDS,
+        section="teams",
+        template="public/screen.html" if big else "public/page.html",
+        version=f"{frame}.b{build}",
+    )
+
+
+@require_safe
 def bracket(request: PublicHttpRequest, tournament_id: int, stage_id: int | None = None) -> HttpResponse:
     """A knockout stage's bracket: the whole tree, byes, winners, live levels, third place."""
     overview = _overview(request, tournament_id, live=False)
@@ -565,6 +608,7 @@ def _sides_screen_slides(*, overview: TournamentOverview, rows: int) -> list[dic
         pages = _chunks(table.lines, rows, SCREEN_MAX_SLIDES)
         for number, chunk in enumerate(pages, 1):
             slides.append({"kind": "standings", "table": table, "lines": chunk, "part": number, "parts": len(pages)})
+        slides += _team_slides(overview=overview, stage_id=stage.id, rows=rows)
     for stage in overview.knockout_stages:
         if overview.rounds_of(stage.id):
             slides.append(
@@ -573,9 +617,29 @@ def _sides_screen_slides(*, overview: TournamentOverview, rows: int) -> list[dic
     return slides
 
 
+def _team_slides(*, overview: TournamentOverview, stage_id: int, rows: int) -> list[dict[str, Any]]:
+    """The team standings of a stage that ranks teams (docs/rules.md §11), a slide each page of them."""
+    stage = overview.stage(stage_id)
+    if stage is None or not stage.team_total:
+        return []
+    total = team_standings_cached(tournament_id=overview.id, stage_id=stage_id)
+    if total is None or not total.lines:
+        return []
+    pages = _chunks(total.lines, rows, SCREEN_MAX_SLIDES)
+    return [
+        {"kind": "teams", "total": total, "lines": chunk, "part": number, "parts": len(pages)}
+        for number, chunk in enumerate(pages, 1)
+    ]
+
+
 def _seats_screen_slides(*, overview: TournamentOverview, rows: int) -> list[dict[str, Any]]:
-    """Tables of three and the players' points (Dou Dizhu)."""
-    return doudizhu_public.screen_slides(overview=overview, rows=rows, max_slides=SCREEN_MAX_SLIDES)
+    """Tables of three and the players' points (Dou Dizhu), and the team standings where a stage ranks
+    teams."""
+    slides = doudizhu_public.screen_slides(overview=overview, rows=rows, max_slides=SCREEN_MAX_SLIDES)
+    for stage in overview.team_stages:
+        if overview.rounds_of(stage.id):
+            slides += _team_slides(overview=overview, stage_id=stage.id, rows=rows)
+    return slides
 
 
 def overview_html(*, tournament_id: int) -> str:

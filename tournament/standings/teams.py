@@ -1,0 +1,190 @@
+"""A stage's team total (集体比赛, docs/rules.md §11): one answer, asked by every reader.
+
+:func:`stage_team_total_get` is the one selector: the public team standings, the organiser's stage
+page, the API and the workbook all ask it. Nothing is ranked here: the rules core's
+:func:`scoring.teams.team_total_rank` ranks the teams from the stage's **one** ranking
+(:func:`tournament.standings.selectors.stage_ranking_get`), read as each entrant kind reads it
+(:data:`TEAM_MEMBERS`: a pair's match points and small points, or a Dou Dizhu player's points and
+deals won). The teams are the event's teams of at least two members; a team still being made (fewer)
+is not ranked and is named in ``unranked``. Lots are the stage's recorded ones (without a seed a full
+tie shares its rank, as for pairs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from scoring.teams import MemberStanding, Team, TeamTotal, members_of_players, members_of_standings, team_total_rank
+from tournament.matches.models import Stage
+from tournament.registration.models import Pair, PairStatus, TeamMember
+from tournament.registration.models import Team as TeamRow
+from tournament.registration.teams import TEAM_MIN_MEMBERS
+from tournament.rules import rules_for_stage
+from tournament.standings.selectors import StageStandings, stage_lots_seed, stage_ranking_get
+
+
+def _pair_members(standings: StageStandings) -> tuple[MemberStanding, ...]:
+    return members_of_standings(standings.standings, options=rules_for_stage(standings.stage))
+
+
+def _player_members(standings: StageStandings) -> tuple[MemberStanding, ...]:
+    if standings.players is None:  # a points stage always has its players' ranking
+        return ()
+    return members_of_players(standings.players.players)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamReading:
+    """How the team total reads one entrant kind's rows of the stage's ranking."""
+
+    members: Callable[[StageStandings], tuple[MemberStanding, ...]]
+    players: bool
+    """What is summed is named points and deals won (Dou Dizhu), not match points and small points."""
+
+
+TEAM_MEMBERS: dict[str, TeamReading] = {
+    "pairs": TeamReading(members=_pair_members, players=False),
+    "players": TeamReading(members=_player_members, players=True),
+}
+"""How the team total reads each entrant kind's rows of the stage's ranking, by its key."""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamMemberLine:
+    """One member of a team as its line shows it."""
+
+    pair_id: int
+    number: int
+    name: str
+    place: int | None
+    """The member's place in the stage (None: not in the stage)."""
+    points: int | None
+    small_points: int | None
+    counted: bool
+    substitute: bool
+    withdrawn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TeamLine:
+    """A team's line in the team total (picklable: the public pages cache it)."""
+
+    rank: int
+    shared: bool
+    team_id: int
+    number: int
+    name: str
+    points: int
+    small_points: int
+    best_place: int | None
+    lots: int | None
+    short: bool
+    counted: int
+    members: tuple[TeamMemberLine, ...]
+    provisional: bool = False
+    """A counted member's result awaits sign-off (待确认)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StageTeamTotal:
+    """A stage's team total: the lines in ranking order, how they were made, and the rules core's
+    answer itself (``total``: its JSON is the API's and the command line's)."""
+
+    stage_id: int
+    stage_name: str
+    team_count: int | None
+    players: bool
+    """The members are Dou Dizhu players: the columns read points and deals won."""
+    lines: tuple[TeamLine, ...]
+    unranked: tuple[str, ...]
+    """Teams of fewer than two members, not ranked."""
+    total: TeamTotal
+
+    def line_of(self, team_id: int) -> TeamLine | None:
+        return next((line for line in self.lines if line.team_id == team_id), None)
+
+
+def stage_team_total_get(*, stage: Stage, standings: StageStandings | None = None) -> StageTeamTotal | None:
+    """The stage's team total (docs/rules.md §11), or None when the stage does not rank teams
+    (``team_total`` off). ``standings``: the stage's ranking when the caller has it (the same answer
+    :func:`stage_ranking_get` gives)."""
+    settings = stage.settings
+    if not settings.team_total:
+        return None
+    standings = stage_ranking_get(stage=stage) if standings is None else standings
+    members = TeamMember.objects.select_related("pair").order_by("position")
+    rows = list(
+        TeamRow.objects.filter(tournament_id=stage.tournament_id)
+        .prefetch_related(Prefetch("members", queryset=members))
+        .order_by("number")
+    )
+    ranked = [row for row in rows if len(row.members.all()) >= TEAM_MIN_MEMBERS]
+    reading = TEAM_MEMBERS[stage.tournament.entrants.key]
+    read = reading.members(standings)
+    total = _rank(ranked, read, settings.team_count, stage_lots_seed(stage=stage), players=reading.players)
+    by_id = {str(row.pk): row for row in ranked}
+    stage_rows = {member.member: member for member in read}
+    lines = []
+    for line in total.rows:
+        team = by_id[line.team]
+        counted = {member.member for member in line.counted}
+        member_lines = tuple(_member_line(member, stage_rows, counted) for member in team.members.all())
+        lines.append(
+            TeamLine(
+                rank=line.rank,
+                shared=line.shared,
+                team_id=team.pk,
+                number=team.number,
+                name=team.name,
+                points=line.points,
+                small_points=line.small_points,
+                best_place=line.best_place,
+                lots=line.lots,
+                short=line.short,
+                counted=len(line.counted),
+                members=member_lines,
+                provisional=bool(counted & standings.provisional),
+            )
+        )
+    return StageTeamTotal(
+        stage_id=stage.pk,
+        stage_name=stage.name,
+        team_count=settings.team_count,
+        players=total.players,
+        lines=tuple(lines),
+        unranked=tuple(row.name for row in rows if len(row.members.all()) < TEAM_MIN_MEMBERS),
+        total=total,
+    )
+
+
+def _rank(
+    teams: list[TeamRow], read: tuple[MemberStanding, ...], team_count: int | None, seed: int | None, *, players: bool
+) -> TeamTotal:
+    """The rules core's team total, the teams named by their ids (stable under a rename: the lots
+    drawn for a tie do not move when a team is renamed)."""
+    return team_total_rank(
+        teams=[Team(name=str(row.pk), members=tuple(str(m.pair_id) for m in row.members.all())) for row in teams],
+        members=read,
+        team_count=team_count,
+        lots_seed=seed,
+        players=players,
+    )
+
+
+def _member_line(member: TeamMember, stage_rows: dict[str, MemberStanding], counted: set[str]) -> TeamMemberLine:
+    pair: Pair = member.pair
+    row = stage_rows.get(str(pair.pk))
+    return TeamMemberLine(
+        pair_id=pair.pk,
+        number=pair.number,
+        name=pair.name,
+        place=row.place if row is not None else None,
+        points=row.points if row is not None else None,
+        small_points=row.small_points if row is not None else None,
+        counted=str(pair.pk) in counted,
+        substitute=member.substitute,
+        withdrawn=pair.status == PairStatus.WITHDRAWN,
+    )
