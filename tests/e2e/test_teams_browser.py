@@ -78,3 +78,36 @@ def test_teams_from_departments_and_a_refusal_on_the_page(open_page, live_server
     signed_in(door, boss, live_server)
     door.goto(f"/t/{event.pk}/manage/check-in/")
     shot(door, "door-en-laptop")
+
+
+def test_team_standings_public_big_screen_and_the_organisers_stage(open_page, live_server):
+    from tests.tournament.standings.test_team_total import _event
+    from tournament.draw.stages import stage_teams_set
+
+    event, stage, _a, _b = _event()
+    stage_teams_set(stage=stage, team_total=True, team_count=2)
+    url = f"/t/{event.pk}/teams/{stage.pk}/"
+    for language, size, name in (
+        ("zh-hans", PHONE, "public-zh-phone"),
+        ("en", PHONE, "public-en-phone"),
+        ("zh-hans", LAPTOP, "public-zh-laptop"),
+        ("en", LAPTOP, "public-en-laptop"),
+    ):
+        page = open_page(size, language)
+        page.goto(url)
+        page.locator("table.team-standings").wait_for()
+        page.locator("details.team-detail summary").first.click()
+        assert fits(page)
+        shot(page, name)
+    screen = open_page(LAPTOP, "zh-hans")
+    screen.goto(url + "?screen=1")
+    screen.locator("table.team-standings").wait_for()
+    shot(screen, "screen-zh")
+    boss = organiser(username="boss")
+    event.organisers.add(boss)
+    for language, size in (("zh-hans", PHONE), ("en", LAPTOP)):
+        own = open_page(size, language)
+        signed_in(own, boss, live_server)
+        own.goto(f"/t/{event.pk}/manage/stages/{stage.pk}/#teams")
+        own.locator("#teams table").wait_for()
+        own.locator("#teams").screenshot(path=str(SCREENSHOTS / f"teams-stage-{language}-{size['width']}.png"))

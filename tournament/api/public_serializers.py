@@ -326,3 +326,42 @@ class PairOut(serializers.Serializer[object]):
     status = serializers.CharField()
     players = PlayerOut(many=True)
     ranks = RankOut(many=True)
+
+
+class TeamMemberOut(serializers.Serializer[object]):
+    pair_id = serializers.IntegerField(help_text="The entrant's id (a pair; in Dou Dizhu a player).")
+    number = serializers.IntegerField(help_text="The entrant's number in the event (1…N).")
+    name = serializers.CharField()
+    place = serializers.IntegerField(allow_null=True, help_text="Its place in the stage; null: not in the stage.")
+    points = serializers.IntegerField(
+        allow_null=True, help_text="Match points (docs/rules.md §5); Dou Dizhu: points (§10)."
+    )
+    small_points = serializers.IntegerField(
+        allow_null=True, help_text="Small points (points formats: deal points); Dou Dizhu: deals won."
+    )
+    counted = serializers.BooleanField(help_text="Its results count for the team (team_count: the best k).")
+    substitute = serializers.BooleanField()
+    withdrawn = serializers.BooleanField()
+
+
+class TeamStandingOut(serializers.Serializer[object]):
+    """One team's line of a stage's team total (docs/rules.md §11)."""
+
+    rank = serializers.IntegerField()
+    shared = serializers.BooleanField(help_text="The rank is shared (a full tie, no lots drawn).")
+    team_id = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="The team's number in the event (1…N).")
+    name = serializers.CharField()
+    points = serializers.IntegerField(help_text="The counted members' match points summed (Dou Dizhu: points).")
+    small_points = serializers.IntegerField(
+        help_text="The first tie-break: the counted members' small points summed (points formats: deal points; "
+        "Dou Dizhu: deals won)."
+    )
+    best_place = serializers.IntegerField(
+        allow_null=True, help_text="The second tie-break: the best counted member's place in the stage."
+    )
+    lots = serializers.IntegerField(allow_null=True, help_text="The lot drawn for this team where a tie needed one.")
+    short = serializers.BooleanField(help_text="Fewer members counted than team_count asks for.")
+    counted = serializers.IntegerField(help_text="How many members' results count.")
+    provisional = serializers.BooleanField(help_text="A counted member's result awaits sign-off (待确认).")
+    members = TeamMemberOut(many=True)

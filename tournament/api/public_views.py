@@ -31,6 +31,7 @@ from tournament.standings.public_cache import (
     overview_cached,
     pair_cached,
     standings_cached,
+    team_standings_cached,
 )
 from tournament.standings.public_types import TournamentOverview
 from tournament.standings.seating import table_find
@@ -192,6 +193,23 @@ class StandingsList(PublicListView):
         if not getattr(self, "swagger_fake_view", False) and "stage_id" in self.kwargs:
             context["columns"] = self.table().columns
         return context
+
+
+class TeamStandingsList(PublicListView):
+    """A stage's team standings (集体比赛, docs/rules.md §11): each team's counted members' match points
+    (Dou Dizhu: points) summed, ranked by small points (deals won), the best member's place, lots —
+    the same answer as the team standings page. 404 when the stage does not rank teams."""
+
+    serializer_class = out.TeamStandingOut
+
+    def items(self) -> Any:
+        stage = self.frame().stage(self.kwargs["stage_id"])
+        if stage is None or not stage.team_total:
+            raise NotFound()
+        total = team_standings_cached(tournament_id=self.kwargs["tournament_id"], stage_id=stage.id)
+        if total is None:
+            raise NotFound()
+        return total.lines
 
 
 class BracketDetail(PublicView):

@@ -194,6 +194,24 @@ ADJUSTMENTS = (
     Column("ew_after", "东西级数", "E/W level after", 9),
 )
 
+TEAM_STANDINGS = (
+    Column("rank", "名次", "Rank", 6),
+    Column("shared", "并列", "Shared", 6),
+    Column("team_number", "队号", "Team no.", 8),
+    Column("team", "团体", "Team", 16),
+    Column("points", "积分", "Points", 8),
+    Column("small_points", "小分", "Small points", 8),
+    Column("best_place", "最佳名次", "Best place", 8),
+    Column("lots", "抽签", "Lots", 6),
+    Column("counted", "计分人数", "Counted", 8),
+    Column("short", "人数不足", "Short", 8),
+    Column("provisional", "待确认", "Awaiting sign-off", 8),
+    Column("members", "计分成员", "Counted members", 40),
+)
+"""A stage's team total (docs/rules.md §11), as the team standings page: points are match points
+(Dou Dizhu: points), small points the first tie-break (Dou Dizhu: deals won), the counted members by
+their numbers and places."""
+
 AWARDS = (
     Column("tier", "奖项", "Prize", 12),
     Column("rank", "名次", "Rank", 6),
@@ -358,6 +376,7 @@ SHEETS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "results": ("比赛结果", "Match results"),
         "deals": ("牌局记录", "Deal log"),
         "standings": ("{stage}排名", "{stage} standings"),
+        "team_standings": ("{stage}团体排名", "{stage} teams"),
         "adjustments": ("调整与处罚", "Adjustments"),
         "awards": ("获奖名单", "Awards"),
         "score_sheets": ("记分表", "Score sheets"),

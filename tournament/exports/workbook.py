@@ -45,6 +45,7 @@ from tournament.matches.stage_options import DrawOptions, draw_options_lookup
 from tournament.people import person_name_expression
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.standings.selectors import StageStandings, stage_ranking_get
+from tournament.standings.teams import StageTeamTotal, stage_team_total_get
 
 ProgressReport = Callable[[int], None]
 
@@ -313,6 +314,34 @@ def _standings(book: Book, context: _Context, standings: StageStandings, flags: 
     stage_flag_notes_write(sheet, flags, context.language)
 
 
+def _team_standings(book: Book, context: _Context, total: StageTeamTotal | None) -> None:
+    """A stage's team total (docs/rules.md §11), from the same ranking as the stage's sheet: one row a
+    team, its counted members named "#3 (2)" (number, place in the stage)."""
+    if total is None:
+        return
+    title = h.sheet_name("team_standings", context.language, stage=total.stage_name)
+    sheet = _sheet(book, context, title, h.TEAM_STANDINGS)
+    for line in total.lines:
+        counted = "、".join(f"#{m.number} ({m.place})" for m in line.members if m.counted)
+        sheet.append(
+            [
+                line.rank,
+                line.shared,
+                line.number,
+                line.name,
+                line.points,
+                line.small_points,
+                line.best_place,
+                line.lots,
+                line.counted,
+                line.short,
+                line.provisional,
+                counted or None,
+            ]
+        )
+        context.progress.advance()
+
+
 def _adjustments(book: Book, context: _Context) -> None:
     """Every adjustment with what the rules core made of it: a Tractor pair 12 minutes late loses 30
     points in the first deal (扣分 30), 17 minutes late its first deal (首局判负, the opponents up 1) —
@@ -455,6 +484,7 @@ def workbook_build(
             standings = stage_ranking_get(stage=stage)  # with the stage's lots: the prizes' too
             stage_flags = stage_flags_get(stage=stage)  # the one reader the pages and the API use
             _standings(book, context, standings, stage_flags)
+            _team_standings(book, context, stage_team_total_get(stage=stage, standings=standings))
             flags += [(stage.name, flag) for flag in stage_flags]
             if is_final:
                 final = standings

@@ -183,7 +183,9 @@ def team_standings_cached(*, tournament_id: int, stage_id: int) -> StageTeamTota
     """A stage's team total as last completely built (the big screen's slides)."""
     key = team_standings_key(stage_id)
     return coalesced_get(
-        tournament_id=tournament_id, key=key, build=lambda: _team_total_get(tournament_id=tournament_id, stage_id=stage_id)
+        tournament_id=tournament_id,
+        key=key,
+        build=lambda: _team_total_get(tournament_id=tournament_id, stage_id=stage_id),
     )[1]
 
 

@@ -130,6 +130,7 @@ def test_every_layers_table_has_a_row_for_every_entrant_kind():
     from tournament.matches.snapshot_reads import DEALS_PLAYED
     from tournament.registration.roster import ROSTERS
     from tournament.registration.services import REGISTRARS
+    from tournament.standings.teams import TEAM_MEMBERS
     from tournament.standings.views import PUBLIC_PAGES
 
     tables = (
@@ -145,6 +146,7 @@ def test_every_layers_table_has_a_row_for_every_entrant_kind():
         ROUND_DRAWS,
         PRINT_PAGES,
         MATCH_SHAPES,
+        TEAM_MEMBERS,
     )
     assert all(table.keys() == ENTRANT_KINDS.keys() for table in tables)
     assert {kind.entrants.key for kind in GAMES.values()} <= ENTRANT_KINDS.keys()

@@ -35,12 +35,12 @@ def _event():
 
 
 def test_no_team_total_unless_the_stage_ranks_teams():
-    _event_, stage, _a, _b = _event()
+    _, stage, _a, _b = _event()
     assert stage_team_total_get(stage=stage) is None
 
 
 def test_every_member_counts_and_the_answer_is_the_rules_cores_from_the_one_ranking():
-    _event_, stage, team_a, team_b = _event()
+    _, stage, team_a, team_b = _event()
     stage_teams_set(stage=stage, team_total=True)
     total = stage_team_total_get(stage=stage)
     assert [(line.name, line.rank, line.points, line.counted) for line in total.lines] == [
@@ -58,7 +58,7 @@ def test_every_member_counts_and_the_answer_is_the_rules_cores_from_the_one_rank
 
 
 def test_best_k_ties_on_points_and_small_points_and_shares_the_best_place():
-    _event_, stage, _a, _b = _event()
+    _, stage, _a, _b = _event()
     stage_teams_set(stage=stage, team_total=True, team_count=1)
     total = stage_team_total_get(stage=stage)
     # each team's best member won (2 points, 13 small points) and the three winners share place 1
@@ -91,7 +91,7 @@ def test_the_public_team_standings_on_a_phone_and_the_big_screen(client):
 
 
 def test_a_team_change_reaches_the_public_page_at_once(client):
-    event, stage, team_a, _b = _event()
+    event, stage, _a, _b = _event()
     stage_teams_set(stage=stage, team_total=True)
     url = reverse("standings:stage_team_standings", args=[event.pk, stage.pk])
     client.get(url)
@@ -114,3 +114,37 @@ def test_the_organiser_sets_the_team_total_on_the_stage_page(client):
     )
     stage.refresh_from_db()
     assert stage.settings.team_count == 2 and response.status_code == 200
+
+
+def test_the_public_api_gives_the_same_team_standings_and_documents_them(client):
+    event, stage, _a, _b = _event()
+    url = f"/api/public/tournaments/{event.pk}/stages/{stage.pk}/teams/"
+    assert client.get(url).status_code == 404  # the stage does not rank teams
+    stage_teams_set(stage=stage, team_total=True, team_count=2)
+    body = client.get(url).json()
+    rows = body["results"]
+    assert [(row["name"], row["rank"], row["points"], row["counted"]) for row in rows] == [
+        ("销售部", 1, 4, 2),
+        ("研发部", 2, 2, 2),
+    ]
+    assert sum(member["counted"] for member in rows[0]["members"]) == 2
+    schema = client.get("/api/schema/").content.decode()
+    assert "/stages/{stage_id}/teams/" in schema and "TeamStandingOut" in schema
+
+
+def test_the_workbook_has_the_team_standings_sheet_read_back_with_openpyxl():
+    from tests.tournament.exports.conftest import build, read_book
+
+    event, stage, _a, _b = _event()
+    assert not any("团体" in title for title in read_book(build(tournament=event)))
+    stage_teams_set(stage=stage, team_total=True, team_count=2)
+    book = read_book(build(tournament=event))
+    rows = book[f"{stage.name}团体排名"]
+    assert rows[0][:6] == ("名次", "并列", "队号", "团体", "积分", "小分")
+    total = stage_team_total_get(stage=stage)
+    assert [row[:6] for row in rows[1:]] == [
+        (line.rank, "否", line.number, line.name, line.points, line.small_points) for line in total.lines
+    ]
+    assert rows[1][8] == 2 and rows[1][11].count("#") == 2
+    english = read_book(build(tournament=event, language="en"))
+    assert english[f"{stage.name} teams"][0][3] == "Team"
