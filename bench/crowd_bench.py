@@ -1,0 +1,571 @@
+"""Load benchmark of a crowd: ``python bench/crowd_bench.py``.
+
+The live bench (``bench/live_bench.py``) asks the same few hundred questions again and again; a
+real crowd does not. Here every visitor behaves like a player with a phone during a round of the
+5,000-pair event of ``bench/web_bench.py``, served as README's "Production" deploys it (a public
+pool of 4 gunicorn workers and a staff pool of 2, PostgreSQL, Redis, ``DEBUG=0``, kept public
+responses on):
+
+- a new phone first fetches the site's static files (the stylesheet, htmx, the scripts, the icon);
+- *find my table* with their own name: any of the 10,000 players (a name asked at most a few
+  times), 5 % with a typo, 5 % a name that is not in the field;
+- their pair's own page, which then stays open and polls (its matches every 5 s, and its ranks);
+- the standings (a random page of 100 lines);
+- the draw, which stays open and polls;
+
+while a writer enters deals through the referee API (token auth, an idempotency key each, 3 % sent
+twice as a phone retrying would) at 0, 5, 20 and 50 deals a second, open loop (a deal is due every
+``1/rate`` seconds whether or not the earlier ones were answered). Polls of open pages are drawn
+from the pages the crowd opened, each with the ``v=`` its last answer gave.
+
+Prints ``BENCH web.crowd_*_<rate>``: the public requests per second held (``public_rps``), the 95th
+percentile latency of a find, a pair's page and a standings page, a deal's p50 and p95 (from the
+moment it was due), and the freshness: from a deal's POST that finishes a match to the moment its
+pair's line in the public standings build counts it (the ranks part of the pair's page, read from
+the same build as the standings pages), p95 in seconds. After each rate the deals answered 2xx are
+checked by SQL: each key stored exactly once (``lost``, ``doubled`` are printed and must be 0).
+Before the trials, the CPU time of the public pool per request of each kind is measured alone
+(``web.crowd_cpu_ms_<kind>``), and during each trial the CPU time of both pools per request.
+
+The machine is printed beside the figures (load average, a fixed loop's time): on a shared 2-core
+machine the bench, PostgreSQL, Redis and both pools compete for the same cores. A trial lasts
+``--seconds`` (default 25).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import live_bench  # the pools, the round's reset and working set, the referee's token
+import web_bench  # the seeding and the machine's speed
+
+ROOT = web_bench.ROOT
+RATES = (0, 5, 20, 50)
+SECONDS = 25.0
+CLIENTS = 50
+WARM_SECONDS = 6.0
+MIX = {"poll": 40, "find": 25, "pair": 12, "standings": 10, "draw": 6, "phone": 7}
+"""What the crowd does, in weights: mostly open pages polling, then finds, pair pages, standings."""
+OPEN_PAGES = 3000
+"""Phones with a page open (polling), at most: the oldest closes when a new one opens."""
+RETRY_SHARE = 0.03
+FRESH_TIMEOUT = 30.0
+PLAYED_BEFORE = 2
+"""Results each pair of the bench event has before the current round (two rounds finished)."""
+ABSENT = "甲乙丙丁戊己庚辛壬癸"
+"""Characters no name of the bench event has: an absent player's name."""
+POLL = re.compile(rb'hx-get="([^"]+)"')
+RANKS_LINE = re.compile(rb"\xc2\xb7 (\d+)-(\d+)-(\d+)</p>")
+
+
+# -- a connection per request (gunicorn's sync workers close them) ---------------------------------------
+
+
+class _Exchange(asyncio.Protocol):
+    def __init__(self, request: bytes, done: asyncio.Future[bytes]) -> None:
+        self.request, self.done, self.chunks = request, done, bytearray()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        transport.write(self.request)  # type: ignore[attr-defined]
+
+    def data_received(self, data: bytes) -> None:
+        self.chunks += data
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.done.done():
+            self.done.set_result(bytes(self.chunks))
+
+
+def _parse(raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/"):
+        return 0, {}, b""
+    lines = head.split(b"\r\n")
+    status = int(lines[0].split(b" ", 2)[1])
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(b":")
+        headers[name.strip().lower().decode()] = value.strip().decode("latin-1")
+    if headers.get("transfer-encoding", "").lower() == "chunked":
+        plain, rest = bytearray(), body
+        while rest:
+            size, _, rest = rest.partition(b"\r\n")
+            length = int(size.split(b";")[0] or b"0", 16)
+            if length == 0:
+                break
+            plain += rest[:length]
+            rest = rest[length + 2 :]
+        body = bytes(plain)
+    return status, headers, body
+
+
+async def request(
+    host: str, port: int, path: str, *, method: str = "GET", headers: dict[str, str] | None = None, body: bytes = b""
+) -> tuple[int, dict[str, str], bytes]:
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[bytes] = loop.create_future()
+    head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n"
+    for name, value in (headers or {}).items():
+        head += f"{name}: {value}\r\n"
+    if body:
+        head += f"Content-Length: {len(body)}\r\n"
+    await loop.create_connection(lambda: _Exchange(head.encode() + b"\r\n" + body, done), host, port)
+    return _parse(await done)
+
+
+HX = {"HX-Request": "true"}
+
+
+# -- the crowd (a process of its own) ---------------------------------------------------------------------
+
+
+def find_query(rng: random.Random, names: list[str]) -> str:
+    """A player's own name: anyone in the field, 5 % mistyped, 5 % not in the field at all."""
+    roll = rng.random()
+    if roll < 0.05:
+        return "".join(rng.choice(ABSENT) for _ in range(3))
+    name = rng.choice(names)
+    if roll < 0.10:
+        at = rng.randrange(len(name))
+        name = name[:at] + rng.choice(web_bench.GIVEN) + name[at + 1 :]
+    return name
+
+
+async def crowd(base: str, spec: dict, seconds: float, clients: int, mix: dict[str, int]) -> dict:
+    """Closed-loop clients, each doing what a player does next (``mix``); latencies by kind."""
+    parts = urlsplit(base)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    rng = random.Random(spec.get("seed", 1))
+    tid = spec["tournament_id"]
+    kinds, weights = list(mix), list(mix.values())
+    latencies: dict[str, list[float]] = {}
+    statuses: dict[str, dict[int, int]] = {}
+    open_pages: deque[list[str]] = deque(spec.get("open", []), maxlen=OPEN_PAGES)
+    deadline = time.monotonic() + seconds
+
+    async def get(kind: str, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        started = time.perf_counter()
+        try:
+            status, _headers, body = await request(host, port, path, headers=headers)
+        except OSError:
+            status, body = 0, b""
+        latencies.setdefault(kind, []).append(1000 * (time.perf_counter() - started))
+        counts = statuses.setdefault(kind, {})
+        counts[status] = counts.get(status, 0) + 1
+        return status, body
+
+    def opened(kind: str, body: bytes) -> None:
+        for url in POLL.findall(body):
+            path = url.decode().replace("&amp;", "&")
+            open_pages.append(["ranks" if "/ranks/" in path else kind, path])
+
+    async def visit() -> None:
+        kind = rng.choices(kinds, weights)[0]
+        if kind == "poll":
+            if not open_pages:
+                return
+            page = open_pages[rng.randrange(len(open_pages))]
+            status, body = await get(f"{page[0]}_poll", page[1], HX)
+            if status == 200:  # a new version: the next poll asks from it
+                found = POLL.search(body)
+                if found:
+                    page[1] = found.group(1).decode().replace("&amp;", "&")
+        elif kind == "find":
+            await get("find", f"/t/{tid}/find/?q={quote(find_query(rng, spec['names']))}")
+        elif kind == "pair":
+            status, body = await get("pair", f"/t/{tid}/pairs/{rng.choice(spec['pairs'])}/")
+            if status == 200:
+                opened("pair", body)
+        elif kind == "standings":
+            await get("standings", rng.choice(spec["standings"]))
+        elif kind == "draw":
+            status, body = await get("draw", f"/t/{tid}/draw/?page={rng.randrange(1, 26)}")
+            if status == 200:
+                opened("draw", body)
+        elif kind == "phone":
+            for path in spec["static"]:
+                await get("static", path)
+
+    async def client() -> None:
+        while time.monotonic() < deadline:
+            await visit()
+
+    began = time.monotonic()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    return {
+        "latencies_ms": latencies,
+        "statuses": statuses,
+        "seconds": time.monotonic() - began,
+        "open": list(open_pages),
+    }
+
+
+# -- the writer (another process) -------------------------------------------------------------------------
+
+
+async def writer(staff: str, public: str, spec: dict, seconds: float, rate: float) -> dict:
+    """Open loop: a deal due every ``1/rate`` seconds, to the least recently dealt idle match of the
+    working set, with an idempotency key (a few sent twice); a deal that finishes its match is
+    watched on the public side until the standings count it."""
+    s_parts, p_parts = urlsplit(staff), urlsplit(public)
+    s_host, s_port = s_parts.hostname or "127.0.0.1", s_parts.port or 80
+    p_host, p_port = p_parts.hostname or "127.0.0.1", p_parts.port or 80
+    rng = random.Random(int(rate) + 17)
+    tid = spec["tournament_id"]
+    idle = deque(tuple(item) for item in spec["active"])
+    fresh = [tuple(item) for item in spec["pool"]]
+    latencies: list[float] = []
+    outcomes: dict[str, int] = {}
+    answered: list[str] = []
+    freshness: list[float] = []
+    unseen = 0
+    retries = {"sent": 0, "replayed": 0}
+    skipped = 0
+    watchers: list[asyncio.Task[None]] = []
+    auth = {"Authorization": f"Token {spec['token']}", "Content-Type": "application/json"}
+
+    async def watch(pair_id: int, posted: float) -> None:
+        """Until the pair's line in the public standings build counts the match just finished."""
+        nonlocal unseen
+        path = f"/t/{tid}/pairs/{pair_id}/ranks/"
+        while time.perf_counter() - posted < FRESH_TIMEOUT:
+            try:
+                _status, _headers, body = await request(p_host, p_port, path, headers=HX)
+            except OSError:
+                body = b""
+            line = RANKS_LINE.search(body)
+            if line and sum(int(value) for value in line.groups()) > PLAYED_BEFORE:
+                freshness.append(time.perf_counter() - posted)
+                return
+            await asyncio.sleep(0.5)
+        unseen += 1
+
+    async def send(match_id: int, version: int, pair_id: int, due: float, number: int) -> None:
+        key = f"crowd-{spec['run']}-{int(rate)}-{number}"
+        body = json.dumps({"order": rng.choice(live_bench.ORDERS), "expected_version": version, "idempotency_key": key})
+        posted = time.perf_counter()
+        try:
+            status, _headers, raw = await request(
+                s_host, s_port, f"/api/matches/{match_id}/deals/", method="POST", headers=auth, body=body.encode()
+            )
+        except OSError:
+            status, raw = 0, b""
+        latencies.append(1000 * (time.perf_counter() - due))
+        try:
+            answer = json.loads(raw or b"{}")
+        except ValueError:
+            answer = {}
+        code = "201" if status == 201 else f"{status} {(answer.get('error') or {}).get('code', '')}".strip()
+        outcomes[code] = outcomes.get(code, 0) + 1
+        match = answer.get("match") or (answer.get("error") or {}).get("match") or {}
+        if 200 <= status < 300:
+            answered.append(key)
+            if rng.random() < RETRY_SHARE:  # the phone did not see the answer and sends it again
+                retries["sent"] += 1
+                try:
+                    again, _headers, raw_again = await request(
+                        s_host,
+                        s_port,
+                        f"/api/matches/{match_id}/deals/",
+                        method="POST",
+                        headers=auth,
+                        body=body.encode(),
+                    )
+                    if again == 201 and json.loads(raw_again).get("replayed"):
+                        retries["replayed"] += 1
+                except (OSError, ValueError):
+                    pass
+        version = int(match.get("version", version))
+        if match.get("status") in ("pending", "running") or (not match and status != 201):
+            idle.append((match_id, version, pair_id))
+            return
+        if 200 <= status < 300:
+            watchers.append(asyncio.create_task(watch(pair_id, posted)))
+        if fresh:
+            idle.append(fresh.pop())
+
+    tasks = []
+    started = time.perf_counter()
+    for number in range(int(seconds * rate)):
+        due = started + number / rate
+        delay = due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        if not idle:
+            skipped += 1
+            continue
+        match_id, version, pair_id = idle.popleft()
+        tasks.append(asyncio.create_task(send(match_id, version, pair_id, due, number)))
+    await asyncio.gather(*tasks)
+    elapsed = time.perf_counter() - started
+    await asyncio.gather(*watchers)
+    return {
+        "latencies_ms": latencies,
+        "outcomes": outcomes,
+        "answered": answered,
+        "freshness_s": freshness,
+        "unseen": unseen,
+        "retries": retries,
+        "skipped": skipped,
+        "seconds": elapsed,
+    }
+
+
+# -- measuring ---------------------------------------------------------------------------------------------
+
+
+def pool_cpu_seconds(master: int) -> float:
+    """The CPU time (user + system) of a gunicorn pool: its master and its workers."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == master or int(fields[1]) == master:  # fields[1]: the parent's pid
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[int(share * (len(ordered) - 1))] if ordered else float("nan")
+
+
+def stored_once(*, keys: list[str], prefix: str) -> tuple[int, int, int]:
+    """By SQL: of the deals answered 2xx (``keys``), how many are not stored (lost), how many are
+    stored more than once (doubled); and how many deals with this run's keys are stored."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT idempotency_key, count(*) FROM matches_deal WHERE idempotency_key LIKE %s GROUP BY 1",
+            [prefix + "%"],
+        )
+        stored = dict(cursor.fetchall())
+    lost = sum(1 for key in keys if key not in stored)
+    doubled = sum(1 for count in stored.values() if count > 1)
+    return lost, doubled, sum(stored.values())
+
+
+def static_paths(public: str, tournament_id: int) -> list[str]:
+    import urllib.request
+
+    with urllib.request.urlopen(f"{public}/t/{tournament_id}/", timeout=30) as response:
+        page = response.read().decode()
+    return sorted(set(re.findall(r'(?:href|src)="(/static/[^"]+)"', page)))
+
+
+def drive(kind: str, me: list[str], spec_path: Path, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen([*me, f"--{kind}", "--spec", str(spec_path), *extra], stdout=subprocess.PIPE, text=True)
+
+
+def result_of(process: subprocess.Popen) -> dict:
+    output = process.communicate()[0]
+    if process.returncode:
+        raise SystemExit("crowd_bench: a driver failed")
+    return json.loads(output.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=SECONDS, help="driving time of one rate")
+    parser.add_argument("--rates", default=",".join(map(str, RATES)), help="deals a second of each trial")
+    parser.add_argument("--clients", type=int, default=CLIENTS)
+    parser.add_argument("--public-workers", type=int, default=live_bench.PUBLIC_WORKERS)
+    parser.add_argument("--staff-workers", type=int, default=live_bench.STAFF_WORKERS)
+    parser.add_argument("--no-calibrate", action="store_true", help="skip the CPU per request of each kind alone")
+    parser.add_argument("--spec", help=argparse.SUPPRESS)
+    parser.add_argument("--crowd", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--write", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.crowd or args.write:
+        spec = json.loads(Path(args.spec).read_text())
+        if args.crowd:
+            outcome = live_bench.run(crowd(spec["public"], spec, spec["seconds"], spec["clients"], spec["mix"]))
+        else:
+            outcome = live_bench.run(writer(spec["staff"], spec["public"], spec, spec["seconds"], spec["rate"]))
+        print(json.dumps(outcome))
+        return 0
+
+    database_url = os.environ.get("BENCH_DATABASE_URL", "")
+    if database_url:
+        live_bench.database_ensure(database_url)
+    else:
+        url = os.environ.get("DATABASE_URL", "")
+        if not web_bench.is_postgres(url) and web_bench.local_service(web_bench.LOCAL_POSTGRES):
+            url = web_bench.LOCAL_POSTGRES
+        if not web_bench.is_postgres(url):
+            print("NOTE crowd_bench: skipped — needs DATABASE_URL pointing at PostgreSQL (a crowd of 5,000 pairs).")
+            return 0
+        database_url = web_bench.bench_database(url)
+    if not (os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL")):
+        if not web_bench.local_service(web_bench.LOCAL_REDIS):
+            print("NOTE crowd_bench: skipped — needs a shared cache (CACHE_URL: Redis), as production runs.")
+            return 0
+        os.environ["CACHE_URL"] = web_bench.LOCAL_REDIS
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connections
+
+    from tournament.matches.models import Match
+    from tournament.registration.models import Pair, Player
+
+    call_command("migrate", interactive=False, verbosity=0)
+    tournament_id, stage_id, _queries = web_bench.seed()
+    token = live_bench.referee_token()
+    names = list(Player.objects.filter(tournament_id=tournament_id).values_list("name", flat=True))
+    pairs = list(Pair.objects.filter(tournament_id=tournament_id).values_list("id", flat=True))
+    pages = -(-web_bench.PAIRS // 100)
+    standings = [f"/t/{tournament_id}/standings/{stage_id}/?page={page}" for page in range(1, pages + 1)]
+    run_id = f"{int(time.time())}"
+    connections.close_all()
+    public_port, staff_port = web_bench.free_port(), web_bench.free_port()
+    public, staff = f"http://127.0.0.1:{public_port}", f"http://127.0.0.1:{staff_port}"
+    me = [sys.executable, __file__]
+    base_spec = {"tournament_id": tournament_id, "names": names, "pairs": pairs, "standings": standings}
+    base_spec |= {"token": token, "public": public, "staff": staff, "clients": args.clients, "run": run_id}
+    results: dict[int, dict] = {}
+    calibration: dict[str, float] = {}
+    speed_before = web_bench.machine_speed_ms()
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory() as tmp:
+        spec_path = Path(tmp) / "spec.json"
+        pools = live_bench.serve_pools(
+            database_url,
+            str(Path(tmp) / "static"),
+            public_port,
+            staff_port,
+            public_workers=args.public_workers,
+            staff_workers=args.staff_workers,
+        )
+        try:
+            web_bench.wait_ready(f"{public}/t/{tournament_id}/")
+            web_bench.wait_ready(f"{staff}/t/{tournament_id}/")
+            base_spec["static"] = static_paths(public, tournament_id)
+            live_bench.staff_warm(base=staff, token=token, match_ids=live_bench.round_reset(stage_id=stage_id)[:16])
+            open_pages: list[list[str]] = []
+
+            def crowd_run(seconds: float, mix: dict[str, int], clients: int, seed: int) -> dict:
+                nonlocal open_pages
+                spec = {**base_spec, "seconds": seconds, "mix": mix, "clients": clients, "seed": seed}
+                spec_path.write_text(json.dumps({**spec, "open": open_pages}))
+                outcome = result_of(drive("crowd", me, spec_path))
+                open_pages = outcome["open"]
+                return outcome
+
+            crowd_run(WARM_SECONDS, MIX, args.clients, 1)  # every worker has served every kind once
+            if not args.no_calibrate:
+                for kind in ("find", "pair", "poll", "standings", "draw", "phone"):
+                    cpu = pool_cpu_seconds(pools[0].pid)
+                    outcome = crowd_run(4.0, {kind: 1}, 8, 2)
+                    count = sum(len(values) for values in outcome["latencies_ms"].values())
+                    calibration[kind] = 1000 * (pool_cpu_seconds(pools[0].pid) - cpu) / max(count, 1)
+                print(
+                    "NOTE crowd_bench: public pool CPU per request, each kind alone: "
+                    + ", ".join(f"{kind} {ms:.2f} ms" for kind, ms in calibration.items()),
+                    flush=True,
+                )
+            for rate in (int(rate) for rate in args.rates.split(",")):
+                rng = random.Random(rate)
+                ids = live_bench.round_reset(stage_id=stage_id)
+                active, pool = live_bench.working_set_play(ids=ids, size=max(int(rate * 2), 1), rng=rng)
+                pair_of = dict(Match.objects.filter(pk__in=ids).values_list("id", "ns_pair_id"))
+                connections.close_all()
+                crowd_run(WARM_SECONDS, MIX, args.clients, 3)  # the reset moved every version: warm again
+                load = os.getloadavg()[0]
+                spec = {**base_spec, "seconds": args.seconds, "mix": MIX, "seed": 10 + rate, "rate": rate}
+                spec["active"] = [[m, v, pair_of[m]] for m, v in active]
+                spec["pool"] = [[m, v, pair_of[m]] for m, v in pool]
+                spec_path.write_text(json.dumps({**spec, "open": open_pages}))
+                cpu = [pool_cpu_seconds(process.pid) for process in pools]
+                reads = drive("crowd", me, spec_path)
+                writes = drive("write", me, spec_path) if rate else None
+                read = result_of(reads)
+                written = result_of(writes) if writes else None
+                used = [pool_cpu_seconds(process.pid) - before for process, before in zip(pools, cpu, strict=True)]
+                open_pages = read["open"]
+                lost, doubled, stored = (
+                    stored_once(keys=written["answered"], prefix=f"crowd-{run_id}-{rate}-") if written else (0, 0, 0)
+                )
+                connections.close_all()
+                results[rate] = {"read": read, "written": written, "cpu": used, "load": load}
+                results[rate] |= {"lost": lost, "doubled": doubled, "stored": stored}
+                report(rate, results[rate])
+        finally:
+            for process in pools:
+                web_bench.stop(process)
+    print(
+        f"NOTE crowd_bench: gunicorn {args.public_workers} public + {args.staff_workers} staff sync workers,"
+        f" {args.clients} clients, {args.seconds:.0f} s a rate, {os.cpu_count()} CPUs, load average"
+        f" {load_before[0]:.1f} / {load_before[1]:.1f} / {load_before[2]:.1f} before"
+        f" and {os.getloadavg()[0]:.1f} after;"
+        f" a fixed loop took {speed_before:.0f} ms before and {web_bench.machine_speed_ms():.0f} ms after"
+    )
+    for kind, ms in calibration.items():
+        print(f"BENCH web.crowd_cpu_ms_{kind} {ms:.2f} ms")
+    for rate, result in results.items():
+        read, written = result["read"], result["written"]
+        latencies = read["latencies_ms"]
+        public_requests = sum(len(values) for values in latencies.values())
+        print(f"BENCH web.crowd_public_rps_{rate} {public_requests / read['seconds']:.0f} req/s")
+        for kind in ("find", "pair", "standings"):
+            print(f"BENCH web.crowd_{kind}_p95_ms_{rate} {percentile(latencies.get(kind, []), 0.95):.1f} ms")
+        if written is not None:
+            print(f"BENCH web.crowd_deal_p50_ms_{rate} {percentile(written['latencies_ms'], 0.5):.1f} ms")
+            print(f"BENCH web.crowd_deal_p95_ms_{rate} {percentile(written['latencies_ms'], 0.95):.1f} ms")
+            print(f"BENCH web.crowd_fresh_p95_s_{rate} {percentile(written['freshness_s'], 0.95):.1f} s")
+    return 0
+
+
+def report(rate: int, result: dict) -> None:
+    read, written, used = result["read"], result["written"], result["cpu"]
+    latencies = read["latencies_ms"]
+    public_requests = sum(len(values) for values in latencies.values())
+    kinds = ", ".join(
+        f"{kind} {len(values)} (p50 {percentile(values, 0.5):.0f}, p95 {percentile(values, 0.95):.0f} ms;"
+        f" {' '.join(f'{code}×{count}' for code, count in sorted(read['statuses'][kind].items()))})"
+        for kind, values in sorted(latencies.items())
+    )
+    print(f"NOTE crowd_bench: {rate}/s (load average {result['load']:.1f} at its start): {kinds}", flush=True)
+    line = (
+        f"NOTE crowd_bench: {rate}/s: public pool {used[0]:.1f} CPU s"
+        f" ({1000 * used[0] / max(public_requests, 1):.2f} ms a public request), staff pool {used[1]:.1f} CPU s"
+    )
+    if written is not None:
+        deals = len(written["latencies_ms"])
+        line += (
+            f" ({1000 * used[1] / max(deals, 1):.1f} ms a deal); {deals} deals sent"
+            f" ({deals / written['seconds']:.1f}/s, answers {written['outcomes']}, {written['skipped']} not sent:"
+            f" no idle table), {len(written['answered'])} answered 2xx, {written['retries']['sent']} sent twice"
+            f" ({written['retries']['replayed']} answered as replays); by SQL: {result['stored']} stored,"
+            f" lost {result['lost']}, doubled {result['doubled']}; {len(written['freshness_s'])} finished matches"
+            f" seen on the standings (p50 {percentile(written['freshness_s'], 0.5):.1f} s), {written['unseen']} not"
+            f" within {FRESH_TIMEOUT:.0f} s"
+        )
+    print(line, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
