@@ -30,6 +30,7 @@ from tournament.registration import services
 from tournament.registration.models import Tournament
 from tournament.registration.roles import ORGANISERS_GROUP
 from tournament.registration.roster import roster_import
+from tournament.registration.teams import teams_from_departments
 
 DEMO_NAME = "联鑫钢铁第五届掼蛋争霸赛"
 DEMO_PASSWORD = "guandan-demo"
@@ -119,11 +120,14 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
         referees = [referee.user for referee in made]
         # Seed 004's shape: Swiss preliminaries (40-minute games), then the top 8 in a knockout
         # played to seed 003's 90-minute rules with a third-place match.
+        # Department against department (docs/rules.md §11): one team per department, ranked by the
+        # best four pairs' results in the Swiss beside the pairs' own ranking.
+        teams_from_departments(tournament=tournament, user=organiser)
         swiss = stage_create(
             tournament=tournament,
             name="预赛（瑞士移位）",
             format="swiss",
-            options={"department_rounds": 1},
+            options={"department_rounds": 1, "team_total": True, "team_count": 4},
             advance_count=min(8, len(entrants) // 2),
         )
         for number in range(1, swiss_rounds + 1):

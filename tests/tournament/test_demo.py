@@ -14,6 +14,7 @@ from tournament.matches.models import Deal, Match, MatchStatus, RefereeAssignmen
 from tournament.matches.referees import referee_link_redeem
 from tournament.registration.models import Pair, PairStatus, Tournament
 from tournament.standings.selectors import stage_standings
+from tournament.standings.teams import stage_team_total_get
 
 pytestmark = pytest.mark.django_db
 
@@ -38,6 +39,11 @@ def test_the_demo_command_builds_the_company_event(capsys, django_capture_on_com
     assert standings.rows[0].match_points == 6  # 48 pairs, 3 rounds: someone won them all
     points = [row.match_points for row in standings.rows]
     assert points == sorted(points, reverse=True)
+    # Department against department: a team per department, ranked by its best four pairs in the Swiss.
+    teams = stage_team_total_get(stage=swiss)
+    assert len(teams.lines) == tournament.departments.count() and teams.team_count == 4
+    assert all(line.counted == 4 for line in teams.lines)
+    assert [line.points for line in teams.lines] == sorted((line.points for line in teams.lines), reverse=True)
     # The top 8 went on to a fixed knockout bracket whose quarter-finals are under way.
     quarter_finals = knockout.rounds.get()
     assert quarter_finals.status == RoundStatus.PUBLISHED
