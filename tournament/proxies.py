@@ -12,7 +12,7 @@ Everything that asks who a client is asks :func:`client_ip`: the API's rate thro
 stored address, django-axes (``AXES_CLIENT_IP_CALLABLE``) and the bound on what one client adds to
 the kept public responses; DRF's own ``NUM_PROXIES`` is set from the same setting so its stock
 throttles would agree. (The table codes' limit reads no address at all: a room of phones shares
-one; it counts per table and per phone, ``tournament.matches.table_codes``.) The proxy must not
+one; it counts per code being guessed and per phone, ``tournament.matches.table_codes``.) The proxy must not
 be bypassable (the application listens only where the proxy reaches it): a client that reaches the
 application past its proxies can write what the proxies would have written.
 """

@@ -86,6 +86,28 @@
     return text;
   }
 
+  // A finishing order in the page's language ("名次：北 › 南", "Finishing order: North › South"),
+  // never the seats' letters.
+  function orderLabel(seats) {
+    return word("order-seats", { seats: seats.map(function (seat) { return word("seat-" + seat); }).join(" › ") });
+  }
+
+  // The entry's heading names the deal being entered: offline, after the deals waiting on the phone
+  // (the ninth deal entered reads "Deal 9", not the page's number when it was loaded).
+  function renderHeading(items) {
+    var heading = document.querySelector("#entry[data-post-url] [data-deal-heading]");
+    if (!heading) { return; }
+    if (!heading.hasAttribute("data-page-text")) { heading.setAttribute("data-page-text", heading.textContent); }
+    var waiting = items.filter(function (item) { return item.state === "waiting"; });
+    if (!waiting.length) {
+      heading.textContent = heading.getAttribute("data-page-text");
+      return;
+    }
+    // the page's deal (after what the server had when it was loaded), moved on by those not yet sent
+    var number = parseInt(heading.getAttribute("data-deal-heading") || "0", 10);
+    if (number) { heading.textContent = word("deal", { n: number + waiting.length }); }
+  }
+
   // The refused deal that holds the deals after it (its place in the match is still empty).
   function holding(items) {
     return items.filter(function (item) { return item.state === "refused" && item.holds; })[0] || null;
@@ -120,6 +142,7 @@
       if (!status || !results) { return; }
       var waiting = items.filter(function (item) { return item.state === "waiting"; });
       renderBlocked(waiting.length ? blocked : null);
+      renderHeading(items);
       var held = waiting.filter(function (item) { return isHeld(item, items); }).length;
       if (waiting.length) {
         status.textContent = waiting.length === 1 ? word("waiting-one") : word("waiting-many", { n: waiting.length });
@@ -450,7 +473,7 @@
     entry.setAttribute("data-local-taps", "");
     seatLink.classList.add("tapped");
     if (complete(taps)) {
-      offlineForm(entry, { order: taps.join("") }, word("order") + ": " + taps.join(" "));
+      offlineForm(entry, { order: taps.join("") }, orderLabel(taps));
     }
   }
 
@@ -486,8 +509,8 @@
       var order = form.querySelector("input[name=order]");
       var points = form.querySelector("[name=defender_points]");
       var landlord = form.querySelector("input[type=hidden][name=landlord], [name=landlord]:checked");
-      label = order ? word("order") + ": " + order.value.split("").join(" ") :
-        (points ? points.value : (landlord ? landlord.value : ""));
+      label = order ? orderLabel(order.value.split("")) :
+        (points ? points.value : (landlord ? word("seat-" + landlord.value) : ""));
     }
     if (previewOffline) {
       // a game entered by fields (Tractor): no preview offline; the fields, as entered, wait for

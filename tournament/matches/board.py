@@ -83,6 +83,8 @@ class BoardRow:
     """The pairs (N/S – E/W), or a three-seat table's players by seat."""
     score: str
     """The levels (two sides) or the points by seat (three seats) once started, else "—"."""
+    claims_pending: int = 0
+    """Players' entries awaiting confirmation at the table."""
 
     @property
     def state_label(self) -> Any:
@@ -155,6 +157,52 @@ def _board_state(round_: Round, *, now: datetime) -> Case:
     )
 
 
+def _with_state(matches: QuerySet[Match], round_: Round, *, now: datetime) -> QuerySet[Any]:
+    """``matches`` (of ``round_``) with their table state (``board_state``) and the count of their
+    players' entries awaiting confirmation (``claims_pending``)."""
+    # whether anything is flagged (EXISTS stops at the first row; the count is not shown)
+    flagged = Exists(Deal.objects.filter(match=OuterRef("pk"), flagged=True)) | Exists(
+        Adjustment.objects.filter(match=OuterRef("pk"), flagged=True)
+    )
+    disputed = Exists(DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.DISPUTED))
+    recorded = Deal.objects.filter(match=OuterRef("match"), number=OuterRef("number"))
+    pending = (
+        DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.PENDING)
+        .exclude(Exists(recorded))
+        .order_by()
+        .values("match")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return matches.annotate(has_flag=flagged, has_dispute=disputed).annotate(
+        board_state=_board_state(round_, now=now), claims_pending=Coalesce(Subquery(pending), 0)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """A table's state as the board, the referee's page and the players' page all say it."""
+
+    code: str
+    claims_pending: int
+
+    @property
+    def label(self) -> Any:
+        return STATE_NAMES[self.code]
+
+
+def table_state(*, match: Match, now: datetime | None = None) -> TableState:
+    """The one answer to "what state is this table in" (the board's order of precedence above) for
+    one match, and how many players' entries there await confirmation: the match pages show the
+    board's word, never a word of their own."""
+    row = (
+        _with_state(Match.objects.filter(pk=match.pk), match.round, now=now or timezone.now())
+        .values("board_state", "claims_pending")
+        .get()
+    )
+    return TableState(code=row["board_state"], claims_pending=row["claims_pending"])
+
+
 def round_board(
     *,
     round_: Round,
@@ -167,13 +215,8 @@ def round_board(
 ) -> Board:
     """One page of ``round_``'s progress board, filtered by area, referee and state."""
     now = now or timezone.now()
-    # whether anything is flagged (EXISTS stops at the first row; the count is not shown)
-    flagged = Exists(Deal.objects.filter(match=OuterRef("pk"), flagged=True)) | Exists(
-        Adjustment.objects.filter(match=OuterRef("pk"), flagged=True)
-    )
     # every table: two sides, or three seats; a pair's bye is no table
-    disputed = Exists(DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.DISPUTED))
-    tables: QuerySet[Match] = round_.matches.exclude(BYE).annotate(has_flag=flagged, has_dispute=disputed)
+    tables = _with_state(round_.matches.exclude(BYE), round_, now=now)
     if area:
         tables = tables.filter(table__area=area)
     if referee_id is not None:
@@ -184,7 +227,6 @@ def round_board(
                 )
             )
         )
-    tables = tables.annotate(board_state=_board_state(round_, now=now))
     counts = {row["board_state"]: row["n"] for row in tables.order_by().values("board_state").annotate(n=Count("pk"))}
     total = sum(counts.values())
     if state in STATE_NAMES:
@@ -256,4 +298,5 @@ def _row(match: Any, *, now: datetime) -> BoardRow:
         elapsed=elapsed if elapsed is None or elapsed >= timedelta(0) else timedelta(0),
         entrants=entrants,
         score=score,
+        claims_pending=match.claims_pending,
     )

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.errors import USER_ERRORS, user_error_of
 from tournament.htmx import HtmxHttpRequest
-from tournament.matches import player_entry, table_codes
+from tournament.matches import player_entry
 from tournament.matches.models import Match, Round, Table
 from tournament.matches.table_links import table_link_revoke, table_qr_codes, table_tokens, table_url
 from tournament.matches.views import match_for_request, refused_page
@@ -72,12 +72,15 @@ def claim_settle(request: HtmxHttpRequest, match_id: int, claim_id: int) -> Http
 
 @require_POST
 @login_required
-def table_codes_lift(request: HttpRequest, match_id: int) -> HttpResponse:
-    """A referee of the table lifts the pause on its codes (wrong codes past the limit: a guesser, or
-    players who mistyped); every count of the table and its phones starts again."""
+def table_codes_lift(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    """A referee of the table (or an organiser) lifts the pauses on its codes (wrong codes past the
+    limit: a guesser, or players who mistyped); every count of the table's seats, its phones and its
+    table number starts again. Audited in the match's history."""
     match = match_for_request(request, match_id)
-    table_codes.code_limit_lift(match_id=match.pk)
-    logger.warning("table codes of match %s lifted by %s", match.pk, request.user)
+    try:
+        player_entry.table_codes_lift(match_id=match.pk, user=request.user)
+    except USER_ERRORS as error:
+        return refused_page(request, match.pk, error)
     messages.success(request, _("The table's code limit is lifted: the players can identify again."))
     return redirect("matches:match", match_id=match.pk)
 

@@ -24,8 +24,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import math
+import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -35,10 +37,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.audit import history_author, reason_clean
+from tournament.audit import REASON_MAX, history_author, history_copy, reason_clean
 from tournament.celery import task_send
 from tournament.errors import UserError, user_error_of
-from tournament.matches import fold, services
+from tournament.matches import fold, services, table_codes
 from tournament.matches.deadlines import deadline_refuse_if_passed
 from tournament.matches.errors import REFUSALS
 from tournament.matches.event import match_id_event
@@ -126,17 +128,35 @@ def _code_bytes(text: str) -> bytes:
     return "".join(unicodedata.normalize("NFKC", text or "").split()).upper().encode()
 
 
-def player_identify(*, match: Match, code: str, pin_only: bool = False) -> SeatPlayer | None:
-    """The player of this table whose employee number or seat PIN is ``code`` (None: no one);
-    ``pin_only``: whose PIN it is — what a confirmation takes (docs/player-entry.md, what proves what)."""
+def player_identify(
+    *,
+    match: Match,
+    code: str,
+    pin_only: bool = False,
+    among: Sequence[SeatPlayer] | None = None,
+    pins_paused: Collection[int] = (),
+) -> SeatPlayer | None:
+    """The player of this table (``among``: of these seats) whose employee number or seat PIN is
+    ``code`` (None: no one); ``pin_only``: whose PIN it is — what a confirmation takes
+    (docs/player-entry.md, what proves what). The PINs of ``pins_paused`` (player ids) are not
+    compared: too many wrong codes were typed for them (``table_codes``)."""
     given = _code_bytes(code)
     if not given:
         return None
-    for seat in table_players(match=match):
+    for seat in table_players(match=match) if among is None else among:
         number = b"" if pin_only else _code_bytes(seat.player.employee_number)
-        if (number and hmac.compare_digest(number, given)) or pin_proves(player_id=seat.player.pk, code=code):
+        if number and hmac.compare_digest(number, given):
+            return seat
+        if seat.player.pk not in pins_paused and pin_proves(player_id=seat.player.pk, code=code):
             return seat
     return None
+
+
+def pin_shaped(code: str) -> bool:
+    """Whether ``code`` could be a seat PIN (its digits, as compared): a code that cannot is no
+    guess at anyone's PIN (an employee number mistyped), so it counts against the phone only."""
+    given = _code_bytes(code)
+    return len(given) == PIN_DIGITS and given.isdigit()
 
 
 def pin_proves(*, player_id: int, code: str) -> bool:
@@ -167,6 +187,25 @@ def claims_shown(*, match: Match, limit: int = 12) -> list[DealClaim]:
     return list(
         match.claims.select_related("entered_by", "answered_by", "settled_by").order_by("-entered_at", "-pk")[:limit]
     )
+
+
+def _stale_message(*, number: int, seat: SeatPlayer, pending: list[DealClaim]) -> str:
+    """Why an entry for deal ``number`` was refused as stale, and what to do: confirm (or dispute) the
+    other side's entry of that deal, check the partner's, or check the recorded deal — never "enter
+    the next one", which would skip the deal the player entered."""
+    holder = next((claim for claim in pending if claim.number == number), None)
+    values = {"number": number}
+    if holder is not None and holder.side != seat.side:
+        return (
+            _(
+                "Deal %(number)d was entered on the other side's phone at the same time: check that entry "
+                "and confirm it if it is right, or dispute it."
+            )
+            % values
+        )
+    if holder is not None:
+        return _("Deal %(number)d was entered by your side at the same time: it waits for the other side.") % values
+    return _("Deal %(number)d is already recorded: check it against yours.") % values
 
 
 class ClaimRefused(UserError):
@@ -220,10 +259,7 @@ def deal_claim_enter(
             raise _deal_missing(missing)
         expected = len(confirmed) + len(pending) + 1
         if number is not None and number != expected:
-            raise ClaimRefused(
-                "stale_number",
-                _("Deal %(number)d was already entered. Check the deals and enter the next one.") % {"number": number},
-            )
+            raise ClaimRefused("stale_number", _stale_message(number=number, seat=seat, pending=pending))
         parsed = fold.match_deal_parse(match=match, outcome=outcome, number=expected)
         folded = fold.match_fold(
             match=match,
@@ -528,3 +564,49 @@ def disputes_at(*, matches: Any, rounds: Any) -> list[DealClaim]:
         for claim in disputes_open(tournament_id=round_.stage.tournament_id, round_id=round_.pk):
             found[claim.pk] = claim
     return list(found.values())
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCodeLimit:
+    """The wrong codes counted against one seat's PIN in this round, and how long it still waits."""
+
+    seat: SeatPlayer
+    wrong: int
+    paused_minutes: int
+
+
+def table_code_limits(*, match: Match) -> list[SeatCodeLimit]:
+    """The wrong codes against each seat's PIN at the table (the referee's match page shows those
+    with any): a seat being guessed stands out, the others are not paused (``table_codes``)."""
+    seats = table_players(match=match)
+    limits = table_codes.code_limits(
+        scope=table_codes.match_scope(match.pk), targets=[str(seat.player.pk) for seat in seats]
+    )
+    now = time.time()
+    return [
+        SeatCodeLimit(
+            seat=seat,
+            wrong=limits[str(seat.player.pk)].wrong,
+            paused_minutes=math.ceil(limits[str(seat.player.pk)].wait(now) / 60),
+        )
+        for seat in seats
+        if limits[str(seat.player.pk)].wrong
+    ]
+
+
+@event_write("match_id", of=match_id_event)
+def table_codes_lift(*, match_id: int, user: Actor) -> None:
+    """A referee of the table or an organiser lifts the pauses on its codes: every wrong code counted
+    against its seats' PINs, its phones and its table number's code is forgotten. Audited as a row of
+    the match's history (who, when, from where, which counts were lifted)."""
+    match = Match.objects.select_related("table").get(pk=match_id)
+    lifted = [
+        f"{row.seat.player.name} {row.wrong}" for row in table_code_limits(match=match)
+    ]  # the counts as they stood, for the audit
+    table_codes.code_limit_lift(scope=table_codes.match_scope(match.pk))
+    if match.table is not None:
+        table_codes.code_limit_lift(scope=table_codes.table_number_scope(match.table.number))
+    reason = _("Wrong-code limit lifted") + (f": {', '.join(lifted)}" if lifted else "")
+    with transaction.atomic():
+        history_copy(queryset=Match.objects.filter(pk=match.pk), user=user, reason=reason[:REASON_MAX])
+    logger.warning("table codes of match %s lifted by %s", match.pk, signed_in(user))

@@ -32,7 +32,7 @@ from tournament.matches import clock, deal_queue, fold, player_entry, selectors,
 from tournament.matches.claim_views import web_app_manifest
 from tournament.matches.deal_forms import DEAL_FORMS
 from tournament.matches.fold import match_game
-from tournament.matches.models import DealClaim, Match, MatchStatus
+from tournament.matches.models import ClaimStatus, DealClaim, Match, MatchStatus
 from tournament.matches.player_entry import SeatPlayer
 from tournament.matches.table_links import TableLink, table_link_resolve
 from tournament.parsing import int_or_none
@@ -121,6 +121,7 @@ def _context(
     flagged = context["summary"].flagged
     context.update(
         link=link,
+        table_match=match,  # as stored: its result (the levels above include the entries waiting)
         token=link.token,
         table_url=table_url,
         seat=seat,
@@ -185,27 +186,51 @@ def _identified(request: HttpRequest, link: TableLink) -> SeatPlayer:
     return seat
 
 
-def _identify(request: HttpRequest, link: TableLink, code: str, *, pin_only: bool = False) -> SeatPlayer:
-    """The player of the table whose employee number or PIN is ``code`` (``pin_only``: whose PIN);
-    wrong codes are counted per table and per phone, never per address (``table_codes``: past their
-    free codes, each is paused for longer; a referee lifts a table's pause)."""
+def _named(request: HttpRequest, seats: list[SeatPlayer]) -> list[SeatPlayer]:
+    """The seats a code is compared with: the one the phone named (``seat``: its letter), if it is
+    among ``seats``, else all of them."""
+    named = [seat for seat in seats if seat.seat == request.POST.get("seat")]
+    return named or seats
+
+
+def _identify(
+    request: HttpRequest, link: TableLink, code: str, *, pin_only: bool = False, among: list[SeatPlayer] | None = None
+) -> SeatPlayer:
+    """The player of the table (``among``: of these seats; the one the phone named, if any) whose
+    employee number or PIN is ``code`` (``pin_only``: whose PIN); wrong codes are counted per seat
+    PIN being guessed and per phone, never per table or address (``table_codes``: past their free
+    codes, each is paused for longer; a referee or organiser lifts a pause)."""
 
     def device_start() -> str:  # a session from the first wrong code on: the phone's count is its own
         request.session[_DEVICE_KEY] = True
         request.session.save()
         return str(request.session.session_key)
 
-    seat = table_codes.code_attempt(
-        match_id=link.match.pk,
+    seats = _named(request, among if among is not None else player_entry.table_players(match=link.match))
+    # a code that cannot be a PIN (a mistyped employee number) is no guess at anyone's PIN
+    targets = [str(seat.player.pk) for seat in seats] if player_entry.pin_shaped(code) else []
+    answer = table_codes.code_attempt(
+        scope=table_codes.match_scope(link.match.pk),
         device=request.session.session_key,
         device_start=device_start,
-        check=lambda: player_entry.player_identify(match=link.match, code=code, pin_only=pin_only),
+        targets=targets,
+        check=lambda paused: player_entry.player_identify(
+            match=link.match, code=code, pin_only=pin_only, among=seats, pins_paused={int(p) for p in paused}
+        ),
     )
-    if seat is None and pin_only:
+    if answer.found is not None:
+        return answer.found
+    if targets and answer.paused >= set(targets):  # no PIN it could be was compared: say whose, and how long
+        names = "、".join(seat.player.name for seat in seats)
+        raise table_codes.paused_error(
+            "pin_codes_paused",
+            _("Too many wrong PINs for %(names)s: PIN entry waits %%(minutes)d min. A referee can lift it.")
+            % {"names": names},
+            answer.wait,
+        )
+    if pin_only:
         raise UserError("bad_pin", _("No player of this table has that PIN (on the seat slip)."), status=400)
-    if seat is None:
-        raise UserError("bad_code", _("No player of this table has that employee number or PIN."), status=400)
-    return seat
+    raise UserError("bad_code", _("No player of this table has that employee number or PIN."), status=400)
 
 
 @require_POST
@@ -274,6 +299,14 @@ def _claim(link: TableLink, claim_id: int) -> DealClaim:
     return claim
 
 
+def _confirmers(request: HttpRequest, link: TableLink, claim: DealClaim) -> list[SeatPlayer]:
+    """Whose PIN a confirmation of ``claim`` is compared with: this phone's player, if it speaks for
+    the other side (their own phone), else the other side's players (the phone handed across)."""
+    seat = _seat(request, link.match)
+    others = [other for other in player_entry.table_players(match=link.match) if other.side != claim.side]
+    return [seat] if seat is not None and seat.side != claim.side else others
+
+
 @require_POST
 def table_confirm(request: HtmxHttpRequest, token: str, claim_id: int) -> HttpResponse:
     """An opponent confirms an entry: on their own phone said to be theirs by their PIN, or on any
@@ -282,7 +315,11 @@ def table_confirm(request: HtmxHttpRequest, token: str, claim_id: int) -> HttpRe
     try:
         claim = _claim(link, claim_id)
         code = request.POST.get("code", "").strip()
-        seat = _identify(request, link, code, pin_only=True) if code else _identified(request, link)
+        seat = (
+            _identify(request, link, code, pin_only=True, among=_confirmers(request, link, claim))
+            if code
+            else _identified(request, link)
+        )
         if not code and not _seat_proven(request, link.match):
             raise UserError(
                 "pin_required",
@@ -307,6 +344,8 @@ def table_dispute(request: HtmxHttpRequest, token: str, claim_id: int) -> HttpRe
     except USER_ERRORS as error:
         return _refused(request, link, error)
     if request.method != "POST":
+        if claim.status != ClaimStatus.PENDING:  # disputed (or settled) already: the form is closed
+            return redirect("matches:table", token=link.token)
         return _render(request, link, dispute=claim)
     form, outcome = _entered_outcome(request, link)
     try:

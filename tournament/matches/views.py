@@ -10,7 +10,6 @@ htmx the same URLs answer with the fragment to swap, so nothing reloads the whol
 from __future__ import annotations
 
 import math
-import time
 import uuid
 from typing import Any
 
@@ -32,6 +31,7 @@ from tournament.htmx import HtmxHttpRequest
 from tournament.matches import (
     access,
     audit_log,
+    board,
     clearing,
     clock,
     corrections,
@@ -42,7 +42,6 @@ from tournament.matches import (
     selectors,
     services,
     snapshot_reads,
-    table_codes,
 )
 from tournament.matches.deal_forms import DEAL_FORMS, DealEntryFields
 from tournament.matches.fold import match_game
@@ -127,12 +126,13 @@ def match_page_context(
         "seats": selectors.SEATS,
         "undo_form": ReasonForm(auto_id="undo-%s"),  # undo asks for a reason like a correction
         "claims": player_entry.claims_open(match=match),
+        # the board's word for the table's state, on every page that shows the table (board.table_state)
+        "table_state": board.table_state(match=match),
         # the deal the offline queue labels its entry with (static/js/deal_queue.js); the form ignores it
         "entry_number": summary.next_deal["number"] if summary.next_deal else None,
     }
     if request.user.is_authenticated and player_entry.players_enter(match):  # for the referee to lift a pause
-        limit = table_codes.code_limit_get(match_id=match.pk)
-        context["table_codes"] = {"wrong": limit.wrong, "paused_minutes": math.ceil(limit.wait(time.time()) / 60)}
+        context["code_limits"] = player_entry.table_code_limits(match=match)
     context.update(extra)
     return context
 
