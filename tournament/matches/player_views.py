@@ -300,11 +300,15 @@ def _claim(link: TableLink, claim_id: int) -> DealClaim:
 
 
 def _confirmers(request: HttpRequest, link: TableLink, claim: DealClaim) -> list[SeatPlayer]:
-    """Whose PIN a confirmation of ``claim`` is compared with: this phone's player, if it speaks for
-    the other side (their own phone), else the other side's players (the phone handed across)."""
+    """Whose PIN a confirmation of ``claim`` is compared with (and counted against): this phone's
+    player, if it speaks for the other side (their own phone); else the other side's players (the
+    phone handed across) and this phone's own player, who is then told that the side that entered a
+    deal does not confirm it, rather than that no one has that PIN."""
     seat = _seat(request, link.match)
+    if seat is not None and seat.side != claim.side:
+        return [seat]
     others = [other for other in player_entry.table_players(match=link.match) if other.side != claim.side]
-    return [seat] if seat is not None and seat.side != claim.side else others
+    return others + ([seat] if seat is not None else [])
 
 
 @require_POST
