@@ -17,6 +17,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -25,7 +26,7 @@ from tournament.errors import USER_ERRORS, user_error_of
 from tournament.htmx import HtmxHttpRequest
 from tournament.matches import player_entry
 from tournament.matches.models import Match, Round, Table
-from tournament.matches.table_links import table_link_revoke, table_qr_codes, table_tokens, table_url
+from tournament.matches.table_links import table_codes_of, table_link_revoke, table_qr_codes, table_tokens, table_url
 from tournament.matches.views import match_for_request, refused_page
 from tournament.parsing import int_or_none
 from tournament.registration.models import Tournament
@@ -94,6 +95,7 @@ def table_cards(request: HttpRequest, tournament: Tournament, round_id: int) -> 
         raise Http404
     codes = table_qr_codes(request=request, round_=round_, scale=4)
     tokens = table_tokens(round_=round_)
+    table_codes = table_codes_of(round_=round_)  # to type, with the short address, when a phone cannot scan
     cards = []
     matches = Match.objects.filter(round=round_, table__isnull=False).select_related("table", "ns_pair", "ew_pair")
     for match in matches.order_by("table__number"):
@@ -104,6 +106,7 @@ def table_cards(request: HttpRequest, tournament: Tournament, round_id: int) -> 
                 "match": match,
                 "qr": codes.get(match.pk, ""),
                 "url": table_url(request, tokens[match.table_id]),
+                "code": table_codes.get(match.table_id, ""),
                 "players": [
                     {"seat": seat, "pin": player_entry.seat_pin(player_id=seat.player.pk)}
                     for seat in player_entry.table_players(match=match)
@@ -114,7 +117,13 @@ def table_cards(request: HttpRequest, tournament: Tournament, round_id: int) -> 
     return render(
         request,
         "matches/table_cards.html",
-        {"tournament": tournament, "round": round_, "cards": cards, "tables": tables},
+        {
+            "tournament": tournament,
+            "round": round_,
+            "cards": cards,
+            "tables": tables,
+            "find_url": request.build_absolute_uri(reverse("matches:table_find")),
+        },
     )
 
 

@@ -34,7 +34,7 @@ from tournament.matches.deal_forms import DEAL_FORMS
 from tournament.matches.fold import match_game
 from tournament.matches.models import ClaimStatus, DealClaim, Match, MatchStatus
 from tournament.matches.player_entry import SeatPlayer
-from tournament.matches.table_links import TableLink, table_link_resolve
+from tournament.matches.table_links import TableLink, table_code_find, table_link_resolve
 from tournament.parsing import int_or_none
 from tournament.registration.announcements import announcements_shown
 from tournament.registration.models import EntryMode
@@ -384,3 +384,47 @@ def table_manifest(request: HttpRequest, token: str) -> HttpResponse:
         name=_("Table %(number)s") % {"number": link.table.number},
         start_url=reverse("matches:table", args=[link.token]),
     )
+
+
+def table_find(request: HttpRequest) -> HttpResponse:
+    """The short address printed on the table cards, for a phone that cannot scan the QR code: the
+    table's number and the code beside it open the table's page. Wrong codes are counted per table
+    number being guessed and per phone, never per address (``table_codes``); a referee or organiser
+    of the table lifts a pause from the match page."""
+    number_text = request.POST.get("table", "") if request.method == "POST" else ""
+    code = request.POST.get("code", "") if request.method == "POST" else ""
+    context: dict[str, Any] = {"number": number_text}
+    if request.method != "POST":
+        return render(request, "matches/table_find.html", context)
+    number = int_or_none(number_text, low=1, high=99999)
+    try:
+        if number is None:
+            raise UserError("invalid_table", _("Give the table's number, as on its card."), status=400)
+
+        def device_start() -> str:  # a session from the first wrong code on: the phone's count is its own
+            request.session[_DEVICE_KEY] = True
+            request.session.save()
+            return str(request.session.session_key)
+
+        answer = table_codes.code_attempt(
+            scope=table_codes.table_number_scope(number),
+            device=request.session.session_key,
+            device_start=device_start,
+            targets=[str(number)],
+            check=lambda paused: None if paused else table_code_find(number=number, code=code),
+        )
+        if answer.found is not None:
+            return redirect("matches:table", token=answer.found)
+        if answer.paused:
+            raise table_codes.paused_error(
+                "table_code_paused",
+                _("Too many wrong codes for table %(number)d: wait %%(minutes)d min, or ask a referee.")
+                % {"number": number},
+                answer.wait,
+            )
+        raise UserError("bad_table_code", _("No table %(number)d being played has that code.") % {"number": number})
+    except UserError as error:
+        response = render(request, "matches/table_find.html", context | {"error": error.message}, status=error.status)
+        for name, value in error.headers.items():  # Retry-After of a pause
+            response[name] = value
+        return response

@@ -9,6 +9,13 @@ the match from the token, never from the address). It stops working:
 - when the organiser revokes it: the table's ``TableLinkKey.generation`` goes up by one, and the
   tokens carrying the old generation are refused (cards printed after carry the new one).
 
+A phone that cannot scan types the table's **code** instead: the card prints a short address
+(``/table/``) and the table's number and code — six digits derived, like the token, from the site's
+secret and (round, table, generation), so nothing is stored and withdrawing the link changes the code
+too. Typing the number and the code opens the same page as the QR code (:func:`table_code_find`); the
+wrong codes are counted like the seat PINs' (``table_codes``: per table number being guessed and per
+phone, never per address).
+
 The QR codes are SVG from segno (presentation attributes only, so the strict CSP allows them), the
 same way as the referees' sign-in links (``referee_views``).
 """
@@ -16,9 +23,12 @@ same way as the referees' sign-in links (``referee_views``).
 from __future__ import annotations
 
 import hashlib
+import hmac
+import unicodedata
 from dataclasses import dataclass
 
 import segno
+from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
 from django.db import transaction
@@ -77,6 +87,50 @@ def table_tokens(*, round_: Round) -> dict[int, str]:
         table_id: table_token(round_=round_, table_id=table_id, generation=generations.get(table_id, 0))
         for table_id in table_ids
     }
+
+
+CODE_DIGITS = 6
+"""A table code's length: 10⁶ codes per table number, against some twenty guesses a round allows."""
+
+
+def table_code(*, round_id: int, table_id: int, generation: int) -> str:
+    """The code printed on a table's card beside its number, to type when the QR code cannot be scanned."""
+    message = f"table-code:{round_id}:{table_id}:{generation}".encode()
+    digest = hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).digest()
+    return str(int.from_bytes(digest[:8], "big") % 10**CODE_DIGITS).zfill(CODE_DIGITS)
+
+
+def table_codes_of(*, round_: Round) -> dict[int, str]:
+    """Table id → its code for every table of the round's matches (one query for the generations)."""
+    generations = _generations(round_)
+    table_ids = Match.objects.filter(round=round_, table__isnull=False).values_list("table_id", flat=True)
+    return {
+        table_id: table_code(round_id=round_.pk, table_id=table_id, generation=generations.get(table_id, 0))
+        for table_id in table_ids
+        if table_id is not None
+    }
+
+
+def table_code_find(*, number: int, code: str) -> str | None:
+    """The token of the table numbered ``number`` whose code is ``code``, in a round being played
+    (published, running or time called), or None. The code is compared as its NFKC digits (a
+    Chinese keyboard's full-width digits are digits), in constant time."""
+    given = "".join(unicodedata.normalize("NFKC", code or "").split()).encode()
+    if not given:
+        return None
+    tables = (
+        Match.objects.filter(table__number=number, round__status__in=ACTIVE_ROUND)
+        .values_list("round_id", "table_id")
+        .distinct()
+    )
+    for round_id, table_id in tables:
+        if table_id is None:
+            continue
+        keys = TableLinkKey.objects.filter(round_id=round_id, table_id=table_id)
+        generation = keys.values_list("generation", flat=True).first() or 0
+        if hmac.compare_digest(table_code(round_id=round_id, table_id=table_id, generation=generation).encode(), given):
+            return str(signing.Signer(salt=SALT).sign_object([round_id, table_id, generation]))
+    return None
 
 
 def table_url(request: HttpRequest, token: str) -> str:

@@ -89,6 +89,7 @@ urlpatterns += [
 ]
 
 urlpatterns += [
+    path("table/", player_views.table_find, name="table_find"),
     path("table/<str:token>/", player_views.table, name="table"),
     path("table/<str:token>/me/", player_views.table_identify, name="table_identify"),
     path("table/<str:token>/leave/", player_views.table_leave, name="table_leave"),
