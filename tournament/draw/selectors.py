@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from tournament import labels
 from tournament.draw.pairing import DrawWarning
@@ -41,16 +41,20 @@ def round_warnings(*, round_: Round) -> dict[int, list[DrawWarning]]:
     ).values_list("pair_id", "side"):
         seats[pair_id][side] += 1
     matches = list(round_.matches.values_list("pk", "table__number", "ns_pair_id", "ew_pair_id"))
-    pair_ids = [p for _pk, _t, ns, ew in matches for p in (ns, ew) if p is not None]
+    # The round's pairs as subqueries, not a list of ids: 5,000 parameters cost more to build than the query.
+    in_round = Q(pair__in=round_.matches.values("ns_pair_id")) | Q(pair__in=round_.matches.values("ew_pair_id"))
     protect = round_.number <= stage.settings.department_rounds
     departments: dict[int, set[int]] = defaultdict(set)
     if protect:
-        for pair_id, department_id in PairMember.objects.filter(pair_id__in=pair_ids).values_list(
+        for pair_id, department_id in PairMember.objects.filter(in_round).values_list(
             "pair_id", "player__department_id"
         ):
             if department_id is not None:
                 departments[pair_id].add(department_id)
-    withdrawn = set(Pair.objects.filter(pk__in=pair_ids, status=PairStatus.WITHDRAWN).values_list("id", flat=True))
+    # A withdrawal is rare: the event's few withdrawn pairs, whether in this round or not.
+    withdrawn = set(
+        Pair.objects.filter(tournament_id=stage.tournament_id, status=PairStatus.WITHDRAWN).values_list("id", flat=True)
+    )
     seat_rule = not (stage.format == StageFormat.KNOCKOUT and stage.settings.fixed_bracket)
     result: dict[int, list[DrawWarning]] = {}
     for pk, table, ns, ew in matches:

@@ -113,6 +113,8 @@ def stage_third_place_matches(*, stage: Stage) -> frozenset[int]:
     bracket the match the bracket places second in its final round (a correction that moves the pairs
     moves nothing here); in a knockout re-drawn every round the match between the pairs the draw marked
     (``third_place_pairs`` of its draw record, kept in step by a correction)."""
+    if stage.format != StageFormat.KNOCKOUT:
+        return frozenset()
     settings = stage.settings
     record = settings.bracket_record
     if record is not None and isinstance(record.get("size"), int):

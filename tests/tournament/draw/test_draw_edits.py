@@ -13,6 +13,7 @@ from tests.tournament.draw.conftest import confirm, make_field, win
 from tournament.draw.edits import match_table_move, round_pairs_swap
 from tournament.draw.pairing import Referee
 from tournament.draw.referee_assignments import round_referees_assign
+from tournament.draw.selectors import round_warnings
 from tournament.draw.services import (
     bracket_after_result,
     round_delete,
@@ -27,7 +28,8 @@ from tournament.matches.clock import round_start
 from tournament.matches.models import Match, MatchStatus, Round, RoundEntry, RoundStatus, Table
 from tournament.matches.referees import referee_create
 from tournament.matches.services import deal_record
-from tournament.registration.models import Player
+from tournament.registration.models import Pair, PairStatus, Player
+from tournament.registration.services import pair_withdraw
 
 pytestmark = pytest.mark.django_db
 
@@ -109,6 +111,19 @@ def test_swapping_a_table_round_warns_of_seat_imbalance():
     assert match.ew_pair_id in ns_before
     warnings = round_pairs_swap(round_=second, first_pair_id=match.ns_pair_id, second_pair_id=match.ew_pair_id)
     assert "seat_imbalance" in codes(warnings)
+
+
+def test_a_pair_that_withdrew_after_the_draw_is_warned_at_its_table_only():
+    stage = swiss(6)
+    left_out = Pair.objects.filter(tournament=stage.tournament).order_by("pk").last()
+    left_out.status = PairStatus.WITHDRAWN  # before the draw: not drawn, so no table names it
+    left_out.save(update_fields=["status"])
+    round_ = round_draw(stage=stage, seed=4)
+    match = round_.matches.filter(ew_pair__isnull=False).first()
+    pair_withdraw(pair=match.ew_pair)
+    warnings = round_warnings(round_=round_)
+    withdrawn = {pk: [w.entrants for w in found if w.code == "withdrawn"] for pk, found in warnings.items()}
+    assert {pk: entrants for pk, entrants in withdrawn.items() if entrants} == {match.pk: [(match.ew_pair_id,)]}
 
 
 def test_swapping_into_the_bye_and_into_one_department_is_warned():
