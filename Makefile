@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
+# The suite runs in parallel, a process per core (at most 4: each has its own test database and,
+# on Redis, its own cache database). PYTEST_ARGS="-n 0" runs it in one process.
+PYTEST_ARGS ?= -n auto --maxprocesses 4
 
 .PHONY: demo test serve bench messages clean
 

@@ -14,7 +14,9 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
+import environ
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -51,6 +53,30 @@ def _database_url() -> str:
         return f"sqlite:///{db['NAME']}"
     auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cache_of_this_worker():
+    """Each parallel test process (pytest-xdist's ``gw0``, ``gw1``…) gets a Redis database of its
+    own when the cache is Redis (CI): a test that clears the cache (``FLUSHDB``) or counts a
+    throttle must never see another process's keys. ``CACHE_URL`` is changed too, so a real
+    worker a test starts uses the same database as the test."""
+    from django.test import override_settings
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    url = os.environ.get("CACHE_URL", "")
+    if not worker.startswith("gw") or not url.startswith(("redis://", "rediss://")):
+        yield
+        return
+    parts = urlsplit(url)
+    database = int(parts.path.strip("/") or 0) + 1 + int(worker.removeprefix("gw"))
+    ours = urlunsplit(parts._replace(path=f"/{database}"))
+    os.environ["CACHE_URL"] = ours
+    try:
+        with override_settings(CACHES={"default": environ.Env.cache_url_config(ours)}):
+            yield
+    finally:
+        os.environ["CACHE_URL"] = url
 
 
 @pytest.fixture(autouse=True)

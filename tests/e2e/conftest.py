@@ -8,6 +8,7 @@ Without Chromium the tests are skipped with the reason; with ``REQUIRE_SERVICES=
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,30 @@ CHROMIUM_ARGS = [
 ]
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+
+
+def wait_until(page, expression: str, *, timeout: float = 15_000) -> None:
+    """Wait until the script ``expression`` (a promise is awaited) is truthy in ``page``.
+
+    Playwright's ``wait_for_function`` evaluates its predicate string inside the page once it has
+    to poll, and the site's Content-Security-Policy (no 'unsafe-eval') refuses that: the wait then
+    fails only when the condition is not already true — on a slower machine. ``page.evaluate``
+    goes through the DevTools protocol, which the page's CSP does not govern, so poll with it.
+    A navigation in between (a reload, the page coming back online) is waited out."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        try:
+            if page.evaluate(expression):
+                return
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error) and "navigat" not in str(error).lower():
+                raise
+        if time.monotonic() > deadline:
+            raise PlaywrightTimeoutError(f"waited {timeout:.0f} ms for: {expression}")
+        page.wait_for_timeout(100)
 
 
 @pytest.fixture(scope="module")

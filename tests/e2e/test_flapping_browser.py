@@ -11,7 +11,7 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.e2e.conftest import new_phone
+from tests.e2e.conftest import new_phone, wait_until
 from tests.tournament.matches.test_player_entry import players_match
 from tournament.matches import player_entry as pe
 from tournament.matches.models import DealClaim
@@ -71,9 +71,7 @@ class Phone:
                     self.page.locator(f'#entry[data-taps="{"".join(seats[:index])}"]').wait_for()
                 offline = self.offline
                 self.page.locator("#entry form[method=post] button[type=submit]").click()
-                self.page.wait_for_function(
-                    f"window.dealQueue.all().then(items => items.length > {before})", timeout=8_000
-                )
+                wait_until(self.page, f"window.dealQueue.all().then(items => items.length > {before})", timeout=8_000)
                 self.entered_offline += offline
                 return
             except PlaywrightError:

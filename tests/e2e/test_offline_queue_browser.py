@@ -8,7 +8,7 @@ import pytest
 from django.contrib.sessions.models import Session
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.e2e.conftest import SCREENSHOTS, log_in, new_phone, signed_in
+from tests.e2e.conftest import SCREENSHOTS, log_in, new_phone, signed_in, wait_until
 from tests.factories import referee, table_match
 from tests.tournament.matches.test_player_entry import players_match
 from tournament.matches import player_entry as pe
@@ -24,9 +24,8 @@ NOTHING_WAITING = "window.dealQueue && window.dealQueue.all().then(i => i.every(
 def ready_offline(page) -> None:
     """The service worker controls the page and holds a copy of it: a reload offline will open."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function(
-        "caches.open('entry-pages-v1').then(c => c.match(location.origin + location.pathname)).then(r => !!r)",
-        polling=200,
+    wait_until(
+        page, "caches.open('entry-pages-v1').then(c => c.match(location.origin + location.pathname)).then(r => !!r)"
     )
 
 
@@ -37,8 +36,8 @@ def tap_and_save(page, *seats: str) -> None:
         page.locator(f'#entry[data-taps="{"".join(seats[:index])}"]').wait_for()
     waiting = page.evaluate("window.dealQueue.all().then(items => items.filter(i => i.state === 'waiting').length)")
     page.locator("#entry form.offline-entry button[type=submit]").click()
-    page.wait_for_function(
-        f"window.dealQueue.all().then(items => items.filter(i => i.state === 'waiting').length === {waiting + 1})"
+    wait_until(
+        page, f"window.dealQueue.all().then(items => items.filter(i => i.state === 'waiting').length === {waiting + 1})"
     )
 
 
@@ -72,9 +71,7 @@ def test_three_deals_entered_offline_survive_a_reload_and_are_recorded_once_in_o
         assert not Deal.objects.filter(match=match).exists()
         with page.expect_navigation():  # sent, the page shows the match as the server now has it
             page.context.set_offline(False)
-        page.wait_for_function(
-            "window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))"
-        )
+        wait_until(page, "window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))")
         page.locator("#queue-results li[data-result]").nth(2).wait_for()
         assert results(page) == ["accepted", "accepted", "accepted"]
         page.screenshot(path=str(SCREENSHOTS / "offline-queue-sent-zh-phone.png"), full_page=True)
@@ -110,9 +107,7 @@ def test_a_deal_a_referee_entered_meanwhile_is_a_plain_refusal_on_the_players_ph
         deal_record(match_id=match.pk, outcome={"order": ["N", "S"]}, user=ref)  # the referee enters deal 1
         with page.expect_navigation():  # sent, the page shows the match as the server now has it
             page.context.set_offline(False)
-        page.wait_for_function(
-            "window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))"
-        )
+        wait_until(page, "window.dealQueue && window.dealQueue.all().then(i => i.every(x => x.state !== 'waiting'))")
         page.locator("#queue-results li[data-result]").nth(1).wait_for()
         assert results(page) == ["refused", "accepted"]
         refused = page.locator('#queue-results li[data-result="refused"]').inner_text()
@@ -195,7 +190,7 @@ def test_a_tractor_deal_is_entered_offline_through_its_own_form(browser, live_se
         page.locator("#queue-status", has_text="1 副牌等待发送").wait_for()
         with page.expect_navigation():
             page.context.set_offline(False)
-        page.wait_for_function(NOTHING_WAITING)
+        wait_until(page, NOTHING_WAITING)
         assert Deal.objects.get(match=match).outcome["defender_points"] == 40
     finally:
         page.context.close()
@@ -206,7 +201,7 @@ def settled_results(page, count: int) -> list[str]:
     (the reload may come while the list is read: then it is read again from the reloaded page)."""
     for _attempt in range(5):
         try:
-            page.wait_for_function(NOTHING_WAITING)
+            wait_until(page, NOTHING_WAITING)
             page.locator("#queue-results li[data-result]").nth(count - 1).wait_for()
             return results(page)
         except PlaywrightError as error:
@@ -331,8 +326,8 @@ def tractor_offline(page, declarer: str, points: int) -> None:
     page.locator("#entry input[name=defender_points]").fill(str(points))
     page.locator("#entry form[method=get] button[type=submit]").click()
     page.locator("#entry form.offline-entry button[type=submit]").click()
-    page.wait_for_function(
-        f"window.dealQueue.all().then(items => items.filter(i => i.state === 'waiting').length === {waiting + 1})"
+    wait_until(
+        page, f"window.dealQueue.all().then(items => items.filter(i => i.state === 'waiting').length === {waiting + 1})"
     )
 
 
@@ -364,7 +359,7 @@ def test_a_deal_refused_for_a_real_reason_stays_editable_and_holds_the_deals_aft
         page.reload()
         page.locator('#queue-results li[data-result="refused"]').wait_for()
         page.locator("[data-queue-clear]").click()
-        page.wait_for_function("document.querySelectorAll('#queue-results li[data-result=accepted]').length === 0")
+        wait_until(page, "document.querySelectorAll('#queue-results li[data-result=accepted]').length === 0")
         assert page.locator('#queue-results li[data-result="refused"]').count() == 1
         # "Edit": the deal in the entry, as it was entered; the declarer put right, it is confirmed
         with page.expect_navigation():
