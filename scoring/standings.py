@@ -547,18 +547,24 @@ def assign_tiers(*, standings: Standings, tiers: Sequence[tuple[str, int]]) -> d
     A shared rank that straddles a tier boundary cannot be split fairly: that is a ``bad_input`` error
     asking for lots to be drawn.
     """
+    return tiers_by_rank(ranked=[(row.entrant, row.rank) for row in standings.rows], tiers=tiers)
+
+
+def tiers_by_rank(*, ranked: Sequence[tuple[str, int]], tiers: Sequence[tuple[str, int]]) -> dict[str, str]:
+    """Prize tiers over any ranking in order, ``ranked`` being (entrant, rank) best first: the pairs'
+    (:func:`assign_tiers`) or the teams' (``scoring.teams.assign_team_tiers``, docs/rules.md §11).
+    A shared rank across a tier boundary is a ``bad_input`` error asking for lots."""
     awarded: dict[str, str] = {}
-    rows = standings.rows
     position = 0
     for name, count in tiers:
         end = position + count
-        if end < len(rows) and end > 0 and rows[end].rank == rows[end - 1].rank:
+        if end < len(ranked) and end > 0 and ranked[end][1] == ranked[end - 1][1]:
             raise bad_input(
-                f"Rank {rows[end].rank} is shared across the boundary of tier {name!r}; draw lots first.",
-                f"第 {rows[end].rank} 名并列且跨越奖项“{name}”的名额界线，请先抽签。",
+                f"Rank {ranked[end][1]} is shared across the boundary of tier {name!r}; draw lots first.",
+                f"第 {ranked[end][1]} 名并列且跨越奖项“{name}”的名额界线，请先抽签。",
             )
-        for row in rows[position:end]:
-            awarded[row.entrant] = name
+        for entrant, _rank in ranked[position:end]:
+            awarded[entrant] = name
         position = end
     return awarded
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from scoring.errors import bad_input
 from scoring.options import RuleOptions
-from scoring.standings import Standings
+from scoring.standings import Standings, tiers_by_rank
 
 if TYPE_CHECKING:
     from scoring.doudizhu_standings import PlayerStandings
@@ -39,6 +39,7 @@ __all__ = [
     "Team",
     "TeamTotal",
     "TeamTotalRow",
+    "assign_team_tiers",
     "members_of_players",
     "members_of_standings",
     "team_total_rank",
@@ -284,3 +285,10 @@ def team_total_rank(
             )
         start = end
     return TeamTotal(rows=tuple(rows), team_count=team_count, lots_seed=lots_seed, players=players)
+
+
+def assign_team_tiers(*, total: TeamTotal, tiers: Sequence[tuple[str, int]]) -> dict[str, str]:
+    """Team prize tiers (团体奖, docs/rules.md §4 and §11) from the team total: ``tiers`` are (name,
+    number of teams), best first; team → tier name. A shared rank across a tier boundary cannot be
+    split fairly: a ``bad_input`` error asking for the stage's lots to be drawn."""
+    return tiers_by_rank(ranked=[(row.team, row.rank) for row in total.rows], tiers=tiers)

@@ -34,6 +34,15 @@ class PrizeTierForm(forms.Form):
 PrizeTierFormSet = forms.formset_factory(PrizeTierForm, extra=3)
 
 
+class TeamPrizeTierForm(PrizeTierForm):
+    """A team prize (团体奖): a name and how many teams (kept in ``pair_count``, the tiers' one shape)."""
+
+    pair_count = forms.IntegerField(label=_("Teams"), min_value=1, max_value=100000, required=False)
+
+
+TeamPrizeTierFormSet = forms.formset_factory(TeamPrizeTierForm, extra=2)
+
+
 class PrizeStageForm(forms.Form):
     stage = forms.ModelChoiceField(
         label=_("Ranking used for the prizes"),

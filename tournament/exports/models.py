@@ -41,6 +41,32 @@ class PrizeTier(models.Model):
         return f"{self.name} ({self.pair_count})"
 
 
+class TeamPrizeTier(models.Model):
+    """A team prize (团体奖) for the next ``team_count`` teams of the team total, best tier first
+    (docs/rules.md §4 and §11): awarded beside the pairs' prizes, from the teams' own ranking."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="team_prize_tiers")
+    name = models.CharField(_("name"), max_length=40)
+    team_count = models.PositiveIntegerField(_("teams"))
+    order = models.PositiveSmallIntegerField(_("order"))
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("team prize tier")
+        verbose_name_plural = _("team prize tiers")
+        ordering = ["tournament", "order", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "order"], name="team_prize_tier_order_unique"),
+            models.UniqueConstraint(fields=["tournament", "name"], name="team_prize_tier_name_unique"),
+            models.CheckConstraint(condition=Q(team_count__gte=1), name="team_prize_tier_team_count_positive"),
+            models.CheckConstraint(condition=~Q(name=""), name="team_prize_tier_name_not_empty"),
+            *column_checks("team_prize_tier", team_count="PositiveIntegerField", order="PositiveSmallIntegerField"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.team_count})"
+
+
 class PrizeRanking(models.Model):
     """Which ranking the prizes come from, and who drew lots for it and when.
 

@@ -23,10 +23,11 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
 from scoring.standings import Standings, assign_tiers, prize_order
+from scoring.teams import assign_team_tiers
 from tournament.bounds import text_max
 from tournament.draw.stages import stage_lots_draw
 from tournament.errors import UserError
-from tournament.exports.models import PrizeRanking, PrizeTier
+from tournament.exports.models import PrizeRanking, PrizeTier, TeamPrizeTier
 from tournament.exports.selectors import PairCard, pair_cards
 from tournament.matches.models import Stage
 from tournament.people import Actor, signed_in
@@ -34,6 +35,7 @@ from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import Tournament
 from tournament.registration.text import clean_text
 from tournament.standings.selectors import StageStandings, stage_lots_seed, stage_ranking_get
+from tournament.standings.teams import TeamLine, stage_team_total_get
 
 TIER_NAME_MAX = text_max(PrizeTier, "name")
 
@@ -71,10 +73,8 @@ class AwardList:
     """(tier, places) the prize order has no pairs for: every pair of every stage behind it is placed."""
 
 
-@event_write("tournament", of=tournament_event)
-def prize_tiers_set(*, tournament: Tournament, tiers: Sequence[TierData]) -> list[PrizeTier]:
-    """Replace the tournament's tiers by ``tiers`` (best first). UserError, nothing written, for
-    an empty or duplicate name or a count below 1."""
+def _tiers_clean(tiers: Sequence[TierData], *, teams: bool = False) -> list[TierData]:
+    """The tiers as typed, cleaned; UserError for an empty, too long or duplicate name or a count below 1."""
     cleaned = [TierData(name=clean_text(tier.name), pair_count=tier.pair_count) for tier in tiers]
     errors: list[str] = []
     seen: set[str] = set()
@@ -90,15 +90,38 @@ def prize_tiers_set(*, tournament: Tournament, tiers: Sequence[TierData]) -> lis
             errors.append(_("Prize name %(name)s is used twice.") % {"name": tier.name})
         seen.add(tier.name)
         if not isinstance(tier.pair_count, int) or tier.pair_count < 1:
-            errors.append(_("Prize %(position)d needs at least 1 pair.") % {"position": position})
+            message = _("Team prize %(position)d needs at least 1 team.") if teams else None
+            errors.append((message or _("Prize %(position)d needs at least 1 pair.")) % {"position": position})
     if errors:
         raise UserError.of_fields({"tiers": errors})
+    return cleaned
+
+
+@event_write("tournament", of=tournament_event)
+def prize_tiers_set(*, tournament: Tournament, tiers: Sequence[TierData]) -> list[PrizeTier]:
+    """Replace the tournament's tiers by ``tiers`` (best first). UserError, nothing written, for
+    an empty or duplicate name or a count below 1."""
+    cleaned = _tiers_clean(tiers)
     with transaction.atomic():
         # One by one (not in bulk) so the audit history records every removed and added tier.
         for old in PrizeTier.objects.filter(tournament=tournament):
             old.delete()
         return [
             PrizeTier.objects.create(tournament=tournament, name=tier.name, pair_count=tier.pair_count, order=order)
+            for order, tier in enumerate(cleaned, 1)
+        ]
+
+
+@event_write("tournament", of=tournament_event)
+def team_prize_tiers_set(*, tournament: Tournament, tiers: Sequence[TierData]) -> list[TeamPrizeTier]:
+    """Replace the tournament's team prizes (团体奖, docs/rules.md §11) by ``tiers`` (best first;
+    ``pair_count`` is the number of teams). UserError, nothing written, as for the pairs' tiers."""
+    cleaned = _tiers_clean(tiers, teams=True)
+    with transaction.atomic():
+        for old in TeamPrizeTier.objects.filter(tournament=tournament):
+            old.delete()
+        return [
+            TeamPrizeTier.objects.create(tournament=tournament, name=tier.name, team_count=tier.pair_count, order=order)
             for order, tier in enumerate(cleaned, 1)
         ]
 
@@ -241,3 +264,86 @@ def prize_tiers_award(
         order=order.standings,
         unawarded=unawarded,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TeamAward:
+    tier: str
+    line: TeamLine
+    """The team's line in the team total (rank, name, points, members)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamAwardList:
+    """The team prizes (团体奖), best first, from ``stage``'s team total (docs/rules.md §11). ``problem``:
+    the rules core's refusal (a shared rank across a tier boundary: lots must be drawn), no awards."""
+
+    stage: Stage | None
+    lots_seed: int | None
+    tiers: tuple[TierData, ...]
+    awards: tuple[TeamAward, ...]
+    problem: ScoringError | None = None
+    unawarded: tuple[tuple[str, int], ...] = ()
+    """(tier, places) without a ranked team for them."""
+    players: bool = False
+    """The members are Dou Dizhu players: the teams' points are points, not match points."""
+
+
+def team_prize_stage(*, tournament: Tournament) -> Stage | None:
+    """The stage whose team total awards the team prizes: the prize stage if it ranks teams, else the
+    last stage that does (None: no stage ranks teams)."""
+    stage = prize_stage(tournament=tournament)
+    if stage is not None and stage.settings.team_total:
+        return stage
+    stages = Stage.objects.filter(tournament=tournament).select_related("tournament").order_by("-order")
+    return next((stage for stage in stages if stage.settings.team_total), None)
+
+
+def team_prizes_award(*, tournament: Tournament) -> TeamAwardList:
+    """The team prizes from the team total (:func:`tournament.standings.teams.stage_team_total_get`, the
+    one answer every page reads); the places without a team are ``unawarded``, said."""
+    tiers = tuple(
+        TierData(name, count)
+        for name, count in TeamPrizeTier.objects.filter(tournament=tournament)
+        .order_by("order", "id")
+        .values_list("name", "team_count")
+    )
+    stage = team_prize_stage(tournament=tournament)
+    lots_seed = stage_lots_seed(stage=stage) if stage is not None else None
+    total = stage_team_total_get(stage=stage) if stage is not None and tiers else None
+    if stage is None or total is None:
+        return TeamAwardList(stage=stage, lots_seed=lots_seed, tiers=tiers, awards=())
+    try:
+        awarded = assign_team_tiers(total=total.total, tiers=[(tier.name, tier.pair_count) for tier in tiers])
+    except ScoringError as problem:
+        return TeamAwardList(
+            stage=stage, lots_seed=lots_seed, tiers=tiers, awards=(), problem=problem, players=total.players
+        )
+    awards = tuple(
+        TeamAward(tier=awarded[str(line.team_id)], line=line) for line in total.lines if str(line.team_id) in awarded
+    )
+    given = {tier.name: 0 for tier in tiers}
+    for name in awarded.values():
+        given[name] += 1
+    unawarded = tuple(
+        (tier.name, tier.pair_count - given[tier.name]) for tier in tiers if given[tier.name] < tier.pair_count
+    )
+    return TeamAwardList(
+        stage=stage, lots_seed=lots_seed, tiers=tiers, awards=awards, unawarded=unawarded, players=total.players
+    )
+
+
+@event_write("tournament", of=tournament_event)
+def team_prize_lots_draw(*, tournament: Tournament, user: Actor | None = None) -> int:
+    """Draw lots (抽签) for the full ties of the team total that awards the team prizes: the stage's
+    own lots, drawn once (refused when drawn already: they decide its ties). Returns the seed."""
+    stage = team_prize_stage(tournament=tournament)
+    if stage is None:
+        raise UserError("no_stage", _("No stage ranks teams yet."))
+    if stage_lots_seed(stage=stage) is not None:
+        raise UserError(
+            "lots_drawn",
+            _("Lots were drawn for %(stage)s already: they break its ties, once.") % {"stage": stage.name},
+            status=409,
+        )
+    return stage_lots_draw(stage=stage, user=user, reason="lots drawn for the team prizes")

@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -23,9 +24,17 @@ from django.views.decorators.http import require_POST
 from tournament.bounds import column_max
 from tournament.errors import UserError, scoring_message
 from tournament.exports import headers as h
-from tournament.exports.forms import ExportForm, PrizeStageForm, PrizeTierFormSet
-from tournament.exports.models import ExportJob, ExportKind, ExportStatus, PrizeTier
-from tournament.exports.prizes import prize_lots_draw, prize_stage_set, prize_tiers_award, prize_tiers_set
+from tournament.exports.forms import ExportForm, PrizeStageForm, PrizeTierFormSet, TeamPrizeTierFormSet
+from tournament.exports.models import ExportJob, ExportKind, ExportStatus, PrizeTier, TeamPrizeTier
+from tournament.exports.prizes import (
+    prize_lots_draw,
+    prize_stage_set,
+    prize_tiers_award,
+    prize_tiers_set,
+    team_prize_lots_draw,
+    team_prize_tiers_set,
+    team_prizes_award,
+)
 from tournament.exports.round_sheets import (
     round_draw_build,
     round_tables,
@@ -40,7 +49,7 @@ from tournament.matches.models import Round, Table
 from tournament.matches.table_links import table_qr_codes
 from tournament.matches.table_selectors import round_seating
 from tournament.parsing import int_or_none
-from tournament.registration.models import Tournament
+from tournament.registration.models import Team, Tournament
 from tournament.registration.roles import organiser_view
 from tournament.rules import rules_for_stage, stage_table_conduct
 
@@ -267,14 +276,40 @@ def prizes(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         tier_forms = PrizeTierFormSet(request.POST, prefix="tiers")
     else:
         tier_forms = PrizeTierFormSet(initial=initial, prefix="tiers")
+    team_initial = [
+        {"name": tier.name, "pair_count": tier.team_count}
+        for tier in TeamPrizeTier.objects.filter(tournament=tournament).order_by("order")
+    ]
+    if request.POST.get("action") == "team_tiers":
+        team_tier_forms = TeamPrizeTierFormSet(request.POST, prefix="team_tiers")
+    else:
+        team_tier_forms = TeamPrizeTierFormSet(initial=team_initial, prefix="team_tiers")
     stage_form = PrizeStageForm(
         request.POST if request.POST.get("action") == "stage" else None,
         tournament_id=tournament.pk,
         initial={"stage": getattr(getattr(tournament, "prize_ranking", None), "stage", None)},
     )
     tier_errors: list[str] = []
+    team_tier_errors: list[str] = []
     if request.method == "POST":
         action = request.POST.get("action")
+        if action == "team_tiers" and team_tier_forms.is_valid():
+            tiers = [tier for form in team_tier_forms.forms if (tier := form.tier()) is not None]
+            try:
+                team_prize_tiers_set(tournament=tournament, tiers=tiers)
+            except UserError as error:
+                team_tier_errors = error.messages
+            else:
+                messages.success(request, _("Team prizes saved."))
+                return redirect(reverse("exports:prizes", args=[tournament.pk]) + "#team-prizes")
+        elif action == "team_lots":
+            try:
+                team_prize_lots_draw(tournament=tournament, user=request.user)
+            except UserError as error:
+                messages.error(request, error.message)
+            else:
+                messages.success(request, _("Lots drawn; the seed is recorded."))
+            return redirect(reverse("exports:prizes", args=[tournament.pk]) + "#team-prizes")
         if action == "tiers" and tier_forms.is_valid():
             tiers = [tier for form in tier_forms.forms if (tier := form.tier()) is not None]
             try:
@@ -293,6 +328,7 @@ def prizes(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             messages.success(request, _("Lots drawn; the seed is recorded."))
             return redirect("exports:prizes", tournament_id=tournament.pk)
     award_list = prize_tiers_award(tournament=tournament)
+    team_awards = team_prizes_award(tournament=tournament)
     return render(
         request,
         "exports/prizes.html",
@@ -303,5 +339,10 @@ def prizes(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "stage_form": stage_form,
             "award_list": award_list,
             "problem": scoring_message(award_list.problem) if award_list.problem else "",
+            "has_teams": Team.objects.filter(tournament=tournament).exists(),
+            "team_tier_forms": team_tier_forms,
+            "team_tier_errors": team_tier_errors,
+            "team_awards": team_awards,
+            "team_problem": scoring_message(team_awards.problem) if team_awards.problem else "",
         },
     )
