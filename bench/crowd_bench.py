@@ -390,6 +390,7 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=CLIENTS)
     parser.add_argument("--public-workers", type=int, default=live_bench.PUBLIC_WORKERS)
     parser.add_argument("--staff-workers", type=int, default=live_bench.STAFF_WORKERS)
+    parser.add_argument("--public-nice", type=int, default=live_bench.PUBLIC_NICE, help="0: the same priority")
     parser.add_argument("--no-calibrate", action="store_true", help="skip the CPU per request of each kind alone")
     parser.add_argument("--spec", help=argparse.SUPPRESS)
     parser.add_argument("--crowd", action="store_true", help=argparse.SUPPRESS)
@@ -459,6 +460,7 @@ def main() -> int:
             staff_port,
             public_workers=args.public_workers,
             staff_workers=args.staff_workers,
+            public_nice=args.public_nice,
         )
         try:
             web_bench.wait_ready(f"{public}/t/{tournament_id}/")
@@ -517,7 +519,8 @@ def main() -> int:
             for process in pools:
                 web_bench.stop(process)
     print(
-        f"NOTE crowd_bench: gunicorn {args.public_workers} public + {args.staff_workers} staff sync workers,"
+        f"NOTE crowd_bench: gunicorn {args.public_workers} public (nice {args.public_nice})"
+        f" + {args.staff_workers} staff sync workers,"
         f" {args.clients} clients, {args.seconds:.0f} s a rate, {os.cpu_count()} CPUs, load average"
         f" {load_before[0]:.1f} / {load_before[1]:.1f} / {load_before[2]:.1f} before"
         f" and {os.getloadavg()[0]:.1f} after;"

@@ -15,8 +15,10 @@ Every table of the round with one state, in this order of precedence (the first 
 
 The state is computed by the database (one ``CASE``), so filtering by it, counting per state
 and sorting cost nothing in Python. A page is one query (rows with their flag counts, deals so
-far, last deal's time and referee by correlated subqueries), plus one for the counts and two for
-the filter choices: the query count does not grow with the number of tables. Pages of
+far, last deal's time and referee by correlated subqueries), plus one for the counts per state and
+area (the area filter's choices too) and one for the referees (a three-seat table's seats: one
+more; a referee chosen: one more for the areas): the query count does not grow with the number of
+tables. Pages of
 :data:`PAGE_SIZE`; byes are not tables and are left out.
 """
 
@@ -26,7 +28,21 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Case, Count, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+    prefetch_related_objects,
+)
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
@@ -44,6 +60,7 @@ from tournament.matches.models import (
     MatchStatus,
     RefereeAssignment,
     Round,
+    Table,
 )
 from tournament.matches.snapshot_reads import deals_played_count
 from tournament.matches.time_due import time_due_filter
@@ -217,8 +234,6 @@ def round_board(
     now = now or timezone.now()
     # every table: two sides, or three seats; a pair's bye is no table
     tables = _with_state(round_.matches.exclude(BYE), round_, now=now)
-    if area:
-        tables = tables.filter(table__area=area)
     if referee_id is not None:
         tables = tables.filter(
             Exists(
@@ -227,7 +242,17 @@ def round_board(
                 )
             )
         )
-    counts = {row["board_state"]: row["n"] for row in tables.order_by().values("board_state").annotate(n=Count("pk"))}
+    # The counts per state and area in one query: the chosen area's are the board's counts, and
+    # (with no referee chosen) the areas that have a table are the area filter's choices.
+    counts: dict[str, int] = {}
+    found_areas: set[str] = set()
+    per_area = tables.order_by().values("board_state", "table__area").annotate(n=Count("pk"))
+    for row in per_area:
+        found_areas.add(row["table__area"] or "")
+        if not area or row["table__area"] == area:
+            counts[row["board_state"]] = counts.get(row["board_state"], 0) + row["n"]
+    if area:
+        tables = tables.filter(table__area=area)
     total = sum(counts.values())
     if state in STATE_NAMES:
         tables = tables.filter(board_state=state)
@@ -239,15 +264,10 @@ def round_board(
 
     deals = Deal.objects.filter(match=OuterRef("pk")).order_by().values("match")
     assignment = RefereeAssignment.objects.filter(round_id=OuterRef("round_id"), table_id=OuterRef("table_id"))
-    seats = Prefetch("seats", queryset=MatchSeat.objects.select_related("pair").order_by("seat"))
-    rows_query = (
-        tables.select_related("table", "ns_pair", "ew_pair")
-        .prefetch_related(seats)
-        .annotate(
-            deals_played=deals_played_count(),
-            last_deal_at=Subquery(deals.annotate(at=Max("entered_at")).values("at")),
-            referee_label=Subquery(assignment.annotate(name=_REFEREE_NAME).values("name")[:1]),
-        )
+    rows_query = tables.select_related("table", "ns_pair", "ew_pair").annotate(
+        deals_played=deals_played_count(),
+        last_deal_at=Subquery(deals.annotate(at=Max("entered_at")).values("at")),
+        referee_label=Subquery(assignment.annotate(name=_REFEREE_NAME).values("name")[:1]),
     )
     open_first = Case(When(status__in=(MatchStatus.PENDING, MatchStatus.RUNNING), then=Value(0)), default=Value(1))
     if sort == "slowest":
@@ -261,11 +281,26 @@ def round_board(
     else:
         rows_query = rows_query.order_by("table__number", "pk")
     start = (page - 1) * PAGE_SIZE
-    rows = [_row(match, now=now) for match in rows_query[start : start + PAGE_SIZE]]
+    matches = list(rows_query[start : start + PAGE_SIZE])
+    # Only a three-seat table lists its seats: a round of two-sided tables asks for none.
+    three_seats = [match for match in matches if match.ns_pair_id is None]
+    if three_seats:
+        seats = Prefetch("seats", queryset=MatchSeat.objects.select_related("pair").order_by("seat"))
+        prefetch_related_objects(three_seats, seats)
+    rows = [_row(match, now=now) for match in matches]
 
-    areas = sorted(
-        {a for a in round_.matches.exclude(table__area="").values_list("table__area", flat=True).distinct() if a}
-    )
+    if referee_id is None:
+        areas = sorted(found for found in found_areas if found)
+    else:  # the counts were the referee's tables only: every area of the round's tables
+        used = Match.objects.filter(round=round_, table=OuterRef("pk"))
+        areas = sorted(
+            Table.objects.filter(tournament_id=round_.stage.tournament_id)
+            .filter(Exists(used))
+            .exclude(area="")
+            .order_by()  # nothing joined into the DISTINCT
+            .values_list("area", flat=True)
+            .distinct()
+        )
     referees = list(
         RefereeAssignment.objects.filter(round=round_)
         .annotate(name=_REFEREE_NAME)

@@ -87,6 +87,24 @@ def test_filters_by_area_referee_and_state_and_the_slowest_first(room):
     assert slowest[-1] == tables[2].pk  # finished tables last
 
 
+def test_the_area_choices_are_every_area_of_the_rounds_tables_whatever_the_filters(room):
+    _, _, ref_b, round_, tables = room
+    assert board.round_board(round_=round_).areas == ["A区", "B区"]
+    chosen = board.round_board(round_=round_, area="B区")
+    assert chosen.areas == ["A区", "B区"] and chosen.total == 3 and sum(chosen.counts.values()) == 3
+    assert board.round_board(round_=round_, referee_id=ref_b.pk).areas == ["A区", "B区"]  # ref_b: B区 only
+    tables[0].table.area = ""
+    tables[0].table.save()
+    assert board.round_board(round_=round_).areas == ["A区", "B区"]
+
+
+def test_a_round_of_two_sided_tables_reads_no_seats(room):
+    _, _, _, round_, _ = room
+    with CaptureQueriesContext(connection) as queries:
+        board.round_board(round_=round_)
+    assert not [query for query in queries.captured_queries if "matches_matchseat" in query["sql"]]
+
+
 def _queries(client, url) -> int:
     with CaptureQueriesContext(connection) as queries:
         assert client.get(url).status_code == 200
