@@ -283,10 +283,10 @@ def round_board(
     start = (page - 1) * PAGE_SIZE
     matches = list(rows_query[start : start + PAGE_SIZE])
     # Only a three-seat table lists its seats: a round of two-sided tables asks for none.
-    three_seats = [match for match in matches if match.ns_pair_id is None]
-    if three_seats:
+    by_seat = [match for match in matches if match.ns_pair_id is None]
+    if by_seat:
         seats = Prefetch("seats", queryset=MatchSeat.objects.select_related("pair").order_by("seat"))
-        prefetch_related_objects(three_seats, seats)
+        prefetch_related_objects(by_seat, seats)
     rows = [_row(match, now=now) for match in matches]
 
     if referee_id is None:
