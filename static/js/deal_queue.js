@@ -157,12 +157,15 @@
       } else {
         status.hidden = true;
       }
-      // the refused ones stay until resolved; of the others, the few answered in the last minute
+      // the refused ones stay until resolved; of the others, those of the last sending (one deal
+      // entered online: one answer; three kept offline: their three), if answered in the last minute
       // (long enough to read them after the page reloads; they do not pile up above the scoreboard)
       var done = items.filter(function (item) { return item.state !== "waiting"; });
       var recent = Date.now() - RECENT_MS;
       var sent = done.filter(function (item) { return item.state !== "refused" && (item.answeredAt || 0) > recent; });
-      done = done.filter(function (item) { return item.state === "refused" || sent.slice(-3).indexOf(item) >= 0; });
+      var lastBatch = Math.max.apply(null, [0].concat(sent.map(function (item) { return item.batch || 0; })));
+      sent = sent.filter(function (item) { return (item.batch || 0) === lastBatch; }).slice(-3);
+      done = done.filter(function (item) { return item.state === "refused" || sent.indexOf(item) >= 0; });
       results.innerHTML = "";
       done.forEach(function (item) {
         var li = document.createElement("li");
@@ -355,6 +358,7 @@
     if (!current || flushing || !navigator.onLine) { return Promise.resolve(false); }
     flushing = true;
     var sent = false;
+    var batch = Date.now();  // the deals answered in this sending, shown together
     function next() {
       return all(current).then(function (items) {
         var item = items.filter(function (i) { return i.state === "waiting"; })[0];
@@ -363,6 +367,7 @@
           blocked = null;
           item.state = answer.result === "accepted" || answer.result === "already" ? answer.result : "refused";
           item.answeredAt = Date.now();
+          item.batch = batch;
           item.message = answer.message || answer.code || "";
           item.holds = item.state === "refused" && HOLDS_NOTHING.indexOf(answer.code) < 0;
           if (answer.number) { item.number = answer.number; }

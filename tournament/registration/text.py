@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from tournament.text import clean_text
 
-__all__ = ["clean_text", "entrant_name"]
+__all__ = ["NAMES_SEPARATOR", "clean_text", "entrant_name"]
+
+NAMES_SEPARATOR = " / "
 
 
 def entrant_name(names: list[str]) -> str:
     """An entrant's shown name: its players' names, "张伟 / 李娜" (one name in an individual event)."""
-    return " / ".join(names)
+    return NAMES_SEPARATOR.join(names)

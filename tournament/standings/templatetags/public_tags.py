@@ -8,7 +8,7 @@ from django import template
 from django.conf import settings
 from django.urls import reverse
 from django.utils.formats import localize
-from django.utils.html import conditional_escape, escape, format_html
+from django.utils.html import conditional_escape, escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -17,6 +17,7 @@ from tournament import labels
 from tournament.games import PAIRS, GameKind, UnknownGame, game_kind
 from tournament.locale import in_ui_language
 from tournament.matches.models import AdjustmentKind, MatchStatus
+from tournament.registration.text import NAMES_SEPARATOR
 from tournament.standings import results
 
 register = template.Library()
@@ -131,6 +132,14 @@ def entrant_word(game: str, name: str) -> str:
     except UnknownGame:
         kind = PAIRS
     return str(kind.words[name])
+
+
+@register.filter
+def whole_names(name: Any) -> SafeString:
+    """``{{ pair.name|whole_names }}``: an entrant's name ("张伟 / Li Na") with each player's name on
+    one line: a phone's narrow column breaks between the names, never inside one ("Li / Na")."""
+    parts = str(name).split(NAMES_SEPARATOR)
+    return format_html_join(NAMES_SEPARATOR, '<span class="nowrap">{}</span>', ((part,) for part in parts))
 
 
 @register.filter
