@@ -1,14 +1,16 @@
-"""A whole organiser's day in a real Chromium, in Chinese at a phone's size (390×844), as a new
-organiser would do it, through the pages: create a Guandan event, import a roster (.xlsx, 16 pairs
+"""A whole organiser's day in a real Chromium, at a phone's size (390×844), in Chinese and then in
+English, as a new organiser would do it, through the pages: create a Guandan event, import a roster (.xlsx, 16 pairs
 in 2 departments), add a referee (one-time link), check pairs in at the door, add a Swiss stage and
 a knockout, draw and publish three Swiss rounds (one deal entered on the referee's page, the rest
 through the services as a referee would type them), correct a signed-off match, advance to the
 knockout from its own page, play it to a champion, set prize tiers beyond the top 8, download the
 workbook and read it back, archive the event.
 
-On every page visited: nothing wider than the screen, no 500, no English word or internal code;
-pages offer no action their state refuses; every one-tap destructive action asks first, and a
-dismissed question changes nothing. Screenshots in ``test-output/screenshots/day-*.png``."""
+On every page visited (tests/e2e/language.py): nothing wider than the screen, no 500, the page's
+language only (no English word nor internal code on the Chinese pages, no Chinese on the English ones
+but what people typed); pages offer no action their state refuses; every one-tap destructive action
+asks first, and a dismissed question changes nothing. Screenshots in
+``test-output/screenshots/day-*-<zh|en>.png``."""
 
 from __future__ import annotations
 
@@ -17,9 +19,11 @@ import re
 from datetime import date
 
 import pytest
+from django.conf import settings
 from openpyxl import Workbook, load_workbook
 
-from tests.e2e.conftest import SCREENSHOTS, new_phone
+from tests.e2e.conftest import new_phone
+from tests.e2e.language import LANGUAGES, Checked
 from tests.e2e.test_archived_browser import VISIBLE_WRITES
 from tests.e2e.test_event_life_browser import signed_in_as
 from tests.e2e.test_referees_browser import add_referee
@@ -33,16 +37,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pyte
 
 PAIRS = 16
 SEAT_LETTER = re.compile(r"(?<![A-Za-z])[NESW](?![A-Za-z])")
-URL = re.compile(r"https?://\S+")
-ENGLISH_WORD = re.compile(r"[A-Za-z][A-Za-z_.\-]{2,}")
-CHINESE_TEXT = """() => { const main = document.querySelector('main').cloneNode(true);
-    main.querySelectorAll('[lang=en]').forEach((element) => element.remove()); document.body.append(main);
-    const text = main.innerText; main.remove(); return text; }"""
-"""The page's text but the English deliberately shown beside the Chinese (``lang="en"``: the table
-conduct, bilingual for every player)."""
-ALLOWED_LATIN = {"Excel", "xlsx", ".xlsx", "PIN", "QR", "API", "English"}
-"""Latin words a Chinese page may show: a file kind, a product's name, an acronym Chinese uses too,
-the English version's link."""
 
 
 def roster_workbook() -> bytes:
@@ -60,21 +54,15 @@ def roster_workbook() -> bytes:
     return buffer.getvalue()
 
 
-class Day:
-    """The organiser's phone: every visit is checked (no 500, fits the screen, Chinese only)."""
+class Day(Checked):
+    """The organiser's phone: every visit is checked (no 500, fits the screen, the page's language
+    only); a question (``data-confirm``) is answered as ``answer`` says and kept in ``asked``."""
 
-    def __init__(self, page, screenshot):
-        self.page = page
-        self.screenshot = screenshot
-        self.errors: list[str] = []
+    def __init__(self, page, language: str, prefix: str = "day"):
+        super().__init__(page, language, prefix)
         self.answer = "accept"
         self.asked: list[str] = []
-        page.on("response", self.on_response)
         page.on("dialog", self.on_dialog)
-
-    def on_response(self, response) -> None:
-        if response.status >= 500:
-            self.errors.append(f"{response.status} {response.url}")
 
     def on_dialog(self, dialog) -> None:
         self.asked.append(dialog.message)
@@ -82,22 +70,6 @@ class Day:
             dialog.accept()
         else:
             dialog.dismiss()
-
-    def check(self, name: str) -> None:
-        page = self.page
-        page.wait_for_load_state()
-        assert self.errors == [], self.errors
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
-        text = URL.sub("", page.evaluate(CHINESE_TEXT))  # a link to copy is no word
-        latin = {word for word in ENGLISH_WORD.findall(text) if word not in ALLOWED_LATIN}
-        assert not latin, (name, latin)
-        assert "swiss.v" not in text and "referee-" not in text, name
-        self.screenshot(f"day-{name}")
-
-    def visit(self, url: str, name: str) -> None:
-        response = self.page.goto(url)
-        assert response is not None and response.status < 400, (url, response and response.status)
-        self.check(name)
 
     def writes(self) -> list[str]:
         return self.page.evaluate(VISIBLE_WRITES)
@@ -118,10 +90,11 @@ def play_round(round_: Round, *, skip: int | None = None) -> None:
         match_sign_off(match_id=match.pk)
 
 
-def test_an_organisers_whole_day(page, browser, live_server, screenshot):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_organisers_whole_day(page, browser, live_server, language):
     boss = organiser(username="boss", first_name="赵主任")  # shown by name, as an organiser's account is
-    signed_in_as(page, boss, live_server, "zh-hans")
-    day = Day(page, screenshot)
+    signed_in_as(page, boss, live_server, language)
+    day = Day(page, language)
 
     # The event, Guandan, from the new-event page.
     day.visit("/t/new/", "new")
@@ -157,11 +130,12 @@ def test_an_organisers_whole_day(page, browser, live_server, screenshot):
     link = add_referee(page, tid, "王裁判", phone="13800000001")
     day.check("referee-link")
     referee_page = new_phone(browser, live_server)
-    referee = Day(
-        referee_page, lambda name: referee_page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    referee_page.context.add_cookies(  # the referee's phone in the day's language
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
     )
+    referee = Day(referee_page, language)
     referee_page.goto(link)
-    referee_page.get_by_role("button", name="登录").click()
+    referee_page.get_by_role("button", name=day.zh("登录", "Sign in")).click()
     referee_page.wait_for_url(f"{live_server.url}/referee/")
 
     # The door: everyone checks in; an undo asks first.
@@ -217,14 +191,16 @@ def test_an_organisers_whole_day(page, browser, live_server, screenshot):
             day.visit(f"/t/{tid}/manage/stages/{swiss.pk}/", "swiss-1-again")
             day.submit(page.locator(f"form[action$='/stages/{swiss.pk}/draw/'] button[type=submit]"))
             round_ = Round.objects.get(stage=swiss, number=number)
-        day.submit(page.get_by_role("button", name="公布", exact=True))
+        day.submit(page.get_by_role("button", name=day.zh("公布", "Publish"), exact=True))
         round_.refresh_from_db()
         assert round_.published_at is not None
         day.check(f"round-{number}")
         if number == 1:
             day.visit(f"/t/{tid}/manage/rounds/{round_.pk}/table-cards/", "table-cards")
             cards = page.locator(".table-card").all_inner_texts()
-            assert cards and not any(SEAT_LETTER.search(card) for card in cards), cards
+            assert cards and all(day.zh("北", "North") in card for card in cards), cards  # seats by name
+            if language == "zh-hans":  # no seat letter on a Chinese card (English says N/S for the side)
+                assert not any(SEAT_LETTER.search(card) for card in cards), cards
             # The referee gets every table, and enters a deal on the referee's page.
             day.visit(f"/t/{tid}/manage/rounds/{round_.pk}/referees/", "round-referees")
             form = page.locator("#tables-by-hand")
@@ -250,7 +226,7 @@ def test_an_organisers_whole_day(page, browser, live_server, screenshot):
             page.fill(f"#reason-{referee_match.pk}", "演练")
             page.locator(f"form[action$='/tables/{referee_match.pk}/change/'] button[data-confirm][value=call]").click()
             page.wait_for_timeout(300)
-            assert "叫停" in day.asked[-1]
+            assert day.zh("叫停", "Call time") in day.asked[-1]
             referee_match.refresh_from_db()
             assert referee_match.time_called_at is None
             day.answer = "accept"
@@ -272,7 +248,7 @@ def test_an_organisers_whole_day(page, browser, live_server, screenshot):
     day.submit(page.locator("#entry form button[type=submit]"))
     assert corrected.deals.get(number=1).outcome["order"][:2] == ["N", "E"]
     day.visit(f"/referee/matches/{corrected.pk}/", "corrected")
-    page.get_by_role("button", name="确认结果").click()
+    page.get_by_role("button", name=day.zh("确认结果", "Confirm the result")).click()
     page.locator(f"#match a[href$='/{corrected.pk}/unlock/']").wait_for()  # signed off again
     day.check("corrected-signed-off")
     corrected.refresh_from_db()
@@ -286,7 +262,7 @@ def test_an_organisers_whole_day(page, browser, live_server, screenshot):
     assert page.locator("#advance-first").count() == 0
     for number in (1, 2, 3):
         day.submit(page.locator(f"form[action$='/stages/{knockout.pk}/draw/'] button[type=submit]"))
-        day.submit(page.get_by_role("button", name="公布", exact=True))
+        day.submit(page.get_by_role("button", name=day.zh("公布", "Publish"), exact=True))
         round_ = Round.objects.get(stage=knockout, number=number)
         day.check(f"knockout-{number}")
         play_round(round_)
@@ -313,18 +289,20 @@ def test_an_organisers_whole_day(page, browser, live_server, screenshot):
 
     # The workbook.
     day.visit(f"/t/{tid}/manage/exports/", "exports")
+    page.locator("main form select[name=language]").first.select_option("zh" if language == "zh-hans" else "en")
     day.submit(page.locator("main form button[type=submit]").first)
     page.goto(f"/t/{tid}/manage/exports/")
     with page.expect_download() as download_info:
         page.locator("main a[href$='/download/']").first.click()
     workbook = load_workbook(io.BytesIO(download_info.value.path().read_bytes()))
     cells = {str(cell) for sheet in workbook.worksheets for row in sheet.iter_rows(values_only=True) for cell in row}
-    assert {"四分之一决赛", "半决赛", "决赛"} <= cells, sorted(cells)[:50]
+    rounds = {day.zh("四分之一决赛", "Quarter-finals"), day.zh("半决赛", "Semi-finals"), day.zh("决赛", "Final")}
+    assert rounds <= cells, sorted(cells)[:50]  # the knockout's rounds named, in the workbook's language
     assert "鼓励奖" in cells and "冠军" in cells
 
     # Archived: nothing offered but Unarchive.
     day.visit(f"/t/{tid}/manage/event/", "event-finished")
-    day.submit(page.get_by_role("button", name="归档"))
+    day.submit(page.get_by_role("button", name=day.zh("归档", "Archive"), exact=True))
     for name, url in {
         "pairs": f"/t/{tid}/manage/pairs/",
         "checkin": f"/t/{tid}/manage/check-in/",
@@ -335,6 +313,6 @@ def test_an_organisers_whole_day(page, browser, live_server, screenshot):
         day.visit(url, f"archived-{name}")
         assert day.writes() == [], name
     day.visit(f"/t/{tid}/manage/event/", "archived-event")
-    assert day.writes() == ["取消归档"]
+    assert day.writes() == [day.zh("取消归档", "Unarchive")]
     assert day.errors == [] and referee.errors == []
     referee_page.context.close()
