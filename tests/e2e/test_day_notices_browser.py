@@ -130,6 +130,6 @@ def test_the_home_page_counts_a_dou_dizhu_event_in_players(page, live_server, la
     seen = Checked(page, language, "notices-home")
     seen.visit("/", "home")
     cards = {name: page.locator("main li.card", has_text=name).inner_text() for name in (tournament.name, guandan.name)}
-    assert seen.zh("9 人", "9 players") in cards[tournament.name], cards
+    assert seen.zh("9 位选手", "9 players") in cards[tournament.name], cards
     assert seen.zh("对", "pair") not in cards[tournament.name], cards
     assert seen.zh("4 对", "4 pairs") in cards[guandan.name], cards
