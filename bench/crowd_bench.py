@@ -156,16 +156,17 @@ async def crowd(base: str, spec: dict, seconds: float, clients: int, mix: dict[s
     open_pages: deque[list[str]] = deque(spec.get("open", []), maxlen=OPEN_PAGES)
     deadline = time.monotonic() + seconds
 
-    async def get(kind: str, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    async def get(kind: str, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
         started = time.perf_counter()
+        answer: dict[str, str] = {}
         try:
-            status, _headers, body = await request(host, port, path, headers=headers)
+            status, answer, body = await request(host, port, path, headers=headers)
         except OSError:
             status, body = 0, b""
         latencies.setdefault(kind, []).append(1000 * (time.perf_counter() - started))
         counts = statuses.setdefault(kind, {})
         counts[status] = counts.get(status, 0) + 1
-        return status, body
+        return status, answer, body
 
     def opened(kind: str, body: bytes) -> None:
         for url in POLL.findall(body):
@@ -178,21 +179,25 @@ async def crowd(base: str, spec: dict, seconds: float, clients: int, mix: dict[s
             if not open_pages:
                 return
             page = open_pages[rng.randrange(len(open_pages))]
-            status, body = await get(f"{page[0]}_poll", page[1], HX)
+            if len(page) > 2 and time.monotonic() < float(page[2]):
+                return  # told to come back later (503 + Retry-After): this phone waits, as public.js does
+            status, headers, body = await get(f"{page[0]}_poll", page[1], HX)
             if status == 200:  # a new version: the next poll asks from it
                 found = POLL.search(body)
                 if found:
                     page[1] = found.group(1).decode().replace("&amp;", "&")
+            elif status == 503:
+                page[2:] = [time.monotonic() + float(headers.get("retry-after") or 10)]
         elif kind == "find":
             await get("find", f"/t/{tid}/find/?q={quote(find_query(rng, spec['names']))}")
         elif kind == "pair":
-            status, body = await get("pair", f"/t/{tid}/pairs/{rng.choice(spec['pairs'])}/")
+            status, _headers, body = await get("pair", f"/t/{tid}/pairs/{rng.choice(spec['pairs'])}/")
             if status == 200:
                 opened("pair", body)
         elif kind == "standings":
             await get("standings", rng.choice(spec["standings"]))
         elif kind == "draw":
-            status, body = await get("draw", f"/t/{tid}/draw/?page={rng.randrange(1, 26)}")
+            status, _headers, body = await get("draw", f"/t/{tid}/draw/?page={rng.randrange(1, 26)}")
             if status == 200:
                 opened("draw", body)
         elif kind == "phone":
@@ -202,6 +207,7 @@ async def crowd(base: str, spec: dict, seconds: float, clients: int, mix: dict[s
     async def client() -> None:
         while time.monotonic() < deadline:
             await visit()
+            await asyncio.sleep(0)  # a visit that sent nothing (a page told to wait) lets the others run
 
     began = time.monotonic()
     await asyncio.gather(*(client() for _ in range(clients)))

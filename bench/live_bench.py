@@ -207,8 +207,10 @@ def serve_pools(
     pools = []
     for name, port, workers in (("public", public_port, public_workers), ("staff", referee_port, staff_workers)):
         command = [gunicorn, "tournament.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}", "-n", f"guandan-{name}"]
-        if name == "public" and public_nice:
-            command = ["nice", "-n", str(public_nice), *command]
+        if name == "public":  # its polls shed while its queue is long (tournament/overload.py)
+            command += ["-c", "python:tournament.gunicorn_public"]
+            if public_nice:
+                command = ["nice", "-n", str(public_nice), *command]
         command += ["--log-level", "warning", "--backlog", "2048"]
         pools.append(subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True))
     return pools

@@ -53,6 +53,22 @@
     tick();
   }
 
+  // A busy server answers a poll 503 with Retry-After (result entry comes first): the page keeps
+  // what it shows and polls again only once that time has passed.
+  var pollsHeldUntil = 0;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (Date.now() < pollsHeldUntil && event.detail && event.detail.requestConfig &&
+        event.detail.requestConfig.verb === "get") {
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (!xhr || xhr.status !== 503) { return; }
+    var seconds = parseInt(xhr.getResponseHeader("Retry-After") || "", 10);
+    pollsHeldUntil = Date.now() + 1000 * (isNaN(seconds) ? 10 : Math.min(Math.max(seconds, 1), 120));
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     init(document);
     setInterval(tick, 1000);

@@ -67,6 +67,7 @@ from django.core.cache import cache
 from django.http.cookie import parse_cookie
 
 from tournament.locale import language_chosen
+from tournament.overload import poll_shed
 from tournament.proxies import client_ip
 from tournament.standings.cache import PREFIX
 from tournament.standings.response_reads import Reads, current_reads
@@ -85,6 +86,8 @@ new response to keep."""
 PAGE_PARAMETER_MAX = 200
 """A longer value is no parameter of a public page (find my table cuts its query far shorter)."""
 KEPT_STATUSES = ("200 ", "204 ")
+SHED_HEADERS = [("Content-Length", "0"), ("Cache-Control", "no-store")]
+"""A shed poll's answer (with its ``Retry-After``): empty, and kept by no cache on the way."""
 SHARED_TIMEOUT = 10 * 60
 """A response shared in the cache is worth something only while it holds, minutes at most during a round."""
 
@@ -203,8 +206,12 @@ class PublicResponses:
     def __init__(self, application: Callable[[dict[str, Any], StartResponse], Iterable[bytes]]) -> None:
         self.application = application
         self.kept = _KeptResponses(int(settings.PUBLIC_RESPONSE_CACHE_MB * 2**20))
+        self.retry_after = str(settings.PUBLIC_SHED_RETRY_SECONDS)
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if poll_shed(environ, threshold=settings.PUBLIC_SHED_QUEUE):  # result entry first (tournament.overload)
+            start_response("503 Service Unavailable", [*SHED_HEADERS, ("Retry-After", self.retry_after)])
+            return [b""]
         key = request_key(environ) if self.kept.max_bytes > 0 else None
         if key is None:
             return self.application(environ, start_response)

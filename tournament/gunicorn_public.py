@@ -1,0 +1,15 @@
+"""gunicorn's settings of the public pool (README, "Production"):
+``gunicorn tournament.wsgi -c python:tournament.gunicorn_public -n guandan-public …``.
+
+Each worker hands its listening sockets to :mod:`tournament.overload`, which reads their queue to
+shed the pages' polls while the pool is saturated (result entry first)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournament import overload
+
+
+def post_worker_init(worker: Any) -> None:
+    overload.listeners_set(worker.sockets)

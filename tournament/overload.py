@@ -1,0 +1,64 @@
+"""Result entry first: the public pool sheds its phones' polls while its queue is long.
+
+Both pools may share the same cores (README, "Production"). When the public pool is saturated,
+its queue of connections grows in the kernel (the listening socket's accept queue) and every
+request waits behind it — and so would the deals, for the CPU, if the public pool took it all. So
+a public worker looks at its own listening socket's queue before it builds anything (one
+``getsockopt``: the kernel counts the connections waiting to be accepted), and while that queue
+is at least ``PUBLIC_SHED_QUEUE`` it answers a live page's *poll* (an htmx request of a page the
+phone already shows, with its ``v=``) with an empty 503 and ``Retry-After``: nobody waits for a
+poll, the page stays as it is, and ``static/js/public.js`` holds every poll of that page until
+the time said. What a person waits for (a find, a page opened) is never shed. The public pool
+also runs at a lower CPU priority than the staff pool (``nice``), so a deal is never the one
+that waits for a core.
+
+The listening sockets are the worker's, handed over by gunicorn once the worker has started
+(``tournament/gunicorn_public.py``, the public pool's ``-c``); a worker without them (the staff
+pool, ``runserver``, a test) never sheds. Linux's ``TCP_INFO`` of a listening socket carries the
+accept queue's length (``tcpi_unacked``); elsewhere nothing is shed.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+from collections.abc import Iterable
+from typing import Any
+
+_TCP_INFO = getattr(socket, "TCP_INFO", None)
+_UNACKED_AT = 24
+"""``tcpi_unacked``'s offset in ``struct tcp_info`` (eight one-byte fields, then rto, ato, snd_mss,
+rcv_mss as 32-bit words): on a listening socket, the connections waiting to be accepted."""
+
+_listeners: list[socket.socket] = []
+
+
+def listeners_set(sockets: Iterable[Any]) -> None:
+    """This worker's listening sockets (gunicorn's ``worker.sockets``; each has its ``.sock``)."""
+    _listeners[:] = [getattr(listener, "sock", listener) for listener in sockets]
+
+
+def queue_length() -> int:
+    """The connections waiting in this worker's listening sockets' queues (0 when unknown)."""
+    if _TCP_INFO is None:
+        return 0
+    waiting = 0
+    for listener in _listeners:
+        try:
+            info = listener.getsockopt(socket.IPPROTO_TCP, _TCP_INFO, 104)
+        except OSError:
+            continue
+        if len(info) >= _UNACKED_AT + 4:
+            waiting += struct.unpack_from("I", info, _UNACKED_AT)[0]
+    return waiting
+
+
+def poll_shed(environ: dict[str, Any], *, threshold: int) -> bool:
+    """Whether to answer this request with a 503: a live page's poll while the queue is long."""
+    if threshold <= 0 or not _listeners:
+        return False
+    if environ.get("REQUEST_METHOD") != "GET" or environ.get("HTTP_HX_REQUEST") != "true":
+        return False
+    if "v=" not in environ.get("QUERY_STRING", ""):
+        return False
+    return queue_length() >= threshold
