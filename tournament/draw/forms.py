@@ -183,9 +183,18 @@ class AdvanceForm(forms.Form):
     count = forms.IntegerField(label=_("Pairs advancing"), min_value=2, max_value=column_max(Stage, "advance_count"))
     reason = forms.CharField(label=_("Reason for the changes"), max_length=100, required=False)
 
-    def __init__(self, *args: Any, stages: list[tuple[int, str]], pairs: list[tuple[int, str]], **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        stages: list[tuple[int, str]],
+        pairs: list[tuple[int, str]],
+        advancing: StrOrPromise | None = None,
+        **kwargs: Any,
+    ):
         super().__init__(*args, **kwargs)
         choice_field(self, "next_stage").choices = stages
+        if advancing is not None:  # the entrant kind's words: "Players advancing" at an event of individuals
+            self.fields["count"].label = advancing
         choices = [("", "—"), *pairs]
         for k in range(1, self.OVERRIDES + 1):
             self.fields[f"out_{k}"] = forms.TypedChoiceField(

@@ -17,7 +17,7 @@ from django.db.models import F, Q, QuerySet
 
 from tournament import labels
 from tournament.draw.pairing import DrawWarning
-from tournament.matches.models import Match, RefereeAssignment, Round, RoundEntry, Stage, StageFormat
+from tournament.matches.models import Match, Referee, RefereeAssignment, Round, RoundEntry, Stage, StageFormat
 from tournament.people import person_name
 from tournament.registration.models import Pair, PairMember, PairStatus
 from tournament.standings.selectors import stage_bracket_state_get, stage_third_place_matches
@@ -116,10 +116,10 @@ def round_matches(*, round_: Round) -> QuerySet[Match]:
 
 def _referee_names(round_: Round) -> dict[int, str]:
     """Table id → the name of the referee assigned to it in the round."""
-    return {
-        a.table_id: person_name(a.referee)
-        for a in RefereeAssignment.objects.filter(round=round_).select_related("referee")
-    }
+    assignments = list(RefereeAssignment.objects.filter(round=round_).select_related("referee"))
+    # a referee made by the organiser is named on their profile; their account has a login, not a name
+    named = dict(Referee.objects.filter(user_id__in=[a.referee_id for a in assignments]).values_list("user_id", "name"))
+    return {a.table_id: named.get(a.referee_id) or person_name(a.referee) for a in assignments}
 
 
 def round_lines(
@@ -200,16 +200,17 @@ def round_referee_loads(*, round_: Round) -> list[RefereeLoad]:
             "referee_id",
             "table__number",
             "table__area",
+            "referee__referee_profile__name",
             "referee__first_name",
             "referee__username",
             "referee__is_active",
         )
     )
-    for referee_id, number, area, first_name, username, active in rows:
+    for referee_id, number, area, profile_name, first_name, username, active in rows:
         tables[referee_id].append(number)
         if area:
             areas[referee_id].add(area)
-        names[referee_id] = (first_name or username, active)
+        names[referee_id] = (profile_name or first_name or username, active)
     loads = [
         RefereeLoad(
             referee_id=referee_id,

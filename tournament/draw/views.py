@@ -217,6 +217,7 @@ def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -
         request.POST or None,
         stages=later,
         pairs=pairs,
+        advancing=str(tournament.entrants.words["advancing"]),
         initial={
             "count": draw_stages.advance_count_default(
                 stage=stage, next_stage=_stage(tournament, later[0][0]) if later else None

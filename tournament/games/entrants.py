@@ -40,6 +40,11 @@ PAIRS = EntrantKind(
             "One row per player: name, employee number, department, partner's employee number, phone. "
             "Any bad row and nothing is imported."
         ),
+        "find_entrant": _("Find a pair"),
+        "all": _("All pairs"),
+        "no_match": _("No pair matches."),
+        "none_listed": _("No pairs yet: add them one by one above, or import a roster (Excel)."),
+        "seeded_top": _("Seeded with the top %(count)s pairs of the previous stage."),
         "to_come": _("%(n)s to come"),
         "withdrawn_count": _("%(n)s withdrawn"),
         "entry_rule": _(
@@ -91,6 +96,11 @@ PLAYERS = EntrantKind(
             "One row per player: name, employee number, department, phone (no partner column: players enter "
             "alone). Any bad row and nothing is imported."
         ),
+        "find_entrant": _("Find a player"),
+        "all": _("All players"),
+        "no_match": _("No player matches."),
+        "none_listed": _("No players yet: add them one by one above, or import a roster (Excel)."),
+        "seeded_top": _("Seeded with the top %(count)s players of the previous stage."),
         "to_come": pgettext_lazy("players", "%(n)s to come"),
         "withdrawn_count": pgettext_lazy("players", "%(n)s withdrawn"),
         "entry_rule": _(

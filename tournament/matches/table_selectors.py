@@ -151,10 +151,12 @@ def round_seating(*, round_: Round, referees: bool = False) -> RoundSeating:
         seats.setdefault(row.match_id, []).append(row)
     names: dict[int, str] = {}
     if referees:
-        for table_id, user in RefereeAssignment.objects.filter(round=round_).values_list(
-            "table_id", "referee__username"
-        ):
-            names[table_id] = user
+        # a referee by their name (their profile's, else their account's), never their login
+        rows = RefereeAssignment.objects.filter(round=round_).values_list(
+            "table_id", "referee__referee_profile__name", "referee__first_name", "referee__username"
+        )
+        for table_id, profile_name, first_name, username in rows:
+            names[table_id] = profile_name or first_name or username
     matches = round_.matches.select_related("table").order_by("table__number", "id")
     tables = tuple(
         RoundTable(
