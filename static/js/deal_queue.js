@@ -95,6 +95,10 @@
   // The entry's heading names the deal being entered: offline, after the deals waiting on the phone
   // (the ninth deal entered reads "Deal 9", not the page's number when it was loaded).
   function renderHeading(items) {
+    // the line "Next: deal 6, played at 8" is the server's: while deals wait on the phone it would
+    // name a deal already entered (and the level is not known here), so it steps aside
+    var pending = items.some(function (item) { return item.state === "waiting"; });
+    document.querySelectorAll("[data-next-deal]").forEach(function (line) { line.hidden = pending; });
     var heading = document.querySelector("#entry[data-post-url] [data-deal-heading]");
     if (!heading) { return; }
     if (!heading.hasAttribute("data-page-text")) { heading.setAttribute("data-page-text", heading.textContent); }

@@ -229,6 +229,7 @@ def test_offline_the_heading_follows_the_queue_in_the_pages_language_and_a_lost_
         assert heading.inner_text() == "Deal 2"
         save_offline(north, "E", "W")
         assert heading.inner_text() == "Deal 3"
+        assert north.locator("[data-next-deal]").is_hidden()  # the server's "Next: deal 1" steps aside
         labels = north.locator("[data-waiting]").all_inner_texts()
         assert labels == ["Finishing order: North › South", "Finishing order: East › West"]
         north.reload()  # the phone's copy of the page, the queue kept
