@@ -61,9 +61,10 @@ from tournament.draw.pairing_groups import groups_round, snake_groups, walkovers
 from tournament.draw.referee_assignments import referees_carry_over
 from tournament.draw.stages import _drawn_pairs, stage_draw_ready_check, stage_entrants
 from tournament.draw.tables import table_ids_ensure
+from tournament.draw.team_matches import default_line_up, stage_teams, team_draw_plan, team_entrants, team_matches_write
 from tournament.draw.three_seats import three_seat_round_create
 from tournament.errors import UserError
-from tournament.games import entrants_of
+from tournament.games import stage_entrants_of
 from tournament.locale import in_ui_language
 from tournament.matches.event import round_event, stage_event
 from tournament.matches.models import (
@@ -343,7 +344,7 @@ def round_draw(
         stage_draw_ready_check(stage=locked)
         number = (locked.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         seed = secrets.randbelow(2**31) if seed is None else seed
-        drawn = ROUND_DRAWS[entrants_of(locked.tournament).key]
+        drawn = ROUND_DRAWS[stage_entrants_of(locked).key]
         return drawn(stage=stage, locked=locked, number=number, seed=seed, allow_rematches=allow_rematches, user=user)
 
 
@@ -373,8 +374,36 @@ def _seats_round_draw(
     return seated
 
 
-ROUND_DRAWS: dict[str, Callable[..., Round]] = {"pairs": _sides_round_draw, "players": _seats_round_draw}
-"""How a round is drawn and written for each entrant kind (``tournament.games.entrants``), by its key."""
+def _teams_round_draw(
+    *, stage: Stage, locked: Stage, number: int, seed: int, allow_rematches: bool, user: Actor | None
+) -> Round:
+    """A round of team matches (docs/rules.md §11): the Swiss engine pairs the teams (no team meets
+    another twice; department protection as for pairs), each team match seated at two tables from the
+    teams' default line-ups, which the organiser may change until the round is published."""
+    teams = stage_teams(stage=locked)
+    try:
+        teams_draw = swiss_pair(
+            entrants=team_entrants(stage=locked, teams=teams),
+            round_number=number,
+            seed=seed,
+            allow_rematches=allow_rematches,
+            department_rounds=locked.settings.department_rounds,
+        )
+    except DrawError as error:
+        raise UserError(error.code, draw_message(error)) from error
+    plan = team_draw_plan(teams_draw=teams_draw, line_ups={team.pk: default_line_up(team) for team in teams})
+    round_ = _round_create(stage=locked, draw=plan.pairs, user=user)
+    team_matches_write(round_=round_, plan=plan, user=user)
+    return round_
+
+
+ROUND_DRAWS: dict[str, Callable[..., Round]] = {
+    "pairs": _sides_round_draw,
+    "players": _seats_round_draw,
+    "teams": _teams_round_draw,
+}
+"""How a round is drawn and written for each kind of a stage's entrants (``tournament.games``: a game's
+kind, or teams of pairs playing team matches), by its key."""
 
 
 def _round_create(*, stage: Stage, draw: Draw, user: Actor | None) -> Round:

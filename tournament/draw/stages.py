@@ -81,36 +81,41 @@ def _stage_options(format: str, given: dict[str, Any] | None) -> dict[str, Any]:
             errors["groups"] = _("The number of groups is a whole number (1 or more).")
     if format == StageFormat.POINTS:
         errors.update(points_stage_options(given))
-    errors.update(_team_options(given))
+    errors.update(_team_options(given, format=format))
     if errors:
         raise UserError.of_fields(errors)
     return StageOptions.from_stored(given).to_stored()
 
 
-def _team_options(given: dict[str, Any]) -> dict[str, str]:
+TEAM_MATCH_FORMATS = (StageFormat.SWISS,)
+"""The formats a stage of team matches may have (docs/rules.md §11; a round robin and a knockout of teams
+are not run by the site yet)."""
+
+
+def _team_options(given: dict[str, Any], *, format: str) -> dict[str, str]:
     """The team options among a stage's options (docs/rules.md §11), read by the rules core
     (:class:`scoring.team_options.TeamOptions`: a ``team_count`` without ``team_total`` is refused by
-    name); ``given`` keeps them as stored (``team_count`` "all" is no key). Team matches are not run
-    by the site yet: refused with a sentence rather than ignored."""
+    name); ``given`` keeps them as stored (``team_count`` "all" is no key; team matches under
+    ``team_match``: their decider and team match points). Team matches are run in a Swiss stage
+    (pairs at four-seat tables); another format asking for them is refused with a sentence."""
     names = [name for name in TEAM_OPTIONS if name in given]
     if not names:
         return {}
     try:
         team = TeamOptions.from_json({name: given[name] for name in names})
     except ScoringError as error:
-        return {"team_total": scoring_message(error)}
-    if team.team_match:
-        return {
-            "team_match": _(
-                "Team matches (teams of two pairs at two tables) are not offered yet: rank teams by their total."
-            )
-        }
+        return {"team_match" if given.get("team_match") is True else "team_total": scoring_message(error)}
+    if team.team_match and format not in TEAM_MATCH_FORMATS:
+        return {"team_match": _("Team matches (teams of two pairs at two tables) are played in a Swiss stage.")}
     for name in names:
         given.pop(name)
     if team.team_total:
         given["team_total"] = True
         if team.team_count is not None:
             given["team_count"] = team.team_count
+    if team.team_match:
+        stored = team.to_json()
+        given["team_match"] = {name: stored[name] for name in ("team_decider", "team_match_points")}
     return {}
 
 
@@ -153,7 +158,7 @@ def stage_create(
         options=_stage_options(format, options),
         advance_count=advance_count,
     )
-    if stage.settings.team_total:
+    if stage.settings.team_options.is_team_event:
         teams_ready_check(tournament=tournament)
     history_author(stage, user)
     stage.save()
@@ -170,7 +175,7 @@ def stage_teams_set(
     given: dict[str, Any] = {"team_total": team_total}
     if team_count is not None:
         given["team_count"] = team_count
-    errors = _team_options(given)
+    errors = _team_options(given, format=stage.format)
     if errors:
         raise UserError.of_fields(errors)
     with transaction.atomic():

@@ -14,9 +14,18 @@ more :class:`EntrantKind` in ``entrants`` and one more row in each layer's table
 
 from __future__ import annotations
 
-from tournament.games.base import GAMES, EntrantKind, GameKind, UnknownGame, entrants_of, game_kind, game_of
+from tournament.games.base import (
+    GAMES,
+    EntrantKind,
+    GameKind,
+    UnknownGame,
+    entrants_of,
+    game_kind,
+    game_of,
+    stage_entrants_of,
+)
 from tournament.games.doudizhu import DOUDIZHU
-from tournament.games.entrants import ENTRANT_KINDS, PAIRS, PLAYERS
+from tournament.games.entrants import ENTRANT_KINDS, PAIRS, PLAYERS, STAGE_ENTRANT_KINDS, TEAMS
 from tournament.games.guandan import GUANDAN
 from tournament.games.tractor import TRACTOR
 
@@ -29,6 +38,8 @@ __all__ = [
     "GUANDAN",
     "PAIRS",
     "PLAYERS",
+    "STAGE_ENTRANT_KINDS",
+    "TEAMS",
     "TRACTOR",
     "EntrantKind",
     "GameKind",
@@ -36,4 +47,5 @@ __all__ = [
     "entrants_of",
     "game_kind",
     "game_of",
+    "stage_entrants_of",
 ]

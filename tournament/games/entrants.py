@@ -2,7 +2,8 @@
 
 A pair (对) at a four-seat table, N/S against E/W (Guandan, Tractor); a player (选手) at a three-seat
 table, seats E/S/W (Dou Dizhu, docs/rules.md §10). A team of pairs would be one more :class:`EntrantKind`
-here, and one more row in each layer's table keyed by its ``key``.
+here, and one more row in each layer's table keyed by its ``key``. :data:`TEAMS` (teams of two pairs at
+two tables) is a stage's kind: the stage-level tables (the round draw) have its row.
 """
 
 from __future__ import annotations
@@ -122,5 +123,28 @@ PLAYERS = EntrantKind(
 )
 """One player at a three-seat table: no sides, seats E/S/W."""
 
+TEAMS = EntrantKind(
+    key="teams",
+    members=4,
+    seats=PAIRS.seats,
+    stage_formats=("swiss",),
+    label=_("Team"),
+    labels=_("Teams"),
+    words={
+        **PAIRS.words,
+        "counted": ngettext_lazy("%(counter)s team", "%(counter)s teams", "counter"),
+        "score": _("Team match points"),
+        "none_yet": _("The event has no teams yet."),
+    },
+    match_body_template=PAIRS.match_body_template,
+    seats_template=PAIRS.seats_template,
+)
+"""A team of pairs playing team matches (docs/rules.md §11): a stage's entrant, never a game's. Each team
+match is two ordinary matches of pairs (tables a and b), so a table is a pair's match and reads as one;
+the stage's draw, standings and pages read the team."""
+
 ENTRANT_KINDS: dict[str, EntrantKind] = {kind.key: kind for kind in (PAIRS, PLAYERS)}
-"""Every entrant kind by its key."""
+"""Every entrant kind a game's matches are played by, by its key."""
+
+STAGE_ENTRANT_KINDS: dict[str, EntrantKind] = {kind.key: kind for kind in (PAIRS, PLAYERS, TEAMS)}
+"""Every entrant kind a stage may be drawn between: a game's, or teams of pairs."""

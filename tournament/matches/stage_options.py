@@ -24,6 +24,8 @@ from typing import Any, Self
 
 from django.db.models import Q
 
+from scoring.team_options import TeamOptions
+
 BRACKET_FIXED = "fixed"
 BRACKET_REDRAW = "redraw"
 SEEDINGS = ("seeds", "random")
@@ -177,6 +179,9 @@ class StageOptions(Stored):
     final: bool = False
     team_total: bool = False
     team_count: int | None = None
+    team_match: Mapping[str, Any] | None = None
+    """Team matches (docs/rules.md §11): the match options as the rules core writes them
+    (``team_decider``, ``team_match_points``); None: the entrants are pairs."""
     bracket_record: Mapping[str, Any] | None = None
     schedule_seed: int | None = None
     group_of: Mapping[str, int] | None = None
@@ -185,6 +190,13 @@ class StageOptions(Stored):
     lots_seed: int | None = None
     other: Mapping[str, Any] = field(default_factory=dict)
     given: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+
+    @property
+    def team_options(self) -> TeamOptions:
+        """The stage's team options as the rules core reads them (defaults: a stage of pairs)."""
+        if self.team_match is None:
+            return TeamOptions(team_total=self.team_total, team_count=self.team_count)
+        return TeamOptions.from_json({**self.team_match, "team_match": True})
 
     @property
     def fixed_bracket(self) -> bool:
@@ -222,6 +234,7 @@ class StageOptions(Stored):
             final=stored.get("final") is True,
             team_total=stored.get("team_total") is True,
             team_count=_int(stored.get("team_count")),
+            team_match=dict(stored["team_match"]) if isinstance(stored.get("team_match"), Mapping) else None,
             bracket_record=dict(record) if isinstance(record, Mapping) and record else None,
             schedule_seed=_int(stored.get("schedule_seed")),
             group_of=(

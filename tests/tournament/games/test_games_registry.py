@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from scoring.options import Game
-from tournament.games import ENTRANT_KINDS, GAMES
+from tournament.games import ENTRANT_KINDS, GAMES, STAGE_ENTRANT_KINDS
 
 ROOT = Path(__file__).resolve().parents[3]
 FLAGS = frozenset({"three_seats", "individual", "is_individual"})
@@ -143,10 +143,11 @@ def test_every_layers_table_has_a_row_for_every_entrant_kind():
         REGISTRARS,
         PUBLIC_PAGES,
         DRAW_PAGES,
-        ROUND_DRAWS,
         PRINT_PAGES,
         MATCH_SHAPES,
         TEAM_MEMBERS,
     )
     assert all(table.keys() == ENTRANT_KINDS.keys() for table in tables)
+    # a stage's tables have a row for every kind a stage is drawn between: a game's, and teams of pairs
+    assert ROUND_DRAWS.keys() == STAGE_ENTRANT_KINDS.keys() >= ENTRANT_KINDS.keys()
     assert {kind.entrants.key for kind in GAMES.values()} <= ENTRANT_KINDS.keys()

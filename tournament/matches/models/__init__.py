@@ -2,7 +2,8 @@
 
 ``core``: stages, rounds, tables, matches, seats, deals and adjustments; ``referees``: referees and
 their tables; ``corrections``: unlocks of signed-off matches and the advancement flags they raise;
-``table_entry``: players' table links and the deals they enter. Everything is imported here, so
+``table_entry``: players' table links and the deals they enter; ``team_matches``: line-ups and team
+matches (two matches each). Everything is imported here, so
 ``tournament.matches.models`` stays the one import path (and Django finds every model).
 """
 
@@ -32,6 +33,7 @@ from tournament.matches.models.corrections import (
 )
 from tournament.matches.models.referees import ChiefReferee, Referee, RefereeAssignment, RefereeSignInLink
 from tournament.matches.models.table_entry import CLAIM_OPEN, ClaimStatus, DealClaim, TableLinkKey
+from tournament.matches.models.team_matches import TeamLineUp, TeamMatch
 
 __all__ = [
     "BYE",
@@ -61,5 +63,7 @@ __all__ = [
     "StageFormat",
     "Table",
     "TableLinkKey",
+    "TeamLineUp",
+    "TeamMatch",
     "ThreeSeat",
 ]

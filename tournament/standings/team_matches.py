@@ -1,0 +1,104 @@
+"""A team match stage's results and standings (团体对抗, docs/rules.md §11): one answer for every reader.
+
+Nothing is decided here: each table is an ordinary match, read as the stage's standings read it (its
+snapshot's result, counted as the event's policy says: :func:`counted_statuses`); the rules core decides
+each team match from its two tables (:func:`scoring.team_matches.team_match_decide`, option
+``team_decider``) and ranks the teams (:func:`scoring.team_matches.team_standings_rank`: team match
+points → tables won → small points → head-to-head → Buchholz → lots). The team draw, the team match
+page, the public pages, the API and the benchmarks all ask :func:`stage_team_matches_get`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from scoring.standings import MatchRecord
+from scoring.team_matches import TeamMatchRecord, TeamMatchResult, TeamStandings, team_match_decide, team_standings_rank
+from tournament.matches.models import Match, Stage, TeamMatch
+from tournament.matches.snapshot_reads import RESULT_KEYS, snapshot_from_values, snapshot_lookups
+from tournament.registration.models import Team
+from tournament.rules import rules_for_stage
+from tournament.standings.counted import counted_statuses
+from tournament.standings.selectors import stage_lots_seed
+
+
+@dataclass(frozen=True, slots=True)
+class TeamMatchLine:
+    """One team match as its pages show it: the row's ids, the two tables' match ids and the result."""
+
+    id: int
+    round: int
+    number: int
+    x: int
+    y: int | None
+    table_a: int | None
+    table_b: int | None
+    result: TeamMatchResult
+
+
+@dataclass(frozen=True, slots=True)
+class StageTeamMatches:
+    """The stage's team matches (every round, in order) and the team standings they give."""
+
+    stage_id: int
+    matches: tuple[TeamMatchLine, ...]
+    standings: TeamStandings
+    names: dict[int, str]
+    """Team id → name."""
+
+    def of_round(self, number: int) -> tuple[TeamMatchLine, ...]:
+        return tuple(line for line in self.matches if line.round == number)
+
+
+def _table_records(stage: Stage) -> dict[int, MatchRecord]:
+    """Match id → the rules core's record of every counted table of the stage (a table still playing,
+    or awaiting a sign-off the event's policy waits for, has none)."""
+    counted = Match.objects.filter(round__stage=stage, status__in=counted_statuses(stage=stage))
+    records: dict[int, MatchRecord] = {}
+    for pk, number, ns, ew, *values in counted.filter(~Q(ew_pair__isnull=True)).values_list(
+        "pk", "round__number", "ns_pair_id", "ew_pair_id", *snapshot_lookups(*RESULT_KEYS)
+    ):
+        snapshot = snapshot_from_values(RESULT_KEYS, values)
+        records[pk] = MatchRecord.from_snapshot(round=number, ns=str(ns), ew=str(ew), snapshot=snapshot)
+    return records
+
+
+def stage_team_matches_get(*, stage: Stage) -> StageTeamMatches:
+    """Every team match of ``stage`` decided from its two tables, and the team standings
+    (docs/rules.md §11). A stage without team matches has none (empty standings of its teams)."""
+    options = rules_for_stage(stage)
+    team_options = stage.settings.team_options
+    records = _table_records(stage)
+    rows = list(
+        TeamMatch.objects.filter(round__stage=stage)
+        .order_by("round__number", "number")
+        .values_list("pk", "round__number", "number", "team_x_id", "team_y_id", "table_a_id", "table_b_id")
+    )
+    lines = []
+    for pk, number, position, x, y, a, b in rows:
+        record = TeamMatchRecord(
+            round=number,
+            x=str(x),
+            y=None if y is None else str(y),
+            a=records.get(a) if a is not None else None,
+            b=records.get(b) if b is not None else None,
+        )
+        result = team_match_decide(record, options=options, team_options=team_options, stage=stage.format)
+        lines.append(TeamMatchLine(pk, number, position, x, y, a, b, result))
+    names = dict(Team.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "name"))
+    standings = team_standings_rank(
+        teams=[str(pk) for pk in sorted(_stage_teams(stage, rows, names))],
+        results=[line.result for line in lines],
+        team_options=team_options,
+        lots_seed=stage_lots_seed(stage=stage),
+    )
+    return StageTeamMatches(stage.pk, tuple(lines), standings, names)
+
+
+def _stage_teams(stage: Stage, rows: Sequence[tuple[int, ...]], names: dict[int, str]) -> set[int]:
+    """The stage's teams: those drawn in it, else (before its first round) every team of the event."""
+    drawn = {row[3] for row in rows} | {row[4] for row in rows if row[4] is not None}
+    return drawn or set(names)
