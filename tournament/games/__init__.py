@@ -22,10 +22,9 @@ from tournament.games.base import (
     entrants_of,
     game_kind,
     game_of,
-    stage_entrants_of,
 )
 from tournament.games.doudizhu import DOUDIZHU
-from tournament.games.entrants import ENTRANT_KINDS, PAIRS, PLAYERS, STAGE_ENTRANT_KINDS, TEAMS
+from tournament.games.entrants import ENTRANT_KINDS, PAIRS, PLAYERS, STAGE_ENTRANT_KINDS, TEAMS, stage_entrants_of
 from tournament.games.guandan import GUANDAN
 from tournament.games.tractor import TRACTOR
 

@@ -144,21 +144,3 @@ def game_of(tournament: HasGame) -> GameKind:
 def entrants_of(tournament: HasGame) -> EntrantKind:
     """Who an event's entrants are (its game's entrant kind)."""
     return game_of(tournament).entrants
-
-
-class HasStageOptions(Protocol):
-    """A stage (``Stage``): its event and its options."""
-
-    @property
-    def tournament(self) -> Any: ...
-
-    @property
-    def settings(self) -> Any: ...
-
-
-def stage_entrants_of(stage: HasStageOptions) -> EntrantKind:
-    """Who a stage is drawn between: teams of pairs when the stage plays team matches (docs/rules.md §11),
-    else its event's entrant kind. The stage-level tables (``draw.services.ROUND_DRAWS``) are keyed by it."""
-    from tournament.games.entrants import TEAMS
-
-    return TEAMS if stage.settings.team_match is not None else entrants_of(stage.tournament)

@@ -8,10 +8,12 @@ two tables) is a stage's kind: the stage-level tables (the round draw) have its 
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy, pgettext_lazy
 
-from tournament.games.base import EntrantKind
+from tournament.games.base import EntrantKind, entrants_of
 
 PAIRS = EntrantKind(
     key="pairs",
@@ -148,3 +150,19 @@ ENTRANT_KINDS: dict[str, EntrantKind] = {kind.key: kind for kind in (PAIRS, PLAY
 
 STAGE_ENTRANT_KINDS: dict[str, EntrantKind] = {kind.key: kind for kind in (PAIRS, PLAYERS, TEAMS)}
 """Every entrant kind a stage may be drawn between: a game's, or teams of pairs."""
+
+
+class HasStageOptions(Protocol):
+    """A stage (``Stage``): its event and its options."""
+
+    @property
+    def tournament(self) -> Any: ...
+
+    @property
+    def settings(self) -> Any: ...
+
+
+def stage_entrants_of(stage: HasStageOptions) -> EntrantKind:
+    """Who a stage is drawn between: teams of pairs when the stage plays team matches (docs/rules.md §11),
+    else its event's entrant kind. The stage-level tables (``draw.services.ROUND_DRAWS``) are keyed by it."""
+    return TEAMS if stage.settings.team_match is not None else entrants_of(stage.tournament)

@@ -188,7 +188,8 @@ def test_team_options_of_a_stage_are_checked_by_the_rules_core():
         {"team_count": 2},
         {"team_total": True, "team_count": 0},
         {"team_total": "yes"},
-        {"team_match": True},
+        {"team_decider": "total"},
+        {"team_match": True, "team_decider": "most"},
     ):
         with pytest.raises(UserError):
             stage_create(tournament=event, name="预赛", format="swiss", options=options)
