@@ -26,5 +26,10 @@ urlpatterns = [
     path("t/<int:tournament_id>/manage/rounds/<int:round_id>/delete/", views.round_delete, name="round_delete"),
     path("t/<int:tournament_id>/manage/rounds/<int:round_id>/referees/", views.round_referees, name="referees"),
     path("t/<int:tournament_id>/manage/rounds/<int:round_id>/sheet/", views.round_sheet, name="sheet"),
+    path(
+        "t/<int:tournament_id>/manage/rounds/<int:round_id>/team-matches/",
+        views.round_team_matches,
+        name="round_team_matches",
+    ),
     path("t/<int:tournament_id>/manage/tables/", views.table_areas, name="tables"),
 ]

@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -48,19 +48,22 @@ from tournament.draw.selectors import (
     round_warnings,
     stage_decided,
 )
+from tournament.draw.team_matches import team_line_up_set
 from tournament.errors import USER_ERRORS, UserError, user_error_of, user_error_on_form
 from tournament.games.shown_rules import stage_rules_lines
 from tournament.matches.correction_selectors import stage_flags_get
-from tournament.matches.models import Match, Round, RoundStatus, Stage, Table
+from tournament.matches.models import Match, Round, RoundStatus, Stage, Table, TeamLineUp, TeamMatch
 from tournament.matches.referees import referee_accounts_list
 from tournament.matches.stage_options import draw_options_have
 from tournament.matches.table_links import table_qr_codes
 from tournament.matches.table_selectors import round_seating
+from tournament.matches.team_matches import team_match_sign_off
 from tournament.parsing import int_or_none
 from tournament.registration.models import PairStatus, Team, Tournament
 from tournament.registration.roles import organiser_view
 from tournament.rules import stage_profile_name
 from tournament.standings.selectors import stage_ranking_get
+from tournament.standings.team_matches import stage_team_matches_get
 from tournament.standings.teams import stage_team_total_get
 
 
@@ -613,3 +616,75 @@ def table_areas(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         areas.setdefault(area, []).append(number)
     rows = [(area, labels.table_ranges(numbers), len(numbers)) for area, numbers in sorted(areas.items())]
     return render(request, "draw/tables.html", {"tournament": tournament, "form": form, "areas": rows})
+
+
+@organiser_view
+def round_team_matches(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
+    """A round's team matches (docs/rules.md §11): each with its two tables, their state and the team
+    match's result as the rules core decides it; a team match is signed off here (both tables at once:
+    refused while a table has no result), and the line-ups are changed while the round is a draft."""
+    round_ = _round(tournament, round_id)
+    rows = {
+        row.pk: row
+        for row in TeamMatch.objects.filter(round=round_).select_related(
+            "table_a__table",
+            "table_a__ns_pair",
+            "table_a__ew_pair",
+            "table_b__table",
+            "table_b__ns_pair",
+            "table_b__ew_pair",
+        )
+    }
+    if not rows:
+        raise Http404
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "line_up":
+                team = get_object_or_404(Team, tournament=tournament, pk=int_or_none(request.POST.get("team")) or 0)
+                pairs = tournament.pairs.all()
+                team_line_up_set(
+                    round_=round_,
+                    team=team,
+                    first=get_object_or_404(pairs, pk=int_or_none(request.POST.get("first")) or 0),
+                    second=get_object_or_404(pairs, pk=int_or_none(request.POST.get("second")) or 0),
+                    user=request.user,
+                )
+                messages.success(request, _("Line-up saved: the tables are seated again."))
+            else:
+                row = rows.get(int_or_none(request.POST.get("team_match")) or 0)
+                if row is None:
+                    raise Http404
+                team_match_sign_off(team_match=row, user=request.user)
+                messages.success(request, _("Team match signed off."))
+        except UserError as error:
+            messages.error(request, error.message)
+        return redirect("draw:round_team_matches", tournament_id=tournament.pk, round_id=round_.pk)
+    played = stage_team_matches_get(stage=round_.stage)
+    line_ups = {
+        line_up.team_id: line_up
+        for line_up in TeamLineUp.objects.filter(round=round_).select_related("first", "second")
+    }
+    members = {
+        team.pk: [member.pair for member in team.members.select_related("pair").order_by("position")]
+        for team in Team.objects.filter(tournament=tournament)
+    }
+    lines = [
+        {
+            "row": rows[line.id],
+            "line": line,
+            "x": played.names.get(line.x, ""),
+            "y": played.names.get(line.y, "") if line.y is not None else "",
+            "winner": played.names.get(int(line.result.winner), "") if line.result.winner else "",
+            "teams": [
+                (team_id, played.names.get(team_id, ""), line_ups.get(team_id), members.get(team_id, []))
+                for team_id in (line.x, line.y)
+                if team_id is not None
+            ],
+        }
+        for line in played.of_round(round_.number)
+    ]
+    return render(
+        request,
+        "draw/round_team_matches.html",
+        {"tournament": tournament, "round": round_, "lines": lines, "draft": round_.status == RoundStatus.DRAFT},
+    )

@@ -171,3 +171,36 @@ def test_a_bye_is_a_team_match_win():
     assert bye.table_a is None
     played = stage_team_matches_get(stage=stage)
     assert played.standings.row(str(bye.team_x_id)).match_points == 2
+
+
+def test_the_organisers_team_match_page_shows_both_tables_changes_line_ups_and_refuses_a_half_sign_off(client):
+    from django.urls import reverse
+
+    from tests.factories import organiser
+
+    event, stage, teams = _event(2)
+    boss = organiser(username="boss")
+    event.organisers.add(boss)
+    client.force_login(boss)
+    client.cookies["django_language"] = "en"
+    round_ = round_draw(stage=stage, seed=1)
+    row = TeamMatch.objects.get(round=round_)
+    url = reverse("draw:round_team_matches", args=[event.pk, round_.pk])
+    page = client.get(url).content.decode()
+    assert "队1" in page and "队2" in page and "Table a" in page and "Save line-up" in page
+    x = next(t for t in teams if t.pk == row.team_x_id)
+    y = next(t for t in teams if t.pk == row.team_y_id)
+    x1, x2 = _members(x)
+    response = client.post(url, {"action": "line_up", "team": x.pk, "first": x2, "second": x1}, follow=True)
+    assert "Line-up saved" in response.content.decode()
+    row.table_a.refresh_from_db()
+    assert row.table_a.ns_pair_id == x2
+    foreign = _members(y)[0]
+    response = client.post(url, {"action": "line_up", "team": x.pk, "first": foreign, "second": x1}, follow=True)
+    assert response.status_code == 200 and "not one of its pairs" in response.content.decode()
+    round_publish(round_=round_)
+    _play(row.table_a, NS_WINS)
+    response = client.post(url, {"team_match": row.pk}, follow=True)
+    assert "Both tables of a team match need their result" in response.content.decode()
+    client.cookies["django_language"] = "zh-hans"
+    assert "团体对抗" in client.get(url).content.decode()
