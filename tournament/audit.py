@@ -85,8 +85,10 @@ def bulk_history_attrs() -> dict[str, Any]:
     return {"history_ip_address": client_ip(request)} if request is not None else {}
 
 
-def history_copy(*, queryset: Any, user: Actor | None = None, reason: str | None = None) -> None:
-    """One "changed" history row per row of ``queryset``, copied by the database in one
+def history_copy(
+    *, queryset: Any, user: Actor | None = None, reason: str | None = None, created: bool = False
+) -> None:
+    """One "changed" (``created``: "created") history row per row of ``queryset``, copied by the database in one
     ``INSERT … SELECT`` — for set-based writes (a round of 2,500 matches started at once), where
     building the rows in Python cost more than the write itself. Call it after the update, in the
     same transaction: the rows copy the values as they now are, like a history row of a save."""
@@ -103,7 +105,7 @@ def history_copy(*, queryset: Any, user: Actor | None = None, reason: str | None
     request = getattr(HistoricalRecords.context, "request", None)
     extra = [
         connection.ops.adapt_datetimefield_value(timezone.now()),
-        "~",
+        "+" if created else "~",
         reason,
         account.pk if (account := signed_in(user)) is not None else None,
         client_ip(request) if request is not None else None,

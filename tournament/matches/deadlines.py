@@ -20,6 +20,7 @@ enters a result reached in time as a correction, with a reason (the match is unl
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import defaultdict
 from dataclasses import dataclass
@@ -27,15 +28,14 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db import connection, transaction
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from simple_history.utils import bulk_create_with_history
 
-from tournament.audit import bulk_history_attrs, history_author, history_copy, reason_clean
+from tournament.audit import history_author, history_copy, reason_clean
 from tournament.celery import task_send
 from tournament.matches.errors import MatchRefused
 from tournament.matches.event import match_id_event, round_id_event
@@ -138,9 +138,9 @@ def deadline_refuse_if_passed(match: Match, *, now: datetime | None = None) -> N
 
 def _deadline_in_future(deadline: datetime, *, now: datetime) -> datetime:
     if timezone.is_naive(deadline):
-        raise MatchRefused("bad_input", _("Give the deadline's date and time."), conflict=False)
+        raise MatchRefused("bad_input", _("Give the date and time."), conflict=False)
     if deadline <= now:
-        raise MatchRefused("deadline_in_past", _("The deadline must be in the future."), conflict=False)
+        raise MatchRefused("deadline_in_past", _("The date and time must be in the future."), conflict=False)
     return deadline
 
 
@@ -251,15 +251,35 @@ def match_deadline_extend(
     return match
 
 
+@event_write("round_id", of=round_id_event)
+def round_session_plan(
+    *, round_id: int, scheduled_at: datetime | None, user: Actor | None = None, now: datetime | None = None
+) -> Round:
+    """Plan (or, with None, unplan) the session a round is played in together, for the calendar feed;
+    refused (nothing changed) for a time in the past or a round already started."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_id)
+        if round_.started_at is not None:
+            raise MatchRefused("round_started", _("The round has started; its session can no longer be planned."))
+        round_.scheduled_at = None if scheduled_at is None else _deadline_in_future(scheduled_at, now=now)
+        history_author(round_, user, "session planned")
+        round_.save(update_fields=["scheduled_at"])
+    return round_
+
+
 # -- at the deadline -----------------------------------------------------------------------------------
 
 
-def _due_matches(round_: Round, *, now: datetime) -> list[Match]:
+def _due(round_: Round, *, now: datetime) -> list[int]:
+    """The ids of the round's matches due (locked, in id order): both sides, no result, not reopened,
+    at their deadline."""
     return list(
         round_.matches.select_for_update(of=("self",))
         .filter(status__in=UNSETTLED, ew_pair__isnull=False, reopened_at__isnull=True)
         .filter(Q(deadline__isnull=True) | Q(deadline__lte=now) | Q(deadline__lte=round_.deadline))
         .order_by("pk")
+        .values_list("pk", flat=True)
     )
 
 
@@ -272,35 +292,99 @@ def round_deadline_pass(*, round_id: int, now: datetime | None = None) -> int:
         round_ = Round.objects.select_for_update().select_related("stage__tournament").filter(pk=round_id).first()
         if round_ is None or round_.deadline is None or round_.deadline_done_at is not None or now < round_.deadline:
             return 0
-        matches = _due_matches(round_, now=now)
+        due = _due(round_, now=now)
+        entered = set(Deal.objects.filter(match_id__in=due).values_list("match_id", flat=True))
+        entered |= set(Adjustment.objects.filter(match_id__in=due).values_list("match_id", flat=True))
+        reason = _("Not played or not reported by the deadline (%(deadline)s): lost by both.") % {
+            "deadline": deadline_text(round_.deadline, round_.stage.tournament)
+        }
+        plain = [pk for pk in due if pk not in entered]
+        if plain:
+            _plain_forfeits(round_, plain, reason=reason[:200], now=now)
+        matches = list(Match.objects.filter(pk__in=[pk for pk in due if pk in entered]).order_by("pk"))
         for match in matches:
             match.round = round_
         if matches:
-            _double_forfeits(round_, matches, now=now)
+            _double_forfeits(round_, matches, reason=reason[:200], now=now)
+        if due:
+            _claims_close(due)
+            history_copy(queryset=Match.objects.filter(pk__in=due), reason="deadline: lost by both")
         later = round_.matches.filter(status__in=UNSETTLED, ew_pair__isnull=False, deadline__gt=now).exists()
         if not later:
             round_.deadline_done_at = now
             round_.save(update_fields=["deadline_done_at"])
-        if matches and not round_.matches.exclude(status=MatchStatus.CONFIRMED).filter(ew_pair__isnull=False).exists():
+        if due and not round_.matches.exclude(status=MatchStatus.CONFIRMED).filter(ew_pair__isnull=False).exists():
             round_.status = RoundStatus.FINISHED
             round_.save(update_fields=["status"])
-        if matches:
-            last = matches[-1]
+        if due:
+            last = Match.objects.select_related("round__stage__tournament").get(pk=due[-1])
             tournament_id = round_.stage.tournament_id
             # the stage-level hooks (a fixed bracket's next round, the event decided) read the whole
             # stage: one signal for the batch does what one per match would
             transaction.on_commit(lambda: match_confirmed.send(sender=Match, match=last))
             transaction.on_commit(lambda: public_pages_bump(tournament_id=tournament_id))
-    return len(matches)
+    return len(due)
 
 
-def _double_forfeits(round_: Round, matches: list[Match], *, now: datetime) -> None:
-    """Two forfeit rows per match (both sides: one double forfeit), in bulk with their history; each
-    match folded once through the rules core and signed off; the players' open entries closed."""
+SIGNED_OFF_BY_DEADLINE = {"status": MatchStatus.CONFIRMED, "signed_off_by": None}
+
+
+def _plain_forfeits(round_: Round, ids: list[int], *, reason: str, now: datetime) -> None:
+    """The matches with nothing entered (nearly all of a deadline's): two forfeit rows each, written by
+    the database in one ``INSERT … SELECT`` per side with their history copied in one; they all fold to
+    one snapshot, folded once through the rules core and stored by one ``UPDATE``."""
+    tournament_id = round_.stage.tournament_id
+    columns = ["tournament_id", "match_id", "pair_id", "kind", "levels", "points", "after_deal", "flagged"]
+    columns += ["reason", "created_at"]
+    qn = connection.ops.quote_name
+    table = qn(Adjustment._meta.db_table)
+    created_at = connection.ops.adapt_datetimefield_value(now)
+    for side in ("ns_pair_id", "ew_pair_id"):
+        select, params = Match.objects.filter(pk__in=ids).order_by("pk").values("pk", side).query.sql_with_params()
+        sql = (
+            f"INSERT INTO {table} ({', '.join(qn(column) for column in columns)}) "
+            f"SELECT %s, sub.*, %s, 0, 0, 0, %s, %s, %s FROM ({select}) sub"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [tournament_id, AdjustmentKind.FORFEIT, False, reason, created_at, *params])
+    rows = Adjustment.objects.filter(match_id__in=ids, kind=AdjustmentKind.FORFEIT)
+    history_copy(queryset=rows, reason="deadline", created=True)
+    template = Match.objects.select_related("round__stage__tournament").get(pk=ids[0])
+    trial = [
+        Adjustment(pk=-1, match=template, pair=template.ns_pair, kind=AdjustmentKind.FORFEIT, reason=reason),
+        Adjustment(pk=-2, match=template, pair=template.ew_pair, kind=AdjustmentKind.FORFEIT, reason=reason),
+    ]
+    fold = FOLDS[match_game(template).entrants.key](
+        match=template,
+        options=rules_for_stage(round_.stage),
+        outcomes=[],
+        adjustments=trial,
+        time_called_during_deal=template.time_called_during_deal,
+        parsed=None,
+    )
+    fold_apply(template, deals=[], adjustments=trial, fold=fold)
+    values = {field: getattr(template, field) for field in SNAPSHOT_FIELDS if field != "status"}
+    if values.get("finished_at") is not None:
+        values["finished_at"] = now
+    Match.objects.filter(pk__in=ids).update(
+        **values, **SIGNED_OFF_BY_DEADLINE, signed_off_at=now, version=F("version") + 1
+    )
+
+
+def _claims_close(ids: list[int]) -> None:
+    """The players' entries still open at the forfeited tables: closed, saying why (audited in one)."""
+    claim_ids = list(DealClaim.objects.filter(match_id__in=ids, status__in=CLAIM_OPEN).values_list("pk", flat=True))
+    if claim_ids:
+        DealClaim.objects.filter(pk__in=claim_ids).update(
+            status=ClaimStatus.REFUSED, note=_("The deadline passed: this entry is closed.")[:200]
+        )
+        history_copy(queryset=DealClaim.objects.filter(pk__in=claim_ids), reason="closed: the deadline passed")
+
+
+def _double_forfeits(round_: Round, matches: list[Match], *, reason: str, now: datetime) -> None:
+    """The matches with deals or adjustments entered: two forfeit rows each after their last deal, each
+    match folded through the rules core (its deals and earlier adjustments with them) and signed off."""
     tournament = round_.stage.tournament
-    reason = _("Not played or not reported by the deadline (%(deadline)s): lost by both.") % {
-        "deadline": deadline_text(round_.deadline or now, tournament)
-    }
     ids = [match.pk for match in matches]
     deals: dict[int, list[Deal]] = defaultdict(list)
     for deal in Deal.objects.filter(match_id__in=ids).order_by("match_id", "number"):
@@ -321,17 +405,22 @@ def _double_forfeits(round_: Round, matches: list[Match], *, now: datetime) -> N
         for pair_id in (match.ns_pair_id, match.ew_pair_id)
         if pair_id is not None  # the due matches have both sides (byes are never due)
     ]
-    created = bulk_create_with_history(
-        new, Adjustment, batch_size=500, default_change_reason="deadline", custom_historical_attrs=bulk_history_attrs()
-    )
+    created = Adjustment.objects.bulk_create(new, batch_size=1000)
     if any(row.pk is None for row in created):  # a backend that returns no ids: read them back
         created = list(Adjustment.objects.filter(match_id__in=ids, reason=reason[:200]).order_by("id"))
+    history_copy(
+        queryset=Adjustment.objects.filter(pk__in=[row.pk for row in created]), reason="deadline", created=True
+    )
     for row in created:
         rows[row.match_id].append(row)
     fold = FOLDS[match_game(matches[0]).entrants.key]
     options = rules_for_stage(round_.stage)
     changed_deals: list[Deal] = []
     changed_rows: list[Adjustment] = []
+    # Matches with nothing entered all fold to the same snapshot: one UPDATE per distinct snapshot
+    # (bulk_update's CASE per row and field cost seconds for a round of 2,500 tables).
+    groups: dict[str, list[int]] = defaultdict(list)
+    values: dict[str, dict[str, Any]] = {}
     for match in matches:
         folded = fold(
             match=match,
@@ -344,24 +433,25 @@ def _double_forfeits(round_: Round, matches: list[Match], *, now: datetime) -> N
         more_deals, more_rows = fold_apply(match, deals=deals[match.pk], adjustments=rows[match.pk], fold=folded)
         changed_deals += more_deals
         changed_rows += more_rows
-        match.status = MatchStatus.CONFIRMED  # decided by the deadline: signed off by it
-        match.signed_off_at = now
-        match.signed_off_by = None
-        match.version += 1
+        if match.finished_at is not None:  # finished by the deadline's pass, the same moment for all
+            match.finished_at = now
+        snapshot = {field: getattr(match, field) for field in SNAPSHOT_FIELDS if field != "status"}
+        key = json.dumps(snapshot, sort_keys=True, default=str)
+        values[key] = snapshot
+        groups[key].append(match.pk)
     if changed_deals:
         Deal.objects.bulk_update(changed_deals, ["record", "flagged"], batch_size=500)
     if changed_rows:
         Adjustment.objects.bulk_update(changed_rows, ["flagged"], batch_size=500)
-    fields = list(dict.fromkeys([*SNAPSHOT_FIELDS, "status", "signed_off_at", "signed_off_by", "version"]))
-    Match.objects.bulk_update(matches, fields, batch_size=500)
-    history_copy(queryset=Match.objects.filter(pk__in=ids), reason="deadline: lost by both")
-    open_claims = DealClaim.objects.filter(match_id__in=ids, status__in=CLAIM_OPEN)
-    claim_ids = list(open_claims.values_list("pk", flat=True))
-    if claim_ids:
-        DealClaim.objects.filter(pk__in=claim_ids).update(
-            status=ClaimStatus.REFUSED, note=_("The deadline passed: this entry is closed.")[:200]
+    for key, pks in groups.items():
+        # decided by the deadline: signed off by it
+        Match.objects.filter(pk__in=pks).update(
+            **values[key], **SIGNED_OFF_BY_DEADLINE, signed_off_at=now, version=F("version") + 1
         )
-        history_copy(queryset=DealClaim.objects.filter(pk__in=claim_ids), reason="closed: the deadline passed")
+    for match in matches:
+        match.status = MatchStatus.CONFIRMED
+        match.signed_off_at = now
+        match.signed_off_by = None
 
 
 def deadlines_pass(*, now: datetime | None = None) -> int:

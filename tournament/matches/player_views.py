@@ -30,6 +30,7 @@ from tournament.errors import USER_ERRORS, UserError, user_error_of
 from tournament.htmx import HtmxHttpRequest
 from tournament.matches import clock, deal_queue, fold, player_entry, selectors, table_codes, views
 from tournament.matches.claim_views import web_app_manifest
+from tournament.matches.deadlines import match_reminder
 from tournament.matches.deal_forms import DEAL_FORMS
 from tournament.matches.fold import match_game
 from tournament.matches.models import ClaimStatus, DealClaim, Match, MatchStatus
@@ -128,6 +129,7 @@ def _context(
         seat_proven=seat is not None and _seat_proven(request, match),
         players=player_entry.table_players(match=match),
         announcements=announcements_shown(tournament_id=match.round.stage.tournament_id),
+        reminder=match_reminder(match=match),
         players_enter=players_enter,
         opponents_confirm=match.round.stage.tournament.entry_mode == EntryMode.PLAYERS_OPPONENTS_CONFIRM,
         pending=pending,

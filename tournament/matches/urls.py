@@ -6,6 +6,7 @@ from tournament.matches import (
     claim_views,
     clock_views,
     correction_views,
+    deadline_views,
     event_views,
     player_views,
     referee_views,
@@ -89,6 +90,11 @@ urlpatterns += [
 ]
 
 urlpatterns += [
+    path(
+        "t/<int:tournament_id>/manage/rounds/<int:round_id>/deadline/",
+        deadline_views.round_deadline,
+        name="round_deadline",
+    ),
     path("table/", player_views.table_find, name="table_find"),
     path("table/<str:token>/", player_views.table, name="table"),
     path("table/<str:token>/me/", player_views.table_identify, name="table_identify"),

@@ -11,6 +11,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from tournament.matches.deadlines import event_reminders
 from tournament.matches.models import Round, RoundStatus
 from tournament.registration.announcements import announcements_shown
 from tournament.registration.models import PairStatus, Tournament, TournamentStatus
@@ -48,5 +49,6 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "rounds": rounds,
             "public_html": overview_html(tournament_id=tournament.pk),
             "announcements": announcements_shown(tournament_id=tournament.pk),
+            "reminders": event_reminders(tournament=tournament),
         },
     )

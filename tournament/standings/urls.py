@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.standings import event_views, views
+from tournament.standings import calendar_views, event_views, views
 
 app_name = "standings"
 
@@ -19,4 +19,10 @@ urlpatterns = [
     path("t/<int:tournament_id>/pairs/<int:pair_id>/ranks/", views.pair_ranks, name="pair_ranks"),
     path("t/<int:tournament_id>/matches/<int:match_id>/", views.match, name="match"),
     path("t/<int:tournament_id>/screen/", views.screen, name="screen"),
+    path("t/<int:tournament_id>/calendar.ics", calendar_views.tournament_calendar, name="calendar"),
+    path(
+        "t/<int:tournament_id>/pairs/<int:pair_id>/calendar.ics",
+        calendar_views.pair_calendar_view,
+        name="pair_calendar",
+    ),
 ]
