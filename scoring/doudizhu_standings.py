@@ -431,6 +431,9 @@ class PointsStageRanking:
     final: bool = False
     pending_cut: str = ""
     """Why a due cut could not be made (a rank shared across it: lots first); empty when none."""
+    decided: bool = False
+    """A final whose every round counts: its ranking is the event's last word (the champion first), and
+    nothing the stage still plays can change it (docs/rules.md §10)."""
 
     def still_in(self, player: str) -> bool:
         return player not in self.eliminated_after
@@ -445,6 +448,7 @@ def points_stage_ranking(
     cut_lots_seeds: Mapping[int, int | None] | None = None,
     lots_seed: int | None = None,
     stage_before: PlayerStandings | None = None,
+    stage_rounds: int | None = None,
 ) -> PointsStageRanking:
     """A points stage's ranking (docs/rules.md §10; seed 004 淘汰积分最低的一部分选手, 决赛).
 
@@ -457,11 +461,15 @@ def points_stage_ranking(
 
     ``stage_before``: for a final, the standings of the stage its players advanced from. Once the final has
     rounds and every one of its players is ranked there, the stage is ranked by :func:`final_ranking`.
+    ``stage_rounds``: the rounds the stage is played over; a final is ``decided`` once each of them counts.
     """
     if stage_before is not None and rounds:
         known = {row.player for row in stage_before.rows}
         if all(item.player in known for item in rounds):
-            return PointsStageRanking(final_ranking(final=rounds, stage=stage_before), {}, final=True)
+            played = bool(stage_rounds) and set(range(1, stage_rounds + 1)) <= set(counted_rounds)
+            return PointsStageRanking(
+                final_ranking(final=rounds, stage=stage_before), {}, final=True, decided=played
+            )
     seeds = cut_lots_seeds or {}
     eliminated: dict[str, int] = {}
     states: list[CutState] = []

@@ -70,6 +70,23 @@ def test_a_final_ranks_by_its_own_points_once_every_finalist_is_known() -> None:
     assert not stranger.final  # a player the stage before does not know: ranked as a stage of its own
 
 
+def test_a_final_is_decided_once_every_round_of_it_counts() -> None:
+    stage = rank_players(rounds=[r(1, "a", 30), r(1, "b", 20), r(1, "c", 10), r(1, "d", 0)])
+    final = [r(1, "a", -2), r(1, "b", 4), r(1, "c", -2)]
+
+    def ranked(counted: set[int], stage_rounds: int | None) -> bool:
+        return points_stage_ranking(
+            players=["a", "b", "c"], rounds=final, counted_rounds=counted, stage_before=stage, stage_rounds=stage_rounds
+        ).decided
+
+    assert ranked({1}, 1)
+    assert not ranked(set(), 1)  # the final table is still being played
+    assert not ranked({1}, 2)  # a second round of the final to come
+    assert not ranked({1}, None)
+    # a stage that is not a final is never decided by itself, however many of its rounds count
+    assert not points_stage_ranking(players=SIX, rounds=ROUND_1, counted_rounds={1}, stage_rounds=1).decided
+
+
 def test_the_standings_keep_landlord_wins_and_the_best_round_in_their_own_fields() -> None:
     rounds = [r(1, "a", 4, won=2, landlord=1), r(1, "b", -5), r(2, "a", 6, won=1, landlord=1)]
     standings = as_standings(rank_players(rounds=rounds))

@@ -17,11 +17,11 @@ from django.dispatch import receiver
 from tournament.draw.advancement_flags import advancement_recheck
 from tournament.draw.round_flags import round_recheck, round_standings_keep
 from tournament.draw.services import bracket_after_result
-from tournament.matches.models import Match, Stage, StageFormat
+from tournament.matches.models import Match, Stage
 from tournament.matches.signals import correction_opening, match_confirmed
 from tournament.registration.lifecycle import tournament_finish_decided
 from tournament.registration.models import TournamentStatus
-from tournament.standings.selectors import stage_bracket_state_get
+from tournament.standings.selectors import stage_decided_get
 
 logger = logging.getLogger(__name__)
 
@@ -35,16 +35,16 @@ def advance_bracket(sender: Any, match: Match, **kwargs: Any) -> None:
 
 
 def event_decided(*, match: Match) -> bool:
-    """Whether ``match``, just confirmed, decided its event: the event is in progress, and the
-    match's stage is its last, a knockout whose champion is known with nothing pending. Only a
-    knockout decides itself; a Swiss or round-robin last stage is finished by the organiser."""
+    """Whether ``match``, just confirmed, decided its event: the event is in progress, and the match's
+    stage is its last and has decided its places by itself (``stage_decided_get``: a knockout's champion
+    with nothing pending, a final table of points fully signed off). A Swiss, a round robin or a points
+    stage with cuts as the last stage is finished by the organiser."""
     stage = Stage.objects.select_related("tournament").get(pk=match.round.stage_id)
-    if stage.tournament.status != TournamentStatus.RUNNING or stage.format != StageFormat.KNOCKOUT:
+    if stage.tournament.status != TournamentStatus.RUNNING:
         return False
     if Stage.objects.filter(tournament_id=stage.tournament_id, order__gt=stage.order).exists():
         return False
-    state = stage_bracket_state_get(stage=stage)
-    return bool(state.complete and not state.pending)
+    return stage_decided_get(stage=stage)
 
 
 @receiver(match_confirmed, dispatch_uid="registration.tournament_finish_if_decided")

@@ -6,8 +6,10 @@ organiser moves it one step at a time (and back one step, to fix a mistake) with
 
 - the first round published → *in progress* (:func:`tournament_status_after_publish`);
 - the last stage's final confirmed → *finished* (:func:`tournament_finish_decided`, called by the
-  draw app on ``match_confirmed``). Only a knockout decides itself; a Swiss or round-robin last stage is
-  finished by the organiser, who alone knows whether another round is to be played.
+  draw app on ``match_confirmed`` when the last stage is decided: a knockout's champion known, a final
+  table of points signed off, ``standings.selectors.stage_decided_get``). A Swiss, round-robin or
+  points last stage without a final is finished by the organiser, who alone knows whether another round
+  is to be played.
 
 **Archived is read-only.** Every write service is wrapped by :func:`event_write`, the one guard:
 the service names the argument that says which event it writes to and how to get the event from it
@@ -317,7 +319,7 @@ def tournament_status_after_publish(*, tournament_id: int) -> None:
 
 
 def tournament_finish_decided(*, tournament_id: int) -> bool:
-    """The last stage's knockout is decided (the draw app tells, on ``match_confirmed``): an event in
+    """The last stage is decided (the draw app tells, on ``match_confirmed``): an event in
     progress is finished. True when it moved."""
     moved = bool(Tournament.objects.filter(pk=tournament_id, status=S.RUNNING).update(status=S.FINISHED))
     if moved:

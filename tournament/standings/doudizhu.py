@@ -20,6 +20,7 @@ event counts signed-off results only: :func:`tournament.standings.counted.counte
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 from scoring.doudizhu_snapshot import TableSnapshot
 from scoring.doudizhu_standings import (
@@ -40,8 +41,11 @@ def stage_cuts(stage: Stage) -> list[tuple[int, int]]:
     return sorted((cut.after_round, cut.keep) for cut in stage.settings.cuts)
 
 
-def _player_rounds(stage: Stage, options: RuleOptions) -> tuple[dict[int, list[PlayerRound]], dict[int, bool]]:
-    """Round number → the players' rounds that count; round number → whether every table counts."""
+def _player_rounds(
+    stage: Stage, options: RuleOptions, statuses: Sequence[str] | None = None
+) -> tuple[dict[int, list[PlayerRound]], dict[int, bool]]:
+    """Round number → the players' rounds that count; round number → whether every table counts.
+    ``statuses``: the tables' statuses that count (default: the event's policy)."""
     rounds: dict[int, list[PlayerRound]] = defaultdict(list)
     complete: dict[int, bool] = {}
     numbers = dict(Round.objects.filter(stage=stage).values_list("pk", "number"))
@@ -55,7 +59,7 @@ def _player_rounds(stage: Stage, options: RuleOptions) -> tuple[dict[int, list[P
             seats[match_id][seat] = str(pair_id)
     for number in numbers.values():
         complete.setdefault(number, True)
-    counted = counted_statuses(stage=stage)  # the event's policy, as every game's ranking
+    counted = counted_statuses(stage=stage) if statuses is None else statuses  # the event's policy by default
     for match_id, round_id, status, state in Match.objects.filter(round__stage=stage).values_list(
         "pk", "round_id", "status", "state"
     ):
@@ -73,11 +77,15 @@ def _lots_seed_for(stage: Stage, number: int) -> int | None:
     return seed if seed is not None else stage.settings.lots_seed
 
 
-def three_seat_ranking(*, stage: Stage, players: list[str], lots_seed: int | None = None) -> PointsStageRanking:
+def three_seat_ranking(
+    *, stage: Stage, players: list[str], lots_seed: int | None = None, statuses: Sequence[str] | None = None
+) -> PointsStageRanking:
     """The stage's ranking of ``players`` (see the module): the rules core's
-    (:func:`scoring.doudizhu_standings.points_stage_ranking`) fed with the stored tables."""
+    (:func:`scoring.doudizhu_standings.points_stage_ranking`) fed with the stored tables. ``statuses``:
+    the tables' statuses that count (the event's policy when None; signed-off only to ask whether a final
+    is decided)."""
     options = rules_for_stage(stage)
-    by_round, complete = _player_rounds(stage, options)
+    by_round, complete = _player_rounds(stage, options, statuses)
     rounds = [item for items in by_round.values() for item in items]
     everyone = sorted(set(players) | {item.player for item in rounds}, key=int)
     cuts = stage_cuts(stage)
@@ -90,6 +98,7 @@ def three_seat_ranking(*, stage: Stage, players: list[str], lots_seed: int | Non
         cut_lots_seeds={after_round: _lots_seed_for(stage, after_round) for after_round, _keep in cuts},
         lots_seed=lots_seed,
         stage_before=three_seat_ranking(stage=before, players=[]).players if before is not None else None,
+        stage_rounds=stage.settings.rounds,
     )
 
 

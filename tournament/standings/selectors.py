@@ -18,7 +18,7 @@ forfeit win. A knockout advances, names its champion and places its pairs on **c
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
@@ -28,13 +28,14 @@ from scoring.doudizhu_standings import PointsStageRanking, as_standings
 from scoring.seats import Side
 from scoring.stage_ranking import StageRanking, rank_stage
 from scoring.standings import MatchRecord, StandingRow, Standings, bracket_placings, rank
+from tournament.games import stage_entrants_of
 from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage, StageFormat
 from tournament.matches.snapshot_reads import RESULT_KEYS, snapshot_from_values, snapshot_lookups
 from tournament.matches.stage_options import DrawOptions, draw_options_lookup
 from tournament.registration.models import Pair, PairStatus
 from tournament.rules import rules_for_stage
 from tournament.standings.cache import LocalMemo
-from tournament.standings.counted import COUNTED, counted_statuses, stage_provisional_pairs
+from tournament.standings.counted import COUNTED, SIGNED_OFF_ONLY, counted_statuses, stage_provisional_pairs
 from tournament.standings.doudizhu import three_seat_ranking
 
 
@@ -183,6 +184,40 @@ def stage_bracket_state_get(
         results=stage_knockout_results(stage=stage, statuses=statuses),
         withdrawn=_withdrawn(pairs),
     )
+
+
+def _bracket_decided(stage: Stage) -> bool:
+    """A knockout whose champion is known with nothing pending (confirmed results only); a Swiss or round
+    robin never decides itself: the organiser says when it is over."""
+    if stage.format != StageFormat.KNOCKOUT:
+        return False
+    state = stage_bracket_state_get(stage=stage)
+    return bool(state.complete and not state.pending)
+
+
+def _final_table_decided(stage: Stage) -> bool:
+    """A final of points (docs/rules.md §10) whose every round is signed off: the rules core's
+    :attr:`scoring.doudizhu_standings.PointsStageRanking.decided`. A points stage that is not a final (a
+    stage with cuts) is over when the organiser says so, as a Swiss."""
+    if not stage.settings.final:
+        return False
+    return three_seat_ranking(stage=stage, players=[], statuses=SIGNED_OFF_ONLY).decided
+
+
+STAGE_DECIDED: dict[str, Callable[[Stage], bool]] = {
+    "pairs": _bracket_decided,
+    "players": _final_table_decided,
+    "teams": _bracket_decided,
+}
+"""Whether a stage has decided its places by itself, by who the stage is drawn between
+(``tournament.games.stage_entrants_of``)."""
+
+
+def stage_decided_get(*, stage: Stage) -> bool:
+    """Whether ``stage`` has decided its places by itself, on signed-off results: a knockout's bracket with
+    its champion and nothing pending, a final table of points with every round signed off. The event
+    finishes by itself when its last stage is decided (``tournament.draw.receivers``)."""
+    return STAGE_DECIDED[stage_entrants_of(stage).key](stage)
 
 
 def stage_lots_seed(*, stage: Stage) -> int | None:

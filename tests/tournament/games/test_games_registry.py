@@ -130,6 +130,7 @@ def test_every_layers_table_has_a_row_for_every_entrant_kind():
     from tournament.matches.snapshot_reads import DEALS_PLAYED
     from tournament.registration.roster import ROSTERS
     from tournament.registration.services import REGISTRARS
+    from tournament.standings.selectors import STAGE_DECIDED
     from tournament.standings.teams import TEAM_MEMBERS
     from tournament.standings.views import PUBLIC_PAGES
 
@@ -149,5 +150,5 @@ def test_every_layers_table_has_a_row_for_every_entrant_kind():
     )
     assert all(table.keys() == ENTRANT_KINDS.keys() for table in tables)
     # a stage's tables have a row for every kind a stage is drawn between: a game's, and teams of pairs
-    assert ROUND_DRAWS.keys() == STAGE_ENTRANT_KINDS.keys() >= ENTRANT_KINDS.keys()
+    assert ROUND_DRAWS.keys() == STAGE_DECIDED.keys() == STAGE_ENTRANT_KINDS.keys() >= ENTRANT_KINDS.keys()
     assert {kind.entrants.key for kind in GAMES.values()} <= ENTRANT_KINDS.keys()
