@@ -105,9 +105,7 @@ def table_rounds_from_snapshot(
     reader of what the database keeps): the points per seat, the deals won (as landlord too) and the
     forfeits and disqualifications among the adjustments (docs/rules.md §10)."""
     if set(seating) != {seat.value for seat in THREE_SEATS} or len(set(seating.values())) != 3:
-        raise bad_input(
-            "A table seats three different players at E, S and W.", "每桌须在 E、S、W 坐三位不同的选手。"
-        )
+        raise bad_input("A table seats three different players at E, S and W.", "每桌须在 E、S、W 坐三位不同的选手。")
     forfeited, disqualified = set(snapshot.forfeited), set(snapshot.disqualified)
     # a disqualification before the first deal forfeits the round as a no-show does: the table is not played
     not_played = bool(forfeited) or (bool(disqualified) and not snapshot.deals)
@@ -466,10 +464,10 @@ def points_stage_ranking(
     if stage_before is not None and rounds:
         known = {row.player for row in stage_before.rows}
         if all(item.player in known for item in rounds):
-            played = bool(stage_rounds) and set(range(1, stage_rounds + 1)) <= set(counted_rounds)
-            return PointsStageRanking(
-                final_ranking(final=rounds, stage=stage_before), {}, final=True, decided=played
+            played = (
+                stage_rounds is not None and stage_rounds > 0 and set(range(1, stage_rounds + 1)) <= set(counted_rounds)
             )
+            return PointsStageRanking(final_ranking(final=rounds, stage=stage_before), {}, final=True, decided=played)
     seeds = cut_lots_seeds or {}
     eliminated: dict[str, int] = {}
     states: list[CutState] = []

@@ -60,9 +60,7 @@ def test_a_final_of_two_rounds_is_not_decided_by_its_first(boss, django_capture_
     assert _status(tournament) == TournamentStatus.FINISHED
 
 
-def test_a_last_points_stage_that_is_not_a_final_is_finished_by_the_organiser(
-    boss, django_capture_on_commit_callbacks
-):
+def test_a_last_points_stage_that_is_not_a_final_is_finished_by_the_organiser(boss, django_capture_on_commit_callbacks):
     tournament, stage = doudizhu_event(players=6, boss=boss, options={"rounds": 1})
     with django_capture_on_commit_callbacks(execute=True):
         play_round(drawn_round(stage, user=boss), user=boss)
