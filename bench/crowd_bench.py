@@ -61,6 +61,8 @@ MIX = {"poll": 40, "find": 25, "pair": 12, "standings": 10, "draw": 6, "phone": 
 """What the crowd does, in weights: mostly open pages polling, then finds, pair pages, standings."""
 OPEN_PAGES = 3000
 """Phones with a page open (polling), at most: the oldest closes when a new one opens."""
+SET_SECONDS = 4.0
+"""Each table of the writer's working set gets a deal about this often (a finished one is replaced)."""
 RETRY_SHARE = 0.03
 FRESH_TIMEOUT = 30.0
 PLAYED_BEFORE = 2
@@ -498,7 +500,8 @@ def main() -> int:
             for rate in (int(rate) for rate in args.rates.split(",")):
                 rng = random.Random(rate)
                 ids = live_bench.round_reset(stage_id=stage_id)
-                active, pool = live_bench.working_set_play(ids=ids, size=max(int(rate * 2), 1), rng=rng)
+                size = max(int(rate * SET_SECONDS), 1)
+                active, pool = live_bench.working_set_play(ids=ids, size=size, rng=rng)
                 pair_of = dict(Match.objects.filter(pk__in=ids).values_list("id", "ns_pair_id"))
                 connections.close_all()
                 crowd_run(WARM_SECONDS, MIX, args.clients, 3)  # the reset moved every version: warm again
