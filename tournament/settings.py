@@ -297,8 +297,8 @@ PUBLIC_RESPONSE_CACHE_MB = env.float("PUBLIC_RESPONSE_CACHE_MB", default=64.0)
 # New public responses one client address may add to the shared cache per 10 minutes (each kept 10
 # minutes): a bound on what a client asking ever-new pages (?q=…, ?page=…) can make Redis hold.
 PUBLIC_RESPONSE_NEW_PER_CLIENT = env.int("PUBLIC_RESPONSE_NEW_PER_CLIENT", default=300)
-# While this many connections wait in the public pool's queue (a tenth of a second of its work or more), the pages' polls are answered 503
-# with Retry-After (PUBLIC_SHED_RETRY_SECONDS), so result entry keeps the cores (tournament.overload;
-# 0: never).
+# While this many connections wait in the public pool's queue (a tenth of a second of its work or
+# more), the pages' polls are answered 503 with Retry-After (PUBLIC_SHED_RETRY_SECONDS), so result
+# entry keeps the cores (tournament.overload; 0: never).
 PUBLIC_SHED_QUEUE = env.int("PUBLIC_SHED_QUEUE", default=100)
 PUBLIC_SHED_RETRY_SECONDS = env.int("PUBLIC_SHED_RETRY_SECONDS", default=10)
