@@ -223,3 +223,52 @@ def entrants_said(tournament: Any, name: str, **values: Any) -> str:
     """``{% entrants_said tournament "to_come" n=5 %}``: one of the event's entrant kind's sentences with
     its values filled in ("5 pairs to come", "5 players to come")."""
     return str(tournament.entrants.words[name]) % values
+
+
+@register.simple_tag
+def deal_rows(match: Any) -> SafeString:
+    """The body rows of a public match's deal history: what a template loop over its deals would
+    render, in Python — a pair's page shows every deal of every match it played, and the loop's
+    per-cell filters were most of the page's build."""
+    entry = game_kind(match.game)
+    points = bool(match.points)
+    played_at = _("played at %(level)s")
+    tiebreak = escape(_("tiebreak deal"))
+    anti_tribute = f' · <strong class="anti-tribute">{escape(_("anti-tribute (抗贡)"))}</strong>'
+    replayed = f" · <strong>{escape(_('replayed'))}</strong>"
+    out: list[str] = []
+    for deal in match.deals:
+        if points:
+            shown = dash(deal.points)
+            gained = "—" if shown == "—" else _number(shown)
+        else:
+            gained = f"+{_number(deal.upgrade)}" if deal.upgrade else "0"
+        if deal.points_after:
+            ns_after, ew_after = _number(deal.points_after[0]), _number(deal.points_after[1])
+            after = f'<td class="num">{ns_after}</td><td class="num">{ew_after}</td>'
+        else:
+            ns, ew = (deal.levels_after[0], deal.levels_after[1]) if deal.levels_after else (None, None)
+            after = f'<td class="num">{escape(labels.level(ns))}</td><td class="num">{escape(labels.level(ew))}</td>'
+        notes = played_at % {"level": escape(labels.level(deal.level))} if deal.level else ""
+        note = labels.a_attempt_note(deal)
+        if note:
+            failed = "" if deal.passed_a else " a-failed"
+            notes += f' · <strong class="a-note{failed}">{conditional_escape(note)}</strong>'
+        if deal.extra:
+            notes += f" · {tiebreak}"
+        if deal.anti_tribute:
+            notes += anti_tribute
+        faults = deal_faults(deal)
+        if faults:
+            notes += f" · {conditional_escape(faults)}"
+        if deal.result == "replayed":
+            notes += replayed
+        out.append(
+            f'<tr class="deal" data-deal="{_number(deal.number)}">'
+            f'<td class="num">{_number(deal.number)}</td>'
+            f'<td class="nowrap">{conditional_escape(deal_line(deal, entry))}</td>'
+            f"<td>{escape(labels.side(deal.winner))}</td>"
+            f'<td class="num">{gained}</td>{after}'
+            f'<td class="small">{notes}</td></tr>'
+        )
+    return mark_safe("\n".join(out))  # every value above is escaped
