@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring.series import EventPlacing, PointsTable, RatedMatch, ratings_rebuild, series_ranking  # noqa: E402
+from scoring.series import EventPlacing, PointsTable, RatedMatch, ratings_rebuild, series_ranking
 
 PLAYERS = [f"E{number:05d}" for number in range(10_000)]
 TABLE = PointsTable((25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2), others=1)
