@@ -58,22 +58,23 @@ def round_warnings(*, round_: Round) -> dict[int, list[DrawWarning]]:
     seat_rule = not (stage.format == StageFormat.KNOCKOUT and stage.settings.fixed_bracket)
     result: dict[int, list[DrawWarning]] = {}
     for pk, table, ns, ew in matches:
+        # Each warning made once, with its table (a draft of 2,500 tables has thousands of them).
         found: list[DrawWarning] = []
         if ew is None:
-            found.append(DrawWarning.of("bye", ns))
+            found.append(DrawWarning.of("bye", ns, table=table))
             if byes[ns]:
-                found.append(DrawWarning.of("repeat_bye", ns))
+                found.append(DrawWarning.of("repeat_bye", ns, table=table))
         else:
             if ew in opponents[ns]:
-                found.append(DrawWarning.of("rematch", ns, ew))
+                found.append(DrawWarning.of("rematch", ns, ew, table=table))
             if protect and departments[ns] & departments[ew]:
-                found.append(DrawWarning.of("same_department", ns, ew))
+                found.append(DrawWarning.of("same_department", ns, ew, table=table))
             if seat_rule:
                 for pair_id, side, other in ((ns, "NS", "EW"), (ew, "EW", "NS")):
                     if seats[pair_id][side] + 1 - seats[pair_id][other] >= 2:
-                        found.append(DrawWarning.of("seat_imbalance", pair_id))
-        found += [DrawWarning.of("withdrawn", p) for p in (ns, ew) if p in withdrawn]
-        result[pk] = [DrawWarning(w.code, w.entrants, table, w.message_en, w.message_zh) for w in found]
+                        found.append(DrawWarning.of("seat_imbalance", pair_id, table=table))
+        found += [DrawWarning.of("withdrawn", p, table=table) for p in (ns, ew) if p in withdrawn]
+        result[pk] = found
     return result
 
 
