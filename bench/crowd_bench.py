@@ -504,7 +504,10 @@ def main() -> int:
                 active, pool = live_bench.working_set_play(ids=ids, size=size, rng=rng)
                 pair_of = dict(Match.objects.filter(pk__in=ids).values_list("id", "ns_pair_id"))
                 connections.close_all()
-                crowd_run(WARM_SECONDS, MIX, args.clients, 3)  # the reset moved every version: warm again
+                # The reset moved every version, as a draw does: the phones open their pages again
+                # (a page kept open from before would poll once for nothing but the reset).
+                open_pages = []
+                crowd_run(WARM_SECONDS, MIX, args.clients, 3)
                 load = os.getloadavg()[0]
                 spec = {**base_spec, "seconds": args.seconds, "mix": MIX, "seed": 10 + rate, "rate": rate}
                 spec["active"] = [[m, v, pair_of[m]] for m, v in active]
