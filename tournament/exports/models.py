@@ -160,3 +160,73 @@ class ExportJob(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status in (ExportStatus.PENDING, ExportStatus.RUNNING)
+
+
+def default_points_table() -> dict[str, object]:
+    """The points table a new series starts with (docs/rules.md §12.3's example): 10, 8, 6, 5, 4, 3, 2, 1, then 1."""
+    return {"places": {"1": 10, "2": 8, "3": 6, "4": 5, "5": 4, "6": 3, "7": 2, "8": 1}, "others": 1}
+
+
+class Series(models.Model):
+    """Several events of one game counted towards one ranking of players (系列赛 / 年度积分, docs/rules.md §12.3).
+
+    ``points_table`` is the rules core's ``PointsTable.to_json()`` (checked by ``series_points_set``);
+    ``lots_seed`` breaks the last ties, drawn once when the series is made; ``show_rating``: the rating
+    across the series (§12.4) is shown on its public page."""
+
+    name = models.CharField(_("name"), max_length=120)
+    game = models.CharField(_("game"), max_length=16, default="guandan")
+    points_table = models.JSONField(_("points table"), default=default_points_table)
+    show_rating = models.BooleanField(_("show the rating"), default=True)
+    lots_seed = models.BigIntegerField(_("lots seed"), default=0)
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organised_series", blank=True)
+    events = models.ManyToManyField(Tournament, through="SeriesEvent", related_name="series", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = AuditedHistory()
+
+    class Meta:
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
+        ordering = ["-created_at", "-id"]
+        constraints = [models.CheckConstraint(condition=~Q(name=""), name="series_name_not_empty")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SeriesEvent(models.Model):
+    """An event counted in a series (once), of the series' game (``series_event_add`` refuses another)."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="entries")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="series_entries")
+    history = AuditedHistory()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["series", "tournament"], name="series_event_once")]
+
+    def __str__(self) -> str:
+        return f"{self.series_id}: {self.tournament_id}"
+
+
+class SeriesRating(models.Model):
+    """A player's rating across a series as last rebuilt (docs/rules.md §12.4; ``series_ratings_rebuild``):
+    ``player`` is the player's key (the employee number), ``name`` the name they last played under."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="ratings")
+    player = models.CharField(max_length=64)
+    name = models.CharField(max_length=60)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["series", "player"]
+        constraints = [models.UniqueConstraint(fields=["series", "player"], name="series_rating_once")]
+
+    def __str__(self) -> str:
+        return f"{self.series_id}: {self.player}"
+
+    @property
+    def shown(self) -> float:
+        """μ − 3σ, the number shown."""
+        return self.mu - 3 * self.sigma

@@ -11,8 +11,9 @@ from django.db import transaction
 from django.db.models.signals import post_delete
 
 from tournament.exports.models import ExportJob, PrizeTier
+from tournament.exports.series import series_of_event, series_ratings_rebuild
 from tournament.matches.models import Match
-from tournament.matches.signals import match_dependents_read
+from tournament.matches.signals import match_confirmed, match_dependents_read
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +43,17 @@ def _match_dependents(sender: Any, match: Match, **kwargs: Any) -> dict[str, Any
     return {"exports": exports.count(), "prize_tiers": PrizeTier.objects.filter(tournament_id=tournament_id).count()}
 
 
+def _series_ratings(sender: Any, match: Match, **kwargs: Any) -> None:
+    """A confirmed match: the ratings of the series its event counts in are rebuilt (docs/rules.md §12.4)."""
+    try:
+        for series in series_of_event(tournament_id=match.round.stage.tournament_id):
+            series_ratings_rebuild(series=series)
+    except Exception:  # the sign-off has committed; the command rebuilds the ratings by hand
+        logger.exception("series ratings not rebuilt after match %s", match.pk)
+
+
 def connect() -> None:
     """Called once from ``ExportsConfig.ready``."""
     post_delete.connect(_file_deleted, sender=ExportJob, dispatch_uid="export-file-deleted")
+    match_confirmed.connect(_series_ratings, sender=Match, dispatch_uid="exports-series-ratings")
     match_dependents_read.connect(_match_dependents, sender=Match, dispatch_uid="exports-match-dependents")

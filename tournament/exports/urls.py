@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournament.exports import placings_views, views
+from tournament.exports import placings_views, series_views, views
 
 app_name = "exports"
 
@@ -27,4 +27,8 @@ urlpatterns = [
         name="round_export_start",
     ),
     path("t/<int:tournament_id>/manage/prizes/", views.prizes, name="prizes"),
+    path("series/new/", series_views.series_new, name="series_new"),
+    path("series/<int:series_id>/", series_views.series_page, name="series"),
+    path("series/<int:series_id>/series.xlsx", series_views.series_download, name="series_download"),
+    path("series/<int:series_id>/manage/", series_views.series_manage, name="series_manage"),
 ]
