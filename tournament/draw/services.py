@@ -86,6 +86,7 @@ from tournament.registration.lifecycle import event_write, tournament_status_aft
 from tournament.registration.models import PairMember, PairStatus
 from tournament.rules import rules_for_stage
 from tournament.standings.selectors import stage_bracket_state_get
+from tournament.standings.team_matches import team_bracket_winners
 
 logger = logging.getLogger(__name__)
 
@@ -262,6 +263,22 @@ def _bracket_draw(stage: Stage, number: int, seed: int) -> tuple[Draw, dict[str,
     return draw, updates
 
 
+def _bracket_round_stale(stage: Stage, round_: Round) -> bool:
+    """Whether a fixed bracket's drafted round no longer fits the results (a result or a withdrawal
+    changed since it was drawn): its pairs (a knockout of teams: its teams) against the bracket's next."""
+    teams = stage.settings.team_match is not None
+    if not _is_fixed_bracket(stage) or (teams and not stage.settings.bracket_record):
+        return False
+    bracket = _team_bracket(stage, 0)[0] if teams else stage_bracket(stage=stage)
+    if bracket is None:
+        return False
+    try:
+        current = _pairs_of_draw(_team_bracket_next(stage, bracket) if teams else _bracket_next(stage, bracket))
+    except DrawError:
+        current = set()
+    return current != (_team_pairs_of_round(round_) if teams else _pairs_of_round(round_))
+
+
 def _pairs_of_round(round_: Round) -> set[tuple[int | None, frozenset[int]]]:
     return {
         (slot, frozenset(p for p in (ns, ew) if p is not None))
@@ -299,6 +316,8 @@ def bracket_after_result(*, match: Match, user: Actor | None = None) -> Round | 
     with transaction.atomic():
         # One sign-off at a time per stage: two tables confirmed together must not both draw.
         stage = Stage.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=stage.pk)
+        if stage.settings.team_match is not None:
+            return _team_bracket_after_result(stage, user)
         bracket = stage_bracket(stage=stage)
         if bracket is None:
             return None
@@ -377,24 +396,132 @@ def _seats_round_draw(
 def _teams_round_draw(
     *, stage: Stage, locked: Stage, number: int, seed: int, allow_rematches: bool, user: Actor | None
 ) -> Round:
-    """A round of team matches (docs/rules.md §11): the Swiss engine pairs the teams (no team meets
-    another twice; department protection as for pairs), each team match seated at two tables from the
-    teams' default line-ups, which the organiser may change until the round is published."""
-    teams = stage_teams(stage=locked)
+    """A round of team matches (docs/rules.md §11), the teams as the draw's entrants: a Swiss (no team
+    meets another twice; department protection as for pairs), a round robin (every team meets every
+    other once, the circle schedule of pairs) or a knockout on a fixed bracket (the one bracket engine);
+    each team match seated at two tables from the teams' default line-ups, which the organiser may change
+    until the round is published."""
     try:
-        teams_draw = swiss_pair(
-            entrants=team_entrants(stage=locked, teams=teams),
+        teams_draw, updates = _team_generate(locked, number, seed, allow_rematches)
+    except DrawError as error:
+        raise UserError(error.code, draw_message(error)) from error
+    settings = locked.settings
+    if any(getattr(settings, key) != value for key, value in updates.items()):
+        locked.options = settings.with_values(**updates).to_stored()
+        history_author(locked, user)
+        locked.save(update_fields=["options"])
+    stage.options = locked.options
+    return _team_round_create(stage=locked, teams_draw=teams_draw, user=user)
+
+
+def _team_round_create(*, stage: Stage, teams_draw: Draw, user: Actor | None) -> Round:
+    teams = {team.pk: team for team in stage_teams(stage=stage)}
+    drawn = {int(p.ns) for p in teams_draw.pairings} | {int(p.ew) for p in teams_draw.matches if p.ew is not None}
+    plan = team_draw_plan(teams_draw=teams_draw, line_ups={pk: default_line_up(teams[pk]) for pk in drawn})
+    round_ = _round_create(stage=stage, draw=plan.pairs, user=user)
+    team_matches_write(round_=round_, plan=plan, user=user)
+    return round_
+
+
+def _team_generate(stage: Stage, number: int, seed: int, allow_rematches: bool) -> tuple[Draw, dict[str, Any]]:
+    """The teams' draw of round ``number`` and the stage options to store with it."""
+    settings = stage.settings
+    if stage.format == StageFormat.SWISS:
+        draw = swiss_pair(
+            entrants=team_entrants(stage=stage),
             round_number=number,
             seed=seed,
             allow_rematches=allow_rematches,
-            department_rounds=locked.settings.department_rounds,
+            department_rounds=settings.department_rounds,
         )
+        return draw, {}
+    if stage.format == StageFormat.ROUND_ROBIN:
+        # The schedule is the first round's seed's, between the teams drawn in round 1.
+        schedule_seed = settings.schedule_seed if settings.schedule_seed is not None else seed
+        first = stage.rounds.filter(number=1).first()
+        teams = stage_teams(stage=stage)
+        if first is not None:
+            met = set(first.team_matches.values_list("team_x_id", flat=True))
+            met |= set(first.team_matches.exclude(team_y=None).values_list("team_y_id", flat=True))
+            teams = [team for team in teams if team.pk in met]
+        entrants = sorted(team_entrants(stage=stage, teams=teams), key=lambda entrant: int(entrant.id))
+        schedule = round_robin_schedule(entrants=entrants, seed=schedule_seed, shuffle=True)
+        if number > len(schedule):
+            raise DrawError(
+                "stage_complete", "Every round of this round robin has been drawn.", "循环赛各轮已全部编排。"
+            )
+        return schedule[number - 1], {"schedule_seed": schedule_seed}
+    return _team_bracket_draw(stage, number, seed)
+
+
+def _team_bracket(stage: Stage, seed: int) -> tuple[KnockoutBracket, dict[str, Any]]:
+    """A knockout of teams' fixed bracket: the stored one, else drawn now (to be stored)."""
+    entrants = team_entrants(stage=stage)
+    departments = {entrant.id: entrant.departments for entrant in entrants}
+    record = stage.settings.bracket_record
+    if record:
+        return KnockoutBracket.from_record(record, departments=departments), {}
+    settings = stage.settings
+    bracket = knockout_bracket(
+        entrants=entrants,
+        seed=seed,
+        seeding=settings.seeding,  # type: ignore[arg-type]
+        third_place=settings.third_place,
+        department_rounds=settings.department_rounds,
+    )
+    return bracket, {"bracket_record": bracket.as_record()}
+
+
+def _team_bracket_next(stage: Stage, bracket: KnockoutBracket) -> Draw:
+    """The bracket's next round, from the team matches decided on signed-off tables (docs/rules.md §11)."""
+    return knockout_round(bracket=bracket, winners=team_bracket_winners(stage=stage))
+
+
+def _team_bracket_draw(stage: Stage, number: int, seed: int) -> tuple[Draw, dict[str, Any]]:
+    if number != 1 and not stage.settings.bracket_record:
+        raise DrawError("invalid_bracket", "This stage has rounds but no bracket.", "该阶段已有轮次但没有签表。")
+    bracket, updates = _team_bracket(stage, seed)
+    draw = _team_bracket_next(stage, bracket)
+    if draw.round_number < number:
+        raise DrawError(
+            "round_not_finished",
+            "Every team match of the current round must be signed off first.",
+            "本轮还有团体对抗未确认结果。",
+        )
+    if draw.round_number != number:
+        raise DrawError("invalid_bracket", "The rounds do not fit the bracket.", "轮次与签表不符。")
+    return draw, updates
+
+
+def _team_pairs_of_round(round_: Round) -> set[tuple[int | None, frozenset[int]]]:
+    return {
+        (slot, frozenset(t for t in (x, y) if t is not None))
+        for slot, x, y in round_.team_matches.values_list("bracket_slot", "team_x_id", "team_y_id")
+    }
+
+
+def _team_bracket_after_result(stage: Stage, user: Actor | None) -> Round | None:
+    """A knockout of teams goes on by itself as a fixed bracket of pairs does: once every team match of
+    the round is decided on signed-off tables, the next round is drawn as a draft (a stale draft is
+    replaced; a published round is never touched)."""
+    bracket = _team_bracket(stage, 0)[0] if stage.settings.bracket_record else None
+    if bracket is None:
+        return None
+    try:
+        draw = _team_bracket_next(stage, bracket)
     except DrawError as error:
-        raise UserError(error.code, draw_message(error)) from error
-    plan = team_draw_plan(teams_draw=teams_draw, line_ups={team.pk: default_line_up(team) for team in teams})
-    round_ = _round_create(stage=locked, draw=plan.pairs, user=user)
-    team_matches_write(round_=round_, plan=plan, user=user)
-    return round_
+        if error.code != "bracket_complete":
+            logger.warning("team bracket of stage %s not advanced: %s", stage.pk, error)
+        return None
+    existing = stage.rounds.filter(number=draw.round_number).first()
+    if existing is not None:
+        if existing.status != RoundStatus.DRAFT or _team_pairs_of_round(existing) == _pairs_of_draw(draw):
+            return None
+        history_author(existing, user, "results changed: bracket round redrawn")
+        existing.delete()
+    elif stage.rounds.filter(status=RoundStatus.DRAFT).exists():
+        return None
+    return _team_round_create(stage=stage, teams_draw=draw, user=user)
 
 
 ROUND_DRAWS: dict[str, Callable[..., Round]] = {
@@ -493,20 +620,14 @@ def round_publish(*, round_: Round, user: Actor | None = None) -> Round:
         if locked.status != RoundStatus.DRAFT:
             raise UserError("not_draft", _("Only a draft round can be published."))
         stage = locked.stage
-        bracket = stage_bracket(stage=stage)
-        if bracket is not None:
-            try:
-                current = _pairs_of_draw(_bracket_next(stage, bracket))
-            except DrawError:
-                current = set()
-            if current != _pairs_of_round(locked):
-                raise UserError(
-                    "stale_bracket_round",
-                    _(
-                        "The bracket has changed since this round was drawn (a result or a withdrawal): "
-                        "delete it and draw it again."
-                    ),
-                )
+        if _bracket_round_stale(stage, locked):
+            raise UserError(
+                "stale_bracket_round",
+                _(
+                    "The bracket has changed since this round was drawn (a result or a withdrawal): "
+                    "delete it and draw it again."
+                ),
+            )
         locked.status = RoundStatus.PUBLISHED
         locked.published_at = timezone.now()
         history_author(locked, user)

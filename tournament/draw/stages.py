@@ -87,17 +87,19 @@ def _stage_options(format: str, given: dict[str, Any] | None) -> dict[str, Any]:
     return StageOptions.from_stored(given).to_stored()
 
 
-TEAM_MATCH_FORMATS = (StageFormat.SWISS,)
-"""The formats a stage of team matches may have (docs/rules.md §11; a round robin and a knockout of teams
-are not run by the site yet)."""
+TEAM_MATCH_FORMATS = (StageFormat.SWISS, StageFormat.ROUND_ROBIN, StageFormat.KNOCKOUT)
+"""The formats a stage of team matches may have (docs/rules.md §11): a Swiss or a round robin of teams
+(one group), or a knockout of teams on a fixed bracket."""
 
 
 def _team_options(given: dict[str, Any], *, format: str) -> dict[str, str]:
     """The team options among a stage's options (docs/rules.md §11), read by the rules core
     (:class:`scoring.team_options.TeamOptions`: a ``team_count`` without ``team_total`` is refused by
     name); ``given`` keeps them as stored (``team_count`` "all" is no key; team matches under
-    ``team_match``: their decider and team match points). Team matches are run in a Swiss stage
-    (pairs at four-seat tables); another format asking for them is refused with a sentence."""
+    ``team_match``: their decider and team match points). Team matches are run in a Swiss, a round robin
+    of one group, or a knockout whose bracket is drawn once (fixed: the team knockout's draw is the one
+    bracket engine's, with the teams as its entrants; a knockout of teams asks for no ``bracket`` and
+    gets a fixed one); another format, or a re-drawn knockout, is refused with a sentence."""
     names = [name for name in TEAM_OPTIONS if name in given]
     if not names:
         return {}
@@ -106,7 +108,17 @@ def _team_options(given: dict[str, Any], *, format: str) -> dict[str, str]:
     except ScoringError as error:
         return {"team_match" if given.get("team_match") is True else "team_total": scoring_message(error)}
     if team.team_match and format not in TEAM_MATCH_FORMATS:
-        return {"team_match": _("Team matches (teams of two pairs at two tables) are played in a Swiss stage.")}
+        return {
+            "team_match": _(
+                "Team matches (teams of two pairs at two tables) are played in a Swiss, a round robin or a knockout."
+            )
+        }
+    if team.team_match and format == StageFormat.KNOCKOUT:
+        if given.get("bracket", BRACKET_FIXED) != BRACKET_FIXED:
+            return {"bracket": _("A knockout of teams is played on a fixed bracket, drawn once at the start.")}
+        given["bracket"] = BRACKET_FIXED
+    if team.team_match and format == StageFormat.ROUND_ROBIN and given.get("groups", 1) != 1:
+        return {"groups": _("A round robin of teams is played in one group.")}
     for name in names:
         given.pop(name)
     if team.team_total:

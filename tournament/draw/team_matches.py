@@ -95,15 +95,15 @@ class TeamDrawPlan:
     """A team round: the pair-level draw to write (two tables per team match) and the team matches."""
 
     pairs: Draw
-    matches: tuple[tuple[int, int, int | None], ...]
-    """(number, team X, team Y or None for a bye)."""
+    matches: tuple[tuple[int, int, int | None, int | None], ...]
+    """(number, team X, team Y or None for a bye, its position in a fixed bracket's round or None)."""
     line_ups: dict[int, tuple[int, int]]
 
 
 def team_draw_plan(*, teams_draw: Draw, line_ups: dict[int, tuple[int, int]]) -> TeamDrawPlan:
     """Seat a team draw: team match n at tables 2n−1 (a) and 2n (b), byes last (docs/rules.md §11)."""
     pairings: list[Pairing] = []
-    matches: list[tuple[int, int, int | None]] = []
+    matches: list[tuple[int, int, int | None, int | None]] = []
     byes: list[Pairing] = []
     for number, pairing in enumerate(teams_draw.matches, 1):
         x, y = int(pairing.ns), int(pairing.ew) if pairing.ew is not None else None
@@ -111,11 +111,11 @@ def team_draw_plan(*, teams_draw: Draw, line_ups: dict[int, tuple[int, int]]) ->
         seating = team_match_seat(x=LineUp(str(x), *map(str, line_ups[x])), y=LineUp(str(y), *map(str, line_ups[y])))
         pairings.append(Pairing(table=2 * number - 1, ns=int(seating.a.ns), ew=int(seating.a.ew)))
         pairings.append(Pairing(table=2 * number, ns=int(seating.b.ns), ew=int(seating.b.ew)))
-        matches.append((number, x, y))
+        matches.append((number, x, y, pairing.bracket_match))
     for offset, pairing in enumerate(teams_draw.byes, len(matches) + 1):
         x = int(pairing.ns)
         byes += [Pairing(table=None, ns=pair, ew=None) for pair in line_ups[x]]
-        matches.append((offset, x, None))
+        matches.append((offset, x, None, pairing.bracket_match))
     pairs = Draw(
         algorithm=teams_draw.algorithm,
         round_number=teams_draw.round_number,
@@ -134,8 +134,8 @@ def team_matches_write(*, round_: Round, plan: TeamDrawPlan, user: Actor | None)
         line_up = TeamLineUp(round=round_, team_id=team_id, first_id=first, second_id=second)
         history_author(line_up, user)
         line_up.save()
-    for number, x, y in plan.matches:
-        row = TeamMatch(round=round_, number=number, team_x_id=x, team_y_id=y)
+    for number, x, y, slot in plan.matches:
+        row = TeamMatch(round=round_, number=number, team_x_id=x, team_y_id=y, bracket_slot=slot)
         if y is not None:
             row.table_a = by_ns[plan.line_ups[x][0]]
             row.table_b = by_ns[plan.line_ups[y][1]]

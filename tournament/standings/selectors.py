@@ -37,6 +37,7 @@ from tournament.rules import rules_for_stage
 from tournament.standings.cache import LocalMemo
 from tournament.standings.counted import COUNTED, SIGNED_OFF_ONLY, counted_statuses, stage_provisional_pairs
 from tournament.standings.doudizhu import three_seat_ranking
+from tournament.standings.team_matches import team_bracket_decided
 
 
 def _counted(stage: Stage) -> QuerySet[Match]:
@@ -207,7 +208,7 @@ def _final_table_decided(stage: Stage) -> bool:
 STAGE_DECIDED: dict[str, Callable[[Stage], bool]] = {
     "pairs": _bracket_decided,
     "players": _final_table_decided,
-    "teams": _bracket_decided,
+    "teams": team_bracket_decided,
 }
 """Whether a stage has decided its places by itself, by who the stage is drawn between
 (``tournament.games.stage_entrants_of``)."""

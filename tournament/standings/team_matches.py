@@ -12,17 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Q
 
+from scoring.bracket import FixedBracketState, MatchRef, fixed_bracket_state
+from scoring.seats import Side
 from scoring.standings import MatchRecord
 from scoring.team_matches import TeamMatchRecord, TeamMatchResult, TeamStandings, team_match_decide, team_standings_rank
-from tournament.matches.models import Match, Stage, TeamMatch
+from tournament.matches.models import Match, MatchStatus, Stage, StageFormat, TeamMatch
 from tournament.matches.snapshot_reads import RESULT_KEYS, snapshot_from_values, snapshot_lookups
 from tournament.registration.models import Team
 from tournament.rules import rules_for_stage
 from tournament.standings.counted import counted_statuses
-from tournament.standings.selectors import stage_lots_seed
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,8 @@ class TeamMatchLine:
     table_a: int | None
     table_b: int | None
     result: TeamMatchResult
+    bracket_slot: int | None = None
+    """A knockout of teams: the team match's position in its round of the fixed bracket."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,39 +70,92 @@ def _table_records(stage: Stage) -> dict[int, MatchRecord]:
     return records
 
 
-def stage_team_matches_get(*, stage: Stage) -> StageTeamMatches:
+def stage_team_matches_get(*, stage: Stage, before_round: int | None = None) -> StageTeamMatches:
     """Every team match of ``stage`` decided from its two tables, and the team standings
-    (docs/rules.md §11). A stage without team matches has none (empty standings of its teams)."""
+    (docs/rules.md §11). A stage without team matches has none (empty standings of its teams).
+    ``before_round``: only the rounds before it (the standings a later round was drawn from)."""
     options = rules_for_stage(stage)
     team_options = stage.settings.team_options
     records = _table_records(stage)
+    team_matches = TeamMatch.objects.filter(round__stage=stage)
+    if before_round is not None:
+        team_matches = team_matches.filter(round__number__lt=before_round)
     rows = list(
-        TeamMatch.objects.filter(round__stage=stage)
-        .order_by("round__number", "number")
-        .values_list("pk", "round__number", "number", "team_x_id", "team_y_id", "table_a_id", "table_b_id")
+        team_matches.order_by("round__number", "number").values_list(
+            "pk",
+            "round__number",
+            "number",
+            "team_x_id",
+            "team_y_id",
+            "table_a_id",
+            "table_b_id",
+            "extra_deal",
+            "bracket_slot",
+        )
     )
     lines = []
-    for pk, number, position, x, y, a, b in rows:
+    for pk, number, position, x, y, a, b, extra_deal, slot in rows:
         record = TeamMatchRecord(
             round=number,
             x=str(x),
             y=None if y is None else str(y),
             a=records.get(a) if a is not None else None,
             b=records.get(b) if b is not None else None,
+            extra_deal=Side[extra_deal] if extra_deal else None,
         )
         result = team_match_decide(record, options=options, team_options=team_options, stage=stage.format)
-        lines.append(TeamMatchLine(pk, number, position, x, y, a, b, result))
+        lines.append(TeamMatchLine(pk, number, position, x, y, a, b, result, slot))
     names = dict(Team.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "name"))
     standings = team_standings_rank(
         teams=[str(pk) for pk in sorted(_stage_teams(stage, rows, names))],
         results=[line.result for line in lines],
         team_options=team_options,
-        lots_seed=stage_lots_seed(stage=stage),
+        lots_seed=stage.settings.lots_seed,  # the stage's recorded lots (what stage_lots_seed answers)
     )
     return StageTeamMatches(stage.pk, tuple(lines), standings, names)
 
 
-def _stage_teams(stage: Stage, rows: Sequence[tuple[int, ...]], names: dict[int, str]) -> set[int]:
+def _stage_teams(stage: Stage, rows: Sequence[tuple[Any, ...]], names: dict[int, str]) -> set[int]:
     """The stage's teams: those drawn in it, else (before its first round) every team of the event."""
     drawn = {row[3] for row in rows} | {row[4] for row in rows if row[4] is not None}
     return drawn or set(names)
+
+
+def team_bracket_winners(*, stage: Stage, played: StageTeamMatches | None = None) -> dict[MatchRef, int | None]:
+    """``(round, bracket position) → winning team`` of every team match of a knockout of teams decided on
+    signed-off tables (both confirmed; a drawn one once its tie-break deal is recorded, docs/rules.md §11);
+    None for a team match lost by both (a double forfeit). Byes are left to the bracket."""
+    played = stage_team_matches_get(stage=stage) if played is None else played
+    tables = [table for line in played.matches for table in (line.table_a, line.table_b) if table is not None]
+    confirmed = set(Match.objects.filter(pk__in=tables, status=MatchStatus.CONFIRMED).values_list("pk", flat=True))
+    winners: dict[MatchRef, int | None] = {}
+    for line in played.matches:
+        if line.bracket_slot is None or line.y is None or not line.result.finished:
+            continue
+        if line.table_a not in confirmed or line.table_b not in confirmed:
+            continue
+        winner = line.result.winner
+        winners[(line.round, line.bracket_slot)] = int(winner) if winner is not None else None
+    return winners
+
+
+def stage_team_bracket_get(*, stage: Stage) -> FixedBracketState[int] | None:
+    """A knockout of teams' fixed bracket as its signed-off team matches have decided it (the one bracket
+    engine, :func:`scoring.bracket.fixed_bracket_state`, with the teams as its entrants); None before its
+    bracket is drawn, or for another stage."""
+    record = stage.settings.bracket_record
+    if stage.format != StageFormat.KNOCKOUT or stage.settings.team_match is None or not record:
+        return None
+    return fixed_bracket_state(
+        slots=[None if slot is None else int(slot) for slot in record["slots"]],
+        seeds=[int(seed) for seed in record["seeds"]],
+        third_place=bool(record.get("third_place")),
+        winners=team_bracket_winners(stage=stage),
+    )
+
+
+def team_bracket_decided(stage: Stage) -> bool:
+    """A knockout of teams whose every team match (the third-place one too) is decided on signed-off
+    tables; a Swiss or round robin of teams never decides itself."""
+    state = stage_team_bracket_get(stage=stage)
+    return state is not None and state.current_round is None

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.audit import AuditedHistory
 from tournament.bounds import column_checks
-from tournament.matches.models.core import Match, Round
+from tournament.matches.models.core import Match, Round, Side
 from tournament.registration.models import Pair, Team
 
 
@@ -30,6 +30,11 @@ class TeamMatch(models.Model):
     )
     table_a = models.OneToOneField(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="team_as_a")
     table_b = models.OneToOneField(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="team_as_b")
+    bracket_slot = models.PositiveSmallIntegerField(_("bracket position"), null=True, blank=True)
+    """A fixed bracket's position of the team match in its round (a knockout of teams), else empty."""
+    extra_deal = models.CharField(_("tie-break deal won by"), max_length=2, choices=Side.choices, blank=True)
+    """A drawn knockout team match: the side of the deciding table that won its tie-break deal
+    (docs/rules.md §11); empty until it is recorded."""
     history = AuditedHistory()
 
     class Meta:
@@ -41,7 +46,8 @@ class TeamMatch(models.Model):
             models.UniqueConstraint(fields=["round", "team_x"], name="team_match_x_once"),
             models.UniqueConstraint(fields=["round", "team_y"], name="team_match_y_once"),
             models.CheckConstraint(condition=~Q(team_x=F("team_y")), name="team_match_not_itself"),
-            *column_checks("team_match", number="PositiveIntegerField"),
+            models.UniqueConstraint(fields=["round", "bracket_slot"], name="team_match_bracket_slot_once"),
+            *column_checks("team_match", number="PositiveIntegerField", bracket_slot="PositiveSmallIntegerField"),
         ]
 
     def __str__(self) -> str:

@@ -1,0 +1,149 @@
+"""A round robin and a knockout of teams (团体对抗, docs/rules.md §11) through the services: every team
+meets every other once; a fixed bracket of teams goes on by itself, a drawn knockout team match waits
+for its tie-break deal, and the option checks that keep a team knockout on a fixed bracket."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from scoring.team_matches import TeamMatchStatus
+from tests.factories import PairFactory, TournamentFactory
+from tournament.draw.services import round_draw, round_publish
+from tournament.draw.stages import stage_create
+from tournament.draw.team_knockout import team_match_extra_deal_record
+from tournament.errors import UserError
+from tournament.matches.models import Round, RoundStatus, TeamMatch
+from tournament.matches.services import deal_record
+from tournament.matches.team_matches import team_match_sign_off
+from tournament.registration.teams import team_create
+from tournament.standings.selectors import stage_decided_get
+from tournament.standings.team_matches import stage_team_bracket_get, stage_team_matches_get
+
+pytestmark = pytest.mark.django_db
+
+NS_WINS = (("N", "S"), ("N", "S"), ("N", "S"), ("N", "E", "S"))  # N/S passes A
+EW_WINS = (("E", "W"), ("E", "W"), ("E", "W"), ("E", "N", "W"))
+
+
+def _event(teams: int, format: str, options: dict | None = None):
+    event = TournamentFactory()
+    made = [
+        team_create(tournament=event, name=f"队{n + 1}", pairs=[PairFactory(tournament=event) for _ in range(2)])
+        for n in range(teams)
+    ]
+    stage = stage_create(tournament=event, name="团体", format=format, options={"team_match": True, **(options or {})})
+    return event, stage, made
+
+
+def _play(match, orders):
+    for order in orders:
+        deal_record(match_id=match.pk, outcome={"order": list(order)})
+
+
+def _x_wins(row):
+    _play(row.table_a, NS_WINS)
+    _play(row.table_b, EW_WINS)  # X sits E/W at table b
+    team_match_sign_off(team_match=row)
+
+
+def _level(row):
+    """One table each by the same margin: a drawn team match under ``tables``."""
+    _play(row.table_a, NS_WINS)
+    _play(row.table_b, NS_WINS)
+    team_match_sign_off(team_match=row)
+
+
+def test_team_matches_are_offered_in_a_swiss_a_round_robin_of_one_group_and_a_fixed_bracket():
+    event = TournamentFactory()
+    team_create(tournament=event, name="甲", pairs=[PairFactory(tournament=event) for _ in range(2)])
+    knockout = stage_create(tournament=event, name="淘汰", format="knockout", options={"team_match": True})
+    assert knockout.settings.fixed_bracket and knockout.settings.team_match is not None
+    with pytest.raises(UserError) as refused:
+        stage_create(
+            tournament=event, name="x", format="knockout", options={"team_match": True, "bracket": "redraw"}
+        )
+    assert "bracket" in refused.value.fields
+    with pytest.raises(UserError) as refused:
+        stage_create(tournament=event, name="x", format="round_robin", options={"team_match": True, "groups": 2})
+    assert "groups" in refused.value.fields
+    assert event.stages.count() == 1  # nothing made by a refusal
+
+
+def test_a_round_robin_of_teams_meets_every_team_once_then_is_complete():
+    _, stage, teams = _event(4, "round_robin")
+    met = []
+    for _number in range(3):
+        round_ = round_draw(stage=stage, seed=11)
+        round_publish(round_=round_)
+        rows = list(TeamMatch.objects.filter(round=round_))
+        assert len(rows) == 2 and all(row.table_a and row.table_b for row in rows)
+        for row in rows:
+            met.append(frozenset((row.team_x_id, row.team_y_id)))
+            _x_wins(row)
+    assert sorted(map(sorted, met)) == sorted(sorted(p) for p in itertools.combinations([t.pk for t in teams], 2))
+    with pytest.raises(UserError) as refused:
+        round_draw(stage=stage, seed=11)
+    assert refused.value.code == "stage_complete"
+    standings = stage_team_matches_get(stage=stage).standings
+    assert sum(row.match_points for row in standings.rows) == 6 * 2
+
+
+def test_a_round_robin_of_five_teams_gives_each_a_bye_and_counts_it():
+    _, stage, _teams = _event(5, "round_robin")
+    round_ = round_draw(stage=stage, seed=2)
+    bye = TeamMatch.objects.get(round=round_, team_y=None)
+    assert stage_team_matches_get(stage=stage).standings.row(str(bye.team_x_id)).match_points == 2
+
+
+def test_a_knockout_of_teams_goes_on_by_itself_and_a_drawn_team_match_waits_for_its_tie_break_deal(
+    django_capture_on_commit_callbacks,
+):
+    event, stage, _teams = _event(4, "knockout", {"third_place": True})
+    first = round_draw(stage=stage, seed=5)
+    stage.refresh_from_db()
+    assert stage.settings.bracket_record["slots"]  # the bracket, drawn once, of teams
+    rows = list(TeamMatch.objects.filter(round=first).order_by("bracket_slot"))
+    assert [row.bracket_slot for row in rows] == [1, 2]
+    round_publish(round_=first)
+    decided, drawn = rows
+    _x_wins(decided)
+    with pytest.raises(UserError) as refused:  # not level: no tie-break deal
+        team_match_extra_deal_record(team_match=decided, side="NS")
+    assert refused.value.code == "no_extra_deal_due"
+    _level(drawn)
+    line = next(line for line in stage_team_matches_get(stage=stage).matches if line.id == drawn.pk)
+    assert line.result.status is TeamMatchStatus.NEEDS_EXTRA_DEAL and line.result.winner is None
+    assert not Round.objects.filter(stage=stage, number=2).exists()  # the bracket waits for it
+    with pytest.raises(UserError) as refused:
+        round_draw(stage=stage, seed=5)
+    assert refused.value.code == "round_not_finished"
+    with pytest.raises(UserError):
+        team_match_extra_deal_record(team_match=drawn, side="north")
+    drawn.refresh_from_db()
+    assert drawn.extra_deal == ""  # nothing changed
+
+    team_match_extra_deal_record(team_match=drawn, side="EW")  # Y1 (E/W at table a) wins the deal
+    final_round = Round.objects.get(stage=stage, number=2)
+    assert final_round.status == RoundStatus.DRAFT
+    final, third = TeamMatch.objects.filter(round=final_round).order_by("bracket_slot")
+    assert {final.team_x_id, final.team_y_id} == {decided.team_x_id, drawn.team_y_id}
+    assert {third.team_x_id, third.team_y_id} == {decided.team_y_id, drawn.team_x_id}
+    assert TeamMatch.history.filter(id=drawn.pk, extra_deal="EW").exists()  # audited
+
+    round_publish(round_=final_round)
+    with django_capture_on_commit_callbacks(execute=True):
+        _x_wins(third)
+        _level(final)
+    assert not stage_decided_get(stage=stage)  # the final waits for its tie-break deal
+    event.refresh_from_db()
+    assert event.status == "running"
+    team_match_extra_deal_record(team_match=final, side="NS")  # X1 (N/S at table a) wins it
+    state = stage_team_bracket_get(stage=stage)
+    assert state is not None and state.current_round is None
+    assert state.matches[(2, 1)].advances == final.team_x_id
+    assert state.matches[(2, 2)].advances == third.team_x_id
+    assert stage_decided_get(stage=stage)
+    event.refresh_from_db()
+    assert event.status == "finished"  # the last stage decided finishes the event, as a pairs' knockout
