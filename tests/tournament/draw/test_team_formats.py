@@ -61,9 +61,7 @@ def test_team_matches_are_offered_in_a_swiss_a_round_robin_of_one_group_and_a_fi
     knockout = stage_create(tournament=event, name="淘汰", format="knockout", options={"team_match": True})
     assert knockout.settings.fixed_bracket and knockout.settings.team_match is not None
     with pytest.raises(UserError) as refused:
-        stage_create(
-            tournament=event, name="x", format="knockout", options={"team_match": True, "bracket": "redraw"}
-        )
+        stage_create(tournament=event, name="x", format="knockout", options={"team_match": True, "bracket": "redraw"})
     assert "bracket" in refused.value.fields
     with pytest.raises(UserError) as refused:
         stage_create(tournament=event, name="x", format="round_robin", options={"team_match": True, "groups": 2})
