@@ -43,6 +43,7 @@ from tournament.people import Actor
 from tournament.registration.lifecycle import event_write
 from tournament.standings.cache import public_version_bump
 from tournament.standings.selectors import stage_match_records, stage_ranking_get
+from tournament.standings.team_matches import stage_team_matches_get
 
 SAME_AGAIN = "the corrected standings are again those the round was drawn from"
 
@@ -50,7 +51,8 @@ SAME_AGAIN = "the corrected standings are again those the round was drawn from"
 def later_round_standings(*, stage: Stage, after_round: int) -> dict[str, list[list[Any]]]:
     """For each round of a Swiss ``stage`` numbered above ``after_round``: the standings its draw
     read (the counted results of the rounds before it; ``[pair id, rank, match points]`` in rank
-    order — what ``draw.stages.stage_entrants`` gives the pairing). Kept on a correction when it
+    order — what ``draw.stages.stage_entrants`` gives the pairing; a Swiss of teams: ``[team id, rank,
+    team match points]``, what ``draw.team_matches.team_entrants`` gives it). Kept on a correction when it
     opens (:func:`round_standings_keep`), compared when it closes (:func:`round_recheck`: a later
     round drawn from standings the correction changed is flagged)."""
     if stage.format != StageFormat.SWISS:
@@ -58,6 +60,16 @@ def later_round_standings(*, stage: Stage, after_round: int) -> dict[str, list[l
     numbers = list(Round.objects.filter(stage=stage, number__gt=after_round).values_list("number", flat=True))
     if not numbers:
         return {}
+    if stage.settings.team_match is not None:
+        # A Swiss of teams is drawn from the team standings (docs/rules.md §11): its rows are
+        # [team id, rank, team match points], kept and compared the same way.
+        return {
+            str(number): [
+                [int(row.team), row.rank, row.match_points]
+                for row in stage_team_matches_get(stage=stage, before_round=number).standings.rows
+            ]
+            for number in sorted(numbers)
+        }
     records = stage_match_records(stage=stage)
     out = {}
     for number in sorted(numbers):

@@ -10,14 +10,26 @@ import pytest
 
 from scoring.team_matches import TeamMatchStatus
 from tests.factories import PairFactory, TournamentFactory
+from tournament.draw.round_flags import round_flag_resolve
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create
 from tournament.draw.team_knockout import team_match_extra_deal_record
+from tournament.draw.team_matches import team_line_up_set
 from tournament.errors import UserError
-from tournament.matches.models import Round, RoundStatus, TeamMatch
-from tournament.matches.services import deal_record
+from tournament.matches.models import (
+    AdvancementFlag,
+    AdvancementFlagKind,
+    AdvancementFlagStatus,
+    Correction,
+    Deal,
+    Round,
+    RoundStatus,
+    TeamLineUp,
+    TeamMatch,
+)
+from tournament.matches.services import deal_record, deal_undo, match_sign_off, match_unlock
 from tournament.matches.team_matches import team_match_sign_off
-from tournament.registration.teams import team_create
+from tournament.registration.teams import team_create, team_substitute_add
 from tournament.standings.selectors import stage_decided_get
 from tournament.standings.team_matches import stage_team_bracket_get, stage_team_matches_get
 
@@ -145,3 +157,54 @@ def test_a_knockout_of_teams_goes_on_by_itself_and_a_drawn_team_match_waits_for_
     assert stage_decided_get(stage=stage)
     event.refresh_from_db()
     assert event.status == "finished"  # the last stage decided finishes the event, as a pairs' knockout
+
+
+def test_a_corrected_table_flags_the_next_team_round_drawn_from_the_standings_it_changed(
+    django_capture_on_commit_callbacks,
+):
+    _, stage, _teams = _event(4, "swiss")
+    first = round_publish(round_=round_draw(stage=stage, seed=3))
+    rows = list(TeamMatch.objects.filter(round=first).order_by("number"))
+    for row in rows:
+        _x_wins(row)
+    second = round_draw(stage=stage, seed=4)  # a draft, drawn from round 1's team standings
+    corrected = rows[0].table_a
+    match_unlock(match_id=corrected.pk, reason="记分有误", dependents_seen=True)
+    kept = Correction.objects.get(match=corrected).before["round_standings"]["2"]
+    assert [row[0] for row in kept] == [int(r.team) for r in stage_team_matches_get(stage=stage).standings.rows]
+    while Deal.objects.filter(match=corrected).exists():
+        deal_undo(match_id=corrected.pk, reason="录错了")
+    _play(corrected, EW_WINS)  # Y wins table a now: one table each, level small points, a drawn team match
+    with django_capture_on_commit_callbacks(execute=True):
+        match_sign_off(match_id=corrected.pk)
+    flag = AdvancementFlag.objects.get(stage=stage, kind=AdvancementFlagKind.ROUND)
+    assert flag.round_id == second.pk and flag.status == AdvancementFlagStatus.OPEN
+    points = {team: mp for team, _rank, mp in flag.detail["after"]}
+    assert points[rows[0].team_x_id] == points[rows[0].team_y_id] == 1  # the corrected team match is drawn
+    # the organiser draws the team round again from the corrected standings, with its seed
+    _flag, again = round_flag_resolve(round_=second, choice="redraw", reason="按更正后排名重抽", user=None)
+    assert again.number == 2 and again.draw_seed == second.draw_seed
+    assert TeamMatch.objects.filter(round=again).count() == 2
+
+
+def test_a_registered_substitute_comes_in_between_rounds_and_nobody_else_does():
+    event, stage, teams = _event(2, "swiss")
+    team = teams[0]
+    substitute = PairFactory(tournament=event)
+    team_substitute_add(team=team, pair=substitute)
+    stranger = PairFactory(tournament=event)  # in no team
+    round_ = round_draw(stage=stage, seed=1)
+    row = TeamMatch.objects.get(round=round_)
+    first, second = (m.pair for m in team.members.filter(substitute=False).order_by("position"))
+    with pytest.raises(UserError) as refused:
+        team_line_up_set(round_=round_, team=team, first=stranger, second=second)
+    assert refused.value.code == "line_up_foreign"
+    team_line_up_set(round_=round_, team=team, first=first, second=substitute)  # the substitute for pair 2
+    seated = TeamMatch.objects.select_related("table_a", "table_b").get(pk=row.pk)
+    table = seated.table_b if seated.team_x_id == team.pk else seated.table_a
+    assert substitute.pk in (table.ns_pair_id, table.ew_pair_id)
+    round_publish(round_=round_)
+    with pytest.raises(UserError) as refused:  # the published round's line-up is fixed
+        team_line_up_set(round_=round_, team=team, first=first, second=second)
+    assert refused.value.code == "line_up_published"
+    assert TeamLineUp.objects.get(round=round_, team=team).second_id == substitute.pk  # nothing changed
