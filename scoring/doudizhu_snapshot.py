@@ -26,6 +26,10 @@ def _trio(value: object) -> Trio | None:
     return (values[0], values[1], values[2])  # type: ignore[return-value]
 
 
+def _seat(value: object) -> str | None:
+    return value if value in ("E", "S", "W") else None
+
+
 def _int(value: object) -> int | None:
     return value if value.__class__ is int else None
 
@@ -88,6 +92,9 @@ class TableSnapshot:
     disqualified: tuple[str, ...] = ()
     """The seats the chief referee disqualified (docs/rules.md §7)."""
     next_deal: int | None = 1
+    next_landlord: str | None = None
+    """Whose turn it is to be landlord in the next deal when the rules say (landlords drawn by lot and
+    passed on in turn, docs/rules.md §10); None when the bid or the lot at the table decides."""
     last_regular_deal: int | None = None
     won: Trio | None = None
     """Deals each seat won, as the fold counted them (``deals_won``); None in a snapshot stored before the
@@ -116,6 +123,7 @@ class TableSnapshot:
             forfeited=tuple(str(row.get("seat")) for row in rows if row.get("effect") == "forfeit"),
             disqualified=tuple(str(row.get("seat")) for row in rows if row.get("effect") == "disqualified"),
             next_deal=_int(next_deal.get("number")) if isinstance(next_deal, Mapping) else None,
+            next_landlord=_seat(next_deal.get("landlord")) if isinstance(next_deal, Mapping) else None,
             last_regular_deal=_int(state.get("last_regular_deal")),
             won=_trio(state.get("deals_won")),
         )

@@ -393,10 +393,22 @@
       flushing = false;
       return render().then(function () { return any; });
     }).then(function (any) {
-      // the page as the server now has it (the results stay listed: they are kept on the phone)
-      if (any && navigator.onLine) { window.location.reload(); }
+      // the page as the server now has it (the results stay listed: they are kept on the phone), its entry
+      // empty for the next deal: the sent deal's preview fields leave the address, or they would fill the
+      // next deal's form with the last one (and the rules core would refuse it at once)
+      if (any && navigator.onLine) { window.location.replace(withoutEntryFields()); }
       return any;
     });
+  }
+
+  function withoutEntryFields() {
+    var params = new URLSearchParams(window.location.search);
+    var form = document.querySelector("#entry form[method=get]");
+    if (form) {
+      Array.prototype.forEach.call(form.elements, function (field) { if (field.name) { params["delete"](field.name); } });
+    }
+    var query = params.toString();
+    return window.location.pathname + (query ? "?" + query : "");
   }
 
   // "Clear": forget what became of the deals sent (the waiting and the refused ones stay)

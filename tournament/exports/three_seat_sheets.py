@@ -39,9 +39,9 @@ DRAW = (
         column
         for seat, zh, en in (("E", "东", "East"), ("S", "南", "South"), ("W", "西", "West"))
         for column in (
-            Column(f"{seat}_no", f"{seat}座编号", f"{seat} no.", 7),
-            Column(f"{seat}_name", f"{seat}（{zh}）", f"{seat} ({en})", 14),
-            Column(f"{seat}_department", f"{seat}座部门", f"{seat} department", 14),
+            Column(f"{seat}_no", f"{zh}家编号", f"{seat} no.", 7),
+            Column(f"{seat}_name", f"{zh}家", f"{seat} ({en})", 14),
+            Column(f"{seat}_department", f"{zh}家部门", f"{seat} department", 14),
         )
     ),
     Column("note", "备注", "Note", 8),

@@ -18,14 +18,16 @@ from tournament.matches.models import Match, MatchSeat
 from tournament.people import person_name_expression
 
 SEATS = ("E", "S", "W")
+SEAT_ZH = {"E": "东家", "S": "南家", "W": "西家"}
+"""A seat as a Chinese sheet names it (no letters on a Chinese page)."""
 
 TABLES = (
     Column("match", "比赛编号", "Match no.", 9),
     Column("stage", "阶段", "Stage", 10),
     Column("round", "轮次", "Round", 6),
     Column("table", "桌号", "Table", 6),
-    *(Column(f"player_{s}", f"{s}座选手", f"Seat {s}", 14) for s in SEATS),
-    *(Column(f"points_{s}", f"{s}座积分", f"{s} points", 8) for s in SEATS),
+    *(Column(f"player_{s}", f"{SEAT_ZH[s]}选手", f"Seat {s}", 14) for s in SEATS),
+    *(Column(f"points_{s}", f"{SEAT_ZH[s]}积分", f"{s} points", 8) for s in SEATS),
     Column("status", "状态", "Status", 10),
     Column("deals", "局数", "Deals", 6),
 )
@@ -44,7 +46,7 @@ DEALS = (
     Column("winner", "胜方", "Won by", 8),
     Column("multiple", "倍数", "Multiple", 7),
     Column("stake", "每家分", "Stake", 7),
-    *(Column(f"points_{s}", f"{s}座得分", f"{s} points", 8) for s in SEATS),
+    *(Column(f"points_{s}", f"{SEAT_ZH[s]}得分", f"{s} points", 8) for s in SEATS),
     Column("flagged", "待核对", "Needs referee", 8),
     Column("entered_by", "录入人", "Entered by", 12),
     Column("entered_at", "录入时间", "Entered at", 17, "datetime"),

@@ -83,6 +83,9 @@ class GameKind:
     preview_template: str
     deal_name: Promise
     """One deal by its number, in the game's own word (``%(number)s``): 第 3 副 in Guandan, 第 3 局 in Dou Dizhu."""
+    deal_words: Mapping[str, Promise]
+    """The pages' sentences that name a deal, in the game's word (``tournament.games.deal_words``): undo,
+    recorded, awaiting confirmation, the offline queue's messages …"""
     deal_heading: Promise
     """The deal history's column of the deal as entered."""
     invalid_entry: Promise

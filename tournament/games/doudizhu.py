@@ -13,6 +13,7 @@ from scoring.options import Game, RuleOptions
 from tournament import deal_texts
 from tournament.columns import Column
 from tournament.games.base import GameKind
+from tournament.games.deal_words import DOUDIZHU_DEAL_WORDS
 from tournament.games.entrants import PLAYERS
 
 DOUDIZHU_SCORE_SHEET = (
@@ -22,7 +23,7 @@ DOUDIZHU_SCORE_SHEET = (
     Column("bombs", "炸弹", "Bombs", 8),
     Column("spring", "春天", "Spring", 8),
     Column("winner", "胜方", "Won by", 8),
-    *(Column(f"points_{s}", f"{s}座", s, 7) for s in ("E", "S", "W")),
+    *(Column(f"points_{s}", zh, s, 7) for s, zh in (("E", "东家"), ("S", "南家"), ("W", "西家"))),
     Column("referee", "裁判", "Referee", 10),
 )
 """The paper score sheet of a three-seat table."""
@@ -60,6 +61,7 @@ DOUDIZHU = GameKind(
     entry_template="matches/_doudizhu_entry.html",
     preview_template="matches/_doudizhu_preview.html",
     deal_name=pgettext_lazy("doudizhu", "Deal %(number)s"),
+    deal_words=DOUDIZHU_DEAL_WORDS,
     deal_heading=_("Landlord · bid · bombs"),
     invalid_entry=_("Check the deal."),
     card_rulings=False,

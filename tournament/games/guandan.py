@@ -11,6 +11,7 @@ from scoring.options import Game, MatchFormat, RuleOptions
 from tournament import deal_texts
 from tournament.columns import Column
 from tournament.games.base import GameKind
+from tournament.games.deal_words import DEAL_WORDS
 from tournament.games.entrants import PAIRS
 
 SCORE_SHEET_LEVELS = (
@@ -62,6 +63,7 @@ GUANDAN = GameKind(
     entry_template="matches/_guandan_entry.html",
     preview_template="matches/_preview.html",
     deal_name=_("Deal %(number)s"),
+    deal_words=DEAL_WORDS,
     deal_heading=_("Finishing order"),
     invalid_entry=_("Tap the seats in finishing order."),
     card_rulings=True,

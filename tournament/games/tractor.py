@@ -12,6 +12,7 @@ from scoring.options import Game, RuleOptions
 from tournament import deal_texts
 from tournament.columns import Column
 from tournament.games.base import GameKind
+from tournament.games.deal_words import DEAL_WORDS
 from tournament.games.entrants import PAIRS
 
 SCORE_SHEET_TRACTOR = (
@@ -62,6 +63,7 @@ TRACTOR = GameKind(
     entry_template="matches/_tractor_entry.html",
     preview_template="matches/_tractor_preview.html",
     deal_name=_("Deal %(number)s"),
+    deal_words=DEAL_WORDS,
     deal_heading=_("Declarer · defenders' points"),
     invalid_entry=_("Check the deal."),
     card_rulings=False,

@@ -170,6 +170,8 @@ def _board_state(round_: Round, *, now: datetime) -> Case:
         When(Q(time_called_at__isnull=False) | time_due_filter(now=now), then=Value("time_called")),
         When(paused_at__isnull=False, then=Value("paused")),
         When(started_at__isnull=False, then=Value("playing")),
+        # the players have entered a deal that waits for confirmation: the table is under way
+        When(has_claim=True, then=Value("playing")),
         default=Value("not_started"),
     )
 
@@ -191,7 +193,8 @@ def _with_state(matches: QuerySet[Match], round_: Round, *, now: datetime) -> Qu
         .annotate(n=Count("pk"))
         .values("n")
     )
-    return matches.annotate(has_flag=flagged, has_dispute=disputed).annotate(
+    claimed = Exists(DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.PENDING))
+    return matches.annotate(has_flag=flagged, has_dispute=disputed, has_claim=claimed).annotate(
         board_state=_board_state(round_, now=now), claims_pending=Coalesce(Subquery(pending), 0)
     )
 

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_POST
 from tournament.errors import USER_ERRORS, user_error_of
 from tournament.htmx import HtmxHttpRequest
 from tournament.matches import player_entry
+from tournament.matches.fold import match_game
 from tournament.matches.models import Match, Round, Table
 from tournament.matches.table_links import table_codes_of, table_link_revoke, table_qr_codes, table_tokens, table_url
 from tournament.matches.views import match_for_request, refused_page
@@ -46,7 +47,7 @@ def claim_confirm(request: HtmxHttpRequest, match_id: int, claim_id: int) -> Htt
             raise answer.refusal
     except USER_ERRORS as error:
         return refused_page(request, match.pk, error)
-    messages.success(request, _("Deal %(number)d confirmed.") % {"number": answer.claim.number})
+    messages.success(request, match_game(match).deal_words["confirmed"] % {"number": answer.claim.number})
     return redirect("matches:match", match_id=match.pk)
 
 

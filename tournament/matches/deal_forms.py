@@ -213,6 +213,10 @@ class DoudizhuDealFields(DealEntryFields):
     FARMER_CARDS = FARMER_CARDS
 
     def __init__(self, *args: Any, next_deal: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        # the landlord whose turn it is (drawn by lot, then passed on in turn), chosen for the referee
+        self.landlord_turn = (next_deal or {}).get("landlord") or ""
+        if self.landlord_turn:
+            kwargs["initial"] = {"landlord": self.landlord_turn, **(kwargs.get("initial") or {})}
         super().__init__(*args, next_deal=next_deal, **kwargs)
         # a correction starts from the deal as recorded: its cards left say how the table scores
         self.by_cards_left = (next_deal or {}).get("deal_scoring") == "cards_left" or any(

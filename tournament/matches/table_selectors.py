@@ -90,6 +90,7 @@ def table_summary(*, match: Match, clock: Clock, flagged: int) -> TableSummary:
         "deals": rules.deals,
         "deal_scoring": rules.deal_scoring.value,
         "landlord_by": rules.landlord_by.value,
+        "landlord": snapshot.next_landlord,  # whose turn it is, when the rules say; else None
     }
     if match.status in (MatchStatus.FINISHED, MatchStatus.CONFIRMED) or (
         snapshot.folded and snapshot.next_deal is None

@@ -234,7 +234,7 @@ def deal_create(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
             return deal_queue.refused(error)
         return refused_page(request, match.pk, error, entry_form=form)
     if deal_queue.queued(request):
-        message = _("Deal %(number)d recorded.") % {"number": entry.deal.number}
+        message = match_game(match).deal_words["recorded"] % {"number": entry.deal.number}
         return deal_queue.accepted(replayed=entry.replayed, message=message, number=entry.deal.number)
     return _done(request, match, _("Deal recorded."))
 
@@ -245,7 +245,7 @@ def deal_undo(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match = match_for_request(request, match_id)
     form = ReasonForm(request.POST)
     if not form.is_valid():
-        return _render_match(request, match, status=400, error=_("Give a reason to undo the last deal."))
+        return _render_match(request, match, status=400, error=str(match_game(match).deal_words["undo_reason"]))
     try:
         services.deal_undo(
             match_id=match.pk,
@@ -255,7 +255,7 @@ def deal_undo(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
         )
     except WRITE_ERRORS as error:
         return refused_page(request, match.pk, error)
-    return _done(request, match, _("Last deal undone."))
+    return _done(request, match, str(match_game(match).deal_words["undone"]))
 
 
 @login_required
@@ -308,7 +308,7 @@ def deal_edit(request: HtmxHttpRequest, match_id: int, number: int) -> HttpRespo
                 form.add_error(None, failure.message)
                 status = failure.status
             else:
-                messages.success(request, _("Deal %(number)d corrected.") % {"number": number})
+                messages.success(request, match_game(match).deal_words["corrected"] % {"number": number})
                 return redirect("matches:match", match_id=match.pk)
         if form.complete():
             preview = selectors.correction_preview(match=match, number=number, outcome=form.outcome())
@@ -351,7 +351,7 @@ def deal_delete(request: HtmxHttpRequest, match_id: int, number: int) -> HttpRes
                 )
             except WRITE_ERRORS as error:
                 return refused_page(request, match.pk, error)
-            messages.success(request, _("Deal %(number)d deleted.") % {"number": number})
+            messages.success(request, match_game(match).deal_words["deleted"] % {"number": number})
             return redirect("matches:match", match_id=match.pk)
         status = 400
     context = {"match": match, "deal": deal, "form": form, "game": match_game(match)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import ngettext
@@ -75,7 +76,10 @@ def record_text(record: Any, game: Any) -> str:
 
 @register.filter
 def three_seat_name(code: Any) -> str:
-    """ "E" → "E · East" (东): a three-seat table's seat as on the draw sheet (docs/rules.md §10)."""
+    """ "E" → "E · East": a three-seat table's seat as on the draw sheet (docs/rules.md §10); a Chinese page
+    names the seat in Chinese only (东), as its players say it."""
+    if (translation.get_language() or "").startswith("zh"):
+        return labels.seat_name(code)
     return f"{code} · {labels.seat_name(code)}"
 
 
@@ -83,6 +87,14 @@ def three_seat_name(code: Any) -> str:
 def deal_name(number: Any, game: Any) -> str:
     """Deal 3 in the game's own word (``{{ claim.number|deal_name:game }}``): 第 3 副, or 第 3 局 in Dou Dizhu."""
     return str(game.deal_name) % {"number": number}
+
+
+@register.simple_tag
+def deal_words(game: Any, key: str, **values: Any) -> str:
+    """A sentence naming a deal in the game's own word (``{% deal_words game "undo_number" number=3 %}``):
+    撤销第 3 副, or 撤销第 3 局 in Dou Dizhu (``tournament.games.deal_words``)."""
+    sentence = game.deal_words[key]
+    return str(sentence % values) if values else str(sentence)
 
 
 @register.simple_tag

@@ -121,7 +121,7 @@ def test_the_workbook_has_the_tables_and_deals_in_dou_dizhu_terms(played):
     assert "各桌成绩" in book.sheetnames and "牌局记录" in book.sheetnames
     assert "比赛结果" not in book.sheetnames  # the two sides' results sheet: no match has sides
     tables = list(book["各桌成绩"].iter_rows(values_only=True))
-    assert tables[0][4:7] == ("E座选手", "S座选手", "W座选手")
+    assert tables[0][4:7] == ("东家选手", "南家选手", "西家选手")
     assert len(tables) == 1 + 3 + 2  # header, round 1's three tables, round 2's two
     deals = list(book["牌局记录"].iter_rows(values_only=True))
     assert deals[0][5] == "地主座位"
@@ -139,14 +139,14 @@ def test_the_draw_sheet_and_the_score_sheets_show_three_seats(client, boss, play
     tournament, _stage, round_2, match = played
     client.force_login(boss)
     sheet = client.get(reverse("draw:sheet", args=[tournament.pk, round_2.pk])).content.decode()
-    assert "S · 南" in sheet and "查找你的座位" in sheet
+    assert ">南<" in sheet and "S · 南" not in sheet and "查找你的座位" in sheet
     names = list(match.seats.order_by("seat").values_list("pair__name", flat=True))
     assert all(name in sheet for name in names)
     buffer = io.BytesIO()
     round_draw_build(round=round_2, target=buffer)
     buffer.seek(0)
     rows = list(load_workbook(buffer, read_only=True).active.iter_rows(values_only=True))
-    assert rows[0][3] == "E（东）" and rows[1][3] == names[0] and rows[1][6] == names[1]
+    assert rows[0][3] == "东家" and rows[1][3] == names[0] and rows[1][6] == names[1]
     round_1 = round_2.stage.rounds.get(number=1)  # 11 players: three tables and two byes
     buffer = io.BytesIO()
     round_draw_build(round=round_1, target=buffer)
@@ -172,7 +172,7 @@ def test_the_printed_draw_and_score_sheets_of_every_round(client, boss, played):
             url = reverse(name, args=[tournament.pk, round_.pk])
             page = client.get(url)
             assert page.status_code == 200, url
-            assert "E · 东" in page.content.decode()
+            assert ">东" in page.content.decode() and "E · 东" not in page.content.decode()
             answer = client.get(url, {"format": "xlsx"})
             assert answer.status_code == 200, url
     page = client.get(reverse("exports:round_draw", args=[tournament.pk, round_2.pk])).content.decode()
