@@ -150,7 +150,7 @@ def series_manage(request: HttpRequest, series_id: int) -> HttpResponse:
             "others": table.get("others", 0),
             "error": error,
             "table_json": json.dumps(table, ensure_ascii=False),
-            "games": dict(Game.choices),
+            "game_label": Game(series.game).label if series.game in Game.values else series.game,
         },
         status=400 if error else 200,
     )
