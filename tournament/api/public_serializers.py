@@ -365,3 +365,27 @@ class TeamStandingOut(serializers.Serializer[object]):
     counted = serializers.IntegerField(help_text="How many members' results count.")
     provisional = serializers.BooleanField(help_text="A counted member's result awaits sign-off (待确认).")
     members = TeamMemberOut(many=True)
+
+
+class TeamMatchStandingOut(serializers.Serializer[object]):
+    """One team's line of a team match stage's standings (docs/rules.md §11): team match points, then
+    tables won, small points, head-to-head, Buchholz and lots."""
+
+    rank = serializers.IntegerField()
+    shared = serializers.BooleanField(help_text="The rank is shared (a full tie, no lots drawn).")
+    team_id = serializers.IntegerField()
+    name = serializers.CharField()
+    played = serializers.IntegerField(help_text="Team matches against a team (forfeits included, byes not).")
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    match_points = serializers.IntegerField(help_text="Team match points (the stage's team_match_points).")
+    tables_won = serializers.IntegerField(help_text="The first tie-break: tables won.")
+    small_points = serializers.IntegerField(help_text="The second tie-break: both tables' small points summed.")
+    head_to_head = serializers.IntegerField(
+        allow_null=True,
+        help_text="Team match points against the teams still tied with it (null where not needed or not met).",
+    )
+    buchholz = serializers.IntegerField(help_text="The opponents' team match points summed.")
+    lots = serializers.IntegerField(allow_null=True, help_text="The lot drawn for this team where a tie needed one.")

@@ -24,6 +24,11 @@ urlpatterns = [
     path(f"{T}/stages/<int:stage_id>/standings/", views.StandingsList.as_view(), name="standings"),
     path(f"{T}/stages/<int:stage_id>/bracket/", views.BracketDetail.as_view(), name="bracket"),
     path(f"{T}/stages/<int:stage_id>/teams/", views.TeamStandingsList.as_view(), name="team_standings"),
+    path(
+        f"{T}/stages/<int:stage_id>/team-matches/",
+        views.TeamMatchStandingsList.as_view(),
+        name="team_match_standings",
+    ),
     path(f"{T}/pairs/<int:pair_id>/", views.PairDetail.as_view(), name="pair"),
     path(f"{T}/pairs/<int:pair_id>/matches/", views.PairMatchList.as_view(), name="pair_matches"),
     path(f"{T}/matches/<int:match_id>/", views.MatchDetail.as_view(), name="match"),

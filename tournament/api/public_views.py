@@ -35,6 +35,8 @@ from tournament.standings.public_cache import (
 )
 from tournament.standings.public_types import TournamentOverview
 from tournament.standings.seating import table_find
+from tournament.standings.team_ranking import TeamMatchTable
+from tournament.standings.teams import StageTeamTotal
 from tournament.throttling import AtomicRateThrottle
 
 TAG = "public"
@@ -114,9 +116,7 @@ class TournamentList(PublicListView):
 
     def items(self) -> Any:
         public = Tournament.objects.exclude(status=TournamentStatus.DRAFT)
-        return public.order_by("-created_at", "-id").only(
-            "id", "name", "game", "status", "venue", "starts_on"
-        )
+        return public.order_by("-created_at", "-id").only("id", "name", "game", "status", "venue", "starts_on")
 
 
 class TournamentDetail(PublicView):
@@ -207,9 +207,26 @@ class TeamStandingsList(PublicListView):
         if stage is None or not stage.team_total:
             raise NotFound()
         total = team_standings_cached(tournament_id=self.kwargs["tournament_id"], stage_id=stage.id)
-        if total is None:
+        if not isinstance(total, StageTeamTotal):
             raise NotFound()
         return total.lines
+
+
+class TeamMatchStandingsList(PublicListView):
+    """A team match stage's team standings (团体对抗, docs/rules.md §11): each team's team match points,
+    tables won, small points, head-to-head, Buchholz and lots, ranked by the rules core — the same
+    answer as the team standings page. 404 when the stage is not played between teams."""
+
+    serializer_class = out.TeamMatchStandingOut
+
+    def items(self) -> Any:
+        stage = self.frame().stage(self.kwargs["stage_id"])
+        if stage is None or not stage.team_match:
+            raise NotFound()
+        table = team_standings_cached(tournament_id=self.kwargs["tournament_id"], stage_id=stage.id)
+        if not isinstance(table, TeamMatchTable):
+            raise NotFound()
+        return table.lines
 
 
 class BracketDetail(PublicView):

@@ -64,6 +64,7 @@ from tournament.registration.roles import organiser_view
 from tournament.rules import stage_profile_name
 from tournament.standings.selectors import stage_ranking_get
 from tournament.standings.team_matches import stage_team_matches_get
+from tournament.standings.team_ranking import team_match_table_get
 from tournament.standings.teams import stage_team_total_get
 
 
@@ -142,6 +143,7 @@ def _stage_page(
             "round_flags": [item for item in flags if item.is_round],
             "flag_form": flag_form or AdvancementFlagForm(),
             "team_total": stage_team_total_get(stage=stage),
+            "team_matches": team_match_table_get(stage=stage),
             "has_teams": Team.objects.filter(tournament=tournament).exists(),
         },
         status=status,
@@ -321,6 +323,7 @@ def _sides_round(
             "can_unpublish": not draft and not has_results,
             "flag": flag,
             "flag_form": flag_form or RoundFlagForm(played=flag is not None and has_results),  # then only kept
+            "team_matches": round_.stage.settings.team_match is not None,
         },
         status=status,
     )

@@ -212,6 +212,42 @@ TEAM_STANDINGS = (
 (Dou Dizhu: points), small points the first tie-break (Dou Dizhu: deals won), the counted members by
 their numbers and places."""
 
+TEAM_MATCH_STANDINGS = (
+    Column("rank", "名次", "Rank", 6),
+    Column("shared", "并列", "Shared", 6),
+    Column("team", "团体", "Team", 16),
+    Column("played", "场次", "Played", 6),
+    Column("wins", "胜", "Won", 6),
+    Column("draws", "平", "Drawn", 6),
+    Column("losses", "负", "Lost", 6),
+    Column("byes", "轮空", "Byes", 6),
+    Column("match_points", "团体积分", "Team match points", 10),
+    Column("tables_won", "胜桌数", "Tables won", 8),
+    Column("small_points", "小分", "Small points", 8),
+    Column("head_to_head", "相互间", "Head-to-head", 8),
+    Column("buchholz", "对手分", "Buchholz", 8),
+    Column("lots", "抽签", "Lots", 6),
+)
+"""A team match stage's team standings (docs/rules.md §11), in the order of its tie-breaks."""
+
+TEAM_MATCH_RESULTS = (
+    Column("round", "轮次", "Round", 6),
+    Column("number", "场次", "Team match", 8),
+    Column("team_x", "团体甲", "Team X", 16),
+    Column("team_y", "团体乙", "Team Y", 16),
+    Column("table_a", "A 桌比赛编号", "Table a match no.", 10),
+    Column("table_b", "B 桌比赛编号", "Table b match no.", 10),
+    Column("tables_x", "甲胜桌", "X tables won", 8),
+    Column("tables_y", "乙胜桌", "Y tables won", 8),
+    Column("small_x", "甲小分", "X small points", 8),
+    Column("small_y", "乙小分", "Y small points", 8),
+    Column("status", "状态", "Status", 10),
+    Column("winner", "胜方", "Winner", 16),
+    Column("reason", "依据", "Decided by", 12),
+)
+"""Every team match of a team match stage, round by round: the two tables (their match numbers, as on
+the results sheet) and the result the rules core decides."""
+
 AWARDS = (
     Column("tier", "奖项", "Prize", 12),
     Column("rank", "名次", "Rank", 6),
@@ -286,6 +322,17 @@ WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "forfeit": ("弃权", "Forfeit"),
         "bye": ("轮空", "Bye"),
         "walkover": ("不战而胜", "Walkover"),
+        # a team match's state and how it was decided (scoring.team_matches)
+        "team_match:in_progress": ("进行中", "In progress"),
+        "team_match:finished": ("已结束", "Finished"),
+        "team_match:needs_extra_deal": ("待加赛", "Needs a tie-break deal"),
+        "team_reason:tables": ("胜桌数", "Tables won"),
+        "team_reason:small_points": ("小分", "Small points"),
+        "team_reason:total": ("总小分", "Total small points"),
+        "team_reason:extra_deal": ("加赛", "Extra deal"),
+        "team_reason:draw": ("平局", "Draw"),
+        "team_reason:forfeit": ("弃权", "Forfeit"),
+        "team_reason:bye": ("轮空", "Bye"),
         # a Tractor deal's verdict (scoring.tractor.TractorResult) and its bottom capture
         "declarers_up": ("庄家升级", "Declarers up"),
         "defenders_take_over": ("防家上台", "Defenders take over"),
@@ -377,6 +424,8 @@ SHEETS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "deals": ("牌局记录", "Deal log"),
         "standings": ("{stage}排名", "{stage} standings"),
         "team_standings": ("{stage}团体排名", "{stage} teams"),
+        "team_match_standings": ("{stage}团体对抗排名", "{stage} team standings"),
+        "team_match_results": ("{stage}团体对抗成绩", "{stage} team matches"),
         "adjustments": ("调整与处罚", "Adjustments"),
         "awards": ("获奖名单", "Awards"),
         "score_sheets": ("记分表", "Score sheets"),

@@ -22,8 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
-from scoring.standings import Standings, assign_tiers, prize_order
-from scoring.teams import assign_team_tiers
+from scoring.standings import Standings, assign_tiers, prize_order, tiers_by_rank
 from tournament.bounds import text_max
 from tournament.draw.stages import stage_lots_draw
 from tournament.errors import UserError
@@ -35,7 +34,7 @@ from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import Tournament
 from tournament.registration.text import clean_text
 from tournament.standings.selectors import StageStandings, stage_lots_seed, stage_ranking_get
-from tournament.standings.teams import TeamLine, stage_team_total_get
+from tournament.standings.team_ranking import TeamRankLine, stage_team_ranking_get
 
 TIER_NAME_MAX = text_max(PrizeTier, "name")
 
@@ -269,8 +268,8 @@ def prize_tiers_award(
 @dataclass(frozen=True, slots=True)
 class TeamAward:
     tier: str
-    line: TeamLine
-    """The team's line in the team total (rank, name, points, members)."""
+    line: TeamRankLine
+    """The team's line in the stage's team ranking (rank, name, points)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,18 +289,19 @@ class TeamAwardList:
 
 
 def team_prize_stage(*, tournament: Tournament) -> Stage | None:
-    """The stage whose team total awards the team prizes: the prize stage if it ranks teams, else the
-    last stage that does (None: no stage ranks teams)."""
+    """The stage whose team ranking awards the team prizes (a team total or team matches, docs/rules.md
+    §11): the prize stage if it ranks teams, else the last stage that does (None: no stage ranks teams)."""
     stage = prize_stage(tournament=tournament)
-    if stage is not None and stage.settings.team_total:
+    if stage is not None and stage.settings.ranks_teams:
         return stage
     stages = Stage.objects.filter(tournament=tournament).select_related("tournament").order_by("-order")
-    return next((stage for stage in stages if stage.settings.team_total), None)
+    return next((stage for stage in stages if stage.settings.ranks_teams), None)
 
 
 def team_prizes_award(*, tournament: Tournament) -> TeamAwardList:
-    """The team prizes from the team total (:func:`tournament.standings.teams.stage_team_total_get`, the
-    one answer every page reads); the places without a team are ``unawarded``, said."""
+    """The team prizes from the stage's team ranking (:func:`tournament.standings.team_ranking.stage_team_ranking_get`:
+    its team matches' standings when it plays them, else its team total; the one answer every page
+    reads); the places without a team are ``unawarded``, said."""
     tiers = tuple(
         TierData(name, count)
         for name, count in TeamPrizeTier.objects.filter(tournament=tournament)
@@ -310,11 +310,11 @@ def team_prizes_award(*, tournament: Tournament) -> TeamAwardList:
     )
     stage = team_prize_stage(tournament=tournament)
     lots_seed = stage_lots_seed(stage=stage) if stage is not None else None
-    total = stage_team_total_get(stage=stage) if stage is not None and tiers else None
+    total = stage_team_ranking_get(stage=stage) if stage is not None and tiers else None
     if stage is None or total is None:
         return TeamAwardList(stage=stage, lots_seed=lots_seed, tiers=tiers, awards=())
     try:
-        awarded = assign_team_tiers(total=total.total, tiers=[(tier.name, tier.pair_count) for tier in tiers])
+        awarded = tiers_by_rank(ranked=total.ranked, tiers=[(tier.name, tier.pair_count) for tier in tiers])
     except ScoringError as problem:
         return TeamAwardList(
             stage=stage, lots_seed=lots_seed, tiers=tiers, awards=(), problem=problem, players=total.players

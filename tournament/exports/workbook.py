@@ -45,6 +45,7 @@ from tournament.matches.stage_options import DrawOptions, draw_options_lookup
 from tournament.people import person_name_expression
 from tournament.registration.models import PairMember, PairStatus, Tournament
 from tournament.standings.selectors import StageStandings, stage_ranking_get
+from tournament.standings.team_ranking import TeamMatchTable, team_match_table_get
 from tournament.standings.teams import StageTeamTotal, stage_team_total_get
 
 ProgressReport = Callable[[int], None]
@@ -342,6 +343,55 @@ def _team_standings(book: Book, context: _Context, total: StageTeamTotal | None)
         context.progress.advance()
 
 
+def _team_matches(book: Book, context: _Context, table: TeamMatchTable | None) -> None:
+    """A team match stage's team standings and every team match's result, round by round (docs/rules.md
+    §11): the one selector's answer, as the team standings page shows it."""
+    if table is None:
+        return
+    title = h.sheet_name("team_match_standings", context.language, stage=table.stage_name)
+    sheet = _sheet(book, context, title, h.TEAM_MATCH_STANDINGS)
+    for line in table.lines:
+        sheet.append(
+            [
+                line.rank,
+                line.shared,
+                line.name,
+                line.played,
+                line.wins,
+                line.draws,
+                line.losses,
+                line.byes,
+                line.match_points,
+                line.tables_won,
+                line.small_points,
+                line.head_to_head,
+                line.buchholz,
+                line.lots,
+            ]
+        )
+    title = h.sheet_name("team_match_results", context.language, stage=table.stage_name)
+    sheet = _sheet(book, context, title, h.TEAM_MATCH_RESULTS)
+    for result in table.results:
+        bye = not result.y
+        sheet.append(
+            [
+                result.round,
+                result.number,
+                result.x,
+                result.y or h.word("bye", context.language),
+                result.table_a,
+                result.table_b,
+                result.tables_won[0],
+                None if bye else result.tables_won[1],
+                result.small_points[0],
+                None if bye else result.small_points[1],
+                h.word(f"team_match:{result.status}", context.language),
+                result.winner or None,
+                h.word(f"team_reason:{result.reason}", context.language) if result.reason else None,
+            ]
+        )
+
+
 def _adjustments(book: Book, context: _Context) -> None:
     """Every adjustment with what the rules core made of it: a Tractor pair 12 minutes late loses 30
     points in the first deal (扣分 30), 17 minutes late its first deal (首局判负, the opponents up 1) —
@@ -485,6 +535,7 @@ def workbook_build(
             stage_flags = stage_flags_get(stage=stage)  # the one reader the pages and the API use
             _standings(book, context, standings, stage_flags)
             _team_standings(book, context, stage_team_total_get(stage=stage, standings=standings))
+            _team_matches(book, context, team_match_table_get(stage=stage))
             flags += [(stage.name, flag) for flag in stage_flags]
             if is_final:
                 final = standings

@@ -199,6 +199,11 @@ class StageOptions(Stored):
         return TeamOptions.from_json({**self.team_match, "team_match": True})
 
     @property
+    def ranks_teams(self) -> bool:
+        """The stage ranks teams (docs/rules.md §11): by a team total or by its team matches."""
+        return self.team_total or self.team_match is not None
+
+    @property
     def fixed_bracket(self) -> bool:
         return self.bracket == BRACKET_FIXED
 

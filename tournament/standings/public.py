@@ -58,6 +58,7 @@ from tournament.standings.public_types import (
     StageInfo,
     StageTable,
     StandingLine,
+    TeamTable,
     TournamentOverview,
 )
 from tournament.standings.selectors import (
@@ -66,6 +67,7 @@ from tournament.standings.selectors import (
     stage_ranking_get,
     stage_third_place_matches,
 )
+from tournament.standings.team_matches import stage_team_matches_get
 
 # -- helpers -------------------------------------------------------------------------------------------
 
@@ -89,6 +91,7 @@ def _round_info(round_: Round) -> RoundInfo:
         paused_at=getattr(round_, "paused_at", None),
         knockout_pairs=round_knockout_pairs(round_=round_),
         stage_entrants=round_.stage.settings.entrants,
+        team_match=round_.stage.settings.team_match is not None,
     )
 
 
@@ -104,6 +107,7 @@ def _stage_info(stage: Stage) -> StageInfo:
         advancement_changed=any(not flag.is_round for flag in flags),
         rounds_changed=tuple(flag.round_number for flag in flags if flag.is_round and flag.round_number),
         team_total=stage.settings.team_total,
+        team_match=stage.settings.team_match is not None,
     )
 
 
@@ -204,6 +208,7 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
     absent_names = dict(Pair.objects.filter(pk__in=absent.values()).values_list("id", "name"))
     stage = Stage.objects.filter(rounds=round_id, format=StageFormat.KNOCKOUT).first()
     third = stage_third_place_matches(stage=stage) if stage is not None else frozenset()
+    teams = _team_tables(round_id)
     out = []
     for (
         match_id,
@@ -239,10 +244,38 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
                 time_up=time_up(called, snapshot, played) if called is not None and ew_id is not None else None,
                 reason=snapshot.reason or "",
                 third_place=match_id in third,
+                team=teams.get(match_id),
             )
         )
     out.sort(key=lambda row: (row.table is None, row.table or 0, row.bracket_slot or 0, row.match_id))
     return tuple(out)
+
+
+def _team_tables(round_id: int) -> dict[int, TeamTable]:
+    """Match id → its team match, for a round of a team match stage (docs/rules.md §11): the result is
+    the one selector's (:func:`stage_team_matches_get`); empty for a round of pairs."""
+    round_ = Round.objects.select_related("stage").filter(pk=round_id).first()
+    if round_ is None or round_.stage.settings.team_match is None:
+        return {}
+    played = stage_team_matches_get(stage=round_.stage)
+    tables: dict[int, TeamTable] = {}
+    for line in played.of_round(round_.number):
+        result = line.result
+        for letter, match_id in (("a", line.table_a), ("b", line.table_b)):
+            if match_id is None:
+                continue
+            tables[match_id] = TeamTable(
+                id=line.id,
+                number=line.number,
+                table=letter,
+                x=played.names.get(line.x, ""),
+                y=played.names.get(line.y, "") if line.y is not None else "",
+                tables_won=result.tables_won,
+                small_points=result.small_points,
+                winner=played.names.get(int(result.winner), "") if result.winner else "",
+                finished=result.finished,
+            )
+    return tables
 
 
 def _draw_time_up(round_id: int) -> Callable[[int, MatchSnapshot, int], tuple[str, str] | None]:

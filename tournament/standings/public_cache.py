@@ -46,6 +46,7 @@ from tournament.standings.public_types import (
     StandingLine,
     TournamentOverview,
 )
+from tournament.standings.team_ranking import TeamMatchTable, team_match_table_get
 from tournament.standings.teams import StageTeamTotal, stage_team_total_get
 
 # -- cached ----------------------------------------------------------------------------------------------
@@ -156,19 +157,25 @@ def team_standings_key(stage_id: int) -> str:
     return f"teams:{stage_id}"
 
 
-def _team_total_get(*, tournament_id: int, stage_id: int) -> StageTeamTotal | None:
+TeamStandingsValue = StageTeamTotal | TeamMatchTable
+"""A stage's public team standings: its team total, or its team matches' standings (``team_match``)."""
+
+
+def _team_total_get(*, tournament_id: int, stage_id: int) -> TeamStandingsValue | None:
     stage = Stage.objects.select_related("tournament").filter(pk=stage_id, tournament_id=tournament_id).first()
-    return None if stage is None else stage_team_total_get(stage=stage)
+    if stage is None:
+        return None
+    return team_match_table_get(stage=stage) or stage_team_total_get(stage=stage)
 
 
 def team_standings_served_get(
     *, tournament_id: int, stage_id: int, version: int, marker: Any = UNREAD
-) -> tuple[int, Callable[[], StageTeamTotal | None]]:
+) -> tuple[int, Callable[[], TeamStandingsValue | None]]:
     """A stage's team total as last completely built, coalesced as a stage's standings are
     (:func:`standings_served_get`): rebuilt at most every few seconds, once something counted (or a
     team) changed, by one request at a time."""
 
-    def build() -> StageTeamTotal | None:
+    def build() -> TeamStandingsValue | None:
         return _team_total_get(tournament_id=tournament_id, stage_id=stage_id)
 
     key = team_standings_key(stage_id)
@@ -179,8 +186,8 @@ def team_standings_served_get(
     return token, lambda: total
 
 
-def team_standings_cached(*, tournament_id: int, stage_id: int) -> StageTeamTotal | None:
-    """A stage's team total as last completely built (the big screen's slides)."""
+def team_standings_cached(*, tournament_id: int, stage_id: int) -> TeamStandingsValue | None:
+    """A stage's team standings as last completely built (the big screen's slides, the API)."""
     key = team_standings_key(stage_id)
     return coalesced_get(
         tournament_id=tournament_id,

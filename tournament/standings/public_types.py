@@ -61,6 +61,8 @@ class StageInfo:
     organiser not having decided yet (``tournament.draw.round_flags``)."""
     team_total: bool = False
     """The stage ranks teams beside its entrants (docs/rules.md §11): it has a team standings page."""
+    team_match: bool = False
+    """The stage is played between teams (docs/rules.md §11): its team standings are its team matches'."""
 
     @property
     def is_knockout(self) -> bool:
@@ -85,6 +87,8 @@ class RoundInfo:
     """The pairs still in at a knockout round (``round_knockout_pairs``), for its name."""
     stage_entrants: tuple[int, ...] = ()
     """The pairs advanced into the round's stage from an earlier one (none: the stage took the field)."""
+    team_match: bool = False
+    """The round is played between teams (docs/rules.md §11): its tables are team matches' tables."""
 
     @property
     def name(self) -> str:
@@ -142,8 +146,8 @@ class TournamentOverview:
 
     @property
     def team_stages(self) -> tuple[StageInfo, ...]:
-        """Stages that rank teams (a team total, docs/rules.md §11)."""
-        return tuple(stage for stage in self.stages if stage.team_total)
+        """Stages that rank teams (a team total or team matches, docs/rules.md §11)."""
+        return tuple(stage for stage in self.stages if stage.team_total or stage.team_match)
 
     @property
     def knockout_stages(self) -> tuple[StageInfo, ...]:
@@ -170,6 +174,33 @@ class PublicSide:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamTable:
+    """The team match a table is one of (docs/rules.md §11: table a seats team X at N/S, table b team Y),
+    with the team match's result as the rules core decides it."""
+
+    id: int
+    number: int
+    """The team match's place in the round."""
+    table: str
+    """``a`` or ``b``."""
+    x: str
+    y: str
+    tables_won: tuple[int, int]
+    small_points: tuple[int, int]
+    winner: str
+    """The winning team's name; empty while the team match is played, or drawn."""
+    finished: bool
+
+    @property
+    def ns_team(self) -> str:
+        return self.x if self.table == "a" else self.y
+
+    @property
+    def ew_team(self) -> str:
+        return self.y if self.table == "a" else self.x
+
+
+@dataclass(frozen=True, slots=True)
 class DrawRow:
     match_id: int
     table: int | None
@@ -189,10 +220,23 @@ class DrawRow:
     """Why the winner won (the rules core's ``Reason``): a forfeit reads as one, not as its levels."""
     third_place: bool = False
     """A knockout's third-place match, played beside the final (named 三四名决赛, not the final)."""
+    team: TeamTable | None = None
+    """A team round's table: its team match (None: a round of pairs)."""
 
     @property
     def is_bye(self) -> bool:
         return self.ew.pair_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class TeamSeat:
+    """The team match a found seat's table is one of (docs/rules.md §11)."""
+
+    number: int
+    table: str
+    """``a`` or ``b``."""
+    x: str
+    y: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +258,8 @@ class SeatFound:
     """The pair's number in the event ("#12")."""
     round_knockout_pairs: int | None = None
     """The pairs still in at a knockout round, for the round's name (``labels.round_name``)."""
+    team_match: TeamSeat | None = None
+    """A team round: the team match the pair's table is one of."""
 
 
 @dataclass(frozen=True, slots=True)

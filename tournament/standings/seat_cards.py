@@ -44,6 +44,7 @@ def _card_words(language: str) -> dict[str, str]:
         "not_advanced": _("Did not advance to %(stage)s: out after the stage before."),
         "match_page": _("Match page"),
         "table": _("Table %(table)s"),
+        "team_match": _("Team match %(number)s: %(x)s v %(y)s · table %(table)s"),
         "side:NS": labels.side("NS"),
         "side:EW": labels.side("EW"),
     }
@@ -101,6 +102,10 @@ def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound | NotSeated]) ->
             )
         else:
             where = format_html('<p class="seat-where"><span class="pub-big">{}</span></p>', words["bye"])
+        if seat.team_match is not None:
+            team = seat.team_match
+            named = words["team_match"] % {"number": team.number, "x": team.x, "y": team.y, "table": team.table}
+            where = format_html('<p class="seat-team-match"><strong>{}</strong></p>\n  {}', named, where)
         cards.append(
             format_html(
                 '<li class="card found-seat" data-match="{}">\n'

@@ -23,12 +23,19 @@ from typing import Any, cast
 
 from django.db import connection
 
-from tournament.matches.models import Match, RoundEntry, Stage, StageFormat, Table
+from tournament.matches.models import Match, RoundEntry, Stage, StageFormat, Table, TeamMatch
 from tournament.parsing import ascii_digits
 from tournament.registration.models import Pair, PairMember, Player
 from tournament.standings.cache import LocalMemo, public_version_depends, public_version_get
 from tournament.standings.public import normalise_query
-from tournament.standings.public_types import FIND_LIMIT, PUBLIC_ROUND_STATUSES, PublicSide, RoundInfo, SeatFound
+from tournament.standings.public_types import (
+    FIND_LIMIT,
+    PUBLIC_ROUND_STATUSES,
+    PublicSide,
+    RoundInfo,
+    SeatFound,
+    TeamSeat,
+)
 from tournament.standings.response_reads import response_uncacheable
 from tournament.standings.selectors import stage_bracket_state_get
 
@@ -69,6 +76,7 @@ class NotSeated:
     not_advanced_into: str = ""
     """The current stage the pair was not advanced into (it went out at the stage before's cut)."""
 
+
 _BY_NAME = itemgetter(1, 4, 0)  # name, round, player
 
 
@@ -87,8 +95,10 @@ class SeatIndex:
         rounds: Sequence[RoundInfo],
         eliminated: dict[int, tuple[int, str]] | None = None,
         advanced: Sequence[tuple[str, frozenset[int]]] = (),
+        teams: dict[int, TeamSeat] | None = None,
     ) -> None:
         self._rows = sorted(rows, key=_BY_NAME)
+        self._teams = teams or {}  # match id → its team match (a team round's tables)
         self._rounds = {round_.id: round_ for round_ in rounds}
         self._eliminated = eliminated or {}  # pair → (knockout round, stage name)
         self._advanced = advanced  # (stage name, the pairs advanced into it) of the current stages
@@ -155,11 +165,10 @@ class SeatIndex:
             table=table,
             area=area or "",
             side=side,
-            opponent=(
-                PublicSide(ew, ew_name or "", ew_number) if side == "NS" else PublicSide(ns, ns_name, ns_number)
-            ),
+            opponent=(PublicSide(ew, ew_name or "", ew_number) if side == "NS" else PublicSide(ns, ns_name, ns_number)),
             pair_number=pair_number,
             round_knockout_pairs=getattr(round_, "knockout_pairs", None),
+            team_match=self._teams.get(match_id),
         )
 
 
@@ -209,9 +218,26 @@ def seat_index_build(*, rounds: Sequence[RoundInfo], tournament_id: int | None =
     with connection.cursor() as cursor:
         cursor.execute(seats, params)
         rows = cursor.fetchall()
+    teams = _team_seats([round_.id for round_ in rounds if getattr(round_, "team_match", False)])
     if tournament_id is None:
-        return SeatIndex(rows, rounds)
-    return SeatIndex(rows, rounds, *_stage_outcomes(rounds))
+        return SeatIndex(rows, rounds, teams=teams)
+    return SeatIndex(rows, rounds, *_stage_outcomes(rounds), teams=teams)
+
+
+def _team_seats(round_ids: Sequence[int]) -> dict[int, TeamSeat]:
+    """Match id → the team match it is a table of, in ``round_ids`` (the current rounds played between
+    teams, docs/rules.md §11): one query by the rounds, none for rounds of pairs."""
+    if not round_ids:
+        return {}
+    seats: dict[int, TeamSeat] = {}
+    rows = TeamMatch.objects.filter(round_id__in=round_ids).values_list(
+        "number", "team_x__name", "team_y__name", "table_a_id", "table_b_id"
+    )
+    for number, x, y, table_a, table_b in rows:
+        for letter, match_id in (("a", table_a), ("b", table_b)):
+            if match_id is not None:
+                seats[match_id] = TeamSeat(number=number, table=letter, x=x, y=y or "")
+    return seats
 
 
 def _stage_outcomes(

@@ -74,6 +74,7 @@ from tournament.standings.response_reads import response_cacheable
 from tournament.standings.seat_cards import find_results_html
 from tournament.standings.seating import player_find
 from tournament.standings.shell import page_render
+from tournament.standings.team_ranking import TeamMatchTable
 
 DRAW_PAGE_SIZE = 100
 STANDINGS_PAGE_SIZE = 100
@@ -369,7 +370,7 @@ def team_standings(request: PublicHttpRequest, tournament_id: int, stage_id: int
         preferred = [stage for stage in stages if current and stage.id == current.stage_id]
         return redirect("standings:stage_team_standings", tournament_id, (preferred or stages)[-1].id)
     stage = overview.stage(stage_id)
-    if stage is None or not stage.team_total:
+    if stage is None or not (stage.team_total or stage.team_match):
         raise Http404
     build, total_get = team_standings_served_get(
         tournament_id=tournament_id,
@@ -620,14 +621,15 @@ def _sides_screen_slides(*, overview: TournamentOverview, rows: int) -> list[dic
 def _team_slides(*, overview: TournamentOverview, stage_id: int, rows: int) -> list[dict[str, Any]]:
     """The team standings of a stage that ranks teams (docs/rules.md §11), a slide each page of them."""
     stage = overview.stage(stage_id)
-    if stage is None or not stage.team_total:
+    if stage is None or not (stage.team_total or stage.team_match):
         return []
     total = team_standings_cached(tournament_id=overview.id, stage_id=stage_id)
     if total is None or not total.lines:
         return []
     pages = _chunks(total.lines, rows, SCREEN_MAX_SLIDES)
+    kind = "team_matches" if isinstance(total, TeamMatchTable) else "teams"
     return [
-        {"kind": "teams", "total": total, "lines": chunk, "part": number, "parts": len(pages)}
+        {"kind": kind, "total": total, "lines": chunk, "part": number, "parts": len(pages)}
         for number, chunk in enumerate(pages, 1)
     ]
 

@@ -129,8 +129,10 @@ def test_throttled_per_address(api, event, settings):
 def test_the_schema_documents_the_public_api(api):
     schema = api.get(reverse("api:schema"), HTTP_ACCEPT="application/json").json()
     paths = [path for path in schema["paths"] if path.startswith("/api/public/")]
-    # 10, Dou Dizhu's five (tables, players' standings, player, table, find my seat), a stage's team standings
-    assert len(paths) == 16
+    # 10, Dou Dizhu's five (tables, players' standings, player, table, find my seat), a stage's team standings,
+    # a team match stage's standings
+    assert len(paths) == 17
+    assert "/api/public/tournaments/{tournament_id}/stages/{stage_id}/team-matches/" in paths
     assert "/api/public/tournaments/{tournament_id}/find-seat/" in paths
     assert "/api/public/tournaments/{tournament_id}/stages/{stage_id}/teams/" in paths
     find = schema["paths"]["/api/public/tournaments/{tournament_id}/find/"]["get"]
