@@ -17,6 +17,7 @@ from django.db import transaction
 from openpyxl import Workbook
 
 from tournament.demo_doudizhu import doudizhu_demo_build
+from tournament.demo_teams import team_demo_build
 from tournament.draw.pairing import Referee
 from tournament.draw.referee_assignments import round_referees_assign
 from tournament.draw.services import round_draw, round_publish
@@ -66,6 +67,7 @@ class DemoSummary:
     logins: list[tuple[str, str, str]]
     referee_links: list[tuple[str, str]]  # (name, one-time sign-in token) of the event's referees
     doudizhu: Tournament | None = None
+    teams: Tournament | None = None
 
 
 def _user(username: str, group: str, *, staff: bool = False) -> None:
@@ -148,14 +150,16 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
         _play_round(quarter_finals, rng, organiser, finish=False)
         # the third game: Dou Dizhu for individuals at three-seat tables
         doudizhu = doudizhu_demo_build(seed=seed, organiser=organiser, departments=DEPARTMENTS, names=(SURNAMES, GIVEN))
+        # department against department: a team match Swiss of the departments' teams, one round in play
+        teams = team_demo_build(seed=seed, organiser=organiser, roster=_roster, orders=ORDERS)
     export_job_start(tournament=tournament, user=organiser)  # the organiser's workbook, ready to download
     logins = [("organiser", "organiser", DEMO_PASSWORD)]
-    return DemoSummary(tournament=tournament, logins=logins, referee_links=referee_links, doudizhu=doudizhu)
+    return DemoSummary(
+        tournament=tournament, logins=logins, referee_links=referee_links, doudizhu=doudizhu, teams=teams
+    )
 
 
-def _assign_referees(
-    round_: Round, referees: Sequence[User], user: Actor | None, *, replace: bool = False
-) -> None:
+def _assign_referees(round_: Round, referees: Sequence[User], user: Actor | None, *, replace: bool = False) -> None:
     """The automatic plan: the tables the draw carried over keep their referees unless ``replace``."""
     tables = round_.matches.exclude(table=None).count()
     round_referees_assign(

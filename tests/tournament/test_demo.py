@@ -107,3 +107,27 @@ def test_the_dou_dizhu_demo_prints_its_round_sheets(client):
             url = reverse(name, args=[event.pk, round_.pk])
             assert client.get(url).status_code == 200, url
             assert client.get(url, {"format": "xlsx"}).status_code == 200, url
+
+
+def test_the_demo_has_a_team_event_of_the_departments_one_round_in_play():
+    from tournament.demo_teams import TEAMS_NAME
+    from tournament.matches.models import TeamMatch
+    from tournament.standings.team_matches import stage_team_matches_get
+
+    demo_build(pairs=8, swiss_rounds=1)
+    event = Tournament.objects.get(name=TEAMS_NAME)
+    assert event.teams.count() == event.departments.count() == 6
+    assert all(team.members.count() == 2 for team in event.teams.all())
+    (stage,) = event.stages.all()
+    first, second = stage.rounds.order_by("number")
+    assert first.status == RoundStatus.FINISHED and second.status == RoundStatus.PUBLISHED
+    assert not Match.objects.filter(round=first).exclude(status=MatchStatus.CONFIRMED).exists()
+    assert TeamMatch.objects.filter(round=second).count() == 3
+    assert {MatchStatus.CONFIRMED, MatchStatus.RUNNING, MatchStatus.PENDING} <= set(
+        second.matches.values_list("status", flat=True)
+    )
+    played = stage_team_matches_get(stage=stage)
+    assert all(line.result.finished for line in played.of_round(1))
+    met = {frozenset((line.x, line.y)) for line in played.matches}
+    assert len(met) == 6  # no two teams met twice
+    assert sum(row.match_points for row in played.standings.rows) >= 3 * 2  # round 1's three team matches

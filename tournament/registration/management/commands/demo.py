@@ -15,12 +15,13 @@ class Command(BaseCommand):
         summary = demo_build(seed=seed)
         tournament = summary.tournament
         self.stdout.write(self.style.SUCCESS(f"Demo event ready: {tournament.name} (/t/{tournament.pk}/)"))
-        self.stdout.write(
-            f"  {tournament.pairs.count()} pairs from {tournament.departments.count()} departments"
-        )
+        self.stdout.write(f"  {tournament.pairs.count()} pairs from {tournament.departments.count()} departments")
         if summary.doudizhu is not None:
             ddz = summary.doudizhu
             self.stdout.write(f"Dou Dizhu event: {ddz.name} (/t/{ddz.pk}/), {ddz.pairs.count()} players")
+        if summary.teams is not None:
+            teams = summary.teams
+            self.stdout.write(f"Team event: {teams.name} (/t/{teams.pk}/), {teams.teams.count()} teams")
         self.stdout.write("Logins (role, username, password):")
         for role, username, password in summary.logins:
             self.stdout.write(f"  {role:<10} {username:<10} {password}")
