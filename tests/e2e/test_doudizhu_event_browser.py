@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterable
 from datetime import date
 
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from tests.e2e.conftest import SCREENSHOTS, new_phone
+from tests.e2e.conftest import new_phone
 from tests.e2e.test_event_life_browser import signed_in_as
 from tests.e2e.test_organiser_day_browser import Day
 from tests.e2e.test_referees_browser import add_referee
@@ -53,8 +54,8 @@ def roster_workbook() -> bytes:
 class Story(Day):
     """A phone of the story: every page checked as the organiser's day checks it, and in an individual's words."""
 
-    def check(self, name: str) -> None:
-        super().check(f"ddz-{name}")
+    def check(self, name: str, *, typed: Iterable[str] = ()) -> None:
+        super().check(f"ddz-{name}", typed=typed)
         text = self.page.locator("body").inner_text()
         found = PAIR_WORDS.findall(text)
         assert not found, (name, found)
@@ -96,7 +97,7 @@ def enter_deal(page, landlord: str, winner: str, *, confirm: str = "确认", ref
 
 def referee_phone(browser, live_server, link: str, screenshot_name: str) -> Story:
     phone = new_phone(browser, live_server)
-    story = Story(phone, lambda name: phone.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True))
+    story = Story(phone, "zh-hans")
     phone.goto(link)
     phone.get_by_role("button", name="登录").click()
     phone.wait_for_url(f"{live_server.url}/referee/")
@@ -131,7 +132,7 @@ def referee_plays(referee: Story, match: Match, name: str) -> None:
 def test_a_dou_dizhu_event_from_creation_to_champion(page, browser, live_server, screenshot):
     boss = organiser(username="ddz-boss", first_name="钱主任")
     signed_in_as(page, boss, live_server, "zh-hans")
-    day = Story(page, screenshot)
+    day = Story(page, "zh-hans")
 
     # The event: Dou Dizhu, seed 004's options on its page, players entering at their tables.
     day.visit("/t/new/?game=doudizhu", "new")
@@ -300,7 +301,7 @@ def players_at_table(browser, live_server, match: Match) -> None:
     link = table_link(match)
     seats = {seat.seat: seat for seat in player_entry.table_players(match=match)}
     phone = new_phone(browser, live_server)
-    table = Story(phone, lambda name: phone.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True))
+    table = Story(phone, "zh-hans")
     phone.goto(link)
     table.check("table")
     phone.fill("#id_code", seats["E"].player.employee_number)
