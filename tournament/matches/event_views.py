@@ -37,6 +37,7 @@ def _initial(tournament: Tournament) -> dict[str, Any]:
         "provisional_results": tournament.provisional_results,
         "entry_mode": tournament.entry_mode,
         "auto_confirm_minutes": tournament.auto_confirm_minutes,
+        "time_zone": tournament.time_zone,
     }
     for key in game_of(tournament).event_overrides:
         initial[key] = tournament.rule_overrides.get(key)
@@ -80,6 +81,7 @@ def event_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse
                 provisional_results=data["provisional_results"] or None,  # not sent: unchanged
                 entry_mode=data["entry_mode"] or None,  # not sent: unchanged
                 auto_confirm_minutes=data["auto_confirm_minutes"],
+                time_zone=data["time_zone"] or None,  # not sent: unchanged
                 user=request.user,
             )
         except UserError as error:

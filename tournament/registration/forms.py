@@ -15,7 +15,8 @@ from tournament.bounds import column_max
 from tournament.form_fields import choice_field, date_field
 from tournament.games import game_kind
 from tournament.labels import profile_title, rule_option, rule_value
-from tournament.registration.models import EntryMode, Game, Pair, ProvisionalResults
+from tournament.registration.lifecycle import time_zone_names
+from tournament.registration.models import EVENT_TIME_ZONE, EntryMode, Game, Pair, ProvisionalResults
 from tournament.registration.services import PlayerData
 
 if TYPE_CHECKING:
@@ -90,6 +91,12 @@ class PairForm(forms.Form):
         )
 
 
+def time_zone_choices() -> list[tuple[str, str]]:
+    """Each time zone by its IANA name (``Asia/Shanghai``): the name is what organisers and calendars
+    recognise, in either language."""
+    return [(name, name) for name in time_zone_names()]
+
+
 class DepartmentForm(forms.Form):
     name = forms.CharField(label=_("Department"), max_length=80)
 
@@ -146,6 +153,14 @@ class TournamentEditForm(forms.Form):
     venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
     starts_on = date_field(label=_("First day"))
     ends_on = date_field(label=_("Last day"))
+    # Not a scoring rule: it changes how deadlines and sessions read, never when they are.
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        choices=time_zone_choices,
+        initial=EVENT_TIME_ZONE,
+        required=False,  # not sent: unchanged
+        help_text=_("Deadlines and scheduled sessions are read and shown in it."),
+    )
     rule_profile = forms.ChoiceField(label=_("Rule profile"))
     provisional_results = forms.ChoiceField(
         label=_("Results awaiting sign-off"),

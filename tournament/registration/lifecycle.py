@@ -34,6 +34,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any, Literal, ParamSpec, TypeVar
+from zoneinfo import available_timezones
 
 from django.db import transaction
 from django.db.models import QuerySet
@@ -211,6 +212,12 @@ def tournament_delete(*, tournament: Tournament, user: Actor | None = None) -> N
         locked.delete()
 
 
+@functools.cache
+def time_zone_names() -> tuple[str, ...]:
+    """The IANA time zone names this machine knows (``zoneinfo``), sorted; read once."""
+    return tuple(sorted(available_timezones()))
+
+
 _EDITED_FIELDS = (
     "name",
     "venue",
@@ -221,6 +228,7 @@ _EDITED_FIELDS = (
     "entry_mode",
     "auto_confirm_minutes",
     "provisional_results",
+    "time_zone",
 )
 """What :func:`tournament_update` saves (and copies back to the caller's instance)."""
 
@@ -238,6 +246,7 @@ def tournament_update(
     provisional_results: str | None = None,
     entry_mode: str | None = None,
     auto_confirm_minutes: int | Literal["unchanged"] | None = "unchanged",
+    time_zone: str | None = None,
     user: Actor | None = None,
 ) -> Tournament:
     """Edit the event's name, venue, dates, what results awaiting sign-off count for
@@ -246,6 +255,9 @@ def tournament_update(
 
     ``entry_mode`` / ``auto_confirm_minutes`` (who enters the deals; None / "unchanged":
     unchanged) are not scoring rules: they may change after the draw and apply to the next entry.
+
+    ``time_zone`` (an IANA name such as ``Asia/Shanghai``; None: unchanged) is how deadlines and
+    scheduled sessions are typed and shown; the moments stored stay the same moments.
 
     ``rule_profile`` / ``rule_overrides`` None: unchanged. A change of the rules re-resolves the
     stored rules of every stage (its own profile and overrides kept on top of the event's), or is
@@ -279,6 +291,8 @@ def tournament_update(
         errors["entry_mode"] = _("Choose who enters the deals.")
     if auto_confirm_minutes not in (None, "unchanged") and not 1 <= int(auto_confirm_minutes) <= 120:
         errors["auto_confirm_minutes"] = _("Between 1 and 120 minutes.")
+    if time_zone is not None and time_zone not in time_zone_names():
+        errors["time_zone"] = _("Choose a time zone from the list (such as Asia/Shanghai).")
     if errors:
         raise UserError.of_fields(errors)
     with transaction.atomic():
@@ -295,6 +309,8 @@ def tournament_update(
             locked.entry_mode = entry_mode
         if auto_confirm_minutes != "unchanged":
             locked.auto_confirm_minutes = auto_confirm_minutes
+        if time_zone is not None:
+            locked.time_zone = time_zone
         history_author(locked, user, "event edited")
         locked.save(update_fields=list(_EDITED_FIELDS))
         if policy_changed:  # every standings page, the API and the screen count differently now

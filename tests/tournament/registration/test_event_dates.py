@@ -10,6 +10,9 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, organiser
+from tournament.errors import UserError
+from tournament.registration import lifecycle
+from tournament.registration.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -58,3 +61,65 @@ def test_saving_the_event_settings_keeps_its_days(client, language):
     tournament.refresh_from_db()
     assert tournament.venue == "三楼会议室"
     assert (tournament.starts_on, tournament.ends_on) == (datetime.date(2026, 12, 3), datetime.date(2026, 12, 4))
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_event_settings_set_the_time_zone(client, language):
+    boss = organiser(username="boss")
+    client.force_login(boss)
+    tournament = TournamentFactory()
+    tournament.organisers.add(boss)
+    client.get(f"/language/{language}/")
+    url = reverse("matches:event", args=[tournament.pk])
+
+    reader = _FormReader()
+    reader.feed(client.get(url).content.decode())
+    assert reader.values["time_zone"] == "Asia/Shanghai"  # the event's, selected
+
+    response = client.post(url, {**reader.values, "time_zone": "Europe/Berlin"})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.time_zone == "Europe/Berlin"
+    assert tournament.history.first().history_change_reason == "event edited"
+
+
+@pytest.mark.parametrize(("language", "message"), [("zh-hans", "选择一个有效的选项"), ("en", "Select a valid choice")])
+@pytest.mark.parametrize("zone", ["Mars/Olympus", "", "../etc/passwd", "asia/shanghai"])
+def test_a_time_zone_not_in_the_list_is_a_field_error_and_changes_nothing(client, language, message, zone):
+    boss = organiser(username="boss")
+    client.force_login(boss)
+    tournament = TournamentFactory(venue="一楼")
+    tournament.organisers.add(boss)
+    client.get(f"/language/{language}/")
+    url = reverse("matches:event", args=[tournament.pk])
+    reader = _FormReader()
+    reader.feed(client.get(url).content.decode())
+
+    response = client.post(url, {**reader.values, "venue": "三楼", "time_zone": zone})
+    tournament.refresh_from_db()
+    if zone == "":  # not sent: unchanged, the rest saved
+        assert response.status_code == 302
+        assert (tournament.time_zone, tournament.venue) == ("Asia/Shanghai", "三楼")
+        return
+    assert response.status_code == 200
+    assert response.context["form"].errors["time_zone"]
+    assert message in response.content.decode()
+    assert (tournament.time_zone, tournament.venue) == ("Asia/Shanghai", "一楼")
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus", "UTC+8", "Asia/Shanghai "])
+def test_the_service_refuses_an_unknown_time_zone(zone):
+    tournament = TournamentFactory(venue="一楼")
+    with pytest.raises(UserError) as caught:
+        lifecycle.tournament_update(tournament=tournament, name=tournament.name, venue="三楼", time_zone=zone)
+    assert "time_zone" in caught.value.fields
+    assert "Asia/Shanghai" in caught.value.message
+    tournament.refresh_from_db()
+    assert (tournament.time_zone, tournament.venue) == ("Asia/Shanghai", "一楼")
+
+
+def test_a_time_zone_once_set_stays_when_not_sent_again():
+    tournament = TournamentFactory()
+    lifecycle.tournament_update(tournament=tournament, name=tournament.name, time_zone="America/New_York")
+    assert Tournament.objects.get(pk=tournament.pk).time_zone == "America/New_York"
+    assert lifecycle.tournament_update(tournament=tournament, name=tournament.name).time_zone == "America/New_York"
