@@ -18,14 +18,11 @@ from tournament.audit import history_author
 from tournament.draw.receivers import event_decided
 from tournament.draw.services import bracket_after_result
 from tournament.errors import UserError
+from tournament.matches.event import team_match_event
 from tournament.matches.models import Side, TeamMatch
 from tournament.people import Actor
 from tournament.registration.lifecycle import event_write, tournament_finish_decided
 from tournament.standings.team_matches import stage_team_matches_get
-
-
-def team_match_event(team_match: TeamMatch) -> int:
-    return int(team_match.round.stage.tournament_id)
 
 
 @event_write("team_match", of=team_match_event)

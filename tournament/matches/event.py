@@ -12,7 +12,7 @@ its stages and results are this app's, above it. So the registration app asks th
 - a pair already in a draw keeps its check-in (it is withdrawn instead).
 
 It also says how a write of this app and the ones above it finds its event for the one guard
-(``event_write``'s ``of=``): from a stage, a round, a match or their ids.
+(``event_write``'s ``of=``): from a stage, a round, a match, a team match or their ids.
 """
 
 from __future__ import annotations
@@ -22,7 +22,17 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
 from tournament.errors import UserError, scoring_message
-from tournament.matches.models import Adjustment, Deal, Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage
+from tournament.matches.models import (
+    Adjustment,
+    Deal,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    Round,
+    RoundEntry,
+    Stage,
+    TeamMatch,
+)
 from tournament.registration.models import Pair, Team, Tournament
 from tournament.rules import stage_rules_resolve
 
@@ -39,6 +49,10 @@ def round_event(round_: Round) -> int:
 
 def match_event(match: Match) -> int:
     return int(match.round.stage.tournament_id)
+
+
+def team_match_event(team_match: TeamMatch) -> int:
+    return int(team_match.round.stage.tournament_id)
 
 
 def round_id_event(round_id: int) -> QuerySet[Tournament]:

@@ -11,9 +11,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.errors import UserError
+from tournament.matches.event import team_match_event
 from tournament.matches.models import Match, MatchStatus, TeamMatch
 from tournament.matches.services import match_sign_off
 from tournament.people import Actor
+from tournament.registration.lifecycle import event_write
 
 
 def team_match_tables(*, team_match: TeamMatch) -> list[Match]:
@@ -21,6 +23,7 @@ def team_match_tables(*, team_match: TeamMatch) -> list[Match]:
     return [match for match in (team_match.table_a, team_match.table_b) if match is not None]
 
 
+@event_write("team_match", of=team_match_event)
 def team_match_sign_off(*, team_match: TeamMatch, user: Actor | None = None) -> TeamMatch:
     """Sign off both tables of ``team_match``. Refused (nothing signed off) while a table has no result:
     the team match is finished when both tables are (docs/rules.md §11)."""
