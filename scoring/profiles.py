@@ -54,6 +54,7 @@ from scoring.options import (
     DealScoring,
     Game,
     LandlordBy,
+    LandlordRotation,
     MatchFormat,
     Reseat,
     RuleOptions,
@@ -62,7 +63,7 @@ from scoring.options import (
     WildReading,
 )
 
-__all__ = ["PROFILES", "PROFILE_INFO", "ProfileInfo", "options_for", "profiles_json"]
+__all__ = ["PROFILES", "PROFILE_INFO", "ProfileInfo", "options_for", "profiles_json", "rules_summary"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +155,7 @@ PROFILE_INFO: Mapping[str, ProfileInfo] = MappingProxyType(
             "004",
             "Seed 004, 掼蛋比赛赛制及规则 (company knockout): six deals all at 2, scored 3/2/1 by the "
             "partner's place; a tie plays one extra deal",
-            "规则 004《掼蛋比赛赛制及规则》：6局积分制，每局都打2，1-2名3分、1-3名2分、1-4名1分，"
-            "积分相同加赛一局",
+            "规则 004《掼蛋比赛赛制及规则》：6局积分制，每局都打2，1-2名3分、1-3名2分、1-4名1分，积分相同加赛一局",
         ),
         "tractor-3deck": ProfileInfo(
             "001",
@@ -211,3 +211,67 @@ def profiles_json() -> dict[str, Any]:
             for name, options in PROFILES.items()
         }
     }
+
+
+_DOUDIZHU_SUMMARISED = ("deals", "deal_scoring", "base", "multiple_cap", "landlord_by", "landlord_rotation", "reseat")
+"""The Dou Dizhu options a rules summary states: when one differs from the profile, the profile's title no
+longer describes the scoring in force."""
+
+
+def rules_summary(*, profile: str, options: RuleOptions) -> tuple[str, str]:
+    """The one-line summary (English, Chinese) of the rules in force: a stage created from ``profile``
+    with the stored ``options`` (the event's and the stage's overrides applied).
+
+    The profile's title while the options score as it does; a Dou Dizhu stage whose deals, scoring,
+    landlord or reseating differ is summarised from its own options (docs/rules.md §10), so that an event
+    scored by cards left never reads "stake = bid × …". The other games' titles name no option a stage
+    overrides (their changed options are listed beside the title)."""
+    info = PROFILE_INFO.get(profile)
+    defined = PROFILES.get(profile)
+    if options.game is not Game.DOUDIZHU or (
+        info is not None
+        and defined is not None
+        and all(getattr(options, name) == getattr(defined, name) for name in _DOUDIZHU_SUMMARISED)
+    ):
+        return (info.title, info.title_zh) if info is not None else (profile, profile)
+    if profile == "doudizhu" and info is not None:
+        head_en = f"Seed {info.seed}, 掼蛋比赛赛制及规则 (its three-player texts, really Dou Dizhu)"
+        head_zh = f"规则 {info.seed}《掼蛋比赛赛制及规则》（其中三人“地主”玩法即斗地主）"
+    else:
+        head_en, head_zh = "Dou Dizhu", "斗地主"
+    en = [f"three to a table, {options.deals} deals a round"]
+    zh = [f"每桌三人，每轮{options.deals}局"]
+    if options.landlord_by is LandlordBy.BID:
+        en.append("the highest bidder is landlord")
+        zh.append("叫分高者为地主")
+    elif options.landlord_rotation is LandlordRotation.COUNTER_CLOCKWISE:
+        en.append("the landlord's seat drawn by lot each round, then passed on in turn")
+        zh.append("每轮抽签确定地主座位，轮流坐庄")
+    else:
+        en.append("the landlord's seat drawn by lot")
+        zh.append("抽签确定地主")
+    if options.deal_scoring is DealScoring.CARDS_LEFT:
+        en.append(
+            "scored by cards left: whoever goes out gains the cards left in the other two hands, each of "
+            "them loses a point a card"
+        )
+        zh.append("按剩余牌数计分：出完牌者得另两家剩余牌数之和，另两家每剩一张扣1分")
+    else:
+        bid = options.landlord_by is LandlordBy.BID
+        multiple_en = ("bid × " if bid else "") + "2^bombs × spring"
+        multiple_zh = ("叫分 × " if bid else "") + "2^炸弹数 × 春天"
+        if options.base != 1:
+            multiple_en += f" × base {options.base}"
+            multiple_zh += f" × 底分{options.base}"
+        en.append(f"stake = {multiple_en}, landlord ±2 stakes, farmers ∓1")
+        zh.append(f"分数 = {multiple_zh}，地主输赢2倍、农民各1倍")
+        if options.multiple_cap is not None:
+            en.append(f"multiple capped at {options.multiple_cap}")
+            zh.append(f"倍数封顶{options.multiple_cap}倍")
+    if options.reseat is Reseat.LOT:
+        en.append("tables redrawn by lot each round")
+        zh.append("每轮重新抽签分桌")
+    else:
+        en.append("tables reseated by standing each round")
+        zh.append("每轮按名次移位分桌")
+    return f"{head_en}: {', '.join(en)}", f"{head_zh}：{'，'.join(zh)}"

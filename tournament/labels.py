@@ -13,12 +13,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.levels import level_label
-from scoring.profiles import PROFILE_INFO
+from scoring.profiles import PROFILE_INFO, rules_summary
 from scoring.tractor import Capture, Infraction
 from tournament.locale import in_ui_language
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
+
+    from scoring.options import RuleOptions
 
 
 def level(value: Any) -> str:
@@ -106,6 +108,16 @@ def profile_title(name: Any) -> str:
     if not view.seed or view.seed in view.title:  # the title names its rulebook already
         return view.title
     return _("%(title)s (rulebook %(seed)s)") % {"title": view.title, "seed": view.seed}
+
+
+def rules_title(*, profile: str, options: RuleOptions) -> str:
+    """The rules in force summarised in the active language (``scoring.profiles.rules_summary``): the
+    profile's title (:func:`profile_title`) while the stored options score as the profile does."""
+    en, zh = rules_summary(profile=profile, options=options)
+    view = profile_view(profile)
+    if view.title in (en, zh):  # the profile's own title: with its rulebook, as elsewhere
+        return profile_title(profile)
+    return in_ui_language(en=en, zh=zh)
 
 
 def rule_option(name: Any) -> str:

@@ -50,7 +50,7 @@ from tournament.draw.selectors import (
 )
 from tournament.draw.team_matches import team_line_up_set
 from tournament.errors import USER_ERRORS, UserError, user_error_of, user_error_on_form
-from tournament.games.shown_rules import stage_rules_lines
+from tournament.games.shown_rules import stage_rules_lines, stage_rules_title
 from tournament.matches.correction_selectors import stage_flags_get
 from tournament.matches.models import Match, Round, RoundStatus, Stage, Table, TeamLineUp, TeamMatch
 from tournament.matches.referees import referee_accounts_list
@@ -61,7 +61,6 @@ from tournament.matches.team_matches import team_match_sign_off
 from tournament.parsing import int_or_none
 from tournament.registration.models import PairStatus, Team, Tournament
 from tournament.registration.roles import organiser_view
-from tournament.rules import stage_profile_name
 from tournament.standings.selectors import stage_ranking_get
 from tournament.standings.team_matches import stage_team_matches_get
 from tournament.standings.team_ranking import team_match_table_get
@@ -137,7 +136,7 @@ def _stage_page(
             # a later stage waiting for its entrants: the advance step is offered here, count filled
             "feeder": feeder,
             "feeder_count": draw_stages.advance_count_default(stage=feeder, next_stage=stage) if feeder else None,
-            "rules_profile": stage_profile_name(stage),
+            "rules_title": stage_rules_title(stage),
             "rules_lines": stage_rules_lines(stage),
             "flag": flag,
             "round_flags": [item for item in flags if item.is_round],

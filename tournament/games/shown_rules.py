@@ -5,7 +5,8 @@ module, so that the core never asks the games registry (the registry reads the c
 from __future__ import annotations
 
 from tournament.games.base import UnknownGame, game_of
-from tournament.rules import RuleLine, StoredRules, rules_lines, stage_profile_name
+from tournament.labels import rules_title
+from tournament.rules import RuleLine, StoredRules, rules_for_stage, rules_lines, stage_profile_name
 
 
 def stage_rules_lines(stage: StoredRules) -> tuple[RuleLine, ...]:
@@ -16,3 +17,9 @@ def stage_rules_lines(stage: StoredRules) -> tuple[RuleLine, ...]:
     except UnknownGame:  # a game without pages: what differs
         first = ()
     return rules_lines(rules=stage.rules, profile=stage_profile_name(stage), shown_first=first)
+
+
+def stage_rules_title(stage: StoredRules) -> str:
+    """The heading of a stage's rules: the scoring in force, not the profile's when the event's or the
+    stage's options changed it (``labels.rules_title``; a Dou Dizhu event scored by cards left)."""
+    return rules_title(profile=stage_profile_name(stage), options=rules_for_stage(stage))

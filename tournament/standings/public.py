@@ -21,7 +21,7 @@ from django.db.models import Count, Q, QuerySet
 from scoring.options import RuleOptions
 from scoring.snapshot import MatchSnapshot, SidePair
 from scoring.standings import METRICS
-from tournament.games.shown_rules import stage_rules_lines
+from tournament.games.shown_rules import stage_rules_lines, stage_rules_title
 from tournament.matches.correction_selectors import stage_flags_get
 from tournament.matches.models import (
     BYE,
@@ -104,6 +104,7 @@ def _stage_info(stage: Stage) -> StageInfo:
         order=stage.order,
         profile=stage_profile_name(stage),
         rules=stage_rules_lines(stage),
+        rules_title=stage_rules_title(stage),
         advancement_changed=any(not flag.is_round for flag in flags),
         rounds_changed=tuple(flag.round_number for flag in flags if flag.is_round and flag.round_number),
         team_total=stage.settings.team_total,

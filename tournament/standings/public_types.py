@@ -53,6 +53,8 @@ class StageInfo:
     """The profile the stage was created from (shown by its title)."""
     rules: tuple[RuleLine, ...] = ()
     """The options in force, as stored with the stage."""
+    rules_title: str = ""
+    """The rules in force summarised (``games.shown_rules.stage_rules_title``), the rules' heading."""
     advancement_changed: bool = False
     """A corrected result of the stage it was advanced from changes who advances, and the organiser
     has not decided yet (``tournament.draw.advancement_flags``)."""
