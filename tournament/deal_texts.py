@@ -153,11 +153,15 @@ def doudizhu_outcome_text(outcome: Any) -> str:
     spring is a "counter-spring"), or the cards left per seat (docs/rules.md §10)."""
     if not isinstance(outcome, Mapping):
         return ""
-    parts = [str(_("%(seat)s landlord") % {"seat": outcome.get("landlord", "")})]
+    # seats in the page's language: 东/南/西 on a Chinese page, E/S/W on an English one
+    parts = [str(_("%(seat)s landlord") % {"seat": labels.seat(outcome.get("landlord", ""))})]
     cards_left = outcome.get("cards_left")
     if isinstance(cards_left, Mapping):
         parts.append(
-            str(_("cards left %(counts)s") % {"counts": " ".join(f"{seat} {n}" for seat, n in cards_left.items())})
+            str(
+                _("cards left %(counts)s")
+                % {"counts": " ".join(f"{labels.seat(seat)} {n}" for seat, n in cards_left.items())}
+            )
         )
         return " · ".join(parts)
     parts.append(str(_("bid %(bid)s") % {"bid": outcome.get("bid", 1)}))
@@ -184,7 +188,7 @@ def doudizhu_record_text(record: Any) -> str:
     deal = TableDealSnapshot.from_json(record) if isinstance(record, Mapping) else record
     if not isinstance(deal, TableDealSnapshot):
         return ""
-    points = " ".join(f"{seat} {value:+d}" for seat, value in zip("ESW", deal.points, strict=True))
+    points = " ".join(f"{labels.seat(seat)} {value:+d}" for seat, value in zip("ESW", deal.points, strict=True))
     if deal.multiple is None:
         return points
     return str(

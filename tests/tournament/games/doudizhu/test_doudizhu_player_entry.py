@@ -114,7 +114,7 @@ def test_the_table_page_plays_a_deal_in_the_players_words(players_table):
     assert posted.status_code == 302, posted.content.decode()[:300]
     claim = DealClaim.objects.get(match=match)
     body = _page(east, token).content.decode()
-    assert "第 1 局 · E 地主 · 叫 2 分 · 炸弹 1 · 地主胜" in body and f"{s['E'].player.name}（东）录入" in body
+    assert "第 1 局 · 东 地主 · 叫 2 分 · 炸弹 1 · 地主胜" in body and f"{s['E'].player.name}（东）录入" in body
     assert "以另一位选手身份确认" in body
     for word in PAIR_WORDS:
         assert word not in body, word
