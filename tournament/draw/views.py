@@ -20,6 +20,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from scoring.team_matches import Table as ScoringTable
+from scoring.team_matches import TeamMatchReason, TeamMatchResult, TeamMatchStatus
 from tournament import labels
 from tournament.draw import edits, referee_assignments, services
 from tournament.draw import stages as draw_stages
@@ -48,6 +50,7 @@ from tournament.draw.selectors import (
     round_warnings,
     stage_decided,
 )
+from tournament.draw.team_knockout import team_match_extra_deal_record
 from tournament.draw.team_matches import team_line_up_set
 from tournament.errors import USER_ERRORS, UserError, user_error_of, user_error_on_form
 from tournament.games.shown_rules import stage_rules_lines, stage_rules_title
@@ -620,11 +623,21 @@ def table_areas(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(request, "draw/tables.html", {"tournament": tournament, "form": form, "areas": rows})
 
 
+def _deciding_table(row: TeamMatch, result: TeamMatchResult) -> tuple[str, Match] | None:
+    """The table (its letter and match) where a drawn knockout team match's tie-break deal is played,
+    while the team match waits for it (docs/rules.md §11); None otherwise."""
+    if result.status is not TeamMatchStatus.NEEDS_EXTRA_DEAL or result.deciding_table is None:
+        return None
+    match = row.table_a if result.deciding_table is ScoringTable.A else row.table_b
+    return (result.deciding_table.value, match) if match is not None else None
+
+
 @organiser_view
 def round_team_matches(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
     """A round's team matches (docs/rules.md §11): each with its two tables, their state and the team
     match's result as the rules core decides it; a team match is signed off here (both tables at once:
-    refused while a table has no result), and the line-ups are changed while the round is a draft."""
+    refused while a table has no result), the line-ups are changed while the round is a draft, and the
+    winning side of a drawn knockout team match's tie-break deal is recorded while it waits for one."""
     round_ = _round(tournament, round_id)
     rows = {
         row.pk: row
@@ -652,6 +665,12 @@ def round_team_matches(request: HttpRequest, tournament: Tournament, round_id: i
                     user=request.user,
                 )
                 messages.success(request, _("Line-up saved: the tables are seated again."))
+            elif request.POST.get("action") == "extra_deal":
+                row = rows.get(int_or_none(request.POST.get("team_match")) or 0)
+                if row is None:
+                    raise Http404
+                team_match_extra_deal_record(team_match=row, side=request.POST.get("side", ""), user=request.user)
+                messages.success(request, _("Tie-break deal recorded: the team match is decided."))
             else:
                 row = rows.get(int_or_none(request.POST.get("team_match")) or 0)
                 if row is None:
@@ -677,6 +696,8 @@ def round_team_matches(request: HttpRequest, tournament: Tournament, round_id: i
             "x": played.names.get(line.x, ""),
             "y": played.names.get(line.y, "") if line.y is not None else "",
             "winner": played.names.get(int(line.result.winner), "") if line.result.winner else "",
+            "extra_deal": line.result.reason is TeamMatchReason.EXTRA_DEAL,
+            "deciding": _deciding_table(rows[line.id], line.result),
             "teams": [
                 (team_id, played.names.get(team_id, ""), line_ups.get(team_id), members.get(team_id, []))
                 for team_id in (line.x, line.y)

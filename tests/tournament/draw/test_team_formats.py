@@ -208,3 +208,49 @@ def test_a_registered_substitute_comes_in_between_rounds_and_nobody_else_does():
         team_line_up_set(round_=round_, team=team, first=first, second=second)
     assert refused.value.code == "line_up_published"
     assert TeamLineUp.objects.get(round=round_, team=team).second_id == substitute.pk  # nothing changed
+
+
+def test_the_organiser_records_a_drawn_knockout_team_matchs_tie_break_deal_on_its_page(client):
+    """The team match page offers the tie-break deal's form only while the team match waits for one
+    (docs/rules.md §11), shows a refusal on the page (nothing changed), and records the winning side."""
+    from django.urls import reverse
+
+    from tests.factories import organiser
+
+    event, stage, _teams = _event(2, "knockout")
+    boss = organiser(username="boss")
+    event.organisers.add(boss)
+    client.force_login(boss)
+    round_ = round_draw(stage=stage, seed=5)
+    round_publish(round_=round_)
+    row = TeamMatch.objects.get(round=round_)
+    url = reverse("draw:round_team_matches", args=[event.pk, round_.pk])
+    client.cookies["django_language"] = "en"
+    assert "Which side won the tie-break deal?" not in client.get(url).content.decode()  # tables still playing
+    _level(row)
+    page = client.get(url).content.decode()
+    assert "Which side won the tie-break deal?" in page and f'id="extra-deal-{row.pk}"' in page
+    assert "played at table a (table 1)" in page and row.table_a.ns_pair.name in page
+
+    response = client.post(url, {"action": "extra_deal", "team_match": row.pk}, follow=True)  # no side chosen
+    assert response.status_code == 200 and "Say which side won the tie-break deal" in response.content.decode()
+    row.refresh_from_db()
+    assert row.extra_deal == ""
+
+    client.cookies["django_language"] = "zh-hans"
+    page = client.get(url).content.decode()
+    assert "加赛一副哪一方获胜？" in page and "记录加赛结果" in page
+    response = client.post(url, {"action": "extra_deal", "team_match": row.pk, "side": "EW"}, follow=True)
+    page = response.content.decode()
+    assert "加赛一副的胜方已记录" in page and "加赛一副哪一方获胜？" not in page
+    row.refresh_from_db()
+    assert row.extra_deal == "EW"
+    y = row.team_y.name  # Y1 sits E/W at table a: its team goes through
+    assert f"{y} 胜 （加赛决胜）" in page
+
+    client.cookies["django_language"] = "en"
+    response = client.post(url, {"action": "extra_deal", "team_match": row.pk, "side": "NS"}, follow=True)
+    assert "is not waiting for a tie-break deal" in response.content.decode()  # already decided: refused
+    row.refresh_from_db()
+    assert row.extra_deal == "EW"
+    assert f"{y} wins (on the tie-break deal)" in response.content.decode()
