@@ -499,9 +499,7 @@ class RuleOptions:
         """The late-arrival table in force (the given one, or the default for the game and format)."""
         if self.late_arrival is not None:
             return self.late_arrival
-        return default_late_arrival(
-            self.game, self.format, upgrades=self.upgrades, points_table=self.points_table
-        )
+        return default_late_arrival(self.game, self.format, upgrades=self.upgrades, points_table=self.points_table)
 
     def late_arrival_band(self, minutes: int) -> LateArrivalBand:
         """The band that applies to a pair ``minutes`` late (docs/rules.md §7)."""
@@ -575,20 +573,29 @@ class RuleOptions:
         """The inverse of :meth:`to_json`; missing keys take their defaults."""
         return cls().with_overrides(data)
 
+    def to_stored(self) -> dict[str, Any]:
+        """The options a stage stores when it is created: :meth:`to_json` without ``game``. The event
+        stores its game once; the stage's options are read back with it (:meth:`from_stored`)."""
+        stored = self.to_json()
+        del stored["game"]
+        return stored
+
     @classmethod
-    def from_stored(cls, data: Mapping[str, Any]) -> RuleOptions:
-        """Options stored with a stage when it was created (its :meth:`to_json`), read back.
+    def from_stored(cls, data: Mapping[str, Any], *, game: Game | str) -> RuleOptions:
+        """Options stored with a stage when it was created (its :meth:`to_stored`), read back as options of
+        ``game`` — the event's, the one stored answer to "which game" (a ``game`` kept in older stored
+        options is read over by it).
 
         An event keeps the rules it was created with (docs/rules.md). An option added after a stage was
         stored is missing from its object; it is read with its :data:`STORED_BEFORE` value — the behaviour
         the stage was created under — not with today's default. Every other missing key takes its
         default, as in :meth:`from_json`."""
+        played = _enum(Game, game, "game")
         if not isinstance(data, Mapping):
             return cls.from_json(data)
-        game = data.get("game", Game.GUANDAN.value)
-        own = DOUDIZHU_OPTIONS if game == Game.DOUDIZHU.value else GUANDAN_ONLY_OPTIONS
+        own = DOUDIZHU_OPTIONS if played is Game.DOUDIZHU else GUANDAN_ONLY_OPTIONS
         before = {name: value for name, value in STORED_BEFORE.items() if name in own and name not in data}
-        return cls.from_json({**data, **before})
+        return cls.from_json({**data, **before, "game": played.value})
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> RuleOptions:
         """These options with some replaced, each given in its JSON form (as in the CLI's ``rules``).
@@ -708,10 +715,9 @@ _DEFAULTS: dict[str, Any] = {
     for f in dataclasses.fields(RuleOptions)
 }
 
-assert set(DOUDIZHU_OPTIONS) | set(GUANDAN_ONLY_OPTIONS) | {"game", "deals", "time_cap_minutes"} == set(
-    _DEFAULTS
-), "every option belongs to Dou Dizhu, to the other games, or to all"
-
+assert set(DOUDIZHU_OPTIONS) | set(GUANDAN_ONLY_OPTIONS) | {"game", "deals", "time_cap_minutes"} == set(_DEFAULTS), (
+    "every option belongs to Dou Dizhu, to the other games, or to all"
+)
 
 
 STORED_BEFORE: Mapping[str, Any] = MappingProxyType(
@@ -744,4 +750,3 @@ def _enum(kind: type[E], value: object, name: str) -> E:
             f"Option {name!r} must be one of {choices}; got {value!r}.",
             f"选项 {name!r} 必须是以下之一：{choices}；收到 {value!r}。",
         ) from None
-

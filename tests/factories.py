@@ -103,7 +103,7 @@ class StageFactory(factory.django.DjangoModelFactory):
     rules = factory.LazyAttribute(
         lambda stage: stage_rules_resolve(
             tournament=stage.tournament, rule_profile=stage.rule_profile, rule_overrides=stage.rule_overrides
-        ).to_json()
+        ).to_stored()
     )
 
 

@@ -3,9 +3,11 @@
 No rule is computed here. A stage **keeps the rules it was created with**: when a stage
 is created, :func:`stage_rules_resolve` resolves its profile (the stage's own, else the
 tournament's) with the tournament's and then the stage's overrides, and the stage stores the result
-(``Stage.rules``, :meth:`RuleOptions.to_json`). From then on :func:`rules_for_stage` — the one
-function every page, service, standing and export asks — reads the stored options back; a later
-change of a profile's definition in ``scoring.profiles`` never changes a running or finished event.
+(``Stage.rules``, :meth:`RuleOptions.to_stored`). From then on :func:`rules_for_stage` — the one
+function every page, service, standing and export asks — reads the stored options back, as options of
+the tournament's game (``Tournament.game``, the one stored answer to "which game": the stage does not
+store it again); a later change of a profile's definition in ``scoring.profiles`` never changes a
+running or finished event.
 
 ``Tournament.rule_profile`` / ``rule_overrides`` and ``Stage.rule_profile`` / ``rule_overrides`` stay
 as what the organiser *chose* (shown by the profile's title; the starting point of stages created
@@ -57,15 +59,15 @@ def stage_rules_resolve(
 
 
 @lru_cache(maxsize=256)
-def _options_from_text(text: str) -> RuleOptions:
-    return RuleOptions.from_stored(json.loads(text))
+def _options_from_text(text: str, game: str) -> RuleOptions:
+    return RuleOptions.from_stored(json.loads(text), game=game)
 
 
 def rules_for_stage(stage: StoredRules) -> RuleOptions:
-    """A stage's match rules: the options stored with it when it was created (``Stage.rules``); an option
-    added since reads as it behaved then (:meth:`RuleOptions.from_stored`)."""
+    """A stage's match rules: the options stored with it when it was created (``Stage.rules``), of its
+    tournament's game; an option added since reads as it behaved then (:meth:`RuleOptions.from_stored`)."""
     # RuleOptions is frozen, so equal stored options can share one parsed value
-    return _options_from_text(json.dumps(stage.rules, sort_keys=True))
+    return _options_from_text(json.dumps(stage.rules, sort_keys=True), stage.tournament.game)
 
 
 # -- showing the rules ------------------------------------------------------------------------------

@@ -13,9 +13,10 @@ import pytest
 from scoring.cli import main
 from scoring.doudizhu_snapshot import TableSnapshot
 from scoring.doudizhu_standings import rank_players, table_rounds_from_snapshot
+from scoring.errors import ScoringError
 from scoring.match import replay_json
-from scoring.options import CardsLeftWinner, LandlordRotation, RuleOptions
-from scoring.profiles import options_for
+from scoring.options import CardsLeftWinner, Game, LandlordRotation, RuleOptions
+from scoring.profiles import PROFILES, options_for
 
 
 def replay(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, data: Any) -> tuple[int, Any]:
@@ -150,15 +151,30 @@ def test_a_stage_stored_before_the_new_options_keeps_its_readings() -> None:
     ``landlord_rotation`` / ``cards_left_winner`` read as they were scored then (``none``, ``side``); a stage
     created now stores the new readings."""
     now = options_for(profile="doudizhu", overrides={"landlord_by": "lot", "deal_scoring": "cards_left"})
-    stored = now.to_json()
-    assert RuleOptions.from_stored(stored) == now
+    stored = now.to_stored()
+    assert RuleOptions.from_stored(stored, game="doudizhu") == now
     older = {key: value for key, value in stored.items() if key not in ("landlord_rotation", "cards_left_winner")}
-    kept = RuleOptions.from_stored(older)
+    kept = RuleOptions.from_stored(older, game="doudizhu")
     assert (kept.landlord_rotation, kept.cards_left_winner) == (LandlordRotation.NONE, CardsLeftWinner.SIDE)
-    assert RuleOptions.from_stored(PROFILES_GUANDAN) == RuleOptions.from_json(PROFILES_GUANDAN)
+    assert RuleOptions.from_stored({"format": "level_game"}, game="guandan") == RuleOptions.from_json(PROFILES_GUANDAN)
 
 
 PROFILES_GUANDAN = {"game": "guandan", "format": "level_game"}
+
+
+def test_stored_options_do_not_hold_the_game_and_are_read_as_the_game_given() -> None:
+    """The event stores its game once; a stage's options are stored without it and read back with it
+    (no default game): each profile goes round the stored form unchanged, and a ``game`` kept in
+    options stored earlier is read over by the one given."""
+    for profile in PROFILES.values():
+        stored = profile.to_stored()
+        assert "game" not in stored
+        assert RuleOptions.from_stored(stored, game=profile.game) == profile
+    ddz = options_for(profile="doudizhu")
+    assert RuleOptions.from_stored(ddz.to_stored(), game="doudizhu").game is Game.DOUDIZHU
+    assert RuleOptions.from_stored({**ddz.to_stored(), "game": "guandan"}, game="doudizhu") == ddz
+    with pytest.raises(ScoringError):
+        RuleOptions.from_stored(ddz.to_stored(), game="chess")
 
 
 # -- point penalties and disqualification at a three-seat table (docs/rules.md §7) ---------------------

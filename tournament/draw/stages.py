@@ -166,7 +166,7 @@ def stage_create(
         order=order,
         rule_profile=rule_profile,
         rule_overrides=rule_overrides or {},
-        rules=rules.to_json(),
+        rules=rules.to_stored(),
         options=_stage_options(format, options),
         advance_count=advance_count,
     )

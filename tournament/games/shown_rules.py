@@ -10,13 +10,15 @@ from tournament.rules import RuleLine, StoredRules, rules_for_stage, rules_lines
 
 
 def stage_rules_lines(stage: StoredRules) -> tuple[RuleLine, ...]:
-    """:func:`rules_lines` of a stage's stored rules, the options of its event's game first (the event's
-    ``game``, the one answer: the ``game`` stored with the rules is read as any other option)."""
+    """:func:`rules_lines` of a stage's stored rules with its event's game (``Tournament.game``, the one
+    stored answer: the stage's rules do not hold it), the options of that game first."""
     try:
         first = game_of(stage.tournament).shown_rules
     except UnknownGame:  # a game without pages: what differs
         first = ()
-    return rules_lines(rules=stage.rules, profile=stage_profile_name(stage), shown_first=first)
+    stored = {name: value for name, value in stage.rules.items() if name != "game"}
+    rules = {"game": stage.tournament.game, **stored}
+    return rules_lines(rules=rules, profile=stage_profile_name(stage), shown_first=first)
 
 
 def stage_rules_title(stage: StoredRules) -> str:

@@ -350,7 +350,7 @@ def time_calls_due(*, now: datetime | None = None) -> int:
     ):
         round_call_time(round_id=round_id, now=now)  # its due tables with it
     for round_id in sorted(set(tables.values())):
-        round_ = Round.objects.select_related("stage").get(pk=round_id)
+        round_ = Round.objects.select_related("stage__tournament").get(pk=round_id)
         _tables_time_call(round_, _round_due_tables(round_, now=now), now=now)
     return len(tables)
 
@@ -456,14 +456,14 @@ def _schedule_table(match: Match) -> None:
 
 
 def _round_locked(round_id: int) -> Round:
-    return Round.objects.select_for_update(of=("self",)).select_related("stage").get(pk=round_id)
+    return Round.objects.select_for_update(of=("self",)).select_related("stage__tournament").get(pk=round_id)
 
 
 def _round_calls_first(round_id: int, *, now: datetime) -> None:
     """A change to a round's clock first stores the time calls due in it (the round's and its
     tables'), as any write does: it is refused or applied on the clock as it stands now."""
     due_tables = Exists(Match.objects.filter(round_id=OuterRef("pk")).filter(time_due_filter(now=now)))
-    round_ = Round.objects.select_related("stage").annotate(due_tables=due_tables).get(pk=round_id)
+    round_ = Round.objects.select_related("stage__tournament").annotate(due_tables=due_tables).get(pk=round_id)
     if round_time_due(round_, now=now):
         round_call_time(round_id=round_id, now=now)  # its due tables with it
     elif round_.due_tables:

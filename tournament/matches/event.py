@@ -108,7 +108,7 @@ def stages_follow_rules(*, tournament: Tournament) -> None:
         try:
             stage.rules = stage_rules_resolve(
                 tournament=tournament, rule_profile=stage.rule_profile, rule_overrides=stage.rule_overrides
-            ).to_json()
+            ).to_stored()
         except ScoringError as exc:
             raise UserError.of_fields(
                 {

@@ -286,7 +286,7 @@ def _draw_time_up(round_id: int) -> Callable[[int, MatchSnapshot, int], tuple[st
 
     def read(called: int, snapshot: MatchSnapshot, played: int) -> tuple[str, str] | None:
         if not rules:
-            round_ = Round.objects.select_related("stage").get(pk=round_id)
+            round_ = Round.objects.select_related("stage__tournament").get(pk=round_id)
             rules.append(rules_for_stage(round_.stage))
         notice = snapshot_time_up(
             options=rules[0], time_called_during_deal=called, snapshot=snapshot, deals_played=played
@@ -421,7 +421,7 @@ def _public_matches(tournament_id: int) -> QuerySet[Match]:
     return (
         Match.objects.filter(round__stage__tournament_id=tournament_id, round__status__in=PUBLIC_ROUND_STATUSES)
         .exclude(round__stage__tournament__status=TournamentStatus.DRAFT)
-        .select_related("round__stage", "table", "ns_pair", "ew_pair")
+        .select_related("round__stage__tournament", "table", "ns_pair", "ew_pair")
     )
 
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from scoring.options import Game
+from scoring.profiles import options_for
 from tests.factories import TournamentFactory, english_client, organiser
 from tournament.draw.stages import stage_create
 from tournament.errors import UserError
+from tournament.games.shown_rules import stage_rules_lines
 from tournament.matches.models import Stage
+from tournament.rules import RuleLine, rules_for_stage
 
 pytestmark = pytest.mark.django_db
 
@@ -34,11 +38,22 @@ def test_an_override_of_the_game_is_refused_on_the_overrides():
 def test_a_profile_of_the_tournaments_game_is_accepted():
     tournament = TournamentFactory(game="tractor", rule_profile="tractor-3deck")
     stage = stage_create(tournament=tournament, name="预赛", format="swiss")
-    assert stage.rules["game"] == "tractor"
+    assert rules_for_stage(stage).game is Game.TRACTOR
     guandan = TournamentFactory(game="guandan", rule_profile="timed-40")
-    assert stage_create(tournament=guandan, name="决赛", format="knockout", rule_profile="classic").rules["game"] == (
-        "guandan"
-    )
+    assert rules_for_stage(stage_create(tournament=guandan, name="决赛", format="knockout")).game is Game.GUANDAN
+
+
+@pytest.mark.parametrize(("game", "profile"), [("tractor", "tractor-3deck"), ("doudizhu", "doudizhu")])
+def test_the_game_is_stored_once_on_the_tournament_and_the_stage_rules_are_read_with_it(game: str, profile: str):
+    """ "Which game" has one stored answer, ``Tournament.game``: a stage's stored rules do not hold it
+    (a Tractor or Dou Dizhu stage is not read back as Guandan's, the old default), and the rules a page
+    shows still start with the event's game."""
+    tournament = TournamentFactory(game=game, rule_profile=profile)
+    stage = stage_create(tournament=tournament, name="预赛", format="points" if game == "doudizhu" else "swiss")
+    stored = Stage.objects.select_related("tournament").get(pk=stage.pk)
+    assert "game" not in stored.rules
+    assert rules_for_stage(stored) == options_for(profile=profile)
+    assert stage_rules_lines(stored)[0] == RuleLine(name="game", value=game, changed=False)
 
 
 def test_the_stage_form_shows_the_refusal_on_the_profile_field():

@@ -22,7 +22,7 @@ def test_a_stage_stores_its_profile_with_the_tournaments_and_its_own_overrides()
         tournament=tournament, name="决赛", format="knockout", rule_overrides={"format": "best_of", "games": 3}
     )
     expected = options_for(profile="timed-90", overrides={"time_cap_minutes": 60, "format": "best_of", "games": 3})
-    assert stage.rules == expected.to_json()
+    assert stage.rules == expected.to_stored()
     assert rules_for_stage(Stage.objects.get(pk=stage.pk)) == expected
 
 

@@ -83,7 +83,7 @@ def test_score_sheets_one_page_per_table_with_an_empty_grid(event):
 def test_score_sheet_grid_follows_the_match_format(event):
     stage = event.stage
     stage.rule_profile = "points-6"
-    stage.rules = options_for(profile="points-6").to_json()
+    stage.rules = options_for(profile="points-6").to_stored()
     stage.save()
     options = rules_for_stage(stage)
     assert score_sheet_columns(stage=stage, options=options) == SCORE_SHEET_POINTS

@@ -37,9 +37,10 @@ class StageFormat(models.TextChoices):
 class Stage(models.Model):
     """A phase of the event (e.g. Swiss preliminaries, then a knockout).
 
-    ``rules`` are the options in force (the rules core's ``RuleOptions.to_json()``), stored when the
-    stage is created and read by ``tournament.rules.rules_for_stage``: a later change of a profile's
-    definition does not change the stage's results. ``rule_profile`` (empty: the
+    ``rules`` are the options in force (the rules core's ``RuleOptions.to_stored()``: all but the game,
+    which the tournament stores), stored when the stage is created and read, with the tournament's game,
+    by ``tournament.rules.rules_for_stage``: a later change of a profile's definition does not change the
+    stage's results. ``rule_profile`` (empty: the
     tournament's) and ``rule_overrides`` (on top of the tournament's own, e.g. a best-of-3 final)
     are what the organiser chose, kept for display.
     """
