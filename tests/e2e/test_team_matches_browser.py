@@ -35,3 +35,42 @@ def test_team_match_and_team_prize_pages(page, screenshot, live_server, size, la
     page.goto(f"/t/{event.pk}/manage/prizes/")
     assert page.locator("#team-prizes").count() == 1
     screenshot(f"team-prizes-{size}-{language}")
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_drawn_knockout_team_matchs_tie_break_deal_is_recorded_on_its_page(
+    page, screenshot, live_server, size, language
+):
+    from tournament.draw.services import round_publish
+    from tournament.matches.models import TeamMatch
+    from tournament.matches.services import deal_record
+    from tournament.matches.team_matches import team_match_sign_off
+
+    page.set_viewport_size(SIZES[size])
+    event = TournamentFactory(name="公司团体赛")
+    for name in ("销售部", "研发部"):
+        team_create(tournament=event, name=name, pairs=[PairFactory(tournament=event) for _ in range(2)])
+    stage = stage_create(tournament=event, name="团体决赛", format="knockout", options={"team_match": True})
+    round_ = round_draw(stage=stage, seed=4)
+    round_publish(round_=round_)
+    row = TeamMatch.objects.get(round=round_)
+    for table in (row.table_a, row.table_b):  # N/S wins both tables by the same margin: level
+        for order in (("N", "S"), ("N", "S"), ("N", "S"), ("N", "E", "S")):
+            deal_record(match_id=table.pk, outcome={"order": list(order)})
+    team_match_sign_off(team_match=row)
+    boss = organiser(username="boss")
+    event.organisers.add(boss)
+    signed_in_as(page, boss, live_server, language)
+    page.goto(f"/t/{event.pk}/manage/rounds/{round_.pk}/team-matches/")
+    form = page.locator("form.extra-deal")
+    assert form.count() == 1
+    assert fits_the_screen(page)
+    screenshot(f"team-match-tie-break-{size}-{language}")
+    form.locator("input[name=side][value=EW]").check()
+    form.locator("button[type=submit]").click()
+    page.wait_for_load_state()
+    assert page.locator("form.extra-deal").count() == 0
+    row.refresh_from_db()
+    assert row.extra_deal == "EW"
+    screenshot(f"team-match-tie-break-decided-{size}-{language}")
