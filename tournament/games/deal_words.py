@@ -38,6 +38,17 @@ DEAL_WORDS: Mapping[str, Promise] = {
     "queue_refused": _("Deal {n}: refused — {reason}"),
     "queue_deal": _("Deal {n}"),
     "queue_held": _("the deals after deal {n} wait until it is edited or discarded"),
+    "deal": _("Deal %(number)d"),
+    "entry_deal": _("Players' entry, deal %(number)d"),
+    "comes_first": _("Deal %(number)d comes first: answer it before this one."),
+    "missing": _("Deal %(number)d has no entry now: a referee enters it at the table first."),
+    "recorded_meanwhile": _("Deal %(number)d was recorded meanwhile by someone else."),
+    "entered_other_side": _(
+        "Deal %(number)d was entered on the other side's phone at the same time: check that entry "
+        "and confirm it if it is right, or dispute it."
+    ),
+    "entered_your_side": _("Deal %(number)d was entered by your side at the same time: it waits for the other side."),
+    "already_recorded": _("Deal %(number)d is already recorded: check it against yours."),
 }
 """A deal as Guandan and Tractor name it (副)."""
 
@@ -70,6 +81,20 @@ DOUDIZHU_DEAL_WORDS: Mapping[str, Promise] = {
     "queue_refused": pgettext_lazy("doudizhu", "Deal {n}: refused — {reason}"),
     "queue_deal": pgettext_lazy("doudizhu", "Deal {n}"),
     "queue_held": pgettext_lazy("doudizhu", "the deals after deal {n} wait until it is edited or discarded"),
+    "deal": pgettext_lazy("doudizhu", "Deal %(number)d"),
+    "entry_deal": pgettext_lazy("doudizhu", "Players' entry, deal %(number)d"),
+    "comes_first": pgettext_lazy("doudizhu", "Deal %(number)d comes first: answer it before this one."),
+    "missing": pgettext_lazy("doudizhu", "Deal %(number)d has no entry now: a referee enters it at the table first."),
+    "recorded_meanwhile": pgettext_lazy("doudizhu", "Deal %(number)d was recorded meanwhile by someone else."),
+    "entered_other_side": pgettext_lazy(
+        "doudizhu",
+        "Deal %(number)d was entered on the other side's phone at the same time: check that entry "
+        "and confirm it if it is right, or dispute it.",
+    ),
+    "entered_your_side": pgettext_lazy(
+        "doudizhu", "Deal %(number)d was entered by your side at the same time: it waits for the other side."
+    ),
+    "already_recorded": pgettext_lazy("doudizhu", "Deal %(number)d is already recorded: check it against yours."),
 }
 """A deal as Dou Dizhu names it (局)."""
 

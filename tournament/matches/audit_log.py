@@ -158,15 +158,20 @@ def match_audit(*, match: Match) -> list[AuditEntry]:
     game = match_game(match)
     entries = [
         *_entries(match_rows, Match, _MATCH_FIELDS, lambda row: str(_("Match")), names, game),
-        *_entries(
-            deal_rows, Deal, _DEAL_FIELDS, lambda row: str(_("Deal %(number)d") % {"number": row.number}), names, game
+        *_entries(  # in the game's word for a deal (局 at Dou Dizhu)
+            deal_rows,
+            Deal,
+            _DEAL_FIELDS,
+            lambda row: str(game.deal_words["deal"]) % {"number": row.number},
+            names,
+            game,
         ),
         *_entries(adjustment_rows, Adjustment, _ADJUSTMENT_FIELDS, lambda row: str(_("Adjustment")), names, game),
         *_entries(
             claim_rows,
             DealClaim,
             _CLAIM_FIELDS,
-            lambda row: str(_("Players' entry, deal %(number)d") % {"number": row.number}),
+            lambda row: str(game.deal_words["entry_deal"]) % {"number": row.number},
             names,
             game,
         ),

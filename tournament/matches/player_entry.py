@@ -189,23 +189,18 @@ def claims_shown(*, match: Match, limit: int = 12) -> list[DealClaim]:
     )
 
 
-def _stale_message(*, number: int, seat: SeatPlayer, pending: list[DealClaim]) -> str:
+def _stale_message(*, match: Match, number: int, seat: SeatPlayer, pending: list[DealClaim]) -> str:
     """Why an entry for deal ``number`` was refused as stale, and what to do: confirm (or dispute) the
     other side's entry of that deal, check the partner's, or check the recorded deal — never "enter
-    the next one", which would skip the deal the player entered."""
+    the next one", which would skip the deal the player entered. In the game's word for a deal."""
     holder = next((claim for claim in pending if claim.number == number), None)
     values = {"number": number}
+    words = match_game(match).deal_words
     if holder is not None and holder.side != seat.side:
-        return (
-            _(
-                "Deal %(number)d was entered on the other side's phone at the same time: check that entry "
-                "and confirm it if it is right, or dispute it."
-            )
-            % values
-        )
+        return str(words["entered_other_side"]) % values
     if holder is not None:
-        return _("Deal %(number)d was entered by your side at the same time: it waits for the other side.") % values
-    return _("Deal %(number)d is already recorded: check it against yours.") % values
+        return str(words["entered_your_side"]) % values
+    return str(words["already_recorded"]) % values
 
 
 class ClaimRefused(UserError):
@@ -256,10 +251,10 @@ def deal_claim_enter(
         confirmed = fold.match_outcomes(match)
         missing = _number_missing(len(confirmed), pending)
         if missing is not None:
-            raise _deal_missing(missing)
+            raise _deal_missing(match, missing)
         expected = len(confirmed) + len(pending) + 1
         if number is not None and number != expected:
-            raise ClaimRefused("stale_number", _stale_message(number=number, seat=seat, pending=pending))
+            raise ClaimRefused("stale_number", _stale_message(match=match, number=number, seat=seat, pending=pending))
         parsed = fold.match_deal_parse(match=match, outcome=outcome, number=expected)
         folded = fold.match_fold(
             match=match,
@@ -297,11 +292,8 @@ def _number_missing(confirmed: int, pending: list[DealClaim]) -> int | None:
     return next((number for number in range(confirmed + 1, highest) if number not in held), None)
 
 
-def _deal_missing(number: int) -> ClaimRefused:
-    return ClaimRefused(
-        "deal_missing",
-        _("Deal %(number)d has no entry now: a referee enters it at the table first.") % {"number": number},
-    )
+def _deal_missing(match: Match, number: int) -> ClaimRefused:
+    return ClaimRefused("deal_missing", str(match_game(match).deal_words["missing"]) % {"number": number})
 
 
 def _schedule_auto_confirm(match_id: int, eta: datetime) -> None:
@@ -336,9 +328,8 @@ def _claim_locked(match: Match, claim_id: int) -> DealClaim:
 def _first_open(match: Match, claim: DealClaim) -> None:
     first = match.claims.filter(status__in=CLAIM_OPEN).order_by("number").first()
     if first is not None and first.pk != claim.pk:
-        raise ClaimRefused(
-            "confirm_in_order", _("Deal %(number)d comes first: answer it before this one.") % {"number": first.number}
-        )
+        words = match_game(match).deal_words
+        raise ClaimRefused("confirm_in_order", str(words["comes_first"]) % {"number": first.number})
 
 
 def _record(match: Match, claim: DealClaim, outcome: dict[str, Any], *, user: Actor | None) -> ClaimAnswer | None:
@@ -348,11 +339,10 @@ def _record(match: Match, claim: DealClaim, outcome: dict[str, Any], *, user: Ac
     waits for a referee to enter that deal."""
     recorded = len(fold.match_outcomes(match))
     if claim.number > recorded + 1:  # a deal before it has no entry (voided): nothing changes
-        raise _deal_missing(recorded + 1)
+        raise _deal_missing(match, recorded + 1)
     if claim.number != recorded + 1:
-        refusal: UserError = ClaimRefused(
-            "stale_number", _("Deal %(number)d was recorded meanwhile by someone else.") % {"number": claim.number}
-        )
+        words = match_game(match).deal_words
+        refusal: UserError = ClaimRefused("stale_number", str(words["recorded_meanwhile"]) % {"number": claim.number})
     else:
         try:
             entry = services.deal_record(

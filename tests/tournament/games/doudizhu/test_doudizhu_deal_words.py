@@ -90,3 +90,35 @@ def test_the_deal_form_chooses_the_landlord_whose_turn_it_is():
     assert turn["landlord"].value() == "W" and turn.landlord_turn == "W"
     first = DoudizhuDealFields(None, next_deal={"number": 1, "landlord": None, "landlord_by": "lot"})
     assert first["landlord"].value() in (None, "") and first.landlord_turn == ""
+
+
+def test_the_player_entrys_refusals_and_the_audit_name_a_ju(event, boss, ref):
+    """The refusals of the players' entry and the audit's subjects name a deal as the game does."""
+    from tournament.matches.audit_log import match_audit
+
+    tournament, stage = event
+    tournament.entry_mode = EntryMode.PLAYERS_OPPONENTS_CONFIRM
+    tournament.save()
+    match = drawn_round(stage, user=boss).matches.order_by("table__number").first()
+    seats = {seat.seat: seat.player.pk for seat in pe.table_players(match=match)}
+
+    def enter(seat: str, number: int):
+        return pe.deal_claim_enter(
+            match_id=match.pk, outcome=DEAL, player_id=seats[seat], number=number, idempotency_key=uuid.uuid4().hex
+        ).claim
+
+    with translation.override("zh-hans"):
+        enter("E", 1)
+        with pytest.raises(pe.ClaimRefused) as stale:
+            enter("S", 1)  # the same deal at the same time on another phone
+        assert stale.value.code == "stale_number" and "第 1 局已由对方同时录入" in stale.value.message
+        second = enter("S", 2)
+        with pytest.raises(pe.ClaimRefused) as in_order:
+            pe.deal_claim_confirm(match_id=match.pk, claim_id=second.pk, player_id=seats["W"])
+        assert in_order.value.code == "confirm_in_order" and in_order.value.message == "请先处理第 1 局。"
+        services.deal_record(match_id=match.pk, outcome=DEAL, user=ref)
+        subjects = {entry.subject for entry in match_audit(match=match)}
+    assert "第 1 局" in subjects and "选手录入，第 1 局" in subjects
+    assert not any("副" in subject for subject in subjects), subjects
+    with translation.override("en"):
+        assert "Deal 1" in {entry.subject for entry in match_audit(match=match)}
