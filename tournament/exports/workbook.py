@@ -121,7 +121,9 @@ def _registration(book: Book, context: _Context) -> None:
     for pair in context.pairs.values():
         players = pair.players
         for index, player in enumerate(players):
-            partner = players[1 - index].employee_number if len(players) == 2 else ""
+            partner = "、".join(
+                other.employee_number for other in players[:index] + players[index + 1 :] if other.employee_number
+            )
             values = {
                 "name": player.name,
                 "employee_number": player.employee_number or None,

@@ -13,7 +13,7 @@ asking which game or kind they hold.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from django.utils.functional import Promise
@@ -54,6 +54,9 @@ class EntrantKind:
     seats_template: str
     """Who sits where and how they stand, as the table's own page shows it (the players' phones): the
     sides and their levels or points, or a three-seat table's seats, players and points."""
+    entry_labels: Mapping[str, Promise] = field(default_factory=dict)
+    """The entry form's labels of the first player's fields, by field (``name``, ``phone`` …) where the
+    form's own ("Player 1 name") do not fit: an entrant of one player names them without a number."""
 
 
 @dataclass(frozen=True, slots=True)

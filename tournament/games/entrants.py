@@ -122,6 +122,12 @@ PLAYERS = EntrantKind(
     },
     match_body_template="matches/_doudizhu_body.html",
     seats_template="matches/_three_seats.html",
+    entry_labels={
+        "name": _("Name"),
+        "employee_number": _("Employee number"),
+        "department": _("Department"),
+        "phone": _("Phone"),
+    },
 )
 """One player at a three-seat table: no sides, seats E/S/W."""
 

@@ -13,7 +13,7 @@ from scoring.options import CardsLeftWinner, DealScoring, LandlordBy, LandlordRo
 from scoring.profiles import PROFILE_INFO, PROFILES
 from tournament.bounds import column_max
 from tournament.form_fields import choice_field, date_field
-from tournament.games import game_kind
+from tournament.games import EntrantKind, game_kind
 from tournament.labels import profile_title, rule_option, rule_value
 from tournament.registration.lifecycle import time_zone_names
 from tournament.registration.models import EVENT_TIME_ZONE, EntryMode, Game, Pair, ProvisionalResults
@@ -64,18 +64,16 @@ class PairForm(forms.Form):
     second_phone = forms.CharField(label=_("Player 2 phone"), max_length=32, required=False)
     seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=column_max(Pair, "seed"), required=False)
 
-    def __init__(self, *args: Any, members: int = 2, **kwargs: Any) -> None:
-        """``members``: the players an entrant is made of (``EntrantKind.members``); an entrant of one
-        player (Dou Dizhu) has only the first player's fields, labelled without a number."""
+    def __init__(self, *args: Any, kind: EntrantKind, **kwargs: Any) -> None:
+        """``kind``: the event's entrant kind: the form has the fields of its players
+        (``EntrantKind.members``), labelled as it says (``EntrantKind.entry_labels``: an entrant of one
+        player, in Dou Dizhu, without a number)."""
         super().__init__(*args, **kwargs)
-        self.prefixes = PLAYER_PREFIXES[:members]
-        for name in [name for name in self.fields if name.split("_")[0] in PLAYER_PREFIXES[members:]]:
+        self.prefixes = PLAYER_PREFIXES[: kind.members]
+        for name in [name for name in self.fields if name.split("_")[0] in PLAYER_PREFIXES[kind.members :]]:
             del self.fields[name]
-        if members == 1:
-            labels = {"name": _("Name"), "employee_number": _("Employee number"), "department": _("Department")}
-            labels["phone"] = _("Phone")
-            for key, label in labels.items():
-                self.fields[f"first_{key}"].label = label
+        for key, label in kind.entry_labels.items():
+            self.fields[f"first_{key}"].label = label
 
     def players(self) -> list[PlayerData]:
         """The entrant's players, in order."""

@@ -21,7 +21,7 @@ from scoring.errors import ScoringError
 from scoring.profiles import options_for
 from tournament.bounds import text_max
 from tournament.errors import UserError, scoring_message
-from tournament.games import entrants_of
+from tournament.games import PAIRS, PLAYERS, EntrantKind, entrants_of
 from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write, owned_event, tournament_event
 from tournament.registration.models import (
@@ -95,9 +95,7 @@ class PlayerData:
                 "max": EMPLOYEE_NUMBER_MAX
             }
         if len(self.department) > DEPARTMENT_MAX:
-            errors["department"] = _("Department is longer than %(max)d characters.") % {
-                "max": DEPARTMENT_MAX
-            }
+            errors["department"] = _("Department is longer than %(max)d characters.") % {"max": DEPARTMENT_MAX}
         if len(self.phone) > PHONE_MAX:
             errors["phone"] = _("Phone is longer than %(max)d characters.") % {"max": PHONE_MAX}
         return errors
@@ -215,20 +213,19 @@ def _pair_name(players: list[Player]) -> str:
     return entrant_name([player.name for player in players])
 
 
-def _members(tournament: Tournament) -> int:
-    """The players an entrant of the event is made of (its game's entrant kind)."""
-    return entrants_of(tournament).members
+def _kind_check(tournament: Tournament, *, kind: EntrantKind, field: str, message: str) -> None:
+    """A write of the desk enters the entrants of one kind (:data:`REGISTRARS`): refused, on ``field``,
+    in an event whose game is played by another kind."""
+    if entrants_of(tournament) is not kind:
+        raise UserError.of_fields({field: message})
 
 
 def _refuse_pairs_in_individual_event(tournament: Tournament) -> None:
-    if _members(tournament) != 2:
-        raise UserError.of_fields({"players": _("Players enter alone in this event, not as pairs.")})
+    _kind_check(tournament, kind=PAIRS, field="players", message=_("Players enter alone in this event, not as pairs."))
 
 
 @event_write("tournament", of=tournament_event)
-def pair_register(
-    *, tournament: Tournament, first: PlayerData, second: PlayerData, seed: int | None = None
-) -> Pair:
+def pair_register(*, tournament: Tournament, first: PlayerData, second: PlayerData, seed: int | None = None) -> Pair:
     """Register two new players as a pair (the organiser's "add pair" form)."""
     _refuse_pairs_in_individual_event(tournament)
     first, second = first.cleaned(), second.cleaned()
@@ -262,10 +259,7 @@ def pair_create(*, tournament: Tournament, players: list[Player], seed: int | No
             number = pair_numbers_take(tournament=tournament)
             pair = Pair.objects.create(tournament=tournament, number=number, name=_pair_name(players), seed=seed)
             PairMember.objects.bulk_create(
-                [
-                    PairMember(pair=pair, player=player, slot=slot)
-                    for slot, player in enumerate(players, start=1)
-                ]
+                [PairMember(pair=pair, player=player, slot=slot) for slot, player in enumerate(players, start=1)]
             )
     except IntegrityError as exc:  # a concurrent registration took a player first
         raise UserError.of_fields({"players": _("A player is already in a pair.")}) from exc
@@ -276,8 +270,9 @@ def pair_create(*, tournament: Tournament, players: list[Player], seed: int | No
 def player_enter(*, tournament: Tournament, player: PlayerData, seed: int | None = None) -> Pair:
     """Register one new player as an entrant of an individual event (Dou Dizhu, docs/rules.md §10): a
     :class:`Pair` with a single member at slot 1 (docs/doudizhu.md). Refused in a pairs event."""
-    if _members(tournament) != 1:
-        raise UserError.of_fields({"first_name": _("This event is played in pairs: enter two players.")})
+    _kind_check(
+        tournament, kind=PLAYERS, field="first_name", message=_("This event is played in pairs: enter two players.")
+    )
     if seed is not None and Pair.objects.filter(tournament=tournament, seed=seed).exists():
         raise UserError.of_fields({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
     with transaction.atomic():
@@ -310,14 +305,9 @@ def pair_update(*, pair: Pair, first: PlayerData, second: PlayerData, seed: int 
     with transaction.atomic():
         players = [
             _player_write(tournament=pair.tournament, player=members[0].player, data=first, prefix="first_"),
-            _player_write(
-                tournament=pair.tournament, player=members[1].player, data=second, prefix="second_"
-            ),
+            _player_write(tournament=pair.tournament, player=members[1].player, data=second, prefix="second_"),
         ]
-        if (
-            seed is not None
-            and Pair.objects.filter(tournament=pair.tournament, seed=seed).exclude(pk=pair.pk).exists()
-        ):
+        if seed is not None and Pair.objects.filter(tournament=pair.tournament, seed=seed).exclude(pk=pair.pk).exists():
             raise UserError.of_fields({"seed": _("Seed %(seed)d is already taken.") % {"seed": seed}})
         pair.name = _pair_name(players)
         pair.seed = seed

@@ -84,7 +84,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 @organiser_view
 def pair_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     kind = tournament.entrants
-    form = PairForm(request.POST or None, members=kind.members)
+    form = PairForm(request.POST or None, kind=kind)
     if request.method == "POST" and form.is_valid():
         try:
             pair = services.REGISTRARS[kind.key].enter(
@@ -127,7 +127,7 @@ def pair_edit(request: HttpRequest, tournament: Tournament, pair_id: int) -> Htt
                 f"{prefix}_phone": player.phone,
             }
         )
-    form = PairForm(request.POST or None, initial=initial, members=kind.members)
+    form = PairForm(request.POST or None, initial=initial, kind=kind)
     if request.method == "POST" and form.is_valid():
         try:
             pair = services.REGISTRARS[kind.key].edit(pair=pair, players=form.players(), seed=form.cleaned_data["seed"])
