@@ -519,6 +519,34 @@ def _advancing(box: BracketMatch | None) -> PublicSide | None:
     return None
 
 
+def _placeholder(position: int, before: dict[int, BracketMatch]) -> BracketMatch:
+    """Match ``position`` of a round not drawn yet: the pairs its two earlier matches send on, as far as
+    they are known; a bye when one of them sends nobody (the pair it does send is shown first)."""
+    first, second = before.get(2 * position - 1), before.get(2 * position)
+    bye = _sends_nobody(first) != _sends_nobody(second)
+    ns, ew = _advancing(first), _advancing(second)
+    if bye and _sends_nobody(first):
+        ns, ew = ew, None
+    return BracketMatch(
+        match_id=None,
+        position=position,
+        table=None,
+        ns=ns,
+        ew=None if bye else ew,
+        is_bye=bye,
+        status="",
+        winner="",
+        levels=None,
+        points=None,
+    )
+
+
+def _sends_nobody(box: BracketMatch | None) -> bool:
+    """A decided match both of whose pairs are out (lost by both at a deadline, docs/rules.md §12.1):
+    the place it feeds is a bye (docs/rules.md §7), not one still to be decided."""
+    return box is not None and box.confirmed and box.ew is not None and box.winner not in ("NS", "EW")
+
+
 def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
     """A knockout stage as a tree: every round (drawn or still to come), byes, winners, live levels.
 
@@ -580,21 +608,7 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
             number += 1
             count = (still_in + 1) // 2
             before = {box.position: box for box in rounds[-1].matches} if fixed else {}
-            placeholders = tuple(
-                BracketMatch(
-                    match_id=None,
-                    position=position,
-                    table=None,
-                    ns=_advancing(before.get(2 * position - 1)),
-                    ew=_advancing(before.get(2 * position)),
-                    is_bye=False,
-                    status="",
-                    winner="",
-                    levels=None,
-                    points=None,
-                )
-                for position in range(1, count + 1)
-            )
+            placeholders = tuple(_placeholder(position, before) for position in range(1, count + 1))
             rounds.append(BracketRound(number=number, matches=placeholders, drawn=False, remaining=still_in))
             still_in = count
     byes = sum(1 for round_ in rounds for box in round_.matches if box.is_bye)

@@ -9,12 +9,17 @@ import time_machine
 from django.urls import reverse
 
 from tests.factories import english_client, organiser
-from tests.tournament.matches.test_deadlines import FRIDAY, MONDAY, knockout_of_eight, played
+from tests.tournament.matches.test_deadlines import FRIDAY, MONDAY, celery_eager, knockout_of_eight, played, win
+from tournament.matches import tasks
+from tournament.matches.deadlines import round_open_self_scheduled
 from tournament.matches.models import Round
+from tournament.matches.services import match_sign_off
 from tournament.matches.table_links import table_token
 from tournament.registration.models import TournamentStatus
+from tournament.standings.public import bracket_get
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("celery_eager")]
+__all__ = ["celery_eager"]  # the deadline tests' fixture: their tasks run in this process
 
 
 @pytest.fixture
@@ -81,3 +86,26 @@ def test_the_players_see_the_deadline_on_their_table_and_the_events_page(event):
     with time_machine.travel(FRIDAY + timedelta(minutes=1), tick=False):
         home = english_client().get(reverse("standings:tournament", args=[tournament.pk])).content.decode()
         assert "play and report your match by" not in home
+
+
+def test_the_public_bracket_shows_the_byes_that_double_forfeits_give(event):
+    tournament, round_, _client = event
+    with time_machine.travel(MONDAY, tick=False):
+        round_open_self_scheduled(round_id=round_.pk, deadline=FRIDAY)
+    first, second, _third, _fourth = played(round_)
+    with time_machine.travel(MONDAY + timedelta(days=1), tick=False):
+        for match, side in ((first, "NS"), (second, "EW")):
+            win(match, side)
+            match_sign_off(match_id=match.pk)
+    with time_machine.travel(FRIDAY + timedelta(minutes=1), tick=False):
+        assert tasks.deadline_sweep.delay().get() == {"forfeited": 2}
+    bracket = bracket_get(tournament_id=tournament.pk, stage_id=round_.stage_id)
+    assert bracket is not None
+    semis = bracket.rounds[1].matches
+    # each winner would have met a pair of a match lost by both: a bye, not a place still to be decided
+    assert [(box.is_bye, box.ew) for box in semis] == [(True, None), (True, None)]
+    assert {box.ns.pair_id for box in semis if box.ns} == {first.ns_pair_id, second.ew_pair_id}
+    page = (
+        english_client().get(reverse("standings:stage_bracket", args=[tournament.pk, round_.stage_id])).content.decode()
+    )
+    assert page.count(">Bye<") == 2 and page.count("both pairs forfeit") == 2
