@@ -14,12 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils.functional import Promise
 
 from scoring.options import Game, RuleOptions
 from tournament.columns import Column
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class UnknownGame(LookupError):
@@ -54,7 +57,7 @@ class EntrantKind:
     seats_template: str
     """Who sits where and how they stand, as the table's own page shows it (the players' phones): the
     sides and their levels or points, or a three-seat table's seats, players and points."""
-    entry_labels: Mapping[str, Promise] = field(default_factory=dict)
+    entry_labels: Mapping[str, StrOrPromise] = field(default_factory=dict)
     """The entry form's labels of the first player's fields, by field (``name``, ``phone`` …) where the
     form's own ("Player 1 name") do not fit: an entrant of one player names them without a number."""
 
