@@ -1,5 +1,5 @@
 """The entry page shows the table conduct text (docs/rules.md §7) the table sheet prints: the rules core's
-one text for the stage's profile, Chinese first."""
+one text for the stage's profile, in the page's language only (a page speaks one language)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.conduct import table_conduct
-from tests.factories import referee, table_match
+from tests.factories import english_client, referee, table_match
 
 pytestmark = pytest.mark.django_db
 
@@ -22,6 +22,12 @@ def test_the_entry_page_shows_the_profiles_conduct(client, profile):
     html = unescape(client.get(reverse("matches:match", args=[match.pk])).content.decode())
     conduct = table_conduct(profile)
     assert '<details class="card conduct">' in html
+    assert "牌桌规范" in html and "Table conduct" not in html
     for line in conduct.lines:
-        assert line.zh in html and line.en in html
-    assert html.index(conduct.lines[0].zh) < html.index(conduct.lines[0].en)
+        assert line.zh in html and line.en not in html
+    english = english_client()
+    english.force_login(ref)
+    page = unescape(english.get(reverse("matches:match", args=[match.pk])).content.decode())
+    assert "Table conduct" in page and "牌桌规范" not in page
+    for line in conduct.lines:
+        assert line.en in page and line.zh not in page

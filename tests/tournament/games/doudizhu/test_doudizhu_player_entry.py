@@ -165,3 +165,18 @@ def test_the_table_cards_print_three_seats_and_three_pin_slips(players_table, bo
         assert seat.player.name in body and pe.seat_pin(player_id=seat.player.pk) in body
     for word in ("南北", "东西", "北"):
         assert word not in body.split("seat-slips")[0].split("sheet-seats")[1], word
+
+
+def test_the_players_table_page_speaks_one_language(players_table):
+    """The table conduct on the players' page: 牌桌规范 in Chinese only, never "牌桌规范 · Table conduct"."""
+    from tests.factories import english_client
+
+    token = table_token(round_=players_table.round, table_id=players_table.table_id)
+    chinese, english = Client(), english_client()
+    for client in (chinese, english):
+        assert _page(client, token, "me/", code=_seats(players_table)["E"].player.employee_number).status_code == 302
+    body = _page(chinese, token).content.decode()
+    assert "牌桌规范" in body and "Table conduct" not in body
+    assert "No talking or signals" not in body and "比赛中禁止玩家之间交流" in body
+    body = _page(english, token).content.decode()
+    assert "Table conduct" in body and "牌桌规范" not in body and "比赛中禁止玩家之间交流" not in body
