@@ -1,5 +1,6 @@
-"""The event's days survive a save in either language: a date input holds an ISO date, whatever the
-page's language writes dates as elsewhere."""
+"""The event's settings page (``matches.event_views``): its form edits the event and shows the rules'
+lock; the event's days and time zone survive a save in either language (a date input holds an ISO date,
+whatever the page's language writes dates as elsewhere); the delete page asks for the name."""
 
 from __future__ import annotations
 
@@ -9,9 +10,8 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from tests.factories import TournamentFactory, organiser
-from tournament.errors import UserError
-from tournament.registration import lifecycle
+from tests.factories import RoundFactory, StageFactory, TournamentFactory, organiser
+from tournament.matches.models import RoundStatus
 from tournament.registration.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -107,19 +107,32 @@ def test_a_time_zone_not_in_the_list_is_a_field_error_and_changes_nothing(client
     assert (tournament.time_zone, tournament.venue) == ("Asia/Shanghai", "一楼")
 
 
-@pytest.mark.parametrize("zone", ["Mars/Olympus", "UTC+8", "Asia/Shanghai "])
-def test_the_service_refuses_an_unknown_time_zone(zone):
-    tournament = TournamentFactory(venue="一楼")
-    with pytest.raises(UserError) as caught:
-        lifecycle.tournament_update(tournament=tournament, name=tournament.name, venue="三楼", time_zone=zone)
-    assert "time_zone" in caught.value.fields
-    assert "Asia/Shanghai" in caught.value.message
-    tournament.refresh_from_db()
-    assert (tournament.time_zone, tournament.venue) == ("Asia/Shanghai", "一楼")
-
-
-def test_a_time_zone_once_set_stays_when_not_sent_again():
+def test_pages_edit_the_event_and_show_the_lock(client):
+    boss = organiser(username="boss")
+    client.force_login(boss)
     tournament = TournamentFactory()
-    lifecycle.tournament_update(tournament=tournament, name=tournament.name, time_zone="America/New_York")
-    assert Tournament.objects.get(pk=tournament.pk).time_zone == "America/New_York"
-    assert lifecycle.tournament_update(tournament=tournament, name=tournament.name).time_zone == "America/New_York"
+    tournament.organisers.add(boss)
+    url = reverse("matches:event", kwargs={"tournament_id": tournament.pk})
+    response = client.post(
+        url, {"name": "春季赛", "venue": "", "rule_profile": "timed-40", "time_cap_minutes": "45", "time_up_tie": ""}
+    )
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.name == "春季赛" and tournament.rule_overrides == {"time_cap_minutes": 45}
+    RoundFactory(stage=StageFactory(tournament=tournament), status=RoundStatus.DRAFT)
+    page = client.get(url).content.decode()
+    assert "规则已锁定" in page
+    client.post(url, {"name": "春季赛", "rule_profile": "timed-40", "time_cap_minutes": "90"})
+    assert Tournament.objects.get(pk=tournament.pk).rule_overrides == {"time_cap_minutes": 45}
+
+
+def test_delete_page_asks_for_the_name(client):
+    boss = organiser(username="boss")
+    client.force_login(boss)
+    tournament = TournamentFactory(name="测试赛")
+    tournament.organisers.add(boss)
+    url = reverse("matches:event_delete", kwargs={"tournament_id": tournament.pk})
+    assert client.post(url, {"name": "别的"}).status_code == 400
+    assert Tournament.objects.filter(pk=tournament.pk).exists()
+    assert client.post(url, {"name": "测试赛"}).status_code == 302
+    assert not Tournament.objects.filter(pk=tournament.pk).exists()
