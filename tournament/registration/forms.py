@@ -155,6 +155,9 @@ class TournamentEditForm(forms.Form):
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
         choices=time_zone_choices,
+        # IANA names are English place names (Asia/Shanghai), on a Chinese page too: marked so that a
+        # screen reader reads them as English
+        widget=forms.Select(attrs={"lang": "en"}),
         initial=EVENT_TIME_ZONE,
         required=False,  # not sent: unchanged
         help_text=_("Deadlines and scheduled sessions are read and shown in it."),
