@@ -239,6 +239,8 @@ class TeamSeat:
     """``a`` or ``b``."""
     x: str
     y: str
+    id: int = 0
+    """The team match's id (its public page)."""
 
 
 @dataclass(frozen=True, slots=True)

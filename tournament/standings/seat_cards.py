@@ -72,6 +72,7 @@ def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound | NotSeated]) ->
     """Find-my-table answers as HTML: each player, the table and seat (or a bye), the opponents
     and the match page; for a player without a seat, where they stand."""
     pair_url, match_url = _id_url("standings:pair", tournament_id), _id_url("standings:match", tournament_id)
+    team_url = _id_url("standings:team_match", tournament_id)
     words = _card_words(get_language())
     cards: list[str] = []
     for seat in seats:
@@ -105,7 +106,12 @@ def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound | NotSeated]) ->
         if seat.team_match is not None:
             team = seat.team_match
             named = words["team_match"] % {"number": team.number, "x": team.x, "y": team.y, "table": team.table}
-            where = format_html('<p class="seat-team-match"><strong>{}</strong></p>\n  {}', named, where)
+            where = format_html(
+                '<p class="seat-team-match"><a href="{}"><strong>{}</strong></a></p>\n  {}',
+                team_url(team.id),
+                named,
+                where,
+            )
         cards.append(
             format_html(
                 '<li class="card found-seat" data-match="{}">\n'

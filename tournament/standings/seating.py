@@ -231,12 +231,12 @@ def _team_seats(round_ids: Sequence[int]) -> dict[int, TeamSeat]:
         return {}
     seats: dict[int, TeamSeat] = {}
     rows = TeamMatch.objects.filter(round_id__in=round_ids).values_list(
-        "number", "team_x__name", "team_y__name", "table_a_id", "table_b_id"
+        "pk", "number", "team_x__name", "team_y__name", "table_a_id", "table_b_id"
     )
-    for number, x, y, table_a, table_b in rows:
+    for pk, number, x, y, table_a, table_b in rows:
         for letter, match_id in (("a", table_a), ("b", table_b)):
             if match_id is not None:
-                seats[match_id] = TeamSeat(number=number, table=letter, x=x, y=y or "")
+                seats[match_id] = TeamSeat(number=number, table=letter, x=x, y=y or "", id=pk)
     return seats
 
 

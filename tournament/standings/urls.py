@@ -18,6 +18,7 @@ urlpatterns = [
     path("t/<int:tournament_id>/pairs/<int:pair_id>/", views.pair, name="pair"),
     path("t/<int:tournament_id>/pairs/<int:pair_id>/ranks/", views.pair_ranks, name="pair_ranks"),
     path("t/<int:tournament_id>/matches/<int:match_id>/", views.match, name="match"),
+    path("t/<int:tournament_id>/team-matches/<int:team_match_id>/", views.team_match, name="team_match"),
     path("t/<int:tournament_id>/screen/", views.screen, name="screen"),
     path("t/<int:tournament_id>/calendar.ics", calendar_views.tournament_calendar, name="calendar"),
     path(

@@ -47,6 +47,7 @@ from tournament.standings.cache import (
     UNREAD,
     own_key,
     own_version_depends,
+    own_versions_get,
     public_cached,
     public_version_depends,
     public_versions_get,
@@ -74,6 +75,12 @@ from tournament.standings.response_reads import response_cacheable
 from tournament.standings.seat_cards import find_results_html
 from tournament.standings.seating import player_find
 from tournament.standings.shell import page_render
+from tournament.standings.team_match_page import (
+    team_match_keys,
+    team_match_page_cached,
+    team_match_tables_cached,
+    team_match_token,
+)
 from tournament.standings.team_ranking import TeamMatchTable
 
 DRAW_PAGE_SIZE = 100
@@ -550,6 +557,42 @@ def _sides_match(request: PublicHttpRequest, *, overview: TournamentOverview, ma
         fragment="public/_match.html",
         context=lambda: {"match": view},
         title=_("Table %(table)s") % {"table": view.table} if view.table else _("Match"),
+        version=token,
+    )
+
+
+@require_safe
+def team_match(request: PublicHttpRequest, tournament_id: int, team_match_id: int) -> HttpResponse:
+    """A team match (docs/rules.md §11): both its tables live and its result as it stands, keyed on
+    the common version and its two tables' own versions (a deal at either table moves it, a deal
+    anywhere else leaves its poll a 204)."""
+    overview = _overview(request, tournament_id, live=False)
+    tables = team_match_tables_cached(
+        tournament_id=overview.id, team_match_id=team_match_id, seating_version=request.seating_version
+    )
+    if tables is None:
+        raise Http404
+    keys = team_match_keys(tournament_id=overview.id, tables=tables)
+    owns = own_versions_get(tournament_id=overview.id, keys=keys)
+    token = team_match_token(common=owns["common"], owns=owns, keys=keys)
+    response_cacheable()
+    public_version_depends(tournament_id=overview.id, scope="common")
+    for key in keys:
+        own_version_depends(key=key)
+    unchanged = _poll_unchanged(request, token)
+    if unchanged is not None:
+        return unchanged
+    view = team_match_page_cached(tournament_id=overview.id, team_match_id=team_match_id, token=token)
+    if view is None:
+        raise Http404
+    return _live_page(
+        request,
+        overview=overview,
+        key=f"team-match:{team_match_id}",
+        fragment="public/_team_match.html",
+        context=lambda: {"team_match": view},
+        title=_("Team match %(number)s") % {"number": view.number},
+        section="draw",
         version=token,
     )
 
