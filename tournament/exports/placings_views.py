@@ -5,19 +5,22 @@ placings, ``scoring.standings.bracket_placings``); the tiers are the organiser's
 awarded from the prize stage's ranking (``tournament.exports.prizes.prize_tiers_award``) when the
 prize stage is this knockout — then the places after the knockout's follow, from the stage it was
 advanced from (the one prize order, ``prize_order_get``). Shown once the bracket is decided (a champion,
-nothing pending).
+nothing pending). A knockout of teams (docs/rules.md §11) shows its teams' placings from the teams'
+bracket (the stage's one bracket, ``stage_bracket_get``), its champion first, with the team prizes.
 """
 
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from tournament.exports.prizes import prize_tiers_award
+from tournament.exports.prizes import prize_tiers_award, team_prizes_award
+from tournament.games import TEAMS
 from tournament.matches.models import Stage, StageFormat
 from tournament.registration.models import Pair, Tournament, TournamentStatus
-from tournament.standings.selectors import stage_ranking_get
+from tournament.standings.selectors import StageBracket, stage_bracket_get, stage_ranking_get
 
 
 @require_safe
@@ -32,6 +35,9 @@ def placings(request: HttpRequest, tournament_id: int, stage_id: int | None = No
     stage = get_object_or_404(stages, pk=stage_id) if stage_id is not None else stages.first()
     if stage is None:
         raise Http404
+    bracket = stage_bracket_get(stage=stage)
+    if bracket is not None and bracket.kind == TEAMS.key:
+        return _team_placings(request, tournament, stage, bracket)
     standings = stage_ranking_get(stage=stage)
     decided = standings.bracket is not None and standings.bracket.complete and not standings.bracket.pending
     tiers: dict[int, str] = {}
@@ -45,15 +51,53 @@ def placings(request: HttpRequest, tournament_id: int, stage_id: int | None = No
             # the prize order: the knockout's placings, then the places after them from the stage before
             order = awards.order or order
     pairs = Pair.objects.in_bulk([int(row.entrant) for row in order.rows]) if decided else {}
-    rows = [
-        {"rank": row.rank, "pair": pairs[int(row.entrant)], "tier": tiers.get(int(row.entrant), "")}
-        for row in order.rows
-    ] if decided else []
+    rows = (
+        [
+            {
+                "id": int(row.entrant),
+                "rank": row.rank,
+                "name": pairs[int(row.entrant)].name,
+                "url": reverse("standings:pair", args=[tournament.pk, int(row.entrant)]),
+                "tier": tiers.get(int(row.entrant), ""),
+            }
+            for row in order.rows
+        ]
+        if decided
+        else []
+    )
     return render(
         request,
         "public/placings.html",
         {"tournament": tournament, "stage": stage, "decided": decided, "rows": rows, "problem": problem},
     )
+
+
+def _team_placings(request: HttpRequest, tournament: Tournament, stage: Stage, bracket: StageBracket) -> HttpResponse:
+    """A knockout of teams (docs/rules.md §11): the teams' placings from the teams' bracket, its champion
+    first, with the team prizes (团体奖) when this stage awards them."""
+    tiers: dict[int, str] = {}
+    problem = None
+    if bracket.decided:
+        awards = team_prizes_award(tournament=tournament)
+        if awards.stage is not None and awards.stage.pk == stage.pk:
+            tiers = {award.line.team_id: award.tier for award in awards.awards}
+            problem = awards.problem
+    rows = (
+        [
+            {
+                "id": int(row.entrant),
+                "rank": row.rank,
+                "name": bracket.names.get(int(row.entrant), ""),
+                "url": "",
+                "tier": tiers.get(int(row.entrant), ""),
+            }
+            for row in bracket.placings.rows
+        ]
+        if bracket.decided
+        else []
+    )
+    context = {"tournament": tournament, "stage": stage, "decided": bracket.decided, "rows": rows}
+    return render(request, "public/placings.html", {**context, "problem": problem, "champion": bracket.champion})
 
 
 def _points_placings(request: HttpRequest, tournament: Tournament, stage: Stage) -> HttpResponse:
@@ -63,9 +107,25 @@ def _points_placings(request: HttpRequest, tournament: Tournament, stage: Stage)
     standings = stage_ranking_get(stage=stage).players if decided else None
     lines = standings.players.rows if standings is not None else ()
     pairs = Pair.objects.in_bulk([int(row.player) for row in lines])
-    rows = [{"rank": row.rank, "pair": pairs[int(row.player)], "tier": ""} for row in lines]
+    rows = [
+        {
+            "id": int(row.player),
+            "rank": row.rank,
+            "name": pairs[int(row.player)].name,
+            "url": reverse("standings:pair", args=[tournament.pk, int(row.player)]),
+            "tier": "",
+        }
+        for row in lines
+    ]
     return render(
         request,
         "public/placings.html",
-        {"tournament": tournament, "stage": stage, "decided": bool(rows), "rows": rows, "problem": None},
+        {
+            "tournament": tournament,
+            "stage": stage,
+            "decided": bool(rows),
+            "rows": rows,
+            "problem": None,
+            "champion": rows[0]["name"] if rows else "",
+        },
     )

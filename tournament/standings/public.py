@@ -14,13 +14,16 @@ call are in :mod:`tournament.standings.public_cache`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 
 from django.db.models import Count, Q, QuerySet
 
+from scoring.bracket import BracketState
 from scoring.options import RuleOptions
 from scoring.snapshot import MatchSnapshot, SidePair
 from scoring.standings import METRICS
+from scoring.team_matches import TeamMatchReason
 from tournament.games.shown_rules import stage_rules_lines, stage_rules_title
 from tournament.matches.correction_selectors import stage_flags_get
 from tournament.matches.models import (
@@ -30,6 +33,7 @@ from tournament.matches.models import (
     Round,
     Stage,
     StageFormat,
+    TeamMatch,
 )
 from tournament.matches.selectors import round_knockout_pairs
 from tournament.matches.snapshot_reads import (
@@ -62,12 +66,13 @@ from tournament.standings.public_types import (
     TournamentOverview,
 )
 from tournament.standings.selectors import (
+    stage_bracket_get,
     stage_bracket_state_get,
     stage_match_records,
     stage_ranking_get,
     stage_third_place_matches,
 )
-from tournament.standings.team_matches import stage_team_matches_get
+from tournament.standings.team_matches import TeamMatchLine, stage_team_matches_get, team_bracket_winners
 
 # -- helpers -------------------------------------------------------------------------------------------
 
@@ -561,12 +566,19 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
     stage = Stage.objects.select_related("tournament").filter(pk=stage_id, tournament_id=tournament_id).first()
     if stage is None:
         return None
+    bracket = stage_bracket_get(stage=stage, statuses=PUBLIC_ROUND_STATUSES)
+    if bracket is None:  # not a knockout: read as a bracket of its pairs, as before
+        return _pairs_bracket_page(stage, stage_bracket_state_get(stage=stage, statuses=PUBLIC_ROUND_STATUSES))
+    return BRACKET_PAGES[bracket.kind](stage, bracket.state)
+
+
+def _pairs_bracket_page(stage: Stage, state: BracketState) -> Bracket:
+    """A bracket of pairs (or players): its boxes are the stage's matches."""
     matches = list(
         Match.objects.filter(round__stage=stage, round__status__in=PUBLIC_ROUND_STATUSES)
         .select_related("round", "table", "ns_pair", "ew_pair")
         .order_by("round__number", "bracket_slot", "table__number", "id")
     )
-    state = stage_bracket_state_get(stage=stage, statuses=PUBLIC_ROUND_STATUSES)
     by_round: dict[int, list[Match]] = {}
     walkovers: dict[int, dict[int, int]] = {}  # round number → pair given a walkover → the withdrawn pair
     for match in matches:
@@ -613,3 +625,89 @@ def bracket_get(*, tournament_id: int, stage_id: int) -> Bracket | None:
             still_in = count
     byes = sum(1 for round_ in rounds for box in round_.matches if box.is_bye)
     return Bracket(stage=_stage_info(stage), rounds=tuple(rounds), third_place=third, champion=champion, byes=byes)
+
+
+def _team_box(line: TeamMatchLine, row: TeamMatch, names: dict[int, str], *, decided: bool) -> BracketMatch:
+    """A team match as a box of the bracket (docs/rules.md §11): team X at N/S, team Y at E/W (a bye: no
+    Y), linked to its table a; its winner goes on once both tables are signed off (a drawn one once its
+    tie-break deal is recorded)."""
+    result = line.result
+    tables = [table for table in (row.table_a, row.table_b) if table is not None]
+    if decided:
+        status = MatchStatus.CONFIRMED
+    elif any(table.status == MatchStatus.RUNNING for table in tables):
+        status = MatchStatus.RUNNING
+    elif result.finished:
+        status = MatchStatus.FINISHED
+    else:
+        status = MatchStatus.PENDING
+    winner = "" if result.winner is None else "NS" if result.winner == str(line.x) else "EW"
+    first = row.table_a or row.table_b
+    return BracketMatch(
+        match_id=first.pk if first is not None else None,
+        position=line.bracket_slot or line.number,
+        table=first.table.number if first is not None and first.table is not None else None,
+        ns=PublicSide(None, names.get(line.x, "")),
+        ew=PublicSide(None, names.get(line.y, "")) if line.y is not None else None,
+        is_bye=line.y is None,
+        status=status,
+        winner="NS" if line.y is None else winner,
+        levels=None,
+        points=None,
+        confirmed=line.y is None or decided,
+        reason="forfeit" if result.reason is TeamMatchReason.FORFEIT else "",
+    )
+
+
+def _teams_bracket_page(stage: Stage, state: BracketState) -> Bracket:
+    """A knockout of teams (docs/rules.md §11): its boxes are the team matches (team names), its
+    champion the teams' bracket's (:func:`tournament.standings.selectors.stage_bracket_get`)."""
+    played = stage_team_matches_get(stage=stage)
+    winners = team_bracket_winners(stage=stage, played=played)
+    rows = {
+        row.pk: row
+        for row in TeamMatch.objects.filter(round__stage=stage, round__status__in=PUBLIC_ROUND_STATUSES).select_related(
+            "table_a__table", "table_b__table"
+        )
+    }
+    record = stage.settings.bracket_record or {}
+    size = len(record.get("slots") or ())
+    final_round = max(size.bit_length() - 1, 1)
+    rounds: list[BracketRound] = []
+    third: BracketMatch | None = None
+    by_round: dict[int, list[BracketMatch]] = {}
+    for line in played.matches:
+        row = rows.get(line.id)
+        if row is None:
+            continue
+        ref = (line.round, line.bracket_slot or 0)
+        box = _team_box(line, row, played.names, decided=ref in winners)
+        if record.get("third_place") and ref == (final_round, 2):
+            third = dataclasses.replace(box, third_place=True)
+        else:
+            by_round.setdefault(line.round, []).append(box)
+    for number in sorted(by_round):
+        main = tuple(sorted(by_round[number], key=lambda box: box.position))
+        remaining = sum(2 if box.ew is not None else 1 for box in main)
+        rounds.append(BracketRound(number=number, matches=main, drawn=True, remaining=remaining))
+    champion = PublicSide(None, played.names.get(int(state.champion), "")) if state.champion else None
+    if rounds and champion is None:
+        number, still_in = rounds[-1].number, len(rounds[-1].matches)
+        while still_in > 1:  # the rounds to come: a fixed bracket knows who meets whom
+            number += 1
+            count = (still_in + 1) // 2
+            before = {box.position: box for box in rounds[-1].matches}
+            placeholders = tuple(_placeholder(position, before) for position in range(1, count + 1))
+            rounds.append(BracketRound(number=number, matches=placeholders, drawn=False, remaining=still_in))
+            still_in = count
+    byes = sum(1 for round_ in rounds for box in round_.matches if box.is_bye)
+    return Bracket(stage=_stage_info(stage), rounds=tuple(rounds), third_place=third, champion=champion, byes=byes)
+
+
+BRACKET_PAGES: dict[str, Callable[[Stage, BracketState], Bracket]] = {
+    "pairs": _pairs_bracket_page,
+    "players": _pairs_bracket_page,
+    "teams": _teams_bracket_page,
+}
+"""The public bracket's boxes, by who the stage is drawn between (``tournament.games.stage_entrants_of``):
+a pair's matches, or a team's team matches."""

@@ -32,12 +32,12 @@ from tournament.games import stage_entrants_of
 from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage, StageFormat
 from tournament.matches.snapshot_reads import RESULT_KEYS, snapshot_from_values, snapshot_lookups
 from tournament.matches.stage_options import DrawOptions, draw_options_lookup
-from tournament.registration.models import Pair, PairStatus
+from tournament.registration.models import Pair, PairStatus, Team
 from tournament.rules import rules_for_stage
 from tournament.standings.cache import LocalMemo
 from tournament.standings.counted import COUNTED, SIGNED_OFF_ONLY, counted_statuses, stage_provisional_pairs
 from tournament.standings.doudizhu import three_seat_ranking
-from tournament.standings.team_matches import team_bracket_decided
+from tournament.standings.team_matches import stage_team_matches_get, team_bracket_decided, team_bracket_state_get
 
 
 def _counted(stage: Stage) -> QuerySet[Match]:
@@ -185,6 +185,74 @@ def stage_bracket_state_get(
         results=stage_knockout_results(stage=stage, statuses=statuses),
         withdrawn=_withdrawn(pairs),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class StageBracket:
+    """A knockout's bracket, whoever its entrants are (pairs, or teams of pairs: docs/rules.md §11):
+    ``state`` the bracket engine's answer over the entrants' ids as text, ``placings`` how far each
+    went (:func:`scoring.standings.bracket_placings`), ``names`` entrant id → name, ``kind`` the
+    stage's entrant kind's key (``tournament.games.stage_entrants_of``)."""
+
+    kind: str
+    state: BracketState
+    placings: Standings
+    names: dict[int, str]
+
+    @property
+    def decided(self) -> bool:
+        """The champion is known with nothing pending: the placings are final."""
+        return self.state.complete and not self.state.pending
+
+    @property
+    def champion(self) -> str:
+        """The champion's name (empty until there is one)."""
+        return self.names.get(int(self.state.champion), "") if self.state.champion else ""
+
+
+def _pairs_bracket(stage: Stage, statuses: Sequence[str] | None) -> StageBracket:
+    pairs = _entrants(stage)
+    state = stage_bracket_state_get(stage=stage, pairs=pairs, statuses=statuses)
+    entrants = [str(pk) for pk in sorted(pairs)]
+    base = rank(
+        entrants=entrants,
+        results=stage_match_records(stage=stage),
+        options=rules_for_stage(stage),
+        lots_seed=stage_lots_seed(stage=stage),
+    )
+    names = {pk: pair.name for pk, pair in pairs.items()}
+    return StageBracket("pairs", state, bracket_placings(standings=base, state=state), names)
+
+
+def _teams_bracket(stage: Stage, statuses: Sequence[str] | None) -> StageBracket:
+    """A knockout of teams: the teams' bracket (:func:`team_bracket_state_get`); the teams that went
+    equally far are listed in their team standings' order (their rank shared, or lots with the stage's)."""
+    state = team_bracket_state_get(stage=stage, statuses=statuses)
+    played = stage_team_matches_get(stage=stage)
+    order = [row.team for row in played.standings.rows]  # the same teams as the bracket's entrants
+    base = rank(entrants=order, results=[], options=rules_for_stage(stage), lots_seed=stage_lots_seed(stage=stage))
+    by_team = {row.entrant: row for row in base.rows}
+    rows = tuple(by_team[team] for team in order)
+    base = Standings(rows=rows, tie_breakers=base.tie_breakers, lots_seed=base.lots_seed)
+    names = dict(Team.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "name"))
+    return StageBracket("teams", state, bracket_placings(standings=base, state=state), names)
+
+
+STAGE_BRACKETS: dict[str, Callable[[Stage, Sequence[str] | None], StageBracket]] = {
+    "pairs": _pairs_bracket,
+    "players": _pairs_bracket,  # a player is registered as a one-player entrant, read as a pair is
+    "teams": _teams_bracket,
+}
+"""The bracket of a knockout, by who the stage is drawn between (``tournament.games.stage_entrants_of``)."""
+
+
+def stage_bracket_get(*, stage: Stage, statuses: Sequence[str] | None = None) -> StageBracket | None:
+    """The stage's bracket, the one answer the public bracket page, the placings page and the award
+    lists read (docs/rules.md §4 "Tournament structures", §11): its state and placings over its
+    entrants, pairs or teams; None for a stage that is not a knockout."""
+    if stage.format != StageFormat.KNOCKOUT:
+        return None
+    return STAGE_BRACKETS[stage_entrants_of(stage).key](stage, statuses)
 
 
 def _bracket_decided(stage: Stage) -> bool:

@@ -16,7 +16,14 @@ from typing import Any
 
 from django.db.models import Q
 
-from scoring.bracket import FixedBracketState, MatchRef, fixed_bracket_state
+from scoring.bracket import (
+    BracketState,
+    FixedBracketState,
+    KnockoutResult,
+    MatchRef,
+    bracket_state,
+    fixed_bracket_state,
+)
 from scoring.seats import Side
 from scoring.standings import MatchRecord
 from scoring.team_matches import TeamMatchRecord, TeamMatchResult, TeamStandings, team_match_decide, team_standings_rank
@@ -137,6 +144,47 @@ def team_bracket_winners(*, stage: Stage, played: StageTeamMatches | None = None
         winner = line.result.winner
         winners[(line.round, line.bracket_slot)] = int(winner) if winner is not None else None
     return winners
+
+
+def team_bracket_state_get(*, stage: Stage, statuses: Sequence[str] | None = None) -> BracketState:
+    """A knockout of teams read by the one bracket engine (:func:`scoring.bracket.bracket_state`) with
+    the teams (ids as text) as its entrants: each team match is a match of the bracket, team X at N/S,
+    decided once :func:`team_bracket_winners` says so (both tables signed off; a drawn one once its
+    tie-break deal is recorded); the third-place match is the final round's second position
+    (docs/rules.md §4, §11). ``statuses``: only rounds in these statuses (the public bracket leaves out
+    a draft)."""
+    played = stage_team_matches_get(stage=stage)
+    winners = team_bracket_winners(stage=stage, played=played)
+    shown = TeamMatch.objects.filter(round__stage=stage)
+    if statuses is not None:
+        shown = shown.filter(round__status__in=statuses)
+    ids = set(shown.values_list("pk", flat=True))
+    record = stage.settings.bracket_record or {}
+    final_round = max(len(record.get("slots") or ()).bit_length() - 1, 1)
+    third_place = bool(record.get("third_place"))
+    results: list[KnockoutResult] = []
+    for line in played.matches:
+        if line.id not in ids:
+            continue
+        ref = (line.round, line.bracket_slot or 0)
+        winner = winners.get(ref)
+        results.append(
+            KnockoutResult(
+                round=line.round,
+                ns=str(line.x),
+                ew=None if line.y is None else str(line.y),
+                winner=None if winner is None else Side.NS if winner == line.x else Side.EW,
+                confirmed=ref in winners,
+                third_place=third_place and line.round == final_round and line.bracket_slot == 2,
+            )
+        )
+    teams = _stage_teams(stage, _drawn_rows(played), played.names)
+    return bracket_state(entrants=[str(pk) for pk in sorted(teams)], results=results)
+
+
+def _drawn_rows(played: StageTeamMatches) -> list[tuple[Any, ...]]:
+    """The team matches as the rows :func:`_stage_teams` reads (its 4th and 5th columns: the teams)."""
+    return [(line.id, line.round, line.number, line.x, line.y) for line in played.matches]
 
 
 def stage_team_bracket_get(*, stage: Stage) -> FixedBracketState[int] | None:

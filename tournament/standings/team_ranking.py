@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from scoring.team_matches import TeamMatchResult
 from tournament.matches.models import Stage
+from tournament.standings.selectors import stage_bracket_get
 from tournament.standings.team_matches import StageTeamMatches, stage_team_matches_get
 from tournament.standings.teams import stage_team_total_get
 
@@ -168,13 +169,27 @@ class TeamRanking:
 
 
 def stage_team_ranking_get(*, stage: Stage) -> TeamRanking | None:
-    """The stage's team ranking (docs/rules.md §11): from its team matches when it plays them, else
+    """The stage's team ranking (docs/rules.md §11): from its team matches when it plays them (a knockout
+    of teams: its bracket's placings, :func:`tournament.standings.selectors.stage_bracket_get`), else
     from its team total; None when the stage ranks no teams."""
     table = team_match_table_get(stage=stage)
     if table is not None:
         lines = tuple(
             TeamRankLine(line.rank, line.shared, line.team_id, line.name, line.match_points) for line in table.lines
         )
+        bracket = stage_bracket_get(stage=stage)
+        if bracket is not None:  # a knockout of teams places its teams by how far they went, as for pairs
+            points = {line.team_id: line.points for line in lines}
+            lines = tuple(
+                TeamRankLine(
+                    row.rank,
+                    row.shared,
+                    int(row.entrant),
+                    bracket.names.get(int(row.entrant), ""),
+                    points.get(int(row.entrant), 0),
+                )
+                for row in bracket.placings.rows
+            )
         return TeamRanking(stage_id=stage.pk, lines=lines, team_match=True)
     total = stage_team_total_get(stage=stage)
     if total is None:
