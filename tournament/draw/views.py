@@ -55,7 +55,7 @@ from tournament.draw.team_matches import team_line_up_set
 from tournament.errors import USER_ERRORS, UserError, user_error_of, user_error_on_form
 from tournament.games.shown_rules import stage_rules_lines, stage_rules_title
 from tournament.matches.correction_selectors import stage_flags_get
-from tournament.matches.models import Match, Round, RoundStatus, Stage, Table, TeamLineUp, TeamMatch
+from tournament.matches.models import Match, MatchStatus, Round, RoundStatus, Stage, Table, TeamLineUp, TeamMatch
 from tournament.matches.referees import referee_accounts_list
 from tournament.matches.stage_options import draw_options_have
 from tournament.matches.table_links import table_qr_codes
@@ -632,12 +632,20 @@ def _deciding_table(row: TeamMatch, result: TeamMatchResult) -> tuple[str, Match
     return (result.deciding_table.value, match) if match is not None else None
 
 
+def _signed_off(row: TeamMatch) -> bool:
+    """Both tables of the team match are signed off (a bye's has none): nothing is left to sign off."""
+    tables = [table for table in (row.table_a, row.table_b) if table is not None]
+    return bool(tables) and all(table.status == MatchStatus.CONFIRMED for table in tables)
+
+
 @organiser_view
 def round_team_matches(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
     """A round's team matches (docs/rules.md §11): each with its two tables, their state and the team
     match's result as the rules core decides it; a team match is signed off here (both tables at once:
-    refused while a table has no result), the line-ups are changed while the round is a draft, and the
-    winning side of a drawn knockout team match's tie-break deal is recorded while it waits for one."""
+    refused while a table has no result; not offered once signed off, nor while it waits for its tie-break
+    deal), the line-ups are changed while the round is a draft, and the winning side of a drawn knockout
+    team match's tie-break deal is recorded while it waits for one. An archived event's page offers no
+    form (its services refuse them; the read-only note says why)."""
     round_ = _round(tournament, round_id)
     rows = {
         row.pk: row
@@ -698,6 +706,7 @@ def round_team_matches(request: HttpRequest, tournament: Tournament, round_id: i
             "winner": played.names.get(int(line.result.winner), "") if line.result.winner else "",
             "extra_deal": line.result.reason is TeamMatchReason.EXTRA_DEAL,
             "deciding": _deciding_table(rows[line.id], line.result),
+            "signed_off": _signed_off(rows[line.id]),
             "teams": [
                 (team_id, played.names.get(team_id, ""), line_ups.get(team_id), members.get(team_id, []))
                 for team_id in (line.x, line.y)
