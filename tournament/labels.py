@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -23,26 +23,28 @@ if TYPE_CHECKING:
     from scoring.options import RuleOptions
 
 
-def level(value: Any) -> str:
+def level(value: int | str | None) -> str:
     """14 → "A", 11 → "J" (docs/rules.md §1); "—" when there is no level."""
+    if value is None:
+        return "—"
     try:
         return level_label(int(value))
     except (TypeError, ValueError, KeyError, IndexError):
         return "—"
 
 
-def side(code: Any) -> str:
+def side(code: object) -> str:
     """ "NS" → "N/S" (南北); at a three-seat table a player is their own side, named by the seat
     ("E" → "East", 东)."""
     return {"NS": _("N/S"), "EW": _("E/W"), "E": _("East"), "S": _("South"), "W": _("West")}.get(str(code), "—")
 
 
-def seat(code: Any) -> str:
+def seat(code: object) -> str:
     """ "N" → "N" (北): a seat in a finishing order."""
     return {"N": _("N"), "E": _("E"), "S": _("S"), "W": _("W")}.get(str(code), str(code))
 
 
-def a_attempt_note(deal: Any) -> str:
+def a_attempt_note(deal: object) -> str:
     """A deal played at A as the deal histories mark it, the referee's and the public's alike (docs/rules.md
     §1, A rules): "passed A", "A failed", or "A failed · back to 2" (the last allowed failure); "" for
     a deal not played at A. ``deal``: a stored record (``Deal.snapshot``, the public page's too) or its JSON."""
@@ -59,14 +61,14 @@ def a_attempt_note(deal: Any) -> str:
     return ""
 
 
-def seat_name(code: Any) -> str:
+def seat_name(code: object) -> str:
     """ "N" → "North" (北家): a seat on its own, as on the referee's tap buttons; no seat: ""."""
     if code is None:
         return ""
     return {"N": _("North"), "E": _("East"), "S": _("South"), "W": _("West")}.get(str(code), str(code))
 
 
-def reason(code: Any) -> str:
+def reason(code: object) -> str:
     """Why a match was won, as the rules core names it (docs/rules.md §2–3)."""
     names = {
         "passed_a": _("passed A"),
@@ -102,7 +104,7 @@ def profile_view(name: str) -> ProfileView:
     return ProfileView(name=name, title=in_ui_language(en=info.title, zh=info.title_zh), seed=info.seed)
 
 
-def profile_title(name: Any) -> str:
+def profile_title(name: object) -> str:
     """A rule profile by its title and the rulebook it follows ("40分钟限时…（规则 002）"), not "timed-40"."""
     view = profile_view(str(name))
     if not view.seed or view.seed in view.title:  # the title names its rulebook already
@@ -120,7 +122,7 @@ def rules_title(*, profile: str, options: RuleOptions) -> str:
     return in_ui_language(en=en, zh=zh)
 
 
-def rule_option(name: Any) -> str:
+def rule_option(name: object) -> str:
     """An option's name as an organiser reads it (docs/rules.md names the option itself)."""
     names = {
         "game": _("Game"),
@@ -159,13 +161,13 @@ def rule_option(name: Any) -> str:
     return str(names.get(str(name), name))
 
 
-def _place_table(value: Any, sign: str) -> str:
+def _place_table(value: object, sign: str) -> str:
     if isinstance(value, dict):
         return " / ".join(f"{sign}{value.get(key)}" for key in ("1-2", "1-3", "1-4"))
     return str(value)
 
 
-def rule_value(name: Any, value: Any) -> str:
+def rule_value(name: object, value: object) -> str:
     """An option's value in words (docs/rules.md §1–§9)."""
     name = str(name)
     if name in ("upgrades", "points_table"):
@@ -257,7 +259,7 @@ INFRACTION_LABELS: dict[Infraction, StrPromise] = {
 """The 20-point infractions (seed 001 §13, §16, §19, §20)."""
 
 
-def capture(code: Any) -> str:
+def capture(code: object) -> str:
     """ "pair" → "pair ×3" (对子 ×3); an unknown code is shown as it is."""
     try:
         return str(CAPTURE_LABELS[Capture(code)])
@@ -265,7 +267,7 @@ def capture(code: Any) -> str:
         return str(code)
 
 
-def infraction(code: Any) -> str:
+def infraction(code: object) -> str:
     """ "exposed_card" → "exposed card" (亮牌); an unknown code is shown as it is."""
     try:
         return str(INFRACTION_LABELS[Infraction(code)])
@@ -273,7 +275,7 @@ def infraction(code: Any) -> str:
         return str(code)
 
 
-def declarer(side_code: Any, seat_code: Any = None) -> str:
+def declarer(side_code: object, seat_code: object = None) -> str:
     """Who declares (庄家): the seat when it is known ("North"), else the side ("N/S"); entered as
     either ("N" or "NS")."""
     code = seat_code or side_code
@@ -282,12 +284,12 @@ def declarer(side_code: Any, seat_code: Any = None) -> str:
     return side(code)
 
 
-def wrong_count(code: Any) -> str:
+def wrong_count(code: object) -> str:
     """Whose hands held a wrong number of cards: "NS" → "N/S", "both" → "both sides"."""
     return _("both sides") if str(code) == "both" else side(code)
 
 
-def tractor_faults(deal: Any) -> list[str]:
+def tractor_faults(deal: object) -> list[str]:
     """The faults a Tractor deal (as entered, or as recorded) ended with, in words."""
     if not isinstance(deal, dict):
         return []
@@ -357,7 +359,7 @@ def table_ranges(numbers: list[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
 
 
-def draw_algorithm(code: Any) -> str:
+def draw_algorithm(code: object) -> str:
     """A round's recorded draw algorithm as an organiser reads it: "Swiss pairing" — the method in
     words; the recorded version (which code redraws the round) is the page's tooltip, not its text."""
     code = str(code or "")

@@ -360,7 +360,7 @@ class MatchPage:
     round_knockout_pairs: int | None = None
     """The pairs still in at a knockout round (``round_knockout_pairs``), for the round's name."""
     game: str = "guandan"
-    """The game the match is played under (its stage's stored rules): the key of its registry entry."""
+    """The game the match is played under (its event's, ``Tournament.game``): the key of its registry entry."""
     walkover_over: str = ""
     """A walkover (不战而胜): the withdrawn pair this one was due to meet (a forfeit win, not a bye)."""
 

@@ -11,21 +11,34 @@ as the public read models (:mod:`tournament.standings.public_types`) already car
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from django.utils.translation import gettext as _
 
 from scoring.outcome import Reason
 from tournament import labels
 
+if TYPE_CHECKING:
+    from tournament.standings.public_types import MatchPage
+
 _DECIDED = ("finished", "confirmed")
 
 
-def forfeited_by(match: Any) -> str:
+class Decided(Protocol):
+    """A public row that says how its match was decided (a draw row, a bracket box, a match page)."""
+
+    @property
+    def winner(self) -> str: ...
+
+    @property
+    def reason(self) -> str: ...
+
+
+def forfeited_by(match: Decided) -> str:
     """Who forfeited a match (a public row: ``winner``, ``reason``): "NS", "EW", "both", or ""."""
-    if getattr(match, "reason", "") != Reason.FORFEIT.value:
+    if match.reason != Reason.FORFEIT.value:
         return ""
-    winner = getattr(match, "winner", "")
+    winner = match.winner
     if winner == "NS":
         return "EW"
     if winner == "EW":
@@ -33,7 +46,7 @@ def forfeited_by(match: Any) -> str:
     return "both"
 
 
-def forfeit_text(match: Any) -> str:
+def forfeit_text(match: Decided) -> str:
     """ "东西弃权" / "双方弃权" ("E/W forfeit", "both forfeit"); "" when the match was played."""
     who = forfeited_by(match)
     if not who:
@@ -67,7 +80,7 @@ class PairResult:
         }.get(self.forfeit, "")
 
 
-def pair_result(match: Any, pair_id: int) -> PairResult:
+def pair_result(match: MatchPage, pair_id: int) -> PairResult:
     """``match`` (a :class:`~tournament.standings.public_types.MatchPage`) as pair ``pair_id`` played it."""
     side = "NS" if pair_id == match.ns.pair_id else "EW"
     if match.is_bye:

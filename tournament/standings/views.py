@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
@@ -70,7 +70,7 @@ from tournament.standings.public_cache import (
     team_standings_key,
     team_standings_served_get,
 )
-from tournament.standings.public_types import PublicHttpRequest, TournamentOverview
+from tournament.standings.public_types import PublicHttpRequest, RoundInfo, StageInfo, TournamentOverview
 from tournament.standings.response_reads import response_cacheable
 from tournament.standings.seat_cards import find_results_html
 from tournament.standings.seating import player_find
@@ -82,6 +82,8 @@ from tournament.standings.team_match_page import (
     team_match_token,
 )
 from tournament.standings.team_ranking import TeamMatchTable
+
+T = TypeVar("T")
 
 DRAW_PAGE_SIZE = 100
 STANDINGS_PAGE_SIZE = 100
@@ -227,7 +229,9 @@ def draw(request: PublicHttpRequest, tournament_id: int, round_id: int | None = 
     return _pages(overview).draw(request, overview=overview, round_=round_, frame=frame)
 
 
-def _sides_draw(request: PublicHttpRequest, *, overview: TournamentOverview, round_: Any, frame: str) -> HttpResponse:
+def _sides_draw(
+    request: PublicHttpRequest, *, overview: TournamentOverview, round_: RoundInfo | None, frame: str
+) -> HttpResponse:
     """The draw of a round of two sides: table, pairs, area, live state, in pages."""
     tournament_id = overview.id
     page = _int_param(request, "page", 1, 1, 10_000)
@@ -329,7 +333,7 @@ def standings(request: PublicHttpRequest, tournament_id: int, stage_id: int | No
 
 
 def _sides_standings(
-    request: PublicHttpRequest, *, overview: TournamentOverview, stage: Any, marker: Any, frame: str
+    request: PublicHttpRequest, *, overview: TournamentOverview, stage: StageInfo, marker: object, frame: str
 ) -> HttpResponse:
     """A ranked stage of two sides: every tie-break column and the movement, in pages."""
     tournament_id, stage_id = overview.id, stage.id
@@ -597,7 +601,7 @@ def team_match(request: PublicHttpRequest, tournament_id: int, team_match_id: in
     )
 
 
-def _chunks(items: tuple[Any, ...], size: int, limit: int) -> list[tuple[Any, ...]]:
+def _chunks(items: tuple[T, ...], size: int, limit: int) -> list[tuple[T, ...]]:
     return [items[start : start + size] for start in range(0, min(len(items), size * limit), size)]
 
 
@@ -649,9 +653,9 @@ def _sides_screen_slides(*, overview: TournamentOverview, rows: int) -> list[dic
         table = standings_cached(tournament_id=tournament_id, stage_id=stage.id)
         if table is None:
             continue
-        pages = _chunks(table.lines, rows, SCREEN_MAX_SLIDES)
-        for number, chunk in enumerate(pages, 1):
-            slides.append({"kind": "standings", "table": table, "lines": chunk, "part": number, "parts": len(pages)})
+        parts = _chunks(table.lines, rows, SCREEN_MAX_SLIDES)
+        for number, lines in enumerate(parts, 1):
+            slides.append({"kind": "standings", "table": table, "lines": lines, "part": number, "parts": len(parts)})
         slides += _team_slides(overview=overview, stage_id=stage.id, rows=rows)
     for stage in overview.knockout_stages:
         if overview.rounds_of(stage.id):
@@ -702,12 +706,14 @@ def overview_html(*, tournament_id: int) -> str:
     )
 
 
-def _seats_draw(request: PublicHttpRequest, *, overview: TournamentOverview, round_: Any, frame: str) -> HttpResponse:
+def _seats_draw(
+    request: PublicHttpRequest, *, overview: TournamentOverview, round_: RoundInfo | None, frame: str
+) -> HttpResponse:
     return doudizhu_public.draw_page(request, overview=overview, round_=round_, live_page=_live_page)
 
 
 def _seats_standings(
-    request: PublicHttpRequest, *, overview: TournamentOverview, stage: Any, marker: Any, frame: str
+    request: PublicHttpRequest, *, overview: TournamentOverview, stage: StageInfo, marker: object, frame: str
 ) -> HttpResponse:
     return doudizhu_public.standings_page(request, overview=overview, stage=stage, live_page=_live_page, marker=marker)
 

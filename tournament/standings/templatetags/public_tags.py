@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TypeVar
 
 from django import template
 from django.conf import settings
@@ -13,14 +14,19 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.snapshot import DealSnapshot
 from tournament import labels
 from tournament.games import PAIRS, GameKind, UnknownGame, game_kind
 from tournament.locale import in_ui_language
 from tournament.matches.models import AdjustmentKind, MatchStatus
+from tournament.registration.models import Tournament
 from tournament.registration.text import NAMES_SEPARATOR
 from tournament.standings import results
+from tournament.standings.public_types import Column, MatchPage, StageTable, StandingLine
 
 register = template.Library()
+
+T = TypeVar("T")
 
 
 register.filter("level", labels.level)
@@ -37,14 +43,14 @@ def game_of(game: str) -> GameKind:
 
 
 @register.filter
-def deal_line(deal: Any, game: Any) -> str:
+def deal_line(deal: DealSnapshot, game: GameKind) -> str:
     """A deal of the public deal history (the rules core's ``DealSnapshot``) in the words of its
     game (``{{ deal|deal_line:entry }}``): the referee's deal list's text (``GameKind.deal_text``)."""
     return str(game.deal_text(None, deal))
 
 
 @register.filter
-def deal_faults(deal: Any) -> str:
+def deal_faults(deal: DealSnapshot) -> str:
     """A deal's faults in words (a Tractor revoke, wrong bottom, wrong count: seed 001 §9.1, §17,
     §18); "" for a deal without any."""
     names = ("revoke", "wrong_bottom", "wrong_count")
@@ -52,7 +58,7 @@ def deal_faults(deal: Any) -> str:
 
 
 @register.filter
-def match_status(value: Any) -> str:
+def match_status(value: str) -> str:
     try:
         return str(MatchStatus(value).label)
     except ValueError:
@@ -60,24 +66,24 @@ def match_status(value: Any) -> str:
 
 
 @register.filter
-def adjustment_kind(value: Any) -> str:
+def adjustment_kind(value: str) -> str:
     """ "forfeit" → 弃权判负: an adjustment of a match's history by the label the referee chose."""
     return str(dict(AdjustmentKind.choices).get(value, value or ""))
 
 
 @register.filter
-def metric_title(column: Any) -> str:
+def metric_title(column: Column) -> str:
     """A tie-break column's title from the rules core's metric registry, Chinese first."""
     return in_ui_language(en=str(column.title), zh=str(column.title_zh))
 
 
 @register.filter
-def dash(value: Any) -> Any:
+def dash(value: T) -> T | str:
     return "—" if value is None or value == "" else value
 
 
 @register.simple_tag
-def movement(line: Any, said_once: bool = False) -> str:
+def movement(line: StandingLine, said_once: bool = False) -> str:
     """▲ 3 / ▼ 2 / – with the words for screen readers (colour is never the only cue). ``said_once``:
     the page already says there is no earlier round, so a line without one shows nothing."""
     change = line.movement
@@ -97,7 +103,7 @@ def movement(line: Any, said_once: bool = False) -> str:
 
 
 @register.filter
-def of_side(pair: Any, side: str) -> Any:
+def of_side(pair: tuple[T, T] | None, side: str) -> T | None:
     """The NS or EW half of a (ns, ew) tuple."""
     if not pair:
         return None
@@ -105,7 +111,7 @@ def of_side(pair: Any, side: str) -> Any:
 
 
 @register.filter
-def in_language(texts: Any) -> str:
+def in_language(texts: tuple[str, str] | None) -> str:
     """``(english, chinese)`` → the one of the interface language (a rules-core text carries both)."""
     if not texts:
         return ""
@@ -113,13 +119,13 @@ def in_language(texts: Any) -> str:
 
 
 @register.filter
-def knockout_round_name(pairs: Any) -> str:
+def knockout_round_name(pairs: int | None) -> str:
     """``{{ round.remaining|knockout_round_name }}``: 决赛, 半决赛, 四分之一决赛, 1/8 决赛 … (``labels``)."""
     return labels.knockout_round_name(int(pairs or 0))
 
 
 @register.filter
-def third_place_name(_value: Any) -> str:
+def third_place_name(_value: object) -> str:
     return labels.third_place_name()
 
 
@@ -135,7 +141,7 @@ def entrant_word(game: str, name: str) -> str:
 
 
 @register.filter
-def whole_names(name: Any) -> SafeString:
+def whole_names(name: object) -> SafeString:
     """``{{ pair.name|whole_names }}``: an entrant's name ("张伟 / Li Na") with each player's name on
     one line: a phone's narrow column breaks between the names, never inside one ("Li / Na")."""
     parts = str(name).split(NAMES_SEPARATOR)
@@ -143,7 +149,7 @@ def whole_names(name: Any) -> SafeString:
 
 
 @register.filter
-def entrants_counted(tournament: Any, count: int) -> str:
+def entrants_counted(tournament: Tournament, count: int) -> str:
     """``{{ tournament|entrants_counted:n }}``: "12 pairs" or "12 players", as the event's entrant kind counts."""
     return str(tournament.entrants.words["counted"] % {"counter": count})
 
@@ -152,15 +158,20 @@ _PAIR_ID = 987654321
 """A pair id no event has, put in a page's one reversed pair URL and replaced by each line's."""
 
 
-def _number(value: Any) -> str:
+def _number(value: object) -> str:
     """As ``{{ value }}`` shows a number (localized), the common case without its machinery."""
     if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
         return str(value)
-    return str(conditional_escape(localize(value)))
+    return str(conditional_escape(str(localize(value))))
+
+
+def _cell(value: object) -> str:
+    """A tie-break value as its column shows it: "—" when there is none."""
+    return "—" if value is None or value == "" else _number(value)
 
 
 @register.simple_tag
-def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
+def standings_rows(page: Iterable[StandingLine], table: StageTable, tournament_id: int) -> SafeString:
     """The body rows of a standings page: what a template loop over the lines would render, in
     Python — a 100-line page is rendered once per build for every worker, and the template's
     per-cell lookups, filters and ``{% url %}`` were most of a rebuild's cost."""
@@ -175,7 +186,7 @@ def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
     colspan = len(table.columns) + 3
     said_once = table.no_earlier_round
     out: list[str] = []
-    group: Any = object()
+    group: object = object()
     for line in lines:
         if line.group != group:
             group = line.group
@@ -186,7 +197,7 @@ def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
         if line.byes:
             words = ngettext("%(counter)s bye", "%(counter)s byes", line.byes) % {"counter": line.byes}
             byes = f' <span class="muted small">({escape(words)})</span>'
-        values = "".join(f'<td class="num">{"—" if v is None or v == "" else _number(v)}</td>' for v in line.values)
+        values = "".join(f'<td class="num">{_cell(v)}</td>' for v in line.values)
         out.append(
             f'<tr><th scope="row" class="sticky"><span class="rank">{_number(line.rank)}{shared if line.shared else ""}'
             f"</span>{movement(line, said_once=said_once)} "
@@ -201,32 +212,32 @@ def standings_rows(page: Any, table: Any, tournament_id: int) -> SafeString:
 
 
 @register.simple_tag
-def pair_result(match: Any, pair_id: int) -> Any:
+def pair_result(match: MatchPage, pair_id: int) -> results.PairResult:
     """``{% pair_result match pair.id as result %}``: the match from that pair's side, own score first."""
     return results.pair_result(match, pair_id)
 
 
 @register.filter
-def forfeit_text(match: Any) -> str:
+def forfeit_text(match: results.Decided) -> str:
     """ "东西弃权" / "双方弃权" for a forfeited match (a public row), "" for a played one."""
     return results.forfeit_text(match)
 
 
 @register.filter
-def forfeited_by(match: Any) -> str:
+def forfeited_by(match: results.Decided) -> str:
     """Who forfeited a public row: "NS", "EW", "both", or "" (played)."""
     return results.forfeited_by(match)
 
 
 @register.simple_tag
-def entrants_said(tournament: Any, name: str, **values: Any) -> str:
+def entrants_said(tournament: Tournament, name: str, **values: object) -> str:
     """``{% entrants_said tournament "to_come" n=5 %}``: one of the event's entrant kind's sentences with
     its values filled in ("5 pairs to come", "5 players to come")."""
     return str(tournament.entrants.words[name]) % values
 
 
 @register.simple_tag
-def deal_rows(match: Any) -> SafeString:
+def deal_rows(match: MatchPage) -> SafeString:
     """The body rows of a public match's deal history: what a template loop over its deals would
     render, in Python — a pair's page shows every deal of every match it played, and the loop's
     per-cell filters were most of the page's build."""
@@ -239,8 +250,7 @@ def deal_rows(match: Any) -> SafeString:
     out: list[str] = []
     for deal in match.deals:
         if points:
-            shown = dash(deal.points)
-            gained = "—" if shown == "—" else _number(shown)
+            gained = "—" if deal.points is None else _number(deal.points)
         else:
             gained = f"+{_number(deal.upgrade)}" if deal.upgrade else "0"
         if deal.points_after:
