@@ -24,7 +24,7 @@ def test_a_referee_enters_a_dou_dizhu_table_on_a_phone(page, live_server, screen
     assert page.get_by_role("heading", name="第 1 局（共 3 局）").is_visible()
     assert fits_the_screen(page)
     # deal 1: E is landlord at 3, two bombs by the stepper (one too many, then one back), E wins
-    page.locator("label.choice", has_text="E").first.click()
+    page.locator("label.choice", has_text="东").first.click()  # seats by name on a Chinese page
     page.locator("input[name=bid][value='3']").check()
     plus = page.get_by_role("button", name="炸弹加一")
     plus.click()

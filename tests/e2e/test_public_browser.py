@@ -72,18 +72,12 @@ def test_big_screen_mode_advances(page, screenshot):
     screenshot("big-screen-projector", full_page=False)
 
 
-# Each player's name in a draw cell: the number of line boxes its text takes.
+# Each player's name in a draw cell (a span of its own): the number of line boxes it takes.
 NAME_LINES = """() => Array.from(document.querySelectorAll('table.draw td a[href*="/pairs/"]')).flatMap((link) => {
-    const text = link.firstChild, lines = [];
-    let start = 0;
-    for (const name of text.textContent.split(' / ')) {
-        const range = document.createRange();
-        range.setStart(text, start);
-        range.setEnd(text, start + name.length);
-        lines.push([name, new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size]);
-        start += name.length + 3;
-    }
-    return lines;
+    const names = link.querySelectorAll('span');
+    return Array.from(names.length ? names : [link]).map((name) => [
+        name.textContent, new Set(Array.from(name.getClientRects()).map((r) => Math.round(r.top))).size,
+    ]);
 })"""
 
 

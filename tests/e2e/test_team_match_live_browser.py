@@ -13,7 +13,7 @@ from tests.e2e.conftest import SCREENSHOTS, new_phone, signed_in
 from tests.e2e.test_event_life_browser import SIZES, fits_the_screen, signed_in_as
 from tests.e2e.test_players_browser import enter, identify, tap
 from tests.factories import organiser, referee
-from tests.tournament.draw.test_team_matches import NS_WINS, _event
+from tests.tournament.draw.test_team_match_draw import NS_WINS, _event
 from tests.tournament.standings.test_team_match_page import _published
 from tournament.draw.services import round_draw, round_publish
 from tournament.matches import player_entry as pe

@@ -188,7 +188,10 @@ class Series(models.Model):
         verbose_name = _("series")
         verbose_name_plural = _("series")
         ordering = ["-created_at", "-id"]
-        constraints = [models.CheckConstraint(condition=~Q(name=""), name="series_name_not_empty")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(name=""), name="series_name_not_empty"),
+            *column_checks("series", lots_seed="BigIntegerField"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -221,7 +224,10 @@ class SeriesRating(models.Model):
 
     class Meta:
         ordering = ["series", "player"]
-        constraints = [models.UniqueConstraint(fields=["series", "player"], name="series_rating_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "player"], name="series_rating_once"),
+            *column_checks("series_rating", matches="PositiveIntegerField"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.series_id}: {self.player}"

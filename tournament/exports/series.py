@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
@@ -77,6 +77,13 @@ def series_points_set(
         locked.save(update_fields=["points_table", "show_rating"])
     series.refresh_from_db()
     return series
+
+
+def series_organised(*, user: Actor) -> QuerySet[Series]:
+    """The series ``user`` organises: a series' organisers are its own (named when it is made),
+    not its events' (docs/design.md: one answer to organiser rights, here for a series)."""
+    account = signed_in(user)
+    return Series.objects.filter(organisers=account) if account is not None else Series.objects.none()
 
 
 def series_event_add(*, series: Series, tournament: Tournament, user: Actor | None = None) -> SeriesEvent:

@@ -20,13 +20,13 @@ from tournament.exports.series import (
     series_create,
     series_event_add,
     series_event_remove,
+    series_organised,
     series_points_set,
     series_ratings_shown,
     series_standings_get,
     series_workbook,
 )
 from tournament.parsing import int_or_none
-from tournament.people import signed_in
 from tournament.registration.models import Game, Tournament
 from tournament.registration.roles import tournaments_organised, user_can_create_tournaments
 
@@ -104,7 +104,7 @@ def _organised(request: HttpRequest) -> QuerySet[Tournament]:
 
 @login_required
 def series_manage(request: HttpRequest, series_id: int) -> HttpResponse:
-    series = get_object_or_404(Series.objects.filter(organisers=signed_in(request.user)), pk=series_id)
+    series = get_object_or_404(series_organised(user=request.user), pk=series_id)
     error = ""
     if request.method == "POST":
         action = request.POST.get("action", "")

@@ -46,6 +46,7 @@ from tournament.matches.errors import REFUSALS
 from tournament.matches.event import match_id_event
 from tournament.matches.fold import match_game
 from tournament.matches.models import CLAIM_OPEN, ClaimStatus, DealClaim, Match, MatchSeat, MatchStatus
+from tournament.parsing import ascii_digits
 from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import EntryMode, PairMember, Player
@@ -156,7 +157,7 @@ def pin_shaped(code: str) -> bool:
     """Whether ``code`` could be a seat PIN (its digits, as compared): a code that cannot is no
     guess at anyone's PIN (an employee number mistyped), so it counts against the phone only."""
     given = _code_bytes(code)
-    return len(given) == PIN_DIGITS and given.isdigit()
+    return len(given) == PIN_DIGITS and ascii_digits(given.decode())
 
 
 def pin_proves(*, player_id: int, code: str) -> bool:

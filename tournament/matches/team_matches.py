@@ -29,7 +29,9 @@ def team_match_sign_off(*, team_match: TeamMatch, user: Actor | None = None) -> 
     the team match is finished when both tables are (docs/rules.md §11)."""
     with transaction.atomic():
         tables = list(
-            Match.objects.select_for_update().filter(pk__in=[m.pk for m in team_match_tables(team_match=team_match)])
+            Match.objects.select_for_update(of=("self",))
+            .filter(pk__in=[m.pk for m in team_match_tables(team_match=team_match)])
+            .order_by("pk")  # no join to the nullable table (PostgreSQL refuses to lock one); locks in one order
         )
         waiting = [m for m in tables if m.status in (MatchStatus.PENDING, MatchStatus.RUNNING)]
         if waiting:

@@ -15,6 +15,7 @@ from tournament.bounds import column_max
 from tournament.form_fields import choice_field, date_field
 from tournament.games import EntrantKind, game_kind
 from tournament.labels import profile_title, rule_option, rule_value
+from tournament.parsing import int_or_none
 from tournament.registration.lifecycle import time_zone_names
 from tournament.registration.models import EVENT_TIME_ZONE, EntryMode, Game, Pair, ProvisionalResults
 from tournament.registration.services import PlayerData
@@ -237,9 +238,10 @@ class TeamForm(forms.Form):
         out: list[int] = []
         for word in text.replace("，", ",").replace("、", ",").replace(",", " ").split():
             digits = word.lstrip("#＃")
-            if not digits.isascii() or not digits.isdigit() or len(digits) > 9:
+            number = int_or_none(digits, low=0, high=999_999_999)
+            if number is None:
                 raise forms.ValidationError(_("%(word)s is not a number.") % {"word": word})
-            out.append(int(digits))
+            out.append(number)
         return out
 
     def clean_members(self) -> str:

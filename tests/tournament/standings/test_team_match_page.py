@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.tournament.draw.test_team_matches import NS_WINS, _event, _play
+from tests.tournament.draw.test_team_match_draw import NS_WINS, _event, _play
 from tests.tournament.standings.test_pair_versions import poll, poll_url
 from tests.tournament.standings.test_team_match_public import _played
 from tournament.draw.services import round_draw, round_publish

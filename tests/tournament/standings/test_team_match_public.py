@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import organiser
-from tests.tournament.draw.test_team_matches import EW_WINS, NS_WINS, _event, _play
+from tests.tournament.draw.test_team_match_draw import EW_WINS, NS_WINS, _event, _play
 from tournament.draw.services import round_draw, round_publish
 from tournament.exports.prizes import TierData, team_prize_stage, team_prize_tiers_set, team_prizes_award
 from tournament.matches.models import TeamMatch

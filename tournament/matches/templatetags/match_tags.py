@@ -102,7 +102,7 @@ def board_rows(rows: Any, *, score: str, deals: str, elapsed: str, referee: str)
     """The progress board's body rows: what a template loop over 100 rows would render, in Python
     (the loop's per-cell lookups were most of a 2,500-table board page's build). ``score`` …
     ``referee``: the columns' labels, said again on each cell for the phone's stacked layout."""
-    labels_ = {name: escape(text) for name, text in (("score", score), ("deals", deals), ("elapsed", elapsed))}
+    score_label, deals_label, elapsed_label = escape(score), escape(deals), escape(elapsed)
     referee_label = escape(referee)
     out: list[str] = []
     for row in rows:
@@ -117,9 +117,9 @@ def board_rows(rows: Any, *, score: str, deals: str, elapsed: str, referee: str)
             f'<td><span class="badge {escape(row.state)}" data-state="{escape(row.state)}"'
             f' data-claims-pending="{row.claims_pending}">{escape(row.state_label)}{pending}</span></td>'
             f"<td>{escape(row.entrants)}</td>"
-            f'<td data-label="{labels_["score"]}">{escape(row.score)}</td>'
-            f'<td class="num" data-label="{labels_["deals"]}">{row.deals}</td>'
-            f'<td class="num" data-label="{labels_["elapsed"]}">{escape(row.elapsed_text)}</td>'
+            f'<td data-label="{score_label}">{escape(row.score)}</td>'
+            f'<td class="num" data-label="{deals_label}">{row.deals}</td>'
+            f'<td class="num" data-label="{elapsed_label}">{escape(row.elapsed_text)}</td>'
             f'<td data-label="{referee_label}">{escape(row.referee or "—")}</td></tr>'
         )
     return mark_safe("\n".join(out))  # every value above is escaped

@@ -17,10 +17,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("series", nargs="*", type=int)
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: Any, **arguments: Any) -> None:
         chosen = Series.objects.all()
-        if options["series"]:
-            chosen = chosen.filter(pk__in=options["series"])
+        if arguments["series"]:
+            chosen = chosen.filter(pk__in=arguments["series"])
         for series in chosen.order_by("pk"):
             rows = series_ratings_rebuild(series=series)
             self.stdout.write(f"{series.pk} {series.name}: {len(rows)} players rated")
