@@ -49,6 +49,14 @@ could change — a kept response is served only when the shared values it was bu
 what they were, read afresh on every request, so a worker never serves a version older than the
 last complete build any worker made (the guarantee of the cache's module). If the shared cache is
 down nothing is served from here: Django builds every page afresh.
+
+The site's static files (the stylesheet, htmx, the scripts: a new phone's first requests) are kept
+too, by each worker alone (:meth:`PublicResponses._static`): a file's answer as Django gave it
+(whitenoise's, with the security headers of Django's middleware) is served again from memory, no
+middleware, no cache round trip. Files never change while a worker runs (``collectstatic`` then a
+restart; not kept when whitenoise refreshes them, in development), and only a plain ``GET`` that
+was answered 200 is kept: a conditional or partial request, or a path that is no file, reaches
+Django each time.
 """
 
 from __future__ import annotations
@@ -60,7 +68,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, cast
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, urlencode, urlparse
 
 from django.conf import settings
 from django.core.cache import cache
@@ -68,6 +76,7 @@ from django.http.cookie import parse_cookie
 
 from tournament.locale import language_chosen
 from tournament.overload import poll_shed
+from tournament.parsing import int_or_none
 from tournament.proxies import client_ip
 from tournament.standings.cache import PREFIX
 from tournament.standings.response_reads import Reads, current_reads
@@ -90,6 +99,12 @@ SHED_HEADERS = [("Content-Length", "0"), ("Cache-Control", "no-store")]
 """A shed poll's answer (with its ``Retry-After``): empty, and kept by no cache on the way."""
 SHARED_TIMEOUT = 10 * 60
 """A response shared in the cache is worth something only while it holds, minutes at most during a round."""
+STATIC_KEPT_BYTES = 8 * 2**20
+"""A worker's kept static files, at most (the public pages' few files take some 200 KB)."""
+STATIC_FILE_MAX = 2**20
+"""A larger static file (the API documentation's bundle) is served by Django each time."""
+STATIC_CONDITIONS = ("HTTP_RANGE", "HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH")
+"""Request headers whitenoise answers differently (a part, a 304): such a request reaches Django."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,8 +222,14 @@ class PublicResponses:
         self.application = application
         self.kept = _KeptResponses(int(settings.PUBLIC_RESPONSE_CACHE_MB * 2**20))
         self.retry_after = str(settings.PUBLIC_SHED_RETRY_SECONDS)
+        static_url = urlparse(settings.STATIC_URL or "").path
+        self.static_prefix = "/" + static_url.strip("/") + "/" if static_url.strip("/") else ""
+        refreshed = getattr(settings, "WHITENOISE_AUTOREFRESH", settings.DEBUG)
+        self.statics = _KeptResponses(STATIC_KEPT_BYTES if self.static_prefix and not refreshed else 0)
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if self.statics.max_bytes and environ.get("PATH_INFO", "").startswith(self.static_prefix):
+            return self._static(environ, start_response)
         if poll_shed(environ, threshold=settings.PUBLIC_SHED_QUEUE):  # result entry first (tournament.overload)
             start_response("503 Service Unavailable", [*SHED_HEADERS, ("Retry-After", self.retry_after)])
             return [b""]
@@ -226,6 +247,46 @@ class PublicResponses:
             return [kept.body]
         self.kept.discard(key)
         return self._built(key, shared_key, environ, start_response)
+
+    def _static(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        """A static file's answer as Django gave it, from this worker's memory (module docstring)."""
+        if environ.get("REQUEST_METHOD") != "GET" or any(environ.get(name) for name in STATIC_CONDITIONS):
+            return self.application(environ, start_response)
+        key = (
+            environ.get("HTTP_HOST") or environ.get("SERVER_NAME"),
+            environ.get("wsgi.url_scheme"),
+            environ.get("HTTP_X_FORWARDED_PROTO"),  # the HTTPS redirect and HSTS read it
+            environ.get("SCRIPT_NAME", ""),
+            environ["PATH_INFO"],
+            environ.get("HTTP_ACCEPT_ENCODING", ""),  # whitenoise sends a compressed file to who takes it
+        )
+        kept = self.statics.get(key)
+        if kept is not None:
+            start_response(kept.status, list(kept.headers))
+            return [kept.body]
+        answer: list[Any] = []
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            answer[:] = [status, headers]
+            return start_response(status, headers, exc_info)
+
+        result = self.application(environ, start)
+        if not (answer and answer[0].startswith("200 ")):
+            return result
+        status, headers = answer
+        length = int_or_none(next((value for name, value in headers if name.lower() == "content-length"), None))
+        if any(name.lower() == "set-cookie" for name, _value in headers) or length is None:
+            return result
+        if length > STATIC_FILE_MAX:
+            return result
+        try:
+            body = b"".join(result)
+        finally:
+            if hasattr(result, "close"):
+                result.close()
+        if len(body) == length:
+            self.statics.put(key, Kept(status, tuple(headers), body, Reads(), ()))
+        return [body]
 
     def _held(self, key: tuple[Any, ...], shared_key: str) -> Kept | None:
         """The response kept for ``key`` if it still holds: this worker's, else the one another

@@ -317,3 +317,45 @@ def test_a_kept_response_holds_only_while_its_values_are_unchanged():
     assert not reads.hold({**held, "seating": 6}, now=102.0)
     assert not reads.hold({**held, "marker": (9, 103.5)}, now=102.0)  # another worker rebuilt
     assert not reads.hold({"marker": (7, 100.0), "standings": 7}, now=102.0)  # the version evicted
+
+
+@pytest.fixture
+def static_app(django_app: Counted, settings) -> PublicResponses:
+    """As production runs: whitenoise's files fixed while the worker runs (collected, not refreshed)."""
+    settings.WHITENOISE_AUTOREFRESH = False
+    return PublicResponses(django_app)
+
+
+def test_a_static_file_asked_again_is_served_without_reaching_django(static_app, django_app):
+    visitor = Visitor(static_app)
+    first = visitor.get("/static/css/site.css")
+    assert first[0] == "200 OK" and first[2] == (settings.BASE_DIR / "static/css/site.css").read_bytes()
+    assert first[1]["X-Content-Type-Options"] == "nosniff"  # Django's middleware's headers, kept with it
+    assert visitor.get("/static/css/site.css") == first
+    assert Visitor(static_app, cookies="").get("/static/css/site.css") == first  # cookies change nothing
+    assert django_app.calls == 1
+    compressed = visitor.get("/static/css/site.css", HTTP_ACCEPT_ENCODING="gzip")
+    assert django_app.calls == 2 and visitor.get("/static/css/site.css", HTTP_ACCEPT_ENCODING="gzip") == compressed
+
+
+def test_what_whitenoise_answers_otherwise_reaches_django_each_time(static_app, django_app):
+    visitor = Visitor(static_app)
+    etag = visitor.get("/static/css/site.css")[1]["ETag"]
+    calls = django_app.calls
+    for path, headers in (
+        ("/static/css/site.css", {"HTTP_IF_NONE_MATCH": etag}),
+        ("/static/css/site.css", {"HTTP_RANGE": "bytes=0-9"}),
+        ("/static/css/nothing-here.css", {}),
+    ):
+        first = visitor.get(path, **headers)
+        assert visitor.get(path, **headers)[0] == first[0]
+        assert not first[0].startswith("200"), path
+    assert django_app.calls == calls + 6
+
+
+def test_static_files_that_may_change_are_never_kept(app, django_app, settings):
+    assert settings.WHITENOISE_AUTOREFRESH  # development: whitenoise reads the files afresh
+    visitor = Visitor(app)
+    assert visitor.get("/static/css/site.css")[0] == "200 OK"
+    visitor.get("/static/css/site.css")
+    assert django_app.calls == 2
