@@ -184,7 +184,7 @@ def test_tractor_declarers_step_down_for_signalling(
     assert out["levels"] == {"NS": 4, "EW": 2}  # N/S went up 2 in deal 1; nobody's level changes now
     assert out["adjustments"][0]["effect"] == "stepped_down"
     assert out["next_deal"]["declarer"] == "EW" and out["next_deal"]["level"] == 2
-    assert out["next_deal"]["declarer_seat"] == "E"  # N's right-hand opponent (下家)
+    assert out["next_deal"]["declarer_seat"] == "E"  # S would declare (N's partner); E is S's 下家
     out = cli(capsys, monkeypatch, "replay", tractor(step, deals=[{"declarer": "N", "defender_points": 40}] * 2))
     assert out["error"]["code"] == "bad_input" and out["error"]["deal"] == 2  # deal 2 is E/W's to declare
 
