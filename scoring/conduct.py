@@ -140,7 +140,7 @@ TABLE_CONDUCT: Mapping[str, TableConduct] = MappingProxyType(
                 ),
                 ConductLine(
                     "过牌：以语言“过”“不要”或以手敲击桌面表示。",
-                    "To pass, say “过” or “不要”, or tap the table.",
+                    "To pass, say “pass” (过) or “no” (不要), or tap the table.",
                     "seed 003 3.2)",
                 ),
                 ConductLine(
