@@ -5,8 +5,8 @@ placings, ``scoring.standings.bracket_placings``); the tiers are the organiser's
 awarded from the prize stage's ranking (``tournament.exports.prizes.prize_tiers_award``) when the
 prize stage is this knockout — then the places after the knockout's follow, from the stage it was
 advanced from (the one prize order, ``prize_order_get``). Shown once the bracket is decided (a champion,
-nothing pending). A knockout of teams (docs/rules.md §11) shows its teams' placings from the teams'
-bracket (the stage's one bracket, ``stage_bracket_get``), its champion first, with the team prizes.
+nothing pending). A knockout of teams (docs/rules.md §11) shows its teams' placings, the stage's ranking
+too (``stage_ranking_get``: the teams' bracket's placings), its champion first, with the team prizes.
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from tournament.exports.prizes import prize_tiers_award, team_prizes_award
-from tournament.games import TEAMS
 from tournament.matches.models import Stage, StageFormat
 from tournament.registration.models import Pair, Tournament, TournamentStatus
-from tournament.standings.selectors import StageBracket, stage_bracket_get, stage_ranking_get
+from tournament.standings.selectors import StageStandings, stage_ranking_get
 
 
 @require_safe
@@ -35,11 +34,10 @@ def placings(request: HttpRequest, tournament_id: int, stage_id: int | None = No
     stage = get_object_or_404(stages, pk=stage_id) if stage_id is not None else stages.first()
     if stage is None:
         raise Http404
-    bracket = stage_bracket_get(stage=stage)
-    if bracket is not None and bracket.kind == TEAMS.key:
-        return _team_placings(request, tournament, stage, bracket)
     standings = stage_ranking_get(stage=stage)
     decided = standings.bracket is not None and standings.bracket.complete and not standings.bracket.pending
+    if standings.teams is not None:
+        return _team_placings(request, tournament, stage, standings, decided=decided)
     tiers: dict[int, str] = {}
     problem = None
     order = standings.standings
@@ -72,12 +70,15 @@ def placings(request: HttpRequest, tournament_id: int, stage_id: int | None = No
     )
 
 
-def _team_placings(request: HttpRequest, tournament: Tournament, stage: Stage, bracket: StageBracket) -> HttpResponse:
-    """A knockout of teams (docs/rules.md §11): the teams' placings from the teams' bracket, its champion
-    first, with the team prizes (团体奖) when this stage awards them."""
+def _team_placings(
+    request: HttpRequest, tournament: Tournament, stage: Stage, standings: StageStandings, *, decided: bool
+) -> HttpResponse:
+    """A knockout of teams (docs/rules.md §11): the stage's ranking of its teams (its bracket's placings),
+    its champion first, with the team prizes (团体奖) when this stage awards them."""
+    teams = standings.teams or {}
     tiers: dict[int, str] = {}
     problem = None
-    if bracket.decided:
+    if decided:
         awards = team_prizes_award(tournament=tournament)
         if awards.stage is not None and awards.stage.pk == stage.pk:
             tiers = {award.line.team_id: award.tier for award in awards.awards}
@@ -87,17 +88,19 @@ def _team_placings(request: HttpRequest, tournament: Tournament, stage: Stage, b
             {
                 "id": int(row.entrant),
                 "rank": row.rank,
-                "name": bracket.names.get(int(row.entrant), ""),
+                "name": teams[int(row.entrant)].name,
                 "url": "",
                 "tier": tiers.get(int(row.entrant), ""),
             }
-            for row in bracket.placings.rows
+            for row in standings.standings.rows
         ]
-        if bracket.decided
+        if decided
         else []
     )
-    context = {"tournament": tournament, "stage": stage, "decided": bracket.decided, "rows": rows}
-    return render(request, "public/placings.html", {**context, "problem": problem, "champion": bracket.champion})
+    champion = standings.bracket.champion if standings.bracket is not None else None
+    context = {"tournament": tournament, "stage": stage, "decided": decided, "rows": rows}
+    context["champion"] = teams[int(champion)].name if champion else ""
+    return render(request, "public/placings.html", {**context, "problem": problem})
 
 
 def _points_placings(request: HttpRequest, tournament: Tournament, stage: Stage) -> HttpResponse:

@@ -198,9 +198,12 @@ def _stages_behind(stage: Stage) -> list[Stage]:
 def prize_order_get(*, stage: Stage, standings: StageStandings | None = None) -> PrizeOrder:
     """The one prize order (the prizes page, the placings page and the workbook ask it): ``stage``'s ranking
     (``standings`` if the caller has it), then the places after it from the stages it was advanced from —
-    a top 8 knockout's places 9, 10, … are the Swiss ranking of the pairs that did not advance."""
+    a top 8 knockout's places 9, 10, … are the Swiss ranking of the pairs that did not advance. A stage
+    whose ranking is of teams (a knockout of teams, docs/rules.md §11: its placings award the team
+    prizes) places no pair: the pairs' order comes from the stages that rank pairs."""
     rankings = [standings if standings is not None else stage_ranking_get(stage=stage)]
     rankings += [stage_ranking_get(stage=before) for before in _stages_behind(stage)[1:]]
+    rankings = [ranking for ranking in rankings if ranking.teams is None]
     order = prize_order(stages=[ranking.standings for ranking in rankings])
     placed_by: dict[str, Stage] = {}
     for ranking in rankings:

@@ -345,13 +345,7 @@ def _team_standings(book: Book, context: _Context, total: StageTeamTotal | None)
         context.progress.advance()
 
 
-def _team_matches(book: Book, context: _Context, table: TeamMatchTable | None) -> None:
-    """A team match stage's team standings and every team match's result, round by round (docs/rules.md
-    §11): the one selector's answer, as the team standings page shows it."""
-    if table is None:
-        return
-    title = h.sheet_name("team_match_standings", context.language, stage=table.stage_name)
-    sheet = _sheet(book, context, title, h.TEAM_MATCH_STANDINGS)
+def _team_match_lines(sheet: StreamedSheet, table: TeamMatchTable) -> None:
     for line in table.lines:
         sheet.append(
             [
@@ -371,6 +365,26 @@ def _team_matches(book: Book, context: _Context, table: TeamMatchTable | None) -
                 line.lots,
             ]
         )
+
+
+def _team_placings(book: Book, context: _Context, table: TeamMatchTable, flags: tuple[StageFlag, ...]) -> None:
+    """A knockout of teams' standings sheet (docs/rules.md §11): the stage's ranking, its teams placed by
+    how far they went (as the placings page and the team prizes), each with its team match record."""
+    title = h.sheet_name("standings", context.language, stage=table.stage_name)
+    sheet = _sheet(book, context, title, h.TEAM_MATCH_STANDINGS)
+    _team_match_lines(sheet, table)
+    stage_flag_notes_write(sheet, flags, context.language)
+
+
+def _team_matches(book: Book, context: _Context, table: TeamMatchTable | None, *, standings_sheet: bool = True) -> None:
+    """A team match stage's team standings and every team match's result, round by round (docs/rules.md
+    §11): the one selector's answer, as the team standings page shows it. ``standings_sheet=False``: the
+    team standings are the stage's standings sheet already (a knockout of teams)."""
+    if table is None:
+        return
+    if standings_sheet:
+        title = h.sheet_name("team_match_standings", context.language, stage=table.stage_name)
+        _team_match_lines(_sheet(book, context, title, h.TEAM_MATCH_STANDINGS), table)
     title = h.sheet_name("team_match_results", context.language, stage=table.stage_name)
     sheet = _sheet(book, context, title, h.TEAM_MATCH_RESULTS)
     for result in table.results:
@@ -535,9 +549,13 @@ def workbook_build(
             is_final = prize_stage_ is not None and stage.pk == prize_stage_.pk
             standings = stage_ranking_get(stage=stage)  # with the stage's lots: the prizes' too
             stage_flags = stage_flags_get(stage=stage)  # the one reader the pages and the API use
-            _standings(book, context, standings, stage_flags)
+            table = team_match_table_get(stage=stage)
+            if standings.teams is not None and table is not None:  # a knockout of teams ranks its teams
+                _team_placings(book, context, table, stage_flags)
+            else:
+                _standings(book, context, standings, stage_flags)
             _team_standings(book, context, stage_team_total_get(stage=stage, standings=standings))
-            _team_matches(book, context, team_match_table_get(stage=stage))
+            _team_matches(book, context, table, standings_sheet=standings.teams is None)
             flags += [(stage.name, flag) for flag in stage_flags]
             if is_final:
                 final = standings

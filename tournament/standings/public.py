@@ -327,6 +327,8 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
         return None
     records = stage_match_records(stage=stage)
     current = stage_ranking_get(stage=stage, records=records)
+    if current.teams is not None:  # a knockout of teams ranks teams: its placings and bracket show them
+        return None
     latest = max((record.round for record in records), default=None)
     previous: dict[str, int] = {}
     if latest is not None and latest > 1:

@@ -28,6 +28,7 @@ from scoring.doudizhu_standings import PointsStageRanking, as_standings
 from scoring.seats import Side
 from scoring.stage_ranking import StageRanking, rank_stage
 from scoring.standings import MatchRecord, StandingRow, Standings, bracket_placings, rank
+from scoring.team_matches import TEAM_TIE_BREAKERS
 from tournament.games import stage_entrants_of
 from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage, StageFormat
 from tournament.matches.snapshot_reads import RESULT_KEYS, snapshot_from_values, snapshot_lookups
@@ -64,8 +65,15 @@ class StageStandings:
     (``standings`` then holds the same order: points as match points)."""
     provisional: frozenset[str] = frozenset()
     """Pairs whose counted results include one awaiting sign-off (待确认; the event's policy)."""
+    teams: dict[int, Team] | None = None
+    """A stage played between teams (a knockout of teams, docs/rules.md §11): team id → team. ``standings``
+    then ranks the teams (its bracket's placings, each row the team's team match record) and ``pairs``
+    is empty: the stage has no ranking of pairs."""
 
     def rows_with_pairs(self) -> list[tuple[StandingRow, Pair]]:
+        """Each row with its pair (none in a ranking of teams: see ``teams``)."""
+        if self.teams is not None:
+            return []
         return [(row, self.pairs[int(row.entrant)]) for row in self.standings.rows]
 
 
@@ -224,18 +232,51 @@ def _pairs_bracket(stage: Stage, statuses: Sequence[str] | None) -> StageBracket
     return StageBracket("pairs", state, bracket_placings(standings=base, state=state), names)
 
 
-def _teams_bracket(stage: Stage, statuses: Sequence[str] | None) -> StageBracket:
-    """A knockout of teams: the teams' bracket (:func:`team_bracket_state_get`); the teams that went
-    equally far are listed in their team standings' order (their rank shared, or lots with the stage's)."""
-    state = team_bracket_state_get(stage=stage, statuses=statuses)
+def _team_placings(stage: Stage, state: BracketState, lots_seed: int | None) -> Standings:
+    """A knockout of teams' placings (:func:`scoring.standings.bracket_placings`, as for pairs): the teams
+    that went equally far in their team standings' order, their rank shared, or lots with ``lots_seed``;
+    each row holds the team's team match record (played, won, drawn, lost, byes; its team match points
+    as match points, its small points and Buchholz)."""
     played = stage_team_matches_get(stage=stage)
-    order = [row.team for row in played.standings.rows]  # the same teams as the bracket's entrants
-    base = rank(entrants=order, results=[], options=rules_for_stage(stage), lots_seed=stage_lots_seed(stage=stage))
-    by_team = {row.entrant: row for row in base.rows}
-    rows = tuple(by_team[team] for team in order)
-    base = Standings(rows=rows, tie_breakers=base.tie_breakers, lots_seed=base.lots_seed)
+    rows = tuple(
+        StandingRow(
+            rank=row.rank,
+            entrant=row.team,
+            shared=row.shared,
+            played=row.played,
+            wins=row.wins,
+            draws=row.draws,
+            losses=row.losses,
+            byes=row.byes,
+            match_points=row.match_points,
+            small_points=row.small_points,
+            levels_sum=0,
+            deal_points=0,
+            buchholz=row.buchholz,
+            head_to_head=row.head_to_head,
+            lots=None,
+        )
+        for row in played.standings.rows  # the same teams as the bracket's entrants
+    )
+    base = Standings(rows=rows, tie_breakers=TEAM_TIE_BREAKERS, lots_seed=lots_seed)
+    return bracket_placings(standings=base, state=state)
+
+
+def _teams_bracket(stage: Stage, statuses: Sequence[str] | None) -> StageBracket:
+    """A knockout of teams: the teams' bracket (:func:`team_bracket_state_get`) and its placings
+    (:func:`_team_placings`, with the stage's lots)."""
+    state = team_bracket_state_get(stage=stage, statuses=statuses)
     names = dict(Team.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "name"))
-    return StageBracket("teams", state, bracket_placings(standings=base, state=state), names)
+    return StageBracket("teams", state, _team_placings(stage, state, stage_lots_seed(stage=stage)), names)
+
+
+def _team_ranking(stage: Stage, lots_seed: int | None) -> StageStandings:
+    """The ranking of a stage played between teams in a knockout: its bracket's placings of the teams
+    (the one bracket of :func:`stage_bracket_get`), nothing provisional (signed-off tables only)."""
+    state = team_bracket_state_get(stage=stage)
+    teams = Team.objects.filter(tournament_id=stage.tournament_id).in_bulk()
+    standings = _team_placings(stage, state, lots_seed)
+    return StageStandings(stage=stage, standings=standings, pairs={}, bracket=state, teams=teams)
 
 
 STAGE_BRACKETS: dict[str, Callable[[Stage, Sequence[str] | None], StageBracket]] = {
@@ -319,12 +360,17 @@ def stage_ranking_get(
     robin ranking is kept in the worker's memory under its inputs (:data:`earlier_rankings`) and
     taken from there when they are the same again. ``lots=False``: no lots at all, a full tie
     stays shared (whether a cut is tied, lots aside).
+
+    A knockout of teams (docs/rules.md §11) ranks its teams: its bracket's placings, the same as
+    :func:`stage_bracket_get`'s (``teams`` names them; ``pairs``, ``records`` are not read).
     """
+    seed = stage_lots_seed(stage=stage)
+    seed = None if not lots else lots_seed if seed is None else seed
+    if stage.format == StageFormat.KNOCKOUT and stage_entrants_of(stage).key == "teams":
+        return _team_ranking(stage, seed)  # a knockout of teams ranks its teams (docs/rules.md §11)
     pairs = _entrants(stage) if pairs is None else pairs
     records = stage_match_records(stage=stage) if records is None else records
     options = rules_for_stage(stage)
-    seed = stage_lots_seed(stage=stage)
-    seed = None if not lots else lots_seed if seed is None else seed
     entrants = [str(pk) for pk in sorted(pairs)]
     if stage.format == StageFormat.POINTS:
         players = three_seat_ranking(stage=stage, players=entrants, lots_seed=seed)

@@ -10,11 +10,11 @@ reads those two selectors into the values the public pages, the API, the workboo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scoring.team_matches import TeamMatchResult
-from tournament.matches.models import Stage
-from tournament.standings.selectors import stage_bracket_get
+from tournament.matches.models import Stage, StageFormat
+from tournament.standings.selectors import stage_ranking_get
 from tournament.standings.team_matches import StageTeamMatches, stage_team_matches_get
 from tournament.standings.teams import stage_team_total_get
 
@@ -134,10 +134,20 @@ def team_match_table_of(played: StageTeamMatches, *, stage_name: str) -> TeamMat
 
 def team_match_table_get(*, stage: Stage) -> TeamMatchTable | None:
     """A team match stage's standings and results (docs/rules.md §11), from the one selector
-    :func:`stage_team_matches_get`; None for a stage that does not play team matches."""
+    :func:`stage_team_matches_get`; None for a stage that does not play team matches. A knockout of
+    teams lists its teams in the stage's ranking (:func:`tournament.standings.selectors.stage_ranking_get`:
+    its bracket's placings, how far each went), each with its team match record."""
     if stage.settings.team_match is None:
         return None
-    return team_match_table_of(stage_team_matches_get(stage=stage), stage_name=stage.name)
+    table = team_match_table_of(stage_team_matches_get(stage=stage), stage_name=stage.name)
+    if stage.format != StageFormat.KNOCKOUT:
+        return table
+    by_team = {line.team_id: line for line in table.lines}
+    placed = tuple(
+        replace(by_team[int(row.entrant)], rank=row.rank, shared=row.shared, lots=row.lots)
+        for row in stage_ranking_get(stage=stage).standings.rows
+    )
+    return replace(table, lines=placed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,26 +180,13 @@ class TeamRanking:
 
 def stage_team_ranking_get(*, stage: Stage) -> TeamRanking | None:
     """The stage's team ranking (docs/rules.md §11): from its team matches when it plays them (a knockout
-    of teams: its bracket's placings, :func:`tournament.standings.selectors.stage_bracket_get`), else
-    from its team total; None when the stage ranks no teams."""
+    of teams: the stage's ranking, its bracket's placings, :func:`team_match_table_get`), else from its
+    team total; None when the stage ranks no teams."""
     table = team_match_table_get(stage=stage)
     if table is not None:
         lines = tuple(
             TeamRankLine(line.rank, line.shared, line.team_id, line.name, line.match_points) for line in table.lines
         )
-        bracket = stage_bracket_get(stage=stage)
-        if bracket is not None:  # a knockout of teams places its teams by how far they went, as for pairs
-            points = {line.team_id: line.points for line in lines}
-            lines = tuple(
-                TeamRankLine(
-                    row.rank,
-                    row.shared,
-                    int(row.entrant),
-                    bracket.names.get(int(row.entrant), ""),
-                    points.get(int(row.entrant), 0),
-                )
-                for row in bracket.placings.rows
-            )
         return TeamRanking(stage_id=stage.pk, lines=lines, team_match=True)
     total = stage_team_total_get(stage=stage)
     if total is None:
