@@ -11,6 +11,9 @@ keep it out of any shared cache. Choosing a language is harmless to trigger from
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
@@ -30,6 +33,28 @@ def ui_is_chinese() -> bool:
 def in_ui_language(*, en: str, zh: str) -> str:
     """The text of a rules-core or draw message in the interface language (they carry both)."""
     return zh if ui_is_chinese() else en
+
+
+@dataclass(frozen=True, slots=True)
+class BothLanguages:
+    """A text made in each interface language and shown in the active one. For a value built once and
+    cached for every visitor (the public pages' overview): it must not keep the language of whoever
+    happened to build it."""
+
+    en: str
+    zh: str
+
+    def __str__(self) -> str:
+        return in_ui_language(en=self.en, zh=self.zh)
+
+
+def both_languages(make: Callable[[], str]) -> BothLanguages:
+    """``make()`` in English and in Chinese (each under its own active language)."""
+    with translation.override("en"):
+        en = make()
+    with translation.override("zh-hans"):
+        zh = make()
+    return BothLanguages(en=en, zh=zh)
 
 
 def language_chosen(cookie: str | None) -> str:

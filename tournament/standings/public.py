@@ -25,6 +25,7 @@ from scoring.snapshot import MatchSnapshot, SidePair
 from scoring.standings import METRICS
 from scoring.team_matches import TeamMatchReason
 from tournament.games.shown_rules import stage_rules_lines, stage_rules_title
+from tournament.locale import both_languages
 from tournament.matches.correction_selectors import stage_flags_get
 from tournament.matches.models import (
     BYE,
@@ -109,7 +110,7 @@ def _stage_info(stage: Stage) -> StageInfo:
         order=stage.order,
         profile=stage_profile_name(stage),
         rules=stage_rules_lines(stage),
-        rules_title=stage_rules_title(stage),
+        rules_title=both_languages(lambda: stage_rules_title(stage)),
         advancement_changed=any(not flag.is_round for flag in flags),
         rounds_changed=tuple(flag.round_number for flag in flags if flag.is_round and flag.round_number),
         team_total=stage.settings.team_total,

@@ -12,6 +12,7 @@ from typing import Any
 from scoring.snapshot import DealSnapshot
 from tournament import labels
 from tournament.htmx import HtmxHttpRequest
+from tournament.locale import BothLanguages
 from tournament.matches.models import MatchStatus, RoundStatus, StageFormat
 from tournament.registration.models import TournamentStatus
 from tournament.rules import RuleLine
@@ -26,6 +27,8 @@ OPEN_ROUND_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.RUNNING, RoundStatus.T
 FIND_LIMIT = 20
 """Find-my-table answers at most this many seats (a one-character surname matches many)."""
 QUERY_MAX = 40
+
+NO_TITLE = BothLanguages(en="", zh="")
 
 
 class PublicHttpRequest(HtmxHttpRequest):
@@ -53,8 +56,9 @@ class StageInfo:
     """The profile the stage was created from (shown by its title)."""
     rules: tuple[RuleLine, ...] = ()
     """The options in force, as stored with the stage."""
-    rules_title: str = ""
-    """The rules in force summarised (``games.shown_rules.stage_rules_title``), the rules' heading."""
+    rules_title: BothLanguages = NO_TITLE
+    """The rules in force summarised (``games.shown_rules.stage_rules_title``), the rules' heading, in
+    both languages: the overview is cached once for every visitor, whatever their language."""
     advancement_changed: bool = False
     """A corrected result of the stage it was advanced from changes who advances, and the organiser
     has not decided yet (``tournament.draw.advancement_flags``)."""

@@ -212,3 +212,17 @@ def test_the_overview_counts_the_current_rounds_tables_by_state(event):
     deal_record(match_id=matches[1].pk, outcome={"order": ["N", "S"]})
     progress = tournament_overview_get(tournament_id=event.tournament.pk).progress
     assert (progress.tables, progress.finished, progress.running) == (len(matches), 1, 1)
+
+
+def test_the_rules_heading_is_in_the_visitors_language_whoever_built_the_cached_overview(event):
+    """The overview is built once and cached for every visitor: a Chinese visitor building it first
+    must not leave its rules heading in Chinese for an English one (nor the other way round)."""
+    from django.conf import settings
+
+    home = reverse("standings:tournament", args=[event.tournament.pk])
+    chinese = strip_tags(Client().get(home).content.decode())
+    english_client = Client()
+    english_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    english = strip_tags(english_client.get(home).content.decode())
+    assert "40分钟限时" in chinese and "40-minute" not in chinese
+    assert "40-minute" in english and "40分钟限时" not in english
