@@ -13,13 +13,15 @@ Every table of the round with one state, in this order of precedence (the first 
 - ``playing`` — its clock runs (elapsed time, current levels, deals so far shown);
 - ``not_started``.
 
-The state is computed by the database (one ``CASE``), so filtering by it, counting per state
-and sorting cost nothing in Python. A page is one query (rows with their flag counts, deals so
-far, last deal's time and referee by correlated subqueries), plus one for the counts per state and
-area (the area filter's choices too) and one for the referees (a three-seat table's seats: one
-more; a referee chosen: one more for the areas): the query count does not grow with the number of
-tables. Pages of
-:data:`PAGE_SIZE`; byes are not tables and are left out.
+The state is computed by the database (one ``CASE``), once a page, for every table of the round in
+one query of plain columns (its number, area, status and clock: no pair, no snapshot); the counts
+per state and area, the filters, the order and the page are taken from those rows. Only the page's
+(at most :data:`PAGE_SIZE`) tables are then read in full: their pairs' names, their levels (the
+snapshot's ``levels`` or ``points`` alone), deals so far, referee and players' entries awaiting
+confirmation, by correlated subqueries run for those rows alone. A page is these two queries plus
+one for the referees (a three-seat table's seats: one more; a referee chosen: one more for the
+areas): the query count does not grow with the number of tables. Pages of :data:`PAGE_SIZE`; byes
+are not tables and are left out.
 """
 
 from __future__ import annotations
@@ -35,13 +37,11 @@ from django.db.models import (
     F,
     Max,
     OuterRef,
-    Prefetch,
     Q,
     QuerySet,
     Subquery,
     Value,
     When,
-    prefetch_related_objects,
 )
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
@@ -62,7 +62,7 @@ from tournament.matches.models import (
     Round,
     Table,
 )
-from tournament.matches.snapshot_reads import deals_played_count
+from tournament.matches.snapshot_reads import board_score, board_score_lookups, deals_played_count
 from tournament.matches.time_due import time_due_filter
 
 PAGE_SIZE = 100
@@ -91,7 +91,7 @@ SORTS: tuple[tuple[str, Any], ...] = (
 
 @dataclass(frozen=True, slots=True)
 class BoardRow:
-    match: Match
+    match_id: int
     state: str
     deals: int
     referee: str
@@ -102,6 +102,14 @@ class BoardRow:
     """The levels (two sides) or the points by seat (three seats) once started, else "—"."""
     claims_pending: int = 0
     """Players' entries awaiting confirmation at the table."""
+    table_label: str = "—"
+    """The table's number ("—" for a match without a table)."""
+    area: str = ""
+
+    @property
+    def match(self) -> Match:
+        """The row's match (its id alone: the row holds what the board shows)."""
+        return Match(pk=self.match_id)
 
     @property
     def state_label(self) -> Any:
@@ -114,17 +122,7 @@ class BoardRow:
     # the cells' texts, made here once per row (cheaper than template tags on a page of 100 rows)
     @property
     def url(self) -> str:
-        return f"{_MATCH_URL}{self.match.pk}/"
-
-    @property
-    def table_label(self) -> str:
-        table = self.match.table
-        return str(table.number) if table is not None else "—"
-
-    @property
-    def area(self) -> str:
-        table = self.match.table
-        return table.area if table is not None else ""
+        return f"{_MATCH_URL}{self.match_id}/"
 
     @property
     def elapsed_text(self) -> str:
@@ -177,13 +175,20 @@ def _board_state(round_: Round, *, now: datetime) -> Case:
 
 
 def _with_state(matches: QuerySet[Match], round_: Round, *, now: datetime) -> QuerySet[Any]:
-    """``matches`` (of ``round_``) with their table state (``board_state``) and the count of their
-    players' entries awaiting confirmation (``claims_pending``)."""
+    """``matches`` (of ``round_``) with their table state (``board_state``)."""
     # whether anything is flagged (EXISTS stops at the first row; the count is not shown)
     flagged = Exists(Deal.objects.filter(match=OuterRef("pk"), flagged=True)) | Exists(
         Adjustment.objects.filter(match=OuterRef("pk"), flagged=True)
     )
     disputed = Exists(DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.DISPUTED))
+    claimed = Exists(DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.PENDING))
+    return matches.annotate(has_flag=flagged, has_dispute=disputed, has_claim=claimed).annotate(
+        board_state=_board_state(round_, now=now)
+    )
+
+
+def _claims_pending() -> Coalesce:
+    """How many of a match's players' entries await confirmation (a claim whose deal is not recorded)."""
     recorded = Deal.objects.filter(match=OuterRef("match"), number=OuterRef("number"))
     pending = (
         DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.PENDING)
@@ -193,10 +198,7 @@ def _with_state(matches: QuerySet[Match], round_: Round, *, now: datetime) -> Qu
         .annotate(n=Count("pk"))
         .values("n")
     )
-    claimed = Exists(DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.PENDING))
-    return matches.annotate(has_flag=flagged, has_dispute=disputed, has_claim=claimed).annotate(
-        board_state=_board_state(round_, now=now), claims_pending=Coalesce(Subquery(pending), 0)
-    )
+    return Coalesce(Subquery(pending), 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +219,7 @@ def table_state(*, match: Match, now: datetime | None = None) -> TableState:
     board's word, never a word of their own."""
     row = (
         _with_state(Match.objects.filter(pk=match.pk), match.round, now=now or timezone.now())
+        .annotate(claims_pending=_claims_pending())
         .values("board_state", "claims_pending")
         .get()
     )
@@ -236,7 +239,7 @@ def round_board(
     """One page of ``round_``'s progress board, filtered by area, referee and state."""
     now = now or timezone.now()
     # every table: two sides, or three seats; a pair's bye is no table
-    tables = _with_state(round_.matches.exclude(BYE), round_, now=now)
+    tables = round_.matches.exclude(BYE)
     if referee_id is not None:
         tables = tables.filter(
             Exists(
@@ -245,52 +248,35 @@ def round_board(
                 )
             )
         )
-    # The counts per state and area in one query: the chosen area's are the board's counts, and
-    # (with no referee chosen) the areas that have a table are the area filter's choices.
-    counts: dict[str, int] = {}
-    found_areas: set[str] = set()
-    per_area = tables.order_by().values("board_state", "table__area").annotate(n=Count("pk"))
-    for row in per_area:
-        found_areas.add(row["table__area"] or "")
-        if not area or row["table__area"] == area:
-            counts[row["board_state"]] = counts.get(row["board_state"], 0) + row["n"]
-    if area:
-        tables = tables.filter(table__area=area)
-    total = sum(counts.values())
-    if state in STATE_NAMES:
-        tables = tables.filter(board_state=state)
-        shown = counts.get(state, 0)
-    else:
-        shown = total
-    pages = max(1, -(-shown // PAGE_SIZE))
-    page = min(max(1, page), pages)
-
-    deals = Deal.objects.filter(match=OuterRef("pk")).order_by().values("match")
-    assignment = RefereeAssignment.objects.filter(round_id=OuterRef("round_id"), table_id=OuterRef("table_id"))
-    rows_query = tables.select_related("table", "ns_pair", "ew_pair").annotate(
-        deals_played=deals_played_count(),
-        last_deal_at=Subquery(deals.annotate(at=Max("entered_at")).values("at")),
-        referee_label=Subquery(assignment.annotate(name=_REFEREE_NAME).values("name")[:1]),
-    )
+    # Every table's state and area, in the board's order, in one query of plain columns; a sort by
+    # deals asks for the deals' count and time (correlated subqueries) of every table, the others not.
     open_first = Case(When(status__in=(MatchStatus.PENDING, MatchStatus.RUNNING), then=Value(0)), default=Value(1))
     if sort == "slowest":
-        rows_query = rows_query.order_by(
-            open_first, "deals_played", F("started_at").asc(nulls_first=True), "table__number"
-        )
+        order: tuple[Any, ...] = (open_first, deals_played_count(), F("started_at").asc(nulls_first=True))
     elif sort == "oldest":
-        rows_query = rows_query.order_by(
-            open_first, Coalesce("last_deal_at", "started_at").asc(nulls_first=True), "table__number"
-        )
+        deals = Deal.objects.filter(match=OuterRef("pk")).order_by().values("match")
+        last_deal_at = Subquery(deals.annotate(at=Max("entered_at")).values("at"))
+        order = (open_first, Coalesce(last_deal_at, "started_at").asc(nulls_first=True))
     else:
-        rows_query = rows_query.order_by("table__number", "pk")
+        order = ()
+    everything = _with_state(tables, round_, now=now).order_by(*order, "table__number", "pk")
+    # The counts per state of the chosen area are the board's counts, and (with no referee chosen)
+    # the areas that have a table are the area filter's choices.
+    counts: dict[str, int] = {}
+    found_areas: set[str] = set()
+    chosen: list[tuple[int, str]] = []
+    for pk, table_state_, table_area in everything.values_list("pk", "board_state", "table__area"):
+        found_areas.add(table_area or "")
+        if not area or table_area == area:
+            counts[table_state_] = counts.get(table_state_, 0) + 1
+            if state not in STATE_NAMES or table_state_ == state:
+                chosen.append((pk, table_state_))
+    total = sum(counts.values())
+    shown = len(chosen)
+    pages = max(1, -(-shown // PAGE_SIZE))
+    page = min(max(1, page), pages)
     start = (page - 1) * PAGE_SIZE
-    matches = list(rows_query[start : start + PAGE_SIZE])
-    # Only a three-seat table lists its seats: a round of two-sided tables asks for none.
-    by_seat = [match for match in matches if match.ns_pair_id is None]
-    if by_seat:
-        seats = Prefetch("seats", queryset=MatchSeat.objects.select_related("pair").order_by("seat"))
-        prefetch_related_objects(by_seat, seats)
-    rows = [_row(match, now=now) for match in matches]
+    rows = _rows(chosen[start : start + PAGE_SIZE], now=now)
 
     if referee_id is None:
         areas = sorted(found for found in found_areas if found)
@@ -314,27 +300,67 @@ def round_board(
     return Board(rows, counts, total, shown, page, pages, areas, referees)
 
 
-def _row(match: Any, *, now: datetime) -> BoardRow:
-    end = match.paused_at or match.finished_at or now
-    elapsed = end - match.started_at if match.started_at is not None else None
-    if match.ns_pair_id is None:  # a three-seat table: its players by seat and their points
-        seats = list(match.seats.all())
-        entrants = " · ".join(f"{seat.seat} {seat.pair.name}" for seat in seats)
-        points = match.table_snapshot.points
-        score = " : ".join(str(value) for value in points) if match.started_at is not None else "—"
-    else:
-        # a started table with no deal yet is at 2 : 2 (docs/rules.md §1)
-        entrants = f"{match.ns_pair.name} – {match.ew_pair.name}"
-        levels = match.snapshot.levels_or_start
-        started = levels is not None and match.started_at is not None
-        score = f"{labels.level(levels.NS)} : {labels.level(levels.EW)}" if started else "—"
-    return BoardRow(
-        match=match,
-        state=match.board_state,
-        deals=match.deals_played,
-        referee=match.referee_label or "",
-        elapsed=elapsed if elapsed is None or elapsed >= timedelta(0) else timedelta(0),
-        entrants=entrants,
-        score=score,
-        claims_pending=match.claims_pending,
+def _rows(listed: list[tuple[int, str]], *, now: datetime) -> list[BoardRow]:
+    """The board's rows of the tables ``listed`` (a page of (id, state), in order): what the page
+    shows of each, read for those tables alone."""
+    if not listed:
+        return []
+    states = dict(listed)
+    ids = list(states)
+    assignment = RefereeAssignment.objects.filter(round_id=OuterRef("round_id"), table_id=OuterRef("table_id"))
+    levels_lookup, points_lookup = board_score_lookups()
+    shown = (
+        Match.objects.filter(pk__in=ids)
+        .order_by()
+        .values(
+            "pk",
+            "ns_pair__name",
+            "ew_pair__name",
+            "table__number",
+            "table__area",
+            "started_at",
+            "paused_at",
+            "finished_at",
+            levels_lookup,
+            points_lookup,
+            three=Q(ns_pair__isnull=True),  # a three-seat table
+            deals_played=deals_played_count(),
+            referee_label=Subquery(assignment.annotate(name=_REFEREE_NAME).values("name")[:1]),
+            claims_pending=_claims_pending(),
+        )
     )
+    details = {row["pk"]: row for row in shown}
+    # Only a three-seat table lists its seats: a round of two-sided tables asks for none.
+    players: dict[int, list[str]] = {}
+    by_seat = [pk for pk, row in details.items() if row["three"]]
+    if by_seat:
+        seats = MatchSeat.objects.filter(match_id__in=by_seat).order_by("match_id", "seat")
+        for match_id, seat, name in seats.values_list("match_id", "seat", "pair__name"):
+            players.setdefault(match_id, []).append(f"{seat} {name}")
+    result = []
+    for pk in ids:
+        row = details[pk]
+        started, three, number = row["started_at"], row["three"], row["table__number"]
+        end = row["paused_at"] or row["finished_at"] or now
+        elapsed = None if started is None else max(end - started, timedelta(0))
+        # the pairs, or the players by seat
+        entrants = " · ".join(players.get(pk, ())) if three else f"{row['ns_pair__name']} – {row['ew_pair__name']}"
+        score = "—"
+        if started is not None:  # a started table with no deal yet is at 2 : 2 (docs/rules.md §1)
+            values = board_score(seats=three, levels=row[levels_lookup], points=row[points_lookup])
+            score = " : ".join(map(str, values)) if three else " : ".join(labels.level(value) for value in values)
+        result.append(
+            BoardRow(
+                match_id=pk,
+                state=states[pk],
+                deals=row["deals_played"],
+                referee=row["referee_label"] or "",
+                elapsed=elapsed,
+                entrants=entrants,
+                score=score,
+                claims_pending=row["claims_pending"],
+                table_label="—" if number is None else str(number),
+                area=row["table__area"] or "",
+            )
+        )
+    return result

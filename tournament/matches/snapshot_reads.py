@@ -7,6 +7,8 @@ its adjustment records to the rows they stand for.
   results sheet) fetches only the keys it shows — the deals are most of a snapshot's size —
   through :func:`snapshot_lookups`, and reads them back with :func:`snapshot_from_values`, the rules
   core's reader (a key not fetched reads as for a match never folded).
+- **The progress board's score** (:func:`board_score_lookups`, :func:`board_score`): a page of the
+  board fetches a table's ``levels`` (two sides) or ``points`` (three seats) alone, not the deals.
 - **Deals played**: the deals the rules core applied, i.e. the deals of the stored snapshot. A deal
   a correction made impossible is flagged and left out of the snapshot, so it is not played; the
   database answer (:func:`deals_played_count`) counts the unflagged deal rows, which the fold keeps
@@ -28,6 +30,7 @@ from typing import Any
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
+from scoring.doudizhu_snapshot import TableSnapshot
 from scoring.errors import ScoringError
 from scoring.options import RuleOptions
 from scoring.outcome import Reason, Status
@@ -66,6 +69,26 @@ def side_pair(snapshot_value: object) -> tuple[int, int] | None:
     """One per-side value fetched alone (``levels``, ``points``) as ``(NS, EW)``; None if there is none."""
     pair = SidePair.from_json(snapshot_value)
     return (pair.NS, pair.EW) if pair is not None else None
+
+
+# -- the progress board's score ------------------------------------------------------------------
+
+BOARD_SCORE_KEYS = ("levels", "points")
+"""What the progress board shows of a snapshot: a two-sided table's levels, a three-seat table's points."""
+
+
+def board_score_lookups() -> tuple[str, ...]:
+    """The ORM lookups (for ``values_list``) of :data:`BOARD_SCORE_KEYS` alone, read back by :func:`board_score`."""
+    return snapshot_lookups(*BOARD_SCORE_KEYS)
+
+
+def board_score(*, seats: bool, levels: object, points: object) -> tuple[int, ...]:
+    """The values :func:`board_score_lookups` fetched, read by the rules core's readers: a three-seat
+    table's points by seat (``Match.table_snapshot.points``), else the levels (N/S, E/W), the lowest
+    for both before any fold (``Match.snapshot.levels_or_start``)."""
+    if seats:
+        return TableSnapshot.from_json({"points": points}).points
+    return tuple(snapshot_from_values(("levels",), (levels,)).levels_or_start)
 
 
 # -- deals played ----------------------------------------------------------------------------------

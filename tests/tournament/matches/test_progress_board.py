@@ -5,6 +5,7 @@ of queries that does not grow with the number of tables; organiser-only."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.db import connection
@@ -169,3 +170,19 @@ def test_a_players_dispute_puts_its_table_among_the_disputed(room):
     assert row.elapsed_minutes == 12  # its clock runs on: the state does not say it is paused
     with translation.override("zh-hans"):
         assert str(board.STATE_NAMES["disputed"]) == "争议中"
+
+
+def test_a_page_reads_the_levels_alone_and_the_details_of_its_own_tables_alone(room, monkeypatch):
+    """The whole snapshot (every deal) is never fetched, and the pairs, deals so far and referee are
+    read for the page's tables only, not for every table of the round."""
+    _, _, _, round_, tables = room
+    monkeypatch.setattr(board, "PAGE_SIZE", 2)
+    with CaptureQueriesContext(connection) as queries:
+        result = board.round_board(round_=round_)
+    assert [row.match.pk for row in result.rows] == [tables[0].pk, tables[1].pk]
+    sqls = [query["sql"] for query in queries.captured_queries]
+    # a key of it alone is read inside a JSON operator or function: ("matches_match"."state" -> 'levels')
+    assert not [sql for sql in sqls if re.search(r'(?<!\()"matches_match"\."state"', sql)]
+    (details,) = [sql for sql in sqls if "registration_pair" in sql]
+    assert f'"matches_match"."id" IN ({tables[0].pk}, {tables[1].pk})' in details
+    assert "matches_refereeassignment" in details and "matches_deal" in details
