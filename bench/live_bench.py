@@ -206,9 +206,10 @@ def serve_pools(
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     pools = []
     for name, port, workers in (("public", public_port, public_workers), ("staff", referee_port, staff_workers)):
-        command = [gunicorn, "tournament.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}", "-n", f"guandan-{name}"]
+        command = [gunicorn, "tournament.site.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}"]
+        command += ["-n", f"guandan-{name}"]
         if name == "public":  # its polls shed while its queue is long (tournament/overload.py)
-            command += ["-c", "python:tournament.gunicorn_public"]
+            command += ["-c", "python:tournament.site.gunicorn_public"]
             if public_nice:
                 command = ["nice", "-n", str(public_nice), *command]
         command += ["--log-level", "warning", "--backlog", "2048"]

@@ -278,7 +278,7 @@ def serve(database_url: str, static_root: str, port: int, *, secret_key: str | N
     }
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     gunicorn = Path(sys.executable).with_name("gunicorn")
-    command = [str(gunicorn), "tournament.wsgi", "-w", str(WORKERS), "-b", f"127.0.0.1:{port}"]
+    command = [str(gunicorn), "tournament.site.wsgi", "-w", str(WORKERS), "-b", f"127.0.0.1:{port}"]
     command += ["--log-level", "warning", "--backlog", "2048"]
     return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
 

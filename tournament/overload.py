@@ -13,7 +13,7 @@ also runs at a lower CPU priority than the staff pool (``nice``), so a deal is n
 that waits for a core.
 
 The listening sockets are the worker's, handed over by gunicorn once the worker has started
-(``tournament/gunicorn_public.py``, the public pool's ``-c``); a worker without them (the staff
+(``tournament/site/gunicorn_public.py``, the public pool's ``-c``); a worker without them (the staff
 pool, ``runserver``, a test) never sheds. Linux's ``TCP_INFO`` of a listening socket carries the
 accept queue's length (``tcpi_unacked``); elsewhere nothing is shed.
 """

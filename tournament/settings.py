@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "tournament.standings",
     "tournament.exports",
     "tournament.api",
+    "tournament.site",  # the top: the root URL map, the servers' entry points, the demo command
     "axes",
 ]
 
@@ -78,8 +79,8 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: turns a lockout into HTTP 429
 ]
 
-ROOT_URLCONF = "tournament.urls"
-WSGI_APPLICATION = "tournament.wsgi.application"
+ROOT_URLCONF = "tournament.site.urls"
+WSGI_APPLICATION = "tournament.site.wsgi.application"
 
 TEMPLATES = [
     {

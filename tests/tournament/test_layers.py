@@ -1,14 +1,16 @@
 """The apps form layers and imports run one way, down (docs/design.md, "Layers").
 
 Every module of ``scoring/`` and ``tournament/`` is read with ``ast`` (nothing is imported) and put in
-a layer: ``scoring``, the core (``tournament/*.py``, ``tournament/games``), one layer per app — the
-whole app, its views, URL map and template tags included — and the site on top. An import may name
-its own layer or a lower one, never a higher one, and an import inside a function may not leave its
-own layer (a function-level import hides a circle; a layer that must react to a higher one publishes
-a signal or takes a callable instead). Imports under ``if TYPE_CHECKING:`` count too: a type names
-what a module depends on. So no two apps import each other, by any route: a page that shows what a
-higher app computes lives in that app (the event's home page in the standings, its settings page in
-the matches).
+a layer by where it lives: ``scoring``; the core, every module directly in ``tournament/`` and the
+game registry ``tournament/games``; one layer per app (``tournament/<app>``) — the whole app, its
+views, URL map, template tags and management commands included; and on top the site,
+``tournament/site`` (the root URL map, the servers' entry points, the demo and its command). An import
+may name its own layer or a lower one, never a higher one, and an import inside a function may not
+leave its own layer (a function-level import hides a circle; a layer that must react to a higher one
+publishes a signal or takes a callable instead). Imports under ``if TYPE_CHECKING:`` count too: a
+type names what a module depends on. So the core imports no app, no two apps import each other, by
+any route (a page that shows what a higher app computes lives in that app: the event's home page in
+the standings, its settings page in the matches), and nothing imports the site.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import functools
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+
+from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,23 +39,22 @@ LAYERS: tuple[str, ...] = (
 """Lowest first: a module may import its own layer and those before it."""
 
 APPS = ("registration", "matches", "standings", "draw", "exports", "api")
-"""The Django apps, lowest first (each a package ``tournament/<app>`` with an ``apps.py``)."""
+"""The Django apps of the domain, lowest first (each a package ``tournament/<app>`` with an ``apps.py``)."""
 
-SITE = {"tournament.urls", "tournament.wsgi", "tournament.asgi", "tournament.settings", "tournament.demo"}
-"""The project's top: the URL map, the servers' entry points, settings, and the demo (``demo_*``
-too, and the management commands) that drives every app's services."""
+SITE = "site"
+"""The project's top, ``tournament/site``: a Django app too (Django finds the ``demo`` command in it),
+the one package that puts the apps together."""
 
 
 def layer_of(module: str) -> str | None:
-    """The layer of a module of this project (None: a third-party or standard module)."""
+    """The layer of a module of this project (None: a third-party or standard module), by its place
+    in the tree alone: a module directly in ``tournament/`` is the core's, whatever its name."""
     parts = module.split(".")
     if parts[0] == "scoring":
         return "scoring"
     if parts[0] != "tournament":
         return None
-    if module in SITE or any(module.startswith(f"{name}_") for name in SITE) or "management" in parts:
-        return "site"
-    if len(parts) > 1 and parts[1] in APPS:
+    if len(parts) > 1 and parts[1] in (*APPS, SITE):
         return parts[1]
     return "core"
 
@@ -126,17 +129,49 @@ def test_every_module_has_a_layer():
     assert layer_of("tournament.matches.models") == "matches"
     assert layer_of("tournament.matches.views") == "matches"
     assert layer_of("tournament.standings.templatetags.public_tags") == "standings"
+    assert layer_of("tournament.exports.management.commands.series_rating_rebuild") == "exports"
     assert layer_of("tournament.games.guandan") == "core"
-    assert layer_of("tournament.demo_doudizhu") == "site"
-    assert layer_of("tournament.registration.management.commands.demo") == "site"
+    assert layer_of("tournament.settings") == "core"
+    assert layer_of("tournament.site.demo_doudizhu") == "site"
+    assert layer_of("tournament.site.management.commands.demo") == "site"
     assert layer_of("django.db") is None
 
 
 def test_the_apps_are_the_ones_listed():
     """A new app is placed in the order before it is used (else its imports would go unchecked)."""
     found = {path.parent.name for path in (ROOT / "tournament").glob("*/apps.py")}
-    assert found == set(APPS)
+    assert found == {*APPS, SITE}
     assert list(APPS) == [layer for layer in LAYERS if layer in APPS]
+    assert LAYERS[-1] == SITE
+
+
+def test_the_core_imports_no_app():
+    """A module directly in ``tournament/`` (errors, labels, parsing, settings, …) or in the game
+    registry imports only the rules core and the core: every app imports the core, so one import of an
+    app here closes a circle. What puts the apps together (the root URL map, the servers' entry
+    points, the demo) is the site's."""
+    upward = sorted(
+        f"{found.path}:{found.line} {found.source} imports {found.target}"
+        for found in _all_imports()
+        if layer_of(found.source) == "core" and layer_of(found.target) not in ("scoring", "core")
+    )
+    assert upward == []
+
+
+def test_what_django_runs_starts_at_the_site():
+    """The root URL map and the servers' application are the site's, and so is the demo command: the
+    top of the graph is one package, ``tournament/site``, which nothing imports."""
+    assert settings.ROOT_URLCONF == "tournament.site.urls"
+    assert settings.WSGI_APPLICATION == "tournament.site.wsgi.application"
+    assert f"tournament.{SITE}" in settings.INSTALLED_APPS
+    assert (ROOT / "tournament" / SITE / "asgi.py").is_file()
+    assert (ROOT / "tournament" / SITE / "management" / "commands" / "demo.py").is_file()
+    importing_the_site = sorted(
+        f"{found.path}:{found.line} {found.source}"
+        for found in _all_imports()
+        if layer_of(found.target) == SITE and layer_of(found.source) != SITE
+    )
+    assert importing_the_site == []
 
 
 def test_no_two_apps_import_each_other():

@@ -1,5 +1,5 @@
 """gunicorn's settings of the public pool (README, "Production"):
-``gunicorn tournament.wsgi -c python:tournament.gunicorn_public -n guandan-public …``.
+``gunicorn tournament.site.wsgi -c python:tournament.site.gunicorn_public -n guandan-public …``.
 
 Each worker hands its listening sockets to :mod:`tournament.overload`, which reads their queue to
 shed the pages' polls while the pool is saturated (result entry first)."""

@@ -7,13 +7,17 @@ import re
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.urls import reverse
 
-from tournament.demo import DEMO_NAME, DEMO_PASSWORD, demo_build
 from tournament.exports.models import ExportJob
-from tournament.matches.models import Deal, Match, MatchStatus, RefereeAssignment, RoundStatus
+from tournament.matches.models import Deal, Match, MatchSeat, MatchStatus, RefereeAssignment, RoundStatus, TeamMatch
 from tournament.matches.referees import referee_link_redeem
 from tournament.registration.models import Pair, PairStatus, Tournament
+from tournament.site.demo import DEMO_NAME, DEMO_PASSWORD, demo_build
+from tournament.site.demo_doudizhu import DOUDIZHU_NAME
+from tournament.site.demo_teams import TEAMS_NAME
 from tournament.standings.selectors import stage_standings
+from tournament.standings.team_matches import stage_team_matches_get
 from tournament.standings.teams import stage_team_total_get
 
 pytestmark = pytest.mark.django_db
@@ -72,9 +76,6 @@ def test_running_the_demo_twice_is_safe():
 
 
 def test_the_demo_has_a_small_dou_dizhu_event():
-    from tournament.demo_doudizhu import DOUDIZHU_NAME
-    from tournament.matches.models import MatchSeat
-
     demo_build(pairs=8, swiss_rounds=1)
     event = Tournament.objects.get(name=DOUDIZHU_NAME)
     assert event.game == "doudizhu" and event.pairs.count() == 27
@@ -93,10 +94,6 @@ def test_the_demo_has_a_small_dou_dizhu_event():
 
 def test_the_dou_dizhu_demo_prints_its_round_sheets(client):
     """Every round of the Dou Dizhu demo has its draw sheet and its score sheets, page and .xlsx."""
-    from django.urls import reverse
-
-    from tournament.demo_doudizhu import DOUDIZHU_NAME
-
     demo_build(pairs=8, swiss_rounds=1)
     event = Tournament.objects.get(name=DOUDIZHU_NAME)
     client.force_login(event.organisers.first())
@@ -110,10 +107,6 @@ def test_the_dou_dizhu_demo_prints_its_round_sheets(client):
 
 
 def test_the_demo_has_a_team_event_of_the_departments_one_round_in_play():
-    from tournament.demo_teams import TEAMS_NAME
-    from tournament.matches.models import TeamMatch
-    from tournament.standings.team_matches import stage_team_matches_get
-
     demo_build(pairs=8, swiss_rounds=1)
     event = Tournament.objects.get(name=TEAMS_NAME)
     assert event.teams.count() == event.departments.count() == 6

@@ -16,8 +16,6 @@ from django.contrib.auth.models import Group, User
 from django.db import transaction
 from openpyxl import Workbook
 
-from tournament.demo_doudizhu import doudizhu_demo_build
-from tournament.demo_teams import team_demo_build
 from tournament.draw.pairing import Referee
 from tournament.draw.referee_assignments import round_referees_assign
 from tournament.draw.services import round_draw, round_publish
@@ -32,6 +30,8 @@ from tournament.registration.models import Tournament
 from tournament.registration.roles import ORGANISERS_GROUP
 from tournament.registration.roster import roster_import
 from tournament.registration.teams import teams_from_departments
+from tournament.site.demo_doudizhu import doudizhu_demo_build
+from tournament.site.demo_teams import team_demo_build
 
 DEMO_NAME = "联鑫钢铁第五届掼蛋争霸赛"
 DEMO_PASSWORD = "guandan-demo"

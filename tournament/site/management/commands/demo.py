@@ -2,7 +2,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from tournament.demo import demo_build
+from tournament.site.demo import demo_build
 
 
 class Command(BaseCommand):
