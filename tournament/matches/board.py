@@ -61,6 +61,7 @@ from tournament.matches.models import (
     RefereeAssignment,
     Round,
     Table,
+    claims_still_open,
 )
 from tournament.matches.snapshot_reads import board_score, board_score_lookups, deals_played_count
 from tournament.matches.time_due import time_due_filter
@@ -180,19 +181,20 @@ def _with_state(matches: QuerySet[Match], round_: Round, *, now: datetime) -> Qu
     flagged = Exists(Deal.objects.filter(match=OuterRef("pk"), flagged=True)) | Exists(
         Adjustment.objects.filter(match=OuterRef("pk"), flagged=True)
     )
-    disputed = Exists(DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.DISPUTED))
-    claimed = Exists(DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.PENDING))
+    # the players' entries still open (the one answer the table's page reads too: never one of a recorded deal)
+    claims = claims_still_open(DealClaim.objects.filter(match=OuterRef("pk")))
+    disputed = Exists(claims.filter(status=ClaimStatus.DISPUTED))
+    claimed = Exists(claims.filter(status=ClaimStatus.PENDING))
     return matches.annotate(has_flag=flagged, has_dispute=disputed, has_claim=claimed).annotate(
         board_state=_board_state(round_, now=now)
     )
 
 
 def _claims_pending() -> Coalesce:
-    """How many of a match's players' entries await confirmation (a claim whose deal is not recorded)."""
-    recorded = Deal.objects.filter(match=OuterRef("match"), number=OuterRef("number"))
+    """How many of a match's players' entries await confirmation (still open: never one whose deal is
+    recorded, :func:`~tournament.matches.models.claims_still_open`)."""
     pending = (
-        DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.PENDING)
-        .exclude(Exists(recorded))
+        claims_still_open(DealClaim.objects.filter(match=OuterRef("pk"), status=ClaimStatus.PENDING))
         .order_by()
         .values("match")
         .annotate(n=Count("pk"))

@@ -51,7 +51,7 @@ from tournament.matches.models import (
     Round,
     RoundStatus,
 )
-from tournament.matches.models.table_entry import CLAIM_OPEN
+from tournament.matches.models.table_entry import CLAIM_OPEN, claims_still_open
 from tournament.matches.signals import match_confirmed
 from tournament.people import Actor
 from tournament.registration.lifecycle import event_write
@@ -524,7 +524,7 @@ def deadline_board(*, round_: Round, now: datetime | None = None) -> DeadlineBoa
         .select_related("table", "ns_pair", "ew_pair")
         .annotate(
             has_deals=Exists(Deal.objects.filter(match=OuterRef("pk"))),
-            has_claims=Exists(DealClaim.objects.filter(match=OuterRef("pk"), status__in=CLAIM_OPEN)),
+            has_claims=Exists(claims_still_open(DealClaim.objects.filter(match=OuterRef("pk")))),
             forfeited=Exists(forfeit),
         )
         .order_by("table__number", "pk")

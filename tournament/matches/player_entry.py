@@ -45,7 +45,15 @@ from tournament.matches.deadlines import deadline_refuse_if_passed
 from tournament.matches.errors import REFUSALS
 from tournament.matches.event import match_id_event
 from tournament.matches.fold import match_game
-from tournament.matches.models import CLAIM_OPEN, ClaimStatus, DealClaim, Match, MatchSeat, MatchStatus
+from tournament.matches.models import (
+    CLAIM_OPEN,
+    ClaimStatus,
+    DealClaim,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    claims_still_open,
+)
 from tournament.parsing import ascii_digits
 from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write
@@ -179,8 +187,7 @@ def players_enter(match: Match) -> bool:
 def claims_open(*, match: Match) -> list[DealClaim]:
     """The match's claims awaiting confirmation or disputed, in deal order: never one whose deal number is
     recorded already (a deal is what the table has; the claim of its number can only be refused)."""
-    claims = match.claims.filter(status__in=CLAIM_OPEN).exclude(number__in=match.deals.values("number"))
-    return list(claims.select_related("entered_by").order_by("number"))
+    return list(claims_still_open(match.claims.all()).select_related("entered_by").order_by("number"))
 
 
 def claims_shown(*, match: Match, limit: int = 12) -> list[DealClaim]:
@@ -327,7 +334,7 @@ def _claim_locked(match: Match, claim_id: int) -> DealClaim:
 
 
 def _first_open(match: Match, claim: DealClaim) -> None:
-    first = match.claims.filter(status__in=CLAIM_OPEN).order_by("number").first()
+    first = claims_still_open(match.claims.all()).order_by("number").first()
     if first is not None and first.pk != claim.pk:
         words = match_game(match).deal_words
         raise ClaimRefused("confirm_in_order", str(words["comes_first"]) % {"number": first.number})
@@ -482,7 +489,7 @@ def deal_claim_withdraw(*, match_id: int, claim_id: int, player_id: int) -> Deal
             return claim
         if claim.status != ClaimStatus.PENDING:
             raise ClaimRefused("claim_not_pending", _("This entry is no longer awaiting confirmation."))
-        if match.claims.filter(status__in=CLAIM_OPEN, number__gt=claim.number).exists():
+        if claims_still_open(match.claims.filter(number__gt=claim.number)).exists():
             raise ClaimRefused("withdraw_latest", _("Take back the later entries first."))
         claim.status = ClaimStatus.WITHDRAWN
         history_author(claim, None, f"withdrawn by {_name(seat)}")

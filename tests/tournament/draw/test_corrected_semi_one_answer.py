@@ -6,8 +6,11 @@ event's status — then finds the final, the third-place match, the champion and
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.urls import reverse
+from openpyxl import load_workbook
 
 from tests.tournament.draw.conftest import make_field, win
 from tests.tournament.exports.conftest import build, read_book
@@ -16,10 +19,11 @@ from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create
 from tournament.exports import headers as h
 from tournament.exports.prizes import TierData, prize_stage_set, prize_tiers_award, prize_tiers_set
+from tournament.exports.round_sheets import round_draw_build
 from tournament.matches.models import Match
 from tournament.matches.services import deal_undo, match_sign_off, match_unlock
 from tournament.registration.models import Pair, TournamentStatus
-from tournament.standings.public import bracket_get
+from tournament.standings.public import bracket_get, draw_list
 from tournament.standings.selectors import stage_bracket_state_get, stage_ranking_get
 
 pytestmark = pytest.mark.django_db
@@ -60,6 +64,20 @@ def test_a_corrected_semi_final_still_ends_in_a_champion_and_four_placings(clien
         (final.pk, False),
         (third.pk, True),
     ]
+    # the public draw page, its data and the printed draw sheet mark the same match
+    rows = draw_list(tournament_id=tournament.pk, round_id=final_round.pk)
+    assert {row.match_id: row.third_place for row in rows} == {final.pk: False, third.pk: True}
+    draw_page = client.get(reverse("standings:draw_round", args=[tournament.pk, final_round.pk])).content.decode()
+    assert draw_page.count('class="small third-place"') == 1
+    numbers = dict(Pair.objects.filter(tournament=tournament).values_list("pk", "number"))
+    out = io.BytesIO()
+    round_draw_build(round=final_round, target=out)
+    out.seek(0)
+    draw_sheet = list(load_workbook(out, read_only=True).active.iter_rows(values_only=True))
+    assert {row[2]: row[-1] for row in draw_sheet[1:]} == {
+        numbers[final.ns_pair_id]: None,
+        numbers[third.ns_pair_id]: "三四名决赛",
+    }
     win(final, "NS")
     signed(final)
     win(third, "EW")
@@ -78,6 +96,13 @@ def test_a_corrected_semi_final_still_ends_in_a_champion_and_four_placings(clien
     assert [box.match_id for box in bracket.rounds[-1].matches] == [final.pk]
     data = client.get(reverse("api:public:bracket", args=[tournament.pk, stage.pk])).json()
     assert data["champion"]["pair_id"] == order[0] and data["third_place"]["match_id"] == third.pk
+    page = client.get(reverse("standings:stage_bracket", args=[tournament.pk, stage.pk])).content.decode()
+    assert 'class="champion"' in page
+    # the public placings page (the API has no placings of a knockout: its bracket above)
+    placings_page = client.get(reverse("exports:stage_placings", args=[tournament.pk, stage.pk]))
+    assert [(row["id"], row["rank"]) for row in placings_page.context["rows"]] == list(
+        zip(order, (1, 2, 3, 4), strict=True)
+    )
     # prizes
     prize_stage_set(tournament=tournament, stage=stage)
     prize_tiers_set(tournament=tournament, tiers=[TierData("冠军", 1), TierData("亚军", 1), TierData("季军", 1)])
@@ -88,7 +113,6 @@ def test_a_corrected_semi_final_still_ends_in_a_champion_and_four_placings(clien
     )
     # the workbook's placings
     rows = read_book(build(tournament=tournament))[h.sheet_name("standings", "zh", stage=stage.name)]
-    numbers = dict(Pair.objects.filter(tournament=tournament).values_list("pk", "number"))
     assert [(row[0], row[2]) for row in rows[1:]] == [(rank, numbers[pair]) for rank, pair in enumerate(order, 1)]
     # the event is finished
     tournament.refresh_from_db()

@@ -6,6 +6,8 @@ same lots — the stage's, drawn once and recorded. Every event here is built th
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -108,6 +110,12 @@ def test_a_tie_at_the_cut_after_a_correction_is_decided_by_lots_drawn_once(clien
     client.force_login(boss)
     page = client.get(reverse("draw:stage", kwargs={"tournament_id": tournament.pk, "stage_id": final.pk}))
     assert page.context["flag"].tie_lots_seed == seed and f"（种子 {seed}）" in page.content.decode()
+    # The final's public bracket and the API say its advancement changed.
+    client.logout()
+    bracket_page = client.get(reverse("standings:stage_bracket", args=[tournament.pk, final.pk])).content.decode()
+    assert "advancement-changed" in bracket_page
+    overview = client.get(reverse("api:public:tournament", args=[tournament.pk])).json()
+    assert next(item for item in overview["stages"] if item["id"] == final.pk)["advancement_changed"] is True
     # Prizes over the stage: the same order.
     prize_stage_set(tournament=tournament, stage=stage)
     prize_tiers_set(tournament=tournament, tiers=[TierData("一等奖", 1), TierData("二等奖", 1)])
@@ -154,6 +162,19 @@ def test_a_tie_at_a_knockouts_cut_is_decided_by_recorded_lots(client):
     rows = read_book(build(tournament=tournament))[h.sheet_name("standings", "zh", stage=knockout.name)][1:]
     number = dict(Pair.objects.filter(tournament=tournament).values_list("pk", "number"))
     assert [(row[2], row[0]) for row in rows[:4]] == [(number[pair], rank) for rank, pair in enumerate(order, start=1)]
+    # The public standings of the stage (its page's data; the API has no placings of a knockout) and the
+    # prizes read the same lots.
+    lines = standings_get(tournament_id=tournament.pk, stage_id=knockout.pk).lines
+    assert [(line.pair_id, line.rank, line.shared) for line in lines] == [
+        (pair, rank, False) for rank, pair in enumerate(order, start=1)
+    ]
+    prize_stage_set(tournament=tournament, stage=knockout)
+    prize_tiers_set(tournament=tournament, tiers=[TierData("一等奖", 1), TierData("二等奖", 1), TierData("三等奖", 1)])
+    awards = prize_tiers_award(tournament=tournament)
+    assert awards.problem is None and awards.lots_seed == seed
+    assert [(a.tier, a.pair.id) for a in awards.awards] == list(
+        zip(("一等奖", "二等奖", "三等奖"), order, strict=False)
+    )
     first = round_draw(stage=after, seed=3)
     assert set(first.entries.values_list("pair_id", flat=True)) == set(order[:3])
 
@@ -161,9 +182,7 @@ def test_a_tie_at_a_knockouts_cut_is_decided_by_recorded_lots(client):
 # -- the prizes' lots are the stage's ---------------------------------------------------------------------
 
 
-def test_the_prize_lots_are_the_stages_lots_every_reader_shows_them_and_an_advancement_keeps_them(
-    client, monkeypatch
-):
+def test_the_prize_lots_are_the_stages_lots_every_reader_shows_them_and_an_advancement_keeps_them(client, monkeypatch):
     """A round robin of three in a cycle (each beats one, by the same margins): all share 1st. The prize
     tiers cross the tie; the lots drawn for them are the stage's, so the standings page, the API, the
     workbook (standings and awards) and a later advancement all give the order the award list gives."""
@@ -214,3 +233,66 @@ def test_the_prize_lots_are_the_stages_lots_every_reader_shows_them_and_an_advan
     assert after.settings.entrants == tuple(order[:2]) and after.settings.advancement.lots_seed == seed
     assert stage.settings.lots_seed == seed
     assert prize_tiers_award(tournament=tournament).awards == awards.awards
+
+
+def test_a_knockouts_prize_lots_are_read_by_the_placings_page_and_every_other_reader(client, monkeypatch):
+    """A knockout of four without a third-place match: its semi-finals' losers share 3rd. A prize for one
+    3rd place needs lots; drawn once, they are the knockout's own, so the award list, the placings page,
+    the organiser's prizes page, the standings (page and API), the workbook (standings and award list)
+    and a later advancement from the knockout all give the same 3rd and 4th."""
+    boss = organiser()
+    tournament = make_field(4, seeds=True)
+    tournament.organisers.add(boss)
+    knockout = stage_create(tournament=tournament, name="淘汰赛", format="knockout", options={"bracket": "fixed"})
+    for number in (1, 2):
+        round_ = round_publish(round_=round_draw(stage=knockout, seed=number))
+        for match in round_.matches.filter(ew_pair__isnull=False):
+            confirm(match, "NS")
+    assert [row.rank for row in stage_ranking_get(stage=knockout).standings.rows] == [1, 2, 3, 3]
+    prize_stage_set(tournament=tournament, stage=knockout)
+    prize_tiers_set(tournament=tournament, tiers=[TierData("冠军", 1), TierData("亚军", 1), TierData("季军", 1)])
+    assert prize_tiers_award(tournament=tournament).problem is not None  # the shared 3rd crosses a tier
+    prize_lots_draw(tournament=tournament, user=boss)
+    knockout.refresh_from_db()
+    seed = knockout.settings.lots_seed
+    assert seed is not None
+    order = [int(row.entrant) for row in stage_ranking_get(stage=knockout).standings.rows]
+    tiers = ["冠军", "亚军", "季军", ""]
+    awards = prize_tiers_award(tournament=tournament)
+    assert awards.problem is None and awards.lots_seed == seed
+    assert [(a.tier, a.pair.id, a.rank) for a in awards.awards] == [
+        (tier, pair, rank) for rank, (tier, pair) in enumerate(zip(tiers[:3], order, strict=False), start=1)
+    ]
+    # the public placings page: the lots' 3rd and 4th, each with the tier the award list gives
+    page = client.get(reverse("exports:stage_placings", args=[tournament.pk, knockout.pk]))
+    assert [(row["id"], row["rank"], row["tier"]) for row in page.context["rows"]] == [
+        (pair, rank, tier) for rank, (pair, tier) in enumerate(zip(order, tiers, strict=True), start=1)
+    ]
+    # the standings page's data (the API has no placings of a knockout)
+    lines = standings_get(tournament_id=tournament.pk, stage_id=knockout.pk).lines
+    assert [(line.pair_id, line.rank, line.shared) for line in lines] == [
+        (pair, rank, False) for rank, pair in enumerate(order, start=1)
+    ]
+    # the organiser's prizes page
+    client.force_login(boss)
+    prizes = client.get(reverse("exports:prizes", args=[tournament.pk])).content.decode()
+    number = dict(Pair.objects.filter(tournament=tournament).values_list("pk", "number"))
+    table = prizes.split("<tbody>")[-1].split("</tbody>")[0]
+    listed = re.findall(r"<tr>\s*<td>([^<]+)</td><td>\d+.*?</td><td>(\d+)</td>", table, re.S)
+    assert [(tier, int(no)) for tier, no in listed] == [
+        (tier, number[pair]) for tier, pair in zip(tiers, order[:3], strict=False)
+    ]
+    # the workbook: the stage's standings and the award list
+    book = read_book(build(tournament=tournament))
+    rows = book[h.sheet_name("standings", "zh", stage=knockout.name)][1:]
+    assert [(row[2], row[0]) for row in rows[:4]] == [(number[pair], rank) for rank, pair in enumerate(order, start=1)]
+    awarded = [(row[0], row[2]) for row in book[h.sheet_name("awards", "zh")][1:] if row[2] is not None]
+    assert awarded == [(tier, number[pair]) for tier, pair in zip(tiers, order[:3], strict=False)]
+    # an advancement of three from the knockout reads the same lots (none drawn again) and so does its draw
+    monkeypatch.setattr(stages.secrets, "randbelow", lambda bound: pytest.fail("lots drawn twice"))
+    after = stage_create(tournament=tournament, name="循环赛", format="round_robin")
+    stage_advance(stage=knockout, next_stage=after, count=3, user=boss)
+    after.refresh_from_db()
+    assert after.settings.entrants == tuple(order[:3]) and after.settings.advancement.lots_seed == seed
+    first = round_draw(stage=after, seed=3)
+    assert set(first.entries.values_list("pair_id", flat=True)) == set(order[:3])

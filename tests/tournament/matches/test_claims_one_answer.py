@@ -13,6 +13,7 @@ from django.urls import reverse
 from tests.factories import english_client, organiser, round_match
 from tests.tournament.matches.test_player_entry import EW_WINS, NS_WINS, players_match, seats
 from tournament.matches import player_entry as pe
+from tournament.matches.board import table_state
 from tournament.matches.models import ClaimStatus, DealClaim, Match, MatchStatus
 from tournament.matches.services import deal_record, match_sign_off
 from tournament.matches.table_links import table_token
@@ -27,12 +28,17 @@ def _enter(match, seat, outcome, number):
 
 
 def _readers(client, boss, match, token):
-    """Claim numbers awaiting confirmation on the one list; the table's page; the referee's page."""
+    """Claim numbers awaiting confirmation on the one list; the table's page; the referee's page (the
+    progress board's table state and its count of entries awaiting confirmation are checked against
+    the list here)."""
     listed = [claim.number for claim in pe.claims_open(match=match)]
     table = client.get(reverse("matches:table", args=[token])).content.decode()
     boss_client = english_client()
     boss_client.force_login(boss)
     referee = boss_client.get(reverse("matches:match", args=[match.pk])).content.decode()
+    state = table_state(match=match)
+    assert state.claims_pending == sum(claim.status == ClaimStatus.PENDING for claim in pe.claims_open(match=match))
+    assert (state.code == "disputed") == any(c.status == ClaimStatus.DISPUTED for c in pe.claims_open(match=match))
     return listed, table, referee
 
 
@@ -89,3 +95,53 @@ def test_a_claim_whose_deal_is_recorded_is_not_listed_as_awaiting():
     assert listed == []
     assert "Confirm as opponent" not in table and "Correct: confirm" not in table and 'data-claim="1"' not in table
     assert "Awaiting confirmation" not in referee
+
+
+def test_a_disputed_entry_beside_its_recorded_deal_is_no_dispute_on_any_reader():
+    """A disputed players' entry left open beside the deal of its number (as an earlier release left them):
+    the table's page lists no dispute, and neither the board nor the referee's page calls the table
+    disputed."""
+    boss = organiser(username="boss")
+    match = players_match(organiser_user=boss)
+    s = seats(match)
+    token = table_token(round_=match.round, table_id=match.table_id)
+    deal_record(match_id=match.pk, outcome=NS_WINS, user=boss)
+    DealClaim.objects.create(
+        match=match,
+        number=1,
+        outcome=EW_WINS,
+        counter_outcome=NS_WINS,
+        side="EW",
+        status=ClaimStatus.DISPUTED,
+        entered_by=s["E"].player,
+        idempotency_key=uuid.uuid4().hex,
+    )
+    match = Match.objects.get(pk=match.pk)
+    client = english_client()
+    client.post(reverse("matches:table", args=[token]) + "me/", {"code": s["N"].player.employee_number})
+    listed, table, _referee = _readers(client, boss, match, token)
+    assert listed == []
+    assert table_state(match=match).code == "playing"
+    assert 'data-state="disputed"' not in table
+
+
+def test_an_entry_beside_its_recorded_deal_holds_no_later_entry_back():
+    """The table's page offers the opponents the entry of deal 2 (the stale one of deal 1 is listed
+    nowhere), and confirming it is not refused for deal 1 "coming first": one answer to which entries
+    are open, asked by the page and by the confirmation alike."""
+    boss = organiser(username="boss")
+    match = players_match(organiser_user=boss)
+    s = seats(match)
+    token = table_token(round_=match.round, table_id=match.table_id)
+    deal_record(match_id=match.pk, outcome=NS_WINS, user=boss)
+    DealClaim.objects.create(
+        match=match, number=1, outcome=EW_WINS, side="EW", entered_by=s["E"].player, idempotency_key=uuid.uuid4().hex
+    )
+    second = _enter(match, s["N"], NS_WINS, 2)
+    match = Match.objects.get(pk=match.pk)
+    client = english_client()
+    client.post(reverse("matches:table", args=[token]) + "me/", {"code": s["E"].player.employee_number})
+    listed, table, _referee = _readers(client, boss, match, token)
+    assert listed == [2] and 'data-claim="2"' in table
+    answer = pe.deal_claim_confirm(match_id=match.pk, claim_id=second.pk, player_id=s["E"].player.pk)
+    assert answer.claim.status == ClaimStatus.CONFIRMED and match.deals.count() == 2

@@ -32,7 +32,7 @@ from tournament.matches.models.corrections import (
     CorrectionStatus,
 )
 from tournament.matches.models.referees import ChiefReferee, Referee, RefereeAssignment, RefereeSignInLink
-from tournament.matches.models.table_entry import CLAIM_OPEN, ClaimStatus, DealClaim, TableLinkKey
+from tournament.matches.models.table_entry import CLAIM_OPEN, ClaimStatus, DealClaim, TableLinkKey, claims_still_open
 from tournament.matches.models.team_matches import TeamLineUp, TeamMatch
 
 __all__ = [
@@ -66,4 +66,5 @@ __all__ = [
     "TeamLineUp",
     "TeamMatch",
     "ThreeSeat",
+    "claims_still_open",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from tournament.audit import AuditedHistory
@@ -49,6 +49,15 @@ class ClaimStatus(models.TextChoices):
 
 
 CLAIM_OPEN = (ClaimStatus.PENDING, ClaimStatus.DISPUTED)
+
+
+def claims_still_open(claims: QuerySet[DealClaim]) -> QuerySet[DealClaim]:
+    """The one answer to "is this players' entry still open?" (docs/player-entry.md): awaiting confirmation
+    or disputed, and of a deal number not recorded yet — a recorded deal is what the table has, and an
+    entry of its number can only be refused (as an earlier release could leave one). The table's page,
+    the referee's, a confirmation's order, the progress board and the deadline board all ask it."""
+    recorded = Deal.objects.filter(match=OuterRef("match"), number=OuterRef("number"))
+    return claims.filter(status__in=CLAIM_OPEN).exclude(Exists(recorded))
 
 
 class DealClaim(models.Model):

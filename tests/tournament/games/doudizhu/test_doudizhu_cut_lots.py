@@ -18,6 +18,7 @@ from tournament.errors import UserError
 from tournament.exports.prizes import TierData, prize_stage_set, prize_tiers_award, prize_tiers_set
 from tournament.exports.workbook import workbook_build
 from tournament.matches.models import MatchSeat
+from tournament.registration.models import Pair
 from tournament.standings.doudizhu_public import standings_table_get
 from tournament.standings.selectors import stage_ranking_get
 
@@ -69,7 +70,9 @@ def test_two_players_level_at_the_last_seat_are_separated_by_recorded_lots(clien
         for rows in (list(book[name].iter_rows(values_only=True)) for name in book.sheetnames)
         if rows and "地主胜局" in rows[0] and len(rows) == 10
     )
-    assert [row[0] for row in sheet[1:5]] == [1, 2, 3, 4]
+    numbers = dict(Pair.objects.filter(tournament=tournament).values_list("pk", "number"))
+    at = sheet[0].index("选手编号")
+    assert [(row[0], row[at]) for row in sheet[1:5]] == [(rank, numbers[p]) for rank, p in enumerate(order[:4], 1)]
     # Prizes over the stage: the lots' third takes the third prize.
     prize_stage_set(tournament=tournament, stage=stage)
     prize_tiers_set(tournament=tournament, tiers=[TierData("一等奖", 1), TierData("二等奖", 1), TierData("三等奖", 1)])

@@ -14,6 +14,7 @@ from tests.tournament.exports.conftest import build, read_book
 from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round, play_round, play_table
 from tournament.draw.stages import stage_advance, stage_create
 from tournament.errors import UserError
+from tournament.exports.prizes import TierData, prize_stage_set, prize_tiers_award, prize_tiers_set
 from tournament.matches import services
 from tournament.matches.models import MatchSeat, MatchStatus
 from tournament.registration.lifecycle import tournament_update
@@ -68,6 +69,16 @@ def _readers(client, tournament, stage):
     return ranking, public, served, book, page
 
 
+def _prizes_agree(tournament, stage, best: int):
+    """The prizes over the stage give the public page's ``best`` players (the same counted tables)."""
+    prize_stage_set(tournament=tournament, stage=stage)
+    prize_tiers_set(tournament=tournament, tiers=[TierData("一等奖", best)])
+    awards = prize_tiers_award(tournament=tournament)
+    lines = standings_table_get(stage_id=stage.pk).lines
+    assert lines[best - 1].rank < lines[best].rank  # no tie across the tier
+    assert awards.problem is None and {a.pair.id for a in awards.awards} == {line.pair_id for line in lines[:best]}
+
+
 def test_signed_off_only_leaves_an_unsigned_table_out_everywhere_and_advancement_waits(client, boss):
     tournament, stage, unsigned = _one_table_unsigned(boss, policy="signed_off")
     ranking, public, served, book, _page = _readers(client, tournament, stage)
@@ -75,6 +86,7 @@ def test_signed_off_only_leaves_an_unsigned_table_out_everywhere_and_advancement
     assert public == served == book
     assert {player for player, (points, _marked) in public.items() if points == 0} == unsigned  # not counted
     assert not any(marked for _points, marked in public.values())  # nothing counted awaits sign-off
+    _prizes_agree(tournament, stage, best=2)  # the two landlords of the signed-off tables
     final = stage_create(tournament=tournament, name="决赛", format="points", options={"rounds": 1, "final": True})
     with pytest.raises(UserError) as refused:
         stage_advance(stage=stage, next_stage=final, count=3, user=boss)
@@ -95,6 +107,14 @@ def test_an_unsigned_table_counts_marked_on_every_reader(client, boss):
         assert ("provisional" in mine) == (player in unsigned)
     screen = client.get(reverse("standings:screen", args=[tournament.pk])).content.decode()
     assert screen.count("provisional") == len(unsigned)
+    _prizes_agree(tournament, stage, best=3)  # the three landlords, the unsigned table's among them
+    # advancement counts the unsigned table as the pages do: its landlord is among the three best
+    best = [line.pair_id for line in standings_table_get(stage_id=stage.pk).lines[:3]]
+    assert set(best) & {int(player) for player in unsigned}
+    final = stage_create(tournament=tournament, name="决赛", format="points", options={"rounds": 1, "final": True})
+    stage_advance(stage=stage, next_stage=final, count=3, user=boss)
+    final.refresh_from_db()
+    assert set(final.settings.entrants) == set(best)
 
 
 def test_a_correction_after_the_final_was_drawn_is_flagged_on_every_reader(
