@@ -25,7 +25,7 @@ from django.db import connection
 
 from tournament.matches.models import Match, RoundEntry, Stage, StageFormat, Table, TeamMatch
 from tournament.parsing import ascii_digits
-from tournament.registration.models import Pair, PairMember, Player
+from tournament.registration.models import Pair, PairMember, Player, TeamMember
 from tournament.standings.cache import LocalMemo, public_version_depends, public_version_get
 from tournament.standings.public import normalise_query
 from tournament.standings.public_types import (
@@ -249,11 +249,23 @@ def _stage_outcomes(
     advanced = list({(r.stage_name, frozenset(r.stage_entrants)) for r in rounds if r.stage_entrants})
     knockouts = {round_.stage_id: round_.stage_name for round_ in rounds if round_.stage_format == StageFormat.KNOCKOUT}
     out: dict[int, tuple[int, str]] = {}
-    for stage in Stage.objects.filter(pk__in=knockouts):
+    for stage in Stage.objects.filter(pk__in=knockouts).select_related("tournament"):
         state = stage_bracket_state_get(stage=stage, statuses=PUBLIC_ROUND_STATUSES)
-        for pair_id, round_number in state.out_in.items():
-            out[int(pair_id)] = (round_number, knockouts[stage.pk])
+        # a knockout of teams (docs/rules.md §11) puts teams out: each of a team's pairs went out with it
+        members = _team_members(state.out_in) if stage.settings.team_match is not None else {}
+        for entrant, round_number in state.out_in.items():
+            for pair_id in members.get(int(entrant), (int(entrant),)):
+                out[pair_id] = (round_number, knockouts[stage.pk])
     return out, advanced
+
+
+def _team_members(teams: Iterable[str]) -> dict[int, tuple[int, ...]]:
+    """Team id → its members' pair ids (substitutes too), for the teams named by ``teams`` (ids as text)."""
+    members: dict[int, list[int]] = {}
+    rows = TeamMember.objects.filter(team_id__in=[int(team) for team in teams]).order_by("position")
+    for team_id, pair_id in rows.values_list("team_id", "pair_id"):
+        members.setdefault(team_id, []).append(pair_id)
+    return {team_id: tuple(pairs) for team_id, pairs in members.items()}
 
 
 def seat_index_get(*, tournament_id: int, rounds: Sequence[RoundInfo], version: int | None = None) -> SeatIndex:

@@ -181,18 +181,40 @@ def _withdrawn(pairs: dict[int, Pair]) -> frozenset[str]:
     return frozenset(str(pk) for pk, pair in pairs.items() if pair.status == PairStatus.WITHDRAWN)
 
 
-def stage_bracket_state_get(
-    *, stage: Stage, pairs: dict[int, Pair] | None = None, statuses: Sequence[str] | None = None
-) -> BracketState:
-    """A knockout's state: who is still in, who plays for third, the champion (confirmed results
-    only; :func:`scoring.bracket.bracket_state`). ``statuses``: only rounds in these statuses (the
-    public bracket leaves out a draft)."""
+def _pairs_bracket_state(stage: Stage, pairs: dict[int, Pair] | None, statuses: Sequence[str] | None) -> BracketState:
+    """A knockout of pairs (or players) read from its matches."""
     pairs = _entrants(stage) if pairs is None else pairs
     return bracket_state(
         entrants=[str(pk) for pk in sorted(pairs)],
         results=stage_knockout_results(stage=stage, statuses=statuses),
         withdrawn=_withdrawn(pairs),
     )
+
+
+def _teams_bracket_state(stage: Stage, pairs: dict[int, Pair] | None, statuses: Sequence[str] | None) -> BracketState:
+    """A knockout of teams read from its team matches, the teams its entrants (docs/rules.md §11)."""
+    return team_bracket_state_get(stage=stage, statuses=statuses)
+
+
+STAGE_BRACKET_STATES: dict[
+    str, Callable[[Stage, dict[int, Pair] | None, Sequence[str] | None], BracketState]
+] = {
+    "pairs": _pairs_bracket_state,
+    "players": _pairs_bracket_state,
+    "teams": _teams_bracket_state,
+}
+"""A knockout's state, by who the stage is drawn between (``tournament.games.stage_entrants_of``)."""
+
+
+def stage_bracket_state_get(
+    *, stage: Stage, pairs: dict[int, Pair] | None = None, statuses: Sequence[str] | None = None
+) -> BracketState:
+    """A knockout's state: who is still in, who plays for third, the champion (confirmed results
+    only; :func:`scoring.bracket.bracket_state`), over the stage's entrants whoever they are: its pairs
+    (``pairs`` when the caller has them), or a knockout of teams' teams (its team matches, docs/rules.md
+    §11; the ids are then team ids). ``statuses``: only rounds in these statuses (the public bracket
+    leaves out a draft)."""
+    return STAGE_BRACKET_STATES[stage_entrants_of(stage).key](stage, pairs, statuses)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +242,7 @@ class StageBracket:
 
 def _pairs_bracket(stage: Stage, statuses: Sequence[str] | None) -> StageBracket:
     pairs = _entrants(stage)
-    state = stage_bracket_state_get(stage=stage, pairs=pairs, statuses=statuses)
+    state = _pairs_bracket_state(stage, pairs, statuses)
     entrants = [str(pk) for pk in sorted(pairs)]
     base = rank(
         entrants=entrants,
