@@ -5,10 +5,12 @@ a deal someone else entered meanwhile makes a plain refusal on the phone, never 
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.e2e.conftest import SCREENSHOTS, log_in, new_phone, signed_in, wait_until
+from tests.e2e.conftest import PHONE, SCREENSHOTS, log_in, new_phone, signed_in, wait_until
+from tests.e2e.language import foreign_words
 from tests.factories import referee, table_match
 from tests.tournament.matches.test_player_entry import players_match
 from tournament.matches import player_entry as pe
@@ -217,10 +219,21 @@ def queued_while_signed_in_elsewhere(page, post_url: str) -> None:
     page.route(f"**{post_url}", lambda route: route.abort())
 
 
-def test_deals_kept_while_signed_out_are_sent_once_after_signing_in_again(browser, live_server):
+DESKTOP = {"width": 1280, "height": 800}
+SIGNED_OUT = {  # the page's language, the screen, and what it is told in that language
+    "zh-hans": ("zh-CN", PHONE, ("您已退出登录", "仍保存在本机"), "重新登录"),
+    "en": ("en-US", DESKTOP, ("you are signed out", "stay on this phone"), "Sign in again"),
+}
+
+
+@pytest.mark.parametrize("language", SIGNED_OUT)
+def test_deals_kept_while_signed_out_are_sent_once_after_signing_in_again(browser, live_server, language):
+    locale, size, told, sign_in = SIGNED_OUT[language]
     ref = referee(username="queue-ref")  # the factory's password: correct-horse-battery
     match = table_match(referee_user=ref)
-    page = new_phone(browser, live_server, timeout=15_000)
+    page = new_phone(browser, live_server, size=size, locale=locale, timeout=15_000)
+    host = live_server.url.split("//", 1)[1].split(":")[0]
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "domain": host, "path": "/"}])
     try:
         log_in(page, "queue-ref", "correct-horse-battery")
         page.goto(f"/referee/matches/{match.pk}/")
@@ -241,11 +254,19 @@ def test_deals_kept_while_signed_out_are_sent_once_after_signing_in_again(browse
         # the login page came back, not an answer: the deals wait and the phone says why
         blocked = page.locator('#queue-blocked[data-blocked="signed-out"]')
         blocked.wait_for()
-        assert "您已退出登录" in blocked.inner_text() and "重新登录" in blocked.inner_text()
+        # in the page's language, and only in it: what happened, that the deals are kept, what to do
+        assert all(words in blocked.inner_text() for words in told), blocked.inner_text()
+        assert not foreign_words(blocked.inner_text(), language)
         assert page.locator("[data-waiting]").count() == 2
         assert not Deal.objects.filter(match=match).exists()
-        page.screenshot(path=str(SCREENSHOTS / "offline-queue-signed-out-zh-phone.png"), full_page=True)
-        blocked.get_by_role("link", name="重新登录").click()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        for seen in (PHONE, DESKTOP):  # the note fits a phone and a laptop
+            page.set_viewport_size(seen)
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), seen
+            shot = f"offline-queue-signed-out-{language}-{seen['width']}x{seen['height']}.png"
+            page.screenshot(path=str(SCREENSHOTS / shot), full_page=True)
+        page.set_viewport_size(size)
+        blocked.get_by_role("link", name=sign_in).click()
         page.fill("input[name=username]", "queue-ref")
         page.fill("input[name=password]", "correct-horse-battery")
         page.locator("form [type=submit]").last.click()
