@@ -204,7 +204,7 @@ class DoudizhuDealFields(DealEntryFields):
         label=_("Bid (叫分)"), coerce=int, choices=[(n, str(n)) for n in range(1, MAX_BID + 1)], required=False
     )
     bombs = forms.IntegerField(label=_("Bombs and rockets (炸弹)"), min_value=0, max_value=MAX_BOMBS, required=False)
-    spring = forms.BooleanField(label=_("Spring (春天 / 反春)"), required=False)
+    spring = forms.BooleanField(label=_("Spring (春天) or counter-spring (反春)"), required=False)
     winner = forms.ChoiceField(label=_("Won by"), choices=WINNERS, required=False)
     cards_left_e = forms.IntegerField(label=_("E cards left"), min_value=0, max_value=LANDLORD_CARDS, required=False)
     cards_left_s = forms.IntegerField(label=_("S cards left"), min_value=0, max_value=LANDLORD_CARDS, required=False)
