@@ -50,6 +50,17 @@ what they were, read afresh on every request, so a worker never serves a version
 last complete build any worker made (the guarantee of the cache's module). If the shared cache is
 down nothing is served from here: Django builds every page afresh.
 
+A live page's poll (``HX-Request`` with ``v=<token>``: every open phone, every few seconds) is
+answered the empty 204 here when the page is still at that token, even the first time anybody asks
+that poll: whenever Django builds a live page it notes the token the page shows and what the
+token was made from (the versions and builds read before the view compared ``v``:
+:func:`tournament.standings.response_reads.poll_note`), and the worker keeps that note under the
+page (its address and parameters, without ``v``) and shares it through the cache. A poll whose
+``v`` is the noted token, with those values unchanged, is the 204 Django would give: one round trip
+(two the first time a worker sees the page), no Django. These notes are one per page (a pair's, a
+draw page, a standings page), rewritten as the page moves, so no client bound is needed: a client
+cannot make more of them than the event has pages.
+
 The site's static files (the stylesheet, htmx, the scripts: a new phone's first requests) are kept
 too, by each worker alone (:meth:`PublicResponses._static`): a file's answer as Django gave it
 (whitenoise's, with the security headers of Django's middleware) is served again from memory, no
@@ -68,7 +79,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, cast
-from urllib.parse import parse_qsl, urlencode, urlparse
+from urllib.parse import parse_qsl, urlencode, urlparse, urlsplit
 
 from django.conf import settings
 from django.core.cache import cache
@@ -114,6 +125,40 @@ class Kept:
     body: bytes
     reads: Reads
     keys: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PollAnswer:
+    """A live page's token and what it depends on: a poll with ``v=<token>`` is answered the empty
+    204 (with ``headers``) while ``reads`` hold."""
+
+    token: str
+    reads: Reads
+    keys: tuple[str, ...]
+    headers: tuple[tuple[str, str], ...]
+
+
+class _PollAnswers:
+    """A worker's poll answers by page, at most ``max_entries``, the least recently used dropped first."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[tuple[Any, ...], PollAnswer] = OrderedDict()
+
+    def get(self, key: tuple[Any, ...]) -> PollAnswer | None:
+        try:
+            self._entries.move_to_end(key)
+            return self._entries[key]
+        except KeyError:
+            return None
+
+    def put(self, key: tuple[Any, ...], answer: PollAnswer) -> None:
+        self._entries[key] = answer
+        while len(self._entries) > self.max_entries:
+            try:
+                self._entries.popitem(last=False)
+            except KeyError:  # another thread emptied it meanwhile
+                break
 
 
 class _KeptResponses:
@@ -194,6 +239,38 @@ def _shared_key(key: tuple[Any, ...]) -> str:
 
 KEY_QUERY = 5
 """Where the query, as read, stands in :func:`request_key`'s tuple."""
+KEY_HTMX = 7
+"""Where the request's htmx-ness stands in :func:`request_key`'s tuple."""
+POLL_ANSWERS = 20_000
+"""Pages whose poll answer a worker keeps (a 5,000-pair event's pairs' pages and ranks, its draw and
+standings pages)."""
+NO_CONTENT = "204 No Content"
+
+
+def poll_page(key: tuple[Any, ...]) -> tuple[tuple[Any, ...], str | None]:
+    """The page a request asks (its key without ``v`` and without its htmx-ness: the page and its
+    poll are one page) and the ``v`` it asks from (None: no poll)."""
+    values = parse_qsl(key[KEY_QUERY], keep_blank_values=True)
+    token = next((value for name, value in values if name == "v"), None)
+    query = urlencode([(name, value) for name, value in values if name != "v"])
+    return (*key[:KEY_QUERY], query, *key[KEY_QUERY + 1 : KEY_HTMX]), token
+
+
+def _url_page(key: tuple[Any, ...], url: str) -> tuple[Any, ...] | None:
+    """The page (:func:`poll_page`) a part of the request's page polls at ``url`` (an address as the
+    page links it: the script's prefix, then the path); None if it is no public page."""
+    parts = urlsplit(url)
+    script = key[KEY_QUERY - 2]
+    path = parts.path[len(script) :] if script and parts.path.startswith(script) else parts.path
+    query = query_read(parts.query)
+    if not _PUBLIC_PAGE.match(path) or query is None:
+        return None
+    return poll_page((*key[: KEY_QUERY - 1], path, query, *key[KEY_QUERY + 1 :]))[0]
+
+
+def _poll_shared_key(page: tuple[Any, ...]) -> str:
+    """Where the workers share a page's poll answer."""
+    return f"{PREFIX}:poll:{hashlib.blake2b(repr(page).encode(), digest_size=16).hexdigest()}"
 
 
 def _client_may_add(environ: dict[str, Any]) -> bool:
@@ -221,6 +298,7 @@ class PublicResponses:
     def __init__(self, application: Callable[[dict[str, Any], StartResponse], Iterable[bytes]]) -> None:
         self.application = application
         self.kept = _KeptResponses(int(settings.PUBLIC_RESPONSE_CACHE_MB * 2**20))
+        self.polls = _PollAnswers(POLL_ANSWERS)
         self.retry_after = str(settings.PUBLIC_SHED_RETRY_SECONDS)
         static_url = urlparse(settings.STATIC_URL or "").path
         self.static_prefix = "/" + static_url.strip("/") + "/" if static_url.strip("/") else ""
@@ -237,6 +315,15 @@ class PublicResponses:
         if key is None:
             return self.application(environ, start_response)
         environ["QUERY_STRING"] = key[KEY_QUERY]  # Django reads what the key says, nothing more
+        page, token = poll_page(key)
+        if key[KEY_HTMX] and token is not None:
+            try:
+                unchanged = self._poll_held(page, token)
+            except Exception:  # the cache is down: Django answers
+                unchanged = None
+            if unchanged is not None:
+                start_response(NO_CONTENT, list(unchanged.headers))
+                return [b""]
         shared_key = _shared_key(key)
         try:
             kept = self._held(key, shared_key)
@@ -246,7 +333,49 @@ class PublicResponses:
             start_response(kept.status, list(kept.headers))
             return [kept.body]
         self.kept.discard(key)
-        return self._built(key, shared_key, environ, start_response)
+        return self._built(key, shared_key, page, environ, start_response)
+
+    def _poll_held(self, page: tuple[Any, ...], token: str) -> PollAnswer | None:
+        """The poll answer of ``page`` if the page is still at ``token``: this worker's, else the one
+        another worker noted (then kept here too)."""
+        now = time.time()
+        local = self.polls.get(page)
+        if local is not None and local.token == token:
+            # Moved since (the same token cannot hold elsewhere): Django answers, and notes the new one.
+            return local if local.reads.hold(cache.get_many(list(local.keys)), now) else None
+        shared = cache.get(_poll_shared_key(page))
+        if shared is None or shared.token != token:
+            return None
+        if not shared.reads.hold(cache.get_many(list(shared.keys)), now):
+            return None
+        self.polls.put(page, shared)
+        return cast(PollAnswer, shared)  # what a worker filed under the page
+
+    def _poll_keep(
+        self, key: tuple[Any, ...], page: tuple[Any, ...], reads: Reads, headers: list[tuple[str, str]]
+    ) -> None:
+        """Note the tokens the live parts Django just answered are at, and what they depend on
+        (module docstring): the request's own page's and a part's polled on its own (its address)."""
+        answer_headers = tuple(
+            (name, "0") if name.lower() == "content-length" else (name, value) for name, value in headers
+        )
+        for url, noted in reads.polls.items():
+            if noted is None:
+                continue
+            where = page if url is None else _url_page(key, url)
+            if where is None:
+                continue
+            token, depends = noted
+            local = self.polls.get(where)
+            if local is not None and (local.token, local.reads.exact, local.reads.coalesced) == (
+                token,
+                depends.exact,
+                depends.coalesced,
+            ):
+                continue  # noted already
+            answer = PollAnswer(token, depends, tuple(depends.keys()), answer_headers)
+            self.polls.put(where, answer)
+            cache.set(_poll_shared_key(where), answer, timeout=SHARED_TIMEOUT)
 
     def _static(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         """A static file's answer as Django gave it, from this worker's memory (module docstring)."""
@@ -307,7 +436,12 @@ class PublicResponses:
         return cast(Kept, shared)  # what a worker filed under the key
 
     def _built(
-        self, key: tuple[Any, ...], shared_key: str, environ: dict[str, Any], start_response: StartResponse
+        self,
+        key: tuple[Any, ...],
+        shared_key: str,
+        page: tuple[Any, ...],
+        environ: dict[str, Any],
+        start_response: StartResponse,
     ) -> Iterable[bytes]:
         reads = Reads()
         answer: list[Any] = []
@@ -333,6 +467,7 @@ class PublicResponses:
                 result.close()
         kept = Kept(status, tuple(headers), body, reads, tuple(reads.keys()))
         try:
+            self._poll_keep(key, page, reads, headers)
             if not cache.has_key(shared_key) and not _client_may_add(environ):
                 return [body]  # served, but this client has added its share of new responses
             self.kept.put(key, kept)

@@ -16,6 +16,7 @@ __all__ = [
     "Reads",
     "coalesced_note",
     "current_reads",
+    "poll_note",
     "read_note",
     "response_cacheable",
     "response_uncacheable",
@@ -39,7 +40,7 @@ class Coalesced(NamedTuple):
 class Reads:
     """What a public response is built from, noted while Django builds it."""
 
-    __slots__ = ("cacheable", "coalesced", "exact", "read", "spoiled")
+    __slots__ = ("cacheable", "coalesced", "exact", "polls", "read", "spoiled")
 
     def __init__(self) -> None:
         self.read: dict[str, Any] = {}
@@ -48,6 +49,10 @@ class Reads:
         self.coalesced: dict[str, Coalesced] = {}
         self.cacheable = False
         self.spoiled = False
+        self.polls: dict[str | None, tuple[str, Reads] | None] = {}
+        """By poll address (None: the request's own page), the token its live part is polled with
+        (``v=``) and what that depends on: the values noted before the view compared it
+        (:func:`poll_note`); None if the page noted two tokens."""
 
     def keys(self) -> list[str]:
         keys = set(self.exact)
@@ -80,6 +85,25 @@ def read_note(*, values: dict[str, Any]) -> None:
     for key, value in values.items():
         if reads.read.setdefault(key, value) != value:  # moved while the page was built: a mix of two
             reads.spoiled = True
+
+
+def poll_note(*, token: str, url: str | None = None) -> None:
+    """The view is about to compare a poll's ``v=`` with ``token``: everything it read to make the
+    token is noted by now, so a copy of those notes says for how long the answer to a poll of
+    ``v=token`` is the empty 204 (:class:`tournament.standings.public_responses.PublicResponses`
+    answers it without Django). ``url``: the poll's address, when it is not the request's own page
+    (a part of the page polled on its own: a pair's ranks). A later note of the same page and token
+    keeps the first, smaller copy; two tokens for one page note none."""
+    reads = current_reads.get()
+    if reads is None:
+        return
+    if url not in reads.polls:
+        depends = Reads()
+        depends.exact = dict(reads.exact)
+        depends.coalesced = dict(reads.coalesced)
+        reads.polls[url] = (token, depends)
+    elif (noted := reads.polls[url]) is not None and noted[0] != token:
+        reads.polls[url] = None
 
 
 def version_depends(*, key: str) -> None:

@@ -71,7 +71,7 @@ from tournament.standings.public_cache import (
     team_standings_served_get,
 )
 from tournament.standings.public_types import PublicHttpRequest, RoundInfo, StageInfo, TournamentOverview
-from tournament.standings.response_reads import response_cacheable
+from tournament.standings.response_reads import poll_note, response_cacheable
 from tournament.standings.seat_cards import find_results_html
 from tournament.standings.seating import player_find
 from tournament.standings.shell import page_render
@@ -207,7 +207,10 @@ def _live_page(
 
 
 def _poll_unchanged(request: PublicHttpRequest, version: int | str) -> HttpResponse | None:
-    """A live fragment's poll that already shows ``version``: the empty 204 htmx keeps the page on."""
+    """A live fragment's poll that already shows ``version``: the empty 204 htmx keeps the page on.
+    Every view calls it once it has read all ``version`` is made from: what it noted so far is what
+    a poll's 204 depends on (the kept responses answer the next polls from it, before Django)."""
+    poll_note(token=str(version))
     if request.htmx and request.GET.get("v") == str(version):
         response = HttpResponse(status=204)
         patch_vary_headers(response, ["HX-Request"])
@@ -500,6 +503,7 @@ def _pair_ranks_html(request: PublicHttpRequest, *, overview: TournamentOverview
     ]
     token = f"s{request.seating_version}.b" + "-".join(str(build) for build, _load in served)
     poll_url = f"{reverse('standings:pair_ranks', args=(tournament_id, pair_id))}?{urlencode({'v': token})}"
+    poll_note(token=token, url=poll_url)  # the ranks are polled on their own, from the pair's page too
 
     def build() -> str:
         ranks = pair_ranks_get(pair_id=pair_id, tables=(load() for _build, load in served))

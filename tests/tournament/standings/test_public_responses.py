@@ -6,6 +6,7 @@ request reached Django is counted at Django's handler itself."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -359,3 +360,93 @@ def test_static_files_that_may_change_are_never_kept(app, django_app, settings):
     assert visitor.get("/static/css/site.css")[0] == "200 OK"
     visitor.get("/static/css/site.css")
     assert django_app.calls == 2
+
+
+def polls_of(page: bytes) -> list[str]:
+    """The poll addresses of a page's live parts (``hx-get``, with the ``v=`` it shows)."""
+    return [url.replace("&amp;", "&") for url in re.findall(r'hx-get="([^"]+)"', page.decode())]
+
+
+def live_pages(event) -> dict[str, str]:
+    """A page of each live kind, the pair's (with its ranks) and the match's at the watched table."""
+    match = watched_match(event)
+    tournament_id = event.tournament.pk
+    return {
+        "standings": reverse("standings:stage_standings", args=[tournament_id, event.first.stage_id]),
+        "draw": reverse("standings:draw", args=[tournament_id]),
+        "match": reverse("standings:match", args=[tournament_id, match.pk]),
+        "pair": reverse("standings:pair", args=[tournament_id, match.ns_pair_id]),
+    }
+
+
+def test_a_poll_of_a_page_that_has_not_moved_never_reaches_django(app, django_app, event):
+    """The first poll of every live part of every kind of page is answered from what Django noted
+    when it built the page: the very 204 Django would give, headers and all."""
+    visitor = Visitor(app)
+    polls = [poll for url in live_pages(event).values() for poll in polls_of(visitor.get(url)[2])]
+    assert len(polls) == 5  # the pair's page polls its matches and its ranks apart
+    calls = django_app.calls
+    answers = [visitor.get(poll, HTTP_HX_REQUEST="true") for poll in polls]
+    assert django_app.calls == calls
+    assert answers == [Visitor(django_app.handler).get(poll, HTTP_HX_REQUEST="true") for poll in polls]
+    assert {status for status, _headers, _body in answers} == {"204 No Content"}
+    assert [visitor.get(poll, HTTP_HX_REQUEST="true") for poll in polls] == answers
+    assert django_app.calls == calls
+
+
+def test_a_deal_moves_the_polls_of_its_own_pages_only(app, django_app, event):
+    visitor = Visitor(app)
+    match = watched_match(event)
+    other = event.second.matches.exclude(ew_pair=None).exclude(pk=match.pk).first()
+    mine = visitor.get(reverse("standings:pair", args=[event.tournament.pk, match.ew_pair_id]))[2]
+    theirs = visitor.get(reverse("standings:pair", args=[event.tournament.pk, other.ns_pair_id]))[2]
+    deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
+    calls = django_app.calls
+    assert visitor.get(polls_of(theirs)[0], HTTP_HX_REQUEST="true")[0] == "204 No Content"
+    assert django_app.calls == calls  # another table's deal: that pair's poll holds
+    moved = visitor.get(polls_of(mine)[0], HTTP_HX_REQUEST="true")
+    assert moved[0] == "200 OK" and django_app.calls == calls + 1  # its own pair's: Django builds it
+    assert visitor.get(polls_of(moved[2])[0], HTTP_HX_REQUEST="true")[0] == "204 No Content"
+    assert django_app.calls == calls + 1  # and the poll from the new version is answered at once
+
+
+def test_a_standings_poll_holds_until_a_rebuild_is_due(app, django_app, event):
+    visitor = Visitor(app)
+    page = urls(event)["standings"]
+    match = running_match(event)
+    with time_machine.travel("2026-05-01 09:00:00 +0000", tick=False) as clock:
+        poll = polls_of(visitor.get(page)[2])[0]
+        calls = django_app.calls
+        clock.shift(1)
+        deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})  # the match is won
+        assert visitor.get(poll, HTTP_HX_REQUEST="true")[0] == "204 No Content"
+        assert django_app.calls == calls  # the last complete build, inside the window
+        clock.shift(WINDOW - 1)
+        status, _headers, body = visitor.get(poll, HTTP_HX_REQUEST="true")
+        assert status == "200 OK" and django_app.calls == calls + 1  # due: Django rebuilds it
+        assert b"Results up to round 2" in body
+
+
+def test_a_poll_one_worker_noted_is_answered_by_the_others(app, django_app, event):
+    other_django = Counted()
+    other = PublicResponses(other_django)
+    polls = polls_of(Visitor(app).get(live_pages(event)["pair"])[2])
+    assert [Visitor(other).get(poll, HTTP_HX_REQUEST="true")[0] for poll in polls] == ["204 No Content"] * 2
+    assert other_django.calls == 0
+
+
+def test_a_poll_reaches_django_when_it_is_no_plain_visitors_or_the_cache_is_down(app, django_app, event, monkeypatch):
+    poll = polls_of(Visitor(app).get(live_pages(event)["match"])[2])[0]
+    calls = django_app.calls
+    assert Visitor(app, cookies=f"{settings.SESSION_COOKIE_NAME}=abc").get(poll, HTTP_HX_REQUEST="true")[0] == (
+        "204 No Content"
+    )
+    assert Visitor(app).get(poll, HTTP_HX_REQUEST="true", host="evil.example")[0].startswith("400")
+    assert django_app.calls == calls + 2
+
+    def down(*args, **kwargs):
+        raise ConnectionError("redis is down")
+
+    monkeypatch.setattr(cache, "get_many", down)
+    Visitor(app).get(poll, HTTP_HX_REQUEST="true")  # Django's answer: every version afresh, a new page
+    assert django_app.calls == calls + 3
