@@ -20,7 +20,7 @@ from tournament.matches.models import Match, MatchStatus, TeamLineUp, TeamMatch
 from tournament.matches.services import deal_record
 from tournament.matches.team_matches import team_match_sign_off
 from tournament.registration import teams
-from tournament.registration.lifecycle import EventArchived, tournament_archive, tournament_unarchive
+from tournament.registration.lifecycle import EventArchived, event_guarded, tournament_archive, tournament_unarchive
 from tournament.registration.models import Team, TeamMember
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +73,7 @@ def test_every_team_write_is_under_the_one_guard(module, reads):
         and name not in reads
     ]
     assert writes
-    assert [name for name in writes if not getattr(getattr(module, name), "writes_event", False)] == []
+    assert [name for name in writes if not event_guarded(getattr(module, name))] == []
 
 
 def test_an_archived_event_refuses_every_write_of_its_teams():

@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from tournament.errors import UserError
 from tournament.parsing import int_parse
@@ -76,9 +77,9 @@ def error_responses(result: dict[str, Any], generator: Any, request: Any, public
     return result
 
 
-class StrictQueryParams:
+class StrictQueryParams(APIView):
     """Refuse query parameters the view does not document (``query_params_allowed``, plus the
-    pagination's)."""
+    pagination's). A view's first base, before DRF's view it refines (``(StrictQueryParams, APIView)``)."""
 
     query_params_allowed: frozenset[str] = frozenset()
 
@@ -92,7 +93,7 @@ class StrictQueryParams:
         if unknown:
             message = _("Unknown query parameter: %(names)s.") % {"names": ", ".join(unknown)}
             raise UserError("unknown_parameter", message)
-        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        super().initial(request, *args, **kwargs)
 
 
 class StrictPagination(PageNumberPagination):

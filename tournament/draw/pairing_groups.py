@@ -11,7 +11,7 @@ import dataclasses
 import random
 from typing import Any
 
-from tournament.draw.pairing_types import Draw, DrawWarning, Entrant, Pairing
+from tournament.draw.pairing_types import Draw, DrawWarning, Entrant, OptionValue, Pairing
 
 __all__ = ["groups_round", "snake_groups", "walkovers"]
 
@@ -41,9 +41,11 @@ def groups_round(schedules: list[tuple[Draw, ...]], number: int, groups: int) ->
     tables = [p for draw in rounds for p in draw.pairings if p.ew is not None]
     byes = [p for draw in rounds for p in draw.pairings if p.ew is None]
     numbered = [dataclasses.replace(p, table=table) for table, p in enumerate(tables, start=1)]
-    numbers: dict[str, Any] = {}
+    numbers: dict[str, OptionValue] = {}
     for draw in rounds:
-        numbers.update(draw.notes["numbers"])  # type: ignore[arg-type]
+        group_numbers = draw.notes["numbers"]  # each group's round robin notes its pairs' numbers
+        assert isinstance(group_numbers, dict)
+        numbers.update(group_numbers)
     sizes = [schedule[0].options["group_size"] for schedule in schedules]
     return Draw(
         algorithm=rounds[0].algorithm,

@@ -25,7 +25,9 @@ import random
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
+
+from scoring.options import Reseat
 
 __all__ = ["ALGORITHM", "SEATS", "Reseat", "ThreeSeatDraw", "ThreeSeatPlayer", "ThreeSeatTable", "three_seat_draw"]
 
@@ -33,9 +35,6 @@ ALGORITHM = "three-seats-v1"
 """The name and version of this generator, kept with each round it drew."""
 
 SEATS = ("E", "S", "W")
-
-Reseat = Literal["lot", "score"]
-
 
 @dataclass(frozen=True, slots=True)
 class ThreeSeatPlayer:
@@ -74,15 +73,17 @@ class ThreeSeatDraw:
     @property
     def options(self) -> dict[str, Any]:
         """What the round records next to the algorithm and seed."""
-        return {"reseat": self.reseat, "repeats": self.repeats, "byes": list(self.byes)}
+        return {"reseat": self.reseat.value, "repeats": self.repeats, "byes": list(self.byes)}
 
 
 def three_seat_draw(
-    *, players: Sequence[ThreeSeatPlayer], round_number: int, seed: int, reseat: Reseat = "lot"
+    *, players: Sequence[ThreeSeatPlayer], round_number: int, seed: int, reseat: Reseat = Reseat.LOT
 ) -> ThreeSeatDraw:
     """Seat ``players`` three to a table for round ``round_number`` (see the module)."""
-    if reseat not in ("lot", "score"):
-        raise ValueError(f"reseat is 'lot' or 'score', not {reseat!r}")
+    try:
+        reseat = Reseat(reseat)  # the rules' option (a caller may name it: "lot", "score")
+    except ValueError:
+        raise ValueError(f"reseat is 'lot' or 'score', not {reseat!r}") from None
     ids = [player.id for player in players]
     if len(set(ids)) != len(ids):
         raise ValueError("a player is listed twice")
@@ -93,14 +94,14 @@ def three_seat_draw(
     in_order = sorted(players, key=lambda player: player.id)
     lots = {player.id: index for index, player in enumerate(rng.sample(in_order, len(in_order)))}
     mates = {player.id: frozenset(player.mates) for player in players}
-    if reseat == "score":  # by standing, only last round's table-mates are kept apart (docs/rules.md §10)
+    if reseat is Reseat.SCORE:  # by standing, only last round's table-mates are kept apart (docs/rules.md §10)
         mates = {
             player.id: frozenset(player.last_mates if player.last_mates is not None else player.mates)
             for player in players
         }
     byes = _byes(players, len(players) % 3, lots)
     seated = [player for player in players if player.id not in byes]
-    if reseat == "score":
+    if reseat is Reseat.SCORE:
         ordered = sorted(seated, key=lambda player: (_rank_key(player), lots[player.id]))
         groups = [[player.id for player in ordered[i : i + 3]] for i in range(0, len(ordered), 3)]
         _swap_with_next(groups, mates, {player.id: index for index, player in enumerate(ordered)})

@@ -246,7 +246,7 @@ def _bracket_draw(stage: Stage, number: int, seed: int) -> tuple[Draw, dict[str,
         bracket = knockout_bracket(
             entrants=stage_entrants(stage=stage),
             seed=seed,
-            seeding=settings.seeding,  # type: ignore[arg-type]
+            seeding=settings.seeding,
             third_place=settings.third_place,
             department_rounds=settings.department_rounds,
         )
@@ -465,7 +465,7 @@ def _team_bracket(stage: Stage, seed: int) -> tuple[KnockoutBracket, dict[str, A
     bracket = knockout_bracket(
         entrants=entrants,
         seed=seed,
-        seeding=settings.seeding,  # type: ignore[arg-type]
+        seeding=settings.seeding,
         third_place=settings.third_place,
         department_rounds=settings.department_rounds,
     )

@@ -130,8 +130,8 @@ def three_seat_round_create(*, stage: Stage, pair_ids: list[int], number: int, s
         raise UserError("cut_pending", _("The cut cannot be made yet: %(why)s") % {"why": pending})
     if len(players) < 3:
         raise UserError("too_few_players", _("A three-seat round needs at least 3 players."))
-    reseat = rules_for_stage(stage).reseat.value
-    draw = three_seat_draw(players=players, round_number=number, seed=seed, reseat=reseat)  # type: ignore[arg-type]
+    reseat = rules_for_stage(stage).reseat
+    draw = three_seat_draw(players=players, round_number=number, seed=seed, reseat=reseat)
     round_ = Round(
         stage=stage,
         number=number,

@@ -44,6 +44,12 @@ def _sides(match: Match) -> list[tuple[str, str]]:
     return [("NS", f"{_('N/S')}: {match.ns_pair}"), ("EW", f"{_('E/W')}: {match.ew_pair}")]
 
 
+def _side_pair_ids(match: Match, sides: tuple[str, ...]) -> list[int]:
+    """The pairs at ``sides`` ("NS", "EW") of a match; a side without a pair (a bye's) has none."""
+    at = {"NS": match.ns_pair_id, "EW": match.ew_pair_id}
+    return [pair_id for pair_id in (at[side] for side in sides) if pair_id is not None]
+
+
 class LateArrivalForm(VersionForm):
     """A pair's late arrival (docs/rules.md §7): one pair and its minutes; the rules' table decides what it
     costs. Both pairs late is two late arrivals (each its own band), never a "both pairs" forfeit."""
@@ -62,8 +68,7 @@ class LateArrivalForm(VersionForm):
         return AdjustmentKind.LATE_ARRIVAL
 
     def pair_ids(self) -> list[int]:
-        side = self.cleaned_data["side"]
-        return [self.match.ns_pair_id if side == "NS" else self.match.ew_pair_id]  # type: ignore[list-item]
+        return _side_pair_ids(self.match, (self.cleaned_data["side"],))
 
 
 class AdjustmentForm(VersionForm):
@@ -103,10 +108,7 @@ class AdjustmentForm(VersionForm):
 
     def pair_ids(self) -> list[int]:
         side = self.cleaned_data["side"]
-        match = self.match
-        if side == self.BOTH:
-            return [match.ns_pair_id, match.ew_pair_id]  # type: ignore[list-item]
-        return [match.ns_pair_id if side == "NS" else match.ew_pair_id]  # type: ignore[list-item]
+        return _side_pair_ids(self.match, ("NS", "EW") if side == self.BOTH else (side,))
 
 
 class SeatAdjustmentForm(VersionForm):

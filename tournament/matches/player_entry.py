@@ -532,7 +532,17 @@ def claims_auto_confirm_everywhere(*, now: datetime | None = None) -> int:
     return sum(claims_auto_confirm_due(match=match, now=now) for match in matches)
 
 
-def disputes_open(*, tournament_id: int, round_id: int | None = None, table_ids: Any = None) -> list[DealClaim]:
+@dataclass(frozen=True, slots=True)
+class Dispute:
+    """A disputed claim waiting for a referee, with both versions in words, each in its match's game
+    (``tournament.games``): the entering player's and the opponent's."""
+
+    claim: DealClaim
+    entered_text: str
+    counter_text: str
+
+
+def disputes_open(*, tournament_id: int, round_id: int | None = None, table_ids: Any = None) -> list[Dispute]:
     """Disputed claims waiting for a referee (the referees' home, the progress board)."""
     claims = DealClaim.objects.filter(
         status=ClaimStatus.DISPUTED, match__round__stage__tournament_id=tournament_id
@@ -541,26 +551,26 @@ def disputes_open(*, tournament_id: int, round_id: int | None = None, table_ids:
         claims = claims.filter(match__round_id=round_id)
     if table_ids is not None:
         claims = claims.filter(match__table_id__in=table_ids)
-    found = list(claims.order_by("match__table__number", "number"))
-    for claim in found:  # both versions in words, each in its match's game (tournament.games)
+    found = []
+    for claim in claims.order_by("match__table__number", "number"):
         game = match_game(claim.match)
-        claim.entered_text = game.outcome_text(claim.outcome)  # type: ignore[attr-defined]
-        claim.counter_text = game.outcome_text(claim.counter_outcome) if claim.counter_outcome else ""  # type: ignore[attr-defined]
+        counter = game.outcome_text(claim.counter_outcome) if claim.counter_outcome else ""
+        found.append(Dispute(claim, game.outcome_text(claim.outcome), counter))
     return found
 
 
-def disputes_at(*, matches: Any, rounds: Any) -> list[DealClaim]:
+def disputes_at(*, matches: Any, rounds: Any) -> list[Dispute]:
     """The disputes a referee's home shows: at their tables, and in the rounds they oversee."""
-    found: dict[int, DealClaim] = {}
+    found: dict[int, Dispute] = {}
     by_tournament: dict[int, list[int]] = {}
     for match in matches:
         by_tournament.setdefault(match.round.stage.tournament_id, []).append(match.table_id)
     for tournament_id, table_ids in by_tournament.items():
-        for claim in disputes_open(tournament_id=tournament_id, table_ids=table_ids):
-            found[claim.pk] = claim
+        for dispute in disputes_open(tournament_id=tournament_id, table_ids=table_ids):
+            found[dispute.claim.pk] = dispute
     for round_ in rounds:
-        for claim in disputes_open(tournament_id=round_.stage.tournament_id, round_id=round_.pk):
-            found[claim.pk] = claim
+        for dispute in disputes_open(tournament_id=round_.stage.tournament_id, round_id=round_.pk):
+            found[dispute.claim.pk] = dispute
     return list(found.values())
 
 

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, User
 from django.db import IntegrityError, transaction
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -251,20 +251,17 @@ def chief_referee_set(*, referee: Referee, chief: bool, user: Actor | None = Non
 def referee_list(*, tournament: Tournament) -> list[Referee]:
     """The event's referees, by name, each with ``is_chief`` and ``tables_now`` (their tables in
     the event's rounds being played)."""
-    chiefs = set(ChiefReferee.objects.filter(tournament=tournament).values_list("user_id", flat=True))
+    chief = ChiefReferee.objects.filter(tournament=tournament, user_id=OuterRef("user_id"))
     now = Q(
         user__assignments__round__status__in=ACTIVE_ROUND,
         user__assignments__round__stage__tournament=tournament,
     )
-    referees: list[Referee] = list(
+    return list(
         Referee.objects.filter(tournament=tournament)
-        .annotate(tables_now=Count("user__assignments", filter=now))
+        .annotate(tables_now=Count("user__assignments", filter=now), is_chief=Exists(chief))
         .select_related("user")
         .order_by("name")
     )
-    for referee in referees:
-        referee.is_chief = referee.user_id in chiefs  # type: ignore[attr-defined]
-    return referees
 
 
 def referee_accounts_list(*, tournament: Tournament) -> QuerySet[User]:

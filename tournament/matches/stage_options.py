@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, ClassVar, Literal, Self
 
 from django.db.models import Q
 
@@ -28,7 +28,9 @@ from scoring.team_options import TeamOptions
 
 BRACKET_FIXED = "fixed"
 BRACKET_REDRAW = "redraw"
-SEEDINGS = ("seeds", "random")
+Seeding = Literal["seeds", "random"]
+"""How a fixed knockout bracket is seeded (the draw's ``knockout_bracket`` takes the same words)."""
+SEEDINGS: tuple[Seeding, ...] = ("seeds", "random")
 
 
 def _int(value: Any) -> int | None:
@@ -37,6 +39,10 @@ def _int(value: Any) -> int | None:
 
 def _text(value: Any, default: str) -> str:
     return value if isinstance(value, str) else default
+
+
+def _seeding(value: object, default: Seeding) -> Seeding:
+    return next((seeding for seeding in SEEDINGS if seeding == value), default)
 
 
 def _ints(value: Any) -> tuple[int, ...]:
@@ -62,11 +68,14 @@ class Stored:
     """A frozen dataclass stored as a JSON object: its fields (see the module), then the keys kept."""
 
     _KEPT = "other"
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+    """Every subclass is a dataclass (this says so to the type checker: ``dataclasses.fields`` and
+    ``dataclasses.replace`` take it)."""
 
     def to_stored(self) -> dict[str, Any]:
         given: frozenset[str] = getattr(self, "given", frozenset())
         out: dict[str, Any] = dict(getattr(self, self._KEPT))
-        for item in dataclasses.fields(self):  # type: ignore[arg-type]
+        for item in dataclasses.fields(self):
             if item.name in ("given", self._KEPT):
                 continue
             value = getattr(self, item.name)
@@ -78,16 +87,16 @@ class Stored:
     def with_values(self, **values: Any) -> Self:
         """A copy with ``values`` set; a value set to its default is then no longer stored."""
         given: frozenset[str] = getattr(self, "given", frozenset())
-        return dataclasses.replace(self, given=given - set(values), **values)  # type: ignore[type-var]
+        return dataclasses.replace(self, given=given - set(values), **values)
 
     def storing(self, **values: Any) -> Self:
         """A copy with ``values`` set and stored, a default one too."""
         given: frozenset[str] = getattr(self, "given", frozenset())
-        return dataclasses.replace(self, given=given | set(values), **values)  # type: ignore[type-var]
+        return dataclasses.replace(self, given=given | set(values), **values)
 
     @classmethod
     def _known(cls) -> frozenset[str]:
-        return frozenset(item.name for item in dataclasses.fields(cls)) - {"given", cls._KEPT}  # type: ignore[arg-type]
+        return frozenset(item.name for item in dataclasses.fields(cls)) - {"given", cls._KEPT}
 
 
 @dataclass(frozen=True)
@@ -171,7 +180,7 @@ class StageOptions(Stored):
 
     department_rounds: int = 0
     bracket: str = BRACKET_REDRAW
-    seeding: str = "seeds"
+    seeding: Seeding = "seeds"
     third_place: bool = False
     groups: int = 1
     rounds: int | None = None
@@ -221,7 +230,7 @@ class StageOptions(Stored):
         return cls(
             department_rounds=_int(stored.get("department_rounds")) or 0,
             bracket=_text(stored.get("bracket"), defaults.bracket),
-            seeding=_text(stored.get("seeding"), defaults.seeding),
+            seeding=_seeding(stored.get("seeding"), defaults.seeding),
             third_place=stored.get("third_place") is True,
             groups=_int(stored.get("groups")) or 1,
             rounds=_int(stored.get("rounds")),

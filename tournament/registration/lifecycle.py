@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import weakref
 from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any, Literal, ParamSpec, TypeVar
@@ -115,6 +116,15 @@ def _writable_check(events: QuerySet[Tournament]) -> None:
         raise EventArchived(name)
 
 
+_GUARDED: weakref.WeakSet[Callable[..., object]] = weakref.WeakSet()
+"""The services :func:`event_write` guards."""
+
+
+def event_guarded(service: object) -> bool:
+    """Whether ``service`` is a write under :func:`event_write` (lets a test list the unguarded ones)."""
+    return service in _GUARDED
+
+
 def event_write(argument: str, *, of: EventOf) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Mark a write service: it refuses to touch an archived event (see the module docstring).
 
@@ -140,7 +150,7 @@ def event_write(argument: str, *, of: EventOf) -> Callable[[Callable[P, R]], Cal
                 _writable_check(event)
             return service(*args, **kwargs)
 
-        guarded.writes_event = True  # type: ignore[attr-defined]  # lets a test list the guarded services
+        _GUARDED.add(guarded)
         return guarded
 
     return decorate

@@ -143,7 +143,13 @@ def test_a_dispute_carries_both_versions_and_a_referee_settles_it_audited():
     pe.deal_claim_dispute(match_id=match.pk, claim_id=claim.pk, player_id=s["W"].player.pk, counter_outcome=EW_WINS)
     claim.refresh_from_db()
     assert claim.status == ClaimStatus.DISPUTED and claim.counter_outcome == EW_WINS
-    assert pe.disputes_open(tournament_id=match.round.stage.tournament_id) == [claim]
+    (dispute,) = pe.disputes_open(tournament_id=match.round.stage.tournament_id)
+    assert dispute.claim == claim and dispute.entered_text != dispute.counter_text != ""
+    client = english_client()
+    client.force_login(ref)
+    home = client.get(reverse("matches:referee_home")).content.decode()  # the referee's home lists it
+    assert f'data-dispute="{claim.pk}"' in home
+    assert f"{dispute.entered_text} · " in home and f": {dispute.counter_text}</li>" in home
     with pytest.raises(pe.ClaimRefused):  # a dispute is not confirmed by a player
         pe.deal_claim_confirm(match_id=match.pk, claim_id=claim.pk, player_id=s["E"].player.pk)
     answer = pe.deal_claim_settle(match_id=match.pk, claim_id=claim.pk, user=ref, choice="counter", reason="看过牌")
