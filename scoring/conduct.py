@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from scoring.options import LandlordBy, LandlordRotation, RuleOptions
+
 __all__ = ["TABLE_CONDUCT", "ConductLine", "TableConduct", "table_conduct"]
 
 
@@ -237,6 +239,33 @@ TABLE_CONDUCT: Mapping[str, TableConduct] = MappingProxyType(
 """Profile name → its conduct text (docs/rules.md §7)."""
 
 
-def table_conduct(profile: str) -> TableConduct:
-    """The conduct text of ``profile``; a profile without one (none today) has no lines."""
-    return TABLE_CONDUCT.get(profile, TableConduct(profile, ()))
+_BIDDING = TABLE_CONDUCT["doudizhu"].lines[0]
+
+_LANDLORD_DRAWN = {
+    LandlordRotation.COUNTER_CLOCKWISE: ConductLine(
+        "地主：每轮抽签确定本桌第一局的地主座位，以后每局按逆时针轮流坐庄（东→西→南→东），不叫分。",
+        "Landlord: the seat of the table's first landlord is drawn by lot each round; then the landlord "
+        "passes on each deal counter-clockwise (E → W → S → E). No bidding.",
+        "seed 004 二 3 轮流坐庄",
+    ),
+    LandlordRotation.NONE: ConductLine(
+        "地主：每轮抽签确定每个桌子的地主座位，不叫分。",
+        "Landlord: the landlord's seat is drawn by lot each round. No bidding.",
+        "seed 004 二 3",
+    ),
+}
+"""A Dou Dizhu table whose landlords are drawn by lot (``landlord_by: lot``, docs/rules.md §10) does not
+bid: this line stands where the profile's bidding line would, so the table reads the rule it is scored by."""
+
+
+def table_conduct(profile: str, options: RuleOptions | None = None) -> TableConduct:
+    """The conduct text of ``profile``; a profile without one (none today) has no lines.
+
+    With the stage's ``options``, a Dou Dizhu table whose landlords are drawn by lot reads the drawn
+    landlord's line (:data:`_LANDLORD_DRAWN`) instead of the bidding line: the text stays the profile's,
+    with the one rule its options change."""
+    conduct = TABLE_CONDUCT.get(profile, TableConduct(profile, ()))
+    if options is None or options.landlord_by is not LandlordBy.LOT or _BIDDING not in conduct.lines:
+        return conduct
+    drawn = _LANDLORD_DRAWN[options.landlord_rotation]
+    return TableConduct(profile, tuple(drawn if line == _BIDDING else line for line in conduct.lines))

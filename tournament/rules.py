@@ -80,8 +80,9 @@ def stage_profile_name(stage: StoredRules) -> str:
 
 def stage_table_conduct(stage: StoredRules) -> TableConduct:
     """The conduct text the table and the referee read (docs/rules.md §7): the rules core's one text for
-    the stage's profile, printed on the table sheet and shown on the entry page."""
-    return table_conduct(stage_profile_name(stage))
+    the stage's profile (read with the stage's options: a Dou Dizhu stage drawing its landlords by lot does
+    not bid), printed on the table sheet and shown on the entry page."""
+    return table_conduct(stage_profile_name(stage), rules_for_stage(stage))
 
 
 @dataclass(frozen=True, slots=True)

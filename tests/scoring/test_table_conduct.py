@@ -7,7 +7,7 @@ import pytest
 
 from scoring.cli import main
 from scoring.conduct import TABLE_CONDUCT, table_conduct
-from scoring.profiles import PROFILES
+from scoring.profiles import PROFILES, options_for
 
 
 def text(profile: str) -> str:
@@ -56,3 +56,19 @@ def test_the_profiles_command_prints_each_profiles_conduct(capsys: pytest.Captur
 
 def test_an_unknown_profile_has_no_lines() -> None:
     assert table_conduct("no-such-profile").lines == ()
+
+
+def test_a_dou_dizhu_stage_drawing_its_landlords_by_lot_reads_the_drawn_landlord_not_the_bidding() -> None:
+    """docs/rules.md §7 "Table conduct" and §10: seed 004 二 3 轮流坐庄 (每轮比赛开始前，通过抽签的方式确定每个桌子的
+    地主座位) — a table whose landlord is drawn does not bid, so its conduct text says how the landlord is
+    found instead of the bidding line; the other lines stay the profile's."""
+    profile = table_conduct("doudizhu")
+    assert "叫分" in profile.lines[0].zh
+    assert table_conduct("doudizhu", options_for(profile="doudizhu")) == profile
+    drawn = table_conduct("doudizhu", options_for(profile="doudizhu", overrides={"landlord_by": "lot"}))
+    assert "轮流坐庄" in drawn.lines[0].zh and "counter-clockwise" in drawn.lines[0].en
+    assert drawn.lines[1:] == profile.lines[1:]
+    stored_before = options_for(profile="doudizhu", overrides={"landlord_by": "lot", "landlord_rotation": "none"})
+    assert "抽签" in table_conduct("doudizhu", stored_before).lines[0].zh
+    assert "轮流" not in table_conduct("doudizhu", stored_before).lines[0].zh
+    assert table_conduct("timed-40", options_for(profile="timed-40")) == table_conduct("timed-40")
