@@ -103,6 +103,7 @@ def advancement_recheck(*, match: Match, user: Actor | None = None) -> list[Adva
                 count=record.count,
                 user=user,
                 reason=f"lots drawn for a tie at the cut after a correction (match {match.pk})",
+                teams=later.settings.team_match is not None,
             )
             if record is not None and record.count is not None
             else None

@@ -9,6 +9,7 @@ pairs never.
 
 from __future__ import annotations
 
+import copy
 import secrets
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -41,10 +42,11 @@ from tournament.matches.stage_options import BRACKET_FIXED, BRACKET_REDRAW, SEED
 from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import PairMember, PairStatus, Tournament
-from tournament.registration.teams import teams_ready_check
+from tournament.registration.teams import teams_ready_check, teams_withdrawn
 from tournament.rules import stage_rules_resolve
 from tournament.standings.counted import awaiting_sign_off, counted_statuses
 from tournament.standings.selectors import StageStandings, stage_lots_seed, stage_ranking_get
+from tournament.standings.team_ranking import TeamRankLine, stage_team_ranking_get
 
 
 def _edit_record(user: Actor | None, kind: str, **details: Any) -> dict[str, Any]:
@@ -349,12 +351,19 @@ def stage_advance(
     A round robin played in groups (``settings.groups`` > 1) advances the top ``count`` of
     *each* group (rank within a group = order in the stage's standings), seeded by rank within
     the group, then by group: group 1's winner, group 2's winner, …, group 1's runner-up, …
+
+    Into a stage of team matches (docs/rules.md §11) the top ``count`` **teams** advance, by the
+    stage's team ranking (:func:`tournament.standings.team_ranking.stage_team_ranking_get`: its team
+    matches' standings, a knockout of teams' placings, or its team total), withdrawn teams skipped,
+    seeded by that order (a fixed bracket of teams places them by these seeds); overrides name teams.
     """
     if next_stage.tournament_id != stage.tournament_id or next_stage.order <= stage.order:
         raise UserError("invalid_stage", _("Pairs advance into a later stage of the same tournament."))
+    teams = next_stage.settings.team_match is not None
     count = count if count is not None else stage.advance_count
     if not count:
-        raise UserError.of_fields({"count": _("Say how many pairs advance.")}, code="count_required")
+        message = _("Say how many teams advance.") if teams else _("Say how many pairs advance.")
+        raise UserError.of_fields({"count": message}, code="count_required")
     if next_stage.rounds.exists():
         raise UserError("next_stage_started", _("The next stage has been drawn already."))
     unfinished = Match.objects.filter(round__stage=stage, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING))
@@ -364,14 +373,22 @@ def stage_advance(
     if MatchStatus.FINISHED not in counted_statuses(stage=stage) and unsigned.exists():
         # the event counts signed-off results only: advancing now would leave these out
         raise UserError("results_unsigned", _("Every result of this stage must be signed off first."))
-    by_rank, per_group, lots_seed = _advancement_order(stage=stage, count=count)
+    if teams:
+        by_rank, per_group, lots_seed = _team_advancement_order(stage=stage, count=count)
+        active = {line.team_id for line in _team_lines(stage, _team_ranking_lines(stage))}
+    else:
+        by_rank, per_group, lots_seed = _advancement_order(stage=stage, count=count)
+        active = set(stage.tournament.pairs.exclude(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
     reason = reason_clean(reason, required=bool(overrides))
     chosen = list(by_rank)
-    active = set(stage.tournament.pairs.exclude(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
     for leaving, joining in overrides:
         if leaving not in chosen:
+            if teams:
+                raise UserError("bad_input", _("Team %(pair)s is not among the teams advancing.") % {"pair": leaving})
             raise UserError("bad_input", _("Pair %(pair)s is not among the pairs advancing.") % {"pair": leaving})
         if joining in chosen or joining not in active:
+            if teams:
+                raise UserError("bad_input", _("Team %(pair)s cannot take that place.") % {"pair": joining})
             raise UserError("bad_input", _("Pair %(pair)s cannot take that place.") % {"pair": joining})
         chosen[chosen.index(leaving)] = joining
     with transaction.atomic():
@@ -428,19 +445,28 @@ def _cut_undecided(stage: Stage, standings: StageStandings, count: int) -> bool:
     return 0 < count < len(rows) and rows[count].shared and rows[count].rank == rows[count - 1].rank
 
 
-def _cut_tied(*, stage: Stage, count: int) -> bool:
+def _cut_tied(*, stage: Stage, count: int, teams: bool = False) -> bool:
     """Whether a full tie straddles the cut at ``count`` (per group in a grouped round robin) when
-    lots are left aside: such a cut is decided by the stage's lots (docs/rules.md §5)."""
+    lots are left aside: such a cut is decided by the stage's lots (docs/rules.md §5). ``teams``: the
+    cut of the stage's team ranking (teams advancing into a stage of team matches, docs/rules.md §11)."""
+    if teams:
+        try:
+            lines = _team_lines(stage, _team_ranking_lines(stage))
+        except UserError:
+            return False
+        return 0 < count < len(lines) and lines[count].shared and lines[count].rank == lines[count - 1].rank
     return _cut_undecided(stage, stage_ranking_get(stage=stage, lots=False), count)
 
 
 @event_write("stage", of=stage_event)
-def stage_cut_lots_draw(*, stage: Stage, count: int, user: Actor | None, reason: str) -> int | None:
+def stage_cut_lots_draw(
+    *, stage: Stage, count: int, user: Actor | None, reason: str, teams: bool = False
+) -> int | None:
     """Draw and record the lots a full tie at ``stage``'s cut at ``count`` needs, once: a stage
     with lots recorded keeps them (a correction that makes a tie at the cut does not draw again,
     and the re-check, its flag and a redraw all read the same lots). Returns the stage's lots seed
-    when the cut is tied, else None."""
-    if not _cut_tied(stage=stage, count=count):
+    when the cut is tied, else None. ``teams``: the cut of its team ranking (teams advancing)."""
+    if not _cut_tied(stage=stage, count=count, teams=teams):
         return None
     return stage_lots_draw(stage=stage, user=user, reason=reason)
 
@@ -464,6 +490,12 @@ def _advancement_order(*, stage: Stage, count: int, draw_lots: bool = True) -> t
     pair ids, whether per group, and the lots seed freshly drawn for a full tie at the cut (None:
     none needed or ``draw_lots`` is off — a re-check after a correction uses the recorded lots)."""
     standings = stage_ranking_get(stage=stage)
+    if standings.teams is not None:
+        raise UserError(
+            "teams_ranked",
+            _("%(stage)s ranks teams, not pairs: its teams advance into a stage of team matches.")
+            % {"stage": stage.name},
+        )
     lots_seed = None
     if draw_lots and stage_lots_seed(stage=stage) is None and _cut_undecided(stage, standings, count):
         # A full tie at the cut is decided by drawing lots (docs/rules.md §5), whatever the stage's
@@ -492,6 +524,45 @@ def _advancement_order(*, stage: Stage, count: int, draw_lots: bool = True) -> t
     return by_rank, ranking is not None and ranking.grouped, lots_seed
 
 
+def _team_ranking_lines(stage: Stage, lots_seed: int | None = None) -> tuple[TeamRankLine, ...]:
+    """``stage``'s team ranking, best first (with ``lots_seed`` as its lots when the stage has none
+    recorded yet: the ranking the lots about to be recorded give); refused when the stage ranks no teams."""
+    if lots_seed is not None and stage_lots_seed(stage=stage) is None:
+        stage = copy.copy(stage)  # read with those lots, nothing saved
+        stage.options = stage.settings.with_values(lots_seed=lots_seed).to_stored()
+    ranking = stage_team_ranking_get(stage=stage)
+    if ranking is None:
+        raise UserError(
+            "no_team_ranking",
+            _("%(stage)s ranks no teams: teams advance from a stage of team matches or with a team total.")
+            % {"stage": stage.name},
+        )
+    return ranking.lines
+
+
+def _team_lines(stage: Stage, lines: tuple[TeamRankLine, ...]) -> list[TeamRankLine]:
+    """The lines of teams that may advance: not withdrawn (docs/rules.md §11)."""
+    gone = teams_withdrawn(tournament_id=stage.tournament_id)
+    return [line for line in lines if line.team_id not in gone]
+
+
+def _team_advancement_order(*, stage: Stage, count: int, draw_lots: bool = True) -> tuple[list[int], bool, int | None]:
+    """The ``count`` best teams of ``stage`` by its team ranking (docs/rules.md §11), withdrawn teams
+    skipped: the team ids, False (no groups) and the lots seed freshly drawn for a full tie at the cut
+    (None: none needed, or ``draw_lots`` off)."""
+    lines = _team_lines(stage, _team_ranking_lines(stage))
+    if count < 2 or count > len(lines):
+        raise UserError.of_fields(
+            {"count": _("Between 2 and %(n)d teams can advance.") % {"n": len(lines)}}, code="invalid_count"
+        )
+    lots_seed = None
+    if draw_lots and stage_lots_seed(stage=stage) is None and _cut_tied(stage=stage, count=count, teams=True):
+        # a full tie at the cut is decided by drawing lots (docs/rules.md §5, §11), recorded with the stage
+        lots_seed = secrets.randbelow(2**31)
+        lines = _team_lines(stage, _team_ranking_lines(stage, lots_seed))
+    return [line.team_id for line in lines[:count]], False, lots_seed
+
+
 def stage_advancing_now(*, next_stage: Stage) -> list[int] | None:
     """The pairs ``next_stage``'s recorded advancement would advance now (its count, overrides and
     the lots it recorded), or None when it was not advanced or no longer can be computed (it is
@@ -502,8 +573,9 @@ def stage_advancing_now(*, next_stage: Stage) -> list[int] | None:
     stage = Stage.objects.filter(pk=record.from_stage, tournament_id=next_stage.tournament_id).first()
     if stage is None:
         return None
+    order = _team_advancement_order if next_stage.settings.team_match is not None else _advancement_order
     try:
-        by_rank, _per_group, _lots = _advancement_order(stage=stage, count=record.count, draw_lots=False)
+        by_rank, _per_group, _lots = order(stage=stage, count=record.count, draw_lots=False)
     except UserError:
         return None
     chosen = list(by_rank)

@@ -37,9 +37,16 @@ from tournament.standings.team_matches import stage_team_matches_get
 
 
 def stage_teams(*, stage: Stage) -> list[Team]:
-    """The teams a stage of team matches is drawn between: the event's teams of two members or more."""
+    """The teams a stage of team matches is drawn between: the teams a previous stage advanced into it
+    (``settings.entrants``, :func:`tournament.draw.stages.stage_advance`), else the event's teams of two
+    members or more."""
     teams = Team.objects.filter(tournament_id=stage.tournament_id).prefetch_related("members").order_by("number")
-    return [team for team in teams if len(team.members.all()) >= TEAM_MIN_MEMBERS]
+    advanced = set(stage.settings.entrants)
+    return [
+        team
+        for team in teams
+        if len(team.members.all()) >= TEAM_MIN_MEMBERS and (not advanced or team.pk in advanced)
+    ]
 
 
 def team_entrants(*, stage: Stage, teams: list[Team] | None = None) -> list[Entrant]:
@@ -62,14 +69,21 @@ def team_entrants(*, stage: Stage, teams: list[Team] | None = None) -> list[Entr
     ):
         if department_id is not None:
             members[by_pair[pair_id]].add(department_id)
+    # advanced from a previous stage: seeded by its team ranking (seed 1 = the best), which also ranks
+    # the teams until the stage has a result
+    seeds = {team_id: number for number, team_id in enumerate(stage.settings.entrants, start=1)}
     entrants = []
     for team in teams:
         row = rows.get(str(team.pk))
+        rank = row.rank if row is not None else 0
+        if seeds and not played.matches:  # nothing drawn in this stage yet: its seeds rank the teams
+            rank = seeds.get(team.pk, 0)
         departments = {team.department_id} if team.department_id is not None else members[team.pk]
         entrants.append(
             Entrant(
                 id=team.pk,
-                rank=row.rank if row is not None else 0,
+                rank=rank,
+                seed=seeds.get(team.pk),
                 score=row.match_points if row is not None else 0,
                 opponents=frozenset(opponents[team.pk]),
                 byes=byes[team.pk],

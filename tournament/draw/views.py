@@ -118,8 +118,9 @@ def _stage_page(
     flag = next((item for item in flags if not item.is_round), None)
     bracket = services.stage_bracket(stage=stage)
     seeds: list[Any] = []
-    if bracket is not None:
-        names: dict[int | str, str] = dict(tournament.pairs.filter(pk__in=bracket.seeds).values_list("id", "name"))
+    if bracket is not None:  # a knockout of teams is seeded with teams (docs/rules.md §11)
+        entrants = tournament.teams if stage.settings.team_match is not None else tournament.pairs
+        names: dict[int | str, str] = dict(entrants.filter(pk__in=bracket.seeds).values_list("id", "name"))
         seeds = [(number, names.get(pair_id, pair_id)) for number, pair_id in enumerate(bracket.seeds, start=1)]
     advanced = stage.settings.advancement
     feeder = draw_stages.stage_entrants_missing(stage=stage)
@@ -246,7 +247,8 @@ def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -
         except UserError as error:
             user_error_on_form(form, error)
         else:
-            messages.success(request, _("The pairs advance into %(stage)s.") % {"stage": next_stage.name})
+            message = _("The teams advance into %(stage)s.") if next_stage.settings.team_match is not None else None
+            messages.success(request, (message or _("The pairs advance into %(stage)s.")) % {"stage": next_stage.name})
             return redirect("draw:stage", tournament_id=tournament.pk, stage_id=next_stage.pk)
     return render(
         request,

@@ -340,6 +340,15 @@ def pairs_free(*, tournament: Tournament) -> QuerySet[Pair]:
     )
 
 
+def teams_withdrawn(*, tournament_id: int) -> frozenset[int]:
+    """The event's teams none of whose members plays any more: every member (substitutes too) withdrew
+    (docs/rules.md §11). Such a team has withdrawn: it advances nowhere, and in a knockout its next team
+    match is a walkover for its opponent, as a withdrawn pair's match is (docs/rules.md §4, §5)."""
+    members = TeamMember.objects.filter(team__tournament_id=tournament_id)
+    present = set(members.exclude(pair__status=PairStatus.WITHDRAWN).values_list("team_id", flat=True))
+    return frozenset(set(members.values_list("team_id", flat=True)) - present)
+
+
 __all__ = [
     "TEAM_MIN_MEMBERS",
     "DepartmentTeams",
@@ -356,4 +365,5 @@ __all__ = [
     "teams_ready_check",
     "teams_short",
     "teams_with_members",
+    "teams_withdrawn",
 ]

@@ -246,7 +246,16 @@ def _stage_outcomes(
     """Where the pairs without a seat went out: pair → (round, stage name) in the current rounds'
     knockout stages, and each current stage that took its pairs from an earlier one with the pairs
     it took (a pair left out went out at that cut)."""
-    advanced = list({(r.stage_name, frozenset(r.stage_entrants)) for r in rounds if r.stage_entrants})
+    advanced = list(
+        {(r.stage_name, frozenset(r.stage_entrants)) for r in rounds if r.stage_entrants and not r.team_match}
+    )
+    # a stage of team matches takes the teams advanced into it (docs/rules.md §11): their pairs, substitutes too
+    team_stages = {(r.stage_name, frozenset(r.stage_entrants)) for r in rounds if r.stage_entrants and r.team_match}
+    if team_stages:
+        members = _team_members(team for _name, teams in team_stages for team in teams)
+        advanced += [
+            (name, frozenset(pair for team in teams for pair in members.get(team, ()))) for name, teams in team_stages
+        ]
     knockouts = {round_.stage_id: round_.stage_name for round_ in rounds if round_.stage_format == StageFormat.KNOCKOUT}
     out: dict[int, tuple[int, str]] = {}
     for stage in Stage.objects.filter(pk__in=knockouts).select_related("tournament"):
@@ -259,8 +268,8 @@ def _stage_outcomes(
     return out, advanced
 
 
-def _team_members(teams: Iterable[str]) -> dict[int, tuple[int, ...]]:
-    """Team id → its members' pair ids (substitutes too), for the teams named by ``teams`` (ids as text)."""
+def _team_members(teams: Iterable[str | int]) -> dict[int, tuple[int, ...]]:
+    """Team id → its members' pair ids (substitutes too), for the teams named by ``teams``."""
     members: dict[int, list[int]] = {}
     rows = TeamMember.objects.filter(team_id__in=[int(team) for team in teams]).order_by("position")
     for team_id, pair_id in rows.values_list("team_id", "pair_id"):

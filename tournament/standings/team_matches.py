@@ -123,9 +123,10 @@ def stage_team_matches_get(*, stage: Stage, before_round: int | None = None) -> 
 
 
 def _stage_teams(stage: Stage, rows: Sequence[tuple[Any, ...]], names: dict[int, str]) -> set[int]:
-    """The stage's teams: those drawn in it, else (before its first round) every team of the event."""
+    """The stage's teams: those drawn in it, else (before its first round) those a previous stage
+    advanced into it, else every team of the event."""
     drawn = {row[3] for row in rows} | {row[4] for row in rows if row[4] is not None}
-    return drawn or set(names)
+    return drawn or (set(stage.settings.entrants) & set(names)) or set(names)
 
 
 def team_bracket_winners(*, stage: Stage, played: StageTeamMatches | None = None) -> dict[MatchRef, int | None]:
