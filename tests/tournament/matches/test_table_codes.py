@@ -107,10 +107,11 @@ def test_one_phones_mistakes_pause_that_phone_only():
         assert answers == [400] * (table_codes.DEVICE_FREE + 1) + [429]  # the first past the free ones pauses
         paused = _identify(phone, token, seats["N"].player.employee_number)  # the right code waits too
         assert paused.status_code == 429 and int(paused["Retry-After"]) == table_codes.DEVICE_FIRST_PAUSE
-    # every other phone in the room — the same address — at this table and at another: not paused
-    assert _identify(english_client(), token, seats["E"].player.employee_number).status_code == 302
-    other_seat = pe.table_players(match=other)[0]
-    assert _identify(english_client(), other_token, other_seat.player.employee_number).status_code == 302
+        # while it waits (the clock still held: however slow the run, the pause has not run out), every
+        # other phone in the room — the same address — at this table and at another is not paused
+        assert _identify(english_client(), token, seats["E"].player.employee_number).status_code == 302
+        other_seat = pe.table_players(match=other)[0]
+        assert _identify(english_client(), other_token, other_seat.player.employee_number).status_code == 302
     # the phone's pause ends, and a right code then resets its count
     with time_machine.travel(time.time() + table_codes.DEVICE_FIRST_PAUSE + 1, tick=False):
         assert _identify(phone, token, seats["N"].player.employee_number).status_code == 302
