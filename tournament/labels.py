@@ -6,11 +6,12 @@ One vocabulary for every page (referee's and public), in the user's language.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from scoring.levels import level_label
 from scoring.profiles import PROFILE_INFO, rules_summary
@@ -33,15 +34,31 @@ def level(value: int | str | None) -> str:
         return "—"
 
 
+_NAMES: dict[tuple[str, str | None], dict[str, str]] = {}
+
+
+def _names(kind: str, build: Callable[[], dict[str, object]]) -> dict[str, str]:
+    """``build()``'s names in the active language, translated once per language and process (a
+    catalogue never changes while a process runs): a pair's page names some 500 seats and sides, and
+    a translation looked up each time was half of its rendering."""
+    key = (kind, get_language())
+    names = _NAMES.get(key)
+    if names is None:
+        names = _NAMES[key] = {code: str(name) for code, name in build().items()}
+    return names
+
+
 def side(code: object) -> str:
     """ "NS" → "N/S" (南北); at a three-seat table a player is their own side, named by the seat
     ("E" → "East", 东)."""
-    return {"NS": _("N/S"), "EW": _("E/W"), "E": _("East"), "S": _("South"), "W": _("West")}.get(str(code), "—")
+    names = _names("side", lambda: {"NS": _("N/S"), "EW": _("E/W"), "E": _("East"), "S": _("South"), "W": _("West")})
+    return names.get(str(code), "—")
 
 
 def seat(code: object) -> str:
     """ "N" → "N" (北): a seat in a finishing order."""
-    return {"N": _("N"), "E": _("E"), "S": _("S"), "W": _("W")}.get(str(code), str(code))
+    code = str(code)
+    return _names("seat", lambda: {"N": _("N"), "E": _("E"), "S": _("S"), "W": _("W")}).get(code, code)
 
 
 def a_attempt_note(deal: object) -> str:

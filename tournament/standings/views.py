@@ -144,6 +144,7 @@ def _live_page(
     version: int | str | None = None,
     layout_version: int | str | None = None,
     fill: Callable[[str], str] | None = None,
+    layout_key: str | None = None,
 ) -> HttpResponse:
     """Render a cached fragment, whole (a page) or alone (an htmx poll), or 204 if unchanged.
 
@@ -151,7 +152,9 @@ def _live_page(
     ``layout_version``: what the layout around it is built from (default: the frame's, the
     seating version: the layout shows the tournament's name and stages and the page's title — a
     pair's name, a table's number — all moved only by seating events); ``fill``: what fills the
-    cached fragment's holes for this response (a part keyed on something else: a pair's ranks).
+    cached fragment's holes for this response (a part keyed on something else: a pair's ranks);
+    ``layout_key``: the layout's own key when pages of one kind share it (the title is a hole of the
+    layout: every pair's page has the same layout, rendered once, not once per pair).
     """
     # Built from cached values alone, keyed on the versions and builds noted: a worker may keep the
     # whole response (tournament.standings.public_responses).
@@ -196,11 +199,11 @@ def _live_page(
         response = page_render(
             request,
             template,
-            {"overview": overview, "title": title, "section": section},
+            {"overview": overview, "section": section},
             tournament_id=overview.id,
             version=layout_version,
-            key=key,
-            holes={"content": mark_safe(html)},
+            key=layout_key or key,
+            holes={"content": mark_safe(html), "title": title},
         )
     patch_vary_headers(response, ["HX-Request"])
     return response
@@ -488,6 +491,7 @@ def _sides_pair(request: PublicHttpRequest, *, overview: TournamentOverview, pai
         title=view.name,
         version=token,
         fill=lambda html: html.replace(RANKS_HOLE, ranks_html, 1),
+        layout_key="pair",
     )
 
 

@@ -154,3 +154,23 @@ def test_a_pair_page_built_afresh_reads_the_pair_its_players_and_its_matches(cli
     with CaptureQueriesContext(connection) as queries:
         assert client.get(pair_url(event, there.ns_pair_id)).status_code == 200
     assert len(queries) == 3, [query["sql"][:80] for query in queries.captured_queries]
+
+
+def test_every_pairs_page_shares_one_layout_with_its_own_title(client, event, monkeypatch):
+    """The layout around a pair's page is rendered once for all pairs (its title is a hole), not once per pair."""
+    from tournament.standings import shell
+
+    layouts: list[str] = []
+    render = shell.render_to_string
+
+    def counted(template: str, *args, **kwargs) -> str:
+        layouts.append(template)
+        return render(template, *args, **kwargs)
+
+    monkeypatch.setattr(shell, "render_to_string", counted)
+    here, there = two_matches(event)
+    pairs = [here.ns_pair, here.ew_pair, there.ns_pair]
+    pages = [client.get(pair_url(event, pair.pk)).content.decode() for pair in pairs]
+    assert layouts == ["public/page.html"]
+    for pair, page in zip(pairs, pages, strict=True):
+        assert f"<title>{pair.name} · {event.tournament.name}</title>" in page
