@@ -180,3 +180,40 @@ def test_the_players_table_page_speaks_one_language(players_table):
     assert "No talking or signals" not in body and "比赛中禁止玩家之间交流" in body
     body = _page(english, token).content.decode()
     assert "Table conduct" in body and "牌桌规范" not in body and "比赛中禁止玩家之间交流" not in body
+
+
+def test_a_players_entry_of_a_deal_the_referee_recorded_is_open_on_no_reader(players_table, boss):
+    """One answer to "is this entry still open?" at a three-seat table (docs/player-entry.md): a player's
+    entry of the table's last deal, recorded by the referee meanwhile, is closed — the one list, the
+    table's page, the board and the referee's page offer nothing to confirm, the confirmation is refused,
+    and the sign-off that follows leaves nothing open."""
+    from tournament.matches.board import table_state
+    from tournament.matches.services import deal_record, match_sign_off
+
+    match = players_table
+    s = _seats(match)
+    for _ in range(2):
+        deal_record(match_id=match.pk, outcome=DEAL, user=boss)
+    claim = pe.deal_claim_enter(
+        match_id=match.pk, outcome=DEAL, player_id=s["E"].player.pk, number=3, idempotency_key=uuid.uuid4().hex
+    ).claim
+    assert [c.number for c in pe.claims_open(match=match)] == [3] and table_state(match=match).claims_pending == 1
+    deal_record(match_id=match.pk, outcome=DEAL, user=boss)  # the referee enters deal 3: the table is over
+    match = Match.objects.get(pk=match.pk)
+    token = table_token(round_=match.round, table_id=match.table_id)
+    client = Client()
+    client.post(reverse("matches:table", args=[token]) + "me/", {"code": s["S"].player.employee_number})
+    for _signed in (False, True):
+        assert pe.claims_open(match=match) == [] and table_state(match=match).claims_pending == 0
+        page = _page(client, token).content.decode()
+        assert 'data-claim="3"' not in page
+        referee = Client()
+        referee.force_login(boss)
+        assert "settle-counter" not in referee.get(reverse("matches:match", args=[match.pk])).content.decode()
+        with pytest.raises(pe.ClaimRefused) as refused:
+            pe.deal_claim_confirm(match_id=match.pk, claim_id=claim.pk, player_id=s["S"].player.pk)
+        assert refused.value.code == "claim_not_pending"
+        if not _signed:
+            match = match_sign_off(match_id=match.pk, user=boss)
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.REFUSED and match.deals.count() == 3
