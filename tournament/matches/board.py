@@ -156,38 +156,36 @@ _REFEREE_NAME = Coalesce(
 
 
 def _board_state(round_: Round, *, now: datetime) -> Case:
+    # whether anything is flagged (EXISTS stops at the first row; the count is not shown)
+    flagged = Exists(Deal.objects.filter(match_id=OuterRef("pk"), flagged=True)) | Exists(
+        Adjustment.objects.filter(match_id=OuterRef("pk"), flagged=True)
+    )
+    # the players' entries still open (the one answer the table's page reads too: never one of a recorded deal)
+    claims = claims_still_open(DealClaim.objects.filter(match=OuterRef("pk")))
+    disputed = Exists(claims.filter(status=ClaimStatus.DISPUTED))
+    claimed = Exists(claims.filter(status=ClaimStatus.PENDING))
     own_pause = Q(paused_at__isnull=False)
     if round_.paused_at is not None:
         own_pause &= ~Q(paused_at=round_.paused_at)
     return Case(
         When(status=MatchStatus.CONFIRMED, then=Value("confirmed")),
-        When(has_flag=True, then=Value("flagged")),
+        When(flagged, then=Value("flagged")),
         When(own_pause & Q(time_called_at__isnull=True), then=Value("disputed")),
-        When(has_dispute=True, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING), then=Value("disputed")),
+        When(disputed, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING), then=Value("disputed")),
         When(status=MatchStatus.FINISHED, then=Value("awaiting")),
         # a call due and not stored yet reads as made (a read writes nothing: the task stores it)
         When(Q(time_called_at__isnull=False) | time_due_filter(now=now), then=Value("time_called")),
         When(paused_at__isnull=False, then=Value("paused")),
         When(started_at__isnull=False, then=Value("playing")),
         # the players have entered a deal that waits for confirmation: the table is under way
-        When(has_claim=True, then=Value("playing")),
+        When(claimed, then=Value("playing")),
         default=Value("not_started"),
     )
 
 
 def _with_state(matches: QuerySet[Match], round_: Round, *, now: datetime) -> QuerySet[Any]:
     """``matches`` (of ``round_``) with their table state (``board_state``)."""
-    # whether anything is flagged (EXISTS stops at the first row; the count is not shown)
-    flagged = Exists(Deal.objects.filter(match=OuterRef("pk"), flagged=True)) | Exists(
-        Adjustment.objects.filter(match=OuterRef("pk"), flagged=True)
-    )
-    # the players' entries still open (the one answer the table's page reads too: never one of a recorded deal)
-    claims = claims_still_open(DealClaim.objects.filter(match=OuterRef("pk")))
-    disputed = Exists(claims.filter(status=ClaimStatus.DISPUTED))
-    claimed = Exists(claims.filter(status=ClaimStatus.PENDING))
-    return matches.annotate(has_flag=flagged, has_dispute=disputed, has_claim=claimed).annotate(
-        board_state=_board_state(round_, now=now)
-    )
+    return matches.annotate(board_state=_board_state(round_, now=now))
 
 
 def _claims_pending() -> Coalesce:

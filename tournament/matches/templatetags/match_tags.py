@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from django import template
 from django.utils import translation
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import ngettext
 
@@ -101,25 +101,35 @@ def deal_words(game: Any, key: str, **values: Any) -> str:
 def board_rows(rows: Any, *, score: str, deals: str, elapsed: str, referee: str) -> SafeString:
     """The progress board's body rows: what a template loop over 100 rows would render, in Python
     (the loop's per-cell lookups were most of a 2,500-table board page's build). ``score`` …
-    ``referee``: the columns' labels, said again on each cell for the phone's stacked layout."""
-    score_label, deals_label, elapsed_label = escape(score), escape(deals), escape(elapsed)
-    referee_label = escape(referee)
+    ``referee``: the columns' labels, said again on each cell for the phone's stacked layout.
+
+    Each value is escaped as Django's ``escape`` does (``html.escape`` of its text), without the
+    lazy-string wrapper around it; a state's cells are made once a page."""
+    text = html.escape
+    score_label, deals_label, elapsed_label = text(str(score)), text(str(deals)), text(str(elapsed))
+    referee_label = text(str(referee))
+    states: dict[str, tuple[str, str, str]] = {}
     out: list[str] = []
     for row in rows:
-        area = f' <span class="muted small">{escape(row.area)}</span>' if row.area else ""
+        state = states.get(row.state)
+        if state is None:
+            code = text(row.state)
+            state = states[row.state] = (code, f'data-state="{code}"', text(str(row.state_label)))
+        code, data_state, state_label = state
+        area = f' <span class="muted small">{text(row.area)}</span>' if row.area else ""
         pending = ""
         if row.claims_pending:
             words = ngettext("%(n)s awaiting confirmation", "%(n)s awaiting confirmation", row.claims_pending)
-            pending = f" · {escape(words % {'n': row.claims_pending})}"
+            pending = f" · {text(words % {'n': row.claims_pending})}"
         out.append(
-            f'<tr class="board-row {escape(row.state)}">'
-            f'<th scope="row"><a href="{escape(row.url)}">{escape(row.table_label)}</a>{area}</th>'
-            f'<td><span class="badge {escape(row.state)}" data-state="{escape(row.state)}"'
-            f' data-claims-pending="{row.claims_pending}">{escape(row.state_label)}{pending}</span></td>'
-            f"<td>{escape(row.entrants)}</td>"
-            f'<td data-label="{score_label}">{escape(row.score)}</td>'
+            f'<tr class="board-row {code}">'
+            f'<th scope="row"><a href="{text(row.url)}">{text(row.table_label)}</a>{area}</th>'
+            f'<td><span class="badge {code}" {data_state}'
+            f' data-claims-pending="{row.claims_pending}">{state_label}{pending}</span></td>'
+            f"<td>{text(row.entrants)}</td>"
+            f'<td data-label="{score_label}">{text(row.score)}</td>'
             f'<td class="num" data-label="{deals_label}">{row.deals}</td>'
-            f'<td class="num" data-label="{elapsed_label}">{escape(row.elapsed_text)}</td>'
-            f'<td data-label="{referee_label}">{escape(row.referee or "—")}</td></tr>'
+            f'<td class="num" data-label="{elapsed_label}">{text(row.elapsed_text)}</td>'
+            f'<td data-label="{referee_label}">{text(row.referee or "—")}</td></tr>'
         )
     return mark_safe("\n".join(out))  # every value above is escaped
