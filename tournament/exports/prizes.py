@@ -35,6 +35,7 @@ from tournament.registration.models import Tournament
 from tournament.registration.text import clean_text
 from tournament.standings.selectors import StageStandings, stage_lots_seed, stage_ranking_get
 from tournament.standings.team_ranking import TeamRankLine, stage_team_ranking_get
+from tournament.standings.teams import PAIR_TEAM_WORDS, TeamTotalWords
 
 TIER_NAME_MAX = text_max(PrizeTier, "name")
 
@@ -287,8 +288,8 @@ class TeamAwardList:
     problem: ScoringError | None = None
     unawarded: tuple[tuple[str, int], ...] = ()
     """(tier, places) without a ranked team for them."""
-    players: bool = False
-    """The members are Dou Dizhu players: the teams' points are points, not match points."""
+    words: TeamTotalWords = PAIR_TEAM_WORDS
+    """What the teams' points are called (``words.points``): the team ranking's words."""
 
 
 def team_prize_stage(*, tournament: Tournament) -> Stage | None:
@@ -320,7 +321,7 @@ def team_prizes_award(*, tournament: Tournament) -> TeamAwardList:
         awarded = tiers_by_rank(ranked=total.ranked, tiers=[(tier.name, tier.pair_count) for tier in tiers])
     except ScoringError as problem:
         return TeamAwardList(
-            stage=stage, lots_seed=lots_seed, tiers=tiers, awards=(), problem=problem, players=total.players
+            stage=stage, lots_seed=lots_seed, tiers=tiers, awards=(), problem=problem, words=total.words
         )
     awards = tuple(
         TeamAward(tier=awarded[str(line.team_id)], line=line) for line in total.lines if str(line.team_id) in awarded
@@ -332,7 +333,7 @@ def team_prizes_award(*, tournament: Tournament) -> TeamAwardList:
         (tier.name, tier.pair_count - given[tier.name]) for tier in tiers if given[tier.name] < tier.pair_count
     )
     return TeamAwardList(
-        stage=stage, lots_seed=lots_seed, tiers=tiers, awards=awards, unawarded=unawarded, players=total.players
+        stage=stage, lots_seed=lots_seed, tiers=tiers, awards=awards, unawarded=unawarded, words=total.words
     )
 
 

@@ -16,7 +16,7 @@ from scoring.team_matches import TeamMatchResult
 from tournament.matches.models import Stage, StageFormat
 from tournament.standings.selectors import stage_ranking_get
 from tournament.standings.team_matches import StageTeamMatches, stage_team_matches_get
-from tournament.standings.teams import stage_team_total_get
+from tournament.standings.teams import PAIR_TEAM_WORDS, TeamTotalWords, stage_team_total_get
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +168,9 @@ class TeamRanking:
 
     stage_id: int
     lines: tuple[TeamRankLine, ...]
-    players: bool = False
-    """The points are Dou Dizhu players' points (a team total of players)."""
+    words: TeamTotalWords = PAIR_TEAM_WORDS
+    """What its points are called (``words.points``): a team total's words, a team of pairs' for team
+    matches."""
     team_match: bool = False
 
     @property
@@ -192,4 +193,4 @@ def stage_team_ranking_get(*, stage: Stage) -> TeamRanking | None:
     if total is None:
         return None
     lines = tuple(TeamRankLine(line.rank, line.shared, line.team_id, line.name, line.points) for line in total.lines)
-    return TeamRanking(stage_id=stage.pk, lines=lines, players=total.players)
+    return TeamRanking(stage_id=stage.pk, lines=lines, words=total.words)

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext_lazy as _
 
 from scoring.teams import MemberStanding, Team, TeamTotal, members_of_players, members_of_standings, team_total_rank
 from tournament.matches.models import Stage
@@ -24,6 +26,9 @@ from tournament.registration.models import Team as TeamRow
 from tournament.registration.teams import TEAM_MIN_MEMBERS
 from tournament.rules import rules_for_stage
 from tournament.standings.selectors import StageStandings, stage_lots_seed, stage_ranking_get
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def _pair_members(standings: StageStandings) -> tuple[MemberStanding, ...]:
@@ -37,17 +42,47 @@ def _player_members(standings: StageStandings) -> tuple[MemberStanding, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamTotalWords:
+    """What a team total's pages call what its members' rows sum: the pages print these, never ask
+    which entrant kind the members are."""
+
+    points: StrOrPromise
+    """The first column: a pair's match points, a Dou Dizhu player's points."""
+    second: StrOrPromise
+    """The second column: small points, deals won."""
+    ranked_by: StrOrPromise
+    """The order of the ranking, in one sentence."""
+
+
+@dataclass(frozen=True, slots=True)
 class TeamReading:
-    """How the team total reads one entrant kind's rows of the stage's ranking."""
+    """How the team total reads one entrant kind's rows of the stage's ranking, and names them."""
 
     members: Callable[[StageStandings], tuple[MemberStanding, ...]]
     players: bool
-    """What is summed is named points and deals won (Dou Dizhu), not match points and small points."""
+    """What is summed is points and deals won (Dou Dizhu), not match points and small points (as the
+    rules core's team total takes it)."""
+    words: TeamTotalWords
 
+
+PAIR_TEAM_WORDS = TeamTotalWords(
+    points=_("Match points"),
+    second=_("Small points"),
+    ranked_by=_("Ranked by: match points › small points › best member's place › lots."),
+)
+"""The words of a team of pairs (a team total, and a team match stage's ranking for its prizes)."""
 
 TEAM_MEMBERS: dict[str, TeamReading] = {
-    "pairs": TeamReading(members=_pair_members, players=False),
-    "players": TeamReading(members=_player_members, players=True),
+    "pairs": TeamReading(members=_pair_members, players=False, words=PAIR_TEAM_WORDS),
+    "players": TeamReading(
+        members=_player_members,
+        players=True,
+        words=TeamTotalWords(
+            points=_("Points"),
+            second=_("Deals won"),
+            ranked_by=_("Ranked by: points › deals won › best member's place › lots."),
+        ),
+    ),
 }
 """How the team total reads each entrant kind's rows of the stage's ranking, by its key."""
 
@@ -96,8 +131,8 @@ class StageTeamTotal:
     stage_id: int
     stage_name: str
     team_count: int | None
-    players: bool
-    """The members are Dou Dizhu players: the columns read points and deals won."""
+    entrants: str
+    """The key of the entrant kind whose rows are summed (:data:`TEAM_MEMBERS`)."""
     lines: tuple[TeamLine, ...]
     unranked: tuple[str, ...]
     """Teams of fewer than two members, not ranked."""
@@ -105,6 +140,11 @@ class StageTeamTotal:
 
     def line_of(self, team_id: int) -> TeamLine | None:
         return next((line for line in self.lines if line.team_id == team_id), None)
+
+    @property
+    def words(self) -> TeamTotalWords:
+        """What its columns and its order are called (in the page's language: the words are lazy)."""
+        return TEAM_MEMBERS[self.entrants].words
 
 
 def stage_team_total_get(*, stage: Stage, standings: StageStandings | None = None) -> StageTeamTotal | None:
@@ -122,7 +162,8 @@ def stage_team_total_get(*, stage: Stage, standings: StageStandings | None = Non
         .order_by("number")
     )
     ranked = [row for row in rows if len(row.members.all()) >= TEAM_MIN_MEMBERS]
-    reading = TEAM_MEMBERS[stage.tournament.entrants.key]
+    entrants = stage.tournament.entrants.key
+    reading = TEAM_MEMBERS[entrants]
     read = reading.members(standings)
     total = _rank(ranked, read, settings.team_count, stage_lots_seed(stage=stage), players=reading.players)
     by_id = {str(row.pk): row for row in ranked}
@@ -153,7 +194,7 @@ def stage_team_total_get(*, stage: Stage, standings: StageStandings | None = Non
         stage_id=stage.pk,
         stage_name=stage.name,
         team_count=settings.team_count,
-        players=total.players,
+        entrants=entrants,
         lines=tuple(lines),
         unranked=tuple(row.name for row in rows if len(row.members.all()) < TEAM_MIN_MEMBERS),
         total=total,

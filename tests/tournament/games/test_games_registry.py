@@ -4,7 +4,9 @@
 The layers above look a kind up in their one table keyed by ``EntrantKind.key`` (``FOLDS``,
 ``PUBLIC_PAGES``, ``MATCH_SHAPES``, ``PRINT_PAGES``, ``ROSTERS`` …); this test reads every module with
 ``ast`` and every template as text, and fails on a flag (``three_seats``, ``individual``) or a game key
-compared (``game == "doudizhu"``, ``in ("tractor", …)``, ``is Game.GUANDAN``).
+compared (``game == "doudizhu"``, ``in ("tractor", …)``, ``is Game.GUANDAN``); a template that asks
+what its entrants are (``{% if total.players %}``, ``{% if row.seats %}``) instead of printing the
+words or including the template the object gives (``total.words.points``, ``seats_template``) too.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ GAME_MEMBERS = frozenset(game.name for game in Game)
 COMPARING = (ast.Eq, ast.NotEq, ast.In, ast.NotIn, ast.Is, ast.IsNot)
 TEMPLATE_FORKS = re.compile(
     r"\.three_seats\b|\.individual\b|\bseats_three\b|(==|!=)\s*[\"'](" + "|".join(sorted(GAME_KEYS)) + r")[\"']"
+    r"|\{%\s*(el)?if\s+(not\s+)?[\w.]+\.(players|seats)\s*%\}"
 )
 
 
@@ -106,6 +109,28 @@ def test_no_template_asks_which_game_or_kind():
 )
 def test_the_guard_sees_a_fork(source):
     assert forks_in(source)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '<th>{% if total.players %}{% translate "Points" %}{% else %}{% translate "Match points" %}{% endif %}</th>',
+        "{% if row.seats %}{% include 'matches/_three_seats.html' %}{% endif %}",
+        "{% elif not slide.total.players %}",
+        "{% if tournament.game == 'tractor' %}",
+    ],
+)
+def test_the_template_guard_sees_a_fork(line):
+    assert TEMPLATE_FORKS.search(line)
+
+
+def test_the_template_guard_lets_a_list_be_printed():
+    for line in (
+        "{% for player in award.pair.players %}{{ player.name }}{% endfor %}",
+        "<th>{{ total.words.points }}</th>",
+        "{% include row.game.entrants.seats_template with summary=row %}",
+    ):
+        assert not TEMPLATE_FORKS.search(line)
 
 
 def test_the_guard_lets_a_kinds_table_be():
