@@ -84,6 +84,7 @@ from tournament.matches.stage_options import DrawOptions
 from tournament.people import Actor
 from tournament.registration.lifecycle import event_write, tournament_status_after_publish
 from tournament.registration.models import PairMember, PairStatus
+from tournament.registration.teams import teams_withdrawn
 from tournament.rules import rules_for_stage
 from tournament.standings.selectors import stage_bracket_state_get
 from tournament.standings.team_matches import team_bracket_winners
@@ -473,8 +474,11 @@ def _team_bracket(stage: Stage, seed: int) -> tuple[KnockoutBracket, dict[str, A
 
 
 def _team_bracket_next(stage: Stage, bracket: KnockoutBracket) -> Draw:
-    """The bracket's next round, from the team matches decided on signed-off tables (docs/rules.md §11)."""
-    return knockout_round(bracket=bracket, winners=team_bracket_winners(stage=stage))
+    """The bracket's next round, from the team matches decided on signed-off tables (docs/rules.md §11);
+    a team that withdrew (every member withdrawn) loses the team match it has not played by walkover, as
+    a withdrawn pair does."""
+    withdrawn = teams_withdrawn(tournament_id=stage.tournament_id)
+    return knockout_round(bracket=bracket, winners=team_bracket_winners(stage=stage), withdrawn=withdrawn)
 
 
 def _team_bracket_draw(stage: Stage, number: int, seed: int) -> tuple[Draw, dict[str, Any]]:

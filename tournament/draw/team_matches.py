@@ -28,11 +28,11 @@ from tournament.audit import history_author
 from tournament.draw.pairing_types import Draw, Entrant, Pairing
 from tournament.errors import UserError, scoring_message
 from tournament.matches.event import round_event
-from tournament.matches.models import Match, Round, RoundEntry, RoundStatus, Stage, TeamLineUp, TeamMatch
+from tournament.matches.models import Match, Round, RoundEntry, RoundStatus, Stage, StageFormat, TeamLineUp, TeamMatch
 from tournament.people import Actor
 from tournament.registration.lifecycle import event_write
 from tournament.registration.models import Pair, PairMember, PairStatus, Team, TeamMember
-from tournament.registration.teams import TEAM_MIN_MEMBERS
+from tournament.registration.teams import TEAM_MIN_MEMBERS, teams_withdrawn
 from tournament.standings.team_matches import stage_team_matches_get
 
 
@@ -72,6 +72,11 @@ def team_entrants(*, stage: Stage, teams: list[Team] | None = None) -> list[Entr
     # advanced from a previous stage: seeded by its team ranking (seed 1 = the best), which also ranks
     # the teams until the stage has a result
     seeds = {team_id: number for number, team_id in enumerate(stage.settings.entrants, start=1)}
+    # a team that withdrew (every member withdrawn) is drawn no more in a Swiss or a bracket; a round robin
+    # keeps its schedule (its opponents' team matches are forfeited to them)
+    gone = frozenset[int]()
+    if stage.format != StageFormat.ROUND_ROBIN:
+        gone = teams_withdrawn(tournament_id=stage.tournament_id)
     entrants = []
     for team in teams:
         row = rows.get(str(team.pk))
@@ -88,6 +93,7 @@ def team_entrants(*, stage: Stage, teams: list[Team] | None = None) -> list[Entr
                 opponents=frozenset(opponents[team.pk]),
                 byes=byes[team.pk],
                 departments=frozenset(departments),
+                withdrawn=team.pk in gone,
             )
         )
     return entrants
@@ -136,7 +142,13 @@ def team_draw_plan(*, teams_draw: Draw, line_ups: dict[int, tuple[int, int]]) ->
         seed=teams_draw.seed,
         options={**teams_draw.options, "team_match": True},
         pairings=tuple(pairings + byes),
-        notes={**teams_draw.notes, "teams": teams_draw.as_record()["pairings"]},
+        # a walkover of the teams' draw (a withdrawn team's opponent goes on) names teams, not pairs: kept
+        # apart from the pairs' walkovers the standings of pairs read
+        notes={
+            **{key: value for key, value in teams_draw.notes.items() if key != "walkovers"},
+            "teams": teams_draw.as_record()["pairings"],
+            **({"team_walkovers": teams_draw.notes["walkovers"]} if "walkovers" in teams_draw.notes else {}),
+        },
     )
     return TeamDrawPlan(pairs=pairs, matches=tuple(matches), line_ups=line_ups)
 

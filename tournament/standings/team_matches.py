@@ -30,6 +30,7 @@ from scoring.team_matches import TeamMatchRecord, TeamMatchResult, TeamStandings
 from tournament.matches.models import Match, MatchStatus, Stage, StageFormat, TeamMatch
 from tournament.matches.snapshot_reads import RESULT_KEYS, snapshot_from_values, snapshot_lookups
 from tournament.registration.models import Team
+from tournament.registration.teams import teams_withdrawn
 from tournament.rules import rules_for_stage
 from tournament.standings.counted import counted_statuses
 
@@ -152,7 +153,8 @@ def team_bracket_state_get(*, stage: Stage, statuses: Sequence[str] | None = Non
     the teams (ids as text) as its entrants: each team match is a match of the bracket, team X at N/S,
     decided once :func:`team_bracket_winners` says so (both tables signed off; a drawn one once its
     tie-break deal is recorded); the third-place match is the final round's second position
-    (docs/rules.md §4, §11). ``statuses``: only rounds in these statuses (the public bracket leaves out
+    (docs/rules.md §4, §11); a team that withdrew (every member withdrawn) loses the team match it has
+    not played by walkover. ``statuses``: only rounds in these statuses (the public bracket leaves out
     a draft)."""
     played = stage_team_matches_get(stage=stage)
     winners = team_bracket_winners(stage=stage, played=played)
@@ -180,7 +182,10 @@ def team_bracket_state_get(*, stage: Stage, statuses: Sequence[str] | None = Non
             )
         )
     teams = _stage_teams(stage, _drawn_rows(played), played.names)
-    return bracket_state(entrants=[str(pk) for pk in sorted(teams)], results=results)
+    gone = teams_withdrawn(tournament_id=stage.tournament_id) & teams
+    return bracket_state(
+        entrants=[str(pk) for pk in sorted(teams)], results=results, withdrawn=frozenset(str(pk) for pk in gone)
+    )
 
 
 def _drawn_rows(played: StageTeamMatches) -> list[tuple[Any, ...]]:
@@ -200,6 +205,7 @@ def stage_team_bracket_get(*, stage: Stage) -> FixedBracketState[int] | None:
         seeds=[int(seed) for seed in record["seeds"]],
         third_place=bool(record.get("third_place")),
         winners=team_bracket_winners(stage=stage),
+        withdrawn=teams_withdrawn(tournament_id=stage.tournament_id),  # its next team match a walkover
     )
 
 
