@@ -53,7 +53,7 @@ from tournament.bounds import INT_MAX
 from tournament.errors import UserError
 from tournament.matches import access, clearing, clock, corrections, selectors, services
 from tournament.matches.errors import REFUSALS
-from tournament.matches.fold import match_game
+from tournament.matches.fold import deal_entry_reads, match_game
 from tournament.matches.models import Match
 from tournament.parsing import int_parse
 
@@ -201,11 +201,12 @@ class DealListView(MatchView):
         responses={201: DealEntryOutput, **ERRORS},
     )
     def post(self, request: Request, match_id: int) -> Response:
-        # The access check takes the match's lock: the match is read once, under it (every table's
-        # deals come this way, so each statement saved counts).
+        # The access check takes the match's lock: the match is read once, under it, with its event
+        # (the archived guard reads its status there) and whether it has adjustments or open
+        # players' entries to read (every table's deals come this way, so each statement saved counts).
         refusal: Exception | None = None
         with transaction.atomic():
-            match = access.match_for_user(user=request.user, match_id=match_id, lock=True)
+            match = access.match_for_user(user=request.user, match_id=match_id, lock=True, annotate=deal_entry_reads())
             values, outcome = _deal_body(match, request, "deal")
             key = values.get("idempotency_key") or request.headers.get("Idempotency-Key") or None
             try:

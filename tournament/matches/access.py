@@ -11,6 +11,7 @@ Every lookup is scoped by the caller; out of scope is 404, never a hint that the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
@@ -47,14 +48,21 @@ def matches_for_user(*, user: Actor, reading: bool = False) -> QuerySet[Match]:
     )
 
 
-def match_for_user(*, user: Actor, match_id: int, reading: bool = False, lock: bool = False) -> Match:
+def match_for_user(
+    *, user: Actor, match_id: int, reading: bool = False, lock: bool = False, annotate: Mapping[str, Any] | None = None
+) -> Match:
     """The match if ``user`` reaches it (``reading``: to read, see :func:`matches_for_user`), else 404.
     ``lock``: its row locked for a write in the caller's transaction, in the same statement as the
-    access check (the match row only: not its round's, stage's and event's, which every table shares)."""
-    matches = matches_for_user(user=user, reading=reading)
+    access check (the match row only: not its round's, stage's and event's, which every table shares).
+    ``annotate``: what the caller reads beside the match in that same statement (a deal's write:
+    :func:`tournament.matches.fold.deal_entry_reads`). Read by its id alone: none of the models'
+    orderings (they join the round, stage and event) in the statement."""
+    matches = matches_for_user(user=user, reading=reading).order_by()
     if lock:
         matches = matches.select_for_update(of=("self",))
-    match = matches.filter(pk=match_id).first()
+    if annotate:
+        matches = matches.annotate(**annotate)
+    match = next(iter(matches.filter(pk=match_id)[:1]), None)
     if match is None:
         raise Http404
     return match
@@ -97,9 +105,11 @@ def round_for_organiser(*, user: Actor, tournament_id: int, round_id: int) -> Ro
     """A round of a tournament ``user`` organises, else 404."""
     if not user_organises(user=user, tournament_id=tournament_id):
         raise Http404
-    round_ = Round.objects.select_related("stage__tournament").filter(
-        pk=round_id, stage__tournament_id=tournament_id
-    ).first()
+    round_ = (
+        Round.objects.select_related("stage__tournament")
+        .filter(pk=round_id, stage__tournament_id=tournament_id)
+        .first()
+    )
     if round_ is None:
         raise Http404
     return round_

@@ -55,6 +55,12 @@ def team_match_event(team_match: TeamMatch) -> int:
     return int(team_match.round.stage.tournament_id)
 
 
+def match_tournament(match: Match) -> Tournament:
+    """The event of a match read with it (``select_related("round__stage__tournament")``): a write
+    that holds the match it just read in its own transaction (``event_write(held=…)``)."""
+    return match.round.stage.tournament
+
+
 def round_id_event(round_id: int) -> QuerySet[Tournament]:
     """The event of a round given by id: one query checks it (the round may not exist: the
     service itself then says so)."""

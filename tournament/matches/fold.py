@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -29,9 +30,11 @@ from tournament.games import GameKind, game_of
 from tournament.matches.doudizhu_fold import TableFold, doudizhu_fold
 from tournament.matches.errors import MatchRefused, StaleVersion
 from tournament.matches.models import (
+    CLAIM_OPEN,
     Adjustment,
     AdjustmentKind,
     Deal,
+    DealClaim,
     Match,
     MatchStatus,
 )
@@ -337,6 +340,30 @@ def locked_match(match_id: int) -> Match:
     # of=("self",): lock the match row only. A bare FOR UPDATE would also lock the joined round,
     # stage and tournament rows and so serialise every table of the event on one row.
     return Match.objects.select_for_update(of=("self",)).select_related("round__stage__tournament").get(pk=match_id)
+
+
+def deal_entry_reads() -> dict[str, Exists]:
+    """What a deal's write asks beside its locked match, in the lock's own statement
+    (``tournament.matches.access.match_for_user(annotate=…)``): whether the match has adjustments
+    and open players' entries. Both are written under the match's lock, so the answer holds until
+    the write commits; where there are none, :func:`deal_entry_adjustments` and the claims' closing
+    read nothing (every table enters deals: two statements saved each)."""
+    return {
+        "has_adjustments": Exists(Adjustment.objects.filter(match=OuterRef("pk"))),
+        "has_open_claims": Exists(DealClaim.objects.filter(match=OuterRef("pk"), status__in=CLAIM_OPEN)),
+    }
+
+
+def deal_entry_may_have(match: Match, name: str) -> bool:
+    """Whether ``match``, read with :func:`deal_entry_reads`, may have ``name`` (``has_adjustments``,
+    ``has_open_claims``); read without them: it may."""
+    return bool(match.__dict__.get(name, True))
+
+
+def deal_entry_adjustments(match: Match) -> list[Adjustment]:
+    """:func:`match_adjustment_rows` of a match locked for a deal's write (none read where
+    :func:`deal_entry_reads` says it has none)."""
+    return match_adjustment_rows(match) if deal_entry_may_have(match, "has_adjustments") else []
 
 
 def refuse_unless_open(match: Match) -> None:

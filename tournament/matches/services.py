@@ -32,10 +32,12 @@ from tournament.matches.corrections import correction_close, correction_open, ma
 from tournament.matches.deadlines import deadline_refuse_if_passed
 from tournament.matches.doudizhu_fold import TableFold
 from tournament.matches.errors import REFUSALS, MatchRefused
-from tournament.matches.event import match_id_event
+from tournament.matches.event import match_id_event, match_tournament
 from tournament.matches.fold import (
     Fold,
     check_version,
+    deal_entry_adjustments,
+    deal_entry_may_have,
     fold_store,
     locked_match,
     match_adjustment_rows,
@@ -94,7 +96,7 @@ def _locked_open(match_id: int, expected_version: int | None, *, now: datetime) 
     return match, called
 
 
-@event_write("match_id", of=match_id_event)
+@event_write("match_id", of=match_id_event, held=("locked", match_tournament))
 def deal_record(
     *,
     match_id: int,
@@ -132,7 +134,7 @@ def deal_record(
                 if called:
                     match_replay(match=match, fields=called)
                 return DealEntry(deal=earlier, match=match, replayed=True)
-        adjustments = match_adjustment_rows(match)
+        adjustments = deal_entry_adjustments(match)
         number = len(deals) + 1
         try:
             refuse_unless_open(match)
@@ -167,7 +169,8 @@ def deal_record(
             )
             history_author(deal, user)
             deal.save()
-            _claims_superseded(match, number=number, idempotency_key=idempotency_key or "", user=user)
+            if deal_entry_may_have(match, "has_open_claims"):
+                _claims_superseded(match, number=number, idempotency_key=idempotency_key or "", user=user)
             fields = [*called, "version"]
             if match.started_at is None:
                 clock_start(match, now=now)

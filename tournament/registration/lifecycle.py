@@ -125,24 +125,38 @@ def event_guarded(service: object) -> bool:
     return service in _GUARDED
 
 
-def event_write(argument: str, *, of: EventOf) -> Callable[[Callable[P, R]], Callable[P, R]]:
+def event_write(
+    argument: str, *, of: EventOf, held: tuple[str, Callable[[Any], Tournament]] | None = None
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Mark a write service: it refuses to touch an archived event (see the module docstring).
 
     ``argument`` names the service's keyword argument that says which event it writes to, and ``of``
     how to get the event from its value (``@event_write("pair", of=owned_event)``,
     ``@event_write("match_id", of=match_id_event)``). A service without that argument is a bug,
     refused when it is decorated (:class:`TypeError`), so no write slips past the guard unnoticed.
+
+    ``held``: a keyword argument that may carry a row the caller read from the database in the
+    write's own transaction together with its event, and how to reach that event from it (the
+    referee API's deal: the match it locked with the access check, ``("locked", match_tournament)``).
+    When given, the event's status as that statement read it is checked: no query of its own.
     """
 
     def decorate(service: Callable[P, R]) -> Callable[P, R]:
         parameters = inspect.signature(service).parameters
-        if argument not in parameters or parameters[argument].kind is not inspect.Parameter.KEYWORD_ONLY:
-            raise TypeError(f"event_write: {service.__qualname__} has no keyword-only argument {argument!r}")
+        for name in (argument, *(held[:1] if held else ())):
+            if name not in parameters or parameters[name].kind is not inspect.Parameter.KEYWORD_ONLY:
+                raise TypeError(f"event_write: {service.__qualname__} has no keyword-only argument {name!r}")
 
         @functools.wraps(service)
         def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
             if argument not in kwargs:
                 raise TypeError(f"{service.__qualname__}() needs {argument}=: the event it writes to")
+            row = kwargs.get(held[0]) if held else None
+            if held and row is not None:
+                tournament = held[1](row)
+                if tournament.status == S.ARCHIVED:
+                    raise EventArchived(tournament.name)
+                return service(*args, **kwargs)
             event = of(kwargs[argument])
             if isinstance(event, int):
                 event_writable_check(tournament_id=event)
