@@ -13,6 +13,7 @@ from django.db import connection, models
 from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from simple_history.manager import HistoryDescriptor
 from simple_history.models import HistoricalRecords
 from simple_history.signals import pre_create_historical_record
 
@@ -31,9 +32,34 @@ class IPAddressHistoricalModel(models.Model):
         abstract = True
 
 
+class _HistoryOnce:
+    """``Model.history`` with its manager's class built once. simple-history's descriptor builds it
+    on every access (``HistoryManager.from_queryset``, which walks the queryset's members with
+    ``inspect``), and every history row written asks for it: a deal's two rows paid for it twice."""
+
+    def __init__(self, built: Any) -> None:
+        self.model = built.model
+        self.manager_class = built.manager_class.from_queryset(built.queryset_class)
+
+    def __get__(self, instance: Any, owner: Any) -> Any:
+        return self.manager_class(self.model, instance)
+
+
 def AuditedHistory(**kwargs: Any) -> HistoricalRecords:
-    """``HistoricalRecords`` whose rows also keep the client's IP address."""
-    return HistoricalRecords(bases=[IPAddressHistoricalModel], **kwargs)
+    """``HistoricalRecords`` whose rows also keep the client's IP address, and whose ``history``
+    manager's class is built once (:class:`_HistoryOnce`, put in place once simple-history has
+    finished the model: its ``finalize``, which it connects to ``class_prepared`` as it is given)."""
+    records = HistoricalRecords(bases=[IPAddressHistoricalModel], **kwargs)
+    finalize = records.finalize
+
+    def finalize_once(sender: Any, **signal: Any) -> None:
+        finalize(sender, **signal)
+        built = sender.__dict__.get(records.manager_name)
+        if isinstance(built, HistoryDescriptor):  # the model these records audit (finalize hears every class)
+            setattr(sender, records.manager_name, _HistoryOnce(built))
+
+    records.finalize = finalize_once
+    return records
 
 
 @receiver(pre_create_historical_record)
@@ -85,9 +111,7 @@ def bulk_history_attrs() -> dict[str, Any]:
     return {"history_ip_address": client_ip(request)} if request is not None else {}
 
 
-def history_copy(
-    *, queryset: Any, user: Actor | None = None, reason: str | None = None, created: bool = False
-) -> None:
+def history_copy(*, queryset: Any, user: Actor | None = None, reason: str | None = None, created: bool = False) -> None:
     """One "changed" (``created``: "created") history row per row of ``queryset``, copied by the database in one
     ``INSERT … SELECT`` — for set-based writes (a round of 2,500 matches started at once), where
     building the rows in Python cost more than the write itself. Call it after the update, in the
