@@ -14,11 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
 from tournament.matches.models import ChiefReferee, Match, RefereeAssignment, Round, RoundStatus
 from tournament.people import Actor, signed_in
+from tournament.prepared import prepared_rows
 from tournament.registration.roles import organiser_of, user_organises
 
 ACTIVE_ROUND = (RoundStatus.PUBLISHED, RoundStatus.RUNNING, RoundStatus.TIME_CALLED)
@@ -53,19 +55,34 @@ def match_for_user(
 ) -> Match:
     """The match if ``user`` reaches it (``reading``: to read, see :func:`matches_for_user`), else 404.
     ``lock``: its row locked for a write in the caller's transaction, in the same statement as the
-    access check (the match row only: not its round's, stage's and event's, which every table shares).
+    access check (the match row only: not its round's, stage's and event's, which every table shares),
+    a statement compiled once per process (``tournament.prepared``: every deal comes this way).
     ``annotate``: what the caller reads beside the match in that same statement (a deal's write:
-    :func:`tournament.matches.fold.deal_entry_reads`). Read by its id alone: none of the models'
-    orderings (they join the round, stage and event) in the statement."""
-    matches = matches_for_user(user=user, reading=reading).order_by()
-    if lock:
-        matches = matches.select_for_update(of=("self",))
-    if annotate:
-        matches = matches.annotate(**annotate)
-    match = next(iter(matches.filter(pk=match_id)[:1]), None)
-    if match is None:
+    :func:`tournament.matches.fold.deal_entry_reads`), always the same expressions for the same
+    names. Read by its id alone: none of the models' orderings (they join the round, stage and
+    event) in the statement."""
+
+    def build(*, match: int, account: int | None = None) -> QuerySet[Match]:
+        someone = user if account is None else get_user_model()(pk=account)
+        matches = matches_for_user(user=someone, reading=reading).order_by()
+        if lock:
+            matches = matches.select_for_update(of=("self",))
+        if annotate:
+            matches = matches.annotate(**annotate)
+        return matches.filter(pk=match)[:1]
+
+    if lock and user.is_authenticated:
+        kind = "superuser" if user.is_superuser else "user"
+        name = f"match_for_user:{kind}:{reading}:{','.join(sorted(annotate or {}))}"
+        if user.is_superuser:
+            found = prepared_rows(name, build, match=match_id)
+        else:
+            found = prepared_rows(name, build, match=match_id, account=user.pk)
+    else:
+        found = list(build(match=match_id))
+    if not found:
         raise Http404
-    return match
+    return found[0]
 
 
 def user_is_chief_referee(*, user: Actor, tournament_id: int) -> bool:

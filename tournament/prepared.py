@@ -1,0 +1,108 @@
+"""Statements compiled once per process, for the few reads every deal's write runs.
+
+Django turns a queryset into SQL on every evaluation: for the match a deal locks, read with its
+round, stage, event, table and pairs and the access check's conditions, that compiling cost more
+CPU than anything else in the request (several milliseconds, for a statement whose text never
+changes; only the match's and the user's ids do). :func:`prepared_rows` compiles such a queryset once
+per process and statement ``name``, keeps the SQL and what Django needs to build the rows back
+into model instances (the compiler's select list, related populators, annotations), and runs it
+again with new values: the same statement, the same instances (``select_related`` objects cached,
+annotations set), none of the compiling.
+
+``build`` is called once, with a marker number in place of each of ``values``; it must use them
+only as the statement's parameters (a filter's value), never to choose its shape — what changes
+the shape (a superuser's query has no access conditions) belongs in ``name``. A marker that does
+not come through as a parameter is refused at once (:class:`ValueError`), as is a locking
+statement outside a transaction (as Django refuses ``select_for_update`` there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from django.db import connections, models
+from django.db.models.query import QuerySet, get_related_populators
+from django.db.models.sql.compiler import SQLCompiler
+from django.db.transaction import TransactionManagementError
+
+__all__ = ["prepared_rows"]
+
+M = TypeVar("M", bound=models.Model)
+
+_related_populators: Any = get_related_populators
+"""Django 5.2's (the type stubs describe a later Django's, which takes a fetch mode too)."""
+
+MARK = 7_340_000_000_000_000_000
+"""The first marker: far above any id a table will hold, inside a 64-bit integer column's range."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    sql: str
+    params: tuple[Any, ...]
+    slots: tuple[tuple[int, str], ...]
+    """(parameter's position, name of the value that goes there)."""
+    compiler: SQLCompiler
+    locks: bool
+
+
+_PREPARED: dict[tuple[str, str], _Prepared] = {}
+
+
+def _prepare(name: str, build: Callable[..., QuerySet[Any]], names: list[str], alias: str) -> _Prepared:
+    markers = {value: MARK + index for index, value in enumerate(names)}
+    queryset = build(**markers)
+    if queryset.__dict__["_prefetch_related_lookups"] or queryset._iterable_class is not models.query.ModelIterable:
+        raise ValueError(f"prepared_rows({name!r}): model instances only (no values(), no prefetch)")
+    compiler = queryset.query.get_compiler(using=alias)
+    sql, params = compiler.as_sql()
+    slots = tuple(
+        (position, value) for position, param in enumerate(params) for value, mark in markers.items() if param == mark
+    )
+    missing = set(names) - {value for _position, value in slots}
+    if missing:
+        raise ValueError(f"prepared_rows({name!r}): {sorted(missing)} are not parameters of the statement")
+    locks = bool(queryset.query.select_for_update) and connections[alias].features.has_select_for_update
+    return _Prepared(sql=sql, params=tuple(params), slots=slots, compiler=compiler, locks=locks)
+
+
+def prepared_rows(name: str, build: Callable[..., QuerySet[M]], *, using: str = "default", **values: int) -> list[M]:
+    """The model instances ``build(**values)`` would give, from the statement compiled once under
+    ``name`` (module docstring)."""
+    connection = connections[using]
+    key = (name, connection.vendor)
+    prepared = _PREPARED.get(key)
+    if prepared is None:
+        prepared = _PREPARED[key] = _prepare(name, build, sorted(values), using)
+    if prepared.locks and connection.get_autocommit() and connection.features.supports_transactions:
+        raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
+    params = list(prepared.params)
+    for position, value in prepared.slots:
+        params[position] = values[value]
+    with connection.cursor() as cursor:
+        cursor.execute(prepared.sql, params)
+        rows = cursor.fetchall()
+    return _instances(prepared.compiler, rows, using)
+
+
+def _instances(compiler: SQLCompiler, rows: list[Any], using: str) -> list[Any]:
+    """Rows into model instances as Django's ``ModelIterable`` builds them (its related objects,
+    its annotations)."""
+    select, klass_info, annotations = compiler.select, compiler.klass_info, compiler.annotation_col_map
+    assert klass_info is not None  # a model's query always has one
+    model = klass_info["model"]
+    fields = klass_info["select_fields"]
+    start, end = fields[0], fields[-1] + 1
+    names = [column[0].target.attname for column in select[start:end]]
+    populators = _related_populators(klass_info, select, using)
+    instances = []
+    for row in compiler.results_iter([rows]):
+        instance = model.from_db(using, names, row[start:end])
+        for populator in populators:
+            populator.populate(row, instance)
+        for attribute, position in (annotations or {}).items():
+            setattr(instance, attribute, row[position])
+        instances.append(instance)
+    return instances
