@@ -322,21 +322,40 @@ def bracket_after_result(*, match: Match, user: Actor | None = None) -> Round | 
         bracket = stage_bracket(stage=stage)
         if bracket is None:
             return None
-        try:
-            draw = _bracket_next(stage, bracket)
-        except DrawError as error:
-            if error.code != "bracket_complete":
-                logger.warning("bracket of stage %s not advanced: %s", stage.pk, error)
+        return _bracket_go_on(
+            stage,
+            user,
+            lambda: _bracket_next(stage, bracket),
+            _pairs_of_round,
+            lambda draw: _round_create(stage=stage, draw=draw, user=user),
+        )
+
+
+def _bracket_go_on(
+    stage: Stage,
+    user: Actor | None,
+    next_draw: Callable[[], Draw],
+    drawn: Callable[[Round], set[tuple[int | None, frozenset[int]]]],
+    create: Callable[[Draw], Round],
+) -> Round | None:
+    """A fixed bracket's next round as a draft (of pairs or of teams: ``next_draw``, what a round holds
+    ``drawn``, ``create``): None when the bracket is decided or cannot go on (logged), or when the next
+    round stands already as drawn, is published, or another draft waits; a stale draft is replaced."""
+    try:
+        draw = next_draw()
+    except DrawError as error:
+        if error.code != "bracket_complete":
+            logger.warning("bracket of stage %s not advanced: %s", stage.pk, error)
+        return None
+    existing = stage.rounds.filter(number=draw.round_number).first()
+    if existing is not None:
+        if existing.status != RoundStatus.DRAFT or drawn(existing) == _pairs_of_draw(draw):
             return None
-        existing = stage.rounds.filter(number=draw.round_number).first()
-        if existing is not None:
-            if existing.status != RoundStatus.DRAFT or _pairs_of_round(existing) == _pairs_of_draw(draw):
-                return None
-            history_author(existing, user, "results changed: bracket round redrawn")
-            existing.delete()
-        elif stage.rounds.filter(status=RoundStatus.DRAFT).exists():
-            return None
-        return _round_create(stage=stage, draw=draw, user=user)
+        history_author(existing, user, "results changed: bracket round redrawn")
+        existing.delete()
+    elif stage.rounds.filter(status=RoundStatus.DRAFT).exists():
+        return None
+    return create(draw)
 
 
 # -- rounds ------------------------------------------------------------------------------------------
@@ -511,21 +530,13 @@ def _team_bracket_after_result(stage: Stage, user: Actor | None) -> Round | None
     bracket = _team_bracket(stage, 0)[0] if stage.settings.bracket_record else None
     if bracket is None:
         return None
-    try:
-        draw = _team_bracket_next(stage, bracket)
-    except DrawError as error:
-        if error.code != "bracket_complete":
-            logger.warning("team bracket of stage %s not advanced: %s", stage.pk, error)
-        return None
-    existing = stage.rounds.filter(number=draw.round_number).first()
-    if existing is not None:
-        if existing.status != RoundStatus.DRAFT or _team_pairs_of_round(existing) == _pairs_of_draw(draw):
-            return None
-        history_author(existing, user, "results changed: bracket round redrawn")
-        existing.delete()
-    elif stage.rounds.filter(status=RoundStatus.DRAFT).exists():
-        return None
-    return _team_round_create(stage=stage, teams_draw=draw, user=user)
+    return _bracket_go_on(
+        stage,
+        user,
+        lambda: _team_bracket_next(stage, bracket),
+        _team_pairs_of_round,
+        lambda draw: _team_round_create(stage=stage, teams_draw=draw, user=user),
+    )
 
 
 ROUND_DRAWS: dict[str, Callable[..., Round]] = {
