@@ -45,9 +45,9 @@ from tournament.matches.snapshot_reads import (
     snapshot_time_up,
 )
 from tournament.matches.stage_options import DrawOptions, draw_options_lookup
+from tournament.prepared import prepared_rows
 from tournament.registration.models import Pair, PairMember, Tournament, TournamentStatus
 from tournament.rules import rules_for_stage, stage_profile_name
-from tournament.standings.prepared import PreparedQuery
 from tournament.standings.public_types import (
     PUBLIC_ROUND_STATUSES,
     QUERY_MAX,
@@ -440,41 +440,38 @@ def match_history_get(*, tournament_id: int, match_id: int) -> MatchPage | None:
     return _match_view(match) if match is not None else None
 
 
-_public_pair = PreparedQuery(
-    lambda tournament_id, pair_id: (
-        Pair.objects.filter(tournament_id=tournament_id, pk=pair_id)
-        .exclude(tournament__status=TournamentStatus.DRAFT)
-        .order_by()[:1]
-    ),
-    values=2,
-)
-_pair_members = PreparedQuery(
-    lambda pair_id: PairMember.objects.filter(pair_id=pair_id).select_related("player__department").order_by("slot"),
-    values=1,
-)
-_pair_matches = PreparedQuery(
-    lambda tournament_id, pair_id: (
-        _public_matches(tournament_id)
-        .filter(Q(ns_pair_id=pair_id) | Q(ew_pair_id=pair_id))
+def _public_pair(*, tournament: int, pair: int) -> QuerySet[Pair]:
+    return Pair.objects.filter(tournament_id=tournament, pk=pair).exclude(tournament__status=TournamentStatus.DRAFT)
+
+
+def _pair_members(*, pair: int) -> QuerySet[PairMember]:
+    return PairMember.objects.filter(pair_id=pair).select_related("player__department").order_by("slot")
+
+
+def _pair_matches(*, tournament: int, pair: int) -> QuerySet[Match]:
+    return (
+        _public_matches(tournament)
+        .filter(Q(ns_pair_id=pair) | Q(ew_pair_id=pair))
         .order_by("round__stage__order", "round__number")
-    ),
-    values=2,
-)
-"""A pair's page's three queries, compiled once per process (:mod:`tournament.standings.prepared`): a
-first view of each of 5,000 pairs' pages compiled them afresh, most of its build."""
+    )
 
 
 def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
     """A pair: its players and every public match it played (its ranks are the standings' and
     change with other pairs' results: :func:`pair_ranks_get`, filled in by the caller)."""
-    pair = next(iter(_public_pair(tournament_id, pair_id)), None)
+    # Its three statements compiled once per process (tournament.prepared): a first view of each of
+    # 5,000 pairs' pages compiled them afresh, most of its build.
+    pair = next(iter(prepared_rows("public-pair", _public_pair, tournament=tournament_id, pair=pair_id)), None)
     if pair is None:
         return None
     players = tuple(
         (member.player.name, member.player.department.name if member.player.department else "")
-        for member in _pair_members(pair_id)
+        for member in prepared_rows("public-pair-members", _pair_members, pair=pair_id)
     )
-    matches = tuple(_match_view(match) for match in _pair_matches(tournament_id, pair_id))
+    matches = tuple(
+        _match_view(match)
+        for match in prepared_rows("public-pair-matches", _pair_matches, tournament=tournament_id, pair=pair_id)
+    )
     return PairView(
         id=pair.pk,
         number=pair.number,
