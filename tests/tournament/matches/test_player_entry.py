@@ -7,8 +7,10 @@ import uuid
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.core.cache import cache
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import english_client, referee, table_match
 from tournament.matches import player_entry as pe
@@ -330,15 +332,17 @@ def test_wrong_codes_are_limited_on_both_the_identify_and_the_confirm_forms():
     token = table_token(round_=match.round, table_id=match.table_id)
     s = seats(match)
     client = english_client()
-    for _attempt in range(table_codes.DEVICE_FREE + 1):  # the phone's free wrong codes, and one past them
-        assert _page(client, token, "me/", code="0000x").status_code == 400
-    # the right code is refused too now (this phone is paused), and so is a confirm with a code
-    assert _page(client, token, "me/", code=s["N"].player.employee_number).status_code == 429
-    claim = enter(match, s["N"], NS_WINS).claim
-    response = client.post(
-        reverse("matches:table_confirm", args=[token, claim.pk]), {"code": s["E"].player.employee_number}
-    )
-    assert response.status_code == 429
+    # the clock held still: on a slow run the pause must not run out before the last request
+    with time_machine.travel(timezone.now(), tick=False):
+        for _attempt in range(table_codes.DEVICE_FREE + 1):  # the phone's free wrong codes, and one past them
+            assert _page(client, token, "me/", code="0000x").status_code == 400
+        # the right code is refused too now (this phone is paused), and so is a confirm with a code
+        assert _page(client, token, "me/", code=s["N"].player.employee_number).status_code == 429
+        claim = enter(match, s["N"], NS_WINS).claim
+        response = client.post(
+            reverse("matches:table_confirm", args=[token, claim.pk]), {"code": s["E"].player.employee_number}
+        )
+        assert response.status_code == 429
     assert not Deal.objects.exists()
 
 
