@@ -53,7 +53,17 @@ def _members() -> list[tuple[int, int, int, bool]]:
 @pytest.mark.parametrize(
     ("module", "reads"),
     [
-        (teams, {"teams_with_members", "teams_short", "teams_ready_check", "team_of_pairs", "pairs_free"}),
+        (
+            teams,
+            {
+                "teams_with_members",
+                "teams_short",
+                "teams_ready_check",
+                "team_of_pairs",
+                "pairs_free",
+                "teams_withdrawn",
+            },
+        ),
         # the team draw's steps, called inside the guarded round draw
         (team_matches, {"stage_teams", "team_entrants", "default_line_up", "team_draw_plan", "team_matches_write"}),
         (team_knockout, set()),
