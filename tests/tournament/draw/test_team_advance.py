@@ -11,12 +11,12 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import PairFactory, TournamentFactory, organiser
+from tests.tournament.team_play import NS_WINS, play, x_wins
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_advance, stage_advancing_now, stage_create
 from tournament.errors import UserError
 from tournament.matches.models import Match, MatchStatus, TeamMatch
-from tournament.matches.services import deal_record, match_sign_off
-from tournament.matches.team_matches import team_match_sign_off
+from tournament.matches.services import match_sign_off
 from tournament.registration.services import pair_withdraw
 from tournament.registration.teams import team_create
 from tournament.standings.public import bracket_get, tournament_overview_get
@@ -25,26 +25,10 @@ from tournament.standings.team_ranking import stage_team_ranking_get
 
 pytestmark = pytest.mark.django_db
 
-NS_WINS = (("N", "S"), ("N", "S"), ("N", "S"), ("N", "E", "S"))  # N/S passes A
-EW_WINS = (("E", "W"), ("E", "W"), ("E", "W"), ("E", "N", "W"))
-
-
-def _play(match, orders):
-    for order in orders:
-        deal_record(match_id=match.pk, outcome={"order": list(order)})
-
-
-def _x_wins(row):
-    _play(row.table_a, NS_WINS)
-    _play(row.table_b, EW_WINS)  # X sits E/W at table b
-    team_match_sign_off(team_match=row)
-
 
 def _teams(event, count):
     pairs = [PairFactory(tournament=event) for _ in range(2 * count)]
-    return [
-        team_create(tournament=event, name=f"部门{n + 1}", pairs=pairs[2 * n : 2 * n + 2]) for n in range(count)
-    ]
+    return [team_create(tournament=event, name=f"部门{n + 1}", pairs=pairs[2 * n : 2 * n + 2]) for n in range(count)]
 
 
 def _team_swiss_played(teams=6):
@@ -54,7 +38,7 @@ def _team_swiss_played(teams=6):
     swiss = stage_create(tournament=event, name="团体瑞士", format="swiss", options={"team_match": True})
     first = round_publish(round_=round_draw(stage=swiss, seed=3))
     for row in TeamMatch.objects.filter(round=first):
-        _x_wins(row)
+        x_wins(row)
     knockout = stage_create(tournament=event, name="团体淘汰", format="knockout", options={"team_match": True})
     return event, swiss, knockout
 
@@ -85,9 +69,9 @@ def test_the_top_teams_of_a_team_swiss_advance_seeded_by_its_team_standings_and_
     assert [seeds.index(names[pk]) for pk in ranked[:4]] == sorted(seeds.index(names[pk]) for pk in ranked[:4])
     assert not any(name in seeds for name in event.pairs.values_list("name", flat=True))  # no pair read as a team
     bracket = bracket_get(tournament_id=event.pk, stage_id=knockout.pk)
-    assert {box.ns.name for box in bracket.rounds[0].matches} | {
-        box.ew.name for box in bracket.rounds[0].matches
-    } == {names[pk] for pk in ranked[:4]}
+    assert {box.ns.name for box in bracket.rounds[0].matches} | {box.ew.name for box in bracket.rounds[0].matches} == {
+        names[pk] for pk in ranked[:4]
+    }
     left_out = event.teams.get(pk=ranked[4])
     player = left_out.members.first().pair.members.select_related("player").first().player
     rounds = tournament_overview_get(tournament_id=event.pk).current_rounds
@@ -105,7 +89,7 @@ def test_the_teams_of_a_team_total_advance_into_a_knockout_of_teams():
     swiss = stage_create(tournament=event, name="瑞士", format="swiss", options={"team_total": True})
     first = round_publish(round_=round_draw(stage=swiss, seed=11))
     for match in first.matches.exclude(ew_pair=None):
-        _play(match, NS_WINS)
+        play(match, NS_WINS)
         match_sign_off(match_id=match.pk)
     knockout = stage_create(tournament=event, name="决赛", format="knockout", options={"team_match": True})
     stage_advance(stage=swiss, next_stage=knockout, count=2, user=None)
@@ -145,7 +129,7 @@ def test_the_pairs_of_a_knockout_of_teams_do_not_advance_one_by_one():
     _teams(event, 2)
     knockout = stage_create(tournament=event, name="团体决赛", format="knockout", options={"team_match": True})
     final = round_publish(round_=round_draw(stage=knockout, seed=2))
-    _x_wins(TeamMatch.objects.get(round=final))
+    x_wins(TeamMatch.objects.get(round=final))
     pairs_stage = stage_create(tournament=event, name="对抗赛", format="swiss")
     with pytest.raises(UserError) as refused:
         stage_advance(stage=knockout, next_stage=pairs_stage, count=2, user=None)
@@ -160,7 +144,7 @@ def test_teams_do_not_advance_from_a_stage_that_ranks_no_teams():
     swiss = stage_create(tournament=event, name="瑞士", format="swiss")
     first = round_publish(round_=round_draw(stage=swiss, seed=1))
     for match in first.matches.exclude(ew_pair=None):
-        _play(match, NS_WINS)
+        play(match, NS_WINS)
         match_sign_off(match_id=match.pk)
     assert not Match.objects.filter(round__stage=swiss, status=MatchStatus.FINISHED).exists()
     knockout = stage_create(tournament=event, name="淘汰", format="knockout", options={"team_match": True})

@@ -10,33 +10,18 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import PairFactory, TournamentFactory
+from tests.tournament.team_play import x_wins
 from tournament.draw.services import round_delete, round_draw, round_publish
 from tournament.draw.stages import stage_create
 from tournament.errors import UserError
 from tournament.exports.prizes import TierData, team_prize_tiers_set, team_prizes_award
 from tournament.matches.models import Round, RoundStatus, TeamMatch
-from tournament.matches.services import deal_record
-from tournament.matches.team_matches import team_match_sign_off
 from tournament.registration.services import pair_withdraw
 from tournament.registration.teams import team_create, teams_withdrawn
 from tournament.standings.public import bracket_get
 from tournament.standings.selectors import stage_decided_get, stage_match_records, stage_ranking_get
 
 pytestmark = pytest.mark.django_db
-
-NS_WINS = (("N", "S"), ("N", "S"), ("N", "S"), ("N", "E", "S"))  # N/S passes A
-EW_WINS = (("E", "W"), ("E", "W"), ("E", "W"), ("E", "N", "W"))
-
-
-def _play(match, orders):
-    for order in orders:
-        deal_record(match_id=match.pk, outcome={"order": list(order)})
-
-
-def _x_wins(row):
-    _play(row.table_a, NS_WINS)
-    _play(row.table_b, EW_WINS)  # X sits E/W at table b
-    team_match_sign_off(team_match=row)
 
 
 def test_a_finalist_that_withdraws_loses_the_final_by_walkover_on_every_reader(
@@ -53,7 +38,7 @@ def test_a_finalist_that_withdraws_loses_the_final_by_walkover_on_every_reader(
     semis = list(TeamMatch.objects.filter(round=first).order_by("bracket_slot"))
     with django_capture_on_commit_callbacks(execute=True):
         for row in semis:
-            _x_wins(row)
+            x_wins(row)
     draft = Round.objects.get(stage=stage, number=2)  # drawn by itself: the final and the third-place match
     assert draft.status == RoundStatus.DRAFT
     gone, present = semis[0].team_x, semis[1].team_x
@@ -75,7 +60,7 @@ def test_a_finalist_that_withdraws_loses_the_final_by_walkover_on_every_reader(
     assert final_round.draw_settings.walkovers == {}
     assert all(record.forfeit is None for record in stage_match_records(stage=stage))
     with django_capture_on_commit_callbacks(execute=True):
-        _x_wins(third)
+        x_wins(third)
 
     assert stage_decided_get(stage=stage)
     ranking = stage_ranking_get(stage=stage)

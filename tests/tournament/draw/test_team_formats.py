@@ -10,6 +10,7 @@ import pytest
 
 from scoring.team_matches import TeamMatchStatus
 from tests.factories import PairFactory, TournamentFactory
+from tests.tournament.team_play import EW_WINS, NS_WINS, play, x_wins
 from tournament.draw.round_flags import round_flag_resolve
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create
@@ -27,16 +28,13 @@ from tournament.matches.models import (
     TeamLineUp,
     TeamMatch,
 )
-from tournament.matches.services import deal_record, deal_undo, match_sign_off, match_unlock
+from tournament.matches.services import deal_undo, match_sign_off, match_unlock
 from tournament.matches.team_matches import team_match_sign_off
 from tournament.registration.teams import team_create, team_substitute_add
 from tournament.standings.selectors import stage_decided_get
 from tournament.standings.team_matches import stage_team_bracket_get, stage_team_matches_get
 
 pytestmark = pytest.mark.django_db
-
-NS_WINS = (("N", "S"), ("N", "S"), ("N", "S"), ("N", "E", "S"))  # N/S passes A
-EW_WINS = (("E", "W"), ("E", "W"), ("E", "W"), ("E", "N", "W"))
 
 
 def _event(teams: int, format: str, options: dict | None = None):
@@ -49,21 +47,10 @@ def _event(teams: int, format: str, options: dict | None = None):
     return event, stage, made
 
 
-def _play(match, orders):
-    for order in orders:
-        deal_record(match_id=match.pk, outcome={"order": list(order)})
-
-
-def _x_wins(row):
-    _play(row.table_a, NS_WINS)
-    _play(row.table_b, EW_WINS)  # X sits E/W at table b
-    team_match_sign_off(team_match=row)
-
-
 def _level(row):
     """One table each by the same margin: a drawn team match under ``tables``."""
-    _play(row.table_a, NS_WINS)
-    _play(row.table_b, NS_WINS)
+    play(row.table_a, NS_WINS)
+    play(row.table_b, NS_WINS)
     team_match_sign_off(team_match=row)
 
 
@@ -91,7 +78,7 @@ def test_a_round_robin_of_teams_meets_every_team_once_then_is_complete():
         assert len(rows) == 2 and all(row.table_a and row.table_b for row in rows)
         for row in rows:
             met.append(frozenset((row.team_x_id, row.team_y_id)))
-            _x_wins(row)
+            x_wins(row)
     assert sorted(map(sorted, met)) == sorted(sorted(p) for p in itertools.combinations([t.pk for t in teams], 2))
     with pytest.raises(UserError) as refused:
         round_draw(stage=stage, seed=11)
@@ -118,7 +105,7 @@ def test_a_knockout_of_teams_goes_on_by_itself_and_a_drawn_team_match_waits_for_
     assert [row.bracket_slot for row in rows] == [1, 2]
     round_publish(round_=first)
     decided, drawn = rows
-    _x_wins(decided)
+    x_wins(decided)
     with pytest.raises(UserError) as refused:  # not level: no tie-break deal
         team_match_extra_deal_record(team_match=decided, side="NS")
     assert refused.value.code == "no_extra_deal_due"
@@ -144,7 +131,7 @@ def test_a_knockout_of_teams_goes_on_by_itself_and_a_drawn_team_match_waits_for_
 
     round_publish(round_=final_round)
     with django_capture_on_commit_callbacks(execute=True):
-        _x_wins(third)
+        x_wins(third)
         _level(final)
     assert not stage_decided_get(stage=stage)  # the final waits for its tie-break deal
     event.refresh_from_db()
@@ -166,7 +153,7 @@ def test_a_corrected_table_flags_the_next_team_round_drawn_from_the_standings_it
     first = round_publish(round_=round_draw(stage=stage, seed=3))
     rows = list(TeamMatch.objects.filter(round=first).order_by("number"))
     for row in rows:
-        _x_wins(row)
+        x_wins(row)
     second = round_draw(stage=stage, seed=4)  # a draft, drawn from round 1's team standings
     corrected = rows[0].table_a
     match_unlock(match_id=corrected.pk, reason="记分有误", dependents_seen=True)
@@ -174,7 +161,7 @@ def test_a_corrected_table_flags_the_next_team_round_drawn_from_the_standings_it
     assert [row[0] for row in kept] == [int(r.team) for r in stage_team_matches_get(stage=stage).standings.rows]
     while Deal.objects.filter(match=corrected).exists():
         deal_undo(match_id=corrected.pk, reason="录错了")
-    _play(corrected, EW_WINS)  # Y wins table a now: one table each, level small points, a drawn team match
+    play(corrected, EW_WINS)  # Y wins table a now: one table each, level small points, a drawn team match
     with django_capture_on_commit_callbacks(execute=True):
         match_sign_off(match_id=corrected.pk)
     flag = AdvancementFlag.objects.get(stage=stage, kind=AdvancementFlagKind.ROUND)

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import PairFactory, TournamentFactory, organiser
+from tests.tournament.team_play import NS_WINS, play, x_wins, y_wins
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create
 from tournament.draw.team_knockout import team_match_extra_deal_record
@@ -20,7 +21,6 @@ from tournament.exports.prizes import (
     team_prizes_award,
 )
 from tournament.matches.models import Round, TeamMatch
-from tournament.matches.services import deal_record
 from tournament.matches.team_matches import team_match_sign_off
 from tournament.registration.teams import team_create
 from tournament.standings.selectors import stage_bracket_get, stage_ranking_get
@@ -28,26 +28,6 @@ from tournament.standings.team_matches import stage_team_matches_get
 from tournament.standings.team_ranking import team_match_table_get
 
 pytestmark = pytest.mark.django_db
-
-NS_WINS = (("N", "S"), ("N", "S"), ("N", "S"), ("N", "E", "S"))  # N/S passes A
-EW_WINS = (("E", "W"), ("E", "W"), ("E", "W"), ("E", "N", "W"))
-
-
-def _play(match, orders):
-    for order in orders:
-        deal_record(match_id=match.pk, outcome={"order": list(order)})
-
-
-def _x_wins(row):
-    _play(row.table_a, NS_WINS)
-    _play(row.table_b, EW_WINS)  # X sits E/W at table b
-    team_match_sign_off(team_match=row)
-
-
-def _y_wins(row):
-    _play(row.table_a, EW_WINS)
-    _play(row.table_b, NS_WINS)  # Y sits N/S at table b
-    team_match_sign_off(team_match=row)
 
 
 def _decided_knockout(on_commit):
@@ -66,16 +46,16 @@ def _decided_knockout(on_commit):
     first = round_publish(round_=round_draw(stage=stage, seed=5))
     semi_a, semi_b = TeamMatch.objects.filter(round=first).order_by("bracket_slot")
     with on_commit(execute=True):  # a signed-off team match moves the bracket on once committed
-        _x_wins(semi_a)
-        _play(semi_b.table_a, NS_WINS)  # one table each by the same margin: a tie-break deal
-        _play(semi_b.table_b, NS_WINS)
+        x_wins(semi_a)
+        play(semi_b.table_a, NS_WINS)  # one table each by the same margin: a tie-break deal
+        play(semi_b.table_b, NS_WINS)
         team_match_sign_off(team_match=semi_b)
     team_match_extra_deal_record(team_match=semi_b, side="NS")  # X1 wins it: team X goes through
     final_round = Round.objects.get(stage=stage, number=2)
     round_publish(round_=final_round)
     final, third = TeamMatch.objects.filter(round=final_round).order_by("bracket_slot")
-    _y_wins(final)
-    (_y_wins if third.team_y_id == semi_b.team_y_id else _x_wins)(third)  # semi-final 2's loser wins it
+    y_wins(final)
+    (y_wins if third.team_y_id == semi_b.team_y_id else x_wins)(third)  # semi-final 2's loser wins it
     placed = [final.team_y_id, final.team_x_id, semi_b.team_y_id, semi_a.team_y_id]
     by_points = [int(row.team) for row in stage_team_matches_get(stage=stage).standings.rows]
     assert placed != by_points  # the test means something: the placings are not the points' order

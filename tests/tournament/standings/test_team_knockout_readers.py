@@ -9,12 +9,12 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import PairFactory, TournamentFactory, organiser
+from tests.tournament.team_play import NS_WINS, play, x_wins
 from tournament.draw.selectors import stage_decided
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create
 from tournament.draw.team_knockout import team_match_extra_deal_record
 from tournament.matches.models import Round, TeamMatch
-from tournament.matches.services import deal_record
 from tournament.matches.team_matches import team_match_sign_off
 from tournament.registration.teams import team_create
 from tournament.standings.public import tournament_overview_get
@@ -23,20 +23,6 @@ from tournament.standings.selectors import stage_bracket_state_get
 from tournament.standings.signals import placings_decided
 
 pytestmark = pytest.mark.django_db
-
-NS_WINS = (("N", "S"), ("N", "S"), ("N", "S"), ("N", "E", "S"))  # N/S passes A
-EW_WINS = (("E", "W"), ("E", "W"), ("E", "W"), ("E", "N", "W"))
-
-
-def _play(match, orders):
-    for order in orders:
-        deal_record(match_id=match.pk, outcome={"order": list(order)})
-
-
-def _x_wins(row):
-    _play(row.table_a, NS_WINS)
-    _play(row.table_b, EW_WINS)  # X sits E/W at table b
-    team_match_sign_off(team_match=row)
 
 
 def _knockout(on_commit, third_place=True):
@@ -52,7 +38,7 @@ def _knockout(on_commit, third_place=True):
     first = round_publish(round_=round_draw(stage=stage, seed=5))
     with on_commit(execute=True):
         for row in TeamMatch.objects.filter(round=first).order_by("bracket_slot"):
-            _x_wins(row)
+            x_wins(row)
     second = round_publish(round_=Round.objects.get(stage=stage, number=2))
     return event, stage, first, second
 
@@ -66,9 +52,9 @@ def test_the_knockouts_state_is_the_teams_and_decides_the_placings_and_the_stage
     assert {int(team) for team in state.still_in} == {row.team_x_id for row in first.team_matches.all()}
     assert {int(team) for team in state.out_in} | {int(team) for team in state.still_in} == teams
     final, third = TeamMatch.objects.filter(round=second).order_by("bracket_slot")
-    _x_wins(third)
-    _play(final.table_a, NS_WINS)  # one table each: the final waits for its tie-break deal
-    _play(final.table_b, NS_WINS)
+    x_wins(third)
+    play(final.table_a, NS_WINS)  # one table each: the final waits for its tie-break deal
+    play(final.table_b, NS_WINS)
     team_match_sign_off(team_match=final)
     assert not placings_decided(match=final.table_a) and not stage_decided(stage=stage)
     team_match_extra_deal_record(team_match=final, side="EW")
