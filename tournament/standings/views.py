@@ -396,14 +396,31 @@ def team_standings(request: PublicHttpRequest, tournament_id: int, stage_id: int
         marker=markers[team_standings_key(stage_id)],
     )
     big = request.GET.get("screen") == "1"
+    page = _int_param(request, "page", 1, 1, 10_000)
+
+    def context() -> dict[str, Any]:
+        # In pages, as the pairs' standings are: a city's thousand teams are not one phone page.
+        total = total_get()
+        lines = total.lines if total is not None else ()
+        return {
+            "total": total,
+            "stage": stage,
+            "big": big,
+            "page": Paginator(lines, STANDINGS_PAGE_SIZE).get_page(page),
+            "page_query": "screen=1" if big else "",
+        }
+
+    params: dict[str, Any] = {"screen": 1} if big else {}
+    if page > 1:
+        params["page"] = page
     return _live_page(
         request,
         overview=overview,
-        key=f"teams:{stage_id}:{int(big)}",
+        key=f"teams:{stage_id}:{int(big)}:{page}",
         fragment="public/_team_standings.html",
-        context=lambda: {"total": total_get(), "stage": stage, "big": big},
+        context=context,
         title=_("Team standings"),
-        params={"screen": 1} if big else None,
+        params=params or None,
         poll_seconds=SCREEN_POLL_SECONDS if big else POLL_SECONDS,
         section="teams",
         template="public/screen.html" if big else "public/page.html",

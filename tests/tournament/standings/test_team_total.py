@@ -90,6 +90,20 @@ def test_the_public_team_standings_on_a_phone_and_the_big_screen(client):
     assert "研发部" in screen
 
 
+def test_the_public_team_standings_come_in_pages_as_the_pairs_do(client, monkeypatch):
+    """A city's thousand teams are not one phone page: pages of the pairs' size (here 1), the big
+    screen's pages keeping the big screen."""
+    monkeypatch.setattr("tournament.standings.views.STANDINGS_PAGE_SIZE", 1)
+    event, stage, _a, _b = _event()
+    stage_teams_set(stage=stage, team_total=True)
+    url = reverse("standings:stage_team_standings", args=[event.pk, stage.pk])
+    first, second = (client.get(url, {"page": n}).content.decode() for n in (1, 2))
+    assert "销售部" in first and "研发部" not in first and 'rel="next"' in first
+    assert "研发部" in second and "销售部" not in second and 'rel="prev"' in second
+    screen = client.get(url, {"screen": "1"}).content.decode()
+    assert "?screen=1&amp;page=2" in screen and "研发部" not in screen
+
+
 def test_a_team_change_reaches_the_public_page_at_once(client):
     event, stage, _a, _b = _event()
     stage_teams_set(stage=stage, team_total=True)
