@@ -99,7 +99,7 @@ PUBLIC_PREFIX = "/t/"
 """The public pages live under ``/t/<id>/``; nothing else is looked up here."""
 _PUBLIC_PAGE = re.compile(r"/t/\d+/(?!manage/)")
 """A public page's path: an event's pages but its organisers' (``/t/<id>/manage/…``)."""
-PAGE_PARAMETERS = ("interval", "page", "q", "rows", "v")
+PAGE_PARAMETERS = ("interval", "page", "q", "rows", "screen", "v")
 """Every query parameter a public page reads (the views of ``tournament.standings``): a response is
 keyed on these alone, and Django is given these alone, so ``?utm=…`` is the same page, never a
 new response to keep."""

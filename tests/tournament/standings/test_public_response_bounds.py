@@ -13,8 +13,12 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.urls import reverse
 
+from tests.factories import MatchFactory, PairFactory, RoundFactory, StageFactory, TournamentFactory
 from tests.tournament.standings.events import swiss_event
 from tests.tournament.standings.test_public_responses import WINDOW, Counted, Visitor
+from tournament.draw.stages import stage_teams_set
+from tournament.matches.models import RoundStatus
+from tournament.registration.teams import team_create
 from tournament.standings.public_responses import PAGE_PARAMETER_MAX, PublicResponses, query_read
 
 pytestmark = pytest.mark.django_db
@@ -93,3 +97,26 @@ def test_one_client_adds_at_most_its_share_of_new_responses(app, django_app, eve
     # searches are still served
     visitor.get(searches[0], REMOTE_ADDR="198.51.100.7")
     assert django_app.calls == 5 + 2 + 1
+
+
+def test_the_big_screen_of_the_team_standings_is_a_parameter_of_its_own(app, django_app):
+    """``?screen=1`` is read by the team standings (the big screen's layout: large type, no
+    navigation): it is kept under its own key and handed to Django, not dropped as ``?utm=`` is —
+    an anonymous visitor's projector gets the big screen, not the phones' page."""
+    event = TournamentFactory()
+    stage = StageFactory(tournament=event)
+    round_ = RoundFactory(stage=stage, number=1, status=RoundStatus.PUBLISHED)
+    pairs = [PairFactory(tournament=event) for _ in range(4)]
+    MatchFactory(round=round_, ns_pair=pairs[0], ew_pair=pairs[1])
+    MatchFactory(round=round_, ns_pair=pairs[2], ew_pair=pairs[3])
+    team_create(tournament=event, name="销售部", pairs=pairs[::2])
+    team_create(tournament=event, name="研发部", pairs=pairs[1::2])
+    stage_teams_set(stage=stage, team_total=True)
+    url = reverse("standings:stage_team_standings", args=[event.pk, stage.pk])
+    visitor = Visitor(app)
+    phone, screen = visitor.get(url), visitor.get(f"{url}?screen=1&utm=1")
+    assert phone[0] == screen[0] == "200 OK"
+    assert b'class="screen"' in screen[2] and b'class="screen"' not in phone[2]
+    assert django_app.queries == ["", "screen=1"]
+    assert visitor.get(f"{url}?screen=1") == screen and visitor.get(url) == phone  # each kept apart
+    assert django_app.calls == 2
