@@ -65,7 +65,17 @@ def _members() -> list[tuple[int, int, int, bool]]:
             },
         ),
         # the team draw's steps, called inside the guarded round draw
-        (team_matches, {"stage_teams", "team_entrants", "default_line_up", "team_draw_plan", "team_matches_write"}),
+        (
+            team_matches,
+            {
+                "stage_teams",
+                "team_entrants",
+                "team_seat_need",
+                "default_line_ups",
+                "team_draw_plan",
+                "team_matches_write",
+            },
+        ),
         (team_knockout, set()),
         (match_team_matches, {"team_match_tables"}),
         (prizes, {"prize_stage", "prize_order_get", "prize_tiers_award", "team_prize_stage", "team_prizes_award"}),

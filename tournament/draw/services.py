@@ -61,7 +61,13 @@ from tournament.draw.pairing_groups import groups_round, snake_groups, walkovers
 from tournament.draw.referee_assignments import referees_carry_over
 from tournament.draw.stages import _drawn_pairs, stage_draw_ready_check, stage_entrants
 from tournament.draw.tables import table_ids_ensure
-from tournament.draw.team_matches import default_line_up, stage_teams, team_draw_plan, team_entrants, team_matches_write
+from tournament.draw.team_matches import (
+    default_line_ups,
+    stage_teams,
+    team_draw_plan,
+    team_entrants,
+    team_matches_write,
+)
 from tournament.draw.three_seats import three_seat_round_create
 from tournament.errors import UserError
 from tournament.games import stage_entrants_of
@@ -437,7 +443,7 @@ def _teams_round_draw(
 def _team_round_create(*, stage: Stage, teams_draw: Draw, user: Actor | None) -> Round:
     teams = {team.pk: team for team in stage_teams(stage=stage)}
     drawn = {int(p.ns) for p in teams_draw.pairings} | {int(p.ew) for p in teams_draw.matches if p.ew is not None}
-    plan = team_draw_plan(teams_draw=teams_draw, line_ups={pk: default_line_up(teams[pk]) for pk in drawn})
+    plan = team_draw_plan(teams_draw=teams_draw, line_ups=default_line_ups(teams=[teams[pk] for pk in sorted(drawn)]))
     round_ = _round_create(stage=stage, draw=plan.pairs, user=user)
     team_matches_write(round_=round_, plan=plan, user=user)
     return round_

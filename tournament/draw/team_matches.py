@@ -11,11 +11,20 @@ the two teams' line-ups (table a: X1 N/S against Y1 E/W; table b: Y2 N/S against
 A line-up (:class:`TeamLineUp`) is by default the team's first two members in registration order (those
 who have not withdrawn first, then substitutes); the organiser changes it (audited) until the round is
 published, and the two tables are seated again at once.
+
+Which team is X is the draw's choice (§11: X is the team "drawn first"), and the draw makes it for the
+pairs' seats: X seats its pair 1 N/S and its pair 2 E/W, Y the other way round, so the team's seat need
+(:func:`team_seat_need`) is what its line-up's pairs are owed, and the Swiss engine's seat rule
+(:mod:`tournament.draw.pairing_seating`) makes the team that is owed X the team drawn first. Over the
+rounds each pair then sits N/S and E/W in turn, as in a Swiss of pairs, and the draw's seat-balance
+warning (:func:`tournament.draw.selectors.round_warnings`) keeps its meaning for team rounds: it names a
+pair the draw could not seat its owed way.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -25,7 +34,7 @@ from scoring.errors import ScoringError
 from scoring.team_matches import LineUp, team_match_seat
 from scoring.teams import Team as CoreTeam
 from tournament.audit import history_author
-from tournament.draw.pairing_types import Draw, Entrant, Pairing
+from tournament.draw.pairing_types import Draw, Entrant, Pairing, Seat
 from tournament.errors import UserError, scoring_message
 from tournament.matches.event import round_event
 from tournament.matches.models import Match, Round, RoundEntry, RoundStatus, Stage, StageFormat, TeamLineUp, TeamMatch
@@ -77,8 +86,19 @@ def team_entrants(*, stage: Stage, teams: list[Team] | None = None) -> list[Entr
     gone = frozenset[int]()
     if stage.format != StageFormat.ROUND_ROBIN:
         gone = teams_withdrawn(tournament_id=stage.tournament_id)
+    line_ups = default_line_ups(teams=teams)
+    lined_up = [pair_id for line_up in line_ups.values() for pair_id in line_up]
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for pair_id, side in (
+        RoundEntry.objects.filter(round__stage=stage, match__ew_pair__isnull=False, pair_id__in=lined_up)
+        .order_by("round__number")
+        .values_list("pair_id", "side")
+    ):
+        seats[pair_id].append("NS" if side == "NS" else "EW")
     entrants = []
     for team in teams:
+        first, second = line_ups[team.pk]
+        need, last_seat = team_seat_need(first=seats[first], second=seats[second])
         row = rows.get(str(team.pk))
         rank = row.rank if row is not None else 0
         if seeds and not played.matches:  # nothing drawn in this stage yet: its seeds rank the teams
@@ -94,20 +114,49 @@ def team_entrants(*, stage: Stage, teams: list[Team] | None = None) -> list[Entr
                 byes=byes[team.pk],
                 departments=frozenset(departments),
                 withdrawn=team.pk in gone,
+                seats_ns=max(-need, 0),
+                seats_ew=max(need, 0),
+                last_seat=last_seat,
             )
         )
     return entrants
 
 
-def default_line_up(team: Team) -> tuple[int, int]:
-    """Pair 1 and pair 2 by default (docs/rules.md §11): the first two members in registration order,
-    those still playing before substitutes, withdrawn members last (their table is forfeited)."""
-    members = sorted(
-        TeamMember.objects.filter(team=team).select_related("pair"),
-        key=lambda m: (m.pair.status == PairStatus.WITHDRAWN, m.substitute, m.position),
-    )
-    line_up = LineUp.default(CoreTeam(str(team.pk), tuple(str(m.pair_id) for m in members)))
-    return int(line_up.first), int(line_up.second)
+def team_seat_need(*, first: Sequence[Seat], second: Sequence[Seat]) -> tuple[int, Seat | None]:
+    """A team's seat need as the draw's seat rule reads an entrant's (> 0: it is owed X, < 0: Y) and the
+    seat its line-up last had as X ("NS") or Y ("EW"), from the seats its pair 1 (``first``) and pair 2
+    (``second``) had in the stage's rounds, in order.
+
+    X seats pair 1 N/S and pair 2 E/W (docs/rules.md §11), so the team is owed X as far as its pair 1 is
+    owed N/S and its pair 2 E/W: the two pairs' needs (E/W rounds minus N/S rounds) apart, halved — with the
+    same two pairs every round they sat opposite each other and the half is exactly pair 1's need. Halved
+    away from zero: a pair owed a seat the other does not mind still makes the team owe it (a substitute
+    who has not played beside a pair that sat N/S once more)."""
+    apart = (first.count("EW") - first.count("NS")) - (second.count("EW") - second.count("NS"))
+    need = (abs(apart) + 1) // 2 * (1 if apart > 0 else -1)
+    last: Seat | None = None
+    if first:
+        last = first[-1]
+    elif second:
+        last = "EW" if second[-1] == "NS" else "NS"
+    return need, last
+
+
+def default_line_ups(*, teams: Sequence[Team]) -> dict[int, tuple[int, int]]:
+    """Each team's pair 1 and pair 2 by default (docs/rules.md §11), by team id: the first two members in
+    registration order, those still playing before substitutes, withdrawn members last (their table is
+    forfeited). One query for every team (a Swiss of 1,000 teams asks it once)."""
+    members: dict[int, list[tuple[bool, bool, int, int]]] = defaultdict(list)
+    for team_id, pair_id, position, substitute, status in TeamMember.objects.filter(
+        team__in=[team.pk for team in teams]
+    ).values_list("team_id", "pair_id", "position", "substitute", "pair__status"):
+        members[team_id].append((status == PairStatus.WITHDRAWN, substitute, position, pair_id))
+    line_ups = {}
+    for team in teams:
+        ordered = tuple(str(pair_id) for *_key, pair_id in sorted(members[team.pk]))
+        line_up = LineUp.default(CoreTeam(str(team.pk), ordered))
+        line_ups[team.pk] = (int(line_up.first), int(line_up.second))
+    return line_ups
 
 
 @dataclass(frozen=True, slots=True)

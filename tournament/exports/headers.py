@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import fields
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from django.utils import translation
 
@@ -25,6 +26,9 @@ from tournament.columns import styles as styles
 from tournament.columns import titles as titles
 from tournament.columns import widths as widths
 from tournament.registration.roster import COLUMNS as ROSTER_COLUMNS
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def _roster(key: str, en: str, width: float) -> Column:
@@ -210,7 +214,26 @@ TEAM_STANDINGS = (
 )
 """A stage's team total (docs/rules.md §11), as the team standings page: points are match points
 (Dou Dizhu: points), small points the first tie-break (Dou Dizhu: deals won), the counted members by
-their numbers and places."""
+their numbers and places. The two summed columns are titled by :func:`team_standings_columns`."""
+
+
+def team_standings_columns(*, points: StrOrPromise, second: StrOrPromise) -> tuple[Column, ...]:
+    """:data:`TEAM_STANDINGS` with its two summed columns titled in the words the team total gives
+    (``StageTeamTotal.words``, the words its pages print: a pair's match points and small points, a Dou
+    Dizhu player's points and deals won), in both of the workbook's languages."""
+    titled = {"points": _both(points), "small_points": _both(second)}
+    return tuple(
+        Column(column.key, *titled[column.key], column.width, column.style) if column.key in titled else column
+        for column in TEAM_STANDINGS
+    )
+
+
+def _both(word: StrOrPromise) -> tuple[str, str]:
+    """A page's (lazy) word in Chinese and in English."""
+    with translation.override("zh-hans"):
+        zh = str(word)
+    with translation.override("en"):
+        return zh, str(word)
 
 TEAM_MATCH_STANDINGS = (
     Column("rank", "名次", "Rank", 6),

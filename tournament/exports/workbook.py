@@ -323,7 +323,8 @@ def _team_standings(book: Book, context: _Context, total: StageTeamTotal | None)
     if total is None:
         return
     title = h.sheet_name("team_standings", context.language, stage=total.stage_name)
-    sheet = _sheet(book, context, title, h.TEAM_STANDINGS)
+    words = total.words  # the pages' words for what is summed: match points, or a Dou Dizhu player's points
+    sheet = _sheet(book, context, title, h.team_standings_columns(points=words.points, second=words.second))
     for line in total.lines:
         counted = "、".join(f"#{m.number} ({m.place})" for m in line.members if m.counted)
         sheet.append(

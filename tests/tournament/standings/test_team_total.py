@@ -154,11 +154,11 @@ def test_the_workbook_has_the_team_standings_sheet_read_back_with_openpyxl():
     stage_teams_set(stage=stage, team_total=True, team_count=2)
     book = read_book(build(tournament=event))
     rows = book[f"{stage.name}团体排名"]
-    assert rows[0][:6] == ("名次", "并列", "队号", "团体", "积分", "小分")
+    assert rows[0][:6] == ("名次", "并列", "队号", "团体", "场分", "小分")  # the team standings page's words
     total = stage_team_total_get(stage=stage)
     assert [row[:6] for row in rows[1:]] == [
         (line.rank, "否", line.number, line.name, line.points, line.small_points) for line in total.lines
     ]
     assert rows[1][8] == 2 and rows[1][11].count("#") == 2
     english = read_book(build(tournament=event, language="en"))
-    assert english[f"{stage.name} teams"][0][3] == "Team"
+    assert english[f"{stage.name} teams"][0][3:6] == ("Team", "Match points", "Small points")

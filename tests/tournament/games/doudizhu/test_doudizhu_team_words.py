@@ -1,7 +1,7 @@
 """A Dou Dizhu event's team total (docs/rules.md §11) sums its players' points and deals won, and every
 page that shows it says so in the page's language: the public team standings, the big screen, the
-organiser's stage page and the team prizes print the words the team total gives (a pairs' event: match
-points and small points), never a choice of their own."""
+organiser's stage page, the team prizes and the workbook's team sheet print the words the team total gives
+(a pairs' event: match points and small points), never a choice of their own."""
 
 from __future__ import annotations
 
@@ -40,6 +40,18 @@ def _pages(client: Client, tournament, stage) -> dict[str, str]:
         "stage": client.get(reverse("draw:stage", args=[tournament.pk, stage.pk])).content.decode(),
         "prizes": client.get(reverse("exports:prizes", args=[tournament.pk])).content.decode(),
     }
+
+
+@pytest.mark.parametrize(("language", "titles"), [("zh", ("积分", "胜局")), ("en", ("Points", "Deals won"))])
+def test_the_workbooks_team_sheet_titles_its_columns_in_the_team_totals_words(teams_event, language, titles):
+    from tests.tournament.exports.conftest import build, read_book
+
+    tournament, stage = teams_event
+    book = read_book(build(tournament=tournament, language=language))
+    rows = book[f"{stage.name}团体排名" if language == "zh" else f"{stage.name} teams"]
+    total = stage_team_total_get(stage=stage)
+    assert rows[0][4:6] == titles
+    assert [row[4:6] for row in rows[1:]] == [(line.points, line.small_points) for line in total.lines]
 
 
 def test_the_team_total_gives_its_words(teams_event):
