@@ -15,6 +15,8 @@
   one tie-break deal at table a (at table b when table a was a walkover), whose winner's team wins
   (``team_knockout_decider: table_a_extra_deal``); until it is recorded the team match
   ``needs_extra_deal``. A bye counts as two tables of ``bye_result`` (§5), a team match win by default.
+  A team that did not come to its team match (``walkover``: it withdrew) forfeits both tables: a forfeit
+  win for the other team and a loss for it, counted as played, never as a bye.
 - **Team standings** (:func:`team_standings_rank`, Swiss and round robin): team match points
   (``team_match_points``, default 2/1/0) → tables won → small points summed → head-to-head (team match
   points among the teams still tied) → Buchholz (opponents' team match points) → lots (seeded; without
@@ -223,7 +225,8 @@ class TeamMatchReason(str, Enum):
     """A drawn knockout team match decided by the tie-break deal."""
     DRAW = "draw"
     FORFEIT = "forfeit"
-    """A team forfeited both tables (no pair present); both teams: a double forfeit."""
+    """A team forfeited both tables (no pair present, or it did not come at all: a walkover); both teams: a
+    double forfeit."""
     BYE = "bye"
 
 
@@ -241,7 +244,9 @@ class TeamMatchRecord:
 
     ``a`` and ``b`` are the two tables' results (None: not finished), each with its own pairs at N/S and
     E/W; ``y`` None is a bye for X. ``extra_deal``: in a knockout, the side (of the deciding table) that
-    won the tie-break deal of a drawn team match.
+    won the tie-break deal of a drawn team match. ``walkover``: the team (X or Y) that did not come to a
+    team match it was drawn into (it withdrew, docs/rules.md §4, §5): no table is played, and it forfeits
+    both — a forfeit win for the other team, never a bye.
     """
 
     round: int
@@ -250,6 +255,7 @@ class TeamMatchRecord:
     a: MatchRecord | None = None
     b: MatchRecord | None = None
     extra_deal: Side | None = None
+    walkover: str | None = None
 
     @property
     def bye(self) -> bool:
@@ -416,6 +422,41 @@ def _bye_result(record: TeamMatchRecord, options: RuleOptions, knockout: bool) -
     )
 
 
+def _walkover_result(record: TeamMatchRecord, options: RuleOptions) -> TeamMatchResult:
+    """A team that did not come forfeits both tables (docs/rules.md §5, §11): the other team wins the team
+    match by forfeit, two tables to none, each table ``forfeit_margin`` small points for it and against
+    the team that did not come; a played team match for both, not a bye."""
+    x, y, absent = record.x, record.y, record.walkover
+    if y is None or absent not in (x, y):
+        raise bad_input(
+            f"Round {record.round}: a walkover names the team of the team match that did not come, got {absent!r}.",
+            f"第 {record.round} 轮：不战而胜须写明本场未到的团体，收到 {absent!r}。",
+        )
+    if record.a is not None or record.b is not None or record.extra_deal is not None:
+        raise bad_input(
+            f"Round {record.round}: team {absent!r} did not come, so no table and no tie-break deal was played.",
+            f"第 {record.round} 轮：团体 {absent!r} 未到，没有牌桌成绩，也没有加赛。",
+        )
+    base = 13 if options.small_points is SmallPoints.SPLIT_13 else 0
+    margin = options.forfeit_margin
+    present = y if absent == x else x
+    per_table: PerSide = (base - margin, base + margin) if absent == x else (base + margin, base - margin)
+    tables = tuple(
+        TableOutcome(table=table, winner=present, small_points=per_table, forfeited=(absent,)) for table in Table
+    )
+    return TeamMatchResult(
+        round=record.round,
+        x=x,
+        y=y,
+        status=TeamMatchStatus.FINISHED,
+        winner=present,
+        reason=TeamMatchReason.FORFEIT,
+        tables_won=(0, 2) if absent == x else (2, 0),
+        small_points=(2 * per_table[0], 2 * per_table[1]),
+        tables=(tables[0], tables[1]),
+    )
+
+
 def _stage(value: Stage | str) -> Stage:
     try:
         return Stage(value)
@@ -440,6 +481,8 @@ def team_match_decide(
     where none is due, a bye with tables — is a ``bad_input`` error.
     """
     knockout = _stage(stage) is Stage.KNOCKOUT
+    if record.walkover is not None:
+        return _walkover_result(record, options)
     if record.y is None:
         return _bye_result(record, options, knockout)
     x, y = record.x, record.y

@@ -210,7 +210,7 @@ def _player_rounds(value: object) -> list[PlayerRound]:
 
 # -- team matches ------------------------------------------------------------------------------------
 
-_MATCH_KEYS = {"round", "teams", "a", "b", "extra_deal", "bye"}
+_MATCH_KEYS = {"round", "teams", "a", "b", "extra_deal", "bye", "walkover"}
 _TABLE_KEYS = {"winner", "levels", "passed_a", "points", "forfeit"}
 
 
@@ -321,6 +321,15 @@ def _team_match_records(value: object) -> list[TeamMatchRecord]:
                     f"{where_zh}：轮空没有对手、牌桌和加赛。",
                 )
             records.append(TeamMatchRecord(round=round_number, x=x, y=None))
+            continue
+        if "walkover" in item:
+            absent = item["walkover"]
+            if absent not in (x, y) or "a" in item or "b" in item or "extra_deal" in item:
+                raise bad_input(
+                    f'{where}: "walkover" names the team of the two that did not come (no tables, no tie-break deal).',
+                    f"{where_zh}：walkover 须写明两队中未到的一队（没有牌桌成绩，也没有加赛）。",
+                )
+            records.append(TeamMatchRecord(round=round_number, x=x, y=y, walkover=str(absent)))
             continue
         a = _table(
             item.get("a"),

@@ -307,6 +307,64 @@ def test_a_bye_counts_as_two_tables_of_the_bye_result() -> None:
         team_match_decide(dataclasses.replace(bye, a=A_SALES_PASSES_A), options=RULES, team_options=TABLES)
 
 
+def test_a_walkover_is_a_forfeit_win_for_the_team_that_came_not_a_bye() -> None:
+    """The rules page's example: R&D withdrew before its knockout semi-final against Sales — Sales wins by
+    forfeit, two tables to none and 13 + 13 small points; R&D lost a team match (no bye for either)."""
+    walkover = TeamMatchRecord(round=2, x="Sales", y="R&D", walkover="R&D")
+    for stage in ("swiss", "knockout"):
+        result = team_match_decide(walkover, options=RULES, team_options=TABLES, stage=stage)
+        assert (result.status, result.winner, result.reason, result.tables_won, result.small_points) == (
+            TeamMatchStatus.FINISHED,
+            "Sales",
+            TeamMatchReason.FORFEIT,
+            (2, 0),
+            (26, -26),
+        )
+        assert (result.outcome_of("Sales"), result.outcome_of("R&D")) == (Outcome.WIN, Outcome.LOSS)
+        assert result.bye_outcome is None and result.deciding_table is None
+        assert [(o.table, o.winner, o.small_points, o.forfeited) for o in result.tables if o is not None] == [
+            (Table.A, "Sales", (13, -13), ("R&D",)),
+            (Table.B, "Sales", (13, -13), ("R&D",)),
+        ]
+    # team X did not come: team Y wins; split_13 counts 13 ± the margin per table
+    split = dataclasses.replace(RULES, small_points=SmallPoints.SPLIT_13, forfeit_margin=5)
+    x_gone = team_match_decide(
+        TeamMatchRecord(round=2, x="Sales", y="R&D", walkover="Sales"), options=split, team_options=TOTAL
+    )
+    assert (x_gone.winner, x_gone.tables_won, x_gone.small_points) == ("R&D", (0, 2), (16, 36))
+
+
+@pytest.mark.parametrize(
+    ("record", "words"),
+    [
+        (TeamMatchRecord(round=2, x="Sales", y="R&D", walkover="Finance"), "did not come, got 'Finance'"),
+        (TeamMatchRecord(round=2, x="Sales", y=None, walkover="Sales"), "did not come, got 'Sales'"),
+        (TeamMatchRecord(round=2, x="Sales", y="R&D", walkover="R&D", a=A_SALES_PASSES_A), "no table"),
+        (TeamMatchRecord(round=2, x="Sales", y="R&D", walkover="R&D", extra_deal=NS), "no tie-break deal"),
+    ],
+)
+def test_a_walkover_naming_no_team_of_the_match_or_with_tables_is_refused(record, words: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ScoringError, match=words) as refused:
+        team_match_decide(record, options=RULES, team_options=TABLES, stage="knockout")
+    assert refused.value.code is ErrorCode.BAD_INPUT
+
+
+def test_a_walkover_counts_as_played_in_the_team_standings() -> None:
+    """A walkover is a played team match: a win with its tables and small points for the team that came,
+    a loss for the one that did not, each the other's opponent (Buchholz) — neither has a bye."""
+    records = [
+        TeamMatchRecord(round=1, x="A", y="B", walkover="B"),
+        TeamMatchRecord(round=1, x="C", y=None),
+    ]
+    out = standings(records, teams=["A", "B", "C"])
+    assert rows(out, "played", "wins", "losses", "byes", "tables_won", "small_points") == [
+        (1, "A", 1, 1, 0, 0, 2, 26),
+        (2, "C", 0, 1, 0, 1, 2, 0),
+        (3, "B", 1, 0, 1, 0, 0, -26),
+    ]
+    assert (out.row("A").buchholz, out.row("B").buchholz) == (0, 2)
+
+
 def test_results_read_like_the_domain() -> None:
     result = decide(A_SALES_PASSES_A, B_RND_AT_Q)
     assert repr(result) == (

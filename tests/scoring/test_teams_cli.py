@@ -137,6 +137,26 @@ def test_a_table_still_playing_leaves_the_team_match_in_progress(
     assert [row["match_points"] for row in out["standings"]["rows"]] == [0, 0, 0]
 
 
+def test_a_walkover_is_a_forfeit_win_in_the_standings_not_a_bye(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = {**MATCH, "stage": "knockout", "matches": [{"round": 2, "teams": ["Sales", "R&D"], "walkover": "R&D"}]}
+    status, out = run(capsys, monkeypatch, data)
+    assert status == 0
+    (match,) = out["matches"]
+    assert (match["winner"], match["reason"], match["tables_won"], match["small_points"]) == (
+        "Sales",
+        "forfeit",
+        {"Sales": 2, "R&D": 0},
+        {"Sales": 26, "R&D": -26},
+    )
+    assert match["tables"]["a"]["forfeited"] == ["R&D"]
+    swiss = {**data, "stage": "swiss"}
+    status, out = run(capsys, monkeypatch, swiss)
+    rows = {row["team"]: row for row in out["standings"]["rows"]}
+    assert (rows["Sales"]["wins"], rows["Sales"]["byes"], rows["R&D"]["losses"], rows["R&D"]["played"]) == (1, 0, 1, 1)
+
+
 BAD: list[tuple[str, Any, str, str]] = [
     ("not json", "{", "bad_input", "not valid JSON"),
     ("not an object", [], "bad_input", "must be a JSON object"),
@@ -257,6 +277,18 @@ BAD: list[tuple[str, Any, str, str]] = [
         {**MATCH, "stage": "knockout", "teams": ["Sales", "IT"]},
         "bad_input",
         "not one of the stage's teams",
+    ),
+    (
+        "walkover by a team of another match",
+        {**MATCH, "matches": [{"round": 1, "teams": ["Sales", "R&D"], "walkover": "IT"}]},
+        "bad_input",
+        "names the team of the two that did not come",
+    ),
+    (
+        "walkover with a table",
+        {**MATCH, "matches": [{"round": 1, "teams": ["Sales", "R&D"], "walkover": "R&D", "a": None}]},
+        "bad_input",
+        "names the team of the two that did not come",
     ),
     (
         "draw in a knockout",

@@ -108,6 +108,7 @@ def test_an_archived_event_refuses_every_write_of_its_teams():
         lambda: teams.team_create(tournament=event, name="新队", pairs=[free]),
         lambda: teams.teams_from_departments(tournament=event),
         lambda: teams.team_rename(team=team, name="改名"),
+        lambda: teams.team_seed_set(team=team, seed=1),
         lambda: teams.team_member_add(team=team, pair=free),
         lambda: teams.team_substitute_add(team=team, pair=free),
         lambda: teams.team_member_remove(team=team, pair=member),

@@ -562,6 +562,8 @@ def _round_create(*, stage: Stage, draw: Draw, user: Actor | None) -> Round:
         values["third_place_pairs"] = (third[0].ns, third[0].ew)
     if draw.notes.get("walkovers"):  # counted as forfeit wins by the standings
         values["walkovers"] = DrawOptions.walkovers_of(draw.notes["walkovers"])
+    if draw.notes.get("team_walkovers"):  # a knockout of teams: forfeit wins for the team standings
+        values["team_walkovers"] = DrawOptions.walkovers_of(draw.notes["team_walkovers"])
     round_ = Round(
         stage=stage,
         number=draw.round_number,

@@ -41,7 +41,7 @@ from tournament.matches.models import (
 from tournament.matches.stage_options import BRACKET_FIXED, BRACKET_REDRAW, SEEDINGS, Advancement, StageOptions
 from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write, tournament_event
-from tournament.registration.models import PairMember, PairStatus, Tournament
+from tournament.registration.models import PairMember, PairStatus, Team, Tournament
 from tournament.registration.teams import teams_ready_check, teams_withdrawn
 from tournament.rules import stage_rules_resolve
 from tournament.standings.counted import awaiting_sign_off, counted_statuses
@@ -381,14 +381,24 @@ def stage_advance(
         active = set(stage.tournament.pairs.exclude(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
     reason = reason_clean(reason, required=bool(overrides))
     chosen = list(by_rank)
+    # a refusal names a team as the organiser knows it (its name), a pair by its id as before
+    named: dict[int, str] = {}
+    if teams and overrides:
+        ids = {pk for override in overrides for pk in override}
+        named = dict(Team.objects.filter(tournament_id=stage.tournament_id, pk__in=ids).values_list("pk", "name"))
     for leaving, joining in overrides:
         if leaving not in chosen:
             if teams:
-                raise UserError("bad_input", _("Team %(pair)s is not among the teams advancing.") % {"pair": leaving})
+                raise UserError(
+                    "bad_input",
+                    _("Team %(pair)s is not among the teams advancing.") % {"pair": named.get(leaving, leaving)},
+                )
             raise UserError("bad_input", _("Pair %(pair)s is not among the pairs advancing.") % {"pair": leaving})
         if joining in chosen or joining not in active:
             if teams:
-                raise UserError("bad_input", _("Team %(pair)s cannot take that place.") % {"pair": joining})
+                raise UserError(
+                    "bad_input", _("Team %(pair)s cannot take that place.") % {"pair": named.get(joining, joining)}
+                )
             raise UserError("bad_input", _("Pair %(pair)s cannot take that place.") % {"pair": joining})
         chosen[chosen.index(leaving)] = joining
     with transaction.atomic():

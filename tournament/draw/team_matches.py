@@ -79,8 +79,10 @@ def team_entrants(*, stage: Stage, teams: list[Team] | None = None) -> list[Entr
         if department_id is not None:
             members[by_pair[pair_id]].add(department_id)
     # advanced from a previous stage: seeded by its team ranking (seed 1 = the best), which also ranks
-    # the teams until the stage has a result
-    seeds = {team_id: number for number, team_id in enumerate(stage.settings.entrants, start=1)}
+    # the teams until the stage has a result; else the organiser's seeds (a team's as a pair's: the
+    # entrant's seed, read by the bracket seeded "by seeds" and the groups, docs/rules.md §4)
+    advanced = {team_id: number for number, team_id in enumerate(stage.settings.entrants, start=1)}
+    seeds = advanced or {team.pk: team.seed for team in teams if team.seed is not None}
     # a team that withdrew (every member withdrawn) is drawn no more in a Swiss or a bracket; a round robin
     # keeps its schedule (its opponents' team matches are forfeited to them)
     gone = frozenset[int]()
@@ -101,8 +103,8 @@ def team_entrants(*, stage: Stage, teams: list[Team] | None = None) -> list[Entr
         need, last_seat = team_seat_need(first=seats[first], second=seats[second])
         row = rows.get(str(team.pk))
         rank = row.rank if row is not None else 0
-        if seeds and not played.matches:  # nothing drawn in this stage yet: its seeds rank the teams
-            rank = seeds.get(team.pk, 0)
+        if advanced and not played.matches:  # nothing drawn in this stage yet: its seeds rank the teams
+            rank = advanced.get(team.pk, 0)
         departments = {team.department_id} if team.department_id is not None else members[team.pk]
         entrants.append(
             Entrant(

@@ -64,9 +64,10 @@ from tournament.matches.team_matches import team_match_sign_off
 from tournament.parsing import int_or_none
 from tournament.registration.models import PairStatus, Team, Tournament
 from tournament.registration.roles import organiser_view
+from tournament.registration.teams import teams_withdrawn
 from tournament.standings.selectors import stage_ranking_get
 from tournament.standings.team_matches import stage_team_matches_get
-from tournament.standings.team_ranking import team_match_table_get
+from tournament.standings.team_ranking import TeamRankLine, stage_team_ranking_get, team_match_table_get
 from tournament.standings.teams import stage_team_total_get
 
 
@@ -214,23 +215,42 @@ def round_generate(request: HttpRequest, tournament: Tournament, stage_id: int) 
     return _stage_page(request, tournament, stage, form)
 
 
+def _advance_target(request: HttpRequest, tournament: Tournament, later: list[tuple[int, str]]) -> Stage | None:
+    """The stage the advance page advances into: the one posted, else ``?next=``, else the first later
+    stage (its kind says whether pairs or teams are offered)."""
+    ids = [pk for pk, _name in later]
+    wanted = int_or_none(str(request.POST.get("next_stage") or request.GET.get("next") or ""), low=1)
+    chosen = wanted if wanted in ids else (ids[0] if ids else None)
+    return _stage(tournament, chosen) if chosen is not None else None
+
+
 @organiser_view
 def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     stage = _stage(tournament, stage_id)
     later = list(tournament.stages.filter(order__gt=stage.order).order_by("order").values_list("pk", "name"))
-    rows = stage_ranking_get(stage=stage).rows_with_pairs()
-    active = set(tournament.pairs.exclude(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
-    pairs = [(pair.pk, f"{row.rank}. {pair.name}") for row, pair in rows if pair.pk in active]
+    target = _advance_target(request, tournament, later)
+    teams = target is not None and target.settings.team_match is not None
+    rows = [] if teams else stage_ranking_get(stage=stage).rows_with_pairs()
+    team_rows: list[tuple[TeamRankLine, bool]] = []
+    points_title = ""
+    if teams:  # into a stage of team matches the teams advance, by this stage's team ranking (docs/rules.md §11)
+        ranking = stage_team_ranking_get(stage=stage)
+        if ranking is not None:
+            points_title = _("Team match points") if ranking.team_match else str(ranking.words.points)
+        gone = teams_withdrawn(tournament_id=tournament.pk)
+        team_rows = [(line, line.team_id in gone) for line in (ranking.lines if ranking is not None else ())]
+        choices = [(line.team_id, f"{line.rank}. {line.name}") for line, withdrawn in team_rows if not withdrawn]
+    else:
+        active = set(tournament.pairs.exclude(status=PairStatus.WITHDRAWN).values_list("id", flat=True))
+        choices = [(pair.pk, f"{row.rank}. {pair.name}") for row, pair in rows if pair.pk in active]
     form = AdvanceForm(
         request.POST or None,
         stages=later,
-        pairs=pairs,
-        advancing=str(tournament.entrants.words["advancing"]),
+        pairs=choices,
+        advancing=_("Teams advancing") if teams else str(tournament.entrants.words["advancing"]),
         initial={
-            "count": draw_stages.advance_count_default(
-                stage=stage, next_stage=_stage(tournament, later[0][0]) if later else None
-            ),
-            "next_stage": later[0][0] if later else None,
+            "count": draw_stages.advance_count_default(stage=stage, next_stage=target),
+            "next_stage": target.pk if target is not None else None,
         },
     )
     if request.method == "POST" and form.is_valid():
@@ -253,7 +273,18 @@ def stage_advance(request: HttpRequest, tournament: Tournament, stage_id: int) -
     return render(
         request,
         "draw/stage_advance.html",
-        {"tournament": tournament, "stage": stage, "rows": rows, "form": form, "has_later": bool(later)},
+        {
+            "tournament": tournament,
+            "stage": stage,
+            "rows": rows,
+            "teams": teams,
+            "team_rows": team_rows,
+            "points_title": points_title,
+            "target": target,
+            "later": later,
+            "form": form,
+            "has_later": bool(later),
+        },
     )
 
 

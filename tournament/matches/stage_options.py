@@ -270,9 +270,11 @@ class DrawOptions(Stored):
 
     ``warnings`` (the draw's, as records), ``third_place_pairs`` (a knockout's third-place match),
     ``walkovers`` (pair given a walkover → the withdrawn pair it was due to meet: a forfeit win for
-    the standings), ``edits`` (the organiser's manual edits before publishing), ``referees`` (the
-    settings the referees were assigned with, to prefill the next round), a three-seat round's
-    ``reseat`` and ``repeats``; ``recorded``: the generator's own options, kept as drawn.
+    the standings), ``team_walkovers`` (the same of a knockout of teams: team → the withdrawn team, a
+    forfeit win for the team standings, docs/rules.md §11), ``edits`` (the organiser's manual edits
+    before publishing), ``referees`` (the settings the referees were assigned with, to prefill the next
+    round), a three-seat round's ``reseat`` and ``repeats``; ``recorded``: the generator's own options,
+    kept as drawn.
     """
 
     _KEPT = "recorded"
@@ -280,6 +282,7 @@ class DrawOptions(Stored):
     warnings: tuple[Mapping[str, Any], ...] = ()
     third_place_pairs: tuple[int | None, ...] = ()
     walkovers: Mapping[int, int] = field(default_factory=dict)
+    team_walkovers: Mapping[int, int] = field(default_factory=dict)
     edits: tuple[Mapping[str, Any], ...] = ()
     referees: Mapping[str, Any] | None = None
     reseat: str = ""
@@ -301,6 +304,7 @@ class DrawOptions(Stored):
                 else ()
             ),
             walkovers=cls.walkovers_of(walkovers),
+            team_walkovers=cls.walkovers_of(stored.get("team_walkovers")),
             edits=_records(stored.get("edits")),
             referees=dict(referees) if isinstance(referees, Mapping) else None,
             reseat=_text(stored.get("reseat"), ""),

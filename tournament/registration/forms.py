@@ -17,7 +17,7 @@ from tournament.games import EntrantKind, game_kind
 from tournament.labels import profile_title, rule_option, rule_value
 from tournament.parsing import int_or_none
 from tournament.registration.lifecycle import time_zone_names
-from tournament.registration.models import EVENT_TIME_ZONE, EntryMode, Game, Pair, ProvisionalResults
+from tournament.registration.models import EVENT_TIME_ZONE, EntryMode, Game, Pair, ProvisionalResults, Team
 from tournament.registration.services import PlayerData
 
 if TYPE_CHECKING:
@@ -249,6 +249,12 @@ class TeamForm(forms.Form):
         self.cleaned_data["members"] = members
         self.numbers()
         return members
+
+
+class TeamSeedForm(forms.Form):
+    """A team's seed (1 = the top seed), or empty for none."""
+
+    seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=column_max(Team, "seed"), required=False)
 
 
 class TeamMemberForm(forms.Form):

@@ -325,6 +325,10 @@ class Team(models.Model):
         related_name="teams",
         verbose_name=_("department"),
     )
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    """The organiser's seed (1 = the top seed), or empty: a knockout of teams seeded "by seeds" places the
+    seeded teams by it, as a pair's seed places pairs (docs/rules.md §4, §11). Set through
+    ``registration.teams.team_seed_set``; unique in the event when set."""
     history = AuditedHistory()
 
     class Meta:
@@ -341,7 +345,11 @@ class Team(models.Model):
             ),
             models.CheckConstraint(condition=~Q(name=""), name="team_name_not_empty"),
             models.CheckConstraint(condition=Q(number__gte=1), name="team_number_positive"),
-            *column_checks("team", number="PositiveIntegerField"),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"], condition=Q(seed__isnull=False), name="team_seed_unique"
+            ),
+            models.CheckConstraint(condition=Q(seed__isnull=True) | Q(seed__gte=1), name="team_seed_positive"),
+            *column_checks("team", number="PositiveIntegerField", seed="PositiveIntegerField"),
         ]
 
     def __str__(self) -> str:

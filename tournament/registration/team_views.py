@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.errors import UserError, user_error_on_form
 from tournament.registration import teams
-from tournament.registration.forms import TeamForm, TeamMemberForm
+from tournament.registration.forms import TeamForm, TeamMemberForm, TeamSeedForm
 from tournament.registration.models import Pair, Team, Tournament
 from tournament.registration.roles import organiser_view
 
@@ -100,6 +100,28 @@ def team_member_add(request: HttpRequest, tournament: Tournament, team_id: int) 
         messages.error(request, error.message)
     else:
         messages.success(request, _("%(pair)s joined %(team)s.") % {"pair": pair.name, "team": team.name})
+    return redirect(reverse("registration:teams", args=[tournament.pk]) + f"#team-{team.pk}")
+
+
+@require_POST
+@organiser_view
+def team_seed_set(request: HttpRequest, tournament: Tournament, team_id: int) -> HttpResponse:
+    """The organiser's seed of a team (empty: none), for a knockout of teams seeded by seeds."""
+    team = get_object_or_404(Team.objects.filter(tournament=tournament), pk=team_id)
+    form = TeamSeedForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(error) for errors in form.errors.values() for error in errors))
+    else:
+        try:
+            teams.team_seed_set(team=team, seed=form.cleaned_data["seed"], user=request.user)
+        except UserError as error:
+            messages.error(request, error.message)
+        else:
+            seed = form.cleaned_data["seed"]
+            if seed is None:
+                messages.success(request, _("%(team)s has no seed.") % {"team": team.name})
+            else:
+                messages.success(request, _("%(team)s is seed %(seed)d.") % {"team": team.name, "seed": seed})
     return redirect(reverse("registration:teams", args=[tournament.pk]) + f"#team-{team.pk}")
 
 

@@ -28,7 +28,7 @@ from django.dispatch import Signal
 from django.utils.translation import gettext as _
 
 from tournament.audit import history_author
-from tournament.bounds import text_max
+from tournament.bounds import column_max, text_max
 from tournament.errors import UserError
 from tournament.people import Actor
 from tournament.registration.lifecycle import event_write, owned_event, tournament_event
@@ -37,6 +37,7 @@ from tournament.registration.text import clean_text
 from tournament.text import direction_control_message, direction_controls
 
 TEAM_NAME_MAX = text_max(Team, "name")
+TEAM_SEED_MAX = column_max(Team, "seed")
 TEAM_MIN_MEMBERS = 2
 """A team has at least two members (docs/rules.md §11)."""
 
@@ -158,6 +159,34 @@ def team_rename(*, team: Team, name: str, user: Actor | None = None) -> Team:
         team.name = _name_clean(tournament=team.tournament, name=name, team=team)
         history_author(team, user)
         team.save(update_fields=["name"])
+    return team
+
+
+@event_write("team", of=owned_event)
+def team_seed_set(*, team: Team, seed: int | None, user: Actor | None = None) -> Team:
+    """Give ``team`` the organiser's seed (1 = the top seed), or clear it with None. A knockout of teams
+    seeded "by seeds" places the seeded teams by it, the unseeded filling in by lot, as pairs' seeds place
+    pairs (docs/rules.md §4, §11); a stage the teams advanced into is seeded by that advancement instead.
+    Refused, nothing changed: a seed that is not a whole number from 1 to the column's largest, or one
+    another team of the event holds."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= TEAM_SEED_MAX):
+        raise UserError.of_fields(
+            {"seed": _("A seed is a whole number from 1 to %(max)d, or empty for none.") % {"max": TEAM_SEED_MAX}}
+        )
+    with transaction.atomic():
+        _locked(team.tournament_id)
+        holder = None
+        if seed is not None:
+            holder = Team.objects.filter(tournament_id=team.tournament_id, seed=seed).exclude(pk=team.pk).first()
+        if holder is not None:
+            raise UserError.of_fields(
+                {"seed": _("Seed %(seed)d is already %(team)s's.") % {"seed": seed, "team": holder.name}},
+                code="team_seed_taken",
+                status=409,
+            )
+        team.seed = seed
+        history_author(team, user)
+        team.save(update_fields=["seed"])
     return team
 
 
@@ -359,6 +388,7 @@ __all__ = [
     "team_member_remove",
     "team_of_pairs",
     "team_rename",
+    "team_seed_set",
     "team_shrinking",
     "team_substitute_add",
     "teams_from_departments",

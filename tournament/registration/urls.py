@@ -21,6 +21,7 @@ urlpatterns = [
         name="teams_from_departments",
     ),
     path("t/<int:tournament_id>/manage/teams/<int:team_id>/add/", team_views.team_member_add, name="team_member_add"),
+    path("t/<int:tournament_id>/manage/teams/<int:team_id>/seed/", team_views.team_seed_set, name="team_seed_set"),
     path(
         "t/<int:tournament_id>/manage/teams/<int:team_id>/remove/<int:pair_id>/",
         team_views.team_member_remove,

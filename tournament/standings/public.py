@@ -34,6 +34,7 @@ from tournament.matches.models import (
     Round,
     Stage,
     StageFormat,
+    TeamLineUp,
     TeamMatch,
 )
 from tournament.matches.selectors import round_knockout_pairs
@@ -266,10 +267,23 @@ def _team_tables(round_id: int) -> dict[int, TeamTable]:
     if round_ is None or round_.stage.settings.team_match is None:
         return {}
     played = stage_team_matches_get(stage=round_.stage)
+    # a bye (or a walkover) has no tables: its rows are the pairs of the team's line-up, each without an opponent
+    line_ups = {
+        team: (first, second)
+        for team, first, second in TeamLineUp.objects.filter(round=round_).values_list(
+            "team_id", "first_id", "second_id"
+        )
+    }
+    lone = dict(
+        Match.objects.filter(round=round_, ew_pair__isnull=True, ns_pair__isnull=False).values_list("ns_pair_id", "pk")
+    )
     tables: dict[int, TeamTable] = {}
     for line in played.of_round(round_.number):
         result = line.result
-        for letter, match_id in (("a", line.table_a), ("b", line.table_b)):
+        seats: list[tuple[str, int | None]] = [("a", line.table_a), ("b", line.table_b)]
+        if line.y is None:
+            seats = [("", lone.get(pair)) for pair in line_ups.get(line.x, ())]
+        for index, (letter, match_id) in enumerate(seats):
             if match_id is None:
                 continue
             tables[match_id] = TeamTable(
@@ -282,6 +296,8 @@ def _team_tables(round_id: int) -> dict[int, TeamTable]:
                 small_points=result.small_points,
                 winner=played.names.get(int(result.winner), "") if result.winner else "",
                 finished=result.finished,
+                opens=index == 0,
+                walkover_over=played.names.get(line.walkover_over, "") if line.walkover_over is not None else "",
             )
     return tables
 
@@ -671,7 +687,9 @@ def _team_box(line: TeamMatchLine, row: TeamMatch, names: dict[int, str], *, dec
         levels=None,
         points=None,
         confirmed=line.y is None or decided,
-        reason="forfeit" if result.reason is TeamMatchReason.FORFEIT else "",
+        # a walkover is shown as a pair's is (the withdrawn team named), not as a forfeit at the tables
+        reason="forfeit" if result.reason is TeamMatchReason.FORFEIT and line.y is not None else "",
+        walkover_over=names.get(line.walkover_over, "") if line.walkover_over is not None else "",
     )
 
 

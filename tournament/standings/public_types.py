@@ -188,7 +188,7 @@ class TeamTable:
     number: int
     """The team match's place in the round."""
     table: str
-    """``a`` or ``b``."""
+    """``a`` or ``b``; empty for a bye's (or a walkover's) pairs."""
     x: str
     y: str
     tables_won: tuple[int, int]
@@ -196,14 +196,23 @@ class TeamTable:
     winner: str
     """The winning team's name; empty while the team match is played, or drawn."""
     finished: bool
+    opens: bool = False
+    """The first row of the team match (its table a, or a bye's first pair): the team match's heading."""
+    walkover_over: str = ""
+    """A walkover: the withdrawn team X was due to meet (a forfeit win, not a bye)."""
+
+    @property
+    def bye(self) -> bool:
+        """A bye or a walkover: no tables; the rows are team X's two pairs (its line-up), each on its own."""
+        return self.table == ""
 
     @property
     def ns_team(self) -> str:
-        return self.x if self.table == "a" else self.y
+        return self.y if self.table == "b" else self.x
 
     @property
     def ew_team(self) -> str:
-        return self.y if self.table == "a" else self.x
+        return self.x if self.table == "b" else self.y
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +249,7 @@ class TeamSeat:
 
     number: int
     table: str
-    """``a`` or ``b``."""
+    """``a`` or ``b``; empty for a bye's (or a walkover's) pairs."""
     x: str
     y: str
     id: int = 0

@@ -42,6 +42,8 @@ class TeamMatchPage:
     finished: bool
     table_a: MatchPage | None
     table_b: MatchPage | None
+    walkover_over: str = ""
+    """A walkover: the withdrawn team X was due to meet (a forfeit win, not a bye, docs/rules.md §11)."""
 
     @property
     def tables(self) -> tuple[tuple[str, MatchPage], ...]:
@@ -91,6 +93,7 @@ def team_match_page_get(*, tournament_id: int, team_match_id: int) -> TeamMatchP
         finished=result.finished,
         table_a=table(line.table_a),
         table_b=table(line.table_b),
+        walkover_over=names.get(line.walkover_over, "") if line.walkover_over is not None else "",
     )
 
 

@@ -27,8 +27,9 @@ from scoring.bracket import (
 from scoring.seats import Side
 from scoring.standings import MatchRecord
 from scoring.team_matches import TeamMatchRecord, TeamMatchResult, TeamStandings, team_match_decide, team_standings_rank
-from tournament.matches.models import Match, MatchStatus, Stage, StageFormat, TeamMatch
+from tournament.matches.models import Match, MatchStatus, Round, Stage, StageFormat, TeamMatch
 from tournament.matches.snapshot_reads import RESULT_KEYS, snapshot_from_values, snapshot_lookups
+from tournament.matches.stage_options import DrawOptions, draw_options_lookup
 from tournament.registration.models import Team
 from tournament.registration.teams import teams_withdrawn
 from tournament.rules import rules_for_stage
@@ -49,6 +50,9 @@ class TeamMatchLine:
     result: TeamMatchResult
     bracket_slot: int | None = None
     """A knockout of teams: the team match's position in its round of the fixed bracket."""
+    walkover_over: int | None = None
+    """A walkover (``y`` None, no tables): the withdrawn team X was due to meet, which forfeits the team
+    match to X (its result names that team as Y: a forfeit win, not a bye, docs/rules.md §5, §11)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +82,19 @@ def _table_records(stage: Stage) -> dict[int, MatchRecord]:
     return records
 
 
+def _team_walkovers(stage: Stage) -> dict[int, dict[int, int]]:
+    """Round number → {team given a walkover: the withdrawn team it was due to meet} (the draw's record)."""
+    out: dict[int, dict[int, int]] = {}
+    # Only that key of the draw options: they also hold every warning of the round's draw.
+    for number, stored in Round.objects.filter(stage=stage).values_list(
+        "number", draw_options_lookup("team_walkovers")
+    ):
+        walkovers = DrawOptions.walkovers_of(stored)
+        if walkovers:
+            out[number] = walkovers
+    return out
+
+
 def stage_team_matches_get(*, stage: Stage, before_round: int | None = None) -> StageTeamMatches:
     """Every team match of ``stage`` decided from its two tables, and the team standings
     (docs/rules.md §11). A stage without team matches has none (empty standings of its teams).
@@ -101,21 +118,26 @@ def stage_team_matches_get(*, stage: Stage, before_round: int | None = None) -> 
             "bracket_slot",
         )
     )
+    walkovers = _team_walkovers(stage) if rows else {}
     lines = []
     for pk, number, position, x, y, a, b, extra_deal, slot in rows:
+        # a team match with no opponent is a bye, unless the draw gave it as a walkover over a withdrawn team
+        absent = walkovers.get(number, {}).get(x) if y is None else None
         record = TeamMatchRecord(
             round=number,
             x=str(x),
-            y=None if y is None else str(y),
+            y=str(absent) if absent is not None else None if y is None else str(y),
             a=records.get(a) if a is not None else None,
             b=records.get(b) if b is not None else None,
             extra_deal=Side[extra_deal] if extra_deal else None,
+            walkover=str(absent) if absent is not None else None,
         )
         result = team_match_decide(record, options=options, team_options=team_options, stage=stage.format)
-        lines.append(TeamMatchLine(pk, number, position, x, y, a, b, result, slot))
+        lines.append(TeamMatchLine(pk, number, position, x, y, a, b, result, slot, absent))
     names = dict(Team.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "name"))
+    absent_teams = {line.walkover_over for line in lines if line.walkover_over is not None}
     standings = team_standings_rank(
-        teams=[str(pk) for pk in sorted(_stage_teams(stage, rows, names))],
+        teams=[str(pk) for pk in sorted(_stage_teams(stage, rows, names) | absent_teams)],
         results=[line.result for line in lines],
         team_options=team_options,
         lots_seed=stage.settings.lots_seed,  # the stage's recorded lots (what stage_lots_seed answers)

@@ -73,6 +73,9 @@ class TeamMatchTable:
     results: tuple[TeamMatchResultLine, ...]
     team_match: bool = True
     """Told apart from a team total (:class:`tournament.standings.teams.StageTeamTotal`) by the pages."""
+    knockout: bool = False
+    """A knockout of teams: the lines are its bracket's placings (how far each team went), not an order of
+    team match points; the pages say so."""
 
     def line_of(self, team_id: int) -> TeamMatchStandingLine | None:
         return next((line for line in self.lines if line.team_id == team_id), None)
@@ -147,7 +150,7 @@ def team_match_table_get(*, stage: Stage) -> TeamMatchTable | None:
         replace(by_team[int(row.entrant)], rank=row.rank, shared=row.shared, lots=row.lots)
         for row in stage_ranking_get(stage=stage).standings.rows
     )
-    return replace(table, lines=placed)
+    return replace(table, lines=placed, knockout=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,12 +76,17 @@ def test_a_bye_in_a_team_swiss_counts_as_two_tables_of_the_bye_result_on_every_r
     client.cookies["django_language"] = "en"
     page = client.get(reverse("standings:stage_team_standings", args=[event.pk, stage.pk])).content.decode()
     assert name in page
-    # the public draw lists the team's two pairs with their bye (the team's name is not on a bye's rows)
+    # the public draw heads the bye with its team, and lists the team's two pairs, each named with its team
     line_up = TeamLineUp.objects.select_related("first", "second").get(round=round_, team=bye.team_x)
     draw = client.get(reverse("standings:draw_round", args=[event.pk, round_.pk])).content.decode()
+    heading = draw[draw.index(f'id="team-match-{bye.pk}"') :]
+    heading = heading[: heading.index("</tr>")]
+    assert name in heading and '<span class="badge">Bye</span>' in heading and "Tables won" not in heading
     for pair in (line_up.first, line_up.second):
-        row = draw[draw.index(f"#{pair.number}</span>") :]
-        assert '<span class="muted">Bye</span>' in row[: row.index("</tr>")]
+        start = draw.rindex("<tr", 0, draw.index(f"#{pair.number}</span>"))
+        row = draw[start : draw.index("</tr>", start)]
+        assert '<span class="muted">Bye</span>' in row and f'<span class="small team-name">{name}</span>' in row
+        assert "table a" not in row and "table b" not in row
 
     book = read_book(build(tournament=event, language="en"))
     (sheet_row,) = [r for r in book[f"{stage.name} team matches"][1:] if r[2] == name]
