@@ -12,7 +12,7 @@ from django.utils.formats import localize
 from django.utils.html import conditional_escape, escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from scoring.snapshot import DealSnapshot
 from tournament import labels
@@ -22,7 +22,7 @@ from tournament.matches.models import AdjustmentKind, MatchStatus
 from tournament.registration.models import Tournament
 from tournament.registration.text import NAMES_SEPARATOR
 from tournament.standings import results
-from tournament.standings.public_types import Column, MatchPage, StageTable, StandingLine
+from tournament.standings.public_types import Column, MatchPage, PairView, StageTable, StandingLine
 
 register = template.Library()
 
@@ -282,3 +282,101 @@ def deal_rows(match: MatchPage) -> SafeString:
             f'<td class="small">{notes}</td></tr>'
         )
     return mark_safe("\n".join(out))  # every value above is escaped
+
+
+@register.simple_tag
+def match_deals(match: MatchPage) -> SafeString:
+    """A public match's deal history — its deals' table (or that none was entered) and its
+    adjustments — as one pass of Python: a match's page, a team match's and, once per match it
+    played, a pair's page show it (the template's tags were most of a pair page's first view)."""
+    if match.deals:
+        deals_label = escape(_("Deals"))
+        up = escape(_("Points")) if match.points else escape(_("Up"))
+        deals = (
+            f'\n<div class="scroll-x" tabindex="0" role="region" aria-label="{deals_label}">\n'
+            f'<table class="list deals">\n  <caption class="visually-hidden">{deals_label}</caption>\n'
+            f'  <thead><tr>\n    <th scope="col">{escape(_("Deal"))}</th>\n'
+            # A catalogue text, written as {% translate %} writes it.
+            f'    <th scope="col">{game_kind(match.game).deal_heading}</th>\n'
+            f'    <th scope="col">{escape(_("Won by"))}</th>\n'
+            f'    <th scope="col" class="num">{up}</th>\n'
+            f'    <th scope="col" class="num">{escape(_("N/S"))}</th>\n'
+            f'    <th scope="col" class="num">{escape(_("E/W"))}</th>\n'
+            f'    <th scope="col">{escape(_("Notes"))}</th>\n'
+            f"  </tr></thead>\n  <tbody>\n  {deal_rows(match)}\n  </tbody>\n</table>\n</div>\n"
+        )
+    else:
+        deals = f'\n<p class="muted">{escape(_("No deals entered yet."))}</p>\n'
+    adjusted = ""
+    if match.adjustments:
+        items = []
+        for item in match.adjustments:
+            text = str(escape(adjustment_kind(item.get("kind", ""))))
+            if item.get("side"):
+                text += f" · {escape(labels.side(item['side']))}"
+            if item.get("reason"):
+                text += " · " + _("Reason: %(reason)s") % {"reason": escape(item["reason"])}
+            items.append(f"<li>{text}</li>")
+        adjusted = f"\n<h3>{escape(_('Adjustments'))}</h3>\n<ul>{''.join(items)}</ul>\n"
+    # The template that shows it (public/_deals.html) ends the line.
+    return mark_safe(f"{deals}\n{adjusted}")  # every value above is escaped
+
+
+def _pair_result_html(match: MatchPage, result: results.PairResult) -> str:
+    """A match's result from the pair's side: its badge, then the forfeit or the score (own first)."""
+    badges = {
+        "walkover": ("badge win", _("Walkover")),
+        "bye": ("badge win", _("Bye")),
+        "won": ("badge win", _("Won")),
+        "lost": ("badge loss", _("Lost")),
+        "draw": ("badge", pgettext("match result", "Draw")),
+    }
+    badge = badges.get(result.outcome)
+    if badge is not None:
+        html = f'<span class="{badge[0]}">{escape(badge[1])}</span>'
+    else:
+        html = f'<span class="status {escape(match.status)}">{escape(match_status(match.status))}</span>'
+    if result.forfeit:
+        html += f' <span class="badge forfeit">{escape(result.forfeit_text)}</span>'
+    elif result.score:
+        own, other = result.score
+        html += f' <span class="score" title="{escape(_("own : opponent"))}">{escape(own)} : {escape(other)}</span>'
+    return html
+
+
+@register.simple_tag
+def pair_matches(pair: PairView, tournament_id: int) -> SafeString:
+    """The matches of a pair's page, each a card with its result from the pair's side and its deal
+    history (the last one open): what a template loop over them rendered, in Python — a pair's first
+    view renders every match it played, and the loop's tags were most of its build."""
+    if not pair.matches:
+        return mark_safe(f'\n  <p class="muted">{escape(_("No matches yet."))}</p>\n  ')
+    match_url = reverse("standings:match", args=[tournament_id, _PAIR_ID])
+    before, after = match_url.split(str(_PAIR_ID))
+    last = len(pair.matches) - 1
+    out: list[str] = []
+    for index, match in enumerate(pair.matches):
+        result = results.pair_result(match, pair.id)
+        table = ""
+        if match.table:
+            table = " · " + _("Table %(table)s") % {"table": _number(match.table)}
+        if match.walkover_over:
+            against = f"{escape(match.walkover_over)} · {escape(_('withdrawn'))}"
+        elif match.is_bye:
+            against = escape(_("Bye"))
+        else:
+            opponent = match.ew.name if match.ns.pair_id == pair.id else match.ns.name
+            sat = _("sat %(side)s") % {"side": escape(labels.side(result.side))}
+            against = f'{escape(_("against"))} {escape(opponent)} <span class="muted">({sat})</span>'
+        history = ""
+        if not match.is_bye:
+            history = (
+                f'<p><a href="{before}{match.id}{after}">{escape(_("Match page"))}</a></p>\n    {match_deals(match)}\n'
+            )
+        out.append(
+            f'\n  <details class="card match-history"{" open" if index == last else ""}>\n    <summary>\n'
+            f"      <strong>{escape(match.stage_name)} · {escape(match.round_name)}</strong>\n"
+            f"      {table}\n      · {against}\n      · {_pair_result_html(match, result)}\n\n    </summary>\n"
+            f"    {history}\n  </details>\n  "
+        )
+    return mark_safe("".join(out))  # every value above is escaped
