@@ -16,12 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db.models import Prefetch
 from django.utils.translation import gettext_lazy as _
 
 from scoring.teams import MemberStanding, Team, TeamTotal, members_of_players, members_of_standings, team_total_rank
 from tournament.matches.models import Stage
-from tournament.registration.models import Pair, PairStatus, TeamMember
+from tournament.registration.models import PairStatus, TeamMember
 from tournament.registration.models import Team as TeamRow
 from tournament.registration.teams import TEAM_MIN_MEMBERS
 from tournament.rules import rules_for_stage
@@ -155,13 +154,8 @@ def stage_team_total_get(*, stage: Stage, standings: StageStandings | None = Non
     if not settings.team_total:
         return None
     standings = stage_ranking_get(stage=stage) if standings is None else standings
-    members = TeamMember.objects.select_related("pair").order_by("position")
-    rows = list(
-        TeamRow.objects.filter(tournament_id=stage.tournament_id)
-        .prefetch_related(Prefetch("members", queryset=members))
-        .order_by("number")
-    )
-    ranked = [row for row in rows if len(row.members.all()) >= TEAM_MIN_MEMBERS]
+    rows = _team_rows(tournament_id=stage.tournament_id)
+    ranked = [row for row in rows if len(row.members) >= TEAM_MIN_MEMBERS]
     entrants = stage.tournament.entrants.key
     reading = TEAM_MEMBERS[entrants]
     read = reading.members(standings)
@@ -172,7 +166,7 @@ def stage_team_total_get(*, stage: Stage, standings: StageStandings | None = Non
     for line in total.rows:
         team = by_id[line.team]
         counted = {member.member for member in line.counted}
-        member_lines = tuple(_member_line(member, stage_rows, counted) for member in team.members.all())
+        member_lines = tuple(_member_line(member, stage_rows, counted) for member in team.members)
         lines.append(
             TeamLine(
                 rank=line.rank,
@@ -196,18 +190,62 @@ def stage_team_total_get(*, stage: Stage, standings: StageStandings | None = Non
         team_count=settings.team_count,
         entrants=entrants,
         lines=tuple(lines),
-        unranked=tuple(row.name for row in rows if len(row.members.all()) < TEAM_MIN_MEMBERS),
+        unranked=tuple(row.name for row in rows if len(row.members) < TEAM_MIN_MEMBERS),
         total=total,
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _MemberRow:
+    pair_id: int
+    number: int
+    name: str
+    substitute: bool
+    withdrawn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _TeamRow:
+    pk: int
+    number: int
+    name: str
+    members: list[_MemberRow]
+
+
+def _team_rows(*, tournament_id: int) -> list[_TeamRow]:
+    """The event's teams in number order, each with its members in position order, read as plain rows:
+    a city's thousand teams of five are two queries, not eleven thousand model objects."""
+    teams = {
+        pk: _TeamRow(pk=pk, number=number, name=name, members=[])
+        for pk, number, name in TeamRow.objects.filter(tournament_id=tournament_id)
+        .order_by("number", "pk")
+        .values_list("pk", "number", "name")
+    }
+    members = (
+        TeamMember.objects.filter(team__tournament_id=tournament_id)
+        .order_by("position", "pk")
+        .values_list("team_id", "pair_id", "pair__number", "pair__name", "substitute", "pair__status")
+    )
+    for team_id, pair_id, number, name, substitute, status in members:
+        teams[team_id].members.append(
+            _MemberRow(
+                pair_id=pair_id,
+                number=number,
+                name=name,
+                substitute=substitute,
+                withdrawn=status == PairStatus.WITHDRAWN,
+            )
+        )
+    return list(teams.values())
+
+
 def _rank(
-    teams: list[TeamRow], read: tuple[MemberStanding, ...], team_count: int | None, seed: int | None, *, players: bool
+    teams: list[_TeamRow], read: tuple[MemberStanding, ...], team_count: int | None, seed: int | None, *, players: bool
 ) -> TeamTotal:
     """The rules core's team total, the teams named by their ids (stable under a rename: the lots
     drawn for a tie do not move when a team is renamed)."""
     return team_total_rank(
-        teams=[Team(name=str(row.pk), members=tuple(str(m.pair_id) for m in row.members.all())) for row in teams],
+        teams=[Team(name=str(row.pk), members=tuple(str(m.pair_id) for m in row.members)) for row in teams],
         members=read,
         team_count=team_count,
         lots_seed=seed,
@@ -215,17 +253,16 @@ def _rank(
     )
 
 
-def _member_line(member: TeamMember, stage_rows: dict[str, MemberStanding], counted: set[str]) -> TeamMemberLine:
-    pair: Pair = member.pair
-    row = stage_rows.get(str(pair.pk))
+def _member_line(member: _MemberRow, stage_rows: dict[str, MemberStanding], counted: set[str]) -> TeamMemberLine:
+    row = stage_rows.get(str(member.pair_id))
     return TeamMemberLine(
-        pair_id=pair.pk,
-        number=pair.number,
-        name=pair.name,
+        pair_id=member.pair_id,
+        number=member.number,
+        name=member.name,
         place=row.place if row is not None else None,
         points=row.points if row is not None else None,
         small_points=row.small_points if row is not None else None,
-        counted=str(pair.pk) in counted,
+        counted=str(member.pair_id) in counted,
         substitute=member.substitute,
-        withdrawn=pair.status == PairStatus.WITHDRAWN,
+        withdrawn=member.withdrawn,
     )
