@@ -26,11 +26,13 @@ from tournament.matches.referees import referee_create, referee_link_issue
 from tournament.matches.services import deal_record, match_sign_off
 from tournament.people import Actor
 from tournament.registration import services
+from tournament.registration.announcements import announcement_post
 from tournament.registration.models import Tournament
 from tournament.registration.roles import ORGANISERS_GROUP
 from tournament.registration.roster import roster_import
 from tournament.registration.teams import teams_from_departments
 from tournament.site.demo_doudizhu import doudizhu_demo_build
+from tournament.site.demo_league import LeagueSummary, league_demo_build
 from tournament.site.demo_teams import team_demo_build
 
 DEMO_NAME = "联鑫钢铁第五届掼蛋争霸赛"
@@ -45,6 +47,10 @@ SURNAMES = (
 GIVEN = (
     "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉兰萍红建国志文斌波辉宇鹏飞浩然"
     "俊杰晓东海燕雪梅立新永春子涵思远嘉怡欣悦"
+)
+ANNOUNCEMENTS = (  # oldest first
+    "瑞士移位三轮成绩已确认，前八名进入淘汰赛，对阵表见“对阵”页。",
+    "1/4 决赛正在进行，未上场的选手请在二楼观赛区等候；半决赛 15:30 开始，颁奖仪式 17:30 在一楼大厅举行。",
 )
 PAIRS = 48
 SWISS_ROUNDS = 3
@@ -68,6 +74,7 @@ class DemoSummary:
     referee_links: list[tuple[str, str]]  # (name, one-time sign-in token) of the event's referees
     doudizhu: Tournament | None = None
     teams: Tournament | None = None
+    league: LeagueSummary | None = None
 
 
 def _user(username: str, group: str, *, staff: bool = False) -> None:
@@ -148,14 +155,24 @@ def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWIS
         _assign_referees(quarter_finals, referees, organiser, replace=True)  # a new day's tables
         # The quarter-finals are under way: some confirmed, one being played, one not started.
         _play_round(quarter_finals, rng, organiser, finish=False)
+        # The organiser's notices to the players, newest first on the event's page (docs/rules.md §12.2).
+        for text in ANNOUNCEMENTS:
+            announcement_post(tournament=tournament, text=text, user=organiser)
         # the third game: Dou Dizhu for individuals at three-seat tables
         doudizhu = doudizhu_demo_build(seed=seed, organiser=organiser, departments=DEPARTMENTS, names=(SURNAMES, GIVEN))
         # department against department: a team match Swiss of the departments' teams, one round in play
         teams = team_demo_build(seed=seed, organiser=organiser, roster=_roster, orders=ORDERS)
+        # the lunch-break league: two events played out in a series, the third's round self-scheduled
+        league = league_demo_build(seed=seed, organiser=organiser, names=(SURNAMES, GIVEN), orders=ORDERS)
     export_job_start(tournament=tournament, user=organiser)  # the organiser's workbook, ready to download
     logins = [("organiser", "organiser", DEMO_PASSWORD)]
     return DemoSummary(
-        tournament=tournament, logins=logins, referee_links=referee_links, doudizhu=doudizhu, teams=teams
+        tournament=tournament,
+        logins=logins,
+        referee_links=referee_links,
+        doudizhu=doudizhu,
+        teams=teams,
+        league=league,
     )
 
 

@@ -8,13 +8,17 @@ import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 
-from tournament.exports.models import ExportJob
+from tournament.exports.models import ExportJob, Series
+from tournament.exports.series import series_standings_get
+from tournament.matches.deadlines import deadline_board
 from tournament.matches.models import Deal, Match, MatchSeat, MatchStatus, RefereeAssignment, RoundStatus, TeamMatch
 from tournament.matches.referees import referee_link_redeem
-from tournament.registration.models import Pair, PairStatus, Tournament
-from tournament.site.demo import DEMO_NAME, DEMO_PASSWORD, demo_build
+from tournament.registration.models import Pair, PairStatus, Tournament, TournamentStatus
+from tournament.site.demo import ANNOUNCEMENTS, DEMO_NAME, DEMO_PASSWORD, demo_build
 from tournament.site.demo_doudizhu import DOUDIZHU_NAME
+from tournament.site.demo_league import LEAGUE_NAMES, SERIES_NAME
 from tournament.site.demo_teams import TEAMS_NAME
 from tournament.standings.selectors import stage_standings
 from tournament.standings.team_matches import stage_team_matches_get
@@ -124,3 +128,37 @@ def test_the_demo_has_a_team_event_of_the_departments_one_round_in_play():
     met = {frozenset((line.x, line.y)) for line in played.matches}
     assert len(met) == 6  # no two teams met twice
     assert sum(row.match_points for row in played.standings.rows) >= 3 * 2  # round 1's three team matches
+
+
+def test_the_demo_has_a_series_an_announcement_and_a_self_scheduled_round(client):
+    """The series' standings count two finished events of the league, the championship's page shows the
+    organiser's announcements, and the league's third event plays a round by a deadline, some of its
+    matches entered and some still open."""
+    summary = demo_build(pairs=8, swiss_rounds=1)
+    assert summary.league is not None
+    league = summary.league
+    series = Series.objects.get(name=SERIES_NAME)
+    standings = series_standings_get(series=series)
+    assert [event.name for event in standings.counted] == list(LEAGUE_NAMES[:2])
+    assert all(event.status == TournamentStatus.FINISHED for event in standings.counted)
+    assert [event.name for event in standings.events] == list(LEAGUE_NAMES)  # the third counts once finished
+    assert standings.lines[0].row.points >= 10 + 4  # a winner, who played the other event too
+    assert 16 < len(standings.lines) <= 18  # the regulars who played: 16 an event, partners changing
+    page = client.get(reverse("exports:series", args=[series.pk]))
+    assert page.status_code == 200 and standings.lines[0].name in page.content.decode()
+    # the championship's public page shows its announcements, newest first
+    public = client.get(reverse("standings:tournament", args=[summary.tournament.pk])).content.decode()
+    assert public.index(ANNOUNCEMENTS[1]) < public.index(ANNOUNCEMENTS[0])
+    # the self-scheduled quarter-finals: a deadline ahead, matches entered and matches still open
+    opened = league.open_round
+    assert opened.deadline is not None and opened.deadline > timezone.now()
+    assert opened.stage.tournament.name == LEAGUE_NAMES[2]
+    board = deadline_board(round_=opened)
+    assert board is not None and not board.passed
+    assert [row.state for row in board.rows] == ["confirmed", "reported", "played", "not_yet"]
+    assert board.rows[-1].extended
+    event_page = client.get(reverse("standings:tournament", args=[opened.stage.tournament_id])).content.decode()
+    assert "deadline-reminder" in event_page and "18:00" in event_page
+    token, number = league.table_link
+    assert client.get(reverse("matches:table", args=[token])).status_code == 200
+    assert number.startswith("2")
