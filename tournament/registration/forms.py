@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.forms.renderers import BaseRenderer
+from django.utils import translation
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from scoring.options import CardsLeftWinner, DealScoring, LandlordBy, LandlordRotation, TimeUpTie
@@ -90,10 +95,76 @@ class PairForm(forms.Form):
         )
 
 
-def time_zone_choices() -> list[tuple[str, str]]:
-    """Each time zone by its IANA name (``Asia/Shanghai``): the name is what organisers and calendars
-    recognise, in either language."""
-    return [(name, name) for name in time_zone_names()]
+COMMON_TIME_ZONES = (
+    "Asia/Shanghai",
+    "Asia/Hong_Kong",
+    "Asia/Taipei",
+    "Asia/Macau",
+    "Asia/Singapore",
+    "Asia/Kuala_Lumpur",
+    "Asia/Tokyo",
+    "Asia/Seoul",
+    "Australia/Sydney",
+    "Europe/London",
+    "Europe/Berlin",
+    "America/New_York",
+    "America/Los_Angeles",
+    "UTC",
+)
+"""The zones offered first, before every zone: the events' own (China's) first, then the places
+nearby and the cities where such events are most often held abroad."""
+
+
+@functools.lru_cache(maxsize=8)
+def _time_zone_options(language: str) -> str:
+    """The time zone select's options in ``language``: the common zones, then every zone the machine
+    knows, none selected. The groups' names are in the page's language; the zones' IANA names are
+    English place names (Asia/Shanghai) on a Chinese page too, marked so that a screen reader reads
+    them as English. Built once per process and language: some 600 options through the widget's
+    templates cost the settings page more than everything else on it."""
+    common = [name for name in COMMON_TIME_ZONES if name in time_zone_names()]
+    groups = ((_("Common time zones"), common), (_("Every time zone"), time_zone_names()))
+    return "".join(
+        format_html('<optgroup label="{}">', label)
+        + "".join(format_html('<option value="{}" lang="en">{}</option>', name, name) for name in names)
+        + "</optgroup>"
+        for label, names in groups
+    )
+
+
+class TimeZoneSelect(forms.Select):
+    """The event's time zone: the common zones first, then every zone, the event's selected (its first
+    option, in the common group when it is a common zone). The options are a ready string
+    (``_time_zone_options``); only the event's is marked here."""
+
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: BaseRenderer | None = None
+    ) -> SafeString:
+        options = _time_zone_options(translation.get_language() or "")
+        for chosen in self.format_value(value)[:1]:
+            option = format_html('<option value="{}" lang="en">', chosen)
+            options = options.replace(option, option[:-1] + " selected>", 1)
+        final = self.build_attrs(self.attrs, {"name": name, **(attrs or {})})
+        # in the order Django's own template writes them (name first); True: the attribute alone
+        written = "".join(
+            format_html(" {}", key) if value is True else format_html(' {}="{}"', key, value)
+            for key, value in final.items()
+            if value is not False and value is not None
+        )
+        # the options were escaped as they were built (format_html)
+        return format_html("<select{}>{}</select>", mark_safe(written), mark_safe(options))
+
+
+class TimeZoneField(forms.ChoiceField):
+    """A time zone by its IANA name (``Asia/Shanghai``: the name organisers and calendars recognise, in
+    either language), one this machine knows (``lifecycle.time_zone_names``); anything else is an
+    invalid choice. The field lists no choices of its own: its widget has them ready, and a form built
+    for every request would otherwise copy and check some 600 of them each time."""
+
+    widget = TimeZoneSelect
+
+    def valid_value(self, value: Any) -> bool:
+        return value in time_zone_names()
 
 
 class DepartmentForm(forms.Form):
@@ -153,12 +224,8 @@ class TournamentEditForm(forms.Form):
     starts_on = date_field(label=_("First day"))
     ends_on = date_field(label=_("Last day"))
     # Not a scoring rule: it changes how deadlines and sessions read, never when they are.
-    time_zone = forms.ChoiceField(
+    time_zone = TimeZoneField(
         label=_("Time zone"),
-        choices=time_zone_choices,
-        # IANA names are English place names (Asia/Shanghai), on a Chinese page too: marked so that a
-        # screen reader reads them as English
-        widget=forms.Select(attrs={"lang": "en"}),
         initial=EVENT_TIME_ZONE,
         required=False,  # not sent: unchanged
         help_text=_("Deadlines and scheduled sessions are read and shown in it."),

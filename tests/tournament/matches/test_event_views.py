@@ -5,6 +5,7 @@ whatever the page's language writes dates as elsewhere); the delete page asks fo
 from __future__ import annotations
 
 import datetime
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -12,7 +13,9 @@ from django.urls import reverse
 
 from tests.factories import RoundFactory, StageFactory, TournamentFactory, organiser
 from tournament.matches.models import RoundStatus
-from tournament.registration.models import Tournament
+from tournament.registration.forms import COMMON_TIME_ZONES
+from tournament.registration.lifecycle import time_zone_names
+from tournament.registration.models import Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -105,6 +108,41 @@ def test_a_time_zone_not_in_the_list_is_a_field_error_and_changes_nothing(client
     assert response.context["form"].errors["time_zone"]
     assert message in response.content.decode()
     assert (tournament.time_zone, tournament.venue) == ("Asia/Shanghai", "一楼")
+
+
+@pytest.mark.parametrize(
+    ("language", "groups"), [("zh-hans", ["常用时区", "全部时区"]), ("en", ["Common time zones", "Every time zone"])]
+)
+@pytest.mark.parametrize("zone", ["Asia/Shanghai", "Europe/Paris"])
+def test_the_time_zone_select_offers_the_common_zones_first(client, language, groups, zone):
+    """China's zone first, then the zones nearby and abroad, then every zone; the event's selected
+    once (in the common group when it is one), the page's language on the groups, English on the
+    zones' names; a locked (archived) event's select is disabled like the rest of the form."""
+    boss = organiser(username="boss")
+    client.force_login(boss)
+    tournament = TournamentFactory(time_zone=zone)
+    tournament.organisers.add(boss)
+    client.get(f"/language/{language}/")
+    url = reverse("matches:event", args=[tournament.pk])
+    page = client.get(url).content.decode()
+    select = re.search(r'<select name="time_zone"[^>]*>(.*?)</select>', page, re.S)
+    assert select is not None
+    labels = re.findall(r'<optgroup label="([^"]+)">', select.group(1))
+    assert labels == groups
+    common, every = select.group(1).split("</optgroup>")[:2]
+    values = re.findall(r'<option value="([^"]+)" lang="en"', common)
+    assert values[:4] == ["Asia/Shanghai", "Asia/Hong_Kong", "Asia/Taipei", "Asia/Macau"]
+    assert len(re.findall(r'<option value="[^"]+" lang="en"', every)) == len(time_zone_names())
+    chosen = re.findall(r'<option value="([^"]+)" lang="en" selected>', select.group(1))
+    assert chosen == [zone]
+    assert (f'value="{zone}" lang="en" selected' in common) == (zone in COMMON_TIME_ZONES)
+    reader = _FormReader()
+    reader.feed(page)
+    assert reader.values["time_zone"] == zone
+
+    Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.ARCHIVED)
+    archived = client.get(url).content.decode()
+    assert re.search(r'<select name="time_zone"[^>]* disabled', archived)
 
 
 def test_pages_edit_the_event_and_show_the_lock(client):
