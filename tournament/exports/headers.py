@@ -37,39 +37,74 @@ def _roster(key: str, en: str, width: float) -> Column:
     return Column(key, ROSTER_COLUMNS[key][0], en, width)
 
 
+# Columns that several sheets have, defined once (a sheet lists them among its own).
+ROUND = Column("round", "轮次", "Round", 6)
+TABLE_NUMBER = Column("table", "桌号", "Table", 6)
+MATCH_PLACE = (Column("match", "比赛编号", "Match no.", 9), Column("stage", "阶段", "Stage", 10), ROUND, TABLE_NUMBER)
+"""A match by its number (as the results sheet numbers it) and where it was played: the first columns
+of the sheets of matches and deals (every game's), and of adjustments after their time."""
+
+RANKED = (Column("rank", "名次", "Rank", 6), Column("shared", "并列", "Shared", 6))
+"""A ranking's first columns: the place, and whether another shares it."""
+
+LEVELS_AFTER = (
+    Column("ns_after", "南北级数", "N/S level after", 9),
+    Column("ew_after", "东西级数", "E/W level after", 9),
+)
+"""Both sides' levels after a deal or an adjustment (Guandan, Tractor)."""
+
+ENTERED = (
+    Column("flagged", "待核对", "Needs referee", 8),
+    Column("entered_by", "录入人", "Entered by", 12),
+    Column("entered_at", "录入时间", "Entered at", 17, "datetime"),
+)
+"""A deal's entry: whether the referee must look at it again, who entered it and when."""
+
+PAIR_NUMBER = Column("pair", "对号", "Pair no.", 8)
+PLAYER_NUMBER = Column("player", "选手编号", "Player no.", 8)
+SEED = Column("seed", "种子", "Seed", 6)
+STATUS = Column("status", "状态", "Status", 10)
+PROVISIONAL = Column("provisional", "待确认", "Awaiting sign-off", 8)
+LOTS = Column("lots", "抽签", "Lots", 6)
+AREA = Column("area", "区域", "Area", 8)
+NOTE = Column("note", "备注", "Note", 8)
+NS_PAIR = Column("ns_pair", "南北对号", "N/S pair no.", 9)
+EW_PAIR = Column("ew_pair", "东西对号", "E/W pair no.", 9)
+TEAM = Column("team", "团体", "Team", 16)
+POINTS = Column("points", "积分", "Points", 8)
+SMALL_POINTS = Column("small_points", "小分", "Small points", 8)
+BYES = Column("byes", "轮空", "Byes", 6)
+
 REGISTRATION = (
     _roster("name", "Name", 16),
     _roster("employee_number", "Employee number", 14),
     _roster("department", "Department", 18),
     _roster("partner", "Partner employee number", 14),
     _roster("phone", "Phone", 15),
-    Column("pair", "对号", "Pair no.", 8),
-    Column("seed", "种子", "Seed", 6),
-    Column("status", "状态", "Status", 10),
+    PAIR_NUMBER,
+    SEED,
+    STATUS,
 )
 
 DRAW = (
-    Column("table", "桌号", "Table", 6),
-    Column("area", "区域", "Area", 8),
-    Column("ns_pair", "南北对号", "N/S pair no.", 9),
+    TABLE_NUMBER,
+    AREA,
+    NS_PAIR,
     Column("north", "北", "North", 14),
     Column("south", "南", "South", 14),
     Column("ns_departments", "南北部门", "N/S department", 18),
-    Column("ew_pair", "东西对号", "E/W pair no.", 9),
+    EW_PAIR,
     Column("east", "东", "East", 14),
     Column("west", "西", "West", 14),
     Column("ew_departments", "东西部门", "E/W department", 18),
-    Column("note", "备注", "Note", 8),
+    NOTE,
 )
 
 RESULTS = (
-    Column("match", "比赛编号", "Match no.", 9),
-    Column("stage", "阶段", "Stage", 10),
-    Column("round", "轮次", "Round", 6),
-    Column("table", "桌号", "Table", 6),
-    Column("ns_pair", "南北对号", "N/S pair no.", 9),
+    *MATCH_PLACE,
+    NS_PAIR,
     Column("ns_name", "南北", "N/S", 22),
-    Column("ew_pair", "东西对号", "E/W pair no.", 9),
+    EW_PAIR,
     Column("ew_name", "东西", "E/W", 22),
     Column("status", "状态", "Status", 12),
     Column("ns_level", "南北级数", "N/S level", 9),
@@ -93,39 +128,35 @@ DEAL_CHANGES = (
 """The deal log's last columns: a corrected deal's reasons, a deleted or undone deal, an adjustment's
 effect (``exports.deal_log``)."""
 
+DEAL_NUMBER = Column("deal", "副", "Deal", 5)
+LEVEL_PLAYED = Column("level", "打几", "Level played", 7)
+UPGRADE = Column("upgrade", "升级", "Upgrade", 6)
+EXTRA_DEAL = Column("extra", "加赛", "Extra deal", 7)
+
 DEALS = (
-    Column("match", "比赛编号", "Match no.", 9),
-    Column("stage", "阶段", "Stage", 10),
-    Column("round", "轮次", "Round", 6),
-    Column("table", "桌号", "Table", 6),
-    Column("deal", "副", "Deal", 5),
+    *MATCH_PLACE,
+    DEAL_NUMBER,
     Column("game", "局", "Game", 5),
-    Column("level", "打几", "Level played", 7),
+    LEVEL_PLAYED,
     Column("sets_level", "台上", "Setting side", 7),
     Column("order", "名次顺序", "Finishing order", 12),
     Column("winner_side", "上游方", "1st out side", 8),
-    Column("upgrade", "升级", "Upgrade", 6),
+    UPGRADE,
     Column("a_attempt", "打A", "A attempt", 7),
     Column("passed_a", "过A", "Passed A", 7),
     Column("reset", "三次不过降2", "Reset to 2", 8),
-    Column("extra", "加赛", "Extra deal", 7),
+    EXTRA_DEAL,
     Column("anti_tribute", "抗贡", "Anti-tribute", 7),
-    Column("ns_after", "南北级数", "N/S level after", 9),
-    Column("ew_after", "东西级数", "E/W level after", 9),
-    Column("flagged", "待核对", "Needs referee", 8),
-    Column("entered_by", "录入人", "Entered by", 12),
-    Column("entered_at", "录入时间", "Entered at", 17, "datetime"),
+    *LEVELS_AFTER,
+    *ENTERED,
     *DEAL_CHANGES,
 )
 
 DEALS_TRACTOR = (
     # a Tractor event's deal log (seed 001, docs/rules.md §9): declarer and defenders' points, no finishing order
-    Column("match", "比赛编号", "Match no.", 9),
-    Column("stage", "阶段", "Stage", 10),
-    Column("round", "轮次", "Round", 6),
-    Column("table", "桌号", "Table", 6),
-    Column("deal", "副", "Deal", 5),
-    Column("level", "打几", "Level played", 7),
+    *MATCH_PLACE,
+    DEAL_NUMBER,
+    LEVEL_PLAYED,
     Column("declarer", "庄家", "Declarer", 7),
     Column("declarer_seat", "庄家座位", "Declarer's seat", 8),
     Column("defender_points", "防家得分", "Defenders' points", 9),
@@ -133,25 +164,23 @@ DEALS_TRACTOR = (
     Column("penalty_points", "罚分", "Penalty points", 7),
     Column("total_points", "防家计分", "Defenders' total", 9),
     Column("tractor_result", "结果", "Result", 12),
-    Column("upgrade", "升级", "Upgrade", 6),
+    UPGRADE,
     Column("revoke", "藏张", "Revoke", 6),
     Column("wrong_bottom", "留错底牌", "Wrong bottom", 8),
     Column("wrong_count", "牌张数目不符", "Wrong card count", 10),
-    Column("extra", "加赛", "Extra deal", 7),
-    Column("ns_after", "南北级数", "N/S level after", 9),
-    Column("ew_after", "东西级数", "E/W level after", 9),
-    Column("flagged", "待核对", "Needs referee", 8),
-    Column("entered_by", "录入人", "Entered by", 12),
-    Column("entered_at", "录入时间", "Entered at", 17, "datetime"),
+    EXTRA_DEAL,
+    *LEVELS_AFTER,
+    *ENTERED,
     *DEAL_CHANGES,
 )
 """No 过A column: a Tractor side that keeps its A wins the game, which its result says (守A获胜)."""
 
+PAIR_NAME = Column("pair_name", "对名", "Pair", 22)
+
 STANDINGS_FIXED = (
-    Column("rank", "名次", "Rank", 6),
-    Column("shared", "并列", "Shared", 6),
-    Column("pair", "对号", "Pair no.", 8),
-    Column("pair_name", "对名", "Pair", 22),
+    *RANKED,
+    PAIR_NUMBER,
+    PAIR_NAME,
     Column("departments", "部门", "Department", 18),
     Column("played", "场数", "Played", 6),
     Column("wins", "胜", "Won", 5),
@@ -164,7 +193,7 @@ STANDINGS_STAGE = (
     Column("group", "组别", "Group", 6),
     Column("place", "阶段名次", "Stage place", 8),
     Column("withdrawn", "退赛", "Withdrawn", 6),
-    Column("provisional", "待确认", "Awaiting sign-off", 8),
+    PROVISIONAL,
 )
 """After the metrics: a grouped round robin's group (``rank`` is then within it), the place in the
 whole stage (by group place, then across groups — what prizes award), whether the pair withdrew, and
@@ -181,12 +210,9 @@ def metric_column(name: str) -> Column:
 
 ADJUSTMENTS = (
     Column("created_at", "时间", "When", 17, "datetime"),
-    Column("match", "比赛编号", "Match no.", 9),
-    Column("stage", "阶段", "Stage", 10),
-    Column("round", "轮次", "Round", 6),
-    Column("table", "桌号", "Table", 6),
-    Column("pair", "对号", "Pair no.", 8),
-    Column("pair_name", "对名", "Pair", 22),
+    *MATCH_PLACE,
+    PAIR_NUMBER,
+    PAIR_NAME,
     Column("kind", "类别", "Kind", 10),
     Column("effect", "处理结果", "Effect", 12),
     Column("levels", "对方升级", "Levels to opponents", 9),
@@ -194,22 +220,20 @@ ADJUSTMENTS = (
     Column("minutes_late", "迟到(分钟)", "Minutes late", 9),
     Column("reason", "原因", "Reason", 30),
     Column("created_by", "录入人", "Entered by", 12),
-    Column("ns_after", "南北级数", "N/S level after", 9),
-    Column("ew_after", "东西级数", "E/W level after", 9),
+    *LEVELS_AFTER,
 )
 
 TEAM_STANDINGS = (
-    Column("rank", "名次", "Rank", 6),
-    Column("shared", "并列", "Shared", 6),
+    *RANKED,
     Column("team_number", "队号", "Team no.", 8),
-    Column("team", "团体", "Team", 16),
-    Column("points", "积分", "Points", 8),
-    Column("small_points", "小分", "Small points", 8),
+    TEAM,
+    POINTS,
+    SMALL_POINTS,
     Column("best_place", "最佳名次", "Best place", 8),
-    Column("lots", "抽签", "Lots", 6),
+    LOTS,
     Column("counted", "计分人数", "Counted", 8),
     Column("short", "人数不足", "Short", 8),
-    Column("provisional", "待确认", "Awaiting sign-off", 8),
+    PROVISIONAL,
     Column("members", "计分成员", "Counted members", 40),
 )
 """A stage's team total (docs/rules.md §11), as the team standings page: points are match points
@@ -236,25 +260,24 @@ def _both(word: StrOrPromise) -> tuple[str, str]:
         return zh, str(word)
 
 TEAM_MATCH_STANDINGS = (
-    Column("rank", "名次", "Rank", 6),
-    Column("shared", "并列", "Shared", 6),
-    Column("team", "团体", "Team", 16),
+    *RANKED,
+    TEAM,
     Column("played", "场次", "Played", 6),
     Column("wins", "胜", "Won", 6),
     Column("draws", "平", "Drawn", 6),
     Column("losses", "负", "Lost", 6),
-    Column("byes", "轮空", "Byes", 6),
+    BYES,
     Column("match_points", "团体积分", "Team match points", 10),
     Column("tables_won", "胜桌数", "Tables won", 8),
-    Column("small_points", "小分", "Small points", 8),
+    SMALL_POINTS,
     Column("head_to_head", "相互间", "Head-to-head", 8),
     Column("buchholz", "对手分", "Buchholz", 8),
-    Column("lots", "抽签", "Lots", 6),
+    LOTS,
 )
 """A team match stage's team standings (docs/rules.md §11), in the order of its tie-breaks."""
 
 TEAM_MATCH_RESULTS = (
-    Column("round", "轮次", "Round", 6),
+    ROUND,
     Column("number", "场次", "Team match", 8),
     Column("team_x", "团体甲", "Team X", 16),
     Column("team_y", "团体乙", "Team Y", 16),
@@ -264,17 +287,19 @@ TEAM_MATCH_RESULTS = (
     Column("tables_y", "乙胜桌", "Y tables won", 8),
     Column("small_x", "甲小分", "X small points", 8),
     Column("small_y", "乙小分", "Y small points", 8),
-    Column("status", "状态", "Status", 10),
+    STATUS,
     Column("winner", "胜方", "Winner", 16),
     Column("reason", "依据", "Decided by", 12),
 )
 """Every team match of a team match stage, round by round: the two tables (their match numbers, as on
 the results sheet) and the result the rules core decides."""
 
+PRIZE_PLACE = (Column("tier", "奖项", "Prize", 12), RANKED[0])
+"""An award's prize and the place it was won with."""
+
 AWARDS = (
-    Column("tier", "奖项", "Prize", 12),
-    Column("rank", "名次", "Rank", 6),
-    Column("pair", "对号", "Pair no.", 8),
+    *PRIZE_PLACE,
+    PAIR_NUMBER,
     Column("player1", "选手1", "Player 1", 14),
     Column("department1", "部门1", "Department 1", 16),
     Column("player2", "选手2", "Player 2", 14),
@@ -288,14 +313,14 @@ REGISTRATION_PLAYERS = (
     _roster("employee_number", "Employee number", 14),
     _roster("department", "Department", 18),
     _roster("phone", "Phone", 15),
-    Column("player", "选手编号", "Player no.", 8),
-    Column("seed", "种子", "Seed", 6),
-    Column("status", "状态", "Status", 10),
+    PLAYER_NUMBER,
+    SEED,
+    STATUS,
 )
 
 ADJUSTMENTS_PLAYERS = (
     *(column for column in ADJUSTMENTS if column.key in ("created_at", "match", "stage", "round", "table")),
-    Column("player", "选手编号", "Player no.", 8),
+    PLAYER_NUMBER,
     Column("player_name", "选手", "Player", 16),
     *(
         column
@@ -305,9 +330,8 @@ ADJUSTMENTS_PLAYERS = (
 )
 
 AWARDS_PLAYERS = (
-    Column("tier", "奖项", "Prize", 12),
-    Column("rank", "名次", "Rank", 6),
-    Column("player", "选手编号", "Player no.", 8),
+    *PRIZE_PLACE,
+    PLAYER_NUMBER,
     Column("player1", "选手", "Player", 14),
     Column("department1", "部门", "Department", 16),
 )

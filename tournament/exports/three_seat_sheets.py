@@ -33,8 +33,8 @@ from tournament.rules import rules_for_stage
 SEATS = ("E", "S", "W")
 
 DRAW = (
-    Column("table", "桌号", "Table", 6),
-    Column("area", "区域", "Area", 8),
+    h.TABLE_NUMBER,
+    h.AREA,
     *(
         column
         for seat, zh, en in (("E", "东", "East"), ("S", "南", "South"), ("W", "西", "West"))
@@ -44,7 +44,7 @@ DRAW = (
             Column(f"{seat}_department", f"{zh}家部门", f"{seat} department", 14),
         )
     ),
-    Column("note", "备注", "Note", 8),
+    h.NOTE,
 )
 
 

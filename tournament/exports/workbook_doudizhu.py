@@ -22,21 +22,15 @@ SEAT_ZH = {"E": "东家", "S": "南家", "W": "西家"}
 """A seat as a Chinese sheet names it (no letters on a Chinese page)."""
 
 TABLES = (
-    Column("match", "比赛编号", "Match no.", 9),
-    Column("stage", "阶段", "Stage", 10),
-    Column("round", "轮次", "Round", 6),
-    Column("table", "桌号", "Table", 6),
+    *h.MATCH_PLACE,
     *(Column(f"player_{s}", f"{SEAT_ZH[s]}选手", f"Seat {s}", 14) for s in SEATS),
     *(Column(f"points_{s}", f"{SEAT_ZH[s]}积分", f"{s} points", 8) for s in SEATS),
-    Column("status", "状态", "Status", 10),
+    h.STATUS,
     Column("deals", "局数", "Deals", 6),
 )
 
 DEALS = (
-    Column("match", "比赛编号", "Match no.", 9),
-    Column("stage", "阶段", "Stage", 10),
-    Column("round", "轮次", "Round", 6),
-    Column("table", "桌号", "Table", 6),
+    *h.MATCH_PLACE,
     Column("deal", "局", "Deal", 5),
     Column("landlord", "地主座位", "Landlord", 8),
     Column("bid", "叫分", "Bid", 6),
@@ -47,9 +41,7 @@ DEALS = (
     Column("multiple", "倍数", "Multiple", 7),
     Column("stake", "每家分", "Stake", 7),
     *(Column(f"points_{s}", f"{SEAT_ZH[s]}得分", f"{s} points", 8) for s in SEATS),
-    Column("flagged", "待核对", "Needs referee", 8),
-    Column("entered_by", "录入人", "Entered by", 12),
-    Column("entered_at", "录入时间", "Entered at", 17, "datetime"),
+    *h.ENTERED,
 )
 
 _NAMES: dict[str, tuple[str, str]] = {
@@ -136,21 +128,20 @@ def doudizhu_deals_write(book: Any, context: Any) -> None:
 
 
 STANDINGS = (
-    Column("rank", "名次", "Rank", 6),
-    Column("shared", "并列", "Shared", 6),
+    *h.RANKED,
     Column("player_no", "选手编号", "Player no.", 8),
     Column("player", "选手", "Player", 14),
     Column("department", "部门", "Department", 14),
     Column("rounds", "轮数", "Rounds", 6),
-    Column("points", "积分", "Points", 8),
+    h.POINTS,
     Column("deals_won", "胜局", "Deals won", 8),
     Column("landlord_wins", "地主胜局", "Won as landlord", 9),
     Column("best_round", "单轮最高", "Best round", 9),
-    Column("byes", "轮空", "Byes", 6),
+    h.BYES,
     Column("lot", "抽签", "Lot", 6),
     Column("eliminated_after", "淘汰于第几轮后", "Eliminated after round", 12),
     Column("stage_rank", "上阶段名次", "Stage rank before", 10),
-    Column("provisional", "待确认", "Awaiting sign-off", 8),
+    h.PROVISIONAL,
 )
 
 

@@ -20,7 +20,7 @@ from tournament.matches.models import AdvancementFlagStatus
 FLAGS = (
     Column("stage", "阶段", "Stage", 12),
     Column("kind", "类别", "Kind", 20),
-    Column("round", "轮次", "Round", 6),
+    h.ROUND,
     Column("status", "状态", "State", 16),
     Column("leaving", "移出", "Out", 30),
     Column("joining", "移入", "In", 30),
