@@ -42,17 +42,17 @@ import random
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from collections import deque
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import live_bench  # the pools, the round's reset and working set, the referee's token
+import live_bench  # the database, the pools, the round's reset and working set, the writer's loop
 import web_bench  # the seeding and the machine's speed
 
 ROOT = web_bench.ROOT
+percentile = live_bench.percentile
 RATES = (0, 5, 20, 50)
 SECONDS = 25.0
 CLIENTS = 50
@@ -71,61 +71,6 @@ ABSENT = "甲乙丙丁戊己庚辛壬癸"
 """Characters no name of the bench event has: an absent player's name."""
 POLL = re.compile(rb'hx-get="([^"]+)"')
 RANKS_LINE = re.compile(rb"\xc2\xb7 (\d+)-(\d+)-(\d+)</p>")
-
-
-# -- a connection per request (gunicorn's sync workers close them) ---------------------------------------
-
-
-class _Exchange(asyncio.Protocol):
-    def __init__(self, request: bytes, done: asyncio.Future[bytes]) -> None:
-        self.request, self.done, self.chunks = request, done, bytearray()
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        transport.write(self.request)  # type: ignore[attr-defined]
-
-    def data_received(self, data: bytes) -> None:
-        self.chunks += data
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.done.done():
-            self.done.set_result(bytes(self.chunks))
-
-
-def _parse(raw: bytes) -> tuple[int, dict[str, str], bytes]:
-    head, _, body = raw.partition(b"\r\n\r\n")
-    if not head.startswith(b"HTTP/"):
-        return 0, {}, b""
-    lines = head.split(b"\r\n")
-    status = int(lines[0].split(b" ", 2)[1])
-    headers = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(b":")
-        headers[name.strip().lower().decode()] = value.strip().decode("latin-1")
-    if headers.get("transfer-encoding", "").lower() == "chunked":
-        plain, rest = bytearray(), body
-        while rest:
-            size, _, rest = rest.partition(b"\r\n")
-            length = int(size.split(b";")[0] or b"0", 16)
-            if length == 0:
-                break
-            plain += rest[:length]
-            rest = rest[length + 2 :]
-        body = bytes(plain)
-    return status, headers, body
-
-
-async def request(
-    host: str, port: int, path: str, *, method: str = "GET", headers: dict[str, str] | None = None, body: bytes = b""
-) -> tuple[int, dict[str, str], bytes]:
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[bytes] = loop.create_future()
-    head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n"
-    for name, value in (headers or {}).items():
-        head += f"{name}: {value}\r\n"
-    if body:
-        head += f"Content-Length: {len(body)}\r\n"
-    await loop.create_connection(lambda: _Exchange(head.encode() + b"\r\n" + body, done), host, port)
-    return _parse(await done)
 
 
 HX = {"HX-Request": "true"}
@@ -162,7 +107,7 @@ async def crowd(base: str, spec: dict, seconds: float, clients: int, mix: dict[s
         started = time.perf_counter()
         answer: dict[str, str] = {}
         try:
-            status, answer, body = await request(host, port, path, headers=headers)
+            status, answer, body = await web_bench.request(host, port, path, headers=headers)
         except OSError:
             status, body = 0, b""
         latencies.setdefault(kind, []).append(1000 * (time.perf_counter() - started))
@@ -241,7 +186,6 @@ async def writer(staff: str, public: str, spec: dict, seconds: float, rate: floa
     freshness: list[float] = []
     unseen = 0
     retries = {"sent": 0, "replayed": 0}
-    skipped = 0
     watchers: list[asyncio.Task[None]] = []
     auth = {"Authorization": f"Token {spec['token']}", "Content-Type": "application/json"}
 
@@ -251,7 +195,7 @@ async def writer(staff: str, public: str, spec: dict, seconds: float, rate: floa
         path = f"/t/{tid}/pairs/{pair_id}/ranks/"
         while time.perf_counter() - posted < FRESH_TIMEOUT:
             try:
-                _status, _headers, body = await request(p_host, p_port, path, headers=HX)
+                _status, _headers, body = await web_bench.request(p_host, p_port, path, headers=HX)
             except OSError:
                 body = b""
             line = RANKS_LINE.search(body)
@@ -261,43 +205,34 @@ async def writer(staff: str, public: str, spec: dict, seconds: float, rate: floa
             await asyncio.sleep(0.5)
         unseen += 1
 
-    async def send(match_id: int, version: int, pair_id: int, due: float, number: int) -> None:
+    async def send(match: tuple, due: float, number: int) -> None:
+        match_id, version, pair_id = match
         key = f"crowd-{spec['run']}-{int(rate)}-{number}"
         body = json.dumps({"order": rng.choice(live_bench.ORDERS), "expected_version": version, "idempotency_key": key})
+
+        async def post() -> tuple[int, dict]:
+            try:
+                status, _headers, raw = await web_bench.request(
+                    s_host, s_port, f"/api/matches/{match_id}/deals/", method="POST", headers=auth, body=body.encode()
+                )
+            except OSError:
+                return 0, {}
+            return status, live_bench.json_or_empty(raw)
+
         posted = time.perf_counter()
-        try:
-            status, _headers, raw = await request(
-                s_host, s_port, f"/api/matches/{match_id}/deals/", method="POST", headers=auth, body=body.encode()
-            )
-        except OSError:
-            status, raw = 0, b""
+        status, answer = await post()
         latencies.append(1000 * (time.perf_counter() - due))
-        try:
-            answer = json.loads(raw or b"{}")
-        except ValueError:
-            answer = {}
-        code = "201" if status == 201 else f"{status} {(answer.get('error') or {}).get('code', '')}".strip()
+        code, now = live_bench.deal_answer(status, answer)
         outcomes[code] = outcomes.get(code, 0) + 1
-        match = answer.get("match") or (answer.get("error") or {}).get("match") or {}
         if 200 <= status < 300:
             answered.append(key)
             if rng.random() < RETRY_SHARE:  # the phone did not see the answer and sends it again
                 retries["sent"] += 1
-                try:
-                    again, _headers, raw_again = await request(
-                        s_host,
-                        s_port,
-                        f"/api/matches/{match_id}/deals/",
-                        method="POST",
-                        headers=auth,
-                        body=body.encode(),
-                    )
-                    if again == 201 and json.loads(raw_again).get("replayed"):
-                        retries["replayed"] += 1
-                except (OSError, ValueError):
-                    pass
-        version = int(match.get("version", version))
-        if match.get("status") in ("pending", "running") or (not match and status != 201):
+                again, replay = await post()
+                if again == 201 and replay.get("replayed"):
+                    retries["replayed"] += 1
+        version = int(now.get("version", version))
+        if live_bench.still_open(status, now):
             idle.append((match_id, version, pair_id))
             return
         if 200 <= status < 300:
@@ -305,20 +240,7 @@ async def writer(staff: str, public: str, spec: dict, seconds: float, rate: floa
         if fresh:
             idle.append(fresh.pop())
 
-    tasks = []
-    started = time.perf_counter()
-    for number in range(int(seconds * rate)):
-        due = started + number / rate
-        delay = due - time.perf_counter()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        if not idle:
-            skipped += 1
-            continue
-        match_id, version, pair_id = idle.popleft()
-        tasks.append(asyncio.create_task(send(match_id, version, pair_id, due, number)))
-    await asyncio.gather(*tasks)
-    elapsed = time.perf_counter() - started
+    elapsed, skipped = await live_bench.open_loop(rate=rate, seconds=seconds, idle=idle, send=send)
     await asyncio.gather(*watchers)
     return {
         "latencies_ms": latencies,
@@ -349,11 +271,6 @@ def pool_cpu_seconds(master: int) -> float:
         if int(entry) == master or int(fields[1]) == master:  # fields[1]: the parent's pid
             total += int(fields[11]) + int(fields[12])
     return total / ticks
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[int(share * (len(ordered) - 1))] if ordered else float("nan")
 
 
 def stored_once(*, keys: list[str], prefix: str) -> tuple[int, int, int]:
@@ -413,123 +330,84 @@ def main() -> int:
         print(json.dumps(outcome))
         return 0
 
-    database_url = os.environ.get("BENCH_DATABASE_URL", "")
-    if database_url:
-        live_bench.database_ensure(database_url)
-    else:
-        url = os.environ.get("DATABASE_URL", "")
-        if not web_bench.is_postgres(url) and web_bench.local_service(web_bench.LOCAL_POSTGRES):
-            url = web_bench.LOCAL_POSTGRES
-        if not web_bench.is_postgres(url):
-            print("NOTE crowd_bench: skipped — needs DATABASE_URL pointing at PostgreSQL (a crowd of 5,000 pairs).")
-            return 0
-        database_url = web_bench.bench_database(url)
-    if not (os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL")):
-        if not web_bench.local_service(web_bench.LOCAL_REDIS):
-            print("NOTE crowd_bench: skipped — needs a shared cache (CACHE_URL: Redis), as production runs.")
-            return 0
-        os.environ["CACHE_URL"] = web_bench.LOCAL_REDIS
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    database_url = live_bench.database_url_get("crowd_bench", "a crowd of 5,000 pairs")
+    if not database_url:
+        return 0
+    tournament_id, stage_id, _queries = live_bench.event_ready(database_url)
     from django.db import connections
 
     from tournament.matches.models import Match
     from tournament.registration.models import Pair, Player
 
-    call_command("migrate", interactive=False, verbosity=0)
-    tournament_id, stage_id, _queries = web_bench.seed()
     token = live_bench.referee_token()
     names = list(Player.objects.filter(tournament_id=tournament_id).values_list("name", flat=True))
     pairs = list(Pair.objects.filter(tournament_id=tournament_id).values_list("id", flat=True))
-    pages = -(-web_bench.PAIRS // 100)
-    standings = [f"/t/{tournament_id}/standings/{stage_id}/?page={page}" for page in range(1, pages + 1)]
+    standings = live_bench.public_paths(tournament_id, stage_id, [])["standings"]
     run_id = f"{int(time.time())}"
-    connections.close_all()
-    public_port, staff_port = web_bench.free_port(), web_bench.free_port()
-    public, staff = f"http://127.0.0.1:{public_port}", f"http://127.0.0.1:{staff_port}"
     me = [sys.executable, __file__]
     base_spec = {"tournament_id": tournament_id, "names": names, "pairs": pairs, "standings": standings}
-    base_spec |= {"token": token, "public": public, "staff": staff, "clients": args.clients, "run": run_id}
+    base_spec |= {"token": token, "clients": args.clients, "run": run_id}
     results: dict[int, dict] = {}
     calibration: dict[str, float] = {}
     speed_before = web_bench.machine_speed_ms()
     load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory() as tmp:
-        spec_path = Path(tmp) / "spec.json"
-        pools = live_bench.serve_pools(
-            database_url,
-            str(Path(tmp) / "static"),
-            public_port,
-            staff_port,
-            public_workers=args.public_workers,
-            staff_workers=args.staff_workers,
-            public_nice=args.public_nice,
-        )
-        try:
-            web_bench.wait_ready(f"{public}/t/{tournament_id}/")
-            web_bench.wait_ready(f"{staff}/t/{tournament_id}/")
-            base_spec["static"] = static_paths(public, tournament_id)
-            live_bench.staff_warm(base=staff, token=token, match_ids=live_bench.round_reset(stage_id=stage_id)[:16])
-            open_pages: list[list[str]] = []
+    context = {"tournament_id": tournament_id, "stage_id": stage_id, "token": token}
+    with live_bench.pools_running(database_url=database_url, context=context, args=args) as (public, staff, pools, tmp):
+        spec_path = tmp / "spec.json"
+        base_spec |= {"public": public, "staff": staff}
+        base_spec["static"] = static_paths(public, tournament_id)
+        open_pages: list[list[str]] = []
 
-            def crowd_run(seconds: float, mix: dict[str, int], clients: int, seed: int) -> dict:
-                nonlocal open_pages
-                spec = {**base_spec, "seconds": seconds, "mix": mix, "clients": clients, "seed": seed}
-                spec_path.write_text(json.dumps({**spec, "open": open_pages}))
-                outcome = result_of(drive("crowd", me, spec_path))
-                open_pages = outcome["open"]
-                return outcome
+        def crowd_run(seconds: float, mix: dict[str, int], clients: int, seed: int) -> dict:
+            nonlocal open_pages
+            spec = {**base_spec, "seconds": seconds, "mix": mix, "clients": clients, "seed": seed}
+            spec_path.write_text(json.dumps({**spec, "open": open_pages}))
+            outcome = result_of(drive("crowd", me, spec_path))
+            open_pages = outcome["open"]
+            return outcome
 
-            crowd_run(WARM_SECONDS, MIX, args.clients, 1)  # every worker has served every kind once
-            if not args.no_calibrate:
-                for kind in ("find", "pair", "poll", "standings", "draw", "phone"):
-                    cpu = pool_cpu_seconds(pools[0].pid)
-                    outcome = crowd_run(4.0, {kind: 1}, 8, 2)
-                    count = sum(len(values) for values in outcome["latencies_ms"].values())
-                    calibration[kind] = 1000 * (pool_cpu_seconds(pools[0].pid) - cpu) / max(count, 1)
-                print(
-                    "NOTE crowd_bench: public pool CPU per request, each kind alone: "
-                    + ", ".join(f"{kind} {ms:.2f} ms" for kind, ms in calibration.items()),
-                    flush=True,
-                )
-            for rate in (int(rate) for rate in args.rates.split(",")):
-                rng = random.Random(rate)
-                ids = live_bench.round_reset(stage_id=stage_id)
-                size = max(int(rate * SET_SECONDS), 1)
-                active, pool = live_bench.working_set_play(ids=ids, size=size, rng=rng)
-                pair_of = dict(Match.objects.filter(pk__in=ids).values_list("id", "ns_pair_id"))
-                connections.close_all()
-                # The reset moved every version, as a draw does: the phones open their pages again
-                # (a page kept open from before would poll once for nothing but the reset).
-                open_pages = []
-                crowd_run(WARM_SECONDS, MIX, args.clients, 3)
-                load = os.getloadavg()[0]
-                spec = {**base_spec, "seconds": args.seconds, "mix": MIX, "seed": 10 + rate, "rate": rate}
-                spec["active"] = [[m, v, pair_of[m]] for m, v in active]
-                spec["pool"] = [[m, v, pair_of[m]] for m, v in pool]
-                spec_path.write_text(json.dumps({**spec, "open": open_pages}))
-                cpu = [pool_cpu_seconds(process.pid) for process in pools]
-                reads = drive("crowd", me, spec_path)
-                writes = drive("write", me, spec_path) if rate else None
-                read = result_of(reads)
-                written = result_of(writes) if writes else None
-                used = [pool_cpu_seconds(process.pid) - before for process, before in zip(pools, cpu, strict=True)]
-                open_pages = read["open"]
-                lost, doubled, stored = (
-                    stored_once(keys=written["answered"], prefix=f"crowd-{run_id}-{rate}-") if written else (0, 0, 0)
-                )
-                connections.close_all()
-                results[rate] = {"read": read, "written": written, "cpu": used, "load": load}
-                results[rate] |= {"lost": lost, "doubled": doubled, "stored": stored}
-                report(rate, results[rate])
-        finally:
-            for process in pools:
-                web_bench.stop(process)
+        crowd_run(WARM_SECONDS, MIX, args.clients, 1)  # every worker has served every kind once
+        if not args.no_calibrate:
+            for kind in ("find", "pair", "poll", "standings", "draw", "phone"):
+                cpu = pool_cpu_seconds(pools[0].pid)
+                outcome = crowd_run(4.0, {kind: 1}, 8, 2)
+                count = sum(len(values) for values in outcome["latencies_ms"].values())
+                calibration[kind] = 1000 * (pool_cpu_seconds(pools[0].pid) - cpu) / max(count, 1)
+            print(
+                "NOTE crowd_bench: public pool CPU per request, each kind alone: "
+                + ", ".join(f"{kind} {ms:.2f} ms" for kind, ms in calibration.items()),
+                flush=True,
+            )
+        for rate in (int(rate) for rate in args.rates.split(",")):
+            rng = random.Random(rate)
+            ids = live_bench.round_reset(stage_id=stage_id)
+            size = max(int(rate * SET_SECONDS), 1)
+            active, pool = live_bench.working_set_play(ids=ids, size=size, rng=rng)
+            pair_of = dict(Match.objects.filter(pk__in=ids).values_list("id", "ns_pair_id"))
+            connections.close_all()
+            # The reset moved every version, as a draw does: the phones open their pages again
+            # (a page kept open from before would poll once for nothing but the reset).
+            open_pages = []
+            crowd_run(WARM_SECONDS, MIX, args.clients, 3)
+            load = os.getloadavg()[0]
+            spec = {**base_spec, "seconds": args.seconds, "mix": MIX, "seed": 10 + rate, "rate": rate}
+            spec["active"] = [[m, v, pair_of[m]] for m, v in active]
+            spec["pool"] = [[m, v, pair_of[m]] for m, v in pool]
+            spec_path.write_text(json.dumps({**spec, "open": open_pages}))
+            cpu = [pool_cpu_seconds(process.pid) for process in pools]
+            reads = drive("crowd", me, spec_path)
+            writes = drive("write", me, spec_path) if rate else None
+            read = result_of(reads)
+            written = result_of(writes) if writes else None
+            used = [pool_cpu_seconds(process.pid) - before for process, before in zip(pools, cpu, strict=True)]
+            open_pages = read["open"]
+            lost, doubled, stored = (
+                stored_once(keys=written["answered"], prefix=f"crowd-{run_id}-{rate}-") if written else (0, 0, 0)
+            )
+            connections.close_all()
+            results[rate] = {"read": read, "written": written, "cpu": used, "load": load}
+            results[rate] |= {"lost": lost, "doubled": doubled, "stored": stored}
+            report(rate, results[rate])
     print(
         f"NOTE crowd_bench: gunicorn {args.public_workers} public (nice {args.public_nice})"
         f" + {args.staff_workers} staff sync workers,"

@@ -30,15 +30,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
-import secrets
 import subprocess
 import sys
 import tempfile
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -189,20 +190,7 @@ def serve_pools(
 ) -> list[subprocess.Popen]:
     """The public pool and the staff pool (result entry), as README's production section runs them:
     the public pool at a lower CPU priority (``nice``), so a deal never waits for the CPU behind it."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_hex(32),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-        "SESSION_COOKIE_SECURE": "0",
-        "CSRF_COOKIE_SECURE": "0",
-        "SECURE_HSTS_SECONDS": "0",
-        "STATIC_ROOT": static_root,
-        "LOG_LEVEL": "ERROR",
-    }
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    env = web_bench.server_env(database_url, static_root)
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     pools = []
     for name, port, workers in (("public", public_port, public_workers), ("staff", referee_port, staff_workers)):
@@ -248,87 +236,37 @@ async def drive_public(base: str, paths: dict[str, list[str]], seconds: float, c
     return {"latencies_ms": latencies, "errors": errors, "seconds": time.monotonic() - began}
 
 
-class _Exchange(asyncio.Protocol):
-    """One request on its own connection; the whole answer once the server has closed it."""
-
-    def __init__(self, request: bytes, done: asyncio.Future[bytes]) -> None:
-        self.request, self.done, self.chunks = request, done, bytearray()
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        transport.write(self.request)  # type: ignore[attr-defined]
-
-    def data_received(self, data: bytes) -> None:
-        self.chunks += data
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.done.done():
-            self.done.set_result(bytes(self.chunks))
-
-
-def _answer(raw: bytes) -> tuple[int, dict]:
-    head, _, body = raw.partition(b"\r\n\r\n")
-    if not head.startswith(b"HTTP/"):
-        return 0, {}
-    status = int(head.split(b" ", 2)[1])
-    if b"transfer-encoding: chunked" in head.lower():
-        plain, rest = bytearray(), body
-        while rest:
-            size, _, rest = rest.partition(b"\r\n")
-            length = int(size.split(b";")[0] or b"0", 16)
-            if length == 0:
-                break
-            plain += rest[:length]
-            rest = rest[length + 2 :]
-        body = bytes(plain)
+def json_or_empty(raw: bytes) -> dict:
+    """An API answer's JSON body ({} when there is none or it is not JSON)."""
     try:
-        return status, json.loads(body or b"{}")
+        return json.loads(raw or b"{}")
     except ValueError:
-        return status, {}
+        return {}
 
 
-async def drive_writer(base: str, spec: dict, seconds: float, rate: float) -> dict:
-    """Open loop: a deal due every ``1/rate`` seconds, to the least recently dealt idle match."""
-    parts = urlsplit(base)
-    host, port = parts.hostname or "127.0.0.1", parts.port or 80
-    loop = asyncio.get_running_loop()
-    rng = random.Random(5)
-    idle = deque((match_id, version) for match_id, version in spec["active"])
-    fresh = list(spec["pool"])
-    latencies: list[float] = []
-    outcomes: dict[str, int] = {}
-    skipped = 0
-    finished = 0
+def deal_answer(status: int, answer: dict) -> tuple[str, dict]:
+    """What the referee API answered a deal: its code (``201``, else the status and the error's code)
+    and the match as it now stands ({} when the answer has none)."""
+    match = answer.get("match") or (answer.get("error") or {}).get("match") or {}
+    code = "201" if status == 201 else f"{status} {(answer.get('error') or {}).get('code', '')}".strip()
+    return code, match
 
-    async def send(match_id: int, version: int, due: float) -> None:
-        nonlocal finished
-        body = json.dumps({"order": rng.choice(ORDERS), "expected_version": version}).encode()
-        request = (
-            f"POST /api/matches/{match_id}/deals/ HTTP/1.1\r\nHost: {host}\r\nAuthorization: Token {spec['token']}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
-        ).encode() + body
-        done: asyncio.Future[bytes] = loop.create_future()
-        try:
-            await loop.create_connection(lambda: _Exchange(request, done), host, port)
-            status, answer = _answer(await done)
-        except OSError:
-            status, answer = 0, {}
-        latencies.append(1000 * (time.perf_counter() - due))
-        match = answer.get("match") or (answer.get("error") or {}).get("match") or {}
-        code = "201" if status == 201 else f"{status} {(answer.get('error') or {}).get('code', '')}".strip()
-        outcomes[code] = outcomes.get(code, 0) + 1
-        version = int(match.get("version", version))
-        if match.get("status") in ("pending", "running") or (not match and status != 201):
-            idle.append((match_id, version))
-        else:  # finished (or refused for good): a fresh table joins the set
-            finished += 1
-            if fresh:
-                fresh_id, fresh_version = fresh.pop()
-                idle.append((fresh_id, fresh_version))
 
+def still_open(status: int, match: dict) -> bool:
+    """The match takes more deals (its answer says it is under way, or a failed request said nothing)."""
+    return match.get("status") in ("pending", "running") or (not match and status != 201)
+
+
+async def open_loop(
+    *, rate: float, seconds: float, idle: deque, send: Callable[[tuple, float, int], Awaitable[None]]
+) -> tuple[float, int]:
+    """A deal due every ``1/rate`` seconds, to the least recently dealt idle match (``idle``'s first),
+    whether or not the earlier ones were answered (``send(match, due, number)``, which puts the match
+    back or a fresh one in); (the seconds taken, the deals not sent: no match was idle)."""
     tasks = []
+    skipped = 0
     started = time.perf_counter()
-    count = int(seconds * rate)
-    for number in range(count):
+    for number in range(int(seconds * rate)):
         due = started + number / rate
         delay = due - time.perf_counter()
         if delay > 0:
@@ -336,15 +274,52 @@ async def drive_writer(base: str, spec: dict, seconds: float, rate: float) -> di
         if not idle:
             skipped += 1
             continue
-        match_id, version = idle.popleft()
-        tasks.append(asyncio.create_task(send(match_id, version, due)))
+        tasks.append(asyncio.create_task(send(idle.popleft(), due, number)))
     await asyncio.gather(*tasks)
+    return time.perf_counter() - started, skipped
+
+
+async def drive_writer(base: str, spec: dict, seconds: float, rate: float) -> dict:
+    """Open loop: a deal due every ``1/rate`` seconds, to the least recently dealt idle match."""
+    parts = urlsplit(base)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    rng = random.Random(5)
+    auth = {"Authorization": f"Token {spec['token']}", "Content-Type": "application/json"}
+    idle = deque((match_id, version) for match_id, version in spec["active"])
+    fresh = list(spec["pool"])
+    latencies: list[float] = []
+    outcomes: dict[str, int] = {}
+    finished = 0
+
+    async def send(match: tuple, due: float, _number: int) -> None:
+        nonlocal finished
+        match_id, version = match
+        body = json.dumps({"order": rng.choice(ORDERS), "expected_version": version}).encode()
+        try:
+            status, _headers, raw = await web_bench.request(
+                host, port, f"/api/matches/{match_id}/deals/", method="POST", headers=auth, body=body
+            )
+        except OSError:
+            status, raw = 0, b""
+        latencies.append(1000 * (time.perf_counter() - due))
+        code, now = deal_answer(status, json_or_empty(raw))
+        outcomes[code] = outcomes.get(code, 0) + 1
+        version = int(now.get("version", version))
+        if still_open(status, now):
+            idle.append((match_id, version))
+        else:  # finished (or refused for good): a fresh table joins the set
+            finished += 1
+            if fresh:
+                fresh_id, fresh_version = fresh.pop()
+                idle.append((fresh_id, fresh_version))
+
+    elapsed, skipped = await open_loop(rate=rate, seconds=seconds, idle=idle, send=send)
     return {
         "latencies_ms": latencies,
         "outcomes": outcomes,
         "skipped": skipped,
         "finished": finished,
-        "seconds": time.perf_counter() - started,
+        "seconds": elapsed,
     }
 
 
@@ -357,15 +332,25 @@ def run(coroutine):  # type: ignore[no-untyped-def]
         return asyncio.run(coroutine)
 
 
-def percentile95(values: list[float]) -> float:
+def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
-    return ordered[int(0.95 * (len(ordered) - 1))] if ordered else float("nan")
+    return ordered[int(share * (len(ordered) - 1))] if ordered else float("nan")
 
 
-# -- main --------------------------------------------------------------------------------------------
+# -- a trial (in this process) ----------------------------------------------------------------------
+
+
+def pages_warm(*, public: str, spec_dir: Path, paths: dict[str, list[str]], seconds: float, clients: int) -> None:
+    """The public pages asked for, untimed, so that every worker has built them (and the seat index)."""
+    warm = spec_dir / "warm.json"
+    warm.write_text(json.dumps({"warm": [path for kind in paths.values() for path in kind[:500]]}))
+    web_bench.drive_process(base=public, spec=warm, kind="warm", seconds=seconds, clients=clients)
 
 
 def trial(*, rate: int, public: str, referee: str, spec_dir: Path, args: argparse.Namespace, context: dict) -> dict:
+    """One trial: the round reset, a working set played, the pages warmed again; then ``args.clients``
+    public clients asking for ``context["paths"]`` (each kind as often) beside the writer at ``rate``
+    deals a second, for ``args.seconds``. Each kind's p95 and count, the deals' p95 and what they were answered."""
     rng = random.Random(rate)
     ids = round_reset(stage_id=context["stage_id"])
     started = time.perf_counter()
@@ -378,11 +363,10 @@ def trial(*, rate: int, public: str, referee: str, spec_dir: Path, args: argpars
 
     connections.close_all()
     spec = spec_dir / f"live{rate}.json"
-    spec.write_text(json.dumps({**context["paths"], "token": context["token"], "active": active, "pool": pool}))
+    spec.write_text(json.dumps({"paths": context["paths"], "token": context["token"], "active": active, "pool": pool}))
     # The reset moved every version (as a draw would): the pages and the seat index are rebuilt
     # first, untimed — the trial measures a round in play, not its publication (web_bench does).
-    warm = spec_dir / "warm.json"
-    web_bench.drive_process(base=public, spec=warm, kind="warm", seconds=WARM_SECONDS, clients=args.clients)
+    pages_warm(public=public, spec_dir=spec_dir, paths=context["paths"], seconds=WARM_SECONDS, clients=args.clients)
     me = [sys.executable, __file__, "--spec", str(spec), "--seconds", str(args.seconds)]
     public_driver = subprocess.Popen(
         [*me, "--drive-public", public, "--clients", str(args.clients)], stdout=subprocess.PIPE, text=True
@@ -392,20 +376,108 @@ def trial(*, rate: int, public: str, referee: str, spec_dir: Path, args: argpars
     writes = json.loads(writer.communicate()[0].strip().splitlines()[-1])
     if public_driver.returncode or writer.returncode:
         raise SystemExit("live_bench: a driver failed")
-    requests = sum(len(values) for values in reads["latencies_ms"].values())
+    latencies = reads["latencies_ms"]
+    requests = sum(len(values) for values in latencies.values())
     return {
-        "standings_p95_ms": percentile95(reads["latencies_ms"]["standings"]),
-        "find_p95_ms": percentile95(reads["latencies_ms"]["find"]),
-        "deal_p95_ms": percentile95(writes["latencies_ms"]),
+        "p95_ms": {kind: percentile(values, 0.95) for kind, values in latencies.items()},
+        "counts": {kind: len(values) for kind, values in latencies.items()},
+        "deal_p95_ms": percentile(writes["latencies_ms"], 0.95),
         "public_rps": requests / reads["seconds"],
         "public_errors": reads["errors"],
         "requests": requests,
+        "seconds": reads["seconds"],
         "deals": len(writes["latencies_ms"]),
         "deal_rate": len(writes["latencies_ms"]) / writes["seconds"],
         "outcomes": writes["outcomes"],
         "skipped": writes["skipped"],
         "finished": writes["finished"],
     }
+
+
+# -- what the live, crowd and team benches share --------------------------------------------------------
+
+
+def database_url_get(bench: str, what: str) -> str:
+    """The bench's database: ``BENCH_DATABASE_URL`` (created if it is not there), else the web bench's
+    beside DATABASE_URL's (or the local PostgreSQL's); and the shared cache (``CACHE_URL``, else the
+    local Redis). Empty, with a note, without PostgreSQL or a shared cache: the bench is skipped."""
+    database_url = os.environ.get("BENCH_DATABASE_URL", "")
+    if database_url:
+        database_ensure(database_url)
+    else:
+        url = os.environ.get("DATABASE_URL", "")
+        if not web_bench.is_postgres(url) and web_bench.local_service(web_bench.LOCAL_POSTGRES):
+            url = web_bench.LOCAL_POSTGRES
+        if not web_bench.is_postgres(url):
+            print(f"NOTE {bench}: skipped — needs DATABASE_URL pointing at PostgreSQL ({what}).")
+            return ""
+        database_url = web_bench.bench_database(url)
+    if not (os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL")):
+        if not web_bench.local_service(web_bench.LOCAL_REDIS):
+            print(f"NOTE {bench}: skipped — needs a shared cache (CACHE_URL: Redis), as production runs.")
+            return ""
+        os.environ["CACHE_URL"] = web_bench.LOCAL_REDIS
+    return database_url
+
+
+def event_ready(database_url: str) -> tuple[int, int, list[str]]:
+    """Django on the bench's database, migrated, with the web bench's event (seeded once, then
+    reused): its tournament's and stage's ids and the find queries."""
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", interactive=False, verbosity=0)
+    return web_bench.seed()
+
+
+def public_paths(tournament_id: int, stage_id: int, find_queries: list[str]) -> dict[str, list[str]]:
+    """Every standings page of the event's stage (100 lines each) and a find for each query."""
+    pages = -(-web_bench.PAIRS // 100)
+    return {
+        "standings": [f"/t/{tournament_id}/standings/{stage_id}/?page={page}" for page in range(1, pages + 1)],
+        "find": [f"/t/{tournament_id}/find/?q={quote(query)}" for query in find_queries],
+    }
+
+
+@contextlib.contextmanager
+def pools_running(
+    *, database_url: str, context: dict, args: argparse.Namespace
+) -> Iterator[tuple[str, str, list[subprocess.Popen], Path]]:
+    """Both pools serving (``args``: the workers of each, and the public pool's ``nice``), ready, the
+    staff workers' first requests made; stopped on the way out: (the public pool's address, the staff
+    pool's, the pools, a temporary folder for the drivers' files)."""
+    from django.db import connections
+
+    connections.close_all()  # the pools and this process do not share a connection
+    public_port, staff_port = web_bench.free_port(), web_bench.free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        pools = serve_pools(
+            database_url,
+            str(Path(tmp) / "static"),
+            public_port,
+            staff_port,
+            public_workers=args.public_workers,
+            staff_workers=args.staff_workers,
+            public_nice=getattr(args, "public_nice", PUBLIC_NICE),
+        )
+        try:
+            public, staff = f"http://127.0.0.1:{public_port}", f"http://127.0.0.1:{staff_port}"
+            web_bench.wait_ready(f"{public}/t/{context['tournament_id']}/")
+            web_bench.wait_ready(f"{staff}/t/{context['tournament_id']}/")
+            match_ids = round_reset(stage_id=context["stage_id"])[:16]
+            staff_warm(base=staff, token=context["token"], match_ids=match_ids)
+            yield public, staff, pools, Path(tmp)
+        finally:
+            for pool in pools:
+                web_bench.stop(pool)
+
+
+# -- main --------------------------------------------------------------------------------------------
 
 
 def main() -> int:
@@ -423,84 +495,31 @@ def main() -> int:
     if args.drive_public or args.write:
         spec = json.loads(Path(args.spec).read_text())
         if args.drive_public:
-            paths = {"standings": spec["standings"], "find": spec["find"]}
-            print(json.dumps(run(drive_public(args.drive_public, paths, args.seconds, args.clients))))
+            print(json.dumps(run(drive_public(args.drive_public, spec["paths"], args.seconds, args.clients))))
         else:
             print(json.dumps(run(drive_writer(args.write, spec, args.seconds, args.rate))))
         return 0
 
-    database_url = os.environ.get("BENCH_DATABASE_URL", "")
-    if database_url:
-        database_ensure(database_url)
-    else:
-        url = os.environ.get("DATABASE_URL", "")
-        if not web_bench.is_postgres(url) and web_bench.local_service(web_bench.LOCAL_POSTGRES):
-            url = web_bench.LOCAL_POSTGRES
-        if not web_bench.is_postgres(url):
-            print(
-                "NOTE live_bench: skipped — needs DATABASE_URL pointing at PostgreSQL (the load test of 5,000 pairs)."
-            )
-            return 0
-        database_url = web_bench.bench_database(url)
-    if not (os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL")):
-        if not web_bench.local_service(web_bench.LOCAL_REDIS):
-            print("NOTE live_bench: skipped — needs a shared cache (CACHE_URL: Redis), as production runs.")
-            return 0
-        os.environ["CACHE_URL"] = web_bench.LOCAL_REDIS
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", interactive=False, verbosity=0)
-    tournament_id, stage_id, find_queries = web_bench.seed()
-    pages = -(-web_bench.PAIRS // 100)
-    paths = {
-        "standings": [f"/t/{tournament_id}/standings/{stage_id}/?page={page}" for page in range(1, pages + 1)],
-        "find": [f"/t/{tournament_id}/find/?q={quote(query)}" for query in find_queries],
-    }
-    context = {"stage_id": stage_id, "paths": paths, "token": referee_token()}
-    from django.db import connections
-
-    connections.close_all()
-    public_port, referee_port = web_bench.free_port(), web_bench.free_port()
+    database_url = database_url_get("live_bench", "the load test of 5,000 pairs")
+    if not database_url:
+        return 0
+    tournament_id, stage_id, find_queries = event_ready(database_url)
+    paths = public_paths(tournament_id, stage_id, find_queries)
+    context = {"tournament_id": tournament_id, "stage_id": stage_id, "paths": paths, "token": referee_token()}
     results = {}
     speed_before = web_bench.machine_speed_ms()
     load_before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        warm = Path(tmp) / "warm.json"
-        warm.write_text(json.dumps({"warm": paths["standings"] + paths["find"][:500]}))
-        pools = serve_pools(
-            database_url,
-            str(Path(tmp) / "static"),
-            public_port,
-            referee_port,
-            public_workers=args.public_workers,
-            staff_workers=args.staff_workers,
-        )
-        try:
-            public, referee = f"http://127.0.0.1:{public_port}", f"http://127.0.0.1:{referee_port}"
-            web_bench.wait_ready(f"{public}/t/{tournament_id}/")
-            web_bench.wait_ready(f"{referee}/t/{tournament_id}/")
-            staff_warm(base=referee, token=context["token"], match_ids=round_reset(stage_id=stage_id)[:16])
-            web_bench.drive_process(base=public, spec=warm, kind="warm", seconds=web_bench.WARM_SECONDS, clients=50)
-            for rate in (int(rate) for rate in args.rates.split(",")):
-                results[rate] = trial(
-                    rate=rate, public=public, referee=referee, spec_dir=Path(tmp), args=args, context=context
-                )
-                result = results[rate]
-                print(
-                    f"NOTE live_bench: {rate}/s: {result['deals']} deals ({result['deal_rate']:.1f}/s, answers"
-                    f" {result['outcomes']}, {result['skipped']} not sent: no idle table), {result['finished']}"
-                    f" matches finished; {result['requests']} public requests, {result['public_errors']} not 200",
-                    flush=True,
-                )
-        finally:
-            for pool in pools:
-                web_bench.stop(pool)
+    with pools_running(database_url=database_url, context=context, args=args) as (public, referee, _pools, tmp):
+        pages_warm(public=public, spec_dir=tmp, paths=paths, seconds=web_bench.WARM_SECONDS, clients=50)
+        for rate in (int(rate) for rate in args.rates.split(",")):
+            results[rate] = trial(rate=rate, public=public, referee=referee, spec_dir=tmp, args=args, context=context)
+            result = results[rate]
+            print(
+                f"NOTE live_bench: {rate}/s: {result['deals']} deals ({result['deal_rate']:.1f}/s, answers"
+                f" {result['outcomes']}, {result['skipped']} not sent: no idle table), {result['finished']}"
+                f" matches finished; {result['requests']} public requests, {result['public_errors']} not 200",
+                flush=True,
+            )
     cache = os.environ.get("CACHE_URL") or ""
     print(
         f"NOTE live_bench: gunicorn {args.public_workers} public + {args.staff_workers} staff sync workers,"
@@ -511,8 +530,8 @@ def main() -> int:
     )
     for rate, result in results.items():
         prefix = "web.live" if rate == RATES[0] else f"web.live{rate}"
-        print(f"BENCH {prefix}_standings_p95_ms {result['standings_p95_ms']:.1f} ms")
-        print(f"BENCH {prefix}_find_p95_ms {result['find_p95_ms']:.1f} ms")
+        print(f"BENCH {prefix}_standings_p95_ms {result['p95_ms']['standings']:.1f} ms")
+        print(f"BENCH {prefix}_find_p95_ms {result['p95_ms']['find']:.1f} ms")
         print(f"BENCH {prefix}_deal_p95_ms {result['deal_p95_ms']:.1f} ms")
         print(f"BENCH {prefix}_public_rps {result['public_rps']:.0f} req/s")
     return 0

@@ -282,9 +282,10 @@ def wait_ready(url: str, seconds: float = 60) -> None:
         time.sleep(0.3)
 
 
-def serve(database_url: str, static_root: str, port: int, *, secret_key: str | None = None) -> subprocess.Popen:
-    """gunicorn on ``port``; ``secret_key``: the one this process signs sessions with (a bench that
-    signs an organiser in), else a fresh one."""
+def server_env(database_url: str, static_root: str, *, secret_key: str | None = None) -> dict[str, str]:
+    """The environment gunicorn serves in (production settings on the loopback, the static files
+    collected into ``static_root``); ``secret_key``: the one this process signs sessions with (a
+    bench that signs an organiser in), else a fresh one."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -299,6 +300,12 @@ def serve(database_url: str, static_root: str, port: int, *, secret_key: str | N
         "LOG_LEVEL": "ERROR",
     }
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    return env
+
+
+def serve(database_url: str, static_root: str, port: int, *, secret_key: str | None = None) -> subprocess.Popen:
+    """gunicorn on ``port`` (``server_env``)."""
+    env = server_env(database_url, static_root, secret_key=secret_key)
     gunicorn = Path(sys.executable).with_name("gunicorn")
     command = [str(gunicorn), "tournament.site.wsgi", "-w", str(WORKERS), "-b", f"127.0.0.1:{port}"]
     command += ["--log-level", "warning", "--backlog", "2048"]
@@ -318,10 +325,11 @@ def stop(process: subprocess.Popen) -> None:
 # -- driving (the second process) --------------------------------------------------------------------
 
 
-class _Fetch(asyncio.Protocol):
-    """One request on its own connection; the status code once the server has closed it."""
+class _Exchange(asyncio.Protocol):
+    """One request on its own connection (gunicorn's sync workers close them); the whole answer once
+    the server has closed it."""
 
-    def __init__(self, request: bytes, done: asyncio.Future[int]) -> None:
+    def __init__(self, request: bytes, done: asyncio.Future[bytes]) -> None:
         self.request, self.done, self.chunks = request, done, bytearray()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -332,16 +340,51 @@ class _Fetch(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.done.done():
-            ok = self.chunks.startswith(b"HTTP/")
-            self.done.set_result(int(self.chunks.split(b" ", 2)[1]) if ok else 0)
+            self.done.set_result(bytes(self.chunks))
+
+
+def answer_parse(raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    """An HTTP answer's status (0: not an answer), headers (lower-case names) and body (unchunked)."""
+    head, _, body = raw.partition(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/"):
+        return 0, {}, b""
+    lines = head.split(b"\r\n")
+    status = int(lines[0].split(b" ", 2)[1])
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(b":")
+        headers[name.strip().lower().decode()] = value.strip().decode("latin-1")
+    if headers.get("transfer-encoding", "").lower() == "chunked":
+        plain, rest = bytearray(), body
+        while rest:
+            size, _, rest = rest.partition(b"\r\n")
+            length = int(size.split(b";")[0] or b"0", 16)
+            if length == 0:
+                break
+            plain += rest[:length]
+            rest = rest[length + 2 :]
+        body = bytes(plain)
+    return status, headers, body
+
+
+async def request(
+    host: str, port: int, path: str, *, method: str = "GET", headers: dict[str, str] | None = None, body: bytes = b""
+) -> tuple[int, dict[str, str], bytes]:
+    """One request on a connection of its own: (status, headers, body)."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[bytes] = loop.create_future()
+    head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n"
+    for name, value in (headers or {}).items():
+        head += f"{name}: {value}\r\n"
+    if body:
+        head += f"Content-Length: {len(body)}\r\n"
+    await loop.create_connection(lambda: _Exchange(head.encode() + b"\r\n" + body, done), host, port)
+    return answer_parse(await done)
 
 
 async def fetch(host: str, port: int, path: str) -> int:
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[int] = loop.create_future()
-    request = f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode()
-    await loop.create_connection(lambda: _Fetch(request, done), host, port)
-    return await done
+    """A GET's status code."""
+    return (await request(host, port, path))[0]
 
 
 async def drive_paths(base: str, paths: list[str], seconds: float, clients: int) -> dict:
