@@ -88,6 +88,12 @@ def test_the_walkover_is_named_on_the_draw_the_team_match_page_and_the_bracket(c
     bracket = bracket_get(tournament_id=event.pk, stage_id=stage.pk)
     final = bracket.rounds[1].matches[0]
     assert (final.ns.name, final.walkover_over, final.reason) == (present.name, gone.name, "")
+    page = client.get(reverse("standings:bracket", args=[event.pk]), follow=True).content.decode()
+    assert f"{gone.name} · withdrawn" in page and '<span class="tag small walkover">Walkover</span>' in page
+    standings = client.get(reverse("standings:stage_team_standings", args=[event.pk, stage.pk])).content.decode()
+    results = standings[standings.index("team-match-results") :]
+    walked = results[results.index(f"{present.name} v {gone.name}") :]
+    assert '<span class="badge">Walkover</span>' in walked[: walked.index("</tr>")]
 
 
 def test_a_knockout_of_teams_says_it_ranks_by_how_far_each_team_went(client, walkover):
