@@ -736,6 +736,7 @@ def round_team_matches(request: HttpRequest, tournament: Tournament, round_id: i
             "line": line,
             "x": played.names.get(line.x, ""),
             "y": played.names.get(line.y, "") if line.y is not None else "",
+            "walkover_over": played.names.get(line.walkover_over, "") if line.walkover_over is not None else "",
             "winner": played.names.get(int(line.result.winner), "") if line.result.winner else "",
             "extra_deal": line.result.reason is TeamMatchReason.EXTRA_DEAL,
             "deciding": _deciding_table(rows[line.id], line.result),

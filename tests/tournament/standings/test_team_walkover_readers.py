@@ -97,7 +97,7 @@ def test_the_walkover_is_named_on_the_draw_the_team_match_page_and_the_bracket(c
 
 
 def test_a_knockout_of_teams_says_it_ranks_by_how_far_each_team_went(client, walkover):
-    event, stage, _final_round, _gone, _present = walkover
+    event, stage, final_round, gone, present = walkover
     client.cookies["django_language"] = "en"
     public = client.get(reverse("standings:stage_team_standings", args=[event.pk, stage.pk])).content.decode()
     assert KNOCKOUT_WORDS in public and SWISS_WORDS not in public
@@ -106,6 +106,8 @@ def test_a_knockout_of_teams_says_it_ranks_by_how_far_each_team_went(client, wal
     client.force_login(boss)
     organisers = client.get(reverse("draw:stage", args=[event.pk, stage.pk])).content.decode()
     assert KNOCKOUT_WORDS in organisers and SWISS_WORDS not in organisers
+    round_page = client.get(reverse("draw:round_team_matches", args=[event.pk, final_round.pk])).content.decode()
+    assert f"{present.name} · Walkover" in round_page and f"({gone.name} · withdrawn)" in round_page
     client.cookies["django_language"] = "zh-hans"
     public = client.get(reverse("standings:stage_team_standings", args=[event.pk, stage.pk])).content.decode()
     assert "按淘汰赛中走到的轮次排名" in public
