@@ -9,7 +9,8 @@ into model instances (the compiler's select list, related populators, annotation
 again with new values: the same statement, the same instances (``select_related`` objects cached,
 annotations set), none of the compiling.
 
-``build`` is called once, with a marker number in place of each of ``values``; it must use them
+``build`` is called once, with a marker in place of each of ``values`` (a number for a number, its
+digits for a text: a token's key); it must use them
 only as the statement's parameters (a filter's value), never to choose its shape — what changes
 the shape (a superuser's query has no access conditions) belongs in ``name``. A marker that does
 not come through as a parameter is refused at once (:class:`ValueError`), as is a locking
@@ -51,8 +52,11 @@ class _Prepared:
 _PREPARED: dict[tuple[str, str], _Prepared] = {}
 
 
-def _prepare(name: str, build: Callable[..., QuerySet[Any]], names: list[str], alias: str) -> _Prepared:
-    markers = {value: MARK + index for index, value in enumerate(names)}
+def _prepare(name: str, build: Callable[..., QuerySet[Any]], values: dict[str, int | str], alias: str) -> _Prepared:
+    names = sorted(values)
+    markers: dict[str, int | str] = {}
+    for index, value in enumerate(names):
+        markers[value] = MARK + index if isinstance(values[value], int) else str(MARK + index)
     queryset = build(**markers)
     if queryset.__dict__["_prefetch_related_lookups"] or queryset._iterable_class is not models.query.ModelIterable:
         raise ValueError(f"prepared_rows({name!r}): model instances only (no values(), no prefetch)")
@@ -68,14 +72,16 @@ def _prepare(name: str, build: Callable[..., QuerySet[Any]], names: list[str], a
     return _Prepared(sql=sql, params=tuple(params), slots=slots, compiler=compiler, locks=locks)
 
 
-def prepared_rows(name: str, build: Callable[..., QuerySet[M]], *, using: str = "default", **values: int) -> list[M]:
+def prepared_rows(
+    name: str, build: Callable[..., QuerySet[M]], *, using: str = "default", **values: int | str
+) -> list[M]:
     """The model instances ``build(**values)`` would give, from the statement compiled once under
     ``name`` (module docstring)."""
     connection = connections[using]
     key = (name, connection.vendor)
     prepared = _PREPARED.get(key)
     if prepared is None:
-        prepared = _PREPARED[key] = _prepare(name, build, sorted(values), using)
+        prepared = _PREPARED[key] = _prepare(name, build, values, using)
     if prepared.locks and connection.get_autocommit() and connection.features.supports_transactions:
         raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
     params = list(prepared.params)

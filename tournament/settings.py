@@ -203,7 +203,7 @@ MEDIA_URL = "media/"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "tournament.api.authentication.PreparedTokenAuthentication",  # DRF's, compiled once
     ],
     # a new view is private unless it says otherwise (the public API says AllowAny itself)
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

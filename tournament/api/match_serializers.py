@@ -205,6 +205,21 @@ MATCH_SHAPES: dict[str, MatchShape] = {
 """The API's match of each entrant kind (``tournament.games.entrants``), by its key."""
 
 
+def _clock(match: Match) -> dict[str, Any]:
+    clock = match_clock(match=match)
+    return {
+        "started_at": clock.started_at,
+        "ends_at": clock.ends_at,
+        "seconds_left": clock.seconds_left,
+        "warning": clock.warning,
+        "time_called": clock.time_called,
+        "one_more_deal": clock.one_more_deal,
+        "last_deal": clock.last_deal,
+        "paused": clock.paused,
+        "paused_at": match.paused_at if clock.paused else None,
+    }
+
+
 class MatchOutput(serializers.Serializer[object]):  # a match, or many
     """A match as the referee's device shows it."""
 
@@ -258,18 +273,7 @@ class MatchOutput(serializers.Serializer[object]):  # a match, or many
 
     @extend_schema_field(ClockOutput)
     def get_clock(self, match: Match) -> dict[str, Any]:
-        clock = match_clock(match=match)
-        return {
-            "started_at": clock.started_at,
-            "ends_at": clock.ends_at,
-            "seconds_left": clock.seconds_left,
-            "warning": clock.warning,
-            "time_called": clock.time_called,
-            "one_more_deal": clock.one_more_deal,
-            "last_deal": clock.last_deal,
-            "paused": clock.paused,
-            "paused_at": match.paused_at if clock.paused else None,
-        }
+        return _clock(match)
 
     def get_flagged(self, match: Match) -> int:
         counted = self.context.get("flagged", getattr(match, "flagged_count", None))
@@ -301,3 +305,62 @@ class ErrorBody(serializers.Serializer[object]):
 
 class ErrorOutput(serializers.Serializer[object]):
     error = ErrorBody()
+
+
+# -- a deal's answer, built directly ----------------------------------------------------------------
+# Every table's deals come through the referee API, and DRF's serializers copy their fields for each
+# instance (a match's answer: the match, its pairs and each deal) before they read a value: most of
+# the answer's cost. A deal's answer is therefore built here, field by field in the serializers'
+# order, with their conversions (a test compares the two on matches of every kind); the serializers
+# above stay its schema and every other answer's.
+
+_ENTERED_AT = serializers.DateTimeField()
+""":class:`DealOutput`'s ``entered_at`` (DRF's own conversion: the current time zone, ISO 8601)."""
+
+
+def _pair_json(pair: Any) -> dict[str, Any] | None:
+    return None if pair is None else {"id": int(pair.id), "number": int(pair.number), "name": str(pair.name)}
+
+
+def deal_json(deal: Any) -> dict[str, Any]:
+    """``DealOutput(deal).data``."""
+    return {
+        "number": int(deal.number),
+        "outcome": deal.outcome,
+        "flagged": bool(deal.flagged),
+        "record": deal.record_json,
+        "version": int(deal.version),
+        "entered_at": _ENTERED_AT.to_representation(deal.entered_at),
+    }
+
+
+def match_detail_json(match: Match, *, deals: list[Any], flagged: int) -> dict[str, Any]:
+    """``MatchDetailOutput(match, context={"deals": deals, "flagged": flagged}).data``: the match as a
+    write just folded it, with its deals and how many of them and its adjustments are flagged."""
+    shape = MATCH_SHAPES[match_game(match).entrants.key]
+    snapshot = match.snapshot
+    failures, points = snapshot.a_failures, snapshot.points
+    table = match.table
+    return {
+        "id": int(match.id),
+        "round": int(match.round.number),
+        "round_id": int(match.round_id),
+        "table": None if table is None else int(table.number),
+        "ns_pair": _pair_json(match.ns_pair),
+        "ew_pair": _pair_json(match.ew_pair),
+        "seats": shape.seats(match),
+        "status": str(match.status),
+        "version": int(match.version),
+        "winner": match.winner or None,
+        "result_reason": match.result_reason or None,
+        "levels": snapshot.levels_or_start.to_json(),
+        "a_failures": failures.to_json() if failures is not None else None,
+        "points": points.to_json() if points is not None else None,
+        "next_deal": shape.next_deal(match),
+        "time_called_during_deal": (
+            None if match.time_called_during_deal is None else int(match.time_called_during_deal)
+        ),
+        "clock": _clock(match),
+        "flagged": int(flagged),
+        "deals": [deal_json(deal) for deal in deals],
+    }

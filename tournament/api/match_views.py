@@ -38,7 +38,6 @@ from tournament.api.match_serializers import (
     VERSION_MAX,
     AdjustmentInput,
     DealEntryOutput,
-    DealOutput,
     DeletionInput,
     DependentsOutput,
     ErrorOutput,
@@ -46,6 +45,8 @@ from tournament.api.match_serializers import (
     MatchOutput,
     UnlockInput,
     VersionInput,
+    deal_json,
+    match_detail_json,
 )
 from tournament.api.schema import StrictQueryParams
 from tournament.audit import REASON_MAX
@@ -81,8 +82,9 @@ def _detail_written(entry: services.DealEntry, *, read: Match) -> dict[str, Any]
             continue
         if field.is_cached(read) and getattr(read, field.attname) == getattr(written, field.attname):
             field.set_cached_value(written, field.get_cached_value(read))
-    context = {} if entry.deals is None else {"deals": entry.deals, "flagged": entry.flagged}
-    return dict(MatchDetailOutput(written, context=context).data)
+    if entry.deals is None or entry.flagged is None:  # a retry: its deals are read
+        return dict(MatchDetailOutput(written).data)
+    return match_detail_json(written, deals=entry.deals, flagged=entry.flagged)
 
 
 GAME_BODY = (
@@ -223,7 +225,7 @@ class DealListView(MatchView):
         if refusal is not None:
             raise refusal
         match_data = _detail_written(entry, read=match)
-        body = {"deal": DealOutput(entry.deal).data, "match": match_data, "replayed": entry.replayed}
+        body = {"deal": deal_json(entry.deal), "match": match_data, "replayed": entry.replayed}
         return Response(body, status=status.HTTP_201_CREATED)
 
 

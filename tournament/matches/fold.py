@@ -8,12 +8,14 @@ write that changed them. Also the locked match row every write starts from.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -38,6 +40,7 @@ from tournament.matches.models import (
     Match,
     MatchStatus,
 )
+from tournament.prepared import prepared_rows
 from tournament.rules import rules_for_stage
 
 SNAPSHOT_FIELDS = ["state", "winner", "result_reason", "status", "finished_at"]
@@ -342,16 +345,20 @@ def locked_match(match_id: int) -> Match:
     return Match.objects.select_for_update(of=("self",)).select_related("round__stage__tournament").get(pk=match_id)
 
 
-def deal_entry_reads() -> dict[str, Exists]:
+@functools.cache
+def deal_entry_reads() -> Mapping[str, Exists]:
     """What a deal's write asks beside its locked match, in the lock's own statement
     (``tournament.matches.access.match_for_user(annotate=…)``): whether the match has adjustments
     and open players' entries. Both are written under the match's lock, so the answer holds until
     the write commits; where there are none, :func:`deal_entry_adjustments` and the claims' closing
-    read nothing (every table enters deals: two statements saved each)."""
-    return {
-        "has_adjustments": Exists(Adjustment.objects.filter(match=OuterRef("pk"))),
-        "has_open_claims": Exists(DealClaim.objects.filter(match=OuterRef("pk"), status__in=CLAIM_OPEN)),
-    }
+    read nothing (every table enters deals: two statements saved each). Built once (a queryset's
+    ``annotate`` copies what it is given): the statement is compiled once anyway."""
+    return MappingProxyType(
+        {
+            "has_adjustments": Exists(Adjustment.objects.filter(match=OuterRef("pk"))),
+            "has_open_claims": Exists(DealClaim.objects.filter(match=OuterRef("pk"), status__in=CLAIM_OPEN)),
+        }
+    )
 
 
 def deal_entry_may_have(match: Match, name: str) -> bool:
@@ -378,6 +385,20 @@ def check_version(match: Match, expected_version: int | None) -> None:
     """Refuse a write made against another version of the match than the locked row's."""
     if expected_version is not None and expected_version != match.version:
         raise StaleVersion(match)
+
+
+def _deals_of(*, match: int) -> QuerySet[Deal]:
+    return Deal.objects.filter(match=match).order_by("number")
+
+
+def match_deals(match: Match) -> list[Deal]:
+    """The match's deals in order, as ``match.deals.order_by("number")`` gives them (each with its
+    match), by a statement compiled once per process (``tournament.prepared``: every deal's write
+    reads them)."""
+    deals = prepared_rows("match_deals", _deals_of, match=match.pk)
+    for deal in deals:
+        Deal.match.field.set_cached_value(deal, match)
+    return deals
 
 
 def match_outcomes(match: Match) -> list[Any]:

@@ -42,6 +42,7 @@ from tournament.matches.fold import (
     locked_match,
     match_adjustment_rows,
     match_deal_parse,
+    match_deals,
     match_fold,
     match_game,
     match_replay,
@@ -127,7 +128,7 @@ def deal_record(
         match = locked if locked is not None else locked_match(match_id)
         called = time_call_due(match, now=now)  # the clock, once, inside the lock
         # Every deal is read anyway (the fold): a retry is found among them, not by a query of its own.
-        deals = list(match.deals.order_by("number"))
+        deals = match_deals(match)
         if idempotency_key:
             earlier = next((deal for deal in deals if deal.idempotency_key == idempotency_key), None)
             if earlier is not None:

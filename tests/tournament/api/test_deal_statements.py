@@ -11,6 +11,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.test import APIClient
 
 from tests.factories import organiser, referee, table_match
 from tests.tournament.api.test_referee_api import device
@@ -110,3 +115,29 @@ def test_a_referees_deal_closes_the_players_open_entry_of_its_number(phone_and_u
     claim.refresh_from_db()
     assert claim.status == ClaimStatus.REFUSED and claim.note  # closed, the table told why
     assert DealClaim.objects.filter(match=match).count() == 1
+
+
+def _drf_refusal(key: str) -> str:
+    """What DRF's own token check says to ``key`` (in the API's language, Chinese first)."""
+    with translation.override("zh-hans"), pytest.raises(AuthenticationFailed) as refused:
+        TokenAuthentication().authenticate_credentials(key)
+    return str(refused.value.detail)
+
+
+def test_the_token_is_read_as_drf_reads_it_and_refused_in_its_words():
+    """The token's statement is compiled once (tournament.api.authentication); an unknown key and an
+    inactive user are refused as DRF refuses them."""
+    ref = referee(username="ref")
+    match = table_match(referee_user=ref)
+    phone = device(ref)
+    assert phone.get(reverse("api:match", args=[match.pk])).status_code == 200
+    stranger = APIClient()
+    stranger.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    refused = stranger.get(reverse("api:match", args=[match.pk]))
+    assert refused.data["error"] == {"code": "authentication_failed", "message": _drf_refusal("0" * 40)}
+    ref.is_active = False
+    ref.save()
+    refused = phone.get(reverse("api:match", args=[match.pk]))
+    key = Token.objects.get(user=ref).key
+    assert refused.data["error"] == {"code": "authentication_failed", "message": _drf_refusal(key)}
+    assert refused.status_code == stranger.get(reverse("api:match", args=[match.pk])).status_code == 403
