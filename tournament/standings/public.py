@@ -15,7 +15,9 @@ call are in :mod:`tournament.standings.public_cache`.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from django.db.models import Count, Q, QuerySet
 
@@ -500,15 +502,61 @@ def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
     )
 
 
+_LINE_INDEXES: dict[int, tuple[StageTable, dict[int, StandingLine]]] = {}
+"""The lines of the last few standings builds by pair, per process (by the build's ``id``, the build
+kept beside its index so that ``id`` names no other): a pair's page and its ranks' polls look their
+line up in a build of 5,000 lines."""
+LINE_INDEXES = 8
+
+
+def _line_of(table: StageTable, pair_id: int) -> StandingLine | None:
+    held = _LINE_INDEXES.get(id(table))
+    if held is None or held[0] is not table:
+        if len(_LINE_INDEXES) >= LINE_INDEXES:
+            _LINE_INDEXES.clear()  # the builds of a few stages at most are current
+        held = _LINE_INDEXES[id(table)] = (table, {line.pair_id: line for line in table.lines})
+    return held[1].get(pair_id)
+
+
 def pair_ranks_get(*, pair_id: int, tables: Iterable[StageTable | None]) -> tuple[tuple[StageInfo, StandingLine], ...]:
     """A pair's line in each of ``tables`` (the standings of the ranked stages it may be in, as the
     public pages show them) that has one."""
     ranks = []
     for table in tables:
-        line = table.line_of(pair_id) if table is not None else None
+        line = _line_of(table, pair_id) if table is not None else None
         if table is not None and line is not None:
             ranks.append((table.stage, line))
     return tuple(ranks)
+
+
+class RankShown(NamedTuple):
+    """A pair's line in one stage's standings as the ranks part of its page shows it — all that part
+    is made of (``public_tags.pair_ranks_html`` renders these fields and no others), so its version
+    (:func:`pair_ranks_version`) moves exactly when what it shows does."""
+
+    stage_id: int
+    stage_name: str
+    rank: int
+    provisional: bool
+    movement: int | None
+    wins: int
+    draws: int
+    losses: int
+
+
+def pair_ranks_shown(*, pair_id: int, tables: Iterable[StageTable | None]) -> tuple[RankShown, ...]:
+    """What the ranks part of a pair's page shows of its line in each of ``tables`` (:func:`pair_ranks_get`)."""
+    return tuple(
+        RankShown(stage.id, stage.name, line.rank, line.provisional, line.movement, line.wins, line.draws, line.losses)
+        for stage, line in pair_ranks_get(pair_id=pair_id, tables=tables)
+    )
+
+
+def pair_ranks_version(shown: tuple[RankShown, ...]) -> str:
+    """The version of a pair's ranks part: a digest of what it shows. A standings build that leaves
+    the pair's line as it was (another pair's match finished, the pair's rank and record the same)
+    leaves it, and its poll's 204, as it is."""
+    return "r" + hashlib.blake2b(repr(shown).encode(), digest_size=8).hexdigest()
 
 
 def _next_sets_level(snapshot: MatchSnapshot) -> str | None:

@@ -52,7 +52,7 @@ from tournament.standings.cache import (
     public_version_depends,
     public_versions_get,
 )
-from tournament.standings.public import normalise_query, pair_ranks_get
+from tournament.standings.public import normalise_query, pair_history_get, pair_ranks_shown, pair_ranks_version
 from tournament.standings.public_cache import (
     bracket_cached,
     draw_build_get,
@@ -61,7 +61,6 @@ from tournament.standings.public_cache import (
     match_cached,
     overview_build_get,
     overview_cached,
-    pair_history_cached,
     pair_token,
     standings_cached,
     standings_key,
@@ -82,6 +81,7 @@ from tournament.standings.team_match_page import (
     team_match_token,
 )
 from tournament.standings.team_ranking import TeamMatchTable
+from tournament.standings.templatetags.public_tags import pair_ranks_html
 
 T = TypeVar("T")
 
@@ -135,7 +135,7 @@ def _live_page(
     key: str,
     fragment: str,
     context: Callable[[], dict[str, Any]],
-    title: str,
+    title: str | None,
     params: dict[str, Any] | None = None,
     poll_seconds: int | None = POLL_SECONDS,
     stale_ok: bool = False,
@@ -154,7 +154,9 @@ def _live_page(
     pair's name, a table's number — all moved only by seating events); ``fill``: what fills the
     cached fragment's holes for this response (a part keyed on something else: a pair's ranks);
     ``layout_key``: the layout's own key when pages of one kind share it (the title is a hole of the
-    layout: every pair's page has the same layout, rendered once, not once per pair).
+    layout: every pair's page has the same layout, rendered once, not once per pair); ``title`` None:
+    the context gives it (``title``, a pair's name), cached with the fragment — what the page shows is
+    then read only when its fragment is not cached yet.
     """
     # Built from cached values alone, keyed on the versions and builds noted: a worker may keep the
     # whole response (tournament.standings.public_responses).
@@ -171,22 +173,19 @@ def _live_page(
     query = urlencode({**(params or {}), "v": version})
     poll_url = f"{request.path}?{query}"
 
-    def build() -> str:
-        return render_to_string(
+    def build() -> tuple[str, str]:
+        values = context()
+        html = render_to_string(
             fragment,
-            {
-                **context(),
-                "overview": overview,
-                "version": version,
-                "poll_url": poll_url,
-                "poll_seconds": poll_seconds,
-            },
+            {**values, "overview": overview, "version": version, "poll_url": poll_url, "poll_seconds": poll_seconds},
         )
+        return str(values["title"]) if title is None else "", html
 
     language = get_language() or ""
-    html = public_cached(
+    # (title, html), the title read with the fragment's values when it is one of them, else "".
+    title_read, html = public_cached(
         tournament_id=overview.id,
-        key=f"html:{language}:{key}",
+        key=f"page:{language}:{key}",
         build=build,
         stale_ok=stale_ok,
         version=version,
@@ -203,7 +202,7 @@ def _live_page(
             tournament_id=overview.id,
             version=layout_version,
             key=layout_key or key,
-            holes={"content": mark_safe(html), "title": title},
+            holes={"content": mark_safe(html), "title": title_read if title is None else title},
         )
     patch_vary_headers(response, ["HX-Request"])
     return response
@@ -484,7 +483,7 @@ RANKS_HOLE = "<!--pair-ranks-->"
 def _sides_pair(request: PublicHttpRequest, *, overview: TournamentOverview, pair_id: int) -> HttpResponse:
     """A pair's page: its players and every match with its deal-by-deal history, keyed on the pair's
     own version and the common one (a deal at another table leaves it, and its poll's 204, as it is),
-    with its ranks (keyed on the standings builds) filled in."""
+    with its ranks (keyed on what they show) filled in."""
     tournament_id = overview.id
     token = pair_token(common=request.common_version, own=request.own_version)
     # The poll of a page that shows this token: 204 from the versions alone, before any build.
@@ -495,17 +494,22 @@ def _sides_pair(request: PublicHttpRequest, *, overview: TournamentOverview, pai
     unchanged = _poll_unchanged(request, token)
     if unchanged is not None:
         return unchanged
-    view = pair_history_cached(tournament_id=tournament_id, pair_id=pair_id, token=token)
-    if view is None:
-        raise Http404
     _ranks_token, ranks_html = _pair_ranks_html(request, overview=overview, pair_id=pair_id)
+
+    def context() -> dict[str, Any]:
+        # Read only to render the page not cached yet under ``token`` (its HTML is what is kept).
+        view = pair_history_get(tournament_id=tournament_id, pair_id=pair_id)
+        if view is None:
+            raise Http404
+        return {"pair": view, "ranks_hole": mark_safe(RANKS_HOLE), "title": view.name}
+
     return _live_page(
         request,
         overview=overview,
         key=f"pair:{pair_id}",
         fragment="public/_pair.html",
-        context=lambda: {"pair": view, "ranks_hole": mark_safe(RANKS_HOLE)},
-        title=view.name,
+        context=context,
+        title=None,
         version=token,
         fill=lambda html: html.replace(RANKS_HOLE, ranks_html, 1),
         layout_key="pair",
@@ -513,8 +517,9 @@ def _sides_pair(request: PublicHttpRequest, *, overview: TournamentOverview, pai
 
 
 def _pair_ranks_html(request: PublicHttpRequest, *, overview: TournamentOverview, pair_id: int) -> tuple[str, str]:
-    """The pair's ranks fragment and what it is keyed on: the last complete standings build of each
-    ranked stage with a published round (the builds are loaded only to render a fragment not cached yet)."""
+    """The pair's ranks fragment and its version: what the pair's line shows in the last complete
+    standings build of each ranked stage with a published round (:func:`pair_ranks_version`), so a
+    build that leaves the pair's rank and record as they were leaves the fragment's poll a 204."""
     tournament_id = overview.id
     public_version_depends(tournament_id=tournament_id, scope="seating")
     stages = [stage for stage in overview.ranked_stages if overview.rounds_of(stage.id)]
@@ -522,28 +527,18 @@ def _pair_ranks_html(request: PublicHttpRequest, *, overview: TournamentOverview
         standings_served_get(tournament_id=tournament_id, stage_id=stage.id, version=request.standings_version)
         for stage in stages
     ]
-    token = f"s{request.seating_version}.b" + "-".join(str(build) for build, _load in served)
+    # The builds from this worker's memory (fetched once per build and worker): a line looked up in
+    # each, and a few lines of HTML rendered, cost less than a round trip to a cached copy of them.
+    shown = pair_ranks_shown(pair_id=pair_id, tables=(load() for _build, load in served))
+    token = pair_ranks_version(shown)
     poll_url = f"{reverse('standings:pair_ranks', args=(tournament_id, pair_id))}?{urlencode({'v': token})}"
     poll_note(token=token, url=poll_url)  # the ranks are polled on their own, from the pair's page too
-
-    def build() -> str:
-        ranks = pair_ranks_get(pair_id=pair_id, tables=(load() for _build, load in served))
-        return render_to_string(
-            "public/_pair_ranks.html",
-            {"ranks": ranks, "overview": overview, "poll_url": poll_url, "poll_seconds": POLL_SECONDS},
-        )
-
-    html = public_cached(
-        tournament_id=tournament_id,
-        key=f"html:{get_language() or ''}:ranks:{pair_id}",
-        build=build,
-        version=token,
-    )
+    html = pair_ranks_html(shown, tournament_id=tournament_id, poll_url=poll_url, poll_seconds=POLL_SECONDS)
     return token, html
 
 
 def _sides_pair_ranks(request: PublicHttpRequest, *, overview: TournamentOverview, pair_id: int) -> HttpResponse:
-    """The ranks fragment's poll: 204 while the standings builds it shows are the last complete ones."""
+    """The ranks fragment's poll: 204 while the pair's line shows what it showed."""
     response_cacheable()
     token, html = _pair_ranks_html(request, overview=overview, pair_id=pair_id)
     unchanged = _poll_unchanged(request, token)

@@ -354,7 +354,7 @@ def test_a_standings_page_cached_under_its_build_never_fetches_the_build(client,
         assert fetched == []
         monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))
         monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
-        evict(":html:")  # the page evicted
+        evict(":page:")  # the page evicted
         assert standings_shown(client, page_url) == after  # rendered again from the build …
         assert len(fetched) == 1  # … fetched once
 
@@ -366,11 +366,11 @@ def test_a_standings_page_whose_build_was_evicted_is_built_afresh_once_for_all(c
     assert len(builds) == 1
     monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))
     monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
-    evict(":html:", ":build:")
+    evict(":page:", ":build:")
     assert standings_shown(client, page_url) == before
     assert len(builds) == 2
     monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))  # another worker
     monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
-    evict(":html:")
+    evict(":page:")
     assert standings_shown(client, page_url + "?page=1") == before
     assert len(builds) == 2  # the build made after the eviction was shared

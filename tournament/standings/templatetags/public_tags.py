@@ -22,6 +22,7 @@ from tournament.matches.models import AdjustmentKind, MatchStatus
 from tournament.registration.models import Tournament
 from tournament.registration.text import NAMES_SEPARATOR
 from tournament.standings import results
+from tournament.standings.public import RankShown
 from tournament.standings.public_types import Column, MatchPage, PairView, StageTable, StandingLine
 
 register = template.Library()
@@ -86,7 +87,10 @@ def dash(value: T) -> T | str:
 def movement(line: StandingLine, said_once: bool = False) -> str:
     """▲ 3 / ▼ 2 / – with the words for screen readers (colour is never the only cue). ``said_once``:
     the page already says there is no earlier round, so a line without one shows nothing."""
-    change = line.movement
+    return _movement_html(line.movement, said_once=said_once)
+
+
+def _movement_html(change: int | None, *, said_once: bool = False) -> str:
     if change is None and said_once:
         return ""
     if change is None:
@@ -379,4 +383,25 @@ def pair_matches(pair: PairView, tournament_id: int) -> SafeString:
             f"      {table}\n      · {against}\n      · {_pair_result_html(match, result)}\n\n    </summary>\n"
             f"    {history}\n  </details>\n  "
         )
+    return mark_safe("".join(out))  # every value above is escaped
+
+
+def pair_ranks_html(shown: Iterable[RankShown], *, tournament_id: int, poll_url: str, poll_seconds: int) -> SafeString:
+    """The ranks part of a pair's page (polled on its own): its rank, movement and record in each
+    ranked stage, from what it shows alone (``RankShown``: the part's version is a digest of it)."""
+    stage_url = reverse("standings:stage_standings", args=[tournament_id, _PAIR_ID])
+    before, after = stage_url.split(str(_PAIR_ID))
+    provisional = f' <span class="tag warning small provisional">{escape(_("awaiting sign-off"))}</span>'
+    out = [
+        f'<div id="pair-ranks" hx-get="{escape(poll_url)}" hx-trigger="every {_number(poll_seconds)}s"'
+        ' hx-swap="outerHTML">\n  '
+    ]
+    for line in shown:
+        rank = _("rank %(rank)s") % {"rank": _number(line.rank)}
+        out.append(
+            f'\n  <p class="card rankline"><a href="{before}{line.stage_id}{after}">{escape(line.stage_name)}</a>:\n'
+            f"    {rank}{provisional if line.provisional else ''} {_movement_html(line.movement)}\n"
+            f"    · {_number(line.wins)}-{_number(line.draws)}-{_number(line.losses)}</p>\n  "
+        )
+    out.append("\n</div>\n")
     return mark_safe("".join(out))  # every value above is escaped
