@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
@@ -248,6 +248,21 @@ def series_ratings_rebuild(*, series: Series) -> list[SeriesRating]:
 def series_ratings_shown(*, series: Series) -> list[SeriesRating]:
     """The stored ratings, best μ − 3σ first (the public page's list)."""
     return sorted(SeriesRating.objects.filter(series=series), key=lambda row: (-row.shown, row.player))
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesListed:
+    series: Series
+    events: int
+    counted: int  # its finished events, which count
+
+
+def series_listed(*, limit: int = 20) -> list[SeriesListed]:
+    """The newest series with how many events each has and how many count (the site's home page); one query."""
+    rows = Series.objects.annotate(
+        event_count=Count("entries"), counted_count=Count("entries", filter=Q(entries__tournament__status__in=COUNTED))
+    ).order_by("-created_at", "-id")[:limit]
+    return [SeriesListed(series=row, events=row.event_count, counted=row.counted_count) for row in rows]
 
 
 def series_of_event(*, tournament_id: int) -> list[Series]:

@@ -44,6 +44,8 @@ def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
             "standings": standings,
             "ratings": ratings,
             "places": list(enumerate(standings.table.by_place, 1)),
+            "not_counted": [event for event in standings.events if event not in standings.counted],
+            "lots_drawn": any(line.row.lots for line in standings.lines),
         },
     )
 

@@ -37,6 +37,7 @@ from django.utils.translation import gettext_lazy
 
 from tournament.audit import history_author, history_copy, reason_clean
 from tournament.celery import task_send
+from tournament.labels import round_name
 from tournament.matches.errors import MatchRefused
 from tournament.matches.event import match_id_event, round_id_event
 from tournament.matches.fold import FOLDS, SNAPSHOT_FIELDS, fold_apply, match_game
@@ -52,6 +53,7 @@ from tournament.matches.models import (
     RoundStatus,
 )
 from tournament.matches.models.table_entry import CLAIM_OPEN, claims_still_open
+from tournament.matches.selectors import round_knockout_pairs
 from tournament.matches.signals import match_confirmed
 from tournament.people import Actor
 from tournament.registration.lifecycle import event_write
@@ -582,12 +584,17 @@ def match_reminder(*, match: Match, now: datetime | None = None) -> Reminder | N
     return _reminder(str(match.round.stage.name), deadline, match.round.stage.tournament, now=now)
 
 
+def _round_name(round_: Round) -> str:
+    """The round as its pages name it (四分之一决赛, 第 2 轮), not a bare number."""
+    return round_name(number=round_.number, knockout_pairs=round_knockout_pairs(round_=round_))
+
+
 def event_reminders(*, tournament: Tournament, now: datetime | None = None) -> list[Reminder]:
     """The self-scheduled rounds of the event whose deadline is still ahead (the event's page)."""
     now = now or timezone.now()
     rounds = Round.objects.filter(stage__tournament=tournament, deadline__gt=now).select_related("stage")
     return [
-        _reminder(f"{round_.stage.name} · {round_.number}", round_.deadline, tournament, now=now)
+        _reminder(f"{round_.stage.name} · {_round_name(round_)}", round_.deadline, tournament, now=now)
         for round_ in rounds.order_by("deadline")
         if round_.deadline is not None
     ]

@@ -37,8 +37,9 @@ from tournament.registration.selectors import (
 )
 
 
-def home(request: HttpRequest) -> HttpResponse:
-    """The events grouped by status: under way first, then coming, then past (each capped)."""
+def home_groups(request: HttpRequest) -> list[dict[str, Any]]:
+    """The home page's events (``tournament.site.views.home``, which adds the series) grouped by status:
+    under way first, then coming, then past (each capped)."""
     shown: tuple[TournamentStatus, ...] = (
         TournamentStatus.RUNNING,
         TournamentStatus.CHECK_IN,
@@ -59,7 +60,7 @@ def home(request: HttpRequest) -> HttpResponse:
         members = [tournament for tournament in tournaments if tournament.status == status][:50]
         if members:
             groups.append({"status": TournamentStatus(status), "tournaments": members})
-    return render(request, "registration/home.html", {"groups": groups})
+    return groups
 
 
 @login_required

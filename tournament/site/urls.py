@@ -3,13 +3,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from tournament.locale import language_choose
-from tournament.registration import views as registration_views
+from tournament.site import views as site_views
 
 # Under /api/ an unknown address answers in the API's error shape (JSON), not the HTML page.
 handler404 = "tournament.api.errors.not_found"
 
 urlpatterns = [
-    path("", registration_views.home, name="home"),
+    path("", site_views.home, name="home"),
     # The public pages first: nearly all requests are theirs (no path here overlaps another app's).
     path("", include("tournament.standings.urls")),
     path("", include("tournament.registration.urls")),

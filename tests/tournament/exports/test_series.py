@@ -150,3 +150,16 @@ def test_the_public_page_the_workbook_and_the_organisers_page(season):
     stranger = english_client()
     stranger.force_login(organiser())
     assert stranger.get(url).status_code == 404
+
+
+def test_the_home_page_lists_the_series_and_its_page_names_the_events_still_to_count(season):
+    """A visitor finds a series from the home page; its page names the events that count once finished."""
+    series, (first, _second, _third) = season
+    first.status = TournamentStatus.RUNNING
+    first.save()
+    client = english_client()
+    home = client.get(reverse("home")).content.decode()
+    assert reverse("exports:series", args=[series.pk]) in home
+    assert "3 events · 2 finished events counted" in home
+    page = client.get(reverse("exports:series", args=[series.pk])).content.decode()
+    assert "Counted once finished:" in page and first.name in page

@@ -144,6 +144,7 @@ def test_the_demo_has_a_series_an_announcement_and_a_self_scheduled_round(client
     assert [event.name for event in standings.events] == list(LEAGUE_NAMES)  # the third counts once finished
     assert standings.lines[0].row.points >= 10 + 4  # a winner, who played the other event too
     assert 16 < len(standings.lines) <= 18  # the regulars who played: 16 an event, partners changing
+    assert reverse("exports:series", args=[series.pk]) in client.get(reverse("home")).content.decode()
     page = client.get(reverse("exports:series", args=[series.pk]))
     assert page.status_code == 200 and standings.lines[0].name in page.content.decode()
     # the championship's public page shows its announcements, newest first
