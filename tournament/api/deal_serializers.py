@@ -5,6 +5,7 @@ four (``tournament.games``' kinds, by their game); the match views take the one 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +62,45 @@ class GuandanDealInput(GuandanDealBody):
         allow_blank=True,
         help_text="A retried request with the same key returns the first result (or send an Idempotency-Key header).",
     )
+
+
+SEATS = frozenset(SEAT_CHOICES)
+KEY_MAX = 64
+PLAIN_FIELDS = frozenset({"order", "anti_tribute", "expected_version", "idempotency_key"})
+
+
+def _plain_key(key: object) -> bool:
+    """A key the serializer's ``CharField`` keeps as it is (no spaces to strip, no NUL, no surrogate)."""
+    return (
+        type(key) is str
+        and len(key) <= KEY_MAX
+        and key == key.strip()
+        and "\x00" not in key
+        and not any("\ud800" <= character <= "\udfff" for character in key)
+    )
+
+
+def guandan_deal_plain(data: object) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """:class:`GuandanDealInput`'s validated values and ``outcome()`` for a body in the shape every phone
+    sends (a JSON object: ``order`` a list of 2–4 seats, ``expected_version`` a number in range, perhaps
+    ``anti_tribute`` true or false and an ``idempotency_key`` text), read without the serializer, whose
+    fields are copied for every request; None for anything else — the serializer reads it then (a
+    body it converts, like ``"3"`` for 3, or refuses). tests/tournament/api/test_plain_deal_body.py
+    checks both give the same."""
+    if type(data) is not dict or not data.keys() <= PLAIN_FIELDS:
+        return None
+    order, version = data.get("order"), data.get("expected_version")
+    if type(order) is not list or not 2 <= len(order) <= 4 or not all(type(s) is str and s in SEATS for s in order):
+        return None
+    if type(version) is not int or not 0 <= version <= VERSION_MAX:
+        return None
+    anti_tribute = data.get("anti_tribute", False)
+    if type(anti_tribute) is not bool or ("idempotency_key" in data and not _plain_key(data["idempotency_key"])):
+        return None
+    values: dict[str, Any] = {"order": list(order), "anti_tribute": anti_tribute, "expected_version": version}
+    if "idempotency_key" in data:
+        values["idempotency_key"] = data["idempotency_key"]
+    return values, guandan_outcome(order=values["order"], anti_tribute=anti_tribute)
 
 
 class PreviewInput(GuandanDealBody):
@@ -300,11 +340,17 @@ class DealBodies:
     preview: type[serializers.Serializer[Any]]
     correction: type[serializers.Serializer[Any]]
     preview_output: type[serializers.Serializer[Any]]
+    deal_plain: Callable[[object], tuple[dict[str, Any], dict[str, Any]] | None] | None = None
+    """A new deal's body in its plainest shape read without the serializer (None: not that shape)."""
 
 
 DEAL_BODIES: dict[Game, DealBodies] = {
     GUANDAN.game: DealBodies(
-        deal=GuandanDealInput, preview=PreviewInput, correction=CorrectionInput, preview_output=PreviewOutput
+        deal=GuandanDealInput,
+        preview=PreviewInput,
+        correction=CorrectionInput,
+        preview_output=PreviewOutput,
+        deal_plain=guandan_deal_plain,
     ),
     TRACTOR.game: DealBodies(
         deal=TractorDealInput,

@@ -105,8 +105,14 @@ def _either(name: str, body: str) -> PolymorphicProxySerializer:
 
 
 def _deal_body(match: Match, request: Request, body: str) -> tuple[Any, dict[str, Any]]:
-    """The validated body and the deal as the rules core reads it, by the match's game's serializer."""
-    serializer = getattr(DEAL_BODIES[match_game(match).game], body)(data=request.data)
+    """The validated body and the deal as the rules core reads it, by the match's game's serializer
+    (a new deal in its plainest shape without it, where the game reads that: ``deal_plain``)."""
+    bodies = DEAL_BODIES[match_game(match).game]
+    if body == "deal" and bodies.deal_plain is not None:
+        plain = bodies.deal_plain(request.data)
+        if plain is not None:
+            return plain
+    serializer = getattr(bodies, body)(data=request.data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data, serializer.outcome()
 
