@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Exists, F, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -51,6 +51,7 @@ from tournament.matches.models import (
     RoundEntry,
     RoundStatus,
     StageFormat,
+    TeamMatch,
 )
 from tournament.matches.snapshot_reads import match_time_up
 from tournament.matches.table_selectors import TableSummary, table_summary
@@ -164,6 +165,29 @@ class MatchSummary:
     @property
     def needs_extra_deal(self) -> bool:
         return self.match.snapshot.needs_extra_deal
+
+
+@dataclass(frozen=True, slots=True)
+class TableOfTeamMatch:
+    """Which team match a table is one of (docs/rules.md §11), as its match page names it."""
+
+    id: int
+    number: int
+    x: str
+    y: str
+    table: str
+    """``a`` or ``b``."""
+
+
+def match_team_match(*, match: Match) -> TableOfTeamMatch | None:
+    """The team match ``match`` is a table of, or None (a stage of pairs: not asked, no query)."""
+    if match.round.stage.settings.team_match is None:
+        return None
+    row = TeamMatch.objects.filter(Q(table_a=match) | Q(table_b=match)).select_related("team_x", "team_y").first()
+    if row is None or row.team_y is None:
+        return None
+    letter = "a" if row.table_a_id == match.pk else "b"
+    return TableOfTeamMatch(id=row.pk, number=row.number, x=row.team_x.name, y=row.team_y.name, table=letter)
 
 
 def match_summary(

@@ -121,6 +121,7 @@ def match_page_context(
         "clearable": may_unlock and clearing.match_clear_blocks(match=match) and clearing.match_started(match=match),
         # an organiser came from the round's clock page, not from tables of their own
         "organises": user_organises(user=request.user, tournament_id=match.round.stage.tournament_id),
+        "team_match": selectors.match_team_match(match=match),
         "entry_url": reverse("matches:match", args=[match.pk]),
         "deal_post_url": reverse("matches:deal_create", args=[match.pk]),
         "seats": selectors.SEATS,

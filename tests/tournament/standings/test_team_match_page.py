@@ -89,3 +89,38 @@ def test_a_team_match_not_public_is_not_found(client):
     assert client.get(_url(event, row)).status_code == 200
     other, _stage, _round, _rows = _published()
     assert client.get(reverse("standings:team_match", args=(other.pk, row.pk))).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("language", "named"),
+    [
+        ("zh-hans", "第 1 场团体对抗：{x} 对 {y} · b 桌"),
+        ("en", "Team match 1: {x} v {y} · table b"),
+    ],
+)
+def test_a_tables_own_pages_name_its_team_match_the_players_and_the_referees(client, language, named):
+    from tests.factories import organiser
+    from tournament.matches.table_links import table_tokens
+
+    event, _stage, round_, rows = _published()
+    row = rows[0]
+    words = named.format(x=row.team_x.name, y=row.team_y.name)
+    client.cookies["django_language"] = language
+    token = table_tokens(round_=round_)[row.table_b.table_id]
+    player = client.get(reverse("matches:table", args=[token])).content.decode()
+    assert words in player and f'href="{_url(event, row)}"' in player
+    organisers = reverse("draw:round_team_matches", args=[event.pk, round_.pk])
+    assert organisers not in player  # the organiser's page
+    boss = organiser(username="boss")
+    event.organisers.add(boss)
+    client.force_login(boss)
+    referee = client.get(reverse("matches:match", args=[row.table_b_id])).content.decode()
+    assert words in referee and f"{organisers}#team-match-{row.pk}" in referee
+
+
+def test_a_table_of_pairs_names_no_team_match(client):
+    from tests.factories import MatchFactory
+    from tournament.matches.selectors import match_team_match
+
+    match = MatchFactory()
+    assert match_team_match(match=match) is None
