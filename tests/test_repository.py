@@ -3,8 +3,8 @@
 Code comments, docstrings, templates, stylesheets, translations and documents say what a change
 does and why, and cite ``docs/design.md`` and ``docs/rules.md``. They never cite the design and
 rules files the project was started from (they are not in the repository), never reach outside
-the checkout, and never name a ticket by its number: a reader of the repository cannot open any
-of those.
+the checkout, and never name a ticket by its number, nor a principle by its number rather than
+its name: a reader of the repository cannot open any of those.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ FORBIDDEN: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a rules file that is not in the repository (cite docs/rules.md)", re.compile(r"\bRULES\.md")),
     ("a path outside the repository", re.compile(r"\.\./shared\b|/work[/]shared\b")),
     ("a ticket number (say what and why instead)", re.compile(r"\b(?:[Ii]ssues?|[Tt]ickets?)[ _]#?\d+")),
+    ("a principle by its number (cite it by name, docs/design.md)", re.compile(r"\b[Pp]rinciples? #?\d+")),
 )
 
 
@@ -58,13 +59,14 @@ def test_no_text_cites_what_the_repository_does_not_hold() -> None:
 def test_the_check_finds_each_kind_of_citation(tmp_path: Path) -> None:
     """The patterns catch what they are for and leave the citations that are right alone."""
     wrong = [
-        "see " + "DESIGN" + ".md principle 2",
+        "see " + "DESIGN" + ".md, the second principle",
         "(" + "RULES" + ".md §4)",
         "read .." + "/shared/seeds",
         "open /work" + "/shared/seeds",
         "as " + "issue" + " 13 changed it",
         "Issue" + " #14: one reader",
         "(" + "issues" + " 5 and 21)",
+        "(" + "principle" + " 8)",
     ]
     right = [
         "(docs/rules.md §4)",
@@ -72,6 +74,7 @@ def test_the_check_finds_each_kind_of_citation(tmp_path: Path) -> None:
         'the pair\'s number ("#12")',
         "a shared rank",
         "an issue with the network",
+        'docs/design.md, "Reproducible draws"',
     ]
     for line in wrong:
         assert any(pattern.search(line) for _, pattern in FORBIDDEN), line

@@ -16,7 +16,7 @@ from tests.e2e.test_event_life_browser import signed_in_as
 from tests.e2e.test_players_browser import identify
 from tests.factories import PairFactory, TournamentFactory, referee, table_match
 from tests.tournament.draw.conftest import make_field
-from tests.tournament.games.doudizhu.conftest import doudizhu_event
+from tests.tournament.games.doudizhu_event import doudizhu_event
 from tests.tournament.matches.test_player_entry import players_match
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create

@@ -8,7 +8,7 @@ import pytest
 
 from tests.e2e.test_referees_browser import fits_the_screen, signed_in_as
 from tests.factories import referee
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round, play_round
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round, play_round
 from tournament.matches.models import MatchStatus
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("celery_eager")]

@@ -14,7 +14,7 @@ from scoring.conduct import table_conduct
 from tests.e2e.conftest import signed_in
 from tests.e2e.language import LANGUAGES, Checked
 from tests.factories import organiser, referee, table_match
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

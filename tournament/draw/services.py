@@ -26,8 +26,8 @@ Stage options (``Stage.options``, read as ``Stage.settings``: :mod:`tournament.m
   the stage's ranking uses them).
 
 Every write names its author on the history rows (django-simple-history keeps who, when, from
-where, before → after; principle 4); manual edits are also listed in ``Round.draw_settings.edits``
-because the bulk-written matches have no "before" history row of their own.
+where, before → after: docs/design.md, "Every change is audited"); manual edits are also listed in
+``Round.draw_settings.edits`` because the bulk-written matches have no "before" history row of their own.
 """
 
 from __future__ import annotations

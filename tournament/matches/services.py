@@ -5,8 +5,9 @@ Deals are the source of truth (docs/design.md): the match row's ``state``, ``win
 in the same transaction that writes a deal. Every write locks the match row
 (``select_for_update`` on PostgreSQL; SQLite's IMMEDIATE transactions serialise writers), checks
 the expected version and, for deal entry, honours an idempotency key, so a retried or doubled
-submission records one deal (principle 3). Every change is kept by django-simple-history with its
-author, address and reason (principle 4); a correction never erases history.
+submission records one deal (docs/design.md, "Nothing lost, nothing doubled"). Every change is kept by
+django-simple-history with its author, address and reason ("Every change is audited"); a correction
+never erases history.
 
 The clock lives in :mod:`tournament.matches.clock`, the fold through the rules core in
 :mod:`tournament.matches.fold`, the errors in :mod:`tournament.matches.errors`.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
@@ -138,7 +138,7 @@ class TimeZoneSelect(forms.Select):
     (``_time_zone_options``); only the event's is marked here."""
 
     def render(
-        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: BaseRenderer | None = None
+        self, name: str, value: object, attrs: Mapping[str, object] | None = None, renderer: BaseRenderer | None = None
     ) -> SafeString:
         options = _time_zone_options(translation.get_language() or "")
         for chosen in self.format_value(value)[:1]:
@@ -163,7 +163,7 @@ class TimeZoneField(forms.ChoiceField):
 
     widget = TimeZoneSelect
 
-    def valid_value(self, value: Any) -> bool:
+    def valid_value(self, value: object) -> bool:
         return value in time_zone_names()
 
 

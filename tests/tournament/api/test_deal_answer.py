@@ -16,7 +16,7 @@ from rest_framework.renderers import JSONRenderer
 
 from tests.factories import organiser, referee, table_match
 from tests.tournament.api.test_referee_api import device
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round
 from tournament.api.match_serializers import DealOutput, MatchDetailOutput
 from tournament.matches.models import AdjustmentKind, Deal, Match
 from tournament.matches.services import adjustment_record

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.tournament.draw.reference.edmonds import max_cardinality_matching
+from tests.tournament.draw.reference_edmonds import max_cardinality_matching
 from tournament.draw.pairing import (
     DrawError,
     Entrant,

@@ -5,9 +5,9 @@ Each simulated event plays up to 9 rounds with random results (win 2, draw 1, lo
 default match points of docs/rules.md §5; a bye scores as a win). After every draw an
 independent checker verifies the guarantees, using its own oracles: a brute-force search over
 all pairings for small fields, maximum matchings (the frozen Edmonds search of
-``reference/edmonds.py``, checked against brute force in ``reference/test_oracles.py``) for the
+``reference_edmonds.py``, checked against brute force in ``test_reference_oracles.py``) for the
 "could it have been avoided?" questions, and its own integer programme of the class bound. The
-``swiss.v1`` engine (frozen in ``reference/swiss_v1.py``) is the yardstick: its exact engine on
+``swiss.v1`` engine (frozen in ``reference_swiss_v1.py``) is the yardstick: its exact engine on
 small fields (the same criteria vector), its bracket heuristic on hard large ones (never better).
 The stages, the proof and the recorded rounds have test modules of their own.
 """
@@ -27,8 +27,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.tournament.draw.reference import swiss_v1
-from tests.tournament.draw.reference.edmonds import max_cardinality_matching
+from tests.tournament.draw import reference_swiss_v1 as swiss_v1
+from tests.tournament.draw.reference_edmonds import max_cardinality_matching
 from tournament.draw import pairing_swiss, pairing_swiss_candidates, pairing_swiss_classes
 from tournament.draw.pairing import SWISS_ALGORITHM, Draw, DrawError, Entrant, EntrantId, WithinGroup, swiss_pair
 

@@ -5,7 +5,7 @@ docs/swiss-draw.md's Versions says of each change.
 
 A stored round is never drawn again (its tables are what was recorded), so the earlier engines
 themselves are not kept, only what they drew; swiss.v1's is kept as the tests' yardstick
-(reference/swiss_v1.py), and it must reproduce the swiss.v1 rounds.
+(reference_swiss_v1.py), and it must reproduce the swiss.v1 rounds.
 Every test here draws the recorded rounds with the current engine.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.tournament.draw.reference import swiss_v1
+from tests.tournament.draw import reference_swiss_v1 as swiss_v1
 from tests.tournament.draw.swiss_rounds import RecordedRound, checked_notes, notes_of, recorded_rounds, tables_of
 from tests.tournament.draw.test_pairing_swiss import Stats, check_draw, criteria, objective, ranked
 from tournament.draw.pairing import DENSE_LIMIT, SWISS_ALGORITHM, Draw

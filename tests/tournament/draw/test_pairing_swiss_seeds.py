@@ -1,5 +1,5 @@
 """The Swiss draw's maximum matchings (tournament/draw/pairing_swiss_seeds.py, on rustworkx) against
-Edmonds' search (the tests' oracle, reference/edmonds.py) on random graphs."""
+Edmonds' search (the tests' oracle, reference_edmonds.py) on random graphs."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.tournament.draw.reference.edmonds import max_cardinality_matching
+from tests.tournament.draw.reference_edmonds import max_cardinality_matching
 from tournament.draw.pairing_swiss_seeds import maximum_matching
 
 

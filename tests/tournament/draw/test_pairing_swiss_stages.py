@@ -12,7 +12,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tests.tournament.draw.reference import swiss_v1
+from tests.tournament.draw import reference_swiss_v1 as swiss_v1
 from tests.tournament.draw.test_pairing_swiss import SCALE, SLOW, Event, criteria, run_event
 from tournament.draw import pairing_swiss, pairing_swiss_stages
 from tournament.draw.pairing import DrawError, swiss_pair

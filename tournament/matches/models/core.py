@@ -86,7 +86,8 @@ class RoundStatus(models.TextChoices):
 
 
 class Round(models.Model):
-    """One round of a stage. The draw's algorithm, options and seed are kept (principle 8)."""
+    """One round of a stage. The draw's algorithm, options and seed are kept (docs/design.md,
+    "Reproducible draws")."""
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("number"))

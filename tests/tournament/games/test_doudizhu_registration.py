@@ -104,7 +104,7 @@ def test_the_round_page_shows_the_players_event_numbers_not_database_ids(boss):
     from django.test import Client
 
     from tests.factories import PairFactory, TournamentFactory
-    from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round
+    from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round
     from tournament.matches.models import MatchSeat
 
     other = TournamentFactory()

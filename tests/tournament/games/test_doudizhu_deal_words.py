@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tests.tournament.games.doudizhu.conftest import drawn_round
+from tests.tournament.games.doudizhu_event import drawn_round
 from tournament.games import DOUDIZHU, GUANDAN
 from tournament.matches import player_entry as pe
 from tournament.matches import services

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round, play_table
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round, play_table
 from tournament.matches.models import RoundStatus
 
 pytestmark = pytest.mark.django_db

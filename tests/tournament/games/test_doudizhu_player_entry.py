@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tests.tournament.games.doudizhu.conftest import drawn_round
+from tests.tournament.games.doudizhu_event import drawn_round
 from tournament.errors import USER_ERRORS, user_error_of
 from tournament.matches import player_entry as pe
 from tournament.matches.models import ClaimStatus, Deal, DealClaim, Match

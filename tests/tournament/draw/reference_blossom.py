@@ -4,7 +4,7 @@ Edmonds' blossom algorithm for a maximum-weight matching in the O(n³) form of G
 an option to maximise cardinality first, in plain Python (integer arithmetic only, so Python's
 big integers encode lexicographic objectives exactly). It left production with ``swiss.v2`` (the
 Swiss draw now runs on rustworkx); it is kept here, unchanged, because the frozen ``swiss.v1``
-engine (:mod:`tests.tournament.draw.reference.swiss_v1`) needs it to reproduce old draws and to
+engine (:mod:`tests.tournament.draw.reference_swiss_v1`) needs it to reproduce old draws and to
 serve as the exact reference the new engine is compared with.
 
 Vertices are ``0 … n-1``; the result ``mate[v]`` is ``v``'s partner or ``-1``.

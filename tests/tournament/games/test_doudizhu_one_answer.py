@@ -12,7 +12,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 from rest_framework.test import APIClient
 
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round, play_round
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round, play_round
 from tournament.exports.workbook import workbook_build
 from tournament.registration.models import Pair
 from tournament.standings.doudizhu_public import standings_table_get

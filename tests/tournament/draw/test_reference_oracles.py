@@ -10,8 +10,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.tournament.draw.reference.blossom import max_weight_matching
-from tests.tournament.draw.reference.edmonds import max_cardinality_matching
+from tests.tournament.draw.reference_blossom import max_weight_matching
+from tests.tournament.draw.reference_edmonds import max_cardinality_matching
 
 Edge = tuple[int, int, int]
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scoring.profiles import PROFILE_INFO, PROFILES, options_for, rules_summary
 from tests.factories import english_client
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round
 from tournament.registration.lifecycle import tournament_update
 
 

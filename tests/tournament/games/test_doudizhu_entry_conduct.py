@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from scoring.conduct import table_conduct
 from scoring.profiles import options_for
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round
 
 
 def test_the_table_entry_page_shows_the_conduct(client, ref, table):

@@ -1,19 +1,12 @@
-"""A Dou Dizhu (斗地主, docs/rules.md §10) event built through the services: individuals at three-seat tables."""
+"""A Dou Dizhu (斗地主, docs/rules.md §10) event built through the services: individuals at three-seat
+tables; its rounds drawn and played. Used by the game's tests here and by the browser tests."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.factories import organiser, referee
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create
 from tournament.matches.models import RefereeAssignment
 from tournament.registration.services import PlayerData, player_enter, tournament_create
-
-
-@pytest.fixture(autouse=True)
-def _eager_tasks_and_fast_passwords(celery_eager, fast_passwords):
-    """Every test here: tasks run in-process and logins hash quickly (fixtures in tests/conftest.py)."""
 
 
 def doudizhu_event(*, players: int = 9, options: dict | None = None, boss=None):
@@ -34,29 +27,6 @@ def drawn_round(stage, *, seed: int = 7, referee_user=None, user=None):
         for match in round_.matches.all():
             RefereeAssignment.objects.create(round=round_, table=match.table, referee=referee_user)
     return round_
-
-
-@pytest.fixture
-def ref(db):
-    return referee(username="ref")
-
-
-@pytest.fixture
-def boss(db):
-    return organiser(username="boss")
-
-
-@pytest.fixture
-def event(boss):
-    return doudizhu_event(players=9, boss=boss)
-
-
-@pytest.fixture
-def table(event, ref, boss):
-    """The first table of a published round 1 of nine players, with its referee."""
-    _tournament, stage = event
-    round_ = drawn_round(stage, referee_user=ref, user=boss)
-    return round_.matches.order_by("table__number").first()
 
 
 def play_table(match, deals, user=None):

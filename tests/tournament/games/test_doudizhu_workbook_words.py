@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round, play_round
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round, play_round
 from tournament.exports.prizes import TierData, prize_tiers_set
 from tournament.exports.workbook import workbook_build
 from tournament.matches import services

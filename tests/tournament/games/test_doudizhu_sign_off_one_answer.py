@@ -11,7 +11,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.tournament.exports.conftest import build, read_book
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round, play_round, play_table
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round, play_round, play_table
 from tournament.draw.stages import stage_advance, stage_create
 from tournament.errors import UserError
 from tournament.exports.prizes import TierData, prize_stage_set, prize_tiers_award, prize_tiers_set

@@ -9,7 +9,7 @@ import time_machine
 from django.core.cache import cache
 from django.urls import reverse
 
-from tests.tournament.games.doudizhu.conftest import drawn_round
+from tests.tournament.games.doudizhu_event import drawn_round
 from tournament.matches import services
 from tournament.matches.models import MatchStatus
 from tournament.standings import doudizhu_public

@@ -11,7 +11,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 from rest_framework.test import APIClient
 
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round, play_table
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round, play_table
 from tournament.draw.services import round_draw
 from tournament.draw.stages import stage_advance, stage_create
 from tournament.errors import UserError

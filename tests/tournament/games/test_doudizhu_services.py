@@ -10,7 +10,7 @@ from scoring.doudizhu import replay_table
 from scoring.doudizhu_deals import parse_doudizhu_deals
 from scoring.errors import ScoringError
 from scoring.profiles import options_for
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round
 from tournament.draw.pairing_three_seats import ALGORITHM
 from tournament.errors import UserError
 from tournament.matches import services

@@ -8,7 +8,7 @@ from django.db import models
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round, play_round
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round, play_round
 from tournament.exports.workbook import workbook_build
 
 pytestmark = pytest.mark.django_db
@@ -246,7 +246,7 @@ def test_the_check_in_rows_of_players_show_their_employee_number_alone(client, b
 def test_find_my_seat_by_player_number_and_a_player_not_checked_in(client, boss):
     """Player number "#8" is player 8 of the event; a registered player left out of a draw of the checked-in players
     is told to check in, not only that there is no seat."""
-    from tests.tournament.games.doudizhu.conftest import doudizhu_event
+    from tests.tournament.games.doudizhu_event import doudizhu_event
     from tournament.registration.models import Pair
     from tournament.registration.services import pair_check_in
 

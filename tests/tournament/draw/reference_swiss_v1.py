@@ -88,8 +88,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tests.tournament.draw.reference.blossom import max_weight_matching
-from tests.tournament.draw.reference.edmonds import max_cardinality_matching
+from tests.tournament.draw.reference_blossom import max_weight_matching
+from tests.tournament.draw.reference_edmonds import max_cardinality_matching
 from tournament.draw.pairing_seating import seat_conflict, seat_pair, tables_in_rank_order
 from tournament.draw.pairing_types import (
     Draw,

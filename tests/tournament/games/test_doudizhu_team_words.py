@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round, play_round
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round, play_round
 from tournament.draw.stages import stage_teams_set
 from tournament.exports.prizes import TierData, team_prize_tiers_set
 from tournament.registration.teams import team_create

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.tournament.games.doudizhu.conftest import doudizhu_event, drawn_round, play_round
+from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round, play_round
 from tournament.draw.stages import stage_advance, stage_create
 from tournament.matches.models import MatchSeat
 from tournament.standings.selectors import stage_ranking_get
