@@ -26,7 +26,7 @@ from tournament.exports.models import Series
 from tournament.exports.series import series_create, series_event_add, series_points_set
 from tournament.matches.deadlines import event_aware, match_deadline_extend, round_open_self_scheduled
 from tournament.matches.models import Match, MatchStatus, Round, RoundStatus, Stage
-from tournament.matches.player_entry import deal_claim_confirm, deal_claim_enter, table_players
+from tournament.matches.player_entry import deal_claim_confirm, deal_claim_enter, seat_pin, table_players
 from tournament.matches.services import deal_record, match_sign_off
 from tournament.matches.table_links import table_token
 from tournament.registration import services
@@ -48,11 +48,24 @@ DEPARTMENTS = ("炼钢厂", "轧钢厂", "财务部", "销售公司", "设备部
 
 
 @dataclass
+class TableVisit:
+    """What a visitor needs to play a player at a table: the table's link, and who can confirm the entry
+    awaiting the opponents there — their name, seat, employee number (to say who they are) and seat PIN (to
+    confirm, as on the seat slip)."""
+
+    token: str
+    name: str
+    seat: str
+    employee_number: str
+    pin: str
+
+
+@dataclass
 class LeagueSummary:
     series: Series
     events: list[Tournament]
     open_round: Round  # the third event's self-scheduled quarter-finals
-    table_link: tuple[str, str]  # (token, employee number) of a player who can confirm the entry awaiting them
+    table_visit: TableVisit  # table 2, where an entry awaits the opponents
 
 
 def _players(rng: random.Random, names: tuple[str, str]) -> list[tuple[str, str, str]]:
@@ -152,7 +165,7 @@ def _players_enter(match: Match, rng: random.Random, orders: list[list[str]], *,
 
 def _self_scheduled(
     tournament: Tournament, stage: Stage, rng: random.Random, orders: list[list[str]], user: User
-) -> tuple[Round, tuple[str, str]]:
+) -> tuple[Round, TableVisit]:
     """The quarter-finals opened with a deadline: table 1 confirmed and signed off, table 2 reported (its
     last entry awaits the opponents), table 3 half played, table 4 not yet played (extended two days)."""
     # The players enter the deals on their phones and the opponents confirm (docs/player-entry.md).
@@ -187,9 +200,10 @@ def _self_scheduled(
         ),
         user=user,
     )
-    seats = {seat.seat: seat.player for seat in table_players(match=second)}
+    east = {seat.seat: seat.player for seat in table_players(match=second)}["E"]
     assert second.table_id is not None  # a match against a pair has a table
-    return round_, (table_token(round_=round_, table_id=second.table_id), seats["E"].employee_number)
+    token = table_token(round_=round_, table_id=second.table_id)
+    return round_, TableVisit(token, east.name, "E", east.employee_number, seat_pin(player_id=east.pk))
 
 
 def league_demo_build(*, seed: int, organiser: User, names: tuple[str, str], orders: list[list[str]]) -> LeagueSummary:
@@ -205,10 +219,10 @@ def league_demo_build(*, seed: int, organiser: User, names: tuple[str, str], ord
         events.append(tournament)
         if index < len(LEAGUE_NAMES) - 1:
             _play_out(tournament, stage, rng, orders, organiser)
-    open_round, table_link = _self_scheduled(events[-1], stage, rng, orders, organiser)
+    open_round, table_visit = _self_scheduled(events[-1], stage, rng, orders, organiser)
     series = series_create(name=SERIES_NAME, user=organiser)
     series_points_set(series=series, table=POINTS, user=organiser)
     for tournament in events:  # the third counts once it is finished
         series_event_add(series=series, tournament=tournament, user=organiser)
         tournament.refresh_from_db()  # its status moved by itself (an update, not this instance)
-    return LeagueSummary(series=series, events=events, open_round=open_round, table_link=table_link)
+    return LeagueSummary(series=series, events=events, open_round=open_round, table_visit=table_visit)

@@ -13,9 +13,20 @@ from django.utils import timezone
 from tournament.exports.models import ExportJob, Series
 from tournament.exports.series import series_standings_get
 from tournament.matches.deadlines import deadline_board
-from tournament.matches.models import Deal, Match, MatchSeat, MatchStatus, RefereeAssignment, RoundStatus, TeamMatch
+from tournament.matches.models import (
+    ClaimStatus,
+    Deal,
+    DealClaim,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    RefereeAssignment,
+    RoundStatus,
+    TeamMatch,
+)
+from tournament.matches.player_entry import deal_claim_confirm, pin_proves
 from tournament.matches.referees import referee_link_redeem
-from tournament.registration.models import Pair, PairStatus, Tournament, TournamentStatus
+from tournament.registration.models import Pair, PairStatus, Player, Tournament, TournamentStatus
 from tournament.site.demo import ANNOUNCEMENTS, DEMO_NAME, DEMO_PASSWORD, demo_build
 from tournament.site.demo_doudizhu import DOUDIZHU_NAME
 from tournament.site.demo_league import LEAGUE_NAMES, SERIES_NAME
@@ -160,6 +171,12 @@ def test_the_demo_has_a_series_an_announcement_and_a_self_scheduled_round(client
     assert board.rows[-1].extended
     event_page = client.get(reverse("standings:tournament", args=[opened.stage.tournament_id])).content.decode()
     assert "deadline-reminder" in event_page and "18:00" in event_page
-    token, number = league.table_link
-    assert client.get(reverse("matches:table", args=[token])).status_code == 200
-    assert number.startswith("2")
+    visit = league.table_visit
+    table = reverse("matches:table", args=[visit.token])
+    assert client.get(table).status_code == 200
+    # the printed employee number says who the visitor is, the printed PIN confirms the entry awaiting them
+    player = Player.objects.get(tournament=opened.stage.tournament, employee_number=visit.employee_number)
+    claim = DealClaim.objects.get(match__round=opened, match__table__number=2, status=ClaimStatus.PENDING)
+    assert player.name == visit.name and claim.side == "NS"
+    deal_claim_confirm(match_id=claim.match_id, claim_id=claim.pk, player_id=player.pk)
+    assert pin_proves(player_id=player.pk, code=visit.pin)

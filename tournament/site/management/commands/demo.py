@@ -42,8 +42,12 @@ class Command(BaseCommand):
                 f"{deadline_text(opened.deadline, opened.stage.tournament)}: "
                 f"the organiser's board /t/{event_id}/manage/rounds/{opened.pk}/deadline/"
             )
-            token, number = league.table_link
-            self.stdout.write(f"  a player's phone at table 2 (employee number {number}): /table/{token}/")
+            visit = league.table_visit
+            self.stdout.write(
+                f"  a player's phone at table 2: /table/{visit.token}/ — {visit.name} ({visit.seat}) says who they"
+                f" are with employee number {visit.employee_number} and confirms the entry awaiting them with PIN"
+                f" {visit.pin}"
+            )
         self.stdout.write("Logins (role, username, password):")
         for role, username, password in summary.logins:
             self.stdout.write(f"  {role:<10} {username:<10} {password}")
