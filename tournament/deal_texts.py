@@ -21,7 +21,8 @@ def guandan_outcome_text(outcome: Any) -> str:
     """A Guandan deal as entered: its finishing order in the interface language, "北 › 东 › 南 › 西" /
     "N › E › S › W" (docs/rules.md §1), as the public deal history writes it."""
     order = outcome.get("order", []) if isinstance(outcome, dict) else outcome
-    return " › ".join(labels.seat(seat) for seat in order or [])
+    names = labels.seat_names()
+    return " › ".join(names.get(str(seat), str(seat)) for seat in order or [])
 
 
 def guandan_record_text(record: Any) -> str:

@@ -55,10 +55,22 @@ def side(code: object) -> str:
     return names.get(str(code), "—")
 
 
+def seat_names() -> dict[str, str]:
+    """Each seat's letter in a finishing order, in the active language (:func:`seat`), looked up once
+    for a whole order or deal list."""
+    return _names("seat", lambda: {"N": _("N"), "E": _("E"), "S": _("S"), "W": _("W")})
+
+
 def seat(code: object) -> str:
     """ "N" → "N" (北): a seat in a finishing order."""
     code = str(code)
-    return _names("seat", lambda: {"N": _("N"), "E": _("E"), "S": _("S"), "W": _("W")}).get(code, code)
+    return seat_names().get(code, code)
+
+
+def names_once(kind: str, build: Callable[[], dict[str, object]]) -> dict[str, str]:
+    """``build()``'s words in the active language, translated once per language and process (a page
+    rendered in Python that says the same few words for every row of it)."""
+    return _names(kind, build)
 
 
 def a_attempt_note(deal: object) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable
 from typing import TypeVar
 
@@ -9,6 +10,7 @@ from django import template
 from django.conf import settings
 from django.urls import reverse
 from django.utils.formats import localize
+from django.utils.functional import Promise
 from django.utils.html import conditional_escape, escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -240,6 +242,20 @@ def entrants_said(tournament: Tournament, name: str, **values: object) -> str:
     return str(tournament.entrants.words[name]) % values
 
 
+def _escape(text: object) -> str:
+    """As ``escape`` gives it (Django's is ``html.escape``), without its lazy-text wrapper: a pair's
+    page escapes a few thousand short texts."""
+    return html.escape(str(text))
+
+
+def _conditional_escape(text: object) -> str:
+    """As ``conditional_escape`` gives it: safe text as it is, anything else escaped."""
+    if isinstance(text, Promise):
+        text = str(text)
+    html_of = getattr(text, "__html__", None)
+    return str(html_of()) if html_of is not None else html.escape(str(text))
+
+
 @register.simple_tag
 def deal_rows(match: MatchPage) -> SafeString:
     """The body rows of a public match's deal history: what a template loop over its deals would
@@ -251,6 +267,14 @@ def deal_rows(match: MatchPage) -> SafeString:
     tiebreak = escape(_("tiebreak deal"))
     anti_tribute = f' · <strong class="anti-tribute">{escape(_("anti-tribute (抗贡)"))}</strong>'
     replayed = f" · <strong>{escape(_('replayed'))}</strong>"
+    levels: dict[object, str] = {}
+
+    def level(value: object) -> str:  # a few levels, each escaped once per list
+        shown = levels.get(value)
+        if shown is None:
+            shown = levels[value] = _escape(labels.level(value))  # type: ignore[arg-type]
+        return shown
+
     out: list[str] = []
     for deal in match.deals:
         if points:
@@ -262,30 +286,49 @@ def deal_rows(match: MatchPage) -> SafeString:
             after = f'<td class="num">{ns_after}</td><td class="num">{ew_after}</td>'
         else:
             ns, ew = (deal.levels_after[0], deal.levels_after[1]) if deal.levels_after else (None, None)
-            after = f'<td class="num">{escape(labels.level(ns))}</td><td class="num">{escape(labels.level(ew))}</td>'
-        notes = played_at % {"level": escape(labels.level(deal.level))} if deal.level else ""
-        note = labels.a_attempt_note(deal)
-        if note:
-            failed = "" if deal.passed_a else " a-failed"
-            notes += f' · <strong class="a-note{failed}">{conditional_escape(note)}</strong>'
+            after = f'<td class="num">{level(ns)}</td><td class="num">{level(ew)}</td>'
+        notes = played_at % {"level": level(deal.level)} if deal.level else ""
+        if deal.passed_a or deal.reset or deal.a_attempt:  # else no A note (labels.a_attempt_note)
+            note = labels.a_attempt_note(deal)
+            if note:
+                failed = "" if deal.passed_a else " a-failed"
+                notes += f' · <strong class="a-note{failed}">{_conditional_escape(note)}</strong>'
         if deal.extra:
             notes += f" · {tiebreak}"
         if deal.anti_tribute:
             notes += anti_tribute
-        faults = deal_faults(deal)
-        if faults:
-            notes += f" · {conditional_escape(faults)}"
+        if deal.revoke or deal.wrong_bottom or deal.wrong_count:  # else no faults (deal_faults)
+            faults = deal_faults(deal)
+            if faults:
+                notes += f" · {_conditional_escape(faults)}"
         if deal.result == "replayed":
             notes += replayed
         out.append(
             f'<tr class="deal" data-deal="{_number(deal.number)}">'
             f'<td class="num">{_number(deal.number)}</td>'
-            f'<td class="nowrap">{conditional_escape(deal_line(deal, entry))}</td>'
-            f"<td>{escape(labels.side(deal.winner))}</td>"
+            f'<td class="nowrap">{_conditional_escape(deal_line(deal, entry))}</td>'
+            f"<td>{_escape(labels.side(deal.winner))}</td>"
             f'<td class="num">{gained}</td>{after}'
             f'<td class="small">{notes}</td></tr>'
         )
     return mark_safe("\n".join(out))  # every value above is escaped
+
+
+def _match_deals_words() -> dict[str, object]:
+    """The deal history's words, each escaped as ``{% translate %}`` writes it."""
+    words = {
+        "deals": _("Deals"),
+        "deal": _("Deal"),
+        "won_by": _("Won by"),
+        "points": _("Points"),
+        "up": _("Up"),
+        "ns": _("N/S"),
+        "ew": _("E/W"),
+        "notes": _("Notes"),
+        "none": _("No deals entered yet."),
+        "adjustments": _("Adjustments"),
+    }
+    return {name: _escape(word) for name, word in words.items()}
 
 
 @register.simple_tag
@@ -293,24 +336,24 @@ def match_deals(match: MatchPage) -> SafeString:
     """A public match's deal history — its deals' table (or that none was entered) and its
     adjustments — as one pass of Python: a match's page, a team match's and, once per match it
     played, a pair's page show it (the template's tags were most of a pair page's first view)."""
+    words = labels.names_once("match-deals", _match_deals_words)
     if match.deals:
-        deals_label = escape(_("Deals"))
-        up = escape(_("Points")) if match.points else escape(_("Up"))
+        up = words["points"] if match.points else words["up"]
         deals = (
-            f'\n<div class="scroll-x" tabindex="0" role="region" aria-label="{deals_label}">\n'
-            f'<table class="list deals">\n  <caption class="visually-hidden">{deals_label}</caption>\n'
-            f'  <thead><tr>\n    <th scope="col">{escape(_("Deal"))}</th>\n'
+            f'\n<div class="scroll-x" tabindex="0" role="region" aria-label="{words["deals"]}">\n'
+            f'<table class="list deals">\n  <caption class="visually-hidden">{words["deals"]}</caption>\n'
+            f'  <thead><tr>\n    <th scope="col">{words["deal"]}</th>\n'
             # A catalogue text, written as {% translate %} writes it.
             f'    <th scope="col">{game_kind(match.game).deal_heading}</th>\n'
-            f'    <th scope="col">{escape(_("Won by"))}</th>\n'
+            f'    <th scope="col">{words["won_by"]}</th>\n'
             f'    <th scope="col" class="num">{up}</th>\n'
-            f'    <th scope="col" class="num">{escape(_("N/S"))}</th>\n'
-            f'    <th scope="col" class="num">{escape(_("E/W"))}</th>\n'
-            f'    <th scope="col">{escape(_("Notes"))}</th>\n'
+            f'    <th scope="col" class="num">{words["ns"]}</th>\n'
+            f'    <th scope="col" class="num">{words["ew"]}</th>\n'
+            f'    <th scope="col">{words["notes"]}</th>\n'
             f"  </tr></thead>\n  <tbody>\n  {deal_rows(match)}\n  </tbody>\n</table>\n</div>\n"
         )
     else:
-        deals = f'\n<p class="muted">{escape(_("No deals entered yet."))}</p>\n'
+        deals = f'\n<p class="muted">{words["none"]}</p>\n'
     adjusted = ""
     if match.adjustments:
         items = []
@@ -321,31 +364,54 @@ def match_deals(match: MatchPage) -> SafeString:
             if item.get("reason"):
                 text += " · " + _("Reason: %(reason)s") % {"reason": escape(item["reason"])}
             items.append(f"<li>{text}</li>")
-        adjusted = f"\n<h3>{escape(_('Adjustments'))}</h3>\n<ul>{''.join(items)}</ul>\n"
+        adjusted = f"\n<h3>{words['adjustments']}</h3>\n<ul>{''.join(items)}</ul>\n"
     # The template that shows it (public/_deals.html) ends the line.
     return mark_safe(f"{deals}\n{adjusted}")  # every value above is escaped
 
 
+_BADGES = {"walkover": "badge win", "bye": "badge win", "won": "badge win", "lost": "badge loss", "draw": "badge"}
+"""A decided match's badge from the pair's side, by outcome."""
+
+
+def _pair_result_words() -> dict[str, object]:
+    """A pair's results' words, each escaped as ``{% translate %}`` writes it."""
+    words = {
+        "walkover": _("Walkover"),
+        "bye": _("Bye"),
+        "won": _("Won"),
+        "lost": _("Lost"),
+        "draw": pgettext("match result", "Draw"),
+        "score": _("own : opponent"),
+    }
+    return {name: _escape(word) for name, word in words.items()}
+
+
+def _pair_matches_words() -> dict[str, object]:
+    """A pair's matches' words (the two sentences take their values when used, as ``{% blocktranslate %}``)."""
+    return {
+        "table": _("Table %(table)s"),
+        "withdrawn": _("withdrawn"),
+        "bye": _("Bye"),
+        "against": _("against"),
+        "sat": _("sat %(side)s"),
+        "match_page": _("Match page"),
+    }
+
+
 def _pair_result_html(match: MatchPage, result: results.PairResult) -> str:
     """A match's result from the pair's side: its badge, then the forfeit or the score (own first)."""
-    badges = {
-        "walkover": ("badge win", _("Walkover")),
-        "bye": ("badge win", _("Bye")),
-        "won": ("badge win", _("Won")),
-        "lost": ("badge loss", _("Lost")),
-        "draw": ("badge", pgettext("match result", "Draw")),
-    }
-    badge = badges.get(result.outcome)
+    words = labels.names_once("pair-result", _pair_result_words)
+    badge = _BADGES.get(result.outcome)
     if badge is not None:
-        html = f'<span class="{badge[0]}">{escape(badge[1])}</span>'
+        shown = f'<span class="{badge}">{words[result.outcome]}</span>'
     else:
-        html = f'<span class="status {escape(match.status)}">{escape(match_status(match.status))}</span>'
+        shown = f'<span class="status {_escape(match.status)}">{_escape(match_status(match.status))}</span>'
     if result.forfeit:
-        html += f' <span class="badge forfeit">{escape(result.forfeit_text)}</span>'
+        shown += f' <span class="badge forfeit">{_escape(result.forfeit_text)}</span>'
     elif result.score:
         own, other = result.score
-        html += f' <span class="score" title="{escape(_("own : opponent"))}">{escape(own)} : {escape(other)}</span>'
-    return html
+        shown += f' <span class="score" title="{words["score"]}">{_escape(own)} : {_escape(other)}</span>'
+    return shown
 
 
 @register.simple_tag
@@ -355,6 +421,7 @@ def pair_matches(pair: PairView, tournament_id: int) -> SafeString:
     view renders every match it played, and the loop's tags were most of its build."""
     if not pair.matches:
         return mark_safe(f'\n  <p class="muted">{escape(_("No matches yet."))}</p>\n  ')
+    words = labels.names_once("pair-matches", _pair_matches_words)
     match_url = reverse("standings:match", args=[tournament_id, _PAIR_ID])
     before, after = match_url.split(str(_PAIR_ID))
     last = len(pair.matches) - 1
@@ -363,23 +430,22 @@ def pair_matches(pair: PairView, tournament_id: int) -> SafeString:
         result = results.pair_result(match, pair.id)
         table = ""
         if match.table:
-            table = " · " + _("Table %(table)s") % {"table": _number(match.table)}
+            table = " · " + words["table"] % {"table": _number(match.table)}
         if match.walkover_over:
-            against = f"{escape(match.walkover_over)} · {escape(_('withdrawn'))}"
+            against = f"{_escape(match.walkover_over)} · {_escape(words['withdrawn'])}"
         elif match.is_bye:
-            against = escape(_("Bye"))
+            against = _escape(words["bye"])
         else:
             opponent = match.ew.name if match.ns.pair_id == pair.id else match.ns.name
-            sat = _("sat %(side)s") % {"side": escape(labels.side(result.side))}
-            against = f'{escape(_("against"))} {escape(opponent)} <span class="muted">({sat})</span>'
+            sat = words["sat"] % {"side": _escape(labels.side(result.side))}
+            against = f'{_escape(words["against"])} {_escape(opponent)} <span class="muted">({sat})</span>'
         history = ""
         if not match.is_bye:
-            history = (
-                f'<p><a href="{before}{match.id}{after}">{escape(_("Match page"))}</a></p>\n    {match_deals(match)}\n'
-            )
+            link = f'<p><a href="{before}{match.id}{after}">{_escape(words["match_page"])}</a></p>'
+            history = f"{link}\n    {match_deals(match)}\n"
         out.append(
             f'\n  <details class="card match-history"{" open" if index == last else ""}>\n    <summary>\n'
-            f"      <strong>{escape(match.stage_name)} · {escape(match.round_name)}</strong>\n"
+            f"      <strong>{_escape(match.stage_name)} · {_escape(match.round_name)}</strong>\n"
             f"      {table}\n      · {against}\n      · {_pair_result_html(match, result)}\n\n    </summary>\n"
             f"    {history}\n  </details>\n  "
         )
