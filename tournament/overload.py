@@ -12,6 +12,15 @@ the time said. What a person waits for (a find, a page opened) is never shed. Th
 also runs at a lower CPU priority than the staff pool (``nice``), so a deal is never the one
 that waits for a core.
 
+A nice value only ranks a process against the others of its own *task group*, though: Linux's
+autogroups (``kernel.sched_autogroup_enabled``, on by default) put each session in a group of its own
+and share the CPU between groups, whatever their processes' nice values. A pool started in a session
+of its own (a systemd unit, a bench's ``start_new_session``) then got as much CPU at ``nice 10`` as at
+0 (measured: two busy loops at 19 beside two at 0, each pair in a session of its own, got the same
+CPU time; in one session, 2 % of it). So each public worker makes its nice value count
+(:func:`priority_own_group`): it takes a session, hence an autogroup, of its own and gives that group
+its nice value, below the staff pool's and PostgreSQL's groups whichever session started it.
+
 The listening sockets are the worker's, handed over by gunicorn once the worker has started
 (``tournament/site/gunicorn_public.py``, the public pool's ``-c``); a worker without them (the staff
 pool, ``runserver``, a test) never sheds. Linux's ``TCP_INFO`` of a listening socket carries the
@@ -20,9 +29,11 @@ accept queue's length (``tcpi_unacked``); elsewhere nothing is shed.
 
 from __future__ import annotations
 
+import os
 import socket
 import struct
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 _TCP_INFO = getattr(socket, "TCP_INFO", None)
@@ -62,3 +73,24 @@ def poll_shed(environ: dict[str, Any], *, threshold: int) -> bool:
     if "v=" not in environ.get("QUERY_STRING", ""):
         return False
     return queue_length() >= threshold
+
+
+AUTOGROUP = Path("/proc/self/autogroup")
+AUTOGROUP_ENABLED = Path("/proc/sys/kernel/sched_autogroup_enabled")
+
+
+def priority_own_group() -> bool:
+    """Make this process's nice value count against the other sessions' processes (module
+    docstring): where autogroups are on and the process runs below the normal priority (``nice``),
+    it takes a session of its own (a new autogroup) and gives the group its nice value. Whether it
+    did; elsewhere (no autogroups, the normal priority) nothing changes. A forked worker's to call
+    (the master of a process group cannot take a session)."""
+    nice = os.nice(0)
+    try:
+        if nice <= 0 or AUTOGROUP_ENABLED.read_text().strip() != "1":
+            return False
+        os.setsid()
+        AUTOGROUP.write_text(str(nice))
+    except OSError:
+        return False
+    return True

@@ -4,8 +4,10 @@ Retry-After before anything is built; a page a person opens, or a find, never is
 from __future__ import annotations
 
 import socket
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from django.core.signals import request_finished, request_started
@@ -103,3 +105,29 @@ def test_nothing_is_shed_below_the_threshold_when_off_or_without_listeners(queue
     assert Visitor(application).get(poll, HTTP_HX_REQUEST="true")[0].startswith("503")
     overload.listeners_set([])  # the staff pool, runserver: no listeners handed over
     assert Visitor(application).get(poll, HTTP_HX_REQUEST="true")[0].startswith("200")
+
+
+AUTOGROUPS = overload.AUTOGROUP_ENABLED.exists() and overload.AUTOGROUP_ENABLED.read_text().strip() == "1"
+WORKER = """
+import os, sys
+sys.path.insert(0, {root!r})
+from tournament import overload
+worker = os.fork()  # as gunicorn forks its workers: not a process group's leader
+if worker == 0:
+    moved = overload.priority_own_group()
+    print(moved, os.getsid(0) == os.getpid(), open("/proc/self/autogroup").read().split()[-1], flush=True)
+    os._exit(0)
+os.waitpid(worker, 0)
+"""
+
+
+@pytest.mark.skipif(not AUTOGROUPS, reason="Linux's autogroups are off here: a nice value counts as it is")
+@pytest.mark.parametrize(("nice", "expected"), [(10, "True True 10"), (0, "False False 0")])
+def test_a_public_worker_below_normal_priority_gets_a_cpu_group_of_its_own_at_that_priority(nice, expected):
+    """In a session, hence an autogroup, of its own at its nice value, so that the value counts
+    against the other sessions' processes (the staff pool's); at the normal priority nothing moves."""
+    script = WORKER.format(root=str(Path(__file__).resolve().parents[3]))
+    command = ["nice", "-n", str(nice), sys.executable, "-c", script]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=60, start_new_session=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == expected
