@@ -46,6 +46,9 @@ def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
             "places": list(enumerate(standings.table.by_place, 1)),
             "not_counted": [event for event in standings.events if event not in standings.counted],
             "lots_drawn": any(line.row.lots for line in standings.lines),
+            # its organisers find their page from here (a series is reached from the home page)
+            "manages": request.user.is_authenticated
+            and series_organised(user=request.user).filter(pk=series.pk).exists(),
         },
     )
 

@@ -153,7 +153,8 @@ def test_the_public_page_the_workbook_and_the_organisers_page(season):
 
 
 def test_the_home_page_lists_the_series_and_its_page_names_the_events_still_to_count(season):
-    """A visitor finds a series from the home page; its page names the events that count once finished."""
+    """A visitor finds a series from the home page; its page names the events that count once finished, and
+    its organisers find their page from it."""
     series, (first, _second, _third) = season
     first.status = TournamentStatus.RUNNING
     first.save()
@@ -163,3 +164,9 @@ def test_the_home_page_lists_the_series_and_its_page_names_the_events_still_to_c
     assert "3 events · 2 finished events counted" in home
     page = client.get(reverse("exports:series", args=[series.pk])).content.decode()
     assert "Counted once finished:" in page and first.name in page
+    manage = reverse("exports:series_manage", args=[series.pk])
+    assert manage not in page
+    user = organiser()
+    series.organisers.add(user)
+    client.force_login(user)
+    assert manage in client.get(reverse("exports:series", args=[series.pk])).content.decode()  # its organisers' way in
