@@ -671,6 +671,12 @@ def _signed_off(row: TeamMatch) -> bool:
     return bool(tables) and all(table.status == MatchStatus.CONFIRMED for table in tables)
 
 
+def _results_in(row: TeamMatch) -> bool:
+    """Both tables have their result (finished or signed off): the team match can be signed off."""
+    tables = [table for table in (row.table_a, row.table_b) if table is not None]
+    return bool(tables) and all(table.status not in (MatchStatus.PENDING, MatchStatus.RUNNING) for table in tables)
+
+
 @organiser_view
 def round_team_matches(request: HttpRequest, tournament: Tournament, round_id: int) -> HttpResponse:
     """A round's team matches (docs/rules.md §11): each with its two tables, their state and the team
@@ -741,6 +747,7 @@ def round_team_matches(request: HttpRequest, tournament: Tournament, round_id: i
             "extra_deal": line.result.reason is TeamMatchReason.EXTRA_DEAL,
             "deciding": _deciding_table(rows[line.id], line.result),
             "signed_off": _signed_off(rows[line.id]),
+            "ready": _results_in(rows[line.id]),
             "teams": [
                 (team_id, played.names.get(team_id, ""), line_ups.get(team_id), members.get(team_id, []))
                 for team_id in (line.x, line.y)

@@ -1,6 +1,7 @@
-"""The organiser's team match page offers only what can be done (docs/rules.md §11): the sign-off while a
-team match has something to sign off and no tie-break deal pending, the line-ups while the round is a
-draft, and no form at all on an archived event (its services refuse them), which says it is read-only."""
+"""The organiser's team match page offers only what can be done (docs/rules.md §11): the sign-off once both
+tables have their result and until they are signed off (before, it says so), not while a tie-break deal
+is pending; the line-ups while the round is a draft; and no form at all on an archived event (its
+services refuse them), which says it is read-only."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.django_db
 
 NS_WINS = (("N", "S"), ("N", "S"), ("N", "S"), ("N", "E", "S"))  # N/S passes A
 SIGN_OFF = "Sign off the team match"
+WAITS = "It is signed off here once both tables have their result."
 LINE_UP = "Save line-up"
 READ_ONLY = "This event is archived: it is read-only"
 
@@ -60,14 +62,17 @@ def test_the_sign_off_is_offered_until_signed_off_and_not_while_a_tie_break_deal
     round_publish(round_=round_)
     row = TeamMatch.objects.select_related("table_a", "table_b").get(round=round_)
     page = client.get(url).content.decode()
-    assert SIGN_OFF in page and LINE_UP not in page  # published: the line-ups are fixed
+    assert LINE_UP not in page  # published: the line-ups are fixed
+    assert SIGN_OFF not in page and WAITS in page  # nothing played yet: the page says when it can be signed off
+    _play(row.table_a, NS_WINS)
+    page = client.get(url).content.decode()
+    assert SIGN_OFF not in page and WAITS in page  # one table has its result, the other is still playing
     tournament_archive(tournament=event)
     page = client.get(url).content.decode()
-    assert SIGN_OFF not in page and READ_ONLY in page  # archived: nothing to sign off here
+    assert SIGN_OFF not in page and WAITS not in page and READ_ONLY in page  # archived: nothing to sign off here
     tournament_unarchive(tournament=event)
 
-    _play(row.table_a, NS_WINS)  # one table each by the same margin: level, a tie-break deal is due
-    _play(row.table_b, NS_WINS)
+    _play(row.table_b, NS_WINS)  # one table each by the same margin: level, a tie-break deal is due
     page = client.get(url).content.decode()
     assert "Which side won the tie-break deal?" in page and SIGN_OFF not in page
     team_match_extra_deal_record(team_match=row, side="NS")
@@ -75,4 +80,5 @@ def test_the_sign_off_is_offered_until_signed_off_and_not_while_a_tie_break_deal
     assert SIGN_OFF in page  # decided, its tables still to be signed off
     response = client.post(url, {"team_match": row.pk}, follow=True)
     page = response.content.decode()
-    assert "Team match signed off." in page and SIGN_OFF not in page
+    assert "Team match signed off." in page and SIGN_OFF not in page and WAITS not in page
+    assert "✓ Team match signed off." in client.get(url).content.decode()  # the page says so, not only the message
