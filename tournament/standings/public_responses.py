@@ -27,6 +27,11 @@ reads (``Reads``, in a context variable the cache functions write to):
 Each response built is also shared through the cache (under a hash of the request's key, for
 ``SHARED_TIMEOUT``): a worker that has no copy of its own, or whose copy no longer holds, takes
 the shared one if that holds (one more round trip), so a page is built by one worker, not by each.
+What a request shares (the response, the poll notes below) is written in one round trip, and the
+client's count below is read only for a response nobody kept before. Find my table is the
+exception (``response_kept_locally``): each worker answers it from its own seat index faster than
+the shared cache's round trips would, and a name is seldom asked twice, so its answers are kept by
+the worker alone, never written to the shared cache nor looked for there.
 
 What a client can add is bounded. The key holds the query as the pages read it
 (:data:`PAGE_PARAMETERS`, each once, in a fixed order — and Django is handed that query, not the
@@ -59,7 +64,10 @@ page (its address and parameters, without ``v``) and shares it through the cache
 ``v`` is the noted token, with those values unchanged, is the 204 Django would give: one round trip
 (two the first time a worker sees the page), no Django. These notes are one per page (a pair's, a
 draw page, a standings page), rewritten as the page moves, so no client bound is needed: a client
-cannot make more of them than the event has pages.
+cannot make more of them than the event has pages. A poll from an earlier token, once the page
+has moved, is answered the page's live part as it stands: the same bytes whatever earlier token
+the phone had, so that answer is kept once for the page (its key without ``v``), not once per
+token — the phones of a page that moved, whichever build they last saw, cost Django one build.
 
 The site's static files (the stylesheet, htmx, the scripts: a new phone's first requests) are kept
 too, by each worker alone (:meth:`PublicResponses._static`): a file's answer as Django gave it
@@ -245,6 +253,8 @@ POLL_ANSWERS = 20_000
 """Pages whose poll answer a worker keeps (a 5,000-pair event's pairs' pages and ranks, its draw and
 standings pages)."""
 NO_CONTENT = "204 No Content"
+LOCAL_PATHS = 1000
+"""Addresses whose responses a worker notes as kept by each worker alone (find my table's, one per event)."""
 
 
 def poll_page(key: tuple[Any, ...]) -> tuple[tuple[Any, ...], str | None]:
@@ -280,11 +290,10 @@ def _client_may_add(environ: dict[str, Any]) -> bool:
     time); a page asked again is rebuilt in place and costs nothing."""
     window = int(time.time() // SHARED_TIMEOUT)
     key = f"{PREFIX}:response-new:{client_ip(environ) or '-'}:{window}"
-    cache.add(key, 0, timeout=2 * SHARED_TIMEOUT)
     try:
         count = int(cache.incr(key))
-    except ValueError:  # the window's key expired between add and incr
-        return True
+    except ValueError:  # the client's first in this window (or its key expired): one round trip more
+        count = 1 if cache.add(key, 1, timeout=2 * SHARED_TIMEOUT) else int(cache.incr(key))
     limit: int = settings.PUBLIC_RESPONSE_NEW_PER_CLIENT
     return count <= limit
 
@@ -299,6 +308,7 @@ class PublicResponses:
         self.application = application
         self.kept = _KeptResponses(int(settings.PUBLIC_RESPONSE_CACHE_MB * 2**20))
         self.polls = _PollAnswers(POLL_ANSWERS)
+        self.local_paths: set[str] = set()
         self.retry_after = str(settings.PUBLIC_SHED_RETRY_SECONDS)
         static_url = urlparse(settings.STATIC_URL or "").path
         self.static_prefix = "/" + static_url.strip("/") + "/" if static_url.strip("/") else ""
@@ -316,49 +326,64 @@ class PublicResponses:
             return self.application(environ, start_response)
         environ["QUERY_STRING"] = key[KEY_QUERY]  # Django reads what the key says, nothing more
         page, token = poll_page(key)
+        found: dict[str, Any] = {}
+        page_known = False
         if key[KEY_HTMX] and token is not None:
             try:
-                unchanged = self._poll_held(page, token)
+                noted, found, page_known = self._poll_noted(page)
             except Exception:  # the cache is down: Django answers
-                unchanged = None
-            if unchanged is not None:
-                start_response(NO_CONTENT, list(unchanged.headers))
-                return [b""]
+                noted = None
+            if noted is not None:
+                if noted.token == token:
+                    start_response(NO_CONTENT, list(noted.headers))
+                    return [b""]
+                # Asked from an earlier token: the answer is the page's live part as it stands now,
+                # the same bytes whatever token the phone had, so it is kept once for the page.
+                key = _unpolled(key, page)
+        local_only = environ.get("PATH_INFO") in self.local_paths
         shared_key = _shared_key(key)
         try:
-            kept = self._held(key, shared_key)
+            kept, known = self._held(key, shared_key, found, local_only=local_only)
         except Exception:  # the cache is down: Django builds the page afresh
-            kept = None
+            kept, known = None, False
         if kept is not None:
             start_response(kept.status, list(kept.headers))
             return [kept.body]
         self.kept.discard(key)
-        return self._built(key, shared_key, page, environ, start_response)
+        known = known or page_known
+        return self._built(key, shared_key, page, token, known, environ, start_response)
 
-    def _poll_held(self, page: tuple[Any, ...], token: str) -> PollAnswer | None:
-        """The poll answer of ``page`` if the page is still at ``token``: this worker's, else the one
-        another worker noted (then kept here too)."""
+    def _poll_noted(self, page: tuple[Any, ...]) -> tuple[PollAnswer | None, dict[str, Any], bool]:
+        """The poll answer of ``page`` that holds now (this worker's, else the one another worker
+        noted, then kept here too), the shared values read to tell (None for a key not there), and
+        whether the page was noted at all (built before, by some worker)."""
         now = time.time()
         local = self.polls.get(page)
-        if local is not None and local.token == token:
-            # Moved since (the same token cannot hold elsewhere): Django answers, and notes the new one.
-            return local if local.reads.hold(cache.get_many(list(local.keys)), now) else None
+        found: dict[str, Any] = {}
+        if local is not None:
+            found = _values_read(local.keys)
+            if local.reads.hold(found, now):
+                return local, found, True
         shared = cache.get(_poll_shared_key(page))
-        if shared is None or shared.token != token:
-            return None
-        if not shared.reads.hold(cache.get_many(list(shared.keys)), now):
-            return None
+        if shared is None:
+            return None, found, local is not None
+        if local is None or shared.keys != local.keys:
+            found = _values_read(shared.keys)
+        if not shared.reads.hold(found, now):
+            return None, found, True
         self.polls.put(page, shared)
-        return cast(PollAnswer, shared)  # what a worker filed under the page
+        return cast(PollAnswer, shared), found, True  # what a worker filed under the page
 
     def _poll_keep(
         self, key: tuple[Any, ...], page: tuple[Any, ...], reads: Reads, headers: list[tuple[str, str]]
-    ) -> None:
+    ) -> dict[str, PollAnswer]:
         """Note the tokens the live parts Django just answered are at, and what they depend on
-        (module docstring): the request's own page's and a part's polled on its own (its address)."""
+        (module docstring): the request's own page's and a part's polled on its own (its address).
+        Kept here at once; returned by shared key for the caller to share in one round trip."""
         answer_headers = tuple(
             (name, "0") if name.lower() == "content-length" else (name, value) for name, value in headers
         )
+        shared: dict[str, PollAnswer] = {}
         for url, noted in reads.polls.items():
             if noted is None:
                 continue
@@ -375,7 +400,8 @@ class PublicResponses:
                 continue  # noted already
             answer = PollAnswer(token, depends, tuple(depends.keys()), answer_headers)
             self.polls.put(where, answer)
-            cache.set(_poll_shared_key(where), answer, timeout=SHARED_TIMEOUT)
+            shared[_poll_shared_key(where)] = answer
+        return shared
 
     def _static(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         """A static file's answer as Django gave it, from this worker's memory (module docstring)."""
@@ -417,29 +443,37 @@ class PublicResponses:
             self.statics.put(key, Kept(status, tuple(headers), body, Reads(), ()))
         return [body]
 
-    def _held(self, key: tuple[Any, ...], shared_key: str) -> Kept | None:
+    def _held(
+        self, key: tuple[Any, ...], shared_key: str, found: dict[str, Any], *, local_only: bool
+    ) -> tuple[Kept | None, bool]:
         """The response kept for ``key`` if it still holds: this worker's, else the one another
-        worker built and shared (then kept here too)."""
+        worker built and shared (then kept here too; not looked for if ``local_only``); and whether
+        one was kept at all (a response built again in place costs no client anything). ``found``:
+        shared values read already in this request (not read again)."""
         now = time.time()
         local = self.kept.get(key)
-        found = cache.get_many(list(local.keys)) if local is not None else {}
-        if local is not None and local.reads.hold(found, now):
-            return local
+        if local is not None:
+            found = _values_read(local.keys, found)
+            if local.reads.hold(found, now):
+                return local, True
+        if local_only:
+            return None, local is not None
         shared = cache.get(shared_key)
         if shared is None:
-            return None
-        if local is None or shared.keys != local.keys:
-            found = cache.get_many(list(shared.keys))
+            return None, local is not None
+        found = _values_read(shared.keys, found)
         if not shared.reads.hold(found, now):
-            return None
+            return None, True
         self.kept.put(key, shared)
-        return cast(Kept, shared)  # what a worker filed under the key
+        return cast(Kept, shared), True  # what a worker filed under the key
 
     def _built(
         self,
         key: tuple[Any, ...],
         shared_key: str,
         page: tuple[Any, ...],
+        token: str | None,
+        known: bool,
         environ: dict[str, Any],
         start_response: StartResponse,
     ) -> Iterable[bytes]:
@@ -450,11 +484,11 @@ class PublicResponses:
             answer[:] = [status, headers]
             return start_response(status, headers, exc_info)
 
-        token = current_reads.set(reads)
+        current = current_reads.set(reads)
         try:
             result = self.application(environ, start)
         finally:
-            current_reads.reset(token)
+            current_reads.reset(current)
         if not (reads.cacheable and not reads.spoiled and answer and answer[0].startswith(KEPT_STATUSES)):
             return result
         status, headers = answer
@@ -465,13 +499,57 @@ class PublicResponses:
         finally:
             if hasattr(result, "close"):
                 result.close()
-        kept = Kept(status, tuple(headers), body, reads, tuple(reads.keys()))
         try:
-            self._poll_keep(key, page, reads, headers)
-            if not cache.has_key(shared_key) and not _client_may_add(environ):
-                return [body]  # served, but this client has added its share of new responses
-            self.kept.put(key, kept)
-            cache.set(shared_key, kept, timeout=SHARED_TIMEOUT)
+            shared: dict[str, Any] = dict(self._poll_keep(key, page, reads, headers))
+            noted = reads.polls.get(None)
+            if key[KEY_HTMX] and token is not None and noted is not None:
+                if noted[0] == token:  # a 204: the page's note answers this poll from now on
+                    _shared_write(shared)
+                    return [body]
+                if key[KEY_QUERY] != page[KEY_QUERY]:  # asked from an earlier token: kept for the page
+                    key = _unpolled(key, page)
+                    shared_key = _shared_key(key)
+                    known = known or self.kept.get(key) is not None
+            kept = Kept(status, tuple(headers), body, reads, tuple(reads.keys()))
+            if reads.local:
+                self.kept.put(key, kept)
+                self._local_path(environ.get("PATH_INFO", ""))
+            elif known or _client_may_add(environ):
+                self.kept.put(key, kept)
+                shared[shared_key] = kept
+            # else served, but this client has added its share of new responses
+            _shared_write(shared)
         except Exception:  # the cache is down: nothing is read from it either
             self.kept.discard(key)
         return [body]
+
+    def _local_path(self, path: str) -> None:
+        """Note that ``path``'s responses are kept by each worker alone: the next request for it does
+        not look in the shared cache (bounded: a client asking ever-new addresses empties the note)."""
+        if path not in self.local_paths:
+            if len(self.local_paths) >= LOCAL_PATHS:
+                self.local_paths.clear()
+            self.local_paths.add(path)
+
+
+def _values_read(keys: Iterable[str], found: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The shared values under ``keys`` (None for a key not there), read in one round trip; those
+    already in ``found`` (read earlier in the same request) are not read again."""
+    values = dict(found or {})
+    missing = [key for key in keys if key not in values]
+    if missing:
+        values.update(dict.fromkeys(missing))
+        values.update(cache.get_many(missing))
+    return values
+
+
+def _shared_write(entries: dict[str, Any]) -> None:
+    """Share what a request noted and kept, in one round trip."""
+    if entries:
+        cache.set_many(entries, timeout=SHARED_TIMEOUT)
+
+
+def _unpolled(key: tuple[Any, ...], page: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A poll's key without its ``v``: where the page's live part, as it stands, is kept for every
+    phone asking from an earlier token."""
+    return (*key[:KEY_QUERY], page[KEY_QUERY], *key[KEY_QUERY + 1 :])

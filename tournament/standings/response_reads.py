@@ -19,6 +19,7 @@ __all__ = [
     "poll_note",
     "read_note",
     "response_cacheable",
+    "response_kept_locally",
     "response_uncacheable",
     "version_depends",
 ]
@@ -40,7 +41,7 @@ class Coalesced(NamedTuple):
 class Reads:
     """What a public response is built from, noted while Django builds it."""
 
-    __slots__ = ("cacheable", "coalesced", "exact", "polls", "read", "spoiled")
+    __slots__ = ("cacheable", "coalesced", "exact", "local", "polls", "read", "spoiled")
 
     def __init__(self) -> None:
         self.read: dict[str, Any] = {}
@@ -49,6 +50,8 @@ class Reads:
         self.coalesced: dict[str, Coalesced] = {}
         self.cacheable = False
         self.spoiled = False
+        self.local = False
+        """Kept by the worker that built it, never shared (:func:`response_kept_locally`)."""
         self.polls: dict[str | None, tuple[str, Reads] | None] = {}
         """By poll address (None: the request's own page), the token its live part is polled with
         (``v=``) and what that depends on: the values noted before the view compared it
@@ -132,6 +135,15 @@ def response_cacheable() -> None:
     reads = current_reads.get()
     if reads is not None:
         reads.cacheable = True
+
+
+def response_kept_locally() -> None:
+    """The response may be kept, but by the worker that built it alone: it is built from the worker's
+    own memory (find my table's seat index) faster than sharing it costs, and it is asked again
+    rarely (a player's own name), so it is never written to the shared cache nor looked up there."""
+    reads = current_reads.get()
+    if reads is not None:
+        reads.local = True
 
 
 def response_uncacheable() -> None:

@@ -2,8 +2,9 @@
 
 Each page is keyed on what it shows (:mod:`tournament.standings.cache`), around the tournament's
 frame (stages and rounds, on the *seating* version): the standings page on the stage's last
-complete standings build (moved only by what a ranking counts), the draw on the round's last
-complete draw build (live levels: coalesced, at most one rebuild every few seconds); the bracket
+complete standings build (moved only by what a ranking counts), a draw page on the rows it shows
+of the round's last complete draw build (live levels: coalesced, at most one rebuild every few
+seconds; a page none of whose tables moved keeps its token, and each row is rendered once); the bracket
 on the *public* version (every deal moves it; one small value); a match's and a pair's page on its
 own version and the *common* one (a deal moves only its match's and its two pairs' pages: every
 other pair's poll answers 204 from the versions alone; a pair's ranks are a part of their own, on the
@@ -23,11 +24,12 @@ works as a plain page.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -45,6 +47,7 @@ from tournament.registration.announcements import announcements_shown
 from tournament.standings import doudizhu_public
 from tournament.standings.cache import (
     UNREAD,
+    LocalMemo,
     own_key,
     own_version_depends,
     own_versions_get,
@@ -69,8 +72,8 @@ from tournament.standings.public_cache import (
     team_standings_key,
     team_standings_served_get,
 )
-from tournament.standings.public_types import PublicHttpRequest, RoundInfo, StageInfo, TournamentOverview
-from tournament.standings.response_reads import poll_note, response_cacheable
+from tournament.standings.public_types import DrawRow, PublicHttpRequest, RoundInfo, StageInfo, TournamentOverview
+from tournament.standings.response_reads import poll_note, response_cacheable, response_kept_locally
 from tournament.standings.seat_cards import find_results_html
 from tournament.standings.seating import player_find
 from tournament.standings.shell import page_render
@@ -240,21 +243,23 @@ def _sides_draw(
     """The draw of a round of two sides: table, pairs, area, live state, in pages."""
     tournament_id = overview.id
     page = _int_param(request, "page", 1, 1, 10_000)
-    rows: tuple[Any, ...] = ()
+    shown: Page[DrawRow] | None = None
     version = frame
     if round_ is not None:
-        # The round's last complete build: the page (and its poll's 204) moves when a new one lands.
+        # The round's last complete build, and of it the page asked: the page (and its poll's 204)
+        # moves when a build changes one of its rows, not with every build.
         build, rows = draw_build_get(
             tournament_id=tournament_id,
             round_id=round_.id,
             version=request.public_version,
         )
-        version = f"{frame}.d{build}"
+        shown = Paginator(rows, DRAW_PAGE_SIZE).get_page(page)
+        version = f"{frame}.d{_draw_page_token(round_id=round_.id, build=build, page=shown)}"
 
     def context() -> dict[str, Any]:
         if round_ is None:
             return {"round": None}
-        return {"round": round_, "page": Paginator(rows, DRAW_PAGE_SIZE).get_page(page)}
+        return {"round": round_, "page": shown}
 
     return _live_page(
         request,
@@ -269,9 +274,27 @@ def _sides_draw(
     )
 
 
+draw_page_tokens = LocalMemo(256)
+"""A worker's tokens of the draw pages of the round's last builds (a page's rows, digested once)."""
+
+
+def _draw_page_token(*, round_id: int, build: int, page: Page[DrawRow]) -> str:
+    """What a draw page shows of a build of its round, as a short digest: the same rows give the same
+    token in every worker and every build (a deal at another page's table leaves it as it is), so the
+    page's HTML and its poll's 204 hold through a build that changed other pages."""
+    key = (round_id, build, page.number)
+    token = draw_page_tokens.get(key)
+    if token is None:
+        shown = repr((page.number, page.paginator.num_pages, tuple(page.object_list)))
+        token = hashlib.blake2b(shown.encode(), digest_size=8).hexdigest()
+        draw_page_tokens.put(key, token)
+    return cast(str, token)
+
+
 def _sides_find(request: PublicHttpRequest, *, overview: TournamentOverview, query: str) -> str:
     """A table and a side for each player found in the current rounds."""
     response_cacheable()  # the seats at the seating version (player_find says when it read more)
+    response_kept_locally()  # each worker answers from its own seat index: sharing costs more than it saves
     results = player_find(
         tournament_id=overview.id,
         rounds=overview.current_rounds,

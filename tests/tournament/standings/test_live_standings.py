@@ -14,6 +14,7 @@ from tournament.matches.models import MatchStatus
 from tournament.matches.services import deal_correct, deal_record, match_sign_off, match_unlock
 from tournament.standings import cache as public_cache
 from tournament.standings import public_cache as cached_reads
+from tournament.standings import views
 from tournament.standings.cache import LocalMemo, coalesced_get, public_version_bump, public_version_get
 
 pytestmark = pytest.mark.django_db
@@ -243,6 +244,29 @@ def test_the_draw_follows_deals_one_build_every_window(client, event, window):
         after = client.get(draw_url).content.decode()
         assert after != before
         assert client.get(poll, headers={"HX-Request": "true"}).status_code == 200  # the new build
+
+
+def test_a_deal_moves_its_own_draw_page_and_leaves_the_others_as_they_are(client, event, window, monkeypatch):
+    """A draw page is keyed on the rows it shows of the round's build, not on the build: a deal at a
+    table of page 1 moves page 1 with the next build, while page 2 (the same rows in that build) keeps
+    its token, so its poll stays 204 and its HTML is not rendered again."""
+    monkeypatch.setattr(views, "DRAW_PAGE_SIZE", 2)  # 4 tables: 2 pages
+    draw_url = reverse("standings:draw", args=[event.tournament.pk])
+    match = running_match(event, deals=1)  # the first table: page 1
+
+    def page_and_poll(number):
+        page = client.get(f"{draw_url}?page={number}").content.decode()
+        return page, page[page.index(draw_url + "?") :].split('"', 1)[0].replace("&amp;", "&")
+
+    with time_machine.travel("2026-05-01 09:00:00 +0000", tick=False) as clock:
+        first, first_poll = page_and_poll(1)
+        second, second_poll = page_and_poll(2)
+        assert f"match-{match.pk}" in first and f"match-{match.pk}" not in second
+        deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
+        clock.shift(window)
+        assert client.get(first_poll, headers={"HX-Request": "true"}).status_code == 200  # the new build
+        assert client.get(second_poll, headers={"HX-Request": "true"}).status_code == 204
+        assert page_and_poll(2) == (second, second_poll) and page_and_poll(1)[0] != first
 
 
 def test_a_standings_or_find_page_served_from_memory_costs_one_cache_round_trip(client, event, monkeypatch):

@@ -79,23 +79,23 @@ def test_tracking_parameters_are_one_kept_response_and_django_never_reads_them(a
 
 def test_one_client_adds_at_most_its_share_of_new_responses(app, django_app, event, settings):
     settings.PUBLIC_RESPONSE_NEW_PER_CLIENT = 3
-    find = reverse("standings:find", args=[event.tournament.pk])
+    standings = reverse("standings:stage_standings", args=[event.tournament.pk, event.first.stage_id])
     visitor = Visitor(app)
-    searches = [f"{find}?q=2000{n}" for n in range(1, 6)]
-    for n, url in enumerate(searches):  # five new searches, each with a new forged address
+    pages = [f"{standings}?page={n}" for n in range(1, 6)]  # each a response of its own (the key holds the page asked)
+    for n, url in enumerate(pages):  # five new pages, each with a new forged address
         visitor.get(url, REMOTE_ADDR="198.51.100.7", HTTP_X_FORWARDED_FOR=f"10.2.{n}.1")
     built = django_app.calls
-    for url in searches:  # asked again: the first three were kept, the last two were not
+    for url in pages:  # asked again: the first three were kept, the last two were not
         visitor.get(url, REMOTE_ADDR="198.51.100.7")
     assert built == 5 and django_app.calls == 5 + 2
     # another client still adds its own
-    other = f"{find}?q=20009"
+    other = f"{standings}?page=9"
     visitor.get(other, REMOTE_ADDR="198.51.100.8")
     visitor.get(other, REMOTE_ADDR="198.51.100.8")
     assert django_app.calls == 5 + 2 + 1
     # and a page already kept, rebuilt in place, costs nobody anything: the first client's kept
-    # searches are still served
-    visitor.get(searches[0], REMOTE_ADDR="198.51.100.7")
+    # pages are still served
+    visitor.get(pages[0], REMOTE_ADDR="198.51.100.7")
     assert django_app.calls == 5 + 2 + 1
 
 

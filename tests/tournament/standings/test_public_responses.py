@@ -192,12 +192,34 @@ def test_a_page_one_worker_built_is_served_by_the_others(app, django_app, event)
     other_django = Counted()
     other = PublicResponses(other_django)
     pages = urls(event)
+    del pages["find"]  # each worker's own (below)
     built = {name: Visitor(app).get(url) for name, url in pages.items()}
     shared = {name: Visitor(other).get(url) for name, url in pages.items()}
     assert shared == built
     assert other_django.calls == 0  # from the shared cache, then from the other worker's memory
     assert {name: Visitor(other).get(url) for name, url in pages.items()} == built
     assert other_django.calls == 0
+
+
+def test_find_my_table_is_kept_by_the_worker_that_answered_it_alone(app, django_app, event, monkeypatch):
+    """Find my table is answered from each worker's own seat index, and a name is asked again
+    rarely: its answer is kept by the worker (asked again, served from memory) but never written to
+    the shared cache nor looked for there (the round trips cost more than the answer)."""
+    other_django = Counted()
+    other = PublicResponses(other_django)
+    find = urls(event)["find"]
+    written: list[str] = []
+    set_many = cache.set_many
+    monkeypatch.setattr(cache, "set_many", lambda entries, **kw: (written.extend(entries), set_many(entries, **kw)))
+    answer = Visitor(app).get(find)
+    assert Visitor(app).get(find) == answer and django_app.calls == 1
+    assert Visitor(other).get(find) == answer and other_django.calls == 1  # built again by the other
+    assert not any(":response:" in key for key in written)
+    looked_up: list[str] = []
+    get = cache.get
+    monkeypatch.setattr(cache, "get", lambda key, *a, **kw: (looked_up.append(key), get(key, *a, **kw))[1])
+    Visitor(app).get(find.replace("20001", "20003"))  # a new question to a worker that knows the page
+    assert django_app.calls == 2 and not any(":response:" in key for key in looked_up)
 
 
 def test_a_build_another_worker_made_is_served_at_once(app, django_app, event):
@@ -408,6 +430,28 @@ def test_a_deal_moves_the_polls_of_its_own_pages_only(app, django_app, event):
     assert moved[0] == "200 OK" and django_app.calls == calls + 1  # its own pair's: Django builds it
     assert visitor.get(polls_of(moved[2])[0], HTTP_HX_REQUEST="true")[0] == "204 No Content"
     assert django_app.calls == calls + 1  # and the poll from the new version is answered at once
+
+
+def test_polls_from_any_earlier_token_share_one_answer(app, django_app, event):
+    """A page that moved answers every phone still at an earlier token with its live part as it
+    stands: the same bytes whatever token was asked from, so Django builds it once for them all, and
+    the other workers take it from the shared cache."""
+    visitor = Visitor(app)
+    match = watched_match(event)
+    page = live_pages(event)["match"]
+    oldest = polls_of(visitor.get(page)[2])[0]
+    deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
+    older = polls_of(visitor.get(page)[2])[0]
+    deal_record(match_id=match.pk, outcome={"order": ["E", "W"]})
+    calls = django_app.calls
+    answer = visitor.get(oldest, HTTP_HX_REQUEST="true")
+    assert answer[0] == "200 OK" and django_app.calls == calls + 1
+    assert visitor.get(older, HTTP_HX_REQUEST="true") == answer  # another earlier token: the same answer, kept
+    other_django = Counted()
+    assert Visitor(PublicResponses(other_django)).get(older, HTTP_HX_REQUEST="true") == answer
+    assert django_app.calls == calls + 1 and other_django.calls == 0
+    assert Visitor(django_app.handler).get(older, HTTP_HX_REQUEST="true") == answer  # what Django answers
+    assert visitor.get(polls_of(answer[2])[0], HTTP_HX_REQUEST="true")[0] == "204 No Content"
 
 
 def test_a_standings_poll_holds_until_a_rebuild_is_due(app, django_app, event):
