@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import threading
 
 import pytest
@@ -16,6 +17,7 @@ from tournament.matches.models import Match, MatchStatus
 from tournament.matches.services import deal_record, match_sign_off
 from tournament.standings import cache as public_cache
 from tournament.standings.cache import public_cached, public_version_bump, public_version_get
+from tournament.standings.public import draw_list, standings_get
 
 pytestmark = pytest.mark.django_db
 
@@ -150,3 +152,19 @@ def test_bumps_happen_again_after_the_commit(django_capture_on_commit_callbacks,
     for callback in callbacks:
         callback()
     assert public_version_get(tournament_id=event.tournament.pk) > before
+
+
+def test_the_builds_come_back_from_the_shared_cache_as_they_were_built(event):
+    """A build's lines, rows and sides are pickled as calls of their classes with their fields
+    (``PickledByFields``): what another worker unpickles is equal to what was built, field for field."""
+    tournament_id = event.tournament.pk
+    match = event.second.matches.exclude(ew_pair=None).first()
+    play_out(match, deals=2)
+    table = standings_get(tournament_id=tournament_id, stage_id=event.first.stage_id)
+    rows = draw_list(tournament_id=tournament_id, round_id=event.second.pk)
+    assert table is not None and table.lines and rows
+    for value in (table, rows, rows[0].ns):
+        again = pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+        assert again == value and type(again) is type(value)
+    moved = [line.movement for line in pickle.loads(pickle.dumps(table)).lines]
+    assert moved == [line.movement for line in table.lines]
