@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TypeVar
 
 from django import template
@@ -103,6 +104,15 @@ def movement(line: StandingLine, said_once: bool = False) -> str:
 
 
 def _movement_html(change: int | None, *, said_once: bool = False) -> str:
+    """:func:`movement`'s HTML for a change of ``change`` places, in the active language."""
+    return _movement_said(get_language(), change, said_once)
+
+
+@lru_cache(maxsize=4096)
+def _movement_said(language: str, change: int | None, said_once: bool) -> str:
+    """:func:`_movement_html` in ``language`` (the active one), made once per worker: a standings page
+    says it on each of its hundred lines, and its catalogue lookups and escapes were a third of the
+    page's rendering."""
     if change is None and said_once:
         return ""
     if change is None:
@@ -201,6 +211,7 @@ def standings_rows(page: Iterable[StandingLine], table: StageTable, tournament_i
     provisional = f' <span class="tag warning small provisional">{escape(_("awaiting sign-off"))}</span>'
     colspan = len(table.columns) + 3
     said_once = table.no_earlier_round
+    language = get_language()
     out: list[str] = []
     group: object = object()
     for line in lines:
@@ -216,7 +227,7 @@ def standings_rows(page: Iterable[StandingLine], table: StageTable, tournament_i
         values = "".join(f'<td class="num">{_cell(v)}</td>' for v in line.values)
         out.append(
             f'<tr><th scope="row" class="sticky"><span class="rank">{_number(line.rank)}{shared if line.shared else ""}'
-            f"</span>{movement(line, said_once=said_once)} "
+            f"</span>{_movement_said(language, line.movement, said_once)} "
             f'<span class="muted small">#{_number(line.pair_number)}</span> '
             f'<a href="{before}{line.pair_id}{after}">{escape(line.pair_name)}</a>'
             f"{withdrawn if line.withdrawn else ''}{provisional if line.provisional else ''}</th>"
