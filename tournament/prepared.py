@@ -47,6 +47,24 @@ class _Prepared:
     """(parameter's position, name of the value that goes there)."""
     compiler: SQLCompiler
     locks: bool
+    rows_to_instances: _Instances
+
+
+@dataclass(frozen=True, slots=True)
+class _Instances:
+    """What turns a statement's rows into model instances, worked out once with the statement: the
+    columns' converters, the model's fields and the related objects' populators (Django works them
+    out again on every evaluation; for a pair's page of three matches, each with its round, stage,
+    event, table and pairs, that was a fifth of reading them)."""
+
+    model: type[models.Model]
+    names: tuple[str, ...]
+    start: int
+    end: int
+    converters: dict[int, Any]
+    composite: bool
+    populators: tuple[Any, ...]
+    annotations: tuple[tuple[str, int], ...]
 
 
 _PREPARED: dict[tuple[str, str], _Prepared] = {}
@@ -69,7 +87,34 @@ def _prepare(name: str, build: Callable[..., QuerySet[Any]], values: dict[str, i
     if missing:
         raise ValueError(f"prepared_rows({name!r}): {sorted(missing)} are not parameters of the statement")
     locks = bool(queryset.query.select_for_update) and connections[alias].features.has_select_for_update
-    return _Prepared(sql=sql, params=tuple(params), slots=slots, compiler=compiler, locks=locks)
+    return _Prepared(
+        sql=sql,
+        params=tuple(params),
+        slots=slots,
+        compiler=compiler,
+        locks=locks,
+        rows_to_instances=_how(compiler, alias),
+    )
+
+
+def _how(compiler: SQLCompiler, using: str) -> _Instances:
+    """How ``compiler``'s rows become model instances, as Django's ``ModelIterable`` and
+    ``results_iter`` work it out for each evaluation."""
+    select, klass_info, annotations = compiler.select, compiler.klass_info, compiler.annotation_col_map
+    assert klass_info is not None  # a model's query always has one
+    fields = klass_info["select_fields"]
+    start, end = fields[0], fields[-1] + 1
+    columns = [column[0] for column in select[0 : compiler.col_count]]
+    return _Instances(
+        model=klass_info["model"],
+        names=tuple(column[0].target.attname for column in select[start:end]),
+        start=start,
+        end=end,
+        converters=compiler.get_converters(columns),
+        composite=bool(compiler.has_composite_fields(columns)),
+        populators=tuple(_related_populators(klass_info, select, using)),
+        annotations=tuple((annotations or {}).items()),
+    )
 
 
 def prepared_rows(
@@ -90,25 +135,25 @@ def prepared_rows(
     with connection.cursor() as cursor:
         cursor.execute(prepared.sql, params)
         rows = cursor.fetchall()
-    return _instances(prepared.compiler, rows, using)
+    return _instances(prepared.compiler, prepared.rows_to_instances, rows, using)
 
 
-def _instances(compiler: SQLCompiler, rows: list[Any], using: str) -> list[Any]:
+def _instances(compiler: SQLCompiler, how: _Instances, rows: list[Any], using: str) -> list[Any]:
     """Rows into model instances as Django's ``ModelIterable`` builds them (its related objects,
-    its annotations)."""
-    select, klass_info, annotations = compiler.select, compiler.klass_info, compiler.annotation_col_map
-    assert klass_info is not None  # a model's query always has one
-    model = klass_info["model"]
-    fields = klass_info["select_fields"]
-    start, end = fields[0], fields[-1] + 1
-    names = [column[0].target.attname for column in select[start:end]]
-    populators = _related_populators(klass_info, select, using)
+    its annotations), converted as ``results_iter`` converts them."""
+    if how.composite:  # a composite primary key's columns to tuples: Django's own way
+        converted: Any = compiler.results_iter([rows])
+    elif how.converters:
+        converted = compiler.apply_converters(rows, how.converters)
+    else:
+        converted = rows
+    model, names, start, end, populators = how.model, list(how.names), how.start, how.end, how.populators
     instances = []
-    for row in compiler.results_iter([rows]):
+    for row in converted:
         instance = model.from_db(using, names, row[start:end])
         for populator in populators:
             populator.populate(row, instance)
-        for attribute, position in (annotations or {}).items():
+        for attribute, position in how.annotations:
             setattr(instance, attribute, row[position])
         instances.append(instance)
     return instances

@@ -315,12 +315,12 @@ def deal_rows(match: MatchPage) -> SafeString:
     tiebreak = escape(_("tiebreak deal"))
     anti_tribute = f' · <strong class="anti-tribute">{escape(_("anti-tribute (抗贡)"))}</strong>'
     replayed = f" · <strong>{escape(_('replayed'))}</strong>"
-    levels: dict[object, str] = {}
+    levels: dict[int | str | None, str] = {}
 
-    def level(value: object) -> str:  # a few levels, each escaped once per list
+    def level(value: int | str | None) -> str:  # a few levels, each escaped once per list
         shown = levels.get(value)
         if shown is None:
-            shown = levels[value] = _escape(labels.level(value))  # type: ignore[arg-type]
+            shown = levels[value] = _escape(labels.level(value))
         return shown
 
     out: list[str] = []
