@@ -91,6 +91,13 @@ def round_pairs_swap(
             raise UserError(
                 "round_robin", _("In a round robin the schedule decides who meets whom: move tables instead.")
             )
+        if stage.settings.team_match is not None:
+            # a team match's two tables hold its teams' pair 1 and pair 2 (docs/rules.md §11): a pair swapped
+            # into another team match would play for a team that is not its own
+            raise UserError(
+                "team_round",
+                _("In a round of team matches the line-ups seat the pairs: change a team's line-up instead."),
+            )
         if _is_fixed_bracket(stage) and locked.number > 1:
             raise UserError("bracket_decides", _("After the first round the bracket decides who meets whom."))
         entries = {

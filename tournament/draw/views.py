@@ -732,8 +732,8 @@ def round_team_matches(request: HttpRequest, tournament: Tournament, round_id: i
         line_up.team_id: line_up
         for line_up in TeamLineUp.objects.filter(round=round_).select_related("first", "second")
     }
-    members = {
-        team.pk: [member.pair for member in team.members.select_related("pair").order_by("position")]
+    members = {  # the line-up's choices, a substitute marked
+        team.pk: list(team.members.select_related("pair").order_by("position"))
         for team in Team.objects.filter(tournament=tournament)
     }
     lines = [

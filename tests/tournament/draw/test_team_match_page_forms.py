@@ -82,3 +82,30 @@ def test_the_sign_off_is_offered_until_signed_off_and_not_while_a_tie_break_deal
     page = response.content.decode()
     assert "Team match signed off." in page and SIGN_OFF not in page and WAITS not in page
     assert "✓ Team match signed off." in client.get(url).content.decode()  # the page says so, not only the message
+
+
+def test_a_round_of_team_matches_refuses_a_swap_of_pairs_and_its_page_points_to_the_line_ups(client):
+    from tests.tournament.draw.test_team_match_draw import _event
+    from tournament.draw.edits import round_pairs_swap
+    from tournament.errors import UserError
+    from tournament.matches.models import Match
+
+    event, stage, _teams = _event()
+    round_ = round_draw(stage=stage, seed=7)
+    first, second = TeamMatch.objects.filter(round=round_).order_by("number")
+    before = sorted(Match.objects.filter(round=round_).values_list("pk", "ns_pair_id", "ew_pair_id"))
+    with pytest.raises(UserError) as refused:  # a pair of team match 1 into team match 2: another team's table
+        round_pairs_swap(
+            round_=round_, first_pair_id=first.table_a.ns_pair_id, second_pair_id=second.table_a.ns_pair_id
+        )
+    assert refused.value.code == "team_round"
+    assert sorted(Match.objects.filter(round=round_).values_list("pk", "ns_pair_id", "ew_pair_id")) == before
+    boss = organiser(username="boss")
+    event.organisers.add(boss)
+    client.force_login(boss)
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("draw:round", args=[event.pk, round_.pk])).content.decode()
+    assert reverse("draw:round_swap", args=[event.pk, round_.pk]) not in page
+    assert "the line-ups seat the pairs" in page
+    page = client.get(reverse("draw:round_team_matches", args=[event.pk, round_.pk])).content.decode()
+    assert "The round is a draft" in page and "Tables won" not in page  # nothing to count before it is played
