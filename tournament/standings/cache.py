@@ -77,7 +77,7 @@ from typing import Any, Literal, NamedTuple, TypeVar, cast
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django_redis.client import DefaultClient
+from django_redis.client import DefaultClient, ShardClient
 
 from tournament.standings.response_reads import coalesced_note, read_note, response_uncacheable, version_depends
 
@@ -307,9 +307,10 @@ one round trip: a deal moves four or five versions, twice (:func:`_bump_twice`).
 
 def _bumps(keys: list[tuple[str, int]], what: str) -> None:
     """:func:`_bump_key` of each ``(key, timeout)``: one round trip where the cache is django-redis's
-    (one script, each key bumped as ``_bump_key`` bumps it), else one bump after the other."""
+    on one server (one script, each key bumped as ``_bump_key`` bumps it), else one bump after the
+    other (another cache, or django-redis's keys spread over several servers)."""
     client = getattr(cache, "client", None)
-    if not isinstance(client, DefaultClient):
+    if not isinstance(client, DefaultClient) or isinstance(client, ShardClient):
         for key, timeout in keys:
             _bump_key(key, what, timeout)
         return
