@@ -20,12 +20,14 @@ from the pages the crowd opened, each with the ``v=`` its last answer gave.
 
 Prints ``BENCH web.crowd_*_<rate>``: the public requests per second held (``public_rps``), the 95th
 percentile latency of a find, a pair's page and a standings page, a deal's p50 and p95 (from the
-moment it was due), and the freshness: from a deal's POST that finishes a match to the moment its
-pair's line in the public standings build counts it (the ranks part of the pair's page, read from
-the same build as the standings pages), p95 in seconds. After each rate the deals answered 2xx are
-checked by SQL: each key stored exactly once (``lost``, ``doubled`` are printed and must be 0).
-Before the trials, the CPU time of the public pool per request of each kind is measured alone
-(``web.crowd_cpu_ms_<kind>``), and during each trial the CPU time of both pools per request.
+moment it was due), the staff pool's wait for a CPU per deal (``deal_cpu_wait_ms``), and the
+freshness: from a deal's POST that finishes a match to the moment its pair's line in the public
+standings build counts it (the ranks part of the pair's page, read from the same build as the
+standings pages), p95 in seconds. After each rate the deals answered 2xx are checked by SQL: each
+key stored exactly once (``lost``, ``doubled`` are printed and must be 0). Before the trials, the
+CPU time of the public pool per request of each kind is measured alone
+(``web.crowd_cpu_ms_<kind>``), and during each trial the CPU time of both pools per request and the
+time their processes waited for a CPU (a deal's own cost, or the wait for a core behind others).
 
 The machine is printed beside the figures (load average, a fixed loop's time): on a shared 2-core
 machine the bench, PostgreSQL, Redis and both pools compete for the same cores. A trial lasts
@@ -273,6 +275,24 @@ def pool_cpu_seconds(master: int) -> float:
     return total / ticks
 
 
+def pool_cpu_wait_seconds(master: int) -> float:
+    """The time a gunicorn pool's processes (its master and its workers) were ready to run but waited
+    for a CPU (the run queue: ``/proc/<pid>/schedstat``'s second field; 0 where the kernel keeps none).
+    Per deal beside its CPU time, it says whether a deal's latency is its own cost or the wait for a
+    core behind other processes."""
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            parent = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            if int(entry) == master or parent == master:
+                total += int(Path(f"/proc/{entry}/schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / 1e9
+
+
 def stored_once(*, keys: list[str], prefix: str) -> tuple[int, int, int]:
     """By SQL: of the deals answered 2xx (``keys``), how many are not stored (lost), how many are
     stored more than once (doubled); and how many deals with this run's keys are stored."""
@@ -395,17 +415,19 @@ def main() -> int:
             spec["pool"] = [[m, v, pair_of[m]] for m, v in pool]
             spec_path.write_text(json.dumps({**spec, "open": open_pages}))
             cpu = [pool_cpu_seconds(process.pid) for process in pools]
+            waited = [pool_cpu_wait_seconds(process.pid) for process in pools]
             reads = drive("crowd", me, spec_path)
             writes = drive("write", me, spec_path) if rate else None
             read = result_of(reads)
             written = result_of(writes) if writes else None
             used = [pool_cpu_seconds(process.pid) - before for process, before in zip(pools, cpu, strict=True)]
+            waits = [pool_cpu_wait_seconds(process.pid) - before for process, before in zip(pools, waited, strict=True)]
             open_pages = read["open"]
             lost, doubled, stored = (
                 stored_once(keys=written["answered"], prefix=f"crowd-{run_id}-{rate}-") if written else (0, 0, 0)
             )
             connections.close_all()
-            results[rate] = {"read": read, "written": written, "cpu": used, "load": load}
+            results[rate] = {"read": read, "written": written, "cpu": used, "waits": waits, "load": load}
             results[rate] |= {"lost": lost, "doubled": doubled, "stored": stored}
             report(rate, results[rate])
     print(
@@ -428,6 +450,8 @@ def main() -> int:
         if written is not None:
             print(f"BENCH web.crowd_deal_p50_ms_{rate} {percentile(written['latencies_ms'], 0.5):.1f} ms")
             print(f"BENCH web.crowd_deal_p95_ms_{rate} {percentile(written['latencies_ms'], 0.95):.1f} ms")
+            deals = max(len(written["latencies_ms"]), 1)
+            print(f"BENCH web.crowd_deal_cpu_wait_ms_{rate} {1000 * result['waits'][1] / deals:.1f} ms")
             print(f"BENCH web.crowd_fresh_p95_s_{rate} {percentile(written['freshness_s'], 0.95):.1f} s")
     return 0
 
@@ -449,7 +473,9 @@ def report(rate: int, result: dict) -> None:
     if written is not None:
         deals = len(written["latencies_ms"])
         line += (
-            f" ({1000 * used[1] / max(deals, 1):.1f} ms a deal); {deals} deals sent"
+            f" ({1000 * used[1] / max(deals, 1):.1f} ms a deal, and {1000 * result['waits'][1] / max(deals, 1):.1f} ms"
+            f" a deal waiting for a CPU; the public pool waited {result['waits'][0]:.1f} s);"
+            f" {deals} deals sent"
             f" ({deals / written['seconds']:.1f}/s, answers {written['outcomes']}, {written['skipped']} not sent:"
             f" no idle table), {len(written['answered'])} answered 2xx, {written['retries']['sent']} sent twice"
             f" ({written['retries']['replayed']} answered as replays); by SQL: {result['stored']} stored,"
