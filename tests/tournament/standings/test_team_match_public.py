@@ -154,3 +154,14 @@ def test_team_prizes_follow_the_team_match_standings():
     assert [(a.tier, a.line.rank, a.line.name, a.line.points) for a in awards.awards] == [
         ("冠军", 1, second.team_x.name, 2)
     ]
+
+
+def test_the_big_screens_round_slide_names_each_tables_team_and_letter(client):
+    event, _stage, _round, first, _second = _played()
+    _english(client)
+    page = client.get(reverse("standings:screen", args=[event.pk])).content.decode()
+    slide = page[page.index('data-slide="1"') : page.index('data-slide="2"')]
+    row = slide[slide.index(f"<th scope=\"row\">{first.table_a.table.number} ") :]
+    row = row[: row.index("</tr>")]
+    assert "table a" in row and first.team_x.name in row and first.team_y.name in row  # X N/S, Y E/W at table a
+    assert row.index(first.team_x.name) < row.index(first.team_y.name)
