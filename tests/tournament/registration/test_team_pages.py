@@ -35,6 +35,10 @@ def test_a_team_is_named_with_members_by_number(client, event):
     assert [m.pair_id for m in team.members.all()] == [pairs[0].pk, pairs[2].pk]
     page = client.get(_url(event)).content.decode()
     assert "销售部" in page and pairs[1].name in page  # the pair in no team is listed
+    assert "1 entrant in no team" in page and "Every entrant is in a team." not in page
+    client.post(_url(event, "registration:team_member_add", team.pk), {"number": str(pairs[1].number)})
+    page = client.get(_url(event)).content.decode()
+    assert "Every entrant is in a team." in page and "in no team</h2>" not in page  # not "0 entrants in no team"
 
 
 def test_an_unknown_number_or_a_taken_pair_is_shown_and_nothing_changes(client, event):

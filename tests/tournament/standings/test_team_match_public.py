@@ -165,3 +165,12 @@ def test_the_big_screens_round_slide_names_each_tables_team_and_letter(client):
     row = row[: row.index("</tr>")]
     assert "table a" in row and first.team_x.name in row and first.team_y.name in row  # X N/S, Y E/W at table a
     assert row.index(first.team_x.name) < row.index(first.team_y.name)
+
+
+def test_the_events_page_leads_to_the_team_standings(client):
+    event, _stage, _round, _first, _second = _played()
+    _english(client)
+    page = client.get(reverse("standings:tournament", args=[event.pk])).content.decode()
+    actions = page[page.index('<div class="actions">') :]
+    actions = actions[: actions.index("</div>")]
+    assert f'href="{reverse("standings:team_standings", args=[event.pk])}">Team standings</a>' in actions
