@@ -174,3 +174,20 @@ def test_the_events_page_leads_to_the_team_standings(client):
     actions = page[page.index('<div class="actions">') :]
     actions = actions[: actions.index("</div>")]
     assert f'href="{reverse("standings:team_standings", args=[event.pk])}">Team standings</a>' in actions
+
+
+def test_a_team_match_won_on_small_points_says_so(client):
+    from tests.tournament.draw.test_team_match_draw import EW_WINS as EW
+
+    event, stage, _teams = _event()
+    round_ = round_draw(stage=stage, seed=7)
+    round_publish(round_=round_)
+    row = TeamMatch.objects.filter(round=round_).order_by("number").select_related("team_x").first()
+    _play(row.table_a, NS_WINS)  # X wins table a by passing A against 2
+    _play(row.table_b, (EW[0], *NS_WINS))  # Y (N/S at table b) passes A too, against a higher level: by less
+    line = next(line for line in stage_team_matches_get(stage=stage).of_round(1) if line.id == row.pk)
+    assert line.result.tables_won == (1, 1) and line.result.reason.value == "small_points"
+    assert line.result.winner == str(row.team_x_id)
+    _english(client)
+    page = client.get(reverse("standings:stage_team_standings", args=[event.pk, stage.pk])).content.decode()
+    assert f"{row.team_x.name} wins" in page and "(tables level: on small points)" in page
