@@ -50,7 +50,8 @@ def test_teams_from_departments_and_a_refusal_on_the_page(open_page, live_server
     assert page.locator(".team-card").count() == 3
     first = TeamMember.objects.filter(team__name="销售部").first().pair
     research = Team.objects.get(name="研发部")
-    form = page.locator(f"#team-{research.pk} form.inline-form")
+    # the card's form that adds a member (beside it, the seed's)
+    form = page.locator(f"#team-{research.pk} form.inline-form", has=page.locator("input[name=number]"))
     form.locator("input[name=number]").fill(str(first.number))
     form.locator("button[type=submit]").click()
     page.locator(".messages, [role=alert], .error, .message").first.wait_for()
