@@ -262,7 +262,8 @@ def test_offline_the_heading_follows_the_queue_in_the_pages_language_and_a_lost_
         assert east.locator("#entry [data-deal-heading]").inner_text() == f"第 {deal + 1} 副"
         assert east.locator("[data-waiting]").all_inner_texts() == ["名次：东 › 西"]
         shot(east, "players-offline-queue-zh-phone")
-        east.context.set_offline(False)
+        # the phone stays offline until it is closed: back online, its queue would send the deal while
+        # the test's database is being emptied (a request racing the flush deadlocks it)
     finally:
         north.context.close()
         east.context.close()

@@ -243,10 +243,6 @@ def own_versions_get(*, tournament_id: int, keys: list[str]) -> dict[str, int]:
     return {**owns, "common": versions.common}
 
 
-def _bump(tournament_id: int, scope: Scope) -> None:
-    _bump_key(_version_key(tournament_id, scope), f"the {scope} cache version of tournament {tournament_id}")
-
-
 def _bump_key(key: str, what: str, timeout: int = VERSION_TIMEOUT) -> None:
     try:
         try:
