@@ -38,14 +38,6 @@ CLIENTS = 4
 WRITE_INTERVAL = 0.05
 
 
-async def _fetch(host: str, port: int, path: str, cookie: str) -> int:
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[int] = loop.create_future()
-    request = f"GET {path} HTTP/1.1\r\nHost: {host}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n".encode()
-    await loop.create_connection(lambda: web_bench._Fetch(request, done), host, port)
-    return await done
-
-
 async def drive_paths(base: str, paths: list[str], seconds: float, clients: int, cookie: str) -> dict:
     parts = urlsplit(base)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
@@ -59,7 +51,7 @@ async def drive_paths(base: str, paths: list[str], seconds: float, clients: int,
         while time.monotonic() < deadline:
             started = time.perf_counter()
             try:
-                status = await _fetch(host, port, rng.choice(paths), cookie)
+                status = (await web_bench.request(host, port, rng.choice(paths), headers={"Cookie": cookie}))[0]
             except OSError:
                 status = 0
             latencies.append(time.perf_counter() - started)
