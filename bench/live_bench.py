@@ -487,6 +487,12 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=web_bench.CLIENTS)
     parser.add_argument("--public-workers", type=int, default=PUBLIC_WORKERS)
     parser.add_argument("--staff-workers", type=int, default=STAFF_WORKERS)
+    parser.add_argument(
+        "--public-nice",
+        type=int,
+        default=PUBLIC_NICE,
+        help="the public pool's nice (0: the pools share the cores evenly with the bench's own clients)",
+    )
     parser.add_argument("--spec", help=argparse.SUPPRESS)
     parser.add_argument("--drive-public", help=argparse.SUPPRESS)
     parser.add_argument("--write", help=argparse.SUPPRESS)
