@@ -365,7 +365,7 @@ def deal_rows(match: MatchPage) -> SafeString:
 def _match_deals_words() -> dict[str, object]:
     """The deal history's words, each escaped as ``{% translate %}`` writes it."""
     words = {
-        "deals": _("Deals"),
+        "deals_label": _("Deals"),
         "deal": _("Deal"),
         "won_by": _("Won by"),
         "points": _("Points"),
@@ -388,8 +388,8 @@ def match_deals(match: MatchPage) -> SafeString:
     if match.deals:
         up = words["points"] if match.points else words["up"]
         deals = (
-            f'\n<div class="scroll-x" tabindex="0" role="region" aria-label="{words["deals"]}">\n'
-            f'<table class="list deals">\n  <caption class="visually-hidden">{words["deals"]}</caption>\n'
+            f'\n<div class="scroll-x" tabindex="0" role="region" aria-label="{words["deals_label"]}">\n'
+            f'<table class="list deals">\n  <caption class="visually-hidden">{words["deals_label"]}</caption>\n'
             f'  <thead><tr>\n    <th scope="col">{words["deal"]}</th>\n'
             # A catalogue text, written as {% translate %} writes it.
             f'    <th scope="col">{game_kind(match.game).deal_heading}</th>\n'
