@@ -152,6 +152,12 @@ def user_error_on_form(form: Any, error: UserError) -> None:
         form.add_error(target, [ValidationError(str(message), code=error.code) for message in messages])
 
 
+def form_errors_text(form: Any) -> str:
+    """A bound form's messages in one line: for a one-line form posted from a list (a flash
+    message above the list it came from, not the form re-rendered)."""
+    return " ".join(str(error) for errors in form.errors.values() for error in errors)
+
+
 class UserErrorMiddleware:
     """Pages: a user's error that no view caught answers its status with a page saying what was
     wrong, never a 500 (views that can re-render their form with the message still do so)."""

@@ -21,7 +21,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournament.errors import USER_ERRORS, user_error_of
+from tournament.errors import USER_ERRORS, form_errors_text, user_error_of
 from tournament.matches import access, clock
 from tournament.matches.forms import ClockChangeForm
 
@@ -53,7 +53,7 @@ _DONE = {
 def _apply(request: HttpRequest, operations: dict[str, Callable[..., Any]], **target: int) -> None:
     form = ClockChangeForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(str(error) for errors in form.errors.values() for error in errors))
+        messages.error(request, form_errors_text(form))
         return
     action = form.cleaned_data["action"]
     operation = operations.get(action)

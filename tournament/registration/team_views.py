@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.errors import UserError, user_error_on_form
+from tournament.errors import UserError, form_errors_text, user_error_on_form
 from tournament.registration import teams
 from tournament.registration.forms import TeamForm, TeamMemberForm, TeamSeedForm
 from tournament.registration.models import Pair, Team, Tournament
@@ -88,7 +88,7 @@ def team_member_add(request: HttpRequest, tournament: Tournament, team_id: int) 
     team = get_object_or_404(Team.objects.filter(tournament=tournament), pk=team_id)
     form = TeamMemberForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(str(error) for errors in form.errors.values() for error in errors))
+        messages.error(request, form_errors_text(form))
         return redirect("registration:teams", tournament_id=tournament.pk)
     try:
         (pair,) = _pairs_by_number(tournament, [form.cleaned_data["number"]])
@@ -110,7 +110,7 @@ def team_seed_set(request: HttpRequest, tournament: Tournament, team_id: int) ->
     team = get_object_or_404(Team.objects.filter(tournament=tournament), pk=team_id)
     form = TeamSeedForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(str(error) for errors in form.errors.values() for error in errors))
+        messages.error(request, form_errors_text(form))
     else:
         try:
             teams.team_seed_set(team=team, seed=form.cleaned_data["seed"], user=request.user)
