@@ -33,6 +33,7 @@ from tournament.registration.roster import roster_import
 from tournament.registration.teams import teams_from_departments
 from tournament.site.demo_doudizhu import doudizhu_demo_build
 from tournament.site.demo_league import LeagueSummary, league_demo_build
+from tournament.site.demo_rosters import name_draw, workbook_upload
 from tournament.site.demo_teams import team_demo_build
 
 DEMO_NAME = "联鑫钢铁第五届掼蛋争霸赛"
@@ -95,18 +96,11 @@ def _roster(rng: random.Random, pairs: int) -> io.BytesIO:
     for index in range(pairs):
         department = DEPARTMENTS[index % len(DEPARTMENTS)]
         for partner_offset in (1, -1):
-            while True:
-                name = rng.choice(SURNAMES) + "".join(rng.choice(GIVEN) for _ in range(rng.choice((1, 2))))
-                if name not in names:
-                    names.add(name)
-                    break
+            name = name_draw(rng, names, (SURNAMES, GIVEN))
             phone = f"13{rng.randrange(10**8, 10**9)}"
             sheet.append([name, str(number), department, str(number + partner_offset), phone])
             number += 1
-    buffer = io.BytesIO()
-    book.save(buffer)
-    buffer.seek(0)
-    return buffer
+    return workbook_upload(book)
 
 
 def demo_build(*, seed: int = 2026, pairs: int = PAIRS, swiss_rounds: int = SWISS_ROUNDS) -> DemoSummary:

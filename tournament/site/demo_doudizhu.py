@@ -19,6 +19,7 @@ from tournament.people import Actor
 from tournament.registration import services
 from tournament.registration.models import Tournament
 from tournament.registration.roster import roster_import
+from tournament.site.demo_rosters import name_draw, workbook_upload
 
 DOUDIZHU_NAME = "联鑫钢铁职工斗地主个人赛"
 PLAYERS = 27
@@ -33,20 +34,12 @@ def _roster(rng: random.Random, players: int, departments: list[str], names: tup
     sheet = book.active
     sheet.append(["姓名", "工号", "部门", "手机"])
     taken: set[str] = set()
-    surnames, given = names[0], names[1]
     for index in range(players):
-        while True:
-            name = rng.choice(surnames) + "".join(rng.choice(given) for _ in range(rng.choice((1, 2))))
-            if name not in taken:
-                taken.add(name)
-                break
+        name = name_draw(rng, taken, names)
         sheet.append(
             [name, str(30001 + index), departments[index % len(departments)], f"13{rng.randrange(10**8, 10**9)}"]
         )
-    buffer = io.BytesIO()
-    book.save(buffer)
-    buffer.seek(0)
-    return buffer
+    return workbook_upload(book)
 
 
 def _deal(rng: random.Random) -> dict[str, object]:

@@ -34,6 +34,7 @@ from tournament.registration.announcements import announcement_post
 from tournament.registration.lifecycle import tournament_status_set, tournament_update
 from tournament.registration.models import EntryMode, Tournament, TournamentStatus
 from tournament.registration.roster import roster_import
+from tournament.site.demo_rosters import name_draw, workbook_upload
 
 SERIES_NAME = "联鑫钢铁午间掼蛋联赛 · 年度积分"
 LEAGUE_NAMES = ("联鑫钢铁午间掼蛋联赛第一站", "联鑫钢铁午间掼蛋联赛第二站", "联鑫钢铁午间掼蛋联赛第三站")
@@ -70,15 +71,10 @@ class LeagueSummary:
 
 def _players(rng: random.Random, names: tuple[str, str]) -> list[tuple[str, str, str]]:
     """The league's regulars: (name, employee number, department)."""
-    surnames, given = names
     taken: set[str] = set()
     regulars = []
     for index in range(PLAYERS):
-        while True:
-            name = rng.choice(surnames) + "".join(rng.choice(given) for _ in range(rng.choice((1, 2))))
-            if name not in taken:
-                taken.add(name)
-                break
+        name = name_draw(rng, taken, names)
         regulars.append((name, str(FIRST_NUMBER + index), DEPARTMENTS[index % len(DEPARTMENTS)]))
     return regulars
 
@@ -92,10 +88,7 @@ def _roster(rng: random.Random, regulars: list[tuple[str, str, str]]) -> io.Byte
     for index, (name, number, department) in enumerate(playing):
         partner = playing[index + 1 if index % 2 == 0 else index - 1][1]
         sheet.append([name, number, department, partner, f"139{int(number):08d}"])
-    buffer = io.BytesIO()
-    book.save(buffer)
-    buffer.seek(0)
-    return buffer
+    return workbook_upload(book)
 
 
 def _event(
