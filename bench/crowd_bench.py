@@ -347,7 +347,8 @@ def main() -> int:
             outcome = live_bench.run(crowd(spec["public"], spec, spec["seconds"], spec["clients"], spec["mix"]))
         else:
             outcome = live_bench.run(writer(spec["staff"], spec["public"], spec, spec["seconds"], spec["rate"]))
-        print(json.dumps(outcome))
+        os.set_blocking(sys.stdout.fileno(), True)  # uvloop may leave the pipe non-blocking: a long line would be cut
+        print(json.dumps(outcome), flush=True)
         return 0
 
     database_url = live_bench.database_url_get("crowd_bench", "a crowd of 5,000 pairs")
