@@ -71,8 +71,26 @@ class StageForm(forms.Form):
         max_value=column_max(Stage, "advance_count"),
         required=False,
     )
+    team_match = forms.BooleanField(
+        label=_("Team matches, each at two tables"),
+        required=False,
+        help_text=_(
+            "Each team plays with two of its pairs (its line-up) per round. A knockout of teams is drawn"
+            " once on a fixed bracket; a round robin of teams in one group."
+        ),
+    )
+    team_decider = forms.ChoiceField(
+        label=_("A team match is won by"),
+        choices=[
+            ("tables", _("Tables won (level: small points)")),
+            ("total", _("Small points of both tables")),
+        ],
+        initial="tables",
+        required=False,
+    )
 
     KNOCKOUT_FIELDS = ("bracket", "seeding", "third_place")
+    TEAM_FIELDS = ("team_match", "team_decider")
 
     def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -82,7 +100,7 @@ class StageForm(forms.Form):
             choice_field(self, "format").choices = [(v, label) for v, label in StageFormat.choices if v in formats]
 
     def general_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.fields if name not in self.KNOCKOUT_FIELDS]
+        return [self[name] for name in self.fields if name not in (*self.KNOCKOUT_FIELDS, *self.TEAM_FIELDS)]
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -93,6 +111,11 @@ class StageForm(forms.Form):
                 seeding=data["seeding"] or "seeds",
                 third_place=data["third_place"],
             )
+        if data["team_match"]:
+            given.update(team_match=True, team_decider=data["team_decider"] or "tables")
+            # a knockout of teams is drawn once (the service fixes its bracket): the bracket menu,
+            # left at its first choice, would otherwise refuse the team knockout the organiser asked for
+            given.pop("bracket", None)
         if data["format"] == StageFormat.ROUND_ROBIN and data["groups"]:
             given["groups"] = data["groups"]
         overrides = {"format": "best_of", "games": data["best_of"]} if data["best_of"] else {}

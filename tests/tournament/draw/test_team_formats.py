@@ -241,3 +241,36 @@ def test_the_organiser_records_a_drawn_knockout_team_matchs_tie_break_deal_on_it
     row.refresh_from_db()
     assert row.extra_deal == "EW"
     assert f"{y} wins (on the tie-break deal)" in response.content.decode()
+
+
+def test_the_stage_form_offers_team_matches_and_says_why_it_refuses_them():
+    """A first-time organiser makes a stage of team matches on the stages page (the decider chosen, a
+    knockout of teams on its fixed bracket whatever the bracket menu says); a team of one is refused
+    above the form, nothing made."""
+    from django.urls import reverse
+
+    from tests.factories import english_client, organiser
+
+    event = TournamentFactory()
+    boss = organiser()
+    event.organisers.add(boss)
+    client = english_client()
+    client.force_login(boss)
+    for name in ("甲", "乙"):
+        team_create(tournament=event, name=name, pairs=[PairFactory(tournament=event) for _ in range(2)])
+    url = reverse("draw:stages", args=[event.pk])
+    page = client.get(url).content.decode()
+    assert 'name="team_match"' in page and 'name="team_decider"' in page
+    form = {"name": "团体瑞士", "format": "swiss", "department_rounds": 0, "team_match": "1", "team_decider": "total"}
+    assert client.post(url, form).status_code == 302
+    swiss = event.stages.get(name="团体瑞士")
+    assert swiss.settings.team_match is not None and swiss.settings.team_options.team_decider.value == "total"
+    knockout = {**form, "name": "团体淘汰", "format": "knockout", "bracket": "redraw", "team_decider": "tables"}
+    assert client.post(url, knockout).status_code == 302
+    assert event.stages.get(name="团体淘汰").settings.fixed_bracket
+    assert "team matches, each at two tables" in client.get(url).content.decode()
+    team_create(tournament=event, name="丙", pairs=[PairFactory(tournament=event)])
+    refused = client.post(url, {**form, "name": "又一个"})
+    assert refused.status_code == 200
+    assert "A team has at least two members; these have fewer: 丙." in refused.content.decode()
+    assert not event.stages.filter(name="又一个").exists()
