@@ -204,6 +204,30 @@ def stage_teams_set(
     return stage
 
 
+@event_write("stage", of=stage_event)
+def stage_delete(*, stage: Stage, user: Actor | None = None) -> None:
+    """Delete a stage made by mistake (the wrong format, team matches forgotten): only while it has no
+    round and no later stage took its entrants; a later stage then takes its entrants from the stage
+    before it. Refused, nothing deleted, otherwise."""
+    with transaction.atomic():
+        locked = Stage.objects.select_for_update().get(pk=stage.pk)
+        if locked.rounds.exists():
+            raise UserError(
+                "stage_has_rounds",
+                _("%(stage)s has rounds: only a stage with none can be deleted (a draft round is deleted on its page).")
+                % {"stage": locked.name},
+            )
+        later = Stage.objects.filter(tournament_id=locked.tournament_id, order__gt=locked.order)
+        if any(other.settings.advanced_from(locked.pk) for other in later):
+            raise UserError(
+                "stage_advanced",
+                _("%(stage)s's entrants have advanced into a later stage: it cannot be deleted.")
+                % {"stage": locked.name},
+            )
+        history_author(locked, user, "stage deleted")
+        locked.delete()
+
+
 def _check_game(
     *, tournament: Tournament, rules: RuleOptions, rule_profile: str, rule_overrides: dict[str, Any] | None
 ) -> None:

@@ -8,6 +8,7 @@ urlpatterns = [
     path("t/<int:tournament_id>/manage/stages/", views.stage_list, name="stages"),
     path("t/<int:tournament_id>/manage/stages/<int:stage_id>/", views.stage_detail, name="stage"),
     path("t/<int:tournament_id>/manage/stages/<int:stage_id>/draw/", views.round_generate, name="round_generate"),
+    path("t/<int:tournament_id>/manage/stages/<int:stage_id>/delete/", views.stage_delete, name="stage_delete"),
     path("t/<int:tournament_id>/manage/stages/<int:stage_id>/teams/", views.stage_teams, name="stage_teams"),
     path("t/<int:tournament_id>/manage/stages/<int:stage_id>/advance/", views.stage_advance, name="stage_advance"),
     path(

@@ -170,6 +170,19 @@ def stage_teams(request: HttpRequest, tournament: Tournament, stage_id: int) -> 
     return redirect(reverse("draw:stage", args=[tournament.pk, stage.pk]) + "#teams")
 
 
+@require_POST
+@organiser_view
+def stage_delete(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    stage = _stage(tournament, stage_id)
+    try:
+        draw_stages.stage_delete(stage=stage, user=request.user)
+    except UserError as error:
+        messages.error(request, error.message)
+        return redirect("draw:stage", tournament_id=tournament.pk, stage_id=stage.pk)
+    messages.success(request, _("Stage %(stage)s deleted.") % {"stage": stage.name})
+    return redirect("draw:stages", tournament_id=tournament.pk)
+
+
 @organiser_view
 def stage_detail(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     return _stage_page(request, tournament, _stage(tournament, stage_id), RoundDrawForm())

@@ -292,3 +292,20 @@ def test_a_decided_knockout_offers_no_draw(client, boss):
     page = client.get(url("stage", tournament.pk, knockout.pk)).content.decode()
     assert url("round_generate", tournament.pk, knockout.pk) not in page  # a draw would be refused
     assert "The knockout is decided: it has no round left to draw." in page
+
+
+def test_a_stage_made_by_mistake_is_deleted_until_its_first_round_is_drawn(client, event):
+    """A wrong stage no longer blocks the next one ("advance from it first"): deleted while it has no
+    round; with a round, or once its entrants advanced, it is refused with the reason, nothing deleted."""
+    wrong = stage_create(tournament=event, name="建错的", format="knockout")
+    right = stage_create(tournament=event, name="预赛", format="swiss")
+    page = client.get(url("stage", event.pk, right.pk)).content.decode()
+    assert "takes its entrants from 建错的" in page and "Delete stage" in page
+    response = client.post(url("stage_delete", event.pk, wrong.pk), follow=True)
+    assert "Stage 建错的 deleted." in response.content.decode()
+    assert not Stage.objects.filter(pk=wrong.pk).exists()
+    round_draw(stage=right, seed=1)
+    assert "Delete stage" not in client.get(url("stage", event.pk, right.pk)).content.decode()
+    refused = client.post(url("stage_delete", event.pk, right.pk), follow=True)
+    assert "预赛 has rounds: only a stage with none can be deleted" in refused.content.decode()
+    assert Stage.objects.filter(pk=right.pk).exists()
