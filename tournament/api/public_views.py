@@ -31,10 +31,10 @@ from tournament.standings.public_cache import (
     overview_cached,
     pair_cached,
     standings_cached,
-    team_standings_cached,
 )
 from tournament.standings.public_types import TournamentOverview
 from tournament.standings.seating import table_find
+from tournament.standings.team_public import team_standings_cached
 from tournament.standings.team_ranking import TeamMatchTable
 from tournament.standings.teams import StageTeamTotal
 from tournament.throttling import AtomicRateThrottle
@@ -203,10 +203,11 @@ class TeamStandingsList(PublicListView):
     serializer_class = out.TeamStandingOut
 
     def items(self) -> Any:
-        stage = self.frame().stage(self.kwargs["stage_id"])
+        frame = self.frame()
+        stage = frame.stage(self.kwargs["stage_id"])
         if stage is None or not stage.team_total:
             raise NotFound()
-        total = team_standings_cached(tournament_id=self.kwargs["tournament_id"], stage_id=stage.id)
+        total = team_standings_cached(overview=frame, stage_id=stage.id)
         if not isinstance(total, StageTeamTotal):
             raise NotFound()
         return total.lines
@@ -220,10 +221,11 @@ class TeamMatchStandingsList(PublicListView):
     serializer_class = out.TeamMatchStandingOut
 
     def items(self) -> Any:
-        stage = self.frame().stage(self.kwargs["stage_id"])
+        frame = self.frame()
+        stage = frame.stage(self.kwargs["stage_id"])
         if stage is None or not stage.team_match:
             raise NotFound()
-        table = team_standings_cached(tournament_id=self.kwargs["tournament_id"], stage_id=stage.id)
+        table = team_standings_cached(overview=frame, stage_id=stage.id)
         if not isinstance(table, TeamMatchTable):
             raise NotFound()
         return table.lines

@@ -28,9 +28,10 @@ from tournament.matches.table_selectors import round_seating
 from tournament.parsing import ascii_digits
 from tournament.registration.models import Pair, PairStatus, Player
 from tournament.standings.cache import UNREAD, coalesced_get, public_cached
-from tournament.standings.public_cache import standings_key
+from tournament.standings.public_cache import coalesced_loaded, standings_key
 from tournament.standings.public_types import PublicHttpRequest, RoundInfo, StageInfo, TournamentOverview
 from tournament.standings.selectors import stage_ranking_get
+from tournament.standings.teams import StageTeamRead, stage_team_read
 
 FIND_LIMIT = 20
 PUBLIC_ROUNDS = (RoundStatus.PUBLISHED, RoundStatus.RUNNING, RoundStatus.TIME_CALLED, RoundStatus.FINISHED)
@@ -108,10 +109,12 @@ class StandingsTable:
     lines: tuple[StandingLine, ...]
     cuts: tuple[dict[str, Any], ...]
     pending_cut: str
+    teams: StageTeamRead | None = None
+    """The stage ranks teams beside its players (``team_total``): this ranking as the team total reads it."""
 
 
 def standings_table_get(*, stage_id: int) -> StandingsTable:
-    stage = Stage.objects.get(pk=stage_id)
+    stage = Stage.objects.select_related("tournament").get(pk=stage_id)
     standings = stage_ranking_get(stage=stage)
     ranking = standings.players
     assert ranking is not None  # a points stage
@@ -136,7 +139,8 @@ def standings_table_get(*, stage_id: int) -> StandingsTable:
         for row in ranking.players.rows
     )
     cuts = tuple(cut.to_json() for cut in ranking.cuts)
-    return StandingsTable(stage.pk, stage.name, ranking.final, lines, cuts, ranking.pending_cut)
+    teams = stage_team_read(stage=stage, standings=standings)
+    return StandingsTable(stage.pk, stage.name, ranking.final, lines, cuts, ranking.pending_cut, teams)
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +329,19 @@ def standings_build_get(
     counts finished tables only (``doudizhu._player_rounds``), so a deal inside a table rebuilds
     nothing. Under the other games' key (:func:`public_cache.standings_key`): a stage is of one game."""
     return coalesced_get(
+        tournament_id=tournament_id,
+        key=standings_key(stage_id),
+        build=lambda: standings_table_get(stage_id=stage_id),
+        version=version,
+        marker=marker,
+    )
+
+
+def standings_served_get(
+    *, tournament_id: int, stage_id: int, version: int, marker: Any = UNREAD
+) -> tuple[int, Callable[[], StandingsTable]]:
+    """:func:`standings_build_get`'s token, and its value as a loader (``public_cache.coalesced_loaded``)."""
+    return coalesced_loaded(
         tournament_id=tournament_id,
         key=standings_key(stage_id),
         build=lambda: standings_table_get(stage_id=stage_id),

@@ -78,6 +78,7 @@ from tournament.standings.selectors import (
     stage_third_place_matches,
 )
 from tournament.standings.team_matches import TeamMatchLine, stage_team_matches_get, team_bracket_winners
+from tournament.standings.teams import stage_team_read
 
 # -- helpers -------------------------------------------------------------------------------------------
 
@@ -385,7 +386,13 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
                 provisional=row.entrant in current.provisional,
             )
         )
-    return StageTable(stage=_stage_info(stage), columns=columns, lines=tuple(lines), latest_round=latest)
+    return StageTable(
+        stage=_stage_info(stage),
+        columns=columns,
+        lines=tuple(lines),
+        latest_round=latest,
+        teams=stage_team_read(stage=stage, standings=current),
+    )
 
 
 def _match_view(match: Match) -> MatchPage:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from tournament.matches.models import Stage
 from tournament.standings.cache import (
@@ -47,7 +47,9 @@ from tournament.standings.public_types import (
     TournamentOverview,
 )
 from tournament.standings.team_ranking import TeamMatchTable, team_match_table_get
-from tournament.standings.teams import StageTeamTotal, stage_team_total_get
+from tournament.standings.teams import StageTeamTotal, TeamRoster, stage_team_total_get, team_rosters_get, team_total_of
+
+T = TypeVar("T")
 
 # -- cached ----------------------------------------------------------------------------------------------
 
@@ -133,67 +135,96 @@ def standings_build_get(
     )
 
 
+def coalesced_loaded(
+    *, tournament_id: int, key: str, build: Callable[[], T], version: int, marker: Any = UNREAD
+) -> tuple[int, Callable[[], T]]:
+    """A coalesced build's token and a loader of its value (:func:`tournament.standings.cache.coalesced_served`),
+    falling back to :func:`tournament.standings.cache.coalesced_get` when nothing is built yet or the
+    cache is down."""
+    served = coalesced_served(tournament_id=tournament_id, key=key, build=build, version=version, marker=marker)
+    if served is not None:
+        return served
+    token, value = coalesced_get(tournament_id=tournament_id, key=key, build=build, version=version, marker=marker)
+    return token, lambda: value
+
+
 def standings_served_get(
     *, tournament_id: int, stage_id: int, version: int, marker: Any = UNREAD
 ) -> tuple[int, Callable[[], StageTable | None]]:
     """A stage's standings as :func:`standings_build_get` gives them, but the value as a loader:
     when no rebuild is due, nothing is fetched until the loader is called — a page whose HTML is
     cached under the token never needs it (:func:`tournament.standings.cache.coalesced_served`)."""
-    served = coalesced_served(
+    return coalesced_loaded(
         tournament_id=tournament_id,
         key=standings_key(stage_id),
         build=lambda: standings_get(tournament_id=tournament_id, stage_id=stage_id),
         version=version,
         marker=marker,
     )
-    if served is not None:
-        return served
-    token, table = standings_build_get(tournament_id=tournament_id, stage_id=stage_id, version=version, marker=marker)
-    return token, lambda: table
 
 
-def team_standings_key(stage_id: int) -> str:
-    """The coalesced build's key of a stage's team total (docs/rules.md §11)."""
+def team_matches_key(stage_id: int) -> str:
+    """The coalesced build's key of a team match stage's standings (docs/rules.md §11)."""
     return f"teams:{stage_id}"
 
 
-TeamStandingsValue = StageTeamTotal | TeamMatchTable
-"""A stage's public team standings: its team total, or its team matches' standings (``team_match``)."""
-
-
-def _team_total_get(*, tournament_id: int, stage_id: int) -> TeamStandingsValue | None:
+def _team_match_table_get(*, tournament_id: int, stage_id: int) -> TeamMatchTable | None:
     stage = Stage.objects.select_related("tournament").filter(pk=stage_id, tournament_id=tournament_id).first()
-    if stage is None:
-        return None
-    return team_match_table_get(stage=stage) or stage_team_total_get(stage=stage)
+    return team_match_table_get(stage=stage) if stage is not None else None
 
 
-def team_standings_served_get(
-    *, tournament_id: int, stage_id: int, version: int, marker: Any = UNREAD
-) -> tuple[int, Callable[[], TeamStandingsValue | None]]:
-    """A stage's team total as last completely built, coalesced as a stage's standings are
-    (:func:`standings_served_get`): rebuilt at most every few seconds, once something counted (or a
-    team) changed, by one request at a time."""
-
-    def build() -> TeamStandingsValue | None:
-        return _team_total_get(tournament_id=tournament_id, stage_id=stage_id)
-
-    key = team_standings_key(stage_id)
-    served = coalesced_served(tournament_id=tournament_id, key=key, build=build, version=version, marker=marker)
-    if served is not None:
-        return served
-    token, total = coalesced_get(tournament_id=tournament_id, key=key, build=build, version=version, marker=marker)
-    return token, lambda: total
-
-
-def team_standings_cached(*, tournament_id: int, stage_id: int) -> TeamStandingsValue | None:
-    """A stage's team standings as last completely built (the big screen's slides, the API)."""
-    key = team_standings_key(stage_id)
-    return coalesced_get(
+def team_match_table_served_get(
+    *, tournament_id: int, stage_id: int, version: int | None = None, marker: Any = UNREAD
+) -> tuple[int, Callable[[], TeamMatchTable | None]]:
+    """A team match stage's team standings and results as last completely built (its team matches, not a
+    ranking of pairs), coalesced as a stage's standings are (:func:`standings_served_get`): rebuilt at
+    most every few seconds, once something counted (or a team) changed, by one request at a time."""
+    if version is None:
+        version = public_version_get(tournament_id=tournament_id, scope="standings")
+    return coalesced_loaded(
         tournament_id=tournament_id,
-        key=key,
-        build=lambda: _team_total_get(tournament_id=tournament_id, stage_id=stage_id),
-    )[1]
+        key=team_matches_key(stage_id),
+        build=lambda: _team_match_table_get(tournament_id=tournament_id, stage_id=stage_id),
+        version=version,
+        marker=marker,
+    )
+
+
+def team_rosters_cached(*, tournament_id: int, seating_version: int) -> tuple[TeamRoster, ...]:
+    """The event's teams and their members (:func:`tournament.standings.teams.team_rosters_get`), under the
+    seating version: a team made, renamed or changed moves it (so do a pair's name and status)."""
+    return public_cached(
+        tournament_id=tournament_id,
+        key="team-rosters",
+        build=lambda: team_rosters_get(tournament_id=tournament_id),
+        version=f"s{seating_version}",
+    )
+
+
+def team_total_cached(
+    *, tournament_id: int, stage_id: int, build: int, seating_version: int, table: Callable[[], Any]
+) -> StageTeamTotal | None:
+    """The team total of the stage's standings build ``build`` (its token) whose value ``table`` loads:
+    derived from the build's own ranking (``table().teams``: :class:`tournament.standings.teams.StageTeamRead`)
+    and the event's teams at ``seating_version``, once for all workers (under both), and kept. A build
+    made before the stage ranked teams reads none: the team total is then ranked afresh, once (the
+    build behind it is rebuilt within seconds, as every standings build behind its version is)."""
+
+    def derive() -> StageTeamTotal | None:
+        read = getattr(table(), "teams", None)
+        if read is None:
+            stage = Stage.objects.select_related("tournament").filter(pk=stage_id, tournament_id=tournament_id).first()
+            return stage_team_total_get(stage=stage) if stage is not None else None
+        return team_total_of(
+            read=read, rosters=team_rosters_cached(tournament_id=tournament_id, seating_version=seating_version)
+        )
+
+    return public_cached(
+        tournament_id=tournament_id,
+        key=f"team-total:{stage_id}",
+        build=derive,
+        version=f"s{seating_version}.b{build}",
+    )
 
 
 def standings_cached(*, tournament_id: int, stage_id: int) -> StageTable | None:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from datetime import datetime
 from operator import attrgetter
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from scoring.snapshot import DealSnapshot
 from tournament import labels
@@ -17,6 +17,9 @@ from tournament.locale import BothLanguages
 from tournament.matches.models import MatchStatus, RoundStatus, StageFormat
 from tournament.registration.models import TournamentStatus
 from tournament.rules import RuleLine
+
+if TYPE_CHECKING:
+    from tournament.standings.teams import StageTeamRead
 
 PUBLIC_ROUND_STATUSES = (
     RoundStatus.PUBLISHED,
@@ -344,6 +347,9 @@ class StageTable:
     lines: tuple[StandingLine, ...]
     latest_round: int | None
     """The latest round with a counted result; movement is measured against the one before."""
+    teams: StageTeamRead | None = None
+    """The stage ranks teams beside its pairs (``team_total``): this ranking as the team total reads it
+    (the team standings are derived from it, :func:`tournament.standings.teams.team_total_of`)."""
 
     def line_of(self, pair_id: int) -> StandingLine | None:
         return next((line for line in self.lines if line.pair_id == pair_id), None)

@@ -8,6 +8,10 @@ page, the API and the workbook all ask it. Nothing is ranked here: the rules cor
 deals won). The teams are the event's teams of at least two members; a team still being made (fewer)
 is not ranked and is named in ``unranked``. Lots are the stage's recorded ones (without a seed a full
 tie shares its rank, as for pairs).
+
+The public pages rank no pairs for it: a stage's standings build carries its ranking as the team total
+reads it (:func:`stage_team_read`, made from the build's own ranking) and the team total is derived
+from that and the event's teams (:func:`team_total_of`), once per build.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from tournament.registration.models import PairStatus, TeamMember
 from tournament.registration.models import Team as TeamRow
 from tournament.registration.teams import TEAM_MIN_MEMBERS
 from tournament.rules import rules_for_stage
+from tournament.standings.public_types import PickledByFields
 from tournament.standings.selectors import StageStandings, stage_lots_seed, stage_ranking_get
 
 if TYPE_CHECKING:
@@ -87,7 +92,7 @@ TEAM_MEMBERS: dict[str, TeamReading] = {
 
 
 @dataclass(frozen=True, slots=True)
-class TeamMemberLine:
+class TeamMemberLine(PickledByFields):
     """One member of a team as its line shows it."""
 
     pair_id: int
@@ -103,7 +108,7 @@ class TeamMemberLine:
 
 
 @dataclass(frozen=True, slots=True)
-class TeamLine:
+class TeamLine(PickledByFields):
     """A team's line in the team total (picklable: the public pages cache it)."""
 
     rank: int
@@ -124,8 +129,7 @@ class TeamLine:
 
 @dataclass(frozen=True, slots=True)
 class StageTeamTotal:
-    """A stage's team total: the lines in ranking order, how they were made, and the rules core's
-    answer itself (``total``: its JSON is the API's and the command line's)."""
+    """A stage's team total: the lines in ranking order (the rules core's answer, each team named)."""
 
     stage_id: int
     stage_name: str
@@ -135,7 +139,6 @@ class StageTeamTotal:
     lines: tuple[TeamLine, ...]
     unranked: tuple[str, ...]
     """Teams of fewer than two members, not ranked."""
-    total: TeamTotal
 
     def line_of(self, team_id: int) -> TeamLine | None:
         return next((line for line in self.lines if line.team_id == team_id), None)
@@ -146,22 +149,67 @@ class StageTeamTotal:
         return TEAM_MEMBERS[self.entrants].words
 
 
+@dataclass(frozen=True, slots=True)
+class StageTeamRead(PickledByFields):
+    """A stage's ranking as its team total reads it, with what else the total needs of the stage: all
+    the team total asks of a ranking, so a standings build carries it and the team total is derived
+    from the build's own ranking (:func:`team_total_of`), never from a second one."""
+
+    stage_id: int
+    stage_name: str
+    entrants: str
+    """The key of the entrant kind whose rows are read (:data:`TEAM_MEMBERS`)."""
+    team_count: int | None
+    lots_seed: int | None
+    members: tuple[tuple[str, int, int, int], ...]
+    """Each row of the ranking as the rules core's :class:`scoring.teams.MemberStanding` (member, place,
+    points, small points), as plain tuples: a 5,000-pair build pickles them as fast as it can."""
+    provisional: frozenset[str]
+    """Members whose counted results include one awaiting sign-off (待确认)."""
+
+
+def stage_team_read(*, stage: Stage, standings: StageStandings) -> StageTeamRead | None:
+    """The stage's ranking ``standings`` as its team total reads it; None when the stage ranks no
+    teams beside its entrants (``team_total`` off)."""
+    settings = stage.settings
+    if not settings.team_total:
+        return None
+    entrants = stage.tournament.entrants.key
+    read = TEAM_MEMBERS[entrants].members(standings)
+    return StageTeamRead(
+        stage_id=stage.pk,
+        stage_name=stage.name,
+        entrants=entrants,
+        team_count=settings.team_count,
+        lots_seed=stage_lots_seed(stage=stage),
+        members=tuple((row.member, row.place, row.points, row.small_points) for row in read),
+        provisional=standings.provisional,
+    )
+
+
 def stage_team_total_get(*, stage: Stage, standings: StageStandings | None = None) -> StageTeamTotal | None:
     """The stage's team total (docs/rules.md §11), or None when the stage does not rank teams
     (``team_total`` off). ``standings``: the stage's ranking when the caller has it (the same answer
     :func:`stage_ranking_get` gives)."""
-    settings = stage.settings
-    if not settings.team_total:
+    if not stage.settings.team_total:
         return None
     standings = stage_ranking_get(stage=stage) if standings is None else standings
-    rows = _team_rows(tournament_id=stage.tournament_id)
-    ranked = [row for row in rows if len(row.members) >= TEAM_MIN_MEMBERS]
-    entrants = stage.tournament.entrants.key
-    reading = TEAM_MEMBERS[entrants]
-    read = reading.members(standings)
-    total = _rank(ranked, read, settings.team_count, stage_lots_seed(stage=stage), players=reading.players)
-    by_id = {str(row.pk): row for row in ranked}
-    stage_rows = {member.member: member for member in read}
+    read = stage_team_read(stage=stage, standings=standings)
+    assert read is not None  # the stage ranks teams
+    return team_total_of(read=read, rosters=team_rosters_get(tournament_id=stage.tournament_id))
+
+
+def team_total_of(*, read: StageTeamRead, rosters: tuple[TeamRoster, ...]) -> StageTeamTotal:
+    """The team total of a stage whose ranking reads as ``read``, of the event's teams ``rosters``
+    (:func:`team_rosters_get`): the rules core ranks them."""
+    ranked = [roster for roster in rosters if len(roster.members) >= TEAM_MIN_MEMBERS]
+    members = tuple(
+        MemberStanding(member=member, place=place, points=points, small_points=small)
+        for member, place, points, small in read.members
+    )
+    total = _rank(ranked, members, read.team_count, read.lots_seed, players=TEAM_MEMBERS[read.entrants].players)
+    by_id = {str(roster.pk): roster for roster in ranked}
+    stage_rows = {member.member: member for member in members}
     lines = []
     for line in total.rows:
         team = by_id[line.team]
@@ -181,22 +229,23 @@ def stage_team_total_get(*, stage: Stage, standings: StageStandings | None = Non
                 short=line.short,
                 counted=len(line.counted),
                 members=member_lines,
-                provisional=bool(counted & standings.provisional),
+                provisional=bool(counted & read.provisional),
             )
         )
     return StageTeamTotal(
-        stage_id=stage.pk,
-        stage_name=stage.name,
-        team_count=settings.team_count,
-        entrants=entrants,
+        stage_id=read.stage_id,
+        stage_name=read.stage_name,
+        team_count=read.team_count,
+        entrants=read.entrants,
         lines=tuple(lines),
-        unranked=tuple(row.name for row in rows if len(row.members) < TEAM_MIN_MEMBERS),
-        total=total,
+        unranked=tuple(roster.name for roster in rosters if len(roster.members) < TEAM_MIN_MEMBERS),
     )
 
 
 @dataclass(frozen=True, slots=True)
-class _MemberRow:
+class RosterMember(PickledByFields):
+    """A member of a team as the team total names it."""
+
     pair_id: int
     number: int
     name: str
@@ -205,30 +254,34 @@ class _MemberRow:
 
 
 @dataclass(frozen=True, slots=True)
-class _TeamRow:
+class TeamRoster(PickledByFields):
+    """A team of the event and its members in position order (picklable: the public pages cache the
+    event's teams, :func:`team_rosters_get`, under the seating version every team change moves)."""
+
     pk: int
     number: int
     name: str
-    members: list[_MemberRow]
+    members: tuple[RosterMember, ...]
 
 
-def _team_rows(*, tournament_id: int) -> list[_TeamRow]:
+def team_rosters_get(*, tournament_id: int) -> tuple[TeamRoster, ...]:
     """The event's teams in number order, each with its members in position order, read as plain rows:
     a city's thousand teams of five are two queries, not eleven thousand model objects."""
     teams = {
-        pk: _TeamRow(pk=pk, number=number, name=name, members=[])
+        pk: (number, name)
         for pk, number, name in TeamRow.objects.filter(tournament_id=tournament_id)
         .order_by("number", "pk")
         .values_list("pk", "number", "name")
     }
-    members = (
+    members: dict[int, list[RosterMember]] = {pk: [] for pk in teams}
+    rows = (
         TeamMember.objects.filter(team__tournament_id=tournament_id)
         .order_by("position", "pk")
         .values_list("team_id", "pair_id", "pair__number", "pair__name", "substitute", "pair__status")
     )
-    for team_id, pair_id, number, name, substitute, status in members:
-        teams[team_id].members.append(
-            _MemberRow(
+    for team_id, pair_id, number, name, substitute, status in rows:
+        members[team_id].append(
+            RosterMember(
                 pair_id=pair_id,
                 number=number,
                 name=name,
@@ -236,11 +289,18 @@ def _team_rows(*, tournament_id: int) -> list[_TeamRow]:
                 withdrawn=status == PairStatus.WITHDRAWN,
             )
         )
-    return list(teams.values())
+    return tuple(
+        TeamRoster(pk=pk, number=number, name=name, members=tuple(members[pk])) for pk, (number, name) in teams.items()
+    )
 
 
 def _rank(
-    teams: list[_TeamRow], read: tuple[MemberStanding, ...], team_count: int | None, seed: int | None, *, players: bool
+    teams: list[TeamRoster],
+    read: tuple[MemberStanding, ...],
+    team_count: int | None,
+    seed: int | None,
+    *,
+    players: bool,
 ) -> TeamTotal:
     """The rules core's team total, the teams named by their ids (stable under a rename: the lots
     drawn for a tie do not move when a team is renamed)."""
@@ -253,7 +313,7 @@ def _rank(
     )
 
 
-def _member_line(member: _MemberRow, stage_rows: dict[str, MemberStanding], counted: set[str]) -> TeamMemberLine:
+def _member_line(member: RosterMember, stage_rows: dict[str, MemberStanding], counted: set[str]) -> TeamMemberLine:
     row = stage_rows.get(str(member.pair_id))
     return TeamMemberLine(
         pair_id=member.pair_id,

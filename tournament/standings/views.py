@@ -68,9 +68,6 @@ from tournament.standings.public_cache import (
     standings_cached,
     standings_key,
     standings_served_get,
-    team_standings_cached,
-    team_standings_key,
-    team_standings_served_get,
 )
 from tournament.standings.public_types import DrawRow, PublicHttpRequest, RoundInfo, StageInfo, TournamentOverview
 from tournament.standings.response_reads import poll_note, response_cacheable, response_kept_locally
@@ -83,6 +80,7 @@ from tournament.standings.team_match_page import (
     team_match_tables_cached,
     team_match_token,
 )
+from tournament.standings.team_public import team_standings_cached, team_standings_markers, team_standings_served_get
 from tournament.standings.team_ranking import TeamMatchTable
 from tournament.standings.templatetags.public_tags import pair_ranks_html
 
@@ -398,7 +396,7 @@ def team_standings(request: PublicHttpRequest, tournament_id: int, stage_id: int
     """A stage's team standings (集体比赛, docs/rules.md §11): each team's total, its counted members, the
     tie-breaks; live like the standings (the same builds' rhythm), on a phone and on the big screen
     (``?screen=1``: large type, no navigation)."""
-    markers: dict[str, Any] = {team_standings_key(stage_id): UNREAD} if stage_id is not None else {}
+    markers = team_standings_markers(stage_id) if stage_id is not None else {}
     overview = _overview(request, tournament_id, live=False, markers=markers)
     frame = f"s{request.seating_version}"
     if stage_id is None:
@@ -411,11 +409,14 @@ def team_standings(request: PublicHttpRequest, tournament_id: int, stage_id: int
     stage = overview.stage(stage_id)
     if stage is None or not (stage.team_total or stage.team_match):
         raise Http404
+    # The build the team standings come from (a team total: the pairs' standings build, one ranking for
+    # both pages); loaded only to render a page not kept yet under its token.
     build, total_get = team_standings_served_get(
-        tournament_id=tournament_id,
+        overview=overview,
         stage_id=stage_id,
-        version=request.standings_version,
-        marker=markers[team_standings_key(stage_id)],
+        standings_version=request.standings_version,
+        seating_version=request.seating_version,
+        markers=markers,
     )
     big = request.GET.get("screen") == "1"
     page = _int_param(request, "page", 1, 1, 10_000)
@@ -713,7 +714,7 @@ def _team_slides(*, overview: TournamentOverview, stage_id: int, rows: int) -> l
     stage = overview.stage(stage_id)
     if stage is None or not (stage.team_total or stage.team_match):
         return []
-    total = team_standings_cached(tournament_id=overview.id, stage_id=stage_id)
+    total = team_standings_cached(overview=overview, stage_id=stage_id)
     if total is None or not total.lines:
         return []
     pages = _chunks(total.lines, rows, SCREEN_MAX_SLIDES)

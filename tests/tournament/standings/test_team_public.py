@@ -1,0 +1,118 @@
+"""The public team total is derived from the stage's standings build (one ranking for the pairs' and the
+teams' pages), made once per build and kept: a kept page costs no query, a finished match shows in both
+pages from the same build, and the team total served is the one ranked from scratch."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+
+from tests.tournament.standings.events import play_out, swiss_event
+from tournament.draw.stages import stage_teams_set
+from tournament.matches.models import MatchStatus
+from tournament.matches.services import deal_record
+from tournament.registration.teams import team_create
+from tournament.standings import public_cache as cached_reads
+from tournament.standings import selectors, teams
+from tournament.standings.public import tournament_overview_get
+from tournament.standings.team_public import team_standings_cached
+from tournament.standings.teams import stage_team_total_get
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event():
+    """The Swiss event of the public pages' tests, its eight pairs in two teams of four ranked beside them."""
+    event = swiss_event()
+    team_create(tournament=event.tournament, name="销售部", pairs=event.pairs[::2])
+    team_create(tournament=event.tournament, name="研发部", pairs=event.pairs[1::2])
+    stage_teams_set(stage=event.first.stage, team_total=True, team_count=3)
+    return event
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """Every standings build, by stage id."""
+    made: list[int] = []
+    real = cached_reads.standings_get
+
+    def counting(*, tournament_id, stage_id):
+        made.append(stage_id)
+        return real(tournament_id=tournament_id, stage_id=stage_id)
+
+    monkeypatch.setattr(cached_reads, "standings_get", counting)
+    return made
+
+
+@pytest.fixture
+def no_ranking_of_its_own(monkeypatch):
+    """The team total may not rank the stage itself: only the standings build does."""
+
+    def refused(**_kwargs):
+        raise AssertionError("the team total ranked the stage a second time")
+
+    monkeypatch.setattr(teams, "stage_ranking_get", refused)
+
+
+def urls(event):
+    ids = (event.tournament.pk, event.first.stage_id)
+    return reverse("standings:stage_team_standings", args=ids), reverse("standings:stage_standings", args=ids)
+
+
+def queries_of(call):
+    """The statements ``call`` sends, counted at the cursor (the test client's request_started signal
+    clears the log CaptureQueriesContext reads)."""
+    sent: list[str] = []
+    with connection.execute_wrapper(lambda execute, sql, *args: (sent.append(sql), execute(sql, *args))[1]):
+        result = call()
+    return sent, result
+
+
+def test_the_team_page_and_the_pairs_page_share_one_standings_build(client, event, builds, no_ranking_of_its_own):
+    teams_url, pairs_url = urls(event)
+    page = client.get(teams_url).content.decode()
+    assert page.index("销售部") > 0 and page.index("研发部") > 0
+    assert builds == [event.first.stage_id]  # the team page built the stage's standings, once
+    assert client.get(pairs_url).status_code == 200
+    assert builds == [event.first.stage_id]  # and the pairs' page serves that build
+
+
+def test_a_kept_team_page_costs_no_query_even_after_a_deal_that_finishes_nothing(client, event):
+    teams_url, _pairs_url = urls(event)
+    before = client.get(teams_url).content
+    sent, again = queries_of(lambda: client.get(teams_url).content)
+    assert (sent, again) == ([], before)
+    match = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
+    deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
+    sent, after = queries_of(lambda: client.get(teams_url).content)
+    assert (sent, after) == ([], before)
+
+
+def test_a_poll_of_an_unchanged_team_page_is_answered_204(client, event):
+    teams_url, _pairs_url = urls(event)
+    page = client.get(teams_url).content.decode()
+    version = page.split("?v=", 1)[1].split('"', 1)[0]
+    assert client.get(teams_url, {"v": version}, headers={"HX-Request": "true"}).status_code == 204
+
+
+def test_after_a_finished_match_the_team_total_served_is_the_one_ranked_from_scratch(
+    client, event, builds, no_ranking_of_its_own
+):
+    teams_url, pairs_url = urls(event)
+    client.get(teams_url)
+    for index, match in enumerate(event.second.matches.exclude(ew_pair=None).order_by("table__number")):
+        assert play_out(match, winner="EW" if index % 2 else "NS").status == MatchStatus.FINISHED
+        page = client.get(teams_url).content.decode()  # rebuilt from a new standings build
+        assert client.get(pairs_url).status_code == 200
+        assert len(builds) == index + 2  # one standings build per finished match, for both pages
+        overview = tournament_overview_get(tournament_id=event.tournament.pk)
+        served = team_standings_cached(overview=overview, stage_id=event.first.stage_id)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(teams, "stage_ranking_get", selectors.stage_ranking_get)
+            fresh = stage_team_total_get(stage=event.first.stage)
+        assert served == fresh
+        first, second = fresh.lines
+        assert page.index(first.name) < page.index(second.name)
+        assert f'<td class="num">{first.points}</td>' in page
