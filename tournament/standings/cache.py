@@ -190,16 +190,17 @@ def public_versions_get(
     wanted = {_marker_key(tournament_id, key): key for key in markers or ()}
     try:
         found = cache.get_many([*keys.values(), *wanted])
+        # An own version (any id a URL names) lives as long as a page built on it: a lost one comes
+        # back as a fresh clock value, newer than any before.
+        missing = {key: VERSION_TIMEOUT if name in SCOPES else ENTRY_TIMEOUT for name, key in keys.items()}
+        missing = {key: timeout for key, timeout in missing.items() if found.get(key) is None}
+        if missing:
+            found.update(_versions_create(missing))
         versions: dict[str, int] = {}
         for name, key in keys.items():
             version = found.get(key)
-            if version is None:
-                # An own version (any id a URL names) lives as long as a page built on it: a lost
-                # one comes back as a fresh clock value, newer than any before.
-                cache.add(key, time.time_ns(), timeout=VERSION_TIMEOUT if name in SCOPES else ENTRY_TIMEOUT)
-                version = cache.get(key)
-                if version is None:  # a cache that stores nothing (DummyCache): never serve an old entry
-                    version = time.time_ns()
+            if version is None:  # a cache that stores nothing (DummyCache): never serve an old entry
+                version = time.time_ns()
             versions[name] = int(version)
     except Exception:
         logger.warning("public cache unavailable; tournament %s's pages are built afresh", tournament_id, exc_info=True)
@@ -215,6 +216,28 @@ def public_versions_get(
     if owns is not None:
         owns.update({key: versions[key] for key in owns})
     return Versions(**{scope: versions[scope] for scope in SCOPES})
+
+
+def _versions_create(keys: dict[str, int]) -> dict[str, Any]:
+    """Versions not there yet (never used, or evicted), each created as a fresh clock value unless
+    another worker created it meanwhile, for ``timeout`` seconds; what each is now (None: the cache
+    stores nothing). One round trip where the cache is django-redis's on one server (a pipeline of
+    ``SET NX`` and ``GET`` per key: a pair's first view creates its own version), else an ``add`` and
+    a ``get`` per key."""
+    client = getattr(cache, "client", None)
+    if not isinstance(client, DefaultClient) or isinstance(client, ShardClient):
+        created: dict[str, Any] = {}
+        for key, timeout in keys.items():
+            cache.add(key, time.time_ns(), timeout=timeout)
+            created[key] = cache.get(key)
+        return created
+    pipeline = client.get_client(write=True).pipeline(transaction=False)
+    for key, timeout in keys.items():
+        name = client.make_key(key)
+        pipeline.set(name, time.time_ns(), nx=True, px=timeout * 1000)
+        pipeline.get(name)
+    answers = pipeline.execute()[1::2]
+    return {key: None if value is None else client.decode(value) for key, value in zip(keys, answers, strict=True)}
 
 
 def public_version_depends(*, tournament_id: int, scope: Scope) -> None:
@@ -332,7 +355,13 @@ def _bump_twice(tournament_id: int, scopes: list[Scope], owns: tuple[str, ...]) 
 
 
 def public_cached(
-    *, tournament_id: int, key: str, build: Callable[[], T], stale_ok: bool = False, version: int | str | None = None
+    *,
+    tournament_id: int,
+    key: str,
+    build: Callable[[], T],
+    stale_ok: bool = False,
+    version: int | str | None = None,
+    lock: bool = True,
 ) -> T:
     """The value of ``key`` at the tournament's current version, built by ``build`` on a miss.
 
@@ -344,7 +373,10 @@ def public_cached(
     ``version``: the tournament's version as the caller read it at the start of the request (one
     cache round trip less per value), or a token naming what the value is built from (another
     scope's version, a coalesced build: ``"s<seating>"``, ``"s<seating>.b<build>"``; a prefix
-    letter keeps the scopes' numbers apart). Exceptions from ``build`` propagate and nothing is cached.
+    letter keeps the scopes' numbers apart). ``lock`` False: a miss builds at once, without the lock
+    (two round trips less), for a value that is cheap to build and that few ask at the same moment
+    (a pair's page: read from its own few rows, asked by its own pair's phones). Exceptions from
+    ``build`` propagate and nothing is cached.
     """
     try:
         if version is None:
@@ -362,6 +394,16 @@ def public_cached(
     if value is not _MISSING:
         local_memo.put(entry_key, value)
         return cast(T, value)  # what build() made, filed under this key
+    if not lock and not stale_ok:
+        value = build()
+        try:
+            cache.set(entry_key, value, timeout=ENTRY_TIMEOUT)
+        except Exception:
+            logger.warning("public cache unavailable; %s built but not stored", key, exc_info=True)
+            response_uncacheable()
+            return value
+        local_memo.put(entry_key, value)
+        return value
     latest_key = f"{PREFIX}:{tournament_id}:latest:{key}"
     # Where a value one build old may be served, one build at a time *whatever the version*: during
     # a round the version moves with every deal, and a build per version would pile up.

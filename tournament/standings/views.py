@@ -146,6 +146,7 @@ def _live_page(
     layout_version: int | str | None = None,
     fill: Callable[[str], str] | None = None,
     layout_key: str | None = None,
+    lock: bool = True,
 ) -> HttpResponse:
     """Render a cached fragment, whole (a page) or alone (an htmx poll), or 204 if unchanged.
 
@@ -155,9 +156,10 @@ def _live_page(
     pair's name, a table's number — all moved only by seating events); ``fill``: what fills the
     cached fragment's holes for this response (a part keyed on something else: a pair's ranks);
     ``layout_key``: the layout's own key when pages of one kind share it (the title is a hole of the
-    layout: every pair's page has the same layout, rendered once, not once per pair); ``title`` None:
-    the context gives it (``title``, a pair's name), cached with the fragment — what the page shows is
-    then read only when its fragment is not cached yet.
+    layout: every pair's page has the same layout, rendered once, not once per pair); ``lock``:
+    :func:`public_cached`'s (False: a miss builds at once); ``title`` None: the context gives it
+    (``title``, a pair's name), cached with the fragment — what the page shows is then read only
+    when its fragment is not cached yet.
     """
     # Built from cached values alone, keyed on the versions and builds noted: a worker may keep the
     # whole response (tournament.standings.public_responses).
@@ -190,6 +192,7 @@ def _live_page(
         build=build,
         stale_ok=stale_ok,
         version=version,
+        lock=lock,
     )
     if fill is not None:
         html = fill(html)
@@ -488,16 +491,30 @@ def pair(request: PublicHttpRequest, tournament_id: int, pair_id: int) -> HttpRe
     """A pair's page: its players, its ranks, and every match with its deal-by-deal history."""
     key = own_key(tournament_id=tournament_id, kind="pair", pk=pair_id)
     owns = {key: 0}
-    overview = _overview(request, tournament_id, live=False, owns=owns)
+    markers = _ranks_markers(tournament_id)
+    overview = _overview(request, tournament_id, live=False, owns=owns, markers=markers)
     request.own_version = owns[key]
+    request.standings_markers = markers
     return _pages(overview).pair(request, overview=overview, pair_id=pair_id)
 
 
 @require_safe
 def pair_ranks(request: PublicHttpRequest, tournament_id: int, pair_id: int) -> HttpResponse:
     """A pair's ranks alone, the part of its page that other pairs' results move (polled on its own)."""
-    overview = _overview(request, tournament_id, live=False)
+    markers = _ranks_markers(tournament_id)
+    overview = _overview(request, tournament_id, live=False, markers=markers)
+    request.standings_markers = markers
     return _pages(overview).pair_ranks(request, overview=overview, pair_id=pair_id)
+
+
+ranks_stages = LocalMemo(64)
+"""By tournament, the stages whose standings a pair's ranks were last read from in this worker: the
+markers of their builds are read with the versions, one round trip less (a guess: the frame, read
+with those versions, says which stages they are; a stage not guessed is read apart)."""
+
+
+def _ranks_markers(tournament_id: int) -> dict[str, Any]:
+    return dict.fromkeys((standings_key(stage_id) for stage_id in ranks_stages.get(tournament_id, ())), UNREAD)
 
 
 RANKS_HOLE = "<!--pair-ranks-->"
@@ -537,6 +554,7 @@ def _sides_pair(request: PublicHttpRequest, *, overview: TournamentOverview, pai
         version=token,
         fill=lambda html: html.replace(RANKS_HOLE, ranks_html, 1),
         layout_key="pair",
+        lock=False,  # built from the pair's own rows, asked by its own pair's phones
     )
 
 
@@ -547,8 +565,15 @@ def _pair_ranks_html(request: PublicHttpRequest, *, overview: TournamentOverview
     tournament_id = overview.id
     public_version_depends(tournament_id=tournament_id, scope="seating")
     stages = [stage for stage in overview.ranked_stages if overview.rounds_of(stage.id)]
+    ranks_stages.put(tournament_id, tuple(stage.id for stage in stages))
+    markers = getattr(request, "standings_markers", {})
     served = [
-        standings_served_get(tournament_id=tournament_id, stage_id=stage.id, version=request.standings_version)
+        standings_served_get(
+            tournament_id=tournament_id,
+            stage_id=stage.id,
+            version=request.standings_version,
+            marker=markers.get(standings_key(stage.id), UNREAD),
+        )
         for stage in stages
     ]
     # The builds from this worker's memory (fetched once per build and worker): a line looked up in

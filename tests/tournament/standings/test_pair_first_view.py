@@ -1,0 +1,94 @@
+"""A pair's page seen for the first time (each of thousands of phones opens a different pair's page, so
+its first view is what a round costs): few round trips to the shared cache, no lock taken for a page
+only its own pair's phones ask, the own version a first view creates made in the same round trip as
+its value is read back."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import redis.connection
+from django.core.cache import cache
+from django.urls import reverse
+
+from tests.tournament.standings.events import swiss_event
+from tournament.standings import cache as public_cache
+from tournament.standings.cache import own_key, public_cached, public_versions_get
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event():
+    return swiss_event()
+
+
+def pair_url(event, pair_id: int) -> str:
+    return reverse("standings:pair", args=(event.tournament.pk, pair_id))
+
+
+def test_a_page_only_its_own_pairs_phones_ask_is_built_without_the_lock(monkeypatch):
+    cache.clear()
+
+    def locked(*args, **kwargs):
+        raise AssertionError("a lock taken")
+
+    monkeypatch.setattr(cache, "add", locked)
+    built = []
+
+    def build() -> str:
+        built.append(1)
+        return "page"
+
+    assert public_cached(tournament_id=5, key="pair:1", build=build, version="c1.p1", lock=False) == "page"
+    public_cache.local_memo._entries.clear()  # another worker: the shared cache has it
+    assert public_cached(tournament_id=5, key="pair:1", build=build, version="c1.p1", lock=False) == "page"
+    assert built == [1]
+
+
+@pytest.mark.redis
+def test_versions_not_there_are_created_in_one_round_trip_and_one_there_is_kept(monkeypatch):
+    cache.clear()
+    there = own_key(tournament_id=9, kind="pair", pk=1)
+    missing = own_key(tournament_id=9, kind="pair", pk=2)
+    cache.set(there, 41, timeout=None)
+    before = time.time_ns()
+    sent = []
+    send = redis.connection.Connection.send_packed_command
+
+    def counted(self, command, check_health=True):
+        sent.append(command)
+        return send(self, command, check_health)
+
+    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counted)
+    owns = {there: 0, missing: 0}
+    public_versions_get(tournament_id=9, owns=owns)
+    assert len(sent) == 2  # the versions read, then the missing ones (four scopes and one pair) made
+    assert owns[there] == 41 and owns[missing] >= before
+    assert 0 < cache.ttl(missing) <= public_cache.ENTRY_TIMEOUT
+    assert 0 < cache.ttl(f"{public_cache.PREFIX}:common:9") <= public_cache.VERSION_TIMEOUT
+    again = {there: 0, missing: 0}
+    public_versions_get(tournament_id=9, owns=again)
+    assert again == owns  # made once, then read
+
+
+@pytest.mark.redis
+def test_a_pairs_first_view_reads_the_shared_cache_four_times(client, event, monkeypatch):
+    """The versions with the standings build's marker, the pair's own version made, its page looked
+    for and stored: no lock, no marker read apart (the frame, the layout and the build are in the
+    worker's memory after the first page)."""
+    cache.clear()
+    here = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
+    assert client.get(pair_url(event, here.ns_pair_id)).status_code == 200
+    sent = []
+    send = redis.connection.Connection.send_packed_command
+
+    def counted(self, command, check_health=True):
+        sent.append(command)
+        return send(self, command, check_health)
+
+    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counted)
+    page = client.get(pair_url(event, here.ew_pair_id))
+    assert page.status_code == 200 and 'id="pair-ranks"' in page.content.decode()
+    assert len(sent) <= 4, sent
