@@ -147,7 +147,7 @@ def _render(request: HtmxHttpRequest, link: TableLink, *, status: int = 200, **k
     link.match.refresh_from_db()
     context = _context(request, link, **kwargs)
     if request.htmx and request.GET.get("panel") == "entry":
-        return render(request, "matches/_entry.html", context, status=status)
+        return views.entry_panel(request, context, status=status)
     if request.htmx and request.GET.get("panel") == "claims":  # the 15-second refresh
         return render(request, "matches/_table_refresh.html", context, status=status)
     template = "matches/_table_body.html" if request.htmx else "matches/table.html"

@@ -206,9 +206,16 @@ def match_detail(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
         return render(request, "matches/_clock.html", {"clock": selectors.match_clock(match=match)})
     context = match_page_context(request, match)
     if request.htmx and request.GET.get("panel") == "entry":
-        return render(request, "matches/_entry.html", context)
+        return entry_panel(request, context)
     template = context["game"].entrants.match_body_template if request.htmx else "matches/match_detail.html"
     return render(request, template, context)
+
+
+def entry_panel(request: HttpRequest, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
+    """The deal entry alone, for a seat tapped (``?panel=entry``, swapped over ``#entry``): the game's
+    entry template, not ``_entry.html``, whose table conduct below the entry would be added again by
+    each tap."""
+    return render(request, context["game"].entry_template, context, status=status)
 
 
 @require_POST
@@ -328,7 +335,7 @@ def deal_edit(request: HtmxHttpRequest, match_id: int, number: int) -> HttpRespo
         correcting=True,
     )
     if request.htmx and request.GET.get("panel") == "entry":
-        return render(request, "matches/_entry.html", context)
+        return entry_panel(request, context)
     return render(request, "matches/deal_edit.html", context, status=status)
 
 

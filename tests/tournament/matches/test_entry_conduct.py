@@ -31,3 +31,15 @@ def test_the_entry_page_shows_the_profiles_conduct(client, profile):
     assert "Table conduct" in page and "牌桌规范" not in page
     for line in conduct.lines:
         assert line.en in page and line.zh not in page
+
+
+def test_a_tapped_seat_swaps_the_entry_alone_so_the_conduct_stays_one(client):
+    """Each tap answers ``?panel=entry`` swapped over ``#entry``: the entry alone. With the conduct in
+    it, every tap added one more 牌桌规范 below the entry (three after the two taps of a deal)."""
+    ref = referee(username="ref")
+    match = table_match(profile="timed-40", referee_user=ref)
+    client.force_login(ref)
+    url = reverse("matches:match", args=[match.pk])
+    panel = client.get(url, {"order": "N", "panel": "entry"}, headers={"HX-Request": "true"}).content.decode()
+    assert panel.lstrip().startswith('<section id="entry"') and "conduct" not in panel
+    assert client.get(url).content.decode().count('<details class="card conduct">') == 1
