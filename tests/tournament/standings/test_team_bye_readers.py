@@ -76,6 +76,8 @@ def test_a_bye_in_a_team_swiss_counts_as_two_tables_of_the_bye_result_on_every_r
     client.cookies["django_language"] = "en"
     page = client.get(reverse("standings:stage_team_standings", args=[event.pk, stage.pk])).content.decode()
     assert name in page
+    # the bye is said in words (a bare "+1" beside won-drawn-lost read as one more team match won)
+    assert "(1 bye)" in page and "+1" not in page
     # the public draw heads the bye with its team, and lists the team's two pairs, each named with its team
     line_up = TeamLineUp.objects.select_related("first", "second").get(round=round_, team=bye.team_x)
     draw = client.get(reverse("standings:draw_round", args=[event.pk, round_.pk])).content.decode()
