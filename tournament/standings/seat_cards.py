@@ -42,6 +42,7 @@ def _card_words(language: str) -> dict[str, str]:
         "eliminated": _("Eliminated in round %(number)s of %(stage)s."),
         "not_drawn": _("Checked in, but not in the current round."),
         "not_advanced": _("Did not advance to %(stage)s: out after the stage before."),
+        "team_without": _("Not in %(team)s's line-up this round: two of the team's other pairs play."),
         "match_page": _("Match page"),
         "table": _("Table %(table)s"),
         "team_match": _("Team match %(number)s: %(x)s v %(y)s · table %(table)s"),
@@ -63,6 +64,8 @@ def standing_line(seat: NotSeated, words: dict[str, str]) -> str:
         return words["eliminated"] % {"number": seat.eliminated_in, "stage": seat.stage_name}
     if seat.not_advanced_into:  # a later stage takes its advanced pairs only: checking in changes nothing
         return words["not_advanced"] % {"stage": seat.not_advanced_into}
+    if seat.team_without:  # its team plays this round with the pairs of its line-up: checking in changes nothing
+        return words["team_without"] % {"team": seat.team_without}
     if seat.state == PairStatus.REGISTERED:
         return words["not_checked_in"]
     return words["not_drawn"]

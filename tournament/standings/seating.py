@@ -75,6 +75,8 @@ class NotSeated:
     state: str = ""
     not_advanced_into: str = ""
     """The current stage the pair was not advanced into (it went out at the stage before's cut)."""
+    team_without: str = ""
+    """The pair's team, playing a current team round without it (the pair is not in its line-up)."""
 
 
 _BY_NAME = itemgetter(1, 4, 0)  # name, round, player
@@ -96,9 +98,11 @@ class SeatIndex:
         eliminated: dict[int, tuple[int, str]] | None = None,
         advanced: Sequence[tuple[str, frozenset[int]]] = (),
         teams: dict[int, TeamSeat] | None = None,
+        benched: dict[int, str] | None = None,
     ) -> None:
         self._rows = sorted(rows, key=_BY_NAME)
         self._teams = teams or {}  # match id → its team match (a team round's tables)
+        self._benched = benched or {}  # pair → its team, playing a current round without it
         self._rounds = {round_.id: round_ for round_ in rounds}
         self._eliminated = eliminated or {}  # pair → (knockout round, stage name)
         self._advanced = advanced  # (stage name, the pairs advanced into it) of the current stages
@@ -152,6 +156,7 @@ class SeatIndex:
                 stage_name=stage_name,
                 pair_number=pair_number,
                 not_advanced_into=left_out,
+                team_without=self._benched.get(pair_id, ""),
             )
         round_ = self._rounds[round_id]
         return SeatFound(
@@ -218,10 +223,11 @@ def seat_index_build(*, rounds: Sequence[RoundInfo], tournament_id: int | None =
     with connection.cursor() as cursor:
         cursor.execute(seats, params)
         rows = cursor.fetchall()
-    teams = _team_seats([round_.id for round_ in rounds if getattr(round_, "team_match", False)])
+    team_rounds = [round_.id for round_ in rounds if getattr(round_, "team_match", False)]
+    teams = _team_seats(team_rounds)
     if tournament_id is None:
         return SeatIndex(rows, rounds, teams=teams)
-    return SeatIndex(rows, rounds, *_stage_outcomes(rounds), teams=teams)
+    return SeatIndex(rows, rounds, *_stage_outcomes(rounds), teams=teams, benched=_team_members_playing(team_rounds))
 
 
 def _team_seats(round_ids: Sequence[int]) -> dict[int, TeamSeat]:
@@ -238,6 +244,15 @@ def _team_seats(round_ids: Sequence[int]) -> dict[int, TeamSeat]:
             if match_id is not None:
                 seats[match_id] = TeamSeat(number=number, table=letter, x=x, y=y or "", id=pk)
     return seats
+
+
+def _team_members_playing(round_ids: Sequence[int]) -> dict[int, str]:
+    """Pair id → its team's name, for every member of a team with a line-up in ``round_ids`` (it plays
+    a team match or has a bye): a member without a seat there sits out the round, not in the line-up."""
+    if not round_ids:
+        return {}
+    members = TeamMember.objects.filter(team__line_ups__round_id__in=round_ids)
+    return dict(members.values_list("pair_id", "team__name").distinct())
 
 
 def _stage_outcomes(

@@ -119,3 +119,29 @@ def test_the_event_page_links_its_final_placings(client):
     tournament, _rounds = knockout_event(pairs=5)
     html = client.get(reverse("standings:tournament", args=[tournament.pk])).content.decode()
     assert reverse("exports:placings", args=[tournament.pk]) in html
+
+
+def test_a_team_pair_left_out_of_its_line_up_is_told_so(client):
+    """A team round seats two pairs of each team (its line-up): a third pair of the team, checked in or
+    not, is told its team plays without it this round, not to check in or that it was not drawn."""
+    from tournament.registration.models import PairStatus
+    from tournament.registration.services import tournament_create
+    from tournament.registration.teams import team_create, team_substitute_add
+
+    tournament = tournament_create(name="团体赛", rule_profile="timed-40", organiser=None)
+    pairs = pairs_register(tournament, 5)
+    for pair in pairs:
+        pair_check_in(pair=pair)
+    sales = team_create(tournament=tournament, name="销售部", pairs=pairs[:2])
+    team_create(tournament=tournament, name="研发部", pairs=pairs[2:4])
+    team_substitute_add(team=sales, pair=pairs[4])
+    stage = stage_create(tournament=tournament, name="团体瑞士", format="swiss", options={"team_match": True})
+    round_publish(round_=round_draw(stage=stage, seed=1))
+    substitute = pairs[4].members.get(slot=2).player.name
+    (answer,) = ask(tournament.pk, substitute)
+    assert isinstance(answer, NotSeated) and answer.team_without == "销售部"
+    assert "Not in 销售部&#x27;s line-up this round" in page(client, tournament.pk, substitute)
+    pairs[4].refresh_from_db()
+    assert pairs[4].status == PairStatus.CHECKED_IN
+    seated = pairs[0].members.get(slot=2).player.name
+    assert isinstance(ask(tournament.pk, seated)[0], SeatFound)
