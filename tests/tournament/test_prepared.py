@@ -7,6 +7,7 @@ import pytest
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
 
 from tests.factories import organiser, referee, table_match
 from tournament import prepared
@@ -87,3 +88,60 @@ def test_the_locked_access_check_scopes_by_the_caller_as_before():
         for user, match_id in ((ref, elsewhere.pk), (other, match.pk), (boss, elsewhere.pk)):
             with pytest.raises(access.Http404):
                 access.match_for_user(user=user, match_id=match_id, lock=True)
+
+
+@pytest.fixture
+def no_plans():
+    """No statement planned on the test's connection, before and after (the server's and the note alike)."""
+
+    def forget() -> None:
+        prepared._PLANS.clear()
+        with connection.cursor() as cursor:
+            cursor.execute("DEALLOCATE ALL")
+
+    forget()
+    yield
+    forget()
+
+
+@pytest.mark.postgres
+def test_a_statement_planned_on_the_server_is_prepared_with_its_first_run_then_only_executed(no_plans):
+    first, second = table_match(), table_match()
+    statements = []
+    for match in (first, second, first):
+        with CaptureQueriesContext(connection) as queries:
+            (got,) = prepared_rows("test:planned", _with_event, server_plan=True, match=match.pk)
+        statements += [query["sql"] for query in queries.captured_queries]
+        (expected,) = _with_event(match=match.pk)
+        assert got.pk == match.pk and got.__dict__.keys() == expected.__dict__.keys()
+        assert got.round.stage.tournament == expected.round.stage.tournament and got.has_adjustments is False
+    assert len(statements) == 3  # one statement each: the first prepares and executes in one
+    assert statements[0].startswith("PREPARE prepared_") and "; EXECUTE prepared_" in statements[0]
+    assert all(sql.startswith("EXECUTE prepared_") for sql in statements[1:])
+    assert prepared_rows("test:planned", _with_event, server_plan=True, match=0) == []
+
+
+@pytest.mark.postgres
+def test_a_new_connection_prepares_it_again_and_a_failed_first_run_falls_back_to_the_text(no_plans):
+    match = table_match()
+    assert prepared_rows("test:planned", _with_event, server_plan=True, match=match.pk)
+    with connection.cursor() as cursor:  # as a connection opened anew: no statement there, none noted
+        cursor.execute("DEALLOCATE ALL")
+    del prepared._PLANS[connection.connection]
+    with CaptureQueriesContext(connection) as queries:
+        (got,) = prepared_rows("test:planned", _with_event, server_plan=True, match=match.pk)
+    assert got.pk == match.pk and queries.captured_queries[0]["sql"].startswith("PREPARE")
+    plans = prepared._PLANS[connection.connection]
+    plans.update(dict.fromkeys(plans, False))  # its first run failed midway: prepared or not, unknown
+    with CaptureQueriesContext(connection) as queries:
+        assert prepared_rows("test:planned", _with_event, server_plan=True, match=match.pk)
+    assert queries.captured_queries[0]["sql"].startswith('SELECT "matches_match"')
+
+
+def test_on_another_database_a_statement_is_sent_as_text():
+    if connection.vendor == "postgresql":
+        pytest.skip("PostgreSQL plans it (the tests above)")
+    match = table_match()
+    with CaptureQueriesContext(connection) as queries:
+        assert prepared_rows("test:planned", _with_event, server_plan=True, match=match.pk)
+    assert queries.captured_queries[0]["sql"].startswith('SELECT "matches_match"')

@@ -469,8 +469,14 @@ def _public_pair(*, tournament: int, pair: int) -> QuerySet[Pair]:
     return Pair.objects.filter(tournament_id=tournament, pk=pair).exclude(tournament__status=TournamentStatus.DRAFT)
 
 
-def _pair_members(*, pair: int) -> QuerySet[PairMember]:
-    return PairMember.objects.filter(pair_id=pair).select_related("player__department").order_by("slot")
+def _pair_members(*, tournament: int, pair: int) -> QuerySet[PairMember]:
+    """A public pair's members with the pair itself: one statement for both (a pair has its two)."""
+    return (
+        PairMember.objects.filter(pair__tournament_id=tournament, pair_id=pair)
+        .exclude(pair__tournament__status=TournamentStatus.DRAFT)
+        .select_related("pair", "player__department")
+        .order_by("slot")
+    )
 
 
 def _pair_matches(*, tournament: int, pair: int) -> QuerySet[Match]:
@@ -484,18 +490,27 @@ def _pair_matches(*, tournament: int, pair: int) -> QuerySet[Match]:
 def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
     """A pair: its players and every public match it played (its ranks are the standings' and
     change with other pairs' results: :func:`pair_ranks_get`, filled in by the caller)."""
-    # Its three statements compiled once per process (tournament.prepared): a first view of each of
-    # 5,000 pairs' pages compiled them afresh, most of its build.
-    pair = next(iter(prepared_rows("public-pair", _public_pair, tournament=tournament_id, pair=pair_id)), None)
+    # Its statements compiled once per process (tournament.prepared): a first view of each of 5,000
+    # pairs' pages compiled them afresh, most of its build; and planned once per connection by
+    # PostgreSQL (the matches' seven tables took it longer to plan than to read). The pair comes with
+    # its members (one statement less); a pair without any (none is registered so) is read alone.
+    members = prepared_rows(
+        "public-pair-members", _pair_members, server_plan=True, tournament=tournament_id, pair=pair_id
+    )
+    if members:
+        pair: Pair | None = members[0].pair
+    else:
+        pair = next(iter(prepared_rows("public-pair", _public_pair, tournament=tournament_id, pair=pair_id)), None)
     if pair is None:
         return None
     players = tuple(
-        (member.player.name, member.player.department.name if member.player.department else "")
-        for member in prepared_rows("public-pair-members", _pair_members, pair=pair_id)
+        (member.player.name, member.player.department.name if member.player.department else "") for member in members
     )
     matches = tuple(
         _match_view(match)
-        for match in prepared_rows("public-pair-matches", _pair_matches, tournament=tournament_id, pair=pair_id)
+        for match in prepared_rows(
+            "public-pair-matches", _pair_matches, server_plan=True, tournament=tournament_id, pair=pair_id
+        )
     )
     return PairView(
         id=pair.pk,

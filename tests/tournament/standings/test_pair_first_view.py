@@ -1,7 +1,7 @@
 """A pair's page seen for the first time (each of thousands of phones opens a different pair's page, so
 its first view is what a round costs): few round trips to the shared cache, no lock taken for a page
 only its own pair's phones ask, the own version a first view creates made in the same round trip as
-its value is read back."""
+its value is read back; the pair read with its players, its matches planned once per connection."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from tests.tournament.standings.events import swiss_event
+from tournament.registration.models import PairMember, Tournament, TournamentStatus
 from tournament.standings import cache as public_cache
 from tournament.standings.cache import own_key, public_cached, public_versions_get
+from tournament.standings.public import pair_history_get
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +94,15 @@ def test_a_pairs_first_view_reads_the_shared_cache_four_times(client, event, mon
     page = client.get(pair_url(event, here.ew_pair_id))
     assert page.status_code == 200 and 'id="pair-ranks"' in page.content.decode()
     assert len(sent) <= 4, sent
+
+
+def test_the_pair_comes_with_its_players_and_a_pair_without_any_is_read_alone(event):
+    pair = event.pairs[0]
+    view = pair_history_get(tournament_id=event.tournament.pk, pair_id=pair.pk)
+    assert view is not None and view.name == pair.name and len(view.players) == 2 and view.matches
+    PairMember.objects.filter(pair=pair).delete()
+    alone = pair_history_get(tournament_id=event.tournament.pk, pair_id=pair.pk)
+    assert alone is not None and alone.players == () and alone.matches == view.matches
+    assert pair_history_get(tournament_id=event.tournament.pk + 1, pair_id=event.pairs[1].pk) is None
+    Tournament.objects.filter(pk=event.tournament.pk).update(status=TournamentStatus.DRAFT)
+    assert pair_history_get(tournament_id=event.tournament.pk, pair_id=event.pairs[1].pk) is None

@@ -148,12 +148,12 @@ def test_a_rename_and_a_clock_change_reach_every_pairs_page(client, event):
     assert poll(client, polled).status_code == 200
 
 
-def test_a_pair_page_built_afresh_reads_the_pair_its_players_and_its_matches(client, event):
+def test_a_pair_page_built_afresh_reads_the_pair_with_its_players_then_its_matches(client, event):
     here, there = two_matches(event)
     client.get(pair_url(event, here.ns_pair_id))  # the frame, the layout and the standings build kept
     with CaptureQueriesContext(connection) as queries:
         assert client.get(pair_url(event, there.ns_pair_id)).status_code == 200
-    assert len(queries) == 3, [query["sql"][:80] for query in queries.captured_queries]
+    assert len(queries) == 2, [query["sql"][:80] for query in queries.captured_queries]
 
 
 def test_every_pairs_page_shares_one_layout_with_its_own_title(client, event, monkeypatch):
