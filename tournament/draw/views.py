@@ -64,7 +64,7 @@ from tournament.matches.team_matches import team_match_sign_off
 from tournament.parsing import int_or_none
 from tournament.registration.models import PairStatus, Team, Tournament
 from tournament.registration.roles import organiser_view
-from tournament.registration.teams import teams_withdrawn
+from tournament.registration.teams import team_of_pairs, teams_withdrawn
 from tournament.standings.selectors import stage_ranking_get
 from tournament.standings.team_matches import stage_team_matches_get
 from tournament.standings.team_ranking import TeamRankLine, stage_team_ranking_get, team_match_table_get
@@ -608,7 +608,17 @@ def _three_seat_sheet(request: HttpRequest, tournament: Tournament, round_: Roun
 
 
 def _sides_sheet(request: HttpRequest, tournament: Tournament, round_: Round) -> HttpResponse:
-    """The wall sheet of a round of two sides: its tables, the seats by name, a QR code a table."""
+    """The wall sheet of a round of two sides: its tables, the seats by name, a QR code a table; in a
+    round of team matches each pair's team and each table's team match and letter (players look for
+    their team on the wall)."""
+    letters: dict[int, tuple[int, str]] = {}  # a table's match → its team match's number and letter
+    teams: dict[int, str] = {}
+    if round_.stage.settings.team_match is not None:
+        for number, table_a, table_b in TeamMatch.objects.filter(round=round_).values_list(
+            "number", "table_a_id", "table_b_id"
+        ):
+            letters.update({table_a: (number, "a"), table_b: (number, "b")})
+        teams = {pair_id: team.name for pair_id, team in team_of_pairs(tournament=tournament).items()}
     return render(
         request,
         "draw/round_sheet.html",
@@ -619,6 +629,8 @@ def _sides_sheet(request: HttpRequest, tournament: Tournament, round_: Round) ->
             "lines": round_lines(round_=round_, with_warnings=False),
             "seats": round_seats(round_=round_),
             "qr_codes": table_qr_codes(request=request, round_=round_, scale=2),
+            "table_letters": letters,
+            "pair_teams": teams,
         },
     )
 

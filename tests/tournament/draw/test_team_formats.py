@@ -274,3 +274,20 @@ def test_the_stage_form_offers_team_matches_and_says_why_it_refuses_them():
     assert refused.status_code == 200
     assert "A team has at least two members; these have fewer: 丙." in refused.content.decode()
     assert not event.stages.filter(name="又一个").exists()
+
+
+def test_the_wall_sheet_of_a_team_round_names_each_pairs_team_and_each_tables_team_match():
+    from django.urls import reverse
+
+    from tests.factories import english_client, organiser
+
+    event, stage, teams = _event(2, "swiss")
+    round_ = round_draw(stage=stage, seed=1)
+    boss = organiser()
+    event.organisers.add(boss)
+    client = english_client()
+    client.force_login(boss)
+    page = client.get(reverse("draw:sheet", args=[event.pk, round_.pk])).content.decode()
+    assert "Team match 1 · table a" in page and "Team match 1 · table b" in page
+    assert page.count(f"<small>{teams[0].name}</small>") == 2  # its two pairs, at tables a and b
+    assert page.count(f'<small class="muted">{teams[1].name}</small>') == 2  # and in the find-your-table list
