@@ -267,11 +267,11 @@ TEAM_MATCH_STANDINGS = (
     Column("draws", "平", "Drawn", 6),
     Column("losses", "负", "Lost", 6),
     BYES,
-    Column("match_points", "团体积分", "Team match points", 10),
+    Column("match_points", "团体场分", "Team match points", 10),
     Column("tables_won", "胜桌数", "Tables won", 8),
     SMALL_POINTS,
     Column("head_to_head", "相互间", "Head-to-head", 8),
-    Column("buchholz", "对手分", "Buchholz", 8),
+    Column("buchholz", "对手分", "Opponents' team match points", 8),
     LOTS,
 )
 """A team match stage's team standings (docs/rules.md §11), in the order of its tie-breaks."""

@@ -133,6 +133,7 @@ def test_the_workbook_has_the_team_match_standings_and_results_read_back_with_op
     book = read_book(build(tournament=event))
     rows = book[f"{stage.name}团体对抗排名"]
     assert rows[0][:3] == ("名次", "并列", "团体")
+    assert (rows[0][8], rows[0][12]) == ("团体场分", "对手分")  # the words of the pages' team standings
     table = team_match_table_get(stage=stage)
     assert [(row[0], row[2], row[8], row[9], row[10]) for row in rows[1:]] == [
         (line.rank, line.name, line.match_points, line.tables_won, line.small_points) for line in table.lines
@@ -143,6 +144,7 @@ def test_the_workbook_has_the_team_match_standings_and_results_read_back_with_op
     assert results[2][6:8] == (2, 0) and results[2][11] == second.team_x.name and results[2][12] == "胜桌数"
     english = read_book(build(tournament=event, language="en"))
     assert english[f"{stage.name} team matches"][0][2] == "Team X"
+    assert english[f"{stage.name} team standings"][0][12] == "Opponents' team match points"
 
 
 def test_team_prizes_follow_the_team_match_standings():
