@@ -7,6 +7,10 @@ its adjustment records to the rows they stand for.
   results sheet) fetches only the keys it shows — the deals are most of a snapshot's size —
   through :func:`snapshot_lookups`, and reads them back with :func:`snapshot_from_values`, the rules
   core's reader (a key not fetched reads as for a match never folded).
+- **A few keys as stored text** (:func:`snapshot_texts`): the same keys as their stored JSON text,
+  not read back — equal texts, equal values — so a worker that read a match's result before reads
+  back only the matches whose text changed (the standings' records:
+  ``tournament.standings.selectors.stage_match_records``).
 - **The progress board's score** (:func:`board_score_lookups`, :func:`board_score`): a page of the
   board fetches a table's ``levels`` (two sides) or ``points`` (three seats) alone, not the deals.
 - **Deals played**: the deals the rules core applied, i.e. the deals of the stored snapshot. A deal
@@ -27,8 +31,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from django.db.models import Count, IntegerField, OuterRef, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, IntegerField, OuterRef, Subquery, TextField
+from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import Cast, Coalesce
 
 from scoring.doudizhu_snapshot import TableSnapshot
 from scoring.errors import ScoringError
@@ -58,6 +63,14 @@ def snapshot_lookups(*keys: str) -> tuple[str, ...]:
     if unknown:
         raise ValueError(f"the match snapshot has no key {sorted(unknown)[0]!r}")
     return tuple(f"state__{key}" for key in keys)
+
+
+def snapshot_texts(*keys: str) -> tuple[Cast, ...]:
+    """Expressions (for ``values_list``) of ``keys`` of the stored snapshot, each as the database's text
+    of its stored JSON value (None where there is none): not read back, only compared — the same
+    texts are the same values, so what was read from them before still holds."""
+    snapshot_lookups(*keys)  # the same keys a query may fetch
+    return tuple(Cast(KeyTransform(key, "state"), output_field=TextField()) for key in keys)
 
 
 def snapshot_from_values(keys: Sequence[str], values: Sequence[Any]) -> MatchSnapshot:
