@@ -41,13 +41,15 @@ Four versions per tournament (*scopes*), and one *own* version per pair and per 
 Bumps: at once, and inside a transaction once more when it commits — both needed there, for
 different readers; outside a transaction one is enough (:func:`public_version_bump`).
 
-Coalesced builds (:func:`coalesced_get`, the standings): a build of a 5,000-pair stage takes a
-quarter to half a second, and during a round its version moves every second or so. So a request
-never waits for one: it serves the *last complete build* — held ready in each worker's memory
-under the version it was built at — and, when that build is behind the current version and the
-last rebuild started at least ``PUBLIC_REBUILD_SECONDS`` ago (a setting, 3 s), the one request
-that takes the shared rebuild lock (``cache.add``, so one builder per stage across all workers
-and machines) builds the next one. Everybody else goes on serving the last complete build
+Coalesced builds (:func:`coalesced_get`, the standings): a build of a 5,000-pair stage takes about a
+third of a second (most of it the rules core's ranking: each worker keeps the records it decoded of
+the stage's stored results, so a rebuild decodes only the matches whose result changed since —
+``tournament.standings.selectors.read_records``), and during a round its version moves every second
+or so. So a request never waits for one: it serves the *last complete build* — held ready in each
+worker's memory under the version it was built at — and, when that build is behind the current
+version and the last rebuild started at least ``PUBLIC_REBUILD_SECONDS`` ago (a setting, 3 s), the
+one request that takes the shared rebuild lock (``cache.add``, so one builder per stage across all
+workers and machines) builds the next one. Everybody else goes on serving the last complete build
 meanwhile. A result therefore shows within the interval plus a build (and twice that if a build
 started between a write and its commit), well inside the 10 seconds the live pages promise.
 
@@ -59,7 +61,8 @@ request serves memory. The *marker* of a build (its version and when it started)
 shared key read per request, so a worker never serves a build older than the last one any worker
 completed: it fetches the newer build from the shared cache once and keeps it in memory — or not at
 all, when what it would derive from it is already in the shared cache under the build's token (a
-standings page rendered by another worker: :func:`coalesced_served`).
+standings page rendered by another worker; a round's draw pages' digests and HTML:
+:func:`coalesced_served`).
 
 Each worker also keeps the last values it read in memory (:class:`LocalMemo`), in front of the
 shared cache. That is safe with any number of workers because an entry's key carries the version:

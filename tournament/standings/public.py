@@ -19,6 +19,7 @@ import hashlib
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Q, QuerySet
 
 from scoring.bracket import BracketState
@@ -263,6 +264,19 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
     return tuple(out)
 
 
+def draw_page_digest(page: Page[DrawRow]) -> str:
+    """What a page of a round's draw shows, as a short digest: the same rows give the same digest in
+    every worker and every build (a deal at another page's table leaves it as it is)."""
+    shown = repr((page.number, page.paginator.num_pages, tuple(page.object_list)))
+    return hashlib.blake2b(shown.encode(), digest_size=8).hexdigest()
+
+
+def draw_page_digests(*, rows: tuple[DrawRow, ...], page_size: int) -> tuple[str, ...]:
+    """The digest of each page of ``rows`` (:func:`draw_page_digest`), ``page_size`` rows a page."""
+    paginator = Paginator(rows, page_size)
+    return tuple(draw_page_digest(paginator.page(number)) for number in paginator.page_range)
+
+
 def _team_tables(round_id: int) -> dict[int, TeamTable]:
     """Match id → its team match, for a round of a team match stage (docs/rules.md §11): the result is
     the one selector's (:func:`stage_team_matches_get`); empty for a round of pairs."""
@@ -355,7 +369,7 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
     if latest is not None and latest > 1:
         # The same results before the latest round at every rebuild of a round: ranked once.
         earlier = [record for record in records if record.round < latest]
-        before = stage_ranking_get(stage=stage, records=earlier, pairs=current.pairs, remember=True)
+        before = stage_ranking_get(stage=stage, records=earlier, pairs=current.pairs, remember=True, provisional=False)
         if before.ranking is not None:
             previous = {row.entrant: row.row.rank for row in before.ranking.rows}
     if current.ranking is not None:

@@ -30,6 +30,7 @@ from tournament.standings.cache import (
 from tournament.standings.public import (
     bracket_get,
     draw_list,
+    draw_page_digests,
     match_history_get,
     pair_history_get,
     pair_ranks_get,
@@ -105,6 +106,36 @@ def draw_build_get(*, tournament_id: int, round_id: int, version: int | None = N
         version=version,
         scope="public",
     )
+
+
+def draw_pages_get(
+    *, tournament_id: int, round_id: int, version: int, page_size: int
+) -> tuple[int, tuple[str, ...], Callable[[], tuple[DrawRow, ...]]]:
+    """A round's draw as last built (:func:`draw_build_get`), as a page needs it: the build's token,
+    the digest of each of its pages of ``page_size`` rows (:func:`draw_page_digests`: made once per
+    build, by one worker, for all) and a loader of its rows. A page whose HTML is cached under its
+    digest never needs the rows, so a worker does not fetch and unpickle a build of thousands of rows
+    for it (:func:`tournament.standings.cache.coalesced_served`); the loader's rows are the build's,
+    or — if it was evicted meanwhile — a newer one's, which the caller tells by their digest."""
+    key = f"draw:{round_id}"
+    served = coalesced_served(
+        tournament_id=tournament_id,
+        key=key,
+        build=lambda: draw_list(tournament_id=tournament_id, round_id=round_id),
+        version=version,
+        scope="public",
+    )
+    if served is None:  # nothing built yet, or the cache down
+        token, rows = draw_build_get(tournament_id=tournament_id, round_id=round_id, version=version)
+        served = token, lambda: rows
+    token, load = served
+    digests = public_cached(
+        tournament_id=tournament_id,
+        key=f"draw-pages:{round_id}:{page_size}",
+        build=lambda: draw_page_digests(rows=load(), page_size=page_size),
+        version=f"d{token}",
+    )
+    return token, digests, load
 
 
 def draw_cached(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:

@@ -24,12 +24,11 @@ works as a plain page.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-from django.core.paginator import Page, Paginator
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -55,11 +54,18 @@ from tournament.standings.cache import (
     public_version_depends,
     public_versions_get,
 )
-from tournament.standings.public import normalise_query, pair_history_get, pair_ranks_shown, pair_ranks_version
+from tournament.standings.public import (
+    draw_page_digest,
+    normalise_query,
+    pair_history_get,
+    pair_ranks_shown,
+    pair_ranks_version,
+)
 from tournament.standings.public_cache import (
     bracket_cached,
     draw_build_get,
     draw_cached,
+    draw_pages_get,
     frame_cached,
     match_cached,
     overview_build_get,
@@ -242,24 +248,49 @@ def _sides_draw(
     request: PublicHttpRequest, *, overview: TournamentOverview, round_: RoundInfo | None, frame: str
 ) -> HttpResponse:
     """The draw of a round of two sides: table, pairs, area, live state, in pages."""
-    tournament_id = overview.id
     page = _int_param(request, "page", 1, 1, 10_000)
-    shown: Page[DrawRow] | None = None
-    version = frame
-    if round_ is not None:
-        # The round's last complete build, and of it the page asked: the page (and its poll's 204)
-        # moves when a build changes one of its rows, not with every build.
-        build, rows = draw_build_get(
-            tournament_id=tournament_id,
-            round_id=round_.id,
-            version=request.public_version,
+    if round_ is None:
+        return _draw_page(request, overview=overview, round_=None, page=page, frame=frame, digest="", rows=tuple)
+    # The round's last complete build, and of it the digest of the page asked: the page (and its
+    # poll's 204) moves when a build changes one of its rows, not with every build, and the build's
+    # rows are loaded only to render HTML not cached yet under that digest.
+    _build, digests, load = draw_pages_get(
+        tournament_id=overview.id, round_id=round_.id, version=request.public_version, page_size=DRAW_PAGE_SIZE
+    )
+    digest = digests[min(page, len(digests)) - 1]  # past the last page, the last (as Paginator.get_page)
+    try:
+        return _draw_page(request, overview=overview, round_=round_, page=page, frame=frame, digest=digest, rows=load)
+    except _DrawMoved:  # the build was evicted meanwhile: the page as the rows loaded now show it
+        _build, rows = draw_build_get(tournament_id=overview.id, round_id=round_.id, version=request.public_version)
+        digest = draw_page_digest(Paginator(rows, DRAW_PAGE_SIZE).get_page(page))
+        return _draw_page(
+            request, overview=overview, round_=round_, page=page, frame=frame, digest=digest, rows=lambda: rows
         )
-        shown = Paginator(rows, DRAW_PAGE_SIZE).get_page(page)
-        version = f"{frame}.d{_draw_page_token(round_id=round_.id, build=build, page=shown)}"
+
+
+class _DrawMoved(Exception):
+    """The rows loaded to render a draw page are not the ones its digest was made of: its HTML must not
+    be cached under that digest."""
+
+
+def _draw_page(
+    request: PublicHttpRequest,
+    *,
+    overview: TournamentOverview,
+    round_: RoundInfo | None,
+    page: int,
+    frame: str,
+    digest: str,
+    rows: Callable[[], tuple[DrawRow, ...]],
+) -> HttpResponse:
+    """A draw page keyed on the frame and on ``digest``, the digest of its rows (:func:`draw_page_digest`)."""
 
     def context() -> dict[str, Any]:
         if round_ is None:
             return {"round": None}
+        shown = Paginator(rows(), DRAW_PAGE_SIZE).get_page(page)
+        if draw_page_digest(shown) != digest:
+            raise _DrawMoved
         return {"round": round_, "page": shown}
 
     return _live_page(
@@ -271,25 +302,8 @@ def _sides_draw(
         title=_("Draw"),
         params={"page": page} if page > 1 else None,
         section="draw",
-        version=version,
+        version=f"{frame}.d{digest}" if round_ is not None else frame,
     )
-
-
-draw_page_tokens = LocalMemo(256)
-"""A worker's tokens of the draw pages of the round's last builds (a page's rows, digested once)."""
-
-
-def _draw_page_token(*, round_id: int, build: int, page: Page[DrawRow]) -> str:
-    """What a draw page shows of a build of its round, as a short digest: the same rows give the same
-    token in every worker and every build (a deal at another page's table leaves it as it is), so the
-    page's HTML and its poll's 204 hold through a build that changed other pages."""
-    key = (round_id, build, page.number)
-    token = draw_page_tokens.get(key)
-    if token is None:
-        shown = repr((page.number, page.paginator.num_pages, tuple(page.object_list)))
-        token = hashlib.blake2b(shown.encode(), digest_size=8).hexdigest()
-        draw_page_tokens.put(key, token)
-    return cast(str, token)
 
 
 def _sides_find(request: PublicHttpRequest, *, overview: TournamentOverview, query: str) -> str:

@@ -389,6 +389,74 @@ def test_a_standings_page_cached_under_its_build_never_fetches_the_build(client,
         assert len(fetched) == 1  # … fetched once
 
 
+def cached_keys(part):
+    """The shared cache's keys that hold ``part`` (as :func:`evict` finds them)."""
+    if hasattr(cache, "keys"):
+        return list(cache.keys(f"*{part}*"))
+    return [raw for raw in cache._cache if part in raw]
+
+
+def draw_poll_token(page: str, draw_url: str) -> str:
+    """The ``v=`` a draw page's poll asks from: ``s<seating>.d<digest of the page's rows>``."""
+    poll = page[page.index(draw_url + "?v=") :].split('"', 1)[0]
+    return poll.split("?v=", 1)[1]
+
+
+def test_a_draw_page_cached_under_its_digest_never_fetches_the_build(client, event, monkeypatch, window):
+    """Another worker serves a draw page from the digests and the HTML the first one shared: it never
+    fetches the round's build (thousands of rows in a big event) — neither before a new build nor after."""
+    draw_url = reverse("standings:draw", args=[event.tournament.pk])
+    match = running_match(event, deals=1)
+    with time_machine.travel("2026-05-01 09:00:00 +0000", tick=False) as clock:
+        before = client.get(draw_url).content.decode()
+        fetched: list[object] = []
+        real = public_cache._held_build
+
+        def held(*args):
+            fetched.append(args)
+            return real(*args)
+
+        monkeypatch.setattr(public_cache, "_held_build", held)
+        monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))  # a worker that never held the build
+        monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
+        assert client.get(draw_url).content.decode() == before
+        assert fetched == []
+        deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})
+        clock.shift(window)
+        after = client.get(draw_url).content.decode()  # this request rebuilds, and renders from its build
+        assert after != before and fetched == []
+        monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))  # a third worker
+        monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
+        assert client.get(draw_url).content.decode() == after
+        assert fetched == []
+
+
+def test_a_draw_page_whose_build_was_evicted_is_rendered_and_keyed_on_the_rows_it_shows(
+    client, event, monkeypatch, window
+):
+    """The build a page's digest was made of is gone when the page is rendered, and a newer one (with a
+    deal more) is loaded instead: the page shows the newer rows under their own digest, never under the
+    digest of rows it does not show."""
+    draw_url = reverse("standings:draw", args=[event.tournament.pk])
+    match = running_match(event, deals=1)
+    with time_machine.travel("2026-05-01 09:00:00 +0000", tick=False):
+        before = client.get(draw_url).content.decode()
+        old = draw_poll_token(before, draw_url)
+        deal_record(match_id=match.pk, outcome={"order": ["N", "S"]})  # inside the window: no rebuild due
+        assert client.get(draw_url).content.decode() == before
+        monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))  # another worker …
+        monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
+        evict(":page:", ":build:")  # … with the digests shared, the build and the page evicted
+        after = client.get(draw_url).content.decode()
+        new = draw_poll_token(after, draw_url)
+        assert new != old and after != before  # the newer build's rows, under their own digest
+        assert not [key for key in cached_keys(old) if ":page:" in key]
+        monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))
+        monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
+        evict(":page:", "draw-pages")
+        assert client.get(draw_url).content.decode() == after  # as a worker with nothing cached renders it
+
+
 def test_a_standings_page_whose_build_was_evicted_is_built_afresh_once_for_all(client, event, monkeypatch, builds):
     page_url = reverse("standings:stage_standings", args=[event.tournament.pk, event.first.stage_id])
     running_match(event)
