@@ -124,8 +124,8 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
     rows = _record_rows(counted, decode=known is None)  # the first read decodes every row at once
     known = known or {}
     unread = [row.pk for row in rows if row.ew is not None and row.record is None and row.key not in known]
-    fresh = {
-        row.pk: row
+    fresh: dict[int, tuple[RecordKey, MatchRecord]] = {
+        row.pk: (row.key, row.record)
         for start in range(0, len(unread), CHUNK)
         for row in _record_rows(Match.objects.filter(pk__in=unread[start : start + CHUNK]), decode=True)
         if row.record is not None
@@ -144,7 +144,7 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
         if record is None:
             if row.pk not in fresh:  # gone, or a bye, since the first read: as a read a moment later
                 continue
-            key, record = fresh[row.pk].key, fresh[row.pk].record  # its texts and values read together
+            key, record = fresh[row.pk]  # its texts and values read together
         held[key] = record
         records.append(record)
     read_records.put(stage.pk, held)
@@ -435,6 +435,7 @@ def stage_ranking_get(
     pairs: dict[int, Pair] | None = None,
     remember: bool = False,
     lots: bool = True,
+    provisional: bool = True,
 ) -> StageStandings:
     """The stage's ranking of every pair drawn in it (or, before any draw, every active pair).
 
@@ -444,7 +445,9 @@ def stage_ranking_get(
     entrants (as this answer's ``pairs``) when the caller has them. ``remember``: a Swiss or round
     robin ranking is kept in the worker's memory under its inputs (:data:`earlier_rankings`) and
     taken from there when they are the same again. ``lots=False``: no lots at all, a full tie
-    stays shared (whether a cut is tied, lots aside).
+    stays shared (whether a cut is tied, lots aside). ``provisional=False``: the pairs awaiting
+    sign-off are not read (``provisional`` left empty), for a caller that reads the order alone (the
+    live standings' ranking before the latest round, for the movement column).
 
     A knockout of teams (docs/rules.md §11) ranks its teams: its bracket's placings, the same as
     :func:`stage_bracket_get`'s (``teams`` names them; ``pairs``, ``records`` are not read).
@@ -464,7 +467,7 @@ def stage_ranking_get(
             standings=as_standings(players.players),
             pairs=pairs,
             players=players,
-            provisional=stage_provisional_pairs(stage=stage),
+            provisional=stage_provisional_pairs(stage=stage) if provisional else frozenset(),
         )
     if stage.format == StageFormat.KNOCKOUT:
         state = stage_bracket_state_get(stage=stage, pairs=pairs)
@@ -486,7 +489,7 @@ def stage_ranking_get(
         standings=ranking.standings(),
         pairs=pairs,
         ranking=ranking,
-        provisional=stage_provisional_pairs(stage=stage),
+        provisional=stage_provisional_pairs(stage=stage) if provisional else frozenset(),
     )
 
 
