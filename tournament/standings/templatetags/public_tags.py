@@ -443,7 +443,8 @@ def match_deals(match: MatchPage) -> SafeString:
         up = words["points"] if match.points else words["up"]
         deals = (
             f'\n<div class="scroll-x" tabindex="0" role="region" aria-label="{words["deals_label"]}">\n'
-            f'<table class="list deals">\n  <caption class="visually-hidden">{words["deals_label"]}</caption>\n'
+            '<table class="list deals deal-history">\n'
+            f'  <caption class="visually-hidden">{words["deals_label"]}</caption>\n'
             f'  <thead><tr>\n    <th scope="col">{words["deal"]}</th>\n'
             # A catalogue text, written as {% translate %} writes it.
             f'    <th scope="col">{game_kind(match.game).deal_heading}</th>\n'
