@@ -45,8 +45,8 @@ def test_the_team_match_page_shows_a_deal_at_table_a_without_a_reload(page, scre
         else (f"Team match 1: {first.team_x.name} v {first.team_y.name}")
     )
     expect(page.locator("#page-title")).to_have_text(title)
-    expect(page.locator("#table-a")).to_contain_text("a 桌" if zh else "table a")
-    expect(page.locator("#table-b")).to_contain_text("b 桌" if zh else "table b")
+    expect(page.locator("#table-a")).to_contain_text("a 桌" if zh else "Table a")
+    expect(page.locator("#table-b")).to_contain_text("b 桌" if zh else "Table b")
     expect(page.locator(".team-match-result")).to_contain_text("进行中" if zh else "Playing")
     assert page.locator("#table-a [data-deal]").count() == 0
     page.evaluate("window.__notReloaded = true")
