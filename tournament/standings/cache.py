@@ -88,14 +88,15 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-PREFIX = "public:v10"
+PREFIX = "public:v11"
 """Change it when the shape of cached values changes, so a release never reads an older one's (v3: the
 values moved to ``tournament.standings.public_types`` and two were renamed, which changes their pickles;
 v4: a standings line says whether it is provisional; v5: rounds and matches carry the
 knockout pairs their names are read from; v6: a match carries its game and the rules core's deal
 records, not a copy of them; v7: a Dou Dizhu standings line says whether it is provisional; v8: a draw
 row says whether it is the third-place match; v9: a team total names the entrant kind it sums, not a
-flag; v10: a standings build carries its ranking as the team total reads it)."""
+flag; v10: a standings build carries its ranking as the team total reads it; v11: a team match's page says
+whether it was won on small points)."""
 VERSION_TIMEOUT = 60 * 60 * 24 * 30
 """The version key outlives any event; if it is evicted anyway a fresh clock value replaces it."""
 ENTRY_TIMEOUT = 60 * 60 * 6

@@ -315,6 +315,7 @@ def _team_tables(round_id: int) -> dict[int, TeamTable]:
                 finished=result.finished,
                 opens=index == 0,
                 walkover_over=played.names.get(line.walkover_over, "") if line.walkover_over is not None else "",
+                on_small_points=result.reason == TeamMatchReason.SMALL_POINTS,
             )
     return tables
 

@@ -226,6 +226,8 @@ class TeamTable(PickledByFields):
     """The first row of the team match (its table a, or a bye's first pair): the team match's heading."""
     walkover_over: str = ""
     """A walkover: the withdrawn team X was due to meet (a forfeit win, not a bye)."""
+    on_small_points: bool = False
+    """Won with the tables level, on both tables' small points (the stage's decider): the line says so."""
 
     @property
     def bye(self) -> bool:

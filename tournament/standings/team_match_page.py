@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
+from scoring.team_matches import TeamMatchReason
 from tournament.matches.models import TeamMatch
 from tournament.registration.models import TournamentStatus
 from tournament.standings.cache import own_key, public_cached
@@ -44,6 +45,8 @@ class TeamMatchPage:
     table_b: MatchPage | None
     walkover_over: str = ""
     """A walkover: the withdrawn team X was due to meet (a forfeit win, not a bye, docs/rules.md §11)."""
+    on_small_points: bool = False
+    """Won with the tables level, on both tables' small points (the stage's decider): the page says so."""
 
     @property
     def tables(self) -> tuple[tuple[str, MatchPage], ...]:
@@ -94,6 +97,7 @@ def team_match_page_get(*, tournament_id: int, team_match_id: int) -> TeamMatchP
         table_a=table(line.table_a),
         table_b=table(line.table_b),
         walkover_over=names.get(line.walkover_over, "") if line.walkover_over is not None else "",
+        on_small_points=result.reason == TeamMatchReason.SMALL_POINTS,
     )
 
 

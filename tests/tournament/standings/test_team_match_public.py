@@ -193,3 +193,8 @@ def test_a_team_match_won_on_small_points_says_so(client):
     _english(client)
     page = client.get(reverse("standings:stage_team_standings", args=[event.pk, stage.pk])).content.decode()
     assert f"{row.team_x.name} wins" in page and "(tables level: on small points)" in page
+    # the public draw's line of the team match and the team match's own page say it too
+    draw = client.get(reverse("standings:draw", args=[event.pk])).content.decode()
+    assert f"{row.team_x.name} wins</span> (tables level: on small points)" in draw
+    match_page = client.get(reverse("standings:team_match", args=[event.pk, row.pk])).content.decode()
+    assert f'{row.team_x.name} wins</strong> <span class="muted small">(tables level: on small points)' in match_page
