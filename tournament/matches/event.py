@@ -144,9 +144,9 @@ def check_in_undo_check(*, pair: Pair) -> None:
 
 
 def stages_ranking_teams(*, tournament_id: int) -> list[Stage]:
-    """The event's stages that rank teams (a team total, docs/rules.md §11), in order."""
+    """The event's stages that rank teams (a team total or team matches, docs/rules.md §11), in order."""
     stages = Stage.objects.filter(tournament_id=tournament_id).order_by("order")
-    return [stage for stage in stages if stage.settings.team_total]
+    return [stage for stage in stages if stage.settings.ranks_teams]
 
 
 def team_shrink_check(*, team: Team, members: int) -> None:

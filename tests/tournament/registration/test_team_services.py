@@ -181,6 +181,28 @@ def test_a_team_of_one_is_refused_where_a_stage_ranks_teams():
     assert team.members.count() == 1
 
 
+def test_a_team_of_a_stage_of_team_matches_keeps_two_members_and_is_not_deleted():
+    """A stage of team matches ranks teams as a team total does: taking a team down to one pair, or
+    deleting a team that plays (its team matches hold it: the database refused with a 500), is refused
+    with the reason, nothing changed."""
+    from tournament.draw.services import round_draw
+
+    event = TournamentFactory()
+    pairs = [PairFactory(tournament=event) for _ in range(4)]
+    team = team_create(tournament=event, name="甲", pairs=pairs[:2])
+    team_create(tournament=event, name="乙", pairs=pairs[2:])
+    stage = stage_create(tournament=event, name="团体瑞士", format="swiss", options={"team_match": True})
+    round_draw(stage=stage, seed=1)
+    before = _snapshot(event)
+    with pytest.raises(UserError) as refused:
+        team_member_remove(team=team, pair=pairs[0])
+    assert refused.value.code == "team_too_small" and "团体瑞士 ranks teams" in refused.value.message
+    with pytest.raises(UserError) as refused:
+        team_delete(team=team)
+    assert refused.value.code == "team_too_small"
+    assert _snapshot(event) == before
+
+
 def test_team_options_of_a_stage_are_checked_by_the_rules_core():
     event = TournamentFactory()
     team_create(tournament=event, name="甲", pairs=[PairFactory(tournament=event) for _ in range(2)])
