@@ -27,8 +27,8 @@ reads (``Reads``, in a context variable the cache functions write to):
 Each response built is also shared through the cache (under a hash of the request's key, for
 ``SHARED_TIMEOUT``): a worker that has no copy of its own, or whose copy no longer holds, takes
 the shared one if that holds (one more round trip), so a page is built by one worker, not by each.
-What a request shares (the response, the poll notes below) is written in one round trip, and the
-client's count below is read only for a response nobody kept before. Find my table is the
+What a request shares (the response, the poll notes below) is written in one round trip, with the
+client's count below for a response nobody kept before (on Redis one script counts and writes). Find my table is the
 exception (``response_kept_locally``): each worker answers it from its own seat index faster than
 the shared cache's round trips would, and a name is seldom asked twice, so its answers are kept by
 the worker alone, never written to the shared cache nor looked for there.
@@ -92,6 +92,7 @@ from urllib.parse import parse_qsl, urlencode, urlparse, urlsplit
 from django.conf import settings
 from django.core.cache import cache
 from django.http.cookie import parse_cookie
+from django_redis.client import DefaultClient, ShardClient
 
 from tournament.locale import language_chosen
 from tournament.overload import poll_shed
@@ -283,19 +284,61 @@ def _poll_shared_key(page: tuple[Any, ...]) -> str:
     return f"{PREFIX}:poll:{hashlib.blake2b(repr(page).encode(), digest_size=16).hexdigest()}"
 
 
+def _client_key(environ: dict[str, Any]) -> str:
+    """Where the client's count of new responses in the current ``SHARED_TIMEOUT`` window is kept."""
+    window = int(time.time() // SHARED_TIMEOUT)
+    return f"{PREFIX}:response-new:{client_ip(environ) or '-'}:{window}"
+
+
 def _client_may_add(environ: dict[str, Any]) -> bool:
     """Whether the client (:func:`tournament.proxies.client_ip`) may add one more new response to
     the shared cache: at most ``PUBLIC_RESPONSE_NEW_PER_CLIENT`` in each ``SHARED_TIMEOUT`` window,
     so no client fills Redis with pages nobody else asks for (a new search, a new page number each
     time); a page asked again is rebuilt in place and costs nothing."""
-    window = int(time.time() // SHARED_TIMEOUT)
-    key = f"{PREFIX}:response-new:{client_ip(environ) or '-'}:{window}"
+    key = _client_key(environ)
     try:
         count = int(cache.incr(key))
     except ValueError:  # the client's first in this window (or its key expired): one round trip more
         count = 1 if cache.add(key, 1, timeout=2 * SHARED_TIMEOUT) else int(cache.incr(key))
     limit: int = settings.PUBLIC_RESPONSE_NEW_PER_CLIENT
     return count <= limit
+
+
+_ADD_SCRIPT = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then
+    redis.call('EXPIRE', KEYS[1], ARGV[1])
+end
+local last = #KEYS
+if count > tonumber(ARGV[2]) then
+    last = last - 1
+end
+for index = 2, last do
+    redis.call('SET', KEYS[index], ARGV[index + 2], 'EX', ARGV[3])
+end
+return count
+"""
+""":func:`_client_may_add` and :func:`_shared_write` in one round trip: ``KEYS`` the client's count,
+the notes, then the new response (written only while the count is within ``ARGV[2]``); ``ARGV`` the
+count's timeout, the limit, the entries' timeout, then each entry's value."""
+
+
+def _shared_add(entries: dict[str, Any], key: str, kept: Kept, environ: dict[str, Any]) -> bool:
+    """Share ``entries`` (the poll notes) and the new response ``kept`` under ``key`` if the client
+    may add one more (:func:`_client_may_add`); whether it was added. One round trip where the cache
+    is django-redis's on one server (a script), else two."""
+    client = getattr(cache, "client", None)
+    if not isinstance(client, DefaultClient) or isinstance(client, ShardClient):
+        added = _client_may_add(environ)
+        _shared_write({**entries, key: kept} if added else entries)
+        return added
+    limit: int = settings.PUBLIC_RESPONSE_NEW_PER_CLIENT
+    keys = [client.make_key(name) for name in (_client_key(environ), *entries, key)]
+    values = [client.encode(value) for value in (*entries.values(), kept)]
+    count = client.get_client(write=True).eval(
+        _ADD_SCRIPT, len(keys), *keys, 2 * SHARED_TIMEOUT, limit, SHARED_TIMEOUT, *values
+    )
+    return int(count) <= limit
 
 
 StartResponse = Callable[..., Any]
@@ -514,11 +557,14 @@ class PublicResponses:
             if reads.local:
                 self.kept.put(key, kept)
                 self._local_path(environ.get("PATH_INFO", ""))
-            elif known or _client_may_add(environ):
+                _shared_write(shared)
+            elif known:
                 self.kept.put(key, kept)
                 shared[shared_key] = kept
+                _shared_write(shared)
+            elif _shared_add(shared, shared_key, kept, environ):
+                self.kept.put(key, kept)
             # else served, but this client has added its share of new responses
-            _shared_write(shared)
         except Exception:  # the cache is down: nothing is read from it either
             self.kept.discard(key)
         return [body]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.urls import reverse
@@ -120,3 +121,33 @@ def test_the_big_screen_of_the_team_standings_is_a_parameter_of_its_own(app, dja
     assert django_app.queries == ["", "screen=1"]
     assert visitor.get(f"{url}?screen=1") == screen and visitor.get(url) == phone  # each kept apart
     assert django_app.calls == 2
+
+
+@pytest.mark.redis
+def test_on_redis_a_new_response_is_counted_and_shared_in_one_round_trip(app, django_app, event, monkeypatch, settings):
+    settings.PUBLIC_RESPONSE_NEW_PER_CLIENT = 1
+    standings = reverse("standings:stage_standings", args=[event.tournament.pk, event.first.stage_id])
+    visitor = Visitor(app)
+    visitor.get(f"{standings}?page=1", REMOTE_ADDR="198.51.100.7")  # the frame and the build kept
+    client = cache.client.get_client(write=True)
+    scripts: list[str] = []
+    run = type(client).eval
+
+    def counted(script: str, *args: Any) -> Any:
+        scripts.append(script)
+        return run(client, script, *args)
+
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("counted apart")
+
+    monkeypatch.setattr(client, "eval", counted)
+    monkeypatch.setattr(cache, "incr", refused)
+    visitor.get(f"{standings}?page=2", REMOTE_ADDR="198.51.100.8")  # new, within its share: shared
+    visitor.get(f"{standings}?page=3", REMOTE_ADDR="198.51.100.8")  # past its share: served, not shared
+    assert len(scripts) == 2
+    built = django_app.calls
+    other = Visitor(PublicResponses(django_app))  # another worker
+    other.get(f"{standings}?page=2", REMOTE_ADDR="198.51.100.9")
+    assert django_app.calls == built
+    other.get(f"{standings}?page=3", REMOTE_ADDR="198.51.100.9")
+    assert django_app.calls == built + 1
