@@ -160,10 +160,21 @@ def standings_build_get(
     return coalesced_get(
         tournament_id=tournament_id,
         key=standings_key(stage_id),
-        build=lambda: standings_get(tournament_id=tournament_id, stage_id=stage_id),
+        build=lambda: _standings_built(tournament_id=tournament_id, stage_id=stage_id, token=version),
         version=version,
         marker=marker,
     )
+
+
+def _standings_built(*, tournament_id: int, stage_id: int, token: int | None) -> StageTable | None:
+    """A stage's standings build, made at ``token`` (the standings version it is built at, when the caller
+    knows it). Where the stage ranks teams, its team total is derived from it at once and stored under the
+    token, before the build is served (:func:`team_total_cached`): else, when the build lands, the first
+    team page derives it and every other waits for it, each in a worker of the pool."""
+    table = standings_get(tournament_id=tournament_id, stage_id=stage_id)
+    if token is not None and table is not None and table.teams is not None:
+        team_total_cached(tournament_id=tournament_id, stage_id=stage_id, build=token, table=lambda: table)
+    return table
 
 
 def coalesced_loaded(
@@ -188,7 +199,7 @@ def standings_served_get(
     return coalesced_loaded(
         tournament_id=tournament_id,
         key=standings_key(stage_id),
-        build=lambda: standings_get(tournament_id=tournament_id, stage_id=stage_id),
+        build=lambda: _standings_built(tournament_id=tournament_id, stage_id=stage_id, token=version),
         version=version,
         marker=marker,
     )
@@ -221,41 +232,37 @@ def team_match_table_served_get(
     )
 
 
-def team_rosters_cached(*, tournament_id: int, seating_version: int) -> tuple[TeamRoster, ...]:
+def team_rosters_cached(*, tournament_id: int) -> tuple[TeamRoster, ...]:
     """The event's teams and their members (:func:`tournament.standings.teams.team_rosters_get`), under the
     seating version: a team made, renamed or changed moves it (so do a pair's name and status)."""
+    seating = public_version_get(tournament_id=tournament_id, scope="seating")
     return public_cached(
         tournament_id=tournament_id,
         key="team-rosters",
         build=lambda: team_rosters_get(tournament_id=tournament_id),
-        version=f"s{seating_version}",
+        version=f"s{seating}",
     )
 
 
 def team_total_cached(
-    *, tournament_id: int, stage_id: int, build: int, seating_version: int, table: Callable[[], Any]
+    *, tournament_id: int, stage_id: int, build: int, table: Callable[[], Any]
 ) -> StageTeamTotal | None:
     """The team total of the stage's standings build ``build`` (its token) whose value ``table`` loads:
     derived from the build's own ranking (``table().teams``: :class:`tournament.standings.teams.StageTeamRead`)
-    and the event's teams at ``seating_version``, once for all workers (under both), and kept. A build
-    made before the stage ranked teams reads none: the team total is then ranked afresh, once (the
-    build behind it is rebuilt within seconds, as every standings build behind its version is)."""
+    and the event's teams, once for all workers, and kept under the token. The teams are read when it is
+    derived, after the build started: a team changed since moves the standings version, so the next
+    build (within seconds) shows it, as it shows a pair renamed. A build made before the stage ranked
+    teams reads none: the team total is then ranked afresh, once (the build behind it is rebuilt within
+    seconds, as every standings build behind its version is)."""
 
     def derive() -> StageTeamTotal | None:
         read = getattr(table(), "teams", None)
         if read is None:
             stage = Stage.objects.select_related("tournament").filter(pk=stage_id, tournament_id=tournament_id).first()
             return stage_team_total_get(stage=stage) if stage is not None else None
-        return team_total_of(
-            read=read, rosters=team_rosters_cached(tournament_id=tournament_id, seating_version=seating_version)
-        )
+        return team_total_of(read=read, rosters=team_rosters_cached(tournament_id=tournament_id))
 
-    return public_cached(
-        tournament_id=tournament_id,
-        key=f"team-total:{stage_id}",
-        build=derive,
-        version=f"s{seating_version}.b{build}",
-    )
+    return public_cached(tournament_id=tournament_id, key=f"team-total:{stage_id}", build=derive, version=f"b{build}")
 
 
 def standings_cached(*, tournament_id: int, stage_id: int) -> StageTable | None:

@@ -4,10 +4,10 @@ A **team total** is derived from the stage's standings build — the coalesced b
 page serves (:mod:`tournament.standings.cache`): one ranking, rebuilt by one request at a time across
 all workers, at most every few seconds, once something counted has changed. The build carries its
 ranking as the team total reads it (:class:`tournament.standings.teams.StageTeamRead`); the team total
-of a build is made from that and the event's teams once for all workers and kept under the build's
-token and the seating version (:func:`tournament.standings.public_cache.team_total_cached`). So the team
-standings are exactly as fresh as the pairs' (a page moves when a new standings build lands, its polls
-answer 204 until then) and rank nothing of their own.
+of a build is made from that and the event's teams once for all workers, by the request that builds
+the standings, and kept under the build's token (:func:`tournament.standings.public_cache.team_total_cached`).
+So the team standings are exactly as fresh as the pairs' (a page moves when a new standings build lands,
+its polls answer 204 until then) and rank nothing of their own.
 
 A **team match** stage's standings are its team matches', not a ranking of pairs: a coalesced build of
 their own (:func:`tournament.standings.public_cache.team_match_table_served_get`), on the same rhythm.
@@ -54,7 +54,6 @@ def team_standings_served_get(
     overview: TournamentOverview,
     stage_id: int,
     standings_version: int,
-    seating_version: int,
     markers: dict[str, Any] | None = None,
 ) -> tuple[int, Callable[[], TeamStandingsValue | None]]:
     """The token of the build a stage's team standings are served from, and a loader of them (called
@@ -78,9 +77,7 @@ def team_standings_served_get(
     )
 
     def total() -> StageTeamTotal | None:
-        return team_total_cached(
-            tournament_id=overview.id, stage_id=stage_id, build=build, seating_version=seating_version, table=table
-        )
+        return team_total_cached(tournament_id=overview.id, stage_id=stage_id, build=build, table=table)
 
     return build, total
 
@@ -93,6 +90,5 @@ def team_standings_cached(*, overview: TournamentOverview, stage_id: int) -> Tea
         overview=overview,
         stage_id=stage_id,
         standings_version=versions.standings,
-        seating_version=versions.seating,
         markers=markers,
     )[1]()

@@ -432,7 +432,6 @@ def team_standings(request: PublicHttpRequest, tournament_id: int, stage_id: int
         overview=overview,
         stage_id=stage_id,
         standings_version=request.standings_version,
-        seating_version=request.seating_version,
         markers=markers,
     )
     big = request.GET.get("screen") == "1"

@@ -116,3 +116,25 @@ def test_after_a_finished_match_the_team_total_served_is_the_one_ranked_from_scr
         first, second = fresh.lines
         assert page.index(first.name) < page.index(second.name)
         assert f'<td class="num">{first.points}</td>' in page
+
+
+def test_the_request_that_builds_the_standings_derives_the_team_total_before_the_build_is_served(
+    client, event, monkeypatch
+):
+    """Else, once a build lands, the first team page would derive it and the others wait for it."""
+    teams_url, pairs_url = urls(event)
+    client.get(teams_url)
+    match = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
+    assert play_out(match).status == MatchStatus.FINISHED
+    client.get(pairs_url)  # the pairs' page rebuilds the standings, and derives the team total with them
+
+    def refused(**_kwargs):
+        raise AssertionError("a team page derived the team total")
+
+    monkeypatch.setattr(cached_reads, "team_total_of", refused)
+    overview = tournament_overview_get(tournament_id=event.tournament.pk)
+    served = team_standings_cached(overview=overview, stage_id=event.first.stage_id)
+    page = client.get(teams_url).content.decode()
+    monkeypatch.undo()
+    assert served == stage_team_total_get(stage=event.first.stage)
+    assert all(line.name in page for line in served.lines)
