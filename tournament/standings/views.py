@@ -32,7 +32,6 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
@@ -88,7 +87,7 @@ from tournament.standings.team_match_page import (
 )
 from tournament.standings.team_public import team_standings_cached, team_standings_markers, team_standings_served_get
 from tournament.standings.team_ranking import TeamMatchTable
-from tournament.standings.templatetags.public_tags import pair_ranks_html
+from tournament.standings.templatetags.public_tags import pair_ranks_html, url_around
 
 T = TypeVar("T")
 
@@ -593,7 +592,8 @@ def _pair_ranks_html(request: PublicHttpRequest, *, overview: TournamentOverview
     # each, and a few lines of HTML rendered, cost less than a round trip to a cached copy of them.
     shown = pair_ranks_shown(pair_id=pair_id, tables=(load() for _build, load in served))
     token = pair_ranks_version(shown)
-    poll_url = f"{reverse('standings:pair_ranks', args=(tournament_id, pair_id))}?{urlencode({'v': token})}"
+    before, after = url_around("standings:pair_ranks", tournament_id)
+    poll_url = f"{before}{pair_id}{after}?{urlencode({'v': token})}"
     poll_note(token=token, url=poll_url)  # the ranks are polled on their own, from the pair's page too
     html = pair_ranks_html(shown, tournament_id=tournament_id, poll_url=poll_url, poll_seconds=POLL_SECONDS)
     return token, html

@@ -185,6 +185,15 @@ _PAIR_ID = 987654321
 """A pair id no event has, put in a page's one reversed pair URL and replaced by each line's."""
 
 
+@lru_cache(maxsize=1024)
+def url_around(name: str, tournament_id: int) -> tuple[str, str]:
+    """What comes before and after the last id of ``name``'s address in ``tournament_id``'s event
+    (a route whose last argument is an ``<int:…>``), reversed once per worker: a pair's first view
+    names a few of them, and each ``reverse`` cost more than the line it went into."""
+    before, after = reverse(name, args=[tournament_id, _PAIR_ID]).rsplit(str(_PAIR_ID), 1)
+    return before, after
+
+
 def _number(value: object) -> str:
     """As ``{{ value }}`` shows a number (localized), the common case without its machinery."""
     if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
@@ -377,6 +386,14 @@ def deal_rows(match: MatchPage) -> SafeString:
             shown = levels[value] = _escape(labels.level(value))
         return shown
 
+    sides: dict[str | None, str] = {}
+
+    def side(code: str | None) -> str:  # the two sides, each named (in the active language) once per list
+        shown = sides.get(code)
+        if shown is None:
+            shown = sides[code] = _escape(labels.side(code))
+        return shown
+
     out: list[str] = []
     for deal in match.deals:
         if points:
@@ -405,11 +422,12 @@ def deal_rows(match: MatchPage) -> SafeString:
                 notes += f" · {_conditional_escape(faults)}"
         if deal.result == "replayed":
             notes += replayed
+        number = _number(deal.number)
         out.append(
-            f'<tr class="deal" data-deal="{_number(deal.number)}">'
-            f'<td class="num">{_number(deal.number)}</td>'
+            f'<tr class="deal" data-deal="{number}">'
+            f'<td class="num">{number}</td>'
             f'<td class="nowrap">{_conditional_escape(deal_line(deal, entry))}</td>'
-            f"<td>{_escape(labels.side(deal.winner))}</td>"
+            f"<td>{side(deal.winner)}</td>"
             f'<td class="num">{gained}</td>{after}'
             f'<td class="small">{notes}</td></tr>'
         )
@@ -525,8 +543,7 @@ def pair_matches(pair: PairView, tournament_id: int) -> SafeString:
     if not pair.matches:
         return mark_safe(f'\n  <p class="muted">{escape(_("No matches yet."))}</p>\n  ')
     words = labels.names_once("pair-matches", _pair_matches_words)
-    match_url = reverse("standings:match", args=[tournament_id, _PAIR_ID])
-    before, after = match_url.split(str(_PAIR_ID))
+    before, after = url_around("standings:match", tournament_id)
     last = len(pair.matches) - 1
     out: list[str] = []
     for index, match in enumerate(pair.matches):
@@ -558,8 +575,7 @@ def pair_matches(pair: PairView, tournament_id: int) -> SafeString:
 def pair_ranks_html(shown: Iterable[RankShown], *, tournament_id: int, poll_url: str, poll_seconds: int) -> SafeString:
     """The ranks part of a pair's page (polled on its own): its rank, movement and record in each
     ranked stage, from what it shows alone (``RankShown``: the part's version is a digest of it)."""
-    stage_url = reverse("standings:stage_standings", args=[tournament_id, _PAIR_ID])
-    before, after = stage_url.split(str(_PAIR_ID))
+    before, after = url_around("standings:stage_standings", tournament_id)
     provisional = f' <span class="tag warning small provisional">{escape(_("awaiting sign-off"))}</span>'
     out = [
         f'<div id="pair-ranks" hx-get="{escape(poll_url)}" hx-trigger="every {_number(poll_seconds)}s"'
