@@ -64,7 +64,7 @@ from tournament.matches.team_matches import team_match_sign_off
 from tournament.parsing import int_or_none
 from tournament.registration.models import PairStatus, Team, Tournament
 from tournament.registration.roles import organiser_view
-from tournament.registration.teams import team_of_pairs, teams_withdrawn
+from tournament.registration.teams import team_of_pairs, teams_short, teams_withdrawn
 from tournament.standings.selectors import stage_ranking_get
 from tournament.standings.team_matches import stage_team_matches_get
 from tournament.standings.team_ranking import TeamRankLine, stage_team_ranking_get, team_match_table_get
@@ -149,9 +149,18 @@ def _stage_page(
             "team_total": stage_team_total_get(stage=stage),
             "team_matches": team_match_table_get(stage=stage),
             "has_teams": Team.objects.filter(tournament=tournament).exists(),
+            "teams_not_drawn": _teams_not_drawn(stage),
         },
         status=status,
     )
+
+
+def _teams_not_drawn(stage: Stage) -> str:
+    """The event's teams a stage of team matches leaves out of its draws (fewer than two members: a team
+    still being made, or one whose pairs were taken out), named so the organiser is told, "" if none."""
+    if stage.settings.team_match is None:
+        return ""
+    return "、".join(team.name for team in teams_short(tournament=stage.tournament))
 
 
 @require_POST
@@ -224,6 +233,9 @@ def round_generate(request: HttpRequest, tournament: Tournament, stage_id: int) 
             user_error_on_form(form, error)
         else:
             messages.success(request, _("Round %(number)d drawn: check it, then publish.") % {"number": round_.number})
+            left_out = _teams_not_drawn(stage)
+            if left_out:
+                messages.warning(request, _("Not drawn, fewer than two members: %(teams)s.") % {"teams": left_out})
             return redirect("draw:round", tournament_id=tournament.pk, round_id=round_.pk)
     return _stage_page(request, tournament, stage, form)
 

@@ -291,3 +291,23 @@ def test_the_wall_sheet_of_a_team_round_names_each_pairs_team_and_each_tables_te
     assert "Team match 1 · table a" in page and "Team match 1 · table b" in page
     assert page.count(f"<small>{teams[0].name}</small>") == 2  # its two pairs, at tables a and b
     assert page.count(f'<small class="muted">{teams[1].name}</small>') == 2  # and in the find-your-table list
+
+
+def test_a_team_of_one_left_out_of_a_team_draw_is_named_on_the_stage_and_at_the_draw():
+    """A team still being made (one pair so far) is not drawn into team matches: said at the draw
+    and on the stage page, not left out without a word."""
+    from django.urls import reverse
+
+    from tests.factories import english_client, organiser
+
+    event, stage, _teams = _event(2, "swiss")
+    team_create(tournament=event, name="新队", pairs=[PairFactory(tournament=event)])
+    boss = organiser()
+    event.organisers.add(boss)
+    client = english_client()
+    client.force_login(boss)
+    drawn = client.post(reverse("draw:round_generate", args=[event.pk, stage.pk]), {"seed": 1}, follow=True)
+    assert "Not drawn, fewer than two members: 新队." in drawn.content.decode()
+    assert not TeamMatch.objects.filter(team_x__name="新队").exists()
+    page = client.get(reverse("draw:stage", args=[event.pk, stage.pk])).content.decode()
+    assert "Not drawn, fewer than two members: 新队." in page
