@@ -17,7 +17,7 @@ It also says how a write of this app and the ones above it finds its event for t
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
@@ -34,6 +34,7 @@ from tournament.matches.models import (
     TeamMatch,
 )
 from tournament.registration.models import Pair, Team, Tournament
+from tournament.registration.teams import TEAM_MIN_MEMBERS
 from tournament.rules import stage_rules_resolve
 
 # -- finding the event of a write (``event_write(..., of=…)``) ------------------------------------------
@@ -151,8 +152,12 @@ def stages_ranking_teams(*, tournament_id: int) -> list[Stage]:
 
 def team_shrink_check(*, team: Team, members: int) -> None:
     """A team keeps at least two members while a stage ranks teams (docs/rules.md §11): a team of one
-    would be ranked by one pair's results, which the rules do not call a team."""
+    would be ranked by one pair's results, which the rules do not call a team. A team that is short
+    already and has never played a team match (one still being made, ranked and drawn by nobody) may
+    go on shrinking: a team of one named by mistake is taken apart or deleted."""
     ranking = stages_ranking_teams(tournament_id=team.tournament_id)
+    if ranking and team.pk is not None and _team_unplayed_short(team):
+        return
     if ranking:
         raise UserError(
             "team_too_small",
@@ -160,3 +165,10 @@ def team_shrink_check(*, team: Team, members: int) -> None:
             % {"team": team.name, "count": members, "stage": ranking[0].name},
             status=409,
         )
+
+
+def _team_unplayed_short(team: Team) -> bool:
+    """``team`` has fewer than two members and no team match: nothing ranks it and no draw took it."""
+    if team.members.count() >= TEAM_MIN_MEMBERS:
+        return False
+    return not TeamMatch.objects.filter(Q(team_x=team) | Q(team_y=team)).exists()

@@ -311,3 +311,9 @@ def test_a_team_of_one_left_out_of_a_team_draw_is_named_on_the_stage_and_at_the_
     assert not TeamMatch.objects.filter(team_x__name="新队").exists()
     page = client.get(reverse("draw:stage", args=[event.pk, stage.pk])).content.decode()
     assert "Not drawn, fewer than two members: 新队." in page
+    # named by mistake: the team of one, drawn by nobody, is deleted; a team that plays is not
+    from tournament.registration.teams import team_delete
+
+    team_delete(team=event.teams.get(name="新队"))
+    with pytest.raises(UserError):
+        team_delete(team=event.teams.get(name="队1"))
