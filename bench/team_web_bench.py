@@ -84,6 +84,12 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=web_bench.CLIENTS)
     parser.add_argument("--public-workers", type=int, default=live_bench.PUBLIC_WORKERS)
     parser.add_argument("--staff-workers", type=int, default=live_bench.STAFF_WORKERS)
+    parser.add_argument(
+        "--public-nice",
+        type=int,
+        default=live_bench.PUBLIC_NICE,
+        help="the public pool's nice (0: on a machine shared with other work, the pool is not starved by it)",
+    )
     args = parser.parse_args()
 
     database_url = live_bench.database_url_get("team_web_bench", "5,000 pairs in 1,000 teams")
@@ -111,7 +117,8 @@ def main() -> int:
         f"NOTE team_web_bench: {result['deals']} deals ({result['deal_rate']:.1f}/s), {result['requests']} public"
         f" requests ({result['counts']['teams']} team standings, {result['public_errors']} not 200) in"
         f" {result['seconds']:.0f} s; pairs' standings p95 {result['p95_ms']['standings']:.1f} ms meanwhile;"
-        f" gunicorn {args.public_workers} public + {args.staff_workers} staff workers, {args.clients} clients,"
+        f" gunicorn {args.public_workers} public (nice {args.public_nice}) + {args.staff_workers} staff workers,"
+        f" {args.clients} clients,"
         f" cache {urlsplit(cache).scheme}, {os.cpu_count()} CPUs"
     )
     print(f"BENCH web.team_standings_p95_ms {result['p95_ms']['teams']:.1f} ms")
