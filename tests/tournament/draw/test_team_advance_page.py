@@ -59,6 +59,13 @@ def test_the_page_offers_the_teams_of_the_team_ranking_when_the_next_stage_plays
     assert not any(name in offered for name in event.pairs.values_list("name", flat=True))
 
 
+def test_the_knockout_of_teams_asks_on_its_own_page_how_many_teams_advance(client, played):
+    event, _swiss, knockout = played
+    page = client.get(reverse("draw:stage", args=[event.pk, knockout.pk])).content.decode()
+    form = page[page.index('id="advance-first"') :]
+    assert "Teams advancing" in form[: form.index("</form>")] and "Pairs advancing" not in page
+
+
 def test_an_advance_with_a_team_change_seeds_the_knockout_with_teams(client, played):
     event, swiss, knockout = played
     lines = stage_team_ranking_get(stage=swiss).lines
