@@ -474,10 +474,16 @@ def _public_matches(tournament_id: int) -> QuerySet[Match]:
     )
 
 
+def _public_match(*, tournament: int, match: int) -> QuerySet[Match]:
+    return _public_matches(tournament).filter(pk=match).order_by()
+
+
 def match_history_get(*, tournament_id: int, match_id: int) -> MatchPage | None:
-    """A public match with its deal-by-deal history (the rules core's records)."""
-    match = _public_matches(tournament_id).filter(pk=match_id).first()
-    return _match_view(match) if match is not None else None
+    """A public match with its deal-by-deal history (the rules core's records). Its statement is
+    compiled once per process and planned once per connection, as a pair's matches are
+    (:func:`pair_history_get`): a match's page is asked after each of its deals."""
+    rows = prepared_rows("public-match", _public_match, server_plan=True, tournament=tournament_id, match=match_id)
+    return _match_view(rows[0]) if rows else None
 
 
 def _public_pair(*, tournament: int, pair: int) -> QuerySet[Pair]:

@@ -10,6 +10,8 @@ import time
 import pytest
 import redis.connection
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.tournament.standings.events import swiss_event
@@ -106,3 +108,16 @@ def test_the_pair_comes_with_its_players_and_a_pair_without_any_is_read_alone(ev
     assert pair_history_get(tournament_id=event.tournament.pk + 1, pair_id=event.pairs[1].pk) is None
     Tournament.objects.filter(pk=event.tournament.pk).update(status=TournamentStatus.DRAFT)
     assert pair_history_get(tournament_id=event.tournament.pk, pair_id=event.pairs[1].pk) is None
+
+
+@pytest.mark.postgres
+def test_a_pairs_and_a_matchs_page_read_through_statements_planned_once_per_connection(client, event):
+    matches = list(event.second.matches.exclude(ew_pair=None).order_by("table__number"))
+    tournament = event.tournament.pk
+    client.get(pair_url(event, matches[0].ns_pair_id))
+    client.get(reverse("standings:match", args=(tournament, matches[0].pk)))
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(pair_url(event, matches[1].ns_pair_id)).status_code == 200
+        assert client.get(reverse("standings:match", args=(tournament, matches[1].pk))).status_code == 200
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert len(statements) == 3 and all(sql.startswith("EXECUTE prepared_") for sql in statements), statements
