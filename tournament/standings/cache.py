@@ -61,8 +61,8 @@ request serves memory. The *marker* of a build (its version and when it started)
 shared key read per request, so a worker never serves a build older than the last one any worker
 completed: it fetches the newer build from the shared cache once and keeps it in memory — or not at
 all, when what it would derive from it is already in the shared cache under the build's token (a
-standings page rendered by another worker; a round's draw pages' digests and HTML:
-:func:`coalesced_served`).
+standings page rendered by another worker; a round's draw pages' digests, rows and HTML:
+:func:`coalesced_served`, :func:`public_values_put`).
 
 Each worker also keeps the last values it read in memory (:class:`LocalMemo`), in front of the
 shared cache. That is safe with any number of workers because an entry's key carries the version:
@@ -442,6 +442,20 @@ def public_cached(
             local_memo.put(entry_key, value)
             return cast(T, value)  # what build() made, filed under this key
     return build()  # the first builder is slow or died: answer anyway
+
+
+def public_values_put(*, tournament_id: int, version: int | str, values: dict[str, Any]) -> None:
+    """Store ``values`` (by key) where :func:`public_cached` finds them under ``version``, for every
+    worker, in one round trip: values one builder derives together (the rows of each page of a
+    round's draw). ``version`` names what they are built from, as :func:`public_cached`'s does, or
+    their keys do (a digest of the value): a value stored under a key never changes. Not kept in this
+    worker's memory (those readers it has keep them), and nothing is stored if the cache is down (the
+    readers build them)."""
+    entries = {f"{PREFIX}:{tournament_id}:{version}:{key}": value for key, value in values.items()}
+    try:
+        cache.set_many(entries, timeout=ENTRY_TIMEOUT)
+    except Exception:
+        logger.warning("public cache unavailable; %d values not stored", len(entries), exc_info=True)
 
 
 # -- coalesced builds ---------------------------------------------------------------------------------

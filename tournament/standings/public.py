@@ -19,7 +19,7 @@ import hashlib
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
-from django.core.paginator import Page, Paginator
+from django.core.paginator import Page
 from django.db.models import Count, Q, QuerySet
 
 from scoring.bracket import BracketState
@@ -269,12 +269,6 @@ def draw_page_digest(page: Page[DrawRow]) -> str:
     every worker and every build (a deal at another page's table leaves it as it is)."""
     shown = repr((page.number, page.paginator.num_pages, tuple(page.object_list)))
     return hashlib.blake2b(shown.encode(), digest_size=8).hexdigest()
-
-
-def draw_page_digests(*, rows: tuple[DrawRow, ...], page_size: int) -> tuple[str, ...]:
-    """The digest of each page of ``rows`` (:func:`draw_page_digest`), ``page_size`` rows a page."""
-    paginator = Paginator(rows, page_size)
-    return tuple(draw_page_digest(paginator.page(number)) for number in paginator.page_range)
 
 
 def _team_tables(round_id: int) -> dict[int, TeamTable]:

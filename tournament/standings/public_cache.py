@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
+
+from django.core.paginator import Page, Paginator
 
 from tournament.matches.models import Stage
 from tournament.standings.cache import (
@@ -24,13 +26,14 @@ from tournament.standings.cache import (
     own_key,
     own_versions_get,
     public_cached,
+    public_values_put,
     public_version_depends,
     public_version_get,
 )
 from tournament.standings.public import (
     bracket_get,
     draw_list,
-    draw_page_digests,
+    draw_page_digest,
     match_history_get,
     pair_history_get,
     pair_ranks_get,
@@ -108,15 +111,22 @@ def draw_build_get(*, tournament_id: int, round_id: int, version: int | None = N
     )
 
 
+class DrawMoved(Exception):
+    """The rows loaded for a page of a round's draw are not the ones its digest was made of (the
+    build was evicted meanwhile and a newer one loaded): nothing is kept under that digest."""
+
+
 def draw_pages_get(
     *, tournament_id: int, round_id: int, version: int, page_size: int
-) -> tuple[int, tuple[str, ...], Callable[[], tuple[DrawRow, ...]]]:
-    """A round's draw as last built (:func:`draw_build_get`), as a page needs it: the build's token,
-    the digest of each of its pages of ``page_size`` rows (:func:`draw_page_digests`: made once per
-    build, by one worker, for all) and a loader of its rows. A page whose HTML is cached under its
-    digest never needs the rows, so a worker does not fetch and unpickle a build of thousands of rows
-    for it (:func:`tournament.standings.cache.coalesced_served`); the loader's rows are the build's,
-    or — if it was evicted meanwhile — a newer one's, which the caller tells by their digest."""
+) -> tuple[int, tuple[str, ...], Callable[[int], Page[DrawRow]]]:
+    """A round's draw as last built (:func:`draw_build_get`), as its pages need it: the build's token,
+    the digest of each of its pages of ``page_size`` rows (:func:`draw_page_digest`) and a reader of
+    a page by number. The digests are made once per build, by one worker, which stores each page's
+    rows under its digest at the same time: a worker renders a page from that page's rows alone, and
+    serves one whose HTML is cached under its digest from nothing more — no worker but the builder
+    fetches and unpickles a build of thousands of rows (:func:`tournament.standings.cache.coalesced_served`).
+    A page's rows not found are read from the build; if that was evicted meanwhile and a newer one
+    is loaded, :class:`DrawMoved` is raised (the caller then shows the newer build's page)."""
     key = f"draw:{round_id}"
     served = coalesced_served(
         tournament_id=tournament_id,
@@ -128,14 +138,46 @@ def draw_pages_get(
     if served is None:  # nothing built yet, or the cache down
         token, rows = draw_build_get(tournament_id=tournament_id, round_id=round_id, version=version)
         served = token, lambda: rows
+
     token, load = served
+
+    def digests_made() -> tuple[str, ...]:
+        paginator = Paginator(load(), page_size)
+        pages = [paginator.page(number) for number in paginator.page_range]
+        digests = tuple(draw_page_digest(page) for page in pages)
+        rows = {
+            _page_key(round_id, digest): (paginator.count, tuple(page.object_list))
+            for digest, page in zip(digests, pages, strict=True)
+        }
+        public_values_put(tournament_id=tournament_id, version="rows", values=rows)
+        return digests
+
     digests = public_cached(
-        tournament_id=tournament_id,
-        key=f"draw-pages:{round_id}:{page_size}",
-        build=lambda: draw_page_digests(rows=load(), page_size=page_size),
-        version=f"d{token}",
+        tournament_id=tournament_id, key=f"draw-pages:{round_id}:{page_size}", build=digests_made, version=f"d{token}"
     )
-    return token, digests, load
+
+    def page_of(number: int) -> Page[DrawRow]:
+        digest = digests[number - 1]
+
+        def read() -> tuple[int, tuple[DrawRow, ...]]:
+            page = Paginator(load(), page_size).get_page(number)
+            if draw_page_digest(page) != digest:
+                raise DrawMoved
+            return page.paginator.count, tuple(page.object_list)
+
+        count, rows = public_cached(
+            tournament_id=tournament_id, key=_page_key(round_id, digest), build=read, version="rows"
+        )
+        # The round's paginator, of which a page reads only its count of rows (its number of pages).
+        paginator = cast("Paginator[DrawRow]", Paginator(range(count), page_size))
+        return Page(rows, number, paginator)
+
+    return token, digests, page_of
+
+
+def _page_key(round_id: int, digest: str) -> str:
+    """Where a page of a round's draw keeps its rows (and the round's count of rows): under its digest."""
+    return f"draw:{round_id}:{digest}"
 
 
 def draw_cached(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -61,6 +61,7 @@ from tournament.standings.public import (
     pair_ranks_version,
 )
 from tournament.standings.public_cache import (
+    DrawMoved,
     bracket_cached,
     draw_build_get,
     draw_cached,
@@ -249,27 +250,36 @@ def _sides_draw(
     """The draw of a round of two sides: table, pairs, area, live state, in pages."""
     page = _int_param(request, "page", 1, 1, 10_000)
     if round_ is None:
-        return _draw_page(request, overview=overview, round_=None, page=page, frame=frame, digest="", rows=tuple)
+        return _draw_page(request, overview=overview, round_=None, page=page, frame=frame, digest="", shown=None)
     # The round's last complete build, and of it the digest of the page asked: the page (and its
-    # poll's 204) moves when a build changes one of its rows, not with every build, and the build's
-    # rows are loaded only to render HTML not cached yet under that digest.
-    _build, digests, load = draw_pages_get(
+    # poll's 204) moves when a build changes one of its rows, not with every build, and its rows are
+    # read only to render HTML not cached yet under that digest.
+    _build, digests, page_of = draw_pages_get(
         tournament_id=overview.id, round_id=round_.id, version=request.public_version, page_size=DRAW_PAGE_SIZE
     )
-    digest = digests[min(page, len(digests)) - 1]  # past the last page, the last (as Paginator.get_page)
+    number = min(page, len(digests))  # past the last page, the last (as Paginator.get_page)
     try:
-        return _draw_page(request, overview=overview, round_=round_, page=page, frame=frame, digest=digest, rows=load)
-    except _DrawMoved:  # the build was evicted meanwhile: the page as the rows loaded now show it
-        _build, rows = draw_build_get(tournament_id=overview.id, round_id=round_.id, version=request.public_version)
-        digest = draw_page_digest(Paginator(rows, DRAW_PAGE_SIZE).get_page(page))
         return _draw_page(
-            request, overview=overview, round_=round_, page=page, frame=frame, digest=digest, rows=lambda: rows
+            request,
+            overview=overview,
+            round_=round_,
+            page=page,
+            frame=frame,
+            digest=digests[number - 1],
+            shown=lambda: page_of(number),
         )
-
-
-class _DrawMoved(Exception):
-    """The rows loaded to render a draw page are not the ones its digest was made of: its HTML must not
-    be cached under that digest."""
+    except DrawMoved:  # the build was evicted meanwhile: the page as the build loaded now shows it
+        _build, rows = draw_build_get(tournament_id=overview.id, round_id=round_.id, version=request.public_version)
+        shown = Paginator(rows, DRAW_PAGE_SIZE).get_page(page)
+        return _draw_page(
+            request,
+            overview=overview,
+            round_=round_,
+            page=page,
+            frame=frame,
+            digest=draw_page_digest(shown),
+            shown=lambda: shown,
+        )
 
 
 def _draw_page(
@@ -280,17 +290,15 @@ def _draw_page(
     page: int,
     frame: str,
     digest: str,
-    rows: Callable[[], tuple[DrawRow, ...]],
+    shown: Callable[[], Page[DrawRow]] | None,
 ) -> HttpResponse:
-    """A draw page keyed on the frame and on ``digest``, the digest of its rows (:func:`draw_page_digest`)."""
+    """A draw page keyed on the frame and on ``digest``, the digest of its rows (``shown``, read only
+    to render it; :func:`tournament.standings.public.draw_page_digest`)."""
 
     def context() -> dict[str, Any]:
-        if round_ is None:
+        if round_ is None or shown is None:
             return {"round": None}
-        shown = Paginator(rows(), DRAW_PAGE_SIZE).get_page(page)
-        if draw_page_digest(shown) != digest:
-            raise _DrawMoved
-        return {"round": round_, "page": shown}
+        return {"round": round_, "page": shown()}
 
     return _live_page(
         request,

@@ -403,8 +403,8 @@ def draw_poll_token(page: str, draw_url: str) -> str:
 
 
 def test_a_draw_page_cached_under_its_digest_never_fetches_the_build(client, event, monkeypatch, window):
-    """Another worker serves a draw page from the digests and the HTML the first one shared: it never
-    fetches the round's build (thousands of rows in a big event) — neither before a new build nor after."""
+    """Another worker serves a draw page from the digests and the HTML the first one shared, and renders
+    one from the page's own rows: it never fetches the round's build (thousands of rows in a big event)."""
     draw_url = reverse("standings:draw", args=[event.tournament.pk])
     match = running_match(event, deals=1)
     with time_machine.travel("2026-05-01 09:00:00 +0000", tick=False) as clock:
@@ -429,6 +429,10 @@ def test_a_draw_page_cached_under_its_digest_never_fetches_the_build(client, eve
         monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
         assert client.get(draw_url).content.decode() == after
         assert fetched == []
+        monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
+        evict(":page:")  # the page's HTML evicted: rendered again from its own rows, not from the build
+        assert client.get(draw_url).content.decode() == after
+        assert fetched == []
 
 
 def test_a_draw_page_whose_build_was_evicted_is_rendered_and_keyed_on_the_rows_it_shows(
@@ -446,7 +450,7 @@ def test_a_draw_page_whose_build_was_evicted_is_rendered_and_keyed_on_the_rows_i
         assert client.get(draw_url).content.decode() == before
         monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))  # another worker …
         monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
-        evict(":page:", ":build:")  # … with the digests shared, the build and the page evicted
+        evict(":page:", ":build:", ":rows:")  # … with the digests shared, the build and the page evicted
         after = client.get(draw_url).content.decode()
         new = draw_poll_token(after, draw_url)
         assert new != old and after != before  # the newer build's rows, under their own digest
