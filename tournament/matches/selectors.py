@@ -506,12 +506,16 @@ def _game_of(record: DealSnapshot) -> int:
 def round_knockout_pairs(*, round_: Any) -> int | None:
     """The pairs still in at a knockout round (byes count; the third-place match's pairs, who lost
     a round before, do not), for the round's name; None for a round of another format. One query,
-    kept on the round object."""
+    kept on the round object. In a knockout of teams the teams still in, read off its bracket (its size
+    halved each round): its pairs' count named a final of two teams a semi-final."""
     cached = getattr(round_, "_knockout_pairs", False)
     if cached is not False:
         return cached
     pairs: int | None = None
-    if round_.stage.format == StageFormat.KNOCKOUT:
+    size = (round_.stage.settings.bracket_record or {}).get("size")
+    if round_.stage.format == StageFormat.KNOCKOUT and round_.stage.settings.team_match is not None:
+        pairs = size >> (round_.number - 1) if isinstance(size, int) and size else None
+    elif round_.stage.format == StageFormat.KNOCKOUT:
         lost_before = (
             RoundEntry.objects.filter(
                 round__stage_id=round_.stage_id, round__number__lt=round_.number, match__winner__in=["NS", "EW"]

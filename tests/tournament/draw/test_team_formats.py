@@ -317,3 +317,17 @@ def test_a_team_of_one_left_out_of_a_team_draw_is_named_on_the_stage_and_at_the_
     team_delete(team=event.teams.get(name="新队"))
     with pytest.raises(UserError):
         team_delete(team=event.teams.get(name="队1"))
+
+
+@pytest.mark.parametrize(("teams", "name"), [(2, "Final"), (3, "Semi-finals"), (4, "Semi-finals")])
+def test_a_knockout_round_of_teams_is_named_by_the_teams_still_in(teams, name):
+    """Two teams field four pairs: the knockout of two teams is its final, not a semi-final."""
+    from django.utils import translation
+
+    from tournament.labels import round_name
+    from tournament.matches.selectors import round_knockout_pairs
+
+    _event_, stage, _made = _event(teams, "knockout")
+    round_ = Round.objects.get(pk=round_draw(stage=stage, seed=1).pk)
+    with translation.override("en"):
+        assert round_name(number=1, knockout_pairs=round_knockout_pairs(round_=round_)) == name
