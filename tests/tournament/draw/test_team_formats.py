@@ -327,7 +327,7 @@ def test_a_knockout_round_of_teams_is_named_by_the_teams_still_in(teams, name):
     from tournament.labels import round_name
     from tournament.matches.selectors import round_knockout_pairs
 
-    _event_, stage, _made = _event(teams, "knockout")
+    _, stage, _made = _event(teams, "knockout")
     round_ = Round.objects.get(pk=round_draw(stage=stage, seed=1).pk)
     with translation.override("en"):
         assert round_name(number=1, knockout_pairs=round_knockout_pairs(round_=round_)) == name
