@@ -127,7 +127,7 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
     fresh: dict[int, tuple[RecordKey, MatchRecord]] = {
         row.pk: (row.key, row.record)
         for start in range(0, len(unread), CHUNK)
-        for row in _record_rows(Match.objects.filter(pk__in=unread[start : start + CHUNK]), decode=True)
+        for row in _record_rows(Match.objects.filter(pk__in=unread[start : start + CHUNK]).order_by(), decode=True)
         if row.record is not None
     }
     held: dict[RecordKey, MatchRecord] = {}
