@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from scoring.team_matches import TeamMatchReason
+from scoring.team_matches import TeamMatchReason, TeamMatchStatus
 from tournament.matches.models import TeamMatch
 from tournament.registration.models import TournamentStatus
 from tournament.standings.cache import own_key, public_cached
@@ -47,6 +47,8 @@ class TeamMatchPage:
     """A walkover: the withdrawn team X was due to meet (a forfeit win, not a bye, docs/rules.md §11)."""
     on_small_points: bool = False
     """Won with the tables level, on both tables' small points (the stage's decider): the page says so."""
+    tie_break_due: bool = False
+    """A knockout team match left level by its two tables: a tie-break deal at table a decides it."""
 
     @property
     def tables(self) -> tuple[tuple[str, MatchPage], ...]:
@@ -98,6 +100,7 @@ def team_match_page_get(*, tournament_id: int, team_match_id: int) -> TeamMatchP
         table_b=table(line.table_b),
         walkover_over=names.get(line.walkover_over, "") if line.walkover_over is not None else "",
         on_small_points=result.reason == TeamMatchReason.SMALL_POINTS,
+        tie_break_due=result.status is TeamMatchStatus.NEEDS_EXTRA_DEAL,
     )
 
 

@@ -113,6 +113,14 @@ def test_a_knockout_of_teams_goes_on_by_itself_and_a_drawn_team_match_waits_for_
     line = next(line for line in stage_team_matches_get(stage=stage).matches if line.id == drawn.pk)
     assert line.result.status is TeamMatchStatus.NEEDS_EXTRA_DEAL and line.result.winner is None
     assert not Round.objects.filter(stage=stage, number=2).exists()  # the bracket waits for it
+    from django.test import Client
+
+    public = Client(headers={"Accept-Language": "en"})
+    public.cookies["django_language"] = "en"
+    page = public.get(f"/t/{event.pk}/teams/{stage.pk}/").content.decode()
+    assert "Tables level: a tie-break deal at table a decides" in page  # not "Playing": both tables are over
+    page = public.get(f"/t/{event.pk}/team-matches/{drawn.pk}/").content.decode()
+    assert "Tables level: a tie-break deal at table a decides" in page and "Playing" not in page
     with pytest.raises(UserError) as refused:
         round_draw(stage=stage, seed=5)
     assert refused.value.code == "round_not_finished"
