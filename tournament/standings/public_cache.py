@@ -199,6 +199,8 @@ def standings_build_get(
     counted has changed (:func:`tournament.standings.cache.coalesced_get`). ``version``: the
     tournament's standings version as the caller read it; ``marker``: the build's marker read
     with it (under :func:`standings_key`)."""
+    if version is None:  # read here, not by coalesced_get: a rebuild derives the team total at it
+        version = public_version_get(tournament_id=tournament_id, scope="standings")
     return coalesced_get(
         tournament_id=tournament_id,
         key=standings_key(stage_id),

@@ -138,3 +138,19 @@ def test_the_request_that_builds_the_standings_derives_the_team_total_before_the
     monkeypatch.undo()
     assert served == stage_team_total_get(stage=event.first.stage)
     assert all(line.name in page for line in served.lines)
+
+
+def test_a_rebuild_asked_without_the_version_derives_the_team_total_too(client, event, monkeypatch):
+    """A pair's ranks ask for the standings without the version in hand (``standings_cached``): a rebuild
+    they start derives the team total as the pages' do."""
+    client.get(urls(event)[0])
+    match = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
+    assert play_out(match).status == MatchStatus.FINISHED
+    cached_reads.standings_cached(tournament_id=event.tournament.pk, stage_id=event.first.stage_id)
+
+    def refused(**_kwargs):
+        raise AssertionError("a team page derived the team total")
+
+    monkeypatch.setattr(cached_reads, "team_total_of", refused)
+    overview = tournament_overview_get(tournament_id=event.tournament.pk)
+    assert team_standings_cached(overview=overview, stage_id=event.first.stage_id) is not None
