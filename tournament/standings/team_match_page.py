@@ -49,6 +49,8 @@ class TeamMatchPage:
     """Won with the tables level, on both tables' small points (the stage's decider): the page says so."""
     tie_break_due: bool = False
     """A knockout team match left level by its two tables: a tie-break deal at table a decides it."""
+    on_tie_break: bool = False
+    """Won on that tie-break deal: the page says so (the tables read level)."""
 
     @property
     def tables(self) -> tuple[tuple[str, MatchPage], ...]:
@@ -101,6 +103,7 @@ def team_match_page_get(*, tournament_id: int, team_match_id: int) -> TeamMatchP
         walkover_over=names.get(line.walkover_over, "") if line.walkover_over is not None else "",
         on_small_points=result.reason == TeamMatchReason.SMALL_POINTS,
         tie_break_due=result.status is TeamMatchStatus.NEEDS_EXTRA_DEAL,
+        on_tie_break=result.reason == TeamMatchReason.EXTRA_DEAL,
     )
 
 

@@ -130,6 +130,8 @@ def test_a_knockout_of_teams_goes_on_by_itself_and_a_drawn_team_match_waits_for_
     assert drawn.extra_deal == ""  # nothing changed
 
     team_match_extra_deal_record(team_match=drawn, side="EW")  # Y1 (E/W at table a) wins the deal
+    for url in (f"/t/{event.pk}/teams/{stage.pk}/", f"/t/{event.pk}/team-matches/{drawn.pk}/"):
+        assert "(on the tie-break deal)" in public.get(url).content.decode()  # why a level team match was won
     final_round = Round.objects.get(stage=stage, number=2)
     assert final_round.status == RoundStatus.DRAFT
     final, third = TeamMatch.objects.filter(round=final_round).order_by("bracket_slot")
