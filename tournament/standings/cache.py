@@ -177,12 +177,17 @@ class Versions(NamedTuple):
 
 
 def public_versions_get(
-    *, tournament_id: int, markers: dict[str, Any] | None = None, owns: dict[str, int] | None = None
+    *,
+    tournament_id: int,
+    markers: dict[str, Any] | None = None,
+    owns: dict[str, int] | None = None,
+    made: set[str] | None = None,
 ) -> Versions:
     """The tournament's current cache versions (created on first use), in one round trip.
 
     ``owns``: the keys of own versions (:func:`own_key`) the caller will need, read in the same
-    round trip (created on first use); filled in with their values.
+    round trip (created on first use); filled in with their values. ``made``: filled in with those
+    of them this call created (a fresh clock value: nothing is filed under it yet).
     ``markers``: the keys of coalesced builds (:func:`coalesced_get`) whose markers the caller
     will need, read in the same round trip; filled in with what was found (``None``: no build;
     left :data:`UNREAD` if the cache is down).
@@ -199,7 +204,10 @@ def public_versions_get(
         missing = {key: VERSION_TIMEOUT if name in SCOPES else ENTRY_TIMEOUT for name, key in keys.items()}
         missing = {key: timeout for key, timeout in missing.items() if found.get(key) is None}
         if missing:
-            found.update(_versions_create(missing))
+            created, made_here = _versions_create(missing)
+            found.update(created)
+            if made is not None:
+                made.update(key for key in made_here if key in (owns or ()))
         versions: dict[str, int] = {}
         for name, key in keys.items():
             version = found.get(key)
@@ -222,26 +230,32 @@ def public_versions_get(
     return Versions(**{scope: versions[scope] for scope in SCOPES})
 
 
-def _versions_create(keys: dict[str, int]) -> dict[str, Any]:
+def _versions_create(keys: dict[str, int]) -> tuple[dict[str, Any], set[str]]:
     """Versions not there yet (never used, or evicted), each created as a fresh clock value unless
     another worker created it meanwhile, for ``timeout`` seconds; what each is now (None: the cache
-    stores nothing). One round trip where the cache is django-redis's on one server (a pipeline of
-    ``SET NX`` and ``GET`` per key: a pair's first view creates its own version), else an ``add`` and
-    a ``get`` per key."""
+    stores nothing), and those this call made. One round trip where the cache is django-redis's on
+    one server (a pipeline of ``SET NX`` and ``GET`` per key: a pair's first view creates its own
+    version), else an ``add`` and a ``get`` per key."""
+    created: dict[str, Any] = {}
+    made: set[str] = set()
     client = getattr(cache, "client", None)
     if not isinstance(client, DefaultClient) or isinstance(client, ShardClient):
-        created: dict[str, Any] = {}
         for key, timeout in keys.items():
-            cache.add(key, time.time_ns(), timeout=timeout)
+            if cache.add(key, time.time_ns(), timeout=timeout):
+                made.add(key)
             created[key] = cache.get(key)
-        return created
+        return created, made
     pipeline = client.get_client(write=True).pipeline(transaction=False)
     for key, timeout in keys.items():
         name = client.make_key(key)
         pipeline.set(name, time.time_ns(), nx=True, px=timeout * 1000)
         pipeline.get(name)
-    answers = pipeline.execute()[1::2]
-    return {key: None if value is None else client.decode(value) for key, value in zip(keys, answers, strict=True)}
+    answers = pipeline.execute()
+    for key, done, value in zip(keys, answers[0::2], answers[1::2], strict=True):
+        created[key] = None if value is None else client.decode(value)
+        if done:
+            made.add(key)
+    return created, made
 
 
 def public_version_depends(*, tournament_id: int, scope: Scope) -> None:
@@ -366,6 +380,7 @@ def public_cached(
     stale_ok: bool = False,
     version: int | str | None = None,
     lock: bool = True,
+    fresh: bool = False,
 ) -> T:
     """The value of ``key`` at the tournament's current version, built by ``build`` on a miss.
 
@@ -379,8 +394,9 @@ def public_cached(
     scope's version, a coalesced build: ``"s<seating>"``, ``"s<seating>.b<build>"``; a prefix
     letter keeps the scopes' numbers apart). ``lock`` False: a miss builds at once, without the lock
     (two round trips less), for a value that is cheap to build and that few ask at the same moment
-    (a pair's page: read from its own few rows, asked by its own pair's phones). Exceptions from
-    ``build`` propagate and nothing is cached.
+    (a pair's page: read from its own few rows, asked by its own pair's phones). ``fresh``: the
+    version was made by this request (nothing can be filed under it yet): not looked for, built
+    (one round trip less). Exceptions from ``build`` propagate and nothing is cached.
     """
     try:
         if version is None:
@@ -390,7 +406,8 @@ def public_cached(
         value = local_memo.get(entry_key, _MISSING)
         if value is not _MISSING:
             return cast(T, value)  # what build() made, filed under this key
-        value = cache.get(entry_key, _MISSING)
+        if not fresh:
+            value = cache.get(entry_key, _MISSING)
     except Exception:
         logger.warning("public cache unavailable; building %s directly", key, exc_info=True)
         response_uncacheable()
@@ -398,7 +415,7 @@ def public_cached(
     if value is not _MISSING:
         local_memo.put(entry_key, value)
         return cast(T, value)  # what build() made, filed under this key
-    if not lock and not stale_ok:
+    if (not lock or fresh) and not stale_ok:
         value = build()
         try:
             cache.set(entry_key, value, timeout=ENTRY_TIMEOUT)

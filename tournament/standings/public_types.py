@@ -64,6 +64,9 @@ class PublicHttpRequest(HtmxHttpRequest):
     common_version: int
     own_version: int
     """The own version of the pair or match the page shows (``cache.own_key``), where it has one."""
+    own_made: bool
+    """Whether this request created the own version (its first view since the version was lost or never
+    made): nothing is filed under it yet."""
     standings_markers: dict[str, Any]
     """The markers of the standings builds a pair's ranks are read from, read with the versions
     (``cache.public_versions_get``'s ``markers``), by build key; a build not among them is read apart."""

@@ -110,13 +110,15 @@ def _overview(
     live: bool = True,
     markers: dict[str, Any] | None = None,
     owns: dict[str, int] | None = None,
+    made: set[str] | None = None,
 ) -> TournamentOverview:
     """The tournament's overview (404 if unknown); notes the cache versions on the request, read
     once per request (one round trip for all three, and for the ``markers`` of coalesced builds
     the page will need). ``live``: with the current round's progress (at the public version); else
     the frame (:func:`frame_cached`, at the seating version) for a page that shows no running tables.
-    ``owns``: the own versions (a pair's, a match's) the page is keyed on, read in the same round trip."""
-    versions = public_versions_get(tournament_id=tournament_id, markers=markers, owns=owns)
+    ``owns``: the own versions (a pair's, a match's) the page is keyed on, read in the same round trip
+    (``made``: those this request created)."""
+    versions = public_versions_get(tournament_id=tournament_id, markers=markers, owns=owns, made=made)
     request.public_version = versions.public
     request.standings_version = versions.standings
     request.seating_version = versions.seating
@@ -153,6 +155,7 @@ def _live_page(
     fill: Callable[[str], str] | None = None,
     layout_key: str | None = None,
     lock: bool = True,
+    fresh: bool = False,
 ) -> HttpResponse:
     """Render a cached fragment, whole (a page) or alone (an htmx poll), or 204 if unchanged.
 
@@ -162,10 +165,10 @@ def _live_page(
     pair's name, a table's number — all moved only by seating events); ``fill``: what fills the
     cached fragment's holes for this response (a part keyed on something else: a pair's ranks);
     ``layout_key``: the layout's own key when pages of one kind share it (the title is a hole of the
-    layout: every pair's page has the same layout, rendered once, not once per pair); ``lock``:
-    :func:`public_cached`'s (False: a miss builds at once); ``title`` None: the context gives it
-    (``title``, a pair's name), cached with the fragment — what the page shows is then read only
-    when its fragment is not cached yet.
+    layout: every pair's page has the same layout, rendered once, not once per pair); ``lock`` and
+    ``fresh``: :func:`public_cached`'s (False: a miss builds at once; True: not looked for);
+    ``title`` None: the context gives it (``title``, a pair's name), cached with the fragment — what
+    the page shows is then read only when its fragment is not cached yet.
     """
     # Built from cached values alone, keyed on the versions and builds noted: a worker may keep the
     # whole response (tournament.standings.public_responses).
@@ -199,6 +202,7 @@ def _live_page(
         stale_ok=stale_ok,
         version=version,
         lock=lock,
+        fresh=fresh,
     )
     if fill is not None:
         html = fill(html)
@@ -512,8 +516,10 @@ def pair(request: PublicHttpRequest, tournament_id: int, pair_id: int) -> HttpRe
     key = own_key(tournament_id=tournament_id, kind="pair", pk=pair_id)
     owns = {key: 0}
     markers = _ranks_markers(tournament_id)
-    overview = _overview(request, tournament_id, live=False, owns=owns, markers=markers)
+    made: set[str] = set()
+    overview = _overview(request, tournament_id, live=False, owns=owns, markers=markers, made=made)
     request.own_version = owns[key]
+    request.own_made = key in made
     request.standings_markers = markers
     return _pages(overview).pair(request, overview=overview, pair_id=pair_id)
 
@@ -575,6 +581,7 @@ def _sides_pair(request: PublicHttpRequest, *, overview: TournamentOverview, pai
         fill=lambda html: html.replace(RANKS_HOLE, ranks_html, 1),
         layout_key="pair",
         lock=False,  # built from the pair's own rows, asked by its own pair's phones
+        fresh=request.own_made,  # its own version made by this request: nothing under it yet
     )
 
 

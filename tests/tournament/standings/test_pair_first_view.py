@@ -51,6 +51,20 @@ def test_a_page_only_its_own_pairs_phones_ask_is_built_without_the_lock(monkeypa
     assert built == [1]
 
 
+def test_a_value_under_a_version_this_request_made_is_not_looked_for(monkeypatch):
+    cache.clear()
+
+    def looked(*args, **kwargs):
+        raise AssertionError("looked for")
+
+    monkeypatch.setattr(cache, "get", looked)
+    monkeypatch.setattr(cache, "add", looked)
+    assert public_cached(tournament_id=5, key="pair:2", build=lambda: "page", version="c1.p2", fresh=True) == "page"
+    monkeypatch.undo()
+    public_cache.local_memo._entries.clear()
+    assert public_cached(tournament_id=5, key="pair:2", build=lambda: "other", version="c1.p2") == "page"  # stored
+
+
 @pytest.mark.redis
 def test_versions_not_there_are_created_in_one_round_trip_and_one_there_is_kept(monkeypatch):
     cache.clear()
@@ -67,21 +81,23 @@ def test_versions_not_there_are_created_in_one_round_trip_and_one_there_is_kept(
 
     monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counted)
     owns = {there: 0, missing: 0}
-    public_versions_get(tournament_id=9, owns=owns)
+    made: set[str] = set()
+    public_versions_get(tournament_id=9, owns=owns, made=made)
     assert len(sent) == 2  # the versions read, then the missing ones (four scopes and one pair) made
+    assert made == {missing}
     assert owns[there] == 41 and owns[missing] >= before
     assert 0 < cache.ttl(missing) <= public_cache.ENTRY_TIMEOUT
     assert 0 < cache.ttl(f"{public_cache.PREFIX}:common:9") <= public_cache.VERSION_TIMEOUT
     again = {there: 0, missing: 0}
-    public_versions_get(tournament_id=9, owns=again)
-    assert again == owns  # made once, then read
+    public_versions_get(tournament_id=9, owns=again, made=made)
+    assert again == owns and made == {missing}  # made once, then read
 
 
 @pytest.mark.redis
-def test_a_pairs_first_view_reads_the_shared_cache_four_times(client, event, monkeypatch):
-    """The versions with the standings build's marker, the pair's own version made, its page looked
-    for and stored: no lock, no marker read apart (the frame, the layout and the build are in the
-    worker's memory after the first page)."""
+def test_a_pairs_first_view_reads_the_shared_cache_three_times(client, event, monkeypatch):
+    """The versions with the standings build's marker, the pair's own version made, its page stored:
+    no lock, no marker read apart (the frame, the layout and the build are in the worker's memory
+    after the first page), its page not looked for under a version just made."""
     cache.clear()
     here = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
     assert client.get(pair_url(event, here.ns_pair_id)).status_code == 200
@@ -95,7 +111,12 @@ def test_a_pairs_first_view_reads_the_shared_cache_four_times(client, event, mon
     monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counted)
     page = client.get(pair_url(event, here.ew_pair_id))
     assert page.status_code == 200 and 'id="pair-ranks"' in page.content.decode()
-    assert len(sent) <= 4, sent
+    assert len(sent) == 3, sent
+    sent.clear()
+    for entry in [key for key in public_cache.local_memo._entries if ":page:" in str(key)]:
+        del public_cache.local_memo._entries[entry]  # as another worker: the page is in the shared cache
+    assert client.get(pair_url(event, here.ew_pair_id)).content == page.content
+    assert len(sent) == 2, sent  # the versions, the page
 
 
 def test_the_pair_comes_with_its_players_and_a_pair_without_any_is_read_alone(event):
