@@ -116,7 +116,15 @@ def match_clock(*, match: Match, now: datetime | None = None) -> Clock:
         return Clock(match.started_at, ends_at, None, False, False, reopened=True)
     over = match.status in (MatchStatus.FINISHED, MatchStatus.CONFIRMED)
     return Clock(
-        match.started_at, ends_at, seconds, warning, called, one_more, last_deal, paused, match_time_up(match),
+        match.started_at,
+        ends_at,
+        seconds,
+        warning,
+        called,
+        one_more,
+        last_deal,
+        paused,
+        match_time_up(match),
         over=over,
     )
 
@@ -181,13 +189,23 @@ class TableOfTeamMatch:
 
 def match_team_match(*, match: Match) -> TableOfTeamMatch | None:
     """The team match ``match`` is a table of, or None (a stage of pairs: not asked, no query)."""
-    if match.round.stage.settings.team_match is None:
-        return None
-    row = TeamMatch.objects.filter(Q(table_a=match) | Q(table_b=match)).select_related("team_x", "team_y").first()
-    if row is None or row.team_y is None:
-        return None
-    letter = "a" if row.table_a_id == match.pk else "b"
-    return TableOfTeamMatch(id=row.pk, number=row.number, x=row.team_x.name, y=row.team_y.name, table=letter)
+    return team_tables_of(matches=[match]).get(match.pk)
+
+
+def team_tables_of(*, matches: Sequence[Match]) -> dict[int, TableOfTeamMatch]:
+    """Match id → the team match it is a table of, for those of ``matches`` played in team matches (one
+    query; none when no match is of a stage of team matches): the referee's cards name it as its page does."""
+    ids = [match.pk for match in matches if match.round.stage.settings.team_match is not None]
+    if not ids:
+        return {}
+    rows = TeamMatch.objects.filter(Q(table_a_id__in=ids) | Q(table_b_id__in=ids), team_y__isnull=False)
+    found: dict[int, TableOfTeamMatch] = {}
+    for row in rows.select_related("team_x", "team_y"):
+        y = row.team_y.name if row.team_y is not None else ""
+        for letter, match_id in (("a", row.table_a_id), ("b", row.table_b_id)):
+            if match_id is not None:
+                found[match_id] = TableOfTeamMatch(id=row.pk, number=row.number, x=row.team_x.name, y=y, table=letter)
+    return found
 
 
 def match_summary(

@@ -189,6 +189,7 @@ def referee_home(request: HtmxHttpRequest) -> HttpResponse:
         "rows": rows,
         "rounds": rounds,
         "disputes": player_entry.disputes_at(matches=matches, rounds=rounds),
+        "team_tables": selectors.team_tables_of(matches=matches),
     }
     template = "matches/_table_list.html" if request.htmx else "matches/referee_home.html"
     return render(request, template, context)

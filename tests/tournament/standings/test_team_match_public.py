@@ -198,3 +198,20 @@ def test_a_team_match_won_on_small_points_says_so(client):
     assert f"{row.team_x.name} wins</span> (tables level: on small points)" in draw
     match_page = client.get(reverse("standings:team_match", args=[event.pk, row.pk])).content.decode()
     assert f'{row.team_x.name} wins</strong> <span class="muted small">(tables level: on small points)' in match_page
+
+
+def test_the_referees_tables_name_their_team_match_and_letter(client):
+    """A referee's card of a table in a team match names it as the table's page does (its teams and
+    letter): the two tables of one team match were two unrelated cards."""
+    from tests.factories import referee
+    from tournament.matches.models import RefereeAssignment
+
+    _, _stage, round_, first, _second = _played()
+    ref = referee(first_name="王裁判")
+    for table in (first.table_a.table, first.table_b.table):
+        RefereeAssignment.objects.create(round=round_, table=table, referee=ref)
+    client.force_login(ref)
+    _english(client)
+    page = client.get(reverse("matches:referee_home")).content.decode()
+    x, y = first.team_x.name, first.team_y.name
+    assert f"Team match 1: {x} v {y} · table a" in page and f"Team match 1: {x} v {y} · table b" in page
