@@ -27,6 +27,7 @@ from tournament.htmx import HtmxHttpRequest
 from tournament.matches import player_entry
 from tournament.matches.fold import match_game
 from tournament.matches.models import Match, Round, Table
+from tournament.matches.selectors import team_tables_of
 from tournament.matches.table_links import table_codes_of, table_link_revoke, table_qr_codes, table_tokens, table_url
 from tournament.matches.views import match_for_request, refused_page
 from tournament.parsing import int_or_none
@@ -98,13 +99,19 @@ def table_cards(request: HttpRequest, tournament: Tournament, round_id: int) -> 
     tokens = table_tokens(round_=round_)
     table_codes = table_codes_of(round_=round_)  # to type, with the short address, when a phone cannot scan
     cards = []
-    matches = Match.objects.filter(round=round_, table__isnull=False).select_related("table", "ns_pair", "ew_pair")
-    for match in matches.order_by("table__number"):
+    matches = list(
+        Match.objects.filter(round=round_, table__isnull=False)
+        .select_related("round__stage", "table", "ns_pair", "ew_pair")
+        .order_by("table__number")
+    )
+    team_tables = team_tables_of(matches=matches)  # a team round's card names the team match and letter
+    for match in matches:
         if match.table_id is None:  # never: filtered on a table
             continue
         cards.append(
             {
                 "match": match,
+                "team": team_tables.get(match.pk),
                 "qr": codes.get(match.pk, ""),
                 "url": table_url(request, tokens[match.table_id]),
                 "code": table_codes.get(match.table_id, ""),

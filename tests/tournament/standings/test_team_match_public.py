@@ -215,3 +215,14 @@ def test_the_referees_tables_name_their_team_match_and_letter(client):
     page = client.get(reverse("matches:referee_home")).content.decode()
     x, y = first.team_x.name, first.team_y.name
     assert f"Team match 1: {x} v {y} · table a" in page and f"Team match 1: {x} v {y} · table b" in page
+
+
+def test_the_table_cards_of_a_team_round_name_each_tables_team_match(client):
+    _, _stage, round_, first, _second = _played()
+    boss = organiser(username="boss")
+    round_.stage.tournament.organisers.add(boss)
+    client.force_login(boss)
+    _english(client)
+    page = client.get(reverse("matches:table_cards", args=[round_.stage.tournament_id, round_.pk])).content.decode()
+    x, y = first.team_x.name, first.team_y.name
+    assert f"Team match 1: {x} v {y} · table a" in page and f"Team match 1: {x} v {y} · table b" in page
