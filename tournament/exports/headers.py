@@ -259,6 +259,7 @@ def _both(word: StrOrPromise) -> tuple[str, str]:
     with translation.override("en"):
         return zh, str(word)
 
+
 TEAM_MATCH_STANDINGS = (
     *RANKED,
     TEAM,
@@ -369,7 +370,11 @@ WORDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "forfeit": ("弃权", "Forfeit"),
         "bye": ("轮空", "Bye"),
         "walkover": ("不战而胜", "Walkover"),
-        # a team match's state and how it was decided (scoring.team_matches)
+        # a table of a team match on the draw; a team match's state and how it was decided
+        "team_table": (
+            "团体对抗 {number} · {letter} 桌：{x} 对 {y}",
+            "Team match {number} · table {letter}: {x} v {y}",
+        ),
         "team_match:in_progress": ("进行中", "In progress"),
         "team_match:finished": ("已结束", "Finished"),
         "team_match:needs_extra_deal": ("待加赛", "Needs a tie-break deal"),

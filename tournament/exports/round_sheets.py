@@ -32,7 +32,7 @@ from tournament.exports.xlsx import (
     score_sheet_widths,
 )
 from tournament.games import entrants_of, game_of
-from tournament.matches.models import Match, Round, Stage
+from tournament.matches.models import Match, Round, Stage, TeamMatch
 from tournament.matches.selectors import round_knockout_pairs
 from tournament.rules import rules_for_stage
 from tournament.standings.selectors import stage_third_place_matches
@@ -155,14 +155,33 @@ def _sides_draw_sheet_write(
         title = h.sheet_name("draw", language, stage=round.stage.name, round=round.number)
     sheet = book.sheet(title, header=h.titles(h.DRAW, language), widths=h.widths(h.DRAW), styles=h.styles(h.DRAW))
     list_page_setup(sheet, landscape=True)
+    team_notes = _team_table_notes(round=round, language=language)
     for table in round_tables(round=round, cards=cards):
         row = draw_row(table, language)
         if table.third_place:  # played beside the final: the note names it (三四名决赛)
             row[-1] = h.round_title(number=round.number, knockout_pairs=pairs, language=language, third_place=True)
+        if table.match_id in team_notes:
+            row[-1] = team_notes[table.match_id]
         sheet.append(row)
         if progress is not None:
             progress()
     return sheet
+
+
+def _team_table_notes(*, round: Round, language: Language) -> dict[int, str]:
+    """A round of team matches: each table's team match, letter and teams, for its draw row's note (the
+    departments beside the pairs are not the teams: a substitute plays for a team not its department)."""
+    if round.stage.settings.team_match is None:
+        return {}
+    notes: dict[int, str] = {}
+    rows = TeamMatch.objects.filter(round=round, team_y__isnull=False).values_list(
+        "number", "table_a_id", "table_b_id", "team_x__name", "team_y__name"
+    )
+    for number, table_a, table_b, x, y in rows:
+        for letter, match_id in (("a", table_a), ("b", table_b)):
+            if match_id is not None:
+                notes[match_id] = h.word("team_table", language, number=number, letter=letter, x=x, y=y)
+    return notes
 
 
 def round_draw_build(

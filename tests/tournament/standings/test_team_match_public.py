@@ -144,6 +144,13 @@ def test_the_workbook_has_the_team_match_standings_and_results_read_back_with_op
     assert results[2][6:8] == (2, 0) and results[2][11] == second.team_x.name and results[2][12] == "胜桌数"
     english = read_book(build(tournament=event, language="en"))
     assert english[f"{stage.name} team matches"][0][2] == "Team X"
+    # the draw sheet's note names each table's team match (the departments beside the pairs are not teams)
+    x, y = first.team_x.name, first.team_y.name
+    draw = {row[0]: row[-1] for row in english[f"{stage.name} R1 draw"][1:]}
+    assert draw[first.table_a.table.number] == f"Team match 1 · table a: {x} v {y}"
+    assert {row[0]: row[-1] for row in book[f"{stage.name}第1轮对阵"][1:]}[first.table_b.table.number] == (
+        f"团体对抗 1 · b 桌：{x} 对 {y}"
+    )
     assert english[f"{stage.name} team standings"][0][12] == "Opponents' team match points"
 
 
