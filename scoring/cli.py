@@ -37,7 +37,7 @@ class JsonArgumentParser(argparse.ArgumentParser):
     """An argument parser whose usage errors become a JSON ``bad_input`` error."""
 
     def error(self, message: str) -> NoReturn:
-        raise CliError("bad_input", f"{self.prog}: {message}")
+        raise CliError("bad_input", f"{self.prog}: {message}", message_zh=f"命令行有误（{self.prog}）：{message}")
 
 
 def read_json_input(path: str | None, *, stdin: TextIO | None = None) -> Any:
@@ -49,17 +49,21 @@ def read_json_input(path: str | None, *, stdin: TextIO | None = None) -> Any:
             with open(path, encoding="utf-8") as handle:
                 text = handle.read()
     except OSError as exc:
-        raise CliError("bad_input", f"Cannot read {path}: {exc.strerror}.") from exc
+        raise CliError(
+            "bad_input", f"Cannot read {path}: {exc.strerror}.", message_zh=f"无法读取 {path}：{exc.strerror}。"
+        ) from exc
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CliError(
-            "bad_input", f"The input is not valid JSON (line {exc.lineno}, column {exc.colno})."
+            "bad_input",
+            f"The input is not valid JSON (line {exc.lineno}, column {exc.colno}).",
+            message_zh=f"输入不是有效的 JSON（第 {exc.lineno} 行第 {exc.colno} 列）。",
         ) from exc
     except RecursionError as exc:  # the parser recurses per level: "[[[[…" is bad input, not a bug
-        raise CliError("bad_input", _TOO_DEEP) from exc
+        raise CliError("bad_input", _TOO_DEEP, message_zh=_TOO_DEEP_ZH) from exc
     if _depth(document) > MAX_JSON_DEPTH:
-        raise CliError("bad_input", _TOO_DEEP)
+        raise CliError("bad_input", _TOO_DEEP, message_zh=_TOO_DEEP_ZH)
     return document
 
 
@@ -67,6 +71,7 @@ def read_json_input(path: str | None, *, stdin: TextIO | None = None) -> Any:
 # recursion limit later (in a handler or in printing), so it is refused as it is read.
 MAX_JSON_DEPTH = 64
 _TOO_DEEP = f"The input nests arrays or objects too deeply (at most {MAX_JSON_DEPTH} levels)."
+_TOO_DEEP_ZH = f"输入的数组或对象嵌套过深（最多 {MAX_JSON_DEPTH} 层）。"
 
 
 def _depth(document: Any) -> int:

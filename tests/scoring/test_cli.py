@@ -5,6 +5,7 @@ the real command line (a subprocess, as users and auditors script it) and, for s
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -150,9 +151,7 @@ def test_replay_output_shape(capsys: pytest.CaptureFixture[str], monkeypatch: py
         "levels_after",
         "a_failures_after",
     }
-    status, points = run_stdin(
-        capsys, monkeypatch, {"profile": "points-6", "deals": [{"order": ["N", "S"]}]}, "replay"
-    )
+    status, points = run_stdin(capsys, monkeypatch, {"profile": "points-6", "deals": [{"order": ["N", "S"]}]}, "replay")
     assert points["points"] == {"NS": 3, "EW": 0} and points["deals"][0]["points_after"] == {"NS": 3, "EW": 0}
     best_of = {"profile": "classic", "rules": {"format": "best_of", "games": 3}, "deals": []}
     status, games = run_stdin(capsys, monkeypatch, best_of, "replay")
@@ -255,3 +254,22 @@ def test_nesting_up_to_the_limit_is_read(tmp_path: Path) -> None:
     path = tmp_path / "deep.json"
     path.write_text("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH)
     assert read_json_input(str(path)) == json.loads("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH)
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (("standings",), "[1,"),
+        (("teams",), "not json"),
+        (("replay",), "[" * 100),
+        (("standings", "/nonexistent.json"), ""),
+        (("replay", "a.json", "b.json"), ""),
+    ],
+    ids=["invalid-json", "invalid-json-teams", "too-deep", "unreadable", "usage"],
+)
+def test_reader_and_usage_errors_say_it_in_chinese_too(args: tuple[str, ...], stdin: str) -> None:
+    """Every refusal the commands share (the input's reading, the command line) has a Chinese
+    sentence beside the English one, as each command's own refusals do."""
+    status, out, _stderr = cli(*args, stdin=stdin)
+    assert status == 2 and out["error"]["code"] == "bad_input"
+    assert re.search(r"[\u4e00-\u9fff]", out["error"]["message_zh"])
