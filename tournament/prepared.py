@@ -60,7 +60,8 @@ class _Planned:
     """A statement prepared on the server (``PREPARE``) the first time a connection runs it, in the
     same round trip as its first ``EXECUTE``; then only executed: PostgreSQL plans it again for
     every statement sent as text, and for a read of a few rows joined over seven tables the plan
-    cost the server three times the read."""
+    cost the server three times the read. A server session must stay with its connection (Django's
+    own persistent connections do; a pooler that hands sessions round per transaction would not)."""
 
     name: str
     first: str
