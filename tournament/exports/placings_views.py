@@ -16,10 +16,12 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
+from scoring.team_matches import TeamMatchStatus
 from tournament.exports.prizes import prize_tiers_award, team_prizes_award
 from tournament.matches.models import Stage, StageFormat
 from tournament.registration.models import Pair, Tournament, TournamentStatus
 from tournament.standings.selectors import StageStandings, stage_ranking_get
+from tournament.standings.team_matches import stage_team_matches_get
 
 
 @require_safe
@@ -99,6 +101,10 @@ def _team_placings(
     )
     champion = standings.bracket.champion if standings.bracket is not None else None
     context = {"tournament": tournament, "stage": stage, "decided": decided, "rows": rows}
+    if not decided:  # a team match left level by its two tables holds the bracket until its tie-break deal
+        played = stage_team_matches_get(stage=stage)
+        level = [line for line in played.matches if line.result.status is TeamMatchStatus.NEEDS_EXTRA_DEAL]
+        context["tie_breaks"] = [(played.names[line.x], played.names.get(line.y or 0, "")) for line in level]
     context["champion"] = teams[int(champion)].name if champion else ""
     return render(request, "public/placings.html", {**context, "problem": problem})
 

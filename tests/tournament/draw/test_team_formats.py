@@ -30,6 +30,7 @@ from tournament.matches.models import (
 )
 from tournament.matches.services import deal_undo, match_sign_off, match_unlock
 from tournament.matches.team_matches import team_match_sign_off
+from tournament.registration.models import Team
 from tournament.registration.teams import team_create, team_substitute_add
 from tournament.standings.selectors import stage_decided_get
 from tournament.standings.team_matches import stage_team_bracket_get, stage_team_matches_get
@@ -121,6 +122,9 @@ def test_a_knockout_of_teams_goes_on_by_itself_and_a_drawn_team_match_waits_for_
     assert "Tables level: a tie-break deal at table a decides" in page  # not "Playing": both tables are over
     page = public.get(f"/t/{event.pk}/team-matches/{drawn.pk}/").content.decode()
     assert "Tables level: a tie-break deal at table a decides" in page and "Playing" not in page
+    names = dict(Team.objects.values_list("pk", "name"))
+    waits = f"tie-break deal at table a of {names[drawn.team_x_id]} v {names[drawn.team_y_id]}"
+    assert waits in public.get(f"/t/{event.pk}/placings/").content.decode()  # not "once its final is confirmed"
     with pytest.raises(UserError) as refused:
         round_draw(stage=stage, seed=5)
     assert refused.value.code == "round_not_finished"
@@ -144,6 +148,9 @@ def test_a_knockout_of_teams_goes_on_by_itself_and_a_drawn_team_match_waits_for_
         x_wins(third)
         _level(final)
     assert not stage_decided_get(stage=stage)  # the final waits for its tie-break deal
+    public.cookies["django_language"] = "zh-hans"
+    waits = f"名次等待 {names[final.team_x_id]} 对 {names[final.team_y_id]} 的决胜"
+    assert waits in public.get(f"/t/{event.pk}/placings/").content.decode()
     event.refresh_from_db()
     assert event.status == "running"
     team_match_extra_deal_record(team_match=final, side="NS")  # X1 (N/S at table a) wins it
