@@ -308,6 +308,8 @@ class SeatFound:
     """The pairs still in at a knockout round, for the round's name (``labels.round_name``)."""
     team_match: TeamSeat | None = None
     """A team round: the team match the pair's table is one of."""
+    team_bye: str = ""
+    """A team round's bye (no table): the pair's team, the one with the bye."""
 
 
 @dataclass(frozen=True, slots=True)

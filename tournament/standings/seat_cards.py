@@ -38,6 +38,7 @@ def _card_words(language: str) -> dict[str, str]:
     return {
         "opponents": _("Opponents"),
         "bye": _("Bye this round"),
+        "team_bye": _("Your team %(team)s has a bye this round"),
         "not_checked_in": _("Registered, not checked in yet: check in at the desk to be seated."),
         "withdrawn": _("Withdrawn: this pair no longer plays."),
         "eliminated": _("Eliminated in round %(number)s of %(stage)s."),
@@ -109,7 +110,8 @@ def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound | NotSeated]) ->
                 f"{_e(_pair(seat.opponent.number, seat.opponent.name))}</a></p>"
             )
         else:
-            where = f'<p class="seat-where"><span class="pub-big">{_e(words["bye"])}</span></p>'
+            bye = words["team_bye"] % {"team": seat.team_bye} if seat.team_bye else words["bye"]
+            where = f'<p class="seat-where"><span class="pub-big">{_e(bye)}</span></p>'
         if seat.team_match is not None:
             team = seat.team_match
             named = words["team_match"] % {"number": team.number, "x": team.x, "y": team.y, "table": team.table}

@@ -102,7 +102,7 @@ class SeatIndex:
     ) -> None:
         self._rows = sorted(rows, key=_BY_NAME)
         self._teams = teams or {}  # match id → its team match (a team round's tables)
-        self._benched = benched or {}  # pair → its team, playing a current round without it
+        self._benched = benched or {}  # pair → its team, when the team has a line-up in a current round
         self._rounds = {round_.id: round_ for round_ in rounds}
         self._eliminated = eliminated or {}  # pair → (knockout round, stage name)
         self._advanced = advanced  # (stage name, the pairs advanced into it) of the current stages
@@ -174,6 +174,7 @@ class SeatIndex:
             pair_number=pair_number,
             round_knockout_pairs=getattr(round_, "knockout_pairs", None),
             team_match=self._teams.get(match_id),
+            team_bye=self._benched.get(pair_id, "") if table is None and getattr(round_, "team_match", False) else "",
         )
 
 

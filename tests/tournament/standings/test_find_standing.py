@@ -145,3 +145,31 @@ def test_a_team_pair_left_out_of_its_line_up_is_told_so(client):
     assert pairs[4].status == PairStatus.CHECKED_IN
     seated = pairs[0].members.get(slot=2).player.name
     assert isinstance(ask(tournament.pk, seated)[0], SeatFound)
+
+
+def test_a_pair_whose_team_has_the_bye_is_told_its_team_has_it(client):
+    """A team round of three teams gives one a bye: its pairs are told their team (named) has the bye
+    this round, not only that they have one."""
+    from tournament.matches.models import TeamMatch
+    from tournament.registration.services import tournament_create
+    from tournament.registration.teams import team_create
+
+    tournament = tournament_create(name="团体赛", rule_profile="timed-40", organiser=None)
+    pairs = pairs_register(tournament, 6)
+    for pair in pairs:
+        pair_check_in(pair=pair)
+    teams = [team_create(tournament=tournament, name=f"<i>部</i>{n}", pairs=pairs[2 * n : 2 * n + 2]) for n in range(3)]
+    stage = stage_create(tournament=tournament, name="团体瑞士", format="swiss", options={"team_match": True})
+    round_ = round_draw(stage=stage, seed=1)
+    round_publish(round_=round_)
+    resting = next(team for team in teams if team.pk == TeamMatch.objects.get(round=round_, team_y=None).team_x_id)
+    player = resting.members.first().pair.members.get(slot=2).player.name
+    (answer,) = ask(tournament.pk, player)
+    assert isinstance(answer, SeatFound) and answer.table is None and answer.team_bye == resting.name
+    escaped = resting.name.replace("<", "&lt;").replace(">", "&gt;")
+    assert f"Your team {escaped} has a bye this round" in page(client, tournament.pk, player)
+    client.cookies["django_language"] = "zh-hans"
+    assert f"你所在的团体 {escaped} 本轮轮空" in page(client, tournament.pk, player)
+    playing = next(team for team in teams if team != resting).members.first().pair.members.get(slot=2).player.name
+    (seated,) = ask(tournament.pk, playing)
+    assert isinstance(seated, SeatFound) and seated.table is not None and seated.team_bye == ""
