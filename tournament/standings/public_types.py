@@ -310,6 +310,8 @@ class SeatFound:
     """A team round: the team match the pair's table is one of."""
     team_bye: str = ""
     """A team round's bye (no table): the pair's team, the one with the bye."""
+    walkover: bool = False
+    """No table because the opponent (in a team round, the team's) withdrew: a forfeit win, not a bye."""
 
 
 @dataclass(frozen=True, slots=True)

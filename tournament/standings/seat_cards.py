@@ -39,6 +39,8 @@ def _card_words(language: str) -> dict[str, str]:
         "opponents": _("Opponents"),
         "bye": _("Bye this round"),
         "team_bye": _("Your team %(team)s has a bye this round"),
+        "walkover": _("Walkover this round: your opponents withdrew (a win by forfeit)"),
+        "team_walkover": _("Your team %(team)s wins this round by walkover: the other team withdrew"),
         "not_checked_in": _("Registered, not checked in yet: check in at the desk to be seated."),
         "withdrawn": _("Withdrawn: this pair no longer plays."),
         "eliminated": _("Eliminated in round %(number)s of %(stage)s."),
@@ -110,7 +112,10 @@ def seat_cards(*, tournament_id: int, seats: Sequence[SeatFound | NotSeated]) ->
                 f"{_e(_pair(seat.opponent.number, seat.opponent.name))}</a></p>"
             )
         else:
-            bye = words["team_bye"] % {"team": seat.team_bye} if seat.team_bye else words["bye"]
+            if seat.walkover:
+                bye = words["team_walkover"] % {"team": seat.team_bye} if seat.team_bye else words["walkover"]
+            else:
+                bye = words["team_bye"] % {"team": seat.team_bye} if seat.team_bye else words["bye"]
             where = f'<p class="seat-where"><span class="pub-big">{_e(bye)}</span></p>'
         if seat.team_match is not None:
             team = seat.team_match

@@ -23,7 +23,8 @@ from typing import Any, cast
 
 from django.db import connection
 
-from tournament.matches.models import Match, RoundEntry, Stage, StageFormat, Table, TeamMatch
+from tournament.matches.models import Match, Round, RoundEntry, Stage, StageFormat, Table, TeamMatch
+from tournament.matches.stage_options import DrawOptions, draw_options_lookup
 from tournament.parsing import ascii_digits
 from tournament.registration.models import Pair, PairMember, Player, TeamMember
 from tournament.standings.cache import LocalMemo, public_version_depends, public_version_get
@@ -99,10 +100,12 @@ class SeatIndex:
         advanced: Sequence[tuple[str, frozenset[int]]] = (),
         teams: dict[int, TeamSeat] | None = None,
         benched: dict[int, str] | None = None,
+        walkovers: frozenset[tuple[int, int]] = frozenset(),
     ) -> None:
         self._rows = sorted(rows, key=_BY_NAME)
         self._teams = teams or {}  # match id → its team match (a team round's tables)
         self._benched = benched or {}  # pair → its team, when the team has a line-up in a current round
+        self._walkovers = walkovers  # (round, pair) without a table because its (team's) opponent withdrew
         self._rounds = {round_.id: round_ for round_ in rounds}
         self._eliminated = eliminated or {}  # pair → (knockout round, stage name)
         self._advanced = advanced  # (stage name, the pairs advanced into it) of the current stages
@@ -175,6 +178,7 @@ class SeatIndex:
             round_knockout_pairs=getattr(round_, "knockout_pairs", None),
             team_match=self._teams.get(match_id),
             team_bye=self._benched.get(pair_id, "") if table is None and getattr(round_, "team_match", False) else "",
+            walkover=table is None and (round_id, pair_id) in self._walkovers,
         )
 
 
@@ -226,9 +230,32 @@ def seat_index_build(*, rounds: Sequence[RoundInfo], tournament_id: int | None =
         rows = cursor.fetchall()
     team_rounds = [round_.id for round_ in rounds if getattr(round_, "team_match", False)]
     teams = _team_seats(team_rounds)
+    # Only a seat without an opponent can be a walkover: a round with none asks nothing more.
+    walkovers = _walkover_seats(sorted({row[4] for row in rows if row[11] is None and row[4] != NOT_SEATED}))
     if tournament_id is None:
-        return SeatIndex(rows, rounds, teams=teams)
-    return SeatIndex(rows, rounds, *_stage_outcomes(rounds), teams=teams, benched=_team_members_playing(team_rounds))
+        return SeatIndex(rows, rounds, teams=teams, walkovers=walkovers)
+    benched = _team_members_playing(team_rounds)
+    return SeatIndex(rows, rounds, *_stage_outcomes(rounds), teams=teams, benched=benched, walkovers=walkovers)
+
+
+def _walkover_seats(round_ids: Sequence[int]) -> frozenset[tuple[int, int]]:
+    """(round, pair) of every pair of ``round_ids`` given a walkover — its opponent, or in a round of
+    team matches its team's opponent, withdrew after the draw (the draw's record): a forfeit win
+    with no table, which find must not call a bye (docs/rules.md §5, §11). ``round_ids``: the rounds
+    with a seat without an opponent. One query by the rounds, a second only when a team was given one."""
+    if not round_ids:
+        return frozenset()
+    seats: set[tuple[int, int]] = set()
+    team_rounds: dict[int, int] = {}  # team given a walkover → its round
+    for round_id, pairs, teams in Round.objects.filter(pk__in=round_ids).values_list(
+        "pk", draw_options_lookup("walkovers"), draw_options_lookup("team_walkovers")
+    ):
+        seats.update((round_id, pair) for pair in DrawOptions.walkovers_of(pairs))
+        team_rounds.update(dict.fromkeys(DrawOptions.walkovers_of(teams), round_id))
+    if team_rounds:
+        members = TeamMember.objects.filter(team_id__in=team_rounds).values_list("team_id", "pair_id")
+        seats.update((team_rounds[team], pair) for team, pair in members)
+    return frozenset(seats)
 
 
 def _team_seats(round_ids: Sequence[int]) -> dict[int, TeamSeat]:

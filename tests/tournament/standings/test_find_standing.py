@@ -25,7 +25,8 @@ pytestmark = pytest.mark.django_db
 
 def ask(tournament_id, query):
     return player_find(
-        tournament_id=tournament_id, rounds=tournament_overview_get(tournament_id=tournament_id).current_rounds,
+        tournament_id=tournament_id,
+        rounds=tournament_overview_get(tournament_id=tournament_id).current_rounds,
         query=query,
     )
 
@@ -173,3 +174,61 @@ def test_a_pair_whose_team_has_the_bye_is_told_its_team_has_it(client):
     playing = next(team for team in teams if team != resting).members.first().pair.members.get(slot=2).player.name
     (seated,) = ask(tournament.pk, playing)
     assert isinstance(seated, SeatFound) and seated.table is not None and seated.team_bye == ""
+
+
+def test_a_pair_given_a_walkover_is_told_so_not_that_it_has_a_bye(client):
+    """A round robin goes on after a pair withdrew: its opponent of the round has no table, and find
+    tells it the opponents withdrew (a forfeit win), not that it has a bye."""
+    from tests.tournament.draw.conftest import make_field, win
+
+    tournament = make_field(6)
+    stage = stage_create(tournament=tournament, name="小组赛", format="round_robin")
+    first = round_publish(round_=round_draw(stage=stage, seed=1))
+    for match in first.matches.all():
+        win(match)
+    pair_withdraw(pair=first.matches.first().ew_pair)
+    second = round_publish(round_=round_draw(stage=stage, seed=2))
+    given = second.matches.get(ew_pair__isnull=True).ns_pair
+    player = given.members.get(slot=2).player.name
+    (answer,) = ask(tournament.pk, player)
+    assert isinstance(answer, SeatFound) and answer.table is None and answer.walkover
+    assert "Walkover this round: your opponents withdrew" in page(client, tournament.pk, player)
+    client.cookies["django_language"] = "zh-hans"
+    assert "本轮不战而胜：对手已退赛" in page(client, tournament.pk, player)
+    seated = second.matches.filter(ew_pair__isnull=False).first().ns_pair.members.get(slot=2).player.name
+    (other,) = ask(tournament.pk, seated)
+    assert isinstance(other, SeatFound) and not other.walkover
+
+
+def test_a_team_given_a_walkover_is_told_its_team_goes_on_by_walkover(client, django_capture_on_commit_callbacks):
+    """A team that won its semi-final withdraws: the final drawn again gives the other finalist a
+    walkover, and its pairs read that their team wins by walkover, not that it has a bye."""
+    from tests.factories import PairFactory, TournamentFactory
+    from tests.tournament.team_play import x_wins
+    from tournament.draw.services import round_delete
+    from tournament.matches.models import Round, TeamMatch
+    from tournament.registration.teams import team_create
+
+    event = TournamentFactory()
+    pairs = [PairFactory(tournament=event) for _ in range(8)]
+    for n in range(4):
+        team_create(tournament=event, name=f"部门{n + 1}", pairs=pairs[2 * n : 2 * n + 2])
+    stage = stage_create(
+        tournament=event, name="团体淘汰", format="knockout", options={"team_match": True, "third_place": True}
+    )
+    first = round_publish(round_=round_draw(stage=stage, seed=5))
+    semis = list(TeamMatch.objects.filter(round=first).order_by("bracket_slot"))
+    with django_capture_on_commit_callbacks(execute=True):
+        for row in semis:
+            x_wins(row)
+    gone, present = semis[0].team_x, semis[1].team_x
+    for member in gone.members.all():
+        pair_withdraw(pair=member.pair)
+    round_delete(round_=Round.objects.get(stage=stage, number=2))
+    round_publish(round_=round_draw(stage=stage))
+    player = present.members.first().pair.members.get(slot=2).player.name
+    (answer,) = ask(event.pk, player)
+    assert isinstance(answer, SeatFound) and answer.walkover and answer.team_bye == present.name
+    assert f"Your team {present.name} wins this round by walkover" in page(client, event.pk, player)
+    client.cookies["django_language"] = "zh-hans"
+    assert f"你所在的团体 {present.name} 本轮不战而胜" in page(client, event.pk, player)
