@@ -198,37 +198,3 @@ def test_a_pair_given_a_walkover_is_told_so_not_that_it_has_a_bye(client):
     seated = second.matches.filter(ew_pair__isnull=False).first().ns_pair.members.get(slot=2).player.name
     (other,) = ask(tournament.pk, seated)
     assert isinstance(other, SeatFound) and not other.walkover
-
-
-def test_a_team_given_a_walkover_is_told_its_team_goes_on_by_walkover(client, django_capture_on_commit_callbacks):
-    """A team that won its semi-final withdraws: the final drawn again gives the other finalist a
-    walkover, and its pairs read that their team wins by walkover, not that it has a bye."""
-    from tests.factories import PairFactory, TournamentFactory
-    from tests.tournament.team_play import x_wins
-    from tournament.draw.services import round_delete
-    from tournament.matches.models import Round, TeamMatch
-    from tournament.registration.teams import team_create
-
-    event = TournamentFactory()
-    pairs = [PairFactory(tournament=event) for _ in range(8)]
-    for n in range(4):
-        team_create(tournament=event, name=f"部门{n + 1}", pairs=pairs[2 * n : 2 * n + 2])
-    stage = stage_create(
-        tournament=event, name="团体淘汰", format="knockout", options={"team_match": True, "third_place": True}
-    )
-    first = round_publish(round_=round_draw(stage=stage, seed=5))
-    semis = list(TeamMatch.objects.filter(round=first).order_by("bracket_slot"))
-    with django_capture_on_commit_callbacks(execute=True):
-        for row in semis:
-            x_wins(row)
-    gone, present = semis[0].team_x, semis[1].team_x
-    for member in gone.members.all():
-        pair_withdraw(pair=member.pair)
-    round_delete(round_=Round.objects.get(stage=stage, number=2))
-    round_publish(round_=round_draw(stage=stage))
-    player = present.members.first().pair.members.get(slot=2).player.name
-    (answer,) = ask(event.pk, player)
-    assert isinstance(answer, SeatFound) and answer.walkover and answer.team_bye == present.name
-    assert f"Your team {present.name} wins this round by walkover" in page(client, event.pk, player)
-    client.cookies["django_language"] = "zh-hans"
-    assert f"你所在的团体 {present.name} 本轮不战而胜" in page(client, event.pk, player)

@@ -17,7 +17,9 @@ from tournament.draw.stages import stage_create
 from tournament.matches.models import Round, TeamMatch
 from tournament.registration.services import pair_withdraw
 from tournament.registration.teams import team_create
-from tournament.standings.public import bracket_get
+from tournament.standings.public import bracket_get, tournament_overview_get
+from tournament.standings.public_types import SeatFound
+from tournament.standings.seating import player_find
 from tournament.standings.team_matches import stage_team_matches_get
 from tournament.standings.team_ranking import team_match_table_get
 
@@ -123,3 +125,19 @@ def test_a_swiss_of_teams_still_ranks_by_team_match_points(client):
     client.cookies["django_language"] = "en"
     public = client.get(reverse("standings:stage_team_standings", args=[event.pk, stage.pk])).content.decode()
     assert SWISS_WORDS in public and KNOCKOUT_WORDS not in public
+
+
+def test_find_my_table_tells_the_team_that_came_it_goes_on_by_walkover(client, walkover):
+    """Find my table reads the walkover too: the pairs of the team that came have no table, and are told
+    their team (named) wins the round by walkover, not that it has a bye."""
+    event, _stage, _final_round, _gone, present = walkover
+    player = present.members.first().pair.members.get(slot=2).player.name
+    rounds = tournament_overview_get(tournament_id=event.pk).current_rounds
+    (answer,) = player_find(tournament_id=event.pk, rounds=rounds, query=player)
+    assert isinstance(answer, SeatFound) and answer.walkover and answer.team_bye == present.name
+    url = reverse("standings:find", args=[event.pk])
+    page = client.get(url, {"q": player}, headers={"HX-Request": "true"}).content.decode()
+    assert f"Your team {present.name} wins this round by walkover" in page
+    client.cookies["django_language"] = "zh-hans"
+    page = client.get(url, {"q": player}, headers={"HX-Request": "true"}).content.decode()
+    assert f"你所在的团体 {present.name} 本轮不战而胜" in page
