@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from django.core.paginator import Page, Paginator
@@ -262,28 +263,13 @@ def _sides_draw(
         tournament_id=overview.id, round_id=round_.id, version=request.public_version, page_size=DRAW_PAGE_SIZE
     )
     number = min(page, len(digests))  # past the last page, the last (as Paginator.get_page)
+    show = partial(_draw_page, request, overview=overview, round_=round_, page=page, frame=frame)
     try:
-        return _draw_page(
-            request,
-            overview=overview,
-            round_=round_,
-            page=page,
-            frame=frame,
-            digest=digests[number - 1],
-            shown=lambda: page_of(number),
-        )
+        return show(digest=digests[number - 1], shown=lambda: page_of(number))
     except DrawMoved:  # the build was evicted meanwhile: the page as the build loaded now shows it
         _build, rows = draw_build_get(tournament_id=overview.id, round_id=round_.id, version=request.public_version)
         shown = Paginator(rows, DRAW_PAGE_SIZE).get_page(page)
-        return _draw_page(
-            request,
-            overview=overview,
-            round_=round_,
-            page=page,
-            frame=frame,
-            digest=draw_page_digest(shown),
-            shown=lambda: shown,
-        )
+        return show(digest=draw_page_digest(shown), shown=lambda: shown)
 
 
 def _draw_page(

@@ -1,6 +1,8 @@
 import pytest
 from django.core.cache import cache
 
+from tournament.standings import public_cache as cached_reads
+
 
 @pytest.fixture(autouse=True)
 def empty_cache():
@@ -19,3 +21,17 @@ def client():
     client = Client(headers={"Accept-Language": "en"})
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     return client
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """Every standings build, by stage id."""
+    made: list[int] = []
+    real = cached_reads.standings_get
+
+    def counting(*, tournament_id, stage_id):
+        made.append(stage_id)
+        return real(tournament_id=tournament_id, stage_id=stage_id)
+
+    monkeypatch.setattr(cached_reads, "standings_get", counting)
+    return made

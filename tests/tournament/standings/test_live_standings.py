@@ -28,20 +28,6 @@ def event():
 
 
 @pytest.fixture
-def builds(monkeypatch):
-    """Every standings build, by stage id."""
-    made: list[int] = []
-    real = cached_reads.standings_get
-
-    def counting(*, tournament_id, stage_id):
-        made.append(stage_id)
-        return real(tournament_id=tournament_id, stage_id=stage_id)
-
-    monkeypatch.setattr(cached_reads, "standings_get", counting)
-    return made
-
-
-@pytest.fixture
 def window(settings):
     settings.PUBLIC_REBUILD_SECONDS = WINDOW
     return WINDOW

@@ -33,20 +33,6 @@ def event():
 
 
 @pytest.fixture
-def builds(monkeypatch):
-    """Every standings build, by stage id."""
-    made: list[int] = []
-    real = cached_reads.standings_get
-
-    def counting(*, tournament_id, stage_id):
-        made.append(stage_id)
-        return real(tournament_id=tournament_id, stage_id=stage_id)
-
-    monkeypatch.setattr(cached_reads, "standings_get", counting)
-    return made
-
-
-@pytest.fixture
 def no_ranking_of_its_own(monkeypatch):
     """The team total may not rank the stage itself: only the standings build does."""
 
