@@ -2,7 +2,7 @@
 
 Prints ``BENCH web.progress_board_2500_p95_ms``: the 95th percentile latency of the progress
 board of a round of 2,500 tables (pages of 100: by table, slowest first, oldest first in one
-area, one state) under gunicorn (4 sync workers, production settings) and PostgreSQL, with 4
+area, one state) under uWSGI (4 workers, production settings) and PostgreSQL, with 4
 clients (one per worker: the organiser's laptop and phone, two chief referees) each asking again
 the moment it is answered — far more than the board's 15-second polling — while results are
 being entered (a writer records a deal about

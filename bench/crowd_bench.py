@@ -3,7 +3,7 @@
 The live bench (``bench/live_bench.py``) asks the same few hundred questions again and again; a
 real crowd does not. Here every visitor behaves like a player with a phone during a round of the
 5,000-pair event of ``bench/web_bench.py``, served as README's "Production" deploys it (a public
-pool of 4 gunicorn workers and a staff pool of 2, PostgreSQL, Redis, ``DEBUG=0``, kept public
+pool of 4 uWSGI workers and a staff pool of 2, PostgreSQL, Redis, ``DEBUG=0``, kept public
 responses on):
 
 - a new phone first fetches the site's static files (the stylesheet, htmx, the scripts, the icon);
@@ -260,34 +260,28 @@ async def writer(staff: str, public: str, spec: dict, seconds: float, rate: floa
 
 
 def pool_cpu_seconds(master: int) -> float:
-    """The CPU time (user + system) of a gunicorn pool: its master and its workers."""
+    """The CPU time (user + system) of a uWSGI pool: its master and its workers (the master's
+    children, whatever session a worker took)."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    for pid in web_bench.pool_processes(master):
         try:
-            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(entry) == master or int(fields[1]) == master:  # fields[1]: the parent's pid
-            total += int(fields[11]) + int(fields[12])
+        total += int(fields[11]) + int(fields[12])
     return total / ticks
 
 
 def pool_cpu_wait_seconds(master: int) -> float:
-    """The time a gunicorn pool's processes (its master and its workers) were ready to run but waited
+    """The time a uWSGI pool's processes (its master and its workers) were ready to run but waited
     for a CPU (the run queue: ``/proc/<pid>/schedstat``'s second field; 0 where the kernel keeps none).
     Per deal beside its CPU time, it says whether a deal's latency is its own cost or the wait for a
     core behind other processes."""
     total = 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    for pid in web_bench.pool_processes(master):
         try:
-            parent = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
-            if int(entry) == master or parent == master:
-                total += int(Path(f"/proc/{entry}/schedstat").read_text().split()[1])
+            total += int(Path(f"/proc/{pid}/schedstat").read_text().split()[1])
         except (OSError, IndexError, ValueError):
             continue
     return total / 1e9
@@ -432,8 +426,8 @@ def main() -> int:
             results[rate] |= {"lost": lost, "doubled": doubled, "stored": stored}
             report(rate, results[rate])
     print(
-        f"NOTE crowd_bench: gunicorn {args.public_workers} public (nice {args.public_nice})"
-        f" + {args.staff_workers} staff sync workers,"
+        f"NOTE crowd_bench: uWSGI {args.public_workers} public (nice {args.public_nice})"
+        f" + {args.staff_workers} staff workers,"
         f" {args.clients} clients, {args.seconds:.0f} s a rate, {os.cpu_count()} CPUs, load average"
         f" {load_before[0]:.1f} / {load_before[1]:.1f} / {load_before[2]:.1f} before"
         f" and {os.getloadavg()[0]:.1f} after;"

@@ -13,8 +13,8 @@ The public pages while every table enters results. Prints, in the ``make bench``
 
 How: the event of ``bench/web_bench.py`` (5,000 pairs, two Swiss rounds finished and a third
 under way; seeded once into a database of its own and reused — ``BENCH_DATABASE_URL`` names it
-outright), served as in production (README, "Production"): gunicorn's public pool (4 sync
-workers) and the staff pool of result entry (2 sync workers) — the reverse proxy's split, here two
+outright), served as in production (README, "Production"): uWSGI's public pool (4 workers)
+and the staff pool of result entry (2 workers) — the reverse proxy's split, here two
 ports. Before each trial the third round's unfinished tables are reset, and a working set of
 ``2 × rate`` matches is played to random depths (untimed, through the services; then the pages
 are warmed up again after the reset) so that matches finish throughout the trial as in a real
@@ -191,16 +191,12 @@ def serve_pools(
     """The public pool and the staff pool (result entry), as README's production section runs them:
     the public pool at a lower CPU priority (``nice``), so a deal never waits for the CPU behind it."""
     env = web_bench.server_env(database_url, static_root)
-    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     pools = []
     for name, port, workers in (("public", public_port, public_workers), ("staff", referee_port, staff_workers)):
-        command = [gunicorn, "tournament.site.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}"]
-        command += ["-n", f"guandan-{name}"]
-        if name == "public":  # its polls shed while its queue is long (tournament/overload.py)
-            command += ["-c", "python:tournament.site.gunicorn_public"]
-            if public_nice:
-                command = ["nice", "-n", str(public_nice), *command]
-        command += ["--log-level", "warning", "--backlog", "2048"]
+        # The public pool's polls are shed while its queue is long (tournament/overload.py).
+        command = web_bench.pool_command(port, workers, public=name == "public")
+        if name == "public" and public_nice:
+            command = ["nice", "-n", str(public_nice), *command]
         pools.append(subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True))
     return pools
 
@@ -528,7 +524,7 @@ def main() -> int:
             )
     cache = os.environ.get("CACHE_URL") or ""
     print(
-        f"NOTE live_bench: gunicorn {args.public_workers} public + {args.staff_workers} staff sync workers,"
+        f"NOTE live_bench: uWSGI {args.public_workers} public + {args.staff_workers} staff workers,"
         f" {args.clients} clients, {args.seconds:.0f} s a trial, cache {urlsplit(cache).scheme},"
         f" kept responses {os.environ.get('PUBLIC_RESPONSE_CACHE_MB', '64')} MB a worker,"
         f" {os.cpu_count()} CPUs, load average {load_before:.1f} before and {os.getloadavg()[0]:.1f} after;"

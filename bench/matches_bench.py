@@ -9,7 +9,7 @@ SQLite figure is never mistaken for the PostgreSQL target.
 
 ``BENCH matches.deal_write_cpu_ms``: the CPU time (``time.process_time``) this process spends on one
 deal entered through the referee API as a phone sends it (``POST /api/matches/<id>/deals/``, token
-auth, an ``Idempotency-Key``), called through the WSGI handler gunicorn calls, ``DEBUG=0``: the mean
+auth, an ``Idempotency-Key``), called through the WSGI handler uWSGI calls, ``DEBUG=0``: the mean
 of 200 deals spread over 40 tables of a running round, after 20 to warm up (target <= 10 ms: 50
 deals a second in half a core). The database's own time is not in it. Same database choice and
 naming as above (``matches.deal_write_cpu_sqlite_ms`` on SQLite); the cache of ``CACHE_URL`` if set, else the

@@ -1,7 +1,7 @@
 """Every organiser page of a 5,000-pair event answers in ≤ 1 s: ``python bench/organiser_bench.py``.
 
 Prints ``BENCH web.organiser_<page>_ms``: the median of ``--repeat`` requests (after one to warm
-up) of each organiser page, one at a time as the organiser's browser asks, under gunicorn
+up) of each organiser page, one at a time as the organiser's browser asks, under uWSGI
 (production settings) and PostgreSQL; then ``BENCH web.organiser_worst_ms``, the slowest page's
 median, and each page's size. Target ≤ 1000 ms each.
 

@@ -9,7 +9,7 @@ Prints, in the ``make bench`` form ``BENCH <name> <value> <unit>``:
   standings pages, find my table, the team standings pages). Target ≤ 50.
 
 How: the event of ``bench/web_bench.py`` and the servers, the reset and the writer of
-``bench/live_bench.py`` (gunicorn's public and staff pools as in production); the event's 5,000 pairs
+``bench/live_bench.py`` (uWSGI's public and staff pools as in production); the event's 5,000 pairs
 are put in 1,000 teams and its stage ranks them beside the pairs for the run, and made as they were
 again after it (the other benches measure the event without teams). Needs PostgreSQL and Redis, like
 the live bench; skipped (a NOTE) without them.
@@ -117,7 +117,7 @@ def main() -> int:
         f"NOTE team_web_bench: {result['deals']} deals ({result['deal_rate']:.1f}/s), {result['requests']} public"
         f" requests ({result['counts']['teams']} team standings, {result['public_errors']} not 200) in"
         f" {result['seconds']:.0f} s; pairs' standings p95 {result['p95_ms']['standings']:.1f} ms meanwhile;"
-        f" gunicorn {args.public_workers} public (nice {args.public_nice}) + {args.staff_workers} staff workers,"
+        f" uWSGI {args.public_workers} public (nice {args.public_nice}) + {args.staff_workers} staff workers,"
         f" {args.clients} clients,"
         f" cache {urlsplit(cache).scheme}, {os.cpu_count()} CPUs"
     )

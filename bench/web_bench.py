@@ -16,10 +16,10 @@ one the bench prints a note and exits 0) and the shared cache of ``CACHE_URL``/`
 the cache is shared). The event goes into a database of its own next to DATABASE_URL's
 (``<name>_webbench``, created when the role may, else DATABASE_URL's own) and is kept for the
 next run: 10,000 players in 5,000 pairs, two Swiss rounds finished and a third under way, the
-matches' snapshots folded by the rules core — bulk-created, not timed. Then gunicorn (4 sync
-workers, production settings) serves on 127.0.0.1, and a second process drives it with 50
-clients (asyncio protocols on uvloop, so the driver takes as little of the shared CPUs as it can;
-one connection per request, as gunicorn's sync workers close them): first 3 seconds of every
+matches' snapshots folded by the rules core — bulk-created, not timed. Then uWSGI (4 workers,
+production settings, README's "Production") serves on 127.0.0.1, and a second process drives it
+with 50 clients (asyncio protocols on uvloop, so the driver takes as little of the shared CPUs as
+it can; one connection per request, as the pools' workers close them): first 3 seconds of every
 page kind, untimed (a server that has been up a while), then ``--trials`` trials (default 3) of
 ``--seconds`` seconds (default 10) per page kind, each find trial right after a draw's
 publication; a kind's figures are of all its trials' requests together (a shared machine's
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -283,7 +284,7 @@ def wait_ready(url: str, seconds: float = 60) -> None:
 
 
 def server_env(database_url: str, static_root: str, *, secret_key: str | None = None) -> dict[str, str]:
-    """The environment gunicorn serves in (production settings on the loopback, the static files
+    """The environment the pools serve in (production settings on the loopback, the static files
     collected into ``static_root``); ``secret_key``: the one this process signs sessions with (a
     bench that signs an organiser in), else a fresh one."""
     env = {
@@ -303,22 +304,52 @@ def server_env(database_url: str, static_root: str, *, secret_key: str | None = 
     return env
 
 
+UWSGI_INI = "tournament/site/uwsgi.ini"
+"""The pools' uWSGI settings (README, "Production"): its first section the staff pool's (or one pool
+for everything), ``:public`` the public pool's."""
+
+
+def pool_command(port: int, workers: int, *, public: bool = False) -> list[str]:
+    """A pool as README's "Production" starts it: uWSGI with the repository's settings on
+    ``127.0.0.1:port``; ``public``: the public pool's section (its polls shed while its queue is long)."""
+    uwsgi = Path(sys.executable).with_name("uwsgi")
+    ini = f"{UWSGI_INI}:public" if public else UWSGI_INI
+    return [str(uwsgi), "--ini", ini, "--http-socket", f"127.0.0.1:{port}", "--processes", str(workers)]
+
+
 def serve(database_url: str, static_root: str, port: int, *, secret_key: str | None = None) -> subprocess.Popen:
-    """gunicorn on ``port`` (``server_env``)."""
+    """One uWSGI pool of ``WORKERS`` workers on ``port`` (``server_env``)."""
     env = server_env(database_url, static_root, secret_key=secret_key)
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    command = [str(gunicorn), "tournament.site.wsgi", "-w", str(WORKERS), "-b", f"127.0.0.1:{port}"]
-    command += ["--log-level", "warning", "--backlog", "2048"]
-    return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    return subprocess.Popen(pool_command(port, WORKERS), cwd=ROOT, env=env, start_new_session=True)
+
+
+def pool_processes(master: int) -> list[int]:
+    """A pool's master and its workers (the master's children: a public worker has a session of its
+    own, tournament/overload.py, so the master's process group does not hold it)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            parent = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if int(entry) == master or parent == master:
+            found.append(int(entry))
+    return found
 
 
 def stop(process: subprocess.Popen) -> None:
+    """SIGTERM stops a pool, its workers too (uWSGI's die-on-term); if it did not within 15 s, its
+    processes are killed."""
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
         try:
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            process.kill()
+            for pid in pool_processes(process.pid):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
             process.wait(timeout=5)
 
 
@@ -326,7 +357,7 @@ def stop(process: subprocess.Popen) -> None:
 
 
 class _Exchange(asyncio.Protocol):
-    """One request on its own connection (gunicorn's sync workers close them); the whole answer once
+    """One request on its own connection (the pools' workers close them); the whole answer once
     the server has closed it."""
 
     def __init__(self, request: bytes, done: asyncio.Future[bytes]) -> None:
@@ -549,7 +580,7 @@ def main() -> int:
             print(f"NOTE web_bench: {result['errors']} of {result['requests']} {kind} requests were not 200")
     cache = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or "local memory per worker"
     print(
-        f"NOTE web_bench: {WORKERS} gunicorn workers, {args.clients} clients, cache: {urlsplit(cache).scheme or cache},"
+        f"NOTE web_bench: {WORKERS} uWSGI workers, {args.clients} clients, cache: {urlsplit(cache).scheme or cache},"
         f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} after the run;"
         f" a fixed loop took {speed_before:.0f} ms before and {machine_speed_ms():.0f} ms after"
     )

@@ -4,11 +4,12 @@ Both pools may share the same cores (README, "Production"). When the public pool
 its queue of connections grows in the kernel (the listening socket's accept queue) and every
 request waits behind it — and so would the deals, for the CPU, if the public pool took it all. So
 a public worker looks at its own listening socket's queue before it builds anything (one
-``getsockopt``: the kernel counts the connections waiting to be accepted), and while that queue
-is at least ``PUBLIC_SHED_QUEUE`` it answers a live page's *poll* (an htmx request of a page the
-phone already shows, with its ``v=``) with an empty 503 and ``Retry-After``: nobody waits for a
-poll, the page stays as it is, and ``static/js/public.js`` holds every poll of that page until
-the time said. What a person waits for (a find, a page opened) is never shed. The public pool
+``getsockopt``: the kernel counts the connections waiting to be accepted; uWSGI has a connection
+queued only once its request has arrived, ``TCP_DEFER_ACCEPT``, so they are requests), and while
+that queue is at least ``PUBLIC_SHED_QUEUE`` it answers a live page's *poll* (an htmx request of
+a page the phone already shows, with its ``v=``) with an empty 503 and ``Retry-After``: nobody
+waits for a poll, the page stays as it is, and ``static/js/public.js`` holds every poll of that
+page until the time said. What a person waits for (a find, a page opened) is never shed. The public pool
 also runs at a lower CPU priority than the staff pool (``nice``), so a deal is never the one
 that waits for a core.
 
@@ -21,9 +22,9 @@ CPU time; in one session, 2 % of it). So each public worker makes its nice value
 (:func:`priority_own_group`): it takes a session, hence an autogroup, of its own and gives that group
 its nice value, below the staff pool's and PostgreSQL's groups whichever session started it.
 
-The listening sockets are the worker's, handed over by gunicorn once the worker has started
-(``tournament/site/gunicorn_public.py``, the public pool's ``-c``); a worker without them (the staff
-pool, ``runserver``, a test) never sheds. Linux's ``TCP_INFO`` of a listening socket carries the
+The listening sockets are the worker's, handed over once uWSGI has started the worker
+(``tournament/site/uwsgi_public.py``, the public pool's application); a worker without them (the
+staff pool, ``runserver``, a test) never sheds. Linux's ``TCP_INFO`` of a listening socket carries the
 accept queue's length (``tcpi_unacked``); elsewhere nothing is shed.
 """
 
@@ -44,9 +45,9 @@ rcv_mss as 32-bit words): on a listening socket, the connections waiting to be a
 _listeners: list[socket.socket] = []
 
 
-def listeners_set(sockets: Iterable[Any]) -> None:
-    """This worker's listening sockets (gunicorn's ``worker.sockets``; each has its ``.sock``)."""
-    _listeners[:] = [getattr(listener, "sock", listener) for listener in sockets]
+def listeners_set(sockets: Iterable[socket.socket]) -> None:
+    """This worker's listening sockets (uWSGI's, each a socket object of its own)."""
+    _listeners[:] = sockets
 
 
 def queue_length() -> int:

@@ -36,7 +36,7 @@ def connections_kept():
 
 @pytest.fixture
 def queue():
-    """A listening socket as gunicorn's worker holds it, and a way to make ``n`` connections wait."""
+    """A listening socket as a uWSGI worker holds it, and a way to make ``n`` connections wait."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
@@ -112,7 +112,7 @@ WORKER = """
 import os, sys
 sys.path.insert(0, {root!r})
 from tournament import overload
-worker = os.fork()  # as gunicorn forks its workers: not a process group's leader
+worker = os.fork()  # as uWSGI forks its workers: not a process group's leader
 if worker == 0:
     moved = overload.priority_own_group()
     print(moved, os.getsid(0) == os.getpid(), open("/proc/self/autogroup").read().split()[-1], flush=True)
