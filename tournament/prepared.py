@@ -9,6 +9,10 @@ into model instances (the compiler's select list, related populators, annotation
 again with new values: the same statement, the same instances (``select_related`` objects cached,
 annotations set), none of the compiling.
 
+:func:`prepared_values` does the same for a ``values_list`` queryset: the rows as tuples, each column
+converted as Django converts it (a JSON value read back), no model instance built — for a read of a
+few columns of several joined tables, building the instances cost more than reading the rows.
+
 ``build`` is called once, with a marker in place of each of ``values`` (a number for a number, its
 digits for a text: a token's key); it must use them
 only as the statement's parameters (a filter's value), never to choose its shape — what changes
@@ -31,7 +35,7 @@ from django.db.models.query import QuerySet, get_related_populators
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 
-__all__ = ["prepared_rows"]
+__all__ = ["prepared_rows", "prepared_values"]
 
 M = TypeVar("M", bound=models.Model)
 
@@ -50,7 +54,10 @@ class _Prepared:
     """(parameter's position, name of the value that goes there)."""
     compiler: SQLCompiler
     locks: bool
-    rows_to_instances: _Instances
+    rows_to_instances: _Instances | None
+    """None for a ``values_list`` statement (:func:`prepared_values`): its rows are tuples."""
+    converters: dict[int, Any]
+    """The columns' converters (a ``values_list`` statement's; a model's are in ``rows_to_instances``)."""
     planned: _Planned | None
     """The statement planned once per connection (PostgreSQL), for a caller that asks it."""
 
@@ -105,14 +112,18 @@ def _planned(sql: str, count: int) -> _Planned:
     return _Planned(name=name, first=f"PREPARE {name} AS {body}; {again}", again=again)
 
 
-def _prepare(name: str, build: Callable[..., QuerySet[Any]], values: dict[str, int | str], alias: str) -> _Prepared:
+def _prepare(
+    name: str, build: Callable[..., QuerySet[Any]], values: dict[str, int | str], alias: str, *, tuples: bool = False
+) -> _Prepared:
     names = sorted(values)
     markers: dict[str, int | str] = {}
     for index, value in enumerate(names):
         markers[value] = MARK + index if isinstance(values[value], int) else str(MARK + index)
     queryset = build(**markers)
-    if queryset.__dict__["_prefetch_related_lookups"] or queryset._iterable_class is not models.query.ModelIterable:
-        raise ValueError(f"prepared_rows({name!r}): model instances only (no values(), no prefetch)")
+    iterable = models.query.ValuesListIterable if tuples else models.query.ModelIterable
+    if queryset.__dict__["_prefetch_related_lookups"] or queryset._iterable_class is not iterable:
+        what = "values_list() rows" if tuples else "model instances"
+        raise ValueError(f"prepared {name!r}: {what} only (no other values(), no prefetch)")
     compiler = queryset.query.get_compiler(using=alias)
     sql, params = compiler.as_sql()
     slots = tuple(
@@ -128,7 +139,10 @@ def _prepare(name: str, build: Callable[..., QuerySet[Any]], values: dict[str, i
         slots=slots,
         compiler=compiler,
         locks=locks,
-        rows_to_instances=_how(compiler, alias),
+        rows_to_instances=None if tuples else _how(compiler, alias),
+        converters=compiler.get_converters([column[0] for column in compiler.select[0 : compiler.col_count]])
+        if tuples
+        else {},
         planned=_planned(sql, len(params)) if connections[alias].vendor == "postgresql" else None,
     )
 
@@ -165,11 +179,43 @@ def prepared_rows(
     ``name`` (module docstring). ``server_plan``: planned once per connection by PostgreSQL too
     (:class:`_Planned`), for a read of many joined tables that the server planned for longer than
     it ran it; elsewhere, or on another database, the text as for any statement."""
+    prepared, rows = _run(name, build, using=using, server_plan=server_plan, tuples=False, values=values)
+    assert prepared.rows_to_instances is not None  # a model's statement
+    return _instances(prepared.compiler, prepared.rows_to_instances, rows, using)
+
+
+def prepared_values(
+    name: str,
+    build: Callable[..., QuerySet[Any]],
+    *,
+    using: str = "default",
+    server_plan: bool = False,
+    **values: int | str,
+) -> list[tuple[Any, ...]]:
+    """The rows ``build(**values)`` — a ``values_list`` queryset — would give, as tuples, from the
+    statement compiled once under ``name`` (module docstring; ``server_plan`` as :func:`prepared_rows`'s)."""
+    prepared, rows = _run(name, build, using=using, server_plan=server_plan, tuples=True, values=values)
+    if not prepared.converters:
+        return [tuple(row) for row in rows]
+    return [tuple(row) for row in prepared.compiler.apply_converters(rows, prepared.converters)]
+
+
+def _run(
+    name: str,
+    build: Callable[..., QuerySet[Any]],
+    *,
+    using: str,
+    server_plan: bool,
+    tuples: bool,
+    values: dict[str, int | str],
+) -> tuple[_Prepared, list[Any]]:
+    """The statement of ``name`` (compiled now if it was not yet) run with ``values``: its rows as
+    the driver gave them."""
     connection = connections[using]
     key = (name, connection.vendor)
     prepared = _PREPARED.get(key)
     if prepared is None:
-        prepared = _PREPARED[key] = _prepare(name, build, values, using)
+        prepared = _PREPARED[key] = _prepare(name, build, values, using, tuples=tuples)
     if prepared.locks and connection.get_autocommit() and connection.features.supports_transactions:
         raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
     params = list(prepared.params)
@@ -181,7 +227,7 @@ def prepared_rows(
         else:
             cursor.execute(prepared.sql, params)
         rows = cursor.fetchall()
-    return _instances(prepared.compiler, prepared.rows_to_instances, rows, using)
+    return prepared, rows
 
 
 def _planned_execute(cursor: Any, prepared: _Prepared, planned: _Planned, driver: Any, params: list[Any]) -> None:

@@ -66,8 +66,14 @@ def _options_from_text(text: str, game: str) -> RuleOptions:
 def rules_for_stage(stage: StoredRules) -> RuleOptions:
     """A stage's match rules: the options stored with it when it was created (``Stage.rules``), of its
     tournament's game; an option added since reads as it behaved then (:meth:`RuleOptions.from_stored`)."""
+    return stored_rules_read(rules=stage.rules, game=stage.tournament.game)
+
+
+def stored_rules_read(*, rules: Any, game: str) -> RuleOptions:
+    """:func:`rules_for_stage` of a stage's stored options fetched alone (``Stage.rules``, the value a
+    ``values_list`` read gives) and its tournament's game."""
     # RuleOptions is frozen, so equal stored options can share one parsed value
-    return _options_from_text(json.dumps(stage.rules, sort_keys=True), stage.tournament.game)
+    return _options_from_text(json.dumps(rules, sort_keys=True), game)
 
 
 # -- showing the rules ------------------------------------------------------------------------------

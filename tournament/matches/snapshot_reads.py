@@ -78,6 +78,12 @@ def snapshot_from_values(keys: Sequence[str], values: Sequence[Any]) -> MatchSna
     return MatchSnapshot.from_json(dict(zip(keys, values, strict=True)))
 
 
+def snapshot_read(state: object) -> MatchSnapshot:
+    """A whole stored snapshot fetched as a value (``values_list(..., "state")``), read as
+    ``Match.snapshot`` reads it: a read of a few columns of many tables that builds no model."""
+    return MatchSnapshot.from_json(state)
+
+
 def side_pair(snapshot_value: object) -> tuple[int, int] | None:
     """One per-side value fetched alone (``levels``, ``points``) as ``(NS, EW)``; None if there is none."""
     pair = SidePair.from_json(snapshot_value)

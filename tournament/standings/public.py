@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Callable, Iterable
-from typing import NamedTuple
+import json
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NamedTuple
 
 from django.core.paginator import Page
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, TextField
+from django.db.models.functions import Cast
 
 from scoring.bracket import BracketState
 from scoring.options import RuleOptions
@@ -46,12 +48,13 @@ from tournament.matches.snapshot_reads import (
     match_time_up,
     snapshot_from_values,
     snapshot_lookups,
+    snapshot_read,
     snapshot_time_up,
 )
 from tournament.matches.stage_options import DrawOptions, draw_options_lookup
-from tournament.prepared import prepared_rows
+from tournament.prepared import prepared_rows, prepared_values
 from tournament.registration.models import Pair, PairMember, Tournament, TournamentStatus
-from tournament.rules import rules_for_stage, stage_profile_name
+from tournament.rules import rules_for_stage, stage_profile_name, stored_rules_read
 from tournament.standings.public_types import (
     PUBLIC_ROUND_STATUSES,
     QUERY_MAX,
@@ -319,16 +322,26 @@ def _draw_time_up(round_id: int) -> Callable[[int, MatchSnapshot, int], tuple[st
     the first row whose time was called; each row gives only the few snapshot fields it needs."""
     rules: list[RuleOptions] = []
 
-    def read(called: int, snapshot: MatchSnapshot, played: int) -> tuple[str, str] | None:
+    def options() -> RuleOptions:
         if not rules:
             round_ = Round.objects.select_related("stage__tournament").get(pk=round_id)
             rules.append(rules_for_stage(round_.stage))
-        notice = snapshot_time_up(
-            options=rules[0], time_called_during_deal=called, snapshot=snapshot, deals_played=played
-        )
-        return (notice.text_en, notice.text_zh) if notice is not None else None
+        return rules[0]
+
+    def read(called: int, snapshot: MatchSnapshot, played: int) -> tuple[str, str] | None:
+        return _time_up_of(options, called, snapshot, played)
 
     return read
+
+
+def _time_up_of(
+    options: Callable[[], RuleOptions], called: int, snapshot: MatchSnapshot, played: int
+) -> tuple[str, str] | None:
+    """The rules core's time-up notice of a row whose time was called (``called``: during which deal),
+    both languages (the views are cached), from the few snapshot fields it reads and the deals
+    ``played``; ``options``: the stage's rules, read only if the row needs them."""
+    notice = snapshot_time_up(options=options(), time_called_during_deal=called, snapshot=snapshot, deals_played=played)
+    return (notice.text_en, notice.text_zh) if notice is not None else None
 
 
 def normalise_query(text: str) -> str:
@@ -405,10 +418,10 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
 
 
 def _match_view(match: Match) -> MatchPage:
-    snapshot = match.snapshot
-    next_deal = snapshot.next_deal
+    """A match read with its round, stage, event, table and pairs (a match's page)."""
     round_ = match.round
-    return MatchPage(
+    return _match_page(
+        match.snapshot,
         id=match.pk,
         tournament_id=round_.stage.tournament_id,
         stage_id=round_.stage_id,
@@ -424,6 +437,25 @@ def _match_view(match: Match) -> MatchPage:
         status=match.status,
         winner=match.winner,
         reason=match.result_reason,
+        started_at=match.started_at,
+        clock_ends_at=getattr(match, "clock_ends_at", None),
+        bracket_slot=match.bracket_slot,
+        paused_at=getattr(match, "paused_at", None),
+        time_up=_time_up_texts(match),
+        game=rules_for_stage(round_.stage).game.value,
+        walkover_over=_walkover_over(
+            ns_pair_id=match.ns_pair_id, ew_pair_id=match.ew_pair_id, walkovers=lambda: round_.draw_settings.walkovers
+        ),
+    )
+
+
+def _match_page(snapshot: MatchSnapshot, **shown: Any) -> MatchPage:
+    """A public match as its page and its pairs' pages show it: ``shown`` (what the match's row, round
+    and table say) with what its snapshot says — the one assembly of a :class:`MatchPage`, whichever
+    way the match was read (:func:`_match_view`, :func:`pair_history_get`)."""
+    next_deal = snapshot.next_deal
+    return MatchPage(
+        **shown,
         levels=_pair_of(snapshot.levels),
         a_failures=_pair_of(snapshot.a_failures),
         points=_pair_of(snapshot.points),
@@ -432,21 +464,17 @@ def _match_view(match: Match) -> MatchPage:
         next_sets_level=_next_sets_level(snapshot),
         deals=snapshot.deals,
         adjustments=snapshot.adjustments,
-        started_at=match.started_at,
-        clock_ends_at=getattr(match, "clock_ends_at", None),
-        bracket_slot=match.bracket_slot,
-        paused_at=getattr(match, "paused_at", None),
-        time_up=_time_up_texts(match),
-        game=rules_for_stage(round_.stage).game.value,
-        walkover_over=_walkover_over(match),
     )
 
 
-def _walkover_over(match: Match) -> str:
-    """The withdrawn pair a row without an opponent was due to meet (its round's draw record), else ""."""
-    if match.ew_pair_id is not None or match.ns_pair_id is None:
+def _walkover_over(
+    *, ns_pair_id: int | None, ew_pair_id: int | None, walkovers: Callable[[], Mapping[int, int]]
+) -> str:
+    """The withdrawn pair a row without an opponent was due to meet (``walkovers``: its round's draw
+    record, read only for such a row), else ""."""
+    if ew_pair_id is not None or ns_pair_id is None:
         return ""
-    gone = match.round.draw_settings.walkovers.get(match.ns_pair_id)
+    gone = walkovers().get(ns_pair_id)
     if gone is None:
         return ""
     return Pair.objects.filter(pk=gone).values_list("name", flat=True).first() or ""
@@ -480,62 +508,163 @@ def match_history_get(*, tournament_id: int, match_id: int) -> MatchPage | None:
     return _match_view(rows[0]) if rows else None
 
 
-def _public_pair(*, tournament: int, pair: int) -> QuerySet[Pair]:
-    return Pair.objects.filter(tournament_id=tournament, pk=pair).exclude(tournament__status=TournamentStatus.DRAFT)
+def _public_pair(*, tournament: int, pair: int) -> QuerySet[Pair, tuple[int, int, str, str]]:
+    return (
+        Pair.objects.filter(tournament_id=tournament, pk=pair)
+        .exclude(tournament__status=TournamentStatus.DRAFT)
+        .values_list("id", "number", "name", "status")
+    )
 
 
-def _pair_members(*, tournament: int, pair: int) -> QuerySet[PairMember]:
+def _pair_members(*, tournament: int, pair: int) -> QuerySet[PairMember, tuple[int, int, str, str, str, str | None]]:
     """A public pair's members with the pair itself: one statement for both (a pair has its two)."""
     return (
         PairMember.objects.filter(pair__tournament_id=tournament, pair_id=pair)
         .exclude(pair__tournament__status=TournamentStatus.DRAFT)
-        .select_related("pair", "player__department")
         .order_by("slot")
+        .values_list(
+            "pair_id", "pair__number", "pair__name", "pair__status", "player__name", "player__department__name"
+        )
     )
 
 
-def _pair_matches(*, tournament: int, pair: int) -> QuerySet[Match]:
+def _pair_matches(*, tournament: int, pair: int) -> QuerySet[Match, tuple[Any, ...]]:
+    """A pair's public matches, the columns its page shows (their rounds and stages: the frame's)."""
     return (
         _public_matches(tournament)
         .filter(Q(ns_pair_id=pair) | Q(ew_pair_id=pair))
         .order_by("round__stage__order", "round__number")
+        .annotate(deals_played=deals_played_count(), stored_rules=Cast("round__stage__rules", TextField()))
+        .values_list(
+            "id",
+            "round_id",
+            "table__number",
+            "table__area",
+            "ns_pair_id",
+            "ns_pair__name",
+            "ns_pair__number",
+            "ew_pair_id",
+            "ew_pair__name",
+            "ew_pair__number",
+            "status",
+            "winner",
+            "result_reason",
+            "started_at",
+            "clock_ends_at",
+            "paused_at",
+            "bracket_slot",
+            "time_called_during_deal",
+            "deals_played",
+            "stored_rules",
+            "round__" + draw_options_lookup("walkovers"),
+            "state",
+        )
     )
 
 
-def pair_history_get(*, tournament_id: int, pair_id: int) -> PairView | None:
+def pair_history_get(*, tournament_id: int, pair_id: int, frame: TournamentOverview | None) -> PairView | None:
     """A pair: its players and every public match it played (its ranks are the standings' and
-    change with other pairs' results: :func:`pair_ranks_get`, filled in by the caller)."""
-    # Its statements compiled once per process (tournament.prepared): a first view of each of 5,000
-    # pairs' pages compiled them afresh, most of its build; and planned once per connection by
-    # PostgreSQL (the matches' seven tables took it longer to plan than to read). The pair comes with
-    # its members (one statement less); a pair without any (none is registered so) is read alone.
-    members = prepared_rows(
+    change with other pairs' results: :func:`pair_ranks_get`, filled in by the caller). ``frame``:
+    the event's stages and published rounds (``public_cache.frame_cached``), which its matches'
+    rounds are read from; None: the event is not public."""
+    if frame is None:
+        return None
+    # Its statements compiled once per process (tournament.prepared) and planned once per connection
+    # by PostgreSQL (the matches' joined tables took it longer to plan than to read); their rows read
+    # as tuples of the columns the page shows, not as model instances with their round, stage, event,
+    # table and pairs (building those was most of a first view's read). The pair comes with its
+    # members (one statement less); a pair without any (none is registered so) is read alone.
+    members = prepared_values(
         "public-pair-members", _pair_members, server_plan=True, tournament=tournament_id, pair=pair_id
     )
     if members:
-        pair: Pair | None = members[0].pair
+        found: tuple[Any, ...] | None = members[0][:4]
     else:
-        pair = next(iter(prepared_rows("public-pair", _public_pair, tournament=tournament_id, pair=pair_id)), None)
-    if pair is None:
+        found = next(iter(prepared_values("public-pair", _public_pair, tournament=tournament_id, pair=pair_id)), None)
+    if found is None:
         return None
-    players = tuple(
-        (member.player.name, member.player.department.name if member.player.department else "") for member in members
-    )
-    matches = tuple(
-        _match_view(match)
-        for match in prepared_rows(
-            "public-pair-matches", _pair_matches, server_plan=True, tournament=tournament_id, pair=pair_id
-        )
-    )
+    rounds = {round_.id: round_ for round_ in frame.rounds}
+    matches = []
+    for row in prepared_values(
+        "public-pair-matches", _pair_matches, server_plan=True, tournament=tournament_id, pair=pair_id
+    ):
+        match = _pair_match_page(row, round_=rounds.get(row[1]), frame=frame)
+        if match is not None:
+            matches.append(match)
+    pk, number, name, status = found
     return PairView(
-        id=pair.pk,
-        number=pair.number,
+        id=pk,
+        number=number,
         tournament_id=tournament_id,
-        name=pair.name,
-        status=pair.status,
-        players=players,
+        name=name,
+        status=status,
+        players=tuple((member[4], member[5] or "") for member in members),
         ranks=(),
-        matches=matches,
+        matches=tuple(matches),
+    )
+
+
+def _pair_match_page(row: tuple[Any, ...], *, round_: RoundInfo | None, frame: TournamentOverview) -> MatchPage | None:
+    """A row of :func:`_pair_matches` as its pair's page shows it; None for a round the frame does not
+    know (published after the frame was read: the page is of the versions read before it)."""
+    if round_ is None:
+        return None
+    (
+        match_id,
+        _round_id,
+        table,
+        area,
+        ns_id,
+        ns_name,
+        ns_number,
+        ew_id,
+        ew_name,
+        ew_number,
+        status,
+        winner,
+        reason,
+        started_at,
+        clock_ends_at,
+        paused_at,
+        slot,
+        called,
+        played,
+        stored_rules,
+        walkovers,
+        state,
+    ) = row
+    snapshot = snapshot_read(state)
+    time_up = None
+    if called is not None and ew_id is not None:
+        time_up = _time_up_of(
+            lambda: stored_rules_read(rules=json.loads(stored_rules), game=frame.game), called, snapshot, played
+        )
+    return _match_page(
+        snapshot,
+        id=match_id,
+        tournament_id=frame.id,
+        stage_id=round_.stage_id,
+        stage_name=round_.stage_name,
+        stage_format=round_.stage_format,
+        round_id=round_.id,
+        round_number=round_.number,
+        round_knockout_pairs=round_.knockout_pairs,
+        table=table,
+        area=area or "",
+        ns=PublicSide(ns_id, ns_name, ns_number) if ns_id is not None else PublicSide(None, ""),
+        ew=PublicSide(ew_id, ew_name, ew_number) if ew_id is not None else PublicSide(None, ""),
+        status=status,
+        winner=winner,
+        reason=reason,
+        started_at=started_at,
+        clock_ends_at=clock_ends_at,
+        bracket_slot=slot,
+        paused_at=paused_at,
+        time_up=time_up,
+        game=frame.game,
+        walkover_over=_walkover_over(
+            ns_pair_id=ns_id, ew_pair_id=ew_id, walkovers=lambda: DrawOptions.walkovers_of(walkovers)
+        ),
     )
 
 

@@ -339,7 +339,9 @@ def pair_history_cached(*, tournament_id: int, pair_id: int, token: str | None =
     return public_cached(
         tournament_id=tournament_id,
         key=f"pair:{pair_id}",
-        build=lambda: pair_history_get(tournament_id=tournament_id, pair_id=pair_id),
+        build=lambda: pair_history_get(
+            tournament_id=tournament_id, pair_id=pair_id, frame=frame_cached(tournament_id=tournament_id)
+        ),
         version=token,
     )
 

@@ -551,7 +551,7 @@ def _sides_pair(request: PublicHttpRequest, *, overview: TournamentOverview, pai
 
     def context() -> dict[str, Any]:
         # Read only to render the page not cached yet under ``token`` (its HTML is what is kept).
-        view = pair_history_get(tournament_id=tournament_id, pair_id=pair_id)
+        view = pair_history_get(tournament_id=tournament_id, pair_id=pair_id, frame=overview)
         if view is None:
             raise Http404
         return {"pair": view, "ranks_hole": mark_safe(RANKS_HOLE), "title": view.name}

@@ -14,11 +14,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.tournament.standings.events import swiss_event
-from tournament.registration.models import PairMember, Tournament, TournamentStatus
+from tests.tournament.standings.events import knockout_event, play_out, swiss_event
+from tournament.matches.models import Match, Round
+from tournament.registration.models import Pair, PairMember, Tournament, TournamentStatus
 from tournament.standings import cache as public_cache
 from tournament.standings.cache import own_key, public_cached, public_versions_get
-from tournament.standings.public import pair_history_get
+from tournament.standings.public import match_history_get, pair_history_get, tournament_overview_get
 
 pytestmark = pytest.mark.django_db
 
@@ -121,14 +122,16 @@ def test_a_pairs_first_view_reads_the_shared_cache_three_times(client, event, mo
 
 def test_the_pair_comes_with_its_players_and_a_pair_without_any_is_read_alone(event):
     pair = event.pairs[0]
-    view = pair_history_get(tournament_id=event.tournament.pk, pair_id=pair.pk)
+    frame = tournament_overview_get(tournament_id=event.tournament.pk)
+    view = pair_history_get(tournament_id=event.tournament.pk, pair_id=pair.pk, frame=frame)
     assert view is not None and view.name == pair.name and len(view.players) == 2 and view.matches
     PairMember.objects.filter(pair=pair).delete()
-    alone = pair_history_get(tournament_id=event.tournament.pk, pair_id=pair.pk)
+    alone = pair_history_get(tournament_id=event.tournament.pk, pair_id=pair.pk, frame=frame)
     assert alone is not None and alone.players == () and alone.matches == view.matches
-    assert pair_history_get(tournament_id=event.tournament.pk + 1, pair_id=event.pairs[1].pk) is None
+    assert pair_history_get(tournament_id=event.tournament.pk + 1, pair_id=event.pairs[1].pk, frame=frame) is None
+    assert pair_history_get(tournament_id=event.tournament.pk, pair_id=event.pairs[1].pk, frame=None) is None
     Tournament.objects.filter(pk=event.tournament.pk).update(status=TournamentStatus.DRAFT)
-    assert pair_history_get(tournament_id=event.tournament.pk, pair_id=event.pairs[1].pk) is None
+    assert pair_history_get(tournament_id=event.tournament.pk, pair_id=event.pairs[1].pk, frame=frame) is None
 
 
 @pytest.mark.postgres
@@ -142,3 +145,41 @@ def test_a_pairs_and_a_matchs_page_read_through_statements_planned_once_per_conn
         assert client.get(reverse("standings:match", args=(tournament, matches[1].pk))).status_code == 200
     statements = [query["sql"] for query in queries.captured_queries]
     assert len(statements) == 3 and all(sql.startswith("EXECUTE prepared_") for sql in statements), statements
+
+
+def test_a_pairs_page_reads_each_match_as_the_match_page_does():
+    """A pair's page reads its matches as tuples of the columns it shows, their rounds from the frame; a
+    match's page reads the match with its round, stage and event: both show the same match — a played
+    one, a running one whose time was called, a knockout's bye and walkover, a match not started."""
+    event = swiss_event()
+    running = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
+    play_out(running, deals=2)
+    called = event.first.matches.exclude(ew_pair=None).order_by("table__number").first()
+    Match.objects.filter(pk=called.pk).update(time_called_during_deal=2)  # decided after time was called
+    knockout, rounds = knockout_event()
+    bye = rounds[0].matches.get(ew_pair=None)
+    gone = Pair.objects.filter(tournament=knockout).exclude(pk=bye.ns_pair_id).first()
+    Round.objects.filter(pk=rounds[0].pk).update(draw_options={"walkovers": {str(bye.ns_pair_id): gone.pk}})
+    shown = 0
+    for tournament in (event.tournament, knockout):
+        frame = tournament_overview_get(tournament_id=tournament.pk)
+        for pair in Pair.objects.filter(tournament=tournament):
+            view = pair_history_get(tournament_id=tournament.pk, pair_id=pair.pk, frame=frame)
+            assert view is not None
+            for match in view.matches:
+                assert match == match_history_get(tournament_id=tournament.pk, match_id=match.id)
+                shown += 1
+    matches = {
+        match.id: match
+        for match in pair_history_get(
+            tournament_id=event.tournament.pk,
+            pair_id=called.ns_pair_id,
+            frame=tournament_overview_get(tournament_id=event.tournament.pk),
+        ).matches
+    }
+    assert matches[called.pk].time_up is not None
+    running_shown = match_history_get(tournament_id=event.tournament.pk, match_id=running.pk)
+    assert running_shown is not None and len(running_shown.deals) == 2
+    walkover = match_history_get(tournament_id=knockout.pk, match_id=bye.pk)
+    assert walkover is not None and walkover.walkover_over == gone.name
+    assert walkover.round_knockout_pairs is not None and shown > 20

@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from tests.tournament.standings.events import play_out, swiss_event
-from tournament.standings.public import pair_history_get
+from tournament.standings.public import pair_history_get, tournament_overview_get
 from tournament.standings.public_types import PairView, PublicSide
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +63,11 @@ def test_the_matches_are_the_template_loops(language):
     event = swiss_event()
     here = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
     play_out(here, deals=3)
-    view = pair_history_get(tournament_id=event.tournament.pk, pair_id=here.ns_pair_id)
+    view = pair_history_get(
+        tournament_id=event.tournament.pk,
+        pair_id=here.ns_pair_id,
+        frame=tournament_overview_get(tournament_id=event.tournament.pk),
+    )
     assert view is not None and len(view.matches) == 2
     engine = engines["django"]
     overview = SimpleNamespace(id=event.tournament.pk)
@@ -78,7 +82,11 @@ def test_a_match_page_shows_the_deal_history_of_the_same_code(client):
     event = swiss_event()
     here = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
     play_out(here, deals=2)
-    view = pair_history_get(tournament_id=event.tournament.pk, pair_id=here.ns_pair_id)
+    view = pair_history_get(
+        tournament_id=event.tournament.pk,
+        pair_id=here.ns_pair_id,
+        frame=tournament_overview_get(tournament_id=event.tournament.pk),
+    )
     assert view is not None
     match = view.matches[-1]
     html = render_to_string("public/_deals.html", {"match": match})
