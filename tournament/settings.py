@@ -64,17 +64,17 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",  # Content-Security-Policy: only the site's own scripts and styles
+    "tournament.middleware.PolicyOnceMiddleware",  # CSP: the site's own scripts and styles only (django-csp's)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "tournament.locale.ChineseFirstLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "tournament.middleware.MessagesMiddleware",  # Django's, its storage class imported once
     "tournament.errors.UserErrorMiddleware",  # a user's error no page caught: its 4xx, never a 500
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
+    "tournament.htmx.HtmxMetaMiddleware",  # django-htmx's, reading request.META
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: turns a lockout into HTTP 429
 ]
