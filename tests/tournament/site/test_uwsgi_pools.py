@@ -71,8 +71,9 @@ def pool(tmp_path_factory) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    services = ("DATABASE_URL", "CACHE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DEBUG")
-    env = {name: value for name, value in os.environ.items() if name not in services}
+    # The development settings, said outright (a .env file fills only what the environment leaves
+    # unset): no shared cache, no broker, a database of its own.
+    env = {**os.environ, "DEBUG": "1", "CACHE_URL": "", "REDIS_URL": "", "CELERY_BROKER_URL": ""}
     env |= {"DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('uwsgi') / 'empty.sqlite3'}"}
     env |= {"PUBLIC_SHED_QUEUE": "2", "PUBLIC_SHED_RETRY_SECONDS": str(RETRY_SECONDS)}
     command = [shutil.which("nice") or "nice", "-n", str(NICE), str(uwsgi)]
