@@ -49,6 +49,26 @@ def _counted(stage: Stage) -> QuerySet[Match]:
     )
 
 
+class StageEntrant(NamedTuple):
+    """A pair drawn in a stage as its ranking's readers use it (the public standings, advancement, the
+    workbook): read as plain values, not as :class:`~tournament.registration.models.Pair` rows — a
+    5,000-pair stage's standings are rebuilt every few seconds, and a model instance per pair was a fifth
+    of a rebuild."""
+
+    pk: int
+    name: str
+    number: int
+    status: str
+
+    def get_status_display(self) -> str:
+        """The status's label, as the model's own method gives it (the pages read it so)."""
+        return str(PairStatus(self.status).label)
+
+
+Entrants = dict[int, StageEntrant]
+"""A stage's pairs by id."""
+
+
 @dataclass(frozen=True, slots=True)
 class StageStandings:
     """A stage's ranking: ``standings`` in stage order (``rank`` = the place in the whole stage: a
@@ -58,7 +78,7 @@ class StageStandings:
 
     stage: Stage
     standings: Standings
-    pairs: dict[int, Pair]
+    pairs: Entrants
     ranking: StageRanking | None = None
     bracket: BracketState | None = None
     players: PointsStageRanking | None = None
@@ -71,7 +91,7 @@ class StageStandings:
     then ranks the teams (its bracket's placings, each row the team's team match record) and ``pairs``
     is empty: the stage has no ranking of pairs."""
 
-    def rows_with_pairs(self) -> list[tuple[StandingRow, Pair]]:
+    def rows_with_pairs(self) -> list[tuple[StandingRow, StageEntrant]]:
         """Each row with its pair (none in a ranking of teams: see ``teams``)."""
         if self.teams is not None:
             return []
@@ -229,24 +249,28 @@ def stage_knockout_results(*, stage: Stage, statuses: Sequence[str] | None = Non
     return out
 
 
-def _entrants(stage: Stage) -> dict[int, Pair]:
+_ENTRANT_FIELDS = ("pk", "name", "number", "status")
+
+
+def _entrants(stage: Stage) -> Entrants:
     """The pairs drawn in the stage (entered in a round, or seated at a three-seat table); before any
     draw, every active pair of the tournament."""
     entered = RoundEntry.objects.filter(round__stage=stage).values("pair_id")
     seated = MatchSeat.objects.filter(round__stage=stage).values("pair_id")
-    pairs_qs = Pair.objects.filter(tournament_id=stage.tournament_id)
+    pairs_qs = Pair.objects.filter(tournament_id=stage.tournament_id).order_by().values_list(*_ENTRANT_FIELDS)
     # Subqueries, not the ids read and sent back: a 5,000-pair stage has 15,000 entries by its third round.
-    pairs = {pair.pk: pair for pair in pairs_qs.filter(Q(pk__in=entered) | Q(pk__in=seated))}
+    drawn = pairs_qs.filter(Q(pk__in=entered) | Q(pk__in=seated))
+    pairs = {row[0]: StageEntrant._make(row) for row in drawn}
     if pairs or entered.exists() or seated.exists():
         return pairs
-    return {pair.pk: pair for pair in pairs_qs.exclude(status=PairStatus.WITHDRAWN)}
+    return {row[0]: StageEntrant._make(row) for row in pairs_qs.exclude(status=PairStatus.WITHDRAWN)}
 
 
-def _withdrawn(pairs: dict[int, Pair]) -> frozenset[str]:
+def _withdrawn(pairs: Mapping[int, StageEntrant]) -> frozenset[str]:
     return frozenset(str(pk) for pk, pair in pairs.items() if pair.status == PairStatus.WITHDRAWN)
 
 
-def _pairs_bracket_state(stage: Stage, pairs: dict[int, Pair] | None, statuses: Sequence[str] | None) -> BracketState:
+def _pairs_bracket_state(stage: Stage, pairs: Entrants | None, statuses: Sequence[str] | None) -> BracketState:
     """A knockout of pairs (or players) read from its matches."""
     pairs = _entrants(stage) if pairs is None else pairs
     return bracket_state(
@@ -256,12 +280,12 @@ def _pairs_bracket_state(stage: Stage, pairs: dict[int, Pair] | None, statuses: 
     )
 
 
-def _teams_bracket_state(stage: Stage, pairs: dict[int, Pair] | None, statuses: Sequence[str] | None) -> BracketState:
+def _teams_bracket_state(stage: Stage, pairs: Entrants | None, statuses: Sequence[str] | None) -> BracketState:
     """A knockout of teams read from its team matches, the teams its entrants (docs/rules.md §11)."""
     return team_bracket_state_get(stage=stage, statuses=statuses)
 
 
-STAGE_BRACKET_STATES: dict[str, Callable[[Stage, dict[int, Pair] | None, Sequence[str] | None], BracketState]] = {
+STAGE_BRACKET_STATES: dict[str, Callable[[Stage, Entrants | None, Sequence[str] | None], BracketState]] = {
     "pairs": _pairs_bracket_state,
     "players": _pairs_bracket_state,
     "teams": _teams_bracket_state,
@@ -270,7 +294,7 @@ STAGE_BRACKET_STATES: dict[str, Callable[[Stage, dict[int, Pair] | None, Sequenc
 
 
 def stage_bracket_state_get(
-    *, stage: Stage, pairs: dict[int, Pair] | None = None, statuses: Sequence[str] | None = None
+    *, stage: Stage, pairs: Entrants | None = None, statuses: Sequence[str] | None = None
 ) -> BracketState:
     """A knockout's state: who is still in, who plays for third, the champion (confirmed results
     only; :func:`scoring.bracket.bracket_state`), over the stage's entrants whoever they are: its pairs
@@ -432,7 +456,7 @@ def stage_ranking_get(
     stage: Stage,
     lots_seed: int | None = None,
     records: Sequence[MatchRecord] | None = None,
-    pairs: dict[int, Pair] | None = None,
+    pairs: Entrants | None = None,
     remember: bool = False,
     lots: bool = True,
     provisional: bool = True,
