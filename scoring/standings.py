@@ -51,7 +51,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, cast
 
 from scoring.bracket import KnockoutResult, bracket_state
 from scoring.errors import bad_input
@@ -158,10 +159,10 @@ class _Tally:
         "byes",
         "deal_points",
         "draws",
+        "earned",
         "levels_sum",
         "losses",
         "match_points",
-        "meetings",
         "opponents",
         "played",
         "small_points",
@@ -172,19 +173,30 @@ class _Tally:
         self.played = self.wins = self.draws = self.losses = self.byes = 0
         self.match_points = self.small_points = self.levels_sum = self.deal_points = self.buchholz = 0
         self.opponents: list[str] = []
-        self.meetings: list[tuple[str, int]] = []  # (opponent, match points earned) for head-to-head
+        # The match points earned against each of ``opponents`` (head-to-head): two flat lists, not a
+        # pair per meeting — a 5,000-pair stage is ranked every few seconds, and each small object
+        # made is one more for the garbage collector to walk.
+        self.earned: list[int] = []
 
 
 @dataclass(frozen=True, slots=True)
 class Metric:
-    """A tie-breaker. ``of_entrant`` reads one entrant's totals; ``of_group`` ranks the entrants still
-    tied (head-to-head, lots). Higher values rank first."""
+    """A tie-breaker. ``total`` names the running total of one entrant it reads (``of_entrant``);
+    ``of_group`` ranks the entrants still tied (head-to-head, lots). Higher values rank first."""
 
     name: str
     title: str
     title_zh: str
-    of_entrant: Callable[[_Tally], int] | None = None
+    total: str | None = None
     of_group: Callable[[Sequence[str], _Context], dict[str, int]] | None = None
+
+    def __post_init__(self) -> None:
+        assert self.total is None or self.total in _Tally.__slots__, self.total
+
+    @property
+    def of_entrant(self) -> Callable[[_Tally], int] | None:
+        """The reader of one entrant's value (None for a metric of the tied group)."""
+        return cast("Callable[[_Tally], int]", attrgetter(self.total)) if self.total is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,10 +285,13 @@ def _head_to_head(group: Sequence[str], context: _Context) -> dict[str, int]:
     """Match points each entrant earned against the others of ``group`` (the entrants still tied)."""
     members = set(group)
     tallies = context.tallies
-    return {
-        entrant: sum(points for opponent, points in tallies[entrant].meetings if opponent in members)
-        for entrant in group
-    }
+    out: dict[str, int] = {}
+    for entrant in group:
+        tally = tallies[entrant]
+        out[entrant] = sum(
+            points for opponent, points in zip(tally.opponents, tally.earned, strict=True) if opponent in members
+        )
+    return out
 
 
 def _met_within(group: Sequence[str], context: _Context) -> set[str]:
@@ -285,7 +300,7 @@ def _met_within(group: Sequence[str], context: _Context) -> set[str]:
     return {
         entrant
         for entrant in group
-        if any(opponent in members and opponent != entrant for opponent, _ in context.tallies[entrant].meetings)
+        if any(opponent in members and opponent != entrant for opponent in context.tallies[entrant].opponents)
     }
 
 
@@ -296,13 +311,13 @@ def _lots(group: Sequence[str], context: _Context) -> dict[str, int]:
 
 
 METRICS: Mapping[str, Metric] = {
-    "match_points": Metric("match_points", "Match points", "场分", of_entrant=lambda t: t.match_points),
-    "small_points": Metric("small_points", "Small points", "小分", of_entrant=lambda t: t.small_points),
-    "levels_sum": Metric("levels_sum", "Levels reached", "级数和", of_entrant=lambda t: t.levels_sum),
-    "deal_points": Metric("deal_points", "Deal points", "局分", of_entrant=lambda t: t.deal_points),
+    "match_points": Metric("match_points", "Match points", "场分", total="match_points"),
+    "small_points": Metric("small_points", "Small points", "小分", total="small_points"),
+    "levels_sum": Metric("levels_sum", "Levels reached", "级数和", total="levels_sum"),
+    "deal_points": Metric("deal_points", "Deal points", "局分", total="deal_points"),
     "head_to_head": Metric("head_to_head", "Head-to-head", "相互胜负", of_group=_head_to_head),
-    "buchholz": Metric("buchholz", "Opponents' match points", "对手分", of_entrant=lambda t: t.buchholz),
-    "wins": Metric("wins", "Wins", "胜场", of_entrant=lambda t: t.wins),
+    "buchholz": Metric("buchholz", "Opponents' match points", "对手分", total="buchholz"),
+    "wins": Metric("wins", "Wins", "胜场", total="wins"),
     "lots": Metric("lots", "Drawing lots", "抽签", of_group=_lots),
 }
 """Every tie-breaker by name (docs/rules.md §5)."""
@@ -313,6 +328,8 @@ assert tuple(METRICS) == TIE_BREAKERS, "options.TIE_BREAKERS and the metric regi
 def _aggregate(
     entrants: Iterable[str] | None, results: Sequence[MatchRecord], options: RuleOptions
 ) -> dict[str, _Tally]:
+    # A 5,000-pair stage's results are totalled every few seconds while they come in (the public
+    # standings): the loop keeps what it reads in local names and looks each entrant up once.
     tallies: dict[str, _Tally] = {}
     if entrants is not None:
         for entrant in entrants:
@@ -324,7 +341,9 @@ def _aggregate(
     win, draw, loss = mp.win, mp.draw, mp.loss
     base = 13 if options.small_points is SmallPoints.SPLIT_13 else 0
     margin = options.forfeit_margin
+    bye_result, bye_margin = options.bye_result, options.bye_margin
     seen: set[tuple[int, str]] = set()
+    ns_side = Side.NS
 
     def tally(entrant: str, round_number: int) -> _Tally:
         key = (round_number, entrant)
@@ -345,33 +364,33 @@ def _aggregate(
         return found
 
     for result in results:
-        a = tally(result.ns, result.round)
-        if result.ew is None:  # a bye (轮空)
+        ns, ew, round_number = result.ns, result.ew, result.round
+        a = tally(ns, round_number)
+        if ew is None:  # a bye (轮空)
             a.byes += 1
-            outcome = options.bye_result
-            if outcome is ByeResult.WIN:
+            if bye_result is ByeResult.WIN:
                 a.wins += 1
                 a.match_points += win
-                a.small_points += base + options.bye_margin
-            elif outcome is ByeResult.DRAW:
+                a.small_points += base + bye_margin
+            elif bye_result is ByeResult.DRAW:
                 a.draws += 1
                 a.match_points += draw
                 a.small_points += base
             else:
                 a.losses += 1
                 a.match_points += loss
-                a.small_points += base - options.bye_margin
+                a.small_points += base - bye_margin
             continue
-        if result.ew == result.ns:
+        if ew == ns:
             raise bad_input(
-                f"Entrant {result.ns!r} cannot play itself (round {result.round}).",
-                f"参赛者 {result.ns!r} 不能与自己比赛（第 {result.round} 轮）。",
+                f"Entrant {ns!r} cannot play itself (round {round_number}).",
+                f"参赛者 {ns!r} 不能与自己比赛（第 {round_number} 轮）。",
             )
-        b = tally(result.ew, result.round)
+        b = tally(ew, round_number)
         a.played += 1
         b.played += 1
-        a.opponents.append(result.ew)
-        b.opponents.append(result.ns)
+        a.opponents.append(ew)
+        b.opponents.append(ns)
         if result.double_forfeit:  # both lose (docs/rules.md §5)
             a.losses += 1
             b.losses += 1
@@ -379,33 +398,35 @@ def _aggregate(
             b.match_points += loss
             a.small_points += base - margin
             b.small_points += base - margin
-            a.meetings.append((result.ew, loss))
-            b.meetings.append((result.ns, loss))
+            a.earned.append(loss)
+            b.earned.append(loss)
             continue
         winner = result.winner
-        if result.forfeit is not None:
-            winner = result.forfeit.other
-            a_diff = margin if winner is Side.NS else -margin
+        forfeit = result.forfeit
+        if forfeit is not None:
+            winner = forfeit.other
+            a_diff = margin if winner is ns_side else -margin
         else:
             ns_level, ew_level = result.levels
             if result.passed_a and winner is not None:  # a passed A counts as 15 (docs/rules.md §5)
-                if winner is Side.NS:
+                if winner is ns_side:
                     ns_level = PASSED_A_VALUE
                 else:
                     ew_level = PASSED_A_VALUE
             a_diff = ns_level - ew_level
             a.levels_sum += ns_level
             b.levels_sum += ew_level
-            if result.points is not None:
-                a.deal_points += result.points[0]
-                b.deal_points += result.points[1]
+            points = result.points
+            if points is not None:
+                a.deal_points += points[0]
+                b.deal_points += points[1]
         a.small_points += base + a_diff
         b.small_points += base - a_diff
         if winner is None:
             a.draws += 1
             b.draws += 1
             a_points = b_points = draw
-        elif winner is Side.NS:
+        elif winner is ns_side:
             a.wins += 1
             b.losses += 1
             a_points, b_points = win, loss
@@ -415,11 +436,11 @@ def _aggregate(
             a_points, b_points = loss, win
         a.match_points += a_points
         b.match_points += b_points
-        a.meetings.append((result.ew, a_points))
-        b.meetings.append((result.ns, b_points))
+        a.earned.append(a_points)
+        b.earned.append(b_points)
 
     for entrant_tally in tallies.values():
-        entrant_tally.buchholz = sum(tallies[opponent].match_points for opponent in entrant_tally.opponents)
+        entrant_tally.buchholz = sum([tallies[opponent].match_points for opponent in entrant_tally.opponents])
     return tallies
 
 
@@ -479,19 +500,27 @@ def rank(
     index = 0
     while index < len(order):
         metric = METRICS[order[index]]
-        if metric.of_entrant is not None:
-            readers: list[Callable[[_Tally], int]] = []
-            while index < len(order) and (reader := METRICS[order[index]].of_entrant) is not None:
-                readers.append(reader)
+        if metric.total is not None:
+            totals: list[str] = []
+            while index < len(order) and (total := METRICS[order[index]].total) is not None:
+                totals.append(total)
                 index += 1
-            keys = {entrant: tuple(read(tallies[entrant]) for read in readers) for entrant in ids}
-            groups = [run for group in groups for run in (_split(group, keys) if len(group) > 1 else [group])]
+            # Their totals in one read (a value, or a tuple of several), and only of the entrants
+            # still tied: an entrant alone in its group needs no key.
+            read = attrgetter(*totals)
+            refined: list[list[str]] = []
+            for group in groups:
+                if len(group) == 1:
+                    refined.append(group)
+                else:
+                    refined.extend(_split(group, {entrant: read(tallies[entrant]) for entrant in group}))
+            groups = refined
             continue
         index += 1
         if metric.name == "lots" and lots is None:
             continue  # no seed: full ties stay shared until the organiser draws lots
         assert metric.of_group is not None
-        refined: list[list[str]] = []
+        refined = []
         for group in groups:
             if len(group) == 1:
                 refined.append(group)
