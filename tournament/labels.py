@@ -151,49 +151,117 @@ def rules_title(*, profile: str, options: RuleOptions) -> str:
     return in_ui_language(en=en, zh=zh)
 
 
+_OPTION_NAMES: dict[str, StrPromise] = {
+    "game": gettext_lazy("Game"),
+    "format": gettext_lazy("Match format"),
+    "deals": gettext_lazy("Number of deals"),
+    "games": gettext_lazy("Number of games"),
+    "time_cap_minutes": gettext_lazy("Time cap"),
+    "at_time_up": gettext_lazy("When time is up"),
+    "time_up_tie": gettext_lazy("Equal levels at time"),
+    "cap_scope": gettext_lazy("Time cap runs for"),
+    "upgrades": gettext_lazy("Upgrades (1-2 / 1-3 / 1-4)"),
+    "points_table": gettext_lazy("Points (1-2 / 1-3 / 1-4)"),
+    "a_pass": gettext_lazy("Passing A"),
+    "a_failure_limit": gettext_lazy("Failed A attempts"),
+    "a_reset": gettext_lazy("After the reset"),
+    "tribute_variant": gettext_lazy("Tribute"),
+    "wild_reading": gettext_lazy("Wild cards (card assistant)"),
+    "match_points": gettext_lazy("Match points"),
+    "tie_breakers": gettext_lazy("Tie-breakers"),
+    "small_points": gettext_lazy("Small points"),
+    "bye_result": gettext_lazy("Bye"),
+    "bye_margin": gettext_lazy("Bye margin"),
+    "forfeit_margin": gettext_lazy("Forfeit margin"),
+    "late_arrival": gettext_lazy("Late arrival"),
+    "deal_scoring": gettext_lazy("Deal scoring"),
+    "cards_left_winner": gettext_lazy("Who wins a deal scored by cards left"),
+    "base": gettext_lazy("Base stake"),
+    "multiple_cap": gettext_lazy("Multiple cap"),
+    "landlord_by": gettext_lazy("Landlord"),
+    "landlord_rotation": gettext_lazy("Landlord after the first deal"),
+    "reseat": gettext_lazy("Seating each round"),
+    "bye_points": gettext_lazy("Points for a bye"),
+    "forfeit_points": gettext_lazy("Points for a forfeit"),
+    "late_forfeit_minutes": gettext_lazy("Late forfeit after (minutes)"),
+}
+"""Each option's name in words, translated when it is read: a stage's rules are shown on every page of its
+standings, rendered anew with each build, and a catalogue made whole for each line was half a page's
+rendering."""
+
+
 def rule_option(name: object) -> str:
     """An option's name as an organiser reads it (docs/rules.md names the option itself)."""
-    names = {
-        "game": _("Game"),
-        "format": _("Match format"),
-        "deals": _("Number of deals"),
-        "games": _("Number of games"),
-        "time_cap_minutes": _("Time cap"),
-        "at_time_up": _("When time is up"),
-        "time_up_tie": _("Equal levels at time"),
-        "cap_scope": _("Time cap runs for"),
-        "upgrades": _("Upgrades (1-2 / 1-3 / 1-4)"),
-        "points_table": _("Points (1-2 / 1-3 / 1-4)"),
-        "a_pass": _("Passing A"),
-        "a_failure_limit": _("Failed A attempts"),
-        "a_reset": _("After the reset"),
-        "tribute_variant": _("Tribute"),
-        "wild_reading": _("Wild cards (card assistant)"),
-        "match_points": _("Match points"),
-        "tie_breakers": _("Tie-breakers"),
-        "small_points": _("Small points"),
-        "bye_result": _("Bye"),
-        "bye_margin": _("Bye margin"),
-        "forfeit_margin": _("Forfeit margin"),
-        "late_arrival": _("Late arrival"),
-        "deal_scoring": _("Deal scoring"),
-        "cards_left_winner": _("Who wins a deal scored by cards left"),
-        "base": _("Base stake"),
-        "multiple_cap": _("Multiple cap"),
-        "landlord_by": _("Landlord"),
-        "landlord_rotation": _("Landlord after the first deal"),
-        "reseat": _("Seating each round"),
-        "bye_points": _("Points for a bye"),
-        "forfeit_points": _("Points for a forfeit"),
-        "late_forfeit_minutes": _("Late forfeit after (minutes)"),
-    }
-    return str(names.get(str(name), name))
+    return str(_OPTION_NAMES.get(str(name), name))
 
 
 def _place_table(value: object, sign: str) -> str:
     if isinstance(value, dict):
         return " / ".join(f"{sign}{value.get(key)}" for key in ("1-2", "1-3", "1-4"))
     return str(value)
+
+
+_VALUE_WORDS: dict[str, dict[str, StrPromise]] = {
+    "game": {
+        "guandan": gettext_lazy("Guandan"),
+        "tractor": gettext_lazy("Tractor"),
+        "doudizhu": gettext_lazy("Dou Dizhu"),
+    },
+    "format": {
+        "level_game": gettext_lazy("one game 2→A"),
+        "best_of": gettext_lazy("best of several games"),
+        "fixed_deals_points": gettext_lazy("fixed deals, points 3/2/1"),
+        "fixed_deals_levels": gettext_lazy("fixed deals with levels"),
+    },
+    "at_time_up": {
+        "finish_current_deal": gettext_lazy("the current deal is the last"),
+        "one_more_deal": gettext_lazy("one more deal"),
+    },
+    "time_up_tie": {
+        "first_to_reach": gettext_lazy("first to reach the level wins"),
+        "extra_deal": gettext_lazy("an extra deal: the side that goes up wins"),
+        "setting_side": gettext_lazy("the side on stage wins"),
+        "draw": gettext_lazy("a draw"),
+    },
+    "a_pass": {
+        "top_and_partner_not_last": gettext_lazy("上游 with the partner not last (1-2, 1-3)"),
+        "side_not_last": gettext_lazy("neither player last (also the opponents' 1-4)"),
+        "one_two_only": gettext_lazy("only a 1-2 finish"),
+    },
+    "a_reset": {
+        "to_2": gettext_lazy("plays on from 2"),
+        "upgrade_from_2": gettext_lazy("its upgrade of that deal counts from 2"),
+    },
+    "cap_scope": {"match": gettext_lazy("the whole match"), "game": gettext_lazy("each game")},
+    "tribute_variant": {
+        "standard": gettext_lazy("standard"),
+        "seed_000": gettext_lazy("rulebook 000"),
+        "seed_002": gettext_lazy("rulebook 002 (winners choose equal cards)"),
+        "national_2017": gettext_lazy("national rules 2017"),
+    },
+    "wild_reading": {
+        "largest": gettext_lazy("the largest reading"),
+        "stated_example": gettext_lazy("the lowest straight (rulebook 000)"),
+    },
+    "deal_scoring": {
+        "stake": gettext_lazy("base × bid × 2 per bomb × 2 for a spring"),
+        "cards_left": gettext_lazy("by the cards left in hand (rulebook 004)"),
+    },
+    "cards_left_winner": {
+        "player": gettext_lazy("the player who went out, alone"),
+        "side": gettext_lazy("the side of the player who went out"),
+    },
+    "landlord_by": {
+        "bid": gettext_lazy("by bidding 1–3"),
+        "lot": gettext_lazy("drawn by lot, then in turn (轮流坐庄)"),
+    },
+    "landlord_rotation": {
+        "counter_clockwise": gettext_lazy("passes to the next seat each deal"),
+        "none": gettext_lazy("any seat, deal by deal"),
+    },
+    "reseat": {"lot": gettext_lazy("by lot"), "score": gettext_lazy("by standing")},
+}
+"""An option's values in words, by option (translated when read, as :data:`_OPTION_NAMES`)."""
 
 
 def rule_value(name: object, value: object) -> str:
@@ -207,57 +275,11 @@ def rule_value(name: object, value: object) -> str:
         if value is None:
             return _("no reset: A is played until passed")
         return _("%(n)s failures: back to 2") % {"n": value}
-    words: dict[str, dict[str, str]] = {
-        "game": {"guandan": _("Guandan"), "tractor": _("Tractor"), "doudizhu": _("Dou Dizhu")},
-        "format": {
-            "level_game": _("one game 2→A"),
-            "best_of": _("best of several games"),
-            "fixed_deals_points": _("fixed deals, points 3/2/1"),
-            "fixed_deals_levels": _("fixed deals with levels"),
-        },
-        "at_time_up": {"finish_current_deal": _("the current deal is the last"), "one_more_deal": _("one more deal")},
-        "time_up_tie": {
-            "first_to_reach": _("first to reach the level wins"),
-            "extra_deal": _("an extra deal: the side that goes up wins"),
-            "setting_side": _("the side on stage wins"),
-            "draw": _("a draw"),
-        },
-        "a_pass": {
-            "top_and_partner_not_last": _("上游 with the partner not last (1-2, 1-3)"),
-            "side_not_last": _("neither player last (also the opponents' 1-4)"),
-            "one_two_only": _("only a 1-2 finish"),
-        },
-        "a_reset": {"to_2": _("plays on from 2"), "upgrade_from_2": _("its upgrade of that deal counts from 2")},
-        "cap_scope": {"match": _("the whole match"), "game": _("each game")},
-        "tribute_variant": {
-            "standard": _("standard"),
-            "seed_000": _("rulebook 000"),
-            "seed_002": _("rulebook 002 (winners choose equal cards)"),
-            "national_2017": _("national rules 2017"),
-        },
-        "wild_reading": {
-            "largest": _("the largest reading"),
-            "stated_example": _("the lowest straight (rulebook 000)"),
-        },
-        "deal_scoring": {
-            "stake": _("base × bid × 2 per bomb × 2 for a spring"),
-            "cards_left": _("by the cards left in hand (rulebook 004)"),
-        },
-        "cards_left_winner": {
-            "player": _("the player who went out, alone"),
-            "side": _("the side of the player who went out"),
-        },
-        "landlord_by": {"bid": _("by bidding 1–3"), "lot": _("drawn by lot, then in turn (轮流坐庄)")},
-        "landlord_rotation": {
-            "counter_clockwise": _("passes to the next seat each deal"),
-            "none": _("any seat, deal by deal"),
-        },
-        "reseat": {"lot": _("by lot"), "score": _("by standing")},
-    }
     if name == "multiple_cap" and value is None:
         return str(_("no cap"))
-    if name in words and str(value) in words[name]:
-        return str(words[name][str(value)])
+    said = _VALUE_WORDS.get(name, {}).get(str(value))
+    if said is not None:
+        return str(said)
     if value is None:
         return "—"
     if isinstance(value, list | dict):
