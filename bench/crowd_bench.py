@@ -314,15 +314,21 @@ def static_paths(public: str, tournament_id: int) -> list[str]:
     return sorted(set(re.findall(r'(?:href|src)="(/static/[^"]+)"', page)))
 
 
-def drive(kind: str, me: list[str], spec_path: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([*me, f"--{kind}", "--spec", str(spec_path), *extra], stdout=subprocess.PIPE, text=True)
+def drive(kind: str, me: list[str], spec_path: Path) -> tuple[subprocess.Popen, Path]:
+    """A driver process (``kind``: the crowd or the writer) and the file its outcome will be in.
+
+    The outcome (every latency, up to a few MB) goes to a file, not through a pipe: the event loop
+    may leave its stdout non-blocking, and a long line written there was cut."""
+    out = spec_path.with_name(f"{spec_path.stem}-{kind}.json")
+    out.unlink(missing_ok=True)
+    return subprocess.Popen([*me, f"--{kind}", "--spec", str(spec_path), "--out", str(out)]), out
 
 
-def result_of(process: subprocess.Popen) -> dict:
-    output = process.communicate()[0]
-    if process.returncode:
+def result_of(driver: tuple[subprocess.Popen, Path]) -> dict:
+    process, out = driver
+    if process.wait() or not out.exists():
         raise SystemExit("crowd_bench: a driver failed")
-    return json.loads(output.strip().splitlines()[-1])
+    return json.loads(out.read_text())
 
 
 def main() -> int:
@@ -337,6 +343,7 @@ def main() -> int:
     parser.add_argument("--spec", help=argparse.SUPPRESS)
     parser.add_argument("--crowd", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--write", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.crowd or args.write:
         spec = json.loads(Path(args.spec).read_text())
@@ -344,8 +351,7 @@ def main() -> int:
             outcome = live_bench.run(crowd(spec["public"], spec, spec["seconds"], spec["clients"], spec["mix"]))
         else:
             outcome = live_bench.run(writer(spec["staff"], spec["public"], spec, spec["seconds"], spec["rate"]))
-        os.set_blocking(sys.stdout.fileno(), True)  # uvloop may leave the pipe non-blocking: a long line would be cut
-        print(json.dumps(outcome), flush=True)
+        Path(args.out).write_text(json.dumps(outcome))
         return 0
 
     database_url = live_bench.database_url_get("crowd_bench", "a crowd of 5,000 pairs")
