@@ -10,8 +10,8 @@ superseded.
 
 With several workers (uWSGI's processes, on one machine or several) the cache must be shared
 (``CACHE_URL``/``REDIS_URL``: Redis); ``INCR`` on Redis is atomic, so concurrent bumps from many
-workers never lose one. The version starts from a clock reading in nanoseconds, so a version key lost to eviction or a flush can
-never come back as a number that old entries were stored under.
+workers never lose one. The version starts from a clock reading in nanoseconds, so a version key
+lost to eviction or a flush can never come back as a number that old entries were stored under.
 
 Stampedes: the first request after a bump takes a short lock (``cache.add``) and builds; the
 others wait for its value (or, where the caller allows it, serve the last value built, at most
