@@ -71,10 +71,12 @@ a key's value never changes, and the version itself is always read from the shar
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from typing import Any, Literal, NamedTuple, TypeVar, cast
 
 from django.conf import settings
@@ -525,6 +527,25 @@ def _build_note(tournament_id: int, key: str, scope: Scope, marker: Any) -> None
     )
 
 
+@contextmanager
+def _collection_deferred() -> Iterator[None]:
+    """No garbage collection while a build runs; what it left is collected after it.
+
+    A build of a 5,000-pair stage holds tens of thousands of small objects until it returns (totals,
+    rows, lines). Collected while it runs, they survive each young collection, are promoted as if
+    they were long-lived, and set off a full collection of the worker's heap almost every build (a
+    fifth of its CPU); once it has returned, only what it made survives. Only a worker's own
+    collector is paused, and the setting is as it was afterwards, whatever the build raised."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def _rebuild(
     tournament_id: int, key: str, build: Callable[[], T], version: int, lock_key: str, scope: Scope
 ) -> tuple[int, T]:
@@ -532,7 +553,8 @@ def _rebuild(
     marker_key = _marker_key(tournament_id, key)
     started = time.time()
     try:
-        value = build()
+        with _collection_deferred():
+            value = build()
     except Exception as error:
         cache.delete(lock_key)
         raise _BuildFailed from error

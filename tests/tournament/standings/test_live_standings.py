@@ -3,6 +3,8 @@ rebuilds are coalesced, and requests are served the last complete build — with
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 import time_machine
 from django.core.cache import cache
@@ -196,6 +198,31 @@ def test_a_failing_build_raises_and_leaves_no_build():
     with pytest.raises(ValueError, match="no such stage"):
         coalesced_get(tournament_id=9, key="x", build=fails)
     assert coalesced_get(tournament_id=9, key="x", build=lambda: "built")[1] == "built"
+
+
+def test_a_build_runs_without_garbage_collection_and_the_worker_collects_again_after_it():
+    collecting: list[bool] = []
+
+    def build() -> str:
+        collecting.append(gc.isenabled())
+        return "built"
+
+    def fails() -> str:
+        collecting.append(gc.isenabled())
+        raise ValueError("no such stage")
+
+    assert coalesced_get(tournament_id=9, key="gc", build=build)[1] == "built"
+    assert gc.isenabled()
+    with pytest.raises(ValueError, match="no such stage"):
+        coalesced_get(tournament_id=9, key="gc-fails", build=fails)
+    assert gc.isenabled()
+    gc.disable()  # a worker that runs without it keeps it off
+    try:
+        coalesced_get(tournament_id=9, key="gc-off", build=build)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert collecting == [False, False, False]
 
 
 def _bumps_recorded(monkeypatch) -> list[str]:
