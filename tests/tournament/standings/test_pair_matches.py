@@ -12,6 +12,7 @@ import pytest
 from django.template import engines
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.safestring import mark_safe
 
 from tests.tournament.standings.events import play_out, swiss_event
 from tournament.standings.public import pair_history_get, tournament_overview_get
@@ -91,3 +92,37 @@ def test_a_match_page_shows_the_deal_history_of_the_same_code(client):
     match = view.matches[-1]
     html = render_to_string("public/_deals.html", {"match": match})
     assert html.count('class="deal"') == len(match.deals) > 0 and html.endswith("\n")
+
+
+PAGE = (Path(__file__).resolve().parents[2] / "data" / "pair_page_template.html").read_text(encoding="utf-8")
+"""The pair page's template before its body was rendered in Python (``public_tags.pair_page``)."""
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_pairs_page_is_its_template(language):
+    event = swiss_event()
+    here = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
+    play_out(here, deals=2)
+    view = pair_history_get(
+        tournament_id=event.tournament.pk,
+        pair_id=here.ns_pair_id,
+        frame=tournament_overview_get(tournament_id=event.tournament.pk),
+    )
+    assert view is not None and view.players
+    engine = engines["django"]
+    pairs = {
+        **variants(view),
+        "withdrawn": replace(view, status="withdrawn"),
+        "no department": replace(view, players=(("张三", ""), ('<李> & "四"', "A&B <部>"))),
+        "no players": replace(view, players=(), name="<王> & '李'", number=12345),
+    }
+    context = {
+        "overview": SimpleNamespace(id=event.tournament.pk),
+        "ranks_hole": mark_safe("<!--pair-ranks-->"),
+        "poll_url": "/t/1/pairs/2/?v=c1.p2&x=<y>",
+        "poll_seconds": 5,
+    }
+    with translation.override(language):
+        for name, pair in pairs.items():
+            shown = render_to_string("public/_pair.html", {**context, "pair": pair})
+            assert shown == engine.from_string(PAGE).render({**context, "pair": pair}), name

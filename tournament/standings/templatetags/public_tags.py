@@ -572,6 +572,45 @@ def pair_matches(pair: PairView, tournament_id: int) -> SafeString:
     return mark_safe("".join(out))  # every value above is escaped
 
 
+def _pair_page_words() -> dict[str, object]:
+    """A pair's page's words, each escaped as ``{% translate %}`` writes it."""
+    words = {
+        "calendar": _("Add our rounds to my calendar (.ics)"),
+        "withdrawn": _("Withdrawn"),
+        "matches": _("Matches"),
+    }
+    return {name: _escape(word) for name, word in words.items()}
+
+
+@register.simple_tag
+def pair_page(pair: PairView, tournament_id: int, ranks_hole: str, poll_url: str, poll_seconds: int) -> SafeString:
+    """A pair's page (its live part): its number, name and players, the calendar link, the hole its
+    ranks fill (``ranks_hole``, kept as it is) and its matches — what the page's template rendered, in
+    Python: a first view of each of thousands of pairs' pages renders it, and the template's tags
+    (the calendar's reversed address, the translations, the players' loop) were a third of it."""
+    words = labels.names_once("pair-page", _pair_page_words)
+    before, after = url_around("standings:pair_calendar", tournament_id)
+    players = []
+    for name, department in pair.players:
+        of = f' <span class="muted">· {_escape(department)}</span>' if department else ""
+        players.append(f"<li>{_escape(name)}{of}</li>")
+    withdrawn = (
+        f'<p><span class="badge withdrawn">{words["withdrawn"]}</span></p>' if pair.status == "withdrawn" else ""
+    )
+    return mark_safe(  # every value is escaped
+        f'<section id="live" class="live" hx-get="{_conditional_escape(poll_url)}"'
+        f' hx-trigger="every {_number(poll_seconds)}s" hx-swap="outerHTML" aria-labelledby="page-title">\n'
+        f'  <h1 id="page-title"><span class="muted">#{_number(pair.number)}</span> {_escape(pair.name)}</h1>\n'
+        f'  <ul class="players">{"".join(players)}</ul>\n'
+        f'  <p class="small"><a href="{before}{pair.id}{after}" download>{words["calendar"]}</a></p>\n'
+        f"  {withdrawn}\n"
+        f"  {_conditional_escape(ranks_hole)}\n"
+        f"  <h2>{words['matches']}</h2>\n"
+        f"  {pair_matches(pair, tournament_id)}\n"
+        "</section>"
+    )
+
+
 def pair_ranks_html(shown: Iterable[RankShown], *, tournament_id: int, poll_url: str, poll_seconds: int) -> SafeString:
     """The ranks part of a pair's page (polled on its own): its rank, movement and record in each
     ranked stage, from what it shows alone (``RankShown``: the part's version is a digest of it)."""
