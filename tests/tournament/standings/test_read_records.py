@@ -1,6 +1,7 @@
-"""A stage's records are read back from the stored snapshots only for the matches whose stored result
-changed since the worker last read the stage; the rest keep their records, and the answer is the one
-a first read gives — whatever wrote the change (a deal, or a write that moves no version at all)."""
+"""A stage's records (and a round's draw) are read back from the stored snapshots only for the matches
+whose stored result (snapshot) changed since the worker last read the stage (built the draw); the rest
+keep theirs, and the answer is the one a first read gives — whatever wrote the change (a deal, or a write
+that moves no version at all)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import pytest
 from tests.tournament.standings.events import play_out, swiss_event
 from tournament.matches.models import Match, MatchStatus, Stage
 from tournament.matches.services import deal_delete
-from tournament.standings import selectors
+from tournament.standings import public, selectors
 from tournament.standings.cache import LocalMemo
-from tournament.standings.public import standings_get
+from tournament.standings.public import draw_list, standings_get
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +94,58 @@ def test_a_result_taken_back_leaves_the_records_and_comes_back_the_same(decoded)
     assert selectors.stage_match_records(stage=stage) == records[:4] == first_read(stage)
     play_out(Match.objects.get(pk=match.pk))
     assert selectors.stage_match_records(stage=stage) == records == first_read(stage)
+
+
+@pytest.fixture
+def draw_decoded(monkeypatch):
+    """How many of a round's snapshots each draw build read back; a fresh worker memory."""
+    monkeypatch.setattr(public, "read_draw_snapshots", LocalMemo(4))
+    made: list[int] = []
+    real = public.snapshot_from_values
+
+    def counting(keys, values):
+        made.append(1)
+        return real(keys, values)
+
+    monkeypatch.setattr(public, "snapshot_from_values", counting)
+    return made
+
+
+def fresh_draw(tournament_id: int, round_id: int) -> tuple:
+    """A round's draw as a worker that never built it builds it."""
+    held = public.read_draw_snapshots
+    public.read_draw_snapshots = LocalMemo(4)
+    try:
+        return draw_list(tournament_id=tournament_id, round_id=round_id)
+    finally:
+        public.read_draw_snapshots = held
+
+
+def test_a_draw_build_after_a_deal_reads_back_that_table_alone(draw_decoded):
+    event = swiss_event()
+    tournament_id, round_id = event.tournament.pk, event.second.pk
+    first = draw_list(tournament_id=tournament_id, round_id=round_id)
+    assert len(draw_decoded) == len(first) == 4  # every table, the first time
+    draw_decoded.clear()
+    assert draw_list(tournament_id=tournament_id, round_id=round_id) == first
+    assert draw_decoded == []
+
+    match = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
+    play_out(match, deals=1)
+    again = draw_list(tournament_id=tournament_id, round_id=round_id)
+    assert len(draw_decoded) == 1
+    assert again == fresh_draw(tournament_id, round_id) and again != first
+    assert again[0].levels != first[0].levels and again[1:] == first[1:]
+
+
+def test_a_draw_build_reads_again_a_snapshot_written_behind_every_version(draw_decoded):
+    event = swiss_event()
+    tournament_id, round_id = event.tournament.pk, event.second.pk
+    first_table, second_table = event.second.matches.exclude(ew_pair=None).order_by("table__number")[:2]
+    play_out(first_table, deals=2)
+    before = draw_list(tournament_id=tournament_id, round_id=round_id)
+    Match.objects.filter(pk=second_table.pk).update(state=Match.objects.get(pk=first_table.pk).state)
+    draw_decoded.clear()
+    again = draw_list(tournament_id=tournament_id, round_id=round_id)
+    assert draw_decoded == []  # its texts are now the first table's: the snapshot read from them holds
+    assert again == fresh_draw(tournament_id, round_id) and again[1].levels == before[0].levels != before[1].levels
