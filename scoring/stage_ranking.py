@@ -159,17 +159,19 @@ def rank_stage(
         return (row.entrant in gone, row.rank, *values, lots.get(row.entrant, 0))
 
     flat = [(group, row) for group, rows in per_group for row in rows]
-    ordered = sorted(flat, key=lambda item: stage_key(*item))
+    # Each row's key made once (a 5,000-pair stage is ranked every few seconds during a round).
+    keys = [stage_key(group, row) for group, row in flat]
+    ordered = sorted(range(len(flat)), key=keys.__getitem__)
     places: dict[str, tuple[int, bool]] = {}
     position = 0
     while position < len(ordered):
-        key = stage_key(*ordered[position])
+        key = keys[ordered[position]]
         end = position
-        while end < len(ordered) and stage_key(*ordered[end]) == key:
+        while end < len(ordered) and keys[ordered[end]] == key:
             end += 1
-        tied = end - position > 1 and (len(per_group) > 1 or ordered[position][1].shared)
-        for _group, row in ordered[position:end]:
-            places[row.entrant] = (position + 1, tied)
+        tied = end - position > 1 and (len(per_group) > 1 or flat[ordered[position]][1].shared)
+        for index in ordered[position:end]:
+            places[flat[index][1].entrant] = (position + 1, tied)
         position = end
     rows = tuple(
         RankedRow(

@@ -18,7 +18,8 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from operator import attrgetter
+from typing import Any, NamedTuple, cast
 
 from django.core.paginator import Page
 from django.db.models import Count, Q, QuerySet, TextField
@@ -27,7 +28,7 @@ from django.db.models.functions import Cast
 from scoring.bracket import BracketState
 from scoring.options import RuleOptions
 from scoring.snapshot import MatchSnapshot, SidePair
-from scoring.standings import METRICS
+from scoring.standings import METRICS, StandingRow
 from scoring.team_matches import TeamMatchReason
 from tournament.games.shown_rules import stage_rules_lines, stage_rules_title
 from tournament.locale import both_languages
@@ -402,6 +403,14 @@ def _columns(stage: Stage) -> tuple[Column, ...]:
     )
 
 
+def _row_values(names: list[str]) -> Callable[[StandingRow], tuple[Any, ...]]:
+    """The reader of a row's values of the tie-break columns ``names`` (each a field of the row), in one
+    call: a 5,000-pair stage's standings are built every few seconds during a round."""
+    if len(names) > 1:
+        return cast("Callable[[StandingRow], tuple[Any, ...]]", attrgetter(*names))
+    return lambda row: tuple(getattr(row, name) for name in names)
+
+
 def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
     """A stage's standings with every tie-break column it uses and each pair's movement.
 
@@ -431,9 +440,9 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
     else:  # a knockout: its placings
         ranked = [(row, None, False) for row in current.standings.rows]
     columns = _columns(stage)
+    shown = _row_values([column.name for column in columns])
     lines = []
     for row, group, withdrawn in ranked:
-        data = row.to_json()
         pair = current.pairs[int(row.entrant)]
         lines.append(
             StandingLine(
@@ -447,7 +456,7 @@ def standings_get(*, tournament_id: int, stage_id: int) -> StageTable | None:
                 draws=row.draws,
                 losses=row.losses,
                 byes=row.byes,
-                values=tuple(data.get(column.name) for column in columns),
+                values=shown(row),
                 previous_rank=previous.get(row.entrant),
                 group=group,
                 withdrawn=withdrawn,
