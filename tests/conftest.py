@@ -16,7 +16,6 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-import environ
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -63,6 +62,8 @@ def cache_of_this_worker():
     worker a test starts uses the same database as the test."""
     from django.test import override_settings
 
+    from tournament.settings import cache_config
+
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     url = os.environ.get("CACHE_URL", "")
     if not worker.startswith("gw") or not url.startswith(("redis://", "rediss://")):
@@ -73,7 +74,7 @@ def cache_of_this_worker():
     ours = urlunsplit(parts._replace(path=f"/{database}"))
     os.environ["CACHE_URL"] = ours
     try:
-        with override_settings(CACHES={"default": environ.Env.cache_url_config(ours)}):
+        with override_settings(CACHES={"default": cache_config(ours)}):
             yield
     finally:
         os.environ["CACHE_URL"] = url

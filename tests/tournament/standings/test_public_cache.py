@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import threading
+import time
 
 import pytest
 from django.core.cache import cache
@@ -105,8 +106,15 @@ def test_a_lost_version_key_never_revives_old_entries():
 
 def test_one_builder_at_a_time_the_others_wait_for_its_value(monkeypatch):
     monkeypatch.setattr(public_cache, "WAIT_STEP", 0.005)
-    started, release = threading.Event(), threading.Event()
+    started, release, waiting = threading.Event(), threading.Event(), threading.Event()
     builds = []
+    sleep = time.sleep
+
+    def waits(seconds: float) -> None:
+        waiting.set()  # the second reader found the lock taken and waits for the value
+        sleep(seconds)
+
+    monkeypatch.setattr(public_cache.time, "sleep", waits)
 
     def slow_build():
         builds.append(1)
@@ -120,6 +128,7 @@ def test_one_builder_at_a_time_the_others_wait_for_its_value(monkeypatch):
     started.wait(5)
     waiter = threading.Thread(target=lambda: results.append(public_cached(tournament_id=2, key="s", build=slow_build)))
     waiter.start()
+    assert waiting.wait(5)  # released only once the second reader waits: not before it asked (a race)
     release.set()
     first.join(5)
     waiter.join(5)

@@ -1,0 +1,91 @@
+"""The shared cache's client (tournament/cache_client.py) reads what django-redis's reads, over a
+connection each thread keeps, and recovers from a lost one."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django_redis.client import DefaultClient
+from django_redis.exceptions import ConnectionInterrupted
+
+from tournament.cache_client import HeldConnectionClient
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+def client() -> HeldConnectionClient:
+    ours = cache.client
+    assert isinstance(ours, HeldConnectionClient), "the settings' Redis cache uses it"
+    return ours
+
+
+@pytest.fixture
+def theirs(client: HeldConnectionClient) -> DefaultClient:
+    """django-redis's own client on the same server and options."""
+    return DefaultClient(client._server, client._params, client._backend)
+
+
+VALUES: dict[str, Any] = {
+    "test-cache-client:int": 1_733_000_000_000_000_001,
+    "test-cache-client:text": "王小明",
+    "test-cache-client:tuple": ("a", 1, None, {"b": [2, 3]}),
+    "test-cache-client:none": None,
+}
+
+
+def test_reads_are_django_redis_reads(client, theirs):
+    cache.set_many(VALUES, timeout=60)
+    keys = [*VALUES, "test-cache-client:missing"]
+    assert client.get_many(keys) == theirs.get_many(keys) == {key: value for key, value in VALUES.items()}
+    for key in keys:
+        assert client.get(key, default="absent") == theirs.get(key, default="absent")
+    assert client.get("test-cache-client:missing", default="absent") == "absent"
+    assert client.get_many([]) == {}
+    cache.set("test-cache-client:versioned", "v2", version=2, timeout=60)
+    assert client.get("test-cache-client:versioned", version=2) == "v2"
+    assert client.get_many(["test-cache-client:versioned"], version=2) == {"test-cache-client:versioned": "v2"}
+    assert client.get("test-cache-client:versioned") is None
+
+
+def test_a_connection_closed_by_the_server_is_replaced(client):
+    cache.set("test-cache-client:after", 7, timeout=60)
+    assert client.get("test-cache-client:after") == 7
+    _pid, connection = client._held.connection
+    redis = client.get_client(write=True)
+    redis.execute_command("CLIENT", "KILL", "ID", _client_id(client))
+    assert client.get("test-cache-client:after") == 7  # asked again on a new connection
+    assert client._held.connection[1] is not connection
+
+
+def test_a_failure_drops_the_connection_and_is_the_caches_failure(client, monkeypatch):
+    client.get("test-cache-client:any")
+    _pid, connection = client._held.connection
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise TimeoutError("no answer in time")
+
+    monkeypatch.setattr(connection, "read_response", broken)
+    with pytest.raises(ConnectionInterrupted):
+        client.get_many(["test-cache-client:any"])
+    assert client._held.connection is None  # the half-read connection never meets another command
+    monkeypatch.undo()
+    cache.set("test-cache-client:any", 3, timeout=60)
+    assert client.get_many(["test-cache-client:any"]) == {"test-cache-client:any": 3}
+
+
+def test_a_forked_process_opens_its_own_connection(client):
+    client.get("test-cache-client:any")
+    _pid, parents = client._held.connection
+    client._held.connection = (os.getpid() + 1, parents)  # as a child sees what its parent kept
+    client.get("test-cache-client:any")
+    assert client._held.connection[1] is not parents and client._held.connection[0] == os.getpid()
+
+
+def _client_id(client: HeldConnectionClient) -> int:
+    _pid, connection = client._held.connection
+    connection.send_command("CLIENT", "ID")
+    return int(connection.read_response())
