@@ -86,6 +86,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, cast
 from urllib.parse import parse_qsl, urlencode, urlparse, urlsplit
 
@@ -204,9 +205,25 @@ class _KeptResponses:
             self.bytes -= len(dropped.body)
 
 
+QUERY_REMEMBERED = 256
+"""A query string up to this long is parsed once per worker (:func:`query_read`, :func:`poll_page`):
+every phone of a page polls with the same one."""
+
+
 def query_read(query_string: str) -> str | None:
     """The query string as a public page reads it: :data:`PAGE_PARAMETERS` only, each once (its last
     value, as ``QueryDict.get`` reads it), in a fixed order; None if a value is too long to be one."""
+    if len(query_string) <= QUERY_REMEMBERED:
+        return _query_read_remembered(query_string)
+    return _query_read(query_string)
+
+
+@lru_cache(maxsize=4096)
+def _query_read_remembered(query_string: str) -> str | None:
+    return _query_read(query_string)
+
+
+def _query_read(query_string: str) -> str | None:
     values: dict[str, str] = {}
     for name, value in parse_qsl(query_string, keep_blank_values=True, errors="replace"):
         if name in PAGE_PARAMETERS:
@@ -261,10 +278,20 @@ LOCAL_PATHS = 1000
 def poll_page(key: tuple[Any, ...]) -> tuple[tuple[Any, ...], str | None]:
     """The page a request asks (its key without ``v`` and without its htmx-ness: the page and its
     poll are one page) and the ``v`` it asks from (None: no poll)."""
-    values = parse_qsl(key[KEY_QUERY], keep_blank_values=True)
-    token = next((value for name, value in values if name == "v"), None)
-    query = urlencode([(name, value) for name, value in values if name != "v"])
+    query, token = (
+        _unpolled_query(key[KEY_QUERY]) if len(key[KEY_QUERY]) <= QUERY_REMEMBERED else _poll_query(key[KEY_QUERY])
+    )
     return (*key[:KEY_QUERY], query, *key[KEY_QUERY + 1 : KEY_HTMX]), token
+
+
+def _poll_query(query: str) -> tuple[str, str | None]:
+    """A query as read (:func:`query_read`) without its ``v``, and its ``v`` (None: no poll)."""
+    values = parse_qsl(query, keep_blank_values=True)
+    token = next((value for name, value in values if name == "v"), None)
+    return urlencode([(name, value) for name, value in values if name != "v"]), token
+
+
+_unpolled_query = lru_cache(maxsize=4096)(_poll_query)
 
 
 def _url_page(key: tuple[Any, ...], url: str) -> tuple[Any, ...] | None:
