@@ -222,6 +222,9 @@ def standings_rows(page: Iterable[StandingLine], table: StageTable, tournament_i
     colspan = len(table.columns) + 3
     said_once = table.no_earlier_round
     language = get_language()
+    # A whole number shows as its digits unless thousands are separated (_number's common case, its
+    # setting read once a page, not eleven times a line).
+    number = str if not settings.USE_THOUSAND_SEPARATOR else _number
     out: list[str] = []
     group: object = object()
     for line in lines:
@@ -234,15 +237,15 @@ def standings_rows(page: Iterable[StandingLine], table: StageTable, tournament_i
         if line.byes:
             words = ngettext("%(counter)s bye", "%(counter)s byes", line.byes) % {"counter": line.byes}
             byes = f' <span class="muted small">({escape(words)})</span>'
-        values = "".join(f'<td class="num">{_cell(v)}</td>' for v in line.values)
+        values = "".join(f'<td class="num">{number(v) if type(v) is int else _cell(v)}</td>' for v in line.values)
         out.append(
-            f'<tr><th scope="row" class="sticky"><span class="rank">{_number(line.rank)}{shared if line.shared else ""}'
+            f'<tr><th scope="row" class="sticky"><span class="rank">{number(line.rank)}{shared if line.shared else ""}'
             f"</span>{_movement_said(language, line.movement, said_once)} "
-            f'<span class="muted small">#{_number(line.pair_number)}</span> '
-            f'<a href="{before}{line.pair_id}{after}">{escape(line.pair_name)}</a>'
+            f'<span class="muted small">#{number(line.pair_number)}</span> '
+            f'<a href="{before}{line.pair_id}{after}">{_escape(line.pair_name)}</a>'
             f"{withdrawn if line.withdrawn else ''}{provisional if line.provisional else ''}</th>"
-            f'<td class="num">{_number(line.played)}</td>'
-            f'<td class="num nowrap">{_number(line.wins)}-{_number(line.draws)}-{_number(line.losses)}{byes}</td>'
+            f'<td class="num">{number(line.played)}</td>'
+            f'<td class="num nowrap">{number(line.wins)}-{number(line.draws)}-{number(line.losses)}{byes}</td>'
             f"{values}</tr>"
         )
     return mark_safe("\n".join(out))  # every value above is escaped
