@@ -286,6 +286,8 @@ def poll_page(key: tuple[Any, ...]) -> tuple[tuple[Any, ...], str | None]:
 
 def _poll_query(query: str) -> tuple[str, str | None]:
     """A query as read (:func:`query_read`) without its ``v``, and its ``v`` (None: no poll)."""
+    if "v=" not in query:  # no v (a value's "=" is quoted, and no other parameter's name ends in v)
+        return query, None
     values = parse_qsl(query, keep_blank_values=True)
     token = next((value for name, value in values if name == "v"), None)
     return urlencode([(name, value) for name, value in values if name != "v"]), token

@@ -7,6 +7,7 @@ own tests."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 import pytest
 from django.core.cache import cache
@@ -20,7 +21,7 @@ from tests.tournament.standings.test_public_responses import WINDOW, Counted, Vi
 from tournament.draw.stages import stage_teams_set
 from tournament.matches.models import RoundStatus
 from tournament.registration.teams import team_create
-from tournament.standings.public_responses import PAGE_PARAMETER_MAX, PublicResponses, query_read
+from tournament.standings.public_responses import PAGE_PARAMETER_MAX, PublicResponses, poll_page, query_read
 
 pytestmark = pytest.mark.django_db
 
@@ -67,6 +68,30 @@ def test_the_query_as_a_page_reads_it():
     assert query_read("utm=1&page=2&q=%E5%BC%A0&page=3&fbclid=x") == "page=3&q=%E5%BC%A0"
     assert query_read("") == "" and query_read("utm_source=a") == ""
     assert query_read("q=" + "x" * (PAGE_PARAMETER_MAX + 1)) is None
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        "q=%E5%BC%A0",
+        "q=a%3Dv%3D1&page=2",
+        "q=v%3D&interval=12&rows=10&screen=1",
+        "q=&page=",
+        "q=%FF%FE&page=2",  # not UTF-8: read with replacement characters
+        "q=x+y&v=abc",
+        "v=&page=3",
+        "page=2&v=t1&q=%E7%8E%8B+%E5%B0%8F",
+    ],
+)
+def test_a_polls_page_is_its_query_without_v_however_it_was_sent(sent):
+    """The page a poll belongs to (its key without ``v``) is the query read, parsed and written again
+    without ``v``, whether or not ``v`` was there (a query without one is taken as it is)."""
+    key = ("host", "http", None, "", "/t/1/standings/1/", query_read(sent), "zh-hans", True)
+    page, token = poll_page(key)
+    values = parse_qsl(key[5], keep_blank_values=True)
+    assert page[5] == urlencode([(name, value) for name, value in values if name != "v"])
+    assert token == next((value for name, value in values if name == "v"), None)
+    assert page == (*key[:5], page[5], "zh-hans")
 
 
 def test_tracking_parameters_are_one_kept_response_and_django_never_reads_them(app, django_app, event):
