@@ -765,12 +765,38 @@ class RankShown(NamedTuple):
     losses: int
 
 
-def pair_ranks_shown(*, pair_id: int, tables: Iterable[StageTable | None]) -> tuple[RankShown, ...]:
-    """What the ranks part of a pair's page shows of its line in each of ``tables`` (:func:`pair_ranks_get`)."""
-    return tuple(
-        RankShown(stage.id, stage.name, line.rank, line.provisional, line.movement, line.wins, line.draws, line.losses)
-        for stage, line in pair_ranks_get(pair_id=pair_id, tables=tables)
+class RanksIndex(NamedTuple):
+    """A standings build's lines as the ranks parts of the pairs' pages show them (:class:`RankShown`'s
+    fields after the stage's, by pair id): a few plain values a line, made and stored with the build
+    (``public_cache.pair_ranks_index_cached``), so that a worker showing a pair's ranks reads this
+    and never unpickles the build's 5,000 lines (some 40 ms a build and worker)."""
+
+    stage_id: int
+    stage_name: str
+    lines: dict[int, tuple[int, bool, int | None, int, int, int]]
+
+
+def pair_ranks_index(table: StageTable) -> RanksIndex:
+    """The ranks index of a standings build (:class:`RanksIndex`)."""
+    return RanksIndex(
+        table.stage.id,
+        table.stage.name,
+        {
+            line.pair_id: (line.rank, line.provisional, line.movement, line.wins, line.draws, line.losses)
+            for line in table.lines
+        },
     )
+
+
+def pair_ranks_shown(*, pair_id: int, indexes: Iterable[RanksIndex | None]) -> tuple[RankShown, ...]:
+    """What the ranks part of a pair's page shows of its line in the standings build of each of
+    ``indexes`` (:func:`pair_ranks_index`) that has one."""
+    shown = []
+    for index in indexes:
+        line = index.lines.get(pair_id) if index is not None else None
+        if index is not None and line is not None:
+            shown.append(RankShown(index.stage_id, index.stage_name, *line))
+    return tuple(shown)
 
 
 def pair_ranks_version(shown: tuple[RankShown, ...]) -> str:

@@ -21,6 +21,7 @@ from django.core.paginator import Page, Paginator
 from tournament.matches.models import Stage
 from tournament.standings.cache import (
     UNREAD,
+    LocalMemo,
     coalesced_get,
     coalesced_served,
     own_key,
@@ -31,12 +32,14 @@ from tournament.standings.cache import (
     public_version_get,
 )
 from tournament.standings.public import (
+    RanksIndex,
     bracket_get,
     draw_list,
     draw_page_digest,
     match_history_get,
     pair_history_get,
     pair_ranks_get,
+    pair_ranks_index,
     standings_get,
     tournament_overview_get,
 )
@@ -218,7 +221,39 @@ def _standings_built(*, tournament_id: int, stage_id: int, token: int | None) ->
     table = standings_get(tournament_id=tournament_id, stage_id=stage_id)
     if token is not None and table is not None and table.teams is not None:
         team_total_cached(tournament_id=tournament_id, stage_id=stage_id, build=token, table=lambda: table)
+    if token is not None and table is not None:  # every pair's ranks, read by the other workers
+        pair_ranks_index_cached(
+            tournament_id=tournament_id, stage_id=stage_id, build=token, table=lambda: table, made=True
+        )
     return table
+
+
+ranks_memo = LocalMemo(16)
+"""A worker's ranks indexes (:func:`pair_ranks_index_cached`), one per stage and build: every pair's page
+and ranks poll reads one, behind a few hundred pages each kept once in the pages' memory."""
+
+
+def pair_ranks_index_cached(
+    *, tournament_id: int, stage_id: int, build: int, table: Callable[[], StageTable | None], made: bool = False
+) -> RanksIndex | None:
+    """The ranks index (:class:`tournament.standings.public.RanksIndex`) of the stage's standings build
+    ``build`` (its token) whose value ``table`` loads: made with the build by the worker that built it
+    (``made``: nothing is filed under the token yet), so the others read it, a few plain values a line,
+    instead of the build; derived from the build only where it was lost."""
+
+    def derive() -> RanksIndex | None:
+        built = table()
+        return pair_ranks_index(built) if built is not None else None
+
+    return public_cached(
+        tournament_id=tournament_id,
+        key=f"ranks-index:{stage_id}",
+        build=derive,
+        version=f"b{build}",
+        lock=False,
+        fresh=made,
+        memo=ranks_memo,
+    )
 
 
 def coalesced_loaded(

@@ -71,6 +71,7 @@ from tournament.standings.public_cache import (
     match_cached,
     overview_build_get,
     overview_cached,
+    pair_ranks_index_cached,
     pair_token,
     standings_cached,
     standings_key,
@@ -589,9 +590,14 @@ def _pair_ranks_html(request: PublicHttpRequest, *, overview: TournamentOverview
         )
         for stage in stages
     ]
-    # The builds from this worker's memory (fetched once per build and worker): a line looked up in
-    # each, and a few lines of HTML rendered, cost less than a round trip to a cached copy of them.
-    shown = pair_ranks_shown(pair_id=pair_id, tables=(load() for _build, load in served))
+    # Each build's ranks index from this worker's memory (fetched once per build and worker, a few plain
+    # values a line: the build itself is never unpickled for it); a line looked up in each, and a few
+    # lines of HTML rendered, cost less than a round trip to a cached copy of them.
+    indexes = [
+        pair_ranks_index_cached(tournament_id=tournament_id, stage_id=stage.id, build=build, table=load)
+        for stage, (build, load) in zip(stages, served, strict=True)
+    ]
+    shown = pair_ranks_shown(pair_id=pair_id, indexes=indexes)
     token = pair_ranks_version(shown)
     before, after = url_around("standings:pair_ranks", tournament_id)
     poll_url = f"{before}{pair_id}{after}?{urlencode({'v': token})}"

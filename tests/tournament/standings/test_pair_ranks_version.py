@@ -16,7 +16,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.tournament.standings.events import play_out, swiss_event
-from tournament.standings.public import RankShown, pair_ranks_get, pair_ranks_shown, standings_get
+from tournament.standings import cache as public_cache
+from tournament.standings import public_cache as cached_reads
+from tournament.standings.public import RankShown, pair_ranks_get, pair_ranks_index, pair_ranks_shown, standings_get
 from tournament.standings.templatetags.public_tags import pair_ranks_html
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +51,8 @@ def test_a_build_that_leaves_a_pairs_line_leaves_its_ranks_poll_a_204(client):
     moved = {
         pair_id
         for pair_id in polls
-        if pair_ranks_shown(pair_id=pair_id, tables=[before]) != pair_ranks_shown(pair_id=pair_id, tables=[after])
+        if pair_ranks_shown(pair_id=pair_id, indexes=[pair_ranks_index(before)])
+        != pair_ranks_shown(pair_id=pair_id, indexes=[pair_ranks_index(after)])
     }
     assert {here.ns_pair_id, here.ew_pair_id} <= moved < set(polls)
     for pair_id, url in polls.items():
@@ -91,3 +94,42 @@ def test_the_ranks_part_is_the_template_it_replaced(language):
                 for s, ln in ranks
             )
             assert pair_ranks_html(shown, tournament_id=overview.id, poll_url=url, poll_seconds=5) == expected, name
+
+
+def test_a_pairs_ranks_come_from_the_builds_index_in_every_worker(client, builds, monkeypatch, settings):
+    """The worker that builds a stage's standings stores each pair's line as its ranks show it (the
+    build's ranks index) beside the build: every other worker shows a pair's ranks from that, never
+    loading the build's 5,000 lines, and after a rebuild from the new build's."""
+    settings.PUBLIC_REBUILD_SECONDS = 0
+    event = swiss_event()
+    tournament_id, stage_id = event.tournament.pk, event.first.stage_id
+    first, here = event.second.matches.exclude(ew_pair=None).order_by("table__number")[:2]
+    play_out(first)
+    polls = {pair.pk: ranks_poll(client, event, pair.pk) for pair in event.pairs}  # the first page builds
+    assert builds == [stage_id]
+    loaded: list[str] = []
+    held = public_cache._held_build
+
+    def loading(tournament_id: int, key: str, version: int) -> object:
+        loaded.append(key)
+        return held(tournament_id, key, version)
+
+    monkeypatch.setattr(public_cache, "_held_build", loading)
+
+    def another_worker() -> None:
+        for memo in (public_cache.build_memo, public_cache.local_memo, cached_reads.ranks_memo):
+            memo._entries.clear()
+
+    for played in (first, here):
+        if played is here:
+            play_out(here, winner="EW")  # a result: the next request rebuilds, and stores the new index
+            client.get(reverse("standings:pair", args=(tournament_id, here.ns_pair_id)))
+            assert builds == [stage_id, stage_id]
+        another_worker()
+        table = standings_get(tournament_id=tournament_id, stage_id=stage_id)
+        assert table is not None
+        for pair_id, url in polls.items():
+            answer = client.get(url.split("?")[0], headers={"HX-Request": "true"}).content.decode()
+            line = table.line_of(pair_id)
+            assert f"rank {line.rank}" in answer and f"· {line.wins}-{line.draws}-{line.losses}</p>" in answer
+    assert loaded == [] and builds == [stage_id, stage_id]
