@@ -201,12 +201,16 @@ def public_versions_get(
     keys.update({key: key for key in owns or ()})
     wanted = {_marker_key(tournament_id, key): key for key in markers or ()}
     try:
+        found = cache.get_many([*keys.values(), *wanted])
         # An own version (any id a URL names) lives as long as a page built on it: a lost one comes
         # back as a fresh clock value, newer than any before.
-        timeouts = {key: VERSION_TIMEOUT if name in SCOPES else ENTRY_TIMEOUT for name, key in keys.items()}
-        found, made_here = _versions_read(timeouts, list(wanted))
-        if made is not None:
-            made.update(key for key in made_here if key in (owns or ()))
+        missing = {key: VERSION_TIMEOUT if name in SCOPES else ENTRY_TIMEOUT for name, key in keys.items()}
+        missing = {key: timeout for key, timeout in missing.items() if found.get(key) is None}
+        if missing:
+            created, made_here = _versions_create(missing)
+            found.update(created)
+            if made is not None:
+                made.update(key for key in made_here if key in (owns or ()))
         versions: dict[str, int] = {}
         for name, key in keys.items():
             version = found.get(key)
@@ -229,65 +233,31 @@ def public_versions_get(
     return Versions(**{scope: versions[scope] for scope in SCOPES})
 
 
-_VERSIONS_SCRIPT = """
-local found = {}
-for index, key in ipairs(KEYS) do
-    local value = redis.call('GET', key)
-    local timeout = tonumber(ARGV[index + 1])
-    if not value and timeout > 0 then
-        redis.call('SET', key, ARGV[1], 'PX', timeout)
-        found[index] = {ARGV[1], 1}
-    else
-        found[index] = {value, 0}
-    end
-end
-return found
-"""
-""":func:`_versions_read` in one round trip: each key's value (``ARGV``: the clock's value, then each
-key's timeout in milliseconds), a version not there (timeout above 0) created as the clock's value, and
-whether it was (1)."""
-
-
-def _versions_read(versions: dict[str, int], others: list[str]) -> tuple[dict[str, Any], set[str]]:
-    """The values of the keys of ``versions`` (key: timeout in seconds) and of ``others`` (a build's
-    marker: read, never made), each version not there created as a fresh clock value (:func:`_versions_create`);
-    what each is (None: not there, or the cache stores nothing) and the versions this call made. One round
-    trip where the cache is django-redis's on one server (a script: a pair's first view reads the versions
-    and creates its own version at once), else a read and, for versions not there, their creation."""
-    client = getattr(cache, "client", None)
-    if not isinstance(client, DefaultClient) or isinstance(client, ShardClient):
-        found = cache.get_many([*versions, *others])
-        missing = {key: timeout for key, timeout in versions.items() if found.get(key) is None}
-        if not missing:
-            return found, set()
-        created, made = _versions_create(missing)
-        return {**found, **created}, made
-    keys = [*versions, *others]
-    timeouts = [versions[key] * 1000 for key in versions] + [0] * len(others)
-    answers = client.get_client(write=True).eval(
-        _VERSIONS_SCRIPT, len(keys), *[client.make_key(key) for key in keys], time.time_ns(), *timeouts
-    )
-    found = {}
-    made = set()
-    for key, (value, done) in zip(keys, answers, strict=True):
-        if value is not None:
-            found[key] = client.decode(value)
-        if done:
-            made.add(key)
-    return found, made
-
-
 def _versions_create(keys: dict[str, int]) -> tuple[dict[str, Any], set[str]]:
     """Versions not there yet (never used, or evicted), each created as a fresh clock value unless
     another worker created it meanwhile, for ``timeout`` seconds; what each is now (None: the cache
-    stores nothing), and those this call made: an ``add`` and a ``get`` per key (a cache that is not
-    django-redis's on one server: :func:`_versions_read` creates them in its one round trip there)."""
+    stores nothing), and those this call made. One round trip where the cache is django-redis's on
+    one server (a pipeline of ``SET NX`` and ``GET`` per key: a pair's first view creates its own
+    version), else an ``add`` and a ``get`` per key."""
     created: dict[str, Any] = {}
     made: set[str] = set()
+    client = getattr(cache, "client", None)
+    if not isinstance(client, DefaultClient) or isinstance(client, ShardClient):
+        for key, timeout in keys.items():
+            if cache.add(key, time.time_ns(), timeout=timeout):
+                made.add(key)
+            created[key] = cache.get(key)
+        return created, made
+    pipeline = client.get_client(write=True).pipeline(transaction=False)
     for key, timeout in keys.items():
-        if cache.add(key, time.time_ns(), timeout=timeout):
+        name = client.make_key(key)
+        pipeline.set(name, time.time_ns(), nx=True, px=timeout * 1000)
+        pipeline.get(name)
+    answers = pipeline.execute()
+    for key, done, value in zip(keys, answers[0::2], answers[1::2], strict=True):
+        created[key] = None if value is None else client.decode(value)
+        if done:
             made.add(key)
-        created[key] = cache.get(key)
     return created, made
 
 
