@@ -318,12 +318,22 @@ def draw_rows(page: Iterable[DrawRow], overview: TournamentOverview) -> SafeStri
     every build)."""
     language = get_language()
     row_template = get_template("public/_draw_row.html")
+    # Its addresses made here, not by the row's {% url %}s: they were a third of a row's rendering, and
+    # a round just published renders each of its 2,500 rows once in each worker.
+    pair, match = url_around("standings:pair", overview.id), url_around("standings:match", overview.id)
+    team_match = url_around("standings:team_match", overview.id)
     out: list[str] = []
     for row in page:
         key = (language, overview.id, row)
         html = draw_rows_kept.get(key)
         if html is None:
-            html = row_template.render({"row": row, "overview": overview}).strip("\n")
+            urls = {
+                "ns_url": f"{pair[0]}{row.ns.pair_id}{pair[1]}",
+                "ew_url": f"{pair[0]}{row.ew.pair_id}{pair[1]}",
+                "match_url": f"{match[0]}{row.match_id}{match[1]}",
+                "team_url": f"{team_match[0]}{row.team.id}{team_match[1]}" if row.team else "",
+            }
+            html = row_template.render({"row": row, "overview": overview, **urls}).strip("\n")
             draw_rows_kept.put(key, html)
         out.append(html)
     if not out:
