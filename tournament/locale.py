@@ -60,7 +60,10 @@ def both_languages(make: Callable[[], str]) -> BothLanguages:
 def language_chosen(cookie: str | None) -> str:
     """The interface language of a request whose language cookie holds ``cookie``: the one chosen
     with the switch, else Chinese (the browser's Accept-Language is not asked)."""
-    return cookie if cookie in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+    default: str = settings.LANGUAGE_CODE
+    if cookie is None:  # no choice made (most visitors): no languages to look through
+        return default
+    return cookie if cookie in dict(settings.LANGUAGES) else default
 
 
 class ChineseFirstLocaleMiddleware(LocaleMiddleware):

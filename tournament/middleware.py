@@ -16,8 +16,9 @@ from csp.middleware import CheckableLazyObject, CSPMiddleware
 from csp.utils import build_policy
 from django.conf import settings
 from django.contrib.messages.middleware import MessageMiddleware
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
+from django.utils.functional import SimpleLazyObject, empty
 from django.utils.module_loading import import_string
 
 __all__ = ["MessagesMiddleware", "PolicyOnceMiddleware"]
@@ -86,7 +87,20 @@ def _storage_class(path: str) -> Any:
 
 
 class MessagesMiddleware(MessageMiddleware):
-    """Django's messages middleware, whose storage class is imported once per setting, not on every request."""
+    """Django's messages middleware, whose storage is made when a message is first added or read.
+
+    Django's makes the storage on every request (its class imported by name, a cookie signer and a
+    session storage made), though most pages neither add nor show one; a storage nobody touched
+    stores nothing in its ``update``, so the response is the same without it. The class is imported
+    once per setting.
+    """
 
     def process_request(self, request: HttpRequest) -> None:
-        request._messages = _storage_class(settings.MESSAGE_STORAGE)(request)  # type: ignore[attr-defined]
+        storage = _storage_class(settings.MESSAGE_STORAGE)
+        request._messages = SimpleLazyObject(lambda: storage(request))  # type: ignore[attr-defined]
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        messages = getattr(request, "_messages", None)
+        if isinstance(messages, SimpleLazyObject) and messages._wrapped is empty:
+            return response  # never added nor read: nothing to store
+        return super().process_response(request, response)

@@ -8,10 +8,13 @@ from csp.middleware import CSPMiddleware
 from csp.utils import build_policy
 from django.contrib import messages
 from django.contrib.messages import get_messages
+from django.contrib.messages.middleware import MessageMiddleware
 from django.http import HttpResponse
 from django.test import RequestFactory, override_settings
+from django.utils.module_loading import import_string
 from django_htmx.middleware import HtmxDetails
 
+from tournament import middleware as middleware_module
 from tournament.htmx import HtmxMetaMiddleware
 from tournament.middleware import MessagesMiddleware, PolicyOnceMiddleware
 
@@ -120,3 +123,32 @@ def test_a_message_is_stored_and_read_back_once(rf):
     assert [str(message) for message in get_messages(again)] == ["saved"]
     gone = middleware.process_response(again, HttpResponse()).cookies
     assert gone and all(morsel.value == "" for morsel in gone.values()), "read once, its cookie is deleted"
+
+
+@override_settings(MESSAGE_STORAGE="django.contrib.messages.storage.cookie.CookieStorage")
+def test_the_messages_storage_is_made_only_for_a_page_that_adds_or_reads_one(rf, monkeypatch):
+    """A page that neither adds nor shows a message makes no storage and stores nothing, as Django's
+    storage stores nothing then; one that shows the messages makes it and answers as Django's."""
+    made: list[object] = []
+
+    def counted(path: str):
+        real = import_string(path)
+
+        def make(request):
+            made.append(request)
+            return real(request)
+
+        return make
+
+    monkeypatch.setattr(middleware_module, "_storage_class", counted)
+    middleware = MessagesMiddleware(lambda request: HttpResponse())
+    untouched = rf.get("/t/1/")
+    middleware.process_request(untouched)
+    assert not middleware.process_response(untouched, HttpResponse()).cookies and made == []
+    answers = []
+    for reader in (middleware, MessageMiddleware(lambda request: HttpResponse())):
+        shown = rf.get("/t/1/")
+        reader.process_request(shown)
+        assert not get_messages(shown) and list(get_messages(shown)) == []
+        answers.append(reader.process_response(shown, HttpResponse()).cookies.output())
+    assert answers[0] == answers[1] and len(made) == 1  # read: the storage made, its cookie as Django's
