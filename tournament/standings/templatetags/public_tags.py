@@ -387,10 +387,16 @@ def deal_rows(match: MatchPage) -> SafeString:
     per-cell filters were most of the page's build."""
     entry = game_kind(match.game)
     points = bool(match.points)
-    played_at = _("played at %(level)s")
-    tiebreak = escape(_("tiebreak deal"))
-    anti_tribute = f' · <strong class="anti-tribute">{escape(_("anti-tribute (抗贡)"))}</strong>'
-    replayed = f" · <strong>{escape(_('replayed'))}</strong>"
+    words = labels.names_once("deal-rows", _deal_rows_words)
+    played_at, tiebreak, anti_tribute, replayed = (
+        words["played_at"],
+        words["tiebreak"],
+        words["anti_tribute"],
+        words["replayed"],
+    )
+    # A whole number shows as its digits unless thousands are separated (_number's common case, its
+    # setting read once a list, not a few times a deal).
+    number = str if not settings.USE_THOUSAND_SEPARATOR else _number
     levels: dict[int | str | None, str] = {}
 
     def level(value: int | str | None) -> str:  # a few levels, each escaped once per list
@@ -410,11 +416,11 @@ def deal_rows(match: MatchPage) -> SafeString:
     out: list[str] = []
     for deal in match.deals:
         if points:
-            gained = "—" if deal.points is None else _number(deal.points)
+            gained = "—" if deal.points is None else number(deal.points)
         else:
-            gained = f"+{_number(deal.upgrade)}" if deal.upgrade else "0"
+            gained = f"+{number(deal.upgrade)}" if deal.upgrade else "0"
         if deal.points_after:
-            ns_after, ew_after = _number(deal.points_after[0]), _number(deal.points_after[1])
+            ns_after, ew_after = number(deal.points_after[0]), number(deal.points_after[1])
             after = f'<td class="num">{ns_after}</td><td class="num">{ew_after}</td>'
         else:
             ns, ew = (deal.levels_after[0], deal.levels_after[1]) if deal.levels_after else (None, None)
@@ -435,16 +441,26 @@ def deal_rows(match: MatchPage) -> SafeString:
                 notes += f" · {_conditional_escape(faults)}"
         if deal.result == "replayed":
             notes += replayed
-        number = _number(deal.number)
+        shown = number(deal.number)
         out.append(
-            f'<tr class="deal" data-deal="{number}">'
-            f'<td class="num">{number}</td>'
+            f'<tr class="deal" data-deal="{shown}">'
+            f'<td class="num">{shown}</td>'
             f'<td class="nowrap">{_conditional_escape(deal_line(deal, entry))}</td>'
             f"<td>{side(deal.winner)}</td>"
             f'<td class="num">{gained}</td>{after}'
             f'<td class="small">{notes}</td></tr>'
         )
     return mark_safe("\n".join(out))  # every value above is escaped
+
+
+def _deal_rows_words() -> dict[str, object]:
+    """The deal rows' notes, each escaped as :func:`deal_rows` writes it ("played at" takes its level)."""
+    return {
+        "played_at": _("played at %(level)s"),
+        "tiebreak": escape(_("tiebreak deal")),
+        "anti_tribute": f' · <strong class="anti-tribute">{escape(_("anti-tribute (抗贡)"))}</strong>',
+        "replayed": f" · <strong>{escape(_('replayed'))}</strong>",
+    }
 
 
 def _match_deals_words() -> dict[str, object]:
