@@ -284,6 +284,49 @@ def standings_served_get(
     )
 
 
+def standings_page_get(
+    *, tournament_id: int, stage_id: int, build: int, load: Callable[[], StageTable | None], page_size: int, number: int
+) -> tuple[StageTable | None, Page[StandingLine]]:
+    """Page ``number`` of the stage's standings build ``build`` (its token; ``load`` gives the build) as a
+    page needs it: the build without its lines (its stage, columns and latest round) and the page's lines.
+    The first worker that needs a page of a build splits the whole build into its pages and stores each
+    under the token, in one round trip: every other worker renders a page from its hundred lines, not
+    from the 5,000 of a build fetched and unpickled (some 45 ms, in each worker, every few seconds during
+    a round)."""
+
+    def split() -> tuple[int, StageTable | None, tuple[StandingLine, ...]]:
+        table = load()
+        lines = table.lines if table is not None else ()
+        head = replace(table, lines=(), teams=None) if table is not None else None
+        paginator = Paginator(lines, page_size)
+        public_values_put(
+            tournament_id=tournament_id,
+            version=f"b{build}",
+            values={
+                _standings_page_key(stage_id, page_size, page): (paginator.count, head, tuple(paginator.page(page)))
+                for page in paginator.page_range
+            },
+        )
+        page = paginator.get_page(number)  # past the last page, the last
+        return paginator.count, head, tuple(page.object_list)
+
+    count, head, lines = public_cached(
+        tournament_id=tournament_id,
+        key=_standings_page_key(stage_id, page_size, number),
+        build=split,
+        version=f"b{build}",
+    )
+    shown = min(number, max(-(-count // page_size), 1))
+    # The build's paginator, of which a page reads only its count of lines (its number of pages).
+    paginator = cast("Paginator[StandingLine]", Paginator(range(count), page_size))
+    return head, Page(lines, shown, paginator)
+
+
+def _standings_page_key(stage_id: int, page_size: int, number: int) -> str:
+    """Where a page of a stage's standings build keeps its lines (under the build's token)."""
+    return f"standings-page:{stage_id}:{page_size}:{number}"
+
+
 def team_matches_key(stage_id: int) -> str:
     """The coalesced build's key of a team match stage's standings (docs/rules.md §11)."""
     return f"teams:{stage_id}"

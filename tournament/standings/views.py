@@ -75,6 +75,7 @@ from tournament.standings.public_cache import (
     pair_token,
     standings_cached,
     standings_key,
+    standings_page_get,
     standings_served_get,
 )
 from tournament.standings.public_types import DrawRow, PublicHttpRequest, RoundInfo, StageInfo, TournamentOverview
@@ -389,9 +390,15 @@ def _sides_standings(
     )
 
     def context() -> dict[str, Any]:
-        table = table_get()
-        lines = table.lines if table is not None else ()
-        return {"table": table, "stage": stage, "page": Paginator(lines, STANDINGS_PAGE_SIZE).get_page(page)}
+        table, shown = standings_page_get(
+            tournament_id=tournament_id,
+            stage_id=stage_id,
+            build=build,
+            load=table_get,
+            page_size=STANDINGS_PAGE_SIZE,
+            number=page,
+        )
+        return {"table": table, "stage": stage, "page": shown}
 
     return _live_page(
         request,

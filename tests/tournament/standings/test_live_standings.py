@@ -398,6 +398,10 @@ def test_a_standings_page_cached_under_its_build_never_fetches_the_build(client,
         monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))
         monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
         evict(":page:")  # the page evicted
+        assert standings_shown(client, page_url) == after  # rendered again from its lines, kept apart …
+        assert fetched == []  # … under the build's token: the build was not read
+        monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
+        evict(":page:", ":standings-page:")  # the page and its lines evicted
         assert standings_shown(client, page_url) == after  # rendered again from the build …
         assert len(fetched) == 1  # … fetched once
 
@@ -481,7 +485,7 @@ def test_a_standings_page_whose_build_was_evicted_is_built_afresh_once_for_all(c
     assert len(builds) == 1
     monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))
     monkeypatch.setattr(public_cache, "local_memo", LocalMemo(8))
-    evict(":page:", ":build:")
+    evict(":page:", ":build:", ":standings-page:")
     assert standings_shown(client, page_url) == before
     assert len(builds) == 2
     monkeypatch.setattr(public_cache, "build_memo", LocalMemo(8))  # another worker
