@@ -23,6 +23,7 @@ from tournament.standings.cache import (
     UNREAD,
     LocalMemo,
     coalesced_get,
+    coalesced_held,
     coalesced_served,
     own_key,
     own_versions_get,
@@ -289,16 +290,14 @@ def standings_page_get(
 ) -> tuple[StageTable | None, Page[StandingLine]]:
     """Page ``number`` of the stage's standings build ``build`` (its token; ``load`` gives the build) as a
     page needs it: the build without its lines (its stage, columns and latest round) and the page's lines.
-    The first worker that needs a page of a build splits the whole build into its pages and stores each
-    under the token, in one round trip: every other worker renders a page from its hundred lines, not
-    from the 5,000 of a build fetched and unpickled (some 45 ms, in each worker, every few seconds during
-    a round)."""
+    A worker that holds the build in memory (its builder) slices the page from it, and stores every page's
+    lines under the token for the others, once per build and in one round trip: they render a page from
+    its hundred lines, not from the 5,000 of a build fetched and unpickled (some 45 ms, in each worker,
+    every few seconds during a round). A worker that finds no lines stored splits the build itself."""
 
-    def split() -> tuple[int, StageTable | None, tuple[StandingLine, ...]]:
-        table = load()
-        lines = table.lines if table is not None else ()
-        head = replace(table, lines=(), teams=None) if table is not None else None
-        paginator = Paginator(lines, page_size)
+    def split(table: StageTable | None) -> Paginator[StandingLine]:
+        paginator = Paginator(table.lines if table is not None else (), page_size)
+        head = _head(table)
         public_values_put(
             tournament_id=tournament_id,
             version=f"b{build}",
@@ -307,19 +306,39 @@ def standings_page_get(
                 for page in paginator.page_range
             },
         )
-        page = paginator.get_page(number)  # past the last page, the last
-        return paginator.count, head, tuple(page.object_list)
+        return paginator
+
+    held = coalesced_held(tournament_id=tournament_id, key=standings_key(stage_id), version=build)
+    if held is not UNREAD:  # the build in this worker's memory (its builder's): the page sliced from it
+        table = cast("StageTable | None", held)
+        public_cached(
+            tournament_id=tournament_id,
+            key=f"standings-split:{stage_id}:{page_size}",
+            build=lambda: split(table).count,
+            version=f"b{build}",
+        )
+        return _head(table), Paginator(table.lines if table is not None else (), page_size).get_page(number)
+
+    def read() -> tuple[int, StageTable | None, tuple[StandingLine, ...]]:
+        table = load()
+        page = split(table).get_page(number)  # past the last page, the last
+        return page.paginator.count, _head(table), tuple(page.object_list)
 
     count, head, lines = public_cached(
         tournament_id=tournament_id,
         key=_standings_page_key(stage_id, page_size, number),
-        build=split,
+        build=read,
         version=f"b{build}",
     )
     shown = min(number, max(-(-count // page_size), 1))
     # The build's paginator, of which a page reads only its count of lines (its number of pages).
     paginator = cast("Paginator[StandingLine]", Paginator(range(count), page_size))
     return head, Page(lines, shown, paginator)
+
+
+def _head(table: StageTable | None) -> StageTable | None:
+    """A standings build as each of its pages shows it, without its lines (and the team total's reading)."""
+    return replace(table, lines=(), teams=None) if table is not None else None
 
 
 def _standings_page_key(stage_id: int, page_size: int, number: int) -> str:
