@@ -4,14 +4,15 @@ Every public request reads the shared cache (its versions, in one ``MGET``; a li
 does nothing else before its 204), and redis-py's client spends about three times the CPU of the
 round trip itself around each command: it takes a connection from its pool and gives it back,
 wraps the command in its retries and calls its metrics' hooks. So on one server this client keeps
-one connection of the pool for each thread of each process and sends ``GET`` and ``MGET`` on it
-(the same commands, keys and decoding as django-redis); everything else, and a replicated setup's
-reads, go through django-redis as before.
+one connection (made with the pool's settings, outside the pool) for each thread of each process
+and sends ``GET`` and ``MGET`` on it (the same commands, keys and decoding as django-redis);
+everything else, and a replicated setup's reads, go through django-redis as before.
 
 A failure drops the kept connection (a half-read answer never meets the next command) and raises
 django-redis's ``ConnectionInterrupted``, as its own reads do, so the cache's callers fall back as
-they do for a cache that is down; a kept connection found closed is replaced once first. A forked process never uses its
-parent's connection: each is kept with the process id that opened it.
+they do for a cache that is down; a kept connection found closed is replaced once first. A forked
+process never uses its parent's connection: each is kept with the process id that opened it. A
+thread's connection closes when the thread ends.
 """
 
 from __future__ import annotations
@@ -51,7 +52,11 @@ class HeldConnectionClient(DefaultClient):
         kept = held is not None and held[0] == os.getpid()
         while True:
             if held is None or not kept:
-                held = (os.getpid(), redis.connection_pool.get_connection())
+                # A connection of its own, not one taken from the pool: the pool would count it in
+                # use for ever, and a threaded server (a thread per request) would exhaust it. This
+                # one closes when its thread ends (the thread's local goes, and with it the socket).
+                pool = redis.connection_pool
+                held = (os.getpid(), pool.connection_class(**pool.connection_kwargs))
                 self._held.connection = held
             connection = held[1]
             try:

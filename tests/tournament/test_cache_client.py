@@ -3,7 +3,9 @@ connection each thread keeps, and recovers from a lost one."""
 
 from __future__ import annotations
 
+import gc
 import os
+import threading
 from typing import Any
 
 import pytest
@@ -83,6 +85,31 @@ def test_a_forked_process_opens_its_own_connection(client):
     client._held.connection = (os.getpid() + 1, parents)  # as a child sees what its parent kept
     client.get("test-cache-client:any")
     assert client._held.connection[1] is not parents and client._held.connection[0] == os.getpid()
+
+
+def test_a_thread_that_ends_closes_its_connection(client):
+    """A threaded server (runserver, a test's live server) runs each request in a thread of its
+    own: each thread's connection closes with it, none is left counted in use by the pool nor
+    open on the server."""
+    redis = client.get_client(write=True)
+    name = "test-cache-client-thread"
+
+    def read() -> None:
+        client.get("test-cache-client:any")
+        _pid, connection = client._held.connection
+        connection.send_command("CLIENT", "SETNAME", name)
+        connection.read_response()
+
+    def named() -> int:
+        return sum(1 for each in redis.client_list() if each.get("name") == name)
+
+    for _ in range(20):
+        thread = threading.Thread(target=read)
+        thread.start()
+        thread.join()
+    gc.collect()
+    assert named() == 0
+    assert len(redis.connection_pool._in_use_connections) == 0
 
 
 def _client_id(client: HeldConnectionClient) -> int:
