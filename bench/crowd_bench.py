@@ -3,7 +3,7 @@
 The live bench (``bench/live_bench.py``) asks the same few hundred questions again and again; a
 real crowd does not. Here every visitor behaves like a player with a phone during a round of the
 5,000-pair event of ``bench/web_bench.py``, served as README's "Production" deploys it (a public
-pool of 4 uWSGI workers and a staff pool of 2, PostgreSQL, Redis, ``DEBUG=0``, kept public
+pool of 4 uWSGI workers and a staff pool of 3, PostgreSQL, Redis, ``DEBUG=0``, kept public
 responses on):
 
 - a new phone first fetches the site's static files (the stylesheet, htmx, the scripts, the icon);

@@ -14,7 +14,7 @@ The public pages while every table enters results. Prints, in the ``make bench``
 How: the event of ``bench/web_bench.py`` (5,000 pairs, two Swiss rounds finished and a third
 under way; seeded once into a database of its own and reused — ``BENCH_DATABASE_URL`` names it
 outright), served as in production (README, "Production"): uWSGI's public pool (4 workers)
-and the staff pool of result entry (2 workers) — the reverse proxy's split, here two
+and the staff pool of result entry (3 workers) — the reverse proxy's split, here two
 ports. Before each trial the third round's unfinished tables are reset, and a working set of
 ``2 × rate`` matches is played to random depths (untimed, through the services; then the pages
 are warmed up again after the reset) so that matches finish throughout the trial as in a real
@@ -48,7 +48,7 @@ import web_bench  # the seeding, the server's settings and the client of the web
 
 ROOT = web_bench.ROOT
 PUBLIC_WORKERS = 4
-STAFF_WORKERS = 2
+STAFF_WORKERS = 3
 PUBLIC_NICE = 10
 """The public pool's ``nice`` (README, "Production"): result entry comes first on shared cores."""
 SECONDS = 45.0
