@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from tests.tournament.standings.events import play_out, swiss_event
+from tests.tournament.standings.events import SwissEvent, play_out, swiss_event
 from tournament.standings.public import pair_history_get, tournament_overview_get
 from tournament.standings.public_types import PairView, PublicSide
 
@@ -25,6 +25,20 @@ LOOP = (Path(__file__).resolve().parents[2] / "data" / "pair_matches_loop.html")
 ``_result_for.html`` and ``_deals.html`` before)."""
 
 TAG = "{% load public_tags %}{% pair_matches pair overview.id %}"
+
+
+def played(*, deals: int) -> tuple[SwissEvent, PairView | None]:
+    """The Swiss event with its second round's first table played ``deals`` deals in: the event and
+    that table's N/S pair's page, as its first view reads it."""
+    event = swiss_event()
+    here = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
+    play_out(here, deals=deals)
+    view = pair_history_get(
+        tournament_id=event.tournament.pk,
+        pair_id=here.ns_pair_id,
+        frame=tournament_overview_get(tournament_id=event.tournament.pk),
+    )
+    return event, view
 
 
 def variants(view: PairView) -> dict[str, PairView]:
@@ -61,14 +75,7 @@ def variants(view: PairView) -> dict[str, PairView]:
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_the_matches_are_the_template_loops(language):
-    event = swiss_event()
-    here = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
-    play_out(here, deals=3)
-    view = pair_history_get(
-        tournament_id=event.tournament.pk,
-        pair_id=here.ns_pair_id,
-        frame=tournament_overview_get(tournament_id=event.tournament.pk),
-    )
+    event, view = played(deals=3)
     assert view is not None and len(view.matches) == 2
     engine = engines["django"]
     overview = SimpleNamespace(id=event.tournament.pk)
@@ -80,14 +87,7 @@ def test_the_matches_are_the_template_loops(language):
 
 def test_a_match_page_shows_the_deal_history_of_the_same_code(client):
     """The match page and the team match page include ``public/_deals.html``: the same rows, the same words."""
-    event = swiss_event()
-    here = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
-    play_out(here, deals=2)
-    view = pair_history_get(
-        tournament_id=event.tournament.pk,
-        pair_id=here.ns_pair_id,
-        frame=tournament_overview_get(tournament_id=event.tournament.pk),
-    )
+    _event, view = played(deals=2)
     assert view is not None
     match = view.matches[-1]
     html = render_to_string("public/_deals.html", {"match": match})
@@ -100,14 +100,7 @@ PAGE = (Path(__file__).resolve().parents[2] / "data" / "pair_page_template.html"
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_the_pairs_page_is_its_template(language):
-    event = swiss_event()
-    here = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
-    play_out(here, deals=2)
-    view = pair_history_get(
-        tournament_id=event.tournament.pk,
-        pair_id=here.ns_pair_id,
-        frame=tournament_overview_get(tournament_id=event.tournament.pk),
-    )
+    event, view = played(deals=2)
     assert view is not None and view.players
     engine = engines["django"]
     pairs = {
