@@ -28,7 +28,8 @@ key stored exactly once (``lost``, ``doubled`` are printed and must be 0). Befor
 CPU time of the public pool per request of each kind is measured alone
 (``web.crowd_cpu_ms_<kind>``), and during each trial the CPU time of both pools per request and the
 time their processes waited for a CPU (a deal's own cost, or the wait for a core behind others), and
-the CPU time of the crowd's own client per request (it runs on the same cores).
+the CPU time of the crowd's own client per request (it runs on the same cores); and where both cores
+went in the trial: the pools, the bench's clients, Redis, PostgreSQL and the rest.
 
 The machine is printed beside the figures (load average, a fixed loop's time): on a shared 2-core
 machine the bench, PostgreSQL, Redis and both pools compete for the same cores. A trial lasts
@@ -245,9 +246,11 @@ async def writer(staff: str, public: str, spec: dict, seconds: float, rate: floa
         if fresh:
             idle.append(fresh.pop())
 
+    cpu_began = time.process_time()
     elapsed, skipped = await live_bench.open_loop(rate=rate, seconds=seconds, idle=idle, send=send)
     await asyncio.gather(*watchers)
     return {
+        "cpu_seconds": time.process_time() - cpu_began,
         "latencies_ms": latencies,
         "outcomes": outcomes,
         "answered": answered,
@@ -288,6 +291,34 @@ def pool_cpu_wait_seconds(master: int) -> float:
         except (OSError, IndexError, ValueError):
             continue
     return total / 1e9
+
+
+def machine_cpu_seconds() -> float:
+    """The CPU time all cores spent busy since boot (``/proc/stat``: every field but idle and iowait)."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]]
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+SERVICES = {"redis-server": "Redis", "postgres": "PostgreSQL"}
+"""The services' processes (by name) whose CPU a trial's breakdown names beside the pools."""
+
+
+def services_cpu_seconds() -> dict[str, float]:
+    """The CPU time (user + system) of Redis's and PostgreSQL's processes, by service."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    totals = dict.fromkeys(SERVICES.values(), 0.0)
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            name, rest = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        service = SERVICES.get(name.split("(", 1)[1])
+        if service is not None:
+            fields = rest.split()
+            totals[service] += (int(fields[11]) + int(fields[12])) / ticks
+    return totals
 
 
 def stored_once(*, keys: list[str], prefix: str) -> tuple[int, int, int]:
@@ -420,18 +451,22 @@ def main() -> int:
             spec_path.write_text(json.dumps({**spec, "open": open_pages}))
             cpu = [pool_cpu_seconds(process.pid) for process in pools]
             waited = [pool_cpu_wait_seconds(process.pid) for process in pools]
+            machine, services = machine_cpu_seconds(), services_cpu_seconds()
             reads = drive("crowd", me, spec_path)
             writes = drive("write", me, spec_path) if rate else None
             read = result_of(reads)
             written = result_of(writes) if writes else None
             used = [pool_cpu_seconds(process.pid) - before for process, before in zip(pools, cpu, strict=True)]
             waits = [pool_cpu_wait_seconds(process.pid) - before for process, before in zip(pools, waited, strict=True)]
+            machine = machine_cpu_seconds() - machine
+            services = {name: seconds - services[name] for name, seconds in services_cpu_seconds().items()}
             open_pages = read["open"]
             lost, doubled, stored = (
                 stored_once(keys=written["answered"], prefix=f"crowd-{run_id}-{rate}-") if written else (0, 0, 0)
             )
             connections.close_all()
             results[rate] = {"read": read, "written": written, "cpu": used, "waits": waits, "load": load}
+            results[rate] |= {"machine": machine, "services": services}
             results[rate] |= {"lost": lost, "doubled": doubled, "stored": stored}
             report(rate, results[rate])
     print(
@@ -489,6 +524,20 @@ def report(rate: int, result: dict) -> None:
             f" within {FRESH_TIMEOUT:.0f} s"
         )
     print(line, flush=True)
+    # Where both cores went: the pools, the crowd's and the writer's clients, the services, and the
+    # rest (the kernel's interrupts, uWSGI's masters' siblings, anything else on the machine).
+    clients = read["cpu_seconds"] + (written["cpu_seconds"] if written is not None else 0.0)
+    named = sum(used) + clients + sum(result["services"].values())
+    parts = ", ".join(
+        [f"public pool {used[0]:.1f}", f"staff pool {used[1]:.1f}", f"bench clients {clients:.1f}"]
+        + [f"{name} {seconds:.1f}" for name, seconds in result["services"].items()]
+        + [f"the rest {result['machine'] - named:.1f}"]
+    )
+    print(
+        f"NOTE crowd_bench: {rate}/s: the machine busy {result['machine']:.1f} CPU s of"
+        f" {(os.cpu_count() or 1) * read['seconds']:.0f} ({parts})",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":
