@@ -303,10 +303,12 @@ SERVICES = {"redis-server": "Redis", "postgres": "PostgreSQL"}
 """The services' processes (by name) whose CPU a trial's breakdown names beside the pools."""
 
 
-def services_cpu_seconds() -> dict[str, float]:
-    """The CPU time (user + system) of Redis's and PostgreSQL's processes, by service."""
+def services_cpu_seconds() -> dict[int, tuple[str, float]]:
+    """The CPU time (user + system) of each of Redis's and PostgreSQL's processes, by process id with
+    its service (per process: a PostgreSQL backend that ends takes its time with it, so a trial's
+    time is the sum of each process's own difference, :func:`services_cpu_used`)."""
     ticks = os.sysconf("SC_CLK_TCK")
-    totals = dict.fromkeys(SERVICES.values(), 0.0)
+    found = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -317,8 +319,18 @@ def services_cpu_seconds() -> dict[str, float]:
         service = SERVICES.get(name.split("(", 1)[1])
         if service is not None:
             fields = rest.split()
-            totals[service] += (int(fields[11]) + int(fields[12])) / ticks
-    return totals
+            found[int(entry)] = (service, (int(fields[11]) + int(fields[12])) / ticks)
+    return found
+
+
+def services_cpu_used(before: dict[int, tuple[str, float]]) -> dict[str, float]:
+    """By service, the CPU time its processes used since ``before`` (a process that began since, all
+    of its time; one that ended since, none: what it used in the trial is not known, a lower bound)."""
+    used = dict.fromkeys(SERVICES.values(), 0.0)
+    for pid, (service, seconds) in services_cpu_seconds().items():
+        began = before.get(pid)
+        used[service] += seconds - (began[1] if began is not None and began[0] == service else 0.0)
+    return used
 
 
 def stored_once(*, keys: list[str], prefix: str) -> tuple[int, int, int]:
@@ -459,7 +471,7 @@ def main() -> int:
             used = [pool_cpu_seconds(process.pid) - before for process, before in zip(pools, cpu, strict=True)]
             waits = [pool_cpu_wait_seconds(process.pid) - before for process, before in zip(pools, waited, strict=True)]
             machine = machine_cpu_seconds() - machine
-            services = {name: seconds - services[name] for name, seconds in services_cpu_seconds().items()}
+            services = services_cpu_used(services)
             open_pages = read["open"]
             lost, doubled, stored = (
                 stored_once(keys=written["answered"], prefix=f"crowd-{run_id}-{rate}-") if written else (0, 0, 0)
