@@ -172,10 +172,12 @@ def stage_create(
         options=_stage_options(format, options),
         advance_count=advance_count,
     )
-    if stage.settings.team_options.is_team_event:
-        teams_ready_check(tournament=tournament)
-    history_author(stage, user)
-    stage.save()
+    with transaction.atomic():
+        if stage.settings.team_options.is_team_event:
+            field = "team_match" if stage.settings.team_match is not None else "team_total"
+            teams_ready_check(tournament=tournament, field=field)
+        history_author(stage, user)
+        stage.save()
     return stage
 
 

@@ -34,7 +34,7 @@ from tournament.matches.models import (
     TeamMatch,
 )
 from tournament.registration.models import Pair, Team, Tournament
-from tournament.registration.teams import TEAM_MIN_MEMBERS
+from tournament.registration.teams import TEAM_MIN_MEMBERS, TeamChange
 from tournament.rules import stage_rules_resolve
 
 # -- finding the event of a write (``event_write(..., of=…)``) ------------------------------------------
@@ -150,21 +150,58 @@ def stages_ranking_teams(*, tournament_id: int) -> list[Stage]:
     return [stage for stage in stages if stage.settings.ranks_teams]
 
 
-def team_shrink_check(*, team: Team, members: int) -> None:
-    """A team keeps at least two members while a stage ranks teams (docs/rules.md §11): a team of one
-    would be ranked by one pair's results, which the rules do not call a team. A team that is short
-    already and has never played a team match (one still being made, ranked and drawn by nobody) may
-    go on shrinking: a team of one named by mistake is taken apart or deleted."""
+def team_short_check(*, team: Team, members: int, change: TeamChange) -> None:
+    """A write would leave ``team`` with ``members`` members, fewer than two (``change``: how,
+    :data:`tournament.registration.teams.TeamChange`); refused, with the reason, as the stages of its
+    event require (docs/rules.md §11: a team has at least two members):
+
+    - while a stage plays **team matches**, no team is made, filled or left short: a team of one could
+      not field its two tables, and the draw would have to leave it out;
+    - while a stage ranks only a **team total**, a team may be made and filled one member at a time (the
+      teams page adds one entrant at a time): it is named beside the team ranking, not ranked, and a
+      team total is a reading of the stage's ranking that changes no result, so nothing is decided by
+      a team still being filled. A team of two or more is ranked, so it never drops below two;
+    - either way a team is deleted only while it is short and has played no team match (a team named
+      by mistake): a team that is ranked, or whose team matches hold it, stays.
+
+    Without a stage that ranks teams, anything goes: the stage is refused while a team is short
+    (``teams_ready_check``)."""
     ranking = stages_ranking_teams(tournament_id=team.tournament_id)
-    if ranking and team.pk is not None and _team_unplayed_short(team):
+    if not ranking:
         return
-    if ranking:
-        raise UserError(
-            "team_too_small",
-            _("%(team)s would keep %(count)d member(s), but %(stage)s ranks teams and a team has at least two.")
-            % {"team": team.name, "count": members, "stage": ranking[0].name},
-            status=409,
-        )
+    if change == "deleted":
+        if _team_unplayed_short(team):
+            return
+        raise _kept_two(team, members, ranking[0])
+    playing = next((stage for stage in ranking if stage.settings.team_match is not None), None)
+    if playing is not None:
+        words = {"team": team.name, "count": members, "stage": playing.name}
+        if change == "made":
+            message = _(
+                "%(stage)s plays team matches, so a team has at least two members: %(team)s would have "
+                "%(count)d. Give the numbers of two entrants or more."
+            )
+            raise UserError.of_fields({"members": message % words}, code="team_too_small", status=409)
+        if change == "joined":
+            message = _(
+                "%(team)s would have %(count)d member(s), but %(stage)s plays team matches and a team has at least two."
+            )
+        else:
+            message = _(
+                "%(team)s would keep %(count)d member(s), but %(stage)s plays team matches and a team has at least two."
+            )
+        raise UserError.of_fields({"pair": message % words}, code="team_too_small", status=409)
+    if change == "left" and members + 1 >= TEAM_MIN_MEMBERS:  # a team the team total ranks
+        raise _kept_two(team, members, ranking[0])
+
+
+def _kept_two(team: Team, members: int, stage: Stage) -> UserError:
+    return UserError(
+        "team_too_small",
+        _("%(team)s would keep %(count)d member(s), but %(stage)s ranks teams and a team has at least two.")
+        % {"team": team.name, "count": members, "stage": stage.name},
+        status=409,
+    )
 
 
 def _team_unplayed_short(team: Team) -> bool:

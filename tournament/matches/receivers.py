@@ -12,7 +12,7 @@ from tournament.matches import event
 from tournament.matches.models import Referee
 from tournament.registration.models import Pair, Team, Tournament
 from tournament.registration.signals import check_in_undoing, event_deleting, event_rules_changed
-from tournament.registration.teams import team_shrinking
+from tournament.registration.teams import TeamChange, team_short
 
 
 @receiver(post_delete, sender=Referee)
@@ -41,7 +41,7 @@ def _check_in_undo_check(sender: Any, pair: Pair, **kwargs: Any) -> None:
     event.check_in_undo_check(pair=pair)
 
 
-@receiver(team_shrinking, sender=Team, dispatch_uid="matches.team_shrink_check")
-def _team_shrink_check(sender: Any, team: Team, members: int, **kwargs: Any) -> None:
-    """A team of a stage that ranks teams keeps at least two members (docs/rules.md §11)."""
-    event.team_shrink_check(team=team, members=members)
+@receiver(team_short, sender=Team, dispatch_uid="matches.team_short_check")
+def _team_short_check(sender: Any, team: Team, members: int, change: TeamChange, **kwargs: Any) -> None:
+    """A team of fewer than two members, as the event's stages allow it (docs/rules.md §11)."""
+    event.team_short_check(team=team, members=members, change=change)

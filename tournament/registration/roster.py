@@ -28,7 +28,7 @@ from typing import IO, Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils.translation import gettext as _
 from openpyxl import Workbook, load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
@@ -40,7 +40,7 @@ from tournament.people import Actor, signed_in
 from tournament.registration.lifecycle import event_write, tournament_event
 from tournament.registration.models import Department, Pair, PairMember, Player, Team, TeamMember, Tournament
 from tournament.registration.services import PlayerData, pair_numbers_take, registration_open_check
-from tournament.registration.teams import TEAM_NAME_MAX
+from tournament.registration.teams import TEAM_MIN_MEMBERS, TEAM_NAME_MAX, team_short
 from tournament.registration.text import clean_text, entrant_name
 from tournament.text import direction_control_message, direction_controls
 
@@ -305,7 +305,6 @@ def _team_errors(rows: list[_Row], *, teams: set[str]) -> list[RowError]:
     a new team (not one of the event's ``teams``) named by fewer than two entrants — a team has at
     least two members, and a misspelt name is caught here rather than made a team of one."""
     errors: list[RowError] = []
-    named: dict[str, list[_Row]] = {}
     for row in rows:
         if row.team and direction_controls(row.team):
             errors.append(RowError(row.number, direction_control_message(_("Team"))))
@@ -325,9 +324,7 @@ def _team_errors(rows: list[_Row], *, teams: set[str]) -> list[RowError]:
                             % {"rows": rows_text, "teams": "、".join(names)},
                         )
                     )
-        elif names:
-            named.setdefault(names[0], []).append(group[0])
-    for name, firsts in named.items():
+    for name, firsts in _named(rows).items():
         if name not in teams and len(firsts) < 2:
             errors.append(
                 RowError(
@@ -339,6 +336,44 @@ def _team_errors(rows: list[_Row], *, teams: set[str]) -> list[RowError]:
                     % {"team": name},
                 )
             )
+    return errors
+
+
+def _named(rows: list[_Row]) -> dict[str, list[_Row]]:
+    """Each team the team column names → the first row of each entrant naming it (an entrant whose
+    rows name two teams is :func:`_team_errors`' to refuse, and named by neither here)."""
+    named: dict[str, list[_Row]] = {}
+    for group in _linked(rows):
+        names = {row.team for row in group if row.team}
+        if len(names) == 1:
+            named.setdefault(names.pop(), []).append(group[0])
+    return named
+
+
+def _teams_short_errors(rows: list[_Row], *, teams: dict[str, Team]) -> list[RowError]:
+    """An event's team (of ``teams``, by name) the rows name that would still have fewer than two
+    members, asked as the teams page asks it (:data:`tournament.registration.teams.team_short`: while
+    a stage plays team matches a team is never left short; a team total lets a team be filled in
+    steps). Read under the event's row lock; each refusal on the first row naming the team."""
+    named = {name: firsts for name, firsts in _named(rows).items() if name in teams}
+    if not named:
+        return []
+    sizes = dict(
+        TeamMember.objects.filter(team__in=[teams[name] for name in named])
+        .values("team_id")
+        .annotate(size=Count("pk"))
+        .values_list("team_id", "size")
+    )
+    errors = []
+    for name, firsts in named.items():
+        team = teams[name]
+        size = sizes.get(team.pk, 0) + len(firsts)
+        if size >= TEAM_MIN_MEMBERS:
+            continue
+        try:
+            team_short.send(sender=Team, team=team, members=size, change="joined")
+        except UserError as refused:
+            errors.append(RowError(firsts[0].number, refused.message))
     return errors
 
 
@@ -442,20 +477,24 @@ def roster_import(*, tournament: Tournament, file: IO[bytes], user: Actor | None
     registration_open_check(tournament=tournament)
     roster = ROSTERS[entrants_of(tournament).key]
     rows = _read_rows(file, required=roster.required)
-    existing = set(
-        Player.objects.filter(tournament=tournament)
-        .exclude(employee_number="")
-        .values_list("employee_number", flat=True)
-    )
-    teams = {team.name: team for team in Team.objects.filter(tournament=tournament)}
-    errors = _validate(rows, existing=existing, roster=roster, teams=set(teams))
-    if errors:
-        raise RosterImportError(errors)
-
     history_user = signed_in(user)
     # PostgreSQL and SQLite both return primary keys from bulk inserts, so the created rows
     # can be linked without re-reading them.
     with transaction.atomic():
+        # The event's row lock first, as every team write takes it: the rows are checked against the
+        # teams and stages as they are when written (a team made short meanwhile is not extended).
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        existing = set(
+            Player.objects.filter(tournament=tournament)
+            .exclude(employee_number="")
+            .values_list("employee_number", flat=True)
+        )
+        teams = {team.name: team for team in Team.objects.filter(tournament=tournament)}
+        errors = _validate(rows, existing=existing, roster=roster, teams=set(teams))
+        if not errors:
+            errors = _teams_short_errors(rows, teams=teams)
+        if errors:
+            raise RosterImportError(errors)
         departments = {dept.name: dept for dept in Department.objects.filter(tournament=tournament)}
         new_names = sorted(
             {row.player.department for row in rows if row.player.department} - departments.keys()

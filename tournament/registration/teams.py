@@ -7,9 +7,15 @@ them. The rules held here, each also by the database where it can be:
 
 - an entrant is in at most one team of its event (``TeamMember.pair`` is one-to-one);
 - team names and numbers are unique in the event, a department makes at most one team;
-- a team has at least two members: a team may be assembled member by member, but once a stage ranks
-  teams (its receiver answers :data:`team_shrinking`) no team may drop below two, and the stage itself
-  is refused while a team has fewer (:func:`teams_ready_check`).
+- a team has at least two members (:data:`TEAM_MIN_MEMBERS`), a count the database cannot hold (a team is
+  made before its members), so every write that would leave a team with fewer asks :data:`team_short`
+  under the event's row lock, and the stages' app answers: while a stage of the event plays **team
+  matches** no team is made, filled or left with fewer than two (a team of one could not field its two
+  tables); while a stage only ranks a **team total**, a team may still be made and filled member by
+  member (the teams page adds one entrant at a time: a team being filled is named, not ranked, and a
+  team total is a reading of the stage's ranking that changes no result), but a team it ranks never
+  drops below two. A stage that ranks teams is itself refused while a team has fewer
+  (:func:`teams_ready_check`).
 
 Every write takes the event's row lock (two organisers assigning the same pair at once: one wins, the
 other is told) and is audited (simple-history on both models). A refusal is a ``UserError``; nothing
@@ -21,6 +27,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Prefetch, QuerySet
@@ -41,15 +48,29 @@ TEAM_SEED_MAX = column_max(Team, "seed")
 TEAM_MIN_MEMBERS = 2
 """A team has at least two members (docs/rules.md §11)."""
 
-team_shrinking = Signal()
-"""``team_shrinking(sender=Team, team=…, members=n)``: a team is about to keep ``n`` members, fewer
-than :data:`TEAM_MIN_MEMBERS` (its event locked). Sent with ``send``: a receiver that raises a user's
-error refuses the write (the matches app refuses while a stage of the event ranks teams)."""
+TeamChange = Literal["made", "joined", "left", "deleted"]
+"""What a write does to a team that leaves it short (:data:`team_short`): made with too few members,
+given a member (or a substitute) and still short, a member taken out, or the team deleted."""
+
+team_short = Signal()
+"""``team_short(sender=Team, team=…, members=n, change=…)``: a write is about to leave ``team`` with
+``n`` members, fewer than :data:`TEAM_MIN_MEMBERS` (``change``: :data:`TeamChange`; a deletion keeps
+0), its event locked and nothing yet committed. Sent with ``send``: a receiver that raises a user's
+error refuses the write and nothing is written (the matches app, which knows the stages, refuses as
+the module docstring says)."""
 
 
 def _locked(tournament_id: int) -> None:
     """The event's row lock: team writes of one event run one at a time."""
     Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+
+
+def _short_check(*, team: Team, change: TeamChange) -> None:
+    """Ask :data:`team_short` when ``team`` (its event locked, the write done but not committed) has
+    fewer than two members: a refusal raises, and the write's transaction takes everything back."""
+    members = TeamMember.objects.filter(team=team).count()
+    if members < TEAM_MIN_MEMBERS:
+        team_short.send(sender=Team, team=team, members=members, change=change)
 
 
 def _name_clean(*, tournament: Tournament, name: str, team: Team | None = None) -> str:
@@ -132,7 +153,8 @@ def team_create(
 ) -> Team:
     """A new team of ``tournament`` named ``name``, with ``pairs`` as its first members (in that order;
     more are added with :func:`team_member_add`). Refused: an empty or taken name, an entrant of
-    another event or already in a team, a department that already has its team."""
+    another event or already in a team, a department that already has its team, and fewer than two
+    members while a stage plays team matches (:data:`team_short`)."""
     with transaction.atomic():
         _locked(tournament.pk)
         name = _name_clean(tournament=tournament, name=name)
@@ -148,6 +170,7 @@ def team_create(
         history_author(team, user)
         team.save()
         _members_write(team=team, pairs=pairs, substitute=False, user=user)
+        _short_check(team=team, change="made")
     return team
 
 
@@ -193,27 +216,31 @@ def team_seed_set(*, team: Team, seed: int | None, user: Actor | None = None) ->
 @event_write("team", of=owned_event)
 def team_member_add(*, team: Team, pair: Pair, user: Actor | None = None) -> TeamMember:
     """Add ``pair`` (Dou Dizhu: a player) to ``team`` as a member, after those it has. Refused if the
-    entrant is of another event, withdrawn, or in a team already (this one or another)."""
+    entrant is of another event, withdrawn, or in a team already (this one or another), or if the team
+    would still have fewer than two members while a stage plays team matches (:data:`team_short`)."""
     with transaction.atomic():
         _locked(team.tournament_id)
         (member,) = _members_write(team=team, pairs=[pair], substitute=False, user=user)
+        _short_check(team=team, change="joined")
     return member
 
 
 @event_write("team", of=owned_event)
 def team_substitute_add(*, team: Team, pair: Pair, user: Actor | None = None) -> TeamMember:
     """Register ``pair`` as a substitute of ``team`` (docs/rules.md §11: swapped in between rounds).
-    A substitute already in another team is refused, as any member would be."""
+    A substitute already in another team is refused, as any member would be, and so is one that leaves
+    the team short of two while a stage plays team matches (a substitute counts as a member)."""
     with transaction.atomic():
         _locked(team.tournament_id)
         (member,) = _members_write(team=team, pairs=[pair], substitute=True, user=user)
+        _short_check(team=team, change="joined")
     return member
 
 
 @event_write("team", of=owned_event)
 def team_member_remove(*, team: Team, pair: Pair, user: Actor | None = None) -> None:
     """Take ``pair`` out of ``team``. Refused if it is not in the team, or if the team would keep
-    fewer than two members while a stage of the event ranks teams (:data:`team_shrinking`)."""
+    fewer than two members while a stage of the event ranks teams (:data:`team_short`)."""
     with transaction.atomic():
         _locked(team.tournament_id)
         member = TeamMember.objects.filter(team=team, pair=pair).first()
@@ -221,11 +248,9 @@ def team_member_remove(*, team: Team, pair: Pair, user: Actor | None = None) -> 
             raise UserError.of_fields(
                 {"pair": _("%(pair)s is not in team %(team)s.") % {"pair": pair.name, "team": team.name}}
             )
-        left = TeamMember.objects.filter(team=team).count() - 1
-        if left < TEAM_MIN_MEMBERS:
-            team_shrinking.send(sender=Team, team=team, members=left)
         history_author(member, user)
         member.delete()
+        _short_check(team=team, change="left")
 
 
 @event_write("team", of=owned_event)
@@ -233,7 +258,7 @@ def team_delete(*, team: Team, user: Actor | None = None) -> None:
     """Delete a team (its members stay registered, in no team). Refused while a stage ranks teams."""
     with transaction.atomic():
         _locked(team.tournament_id)
-        team_shrinking.send(sender=Team, team=team, members=0)
+        team_short.send(sender=Team, team=team, members=0, change="deleted")
         for member in TeamMember.objects.filter(team=team):
             history_author(member, user)
             member.delete()
@@ -309,6 +334,8 @@ def teams_from_departments(*, tournament: Tournament, user: Actor | None = None)
             elif pairs:
                 done.extended.append(team)
             done.added += len(_members_write(team=team, pairs=pairs, substitute=False, user=user))
+            if team in done.extended:  # a department's team made short by hand, given one entrant more
+                _short_check(team=team, change="joined")
     return done
 
 
@@ -336,18 +363,21 @@ def teams_short(*, tournament: Tournament) -> list[Team]:
     )
 
 
-def teams_ready_check(*, tournament: Tournament) -> None:
-    """Refuse ranking teams (a stage's team option) while the event has no team, or a team with fewer
-    than two members (docs/rules.md §11)."""
+def teams_ready_check(*, tournament: Tournament, field: str = "team_total") -> None:
+    """Refuse ranking teams (a stage's team option, named by ``field`` on the form that sets it) while
+    the event has no team, or a team with fewer than two members (docs/rules.md §11). Takes the event's
+    row lock, as every team write does: call it in the transaction that saves the stage, so a team made
+    short at the same moment waits for the stage and is then refused by :data:`team_short`."""
+    _locked(tournament.pk)
     if not Team.objects.filter(tournament=tournament).exists():
         raise UserError.of_fields(
-            {"team_total": _("The event has no teams yet: make them on the teams page first.")}, code="no_teams"
+            {field: _("The event has no teams yet: make them on the teams page first.")}, code="no_teams"
         )
     short = teams_short(tournament=tournament)
     if short:
         names = "、".join(team.name for team in short)
         raise UserError.of_fields(
-            {"team_total": _("A team has at least two members; these have fewer: %(teams)s.") % {"teams": names}},
+            {field: _("A team has at least two members; these have fewer: %(teams)s.") % {"teams": names}},
             code="team_too_small",
         )
 
@@ -381,6 +411,7 @@ def teams_withdrawn(*, tournament_id: int) -> frozenset[int]:
 __all__ = [
     "TEAM_MIN_MEMBERS",
     "DepartmentTeams",
+    "TeamChange",
     "pairs_free",
     "team_create",
     "team_delete",
@@ -389,7 +420,7 @@ __all__ = [
     "team_of_pairs",
     "team_rename",
     "team_seed_set",
-    "team_shrinking",
+    "team_short",
     "team_substitute_add",
     "teams_from_departments",
     "teams_ready_check",

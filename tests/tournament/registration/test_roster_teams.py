@@ -92,3 +92,34 @@ def test_players_of_dou_dizhu_take_a_team_each_row():
     result = roster_import(tournament=event, file=workbook(rows, header=["姓名", "工号", "部门", "手机", "团体"]))
     assert result.team_members == 2
     assert Team.objects.get(tournament=event).members.count() == 2
+
+
+def test_an_import_leaving_a_team_short_is_refused_on_its_row_only_while_a_stage_plays_team_matches():
+    """A team of none (made before any stage, by name) named by one imported entrant would be a team of
+    one: while a stage plays team matches the import is refused on that row, nothing written; with only
+    a team total the team is being filled, and the same rows are imported."""
+    from tournament.draw.stages import stage_create
+
+    rows = [
+        ["张伟", "1001", "", "1002", "", "丙"],
+        ["李娜", "1002", "", "1001", "", ""],
+        ["王强", "2001", "", "2002", "", "甲"],
+        ["赵敏", "2002", "", "2001", "", ""],
+    ]
+    for options, refused in (({"team_match": True}, True), ({"team_total": True}, False)):
+        event = TournamentFactory()
+        team_create(tournament=event, name="甲", pairs=[PairFactory(tournament=event) for _ in range(2)])
+        team_create(tournament=event, name="乙", pairs=[PairFactory(tournament=event) for _ in range(2)])
+        stage_create(tournament=event, name="第一阶段", format="swiss", options=options)
+        waiting = Team.objects.create(tournament=event, number=3, name="丙")  # as made before the stage
+        before = _state()
+        if not refused:
+            roster_import(tournament=event, file=workbook(rows, header=HEADER))
+            assert waiting.members.count() == 1
+            continue
+        with pytest.raises(RosterImportError) as error:
+            roster_import(tournament=event, file=workbook(rows, header=HEADER))
+        assert [(row.row, row.message) for row in error.value.errors] == [
+            (2, "丙 would have 1 member(s), but 第一阶段 plays team matches and a team has at least two.")
+        ]
+        assert _state() == before

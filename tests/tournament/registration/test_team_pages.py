@@ -98,3 +98,28 @@ def test_the_door_shows_a_teams_members_together(client, event):
     assert pairs[0].name not in page and pairs[4].name not in page
     everyone = client.get(reverse("registration:checkin", args=[event.pk]), {"q": "财务"}).content.decode()
     assert pairs[3].name in everyone and pairs[1].name in everyone and pairs[0].name not in everyone
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "团体瑞士 plays team matches, so a team has at least two members"),
+        ("zh-hans", "团体瑞士 进行团体对抗，每个团体至少需要两名成员"),
+    ],
+)
+def test_a_team_of_one_is_refused_on_the_members_field_while_a_stage_plays_team_matches(
+    client, event, language, words
+):
+    from tournament.draw.stages import stage_create
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    pairs = [PairFactory(tournament=event) for _ in range(5)]
+    team_create(tournament=event, name="甲", pairs=pairs[:2])
+    team_create(tournament=event, name="乙", pairs=pairs[2:4])
+    stage_create(tournament=event, name="团体瑞士", format="swiss", options={"team_match": True})
+    response = client.post(_url(event), {"name": "丙", "members": str(pairs[4].number)})
+    page = response.content.decode()
+    assert response.status_code == 200 and words in page
+    errors = page[page.index('id="id_members"') :]  # the message is on the members field, after its input
+    assert words in errors[: errors.index("</p>", errors.index(words))]
+    assert not Team.objects.filter(tournament=event, name="丙").exists()

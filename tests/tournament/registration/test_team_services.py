@@ -196,7 +196,7 @@ def test_a_team_of_a_stage_of_team_matches_keeps_two_members_and_is_not_deleted(
     before = _snapshot(event)
     with pytest.raises(UserError) as refused:
         team_member_remove(team=team, pair=pairs[0])
-    assert refused.value.code == "team_too_small" and "团体瑞士 ranks teams" in refused.value.message
+    assert refused.value.code == "team_too_small" and "团体瑞士 plays team matches" in refused.value.message
     with pytest.raises(UserError) as refused:
         team_delete(team=team)
     assert refused.value.code == "team_too_small"
@@ -220,3 +220,101 @@ def test_team_options_of_a_stage_are_checked_by_the_rules_core():
         tournament=event, name="预赛", format="swiss", options={"team_total": True, "team_count": "all"}
     )
     assert stage.options == {"team_total": True}
+
+
+def _history_counts():
+    return Team.history.count(), TeamMember.history.count()
+
+
+@pytest.fixture
+def team_match_event():
+    """Two teams of two pairs, a stage of team matches, and two pairs in no team."""
+    event = TournamentFactory()
+    pairs = [PairFactory(tournament=event) for _ in range(6)]
+    team_create(tournament=event, name="甲", pairs=pairs[:2])
+    team_create(tournament=event, name="乙", pairs=pairs[2:4])
+    stage_create(tournament=event, name="团体瑞士", format="swiss", options={"team_match": True})
+    return event, pairs
+
+
+def test_while_a_stage_plays_team_matches_no_team_is_made_of_fewer_than_two(team_match_event):
+    event, pairs = team_match_event
+    before, history = _snapshot(event), _history_counts()
+    for members in ([pairs[4]], []):
+        with pytest.raises(UserError) as refused:
+            team_create(tournament=event, name="丙", pairs=members)
+        assert (refused.value.code, refused.value.status) == ("team_too_small", 409)
+        assert list(refused.value.fields) == ["members"]  # the teams page's field of the numbers
+        assert "团体瑞士 plays team matches" in refused.value.message
+        assert _snapshot(event) == before and _history_counts() == history
+    team = team_create(tournament=event, name="丙", pairs=pairs[4:6])
+    assert team.members.count() == 2
+
+
+def test_while_a_stage_plays_team_matches_a_short_team_is_not_filled_short_or_taken_apart(team_match_event):
+    """A team of one from before (made in the database, as no write makes one now) is neither given a
+    member or a substitute that leaves it short nor taken apart: each refused, nothing changed. It can
+    be deleted (it played nothing), and a team of two keeps its two."""
+    event, pairs = team_match_event
+    lone = Team.objects.create(tournament=event, number=3, name="丙")
+    empty = Team.objects.create(tournament=event, number=4, name="丁")
+    TeamMember.objects.create(team=lone, pair=pairs[4], position=1)
+    full = Team.objects.get(tournament=event, name="甲")
+    before, history = _snapshot(event), _history_counts()
+    refusals = [
+        lambda: team_member_add(team=empty, pair=pairs[5]),
+        lambda: team_substitute_add(team=empty, pair=pairs[5]),
+        lambda: team_member_remove(team=lone, pair=pairs[4]),
+        lambda: team_member_remove(team=full, pair=pairs[0]),
+    ]
+    for refused_write in refusals:
+        with pytest.raises(UserError) as refused:
+            refused_write()
+        assert (refused.value.code, refused.value.status) == ("team_too_small", 409)
+        assert "团体瑞士 plays team matches" in refused.value.message
+        assert _snapshot(event) == before and _history_counts() == history
+    team_member_add(team=lone, pair=pairs[5])  # two now: filled
+    team_delete(team=empty)
+    assert sorted(Team.objects.filter(tournament=event).values_list("name", flat=True)) == ["丙", "乙", "甲"]
+
+
+def test_a_team_total_lets_a_team_be_filled_one_member_at_a_time_but_not_dropped_below_two():
+    """Only a team total: a team is made by name and filled member by member (named, not ranked, while
+    short), and taken apart while short; once it has two it is ranked and keeps them."""
+    event = TournamentFactory()
+    pairs = [PairFactory(tournament=event) for _ in range(4)]
+    team_create(tournament=event, name="甲", pairs=pairs[:2])
+    stage_create(tournament=event, name="预赛", format="swiss", options={"team_total": True})
+    filling = team_create(tournament=event, name="乙")
+    team_substitute_add(team=filling, pair=pairs[2])
+    team_member_remove(team=filling, pair=pairs[2])  # short already: taken apart
+    team_member_add(team=filling, pair=pairs[2])
+    team_member_add(team=filling, pair=pairs[3])
+    before = _snapshot(event)
+    with pytest.raises(UserError) as refused:
+        team_member_remove(team=filling, pair=pairs[3])
+    assert refused.value.code == "team_too_small" and "预赛 ranks teams" in refused.value.message
+    assert _snapshot(event) == before
+
+
+def test_a_stage_of_team_matches_is_refused_on_its_field_while_a_team_is_short():
+    event = TournamentFactory()
+    pairs = [PairFactory(tournament=event) for _ in range(3)]
+    team_create(tournament=event, name="甲", pairs=pairs[:2])
+    team_create(tournament=event, name="乙", pairs=pairs[2:])
+    with pytest.raises(UserError) as refused:
+        stage_create(tournament=event, name="团体瑞士", format="swiss", options={"team_match": True})
+    assert refused.value.code == "team_too_small" and list(refused.value.fields) == ["team_match"]
+    assert "乙" in refused.value.message and not event.stages.exists()
+
+
+def test_one_click_from_departments_does_not_leave_a_department_team_short_under_team_matches(team_match_event):
+    event, _pairs = team_match_event
+    department = DepartmentFactory(tournament=event, name="工会")
+    Team.objects.create(tournament=event, number=3, name="工会队", department=department)
+    _pair_in(event, department)
+    before = _snapshot(event)
+    with pytest.raises(UserError) as refused:
+        teams_from_departments(tournament=event)
+    assert refused.value.code == "team_too_small" and "工会队" in refused.value.message
+    assert _snapshot(event) == before
