@@ -31,7 +31,10 @@ What a request shares (the response, the poll notes below) is written in one rou
 client's count below for a response nobody kept before (on Redis one script counts and writes). Find my table is the
 exception (``response_kept_locally``): each worker answers it from its own seat index faster than
 the shared cache's round trips would, and a name is seldom asked twice, so its answers are kept by
-the worker alone, never written to the shared cache nor looked for there.
+the worker alone, never written to the shared cache nor looked for there. A name the worker was
+not asked before is answered from its seat index too, filled into the layout of the page's first
+answer Django gave, without Django, while that is provably Django's answer
+(:mod:`tournament.standings.find_answers`).
 
 What a client can add is bounded. The key holds the query as the pages read it
 (:data:`PAGE_PARAMETERS`, each once, in a fixed order — and Django is handed that query, not the
@@ -87,7 +90,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 from urllib.parse import parse_qsl, urlencode, urlparse, urlsplit
 
 from django.conf import settings
@@ -100,10 +103,13 @@ from tournament.overload import poll_shed
 from tournament.parsing import int_or_none
 from tournament.proxies import client_ip
 from tournament.standings.cache import PREFIX
+from tournament.standings.find_answers import FindShell, find_answer, find_shell_kept
 from tournament.standings.response_reads import Reads, current_reads
 from tournament.standings.shell import plain_visitor
 
 __all__ = ["PublicResponses", "request_key"]
+
+T = TypeVar("T")
 
 PUBLIC_PREFIX = "/t/"
 """The public pages live under ``/t/<id>/``; nothing else is looked up here."""
@@ -148,27 +154,30 @@ class PollAnswer:
     headers: tuple[tuple[str, str], ...]
 
 
-class _PollAnswers:
-    """A worker's poll answers by page, at most ``max_entries``, the least recently used dropped first."""
+class _Recent(Generic[T]):
+    """A worker's values by key, at most ``max_entries``, the least recently used dropped first."""
 
     def __init__(self, max_entries: int) -> None:
         self.max_entries = max_entries
-        self._entries: OrderedDict[tuple[Any, ...], PollAnswer] = OrderedDict()
+        self._entries: OrderedDict[tuple[Any, ...], T] = OrderedDict()
 
-    def get(self, key: tuple[Any, ...]) -> PollAnswer | None:
+    def get(self, key: tuple[Any, ...]) -> T | None:
         try:
             self._entries.move_to_end(key)
             return self._entries[key]
         except KeyError:
             return None
 
-    def put(self, key: tuple[Any, ...], answer: PollAnswer) -> None:
-        self._entries[key] = answer
+    def put(self, key: tuple[Any, ...], value: T) -> None:
+        self._entries[key] = value
         while len(self._entries) > self.max_entries:
             try:
                 self._entries.popitem(last=False)
             except KeyError:  # another thread emptied it meanwhile
                 break
+
+    def discard(self, key: tuple[Any, ...]) -> None:
+        self._entries.pop(key, None)
 
 
 class _KeptResponses:
@@ -271,6 +280,9 @@ POLL_ANSWERS = 20_000
 """Pages whose poll answer a worker keeps (a 5,000-pair event's pairs' pages and ranks, its draw and
 standings pages)."""
 NO_CONTENT = "204 No Content"
+FIND_SHELLS = 1000
+"""Find pages (an event's, in a language, whole or htmx's fragment, at an address) whose layout a
+worker keeps to answer new names without Django (:mod:`tournament.standings.find_answers`)."""
 LOCAL_PATHS = 1000
 """Addresses whose responses a worker notes as kept by each worker alone (find my table's, one per event)."""
 
@@ -379,7 +391,8 @@ class PublicResponses:
     def __init__(self, application: Callable[[dict[str, Any], StartResponse], Iterable[bytes]]) -> None:
         self.application = application
         self.kept = _KeptResponses(int(settings.PUBLIC_RESPONSE_CACHE_MB * 2**20))
-        self.polls = _PollAnswers(POLL_ANSWERS)
+        self.polls: _Recent[PollAnswer] = _Recent(POLL_ANSWERS)
+        self.finds: _Recent[FindShell] = _Recent(FIND_SHELLS)
         self.local_paths: set[str] = set()
         self.retry_after = str(settings.PUBLIC_SHED_RETRY_SECONDS)
         static_url = urlparse(settings.STATIC_URL or "").path
@@ -422,8 +435,35 @@ class PublicResponses:
             start_response(kept.status, list(kept.headers))
             return [kept.body]
         self.kept.discard(key)
+        answered = self._found(key, environ, start_response)  # find my table's new name, from the seat index
+        if answered is not None:
+            return answered
         known = known or page_known
         return self._built(key, shared_key, page, token, known, environ, start_response)
+
+    def _found(
+        self, key: tuple[Any, ...], environ: dict[str, Any], start_response: StartResponse
+    ) -> list[bytes] | None:
+        """A find's answer from this worker's layout of the page and seat index, when it is the one
+        Django would give (:mod:`tournament.standings.find_answers`); None: Django answers."""
+        shell_key = _layout_key(key)
+        shell = self.finds.get(shell_key)
+        if shell is None:
+            return None
+        try:
+            if not shell.reads.hold(_values_read(shell.keys), time.time()):
+                self.finds.discard(shell_key)  # built at an earlier seating version
+                return None
+            body = find_answer(shell.found, environ)
+        except Exception:  # the cache is down, or anything unforeseen: Django answers
+            return None
+        if body is None:
+            return None
+        headers = list(shell.headers)
+        headers[shell.length_at] = (headers[shell.length_at][0], str(len(body)))
+        self.kept.put(key, Kept(shell.status, tuple(headers), body, shell.reads, shell.keys))  # as Django's would be
+        start_response(shell.status, headers)
+        return [body]
 
     def _poll_noted(self, page: tuple[Any, ...]) -> tuple[PollAnswer | None, dict[str, Any], bool]:
         """The poll answer of ``page`` that holds now (this worker's, else the one another worker
@@ -551,6 +591,7 @@ class PublicResponses:
     ) -> Iterable[bytes]:
         reads = Reads()
         answer: list[Any] = []
+        asked = dict(environ)  # the request as it came (Django's request object alters the environment)
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             answer[:] = [status, headers]
@@ -587,6 +628,8 @@ class PublicResponses:
                 self.kept.put(key, kept)
                 self._local_path(environ.get("PATH_INFO", ""))
                 _shared_write(shared)
+                if reads.found is not None and not reads.polls:
+                    self._find_shell_keep(key, reads, status, headers, body, asked)
             elif known:
                 self.kept.put(key, kept)
                 shared[shared_key] = kept
@@ -597,6 +640,28 @@ class PublicResponses:
         except Exception:  # the cache is down: nothing is read from it either
             self.kept.discard(key)
         return [body]
+
+    def _find_shell_keep(
+        self,
+        key: tuple[Any, ...],
+        reads: Reads,
+        status: str,
+        headers: list[tuple[str, str]],
+        body: bytes,
+        environ: dict[str, Any],
+    ) -> None:
+        """Keep the layout of the find Django just answered, if it gives Django's answer to this very
+        request (:func:`tournament.standings.find_answers.find_shell_kept`)."""
+        try:
+            shell = find_shell_kept(
+                reads.found, status=status, headers=headers, body=body, reads=reads, environ=environ
+            )
+        except Exception:  # anything unforeseen: Django answers this page's finds
+            shell = None
+        if shell is not None:
+            self.finds.put(_layout_key(key), shell)
+        else:
+            self.finds.discard(_layout_key(key))
 
     def _local_path(self, path: str) -> None:
         """Note that ``path``'s responses are kept by each worker alone: the next request for it does
@@ -622,6 +687,11 @@ def _shared_write(entries: dict[str, Any]) -> None:
     """Share what a request noted and kept, in one round trip."""
     if entries:
         cache.set_many(entries, timeout=SHARED_TIMEOUT)
+
+
+def _layout_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A request's key without its query: the page whose layout a find's answers are filled into."""
+    return (*key[:KEY_QUERY], *key[KEY_QUERY + 1 :])
 
 
 def _unpolled(key: tuple[Any, ...], page: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -16,6 +16,7 @@ __all__ = [
     "Reads",
     "coalesced_note",
     "current_reads",
+    "find_layout_note",
     "poll_note",
     "read_note",
     "response_cacheable",
@@ -41,7 +42,7 @@ class Coalesced(NamedTuple):
 class Reads:
     """What a public response is built from, noted while Django builds it."""
 
-    __slots__ = ("cacheable", "coalesced", "exact", "local", "polls", "read", "spoiled")
+    __slots__ = ("cacheable", "coalesced", "exact", "found", "local", "polls", "read", "spoiled")
 
     def __init__(self) -> None:
         self.read: dict[str, Any] = {}
@@ -56,6 +57,8 @@ class Reads:
         """By poll address (None: the request's own page), the token its live part is polled with
         (``v=``) and what that depends on: the values noted before the view compared it
         (:func:`poll_note`); None if the page noted two tokens."""
+        self.found: Any = None
+        """Find my table's layout the answers were filled into (:func:`find_layout_note`)."""
 
     def keys(self) -> list[str]:
         keys = set(self.exact)
@@ -144,6 +147,14 @@ def response_kept_locally() -> None:
     reads = current_reads.get()
     if reads is not None:
         reads.local = True
+
+
+def find_layout_note(*, found: Any) -> None:
+    """The response is find my table's answers from the seat index filled into ``found``'s layout (a
+    :class:`tournament.standings.find_answers.FindLayout`): the worker may answer other names with it."""
+    reads = current_reads.get()
+    if reads is not None:
+        reads.found = found
 
 
 def response_uncacheable() -> None:

@@ -328,13 +328,25 @@ def seat_index_get(*, tournament_id: int, rounds: Sequence[RoundInfo], version: 
     if version is None:
         version = public_version_get(tournament_id=tournament_id, scope="seating")
     public_version_depends(tournament_id=tournament_id, scope="seating")  # a kept answer holds while it does
-    built_for = (version, tuple(round_.id for round_ in rounds))
-    held = seat_indexes.get(tournament_id)
-    if held is not None and held[0] == built_for:
-        return cast(SeatIndex, held[1])  # the index filed for these rounds
+    index = seat_index_held(tournament_id=tournament_id, rounds=rounds, version=version)
+    if index is not None:
+        return index
     index = seat_index_build(rounds=rounds, tournament_id=tournament_id)
-    seat_indexes.put(tournament_id, (built_for, index))  # the one before is dropped, not kept
+    seat_indexes.put(tournament_id, (_built_for(rounds, version), index))  # the one before is dropped, not kept
     return index
+
+
+def _built_for(rounds: Sequence[RoundInfo], version: int) -> tuple[int, tuple[int, ...]]:
+    return (version, tuple(round_.id for round_ in rounds))
+
+
+def seat_index_held(*, tournament_id: int, rounds: Sequence[RoundInfo], version: int) -> SeatIndex | None:
+    """The index this worker holds for ``rounds`` at the seating ``version``, if it holds one (none
+    is built here: :func:`seat_index_get` builds it)."""
+    held = seat_indexes.get(tournament_id)
+    if held is not None and held[0] == _built_for(rounds, version):
+        return cast(SeatIndex, held[1])  # the index filed for these rounds
+    return None
 
 
 def table_find(

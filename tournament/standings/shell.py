@@ -17,7 +17,7 @@ or pending messages get the page rendered as usual; both ways give the same HTML
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote
 
@@ -63,13 +63,28 @@ def page_render(
     """
     if not plain_visitor(request.COOKIES):
         return render(request, template, {**context, **holes})
+    shell = shell_get(template, context, tournament_id=tournament_id, version=version, key=key, holes=holes)
+    return HttpResponse(shell_fill(shell, request, holes))
+
+
+def shell_get(
+    template: str, context: Mapping[str, Any], *, tournament_id: int, version: int | str, key: str, holes: Iterable[str]
+) -> str:
+    """The layout of a page for a plain visitor (:func:`plain_visitor`) in the active language, with a
+    marker in each of ``holes`` and in the language switch's return address (arguments as for
+    :func:`page_render`)."""
     language = get_language() or ""
 
     def build() -> str:
         markers = {name: _marker(name) for name in ("next_path", *holes)}
         return render_to_string(template, {**context, **markers})
 
-    shell = public_cached(tournament_id=tournament_id, key=f"shell:{language}:{key}", build=build, version=version)
-    # As the template's ``urlencode`` filter would give it.
+    return public_cached(tournament_id=tournament_id, key=f"shell:{language}:{key}", build=build, version=version)
+
+
+def shell_fill(shell: str, request: HttpRequest, holes: Mapping[str, Any]) -> str:
+    """``shell`` (:func:`shell_get`) with its holes filled for ``request``: the page's own address
+    where the language switch returns to, as the template's ``urlencode`` filter would give it, and
+    ``holes`` escaped as the template would escape them."""
     fills = {"next_path": quote(request.get_full_path(), safe="/"), **holes}
-    return HttpResponse(_HOLE.sub(lambda hole: str(conditional_escape(fills.get(hole.group(1), ""))), shell))
+    return _HOLE.sub(lambda hole: str(conditional_escape(fills.get(hole.group(1), ""))), shell)

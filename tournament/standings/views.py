@@ -54,6 +54,7 @@ from tournament.standings.cache import (
     public_version_depends,
     public_versions_get,
 )
+from tournament.standings.find_answers import FIND_HOLES, FindLayout, find_body
 from tournament.standings.public import (
     draw_page_digest,
     normalise_query,
@@ -79,10 +80,15 @@ from tournament.standings.public_cache import (
     standings_served_get,
 )
 from tournament.standings.public_types import DrawRow, PublicHttpRequest, RoundInfo, StageInfo, TournamentOverview
-from tournament.standings.response_reads import poll_note, response_cacheable, response_kept_locally
+from tournament.standings.response_reads import (
+    find_layout_note,
+    poll_note,
+    response_cacheable,
+    response_kept_locally,
+)
 from tournament.standings.seat_cards import find_results_html
 from tournament.standings.seating import player_find
-from tournament.standings.shell import page_render
+from tournament.standings.shell import page_render, plain_visitor, shell_get
 from tournament.standings.team_match_page import (
     team_match_keys,
     team_match_page_cached,
@@ -328,20 +334,32 @@ def find(request: PublicHttpRequest, tournament_id: int) -> HttpResponse:
     """Find my table: part of a name or a whole employee number → table and seat, at once."""
     overview = _overview(request, tournament_id, live=False)
     query = normalise_query(request.GET.get("q", ""))
-    html = _pages(overview).find(request, overview=overview, query=query)
-    if request.htmx:
-        response = HttpResponse(html)
-    else:
+    pages = _pages(overview)
+    html = pages.find(request, overview=overview, query=query)
+    context = {"overview": overview, "title": _("Find my table"), "section": "find"}
+    version = f"s{request.seating_version}"
+    if not request.htmx and not plain_visitor(request.COOKIES):
         response = page_render(
             request,
             "public/find.html",
-            {"overview": overview, "title": _("Find my table"), "section": "find"},
+            context,
             tournament_id=overview.id,
-            version=f"s{request.seating_version}",
+            version=version,
             key="find",
             holes={"query": query, "results_html": html},
         )
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+    layout = None
+    if not request.htmx:
+        layout = shell_get(
+            "public/find.html", context, tournament_id=overview.id, version=version, key="find", holes=FIND_HOLES
+        )
+    response = HttpResponse(find_body(request, query=query, html=html, layout=layout))
     patch_vary_headers(response, ["HX-Request"])
+    if pages.find_from_index:  # the worker may answer other names the same way (tournament.standings.find_answers)
+        found = FindLayout(overview.id, overview, request.seating_version, get_language(), layout)
+        find_layout_note(found=found)
     return response
 
 
@@ -834,6 +852,9 @@ class PublicPages:
 
     draw: Callable[..., HttpResponse]
     find: Callable[..., str]
+    find_from_index: bool
+    """Whether ``find`` answers from the seat index alone, at the seating version (a player without
+    a seat aside: ``tournament.standings.seating.player_find`` says so)."""
     standings: Callable[..., HttpResponse]
     pair: Callable[..., HttpResponse]
     pair_ranks: Callable[..., HttpResponse]
@@ -845,6 +866,7 @@ PUBLIC_PAGES: dict[str, PublicPages] = {
     "pairs": PublicPages(
         draw=_sides_draw,
         find=_sides_find,
+        find_from_index=True,
         standings=_sides_standings,
         pair=_sides_pair,
         pair_ranks=_sides_pair_ranks,
@@ -854,6 +876,7 @@ PUBLIC_PAGES: dict[str, PublicPages] = {
     "players": PublicPages(
         draw=_seats_draw,
         find=_seats_find,
+        find_from_index=False,
         standings=_seats_standings,
         pair=_seats_player,
         pair_ranks=_seats_player_ranks,
