@@ -53,6 +53,38 @@ def test_reads_are_django_redis_reads(client, theirs):
     assert client.get("test-cache-client:versioned") is None
 
 
+def test_writes_are_django_redis_writes_in_one_round_trip_each(client, theirs, monkeypatch):
+    """``set`` (``add`` too) and ``set_many`` store what django-redis's store, with the same expiry,
+    over the kept connection: one round trip each, none through the pool."""
+    client.get("test-cache-client:any")
+    _pid, connection = client._held.connection
+    sent: list[Any] = []
+    send = connection.send_packed_command
+
+    def counted(command: Any, check_health: bool = True) -> Any:
+        sent.append(command)
+        return send(command, check_health)
+
+    monkeypatch.setattr(connection, "send_packed_command", counted)
+    pooled = client.get_client(write=True).connection_pool
+    in_pool = pooled._created_connections
+    assert cache.set("test-cache-client:set", ("王", 2), timeout=60) is True
+    assert cache.add("test-cache-client:set", "other", timeout=60) is False  # there: NX leaves it
+    assert cache.add("test-cache-client:added", 5, timeout=None) is True
+    cache.set_many(VALUES, timeout=30)
+    assert len(sent) == 4 and pooled._created_connections == in_pool
+    assert theirs.get("test-cache-client:set") == ("王", 2) and theirs.get("test-cache-client:added") == 5
+    assert theirs.get_many(list(VALUES)) == VALUES
+    assert 50 < cache.ttl("test-cache-client:set") <= 60 and cache.ttl("test-cache-client:added") is None
+    assert all(0 < cache.ttl(key) <= 30 for key in VALUES)
+    cache.set("test-cache-client:set", 1, timeout=0)  # as django-redis: a timeout of 0 deletes
+    assert theirs.get("test-cache-client:set", default="gone") == "gone"
+    answers = client.exchange(
+        [("SET", client.make_key("test-cache-client:n"), 1), ("INCR", client.make_key("test-cache-client:n"))]
+    )
+    assert answers[1] == 2 and len(sent) == 5  # several commands, one round trip
+
+
 def test_a_connection_closed_by_the_server_is_replaced(client):
     cache.set("test-cache-client:after", 7, timeout=60)
     assert client.get("test-cache-client:after") == 7

@@ -75,7 +75,7 @@ import gc
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Literal, NamedTuple, TypeVar, cast
 
@@ -84,6 +84,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django_redis.client import DefaultClient, ShardClient
 
+from tournament.cache_client import HeldConnectionClient
 from tournament.standings.response_reads import coalesced_note, read_note, response_uncacheable, version_depends
 
 logger = logging.getLogger(__name__)
@@ -201,7 +202,9 @@ def public_versions_get(
     keys.update({key: key for key in owns or ()})
     wanted = {_marker_key(tournament_id, key): key for key in markers or ()}
     try:
-        found = cache.get_many([*keys.values(), *wanted])
+        found, made_first = _versions_read([*keys.values(), *wanted], owns or ())
+        if made is not None:
+            made.update(made_first)
         # An own version (any id a URL names) lives as long as a page built on it: a lost one comes
         # back as a fresh clock value, newer than any before.
         missing = {key: VERSION_TIMEOUT if name in SCOPES else ENTRY_TIMEOUT for name, key in keys.items()}
@@ -231,6 +234,29 @@ def public_versions_get(
     if owns is not None:
         owns.update({key: versions[key] for key in owns})
     return Versions(**{scope: versions[scope] for scope in SCOPES})
+
+
+def _versions_read(keys: list[str], owns: Iterable[str]) -> tuple[dict[str, Any], set[str]]:
+    """The values under ``keys`` (those not there left out) and the own versions of ``owns`` this
+    call made. Where the cache's client sends several commands in one round trip (one Redis server:
+    :class:`tournament.cache_client.HeldConnectionClient`), each of ``owns`` not there is made
+    (``SET NX``, a fresh clock value) in the same round trip as the read: a pair's first view made its
+    own version in a round trip of its own. Elsewhere, read alone (the caller makes what is missing)."""
+    client = getattr(cache, "client", None)
+    owns = list(owns)
+    if not owns or not isinstance(client, HeldConnectionClient) or not client.one_server():
+        return cache.get_many(keys), set()
+    now = time.time_ns()
+    names = [client.make_key(key) for key in keys]
+    answers = client.exchange(
+        [
+            *(("SET", client.make_key(key), now, "NX", "PX", ENTRY_TIMEOUT * 1000) for key in owns),
+            ("MGET", *names),
+        ]
+    )
+    made = {key for key, answer in zip(owns, answers, strict=False) if answer}
+    values = answers[-1]
+    return {key: client.decode(value) for key, value in zip(keys, values, strict=True) if value is not None}, made
 
 
 def _versions_create(keys: dict[str, int]) -> tuple[dict[str, Any], set[str]]:
