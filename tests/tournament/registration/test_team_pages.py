@@ -123,3 +123,23 @@ def test_a_team_of_one_is_refused_on_the_members_field_while_a_stage_plays_team_
     errors = page[page.index('id="id_members"') :]  # the message is on the members field, after its input
     assert words in errors[: errors.index("</p>", errors.index(words))]
     assert not Team.objects.filter(tournament=event, name="丙").exists()
+
+
+def test_the_team_words_are_english_on_english_pages_and_chinese_on_chinese_ones(client, event):
+    """The teams page and a stage's team ranking: no Chinese gloss of the team words in English (the
+    teams' names are the organiser's), the Chinese words in Chinese."""
+    from tournament.draw.stages import stage_create
+
+    pairs = [PairFactory(tournament=event) for _ in range(2)]
+    team_create(tournament=event, name="Sales", pairs=pairs)
+    stage = stage_create(tournament=event, name="Swiss", format="swiss", options={"team_total": True})
+    pages = {
+        _url(event): "(a team total, chosen",
+        reverse("draw:stage", args=[event.pk, stage.pk]): "Team ranking (team total)",
+    }
+    for url, words in pages.items():
+        english = client.get(url).content.decode()
+        assert words in english and "集体比赛" not in english
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hans"
+    for url in pages:
+        assert "集体比赛" in client.get(url).content.decode()
