@@ -356,3 +356,18 @@ def test_a_dou_dizhu_event_is_answered_by_django(app, django_app):
     for query in ("选手1", "选手2", "选手3"):
         ask(app, find_url(tournament.pk, query))
     assert django_app.calls == 3
+
+
+def test_a_new_name_costs_one_round_trip_to_the_cache_and_writes_nothing(app, django_app, monkeypatch):
+    """The seating version is read afresh, once, as for any kept response; nothing is shared."""
+    event = swiss_event(pairs=4)
+    ask(app, find_url(event.tournament.pk, "20001"))
+    calls: list[str] = []
+    for name in ("get", "get_many", "set", "set_many", "add", "incr", "delete"):
+        real = getattr(cache, name)
+        monkeypatch.setattr(
+            cache, name, lambda *a, _real=real, _name=name, **kw: (calls.append(_name), _real(*a, **kw))[1]
+        )
+    answer = ask(app, find_url(event.tournament.pk, "王"))
+    assert django_app.calls == 1 and calls == ["get_many"]
+    assert "王一甲".encode() in answer[2]
