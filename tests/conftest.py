@@ -144,6 +144,10 @@ def celery_eager():
     app.conf.task_always_eager = previous
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def fast_passwords(settings):
+    """Every test hashes passwords with a fast hasher: the tests check who may sign in, not the
+    hash's cost, and production's PBKDF2 spends about 0.3 s of a core on every user a test
+    creates and every login. The production settings keep their hashers (``check --deploy``
+    runs them in a subprocess of its own)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
