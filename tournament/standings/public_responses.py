@@ -466,6 +466,7 @@ class PublicResponses:
         headers = list(shell.headers)
         headers[shell.length_at] = (headers[shell.length_at][0], str(len(body)))
         self.kept.put(key, Kept(shell.status, tuple(headers), body, shell.reads, shell.keys))  # as Django's would be
+        self._local_path(environ.get("PATH_INFO", ""))  # its answers are this worker's alone, as Django's are
         start_response(shell.status, headers)
         return [body]
 

@@ -371,3 +371,18 @@ def test_a_new_name_costs_one_round_trip_to_the_cache_and_writes_nothing(app, dj
     answer = ask(app, find_url(event.tournament.pk, "王"))
     assert django_app.calls == 1 and calls == ["get_many"]
     assert "王一甲".encode() in answer[2]
+
+
+def test_a_find_answered_here_keeps_its_page_out_of_the_shared_cache(app, django_app, monkeypatch):
+    """The page's answers are this worker's alone, whoever answered them: once the worker forgot which
+    pages those are (its bounded note emptied), its next answer says so again, and later names are
+    not looked for in the shared cache."""
+    event = swiss_event(pairs=4)
+    ask(app, find_url(event.tournament.pk, "20001"))
+    app.local_paths.clear()
+    ask(app, find_url(event.tournament.pk, "王"))
+    looked_up: list[str] = []
+    get = cache.get
+    monkeypatch.setattr(cache, "get", lambda key, *a, **kw: (looked_up.append(key), get(key, *a, **kw))[1])
+    ask(app, find_url(event.tournament.pk, "李"))
+    assert django_app.calls == 1 and not any(":response:" in key for key in looked_up)
