@@ -85,7 +85,13 @@ from django.db import transaction
 from django_redis.client import DefaultClient, ShardClient
 
 from tournament.cache_client import HeldConnectionClient
-from tournament.standings.response_reads import coalesced_note, read_note, response_uncacheable, version_depends
+from tournament.standings.response_reads import (
+    coalesced_note,
+    read_note,
+    response_uncacheable,
+    share_later,
+    version_depends,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -411,6 +417,7 @@ def public_cached(
     lock: bool = True,
     fresh: bool = False,
     memo: LocalMemo | None = None,
+    later: bool = False,
 ) -> T:
     """The value of ``key`` at the tournament's current version, built by ``build`` on a miss.
 
@@ -428,7 +435,10 @@ def public_cached(
     version was made by this request (nothing can be filed under it yet): not looked for, built
     (one round trip less). ``memo``: the worker's memory it is kept in (default :data:`local_memo`,
     the pages'; a value every page of a kind reads, behind a few hundred pages each kept once, has its
-    own). Exceptions from ``build`` propagate and nothing is cached.
+    own). ``later``: a value built without the lock is written by the kept responses' application
+    with the response, in the round trip it makes anyway (:func:`tournament.standings.response_reads.share_later`;
+    at once outside such a request): a pair's first view, which nobody else is waiting for. Exceptions
+    from ``build`` propagate and nothing is cached.
     """
     if memo is None:
         memo = local_memo
@@ -451,6 +461,9 @@ def public_cached(
         return cast(T, value)  # what build() made, filed under this key
     if (not lock or fresh) and not stale_ok:
         value = build()
+        if later and share_later(key=entry_key, value=value, timeout=ENTRY_TIMEOUT):
+            memo.put(entry_key, value)
+            return value
         try:
             cache.set(entry_key, value, timeout=ENTRY_TIMEOUT)
         except Exception:

@@ -27,8 +27,10 @@ reads (``Reads``, in a context variable the cache functions write to):
 Each response built is also shared through the cache (under a hash of the request's key, for
 ``SHARED_TIMEOUT``): a worker that has no copy of its own, or whose copy no longer holds, takes
 the shared one if that holds (one more round trip), so a page is built by one worker, not by each.
-What a request shares (the response, the poll notes below) is written in one round trip, with the
-client's count below for a response nobody kept before (on Redis one script counts and writes). Find my table is the
+What a request shares (the response, the poll notes below, and what Django built for the shared
+cache without a lock and left to be written with them: a pair's page, which nobody waits for) is
+written in one round trip, with the client's count below for a response nobody kept before (on Redis
+one script counts and writes). Find my table is the
 exception (``response_kept_locally``): each worker answers it from its own seat index faster than
 the shared cache's round trips would, and a name is seldom asked twice, so its answers are kept by
 the worker alone, never written to the shared cache nor looked for there. A name the worker was
@@ -84,6 +86,7 @@ Django each time.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import time
 from collections import OrderedDict
@@ -109,6 +112,8 @@ from tournament.standings.response_reads import Reads, current_reads
 from tournament.standings.shell import plain_visitor
 
 __all__ = ["PublicResponses", "request_key"]
+
+logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -365,14 +370,16 @@ the notes, then the new response (written only while the count is within ``ARGV[
 count's timeout, the limit, the entries' timeout, then each entry's value."""
 
 
-def _shared_add(entries: dict[str, Any], key: str, kept: Kept, environ: dict[str, Any]) -> bool:
+def _shared_add(
+    entries: dict[str, Any], key: str, kept: Kept, environ: dict[str, Any], later: Later | None = None
+) -> bool:
     """Share ``entries`` (the poll notes) and the new response ``kept`` under ``key`` if the client
-    may add one more (:func:`_client_may_add`); whether it was added. One round trip where the cache
-    is django-redis's on one server (a script), else two."""
+    may add one more (:func:`_client_may_add`), and ``later`` (:func:`_shared_write`); whether it was
+    added. One round trip where the cache is django-redis's on one server (a script), else two."""
     client = getattr(cache, "client", None)
     if not isinstance(client, DefaultClient) or isinstance(client, ShardClient):
         added = _client_may_add(environ)
-        _shared_write({**entries, key: kept} if added else entries)
+        _shared_write({**entries, key: kept} if added else entries, later)
         return added
     limit: int = settings.PUBLIC_RESPONSE_NEW_PER_CLIENT
     keys = [client.make_key(name) for name in (_client_key(environ), *entries, key)]
@@ -380,8 +387,10 @@ def _shared_add(entries: dict[str, Any], key: str, kept: Kept, environ: dict[str
     arguments = (len(keys), *keys, 2 * SHARED_TIMEOUT, limit, SHARED_TIMEOUT, *values)
     if isinstance(client, HeldConnectionClient) and client.one_server():
         # Over the connection the reads take: redis-py's own call costs twice the round trip's CPU.
-        count = client.exchange((("EVAL", _ADD_SCRIPT, *arguments),))[0]
+        count = client.exchange([*_later_sets(client, later), ("EVAL", _ADD_SCRIPT, *arguments)])[-1]
     else:
+        if later:
+            _shared_write({}, later)
         count = client.get_client(write=True).eval(_ADD_SCRIPT, *arguments)
     return int(count) <= limit
 
@@ -607,10 +616,13 @@ class PublicResponses:
             result = self.application(environ, start)
         finally:
             current_reads.reset(current)
+        later, reads.later = reads.later, {}  # written with the response, never kept inside it
         if not (reads.cacheable and not reads.spoiled and answer and answer[0].startswith(KEPT_STATUSES)):
+            _later_write(later)
             return result
         status, headers = answer
         if any(name.lower() == "set-cookie" for name, _value in headers):
+            _later_write(later)
             return result
         try:
             body = b"".join(result)
@@ -622,7 +634,7 @@ class PublicResponses:
             noted = reads.polls.get(None)
             if key[KEY_HTMX] and token is not None and noted is not None:
                 if noted[0] == token:  # a 204: the page's note answers this poll from now on
-                    _shared_write(shared)
+                    _shared_write(shared, later)
                     return [body]
                 if key[KEY_QUERY] != page[KEY_QUERY]:  # asked from an earlier token: kept for the page
                     key = _unpolled(key, page)
@@ -632,14 +644,14 @@ class PublicResponses:
             if reads.local:
                 self.kept.put(key, kept)
                 self._local_path(environ.get("PATH_INFO", ""))
-                _shared_write(shared)
+                _shared_write(shared, later)
                 if reads.found is not None and not reads.polls:
                     self._find_shell_keep(key, reads, status, headers, body, asked)
             elif known:
                 self.kept.put(key, kept)
                 shared[shared_key] = kept
-                _shared_write(shared)
-            elif _shared_add(shared, shared_key, kept, environ):
+                _shared_write(shared, later)
+            elif _shared_add(shared, shared_key, kept, environ, later):
                 self.kept.put(key, kept)
             # else served, but this client has added its share of new responses
         except Exception:  # the cache is down: nothing is read from it either
@@ -688,10 +700,45 @@ def _values_read(keys: Iterable[str], found: dict[str, Any] | None = None) -> di
     return values
 
 
-def _shared_write(entries: dict[str, Any]) -> None:
-    """Share what a request noted and kept, in one round trip."""
+Later = dict[str, tuple[Any, int]]
+"""Values Django built for the shared cache and left to be written with the response, by key: the
+value and its timeout (:func:`tournament.standings.response_reads.share_later`)."""
+
+
+def _shared_write(entries: dict[str, Any], later: Later | None = None) -> None:
+    """Share what a request noted and kept (``entries``, for ``SHARED_TIMEOUT``) and the values Django
+    left to share with them (``later``), in one round trip where the cache is one Redis server."""
+    client = getattr(cache, "client", None)
+    if isinstance(client, HeldConnectionClient) and client.one_server():
+        commands = _later_sets(client, later)
+        if entries:  # inside MULTI … EXEC, as set_many writes them
+            expiry = ("PX", SHARED_TIMEOUT * 1000)
+            sets = [("SET", client.make_key(key), client.encode(value), *expiry) for key, value in entries.items()]
+            commands += [("MULTI",), *sets, ("EXEC",)]
+        if commands:
+            client.exchange(commands)
+        return
     if entries:
         cache.set_many(entries, timeout=SHARED_TIMEOUT)
+    for key, (value, timeout) in (later or {}).items():
+        cache.set(key, value, timeout=timeout)
+
+
+def _later_sets(client: HeldConnectionClient, later: Later | None) -> list[tuple[Any, ...]]:
+    """The ``SET`` commands of ``later`` (:data:`Later`)."""
+    return [
+        ("SET", client.make_key(key), client.encode(value), "PX", timeout * 1000)
+        for key, (value, timeout) in (later or {}).items()
+    ]
+
+
+def _later_write(later: Later) -> None:
+    """Write what Django left to share with a response that is not kept (nothing else to write)."""
+    if later:
+        try:
+            _shared_write({}, later)
+        except Exception:  # the cache is down: the values are built again when asked
+            logger.warning("public cache unavailable; %d values built but not stored", len(later), exc_info=True)
 
 
 def _layout_key(key: tuple[Any, ...]) -> tuple[Any, ...]:

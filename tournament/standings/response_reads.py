@@ -22,6 +22,7 @@ __all__ = [
     "response_cacheable",
     "response_kept_locally",
     "response_uncacheable",
+    "share_later",
     "version_depends",
 ]
 
@@ -42,7 +43,7 @@ class Coalesced(NamedTuple):
 class Reads:
     """What a public response is built from, noted while Django builds it."""
 
-    __slots__ = ("cacheable", "coalesced", "exact", "found", "local", "polls", "read", "spoiled")
+    __slots__ = ("cacheable", "coalesced", "exact", "found", "later", "local", "polls", "read", "spoiled")
 
     def __init__(self) -> None:
         self.read: dict[str, Any] = {}
@@ -53,6 +54,9 @@ class Reads:
         self.spoiled = False
         self.local = False
         """Kept by the worker that built it, never shared (:func:`response_kept_locally`)."""
+        self.later: dict[str, tuple[Any, int]] = {}
+        """Values built for the shared cache (by key: the value and its timeout) that the kept
+        responses' application writes with the response, in its one round trip (:func:`share_later`)."""
         self.polls: dict[str | None, tuple[str, Reads] | None] = {}
         """By poll address (None: the request's own page), the token its live part is polled with
         (``v=``) and what that depends on: the values noted before the view compared it
@@ -131,6 +135,18 @@ def coalesced_note(
     reads = current_reads.get()
     if reads is not None:
         reads.coalesced[marker_key] = Coalesced(marker_key, marker, scope_key, built_version, due_at, lock_key)
+
+
+def share_later(*, key: str, value: Any, timeout: int) -> bool:
+    """Leave ``value`` to be written under ``key`` (for ``timeout`` seconds) by the kept responses'
+    application, with the response, in the round trip it makes anyway; False outside such a request
+    (the caller writes it itself). Only for a value under a key that names what it is built from
+    (never changed, only added): written a few milliseconds later, it is the same value."""
+    reads = current_reads.get()
+    if reads is None:
+        return False
+    reads.later[key] = (value, timeout)
+    return True
 
 
 def response_cacheable() -> None:

@@ -212,6 +212,7 @@ def _live_page(
         version=version,
         lock=lock,
         fresh=fresh,
+        later=not lock,  # nobody waits for it: shared with the response, in one round trip
     )
     if fill is not None:
         html = fill(html)
