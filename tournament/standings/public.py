@@ -314,10 +314,14 @@ def draw_list(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:
     return tuple(out)
 
 
-def draw_page_digest(page: Page[DrawRow]) -> str:
-    """What a page of a round's draw shows, as a short digest: the same rows give the same digest in
-    every worker and every build (a deal at another page's table leaves it as it is)."""
-    shown = repr((page.number, page.paginator.num_pages, tuple(page.object_list)))
+def page_digest(page: Page[Any], head: object = None) -> str:
+    """What a page of a list (a round's draw, a stage's team standings) shows, as a short digest: its rows,
+    its place among the pages, and ``head``, what it shows of the list beside its rows (None: nothing; a
+    team total's count rule and unranked teams). The same rows give the same digest in every worker and
+    every build: a deal at another page's table, a result of another page's team, leaves it as it is."""
+    shown = repr(
+        (page.number, page.paginator.num_pages, tuple(page.object_list)) + ((head,) if head is not None else ())
+    )
     return hashlib.blake2b(shown.encode(), digest_size=8).hexdigest()
 
 

@@ -12,9 +12,9 @@ results, or that pair's matches') and the *common* one (every other event).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import replace
-from typing import Any, TypeVar, cast
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Generic, TypeVar, cast
 
 from django.core.paginator import Page, Paginator
 
@@ -36,8 +36,8 @@ from tournament.standings.public import (
     RanksIndex,
     bracket_get,
     draw_list,
-    draw_page_digest,
     match_history_get,
+    page_digest,
     pair_history_get,
     pair_ranks_get,
     pair_ranks_index,
@@ -58,6 +58,8 @@ from tournament.standings.team_ranking import TeamMatchTable, team_match_table_g
 from tournament.standings.teams import StageTeamTotal, TeamRoster, stage_team_total_get, team_rosters_get, team_total_of
 
 T = TypeVar("T")
+H = TypeVar("H")
+R = TypeVar("R")
 
 # -- cached ----------------------------------------------------------------------------------------------
 
@@ -115,22 +117,103 @@ def draw_build_get(*, tournament_id: int, round_id: int, version: int | None = N
     )
 
 
-class DrawMoved(Exception):
-    """The rows loaded for a page of a round's draw are not the ones its digest was made of (the
+class PageMoved(Exception):
+    """The rows loaded for a page (:class:`DigestPages`) are not the ones its digest was made of (the
     build was evicted meanwhile and a newer one loaded): nothing is kept under that digest."""
+
+
+@dataclass(frozen=True, slots=True)
+class DigestPages(Generic[H, R]):
+    """A list's pages (:func:`digest_pages_get`) as a page needs them: each page's digest and a reader of
+    a page by number (its head and its rows: the rows kept under the digest when they are, else read from
+    the build), or of the build as loaded now when the rows behind a digest moved."""
+
+    digests: tuple[str, ...]
+    read: Callable[[int], tuple[H, Page[R]]]
+    """Page ``number``'s head and rows, as its digest was made of (else :class:`PageMoved`)."""
+    load: Callable[[], tuple[H, Sequence[R]]]
+    page_size: int
+
+    def number(self, asked: int) -> int:
+        """The page shown for page ``asked``: past the last page, the last (as ``Paginator.get_page``)."""
+        return min(asked, len(self.digests))
+
+    def loaded(self, asked: int) -> tuple[str, H, Page[R]]:
+        """Page ``asked`` of the build as :attr:`load` gives it now, and its own digest: what a page shows
+        when the build its digest was made of is gone (:class:`PageMoved`)."""
+        head, rows = self.load()
+        page = Paginator(rows, self.page_size).get_page(asked)
+        return page_digest(page, head), head, page
+
+
+def digest_pages_get(
+    *,
+    tournament_id: int,
+    kind: str,
+    pk: int,
+    token: int,
+    load: Callable[[], tuple[H, Sequence[R]]],
+    page_size: int,
+) -> DigestPages[H, R]:
+    """The pages of ``page_size`` rows of a list built as ``token`` (a coalesced build's) and loaded by
+    ``load`` (what the pages show beside their rows, the head, and the rows): a round's draw, a stage's
+    team standings (``kind``, of ``pk``). Each page is keyed on its digest (:func:`page_digest` of its
+    rows and the head), not on the build: a page (and its poll's 204) moves only when a build changes
+    what it shows, so a build re-renders only the pages whose rows changed. The digests are made once
+    per build, by one worker, which stores each page's rows under its digest at the same time: a worker
+    renders a page from that page's rows alone, and serves one whose HTML is cached under its digest
+    from nothing more — no worker but the builder fetches and unpickles a build of thousands of rows
+    (:func:`tournament.standings.cache.coalesced_served`). A page's rows not found are read from the
+    build; if that was evicted meanwhile and a newer one is loaded, :class:`PageMoved` is raised (the
+    caller then shows the newer build's page, :meth:`DigestPages.loaded`)."""
+
+    def digests_made() -> tuple[str, ...]:
+        head, rows = load()
+        paginator = Paginator(rows, page_size)
+        pages = [paginator.page(number) for number in paginator.page_range]
+        digests = tuple(page_digest(page, head) for page in pages)
+        values = {
+            _page_key(kind, pk, digest): (paginator.count, head, tuple(page.object_list))
+            for digest, page in zip(digests, pages, strict=True)
+        }
+        public_values_put(tournament_id=tournament_id, version="rows", values=values)
+        return digests
+
+    digests = public_cached(
+        tournament_id=tournament_id, key=f"{kind}-pages:{pk}:{page_size}", build=digests_made, version=f"d{token}"
+    )
+
+    def read(number: int) -> tuple[H, Page[R]]:
+        digest = digests[number - 1]
+
+        def rows_read() -> tuple[int, H, tuple[R, ...]]:
+            head, rows = load()
+            page = Paginator(rows, page_size).get_page(number)
+            if page_digest(page, head) != digest:
+                raise PageMoved
+            return page.paginator.count, head, tuple(page.object_list)
+
+        count, head, rows = public_cached(
+            tournament_id=tournament_id, key=_page_key(kind, pk, digest), build=rows_read, version="rows"
+        )
+        # The list's paginator, of which a page reads only its count of rows (its number of pages).
+        paginator = cast("Paginator[R]", Paginator(range(count), page_size))
+        return head, Page(rows, number, paginator)
+
+    return DigestPages(digests=digests, read=read, load=load, page_size=page_size)
+
+
+def _page_key(kind: str, pk: int, digest: str) -> str:
+    """Where a page of a list keeps its head and rows (and the list's count of rows): under its digest."""
+    return f"{kind}-page:{pk}:{digest}"
 
 
 def draw_pages_get(
     *, tournament_id: int, round_id: int, version: int, page_size: int
-) -> tuple[int, tuple[str, ...], Callable[[int], Page[DrawRow]]]:
-    """A round's draw as last built (:func:`draw_build_get`), as its pages need it: the build's token,
-    the digest of each of its pages of ``page_size`` rows (:func:`draw_page_digest`) and a reader of
-    a page by number. The digests are made once per build, by one worker, which stores each page's
-    rows under its digest at the same time: a worker renders a page from that page's rows alone, and
-    serves one whose HTML is cached under its digest from nothing more — no worker but the builder
-    fetches and unpickles a build of thousands of rows (:func:`tournament.standings.cache.coalesced_served`).
-    A page's rows not found are read from the build; if that was evicted meanwhile and a newer one
-    is loaded, :class:`DrawMoved` is raised (the caller then shows the newer build's page)."""
+) -> DigestPages[None, DrawRow]:
+    """A round's draw as last built (:func:`draw_build_get`), in pages keyed on their rows' digests
+    (:func:`digest_pages_get`); the round's build is fetched only to make the digests (once per build)
+    or to render a page whose rows were not kept."""
     key = f"draw:{round_id}"
     served = coalesced_served(
         tournament_id=tournament_id,
@@ -142,46 +225,15 @@ def draw_pages_get(
     if served is None:  # nothing built yet, or the cache down
         token, rows = draw_build_get(tournament_id=tournament_id, round_id=round_id, version=version)
         served = token, lambda: rows
-
-    token, load = served
-
-    def digests_made() -> tuple[str, ...]:
-        paginator = Paginator(load(), page_size)
-        pages = [paginator.page(number) for number in paginator.page_range]
-        digests = tuple(draw_page_digest(page) for page in pages)
-        rows = {
-            _page_key(round_id, digest): (paginator.count, tuple(page.object_list))
-            for digest, page in zip(digests, pages, strict=True)
-        }
-        public_values_put(tournament_id=tournament_id, version="rows", values=rows)
-        return digests
-
-    digests = public_cached(
-        tournament_id=tournament_id, key=f"draw-pages:{round_id}:{page_size}", build=digests_made, version=f"d{token}"
+    token, rows_get = served
+    return digest_pages_get(
+        tournament_id=tournament_id,
+        kind="draw",
+        pk=round_id,
+        token=token,
+        load=lambda: (None, rows_get()),
+        page_size=page_size,
     )
-
-    def page_of(number: int) -> Page[DrawRow]:
-        digest = digests[number - 1]
-
-        def read() -> tuple[int, tuple[DrawRow, ...]]:
-            page = Paginator(load(), page_size).get_page(number)
-            if draw_page_digest(page) != digest:
-                raise DrawMoved
-            return page.paginator.count, tuple(page.object_list)
-
-        count, rows = public_cached(
-            tournament_id=tournament_id, key=_page_key(round_id, digest), build=read, version="rows"
-        )
-        # The round's paginator, of which a page reads only its count of rows (its number of pages).
-        paginator = cast("Paginator[DrawRow]", Paginator(range(count), page_size))
-        return Page(rows, number, paginator)
-
-    return token, digests, page_of
-
-
-def _page_key(round_id: int, digest: str) -> str:
-    """Where a page of a round's draw keeps its rows (and the round's count of rows): under its digest."""
-    return f"draw:{round_id}:{digest}"
 
 
 def draw_cached(*, tournament_id: int, round_id: int) -> tuple[DrawRow, ...]:

@@ -6,22 +6,28 @@ all workers, at most every few seconds, once something counted has changed. The 
 ranking as the team total reads it (:class:`tournament.standings.teams.StageTeamRead`); the team total
 of a build is made from that and the event's teams once for all workers, by the request that builds
 the standings, and kept under the build's token (:func:`tournament.standings.public_cache.team_total_cached`).
-So the team standings are exactly as fresh as the pairs' (a page moves when a new standings build lands,
-its polls answer 204 until then) and rank nothing of their own.
+So the team standings are exactly as fresh as the pairs' and rank nothing of their own.
 
 A **team match** stage's standings are its team matches', not a ranking of pairs: a coalesced build of
 their own (:func:`tournament.standings.public_cache.team_match_table_served_get`), on the same rhythm.
+
+The pages (a city's thousand teams, a hundred a page) are kept as a round's draw is, each under the digest
+of what it shows (:func:`team_standings_pages_get`): a new build re-renders only the pages whose teams'
+lines changed, and every other page's poll still answers 204.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any, cast
 
 from tournament.games import game_kind
 from tournament.standings import doudizhu_public
 from tournament.standings.cache import UNREAD, public_versions_get
 from tournament.standings.public_cache import (
+    DigestPages,
+    digest_pages_get,
     standings_key,
     standings_served_get,
     team_match_table_served_get,
@@ -92,3 +98,33 @@ def team_standings_cached(*, overview: TournamentOverview, stage_id: int) -> Tea
         standings_version=versions.standings,
         markers=markers,
     )[1]()
+
+
+def team_standings_pages_get(
+    *,
+    overview: TournamentOverview,
+    stage_id: int,
+    standings_version: int,
+    markers: dict[str, Any] | None,
+    page_size: int,
+) -> DigestPages[TeamStandingsValue | None, Any]:
+    """A stage's team standings (:func:`team_standings_served_get`) in pages of ``page_size`` teams, each
+    kept under the digest of its lines and of what every page shows beside them (the head: the team
+    total's count rule and unranked teams, a team match stage's results), as the draw's pages are
+    (:func:`tournament.standings.public_cache.digest_pages_get`): the standings are loaded once per
+    build, to make the digests, and for a page whose lines were not kept."""
+    build, value = team_standings_served_get(
+        overview=overview, stage_id=stage_id, standings_version=standings_version, markers=markers
+    )
+
+    def load() -> tuple[TeamStandingsValue | None, Sequence[Any]]:
+        standings = value()
+        if standings is None:
+            return None, ()
+        # a team total and a team match stage's standings both keep their lines in ``lines``
+        head: TeamStandingsValue = replace(cast("Any", standings), lines=())
+        return head, standings.lines
+
+    return digest_pages_get(
+        tournament_id=overview.id, kind="team-standings", pk=stage_id, token=build, load=load, page_size=page_size
+    )

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
-from django.core.paginator import Page, Paginator
+from django.core.paginator import Page
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -56,16 +56,15 @@ from tournament.standings.cache import (
 )
 from tournament.standings.find_answers import FIND_HOLES, FindLayout, find_body
 from tournament.standings.public import (
-    draw_page_digest,
     normalise_query,
     pair_history_get,
     pair_ranks_shown,
     pair_ranks_version,
 )
 from tournament.standings.public_cache import (
-    DrawMoved,
+    DigestPages,
+    PageMoved,
     bracket_cached,
-    draw_build_get,
     draw_cached,
     draw_pages_get,
     frame_cached,
@@ -95,11 +94,18 @@ from tournament.standings.team_match_page import (
     team_match_tables_cached,
     team_match_token,
 )
-from tournament.standings.team_public import team_standings_cached, team_standings_markers, team_standings_served_get
+from tournament.standings.team_public import (
+    TeamStandingsValue,
+    team_standings_cached,
+    team_standings_markers,
+    team_standings_pages_get,
+)
 from tournament.standings.team_ranking import TeamMatchTable
 from tournament.standings.templatetags.public_tags import pair_ranks_html, url_around
 
 T = TypeVar("T")
+H = TypeVar("H")
+R = TypeVar("R")
 
 DRAW_PAGE_SIZE = 100
 STANDINGS_PAGE_SIZE = 100
@@ -268,17 +274,26 @@ def _sides_draw(
     # The round's last complete build, and of it the digest of the page asked: the page (and its
     # poll's 204) moves when a build changes one of its rows, not with every build, and its rows are
     # read only to render HTML not cached yet under that digest.
-    _build, digests, page_of = draw_pages_get(
+    pages = draw_pages_get(
         tournament_id=overview.id, round_id=round_.id, version=request.public_version, page_size=DRAW_PAGE_SIZE
     )
-    number = min(page, len(digests))  # past the last page, the last (as Paginator.get_page)
     show = partial(_draw_page, request, overview=overview, round_=round_, page=page, frame=frame)
+    return _digest_page(pages, page, lambda digest, shown: show(digest=digest, shown=lambda: shown()[1]))
+
+
+def _digest_page(
+    pages: DigestPages[H, R], asked: int, show: Callable[[str, Callable[[], tuple[H, Page[R]]]], HttpResponse]
+) -> HttpResponse:
+    """Page ``asked`` of a list kept page by page under its rows' digests (a round's draw, a stage's team
+    standings), shown by ``show`` keyed on its digest and given a reader of its head and rows (read only
+    to render HTML not cached yet under that digest). If the build the digest was made of was evicted
+    meanwhile, the page as the build loaded now shows it, under its own digest."""
+    number = pages.number(asked)
     try:
-        return show(digest=digests[number - 1], shown=lambda: page_of(number))
-    except DrawMoved:  # the build was evicted meanwhile: the page as the build loaded now shows it
-        _build, rows = draw_build_get(tournament_id=overview.id, round_id=round_.id, version=request.public_version)
-        shown = Paginator(rows, DRAW_PAGE_SIZE).get_page(page)
-        return show(digest=draw_page_digest(shown), shown=lambda: shown)
+        return show(pages.digests[number - 1], lambda: pages.read(number))
+    except PageMoved:
+        digest, head, page = pages.loaded(asked)
+        return show(digest, lambda: (head, page))
 
 
 def _draw_page(
@@ -292,7 +307,7 @@ def _draw_page(
     shown: Callable[[], Page[DrawRow]] | None,
 ) -> HttpResponse:
     """A draw page keyed on the frame and on ``digest``, the digest of its rows (``shown``, read only
-    to render it; :func:`tournament.standings.public.draw_page_digest`)."""
+    to render it; :func:`tournament.standings.public.page_digest`)."""
 
     def context() -> dict[str, Any]:
         if round_ is None or shown is None:
@@ -451,44 +466,41 @@ def team_standings(request: PublicHttpRequest, tournament_id: int, stage_id: int
     if stage is None or not (stage.team_total or stage.team_match):
         raise Http404
     # The build the team standings come from (a team total: the pairs' standings build, one ranking for
-    # both pages); loaded only to render a page not kept yet under its token.
-    build, total_get = team_standings_served_get(
+    # both pages), in pages of a city's thousand teams, each keyed on what it shows: a build re-renders
+    # only the pages whose teams' lines changed; loaded only to render a page not kept yet.
+    pages = team_standings_pages_get(
         overview=overview,
         stage_id=stage_id,
         standings_version=request.standings_version,
         markers=markers,
+        page_size=STANDINGS_PAGE_SIZE,
     )
     big = request.GET.get("screen") == "1"
     page = _int_param(request, "page", 1, 1, 10_000)
-
-    def context() -> dict[str, Any]:
-        # In pages, as the pairs' standings are: a city's thousand teams are not one phone page.
-        total = total_get()
-        lines = total.lines if total is not None else ()
-        return {
-            "total": total,
-            "stage": stage,
-            "big": big,
-            "page": Paginator(lines, STANDINGS_PAGE_SIZE).get_page(page),
-            "page_query": "screen=1" if big else "",
-        }
-
     params: dict[str, Any] = {"screen": 1} if big else {}
     if page > 1:
         params["page"] = page
-    return _live_page(
-        request,
-        overview=overview,
-        key=f"teams:{stage_id}:{int(big)}:{page}",
-        fragment="public/_team_standings.html",
-        context=context,
-        title=_("Team standings"),
-        params=params or None,
-        poll_seconds=SCREEN_POLL_SECONDS if big else POLL_SECONDS,
-        section="teams",
-        template="public/screen.html" if big else "public/page.html",
-        version=f"{frame}.b{build}",
-    )
+
+    def show(digest: str, shown: Callable[[], tuple[TeamStandingsValue | None, Page[Any]]]) -> HttpResponse:
+        def context() -> dict[str, Any]:
+            total, lines = shown()
+            return {"total": total, "stage": stage, "big": big, "page": lines, "page_query": "screen=1" if big else ""}
+
+        return _live_page(
+            request,
+            overview=overview,
+            key=f"teams:{stage_id}:{int(big)}:{page}",
+            fragment="public/_team_standings.html",
+            context=context,
+            title=_("Team standings"),
+            params=params or None,
+            poll_seconds=SCREEN_POLL_SECONDS if big else POLL_SECONDS,
+            section="teams",
+            template="public/screen.html" if big else "public/page.html",
+            version=f"{frame}.d{digest}",
+        )
+
+    return _digest_page(pages, page, show)
 
 
 @require_safe

@@ -140,3 +140,51 @@ def test_a_rebuild_asked_without_the_version_derives_the_team_total_too(client, 
     monkeypatch.setattr(cached_reads, "team_total_of", refused)
     overview = tournament_overview_get(tournament_id=event.tournament.pk)
     assert team_standings_cached(overview=overview, stage_id=event.first.stage_id) is not None
+
+
+def test_a_build_re_renders_only_the_team_page_whose_lines_changed(client, monkeypatch):
+    """A team a page: signing off a match of round 1 whose two pairs make one team changes that team's
+    line alone (its result no longer awaits sign-off). The next build re-renders that page only; every
+    other page keeps its bytes and its poll token, and its poll answers 204."""
+    from tournament.matches.services import match_sign_off
+    from tournament.standings import views
+
+    monkeypatch.setattr(views, "STANDINGS_PAGE_SIZE", 1)
+    event = swiss_event()
+    played = event.first.matches.exclude(ew_pair=None).order_by("table__number").first()
+    together = {played.ns_pair_id, played.ew_pair_id}
+    others = [pair for pair in event.pairs if pair.pk not in together]
+    team_create(tournament=event.tournament, name="Signed", pairs=[played.ns_pair, played.ew_pair])
+    for index, name in enumerate(("Second", "Third", "Fourth")):
+        team_create(tournament=event.tournament, name=name, pairs=others[2 * index : 2 * index + 2])
+    stage_teams_set(stage=event.first.stage, team_total=True)
+    url, _pairs_url = urls(event)
+    rendered: list[int] = []
+    real = views.render_to_string
+
+    def counting(template, context=None, *args, **kwargs):
+        if template == "public/_team_standings.html":
+            rendered.append(context["page"].number)
+        return real(template, context, *args, **kwargs)
+
+    monkeypatch.setattr(views, "render_to_string", counting)
+
+    def shown(number):
+        page = client.get(url, {"page": number}).content.decode()
+        poll = page[page.index(url + "?") :].split('"', 1)[0].replace("&amp;", "&")
+        return page, poll
+
+    before = {number: shown(number) for number in range(1, 5)}
+    assert sorted(rendered) == [1, 2, 3, 4]
+    (moved,) = [number for number, (page, _poll) in before.items() if "Signed" in page]
+    assert all('class="small provisional"' in page for page, _poll in before.values())
+    rendered.clear()
+    match_sign_off(match_id=played.pk)
+    after = {number: shown(number) for number in range(1, 5)}
+    assert rendered == [moved]
+    assert 'class="small provisional"' not in after[moved][0] and after[moved][1] != before[moved][1]
+    for number in set(before) - {moved}:
+        assert after[number] == before[number]  # the same bytes, the same poll
+        assert client.get(before[number][1], headers={"HX-Request": "true"}).status_code == 204
+    assert client.get(before[moved][1], headers={"HX-Request": "true"}).status_code == 200
+    assert rendered == [moved]  # the polls were answered from what was kept
