@@ -52,31 +52,72 @@ def wait_until(page, expression: str, *, timeout: float = 15_000) -> None:
         page.wait_for_timeout(100)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium per test module, stopped after it, so no event loop outlives the browser tests."""
-    if not Path(CHROMIUM).exists():
-        reason = f"needs Chromium at {CHROMIUM} (apt-get install chromium)"
-        if os.environ.get("REQUIRE_SERVICES") == "1":
-            pytest.fail(f"REQUIRE_SERVICES=1 but this test {reason}")
-        pytest.skip(reason)
+HERE = Path(__file__).resolve().parent
+_chromium: dict = {}  # the running Playwright and Chromium, and DJANGO_ALLOW_ASYNC_UNSAFE's value before them
+
+
+def _chromium_start():
     from playwright.sync_api import sync_playwright
 
     # Playwright's sync API runs an event loop in this thread; Django would refuse database access
     # from the test body (deal entry while the browser watches) without this. Set for the browser
     # tests only: subprocesses of other tests (``check --deploy``) must not inherit it.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    _chromium["previous"] = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    _chromium["playwright"] = sync_playwright().start()
+    _chromium["browser"] = _chromium["playwright"].chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+def _chromium_stop():
+    if not _chromium:
+        return
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            yield browser
-            browser.close()
+        if "browser" in _chromium:
+            _chromium["browser"].close()
+        if "playwright" in _chromium:
+            _chromium["playwright"].stop()
     finally:
+        previous = _chromium.get("previous")
         if previous is None:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+        _chromium.clear()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium for a run of browser tests: the modules of this folder that follow each other in a
+    test process share it (starting it took 2–4 s a module), each test in browser contexts of its own
+    (cookies, storage, service workers). It is stopped before the first test outside this folder
+    (``pytest_runtest_teardown`` below), so no event loop outlives the browser tests."""
+    if not Path(CHROMIUM).exists():
+        reason = f"needs Chromium at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("REQUIRE_SERVICES") == "1":
+            pytest.fail(f"REQUIRE_SERVICES=1 but this test {reason}")
+        pytest.skip(reason)
+    if _chromium and not _chromium["browser"].is_connected():  # a crashed browser is not handed on
+        _chromium_stop()
+    if not _chromium:
+        try:
+            _chromium_start()
+        except BaseException:
+            _chromium_stop()
+            raise
+    yield _chromium["browser"]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a test of this folder (its fixtures torn down), Chromium stops unless the next test is of
+    this folder too."""
+    yield
+    if nextitem is None or not Path(nextitem.path).resolve().is_relative_to(HERE):
+        _chromium_stop()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    _chromium_stop()
 
 
 @pytest.fixture(autouse=True)
