@@ -1,5 +1,7 @@
 import pytest
 from django.core.cache import cache
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 
 from tournament.standings import public_cache as cached_reads
 
@@ -10,6 +12,17 @@ def empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def connections_kept():
+    """For tests that call a WSGI application directly, as Django's test client does: a request's end
+    must not close the test's database connection (on PostgreSQL it holds the test's transaction)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture

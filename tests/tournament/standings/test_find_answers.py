@@ -15,8 +15,6 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from django.test import RequestFactory
 from django.urls import reverse
 
@@ -31,7 +29,7 @@ from tournament.registration.teams import team_create
 from tournament.standings import find_answers
 from tournament.standings.public_responses import PublicResponses
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("connections_kept")]
 
 Answer = tuple[str, list[tuple[str, str]], bytes]
 
@@ -75,15 +73,6 @@ def djangos(path: str, **asked: Any) -> Answer:
     assert handler.calls == 1
     return answer
 
-
-@pytest.fixture(autouse=True)
-def connections_kept():
-    """As Django's test client does: a request's end must not close the test's database connection."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture

@@ -10,8 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from django.urls import reverse
 
 from tests.tournament.standings.events import swiss_event
@@ -21,17 +19,10 @@ from tournament.standings.public_responses import PublicResponses
 
 pytestmark = [
     pytest.mark.django_db,
+    pytest.mark.usefixtures("connections_kept"),
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the accept queue is read from Linux's TCP_INFO"),
 ]
 
-
-@pytest.fixture(autouse=True)
-def connections_kept():
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture

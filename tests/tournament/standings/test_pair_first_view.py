@@ -129,56 +129,49 @@ def test_a_pairs_first_view_reads_the_shared_cache_twice(client, event, monkeypa
 
 
 @pytest.mark.redis
+@pytest.mark.usefixtures("connections_kept")
 def test_through_the_kept_responses_a_first_view_shares_its_page_with_its_response(event, monkeypatch):
     """Through the WSGI application (the kept responses in front of Django): the kept response looked
     for, the versions read with the pair's own made, then its page's HTML, its poll notes and its
     response written in one round trip — and another worker finds that HTML in the shared cache."""
     from django.core.handlers.wsgi import WSGIHandler
-    from django.core.signals import request_finished, request_started
-    from django.db import close_old_connections
     from django.test import RequestFactory
 
     from tournament.standings.public_responses import PublicResponses
 
-    request_started.disconnect(close_old_connections)  # as the test client: keep the test's connection
-    request_finished.disconnect(close_old_connections)
-    try:
-        cache.clear()
-        app = PublicResponses(WSGIHandler())
-        matches = list(event.second.matches.exclude(ew_pair=None).order_by("table__number"))
+    cache.clear()
+    app = PublicResponses(WSGIHandler())
+    matches = list(event.second.matches.exclude(ew_pair=None).order_by("table__number"))
 
-        def get(pair_id: int) -> bytes:
-            environ = RequestFactory().get(pair_url(event, pair_id), HTTP_HOST="testserver").environ
-            answer: list[str] = []
-            body = b"".join(app(environ, lambda status, headers, exc_info=None: answer.append(status)))
-            assert answer == ["200 OK"]
-            return body
+    def get(pair_id: int) -> bytes:
+        environ = RequestFactory().get(pair_url(event, pair_id), HTTP_HOST="testserver").environ
+        answer: list[str] = []
+        body = b"".join(app(environ, lambda status, headers, exc_info=None: answer.append(status)))
+        assert answer == ["200 OK"]
+        return body
 
-        get(matches[0].ns_pair_id)  # the frame, the layout, the ranks' build: in this worker's memory
-        sent = []
-        send = redis.connection.Connection.send_packed_command
+    get(matches[0].ns_pair_id)  # the frame, the layout, the ranks' build: in this worker's memory
+    sent = []
+    send = redis.connection.Connection.send_packed_command
 
-        def counted(self, command, check_health=True):
-            sent.append(command)
-            return send(self, command, check_health)
+    def counted(self, command, check_health=True):
+        sent.append(command)
+        return send(self, command, check_health)
 
-        monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counted)
-        page = get(matches[1].ns_pair_id)
-        assert len(sent) == 3, sent
-        last = b"".join(sent[-1]) if isinstance(sent[-1], list) else sent[-1]  # a pipeline's packed parts
-        assert b"EVAL" in last and b":page:" in last  # the page's HTML with the response
-        (kept,) = [kept for kept in app.kept._entries.values() if kept.body == page]
-        assert kept.reads.later == {}  # the HTML is written beside the response, not inside it
-        monkeypatch.undo()
-        public_cache.local_memo._entries.clear()
-        built = []
-        monkeypatch.setattr("tournament.standings.views.pair_history_get", lambda **kwargs: built.append(1))
-        app = PublicResponses(WSGIHandler())  # another worker, and the response shared is gone
-        cache.delete_many([key for key in cache.keys("*") if ":response:" in key])
-        assert get(matches[1].ns_pair_id) == page and built == []  # its HTML found, not built again
-    finally:
-        request_started.connect(close_old_connections)
-        request_finished.connect(close_old_connections)
+    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counted)
+    page = get(matches[1].ns_pair_id)
+    assert len(sent) == 3, sent
+    last = b"".join(sent[-1]) if isinstance(sent[-1], list) else sent[-1]  # a pipeline's packed parts
+    assert b"EVAL" in last and b":page:" in last  # the page's HTML with the response
+    (kept,) = [kept for kept in app.kept._entries.values() if kept.body == page]
+    assert kept.reads.later == {}  # the HTML is written beside the response, not inside it
+    monkeypatch.undo()
+    public_cache.local_memo._entries.clear()
+    built = []
+    monkeypatch.setattr("tournament.standings.views.pair_history_get", lambda **kwargs: built.append(1))
+    app = PublicResponses(WSGIHandler())  # another worker, and the response shared is gone
+    cache.delete_many([key for key in cache.keys("*") if ":response:" in key])
+    assert get(matches[1].ns_pair_id) == page and built == []  # its HTML found, not built again
 
 
 def test_the_pair_comes_with_its_players_and_a_pair_without_any_is_read_alone(event):

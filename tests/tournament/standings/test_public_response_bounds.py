@@ -11,8 +11,6 @@ from urllib.parse import parse_qsl, urlencode
 
 import pytest
 from django.core.cache import cache
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from django.urls import reverse
 
 from tests.factories import MatchFactory, PairFactory, RoundFactory, StageFactory, TournamentFactory
@@ -23,17 +21,8 @@ from tournament.matches.models import RoundStatus
 from tournament.registration.teams import team_create
 from tournament.standings.public_responses import PAGE_PARAMETER_MAX, PublicResponses, poll_page, query_read
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("connections_kept")]
 
-
-@pytest.fixture(autouse=True)
-def connections_kept():
-    """A request's end must not close the test's connection (as the kept responses' own tests)."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
 
 
 class Seen(Counted):

@@ -14,8 +14,6 @@ import time_machine
 from django.conf import settings
 from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from django.test import RequestFactory
 from django.urls import reverse
 
@@ -27,7 +25,7 @@ from tournament.standings.public_cache import standings_key
 from tournament.standings.public_responses import PublicResponses
 from tournament.standings.response_reads import Coalesced, Reads
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("connections_kept")]
 
 WINDOW = 3.0
 
@@ -67,16 +65,6 @@ class Visitor:
                 result.close()
         return answer["status"], answer["headers"], body
 
-
-@pytest.fixture(autouse=True)
-def connections_kept():
-    """As Django's test client does: a request's end must not close the test's database
-    connection (on PostgreSQL it holds the test's transaction)."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
