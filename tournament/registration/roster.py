@@ -331,7 +331,7 @@ def _team_errors(rows: list[_Row], *, teams: set[str]) -> list[RowError]:
                     firsts[0].number,
                     _(
                         "Team %(team)s is not a team of this event and no other entrant names it: a team has at "
-                        "least two members. Check the spelling, or make the team first."
+                        "least two members. Check the spelling, or name the team on its other members' rows too."
                     )
                     % {"team": name},
                 )
