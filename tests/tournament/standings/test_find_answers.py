@@ -14,12 +14,12 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 from django.core.cache import cache
-from django.core.handlers.wsgi import WSGIHandler
 from django.test import RequestFactory
 from django.urls import reverse
 
 from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round
 from tests.tournament.standings.events import pairs_register, swiss_event
+from tests.tournament.standings.test_public_responses import Counted
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create
 from tournament.matches.models import TeamMatch
@@ -32,18 +32,6 @@ from tournament.standings.public_responses import PublicResponses
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("connections_kept")]
 
 Answer = tuple[str, list[tuple[str, str]], bytes]
-
-
-class Counted:
-    """Django's WSGI handler, counting the requests that reach it."""
-
-    def __init__(self) -> None:
-        self.handler = WSGIHandler()
-        self.calls = 0
-
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        self.calls += 1
-        return self.handler(environ, start_response)
 
 
 def ask(application: Any, path: str, *, cookies: str = "", **headers: str) -> Answer:
@@ -72,7 +60,6 @@ def djangos(path: str, **asked: Any) -> Answer:
     answer = ask(PublicResponses(handler), path, **asked)
     assert handler.calls == 1
     return answer
-
 
 
 @pytest.fixture

@@ -24,6 +24,19 @@ from tournament.standings.public import match_history_get, pair_history_get, tou
 pytestmark = pytest.mark.django_db
 
 
+def sends_counted(monkeypatch) -> list:
+    """What is sent to Redis from now on (one entry a round trip: a command, or a pipeline's packed parts)."""
+    sent: list = []
+    send = redis.connection.Connection.send_packed_command
+
+    def counted(self, command, check_health=True):
+        sent.append(command)
+        return send(self, command, check_health)
+
+    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counted)
+    return sent
+
+
 @pytest.fixture
 def event():
     return swiss_event()
@@ -73,14 +86,7 @@ def test_versions_not_there_are_created_in_one_round_trip_and_one_there_is_kept(
     missing = own_key(tournament_id=9, kind="pair", pk=2)
     cache.set(there, 41, timeout=None)
     before = time.time_ns()
-    sent = []
-    send = redis.connection.Connection.send_packed_command
-
-    def counted(self, command, check_health=True):
-        sent.append(command)
-        return send(self, command, check_health)
-
-    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counted)
+    sent = sends_counted(monkeypatch)
     owns = {there: 0, missing: 0}
     made: set[str] = set()
     public_versions_get(tournament_id=9, owns=owns, made=made)
@@ -110,14 +116,7 @@ def test_a_pairs_first_view_reads_the_shared_cache_twice(client, event, monkeypa
     cache.clear()
     here = event.second.matches.exclude(ew_pair=None).order_by("table__number").first()
     assert client.get(pair_url(event, here.ns_pair_id)).status_code == 200
-    sent = []
-    send = redis.connection.Connection.send_packed_command
-
-    def counted(self, command, check_health=True):
-        sent.append(command)
-        return send(self, command, check_health)
-
-    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counted)
+    sent = sends_counted(monkeypatch)
     page = client.get(pair_url(event, here.ew_pair_id))
     assert page.status_code == 200 and 'id="pair-ranks"' in page.content.decode()
     assert len(sent) == 2, sent
@@ -151,14 +150,7 @@ def test_through_the_kept_responses_a_first_view_shares_its_page_with_its_respon
         return body
 
     get(matches[0].ns_pair_id)  # the frame, the layout, the ranks' build: in this worker's memory
-    sent = []
-    send = redis.connection.Connection.send_packed_command
-
-    def counted(self, command, check_health=True):
-        sent.append(command)
-        return send(self, command, check_health)
-
-    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counted)
+    sent = sends_counted(monkeypatch)
     page = get(matches[1].ns_pair_id)
     assert len(sent) == 3, sent
     last = b"".join(sent[-1]) if isinstance(sent[-1], list) else sent[-1]  # a pipeline's packed parts
