@@ -200,6 +200,9 @@ def test_a_team_match_won_on_small_points_says_so(client):
     _english(client)
     page = client.get(reverse("standings:stage_team_standings", args=[event.pk, stage.pk])).content.decode()
     assert f"{row.team_x.name} wins" in page and "(tables level: on small points)" in page
+    # each table of the team match is a link named by its letter (a tap target, not a lone letter)
+    for letter, table in (("a", row.table_a_id), ("b", row.table_b_id)):
+        assert f'<a href="{reverse("standings:match", args=[event.pk, table])}">table {letter}</a>' in page
     # the public draw's line of the team match and the team match's own page say it too
     draw = client.get(reverse("standings:draw", args=[event.pk])).content.decode()
     assert f"{row.team_x.name} wins</span> (tables level: on small points)" in draw
