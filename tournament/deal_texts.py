@@ -6,7 +6,7 @@ Nothing here computes a rule: the verdict is read from the rules core's record o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -21,8 +21,12 @@ def guandan_outcome_text(outcome: Any) -> str:
     """A Guandan deal as entered: its finishing order in the interface language, "北 › 东 › 南 › 西" /
     "N › E › S › W" (docs/rules.md §1), as the public deal history writes it."""
     order = outcome.get("order", []) if isinstance(outcome, dict) else outcome
-    names = labels.seat_names()
-    return " › ".join(names.get(str(seat), str(seat)) for seat in order or [])
+    return _order_text(order or (), labels.seat_names())
+
+
+def _order_text(order: Sequence[Any], names: Mapping[str, str]) -> str:
+    """A finishing order in the seats' ``names`` (:func:`tournament.labels.seat_names`)."""
+    return " › ".join(names.get(str(seat), str(seat)) for seat in order)
 
 
 def guandan_record_text(record: Any) -> str:
@@ -122,6 +126,30 @@ def guandan_deal_text(outcome: Any, record: Any) -> str:
     return guandan_outcome_text(outcome)
 
 
+def guandan_deal_texts(records: Sequence[Any]) -> list[str]:
+    """:func:`guandan_deal_text` of each record of a deal list (the public deal history: records
+    alone), the seats' names read once for the list and each finishing order written once: a pair's
+    first view lists some thirty deals, and the names looked up per deal (the active language's,
+    each time) were a fifth of its rendering."""
+    names = labels.seat_names()
+    written: dict[tuple[Any, ...], str] = {}
+    texts = []
+    for record in records:
+        if isinstance(record, Mapping):
+            record = DealSnapshot.from_json(record)
+        order = record.order if isinstance(record, DealSnapshot) else ()
+        text = written.get(order)
+        if text is None:
+            text = written[order] = _order_text(order, names)
+        texts.append(text)
+    return texts
+
+
+def tractor_deal_texts(records: Sequence[Any]) -> list[str]:
+    """:func:`tractor_deal_text` of each record of a deal list (the public deal history: records alone)."""
+    return [tractor_deal_text(None, record) for record in records]
+
+
 def tractor_record_text(record: Any) -> str:
     """A Tractor deal's verdict from the seed-001 table: who goes up, or the defenders take over (上台).
     ``record``: a stored record read back (``Deal.snapshot``), or a preview's record as the fold wrote it."""
@@ -182,6 +210,12 @@ def doudizhu_outcome_text(outcome: Any) -> str:
 def doudizhu_deal_text(outcome: Any, record: Any) -> str:
     """A Dou Dizhu deal in the deal lists: as entered (its points are the table's own columns)."""
     return doudizhu_outcome_text(outcome)
+
+
+def doudizhu_deal_texts(records: Sequence[Any]) -> list[str]:
+    """:func:`doudizhu_deal_text` of each record of a deal list (records alone: the entries' words are
+    not in them)."""
+    return [doudizhu_deal_text(None, record) for record in records]
 
 
 def doudizhu_record_text(record: Any) -> str:

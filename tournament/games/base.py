@@ -12,7 +12,7 @@ asking which game or kind they hold.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -83,6 +83,9 @@ class GameKind:
     deal_text: Callable[[Any, Any], str]
     """A deal in the deal lists, ``(outcome, record)``: the referee's and the public page's one text
     (Tractor: the declarer and the points the rules core read the table with)."""
+    deal_texts: Callable[[Sequence[Any]], list[str]]
+    """:attr:`deal_text` of each record of a deal list, the records alone (the public deal history),
+    the active language's words read once for the list, not once a deal."""
     record_text: Callable[[Any], str]
     """A deal's verdict as the rules core recorded it, in words ("" when the levels say it all)."""
     entry_template: str

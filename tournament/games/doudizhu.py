@@ -57,6 +57,7 @@ DOUDIZHU = GameKind(
     initial=_initial,
     outcome_text=deal_texts.doudizhu_outcome_text,
     deal_text=deal_texts.doudizhu_deal_text,
+    deal_texts=deal_texts.doudizhu_deal_texts,
     record_text=deal_texts.doudizhu_record_text,
     entry_template="matches/_doudizhu_entry.html",
     preview_template="matches/_doudizhu_preview.html",

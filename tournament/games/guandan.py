@@ -59,6 +59,7 @@ GUANDAN = GameKind(
     initial=_initial,
     outcome_text=deal_texts.guandan_outcome_text,
     deal_text=deal_texts.guandan_deal_text,
+    deal_texts=deal_texts.guandan_deal_texts,
     record_text=deal_texts.guandan_record_text,
     entry_template="matches/_guandan_entry.html",
     preview_template="matches/_preview.html",

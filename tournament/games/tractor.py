@@ -59,6 +59,7 @@ TRACTOR = GameKind(
     initial=_initial,
     outcome_text=deal_texts.tractor_outcome_text,
     deal_text=deal_texts.tractor_deal_text,
+    deal_texts=deal_texts.tractor_deal_texts,
     record_text=deal_texts.tractor_record_text,
     entry_template="matches/_tractor_entry.html",
     preview_template="matches/_tractor_preview.html",

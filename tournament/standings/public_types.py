@@ -400,7 +400,7 @@ class MatchPage:
     next_sets_level: str | None
     deals: tuple[DealSnapshot, ...]
     """The rules core's records of the deals (``Match.snapshot.deals``), shown in the words of
-    ``game`` (``tournament.games``: ``{{ deal|deal_line:match.game }}``)."""
+    ``game`` (``tournament.games``: ``GameKind.deal_texts``, in ``public_tags.deal_rows``)."""
     adjustments: tuple[Mapping[str, Any], ...]
     started_at: datetime | None
     clock_ends_at: datetime | None

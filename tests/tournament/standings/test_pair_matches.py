@@ -15,6 +15,8 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from tests.tournament.standings.events import SwissEvent, play_out, swiss_event
+from tournament import labels
+from tournament.games import GAMES, GUANDAN
 from tournament.standings.public import pair_history_get, tournament_overview_get
 from tournament.standings.public_types import PairView, PublicSide
 
@@ -119,3 +121,26 @@ def test_the_pairs_page_is_its_template(language):
         for name, pair in pairs.items():
             shown = render_to_string("public/_pair.html", {**context, "pair": pair})
             assert shown == engine.from_string(PAGE).render({**context, "pair": pair}), name
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_a_deal_historys_texts_read_the_seats_names_once_and_are_each_deals_own(monkeypatch, language):
+    """The game's words are read once for a deal history, not once a deal (``GameKind.deal_texts``),
+    and give each deal the text its game's ``deal_text`` gives it alone (records, or their JSON; a
+    record without an order, or none, has none)."""
+    _event, view = played(deals=6)
+    assert view is not None
+    match = view.matches[-1]
+    records = [*match.deals, match.deals[0]._replace(order=()), None, {"number": 9, "order": ["W", "S", "E", "N"]}]
+    read = []
+    seat_names = labels.seat_names
+    monkeypatch.setattr(labels, "seat_names", lambda: read.append(1) or seat_names())
+    with translation.override(language):
+        for entry in GAMES.values():
+            alone = [entry.deal_text(None, record) for record in records]
+            read.clear()
+            assert entry.deal_texts(records) == alone, entry.game
+            assert entry is not GUANDAN or read == [1]  # Guandan's seats: once for the list
+        read.clear()
+        html = render_to_string("public/_deals.html", {"match": match})
+        assert html.count('class="deal"') == len(match.deals) > 2 and read == [1]

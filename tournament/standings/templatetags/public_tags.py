@@ -58,13 +58,6 @@ def game_of(game: str) -> GameKind:
 
 
 @register.filter
-def deal_line(deal: DealSnapshot, game: GameKind) -> str:
-    """A deal of the public deal history (the rules core's ``DealSnapshot``) in the words of its
-    game (``{{ deal|deal_line:entry }}``): the referee's deal list's text (``GameKind.deal_text``)."""
-    return str(game.deal_text(None, deal))
-
-
-@register.filter
 def deal_faults(deal: DealSnapshot) -> str:
     """A deal's faults in words (a Tractor revoke, wrong bottom, wrong count: seed 001 §9.1, §17,
     §18); "" for a deal without any."""
@@ -491,7 +484,8 @@ def deal_rows(match: MatchPage) -> SafeString:
         return shown
 
     out: list[str] = []
-    for deal in match.deals:
+    texts = entry.deal_texts(match.deals)  # the game's words read once for the list (GameKind.deal_texts)
+    for deal, text in zip(match.deals, texts, strict=True):
         if points:
             gained = "—" if deal.points is None else number(deal.points)
         else:
@@ -522,7 +516,7 @@ def deal_rows(match: MatchPage) -> SafeString:
         out.append(
             f'<tr class="deal" data-deal="{shown}">'
             f'<td class="num">{shown}</td>'
-            f'<td class="nowrap">{_conditional_escape(deal_line(deal, entry))}</td>'
+            f'<td class="nowrap">{_escape(text)}</td>'
             f"<td>{side(deal.winner)}</td>"
             f'<td class="num">{gained}</td>{after}'
             f'<td class="small">{notes}</td></tr>'
