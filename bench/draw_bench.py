@@ -156,9 +156,8 @@ def write_round(draw: Draw) -> None:
     import django
 
     django.setup()
-    from django.conf import settings
     from django.core.management import call_command
-    from django.db import transaction
+    from django.db import connection, transaction
 
     from tournament.draw.services import round_write
     from tournament.draw.stages import stage_create
@@ -166,7 +165,7 @@ def write_round(draw: Draw) -> None:
     from tournament.registration.models import Pair, Tournament
 
     call_command("migrate", verbosity=0)
-    postgres = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    postgres = connection.vendor == "postgresql"
     timings = []
     for run in range(3):
         tournament = Tournament.objects.create(name=f"bench draw write {run}", rule_profile="timed-40")

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _service_missing(marker: str) -> str | None:
-    if marker == "postgres" and settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    if marker == "postgres" and connection.vendor != "postgresql":
         return "needs PostgreSQL (set DATABASE_URL)"
     if marker == "celery_worker" and not settings.CELERY_BROKER_URL:
         return "needs a Celery broker (set CELERY_BROKER_URL)"

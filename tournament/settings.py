@@ -117,6 +117,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Django's, its health check of a kept connection asking the socket before the server.
+        DATABASES["default"]["ENGINE"] = "tournament.postgres"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 
