@@ -14,7 +14,8 @@ converted as Django converts it (a JSON value read back), no model instance buil
 few columns of several joined tables, building the instances cost more than reading the rows.
 
 ``build`` is called once, with a marker in place of each of ``values`` (a number for a number, its
-digits for a text: a token's key); it must use them
+digits for a text: a token's key, an instant of the year 2999 for an instant: the time a page is
+read as of); it must use them
 only as the statement's parameters (a filter's value), never to choose its shape — what changes
 the shape (a superuser's query has no access conditions) belongs in ``name``. A marker that does
 not come through as a parameter is refused at once (:class:`ValueError`), as is a locking
@@ -28,6 +29,7 @@ import re
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from django.db import connections, models
@@ -45,13 +47,20 @@ _related_populators: Any = get_related_populators
 MARK = 7_340_000_000_000_000_000
 """The first marker: far above any id a table will hold, inside a 64-bit integer column's range."""
 
+MARK_TIME = datetime(2999, 1, 1, tzinfo=UTC)
+"""The first instant's marker (one microsecond apart for each value): no clock of a match reads it."""
+
+Value = int | str | datetime
+"""A statement's value: an id, a text, an instant (passed as the database takes an instant)."""
+
 
 @dataclass(frozen=True, slots=True)
 class _Prepared:
     sql: str
     params: tuple[Any, ...]
-    slots: tuple[tuple[int, str], ...]
-    """(parameter's position, name of the value that goes there)."""
+    slots: tuple[tuple[int, str, bool], ...]
+    """(parameter's position, name of the value that goes there, whether it goes as the database's
+    form of an instant: SQLite's text, where Django adapted the marker so)."""
     compiler: SQLCompiler
     locks: bool
     rows_to_instances: _Instances | None
@@ -112,13 +121,18 @@ def _planned(sql: str, count: int) -> _Planned:
     return _Planned(name=name, first=f"PREPARE {name} AS {body}; {again}", again=again)
 
 
+def _marker(value: Value, index: int) -> Value:
+    if isinstance(value, datetime):
+        return MARK_TIME + timedelta(microseconds=index)
+    return MARK + index if isinstance(value, int) else str(MARK + index)
+
+
 def _prepare(
-    name: str, build: Callable[..., QuerySet[Any]], values: dict[str, int | str], alias: str, *, tuples: bool = False
+    name: str, build: Callable[..., QuerySet[Any]], values: dict[str, Value], alias: str, *, tuples: bool = False
 ) -> _Prepared:
     names = sorted(values)
-    markers: dict[str, int | str] = {}
-    for index, value in enumerate(names):
-        markers[value] = MARK + index if isinstance(values[value], int) else str(MARK + index)
+    markers = {value: _marker(values[value], index) for index, value in enumerate(names)}
+    adapt = connections[alias].ops.adapt_datetimefield_value
     queryset = build(**markers)
     iterable = models.query.ValuesListIterable if tuples else models.query.ModelIterable
     if queryset.__dict__["_prefetch_related_lookups"] or queryset._iterable_class is not iterable:
@@ -127,9 +141,12 @@ def _prepare(
     compiler = queryset.query.get_compiler(using=alias)
     sql, params = compiler.as_sql()
     slots = tuple(
-        (position, value) for position, param in enumerate(params) for value, mark in markers.items() if param == mark
+        (position, value, param != mark)
+        for position, param in enumerate(params)
+        for value, mark in markers.items()
+        if param == mark or (isinstance(mark, datetime) and param == adapt(mark))
     )
-    missing = set(names) - {value for _position, value in slots}
+    missing = set(names) - {value for _position, value, _adapted in slots}
     if missing:
         raise ValueError(f"prepared_rows({name!r}): {sorted(missing)} are not parameters of the statement")
     locks = bool(queryset.query.select_for_update) and connections[alias].features.has_select_for_update
@@ -173,7 +190,7 @@ def prepared_rows(
     *,
     using: str = "default",
     server_plan: bool = False,
-    **values: int | str,
+    **values: Value,
 ) -> list[M]:
     """The model instances ``build(**values)`` would give, from the statement compiled once under
     ``name`` (module docstring). ``server_plan``: planned once per connection by PostgreSQL too
@@ -190,7 +207,7 @@ def prepared_values(
     *,
     using: str = "default",
     server_plan: bool = False,
-    **values: int | str,
+    **values: Value,
 ) -> list[tuple[Any, ...]]:
     """The rows ``build(**values)`` — a ``values_list`` queryset — would give, as tuples, from the
     statement compiled once under ``name`` (module docstring; ``server_plan`` as :func:`prepared_rows`'s)."""
@@ -207,7 +224,7 @@ def _run(
     using: str,
     server_plan: bool,
     tuples: bool,
-    values: dict[str, int | str],
+    values: dict[str, Value],
 ) -> tuple[_Prepared, list[Any]]:
     """The statement of ``name`` (compiled now if it was not yet) run with ``values``: its rows as
     the driver gave them."""
@@ -219,8 +236,11 @@ def _run(
     if prepared.locks and connection.get_autocommit() and connection.features.supports_transactions:
         raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
     params = list(prepared.params)
-    for position, value in prepared.slots:
-        params[position] = values[value]
+    for position, value, adapted in prepared.slots:
+        given = values[value]
+        params[position] = (
+            connection.ops.adapt_datetimefield_value(given) if adapted and isinstance(given, datetime) else given
+        )
     with connection.cursor() as cursor:
         if server_plan and prepared.planned is not None:
             _planned_execute(cursor, prepared, prepared.planned, connection.connection, params)

@@ -3,18 +3,21 @@ objects and annotations, fresh values each time; it refuses what it cannot keep.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 import pytest
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from tests.factories import organiser, referee, table_match
 from tournament import prepared
 from tournament.matches import access
 from tournament.matches.fold import deal_entry_reads
 from tournament.matches.models import Adjustment, Match
-from tournament.prepared import prepared_rows
+from tournament.prepared import prepared_rows, prepared_values
 
 pytestmark = pytest.mark.django_db
 
@@ -53,6 +56,22 @@ def test_it_is_compiled_once():
     for _ in range(3):
         assert [row.pk for row in prepared_rows("test:once", build, match=match.pk)] == [match.pk]
     assert calls == [prepared.MARK]
+
+
+def test_an_instant_is_a_value_as_the_database_takes_it():
+    """An instant compared with a column (SQLite's text of it, PostgreSQL's own): the rows of each instant."""
+    early, late = table_match(), table_match()
+    start = timezone.now()
+    Match.objects.filter(pk=early.pk).update(started_at=start - timedelta(minutes=30))
+    Match.objects.filter(pk=late.pk).update(started_at=start - timedelta(minutes=5))
+
+    def build(*, now: datetime) -> QuerySet[Match]:
+        return Match.objects.order_by("pk").filter(started_at__lte=now).values_list("pk", flat=False)
+
+    for now in (start - timedelta(minutes=10), start, start - timedelta(hours=1)):
+        expected = list(build(now=now))
+        assert prepared_values("test:instant", build, now=now) == expected
+    assert [pk for (pk,) in prepared_values("test:instant", build, now=start)] == [early.pk, late.pk]
 
 
 def test_a_value_that_shapes_the_statement_is_refused():

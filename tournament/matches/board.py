@@ -22,12 +22,17 @@ confirmation, by correlated subqueries run for those rows alone. A page is these
 one for the referees (a three-seat table's seats: one more; a referee chosen: one more for the
 areas): the query count does not grow with the number of tables. Pages of :data:`PAGE_SIZE`; byes
 are not tables and are left out.
+
+The three statements are compiled once per process (``tournament.prepared``) and run again with the
+round, the time and the page's tables: building and compiling their ``CASE`` and correlated
+subqueries anew cost a page several times the CPU that running them did.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.db.models import (
@@ -65,6 +70,7 @@ from tournament.matches.models import (
 )
 from tournament.matches.snapshot_reads import board_score, board_score_lookups, deals_played_count
 from tournament.matches.time_due import time_due_filter
+from tournament.prepared import prepared_values
 
 PAGE_SIZE = 100
 
@@ -155,7 +161,9 @@ _REFEREE_NAME = Coalesce(
 )
 
 
-def _board_state(round_: Round, *, now: datetime) -> Case:
+def _board_state(*, now: datetime, round_paused_at: datetime | None = None) -> Case:
+    """The table's state (module docstring) as of ``now``; ``round_paused_at``: when the round was
+    paused, if it is (a table paused with it is paused, not stopped on its own)."""
     # whether anything is flagged (EXISTS stops at the first row; the count is not shown)
     flagged = Exists(Deal.objects.filter(match_id=OuterRef("pk"), flagged=True)) | Exists(
         Adjustment.objects.filter(match_id=OuterRef("pk"), flagged=True)
@@ -165,8 +173,8 @@ def _board_state(round_: Round, *, now: datetime) -> Case:
     disputed = Exists(claims.filter(status=ClaimStatus.DISPUTED))
     claimed = Exists(claims.filter(status=ClaimStatus.PENDING))
     own_pause = Q(paused_at__isnull=False)
-    if round_.paused_at is not None:
-        own_pause &= ~Q(paused_at=round_.paused_at)
+    if round_paused_at is not None:
+        own_pause &= ~Q(paused_at=round_paused_at)
     return Case(
         When(status=MatchStatus.CONFIRMED, then=Value("confirmed")),
         When(flagged, then=Value("flagged")),
@@ -181,11 +189,6 @@ def _board_state(round_: Round, *, now: datetime) -> Case:
         When(claimed, then=Value("playing")),
         default=Value("not_started"),
     )
-
-
-def _with_state(matches: QuerySet[Match], round_: Round, *, now: datetime) -> QuerySet[Any]:
-    """``matches`` (of ``round_``) with their table state (``board_state``)."""
-    return matches.annotate(board_state=_board_state(round_, now=now))
 
 
 def _claims_pending() -> Coalesce:
@@ -217,9 +220,10 @@ def table_state(*, match: Match, now: datetime | None = None) -> TableState:
     """The one answer to "what state is this table in" (the board's order of precedence above) for
     one match, and how many players' entries there await confirmation: the match pages show the
     board's word, never a word of their own."""
+    state = _board_state(now=now or timezone.now(), round_paused_at=match.round.paused_at)
     row = (
-        _with_state(Match.objects.filter(pk=match.pk), match.round, now=now or timezone.now())
-        .annotate(claims_pending=_claims_pending())
+        Match.objects.filter(pk=match.pk)
+        .annotate(board_state=state, claims_pending=_claims_pending())
         .values("board_state", "claims_pending")
         .get()
     )
@@ -238,34 +242,24 @@ def round_board(
 ) -> Board:
     """One page of ``round_``'s progress board, filtered by area, referee and state."""
     now = now or timezone.now()
-    # every table: two sides, or three seats; a pair's bye is no table
-    tables = round_.matches.exclude(BYE)
+    # Every table's state and area, in the board's order, in one query of plain columns: a statement
+    # compiled once per process for each sort, referee filter and round pause (tournament.prepared;
+    # compiling its CASE of EXISTS tests took several times what PostgreSQL took to run it).
+    sort = sort if sort in ("slowest", "oldest") else "table"
+    shape = f"{sort}:{referee_id is not None}:{round_.paused_at is not None}"
+    values: dict[str, Any] = {"round_id": round_.pk, "now": now}
     if referee_id is not None:
-        tables = tables.filter(
-            Exists(
-                RefereeAssignment.objects.filter(
-                    round_id=OuterRef("round_id"), table_id=OuterRef("table_id"), referee_id=referee_id
-                )
-            )
-        )
-    # Every table's state and area, in the board's order, in one query of plain columns; a sort by
-    # deals asks for the deals' count and time (correlated subqueries) of every table, the others not.
-    open_first = Case(When(status__in=(MatchStatus.PENDING, MatchStatus.RUNNING), then=Value(0)), default=Value(1))
-    if sort == "slowest":
-        order: tuple[Any, ...] = (open_first, deals_played_count(), F("started_at").asc(nulls_first=True))
-    elif sort == "oldest":
-        deals = Deal.objects.filter(match=OuterRef("pk")).order_by().values("match")
-        last_deal_at = Subquery(deals.annotate(at=Max("entered_at")).values("at"))
-        order = (open_first, Coalesce(last_deal_at, "started_at").asc(nulls_first=True))
-    else:
-        order = ()
-    everything = _with_state(tables, round_, now=now).order_by(*order, "table__number", "pk")
+        values["referee_id"] = referee_id
+    if round_.paused_at is not None:
+        values["paused_at"] = round_.paused_at
+    build = partial(_table_states, sort=sort)
+    everything = prepared_values(f"board-states:{shape}", build, server_plan=True, **values)
     # The counts per state of the chosen area are the board's counts, and (with no referee chosen)
     # the areas that have a table are the area filter's choices.
     counts: dict[str, int] = {}
     found_areas: set[str] = set()
     chosen: list[tuple[int, str]] = []
-    for pk, table_state_, table_area in everything.values_list("pk", "board_state", "table__area"):
+    for pk, table_state_, table_area in everything:
         found_areas.add(table_area or "")
         if not area or table_area == area:
             counts[table_state_] = counts.get(table_state_, 0) + 1
@@ -290,14 +284,50 @@ def round_board(
             .values_list("area", flat=True)
             .distinct()
         )
-    referees = list(
-        RefereeAssignment.objects.filter(round=round_)
+    referees = [(pk, name) for pk, name in prepared_values("board-referees", _round_referees, round_id=round_.pk)]
+    return Board(rows, counts, total, shown, page, pages, areas, referees)
+
+
+def _table_states(
+    *, sort: str, round_id: int, now: datetime, referee_id: int | None = None, paused_at: datetime | None = None
+) -> QuerySet[Any]:
+    """Every table of the round (two sides, or three seats; a pair's bye is no table) as (id, state,
+    area), in the board's order; ``referee``: that referee's tables alone. A sort by deals asks for
+    the deals' count and time (correlated subqueries) of every table, the others not."""
+    tables = Match.objects.filter(round_id=round_id).exclude(BYE)
+    if referee_id is not None:
+        tables = tables.filter(
+            Exists(
+                RefereeAssignment.objects.filter(
+                    round_id=OuterRef("round_id"), table_id=OuterRef("table_id"), referee_id=referee_id
+                )
+            )
+        )
+    open_first = Case(When(status__in=(MatchStatus.PENDING, MatchStatus.RUNNING), then=Value(0)), default=Value(1))
+    if sort == "slowest":
+        order: tuple[Any, ...] = (open_first, deals_played_count(), F("started_at").asc(nulls_first=True))
+    elif sort == "oldest":
+        deals = Deal.objects.filter(match=OuterRef("pk")).order_by().values("match")
+        last_deal_at = Subquery(deals.annotate(at=Max("entered_at")).values("at"))
+        order = (open_first, Coalesce(last_deal_at, "started_at").asc(nulls_first=True))
+    else:
+        order = ()
+    return (
+        tables.annotate(board_state=_board_state(now=now, round_paused_at=paused_at))
+        .order_by(*order, "table__number", "pk")
+        .values_list("pk", "board_state", "table__area")
+    )
+
+
+def _round_referees(*, round_id: int) -> QuerySet[Any]:
+    """The round's referees (the referee filter's choices) as (id, name), by name."""
+    return (
+        RefereeAssignment.objects.filter(round_id=round_id)
         .annotate(name=_REFEREE_NAME)
         .order_by("name", "referee_id")
         .values_list("referee_id", "name")
         .distinct()
     )
-    return Board(rows, counts, total, shown, page, pages, areas, referees)
 
 
 def _rows(listed: list[tuple[int, str]], *, now: datetime) -> list[BoardRow]:
@@ -307,12 +337,64 @@ def _rows(listed: list[tuple[int, str]], *, now: datetime) -> list[BoardRow]:
         return []
     states = dict(listed)
     ids = list(states)
+    # A statement compiled once per process (tournament.prepared) with a slot for each table of a
+    # full page, the slots a shorter page leaves filled with no table's id (0).
+    size = max(PAGE_SIZE, len(ids))
+    slots: dict[str, Any] = {f"table{index}": ids[index] if index < len(ids) else 0 for index in range(size)}
+    details = {row[0]: row for row in prepared_values(f"board-rows:{size}", _page_tables, **slots)}
+    # Only a three-seat table lists its seats: a round of two-sided tables asks for none.
+    players: dict[int, list[str]] = {}
+    by_seat = [pk for pk, row in details.items() if row[10]]  # three seats
+    if by_seat:
+        seats = MatchSeat.objects.filter(match_id__in=by_seat).order_by("match_id", "seat")
+        for match_id, seat, name in seats.values_list("match_id", "seat", "pair__name"):
+            players.setdefault(match_id, []).append(f"{seat} {name}")
+    result = []
+    for pk in ids:
+        _, ns_name, ew_name, number, area, started, paused, finished, levels, points, three, deals, referee, pending = (
+            details[pk]
+        )
+        end = paused or finished or now
+        elapsed = None if started is None else max(end - started, timedelta(0))
+        # the pairs, or the players by seat
+        entrants = " · ".join(players.get(pk, ())) if three else f"{ns_name} – {ew_name}"
+        score = "—"
+        if started is not None:  # a started table with no deal yet is at 2 : 2 (docs/rules.md §1)
+            values = board_score(seats=three, levels=levels, points=points)
+            score = " : ".join(map(str, values)) if three else " : ".join(labels.level(value) for value in values)
+        result.append(
+            BoardRow(
+                match_id=pk,
+                state=states[pk],
+                deals=deals,
+                referee=referee or "",
+                elapsed=elapsed,
+                entrants=entrants,
+                score=score,
+                claims_pending=pending,
+                table_label="—" if number is None else str(number),
+                area=area or "",
+            )
+        )
+    return result
+
+
+def _page_tables(**tables: int) -> QuerySet[Any]:
+    """What the board shows of the tables ``tables`` (their ids): pairs' names, table, clock, the
+    snapshot's levels and points alone (the deals are most of a snapshot), whether three seats,
+    deals so far, referee, players' entries awaiting confirmation."""
     assignment = RefereeAssignment.objects.filter(round_id=OuterRef("round_id"), table_id=OuterRef("table_id"))
     levels_lookup, points_lookup = board_score_lookups()
-    shown = (
-        Match.objects.filter(pk__in=ids)
+    return (
+        Match.objects.filter(pk__in=list(tables.values()))
         .order_by()
-        .values(
+        .annotate(
+            three=Q(ns_pair__isnull=True),  # a three-seat table
+            deals_played=deals_played_count(),
+            referee_label=Subquery(assignment.annotate(name=_REFEREE_NAME).values("name")[:1]),
+            claims_pending=_claims_pending(),
+        )
+        .values_list(
             "pk",
             "ns_pair__name",
             "ew_pair__name",
@@ -323,44 +405,9 @@ def _rows(listed: list[tuple[int, str]], *, now: datetime) -> list[BoardRow]:
             "finished_at",
             levels_lookup,
             points_lookup,
-            three=Q(ns_pair__isnull=True),  # a three-seat table
-            deals_played=deals_played_count(),
-            referee_label=Subquery(assignment.annotate(name=_REFEREE_NAME).values("name")[:1]),
-            claims_pending=_claims_pending(),
+            "three",
+            "deals_played",
+            "referee_label",
+            "claims_pending",
         )
     )
-    details = {row["pk"]: row for row in shown}
-    # Only a three-seat table lists its seats: a round of two-sided tables asks for none.
-    players: dict[int, list[str]] = {}
-    by_seat = [pk for pk, row in details.items() if row["three"]]
-    if by_seat:
-        seats = MatchSeat.objects.filter(match_id__in=by_seat).order_by("match_id", "seat")
-        for match_id, seat, name in seats.values_list("match_id", "seat", "pair__name"):
-            players.setdefault(match_id, []).append(f"{seat} {name}")
-    result = []
-    for pk in ids:
-        row = details[pk]
-        started, three, number = row["started_at"], row["three"], row["table__number"]
-        end = row["paused_at"] or row["finished_at"] or now
-        elapsed = None if started is None else max(end - started, timedelta(0))
-        # the pairs, or the players by seat
-        entrants = " · ".join(players.get(pk, ())) if three else f"{row['ns_pair__name']} – {row['ew_pair__name']}"
-        score = "—"
-        if started is not None:  # a started table with no deal yet is at 2 : 2 (docs/rules.md §1)
-            values = board_score(seats=three, levels=row[levels_lookup], points=row[points_lookup])
-            score = " : ".join(map(str, values)) if three else " : ".join(labels.level(value) for value in values)
-        result.append(
-            BoardRow(
-                match_id=pk,
-                state=states[pk],
-                deals=row["deals_played"],
-                referee=row["referee_label"] or "",
-                elapsed=elapsed,
-                entrants=entrants,
-                score=score,
-                claims_pending=row["claims_pending"],
-                table_label="—" if number is None else str(number),
-                area=row["table__area"] or "",
-            )
-        )
-    return result

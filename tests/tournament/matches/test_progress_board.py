@@ -160,8 +160,13 @@ def test_the_rows_link_to_the_match_page(room):
 def test_a_players_dispute_puts_its_table_among_the_disputed(room):
     _, _, _, round_, tables = room
     DealClaim.objects.create(
-        match=tables[0], number=3, outcome={"order": ["N", "E", "S"]}, side="NS", idempotency_key="k",
-        status=ClaimStatus.DISPUTED, counter_outcome={"order": ["E", "N", "W"]},
+        match=tables[0],
+        number=3,
+        outcome={"order": ["N", "E", "S"]},
+        side="NS",
+        idempotency_key="k",
+        status=ClaimStatus.DISPUTED,
+        counter_outcome={"order": ["E", "N", "W"]},
     )
     result = board.round_board(round_=round_)
     states = {row.match.pk: row.state for row in result.rows}
@@ -186,3 +191,40 @@ def test_a_page_reads_the_levels_alone_and_the_details_of_its_own_tables_alone(r
     (details,) = [sql for sql in sqls if "registration_pair" in sql]
     assert f'"matches_match"."id" IN ({tables[0].pk}, {tables[1].pk})' in details
     assert "matches_refereeassignment" in details and "matches_deal" in details
+
+
+def test_a_round_paused_reads_its_tables_paused_and_a_table_paused_before_it_disputed(room, time_machine):
+    """The statement of a paused round (compiled once, as a running round's) tells the tables the
+    round's pause stopped from the one stopped on its own before it; resumed, they play again."""
+    _, _, _, round_, tables = room
+    running = board.round_board(round_=round_)
+    time_machine.shift(dt.timedelta(minutes=1))
+    clock.round_pause(round_id=round_.pk, reason="fire alarm")
+    round_.refresh_from_db()
+    paused = {row.match.pk: row.state for row in board.round_board(round_=round_).rows}
+    assert paused[tables[0].pk] == "paused" and paused[tables[3].pk] == "disputed"
+    assert paused[tables[5].pk] == "not_started" and paused[tables[1].pk] == "flagged"
+    clock.round_resume(round_id=round_.pk, reason="all clear")
+    round_.refresh_from_db()
+    resumed = board.round_board(round_=round_)
+    assert [(row.match.pk, row.state) for row in resumed.rows] == [(row.match.pk, row.state) for row in running.rows]
+
+
+def test_each_read_is_as_of_its_own_time(room, time_machine):
+    """Past the tables' cap the playing table reads as time called, its elapsed time the new one's."""
+    _, _, _, round_, tables = room
+    before = {row.match.pk: row for row in board.round_board(round_=round_).rows}
+    time_machine.shift(dt.timedelta(minutes=30))
+    after = {row.match.pk: row for row in board.round_board(round_=round_).rows}
+    assert (before[tables[0].pk].state, before[tables[0].pk].elapsed_minutes) == ("playing", 12)
+    assert (after[tables[0].pk].state, after[tables[0].pk].elapsed_minutes) == ("time_called", 42)
+
+
+def test_a_short_last_page_lists_its_own_tables_alone(room, monkeypatch):
+    _, _, _, round_, tables = room
+    monkeypatch.setattr(board, "PAGE_SIZE", 4)
+    last = board.round_board(round_=round_, page=2)
+    assert [row.match.pk for row in last.rows] == [tables[4].pk, tables[5].pk]
+    assert [row.table_label for row in last.rows] == [str(tables[4].table.number), str(tables[5].table.number)]
+    assert last.rows[0].entrants == f"{tables[4].ns_pair.name} – {tables[4].ew_pair.name}"
+
