@@ -228,3 +228,32 @@ def test_a_short_last_page_lists_its_own_tables_alone(room, monkeypatch):
     assert [row.table_label for row in last.rows] == [str(tables[4].table.number), str(tables[5].table.number)]
     assert last.rows[0].entrants == f"{tables[4].ns_pair.name} – {tables[4].ew_pair.name}"
 
+
+def test_the_board_page_lists_the_rounds_disputes_in_as_many_queries_however_many(room):
+    boss, _, _, round_, tables = room
+    url = reverse("matches:progress_board", args=[round_.stage.tournament_id, round_.pk])
+    client = english_client()
+    client.force_login(boss)
+    client.get(url)  # warm the session and the caches
+    none = _queries(client, url)
+    assert 'id="disputes"' not in client.get(url).content.decode()
+    claims = [
+        DealClaim.objects.create(
+            match=match,
+            number=3,
+            outcome={"order": ["N", "E", "S"]},
+            side="NS",
+            idempotency_key=f"k{match.pk}",
+            status=ClaimStatus.DISPUTED,
+            counter_outcome={"order": ["E", "N", "W"]},
+        )
+        for match in (tables[1], tables[0])
+    ]
+    assert _queries(client, url) == none
+    html = client.get(url).content.decode()
+    assert "2 disputes waiting for a referee" in html
+    listed = re.findall(r'data-dispute="(\d+)"><a href="[^"]+">Table (\d+), deal 3</a>', html)
+    assert listed == [
+        (str(claim.pk), str(claim.match.table.number))
+        for claim in sorted(claims, key=lambda claim: claim.match.table.number)
+    ]
