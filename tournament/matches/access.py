@@ -119,17 +119,28 @@ def user_may_audit(*, user: Actor, match: Match) -> bool:
 
 
 def round_for_organiser(*, user: Actor, tournament_id: int, round_id: int) -> Round:
-    """A round of a tournament ``user`` organises, else 404."""
-    if not user_organises(user=user, tournament_id=tournament_id):
+    """A round of a tournament ``user`` organises (or any, for a superuser), else 404: the round, its
+    stage and event and the access check in one statement compiled once per process
+    (``tournament.prepared``: every poll of the progress board asks it)."""
+    if not user.is_authenticated:
         raise Http404
-    round_ = (
-        Round.objects.select_related("stage__tournament")
-        .filter(pk=round_id, stage__tournament_id=tournament_id)
-        .first()
-    )
-    if round_ is None:
+
+    def build(*, tournament: int, round_: int, account: int | None = None) -> QuerySet[Round]:
+        rounds = Round.objects.select_related("stage__tournament").order_by()
+        rounds = rounds.filter(pk=round_, stage__tournament_id=tournament)
+        if account is not None:
+            rounds = rounds.filter(organiser_of(user=get_user_model()(pk=account), tournament_ref=tournament))
+        return rounds[:1]
+
+    if user.is_superuser:
+        found = prepared_rows("round_for_organiser:superuser", build, tournament=tournament_id, round_=round_id)
+    else:
+        found = prepared_rows(
+            "round_for_organiser:user", build, tournament=tournament_id, round_=round_id, account=user.pk
+        )
+    if not found:
         raise Http404
-    return round_
+    return found[0]
 
 
 def rounds_for_overseer(*, user: Actor) -> QuerySet[Round]:

@@ -8,6 +8,7 @@ import datetime as dt
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -257,3 +258,18 @@ def test_the_board_page_lists_the_rounds_disputes_in_as_many_queries_however_man
         (str(claim.pk), str(claim.match.table.number))
         for claim in sorted(claims, key=lambda claim: claim.match.table.number)
     ]
+
+
+def test_the_board_is_its_events_organisers_and_a_superusers_under_its_own_event_alone(room):
+    boss, _, _, round_, _ = room
+    other = organiser(username="other_boss")
+    elsewhere = table_match(organiser_user=other)
+    root = get_user_model().objects.create_superuser(username="root", password="x")
+    client = english_client()
+    own = reverse("matches:progress_board", args=[round_.stage.tournament_id, round_.pk])
+    misfiled = reverse("matches:progress_board", args=[elsewhere.round.stage.tournament_id, round_.pk])
+    for user, url, status in ((boss, own, 200), (root, own, 200), (boss, misfiled, 404), (root, misfiled, 404)):
+        client.force_login(user)
+        assert client.get(url).status_code == status
+    client.force_login(other)
+    assert client.get(own).status_code == 404
