@@ -4,22 +4,14 @@ ranked; a stage with lots of its own (what its pages and advancement showed) kee
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
+from tests.migrating import leaf_nodes, migrate
 from tournament.matches.models import Stage
 
 BEFORE = [("exports", "0002_column_ranges")]
 AFTER = [("exports", "0003_prize_lots_are_the_stages")]
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _migrate(targets: list[tuple[str, str]]) -> object:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def _event(apps: object, *, chosen: bool, stage_lots: int | None, prize_lots: int) -> tuple[int, int]:
@@ -38,13 +30,13 @@ def _event(apps: object, *, chosen: bool, stage_lots: int | None, prize_lots: in
 
 def test_the_prize_lots_move_to_the_stage_they_ranked_unless_it_has_its_own():
     try:
-        apps = _migrate(BEFORE)
+        apps = migrate(BEFORE)
         chosen, _ = _event(apps, chosen=True, stage_lots=None, prize_lots=11)
         _, last = _event(apps, chosen=False, stage_lots=None, prize_lots=22)
         own, _ = _event(apps, chosen=True, stage_lots=33, prize_lots=44)
-        _migrate(AFTER)
+        migrate(AFTER)
         assert Stage.objects.get(pk=chosen).settings.lots_seed == 11
         assert Stage.objects.get(pk=last).settings.lots_seed == 22  # no stage chosen: the last one
         assert Stage.objects.get(pk=own).settings.lots_seed == 33
     finally:
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate(leaf_nodes())

@@ -4,11 +4,10 @@ the same as before; going back writes the game again from the tournament."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from scoring.options import RuleOptions
 from scoring.profiles import options_for
+from tests.migrating import leaf_nodes, migrate
 from tournament.matches.models import Stage
 from tournament.rules import rules_for_stage
 
@@ -18,17 +17,10 @@ AFTER = [("matches", "0019_stage_rules_without_game")]
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _migrate(targets: list[tuple[str, str]]) -> object:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 def test_the_stage_rules_lose_the_game_and_read_the_same():
     doudizhu = options_for(profile="doudizhu", overrides={"deal_scoring": "cards_left"})
     try:
-        apps = _migrate(BEFORE)
+        apps = migrate(BEFORE)
         Tournament = apps.get_model("registration", "Tournament")
         OldStage = apps.get_model("matches", "Stage")
         ddz = Tournament.objects.create(name="斗地主赛", game="doudizhu", rule_profile="doudizhu")
@@ -39,7 +31,7 @@ def test_the_stage_rules_lose_the_game_and_read_the_same():
         kept = OldStage.objects.create(tournament=ddz, name="决赛", format="points", order=2, rules=older)
         bare = OldStage.objects.create(tournament=tractor, name="预赛", format="swiss", rules={"game": "tractor"})
         ids = (full.pk, kept.pk, bare.pk)
-        _migrate(AFTER)
+        migrate(AFTER)
         read = {pk: Stage.objects.select_related("tournament").get(pk=pk) for pk in ids}
         assert all("game" not in stage.rules for stage in read.values())
         assert rules_for_stage(read[full.pk]) == doudizhu
@@ -47,8 +39,8 @@ def test_the_stage_rules_lose_the_game_and_read_the_same():
         # a row holding nothing but the game is written out in full: the defaults of Tractor, not empty
         assert read[bare.pk].rules and rules_for_stage(read[bare.pk]).game.value == "tractor"
         assert rules_for_stage(read[bare.pk]) == RuleOptions.from_json({"game": "tractor"})
-        apps = _migrate(BEFORE)
+        apps = migrate(BEFORE)
         back = apps.get_model("matches", "Stage").objects.get(pk=full.pk)
         assert back.rules == doudizhu.to_json()
     finally:
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate(leaf_nodes())

@@ -1,17 +1,19 @@
 """Migration 0003: an event created before the profiles followed their rulebooks keeps its results
 (its stages store the old rules).
 
-A plain MigrationExecutor test: migrate back to before the change, write the event as it stood then
-(a stage row without stored rules, profile timed-40, a 1-2 finish), migrate forward and replay.
+A plain MigrationExecutor test: on an empty database of its own, migrate forward to before the change,
+write the event as it stood then (a stage row without stored rules, profile timed-40, a 1-2 finish),
+migrate forward and replay. (Forward only from an empty database: going back from today's schema cost
+each test twice as much; tests/migrating.py says why.)
 """
 
 from __future__ import annotations
 
 import pytest
-from django.db import connection, transaction
-from django.db.migrations.executor import MigrationExecutor
+from django.db import transaction
 
 from scoring.profiles import PROFILES
+from tests.migrating import empty_database, leaf_nodes, migrate
 from tournament.matches.fold import match_replay
 from tournament.matches.models import Match, Stage
 from tournament.rules import rules_for_stage
@@ -20,13 +22,6 @@ BEFORE = [("matches", "0002_clock_adjustments_chief_referee"), ("registration", 
 AFTER = [("matches", "0003_stage_rules"), ("registration", "0007_pair_number")]  # pairs get their numbers
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _migrate(targets: list[tuple[str, str]]) -> object:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def _old_event(apps: object, *, profile: str, rule_overrides: dict | None = None, stage_overrides: dict | None = None):
@@ -56,12 +51,12 @@ def _replayed(match_id: int) -> Match:
 
 
 def test_a_timed_40_event_from_before_the_change_replays_to_the_same_result():
-    try:
-        apps = _migrate(BEFORE)
+    with empty_database():
+        apps = migrate(BEFORE)
         stage_id, match_id = _old_event(apps, profile="timed-40")
-        _migrate(AFTER)
+        migrate(AFTER)
         # read with today's models, so on today's schema (the later migrations read the rules the same)
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate(leaf_nodes())
         stage = Stage.objects.select_related("tournament").get(pk=stage_id)
         rules = rules_for_stage(stage)
         assert rules.time_cap_minutes == 40 and rules.a_failure_limit == 3
@@ -71,24 +66,20 @@ def test_a_timed_40_event_from_before_the_change_replays_to_the_same_result():
         assert match.state["levels"] == {"NS": 5, "EW": 2}  # +3 as before, not timed-40's new +5
         # the profile itself moved on: a stage created now plays the new table
         assert PROFILES["timed-40"].to_json()["upgrades"]["1-2"] == 5
-    finally:
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
 def test_the_stage_and_tournament_overrides_are_applied_to_the_old_profile():
-    try:
-        apps = _migrate(BEFORE)
+    with empty_database():
+        apps = migrate(BEFORE)
         stage_id, _match_id = _old_event(
             apps,
             profile="points-6",
             rule_overrides={"time_up_tie": "draw"},
             stage_overrides={"format": "level_game", "a_failure_limit": 3},
         )
-        _migrate(AFTER)
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())  # today's models, today's schema
+        migrate(AFTER)
+        migrate(leaf_nodes())  # today's models, today's schema
         rules = rules_for_stage(Stage.objects.select_related("tournament").get(pk=stage_id))
         assert rules.format.value == "level_game" and rules.deals is None  # the format change clears deals
         assert rules.a_failure_limit == 3 and rules.time_up_tie.value == "draw"
         assert [band.penalty.value for band in rules.late_arrival_bands][1] == "level_penalty"
-    finally:
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
