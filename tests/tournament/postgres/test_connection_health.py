@@ -59,3 +59,18 @@ def test_a_connection_the_server_ended_is_replaced_before_it_is_used(kept, monke
         cursor.execute("SELECT 3")
         assert cursor.fetchone() == (3,)
     assert kept.connection is not raw
+
+
+def test_a_session_runs_without_jit_compilation_unless_the_options_say_otherwise(kept):
+    """The progress board's state of every table, compiled by the server's JIT, took 70-100 ms instead of 11."""
+    with kept.cursor() as cursor:
+        cursor.execute("SHOW jit")
+        assert cursor.fetchone() == ("off",)
+    other = connection.copy()
+    other.settings_dict = {**other.settings_dict, "OPTIONS": {**other.settings_dict["OPTIONS"], "options": "-c jit=on"}}
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SHOW jit")
+            assert cursor.fetchone() == ("on",)
+    finally:
+        other.close()
