@@ -108,6 +108,7 @@ from tournament.parsing import int_or_none
 from tournament.proxies import client_ip
 from tournament.standings.cache import PREFIX
 from tournament.standings.find_answers import FindShell, find_answer, find_shell_kept
+from tournament.standings.public_types import PickledByFields
 from tournament.standings.response_reads import Reads, current_reads
 from tournament.standings.shell import plain_visitor
 
@@ -141,7 +142,7 @@ STATIC_CONDITIONS = ("HTTP_RANGE", "HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE
 
 
 @dataclass(frozen=True, slots=True)
-class Kept:
+class Kept(PickledByFields):  # shared through the cache: pickled as a call with its fields
     status: str
     headers: tuple[tuple[str, str], ...]
     body: bytes
@@ -150,7 +151,7 @@ class Kept:
 
 
 @dataclass(frozen=True, slots=True)
-class PollAnswer:
+class PollAnswer(PickledByFields):
     """A live page's token and what it depends on: a poll with ``v=<token>`` is answered the empty
     204 (with ``headers``) while ``reads`` hold."""
 

@@ -64,6 +64,12 @@ class Reads:
         self.found: Any = None
         """Find my table's layout the answers were filled into (:func:`find_layout_note`)."""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Shared through the cache (with a kept response, a poll's answer), a Reads is only ever asked
+        # whether it holds: its exact values and builds are pickled as plain values, nothing else (its
+        # slots' own pickling, attribute by attribute, was most of what a pair's first view pickles).
+        return (_reads_held, (self.exact, self.coalesced))
+
     def keys(self) -> list[str]:
         keys = set(self.exact)
         for build in self.coalesced.values():
@@ -81,6 +87,13 @@ class Reads:
             if due and found.get(build.lock_key) is None:
                 return False
         return True
+
+
+def _reads_held(exact: dict[str, Any], coalesced: dict[str, Coalesced]) -> Reads:
+    """A :class:`Reads` read back from the cache: what :meth:`Reads.hold` reads."""
+    reads = Reads()
+    reads.exact, reads.coalesced = exact, coalesced
+    return reads
 
 
 current_reads: ContextVar[Reads | None] = ContextVar("public_response_reads", default=None)

@@ -6,6 +6,7 @@ request reached Django is counted at Django's handler itself."""
 
 from __future__ import annotations
 
+import pickle
 import re
 from typing import Any
 
@@ -22,7 +23,7 @@ from tournament.matches.models import MatchStatus
 from tournament.matches.services import deal_record
 from tournament.standings import cache as public_cache
 from tournament.standings.public_cache import standings_key
-from tournament.standings.public_responses import PublicResponses
+from tournament.standings.public_responses import Kept, PollAnswer, PublicResponses
 from tournament.standings.response_reads import Coalesced, Reads
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("connections_kept")]
@@ -329,6 +330,30 @@ def test_a_kept_response_holds_only_while_its_values_are_unchanged():
     assert not reads.hold({**held, "seating": 6}, now=102.0)
     assert not reads.hold({**held, "marker": (9, 103.5)}, now=102.0)  # another worker rebuilt
     assert not reads.hold({"marker": (7, 100.0), "standings": 7}, now=102.0)  # the version evicted
+
+
+def test_a_kept_response_and_a_polls_answer_read_back_from_the_shared_cache_hold_as_they_held():
+    """Shared through the cache, each is pickled as its fields' plain values: what another worker reads
+    back holds exactly when the one kept here does; what only the request that built it needed (the
+    values it read, its poll notes) does not travel."""
+    reads = Reads()
+    reads.read = {"seating": 5, "version": 3}
+    reads.exact = {"seating": 5}
+    reads.coalesced = {"marker": Coalesced("marker", (7, 100.0), "standings", 7, 103.0, "lock")}
+    reads.polls = {None: ("t1", Reads())}
+    kept = Kept("200 OK", (("Content-Length", "4"),), b"page", reads, ("lock", "marker", "seating", "standings"))
+    answer = PollAnswer("t1", reads, ("seating",), (("Content-Length", "0"),))
+    held = {"seating": 5, "marker": (7, 100.0), "standings": 9}
+    cases = [(held, 102.9), (held, 103.0), ({**held, "lock": 1}, 103.0), ({**held, "seating": 6}, 102.0)]
+    for value in (kept, answer):
+        again = pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+        assert type(again) is type(value)
+        assert [again.reads.hold(found, now) for found, now in cases] == [True, False, True, False]
+        assert (again.reads.exact, again.reads.coalesced) == (reads.exact, reads.coalesced)
+        assert again.reads.read == {} and again.reads.polls == {}
+        assert [getattr(again, name) for name in type(value).__dataclass_fields__ if name != "reads"] == [
+            getattr(value, name) for name in type(value).__dataclass_fields__ if name != "reads"
+        ]
 
 
 @pytest.fixture
