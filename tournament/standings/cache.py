@@ -554,12 +554,6 @@ def _held_build(tournament_id: int, key: str, version: int) -> Any:
     return value
 
 
-def coalesced_held(*, tournament_id: int, key: str, version: int) -> Any:
-    """The coalesced build of ``key`` made at ``version`` if this worker holds it in memory (it built it,
-    or fetched it), else :data:`UNREAD`: nothing is fetched."""
-    return build_memo.get((tournament_id, key, version), _MISSING)
-
-
 class _BuildFailed(Exception):
     """``build`` itself raised (not the cache): its exception goes to the caller, as it is."""
 

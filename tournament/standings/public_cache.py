@@ -23,7 +23,6 @@ from tournament.standings.cache import (
     UNREAD,
     LocalMemo,
     coalesced_get,
-    coalesced_held,
     coalesced_served,
     own_key,
     own_versions_get,
@@ -337,65 +336,30 @@ def standings_served_get(
     )
 
 
-def standings_page_get(
-    *, tournament_id: int, stage_id: int, build: int, load: Callable[[], StageTable | None], page_size: int, number: int
-) -> tuple[StageTable | None, Page[StandingLine]]:
-    """Page ``number`` of the stage's standings build ``build`` (its token; ``load`` gives the build) as a
-    page needs it: the build without its lines (its stage, columns and latest round) and the page's lines.
-    A worker that holds the build in memory (its builder) slices the page from it, and stores every page's
-    lines under the token for the others, once per build and in one round trip: they render a page from
-    its hundred lines, not from the 5,000 of a build fetched and unpickled (some 45 ms, in each worker,
-    every few seconds during a round). A worker that finds no lines stored splits the build itself."""
+def standings_pages_get(
+    *, tournament_id: int, stage_id: int, build: int, load: Callable[[], StageTable | None], page_size: int
+) -> DigestPages[StageTable | None, StandingLine]:
+    """The stage's standings build ``build`` (its token; ``load`` gives the build) in pages of ``page_size``
+    lines, each kept under the digest of its lines and of what every page shows beside them (the head: the
+    build without its lines), as the draw's pages are (:func:`digest_pages_get`): a build that leaves a
+    page's lines as they were leaves that page, and its poll's 204, as it is, so a rebuild re-renders only
+    the pages whose lines changed (a finished match moves the ranks between the winner's old line and its
+    new one, not the whole table). The build is loaded once per build, to make the digests (by the
+    worker holding it: its builder), and for a page whose lines were not kept; the other workers render a
+    page from its hundred lines, never from the 5,000 of a build fetched and unpickled."""
 
-    def split(table: StageTable | None) -> Paginator[StandingLine]:
-        paginator = Paginator(table.lines if table is not None else (), page_size)
-        head = _head(table)
-        public_values_put(
-            tournament_id=tournament_id,
-            version=f"b{build}",
-            values={
-                _standings_page_key(stage_id, page_size, page): (paginator.count, head, tuple(paginator.page(page)))
-                for page in paginator.page_range
-            },
-        )
-        return paginator
-
-    held = coalesced_held(tournament_id=tournament_id, key=standings_key(stage_id), version=build)
-    if held is not UNREAD:  # the build in this worker's memory (its builder's): the page sliced from it
-        table = cast("StageTable | None", held)
-        public_cached(
-            tournament_id=tournament_id,
-            key=f"standings-split:{stage_id}:{page_size}",
-            build=lambda: split(table).count,
-            version=f"b{build}",
-        )
-        return _head(table), Paginator(table.lines if table is not None else (), page_size).get_page(number)
-
-    def read() -> tuple[int, StageTable | None, tuple[StandingLine, ...]]:
+    def lines_loaded() -> tuple[StageTable | None, Sequence[StandingLine]]:
         table = load()
-        page = split(table).get_page(number)  # past the last page, the last
-        return page.paginator.count, _head(table), tuple(page.object_list)
+        return _head(table), table.lines if table is not None else ()
 
-    count, head, lines = public_cached(
-        tournament_id=tournament_id,
-        key=_standings_page_key(stage_id, page_size, number),
-        build=read,
-        version=f"b{build}",
+    return digest_pages_get(
+        tournament_id=tournament_id, kind="standings", pk=stage_id, token=build, load=lines_loaded, page_size=page_size
     )
-    shown = min(number, max(-(-count // page_size), 1))
-    # The build's paginator, of which a page reads only its count of lines (its number of pages).
-    paginator = cast("Paginator[StandingLine]", Paginator(range(count), page_size))
-    return head, Page(lines, shown, paginator)
 
 
 def _head(table: StageTable | None) -> StageTable | None:
     """A standings build as each of its pages shows it, without its lines (and the team total's reading)."""
     return replace(table, lines=(), teams=None) if table is not None else None
-
-
-def _standings_page_key(stage_id: int, page_size: int, number: int) -> str:
-    """Where a page of a stage's standings build keeps its lines (under the build's token)."""
-    return f"standings-page:{stage_id}:{page_size}:{number}"
 
 
 def team_matches_key(stage_id: int) -> str:

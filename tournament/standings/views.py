@@ -1,8 +1,9 @@
 """The public pages: no login, read-only, cached per tournament version, live by htmx polling.
 
 Each page is keyed on what it shows (:mod:`tournament.standings.cache`), around the tournament's
-frame (stages and rounds, on the *seating* version): the standings page on the stage's last
-complete standings build (moved only by what a ranking counts), a draw page on the rows it shows
+frame (stages and rounds, on the *seating* version): a standings page on the lines it shows of the
+stage's last complete standings build (moved only by what a ranking counts; a page none of whose
+lines moved keeps its token), a draw page on the rows it shows
 of the round's last complete draw build (live levels: coalesced, at most one rebuild every few
 seconds; a page none of whose tables moved keeps its token, and each row is rendered once); the bracket
 on the *public* version (every deal moves it; one small value); a match's and a pair's page on its
@@ -75,10 +76,18 @@ from tournament.standings.public_cache import (
     pair_token,
     standings_cached,
     standings_key,
-    standings_page_get,
+    standings_pages_get,
     standings_served_get,
 )
-from tournament.standings.public_types import DrawRow, PublicHttpRequest, RoundInfo, StageInfo, TournamentOverview
+from tournament.standings.public_types import (
+    DrawRow,
+    PublicHttpRequest,
+    RoundInfo,
+    StageInfo,
+    StageTable,
+    StandingLine,
+    TournamentOverview,
+)
 from tournament.standings.response_reads import (
     find_layout_note,
     poll_note,
@@ -414,37 +423,37 @@ def _sides_standings(
     """A ranked stage of two sides: every tie-break column and the movement, in pages."""
     tournament_id, stage_id = overview.id, stage.id
     page = _int_param(request, "page", 1, 1, 10_000)
-    # The stage's last complete build: the page (and its poll's 204) moves only when a new one lands.
-    # Loaded only to render a page not cached yet under the build's token.
+    # The stage's last complete build, and of it the digest of the page asked: the page (and its poll's
+    # 204) moves when a build changes one of its lines, not with every build; its lines are read only to
+    # render HTML not cached yet under that digest.
     build, table_get = standings_served_get(
         tournament_id=tournament_id,
         stage_id=stage_id,
         version=request.standings_version,
         marker=marker,
     )
-
-    def context() -> dict[str, Any]:
-        table, shown = standings_page_get(
-            tournament_id=tournament_id,
-            stage_id=stage_id,
-            build=build,
-            load=table_get,
-            page_size=STANDINGS_PAGE_SIZE,
-            number=page,
-        )
-        return {"table": table, "stage": stage, "page": shown}
-
-    return _live_page(
-        request,
-        overview=overview,
-        key=f"standings:{stage_id}:{page}",
-        fragment="public/_standings.html",
-        context=context,
-        title=_("Standings"),
-        params={"page": page} if page > 1 else None,
-        section="standings",
-        version=f"{frame}.b{build}",
+    pages = standings_pages_get(
+        tournament_id=tournament_id, stage_id=stage_id, build=build, load=table_get, page_size=STANDINGS_PAGE_SIZE
     )
+
+    def show(digest: str, shown: Callable[[], tuple[StageTable | None, Page[StandingLine]]]) -> HttpResponse:
+        def context() -> dict[str, Any]:
+            table, lines = shown()
+            return {"table": table, "stage": stage, "page": lines}
+
+        return _live_page(
+            request,
+            overview=overview,
+            key=f"standings:{stage_id}:{page}",
+            fragment="public/_standings.html",
+            context=context,
+            title=_("Standings"),
+            params={"page": page} if page > 1 else None,
+            section="standings",
+            version=f"{frame}.d{digest}",
+        )
+
+    return _digest_page(pages, page, show)
 
 
 @require_safe

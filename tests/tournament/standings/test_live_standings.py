@@ -493,3 +493,43 @@ def test_a_standings_page_whose_build_was_evicted_is_built_afresh_once_for_all(c
     evict(":page:")
     assert standings_shown(client, page_url + "?page=1") == before
     assert len(builds) == 2  # the build made after the eviction was shared
+
+
+def test_a_rebuild_leaves_the_standings_pages_whose_lines_did_not_move_and_their_polls_as_they_were(
+    client, event, monkeypatch, window
+):
+    """Each standings page is keyed on the digest of the lines it shows (and of what every page shows beside
+    them), not on the build: a finished match that moves some lines leaves every other page's bytes and
+    poll token as they were, and the polls of those pages answer 204; a page whose lines moved gets a new
+    token and its poll from the old one answers the page as it stands."""
+    monkeypatch.setattr(views, "STANDINGS_PAGE_SIZE", 2)  # 8 pairs: 4 pages
+    tournament_id, stage_id = event.tournament.pk, event.first.stage_id
+    base = reverse("standings:stage_standings", args=[tournament_id, stage_id])
+    urls = [f"{base}?page={number}" for number in range(1, 5)]
+    matches = list(event.second.matches.exclude(ew_pair=None).order_by("table__number"))
+    with time_machine.travel("2026-05-01 09:00:00 +0000", tick=False) as clock:
+        play_out(matches[0])  # round 2's first result: every page now says "Results up to round 2"
+        clock.shift(window)
+        before = [client.get(url).content.decode() for url in urls]
+        old_lines = cached_reads.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)[1].lines
+        play_out(matches[1])  # its pairs' lines and those between move; the last page's do not
+        clock.shift(window)
+        after = [client.get(url).content.decode() for url in urls]
+        new_lines = cached_reads.standings_build_get(tournament_id=tournament_id, stage_id=stage_id)[1].lines
+        assert new_lines != old_lines  # the rebuild counted the result
+        moved = [old_lines[at : at + 2] != new_lines[at : at + 2] for at in range(0, 8, 2)]
+        assert moved == [True, True, True, False]
+        for page_moved, old, new in zip(moved, before, after, strict=True):
+            old_poll, new_poll = standings_poll(old), standings_poll(new)
+            answer = client.get(old_poll, headers={"HX-Request": "true"})
+            if page_moved:
+                assert new_poll != old_poll and new != old
+                assert answer.status_code == 200 and standings_poll(answer.content.decode()) == new_poll
+            else:
+                assert (new, new_poll) == (old, old_poll)  # the same bytes, the same token
+                assert answer.status_code == 204
+
+
+def standings_poll(page: str) -> str:
+    """The address a standings page's live part polls (with its ``v=``)."""
+    return page.split('class="live" hx-get="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
