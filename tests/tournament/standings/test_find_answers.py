@@ -8,6 +8,7 @@ whether a request reached Django is counted at Django's handler itself."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 from urllib.parse import quote
 
@@ -339,11 +340,19 @@ def test_a_new_name_costs_one_round_trip_to_the_cache_and_writes_nothing(app, dj
     event = swiss_event(pairs=4)
     ask(app, find_url(event.tournament.pk, "20001"))
     calls: list[str] = []
+    inside = [0]  # a call the cache makes of itself (Django's local-memory get_many asks get) is not another
+
+    def counted(*args, _real, _name, **kwargs):
+        if not inside[0]:
+            calls.append(_name)
+        inside[0] += 1
+        try:
+            return _real(*args, **kwargs)
+        finally:
+            inside[0] -= 1
+
     for name in ("get", "get_many", "set", "set_many", "add", "incr", "delete"):
-        real = getattr(cache, name)
-        monkeypatch.setattr(
-            cache, name, lambda *a, _real=real, _name=name, **kw: (calls.append(_name), _real(*a, **kw))[1]
-        )
+        monkeypatch.setattr(cache, name, functools.partial(counted, _real=getattr(cache, name), _name=name))
     answer = ask(app, find_url(event.tournament.pk, "王"))
     assert django_app.calls == 1 and calls == ["get_many"]
     assert "王一甲".encode() in answer[2]
