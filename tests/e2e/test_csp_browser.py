@@ -74,7 +74,11 @@ def test_referee_pages_run_under_the_policy(watched):
         watched.locator(f"a.seat-{seat}").click()
         watched.locator(".taps li").nth(index).wait_for()
     assert watched.evaluate("window.__notReloaded") is True  # htmx swapped, no page load
-    watched.locator(f"form[action$='/matches/{match.pk}/deals/'] [type=submit]").first.click()
+    # the phone's queue sends the deal and the page loads again; its answer is listed once stored (waiting
+    # for the network to go quiet alone raced the server on a loaded machine)
+    with watched.expect_navigation():
+        watched.locator(f"form[action$='/matches/{match.pk}/deals/'] [type=submit]").first.click()
+    watched.locator("#queue-results li[data-result]").first.wait_for()
     watched.wait_for_load_state("networkidle")
     assert Deal.objects.filter(match=match).count() == 1
     assert violations(watched) == []
