@@ -8,7 +8,6 @@ whether a request reached Django is counted at Django's handler itself."""
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 from urllib.parse import quote
 
@@ -20,6 +19,7 @@ from django.urls import reverse
 
 from tests.tournament.games.doudizhu_event import doudizhu_event, drawn_round
 from tests.tournament.standings.events import pairs_register, swiss_event
+from tests.tournament.standings.test_live_standings import cache_calls_counted
 from tests.tournament.standings.test_public_responses import Counted
 from tournament.draw.services import round_draw, round_publish
 from tournament.draw.stages import stage_create
@@ -339,20 +339,7 @@ def test_a_new_name_costs_one_round_trip_to_the_cache_and_writes_nothing(app, dj
     """The seating version is read afresh, once, as for any kept response; nothing is shared."""
     event = swiss_event(pairs=4)
     ask(app, find_url(event.tournament.pk, "20001"))
-    calls: list[str] = []
-    inside = [0]  # a call the cache makes of itself (Django's local-memory get_many asks get) is not another
-
-    def counted(*args, _real, _name, **kwargs):
-        if not inside[0]:
-            calls.append(_name)
-        inside[0] += 1
-        try:
-            return _real(*args, **kwargs)
-        finally:
-            inside[0] -= 1
-
-    for name in ("get", "get_many", "set", "set_many", "add", "incr", "delete"):
-        monkeypatch.setattr(cache, name, functools.partial(counted, _real=getattr(cache, name), _name=name))
+    calls = cache_calls_counted(monkeypatch, ("get", "get_many", "set", "set_many", "add", "incr", "delete"))
     answer = ask(app, find_url(event.tournament.pk, "王"))
     assert django_app.calls == 1 and calls == ["get_many"]
     assert "王一甲".encode() in answer[2]
