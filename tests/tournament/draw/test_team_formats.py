@@ -250,7 +250,7 @@ def test_the_organiser_records_a_drawn_knockout_team_matchs_tie_break_deal_on_it
     row.refresh_from_db()
     assert row.extra_deal == "EW"
     y = row.team_y.name  # Y1 sits E/W at table a: its team goes through
-    assert f"{y} 胜 （加赛决胜）" in page
+    assert f"{y} 胜（加赛决胜）" in page  # a full-width bracket brings its own space
 
     client.cookies["django_language"] = "en"
     response = client.post(url, {"action": "extra_deal", "team_match": row.pk, "side": "NS"}, follow=True)

@@ -208,6 +208,15 @@ def test_a_team_match_won_on_small_points_says_so(client):
     assert f"{row.team_x.name} wins</span> (tables level: on small points)" in draw
     match_page = client.get(reverse("standings:team_match", args=[event.pk, row.pk])).content.decode()
     assert f'{row.team_x.name} wins</strong> <span class="muted small">(tables level: on small points)' in match_page
+    # in Chinese the full-width bracket follows the words with no space of its own
+    client.cookies["django_language"] = "zh-hans"
+    aside = "（胜桌数相同，按小分）"
+    page = client.get(reverse("standings:stage_team_standings", args=[event.pk, stage.pk])).content.decode()
+    assert f'{row.team_x.name} 胜<span class="muted small">{aside}' in page
+    draw = client.get(reverse("standings:draw", args=[event.pk])).content.decode()
+    assert f"{row.team_x.name} 胜</span>{aside}" in draw
+    match_page = client.get(reverse("standings:team_match", args=[event.pk, row.pk])).content.decode()
+    assert f'{row.team_x.name} 胜</strong><span class="muted small">{aside}' in match_page
 
 
 def test_the_referees_tables_name_their_team_match_and_letter(client):

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from scoring.snapshot import DealSnapshot
 from tournament import labels
 from tournament.games import PAIRS, GameKind, UnknownGame, game_kind
-from tournament.locale import in_ui_language
+from tournament.locale import in_ui_language, ui_is_chinese
 from tournament.matches.models import AdjustmentKind, MatchStatus
 from tournament.registration.models import Tournament
 from tournament.registration.text import NAMES_SEPARATOR
@@ -88,6 +88,13 @@ def metric_title(column: Column) -> str:
 @register.filter
 def dash(value: T) -> T | str:
     return "—" if value is None or value == "" else value
+
+
+@register.simple_tag
+def bracket_gap() -> str:
+    """The space before a bracketed aside ("X wins (on small points)"): none in Chinese, whose
+    full-width brackets （…） carry their own spacing, one in English."""
+    return "" if ui_is_chinese() else " "
 
 
 @register.simple_tag
