@@ -92,8 +92,9 @@ TEAM_MEMBERS: dict[str, TeamReading] = {
 
 
 @dataclass(frozen=True, slots=True)
-class TeamMemberLine(PickledByFields):
-    """One member of a team as its line shows it."""
+class TeamMemberLine:
+    """One member of a team as its line shows it (:attr:`TeamLine.members`, made from the line's plain
+    :data:`TeamMemberRow`)."""
 
     pair_id: int
     number: int
@@ -105,6 +106,12 @@ class TeamMemberLine(PickledByFields):
     counted: bool
     substitute: bool
     withdrawn: bool
+
+
+TeamMemberRow = tuple[int, int, str, int | None, int | None, int | None, bool, bool, bool]
+"""A member of a team as its line keeps it: :class:`TeamMemberLine`'s fields in order, as a plain tuple.
+A city's thousand teams of five are 5,000 of them a build: as tuples they are made, pickled, unpickled
+and digested (:func:`tournament.standings.public.page_digest`) in C, not one frozen object each."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,9 +129,15 @@ class TeamLine(PickledByFields):
     lots: int | None
     short: bool
     counted: int
-    members: tuple[TeamMemberLine, ...]
+    member_rows: tuple[TeamMemberRow, ...]
+    """The team's members in position order, as plain rows (the public page's rows read them)."""
     provisional: bool = False
     """A counted member's result awaits sign-off (待确认)."""
+
+    @property
+    def members(self) -> tuple[TeamMemberLine, ...]:
+        """The team's members in position order, named (the API, the workbook, the organiser's page)."""
+        return tuple(TeamMemberLine(*row) for row in self.member_rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +212,10 @@ def stage_team_total_get(*, stage: Stage, standings: StageStandings | None = Non
     return team_total_of(read=read, rosters=team_rosters_get(tournament_id=stage.tournament_id))
 
 
+_NOT_IN_STAGE: tuple[None, None, None] = (None, None, None)
+"""A member's place, points and small points when it is not in the stage (it did not advance into it)."""
+
+
 def team_total_of(*, read: StageTeamRead, rosters: tuple[TeamRoster, ...]) -> StageTeamTotal:
     """The team total of a stage whose ranking reads as ``read``, of the event's teams ``rosters``
     (:func:`team_rosters_get`): the rules core ranks them."""
@@ -209,12 +226,28 @@ def team_total_of(*, read: StageTeamRead, rosters: tuple[TeamRoster, ...]) -> St
     )
     total = _rank(ranked, members, read.team_count, read.lots_seed, players=TEAM_MEMBERS[read.entrants].players)
     by_id = {str(roster.pk): roster for roster in ranked}
-    stage_rows = {member.member: member for member in members}
+    standing = {member: (place, points, small) for member, place, points, small in read.members}
     lines = []
     for line in total.rows:
         team = by_id[line.team]
         counted = {member.member for member in line.counted}
-        member_lines = tuple(_member_line(member, stage_rows, counted) for member in team.members)
+        member_rows = []
+        for member in team.members:
+            key = str(member.pair_id)
+            place, points, small = standing.get(key, _NOT_IN_STAGE)
+            member_rows.append(
+                (
+                    member.pair_id,
+                    member.number,
+                    member.name,
+                    place,
+                    points,
+                    small,
+                    key in counted,
+                    member.substitute,
+                    member.withdrawn,
+                )
+            )
         lines.append(
             TeamLine(
                 rank=line.rank,
@@ -228,7 +261,7 @@ def team_total_of(*, read: StageTeamRead, rosters: tuple[TeamRoster, ...]) -> St
                 lots=line.lots,
                 short=line.short,
                 counted=len(line.counted),
-                members=member_lines,
+                member_rows=tuple(member_rows),
                 provisional=bool(counted & read.provisional),
             )
         )
@@ -310,19 +343,4 @@ def _rank(
         team_count=team_count,
         lots_seed=seed,
         players=players,
-    )
-
-
-def _member_line(member: RosterMember, stage_rows: dict[str, MemberStanding], counted: set[str]) -> TeamMemberLine:
-    row = stage_rows.get(str(member.pair_id))
-    return TeamMemberLine(
-        pair_id=member.pair_id,
-        number=member.number,
-        name=member.name,
-        place=row.place if row is not None else None,
-        points=row.points if row is not None else None,
-        small_points=row.small_points if row is not None else None,
-        counted=str(member.pair_id) in counted,
-        substitute=member.substitute,
-        withdrawn=member.withdrawn,
     )

@@ -268,37 +268,44 @@ def team_total_rows(page: Iterable[TeamLine], tournament_id: int, big: bool = Fa
     substitute = f" · {escape(_('Substitute'))}"
     withdrawn = f" · {escape(_('withdrawn'))}"
     muted = ' class="muted"'
+    # Translated and escaped once a page, not once a member: a page's hundred teams have 500 members.
+    place_words = _("place %(place)s")
+    counted_words: dict[int, str] = {}
+    # every number of a line is an int: as ``_number`` shows one (str, without a thousand separator)
+    num = _number if settings.USE_THOUSAND_SEPARATOR else str
     out: list[str] = []
     for line in page:
         lots = f' <span class="muted small">{escape(_("lot %(n)s") % {"n": line.lots})}</span>' if line.lots else ""
         detail = ""
         if not big:
-            counted = ngettext("%(counter)s member counted", "%(counter)s members counted", line.counted) % {
-                "counter": line.counted
-            }
+            counted = counted_words.get(line.counted)
+            if counted is None:
+                counted = counted_words[line.counted] = _escape(
+                    ngettext("%(counter)s member counted", "%(counter)s members counted", line.counted)
+                    % {"counter": line.counted}
+                )
             members = []
-            for member in line.members:
-                if member.place:
-                    place = _("place %(place)s") % {"place": _number(member.place)}
-                    standing = f" · {escape(place)} · {_number(member.points)}"
+            for pair_id, number, name, place, points, _small, counts, substitutes, withdrew in line.member_rows:
+                if place:
+                    standing = f" · {_escape(place_words % {'place': num(place)})} · {num(points)}"
                 else:
                     standing = not_in_stage
                 members.append(
-                    f"<li{'' if member.counted else muted}>"
-                    f'<a href="{before}{member.pair_id}{after}">#{_number(member.number)} {escape(member.name)}</a>'
-                    f"{standing}{' ✓' if member.counted else ''}{substitute if member.substitute else ''}"
-                    f"{withdrawn if member.withdrawn else ''}</li>"
+                    f"<li{'' if counts else muted}>"
+                    f'<a href="{before}{pair_id}{after}">#{num(number)} {_escape(name)}</a>'
+                    f"{standing}{' ✓' if counts else ''}{substitute if substitutes else ''}"
+                    f"{withdrawn if withdrew else ''}</li>"
                 )
             detail = (
-                f'\n<details class="team-detail"><summary class="small">{escape(counted)}</summary>'
+                f'\n<details class="team-detail"><summary class="small">{counted}</summary>'
                 f'\n<ul class="small">{"".join(members)}</ul></details>'
             )
-        best = "—" if line.best_place is None else _number(line.best_place)
+        best = "—" if line.best_place is None else num(line.best_place)
         out.append(
-            f'<tr><td class="num">{"=" if line.shared else ""}{_number(line.rank)}</td>'
-            f'<th scope="row">{escape(line.name)}{short if line.short else ""}'
+            f'<tr><td class="num">{"=" if line.shared else ""}{num(line.rank)}</td>'
+            f'<th scope="row">{_escape(line.name)}{short if line.short else ""}'
             f"{provisional if line.provisional else ''}{lots}{detail}</th>"
-            f'<td class="num">{_number(line.points)}</td><td class="num">{_number(line.small_points)}</td>'
+            f'<td class="num">{num(line.points)}</td><td class="num">{num(line.small_points)}</td>'
             f'<td class="num">{best}</td></tr>'
         )
     return mark_safe("\n".join(out))  # every value above is escaped
