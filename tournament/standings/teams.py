@@ -232,22 +232,9 @@ def team_total_of(*, read: StageTeamRead, rosters: tuple[TeamRoster, ...]) -> St
         team = by_id[line.team]
         counted = {member.member for member in line.counted}
         member_rows = []
-        for member in team.members:
-            key = str(member.pair_id)
+        for key, pair_id, number, name, substitute, withdrawn in team.members:
             place, points, small = standing.get(key, _NOT_IN_STAGE)
-            member_rows.append(
-                (
-                    member.pair_id,
-                    member.number,
-                    member.name,
-                    place,
-                    points,
-                    small,
-                    key in counted,
-                    member.substitute,
-                    member.withdrawn,
-                )
-            )
+            member_rows.append((pair_id, number, name, place, points, small, key in counted, substitute, withdrawn))
         lines.append(
             TeamLine(
                 rank=line.rank,
@@ -275,15 +262,10 @@ def team_total_of(*, read: StageTeamRead, rosters: tuple[TeamRoster, ...]) -> St
     )
 
 
-@dataclass(frozen=True, slots=True)
-class RosterMember(PickledByFields):
-    """A member of a team as the team total names it."""
-
-    pair_id: int
-    number: int
-    name: str
-    substitute: bool
-    withdrawn: bool
+RosterMember = tuple[str, int, int, str, bool, bool]
+"""A member of a team as the team total names it, a plain tuple: the member as the rules core names it
+(its pair id as text), its pair id, number and name, whether it is a substitute, whether it withdrew.
+The event's 5,000 members are unpickled by every worker that derives a team total: as tuples, in C."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,15 +295,7 @@ def team_rosters_get(*, tournament_id: int) -> tuple[TeamRoster, ...]:
         .values_list("team_id", "pair_id", "pair__number", "pair__name", "substitute", "pair__status")
     )
     for team_id, pair_id, number, name, substitute, status in rows:
-        members[team_id].append(
-            RosterMember(
-                pair_id=pair_id,
-                number=number,
-                name=name,
-                substitute=substitute,
-                withdrawn=status == PairStatus.WITHDRAWN,
-            )
-        )
+        members[team_id].append((str(pair_id), pair_id, number, name, substitute, status == PairStatus.WITHDRAWN))
     return tuple(
         TeamRoster(pk=pk, number=number, name=name, members=tuple(members[pk])) for pk, (number, name) in teams.items()
     )
@@ -338,7 +312,7 @@ def _rank(
     """The rules core's team total, the teams named by their ids (stable under a rename: the lots
     drawn for a tie do not move when a team is renamed)."""
     return team_total_rank(
-        teams=[Team(name=str(row.pk), members=tuple(str(m.pair_id) for m in row.members)) for row in teams],
+        teams=[Team(name=str(row.pk), members=tuple([member[0] for member in row.members])) for row in teams],
         members=read,
         team_count=team_count,
         lots_seed=seed,
