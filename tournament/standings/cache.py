@@ -107,7 +107,7 @@ row says whether it is the third-place match; v9: a team total names the entrant
 flag; v10: a standings build carries its ranking as the team total reads it; v11: a team match's page says
 whether it was won on small points; v12: a knockout team match says whether it waits for, or was won
 on, its tie-break deal; v13: a kept response, a poll's answer and what they were read from pickle as
-plain values; v14: a team total's line keeps its members as plain rows)."""
+plain values; v14: a team total's line and the event's teams keep their members as plain rows)."""
 VERSION_TIMEOUT = 60 * 60 * 24 * 30
 """The version key outlives any event; if it is evicted anyway a fresh clock value replaces it."""
 ENTRY_TIMEOUT = 60 * 60 * 6
