@@ -18,6 +18,7 @@ from tournament.matches.models import Match
 from tournament.matches.services import deal_record
 from tournament.registration.models import Player
 from tournament.registration.services import PlayerData, pair_update, tournament_create
+from tournament.standings import seating
 from tournament.standings.cache import LocalMemo, public_version_get
 from tournament.standings.public import tournament_overview_get
 from tournament.standings.public_types import RoundInfo, SeatFound
@@ -75,6 +76,29 @@ def test_the_index_answers_the_first_seats_in_name_order_up_to_the_limit():
     # an employee number counts as much as a name: "7" is 王07's number and part of nobody's name
     assert names(index.find("7", limit=5)) == ["王07"]
     assert len(index.find("王")) == 20
+
+
+def test_the_seats_come_from_the_database_in_the_index_order_so_its_sort_only_checks_it(monkeypatch):
+    event = swiss_event()
+    # names a locale's collation orders otherwise than Python (by pinyin, case and accents apart)
+    players = Player.objects.filter(tournament=event.tournament).order_by("pk")[: len(NAMES_BY_CODE_POINT)]
+    for player, name in zip(players, NAMES_BY_CODE_POINT, strict=True):
+        Player.objects.filter(pk=player.pk).update(name=name)
+    given: list[list[tuple[object, ...]]] = []
+
+    class Recorded(SeatIndex):
+        def __init__(self, rows, *args, **kwargs):  # type: ignore[no-untyped-def]
+            given.append(list(rows))
+            super().__init__(given[-1], *args, **kwargs)
+
+    monkeypatch.setattr(seating, "SeatIndex", Recorded)
+    rounds = tournament_overview_get(tournament_id=event.tournament.pk).current_rounds
+    seating.seat_index_build(rounds=rounds, tournament_id=event.tournament.pk)
+    assert given[0] == sorted(given[0], key=seating._BY_NAME)
+    assert {row[1] for row in given[0]} >= set(NAMES_BY_CODE_POINT)
+
+
+NAMES_BY_CODE_POINT = ["Zoe", "wang", "Wang", "Émile", "éclair", "阿", "啊", "张", "安", "王"]
 
 
 def test_find_keeps_its_index_through_deals_and_rebuilds_when_a_seat_changes():
