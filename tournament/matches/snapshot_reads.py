@@ -8,9 +8,14 @@ its adjustment records to the rows they stand for.
   through :func:`snapshot_lookups`, and reads them back with :func:`snapshot_from_values`, the rules
   core's reader (a key not fetched reads as for a match never folded).
 - **A few keys as stored text** (:func:`snapshot_texts`): the same keys as their stored JSON text,
-  not read back — equal texts, equal values — so a worker that read a match's result before reads
-  back only the matches whose text changed (the standings' records:
-  ``tournament.standings.selectors.stage_match_records``).
+  not read back — equal texts, equal values — so a worker that read a match's snapshot before reads
+  back only the matches whose text changed (the public draw).
+- **The result in columns** (:data:`RESULT_COLUMNS`, :func:`result_snapshot`, :func:`result_record`): a
+  match's winner, reason, levels and points as the match row keeps them beside the snapshot
+  (``Match.snapshot_winner`` and the rest: generated from it by the database), read by the rules core's
+  reader as the snapshot's keys — what every standings record is made of
+  (``tournament.standings.selectors.stage_match_records``, the team standings' tables), without
+  inflating a snapshot.
 - **The progress board's score** (:func:`board_score_lookups`, :func:`board_score`): a page of the
   board fetches a table's ``levels`` (two sides) or ``points`` (three seats) alone, not the deals.
 - **Deals played**: the deals the rules core applied, i.e. the deals of the stored snapshot. A deal
@@ -41,9 +46,10 @@ from scoring.options import RuleOptions
 from scoring.outcome import Reason, Status
 from scoring.seats import Side
 from scoring.snapshot import MatchSnapshot, SidePair
+from scoring.standings import MatchRecord
 from scoring.time_up import TimeUpNotice, time_up_notice
 from tournament.matches.fold import match_game, match_rules, scoring_adjustments
-from tournament.matches.models import Adjustment, Deal, Match
+from tournament.matches.models import SNAPSHOT_RESULT, Adjustment, Deal, Match
 
 CHUNK = 5000
 
@@ -52,6 +58,10 @@ SNAPSHOT_KEYS = frozenset(field.name for field in fields(MatchSnapshot)) - {"sch
 
 RESULT_KEYS = ("winner", "levels", "reason", "points")
 """What a standings record reads of a snapshot (``MatchRecord.from_snapshot``)."""
+
+RESULT_COLUMNS = SNAPSHOT_RESULT
+"""The match row's columns that hold :data:`RESULT_KEYS`, generated from the snapshot by the database
+(for ``values_list``; read back by :func:`result_snapshot`)."""
 
 
 # -- a few keys fetched alone ----------------------------------------------------------------------
@@ -76,6 +86,24 @@ def snapshot_texts(*keys: str) -> tuple[Cast, ...]:
 def snapshot_from_values(keys: Sequence[str], values: Sequence[Any]) -> MatchSnapshot:
     """The values fetched by :func:`snapshot_lookups` for ``keys``, read by the rules core's reader."""
     return MatchSnapshot.from_json(dict(zip(keys, values, strict=True)))
+
+
+def result_snapshot(values: Sequence[Any]) -> MatchSnapshot:
+    """The values of :data:`RESULT_COLUMNS` of a match row read as the snapshot's :data:`RESULT_KEYS`
+    fetched alone: the same reader, the same answer (an empty column is a key the snapshot lacks, a
+    side's value without the other's a pair the reader does not take)."""
+    winner, reason, levels_ns, levels_ew, points_ns, points_ew = values
+    return snapshot_from_values(
+        RESULT_KEYS,
+        (winner or None, {"NS": levels_ns, "EW": levels_ew}, reason or None, {"NS": points_ns, "EW": points_ew}),
+    )
+
+
+def result_record(*, round: int, ns: int, ew: int, values: Sequence[Any]) -> MatchRecord:
+    """The rules core's standings record of a match of two sides (its round's number, its N/S and E/W
+    pairs' ids) from its :data:`RESULT_COLUMNS`' values: what every ranking of pairs and of teams reads
+    of a match's result."""
+    return MatchRecord.from_snapshot(round=round, ns=str(ns), ew=str(ew), snapshot=result_snapshot(values))
 
 
 def snapshot_read(state: object) -> MatchSnapshot:

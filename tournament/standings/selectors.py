@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.db.models import Q, QuerySet
 
@@ -32,7 +32,7 @@ from scoring.standings import MatchRecord, StandingRow, Standings, bracket_placi
 from scoring.team_matches import TEAM_TIE_BREAKERS
 from tournament.games import stage_entrants_of
 from tournament.matches.models import Match, MatchSeat, MatchStatus, Round, RoundEntry, Stage, StageFormat
-from tournament.matches.snapshot_reads import CHUNK, RESULT_KEYS, snapshot_from_values, snapshot_lookups, snapshot_texts
+from tournament.matches.snapshot_reads import RESULT_COLUMNS, result_record
 from tournament.matches.stage_options import DrawOptions, draw_options_lookup
 from tournament.registration.models import Pair, PairStatus, Team
 from tournament.rules import rules_for_stage
@@ -117,15 +117,15 @@ def _walkovers(stage: Stage) -> dict[int, dict[str, str]]:
     return out
 
 
-RecordKey = tuple[int, int, int, tuple[str | None, ...]]
-"""What a counted match's record is made of: its round's number, its N/S and E/W pairs, and the stored
-texts of its snapshot's result keys (:func:`tournament.matches.snapshot_reads.snapshot_texts`)."""
+RecordKey = tuple[Any, ...]
+"""What a counted match's record is made of, as the row read: its round's number, its N/S and E/W pairs,
+and its result columns' values (:data:`tournament.matches.snapshot_reads.RESULT_COLUMNS`)."""
 
 read_records = LocalMemo(8)
 """A worker's records of each stage as it last read them: stage id → {:data:`RecordKey`: record}. A
 record is a function of its key alone (the rules core reads nothing else), so a record found under
 the same key is the record a fresh read would give — with any number of workers, inside a
-transaction or after one rolled back — and a read of the stage decodes only the matches whose
+transaction or after one rolled back — and a read of the stage makes records only of the matches whose
 stored result changed since (during a round, the few tables that finished or corrected one), not
 the thousands of a 5,000-pair stage."""
 
@@ -134,68 +134,32 @@ def stage_match_records(*, stage: Stage) -> list[MatchRecord]:
     """The stage's counted results as the rules core's records (entrants are pair ids as text), in
     stage order (round, table).
 
-    Only the snapshot's result keys are fetched — its deal list is most of its size, and a 5,000-pair
-    stage has thousands of matches (docs/design.md, numbers) — and, once the worker has read the stage,
-    only as stored text: a match with the same texts keeps its record (:data:`read_records`), the
-    others are read back."""
+    A match's result is read from the columns the match row keeps it in (``RESULT_COLUMNS``: winner,
+    reason, levels, points), not from its snapshot — a 5,000-pair stage has thousands of matches, and
+    every key read out of a stored snapshot inflates all of it, deals included (docs/design.md,
+    numbers) — and a match whose row reads as the worker last read it keeps its record
+    (:data:`read_records`)."""
     walkovers = _walkovers(stage)
     counted = _counted(stage).filter(ns_pair__isnull=False).order_by("round__number", "table__number", "id")
-    known = read_records.get(stage.pk)
-    rows = _record_rows(counted, decode=known is None)  # the first read decodes every row at once
-    known = known or {}
-    unread = [row.pk for row in rows if row.ew is not None and row.record is None and row.key not in known]
-    fresh: dict[int, tuple[RecordKey, MatchRecord]] = {
-        row.pk: (row.key, row.record)
-        for start in range(0, len(unread), CHUNK)
-        for row in _record_rows(Match.objects.filter(pk__in=unread[start : start + CHUNK]).order_by(), decode=True)
-        if row.record is not None
-    }
+    known = read_records.get(stage.pk) or {}
     held: dict[RecordKey, MatchRecord] = {}
     records: list[MatchRecord] = []
-    for row in rows:
-        if row.ew is None:
-            against = walkovers.get(row.round, {}).get(str(row.ns))
-            if against is not None:  # the opponent withdrew: a forfeit win (docs/rules.md §5), not a bye
-                records.append(MatchRecord(round=row.round, ns=str(row.ns), ew=against, forfeit=Side.EW))
-            else:
-                records.append(MatchRecord(round=row.round, ns=str(row.ns), ew=None))
-            continue
-        key, record = row.key, row.record if row.record is not None else known.get(row.key)
+    for row in counted.values_list("round__number", "ns_pair_id", "ew_pair_id", *RESULT_COLUMNS):
+        record = known.get(row)  # the row itself is the key: nothing is built for a match read before
         if record is None:
-            if row.pk not in fresh:  # gone, or a bye, since the first read: as a read a moment later
+            number, ns, ew = row[0], row[1], row[2]
+            if ew is None:
+                against = walkovers.get(number, {}).get(str(ns))
+                if against is not None:  # the opponent withdrew: a forfeit win (docs/rules.md §5), not a bye
+                    records.append(MatchRecord(round=number, ns=str(ns), ew=against, forfeit=Side.EW))
+                else:
+                    records.append(MatchRecord(round=number, ns=str(ns), ew=None))
                 continue
-            key, record = fresh[row.pk]  # its texts and values read together
-        held[key] = record
+            record = result_record(round=number, ns=ns, ew=ew, values=row[3:])
+        held[row] = record
         records.append(record)
     read_records.put(stage.pk, held)
     return records
-
-
-class _RecordRow(NamedTuple):
-    pk: int
-    round: int
-    ns: int
-    ew: int | None
-    key: RecordKey
-    record: MatchRecord | None
-    """Read back with the key's texts, in the same row (``decode``); None for a bye or not read back."""
-
-
-def _record_rows(matches: QuerySet[Match], *, decode: bool) -> list[_RecordRow]:
-    """Each of ``matches`` with its record's key and, if ``decode``, its record (a match written between
-    two reads is keyed on what was decoded, never on another read's texts)."""
-    texts = snapshot_texts(*RESULT_KEYS)
-    lookups = snapshot_lookups(*RESULT_KEYS) if decode else ()
-    rows = []
-    for pk, number, ns, ew, *values in matches.values_list(
-        "id", "round__number", "ns_pair_id", "ew_pair_id", *texts, *lookups
-    ):
-        record = None
-        if decode and ns is not None and ew is not None:
-            snapshot = snapshot_from_values(RESULT_KEYS, values[len(texts) :])
-            record = MatchRecord.from_snapshot(round=number, ns=str(ns), ew=str(ew), snapshot=snapshot)
-        rows.append(_RecordRow(pk, number, ns, ew, (number, ns, ew, tuple(values[: len(texts)])), record))
-    return rows
 
 
 def stage_third_place_matches(*, stage: Stage) -> frozenset[int]:

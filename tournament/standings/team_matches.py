@@ -28,7 +28,7 @@ from scoring.seats import Side
 from scoring.standings import MatchRecord
 from scoring.team_matches import TeamMatchRecord, TeamMatchResult, TeamStandings, team_match_decide, team_standings_rank
 from tournament.matches.models import Match, MatchStatus, Round, Stage, StageFormat, TeamMatch
-from tournament.matches.snapshot_reads import RESULT_KEYS, snapshot_from_values, snapshot_lookups
+from tournament.matches.snapshot_reads import RESULT_COLUMNS, result_record
 from tournament.matches.stage_options import DrawOptions, draw_options_lookup
 from tournament.registration.models import Team
 from tournament.registration.teams import teams_withdrawn
@@ -75,10 +75,9 @@ def _table_records(stage: Stage) -> dict[int, MatchRecord]:
     counted = Match.objects.filter(round__stage=stage, status__in=counted_statuses(stage=stage))
     records: dict[int, MatchRecord] = {}
     for pk, number, ns, ew, *values in counted.filter(~Q(ew_pair__isnull=True)).values_list(
-        "pk", "round__number", "ns_pair_id", "ew_pair_id", *snapshot_lookups(*RESULT_KEYS)
+        "pk", "round__number", "ns_pair_id", "ew_pair_id", *RESULT_COLUMNS
     ):
-        snapshot = snapshot_from_values(RESULT_KEYS, values)
-        records[pk] = MatchRecord.from_snapshot(round=number, ns=str(ns), ew=str(ew), snapshot=snapshot)
+        records[pk] = result_record(round=number, ns=ns, ew=ew, values=values)
     return records
 
 

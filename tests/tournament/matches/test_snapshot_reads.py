@@ -24,10 +24,12 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_no_query_names_a_snapshot_key_outside_its_reader():
+    # the models' module defines the columns the database generates from the snapshot (Match.snapshot_winner…)
+    models = ROOT / "tournament/matches/models/core.py"
     offenders = [
         f"{path.relative_to(ROOT)}:{number}"
         for path in ROOT.joinpath("tournament").rglob("*.py")
-        if "migrations" not in path.parts and path.name != "snapshot_reads.py"
+        if "migrations" not in path.parts and path.name != "snapshot_reads.py" and path != models
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if "state__" in line
     ]

@@ -1,7 +1,7 @@
-"""A stage's records (and a round's draw) are read back from the stored snapshots only for the matches
-whose stored result (snapshot) changed since the worker last read the stage (built the draw); the rest
-keep theirs, and the answer is the one a first read gives — whatever wrote the change (a deal, or a write
-that moves no version at all)."""
+"""A stage's records (and a round's draw) are made again only for the matches whose stored result
+(the match row's result columns; the draw: its snapshot) changed since the worker last read the stage
+(built the draw); the rest keep theirs, and the answer is the one a first read gives — whatever wrote the
+change (a deal, or a write that moves no version at all)."""
 
 from __future__ import annotations
 
@@ -19,17 +19,16 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def decoded(monkeypatch):
-    """The matches read back (decoded) by each read of the records, by match id; a fresh worker memory."""
+    """The matches whose record each read of the records made, as (round, N/S pair); a fresh worker memory."""
     monkeypatch.setattr(selectors, "read_records", LocalMemo(8))
     made: list[tuple[int, int]] = []
-    real = selectors._record_rows
+    real = selectors.result_record
 
-    def counting(matches, *, decode):
-        rows = real(matches, decode=decode)
-        made.extend((row.round, row.ns) for row in rows if row.record is not None)
-        return rows
+    def counting(*, round, ns, ew, values):
+        made.append((round, ns))
+        return real(round=round, ns=ns, ew=ew, values=values)
 
-    monkeypatch.setattr(selectors, "_record_rows", counting)
+    monkeypatch.setattr(selectors, "result_record", counting)
     return made
 
 

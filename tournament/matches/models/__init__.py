@@ -9,6 +9,7 @@ matches (two matches each). Everything is imported here, so
 
 from tournament.matches.models.core import (
     BYE,
+    SNAPSHOT_RESULT,
     Adjustment,
     AdjustmentKind,
     Deal,
@@ -38,6 +39,7 @@ from tournament.matches.models.team_matches import TeamLineUp, TeamMatch
 __all__ = [
     "BYE",
     "CLAIM_OPEN",
+    "SNAPSHOT_RESULT",
     "Adjustment",
     "AdjustmentKind",
     "AdvancementFlag",
