@@ -4,8 +4,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
 # The suite runs in parallel, a process per core (at most 4: each has its own test database and,
-# on Redis, its own cache database). PYTEST_ARGS="-n 0" runs it in one process.
-PYTEST_ARGS ?= -n auto --maxprocesses 4
+# on Redis, its own cache database). PYTEST_ARGS="-n 0" runs it in one process. --dist worksteal: each
+# process starts on its half of the order (tests/conftest.py: the slowest modules first) and an idle one
+# takes the back half of a busy one's queue, so the run does not end on one process's long tests.
+PYTEST_ARGS ?= -n auto --maxprocesses 4 --dist worksteal
 
 .PHONY: demo test serve bench messages clean
 

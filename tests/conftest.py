@@ -9,6 +9,7 @@ missing service fails them instead, so CI can never pass by skipping.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -43,6 +44,80 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if os.environ.get("REQUIRE_SERVICES") == "1":
             pytest.fail(f"REQUIRE_SERVICES=1 but this test {reason}")
         pytest.skip(reason)
+
+
+DURATIONS = ROOT / "tests" / "data" / "test_durations.json"
+"""Seconds each slow test took on a recorded run (``pytest --record-durations``), by node id. Only
+tests of a second or more are kept: any other test counts as quick."""
+E2E = ROOT / "tests" / "e2e"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--record-durations",
+        action="store_true",
+        help=f"write the seconds of every test of a second or more that ran into {DURATIONS.relative_to(ROOT)}",
+    )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slowest test modules run first, the browser tests' (tests/e2e) as one block ahead of the rest.
+
+    With ``--dist worksteal`` (the Makefile's ``make test``) each process starts on its half of this order and an
+    idle one takes the back half of a busy one's queue: the long tests (the browser tests, the demo's)
+    then run early beside the quick ones instead of last, one process working through them while the
+    other waits (pytest-django's order put the transactional tests, the browser ones among them, at the
+    end). A module's tests stay together in their own order (its fixtures and imports warm), and the
+    browser tests stay together, so a process starts Chromium once for them. A module's weight is the
+    recorded seconds of its tests (``--record-durations``); a test missing from the record (a new one)
+    counts as quick, so a new module goes among the quick ones. The order changes which process runs a
+    test and when, never what it checks: no test reads data another left (a transactional test empties
+    the database after itself, and the migrations seed no rows that one could take away). The sort is
+    stable, so every process of a run computes the same order, as xdist requires."""
+    try:
+        recorded: dict[str, float] = json.loads(DURATIONS.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        recorded = {}
+    weight: dict[str, float] = {}
+    for nodeid, seconds in recorded.items():
+        module = nodeid.split("::", 1)[0]
+        weight[module] = weight.get(module, 0.0) + seconds
+    items.sort(
+        key=lambda item: (
+            not Path(item.path).is_relative_to(E2E),
+            -weight.get(item.nodeid.split("::", 1)[0], 0.0),
+        )
+    )
+
+
+_measured: dict[str, float] = {}
+_first_of: dict[str, str] = {}  # each process's first test, which also created the test database
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    first = _first_of.setdefault(getattr(report, "worker_id", ""), report.nodeid)
+    if report.nodeid != first:
+        _measured[report.nodeid] = _measured.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """With ``--record-durations``, the tests of this run replace their recorded seconds (once, in the
+    process that gathers every worker's reports). A process's first test keeps its record: its seconds
+    include the test database's creation."""
+    if not session.config.getoption("record_durations") or hasattr(session.config, "workerinput"):
+        return
+    try:
+        recorded = json.loads(DURATIONS.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        recorded = {}
+    for nodeid, took in _measured.items():
+        recorded.pop(nodeid, None)
+        if took >= 1.0:
+            recorded[nodeid] = round(took, 1)
+    DURATIONS.write_text(
+        json.dumps(dict(sorted(recorded.items())), indent=0, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
 
 
 def _database_url() -> str:

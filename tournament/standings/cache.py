@@ -542,6 +542,23 @@ def rebuild_seconds() -> float:
     return float(getattr(settings, "PUBLIC_REBUILD_SECONDS", REBUILD_SECONDS))
 
 
+def rebuild_due(built: Built, version: int, now: float) -> bool:
+    """Whether a request at the scope's ``version`` (at ``now``) rebuilds a coalesced value whose last
+    complete build is ``built``, if it takes the rebuild lock: the build is behind the version and
+    the last rebuild started at least :func:`rebuild_seconds` ago."""
+    return built.version < version and now - built.started >= rebuild_seconds()
+
+
+def scope_key(*, tournament_id: int, scope: Scope) -> str:
+    """The shared key of a tournament's version of ``scope``."""
+    return _version_key(tournament_id, scope)
+
+
+def coalesced_keys(*, tournament_id: int, key: str) -> tuple[str, str]:
+    """The shared keys of a coalesced value's marker (its last complete build) and rebuild lock."""
+    return _marker_key(tournament_id, key), _rebuild_lock_key(tournament_id, key)
+
+
 def _held_build(tournament_id: int, key: str, version: int) -> Any:
     """The value built at ``version``: from the worker's memory, else from the shared cache (and
     then kept in memory), else ``_MISSING`` (evicted)."""
@@ -653,7 +670,7 @@ def coalesced_served(
             return None
         built = Built(*marker)
         lock_key = _rebuild_lock_key(tournament_id, key)
-        due = built.version < version and time.time() - built.started >= rebuild_seconds()
+        due = rebuild_due(built, version, time.time())
         if due and cache.add(lock_key, 1, timeout=REBUILD_LOCK_TIMEOUT):
             token, value = _rebuild(tournament_id, key, build, version, lock_key, scope)
             return token, lambda: value
@@ -711,7 +728,7 @@ def coalesced_get(
             built = Built(*marker)
             value = _held_build(tournament_id, key, built.version)
             if value is not _MISSING:
-                due = built.version < version and time.time() - built.started >= rebuild_seconds()
+                due = rebuild_due(built, version, time.time())
                 if not due or not cache.add(lock_key, 1, timeout=REBUILD_LOCK_TIMEOUT):
                     _build_note(tournament_id, key, scope, marker)
                     return built.version, value  # the last complete build

@@ -36,7 +36,10 @@ the shared cache's round trips would, and a name is seldom asked twice, so its a
 the worker alone, never written to the shared cache nor looked for there. A name the worker was
 not asked before is answered from its seat index too, filled into the layout of the page's first
 answer Django gave, without Django, while that is provably Django's answer
-(:mod:`tournament.standings.find_answers`).
+(:mod:`tournament.standings.find_answers`). So is a pair's ranks poll after a standings build (whose
+note below no longer holds then): from the status and headers of the event's first ranks polls
+Django answered and the worker's ranks index of the build, while that is provably Django's answer
+(:mod:`tournament.standings.ranks_answers`).
 
 What a client can add is bounded. The key holds the query as the pages read it
 (:data:`PAGE_PARAMETERS`, each once, in a fixed order — and Django is handed that query, not the
@@ -109,6 +112,14 @@ from tournament.proxies import client_ip
 from tournament.standings.cache import PREFIX
 from tournament.standings.find_answers import FindShell, find_answer, find_shell_kept
 from tournament.standings.public_types import PickledByFields
+from tournament.standings.ranks_answers import (
+    RANKS_PATH,
+    RanksShell,
+    builds_served,
+    depends,
+    ranks_answer,
+    ranks_shell_kept,
+)
 from tournament.standings.response_reads import Reads, current_reads
 from tournament.standings.shell import plain_visitor
 
@@ -290,6 +301,9 @@ NO_CONTENT = "204 No Content"
 FIND_SHELLS = 1000
 """Find pages (an event's, in a language, whole or htmx's fragment, at an address) whose layout a
 worker keeps to answer new names without Django (:mod:`tournament.standings.find_answers`)."""
+RANKS_SHELLS = 1000
+"""Events (in a language, at an address) whose ranks polls' answers a worker keeps to answer every
+pair's poll without Django (:mod:`tournament.standings.ranks_answers`)."""
 LOCAL_PATHS = 1000
 """Addresses whose responses a worker notes as kept by each worker alone (find my table's, one per event)."""
 
@@ -407,6 +421,7 @@ class PublicResponses:
         self.kept = _KeptResponses(int(settings.PUBLIC_RESPONSE_CACHE_MB * 2**20))
         self.polls: _Recent[PollAnswer] = _Recent(POLL_ANSWERS)
         self.finds: _Recent[FindShell] = _Recent(FIND_SHELLS)
+        self.ranks: _Recent[RanksShell] = _Recent(RANKS_SHELLS)
         self.local_paths: set[str] = set()
         self.retry_after = str(settings.PUBLIC_SHED_RETRY_SECONDS)
         static_url = urlparse(settings.STATIC_URL or "").path
@@ -428,14 +443,21 @@ class PublicResponses:
         found: dict[str, Any] = {}
         page_known = False
         if key[KEY_HTMX] and token is not None:
+            ranks_key = _ranks_key(key, page)
+            ranks = self.ranks.get(ranks_key) if ranks_key is not None else None
             try:
-                noted, found, page_known = self._poll_noted(page)
+                # A ranks poll this worker can answer itself looks for no other worker's note.
+                noted, found, page_known = self._poll_noted(page, look_shared=ranks is None)
             except Exception:  # the cache is down: Django answers
                 noted = None
+            if noted is not None and noted.token == token:
+                start_response(NO_CONTENT, list(noted.headers))
+                return [b""]
+            if ranks is not None and ranks_key is not None:
+                answered = self._ranked(ranks_key, ranks, key, page, token, found, environ, start_response)
+                if answered is not None:
+                    return answered
             if noted is not None:
-                if noted.token == token:
-                    start_response(NO_CONTENT, list(noted.headers))
-                    return [b""]
                 # Asked from an earlier token: the answer is the page's live part as it stands now,
                 # the same bytes whatever token the phone had, so it is kept once for the page.
                 key = _unpolled(key, page)
@@ -480,10 +502,62 @@ class PublicResponses:
         start_response(shell.status, headers)
         return [body]
 
-    def _poll_noted(self, page: tuple[Any, ...]) -> tuple[PollAnswer | None, dict[str, Any], bool]:
-        """The poll answer of ``page`` that holds now (this worker's, else the one another worker
-        noted, then kept here too), the shared values read to tell (None for a key not there), and
-        whether the page was noted at all (built before, by some worker)."""
+    def _ranked(
+        self,
+        ranks_key: tuple[Any, ...],
+        shell: RanksShell,
+        key: tuple[Any, ...],
+        page: tuple[Any, ...],
+        token: str,
+        found: dict[str, Any],
+        environ: dict[str, Any],
+        start_response: StartResponse,
+    ) -> list[bytes] | None:
+        """A pair's ranks poll answered from this worker's shell of the event's ranks polls and its ranks
+        indexes, when it is the answer Django would give (:mod:`tournament.standings.ranks_answers`);
+        None: Django answers. ``found``: shared values read already in this request."""
+        try:
+            values = _values_read(shell.keys, found)
+            served = builds_served(shell.found, values, time.time())
+            if served is None:
+                if values.get(shell.seating_key) != shell.found.seating_version:
+                    self.ranks.discard(ranks_key)  # made at an earlier seating version
+                return None
+            builds, notes = served
+            answered = ranks_answer(shell.found, builds, environ, token)
+        except Exception:  # the cache is down, or anything unforeseen: Django answers
+            return None
+        if answered is None:
+            return None
+        new, body = answered
+        reads = depends(shell, notes)
+        keys = tuple(reads.keys())
+        unchanged = shell.unchanged
+        if new is None:
+            if unchanged is None:
+                return None  # Django's 204 is not known yet: Django answers, and the shell learns it
+            self.polls.put(page, PollAnswer(token, reads, keys, unchanged.headers))  # as Django notes it
+            start_response(unchanged.status, list(unchanged.headers))
+            return [b""]
+        moved = shell.moved
+        if moved is None:
+            return None
+        headers = list(moved.headers)
+        headers[moved.length_at] = (headers[moved.length_at][0], str(len(body)))
+        # What Django's answer leaves: the part kept for the pair's phones at earlier versions, and the
+        # note that answers the new version's poll 204.
+        self.kept.put(_unpolled(key, page), Kept(moved.status, tuple(headers), body, reads, keys))
+        if unchanged is not None:
+            self.polls.put(page, PollAnswer(new, reads, keys, unchanged.headers))
+        start_response(moved.status, headers)
+        return [body]
+
+    def _poll_noted(
+        self, page: tuple[Any, ...], *, look_shared: bool = True
+    ) -> tuple[PollAnswer | None, dict[str, Any], bool]:
+        """The poll answer of ``page`` that holds now (this worker's, else — if ``look_shared`` — the one
+        another worker noted, then kept here too), the shared values read to tell (None for a key not
+        there), and whether the page was noted at all (built before, by some worker)."""
         now = time.time()
         local = self.polls.get(page)
         found: dict[str, Any] = {}
@@ -491,6 +565,8 @@ class PublicResponses:
             found = _values_read(local.keys)
             if local.reads.hold(found, now):
                 return local, found, True
+        if not look_shared:
+            return None, found, local is not None
         shared = cache.get(_poll_shared_key(page))
         if shared is None:
             return None, found, local is not None
@@ -630,6 +706,8 @@ class PublicResponses:
         finally:
             if hasattr(result, "close"):
                 result.close()
+        if reads.ranked is not None and key[KEY_HTMX] and token is not None:
+            self._ranks_shell_keep(key, page, reads, status, headers, body, asked, token)
         try:
             shared: dict[str, Any] = dict(self._poll_keep(key, page, reads, headers))
             noted = reads.polls.get(None)
@@ -680,6 +758,40 @@ class PublicResponses:
             self.finds.put(_layout_key(key), shell)
         else:
             self.finds.discard(_layout_key(key))
+
+    def _ranks_shell_keep(
+        self,
+        key: tuple[Any, ...],
+        page: tuple[Any, ...],
+        reads: Reads,
+        status: str,
+        headers: list[tuple[str, str]],
+        body: bytes,
+        environ: dict[str, Any],
+        token: str,
+    ) -> None:
+        """Keep the status and headers of the ranks poll Django just answered in the event's shell, if
+        the shell gives Django's answer to this very request
+        (:func:`tournament.standings.ranks_answers.ranks_shell_kept`); else drop the shell."""
+        ranks_key = _ranks_key(key, page)
+        if ranks_key is None:
+            return
+        try:
+            shell = ranks_shell_kept(
+                self.ranks.get(ranks_key),
+                reads.ranked,
+                status=status,
+                headers=headers,
+                body=body,
+                environ=environ,
+                token=token,
+            )
+        except Exception:  # anything unforeseen: Django answers this event's ranks polls
+            shell = None
+        if shell is not None:
+            self.ranks.put(ranks_key, shell)
+        else:
+            self.ranks.discard(ranks_key)
 
     def _local_path(self, path: str) -> None:
         """Note that ``path``'s responses are kept by each worker alone: the next request for it does
@@ -740,6 +852,16 @@ def _later_write(later: Later) -> None:
             _shared_write({}, later)
         except Exception:  # the cache is down: the values are built again when asked
             logger.warning("public cache unavailable; %d values built but not stored", len(later), exc_info=True)
+
+
+def _ranks_key(key: tuple[Any, ...], page: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """Where a worker keeps the shell of the ranks polls of the request's event (its address, the
+    event's id and the language: :mod:`tournament.standings.ranks_answers`); None if the request is no
+    ranks poll with ``v`` alone."""
+    path = RANKS_PATH.match(key[KEY_QUERY - 1])
+    if path is None or page[KEY_QUERY] != "":
+        return None
+    return (*key[: KEY_QUERY - 1], int(path.group(1)), key[KEY_QUERY + 1])
 
 
 def _layout_key(key: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -18,6 +18,7 @@ __all__ = [
     "current_reads",
     "find_layout_note",
     "poll_note",
+    "ranks_layout_note",
     "read_note",
     "response_cacheable",
     "response_kept_locally",
@@ -43,7 +44,7 @@ class Coalesced(NamedTuple):
 class Reads:
     """What a public response is built from, noted while Django builds it."""
 
-    __slots__ = ("cacheable", "coalesced", "exact", "found", "later", "local", "polls", "read", "spoiled")
+    __slots__ = ("cacheable", "coalesced", "exact", "found", "later", "local", "polls", "ranked", "read", "spoiled")
 
     def __init__(self) -> None:
         self.read: dict[str, Any] = {}
@@ -63,6 +64,8 @@ class Reads:
         (:func:`poll_note`); None if the page noted two tokens."""
         self.found: Any = None
         """Find my table's layout the answers were filled into (:func:`find_layout_note`)."""
+        self.ranked: Any = None
+        """What a pair's ranks poll was answered from (:func:`ranks_layout_note`)."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Shared through the cache (with a kept response, a poll's answer), a Reads is only ever asked
@@ -184,6 +187,14 @@ def find_layout_note(*, found: Any) -> None:
     reads = current_reads.get()
     if reads is not None:
         reads.found = found
+
+
+def ranks_layout_note(*, found: Any) -> None:
+    """The response is a pair's ranks poll answered from ``found`` (a
+    :class:`tournament.standings.ranks_answers.RanksLayout`): the worker may answer other pairs' polls."""
+    reads = current_reads.get()
+    if reads is not None:
+        reads.ranked = found
 
 
 def response_uncacheable() -> None:

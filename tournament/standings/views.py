@@ -60,7 +60,6 @@ from tournament.standings.public import (
     normalise_query,
     pair_history_get,
     pair_ranks_shown,
-    pair_ranks_version,
 )
 from tournament.standings.public_cache import (
     DigestPages,
@@ -88,9 +87,11 @@ from tournament.standings.public_types import (
     StandingLine,
     TournamentOverview,
 )
+from tournament.standings.ranks_answers import RanksLayout, ranks_fragment, ranks_stages_of
 from tournament.standings.response_reads import (
     find_layout_note,
     poll_note,
+    ranks_layout_note,
     response_cacheable,
     response_kept_locally,
 )
@@ -110,7 +111,6 @@ from tournament.standings.team_public import (
     team_standings_pages_get,
 )
 from tournament.standings.team_ranking import TeamMatchTable
-from tournament.standings.templatetags.public_tags import pair_ranks_html, url_around
 
 T = TypeVar("T")
 H = TypeVar("H")
@@ -595,7 +595,7 @@ def _sides_pair(request: PublicHttpRequest, *, overview: TournamentOverview, pai
     unchanged = _poll_unchanged(request, token)
     if unchanged is not None:
         return unchanged
-    _ranks_token, ranks_html = _pair_ranks_html(request, overview=overview, pair_id=pair_id)
+    _ranks_token, ranks_html, _builds = _pair_ranks_html(request, overview=overview, pair_id=pair_id)
 
     def context() -> dict[str, Any]:
         # Read only to render the page not cached yet under ``token`` (its HTML is what is kept).
@@ -619,13 +619,16 @@ def _sides_pair(request: PublicHttpRequest, *, overview: TournamentOverview, pai
     )
 
 
-def _pair_ranks_html(request: PublicHttpRequest, *, overview: TournamentOverview, pair_id: int) -> tuple[str, str]:
-    """The pair's ranks fragment and its version: what the pair's line shows in the last complete
-    standings build of each ranked stage with a published round (:func:`pair_ranks_version`), so a
-    build that leaves the pair's rank and record as they were leaves the fragment's poll a 204."""
+def _pair_ranks_html(
+    request: PublicHttpRequest, *, overview: TournamentOverview, pair_id: int
+) -> tuple[str, str, tuple[int, ...]]:
+    """The pair's ranks fragment, its version and the build of each stage it shows: what the pair's
+    line shows in the last complete standings build of each ranked stage with a published round
+    (:func:`pair_ranks_version`), so a build that leaves the pair's rank and record as they were
+    leaves the fragment's poll a 204."""
     tournament_id = overview.id
     public_version_depends(tournament_id=tournament_id, scope="seating")
-    stages = [stage for stage in overview.ranked_stages if overview.rounds_of(stage.id)]
+    stages = ranks_stages_of(overview)
     ranks_stages.put(tournament_id, tuple(stage.id for stage in stages))
     markers = getattr(request, "standings_markers", {})
     served = [
@@ -645,18 +648,21 @@ def _pair_ranks_html(request: PublicHttpRequest, *, overview: TournamentOverview
         for stage, (build, load) in zip(stages, served, strict=True)
     ]
     shown = pair_ranks_shown(pair_id=pair_id, indexes=indexes)
-    token = pair_ranks_version(shown)
-    before, after = url_around("standings:pair_ranks", tournament_id)
-    poll_url = f"{before}{pair_id}{after}?{urlencode({'v': token})}"
+    token, poll_url, html = ranks_fragment(
+        shown, tournament_id=tournament_id, pair_id=pair_id, poll_seconds=POLL_SECONDS
+    )
     poll_note(token=token, url=poll_url)  # the ranks are polled on their own, from the pair's page too
-    html = pair_ranks_html(shown, tournament_id=tournament_id, poll_url=poll_url, poll_seconds=POLL_SECONDS)
-    return token, html
+    return token, html, tuple(build for build, _load in served)
 
 
 def _sides_pair_ranks(request: PublicHttpRequest, *, overview: TournamentOverview, pair_id: int) -> HttpResponse:
     """The ranks fragment's poll: 204 while the pair's line shows what it showed."""
     response_cacheable()
-    token, html = _pair_ranks_html(request, overview=overview, pair_id=pair_id)
+    token, html, builds = _pair_ranks_html(request, overview=overview, pair_id=pair_id)
+    if request.htmx:  # the worker may answer other pairs' polls the same way (tournament.standings.ranks_answers)
+        ranks_layout_note(
+            found=RanksLayout(overview.id, overview, request.seating_version, get_language(), POLL_SECONDS, builds)
+        )
     unchanged = _poll_unchanged(request, token)
     if unchanged is not None:
         return unchanged
